@@ -1,0 +1,88 @@
+# Everything the project needs is installed by this Makefile: Node 24 (from the npm registry when the
+# machine's node is older), npm packages, redis-server (Debian package, as root) and the schemathesis
+# virtualenv. `make run` starts the platform; `make test` is what CI runs.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+NODE_MAJOR := 24
+ARCH := $(shell uname -m | sed -e 's/x86_64/x64/' -e 's/aarch64/arm64/')
+TOOLS := $(CURDIR)/.tools
+LOCAL_NODE_BIN := $(TOOLS)/node/node_modules/node-linux-$(ARCH)/bin
+SYSTEM_NODE_MAJOR := $(shell node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+ifneq ($(SYSTEM_NODE_MAJOR),$(NODE_MAJOR))
+export PATH := $(LOCAL_NODE_BIN):$(PATH)
+NODE_STAMP := $(LOCAL_NODE_BIN)/node
+else
+NODE_STAMP :=
+endif
+VENV := $(TOOLS)/venv
+SCHEMATHESIS_VERSION := 4.32.5
+
+.PHONY: help node deps redis venv generate check-generated build typecheck run test unit contract bench clean
+
+help:
+	@echo "make run    install what is missing, generate, build, migrate and start the platform"
+	@echo "make test   typecheck, unit + integration + SDK tests on real PostgreSQL and Redis, contract fuzzing"
+	@echo "make generate | check-generated | build | typecheck | contract | bench | clean"
+
+# Node 24 LTS from the npm registry's node-linux-<arch> package, into a git-ignored tools folder.
+$(LOCAL_NODE_BIN)/node:
+	@echo "node $(SYSTEM_NODE_MAJOR) found; installing Node $(NODE_MAJOR) into .tools/node"
+	npm install --no-save --no-audit --no-fund --prefix $(TOOLS)/node node-linux-$(ARCH)@$(NODE_MAJOR)
+	@$(LOCAL_NODE_BIN)/node --version
+
+node: $(NODE_STAMP)
+	@node --version
+
+node_modules/.installed: package-lock.json package.json $(NODE_STAMP)
+	npm ci --no-audit --no-fund
+	@touch $@
+
+deps: node_modules/.installed
+
+redis:
+	@if command -v redis-server >/dev/null 2>&1 || [ -n "$$REDIS_URL" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "redis-server missing: installing Debian's redis-server"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null; \
+	  systemctl disable --now redis-server >/dev/null 2>&1 || true; \
+	else \
+	  echo "redis-server is not installed. Install it (Debian/Ubuntu: apt-get install redis-server) or set REDIS_URL." >&2; exit 1; \
+	fi
+
+$(VENV)/bin/schemathesis:
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check schemathesis==$(SCHEMATHESIS_VERSION)
+
+venv: $(VENV)/bin/schemathesis
+
+generate: deps
+	node scripts/generate.mjs
+
+check-generated: deps
+	node scripts/generate.mjs --check
+
+build: deps
+	npx tsc -p tsconfig.build.json
+
+typecheck: deps
+	npx tsc -p tsconfig.json --noEmit
+
+run: deps redis generate build
+	DEV_SIGNING_KEY=1 node dist/src/main.js
+
+unit: deps redis build
+	npm test --silent
+
+contract: deps redis venv build
+	node test/contract/run.mjs
+
+test: deps redis venv check-generated typecheck build
+	npm test --silent
+	node test/contract/run.mjs
+
+bench: deps redis build
+	node dist/test/bench/run.js
+
+clean:
+	rm -rf dist .data

@@ -1,0 +1,135 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '../../platform/db/orm.js';
+import { appendOutbox } from '../../platform/outbox.js';
+import type { ChatDeps } from '../deps.js';
+import { chatErrors } from '../errors.js';
+import { ModuleEntity } from '../admin-modules/entities.js';
+import { AccountEntity, type Account } from './entities.js';
+
+export type AccountStatus = 'ACTIVE' | 'DEACTIVATED' | 'BANNED';
+export type AccountType = 'USER' | 'BOT' | 'SERVICE';
+
+export interface MetadataInput {
+  team?: string | null;
+  department?: string | null;
+  role?: string | null;
+  tags?: string[];
+}
+
+export interface RegisterInput {
+  id: string;
+  moduleCode: string;
+  customerAccountId: string;
+  displayName: string;
+  avatarUrl?: string | null;
+  accountType?: AccountType;
+  metadata?: MetadataInput;
+}
+
+export interface AccountView {
+  id: string;
+  moduleCode: string;
+  customerAccountId: string;
+  displayName: string;
+  avatarUrl: string | null;
+  accountType: AccountType;
+  status: AccountStatus;
+  metadata: { team: string | null; department: string | null; role: string | null; tags: string[] };
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function accountView(a: Account): AccountView {
+  return {
+    id: a.id,
+    moduleCode: a.moduleCode,
+    customerAccountId: a.customerAccountId,
+    displayName: a.displayName,
+    avatarUrl: a.avatarUrl ?? null,
+    accountType: a.accountType as AccountType,
+    status: a.status as AccountStatus,
+    metadata: { team: a.team ?? null, department: a.department ?? null, role: a.role ?? null, tags: [...a.tags] },
+    createdAt: a.createdAt.toISOString(),
+    updatedAt: a.updatedAt.toISOString(),
+  };
+}
+
+function applyMetadata(account: Account, metadata: MetadataInput | undefined): void {
+  if (!metadata) return;
+  if (metadata.team !== undefined) account.team = metadata.team;
+  if (metadata.department !== undefined) account.department = metadata.department;
+  if (metadata.role !== undefined) account.role = metadata.role;
+  if (metadata.tags !== undefined) account.tags = [...new Set(metadata.tags)];
+}
+
+export class AccountService {
+  constructor(private readonly deps: ChatDeps) {}
+
+  /** Creates the account, or updates it when the id exists for the same module and customer. */
+  async register(input: RegisterInput): Promise<AccountView> {
+    return this.deps.orm.em.fork().transactional(async (em) => {
+      if (!(await em.findOne(ModuleEntity, { code: input.moduleCode }))) {
+        throw chatErrors.invalid('body.moduleCode', `names no module; create module "${input.moduleCode}" first`);
+      }
+      const now = this.deps.clock.now();
+      // Lock the row so concurrent upserts of one account serialise.
+      let account = await em.findOne(AccountEntity, { id: input.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (account && (account.moduleCode !== input.moduleCode || account.customerAccountId !== input.customerAccountId)) {
+        throw chatErrors.conflict('account_conflict', 'An account with this id belongs to another module or customer.');
+      }
+      if (!account) {
+        account = em.create(AccountEntity, {
+          id: input.id,
+          moduleCode: input.moduleCode,
+          customerAccountId: input.customerAccountId,
+          displayName: input.displayName,
+          avatarUrl: input.avatarUrl ?? null,
+          accountType: input.accountType ?? 'USER',
+          status: 'ACTIVE',
+          team: null,
+          department: null,
+          role: null,
+          tags: [],
+          createdAt: now,
+          updatedAt: now,
+        });
+      } else {
+        account.displayName = input.displayName;
+        if (input.avatarUrl !== undefined) account.avatarUrl = input.avatarUrl;
+        if (input.accountType !== undefined) account.accountType = input.accountType;
+        account.updatedAt = now;
+      }
+      applyMetadata(account, input.metadata);
+      await em.flush();
+      return accountView(account);
+    });
+  }
+
+  async setStatus(id: string, status: AccountStatus): Promise<AccountView> {
+    return this.update(id, (account, em) => {
+      const previous = account.status;
+      account.status = status;
+      return previous === status ? undefined : appendOutbox(em, 'account.status_changed', { accountId: id, from: previous, to: status });
+    });
+  }
+
+  async setMetadata(id: string, metadata: MetadataInput): Promise<AccountView> {
+    return this.update(id, (account, em) => {
+      applyMetadata(account, metadata);
+      return appendOutbox(em, 'account.metadata_changed', { accountId: id });
+    });
+  }
+
+  private async update(id: string, change: (account: Account, em: EntityManager) => Promise<void> | undefined): Promise<AccountView> {
+    const view = await this.deps.orm.em.fork().transactional(async (em) => {
+      const account = await em.findOne(AccountEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!account) throw chatErrors.notFound('Account', 'account_not_found');
+      await change(account, em);
+      account.updatedAt = this.deps.clock.now();
+      await em.flush();
+      return accountView(account);
+    });
+    this.deps.queues.requestOutboxDrain();
+    return view;
+  }
+}

@@ -1,0 +1,16 @@
+import type { Config } from '../config.js';
+import type { Clock } from '../platform/clock.js';
+import type { Orm } from '../platform/db/orm.js';
+import type { SqlPool } from '../platform/db/sql.js';
+import type { Queues } from '../platform/queues.js';
+import type { VerifyKeyCache } from './auth/verify-key-cache.js';
+
+/** What chat services need from the platform; built once per process. */
+export interface ChatDeps {
+  orm: Orm;
+  sql: SqlPool;
+  clock: Clock;
+  queues: Queues;
+  verifyKeys: VerifyKeyCache;
+  config: Pick<Config, 'inlineMembersMax' | 'platformModule'>;
+}

@@ -1,0 +1,69 @@
+// The chat listener: the chat OpenAPI document bound to its handlers, bearer-JWT authentication and the
+// chat error envelope.
+import { readFile } from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from '../platform/logger.js';
+import { buildListener } from '../platform/http/server.js';
+import type { Readiness } from '../platform/readiness.js';
+import { accountHandlers } from './accounts/handlers.js';
+import { AccountService } from './accounts/service.js';
+import { moduleHandlers } from './admin-modules/handlers.js';
+import { ModuleService } from './admin-modules/service.js';
+import { createAuthenticator } from './auth/authenticate.js';
+import { chatContext, type ChatContext } from './context.js';
+import type { ChatDeps } from './deps.js';
+import { renderChatError } from './errors.js';
+import type { ChatHandlers, ChatOperations } from './handler-types.js';
+import { healthHandlers } from './health/handlers.js';
+import { messageHandlers } from './messages/handlers.js';
+import { MessageService } from './messages/service.js';
+import { roomHandlers } from './rooms/handlers.js';
+import { RoomService } from './rooms/service.js';
+
+
+async function loadSpec(): Promise<Record<string, unknown>> {
+  // Works from src/ (tests) and dist/src/ (built): try both depths.
+  for (const rel of ['../../generated/openapi/chat.json', '../../../generated/openapi/chat.json']) {
+    try {
+      return JSON.parse(await readFile(new URL(rel, import.meta.url), 'utf8')) as Record<string, unknown>;
+    } catch {
+      /* try the next location */
+    }
+  }
+  throw new Error('generated/openapi/chat.json not found; run `make generate`');
+}
+
+export interface ChatListenerOptions {
+  deps: ChatDeps;
+  log: Logger;
+  bodyLimit: number;
+  audience: string;
+  readiness: () => Promise<Readiness>;
+}
+
+export async function buildChatListener(options: ChatListenerOptions): Promise<FastifyInstance> {
+  const { deps } = options;
+  const handlers: ChatHandlers = {
+    ...healthHandlers(options.readiness),
+    ...moduleHandlers(new ModuleService(deps)),
+    ...accountHandlers(new AccountService(deps)),
+    ...roomHandlers(new RoomService(deps)),
+    ...messageHandlers(new MessageService(deps)),
+  };
+  const authenticate = createAuthenticator(deps.orm, deps.verifyKeys, deps.clock, {
+    audience: options.audience,
+    platformModule: deps.config.platformModule,
+  });
+  return buildListener<ChatOperations, ChatContext>({
+    name: 'chat',
+    log: options.log,
+    bodyLimit: options.bodyLimit,
+    specification: await loadSpec(),
+    handlers,
+    context: chatContext,
+    authenticate: async (request) => {
+      request.caller = await authenticate(request);
+    },
+    renderError: renderChatError,
+  });
+}

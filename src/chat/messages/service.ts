@@ -1,0 +1,120 @@
+import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
+import { newId } from '../../platform/ids.js';
+import type { Caller } from '../context.js';
+import type { ChatDeps } from '../deps.js';
+import { chatErrors } from '../errors.js';
+import type { Page } from '../rooms/service.js';
+import { messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
+
+export interface ScrollQuery {
+  before?: string;
+  after?: string;
+  limit?: number;
+  topLevelOnly?: boolean;
+}
+
+export interface SendInput {
+  text: string;
+  clientMessageId?: string;
+}
+
+function parseSeqCursor(raw: string, location: string): number {
+  const c = decodeCursor(raw);
+  if (!c || typeof c.s !== 'number' || !Number.isSafeInteger(c.s) || c.s < 0) throw chatErrors.invalidCursor(location);
+  return c.s;
+}
+
+/**
+ * Sends in one statement: the room's sequence is bumped (the row lock orders concurrent sends, so commit
+ * order equals sequence order and a forward scroll never skips a late commit), the message is inserted
+ * and its event is written to the outbox, all only when the sender is a member.
+ */
+const sendSql = `
+  with bump as (
+    update rooms set last_seq = last_seq + 1, last_activity_at = $5
+     where id = $2 and exists (select 1 from room_members where room_id = $2 and account_id = $3)
+    returning last_seq
+  ), msg as (
+    insert into messages (id, room_id, seq, sender_id, type, text, client_message_id, created_at)
+    select $1, $2, bump.last_seq, $3, 'TEXT', $4, $6, $5 from bump
+    on conflict (room_id, sender_id, client_message_id) where client_message_id is not null do nothing
+    returning ${messageColumns}
+  ), event as (
+    insert into outbox (topic, payload)
+    select 'message.created', jsonb_build_object('roomId', room_id, 'messageId', id, 'senderId', sender_id, 'seq', seq) from msg
+  )
+  select b.last_seq as bumped, m.* from bump b left join msg m on true`;
+
+export class MessageService {
+  constructor(private readonly deps: ChatDeps) {}
+
+  private async requireMember(caller: Caller, roomId: string): Promise<void> {
+    const { rowCount } = await this.deps.sql.query('select 1 from room_members where room_id = $1 and account_id = $2', [roomId, caller.accountId]);
+    if (rowCount === 0) throw chatErrors.notFound('Room', 'room_not_found');
+  }
+
+  /**
+   * Keyset scroll on (room_id, seq): every page is one index range scan, whatever the room size.
+   * hasMore and nextCursor are computed on the raw rows, before any per-caller filtering.
+   */
+  async scroll(caller: Caller, roomId: string, query: ScrollQuery): Promise<Page<MessageView>> {
+    if (query.before !== undefined && query.after !== undefined) {
+      throw chatErrors.invalid('query.after', 'cannot be combined with query.before');
+    }
+    const limit = query.limit ?? 50;
+    const forward = query.after !== undefined;
+    const bound = query.before !== undefined ? parseSeqCursor(query.before, 'query.before') : forward ? parseSeqCursor(query.after!, 'query.after') : null;
+    await this.requireMember(caller, roomId);
+    const params: unknown[] = [roomId, limit + 1];
+    let where = 'room_id = $1';
+    if (query.topLevelOnly) where += ' and thread_root_id is null';
+    if (bound !== null) {
+      params.push(bound);
+      where += forward ? ' and seq > $3' : ' and seq < $3';
+    }
+    const { rows } = await this.deps.sql.query<MessageRow>(
+      `select ${messageColumns} from messages where ${where} order by seq ${forward ? 'asc' : 'desc'} limit $2`,
+      params,
+    );
+    const hasMore = rows.length > limit;
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const chronological = forward ? page : page.reverse();
+    return {
+      items: chronological.map(messageView),
+      hasMore,
+      nextCursor: hasMore && last ? encodeCursor({ s: last.seq }) : null,
+    };
+  }
+
+  async send(caller: Caller, roomId: string, input: SendInput): Promise<MessageView> {
+    const { rows } = await this.deps.sql.query<MessageRow & { bumped: number }>(sendSql, [
+      newId(),
+      roomId,
+      caller.accountId,
+      input.text,
+      this.deps.clock.now(),
+      input.clientMessageId ?? null,
+    ]);
+    const row = rows[0];
+    if (!row) throw chatErrors.notFound('Room', 'room_not_found');
+    if (row.id === null) {
+      // A repeat of a send with the same clientMessageId: answer with the first message.
+      const existing = await this.deps.sql.query<MessageRow>(
+        `select ${messageColumns} from messages where room_id = $1 and sender_id = $2 and client_message_id = $3`,
+        [roomId, caller.accountId, input.clientMessageId],
+      );
+      if (!existing.rows[0]) throw new Error('duplicate clientMessageId without a stored message');
+      return messageView(existing.rows[0]);
+    }
+    this.deps.queues.requestOutboxDrain();
+    return messageView(row);
+  }
+
+  async get(caller: Caller, roomId: string, messageId: string): Promise<MessageView> {
+    await this.requireMember(caller, roomId);
+    const { rows } = await this.deps.sql.query<MessageRow>(`select ${messageColumns} from messages where room_id = $1 and id = $2`, [roomId, messageId]);
+    if (!rows[0]) throw chatErrors.notFound('Message', 'message_not_found');
+    return messageView(rows[0]);
+  }
+}

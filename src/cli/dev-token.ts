@@ -1,0 +1,86 @@
+// Prints a development JWT (and nothing else on stdout) for the platform started by `make run`.
+//   npm run --silent dev-token -- --platform-admin
+//   npm run --silent dev-token -- --account <uuid> [--name "Ada"] [--module dev] [--customer dev] [--ttl 43200]
+import { existsSync, readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { SignJWT } from 'jose';
+import pg from 'pg';
+import { Redis } from 'ioredis';
+import { verifyKeyInvalidationChannel } from '../chat/auth/verify-key-cache.js';
+import { runtimeFile } from '../platform/infra/index.js';
+import { isUuid, newId } from '../platform/ids.js';
+import { loadOrCreateDevKey, registerDevKey } from './dev-signing-key.js';
+
+function fail(message: string): never {
+  process.stderr.write(`dev-token: ${message}\n`);
+  process.exit(2);
+}
+
+const { values } = parseArgs({
+  options: {
+    'platform-admin': { type: 'boolean', default: false },
+    account: { type: 'string' },
+    name: { type: 'string' },
+    module: { type: 'string', default: 'dev' },
+    customer: { type: 'string', default: 'dev' },
+    ttl: { type: 'string', default: '43200' },
+  },
+});
+
+const dataDir = process.env.DATA_DIR ?? '.data';
+const runtime = existsSync(runtimeFile(dataDir)) ? (JSON.parse(readFileSync(runtimeFile(dataDir), 'utf8')) as { databaseUrl?: string; redisUrl?: string }) : {};
+const databaseUrl = process.env.DATABASE_URL || runtime.databaseUrl;
+const redisUrl = process.env.REDIS_URL || runtime.redisUrl;
+if (!databaseUrl) fail(`no DATABASE_URL and no ${runtimeFile(dataDir)}; start the platform with \`make run\` first`);
+
+const admin = values['platform-admin'] === true;
+const platformModule = process.env.PLATFORM_MODULE ?? 'platform';
+const moduleCode = admin ? platformModule : values.module!;
+const customer = values.customer!;
+const ttl = Number(values.ttl);
+if (!Number.isInteger(ttl) || ttl < 60) fail('--ttl must be a whole number of seconds, at least 60');
+if (!admin && !values.account) fail('give --platform-admin or --account <uuid>');
+if (values.account && !isUuid(values.account)) fail('--account must be a uuid');
+
+const key = await loadOrCreateDevKey(dataDir);
+const db = new pg.Client({ connectionString: databaseUrl });
+await db.connect();
+try {
+  const added = await registerDevKey(db, key, moduleCode, customer);
+  if (added && redisUrl) {
+    // Other nodes may have cached "no keys" for this customer.
+    const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await redis.connect().then(() => redis.publish(verifyKeyInvalidationChannel, `${moduleCode}\n${customer}`)).catch(() => undefined);
+    redis.disconnect();
+  }
+  let accountId = values.account;
+  if (admin && !accountId) {
+    const existing = await db.query<{ id: string }>(
+      "select id from accounts where module_code = $1 and customer_account_id = $2 and display_name = 'Platform admin' order by created_at limit 1",
+      [moduleCode, customer],
+    );
+    accountId = existing.rows[0]?.id ?? newId();
+  }
+  const displayName = values.name ?? (admin ? 'Platform admin' : `Dev user ${accountId!.slice(0, 8)}`);
+  const res = await db.query<{ module_code: string; customer_account_id: string }>(
+    `insert into accounts (id, module_code, customer_account_id, display_name, account_type, status)
+     values ($1, $2, $3, $4, 'USER', 'ACTIVE') on conflict (id) do update set id = excluded.id
+     returning module_code, customer_account_id`,
+    [accountId, moduleCode, customer, displayName],
+  );
+  const row = res.rows[0]!;
+  if (row.module_code !== moduleCode || row.customer_account_id !== customer) {
+    fail(`account ${accountId} belongs to module ${row.module_code}, customer ${row.customer_account_id}; pass --module/--customer to match`);
+  }
+  const jwt = await new SignJWT({ cid: customer, ...(admin ? { pa: true } : {}) })
+    .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'JWT' })
+    .setIssuer(moduleCode)
+    .setSubject(accountId!)
+    .setAudience(process.env.JWT_AUDIENCE ?? 'chat')
+    .setIssuedAt()
+    .setExpirationTime(`${ttl}s`)
+    .sign(key.privateKey);
+  process.stdout.write(`${jwt}\n`);
+} finally {
+  await db.end();
+}

@@ -1,0 +1,86 @@
+// Environment schema, validated once at start so that a bad value fails with a clear message.
+
+export type ServiceName = 'chat' | 'workers';
+
+export interface Config {
+  services: ServiceName[];
+  host: string;
+  chatPort: number;
+  /** Unset: an embedded PostgreSQL is started with its data under dataDir. */
+  databaseUrl: string | undefined;
+  /** Unset: a local redis-server is started on a free port. */
+  redisUrl: string | undefined;
+  dataDir: string;
+  logLevel: string;
+  jwtAudience: string;
+  /** Module whose tokens may carry the platform-admin claim. */
+  platformModule: string;
+  inlineMembersMax: number;
+  bodyLimitBytes: number;
+  verifyKeyCacheTtlMs: number;
+  outboxPollMs: number;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function url(env: Env, name: string, schemes: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL (${schemes.join(' or ')}), got "${raw}"`);
+  }
+  if (!schemes.includes(parsed.protocol.replace(/:$/, ''))) {
+    throw new ConfigError(`${name} must use ${schemes.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return raw;
+}
+
+const allServices: ServiceName[] = ['chat', 'workers'];
+
+function services(env: Env): ServiceName[] {
+  const raw = env.SERVICES;
+  if (raw === undefined || raw.trim() === '') return allServices;
+  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const name of names) {
+    if (!allServices.includes(name as ServiceName)) {
+      throw new ConfigError(`SERVICES lists unknown service "${name}"; known: ${allServices.join(', ')}`);
+    }
+  }
+  return names as ServiceName[];
+}
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env = process.env): Config {
+  const logLevel = env.LOG_LEVEL ?? 'info';
+  if (!logLevels.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${logLevels.join(', ')}, got "${logLevel}"`);
+  return {
+    services: services(env),
+    host: env.HOST ?? '127.0.0.1',
+    chatPort: int(env, 'CHAT_PORT', 8080, 0, 65535),
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres', 'postgresql']),
+    redisUrl: url(env, 'REDIS_URL', ['redis', 'rediss']),
+    dataDir: env.DATA_DIR ?? '.data',
+    logLevel,
+    jwtAudience: env.JWT_AUDIENCE ?? 'chat',
+    platformModule: env.PLATFORM_MODULE ?? 'platform',
+    inlineMembersMax: int(env, 'INLINE_MEMBERS_MAX', 50, 0, 10_000),
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
+    verifyKeyCacheTtlMs: int(env, 'VERIFY_KEY_CACHE_TTL_MS', 60_000, 0, 86_400_000),
+    outboxPollMs: int(env, 'OUTBOX_POLL_MS', 5_000, 100, 3_600_000),
+  };
+}

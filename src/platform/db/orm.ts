@@ -1,0 +1,33 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { entities } from '../../entities.js';
+import { migrations } from './migrations/index.js';
+
+export type { EntityManager };
+export type Orm = MikroORM;
+
+export interface OrmOptions {
+  databaseUrl: string;
+  poolMax?: number;
+  debug?: boolean;
+}
+
+export async function openOrm(options: OrmOptions): Promise<Orm> {
+  return MikroORM.init({
+    clientUrl: options.databaseUrl,
+    entities,
+    extensions: [Migrator],
+    migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, tableName: 'schema_migrations', silent: true },
+    pool: { min: 0, max: options.poolMax ?? 10 },
+    debug: options.debug ?? false,
+    allowGlobalContext: false,
+    discovery: { warnWhenNoEntities: false },
+  });
+}
+
+/** Applies every pending committed migration; returns the names applied. */
+export async function migrate(orm: Orm): Promise<string[]> {
+  const applied = await orm.migrator.up();
+  return applied.map((m) => m.name);
+}

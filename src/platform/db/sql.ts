@@ -1,0 +1,28 @@
+// A node-postgres pool for hand-written SQL on hot paths (send, scroll, room list), where the ORM's unit
+// of work would only add cost. Entities and migrations stay with MikroORM.
+import pg from 'pg';
+
+export type SqlPool = pg.Pool;
+export type SqlClient = pg.PoolClient;
+
+// timestamptz stays a Date, bigint (seq, counts) becomes a JS number: message sequences stay far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export function createSqlPool(databaseUrl: string, max = 20): SqlPool {
+  return new pg.Pool({ connectionString: databaseUrl, max });
+}
+
+export async function inTransaction<T>(pool: SqlPool, work: (client: SqlClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const result = await work(client);
+    await client.query('commit');
+    return result;
+  } catch (err) {
+    await client.query('rollback').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}

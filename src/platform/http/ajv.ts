@@ -1,0 +1,35 @@
+// OpenAPI 3.1 schemas are JSON Schema 2020-12 (unevaluatedProperties seals request bodies), which Fastify's
+// default draft-07 Ajv does not understand; these compilers use Ajv 2020 instead.
+import type { FastifySchemaCompiler } from 'fastify';
+import Ajv2020Import from 'ajv/dist/2020.js';
+import addFormatsImport from 'ajv-formats';
+
+type AjvInstance = import('ajv/dist/2020.js').default;
+const Ajv2020 = ((Ajv2020Import as unknown as { default?: unknown }).default ?? Ajv2020Import) as unknown as new (
+  opts: Record<string, unknown>,
+) => AjvInstance;
+const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as unknown as (
+  ajv: AjvInstance,
+) => void;
+
+function makeAjv(coerceTypes: boolean | 'array'): AjvInstance {
+  const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes, useDefaults: true, removeAdditional: false });
+  addFormats(ajv);
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
+  ajv.addFormat('double', { type: 'number', validate: () => true });
+  ajv.addFormat('float', { type: 'number', validate: () => true });
+  return ajv;
+}
+
+/** Bodies are validated as sent (no coercion); path, query and headers are strings coerced to their types. */
+export function ajv2020ValidatorCompiler(): FastifySchemaCompiler<unknown> {
+  const bodyAjv = makeAjv(false);
+  const paramAjv = makeAjv('array');
+  return ({ schema, httpPart }) => {
+    const ajv = httpPart === 'body' ? bodyAjv : paramAjv;
+    const copy = { ...(schema as Record<string, unknown>) };
+    delete copy.$id;
+    return ajv.compile(copy) as ReturnType<FastifySchemaCompiler<unknown>>;
+  };
+}

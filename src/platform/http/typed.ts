@@ -1,0 +1,36 @@
+// Handler types derived from openapi-typescript's `operations`, so that an operation without a handler,
+// or a handler answering a status or body the spec does not declare, fails the typecheck.
+import type { FastifyRequest } from 'fastify';
+
+type SuccessStatus = 200 | 201 | 202 | 204;
+type JsonBody<R> = R extends { content: { 'application/json': infer B } } ? B : undefined;
+type Responses<Op> = Op extends { responses: infer R } ? R : never;
+
+/** What a handler returns: one of the operation's success statuses with its body. */
+export type Result<Op> = {
+  [S in keyof Responses<Op> & SuccessStatus]: { status: S; body: JsonBody<Responses<Op>[S]>; location?: string };
+}[keyof Responses<Op> & SuccessStatus];
+
+type Param<Op, K extends string> = Op extends { parameters: infer P }
+  ? K extends keyof P
+    ? [NonNullable<P[K]>] extends [never]
+      ? undefined
+      : NonNullable<P[K]>
+    : undefined
+  : undefined;
+
+type Body<Op> = Op extends { requestBody?: infer B } ? ([NonNullable<B>] extends [never] ? undefined : JsonBody<NonNullable<B>>) : undefined;
+
+/** Validated request parts: Fastify has already checked them against the operation's schema. */
+export interface Input<Op> {
+  params: Param<Op, 'path'>;
+  query: Param<Op, 'query'>;
+  body: Body<Op>;
+}
+
+export type Handler<Op, Ctx> = (input: Input<Op>, ctx: Ctx) => Promise<Result<Op>>;
+
+/** One handler per operationId of a generated `operations` interface. */
+export type HandlerMap<Ops, Ctx> = { [K in keyof Ops]: Handler<Ops[K], Ctx> };
+
+export type ContextFactory<Ctx> = (request: FastifyRequest) => Ctx;

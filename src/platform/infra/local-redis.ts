@@ -1,0 +1,62 @@
+// Starts a redis-server child process on a free port when no REDIS_URL is given.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { freePort } from './free-port.js';
+
+export interface LocalRedis {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export class RedisMissingError extends Error {
+  constructor() {
+    super(
+      'redis-server was not found on PATH. Install it (Debian: apt-get install redis-server; `make run` does this as root) ' +
+        'or set REDIS_URL to an existing Redis.',
+    );
+  }
+}
+
+export async function startLocalRedis(dataDir: string): Promise<LocalRedis> {
+  if (spawnSync('redis-server', ['--version']).error) throw new RedisMissingError();
+  const dir = resolve(join(dataDir, 'redis'));
+  await mkdir(dir, { recursive: true });
+  const port = await freePort();
+  // Append-only persistence: queued jobs survive a restart of the local server.
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--protected-mode', 'yes'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  await waitForReady(child, port);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: () => stopChild(child),
+  };
+}
+
+function waitForReady(child: ChildProcess, port: number): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        child.stdout?.off('data', onData);
+        child.stdout?.resume();
+        child.stderr?.resume();
+        resolvePromise();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`redis-server on port ${port} exited with ${code}: ${output.slice(-500)}`)));
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolvePromise) => {
+    child.once('exit', () => resolvePromise());
+    child.kill('SIGTERM');
+  });
+}

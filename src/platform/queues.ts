@@ -1,0 +1,68 @@
+// BullMQ queues of the platform. The outbox queue carries "drain" jobs: one is requested after every commit
+// that wrote events (deduplicated, so a burst of sends costs one drain), and a job scheduler runs it
+// periodically as a safety net for a process that died between commit and request.
+import { Queue, Worker, type Job } from 'bullmq';
+import type { SqlPool } from './db/sql.js';
+import type { Logger } from './logger.js';
+import { drainOutbox, pruneOutbox } from './outbox.js';
+import { connectRedis, type Redis } from './redis.js';
+
+export const outboxQueueName = 'outbox';
+
+export interface Queues {
+  outbox: Queue;
+  /** Asks a worker to drain the outbox soon; never throws (the periodic drain catches up). */
+  requestOutboxDrain(): void;
+  close(): Promise<void>;
+}
+
+export function createQueues(redisUrl: string, log: Logger): Queues {
+  const connection = connectRedis(redisUrl, 'queues');
+  const outbox = new Queue(outboxQueueName, { connection, defaultJobOptions: { removeOnComplete: 100, removeOnFail: 1000 } });
+  return {
+    outbox,
+    requestOutboxDrain() {
+      outbox
+        .add('drain', {}, { deduplication: { id: 'drain' } })
+        .catch((err: unknown) => log.warn({ err }, 'could not request an outbox drain'));
+    },
+    async close() {
+      await outbox.close();
+      connection.disconnect();
+    },
+  };
+}
+
+export interface Workers {
+  close(): Promise<void>;
+}
+
+export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queues, pollMs: number, log: Logger): Promise<Workers> {
+  const publisher: Redis = connectRedis(redisUrl, 'outbox-publisher');
+  const connection = connectRedis(redisUrl, 'workers');
+  await queues.outbox.upsertJobScheduler('outbox-drain-safety-net', { every: pollMs }, { name: 'drain' });
+  await queues.outbox.upsertJobScheduler('outbox-prune', { every: 3_600_000 }, { name: 'prune' });
+  const worker = new Worker(
+    outboxQueueName,
+    async (job: Job) => {
+      if (job.name === 'prune') return { pruned: await pruneOutbox(sql) };
+      let published = 0;
+      // Keep draining while full batches come back, so one job empties a backlog.
+      for (;;) {
+        const n = await drainOutbox(sql, publisher);
+        published += n;
+        if (n < 500) break;
+      }
+      return { published };
+    },
+    { connection, concurrency: 1 },
+  );
+  worker.on('failed', (job, err) => log.error({ err, job: job?.name }, 'outbox job failed'));
+  return {
+    async close() {
+      await worker.close();
+      connection.disconnect();
+      publisher.disconnect();
+    },
+  };
+}

@@ -1,0 +1,89 @@
+// Starts the platform in one process: infrastructure (external or embedded), migrations, the listeners
+// named in SERVICES and the queue workers; stop() shuts everything down in reverse order.
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import { buildChatListener } from '../chat/listener.js';
+import { VerifyKeyCache } from '../chat/auth/verify-key-cache.js';
+import { systemClock, type Clock } from './clock.js';
+import { migrate, openOrm } from './db/orm.js';
+import { createSqlPool } from './db/sql.js';
+import { resolveInfra } from './infra/index.js';
+import type { Logger } from './logger.js';
+import { createQueues, startWorkers } from './queues.js';
+import { checkReadiness } from './readiness.js';
+import { connectRedis } from './redis.js';
+
+export interface Platform {
+  chat?: FastifyInstance;
+  /** Base URL of the chat listener, when it runs. */
+  chatUrl?: string;
+  databaseUrl: string;
+  redisUrl: string;
+  stop(): Promise<void>;
+}
+
+export async function startPlatform(config: Config, log: Logger, clock: Clock = systemClock): Promise<Platform> {
+  const stops: Array<() => Promise<void>> = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) {
+      try {
+        await stop();
+      } catch (err) {
+        log.warn({ err }, 'error during shutdown');
+      }
+    }
+  };
+  try {
+    const infra = await resolveInfra(config, log);
+    stops.push(infra.stop);
+
+    const orm = await openOrm({ databaseUrl: infra.databaseUrl });
+    stops.push(() => orm.close());
+    const applied = await migrate(orm);
+    if (applied.length > 0) log.info({ applied }, 'migrations applied');
+    await orm.em
+      .fork()
+      .getConnection()
+      .execute('insert into modules (code, name) values (?, ?) on conflict do nothing', [config.platformModule, 'Platform administration']);
+
+    const sql = createSqlPool(infra.databaseUrl);
+    stops.push(() => sql.end());
+    const redis = connectRedis(infra.redisUrl, 'commands');
+    const subscriber = connectRedis(infra.redisUrl, 'subscriber');
+    stops.push(async () => {
+      redis.disconnect();
+      subscriber.disconnect();
+    });
+    const queues = createQueues(infra.redisUrl, log);
+    stops.push(() => queues.close());
+
+    const platform: Platform = { databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, stop: stopAll };
+
+    if (config.services.includes('workers')) {
+      const workers = await startWorkers(sql, infra.redisUrl, queues, config.outboxPollMs, log);
+      stops.push(() => workers.close());
+    }
+
+    if (config.services.includes('chat')) {
+      const verifyKeys = new VerifyKeyCache(orm, redis, config.verifyKeyCacheTtlMs, clock);
+      const unlisten = await verifyKeys.listen(subscriber);
+      stops.push(unlisten);
+      const chat = await buildChatListener({
+        deps: { orm, sql, clock, queues, verifyKeys, config },
+        log,
+        bodyLimit: config.bodyLimitBytes,
+        audience: config.jwtAudience,
+        readiness: () => checkReadiness(sql, redis),
+      });
+      const address = await chat.listen({ host: config.host, port: config.chatPort });
+      stops.push(() => chat.close());
+      platform.chat = chat;
+      platform.chatUrl = address;
+      log.info({ address }, 'chat listener ready');
+    }
+    return platform;
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}

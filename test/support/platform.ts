@@ -1,0 +1,138 @@
+// Starts the platform in-process against the test run's PostgreSQL and Redis, on a free port, and mints
+// tokens for accounts it registers, so tests talk to the real HTTP listener.
+import { randomUUID } from 'node:crypto';
+import { exportSPKI, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
+import pg from 'pg';
+import { loadConfig, type Config } from '../../src/config.js';
+import { systemClock, type Clock } from '../../src/platform/clock.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { startPlatform, type Platform } from '../../src/platform/runtime.js';
+import { newId } from '../../src/platform/ids.js';
+
+export interface TestPlatform extends Platform {
+  chatUrl: string;
+  db: pg.Pool;
+  /** A fresh module + customer with its own signing key; accounts made by it share them. */
+  tenant(options?: { moduleCode?: string; customer?: string }): Promise<TestTenant>;
+  /** A platform administrator token. */
+  adminToken(): Promise<string>;
+}
+
+export interface TestAccount {
+  id: string;
+  token: string;
+}
+
+export interface TestTenant {
+  moduleCode: string;
+  customer: string;
+  kid: string;
+  privateKey: CryptoKey;
+  account(options?: { displayName?: string }): Promise<TestAccount>;
+  sign(claims: Record<string, unknown>, options?: { expiresIn?: string; audience?: string; subject?: string; issuer?: string; kid?: string }): Promise<string>;
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    ...loadConfig({}),
+    databaseUrl: process.env.TEST_DATABASE_URL,
+    redisUrl: process.env.TEST_REDIS_URL,
+    chatPort: 0,
+    logLevel: 'silent',
+    outboxPollMs: 60_000,
+    ...overrides,
+  };
+}
+
+export async function startTestPlatform(overrides: Partial<Config> = {}, clock: Clock = systemClock): Promise<TestPlatform> {
+  const config = testConfig(overrides);
+  const platform = await startPlatform(config, createLogger('silent'), clock);
+  const db = new pg.Pool({ connectionString: platform.databaseUrl, max: 4 });
+
+  const tenant = async (options: { moduleCode?: string; customer?: string } = {}): Promise<TestTenant> => {
+    const moduleCode = options.moduleCode ?? `m${randomUUID().slice(0, 8)}`;
+    const customer = options.customer ?? `c-${randomUUID().slice(0, 8)}`;
+    const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
+    const kid = `k-${randomUUID().slice(0, 8)}`;
+    await db.query('insert into modules (code, name) values ($1, $1) on conflict do nothing', [moduleCode]);
+    await db.query(
+      `insert into customer_keys (id, module_code, customer_account_id, kid, algorithm, public_key_pem, fingerprint)
+       values ($1, $2, $3, $4, 'ES256', $5, $6)`,
+      [newId(), moduleCode, customer, kid, await exportSPKI(publicKey), kid],
+    );
+    const sign: TestTenant['sign'] = (claims, o = {}) =>
+      new SignJWT({ cid: customer, ...claims })
+        .setProtectedHeader({ alg: 'ES256', kid: o.kid ?? kid })
+        .setIssuer(o.issuer ?? moduleCode)
+        .setSubject(o.subject ?? String(claims.sub ?? ''))
+        .setAudience(o.audience ?? config.jwtAudience)
+        .setIssuedAt()
+        .setExpirationTime(o.expiresIn ?? '1h')
+        .sign(privateKey);
+    return {
+      moduleCode,
+      customer,
+      kid,
+      privateKey,
+      sign,
+      async account(o = {}) {
+        const id = newId();
+        await db.query(
+          `insert into accounts (id, module_code, customer_account_id, display_name, account_type, status) values ($1, $2, $3, $4, 'USER', 'ACTIVE')`,
+          [id, moduleCode, customer, o.displayName ?? `User ${id.slice(-6)}`],
+        );
+        return { id, token: await sign({}, { subject: id }) };
+      },
+    };
+  };
+
+  let admin: Promise<string> | undefined;
+  return {
+    ...platform,
+    chatUrl: platform.chatUrl!,
+    db,
+    tenant,
+    adminToken() {
+      admin ??= (async () => {
+        const t = await tenant({ moduleCode: config.platformModule });
+        const id = newId();
+        await db.query(
+          `insert into accounts (id, module_code, customer_account_id, display_name, account_type, status) values ($1, $2, $3, 'Admin', 'USER', 'ACTIVE')`,
+          [id, t.moduleCode, t.customer],
+        );
+        return t.sign({ pa: true }, { subject: id });
+      })();
+      return admin;
+    },
+    async stop() {
+      await db.end();
+      await platform.stop();
+    },
+  };
+}
+
+/** fetch against the platform with JSON in and out. */
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(`${base}${path}`, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* keep the raw text */
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}
