@@ -18,7 +18,7 @@ export async function openOrm(options: OrmOptions): Promise<Orm> {
     clientUrl: options.databaseUrl,
     entities,
     extensions: [Migrator],
-    migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, tableName: 'schema_migrations', silent: true },
+    migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, tableName: 'schema_migrations', silent: true, snapshot: false },
     pool: { min: 0, max: options.poolMax ?? 10 },
     debug: options.debug ?? false,
     allowGlobalContext: false,
