@@ -5,8 +5,8 @@ import type { Config } from '../config.js';
 import { buildChatListener } from '../chat/listener.js';
 import { VerifyKeyCache } from '../chat/auth/verify-key-cache.js';
 import { systemClock, type Clock } from './clock.js';
-import { migrate, openOrm } from './db/orm.js';
-import { createSqlPool } from './db/sql.js';
+import { migrate, openOrm, type Orm } from './db/orm.js';
+import { createSqlPool, type SqlPool } from './db/sql.js';
 import { resolveInfra } from './infra/index.js';
 import type { Logger } from './logger.js';
 import { createQueues, startWorkers } from './queues.js';
@@ -39,15 +39,15 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
 
     const orm = await openOrm({ databaseUrl: infra.databaseUrl });
     stops.push(() => orm.close());
-    const applied = await migrate(orm);
+    const sql = createSqlPool(infra.databaseUrl);
+    stops.push(() => sql.end());
+    const applied = await migrateExclusively(sql, orm);
     if (applied.length > 0) log.info({ applied }, 'migrations applied');
     await orm.em
       .fork()
       .getConnection()
       .execute('insert into modules (code, name) values (?, ?) on conflict do nothing', [config.platformModule, 'Platform administration']);
 
-    const sql = createSqlPool(infra.databaseUrl);
-    stops.push(() => sql.end());
     const redis = connectRedis(infra.redisUrl, 'commands');
     const subscriber = connectRedis(infra.redisUrl, 'subscriber');
     stops.push(async () => {
@@ -85,5 +85,17 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
   } catch (err) {
     await stopAll();
     throw err;
+  }
+}
+
+/** Nodes starting together take turns: the first applies pending migrations, the others then find none. */
+async function migrateExclusively(sql: SqlPool, orm: Orm): Promise<string[]> {
+  const lock = await sql.connect();
+  try {
+    await lock.query("select pg_advisory_lock(hashtext('platform:migrations'))");
+    return await migrate(orm);
+  } finally {
+    await lock.query("select pg_advisory_unlock(hashtext('platform:migrations'))").catch(() => undefined);
+    lock.release();
   }
 }
