@@ -34,8 +34,10 @@ $(LOCAL_NODE_BIN)/node:
 node: $(NODE_STAMP)
 	@node --version
 
+# `npm install` honours the committed lock; `npm ci` would refuse a lock that lacks entries for other platforms'
+# optional binaries (which the registry mirror here does not list).
 node_modules/.installed: package-lock.json package.json $(NODE_STAMP)
-	npm ci --no-audit --no-fund
+	npm install --no-audit --no-fund
 	@touch $@
 
 deps: node_modules/.installed
