@@ -55,7 +55,8 @@ function mirrorOpenMaps(node) {
 async function emitTypes(openapiJson) {
   const doc = JSON.parse(openapiJson);
   mirrorOpenMaps(doc);
-  const ast = await openapiTS(doc, { exportType: false, alphabetize: false });
+  // defaultNonNullable: false keeps request fields that have a server-side default optional for callers.
+  const ast = await openapiTS(doc, { exportType: false, alphabetize: false, defaultNonNullable: false });
   return banner + astToString(ast);
 }
 

@@ -8,6 +8,7 @@ import { drainOutbox, pruneOutbox } from './outbox.js';
 import { connectRedis, type Redis } from './redis.js';
 
 export const outboxQueueName = 'outbox';
+const drainCoalesceMs = 5;
 
 export interface Queues {
   outbox: Queue;
@@ -19,14 +20,22 @@ export interface Queues {
 export function createQueues(redisUrl: string, log: Logger): Queues {
   const connection = connectRedis(redisUrl, 'queues');
   const outbox = new Queue(outboxQueueName, { connection, defaultJobOptions: { removeOnComplete: 100, removeOnFail: 1000 } });
+  // Requests within a few milliseconds of each other share one job: under load a drain then publishes a batch
+  // instead of one row, and sends do not each pay a Redis round trip.
+  let pending: NodeJS.Timeout | undefined;
   return {
     outbox,
     requestOutboxDrain() {
-      outbox
-        .add('drain', {}, { deduplication: { id: 'drain' } })
-        .catch((err: unknown) => log.warn({ err }, 'could not request an outbox drain'));
+      if (pending) return;
+      pending = setTimeout(() => {
+        pending = undefined;
+        outbox
+          .add('drain', {}, { deduplication: { id: 'drain' } })
+          .catch((err: unknown) => log.warn({ err }, 'could not request an outbox drain'));
+      }, drainCoalesceMs);
     },
     async close() {
+      if (pending) clearTimeout(pending);
       await outbox.close();
       connection.disconnect();
     },

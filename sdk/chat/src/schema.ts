@@ -258,9 +258,9 @@ export interface components {
         };
         /** @description Metadata fields on register and update: an absent field stays as it is, null clears it. */
         AccountMetadataInput: {
-            team?: string | null;
-            department?: string | null;
-            role?: string | null;
+            team?: components["schemas"]["Platform.text"] | null;
+            department?: components["schemas"]["Platform.text"] | null;
+            role?: components["schemas"]["Platform.text"] | null;
             tags?: components["schemas"]["Tag"][];
         };
         AccountResponse: {
@@ -345,7 +345,7 @@ export interface components {
         CreatableRoomType: "GROUP" | "CHANNEL" | "CROSS_MODULE";
         CreateModuleRequest: {
             code: components["schemas"]["ModuleCode"];
-            name: string;
+            name: components["schemas"]["Platform.text"];
         };
         CreatePrivateRoomRequest: {
             /** @description The other participant. */
@@ -353,10 +353,10 @@ export interface components {
         };
         CreateRoomRequest: {
             type: components["schemas"]["CreatableRoomType"];
-            name: string;
-            description?: string;
+            name: components["schemas"]["Platform.text"];
+            description?: components["schemas"]["Platform.text"];
             /** @default ALL_MEMBERS */
-            addMemberPolicy: components["schemas"]["AddMemberPolicy"];
+            addMemberPolicy?: components["schemas"]["AddMemberPolicy"];
             /** @description Initial members besides the creator, who becomes OWNER. */
             memberIds?: components["schemas"]["Platform.uuid"][];
         };
@@ -467,6 +467,8 @@ export interface components {
          * @description An instant in time, ISO 8601 / RFC 3339 with a UTC offset.
          */
         "Platform.instant": string;
+        /** @description Free text: any Unicode string without U+0000, which PostgreSQL text cannot store. */
+        "Platform.text": string;
         /**
          * Format: uuid
          * @description A UUID (RFC 9562) in its canonical lowercase textual form.
@@ -477,11 +479,11 @@ export interface components {
             id: components["schemas"]["Platform.uuid"];
             moduleCode: components["schemas"]["ModuleCode"];
             customerAccountId: components["schemas"]["CustomerAccountId"];
-            displayName: string;
+            displayName: components["schemas"]["Platform.text"];
             /** Format: uri */
             avatarUrl?: string | null;
             /** @default USER */
-            accountType: components["schemas"]["AccountType"];
+            accountType?: components["schemas"]["AccountType"];
             metadata?: components["schemas"]["AccountMetadataInput"];
         };
         RegisterCustomerKeyRequest: {
@@ -489,7 +491,7 @@ export interface components {
             kid?: string;
             algorithm: components["schemas"]["KeyAlgorithm"];
             /** @description The public key as a PEM-encoded SubjectPublicKeyInfo block. */
-            publicKeyPem: string;
+            publicKeyPem: components["schemas"]["Platform.text"];
         };
         /** @description A member as inlined in a room. */
         RoomMemberSummary: {
@@ -525,7 +527,7 @@ export interface components {
         /** @enum {string} */
         RoomType: "GROUP" | "CHANNEL" | "CROSS_MODULE" | "PRIVATE" | "SELF" | "REMINDER";
         SendMessageRequest: {
-            text: string;
+            text: components["schemas"]["Platform.text"];
             /** @description Makes the send idempotent: a repeat with the same id returns the first message. */
             clientMessageId?: string;
         };
@@ -1457,7 +1459,7 @@ export interface operations {
                 /** @description true: only rooms the caller archived; false or absent: only visible rooms. */
                 archived?: boolean;
                 /** @description Name filter, only together with archived=true. */
-                q?: string;
+                q?: components["schemas"]["Platform.text"];
                 /** @description members: inline members up to the configured maximum. */
                 include?: "members";
             };

@@ -1,4 +1,16 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { ArrayType, defineEntity, p, type InferEntity, type Platform, type TransformContext } from '@mikro-orm/core';
+
+/**
+ * text[] written as a PostgreSQL array literal with every element quoted and escaped. MikroORM's ArrayType leaves
+ * elements with whitespace or the word NULL unquoted and JSON-escapes the others, so tags such as "\n" failed with
+ * a 500 (malformed array literal) and tags such as "a\tb" or "NULL" were stored altered.
+ */
+class TextArrayType extends ArrayType<string> {
+  override convertToDatabaseValue(value: string[] | null, platform: Platform, context?: TransformContext): string | null {
+    if (!Array.isArray(value)) return super.convertToDatabaseValue(value, platform, context);
+    return `{${value.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
+  }
+}
 
 export const AccountEntity = defineEntity({
   name: 'Account',
@@ -14,7 +26,7 @@ export const AccountEntity = defineEntity({
     team: p.text().nullable(),
     department: p.text().nullable(),
     role: p.text().nullable(),
-    tags: p.array().columnType('text[]'),
+    tags: p.array().type(new TextArrayType()).columnType('text[]'),
     createdAt: p.datetime().fieldName('created_at'),
     updatedAt: p.datetime().fieldName('updated_at'),
   },

@@ -1,4 +1,4 @@
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '../../platform/db/orm.js';
 import { appendOutbox } from '../../platform/outbox.js';
 import type { ChatDeps } from '../deps.js';
@@ -67,6 +67,17 @@ export class AccountService {
 
   /** Creates the account, or updates it when the id exists for the same module and customer. */
   async register(input: RegisterInput): Promise<AccountView> {
+    try {
+      return await this.registerOnce(input);
+    } catch (err) {
+      // Concurrent first registrations of one id: the row lock cannot lock a row that does not exist yet, so the
+      // loser's insert hits the primary key (was a 500). Once more, it finds and locks the winner's row and upserts.
+      if (err instanceof UniqueConstraintViolationException) return this.registerOnce(input);
+      throw err;
+    }
+  }
+
+  private async registerOnce(input: RegisterInput): Promise<AccountView> {
     return this.deps.orm.em.fork().transactional(async (em) => {
       if (!(await em.findOne(ModuleEntity, { code: input.moduleCode }))) {
         throw chatErrors.invalid('body.moduleCode', `names no module; create module "${input.moduleCode}" first`);

@@ -81,8 +81,8 @@ export function createAuthenticator(orm: Orm, keys: VerifyKeyCache, clock: Clock
     const rows = await orm.em
       .fork()
       .getConnection()
-      .execute<Array<{ status: string; module_code: string; customer_account_id: string }>>(
-        'select status, module_code, customer_account_id from accounts where id = ?',
+      .execute<Array<{ id: string; status: string; module_code: string; customer_account_id: string }>>(
+        'select id, status, module_code, customer_account_id from accounts where id = ?',
         [payload.sub],
       );
     const account = rows[0];
@@ -94,7 +94,9 @@ export function createAuthenticator(orm: Orm, keys: VerifyKeyCache, clock: Clock
     if (account.status === 'DEACTIVATED') throw chatErrors.accountDeactivated();
     if (account.status === 'BANNED') throw chatErrors.accountBanned();
     return {
-      accountId: payload.sub,
+      // The stored (canonical, lowercase) id, not sub as written: an upper-case sub matches the same row but
+      // would otherwise yield a second "singleton" self room (its key is built from this id).
+      accountId: account.id,
       moduleCode: claims.iss,
       customerAccountId: claims.cid,
       platformAdmin: payload.pa === true && claims.iss === options.platformModule,

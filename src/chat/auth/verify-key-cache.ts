@@ -22,6 +22,8 @@ const cacheKey = (moduleCode: string, customerAccountId: string) => `${moduleCod
 
 export class VerifyKeyCache {
   private readonly entries = new Map<string, Entry>();
+  /** Bumped on every invalidation, so a load that raced with one is not cached. */
+  private generation = 0;
 
   constructor(
     private readonly orm: Orm,
@@ -34,7 +36,7 @@ export class VerifyKeyCache {
   async listen(subscriber: Redis): Promise<() => Promise<void>> {
     await subscriber.subscribe(verifyKeyInvalidationChannel);
     const onMessage = (channel: string, message: string) => {
-      if (channel === verifyKeyInvalidationChannel) this.entries.delete(message);
+      if (channel === verifyKeyInvalidationChannel) this.drop(message);
     };
     subscriber.on('message', onMessage);
     return async () => {
@@ -48,6 +50,7 @@ export class VerifyKeyCache {
     const now = this.clock.now().getTime();
     const hit = this.entries.get(key);
     if (hit && now - hit.loadedAt < this.ttlMs) return hit.keys;
+    const generation = this.generation;
     const rows = await this.orm.em
       .fork()
       .getConnection()
@@ -58,14 +61,19 @@ export class VerifyKeyCache {
     const keys = await Promise.all(
       rows.map(async (r) => ({ kid: r.kid, algorithm: r.algorithm, key: await importSPKI(r.public_key_pem, r.algorithm) })),
     );
-    this.entries.set(key, { keys, loadedAt: now });
+    if (generation === this.generation) this.entries.set(key, { keys, loadedAt: now });
     return keys;
   }
 
   /** Drops the cached keys of one customer on this node and every other node. */
   async invalidate(moduleCode: string, customerAccountId: string): Promise<void> {
     const key = cacheKey(moduleCode, customerAccountId);
-    this.entries.delete(key);
+    this.drop(key);
     await this.publisher.publish(verifyKeyInvalidationChannel, key);
+  }
+
+  private drop(key: string): void {
+    this.generation += 1;
+    this.entries.delete(key);
   }
 }

@@ -29,10 +29,13 @@ function parseSeqCursor(raw: string, location: string): number {
  * order equals sequence order and a forward scroll never skips a late commit), the message is inserted
  * and its event is written to the outbox, all only when the sender is a member.
  */
-const sendSql = `
+export const sendSql = `
   with bump as (
     update rooms set last_seq = last_seq + 1, last_activity_at = $5
      where id = $2 and exists (select 1 from room_members where room_id = $2 and account_id = $3)
+       -- a retried send leaves the room untouched (no sequence gap, no false activity)
+       and ($6::text is null or not exists (
+             select 1 from messages where room_id = $2 and sender_id = $3 and client_message_id = $6))
     returning last_seq
   ), msg as (
     insert into messages (id, room_id, seq, sender_id, type, text, client_message_id, created_at)
@@ -97,14 +100,16 @@ export class MessageService {
       input.clientMessageId ?? null,
     ]);
     const row = rows[0];
-    if (!row) throw chatErrors.notFound('Room', 'room_not_found');
-    if (row.id === null) {
-      // A repeat of a send with the same clientMessageId: answer with the first message.
+    // No row: not a member, or a retry of a send that already stored its message. A row without a message:
+    // a concurrent retry won the insert.
+    if (!row || row.id === null) {
+      if (input.clientMessageId === undefined) throw chatErrors.notFound('Room', 'room_not_found');
+      await this.requireMember(caller, roomId);
       const existing = await this.deps.sql.query<MessageRow>(
         `select ${messageColumns} from messages where room_id = $1 and sender_id = $2 and client_message_id = $3`,
         [roomId, caller.accountId, input.clientMessageId],
       );
-      if (!existing.rows[0]) throw new Error('duplicate clientMessageId without a stored message');
+      if (!existing.rows[0]) throw new Error('send stored no message and found no earlier one');
       return messageView(existing.rows[0]);
     }
     this.deps.queues.requestOutboxDrain();

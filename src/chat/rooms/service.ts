@@ -113,8 +113,9 @@ export class RoomService {
   }
 
   async create(caller: Caller, input: CreateRoomInput): Promise<RoomView> {
-    const memberIds = [...new Set(input.memberIds ?? [])].filter((id) => id !== caller.accountId);
-    await this.checkAddable(caller, memberIds, input.type === 'CROSS_MODULE', 'body.memberIds');
+    const requested = input.memberIds ?? [];
+    const memberIds = [...new Set(requested)].filter((id) => id !== caller.accountId);
+    await this.checkAddable(caller, memberIds, input.type === 'CROSS_MODULE', 'body.memberIds', false, requested);
     const roomId = newId();
     const now = this.deps.clock.now();
     await inTransaction(this.deps.sql, async (client) => {
@@ -174,14 +175,17 @@ export class RoomService {
    * Accounts a caller may put in a room: registered, active, of the caller's customer, and (unless the room
    * crosses modules) of the caller's module. Anything else reads as "no such account" to avoid leaking ids.
    */
-  private async checkAddable(caller: Caller, ids: string[], crossModule: boolean, location: string, single = false): Promise<void> {
+  private async checkAddable(caller: Caller, ids: string[], crossModule: boolean, location: string, single = false, requested: string[] = ids): Promise<void> {
     if (ids.length === 0) return;
     const { rows } = await this.deps.sql.query<{ id: string }>(
       `select id from accounts where id = any($1::uuid[]) and status = 'ACTIVE' and customer_account_id = $2 ${crossModule ? '' : 'and module_code = $3'}`,
       crossModule ? [ids, caller.customerAccountId] : [ids, caller.customerAccountId, caller.moduleCode],
     );
     const found = new Set(rows.map((r) => r.id));
-    const missing = ids.map((id, i) => ({ id, i })).filter(({ id }) => !found.has(id));
+    // Indices refer to the list as the client sent it (before dropping duplicates and the caller's own id), so
+    // that body.memberIds.N points at the offending entry.
+    const checked = new Set(ids);
+    const missing = requested.map((id, i) => ({ id, i })).filter(({ id }) => checked.has(id) && !found.has(id));
     if (missing.length > 0) {
       const details = missing.map(({ i }) => ({ location: single ? location : `${location}.${i}`, message: 'names no active account that can join this room' }));
       throw new AppError(400, 'validation_failed', `The request is invalid: ${details.map((d) => `${d.location} ${d.message}`).join('; ')}`, details);

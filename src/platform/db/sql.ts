@@ -9,7 +9,11 @@ export type SqlClient = pg.PoolClient;
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 export function createSqlPool(databaseUrl: string, max = 20): SqlPool {
-  return new pg.Pool({ connectionString: databaseUrl, max });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max });
+  // An idle client whose server connection ends (database restart, shutdown) emits 'error' on the pool;
+  // unhandled, that would crash the process. The pool drops the client and the next query reconnects.
+  pool.on('error', () => undefined);
+  return pool;
 }
 
 export async function inTransaction<T>(pool: SqlPool, work: (client: SqlClient) => Promise<T>): Promise<T> {

@@ -15,6 +15,9 @@ const addFormats = ((addFormatsImport as unknown as { default?: unknown }).defau
 function makeAjv(coerceTypes: boolean | 'array'): AjvInstance {
   const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes, useDefaults: true, removeAdditional: false });
   addFormats(ajv);
+  // ajv-formats' uuid also accepts a "urn:uuid:" prefix, which PostgreSQL's uuid type refuses (a 500 in SQL):
+  // only the plain 8-4-4-4-12 form is a uuid here.
+  ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
   ajv.addFormat('double', { type: 'number', validate: () => true });

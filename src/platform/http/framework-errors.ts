@@ -72,3 +72,14 @@ export function routeNotFound(method: string, url: string): AppError {
   const path = url.split('?')[0] ?? url;
   return new AppError(404, 'route_not_found', `No operation ${method} ${path} exists.`);
 }
+
+export function methodNotAllowed(method: string, url: string, allowed: string[]): AppError {
+  const path = url.split('?')[0] ?? url;
+  return new AppError(405, 'method_not_allowed', `${path} does not support ${method}; it supports ${allowed.join(', ')}.`, undefined, {
+    allow: allowed.join(', '),
+  });
+}
+
+export function bodyMissing(): AppError {
+  return new AppError(400, 'validation_failed', 'The request is invalid: body is required', [{ location: 'body', message: 'is required' }]);
+}

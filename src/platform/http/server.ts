@@ -6,7 +6,7 @@ import type { Logger } from '../logger.js';
 import { newId } from '../ids.js';
 import { ajv2020ValidatorCompiler } from './ajv.js';
 import type { AppError } from './app-error.js';
-import { routeNotFound, toAppError } from './framework-errors.js';
+import { bodyMissing, methodNotAllowed, routeNotFound, toAppError } from './framework-errors.js';
 import type { ContextFactory, HandlerMap, Result } from './typed.js';
 
 export interface ErrorRendering {
@@ -51,6 +51,93 @@ function securityByOperation(spec: Record<string, unknown>): Map<string, Array<R
   return result;
 }
 
+type PathItem = Record<string, { operationId?: string; requestBody?: { required?: boolean } }>;
+
+/** Operations whose spec marks the request body as required. */
+function operationsRequiringBody(spec: Record<string, unknown>): Set<string> {
+  const result = new Set<string>();
+  for (const item of Object.values((spec.paths ?? {}) as Record<string, PathItem>)) {
+    for (const op of Object.values(item)) {
+      if (op && typeof op === 'object' && op.operationId && op.requestBody?.required === true) result.add(op.operationId);
+    }
+  }
+  return result;
+}
+
+const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+interface PathTemplate {
+  segments: Array<string | null>; // null: a {parameter}
+  methods: string[];
+}
+
+/**
+ * The spec's paths, to tell "no such resource" (404) from "no such method on this resource" (405 with Allow).
+ * A concrete path belongs to the most specific matching template: a literal segment beats a parameter at the
+ * first place they differ, as in Fastify's router (so /api/v1/rooms/self is the self-room resource, not a room id).
+ */
+function pathTemplates(spec: Record<string, unknown>): PathTemplate[] {
+  return Object.entries((spec.paths ?? {}) as Record<string, PathItem>).map(([template, item]) => {
+    const methods = Object.keys(item).filter((m) => httpMethods.includes(m)).map((m) => m.toUpperCase());
+    // Fastify answers HEAD on every GET route.
+    if (methods.includes('GET') && !methods.includes('HEAD')) methods.push('HEAD');
+    return { segments: template.split('/').map((s) => (/^\{[^}]+\}$/.test(s) ? null : s)), methods };
+  });
+}
+
+function resourceOf(templates: PathTemplate[], url: string): PathTemplate | undefined {
+  const segments = (url.split('?')[0] ?? '').split('/');
+  let best: PathTemplate | undefined;
+  for (const t of templates) {
+    if (t.segments.length !== segments.length) continue;
+    if (!t.segments.every((s, i) => (s === null ? segments[i] !== '' : s === segments[i]))) continue;
+    if (!best) best = t;
+    else {
+      const i = t.segments.findIndex((s, k) => (s === null) !== (best!.segments[k] === null));
+      if (i >= 0 && t.segments[i] !== null) best = t;
+    }
+  }
+  return best;
+}
+
+const assertionKeywords = new Set([
+  'type', 'enum', 'const', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum',
+  'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'uniqueItems', 'items', 'prefixItems', 'contains',
+  'minProperties', 'maxProperties', 'required', 'properties', 'patternProperties', 'additionalProperties',
+  'unevaluatedProperties', 'unevaluatedItems', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else',
+]);
+
+/**
+ * fastify-openapi-glue inlines every `$ref` by replacing the object that holds it, which drops keywords beside
+ * the `$ref` (valid in OpenAPI 3.1 / JSON Schema 2020-12): `{ $ref: text, maxLength: 200 }` was validated as
+ * plain text, without its length limits. Moving the `$ref` into an `allOf` keeps both.
+ */
+function keepRefSiblings(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(keepRefSiblings);
+  if (node === null || typeof node !== 'object') return node;
+  const entries = Object.entries(node as Record<string, unknown>).map(([k, v]) => [k, keepRefSiblings(v)] as const);
+  const obj = Object.fromEntries(entries) as Record<string, unknown>;
+  if (typeof obj.$ref === 'string' && Object.keys(obj).some((k) => assertionKeywords.has(k))) {
+    const { $ref, ...rest } = obj;
+    return { ...rest, allOf: [{ $ref }, ...((rest.allOf as unknown[] | undefined) ?? [])] };
+  }
+  return obj;
+}
+
+/**
+ * Open maps (`Record<T>`) are emitted for 3.1 as `unevaluatedProperties: <schema>`, a keyword fast-json-stringify
+ * ignores, so every entry of such a response would be dropped. Mirroring it as additionalProperties keeps them;
+ * sealed schemas (`unevaluatedProperties: { not: {} }`) are left as they are.
+ */
+function mirrorOpenMaps(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(mirrorOpenMaps);
+  if (node === null || typeof node !== 'object') return node;
+  const obj = Object.fromEntries(Object.entries(node as Record<string, unknown>).map(([k, v]) => [k, mirrorOpenMaps(v)]));
+  const open = obj.unevaluatedProperties;
+  if (open && typeof open === 'object' && !('not' in open) && obj.additionalProperties === undefined) obj.additionalProperties = open;
+  return obj;
+}
+
 export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>): Promise<FastifyInstance> {
   const headerName = options.requestIdHeader ?? 'x-request-id';
   const app = Fastify({
@@ -78,27 +165,62 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
     return reply.code(error.status).type('application/json; charset=utf-8').send(rendered.body);
   };
 
+  const templates = pathTemplates(options.specification);
+  /**
+   * No route matched: 405 with Allow when the path is a resource of the spec that lacks this method (RFC 9110
+   * 15.5.6), an answer to OPTIONS listing the methods, else 404.
+   */
+  const noRoute = (request: FastifyRequest, reply: FastifyReply) => {
+    const resource = resourceOf(templates, request.url);
+    if (resource && request.method === 'OPTIONS') return reply.code(204).header('allow', resource.methods.join(', ')).send();
+    if (resource && !resource.methods.includes(request.method)) return sendError(methodNotAllowed(request.method, request.url, resource.methods), request, reply);
+    return sendError(routeNotFound(request.method, request.url), request, reply);
+  };
+
   app.setErrorHandler((err, request, reply) => {
+    // Fastify reads the body of unmatched requests too (e.g. QUERY without Content-Type fails there); the answer to
+    // a request that matched no route is about routing, whatever its body.
+    if (request.is404) return noRoute(request, reply);
     const appError = toAppError(err);
     if (appError.status >= 500 && appError !== err) request.log.error({ err }, 'unhandled error');
     return sendError(appError, request, reply);
   });
-  app.setNotFoundHandler((request, reply) => sendError(routeNotFound(request.method, request.url), request, reply));
+  app.setNotFoundHandler(noRoute);
+  // The router falls back from a literal segment to a parameter when the literal route lacks the method (GET
+  // /api/v1/rooms/self would reach getRoom with id "self"); such a request is for the literal resource.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404) return;
+    const own = (request.routeOptions.url ?? '').split('/').map((s) => (s.startsWith(':') ? null : s));
+    const resource = resourceOf(templates, request.url);
+    if (resource && (resource.segments.length !== own.length || resource.segments.some((s, i) => s !== own[i]))) {
+      return noRoute(request, reply);
+    }
+  });
 
   const security = securityByOperation(options.specification);
+  const requiresBody = operationsRequiringBody(options.specification);
   const handlers = options.handlers as unknown as Record<string, RawHandler>;
   const authenticate = options.authenticate;
 
   await app.register(openapiGlue, {
-    specification: options.specification,
+    specification: mirrorOpenMaps(keepRefSiblings(options.specification)) as Record<string, unknown>,
     // The glue's typings want full RouteOptions; partial options are merged into its own route config.
     operationResolver: ((operationId: string) => {
       const handler = handlers[operationId];
       if (!handler) throw new Error(`No handler for operation ${operationId}`);
       const requirements = security.get(operationId) ?? [];
+      const authenticates = authenticate !== undefined && requirements.length > 0;
+      const bodyRequired = requiresBody.has(operationId);
       return {
-        ...(authenticate && requirements.length > 0
-          ? { preValidation: async (request: FastifyRequest) => authenticate(request, requirements) }
+        ...(authenticates || bodyRequired
+          ? {
+              preValidation: async (request: FastifyRequest) => {
+                if (authenticates) await authenticate(request, requirements);
+                // Fastify picks the body schema by Content-Type, so a request without Content-Type and body
+                // skips body validation and would reach the handler with no body at all.
+                if (bodyRequired && request.body === undefined) throw bodyMissing();
+              },
+            }
           : {}),
         handler: async (request: FastifyRequest, reply: FastifyReply) => {
           const result = await handler(
