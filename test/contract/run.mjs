@@ -1,0 +1,377 @@
+// Contract fuzzing: starts the built platform (embedded PostgreSQL + local redis-server) on a free port, mints
+// development tokens and runs Schemathesis against generated/openapi/chat.json with every check enabled, all
+// phases (examples, coverage, fuzzing, stateful with links inferred from Location headers and responses) and a
+// bounded number of examples per operation. Exits non-zero when Schemathesis reports any failure or error.
+// `make test` and `make contract` call it after `make build`:
+//
+//   node test/contract/run.mjs
+//
+// Optional environment:
+//   CONTRACT_MAX_EXAMPLES  test cases per operation in the fuzzing and stateful phases (default 200, about 1.5 min
+//                          on 2 cores; the whole run stays well under 4 min)
+//   CONTRACT_SEED          replay a run with its seed (every run prints its seed)
+//   CONTRACT_WORKERS       Schemathesis workers (default 1, see below)
+//   SCHEMATHESIS           the schemathesis executable (default .tools/venv/bin/schemathesis)
+import { execFile, spawn } from 'node:child_process';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const spec = join(root, 'generated/openapi/chat.json');
+const mainJs = join(root, 'dist/src/main.js');
+const devTokenJs = join(root, 'dist/src/cli/dev-token.js');
+const schemathesis = process.env.SCHEMATHESIS ?? join(root, '.tools/venv/bin/schemathesis');
+
+const maxExamples = positiveInt('CONTRACT_MAX_EXAMPLES', 200);
+// One worker: Schemathesis' generator parses Python source with `ast` from several threads, and the venv's
+// CPython 3.11.7 intermittently fails that with "SystemError: AST constructor recursion depth mismatch"
+// (CPython gh-106905), reported as a run error. The platform, not the client, is the bottleneck anyway.
+const workers = positiveInt('CONTRACT_WORKERS', 1);
+const seed = process.env.CONTRACT_SEED ? positiveInt('CONTRACT_SEED', 0) : Math.floor(Math.random() * 2 ** 31);
+const readyTimeoutMs = 60_000;
+const stopTimeoutMs = 30_000;
+
+// The one narrowing of a check; nothing else is excluded (all checks, all operations, all phases).
+// positive_data_acceptance fails any 400 answered to a request its schema allows. These operations have rules
+// OpenAPI cannot state (cross-parameter rules, opaque server-issued tokens, references to other rows, key
+// material), which the server answers with a 400 whose details name the field. 400 is accepted by that check on
+// these operations only, each for the reason beside it; every other check still applies to them.
+const defaultPositiveStatuses = ['2xx', '3xx', '401', '403', '404', '409', '429', '5xx'];
+const semanticRejections = [
+  // cursor must be a cursor this service issued (anything else is invalid_cursor); q only with archived=true.
+  'listRooms',
+  // before and after must be cursors this service issued, and are mutually exclusive.
+  'listMessages',
+  // memberIds must name active accounts of the caller's customer (and module, unless CROSS_MODULE).
+  'createRoom',
+  // accountId must name another active account of the caller's module and customer, not the caller.
+  'getOrCreatePrivateRoom',
+  // moduleCode must name an existing module.
+  'registerAccount',
+  // publicKeyPem must be a PEM SubjectPublicKeyInfo key usable with the chosen algorithm.
+  'registerCustomerKey',
+];
+
+function positiveInt(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) fail(`${name} must be a positive whole number, got "${raw}"`);
+  return Number(raw);
+}
+
+function fail(message) {
+  process.stderr.write(`contract: ${message}\n`);
+  process.exit(2);
+}
+
+const log = (message) => process.stdout.write(`contract: ${message}\n`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The platform must start its own embedded servers in the temp dir, never use a configured database. */
+function withoutInfraUrls(env) {
+  const copy = { ...env };
+  delete copy.DATABASE_URL;
+  delete copy.REDIS_URL;
+  return copy;
+}
+
+/** The platform child process, with the tail of its output kept for diagnostics. */
+class Platform {
+  constructor(dataDir, port) {
+    this.dataDir = dataDir;
+    this.url = `http://127.0.0.1:${port}`;
+    this.port = port;
+    this.output = [];
+    this.exit = null;
+    this.child = null;
+  }
+
+  start() {
+    this.child = spawn(process.execPath, [mainJs], {
+      cwd: root,
+      // Its own process group, shared with the PostgreSQL and redis-server it starts, so that stop() can reach
+      // whatever it leaves behind.
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...withoutInfraUrls(process.env), DATA_DIR: this.dataDir, CHAT_PORT: String(this.port), DEV_SIGNING_KEY: '1', LOG_LEVEL: 'warn' },
+    });
+    const keep = (chunk) => {
+      this.output.push(chunk.toString());
+      if (this.output.length > 300) this.output.splice(0, this.output.length - 300);
+    };
+    this.child.stdout.on('data', keep);
+    this.child.stderr.on('data', keep);
+    this.exited = new Promise((resolve) => {
+      this.child.once('exit', (code, signal) => resolve((this.exit = { code, signal })));
+    });
+  }
+
+  async waitReady(shouldStop) {
+    const deadline = Date.now() + readyTimeoutMs;
+    let last = 'no answer yet';
+    while (Date.now() < deadline) {
+      if (this.exit) throw new Error(`the platform exited while starting (code ${this.exit.code}, signal ${this.exit.signal})`);
+      if (shouldStop()) throw new Error('interrupted while waiting for the platform');
+      try {
+        const res = await fetch(`${this.url}/readyz`, { signal: AbortSignal.timeout(2_000) });
+        last = `HTTP ${res.status} ${await res.text()}`;
+        if (res.status === 200) return;
+      } catch (err) {
+        last = err?.cause?.code ?? err?.message ?? String(err);
+      }
+      await sleep(250);
+    }
+    throw new Error(`GET /readyz did not answer 200 within ${readyTimeoutMs / 1000}s (last: ${last})`);
+  }
+
+  /** SIGTERM and wait; then stop anything left in its process group; SIGKILL what does not stop in time. */
+  async stop() {
+    if (!this.child?.pid) return;
+    if (!this.exit) {
+      this.child.kill('SIGTERM');
+      const stopped = await Promise.race([this.exited.then(() => true), sleep(stopTimeoutMs).then(() => false)]);
+      if (!stopped) {
+        log(`the platform did not stop within ${stopTimeoutMs / 1000}s of SIGTERM; killing its process group`);
+        this.signalGroup('SIGKILL');
+        await this.exited;
+      } else if (this.exit.code !== 0) {
+        const lines = this.output.join('').split('\n');
+        const firstError = lines.find((line) => /^\s*(\w*Error|error):/.test(line)) ?? lines.find((line) => /error/i.test(line)) ?? '';
+        log(`the platform exited with code ${this.exit.code} on SIGTERM${firstError ? `: ${firstError.trim().slice(0, 300)}` : ''}`);
+      }
+    }
+    // A platform that fails during shutdown leaves its redis-server (and maybe PostgreSQL) running.
+    if (this.signalGroup('SIGTERM')) {
+      log('stopping processes the platform left running in its process group');
+      for (let i = 0; i < 50 && this.signalGroup(0); i++) await sleep(100);
+      if (this.signalGroup('SIGKILL')) log('killed them after 5s');
+    }
+  }
+
+  /** Sends a signal to the platform's process group; false when the group is empty. */
+  signalGroup(signal) {
+    try {
+      process.kill(-this.child.pid, signal);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  dumpOutput(header) {
+    const text = this.output.join('').trimEnd();
+    process.stderr.write(`----- ${header} -----\n${text || '(no output)'}\n----- end of platform output -----\n`);
+  }
+}
+
+const execFileAsync = promisify(execFile);
+
+/** A JWT from the dev-token CLI, which registers the account and the development signing key as needed. */
+async function devToken(dataDir, args) {
+  const { stdout } = await execFileAsync(process.execPath, [devTokenJs, ...args], {
+    cwd: root,
+    env: { ...withoutInfraUrls(process.env), DATA_DIR: dataDir },
+  });
+  const token = stdout.trim();
+  if (!/^[\w-]+\.[\w-]+\.[\w-]+$/.test(token)) throw new Error(`dev-token ${args.join(' ')} printed no JWT`);
+  return token;
+}
+
+/** SubjectPublicKeyInfo PEMs for ES256, RS256 and EdDSA. */
+function publicKeyPems() {
+  const spki = { type: 'spki', format: 'pem' };
+  const pkcs8 = { type: 'pkcs8', format: 'pem' };
+  return [
+    generateKeyPairSync('ec', { namedCurve: 'P-256', publicKeyEncoding: spki, privateKeyEncoding: pkcs8 }).publicKey,
+    generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: spki, privateKeyEncoding: pkcs8 }).publicKey,
+    generateKeyPairSync('ed25519', { publicKeyEncoding: spki, privateKeyEncoding: pkcs8 }).publicKey,
+  ];
+}
+
+// A JSON string or array of strings is also a valid TOML value.
+const toml = (value) => JSON.stringify(value);
+
+function schemathesisConfig({ authFile, accounts }) {
+  return [
+    // Identities. Most operations are for ordinary users; /api/v1/admin/* and /api/v1/accounts/* need a platform
+    // administrator. Instead of two runs split by path, one run takes a Web Fuzzing Commons auth document that lists
+    // every identity: Schemathesis tries them per operation in document order and keeps, for each operation, the
+    // first one admitted (a 401 or 403 moves it on). Chat operations thus run as alice, with real 2xx answers on her
+    // own rooms and messages; admin and account operations settle on the admin; and the stateful phase can chain
+    // all of them in one run. alice and bob are `peers`, which enables the object_level_authorization check: bob
+    // replays alice's successful reads (her rooms, her messages) and must not be given them.
+    '[auth.wfc]',
+    `path = ${toml(authFile)}`,
+    `peers = ${toml(['alice', 'bob'])}`,
+    '',
+    // Random uuids never name a registered account, so getOrCreatePrivateRoom and createRoom with members would
+    // always stop at "names no active account". Half of the draws use accounts that exist: bob and carol, in
+    // alice's module and customer (alice herself is left out: a private room with oneself is refused).
+    '[dictionaries.accounts]',
+    `values = ${toml(accounts)}`,
+    '',
+    // Modules that exist (dev for the users, platform for the administrators), so that registerAccount and the
+    // customer-key operations get past "no such module" half of the time.
+    '[dictionaries.modules]',
+    `values = ${toml(['dev', 'platform'])}`,
+    '',
+    // Public keys that parse, one per accepted algorithm, so that registerCustomerKey can answer 201.
+    '[dictionaries.publicKeys]',
+    `values = ${toml(publicKeyPems())}`,
+    '',
+    '[parameters]',
+    `"body.accountId" = { dictionary = "accounts", probability = 0.5 }`,
+    `"body.memberIds[*]" = { dictionary = "accounts", probability = 0.5 }`,
+    `"body.moduleCode" = { dictionary = "modules", probability = 0.5 }`,
+    `"path.code" = { dictionary = "modules", probability = 0.5 }`,
+    `"body.publicKeyPem" = { dictionary = "publicKeys", probability = 0.5 }`,
+    '',
+    ...semanticRejections.flatMap((operationId) => [
+      '[[operations]]',
+      `include-operation-id = ${toml(operationId)}`,
+      `checks.positive_data_acceptance.expected-statuses = ${toml([...defaultPositiveStatuses, '400'])}`,
+      '',
+    ]),
+  ].join('\n');
+}
+
+/** Operations, test cases, failures and errors from Schemathesis' JSON report. */
+async function reportFigures(file) {
+  let report;
+  try {
+    report = JSON.parse(await readFile(file, 'utf8'));
+  } catch (err) {
+    return `no Schemathesis report (${err.message})`;
+  }
+  const count = (list) => (Array.isArray(list) ? list.reduce((n, item) => n + (Number(item?.count) || 1), 0) : 0);
+  const ops = report.operations ?? {};
+  const cases = report.test_cases ?? {};
+  return [
+    `${ops.tested ?? '?'}/${ops.selected ?? '?'} operations tested`,
+    `${cases.generated ?? '?'} test cases`,
+    `${count(report.failures)} failures`,
+    `${count(report.errors)} errors`,
+  ].join(', ');
+}
+
+async function main() {
+  for (const [file, hint] of [
+    [mainJs, 'run `make build` first'],
+    [devTokenJs, 'run `make build` first'],
+    [spec, 'run `make generate` first'],
+    [schemathesis, 'run `make venv` first'],
+  ]) {
+    if (!existsSync(file)) fail(`${file} is missing; ${hint}`);
+  }
+
+  const started = Date.now();
+  const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)}s`;
+  // The temp dir itself is DATA_DIR: as root, the platform opens it (not its parents) to PostgreSQL's own user.
+  const dataDir = await mkdtemp(join(tmpdir(), 'chat-contract-'));
+  const workDir = join(dataDir, 'schemathesis');
+  const platform = new Platform(dataDir, await freePort());
+  let schemathesisChild = null;
+  let interrupted = false;
+  let exitCode = 1;
+  let summary = 'contract: FAILED before Schemathesis ran';
+
+  const onSignal = (signal) => {
+    interrupted = true;
+    log(`${signal} received; stopping`);
+    schemathesisChild?.kill(signal);
+    // Cleanup runs in the finally below; a second signal exits at once.
+    process.once(signal, () => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  try {
+    // Everything Schemathesis writes (auth document, config, report, example database) stays in here.
+    await mkdir(workDir, { mode: 0o700 });
+    log(`starting the platform on ${platform.url} (data in ${dataDir})`);
+    platform.start();
+    try {
+      await platform.waitReady(() => interrupted);
+    } catch (err) {
+      platform.dumpOutput('platform output');
+      throw err;
+    }
+    log(`platform ready after ${elapsed()}`);
+
+    // main.js writes the development signing key just after the listener is up; minting before that would make
+    // each dev-token process create a key of its own.
+    const keyFile = join(dataDir, 'dev-signing-key.json');
+    for (let i = 0; i < 100 && !existsSync(keyFile); i++) await sleep(100);
+
+    const [alice, bob, carol] = [randomUUID(), randomUUID(), randomUUID()];
+    const [adminToken, aliceToken, bobToken] = await Promise.all([
+      devToken(dataDir, ['--platform-admin']),
+      devToken(dataDir, ['--account', alice, '--name', 'Alice']),
+      devToken(dataDir, ['--account', bob, '--name', 'Bob']),
+      devToken(dataDir, ['--account', carol, '--name', 'Carol']),
+    ]);
+    const identity = (name, token) => ({ name, fixedHeaders: [{ name: 'Authorization', value: `Bearer ${token}` }] });
+    const authFile = join(workDir, 'auth.json');
+    const auth = { auth: [identity('alice', aliceToken), identity('bob', bobToken), identity('admin', adminToken)] };
+    await writeFile(authFile, JSON.stringify(auth, null, 2), { mode: 0o600 });
+    const configFile = join(workDir, 'schemathesis.toml');
+    await writeFile(configFile, schemathesisConfig({ authFile, accounts: [bob, carol] }));
+    const reportFile = join(workDir, 'report.json');
+
+    const args = [
+      '--config-file', configFile,
+      'run', spec,
+      '--url', platform.url,
+      '--checks', 'all',
+      '--phases', 'examples,coverage,fuzzing,stateful',
+      '--max-examples', String(maxExamples),
+      '--seed', String(seed),
+      '--workers', String(workers),
+      '--request-timeout', '10',
+      '--generation-database', ':memory:',
+      '--report', 'json',
+      '--report-json-path', reportFile,
+      '--no-color',
+    ];
+    log(`schemathesis: seed ${seed}, ${maxExamples} examples per operation, ${workers} worker(s)`);
+    const code = await new Promise((resolve, reject) => {
+      schemathesisChild = spawn(schemathesis, args, { cwd: workDir, stdio: ['ignore', 'inherit', 'inherit'] });
+      schemathesisChild.once('error', reject);
+      schemathesisChild.once('exit', (c, signal) => resolve(c ?? (signal ? 128 : 1)));
+    });
+    schemathesisChild = null;
+    exitCode = code === 0 && !interrupted ? 0 : 1;
+    const figures = await reportFigures(reportFile);
+    summary = `contract: ${exitCode === 0 ? 'PASSED' : 'FAILED'}: ${figures} (schemathesis exit ${code}, seed ${seed}, ${elapsed()})`;
+    if (exitCode !== 0) platform.dumpOutput('platform output (tail), for server-side errors');
+  } catch (err) {
+    process.stderr.write(`contract: ${err?.stack ?? err}\n`);
+    exitCode = 1;
+    summary = `contract: FAILED: ${err?.message ?? err} (${elapsed()})`;
+  } finally {
+    await platform.stop();
+    await rm(dataDir, { recursive: true, force: true }).catch((err) => log(`could not remove ${dataDir}: ${err.message}`));
+  }
+  process.stdout.write(`${summary}\n`);
+  process.exit(exitCode);
+}
+
+await main();
