@@ -1,0 +1,27 @@
+// @chat-platform/chat-sdk: a typed client for the chat API, built on openapi-fetch and the generated schema.
+export { createChatClient, bearerAuth } from './client.js';
+export type { ChatClient, ChatClientExtras, ChatClientOptions, TokenProvider } from './client.js';
+export { ChatApiError, UNEXPECTED_RESPONSE, toChatError } from './errors.js';
+export { operationRoutes, operationIds } from './operations.js';
+export type { HttpMethod, OperationId, RouteOf } from './operations.js';
+export { cursorParams } from './pagination.js';
+export type { CursorParamOf, ItemOf, ListOperationId, PaginatedOperationId } from './pagination.js';
+export type {
+  CallOptions,
+  ChatError,
+  ChatFailure,
+  ChatOperations,
+  ChatResult,
+  ChatSuccess,
+  ErrorDetail,
+  ErrorEnvelope,
+  OperationArgs,
+  OperationData,
+  OperationInput,
+  OperationMeta,
+  Schemas,
+  SuccessBody,
+} from './types.js';
+/** The generated schema types (paths, operations, components, ...). */
+export type * from './schema.js';
+export type { Client as RawClient, Middleware } from 'openapi-fetch';

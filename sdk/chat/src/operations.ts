@@ -1,0 +1,60 @@
+// The route table of the chat API: one entry per operationId of generated/openapi/chat.json.
+//
+// Exhaustiveness: `operationRoutes` is checked with `satisfies { [K in OperationId]: RouteOf<K> }`, a mapped type
+// over `keyof operations` of the generated schema. When the spec gains an operation, `operations` gains a key and
+// this object literal stops type-checking ("Property 'newOp' is missing") until a route is added here; when one is
+// removed, the stale entry is an excess property. RouteOf<K> only admits the (method, path) pairs of `paths` whose
+// operation type is operations[K], so a wrong method or path fails too. The SDK's methods are a mapped type over the
+// same keys and are built from this table at run time, so covering the route is all a new operation needs.
+import type { operations, paths } from './schema.js';
+
+export type OperationId = keyof operations;
+
+export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+
+/** True when A and B are mutually assignable. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+/** Every `{ method, path }` of `paths` whose operation is operations[K]. */
+export type RouteOf<K extends OperationId> = {
+  [P in keyof paths]: {
+    [M in HttpMethod & keyof paths[P]]: Same<NonNullable<paths[P][M]>, operations[K]> extends true
+      ? { readonly method: M; readonly path: P; readonly public?: true }
+      : never;
+  }[HttpMethod & keyof paths[P]];
+}[keyof paths];
+
+/**
+ * operationId → HTTP method and path template. `public: true` marks operations whose spec security is `[{}]`
+ * (no bearer token); the auth middleware leaves those alone. sdk/chat/test/sdk.test.ts checks this table against
+ * generated/openapi/chat.json at run time as well.
+ */
+export const operationRoutes = {
+  registerAccount: { method: 'post', path: '/api/v1/accounts/register' },
+  updateAccountMetadata: { method: 'patch', path: '/api/v1/accounts/{id}/metadata' },
+  updateAccountStatus: { method: 'patch', path: '/api/v1/accounts/{id}/status' },
+  listModules: { method: 'get', path: '/api/v1/admin/modules' },
+  createModule: { method: 'post', path: '/api/v1/admin/modules' },
+  listCustomerKeys: { method: 'get', path: '/api/v1/admin/modules/{code}/customers/{customerAccountId}/keys' },
+  registerCustomerKey: { method: 'post', path: '/api/v1/admin/modules/{code}/customers/{customerAccountId}/keys' },
+  refreshCustomerKeys: { method: 'post', path: '/api/v1/admin/modules/{code}/customers/{customerAccountId}/keys/refresh' },
+  listRooms: { method: 'get', path: '/api/v1/rooms' },
+  createRoom: { method: 'post', path: '/api/v1/rooms' },
+  getOrCreatePrivateRoom: { method: 'post', path: '/api/v1/rooms/private' },
+  getOrCreateSelfRoom: { method: 'post', path: '/api/v1/rooms/self' },
+  getRoom: { method: 'get', path: '/api/v1/rooms/{id}' },
+  listMessages: { method: 'get', path: '/api/v1/rooms/{roomId}/messages' },
+  sendMessage: { method: 'post', path: '/api/v1/rooms/{roomId}/messages' },
+  getMessage: { method: 'get', path: '/api/v1/rooms/{roomId}/messages/{messageId}' },
+  getHealth: { method: 'get', path: '/healthz', public: true },
+  getReadiness: { method: 'get', path: '/readyz', public: true },
+} as const satisfies { readonly [K in OperationId]: RouteOf<K> };
+
+export const operationIds = Object.keys(operationRoutes) as OperationId[];
+
+/** `${METHOD} ${path template}` of the operations that take no bearer token. */
+export const publicRouteKeys: ReadonlySet<string> = new Set(
+  Object.values(operationRoutes)
+    .filter((r): r is Extract<typeof r, { public: true }> => 'public' in r && r.public === true)
+    .map((r) => `${r.method.toUpperCase()} ${r.path}`),
+);

@@ -1,0 +1,79 @@
+// Request and result types of every operation, derived from the generated schema with openapi-fetch's own helper
+// types. Nothing here restates a shape of the API: change the spec, regenerate, and these follow.
+import type { FetchResponse, HeadersOptions, RequestBodyOption } from 'openapi-fetch';
+import type { OperationId } from './operations.js';
+import type { components, operations } from './schema.js';
+
+/** Flattens intersections so editors show one object type. */
+export type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+export type Schemas = components['schemas'];
+
+/** The body of every chat error response, as the spec declares it. */
+export type ErrorEnvelope = Schemas['Envelope.ErrorEnvelope'];
+
+/** One per-field problem of a validation error. */
+export type ErrorDetail = Schemas['Envelope.ErrorDetail'];
+
+/**
+ * An error response as a value: the spec's error body (code, message, details?) plus the HTTP status and the
+ * request id (from the envelope's meta, else the X-Request-Id header).
+ */
+export type ChatError = Simplify<
+  ErrorEnvelope['error'] & {
+    /** HTTP status of the response. */
+    status: number;
+    requestId: ErrorEnvelope['meta']['requestId'];
+  }
+>;
+
+type Operation<K extends OperationId> = operations[K];
+
+/** Drops the keys whose type is only `never`/`undefined` (the `path?: never` of the generated schema). */
+type DropAbsent<T> = { [Q in keyof T as [Exclude<T[Q], undefined>] extends [never] ? never : Q]: T[Q] };
+
+/** `{ path: ... }` / `{ query?: ... }` as the operation declares them. */
+type ParamsInput<K extends OperationId> = DropAbsent<Pick<Operation<K>['parameters'], 'path' | 'query'>>;
+
+/** `{ body: ... }` when the operation takes a JSON body (openapi-fetch's own body option), else nothing. */
+type BodyInput<K extends OperationId> = RequestBodyOption<Operation<K>> extends { body?: never } ? unknown : RequestBodyOption<Operation<K>>;
+
+/** The first argument of an operation method: its path and query parameters and its body. */
+export type OperationInput<K extends OperationId> = Simplify<ParamsInput<K> & BodyInput<K>>;
+
+/** Per-call options that are not part of the API contract. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Extra request headers (an Authorization header here overrides the client's token). */
+  headers?: HeadersOptions;
+}
+
+/** The input is optional exactly when the operation has nothing required. */
+export type OperationArgs<K extends OperationId> = {} extends OperationInput<K>
+  ? [input?: OperationInput<K>, options?: CallOptions]
+  : [input: OperationInput<K>, options?: CallOptions];
+
+/** The parsed 2xx body of an operation, as openapi-fetch types it (undefined for a response without content). */
+export type SuccessBody<K extends OperationId> =
+  FetchResponse<Operation<K>, {}, `${string}/${string}`> extends infer R ? (R extends { data: infer D } ? D : never) : never;
+
+/** Enveloped bodies split into data and meta; a bare body (health checks) is the data with no meta. */
+type Unwrap<B> = B extends { data: infer D; meta: infer M } ? { data: D; meta: M } : { data: B; meta: undefined };
+
+/** Distributes over K, so ChatSuccess<OperationId> is the union of every operation's success. */
+export type ChatSuccess<K extends OperationId> = K extends OperationId ? Simplify<{ ok: true } & Unwrap<SuccessBody<K>> & { response: Response }> : never;
+
+export interface ChatFailure {
+  ok: false;
+  error: ChatError;
+  response: Response;
+}
+
+/** What every operation method resolves to. Transport failures (DNS, refused connection, abort) still reject. */
+export type ChatResult<K extends OperationId> = ChatSuccess<K> | ChatFailure;
+
+export type OperationData<K extends OperationId> = ChatSuccess<K>['data'];
+export type OperationMeta<K extends OperationId> = ChatSuccess<K>['meta'];
+
+/** One typed method per operation of the spec. */
+export type ChatOperations = { [K in OperationId]: (...args: OperationArgs<K>) => Promise<ChatResult<K>> };

@@ -1,0 +1,75 @@
+// Compile-time checks of the SDK's derived types. The root typecheck (tsc -p tsconfig.json) covers this file; it is
+// never run. Each @ts-expect-error line must stay an error, or the typecheck fails.
+import type { ChatClient, ChatError, OperationId, PaginatedOperationId, ListOperationId, operations, Schemas } from '../src/index.js';
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+function assert<T extends true>(): T | void {}
+
+// Every operation of the generated schema is a method, and nothing else is.
+assert<Equal<Extract<keyof ChatClient, OperationId>, keyof operations>>();
+assert<Equal<PaginatedOperationId, 'listRooms' | 'listMessages'>>();
+assert<Equal<ListOperationId, 'listRooms' | 'listMessages' | 'listModules' | 'listCustomerKeys'>>();
+assert<Equal<ChatError['details'], Schemas['Envelope.ErrorDetail'][] | undefined>>();
+
+export async function typeChecks(chat: ChatClient): Promise<void> {
+  const room = await chat.getRoom({ path: { id: 'x' } });
+  if (room.ok) {
+    const type: Schemas['RoomType'] = room.data.type;
+    const requestId: string = room.meta.requestId;
+    void type;
+    void requestId;
+    // @ts-expect-error single-resource meta has no cursor
+    void room.meta.nextCursor;
+  } else {
+    const code: string = room.error.code;
+    const status: number = room.error.status;
+    void code;
+    void status;
+    // @ts-expect-error a failure has no data
+    void room.data;
+  }
+
+  const page = await chat.listMessages({ path: { roomId: 'r' }, query: { before: 'c', limit: 10 } });
+  if (page.ok) {
+    const next: string | null = page.meta.nextCursor;
+    const text: string | null | undefined = page.data[0]?.text;
+    void next;
+    void text;
+  }
+
+  // Inputs are optional exactly when nothing is required.
+  await chat.listRooms();
+  await chat.getOrCreateSelfRoom();
+  await chat.getHealth();
+  // @ts-expect-error getRoom needs its path parameter
+  await chat.getRoom();
+  // @ts-expect-error the path parameter is called id
+  await chat.getRoom({ path: { roomId: 'x' } });
+  // @ts-expect-error sendMessage needs a body
+  await chat.sendMessage({ path: { roomId: 'r' } });
+  // @ts-expect-error text must be a string
+  await chat.sendMessage({ path: { roomId: 'r' }, body: { text: 1 } });
+  // @ts-expect-error not a creatable room type
+  await chat.createRoom({ body: { type: 'PRIVATE', name: 'n', addMemberPolicy: 'ALL_MEMBERS' } });
+  // @ts-expect-error limit is a number
+  await chat.listRooms({ query: { limit: '10' } });
+  // @ts-expect-error getOrCreateSelfRoom takes no body
+  await chat.getOrCreateSelfRoom({ body: {} });
+
+  // Only cursor-paginated operations can be walked.
+  for await (const r of chat.items('listRooms')) {
+    const name: string | null = r.name;
+    void name;
+  }
+  // @ts-expect-error listModules answers in one page
+  chat.pages('listModules');
+  // @ts-expect-error listMessages needs its roomId
+  chat.pages('listMessages');
+
+  // The raw client is openapi-fetch, typed by the same paths.
+  const raw = await chat.raw.GET('/api/v1/rooms/{id}', { params: { path: { id: 'x' } } });
+  if (raw.data) {
+    const id: string = raw.data.data.id;
+    void id;
+  }
+}
