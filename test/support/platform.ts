@@ -12,6 +12,8 @@ import { newId } from '../../src/platform/ids.js';
 export interface TestPlatform extends Platform {
   chatUrl: string;
   db: pg.Pool;
+  /** The configuration the platform was started with. */
+  config: Config;
   /** A fresh module + customer with its own signing key; accounts made by it share them. */
   tenant(options?: { moduleCode?: string; customer?: string }): Promise<TestTenant>;
   /** A platform administrator token. */
@@ -28,8 +30,61 @@ export interface TestTenant {
   customer: string;
   kid: string;
   privateKey: CryptoKey;
-  account(options?: { displayName?: string }): Promise<TestAccount>;
-  sign(claims: Record<string, unknown>, options?: { expiresIn?: string; audience?: string; subject?: string; issuer?: string; kid?: string }): Promise<string>;
+  account(options?: { displayName?: string; status?: 'ACTIVE' | 'DEACTIVATED' | 'BANNED' }): Promise<TestAccount>;
+  sign(claims: Record<string, unknown>, options?: SignOptions): Promise<string>;
+}
+
+export interface SignOptions {
+  /** A relative time ('1h', '-10m') or epoch seconds; null leaves exp out. Default '1h'. */
+  expiresIn?: string | number | null;
+  audience?: string;
+  subject?: string;
+  issuer?: string;
+  kid?: string;
+  /** Signs with another ES256 key than the tenant's registered one. */
+  privateKey?: CryptoKey;
+}
+
+/** A fresh ES256 key pair with its public half as SPKI PEM, as POST .../keys expects it. */
+export async function generateSigningKey(): Promise<{ privateKey: CryptoKey; publicKeyPem: string }> {
+  const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
+  return { privateKey, publicKeyPem: await exportSPKI(publicKey) };
+}
+
+/**
+ * A database and a Redis logical database of their own, for tests that must not see the queue jobs and
+ * outbox rows of the other test files running at the same time on the shared servers. The platform
+ * migrates the new database when it starts. Redis pub/sub channels are server-wide, not per database.
+ */
+export async function isolatedInfra(redisDb: number): Promise<{ databaseUrl: string; redisUrl: string; drop(): Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL;
+  const redisBase = process.env.TEST_REDIS_URL;
+  if (!base || !redisBase) throw new Error('TEST_DATABASE_URL and TEST_REDIS_URL are set by the jest global setup');
+  const name = `iso_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const databaseUrl = new URL(base);
+  databaseUrl.pathname = `/${name}`;
+  const redisUrl = new URL(redisBase);
+  redisUrl.pathname = `/${redisDb}`;
+  return {
+    databaseUrl: databaseUrl.toString(),
+    redisUrl: redisUrl.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      try {
+        await c.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
@@ -60,15 +115,16 @@ export async function startTestPlatform(overrides: Partial<Config> = {}, clock: 
        values ($1, $2, $3, $4, 'ES256', $5, $6)`,
       [newId(), moduleCode, customer, kid, await exportSPKI(publicKey), kid],
     );
-    const sign: TestTenant['sign'] = (claims, o = {}) =>
-      new SignJWT({ cid: customer, ...claims })
+    const sign: TestTenant['sign'] = (claims, o = {}) => {
+      const jwt = new SignJWT({ cid: customer, ...claims })
         .setProtectedHeader({ alg: 'ES256', kid: o.kid ?? kid })
         .setIssuer(o.issuer ?? moduleCode)
         .setSubject(o.subject ?? String(claims.sub ?? ''))
         .setAudience(o.audience ?? config.jwtAudience)
-        .setIssuedAt()
-        .setExpirationTime(o.expiresIn ?? '1h')
-        .sign(privateKey);
+        .setIssuedAt();
+      if (o.expiresIn !== null) jwt.setExpirationTime(o.expiresIn ?? '1h');
+      return jwt.sign(o.privateKey ?? privateKey);
+    };
     return {
       moduleCode,
       customer,
@@ -78,8 +134,8 @@ export async function startTestPlatform(overrides: Partial<Config> = {}, clock: 
       async account(o = {}) {
         const id = newId();
         await db.query(
-          `insert into accounts (id, module_code, customer_account_id, display_name, account_type, status) values ($1, $2, $3, $4, 'USER', 'ACTIVE')`,
-          [id, moduleCode, customer, o.displayName ?? `User ${id.slice(-6)}`],
+          `insert into accounts (id, module_code, customer_account_id, display_name, account_type, status) values ($1, $2, $3, $4, 'USER', $5)`,
+          [id, moduleCode, customer, o.displayName ?? `User ${id.slice(-6)}`, o.status ?? 'ACTIVE'],
         );
         return { id, token: await sign({}, { subject: id }) };
       },
@@ -91,6 +147,7 @@ export async function startTestPlatform(overrides: Partial<Config> = {}, clock: 
     ...platform,
     chatUrl: platform.chatUrl!,
     db,
+    config,
     tenant,
     adminToken() {
       admin ??= (async () => {
