@@ -35,14 +35,17 @@ async function emitOpenApi(outDir) {
     const name = services[namespace];
     if (!name) throw new Error(`Unmapped service namespace ${namespace}; add it to scripts/generate.mjs`);
     const doc = JSON.parse(await readFile(join(emitted, file), 'utf8'));
+    mirrorOpenMaps(doc);
     files[name] = JSON.stringify(doc, null, 2) + '\n';
   }
   return files;
 }
 
 /**
- * openapi-typescript reads open maps from additionalProperties only; TypeSpec's 3.1 output writes them as
- * unevaluatedProperties. Mirror them for the type generation (the published document is left as emitted).
+ * TypeSpec's 3.1 output writes open maps (`Record<T>`) as `unevaluatedProperties: <schema>` only, which
+ * openapi-typescript and Fastify's response serializer (fast-json-stringify) ignore: the types would be empty objects
+ * and every entry of such a response would be dropped. The published document also states them as the equivalent
+ * additionalProperties; sealed schemas (`unevaluatedProperties: { not: {} }`) are left as they are.
  */
 function mirrorOpenMaps(node) {
   if (Array.isArray(node)) return node.forEach(mirrorOpenMaps);
@@ -54,7 +57,6 @@ function mirrorOpenMaps(node) {
 
 async function emitTypes(openapiJson) {
   const doc = JSON.parse(openapiJson);
-  mirrorOpenMaps(doc);
   // defaultNonNullable: false keeps request fields that have a server-side default optional for callers.
   const ast = await openapiTS(doc, { exportType: false, alphabetize: false, defaultNonNullable: false });
   return banner + astToString(ast);

@@ -124,20 +124,6 @@ function keepRefSiblings(node: unknown): unknown {
   return obj;
 }
 
-/**
- * Open maps (`Record<T>`) are emitted for 3.1 as `unevaluatedProperties: <schema>`, a keyword fast-json-stringify
- * ignores, so every entry of such a response would be dropped. Mirroring it as additionalProperties keeps them;
- * sealed schemas (`unevaluatedProperties: { not: {} }`) are left as they are.
- */
-function mirrorOpenMaps(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(mirrorOpenMaps);
-  if (node === null || typeof node !== 'object') return node;
-  const obj = Object.fromEntries(Object.entries(node as Record<string, unknown>).map(([k, v]) => [k, mirrorOpenMaps(v)]));
-  const open = obj.unevaluatedProperties;
-  if (open && typeof open === 'object' && !('not' in open) && obj.additionalProperties === undefined) obj.additionalProperties = open;
-  return obj;
-}
-
 export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>): Promise<FastifyInstance> {
   const headerName = options.requestIdHeader ?? 'x-request-id';
   const app = Fastify({
@@ -203,7 +189,7 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
   const authenticate = options.authenticate;
 
   await app.register(openapiGlue, {
-    specification: mirrorOpenMaps(keepRefSiblings(options.specification)) as Record<string, unknown>,
+    specification: keepRefSiblings(options.specification) as Record<string, unknown>,
     // The glue's typings want full RouteOptions; partial options are merged into its own route config.
     operationResolver: ((operationId: string) => {
       const handler = handlers[operationId];
