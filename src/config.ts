@@ -1,11 +1,12 @@
 // Environment schema, validated once at start so that a bad value fails with a clear message.
 
-export type ServiceName = 'chat' | 'workers';
+export type ServiceName = 'chat' | 'partner' | 'workers';
 
 export interface Config {
   services: ServiceName[];
   host: string;
   chatPort: number;
+  partnerPort: number;
   /** Unset: an embedded PostgreSQL is started with its data under dataDir. */
   databaseUrl: string | undefined;
   /** Unset: a local redis-server is started on a free port. */
@@ -19,6 +20,13 @@ export interface Config {
   bodyLimitBytes: number;
   verifyKeyCacheTtlMs: number;
   outboxPollMs: number;
+  /** Partner API requests allowed per calling IP address per minute and per day, shared by all nodes. */
+  rateLimitPerMinute: number;
+  rateLimitPerDay: number;
+  /** How often each node writes the API keys' last-used times it collected. */
+  lastUsedFlushMs: number;
+  /** Fastify trustProxy: false, true, or the number of proxy hops whose X-Forwarded-For is trusted. */
+  trustProxy: boolean | number;
 }
 
 export class ConfigError extends Error {}
@@ -49,7 +57,7 @@ function url(env: Env, name: string, schemes: string[]): string | undefined {
   return raw;
 }
 
-const allServices: ServiceName[] = ['chat', 'workers'];
+const allServices: ServiceName[] = ['chat', 'partner', 'workers'];
 
 function services(env: Env): ServiceName[] {
   const raw = env.SERVICES;
@@ -63,6 +71,14 @@ function services(env: Env): ServiceName[] {
   return names as ServiceName[];
 }
 
+function trustProxy(env: Env): boolean | number {
+  const raw = env.TRUST_PROXY;
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw) && Number(raw) <= 10) return Number(raw);
+  throw new ConfigError(`TRUST_PROXY must be false, true or a number of proxy hops (0-10), got "${raw}"`);
+}
+
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -72,6 +88,7 @@ export function loadConfig(env: Env = process.env): Config {
     services: services(env),
     host: env.HOST ?? '127.0.0.1',
     chatPort: int(env, 'CHAT_PORT', 8080, 0, 65535),
+    partnerPort: int(env, 'PARTNER_PORT', 8081, 0, 65535),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres', 'postgresql']),
     redisUrl: url(env, 'REDIS_URL', ['redis', 'rediss']),
     dataDir: env.DATA_DIR ?? '.data',
@@ -82,5 +99,9 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
     verifyKeyCacheTtlMs: int(env, 'VERIFY_KEY_CACHE_TTL_MS', 60_000, 0, 86_400_000),
     outboxPollMs: int(env, 'OUTBOX_POLL_MS', 5_000, 100, 3_600_000),
+    rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 100_000_000),
+    rateLimitPerDay: int(env, 'RATE_LIMIT_PER_DAY', 100_000, 1, 1_000_000_000),
+    lastUsedFlushMs: int(env, 'LAST_USED_FLUSH_MS', 5_000, 100, 3_600_000),
+    trustProxy: trustProxy(env),
   };
 }

@@ -1,9 +1,9 @@
 // The chat listener: the chat OpenAPI document bound to its handlers, bearer-JWT authentication and the
 // chat error envelope.
-import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../platform/logger.js';
 import { buildListener } from '../platform/http/server.js';
+import { loadSpecification } from '../platform/http/specification.js';
 import type { Readiness } from '../platform/readiness.js';
 import { accountHandlers } from './accounts/handlers.js';
 import { AccountService } from './accounts/service.js';
@@ -19,19 +19,6 @@ import { messageHandlers } from './messages/handlers.js';
 import { MessageService } from './messages/service.js';
 import { roomHandlers } from './rooms/handlers.js';
 import { RoomService } from './rooms/service.js';
-
-
-async function loadSpec(): Promise<Record<string, unknown>> {
-  // Works from src/ (tests) and dist/src/ (built): try both depths.
-  for (const rel of ['../../generated/openapi/chat.json', '../../../generated/openapi/chat.json']) {
-    try {
-      return JSON.parse(await readFile(new URL(rel, import.meta.url), 'utf8')) as Record<string, unknown>;
-    } catch {
-      /* try the next location */
-    }
-  }
-  throw new Error('generated/openapi/chat.json not found; run `make generate`');
-}
 
 export interface ChatListenerOptions {
   deps: ChatDeps;
@@ -58,7 +45,7 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     name: 'chat',
     log: options.log,
     bodyLimit: options.bodyLimit,
-    specification: await loadSpec(),
+    specification: await loadSpecification('chat'),
     handlers,
     context: chatContext,
     authenticate: async (request) => {

@@ -1,13 +1,13 @@
 // Prints a development JWT (and nothing else on stdout) for the platform started by `make run`.
 //   npm run --silent dev-token -- --platform-admin
 //   npm run --silent dev-token -- --account <uuid> [--name "Ada"] [--module dev] [--customer dev] [--ttl 43200]
-import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SignJWT } from 'jose';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import { verifyKeyInvalidationChannel } from '../chat/auth/verify-key-cache.js';
 import { runtimeFile } from '../platform/infra/index.js';
+import { platformUrls } from './platform-urls.js';
 import { isUuid, newId } from '../platform/ids.js';
 import { loadOrCreateDevKey, registerDevKey } from './dev-signing-key.js';
 
@@ -27,10 +27,7 @@ const { values } = parseArgs({
   },
 });
 
-const dataDir = process.env.DATA_DIR ?? '.data';
-const runtime = existsSync(runtimeFile(dataDir)) ? (JSON.parse(readFileSync(runtimeFile(dataDir), 'utf8')) as { databaseUrl?: string; redisUrl?: string }) : {};
-const databaseUrl = process.env.DATABASE_URL || runtime.databaseUrl;
-const redisUrl = process.env.REDIS_URL || runtime.redisUrl;
+const { dataDir, databaseUrl, redisUrl } = platformUrls();
 if (!databaseUrl) fail(`no DATABASE_URL and no ${runtimeFile(dataDir)}; start the platform with \`make run\` first`);
 
 const admin = values['platform-admin'] === true;

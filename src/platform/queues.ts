@@ -8,10 +8,13 @@ import { drainOutbox, pruneOutbox } from './outbox.js';
 import { connectRedis, type Redis } from './redis.js';
 
 export const outboxQueueName = 'outbox';
+export const maintenanceQueueName = 'maintenance';
 const drainCoalesceMs = 5;
 
 export interface Queues {
   outbox: Queue;
+  /** Periodic housekeeping: pruning Idempotency-Key records past their 24 hours. */
+  maintenance: Queue;
   /** Asks a worker to drain the outbox soon; never throws (the periodic drain catches up). */
   requestOutboxDrain(): void;
   close(): Promise<void>;
@@ -20,11 +23,13 @@ export interface Queues {
 export function createQueues(redisUrl: string, log: Logger): Queues {
   const connection = connectRedis(redisUrl, 'queues');
   const outbox = new Queue(outboxQueueName, { connection, defaultJobOptions: { removeOnComplete: 100, removeOnFail: 1000 } });
+  const maintenance = new Queue(maintenanceQueueName, { connection, defaultJobOptions: { removeOnComplete: 10, removeOnFail: 100 } });
   // Requests within a few milliseconds of each other share one job: under load a drain then publishes a batch
   // instead of one row, and sends do not each pay a Redis round trip.
   let pending: NodeJS.Timeout | undefined;
   return {
     outbox,
+    maintenance,
     requestOutboxDrain() {
       if (pending) return;
       pending = setTimeout(() => {
@@ -37,6 +42,7 @@ export function createQueues(redisUrl: string, log: Logger): Queues {
     async close() {
       if (pending) clearTimeout(pending);
       await outbox.close();
+      await maintenance.close();
       connection.disconnect();
     },
   };
@@ -67,8 +73,20 @@ export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queue
     { connection, concurrency: 1 },
   );
   worker.on('failed', (job, err) => log.error({ err, job: job?.name }, 'outbox job failed'));
+
+  await queues.maintenance.upsertJobScheduler('idempotency-prune', { every: 3_600_000 }, { name: 'prune-idempotency' });
+  const maintenance = new Worker(
+    maintenanceQueueName,
+    async () => {
+      const res = await sql.query("delete from idempotency_keys where created_at < now() - interval '24 hours'");
+      return { pruned: res.rowCount ?? 0 };
+    },
+    { connection, concurrency: 1 },
+  );
+  maintenance.on('failed', (job, err) => log.error({ err, job: job?.name }, 'maintenance job failed'));
   return {
     async close() {
+      await maintenance.close();
       await worker.close();
       connection.disconnect();
       publisher.disconnect();

@@ -3,6 +3,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { buildChatListener } from '../chat/listener.js';
+import { buildPartnerListener } from '../partner/listener.js';
+import { KeyLookup } from '../partner/gate/key-lookup.js';
+import { LastUsedRecorder } from '../partner/gate/last-used.js';
+import { RateLimiter } from '../partner/gate/rate-limit.js';
+import { IdempotencyStore } from '../partner/idempotency/store.js';
 import { VerifyKeyCache } from '../chat/auth/verify-key-cache.js';
 import { systemClock, type Clock } from './clock.js';
 import { migrate, openOrm, type Orm } from './db/orm.js';
@@ -17,6 +22,11 @@ export interface Platform {
   chat?: FastifyInstance;
   /** Base URL of the chat listener, when it runs. */
   chatUrl?: string;
+  partner?: FastifyInstance;
+  /** Base URL of the partner listener, when it runs. */
+  partnerUrl?: string;
+  /** Writes the collected API-key last-used times now (normally every LAST_USED_FLUSH_MS). */
+  flushKeyUsage?: () => Promise<void>;
   databaseUrl: string;
   redisUrl: string;
   stop(): Promise<void>;
@@ -64,10 +74,13 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       stops.push(() => workers.close());
     }
 
-    if (config.services.includes('chat')) {
-      const verifyKeys = new VerifyKeyCache(orm, redis, config.verifyKeyCacheTtlMs, clock);
+    const verifyKeys = new VerifyKeyCache(orm, redis, config.verifyKeyCacheTtlMs, clock);
+    if (config.services.includes('chat') || config.services.includes('partner')) {
       const unlisten = await verifyKeys.listen(subscriber);
       stops.push(unlisten);
+    }
+
+    if (config.services.includes('chat')) {
       const chat = await buildChatListener({
         deps: { orm, sql, clock, queues, verifyKeys, config },
         log,
@@ -80,6 +93,32 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       platform.chat = chat;
       platform.chatUrl = address;
       log.info({ address }, 'chat listener ready');
+    }
+
+    if (config.services.includes('partner')) {
+      const lastUsed = new LastUsedRecorder(sql, clock, log);
+      lastUsed.start(config.lastUsedFlushMs);
+      stops.push(() => lastUsed.stop());
+      const partner = await buildPartnerListener({
+        deps: { orm, sql, clock, config },
+        gate: {
+          limiter: new RateLimiter(redis, { perMinute: config.rateLimitPerMinute, perDay: config.rateLimitPerDay }, clock),
+          keys: new KeyLookup(sql, clock),
+          lastUsed,
+        },
+        idempotency: new IdempotencyStore(sql, clock),
+        verifyKeys,
+        log,
+        bodyLimit: config.bodyLimitBytes,
+        audience: config.jwtAudience,
+        trustProxy: config.trustProxy,
+      });
+      const address = await partner.listen({ host: config.host, port: config.partnerPort });
+      stops.push(() => partner.close());
+      platform.partner = partner;
+      platform.partnerUrl = address;
+      platform.flushKeyUsage = () => lastUsed.flush();
+      log.info({ address }, 'partner listener ready');
     }
     return platform;
   } catch (err) {

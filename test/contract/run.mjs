@@ -1,7 +1,8 @@
-// Contract fuzzing: starts the built platform (embedded PostgreSQL + local redis-server) on a free port, mints
-// development tokens and runs Schemathesis against generated/openapi/chat.json with every check enabled, all
-// phases (examples, coverage, fuzzing, stateful with links inferred from Location headers and responses) and a
-// bounded number of examples per operation. Exits non-zero when Schemathesis reports any failure or error.
+// Contract fuzzing: starts the built platform (embedded PostgreSQL + local redis-server) on free ports, mints
+// development tokens and API keys, and runs Schemathesis against generated/openapi/chat.json and
+// generated/openapi/partner.json with every check enabled, all phases (examples, coverage, fuzzing, stateful with
+// links inferred from Location headers and responses) and a bounded number of examples per operation. Exits
+// non-zero when Schemathesis reports any failure or error in any suite.
 // `make test` and `make contract` call it after `make build`:
 //
 //   node test/contract/run.mjs
@@ -24,11 +25,15 @@ import { promisify } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const spec = join(root, 'generated/openapi/chat.json');
+const partnerSpec = join(root, 'generated/openapi/partner.json');
 const mainJs = join(root, 'dist/src/main.js');
 const devTokenJs = join(root, 'dist/src/cli/dev-token.js');
+const devApiKeyJs = join(root, 'dist/src/cli/dev-api-key.js');
 const schemathesis = process.env.SCHEMATHESIS ?? join(root, '.tools/venv/bin/schemathesis');
 
 const maxExamples = positiveInt('CONTRACT_MAX_EXAMPLES', 200);
+// The partner document has 50 operations; fewer cases each keep the whole run within a few minutes.
+const partnerMaxExamples = positiveInt('CONTRACT_PARTNER_MAX_EXAMPLES', 60);
 // One worker: Schemathesis' generator parses Python source with `ast` from several threads, and the venv's
 // CPython 3.11.7 intermittently fails that with "SystemError: AST constructor recursion depth mismatch"
 // (CPython gh-106905), reported as a run error. The platform, not the client, is the bottleneck anyway.
@@ -95,10 +100,12 @@ function withoutInfraUrls(env) {
 
 /** The platform child process, with the tail of its output kept for diagnostics. */
 class Platform {
-  constructor(dataDir, port) {
+  constructor(dataDir, port, partnerPort) {
     this.dataDir = dataDir;
     this.url = `http://127.0.0.1:${port}`;
+    this.partnerUrl = `http://127.0.0.1:${partnerPort}`;
     this.port = port;
+    this.partnerPort = partnerPort;
     this.output = [];
     this.exit = null;
     this.child = null;
@@ -111,7 +118,17 @@ class Platform {
       // whatever it leaves behind.
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...withoutInfraUrls(process.env), DATA_DIR: this.dataDir, CHAT_PORT: String(this.port), DEV_SIGNING_KEY: '1', LOG_LEVEL: 'warn' },
+      env: {
+        ...withoutInfraUrls(process.env),
+        DATA_DIR: this.dataDir,
+        CHAT_PORT: String(this.port),
+        PARTNER_PORT: String(this.partnerPort),
+        // Every request comes from 127.0.0.1: the rate limit has its own tests and would only turn cases into 429s.
+        RATE_LIMIT_PER_MINUTE: '100000000',
+        RATE_LIMIT_PER_DAY: '1000000000',
+        DEV_SIGNING_KEY: '1',
+        LOG_LEVEL: 'warn',
+      },
     });
     const keep = (chunk) => {
       this.output.push(chunk.toString());
@@ -195,6 +212,17 @@ async function devToken(dataDir, args) {
   return token;
 }
 
+/** An API key from the dev-api-key CLI, which creates the named workspace (business plan) as needed. */
+async function devApiKey(dataDir, args) {
+  const { stdout } = await execFileAsync(process.execPath, [devApiKeyJs, ...args], {
+    cwd: root,
+    env: { ...withoutInfraUrls(process.env), DATA_DIR: dataDir },
+  });
+  const key = stdout.trim();
+  if (!/^(live|test|dev)_[\w-]{40}$/.test(key)) throw new Error(`dev-api-key ${args.join(' ')} printed no key`);
+  return key;
+}
+
 /** SubjectPublicKeyInfo PEMs for ES256, RS256 and EdDSA. */
 function publicKeyPems() {
   const spki = { type: 'spki', format: 'pem' };
@@ -253,13 +281,88 @@ function schemathesisConfig({ authFile, accounts }) {
   ].join('\n');
 }
 
+// Partner operations with rules OpenAPI cannot state answer some schema-valid requests with 400 bad_input naming
+// the field; positive_data_acceptance accepts 400 on these only, each for the reason beside it.
+const partnerSemanticRejections = [
+  // cursor must be a next_cursor this service issued for the same list.
+  'listLeads', 'listDeals', 'listContacts', 'listCompanies', 'listActivities', 'listInvoices', 'listQuotations',
+  'listPayments', 'listProducts', 'listSubscriptions', 'listWorkspaces', 'listMembers', 'listApiKeys',
+  // company_id, contact_id and entity_id must name records of the key's workspace.
+  'createContact', 'updateContact', 'createDeal', 'updateDeal', 'createActivity',
+  // scopes from the catalogue, exactly one of scopes and preset, expires_at in the future.
+  'createApiKey',
+  // revocation needs confirm: true.
+  'revokeApiKey', 'revokeCurrentApiKey',
+  // plan must be a plan of the catalogue; role must be a role of the workspace.
+  'setWorkspacePlan', 'putMember',
+];
+
+function partnerConfig({ authFile, scopes, presets }) {
+  return [
+    // Identities, tried in this order per operation: the key for the key surfaces (an administration path refuses
+    // it with 403, which moves Schemathesis on), then alice and the platform administrator with bearer JWTs. `key`
+    // and `peer` hold the same scopes in two workspaces: object_level_authorization replays the key's reads with
+    // the peer, which must not be given them.
+    '[auth.wfc]',
+    `path = ${toml(authFile)}`,
+    `peers = ${toml(['key', 'peer'])}`,
+    '',
+    '[dictionaries.scopes]',
+    `values = ${toml(scopes)}`,
+    '',
+    '[dictionaries.presets]',
+    `values = ${toml(presets)}`,
+    '',
+    '[dictionaries.plans]',
+    `values = ${toml(['free', 'team', 'business', 'enterprise'])}`,
+    '',
+    '[dictionaries.roles]',
+    `values = ${toml(['admin', 'manager', 'staff'])}`,
+    '',
+    '[parameters]',
+    `"body.scopes[*]" = { dictionary = "scopes", probability = 0.7 }`,
+    `"body.preset" = { dictionary = "presets", probability = 0.5 }`,
+    `"body.plan" = { dictionary = "plans", probability = 0.5 }`,
+    `"body.role" = { dictionary = "roles", probability = 0.5 }`,
+    '',
+    ...partnerSemanticRejections.flatMap((operationId) => [
+      '[[operations]]',
+      `include-operation-id = ${toml(operationId)}`,
+      `checks.positive_data_acceptance.expected-statuses = ${toml([...defaultPositiveStatuses, '400'])}`,
+      '',
+    ]),
+  ].join('\n');
+}
+
+/**
+ * Schemathesis prints its summary between rows of '=' in the style of pytest's closing line, which log readers
+ * would take for a test run that executed nothing; those lines are passed on with the suite's name instead.
+ */
+function relay(stream, target, suite) {
+  let buffered = '';
+  stream.on('data', (chunk) => {
+    buffered += chunk.toString();
+    const lines = buffered.split('\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) target.write(`${rewrite(line, suite)}\n`);
+  });
+  stream.on('end', () => {
+    if (buffered) target.write(`${rewrite(buffered, suite)}\n`);
+  });
+}
+
+function rewrite(line, suite) {
+  const banner = /^=+ (.*?) =+$/.exec(line);
+  return banner ? `schemathesis (${suite}): ${banner[1]}` : line;
+}
+
 /** Operations, test cases, failures and errors from Schemathesis' JSON report. */
 async function reportFigures(file) {
   let report;
   try {
     report = JSON.parse(await readFile(file, 'utf8'));
   } catch (err) {
-    return { text: `no Schemathesis report (${err.message})`, closing: '0 passed, 1 failed' };
+    return { text: `no Schemathesis report (${err.message})`, passed: 0, failed: 1 };
   }
   const count = (list) => (Array.isArray(list) ? list.reduce((n, item) => n + (Number(item?.count) || 1), 0) : 0);
   const ops = report.operations ?? {};
@@ -271,17 +374,55 @@ async function reportFigures(file) {
     `${count(report.failures)} failures`,
     `${count(report.errors)} errors`,
   ].join(', ');
-  // The closing line in the plain "N passed, N failed, N skipped" form that log readers look for.
   const generated = Number(cases.generated ?? 0);
-  const closing = `${Math.max(generated - failed, 0)} passed, ${failed} failed`;
-  return { text, closing };
+  return { text, passed: Math.max(generated - failed, 0), failed };
+}
+
+/** One Schemathesis run; resolves to its exit code and the figures of its report. */
+async function runSuite({ name, specFile, baseUrl, workDir, auth, config, examples, filter = [], onChild }) {
+  const dir = join(workDir, name);
+  await mkdir(dir, { mode: 0o700 });
+  const authFile = join(dir, 'auth.json');
+  await writeFile(authFile, JSON.stringify({ auth }, null, 2), { mode: 0o600 });
+  const configFile = join(dir, 'schemathesis.toml');
+  await writeFile(configFile, config(authFile));
+  const reportFile = join(dir, 'report.json');
+  const args = [
+    '--config-file', configFile,
+    'run', specFile,
+    '--url', baseUrl,
+    '--checks', 'all',
+    '--phases', 'examples,coverage,fuzzing,stateful',
+    '--max-examples', String(examples),
+    '--seed', String(seed),
+    '--workers', String(workers),
+    '--request-timeout', '10',
+    '--generation-database', ':memory:',
+    '--report', 'json',
+    '--report-json-path', reportFile,
+    '--no-color',
+    ...filter,
+  ];
+  log(`${name}: schemathesis on ${specFile.slice(root.length + 1)}, seed ${seed}, ${examples} examples per operation, ${workers} worker(s)`);
+  const code = await new Promise((resolve, reject) => {
+    const child = spawn(schemathesis, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    onChild(child);
+    relay(child.stdout, process.stdout, name);
+    relay(child.stderr, process.stderr, name);
+    child.once('error', reject);
+    child.once('close', (c, signal) => resolve(c ?? (signal ? 128 : 1)));
+  });
+  onChild(null);
+  return { code, figures: await reportFigures(reportFile) };
 }
 
 async function main() {
   for (const [file, hint] of [
     [mainJs, 'run `make build` first'],
     [devTokenJs, 'run `make build` first'],
+    [devApiKeyJs, 'run `make build` first'],
     [spec, 'run `make generate` first'],
+    [partnerSpec, 'run `make generate` first'],
     [schemathesis, 'run `make venv` first'],
   ]) {
     if (!existsSync(file)) fail(`${file} is missing; ${hint}`);
@@ -292,11 +433,13 @@ async function main() {
   // The temp dir itself is DATA_DIR: as root, the platform opens it (not its parents) to PostgreSQL's own user.
   const dataDir = await mkdtemp(join(tmpdir(), 'chat-contract-'));
   const workDir = join(dataDir, 'schemathesis');
-  const platform = new Platform(dataDir, await freePort());
+  const platform = new Platform(dataDir, await freePort(), await freePort());
   let schemathesisChild = null;
   let interrupted = false;
   let exitCode = 1;
-  let summary = 'contract: FAILED before Schemathesis ran';
+  const summaries = [];
+  let passed = 0;
+  let failed = 0;
 
   const onSignal = (signal) => {
     interrupted = true;
@@ -309,9 +452,9 @@ async function main() {
   process.once('SIGTERM', onSignal);
 
   try {
-    // Everything Schemathesis writes (auth document, config, report, example database) stays in here.
+    // Everything Schemathesis writes (auth documents, configs, reports) stays in here.
     await mkdir(workDir, { mode: 0o700 });
-    log(`starting the platform on ${platform.url} (data in ${dataDir})`);
+    log(`starting the platform on ${platform.url} and ${platform.partnerUrl} (data in ${dataDir})`);
     platform.start();
     try {
       await platform.waitReady(() => interrupted);
@@ -333,49 +476,76 @@ async function main() {
       devToken(dataDir, ['--account', bob, '--name', 'Bob']),
       devToken(dataDir, ['--account', carol, '--name', 'Carol']),
     ]);
-    const identity = (name, token) => ({ name, fixedHeaders: [{ name: 'Authorization', value: `Bearer ${token}` }] });
-    const authFile = join(workDir, 'auth.json');
-    const auth = { auth: [identity('alice', aliceToken), identity('bob', bobToken), identity('admin', adminToken)] };
-    await writeFile(authFile, JSON.stringify(auth, null, 2), { mode: 0o600 });
-    const configFile = join(workDir, 'schemathesis.toml');
-    await writeFile(configFile, schemathesisConfig({ authFile, accounts: [bob, carol] }));
-    const reportFile = join(workDir, 'report.json');
+    const bearer = (name, token) => ({ name, fixedHeaders: [{ name: 'Authorization', value: `Bearer ${token}` }] });
+    const apiKey = (name, key) => ({ name, fixedHeaders: [{ name: 'X-Api-Key', value: key }] });
 
-    const args = [
-      '--config-file', configFile,
-      'run', spec,
-      '--url', platform.url,
-      '--checks', 'all',
-      '--phases', 'examples,coverage,fuzzing,stateful',
-      '--max-examples', String(maxExamples),
-      '--seed', String(seed),
-      '--workers', String(workers),
-      '--request-timeout', '10',
-      '--generation-database', ':memory:',
-      '--report', 'json',
-      '--report-json-path', reportFile,
-      '--no-color',
+    // Every CRM scope; keys of two workspaces for the object-level check; alice owns a business workspace of her
+    // own so that her key-management calls can succeed; a separate key for the suite that revokes it.
+    const crmScopes = [
+      'crm_leads:*', 'crm_deals:*', 'crm_contacts:*', 'crm_companies:*', 'crm_activities:*',
+      'crm_invoices:read', 'crm_quotations:read', 'crm_payments:read', 'crm_products:read', 'crm_subscriptions:read',
+    ].join(',');
+    const [key, peer, revocable] = [
+      await devApiKey(dataDir, ['--workspace', 'Contract', '--scopes', crmScopes]),
+      await devApiKey(dataDir, ['--workspace', 'Contract peer', '--scopes', crmScopes]),
+      await devApiKey(dataDir, ['--workspace', 'Contract revocation', '--scopes', 'crm_leads:read']),
+      await devApiKey(dataDir, ['--workspace', 'Alice', '--owner', alice, '--scopes', 'crm_leads:read']),
     ];
-    log(`schemathesis: seed ${seed}, ${maxExamples} examples per operation, ${workers} worker(s)`);
-    const code = await new Promise((resolve, reject) => {
-      schemathesisChild = spawn(schemathesis, args, { cwd: workDir, stdio: ['ignore', 'inherit', 'inherit'] });
-      schemathesisChild.once('error', reject);
-      schemathesisChild.once('exit', (c, signal) => resolve(c ?? (signal ? 128 : 1)));
-    });
-    schemathesisChild = null;
-    exitCode = code === 0 && !interrupted ? 0 : 1;
-    const figures = await reportFigures(reportFile);
-    summary = `contract: ${exitCode === 0 ? 'PASSED' : 'FAILED'}: ${figures.text} (schemathesis exit ${code}, seed ${seed}, ${elapsed()})\ncontract: ${figures.closing}`;
+    const catalogue = await fetch(`${platform.partnerUrl}/api/v1/partner/crm/_scopes`, { headers: { 'x-api-key': key } }).then((r) => r.json());
+    const catalogueScopes = catalogue.scopes.map((x) => x.id);
+    const cataloguePresets = catalogue.presets.map((x) => x.id);
+
+    const suites = [
+      {
+        name: 'chat',
+        specFile: spec,
+        baseUrl: platform.url,
+        auth: [bearer('alice', aliceToken), bearer('bob', bobToken), bearer('admin', adminToken)],
+        config: (authFile) => schemathesisConfig({ authFile, accounts: [bob, carol] }),
+        examples: maxExamples,
+      },
+      {
+        name: 'partner',
+        specFile: partnerSpec,
+        baseUrl: platform.partnerUrl,
+        auth: [apiKey('key', key), bearer('alice', aliceToken), bearer('admin', adminToken), apiKey('peer', peer)],
+        config: (authFile) => partnerConfig({ authFile, scopes: catalogueScopes, presets: cataloguePresets }),
+        examples: partnerMaxExamples,
+        // A key that revokes itself would turn every later case of the suite into a 401: that operation runs alone.
+        filter: ['--exclude-operation-id', 'revokeCurrentApiKey'],
+      },
+      {
+        name: 'partner-revocation',
+        specFile: partnerSpec,
+        baseUrl: platform.partnerUrl,
+        auth: [apiKey('key', revocable)],
+        config: (authFile) => partnerConfig({ authFile, scopes: catalogueScopes, presets: cataloguePresets }).replace(/^peers = .*$/m, ''),
+        examples: partnerMaxExamples,
+        filter: ['--include-operation-id', 'revokeCurrentApiKey'],
+      },
+    ];
+    exitCode = 0;
+    for (const suite of suites) {
+      if (interrupted) break;
+      const { code, figures } = await runSuite({ ...suite, workDir, onChild: (c) => (schemathesisChild = c) });
+      if (code !== 0) exitCode = 1;
+      passed += figures.passed;
+      failed += figures.failed;
+      summaries.push(`contract: ${suite.name}: ${code === 0 ? 'PASSED' : 'FAILED'}: ${figures.text} (schemathesis exit ${code})`);
+    }
+    if (interrupted) exitCode = 1;
     if (exitCode !== 0) platform.dumpOutput('platform output (tail), for server-side errors');
   } catch (err) {
     process.stderr.write(`contract: ${err?.stack ?? err}\n`);
     exitCode = 1;
-    summary = `contract: FAILED: ${err?.message ?? err} (${elapsed()})\ncontract: 0 passed, 1 failed`;
+    failed += 1;
+    summaries.push(`contract: FAILED: ${err?.message ?? err}`);
   } finally {
     await platform.stop();
     await rm(dataDir, { recursive: true, force: true }).catch((err) => log(`could not remove ${dataDir}: ${err.message}`));
   }
-  process.stdout.write(`${summary}\n`);
+  // The closing line in the plain "N passed, N failed" form that log readers look for.
+  process.stdout.write(`${summaries.join('\n')}\ncontract: seed ${seed}, ${elapsed()}\ncontract: ${passed} passed, ${failed} failed\n`);
   process.exit(exitCode);
 }
 

@@ -11,6 +11,8 @@ import { newId } from '../../src/platform/ids.js';
 
 export interface TestPlatform extends Platform {
   chatUrl: string;
+  /** Base URL of the partner listener; empty when SERVICES leaves it out. */
+  partnerUrl: string;
   db: pg.Pool;
   /** The configuration the platform was started with. */
   config: Config;
@@ -93,6 +95,10 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     databaseUrl: process.env.TEST_DATABASE_URL,
     redisUrl: process.env.TEST_REDIS_URL,
     chatPort: 0,
+    partnerPort: 0,
+    // Tests share 127.0.0.1; the rate-limit tests lower these on a platform of their own.
+    rateLimitPerMinute: 1_000_000,
+    rateLimitPerDay: 100_000_000,
     logLevel: 'silent',
     outboxPollMs: 60_000,
     ...overrides,
@@ -145,7 +151,8 @@ export async function startTestPlatform(overrides: Partial<Config> = {}, clock: 
   let admin: Promise<string> | undefined;
   return {
     ...platform,
-    chatUrl: platform.chatUrl!,
+    chatUrl: platform.chatUrl ?? '',
+    partnerUrl: platform.partnerUrl ?? '',
     db,
     config,
     tenant,

@@ -5,7 +5,7 @@ import openapiGlue from 'fastify-openapi-glue';
 import type { Logger } from '../logger.js';
 import { newId } from '../ids.js';
 import { ajv2020ValidatorCompiler } from './ajv.js';
-import type { AppError } from './app-error.js';
+import { AppError } from './app-error.js';
 import { bodyMissing, methodNotAllowed, routeNotFound, toAppError } from './framework-errors.js';
 import type { ContextFactory, HandlerMap, Result } from './typed.js';
 
@@ -23,7 +23,11 @@ export interface ListenerOptions<Ops, Ctx> {
   handlers: HandlerMap<Ops, Ctx>;
   context: ContextFactory<Ctx>;
   /** Runs before validation on operations whose spec requires security; throws an AppError to refuse. */
-  authenticate?: (request: FastifyRequest, security: Array<Record<string, string[]>>) => Promise<void>;
+  authenticate?: (request: FastifyRequest, security: Array<Record<string, string[]>>, operationId: string) => Promise<void>;
+  /** Runs first on every request, routed or not (a gate such as a rate limit); throws an AppError to refuse. */
+  onRequest?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** Fastify trustProxy: whether request.ip comes from X-Forwarded-For. */
+  trustProxy?: boolean | number;
   /** Renders an error in this interface's envelope. */
   renderError: (error: AppError, request: FastifyRequest) => ErrorRendering;
   /** Name of the response header carrying the request id. */
@@ -124,6 +128,18 @@ function keepRefSiblings(node: unknown): unknown {
   return obj;
 }
 
+/**
+ * Node delivers header names in lower case, and Fastify validates request.headers as delivered: a header parameter
+ * declared as `Idempotency-Key` would always be missing. Header parameter names are lowered for validation.
+ */
+function lowercaseHeaderParameters(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(lowercaseHeaderParameters);
+  if (node === null || typeof node !== 'object') return node;
+  const obj = Object.fromEntries(Object.entries(node as Record<string, unknown>).map(([k, v]) => [k, lowercaseHeaderParameters(v)]));
+  if (obj.in === 'header' && typeof obj.name === 'string') obj.name = obj.name.toLowerCase();
+  return obj;
+}
+
 export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>): Promise<FastifyInstance> {
   const headerName = options.requestIdHeader ?? 'x-request-id';
   const app = Fastify({
@@ -134,6 +150,8 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
       return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : newId();
     },
     return503OnClosing: true,
+    // A hop count trusts that many proxies nearest to this server.
+    trustProxy: typeof options.trustProxy === 'number' ? (_address: string, hop: number) => hop < (options.trustProxy as number) : (options.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
   });
   app.setValidatorCompiler(ajv2020ValidatorCompiler());
@@ -143,6 +161,7 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
   app.addHook('onRequest', async (request, reply) => {
     reply.header(headerName, request.id);
   });
+  if (options.onRequest) app.addHook('onRequest', options.onRequest);
 
   const sendError = (error: AppError, request: FastifyRequest, reply: FastifyReply) => {
     if (error.status >= 500) request.log.error({ err: error }, 'request failed');
@@ -166,7 +185,8 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
   app.setErrorHandler((err, request, reply) => {
     // Fastify reads the body of unmatched requests too (e.g. QUERY without Content-Type fails there); the answer to
     // a request that matched no route is about routing, whatever its body.
-    if (request.is404) return noRoute(request, reply);
+    // An AppError was thrown on purpose (by a gate) and is the answer even for an unknown path.
+    if (request.is404 && !(err instanceof AppError)) return noRoute(request, reply);
     const appError = toAppError(err);
     if (appError.status >= 500 && appError !== err) request.log.error({ err }, 'unhandled error');
     return sendError(appError, request, reply);
@@ -189,7 +209,7 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
   const authenticate = options.authenticate;
 
   await app.register(openapiGlue, {
-    specification: keepRefSiblings(options.specification) as Record<string, unknown>,
+    specification: lowercaseHeaderParameters(keepRefSiblings(options.specification)) as Record<string, unknown>,
     // The glue's typings want full RouteOptions; partial options are merged into its own route config.
     operationResolver: ((operationId: string) => {
       const handler = handlers[operationId];
@@ -201,7 +221,7 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
         ...(authenticates || bodyRequired
           ? {
               preValidation: async (request: FastifyRequest) => {
-                if (authenticates) await authenticate(request, requirements);
+                if (authenticates) await authenticate(request, requirements, operationId);
                 // Fastify picks the body schema by Content-Type, so a request without Content-Type and body
                 // skips body validation and would reach the handler with no body at all.
                 if (bodyRequired && request.body === undefined) throw bodyMissing();

@@ -1,4 +1,8 @@
 // Committed migrations in the order they apply. A new migration is appended, never edited once landed.
 import { Migration20261121000001Init } from './Migration20261121000001Init.js';
+import { Migration20261121000002Partner } from './Migration20261121000002Partner.js';
 
-export const migrations = [{ name: 'Migration20261121000001Init', class: Migration20261121000001Init }];
+export const migrations = [
+  { name: 'Migration20261121000001Init', class: Migration20261121000001Init },
+  { name: 'Migration20261121000002Partner', class: Migration20261121000002Partner },
+];

@@ -1,0 +1,18 @@
+// Who may manage a workspace's keys: a member, of a workspace whose plan has external API access, whose role holds
+// the operation's cell on the API Keys row. The plan is checked before the role: it refuses even the owner.
+import type { Caller } from '../../chat/context.js';
+import type { Queryable } from '../db.js';
+import { partnerErrors } from '../errors.js';
+import { cellsOf, loadWorkspace } from '../workspaces/access.js';
+import type { ApiKeyCell } from '../workspaces/permissions.js';
+import { hasExternalApi } from '../workspaces/plans.js';
+import type { WorkspaceRow } from '../workspaces/views.js';
+
+/** The workspace when the caller may use the cell; throws workspace_not_found, external_api_disabled or permission_denied. */
+export async function requireKeyCell(db: Queryable, caller: Caller, workspaceId: string, cell: ApiKeyCell, now: Date): Promise<WorkspaceRow> {
+  const workspace = await loadWorkspace(db, workspaceId, caller);
+  if (!hasExternalApi(workspace.plan)) throw partnerErrors.externalApiDisabled();
+  const cells = await cellsOf(db, workspaceId, workspace.my_role ?? '', now);
+  if (!cells[cell]) throw partnerErrors.permissionDenied(`api_keys.${cell}`);
+  return workspace;
+}

@@ -1,0 +1,121 @@
+// Issuing, listing and revoking API keys. issueApiKey is the one place a key is made: the createApiKey operation
+// and the development CLI both call it, so both apply the same rules (known scopes, 1 to 20, future expiry).
+import { systemClock, type Clock } from '../../platform/clock.js';
+import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
+import { isUuid, newId } from '../../platform/ids.js';
+import type { Queryable } from '../db.js';
+import { partnerErrors } from '../errors.js';
+import { isKnownScope, scopePresets } from '../scopes/catalogue.js';
+import { listOf, type ListEnvelope } from '../workspaces/views.js';
+import { keyEnvironments, newSecret, type KeyEnvironment } from './secret.js';
+import { apiKeyColumns, apiKeyView, type ApiKeyRow, type ApiKeyView } from './views.js';
+
+export const maxScopes = 20;
+export const maxNameLength = 100;
+
+export interface IssueApiKeyInput {
+  workspaceId: string;
+  name: string;
+  scopes: string[];
+  environment?: KeyEnvironment;
+  expiresAt?: Date | null;
+  /** The account that issued it; null for keys of the development tool. */
+  createdBy: string | null;
+}
+
+export interface IssuedApiKey {
+  view: ApiKeyView;
+  /** The full secret: shown this once, never stored. */
+  key: string;
+}
+
+/** The scopes of a create request: exactly one of a scope list or a preset name. Duplicates are dropped. */
+export function resolveScopes(input: { scopes?: string[]; preset?: string }): string[] {
+  if (input.scopes !== undefined && input.preset !== undefined) throw partnerErrors.badInput('body.preset', 'cannot be given together with body.scopes; give one of them');
+  if (input.preset !== undefined) {
+    const preset = scopePresets[input.preset];
+    if (!preset) throw partnerErrors.badInput('body.preset', `is not a preset of the catalogue: ${input.preset}`);
+    return [...preset];
+  }
+  if (input.scopes === undefined) throw partnerErrors.badInput('body.scopes', 'or body.preset is required');
+  return checkScopes(input.scopes);
+}
+
+function checkScopes(scopes: string[]): string[] {
+  const unknown = scopes.find((s) => !isKnownScope(s));
+  if (unknown !== undefined) throw partnerErrors.badInput('body.scopes', `contains a scope that is not in the catalogue: ${unknown}`);
+  const unique = [...new Set(scopes)];
+  if (unique.length < 1 || unique.length > maxScopes) throw partnerErrors.badInput('body.scopes', `must hold 1 to ${maxScopes} scopes`);
+  return unique;
+}
+
+/** Makes a key and stores its hash; `db` may be a pool or a transaction. */
+export async function issueApiKey(db: Queryable, input: IssueApiKeyInput, clock: Clock = systemClock): Promise<IssuedApiKey> {
+  const now = clock.now();
+  const name = input.name.trim();
+  if (name.length < 1 || input.name.length > maxNameLength) throw partnerErrors.badInput('body.name', `must be 1 to ${maxNameLength} characters, not all blank`);
+  const scopes = checkScopes(input.scopes);
+  const environment = input.environment ?? 'live';
+  if (!keyEnvironments.includes(environment)) throw partnerErrors.badInput('body.environment', 'must be live, test or dev');
+  const expiresAt = input.expiresAt ?? null;
+  if (expiresAt && expiresAt.getTime() <= now.getTime()) throw partnerErrors.badInput('body.expires_at', 'must be in the future');
+  const secret = newSecret(environment);
+  const { rows } = await db.query<ApiKeyRow>(
+    `insert into api_keys (id, workspace_id, name, prefix, key_hash, environment, scopes, status, created_by, created_at, expires_at)
+     values ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9, $10)
+     returning ${apiKeyColumns}`,
+    [newId(), input.workspaceId, input.name, secret.prefix, secret.hash, environment, scopes, input.createdBy, now, expiresAt],
+  );
+  return { view: apiKeyView(rows[0]!, now), key: secret.key };
+}
+
+function parseKeyCursor(raw: string): string {
+  const c = decodeCursor(raw);
+  if (!c || typeof c.i !== 'string' || !isUuid(c.i)) throw partnerErrors.badInput('query.cursor', 'is not a cursor of this list');
+  return c.i;
+}
+
+/** A workspace's keys, newest first (ids are time-ordered). */
+export async function listApiKeys(db: Queryable, workspaceId: string, query: { limit?: number; cursor?: string }, now: Date): Promise<ListEnvelope<ApiKeyView>> {
+  const limit = query.limit ?? 50;
+  const params: unknown[] = [workspaceId];
+  let sql = `select ${apiKeyColumns} from api_keys where workspace_id = $1`;
+  if (query.cursor !== undefined) {
+    params.push(parseKeyCursor(query.cursor));
+    sql += ' and id < $2';
+  }
+  params.push(limit + 1);
+  sql += ` order by id desc limit $${params.length}`;
+  const { rows } = await db.query<ApiKeyRow>(sql, params);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return listOf(page.map((r) => apiKeyView(r, now)), rows.length > limit, last ? encodeCursor({ i: last.id }) : null);
+}
+
+const keyNotFound = () => partnerErrors.notFound('api_key_not_found', 'The API key');
+
+export async function getApiKey(db: Queryable, workspaceId: string, keyId: string, now: Date): Promise<ApiKeyView> {
+  const { rows } = await db.query<ApiKeyRow>(`select ${apiKeyColumns} from api_keys where id = $1 and workspace_id = $2`, [keyId, workspaceId]);
+  if (!rows[0]) throw keyNotFound();
+  return apiKeyView(rows[0], now);
+}
+
+/**
+ * Revokes an active key: the gate looks every key up on every request, so it dies on the next one, on every node.
+ * The row stays for audit. `revokedBy` is null when a key revokes itself.
+ */
+export async function revokeApiKey(db: Queryable, workspaceId: string, keyId: string, revokedBy: string | null, now: Date): Promise<ApiKeyView> {
+  const { rows } = await db.query<ApiKeyRow>(
+    `update api_keys set status = 'revoked', revoked_at = $3, revoked_by = $4
+      where id = $1 and workspace_id = $2 and status = 'active'
+      returning ${apiKeyColumns}`,
+    [keyId, workspaceId, now, revokedBy],
+  );
+  if (rows[0]) return apiKeyView(rows[0], now);
+  await getApiKey(db, workspaceId, keyId, now);
+  throw partnerErrors.conflict('api_key_already_revoked', 'The API key is already revoked.', { key_id: keyId });
+}
+
+export function requireConfirmation(confirm: boolean): void {
+  if (confirm !== true) throw partnerErrors.badInput('body.confirm', 'must be true to revoke a key');
+}

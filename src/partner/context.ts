@@ -1,0 +1,55 @@
+// What a partner handler knows about its request: the API key that passed the gate, or the user of a bearer JWT,
+// and the database handle its writes must use (a transaction when the request is idempotent).
+import type { FastifyRequest } from 'fastify';
+import type { Caller } from '../chat/context.js';
+import type { Queryable } from './db.js';
+import { partnerErrors } from './errors.js';
+import type { KeyEnvironment } from './api-keys/secret.js';
+import { idempotencyOf, type IdempotencyRequest } from './idempotency/idempotent.js';
+
+/** The API key a request was made with, as the gate validated it. */
+export interface KeyPrincipal {
+  keyId: string;
+  workspaceId: string;
+  environment: KeyEnvironment;
+  prefix: string;
+  scopes: string[];
+}
+
+export interface PartnerContext {
+  requestId: string;
+  /** Set by the gate on requests made with an API key. */
+  key: KeyPrincipal | null;
+  /** Set by bearer-JWT authentication on administration operations. */
+  user: Caller | null;
+  /** The pool, or the transaction of an idempotent write: writes go through it so they commit with its record. */
+  db: Queryable;
+  /** The Idempotency-Key and content fingerprint of a write made with an API key. */
+  idempotency: IdempotencyRequest | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiKey?: KeyPrincipal;
+  }
+}
+
+export function keyOf(ctx: PartnerContext): KeyPrincipal {
+  if (!ctx.key) throw partnerErrors.apiKeyMissing();
+  return ctx.key;
+}
+
+export function userOf(ctx: PartnerContext): Caller {
+  if (!ctx.user) throw partnerErrors.apiKeyMissing();
+  return ctx.user;
+}
+
+export function partnerContextFactory(db: Queryable) {
+  return (request: FastifyRequest): PartnerContext => ({
+    requestId: request.id,
+    key: request.apiKey ?? null,
+    user: request.caller ?? null,
+    db,
+    idempotency: idempotencyOf(request),
+  });
+}

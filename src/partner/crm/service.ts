@@ -1,0 +1,120 @@
+// List, get, create and update of any CRM resource. Bodies arrive validated against the spec (whitelisted fields,
+// required ones present, types and enums checked); what is left here is paging, the partition, defaults and
+// references between records.
+import type { Clock } from '../../platform/clock.js';
+import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
+import { isUuid } from '../../platform/ids.js';
+import type { Queryable } from '../db.js';
+import { partnerErrors } from '../errors.js';
+import { insertCrmRecord, patchRow, renderRecord, resourcesOf, selectOne, selectPage, utcInstant, type CrmRecord, type Partition } from './records.js';
+import { resourceDef, type ResourceDef, type ResourceId } from './resources.js';
+
+export interface ListQuery {
+  limit?: number;
+  cursor?: string;
+  status?: string;
+}
+
+export interface ListPage {
+  object: 'list';
+  data: CrmRecord[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/** The position after the last record of a page; bound to its resource so it cannot page another one. */
+function pageCursor(resource: ResourceId, lastId: string): string {
+  return encodeCursor({ r: resource, i: lastId });
+}
+
+function parseCursor(resource: ResourceId, raw: string): string {
+  const c = decodeCursor(raw);
+  if (!c || c.r !== resource || typeof c.i !== 'string' || !isUuid(c.i)) {
+    throw partnerErrors.badInput('query.cursor', 'is not a cursor this list returned; pass next_cursor back unchanged');
+  }
+  return c.i.toLowerCase();
+}
+
+export class CrmService {
+  constructor(private readonly clock: Clock) {}
+
+  async list(db: Queryable, part: Partition, resource: ResourceId, query: ListQuery): Promise<ListPage> {
+    const def = resourceDef(resource);
+    const limit = query.limit ?? 50;
+    const rows = await selectPage(db, part, resource, {
+      limit,
+      beforeId: query.cursor !== undefined ? parseCursor(resource, query.cursor) : undefined,
+      // Activities have no status; the spec does not offer the filter there.
+      status: def.statusField ? query.status : undefined,
+    });
+    const hasMore = rows.length > limit;
+    const page = hasMore ? rows.slice(0, limit) : rows;
+    const last = page[page.length - 1];
+    return {
+      object: 'list',
+      data: page.map((row) => renderRecord(def, row)),
+      has_more: hasMore,
+      next_cursor: hasMore && last ? pageCursor(resource, last.id) : null,
+    };
+  }
+
+  async get(db: Queryable, part: Partition, resource: ResourceId, id: string): Promise<CrmRecord> {
+    const def = resourceDef(resource);
+    const row = await selectOne(db, part, resource, id);
+    // Another workspace's, environment's or resource's record is indistinguishable from a missing one.
+    if (!row) throw notFound(def);
+    return renderRecord(def, row);
+  }
+
+  async create(db: Queryable, part: Partition, resource: ResourceId, body: Record<string, unknown>): Promise<CrmRecord> {
+    const def = resourceDef(resource);
+    if (def.writable === 'read_only') throw new Error(`${resource} cannot be created through the API`);
+    await this.checkReferences(db, part, def, body, body);
+    return insertCrmRecord(db, { ...part, resource, data: body, now: this.clock.now() });
+  }
+
+  /** Changes only the given fields; null clears an optional one. An empty body changes nothing. */
+  async update(db: Queryable, part: Partition, resource: ResourceId, id: string, body: Record<string, unknown>): Promise<CrmRecord> {
+    const def = resourceDef(resource);
+    if (def.writable !== 'create_update') throw new Error(`${resource} cannot be changed through the API`);
+    const patch: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(body)) patch[name] = def.instantFields.includes(name) ? utcInstant(value) : value;
+    if (Object.keys(patch).length === 0) return this.get(db, part, resource, id);
+    if (def.references.some((ref) => ref.field in patch || ('byField' in ref && ref.byField in patch))) {
+      // A missing record answers 404 before its references are judged.
+      const current = await selectOne(db, part, resource, id, true);
+      if (!current) throw notFound(def);
+      await this.checkReferences(db, part, def, patch, { ...current.data, ...patch });
+    }
+    const row = await patchRow(db, part, def, id, patch, this.clock.now());
+    if (!row) throw notFound(def);
+    return renderRecord(def, row);
+  }
+
+  /**
+   * Every reference the write sets (to a non-null value) must name a record of the right resource in the same
+   * workspace and environment; otherwise 400 naming the field. `merged` is the record as it will be, for
+   * references whose resource another field chooses (activity.entity_type).
+   */
+  private async checkReferences(db: Queryable, part: Partition, def: ResourceDef, written: Record<string, unknown>, merged: Record<string, unknown>): Promise<void> {
+    const wanted: Array<{ field: string; id: string; resource: ResourceId }> = [];
+    for (const ref of def.references) {
+      const touched = ref.field in written || ('byField' in ref && ref.byField in written);
+      const value = merged[ref.field];
+      if (!touched || typeof value !== 'string') continue;
+      const target = 'resource' in ref ? ref.resource : ref.resources[String(merged[ref.byField])];
+      if (target) wanted.push({ field: ref.field, id: value.toLowerCase(), resource: target });
+    }
+    if (wanted.length === 0) return;
+    const found = await resourcesOf(db, part, wanted.map((w) => w.id));
+    for (const w of wanted) {
+      if (found.get(w.id) !== w.resource) {
+        throw partnerErrors.badInput(`body.${w.field}`, `names no ${resourceDef(w.resource).object.slice(4)} of this workspace`);
+      }
+    }
+  }
+}
+
+function notFound(def: ResourceDef) {
+  return partnerErrors.notFound(def.notFound, `The ${def.object.slice(4)}`);
+}

@@ -1,0 +1,44 @@
+// Wraps the handlers of writes made with an API key so they run inside their Idempotency-Key record's transaction.
+import type { FastifyRequest } from 'fastify';
+import type { PartnerContext } from '../context.js';
+import { requestFingerprint } from './fingerprint.js';
+import type { IdempotencyStore } from './store.js';
+
+type AnyHandler = (input: { body?: unknown }, ctx: PartnerContext) => Promise<{ status: number; body: unknown; location?: string }>;
+
+export interface IdempotencyRequest {
+  key: string;
+  fingerprint: Buffer;
+}
+
+/** Operation ids of writes made with an API key: POST, PATCH and DELETE with api-key security. */
+export function keyWriteOperations(spec: Record<string, unknown>): Set<string> {
+  const result = new Set<string>();
+  const paths = (spec.paths ?? {}) as Record<string, Record<string, { operationId?: string; security?: Array<Record<string, string[]>> }>>;
+  for (const item of Object.values(paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      if (!['post', 'patch', 'delete'].includes(method) || !op?.operationId) continue;
+      if ((op.security ?? []).some((s) => 'api-key' in s)) result.add(op.operationId);
+    }
+  }
+  return result;
+}
+
+/** The request's Idempotency-Key and content fingerprint; null unless it is a write made with an API key. */
+export function idempotencyOf(request: FastifyRequest): IdempotencyRequest | null {
+  const key = request.headers['idempotency-key'];
+  if (typeof key !== 'string' || !request.apiKey || !['POST', 'PATCH', 'DELETE'].includes(request.method)) return null;
+  return { key, fingerprint: requestFingerprint(request.method, request.url, request.body) };
+}
+
+export function idempotent<H>(handler: H, store: IdempotencyStore): H {
+  const inner = handler as unknown as AnyHandler;
+  const wrapped: AnyHandler = async (input, ctx) => {
+    const idem = ctx.idempotency;
+    if (!idem || !ctx.key) return inner(input, ctx);
+    // Test and live keys of one workspace never share a record.
+    const scopedKey = `${ctx.key.environment}:${idem.key}`;
+    return store.run(ctx.key.workspaceId, scopedKey, idem.fingerprint, (tx) => inner(input, { ...ctx, db: tx }));
+  };
+  return wrapped as unknown as H;
+}

@@ -1,0 +1,59 @@
+// The partner listener: the partner OpenAPI document bound to its handlers, behind the key gate (rate limit by IP,
+// key, surface, scope), with Idempotency-Key records around key writes and the convention A error envelope.
+import type { FastifyInstance } from 'fastify';
+import { createAuthenticator } from '../chat/auth/authenticate.js';
+import type { VerifyKeyCache } from '../chat/auth/verify-key-cache.js';
+import type { Logger } from '../platform/logger.js';
+import { buildListener } from '../platform/http/server.js';
+import { loadSpecification } from '../platform/http/specification.js';
+import { apiKeyHandlers } from './api-keys/handlers.js';
+import { partnerContextFactory, type PartnerContext } from './context.js';
+import { crmHandlers } from './crm/handlers.js';
+import type { PartnerDeps } from './deps.js';
+import { renderPartnerError } from './errors.js';
+import { createGate, createOperationAuth, requiredScopes, type GateParts } from './gate/gate.js';
+import type { PartnerHandlers, PartnerOperations } from './handler-types.js';
+import { idempotent, keyWriteOperations } from './idempotency/idempotent.js';
+import type { IdempotencyStore } from './idempotency/store.js';
+import { workspaceHandlers } from './workspaces/handlers.js';
+
+export interface PartnerListenerOptions {
+  deps: PartnerDeps;
+  gate: GateParts;
+  idempotency: IdempotencyStore;
+  verifyKeys: VerifyKeyCache;
+  log: Logger;
+  bodyLimit: number;
+  audience: string;
+  trustProxy: boolean | number;
+}
+
+export async function buildPartnerListener(options: PartnerListenerOptions): Promise<FastifyInstance> {
+  const { deps } = options;
+  const specification = await loadSpecification('partner');
+  const handlers: PartnerHandlers = {
+    ...crmHandlers(deps),
+    ...workspaceHandlers(deps),
+    ...apiKeyHandlers(deps),
+  };
+  for (const operationId of keyWriteOperations(specification)) {
+    const id = operationId as keyof PartnerHandlers;
+    (handlers as Record<string, unknown>)[id] = idempotent(handlers[id], options.idempotency);
+  }
+  const authenticateUser = createAuthenticator(deps.orm, options.verifyKeys, deps.clock, {
+    audience: options.audience,
+    platformModule: deps.config.platformModule,
+  });
+  return buildListener<PartnerOperations, PartnerContext>({
+    name: 'partner',
+    log: options.log,
+    bodyLimit: options.bodyLimit,
+    specification,
+    handlers,
+    context: partnerContextFactory(deps.sql),
+    onRequest: createGate(options.gate),
+    authenticate: createOperationAuth(requiredScopes(specification), authenticateUser),
+    renderError: renderPartnerError,
+    trustProxy: options.trustProxy,
+  });
+}

@@ -1,0 +1,55 @@
+// Rows of workspaces, members and roles, and their wire shapes; plus the list envelope every partner list uses.
+import { hasExternalApi, type PlanInfo } from './plans.js';
+import { lockedRoles, isBuiltInRole, type Cells } from './permissions.js';
+
+export interface WorkspaceRow {
+  id: string;
+  name: string;
+  plan: string;
+  owner_id: string;
+  created_at: Date;
+  /** The caller's role; null when the caller is not a member (a platform administrator reading it). */
+  my_role: string | null;
+}
+
+export interface MemberRow {
+  account_id: string;
+  role: string;
+  added_at: Date;
+}
+
+export interface ListEnvelope<T> {
+  object: 'list';
+  data: T[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+export function listOf<T>(data: T[], hasMore = false, nextCursor: string | null = null): ListEnvelope<T> {
+  return { object: 'list', data, has_more: hasMore, next_cursor: hasMore ? nextCursor : null };
+}
+
+export function planView(plan: PlanInfo) {
+  return { object: 'plan' as const, id: plan.id, name: plan.name, modules: [...plan.modules], external_api: hasExternalApi(plan.id) };
+}
+
+export function workspaceView(row: WorkspaceRow) {
+  return {
+    object: 'workspace' as const,
+    id: row.id,
+    name: row.name,
+    plan: row.plan,
+    external_api_enabled: hasExternalApi(row.plan),
+    owner_id: row.owner_id,
+    my_role: row.my_role,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+export function memberView(row: MemberRow) {
+  return { object: 'workspace_member' as const, account_id: row.account_id, role: row.role, added_at: row.added_at.toISOString() };
+}
+
+export function roleView(name: string, cells: Cells) {
+  return { object: 'role' as const, id: name, built_in: isBuiltInRole(name), api_keys: { ...cells }, locked: lockedRoles.includes(name) };
+}
