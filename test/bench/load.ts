@@ -4,6 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { sendSql } from '../../src/chat/messages/service.js';
+import { selectPage } from '../../src/partner/crm/records.js';
 import { createSqlPool } from '../../src/platform/db/sql.js';
 import { newId } from '../../src/platform/ids.js';
 import { pageSql, type LoadTask, type RawResult } from './tasks.js';
@@ -83,6 +84,16 @@ async function run(task: LoadTask): Promise<RawResult> {
       const sql = pageSql(task.beforeSeq !== null);
       const params = task.beforeSeq !== null ? [task.roomId, task.limit + 1, task.beforeSeq] : [task.roomId, task.limit + 1];
       op = async () => (await pool.query(sql, params)).rows.length === task.limit + 1;
+      break;
+    }
+    case 'http-get': {
+      op = async () => checked(await fetch(task.url, { headers: task.headers }), 200, lastError);
+      break;
+    }
+    case 'sql-crm-page': {
+      // The list query CrmService.list runs (limit + 1 rows to compute has_more).
+      const part = { workspaceId: task.workspaceId, environment: task.environment };
+      op = async () => (await selectPage(pool, part, task.resource, { limit: task.limit })).length === task.limit + 1;
       break;
     }
   }

@@ -12,6 +12,7 @@ import { encodeCursor } from '../../src/platform/http/cursor.js';
 import { startEmbeddedPostgres } from '../../src/platform/infra/embedded-postgres.js';
 import { startLocalRedis } from '../../src/platform/infra/local-redis.js';
 import { call, startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { cleanup, cleanups, elapsed, ms, progress, ratio, rps, table } from './report.js';
 import { pageSql, startLoadWorker, summarize, type LoadResult, type LoadTask, type LoadWorker, type RawResult } from './tasks.js';
 
 const SEND_REQUESTS = 2_000;
@@ -25,42 +26,6 @@ const SMALL_ROOM = 1_000;
 const BIG_ROOM = 1_000_000;
 const RUN_CAP_MS = 45_000; // per measured run (and per warm-up)
 const MESSAGE_TEXT = 'benchmark message: the quick brown fox jumps over the lazy dog';
-
-const t0 = performance.now();
-const elapsed = () => `${((performance.now() - t0) / 1000).toFixed(1)}s`;
-const progress = (line: string) => process.stderr.write(`[bench ${elapsed()}] ${line}\n`);
-
-// ---------------------------------------------------------------------------------------------- output
-
-function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
-const ms = (v: number) => v.toFixed(v < 10 ? 3 : 1);
-const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
-const rps = (v: number) => v.toFixed(0);
-
-// ---------------------------------------------------------------------------------------------- cleanup
-
-const cleanups: Array<() => Promise<void>> = [];
-let cleaned = false;
-async function cleanup(): Promise<void> {
-  if (cleaned) return;
-  cleaned = true;
-  for (const fn of cleanups.reverse()) {
-    try {
-      await fn();
-    } catch (err) {
-      process.stderr.write(`cleanup: ${String(err)}\n`);
-    }
-  }
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void cleanup().finally(() => process.exit(130));
-  });
-}
 
 // ---------------------------------------------------------------------------------------------- helpers
 

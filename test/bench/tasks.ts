@@ -17,6 +17,8 @@ export type LoadTask = Common &
     | { kind: 'sql-send'; accountId: string; roomIds: string[]; text: string }
     | { kind: 'http-page'; baseUrl: string; token: string; roomId: string; cursor: string | null }
     | { kind: 'sql-page'; roomId: string; beforeSeq: number | null; limit: number }
+    | { kind: 'http-get'; url: string; headers: Record<string, string> }
+    | { kind: 'sql-crm-page'; workspaceId: string; environment: 'live'; resource: 'leads'; limit: number }
   );
 
 /** One measured run as the worker reports it: every request's latency in milliseconds. */

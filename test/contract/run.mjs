@@ -297,7 +297,7 @@ const partnerSemanticRejections = [
   'setWorkspacePlan', 'putMember',
 ];
 
-function partnerConfig({ authFile, scopes, presets }) {
+function partnerConfig({ authFile, scopes, presets, workspaces }) {
   return [
     // Identities, tried in this order per operation: the key for the key surfaces (an administration path refuses
     // it with 403, which moves Schemathesis on), then alice and the platform administrator with bearer JWTs. `key`
@@ -316,6 +316,9 @@ function partnerConfig({ authFile, scopes, presets }) {
     '[dictionaries.plans]',
     `values = ${toml(['free', 'team', 'business', 'enterprise'])}`,
     '',
+    '[dictionaries.workspaces]',
+    `values = ${toml(workspaces)}`,
+    '',
     '[dictionaries.roles]',
     `values = ${toml(['admin', 'manager', 'staff'])}`,
     '',
@@ -324,6 +327,7 @@ function partnerConfig({ authFile, scopes, presets }) {
     `"body.preset" = { dictionary = "presets", probability = 0.5 }`,
     `"body.plan" = { dictionary = "plans", probability = 0.5 }`,
     `"body.role" = { dictionary = "roles", probability = 0.5 }`,
+    `"path.workspace_id" = { dictionary = "workspaces", probability = 0.5 }`,
     '',
     ...partnerSemanticRejections.flatMap((operationId) => [
       '[[operations]]',
@@ -485,13 +489,17 @@ async function main() {
       'crm_leads:*', 'crm_deals:*', 'crm_contacts:*', 'crm_companies:*', 'crm_activities:*',
       'crm_invoices:read', 'crm_quotations:read', 'crm_payments:read', 'crm_products:read', 'crm_subscriptions:read',
     ].join(',');
-    const [key, peer, revocable] = [
+    const [key, peer, revocable, aliceKey] = [
       await devApiKey(dataDir, ['--workspace', 'Contract', '--scopes', crmScopes]),
       await devApiKey(dataDir, ['--workspace', 'Contract peer', '--scopes', crmScopes]),
       await devApiKey(dataDir, ['--workspace', 'Contract revocation', '--scopes', 'crm_leads:read']),
       await devApiKey(dataDir, ['--workspace', 'Alice', '--owner', alice, '--scopes', 'crm_leads:read']),
     ];
-    const catalogue = await fetch(`${platform.partnerUrl}/api/v1/partner/crm/_scopes`, { headers: { 'x-api-key': key } }).then((r) => r.json());
+    const partnerGet = (path, apiKeyValue) => fetch(`${platform.partnerUrl}${path}`, { headers: { 'x-api-key': apiKeyValue } }).then((r) => r.json());
+    const catalogue = await partnerGet('/api/v1/partner/crm/_scopes', key);
+    // The workspaces alice creates while fuzzed are on the free plan; hers on the business plan lets key
+    // management answer 201 too.
+    const aliceWorkspace = (await partnerGet('/api/v1/partner/crm/_me', aliceKey)).tenant_id;
     const catalogueScopes = catalogue.scopes.map((x) => x.id);
     const cataloguePresets = catalogue.presets.map((x) => x.id);
 
@@ -509,7 +517,7 @@ async function main() {
         specFile: partnerSpec,
         baseUrl: platform.partnerUrl,
         auth: [apiKey('key', key), bearer('alice', aliceToken), bearer('admin', adminToken), apiKey('peer', peer)],
-        config: (authFile) => partnerConfig({ authFile, scopes: catalogueScopes, presets: cataloguePresets }),
+        config: (authFile) => partnerConfig({ authFile, scopes: catalogueScopes, presets: cataloguePresets, workspaces: [aliceWorkspace] }),
         examples: partnerMaxExamples,
         // A key that revokes itself would turn every later case of the suite into a 401: that operation runs alone.
         filter: ['--exclude-operation-id', 'revokeCurrentApiKey'],
@@ -519,7 +527,7 @@ async function main() {
         specFile: partnerSpec,
         baseUrl: platform.partnerUrl,
         auth: [apiKey('key', revocable)],
-        config: (authFile) => partnerConfig({ authFile, scopes: catalogueScopes, presets: cataloguePresets }).replace(/^peers = .*$/m, ''),
+        config: (authFile) => partnerConfig({ authFile, scopes: catalogueScopes, presets: cataloguePresets, workspaces: [aliceWorkspace] }).replace(/^peers = .*$/m, ''),
         examples: partnerMaxExamples,
         filter: ['--include-operation-id', 'revokeCurrentApiKey'],
       },

@@ -13,7 +13,8 @@ export const workspaceNotFound = () => partnerErrors.notFound('workspace_not_fou
 
 /**
  * The workspace with the caller's role. Non-members get workspace_not_found; platform administrators may read any
- * workspace when `platformAdminReads` is set (their my_role stays null unless they are members).
+ * workspace when `platformAdminReads` is set (their my_role stays null unless they are members), and elsewhere get
+ * 403: they can see that it exists, but acting in it takes membership.
  */
 export async function loadWorkspace(db: Queryable, workspaceId: string, caller: Caller, platformAdminReads = false): Promise<WorkspaceRow> {
   const { rows } = await db.query<WorkspaceRow>(
@@ -23,7 +24,8 @@ export async function loadWorkspace(db: Queryable, workspaceId: string, caller: 
     [workspaceId, caller.accountId],
   );
   const row = rows[0];
-  if (!row || (row.my_role === null && !(platformAdminReads && caller.platformAdmin))) throw workspaceNotFound();
+  if (!row || (row.my_role === null && !caller.platformAdmin)) throw workspaceNotFound();
+  if (row.my_role === null && !platformAdminReads) throw partnerErrors.permissionDenied('workspace.member');
   return row;
 }
 

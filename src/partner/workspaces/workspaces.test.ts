@@ -126,6 +126,9 @@ describe('workspaces', () => {
     const admin = await as(await platform.adminToken(), 'GET', `/api/v1/workspaces/${ws}`);
     expect(admin.status).toBe(200);
     expect(admin.body).toMatchObject({ id: ws, owner_id: owner.id, my_role: null });
+    // Acting in it takes membership: the admin knows it exists, so the refusal is 403, not 404.
+    const members = await as(await platform.adminToken(), 'GET', `/api/v1/workspaces/${ws}/members`);
+    expectPartnerError(members, 403, 'permission_denied', { permission: 'workspace.member' });
   });
 
   test('set plan: platform admins only; unknown plan 400 body.plan; the plan decides external_api_enabled', async () => {

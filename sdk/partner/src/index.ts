@@ -1,0 +1,38 @@
+// @chat-platform/partner-sdk: typed clients for the partner data API (API key) and its workspace administration
+// (bearer JWT), built on openapi-fetch and the generated schema.
+export { createPartnerClient, apiKeyAuth } from './client.js';
+export type { PartnerClient, PartnerClientExtras, PartnerClientOptions } from './client.js';
+export { createPartnerAdminClient, bearerAuth } from './admin-client.js';
+export type { PartnerAdminClient, PartnerAdminClientExtras, PartnerAdminClientOptions, TokenProvider } from './admin-client.js';
+export type { CommonClientOptions } from './common.js';
+export { PartnerApiError, UNEXPECTED_RESPONSE, parseRetryAfter, toPartnerApiError } from './errors.js';
+export { adminOperationIds, adminOperationRoutes, keyOperationIds, keyOperationRoutes } from './operations.js';
+export type { AdminOperationId, HttpMethod, KeyOperationId, KeyWriteOperationId, OperationId, RouteOf } from './operations.js';
+export type {
+  AdminPaginatedOperationId,
+  ItemOf,
+  KeyPaginatedOperationId,
+  ListOperationId,
+  PageOf,
+  PaginatedOperationId,
+} from './pagination.js';
+export { defaultSleep } from './transport.js';
+export type { RetryOptions, Sleep } from './transport.js';
+export type {
+  CallOptions,
+  ErrorEnvelope,
+  KeyCallOptions,
+  OperationArgs,
+  OperationData,
+  OperationInput,
+  OperationQuery,
+  PartnerAdminOperations,
+  PartnerOperations,
+  ResultWithResponse,
+  Schemas,
+  SuccessBody,
+  WriteCallOptions,
+} from './types.js';
+/** The generated schema types (paths, operations, components, ...). */
+export type * from './schema.js';
+export type { Client as RawClient, Middleware } from 'openapi-fetch';
