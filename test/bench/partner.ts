@@ -3,23 +3,19 @@
 // lookup + surface + scope) measured against a second partner listener in the same process whose gate parts are
 // no-ops. Starts its own embedded PostgreSQL and redis-server in a temporary folder and removes them at the end.
 // Run with `make bench` (node dist/test/bench/partner.js). Prints tables; exits 0 when every request succeeded.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { VerifyKeyCache } from '../../src/chat/auth/verify-key-cache.js';
 import { insertCrmRecords } from '../../src/partner/crm/records.js';
 import { IdempotencyStore } from '../../src/partner/idempotency/store.js';
 import { buildPartnerListener } from '../../src/partner/listener.js';
 import { systemClock } from '../../src/platform/clock.js';
-import { migrate, openOrm } from '../../src/platform/db/orm.js';
+import { openOrm } from '../../src/platform/db/orm.js';
 import { createSqlPool } from '../../src/platform/db/sql.js';
-import { startEmbeddedPostgres } from '../../src/platform/infra/embedded-postgres.js';
-import { startLocalRedis } from '../../src/platform/infra/local-redis.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { connectRedis } from '../../src/platform/redis.js';
 import { startTestPlatform } from '../support/platform.js';
 import { testWorkspace } from '../support/partner.js';
-import { cleanup, cleanups, elapsed, ms, progress, ratio, rps, table } from './report.js';
+import { cleanup, cleanups, elapsed, ms, progress, ratio, rps, scratchInfra, table } from './report.js';
 import { startLoadWorker, summarize, type LoadResult, type LoadTask, type RawResult } from './tasks.js';
 
 const LEADS = 10_000;
@@ -40,18 +36,9 @@ interface Case {
 }
 
 async function main(): Promise<number> {
-  const dir = await mkdtemp(join(tmpdir(), 'partner-bench-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  progress(`starting embedded PostgreSQL and redis-server in ${dir}`);
-  const database = await startEmbeddedPostgres(dir);
-  cleanups.push(() => database.stop());
-  const redisServer = await startLocalRedis(dir);
-  cleanups.push(() => redisServer.stop());
-  process.env.TEST_DATABASE_URL = database.url;
-  process.env.TEST_REDIS_URL = redisServer.url;
-  const orm = await openOrm({ databaseUrl: database.url });
+  const { databaseUrl, redisUrl } = await scratchInfra('partner-bench-');
+  const orm = await openOrm({ databaseUrl });
   cleanups.push(() => orm.close());
-  await migrate(orm);
 
   // The real partner listener (rate limits high enough never to refuse: the gate still counts every request).
   const platform = await startTestPlatform({ services: ['partner'], rateLimitPerMinute: 100_000_000, rateLimitPerDay: 1_000_000_000 });
@@ -64,9 +51,9 @@ async function main(): Promise<number> {
   await platform.db.query('vacuum (analyze) crm_records');
 
   // The same listener with no-op gate parts: what remains is routing, validation, the scope check and the handler.
-  const sql = createSqlPool(database.url);
+  const sql = createSqlPool(databaseUrl);
   cleanups.push(() => sql.end());
-  const redis = connectRedis(redisServer.url, 'bench');
+  const redis = connectRedis(redisUrl, 'bench');
   cleanups.push(async () => redis.disconnect());
   const principal = { keyId, workspaceId: ws.id, environment: 'live' as const, prefix, scopes: ['crm_leads:read'] };
   const ungated = await buildPartnerListener({
@@ -86,7 +73,7 @@ async function main(): Promise<number> {
   const ungatedUrl = await ungated.listen({ host: '127.0.0.1', port: 0 });
   cleanups.push(() => ungated.close());
 
-  const worker = startLoadWorker(database.url);
+  const worker = startLoadWorker(databaseUrl);
   cleanups.push(() => worker.close());
   const headers = { 'x-api-key': key };
   const common = (concurrency: number) => ({ concurrency, requests: PER_ROUND, warmup: 0, capMs: RUN_CAP_MS });

@@ -1,5 +1,11 @@
 // Formatting and process plumbing shared by the benchmark scripts.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { migrate, openOrm } from '../../src/platform/db/orm.js';
+import { startEmbeddedPostgres } from '../../src/platform/infra/embedded-postgres.js';
+import { startLocalRedis } from '../../src/platform/infra/local-redis.js';
 
 export function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
@@ -32,4 +38,27 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     void cleanup().finally(() => process.exit(130));
   });
+}
+
+/**
+ * A temporary folder with an embedded PostgreSQL (migrated) and a redis-server, removed at cleanup; the test
+ * platform helpers find them through TEST_DATABASE_URL and TEST_REDIS_URL.
+ */
+export async function scratchInfra(prefix: string): Promise<{ databaseUrl: string; redisUrl: string }> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  progress(`starting embedded PostgreSQL and redis-server in ${dir}`);
+  const database = await startEmbeddedPostgres(dir);
+  cleanups.push(() => database.stop());
+  const redis = await startLocalRedis(dir);
+  cleanups.push(() => redis.stop());
+  process.env.TEST_DATABASE_URL = database.url;
+  process.env.TEST_REDIS_URL = redis.url;
+  const orm = await openOrm({ databaseUrl: database.url });
+  try {
+    await migrate(orm);
+  } finally {
+    await orm.close();
+  }
+  return { databaseUrl: database.url, redisUrl: redis.url };
 }

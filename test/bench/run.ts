@@ -2,17 +2,12 @@
 // pg) against a baseline measured in the same run, the same SQL issued directly through the pg driver.
 // Starts its own embedded PostgreSQL and redis-server in a temporary folder and removes it at the end.
 // Run with `make bench` (node dist/test/bench/run.js). Prints tables; exits 0 when every request succeeded.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { migrate, openOrm } from '../../src/platform/db/orm.js';
 import { encodeCursor } from '../../src/platform/http/cursor.js';
-import { startEmbeddedPostgres } from '../../src/platform/infra/embedded-postgres.js';
-import { startLocalRedis } from '../../src/platform/infra/local-redis.js';
 import { call, startTestPlatform, type TestPlatform } from '../support/platform.js';
-import { cleanup, cleanups, elapsed, ms, progress, ratio, rps, table } from './report.js';
+import { cleanup, cleanups, elapsed, ms, progress, ratio, rps, scratchInfra, table } from './report.js';
 import { pageSql, startLoadWorker, summarize, type LoadResult, type LoadTask, type LoadWorker, type RawResult } from './tasks.js';
 
 const SEND_REQUESTS = 2_000;
@@ -91,23 +86,7 @@ function check(label: string, r: LoadResult, failures: string[]): void {
 // ---------------------------------------------------------------------------------------------- main
 
 async function main(): Promise<number> {
-  const dir = await mkdtemp(join(tmpdir(), 'platform-bench-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-
-  progress(`starting embedded PostgreSQL and redis-server in ${dir}`);
-  const database = await startEmbeddedPostgres(dir);
-  cleanups.push(() => database.stop());
-  const redis = await startLocalRedis(dir);
-  cleanups.push(() => redis.stop());
-  process.env.TEST_DATABASE_URL = database.url;
-  process.env.TEST_REDIS_URL = redis.url;
-
-  const orm = await openOrm({ databaseUrl: database.url });
-  try {
-    await migrate(orm);
-  } finally {
-    await orm.close();
-  }
+  const database = { url: (await scratchInfra('platform-bench-')).databaseUrl };
 
   const platform = await startTestPlatform(); // chat listener + workers, logLevel silent, free port
   cleanups.push(() => platform.stop());
