@@ -2,6 +2,7 @@
 // and the database handle its writes must use (a transaction when the request is idempotent).
 import type { FastifyRequest } from 'fastify';
 import type { Caller } from '../chat/context.js';
+import { chatErrors } from '../chat/errors.js';
 import type { Queryable } from './db.js';
 import { partnerErrors } from './errors.js';
 import type { KeyEnvironment } from './api-keys/secret.js';
@@ -40,7 +41,8 @@ export function keyOf(ctx: PartnerContext): KeyPrincipal {
 }
 
 export function userOf(ctx: PartnerContext): Caller {
-  if (!ctx.user) throw partnerErrors.apiKeyMissing();
+  // Bearer authentication runs before every administration handler; a handler without a user is a wiring fault.
+  if (!ctx.user) throw chatErrors.unauthenticated();
   return ctx.user;
 }
 
