@@ -52,7 +52,7 @@ export const partnerErrors = {
     new PartnerAppError(400, 'bad_input', `The request is invalid: ${field} ${message}`, { field, errors: [{ field, message }] }),
   idempotencyConflict: () =>
     new PartnerAppError(409, 'idempotency_conflict', 'This Idempotency-Key was used with different content in the last 24 hours.', { header: 'Idempotency-Key' }),
-  rateLimitExceeded: (retryAfter: number, window: 'minute' | 'day', limit: number) =>
+  rateLimitExceeded: ({ window, limit, retryAfter }: { window: 'minute' | 'day'; limit: number; retryAfter: number }) =>
     new PartnerAppError(429, 'rate_limit_exceeded', `More than ${limit} requests per ${window} from this address; retry in ${retryAfter} s.`, { window, limit }, { 'retry-after': String(retryAfter) }, retryAfter),
   notFound: (code: string, what: string) => new PartnerAppError(404, code, `${what} was not found.`),
   permissionDenied: (permission: string) =>

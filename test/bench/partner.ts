@@ -15,7 +15,7 @@ import { createLogger } from '../../src/platform/logger.js';
 import { connectRedis } from '../../src/platform/redis.js';
 import { startTestPlatform } from '../support/platform.js';
 import { testWorkspace } from '../support/partner.js';
-import { cleanup, cleanups, elapsed, ms, progress, ratio, rps, scratchInfra, table } from './report.js';
+import { cleanups, elapsed, ms, progress, ratio, rps, runBenchmark, scratchInfra, table } from './report.js';
 import { startLoadWorker, summarize, type LoadResult, type LoadTask, type RawResult } from './tasks.js';
 
 const LEADS = 10_000;
@@ -59,7 +59,7 @@ async function main(): Promise<number> {
   const ungated = await buildPartnerListener({
     deps: { orm, sql, clock: systemClock, config: { platformModule: 'platform' } },
     gate: {
-      limiter: { perDay: 1, hit: async () => ({ allowed: true, limit: 1, remaining: 1, reset: 60 }) },
+      limiter: { hit: async () => ({ limit: 1, remaining: 1, reset: 60 }) },
       keys: { authenticate: async () => principal },
       lastUsed: { touch: () => undefined },
     },
@@ -163,13 +163,4 @@ async function main(): Promise<number> {
   return failures.length > 0 ? 1 : 0;
 }
 
-let code = 1;
-try {
-  code = await main();
-} catch (err) {
-  process.stderr.write(`benchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-} finally {
-  progress('stopping; removing the temporary folder');
-  await cleanup();
-}
-process.exit(code);
+await runBenchmark(main);

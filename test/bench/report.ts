@@ -62,3 +62,17 @@ export async function scratchInfra(prefix: string): Promise<{ databaseUrl: strin
   }
   return { databaseUrl: database.url, redisUrl: redis.url };
 }
+
+/** Runs a benchmark's main, cleans up whatever it started, and exits with its code (1 when it threw). */
+export async function runBenchmark(main: () => Promise<number>): Promise<never> {
+  let code = 1;
+  try {
+    code = await main();
+  } catch (err) {
+    process.stderr.write(`benchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  } finally {
+    progress('stopping the platform, redis-server and PostgreSQL; removing the temporary folder');
+    await cleanup();
+  }
+  process.exit(code);
+}

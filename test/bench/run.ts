@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { encodeCursor } from '../../src/platform/http/cursor.js';
 import { call, startTestPlatform, type TestPlatform } from '../support/platform.js';
-import { cleanup, cleanups, elapsed, ms, progress, ratio, rps, scratchInfra, table } from './report.js';
+import { cleanups, elapsed, ms, progress, ratio, rps, runBenchmark, scratchInfra, table } from './report.js';
 import { pageSql, startLoadWorker, summarize, type LoadResult, type LoadTask, type LoadWorker, type RawResult } from './tasks.js';
 
 const SEND_REQUESTS = 2_000;
@@ -333,14 +333,4 @@ async function main(): Promise<number> {
   return failures.length > 0 ? 1 : 0;
 }
 
-let code = 1;
-try {
-  code = await main();
-} catch (err) {
-  process.stderr.write(`benchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  code = 1;
-} finally {
-  progress('stopping the platform, redis-server and PostgreSQL; removing the temporary folder');
-  await cleanup();
-}
-process.exit(code);
+await runBenchmark(main);

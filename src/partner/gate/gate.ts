@@ -10,7 +10,7 @@ import type { RateLimiter } from './rate-limit.js';
 import { isKeySurface } from './surfaces.js';
 
 export interface GateParts {
-  limiter: Pick<RateLimiter, 'hit' | 'perDay'>;
+  limiter: Pick<RateLimiter, 'hit'>;
   keys: Pick<KeyLookup, 'authenticate'>;
   lastUsed: Pick<LastUsedRecorder, 'touch'>;
 }
@@ -22,7 +22,7 @@ export function createGate({ limiter, keys, lastUsed }: GateParts) {
     reply.header('x-ratelimit-limit', String(rate.limit));
     reply.header('x-ratelimit-remaining', String(rate.remaining));
     reply.header('x-ratelimit-reset', String(rate.reset));
-    if (!rate.allowed) throw partnerErrors.rateLimitExceeded(rate.retryAfter!, rate.window!, rate.window === 'day' ? limiter.perDay : rate.limit);
+    if (rate.refusal) throw partnerErrors.rateLimitExceeded(rate.refusal);
 
     const header = request.headers['x-api-key'];
     const onKeySurface = isKeySurface(request.url);

@@ -8,15 +8,20 @@ export interface RateLimits {
   perDay: number;
 }
 
+/** Why a request is refused: the exceeded window, its limit and the seconds until it resets. */
+export interface RateRefusal {
+  window: 'minute' | 'day';
+  limit: number;
+  retryAfter: number;
+}
+
 export interface RateDecision {
-  allowed: boolean;
   limit: number;
   remaining: number;
   /** Seconds until the per-minute window resets. */
   reset: number;
-  /** Set when refused: seconds until the exceeded window resets, and which one it is. */
-  retryAfter?: number;
-  window?: 'minute' | 'day';
+  /** Set when the request is over a limit. */
+  refusal?: RateRefusal;
 }
 
 // INCR both windows; the first hit of a window sets its expiry. Returns both counts.
@@ -40,10 +45,6 @@ export class RateLimiter {
     this.redis = redis as RateRedis;
   }
 
-  get perDay(): number {
-    return this.limits.perDay;
-  }
-
   async hit(ip: string): Promise<RateDecision> {
     const nowSec = Math.floor(this.clock.now().getTime() / 1000);
     const minute = Math.floor(nowSec / 60);
@@ -51,19 +52,9 @@ export class RateLimiter {
     const [m, d] = await this.redis.partnerRateHit(`partner:rate:m:${minute}:${ip}`, `partner:rate:d:${day}:${ip}`, 120, 172_800);
     const { perMinute, perDay } = this.limits;
     const reset = (minute + 1) * 60 - nowSec;
-    const decision: RateDecision = {
-      allowed: m <= perMinute && d <= perDay,
-      limit: perMinute,
-      remaining: Math.max(0, Math.min(perMinute - m, perDay - d)),
-      reset,
-    };
-    if (d > perDay) {
-      decision.window = 'day';
-      decision.retryAfter = (day + 1) * 86_400 - nowSec;
-    } else if (m > perMinute) {
-      decision.window = 'minute';
-      decision.retryAfter = reset;
-    }
+    const decision: RateDecision = { limit: perMinute, remaining: Math.max(0, Math.min(perMinute - m, perDay - d)), reset };
+    if (d > perDay) decision.refusal = { window: 'day', limit: perDay, retryAfter: (day + 1) * 86_400 - nowSec };
+    else if (m > perMinute) decision.refusal = { window: 'minute', limit: perMinute, retryAfter: reset };
     return decision;
   }
 }
