@@ -430,6 +430,19 @@ export interface components {
          * @enum {string}
          */
         KeyAlgorithm: "ES256" | "RS256" | "EdDSA";
+        /** @description Where a forwarded copy came from. */
+        MessageOrigin: {
+            roomId: components["schemas"]["Platform.uuid"];
+            messageId: components["schemas"]["Platform.uuid"];
+        };
+        /** @description A short view of a message, as the last reply of a thread. */
+        MessagePreview: {
+            id: components["schemas"]["Platform.uuid"];
+            senderId: components["schemas"]["Platform.uuid"];
+            /** @description Null once the message is recalled. */
+            text: string | null;
+            createdAt: components["schemas"]["Platform.instant"];
+        };
         MessageResponse: {
             id: components["schemas"]["Platform.uuid"];
             roomId: components["schemas"]["Platform.uuid"];
@@ -447,6 +460,10 @@ export interface components {
             recalled: boolean;
             /** @description True when the caller hid this message for itself. */
             hiddenForMe: boolean;
+            /** @description The original message when this one is a forwarded copy. */
+            forwardedFrom: components["schemas"]["MessageOrigin"] | null;
+            /** @description Present on a top-level message that has replies. */
+            thread?: components["schemas"]["ThreadInfo"];
         };
         /** @enum {string} */
         MessageType: "TEXT";
@@ -533,6 +550,20 @@ export interface components {
         };
         /** @description A metadata tag. */
         Tag: string;
+        /** @description Thread facts of a root message, from the caller's view. */
+        ThreadInfo: {
+            /** Format: int32 */
+            replyCount: number;
+            lastReplyAt: components["schemas"]["Platform.instant"] | null;
+            lastReply: components["schemas"]["MessagePreview"] | null;
+            /**
+             * Format: int32
+             * @description Replies after the caller's read mark in this thread, not sent by the caller, not hidden, not recalled.
+             */
+            unreadCount: number;
+            /** @description True when the caller follows the thread. */
+            following: boolean;
+        };
         UpdateAccountStatusRequest: {
             status: components["schemas"]["AccountStatus"];
         };

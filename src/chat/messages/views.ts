@@ -24,6 +24,7 @@ export interface MessageView {
   editedAt: string | null;
   recalled: boolean;
   hiddenForMe: boolean;
+  forwardedFrom: { roomId: string; messageId: string } | null;
 }
 
 export const messageColumns =
@@ -43,5 +44,6 @@ export function messageView(row: MessageRow): MessageView {
     editedAt: row.edited_at ? row.edited_at.toISOString() : null,
     recalled,
     hiddenForMe: false,
+    forwardedFrom: null,
   };
 }
