@@ -15,9 +15,12 @@ import type { ChatDeps } from './deps.js';
 import { renderChatError } from './errors.js';
 import type { ChatHandlers, ChatOperations } from './handler-types.js';
 import { healthHandlers } from './health/handlers.js';
+import { memberHandlers } from './members/handlers.js';
+import { MemberService } from './members/service.js';
 import { messageHandlers } from './messages/handlers.js';
 import { MessageService } from './messages/service.js';
 import { roomHandlers } from './rooms/handlers.js';
+import { PersonalRoomService } from './rooms/personal.js';
 import { RoomService } from './rooms/service.js';
 
 export interface ChatListenerOptions {
@@ -30,11 +33,14 @@ export interface ChatListenerOptions {
 
 export async function buildChatListener(options: ChatListenerOptions): Promise<FastifyInstance> {
   const { deps } = options;
+  const rooms = new RoomService(deps);
+  const members = new MemberService(deps, rooms);
   const handlers: ChatHandlers = {
     ...healthHandlers(options.readiness),
     ...moduleHandlers(new ModuleService(deps)),
     ...accountHandlers(new AccountService(deps)),
-    ...roomHandlers(new RoomService(deps)),
+    ...roomHandlers(rooms, new PersonalRoomService(deps, rooms), members),
+    ...memberHandlers(members),
     ...messageHandlers(new MessageService(deps)),
   };
   const authenticate = createAuthenticator(deps.orm, deps.verifyKeys, deps.clock, {

@@ -24,6 +24,8 @@ export type CursorParamOf<K extends OperationId> = [Query<K>] extends [never]
  */
 export const cursorParams = {
   listRooms: ['cursor'],
+  listRoomMembers: ['cursor'],
+  listJoinRequests: ['cursor'],
   listMessages: ['before', 'after'],
   listModules: [],
   listCustomerKeys: [],
