@@ -93,7 +93,8 @@ export class MemberService {
 
   private async addDirectly(client: SqlClient, caller: Caller, roomId: string, ids: string[]): Promise<AddMembersResult> {
     const now = this.deps.clock.now();
-    const added = await insertMembers(client, roomId, ids.map((accountId) => ({ accountId, role: 'MEMBER' as const })), now);
+    const inserted = new Set(await insertMembers(client, roomId, ids.map((accountId) => ({ accountId, role: 'MEMBER' as const })), now));
+    const added = ids.filter((id) => inserted.has(id));
     if (added.length > 0) {
       await client.query('update rooms set member_count = member_count + $2 where id = $1', [roomId, added.length]);
       // A person added directly no longer waits: their pending request is settled by this addition.
@@ -104,8 +105,7 @@ export class MemberService {
       );
       await emit(client, 'member.added', { roomId, accountIds: added, role: 'MEMBER', addedBy: caller.accountId }, roomAudience(roomId));
     }
-    const addedSet = new Set(added);
-    return { status: 'ADDED', added, pending: [], alreadyPending: [], alreadyMembers: ids.filter((id) => !addedSet.has(id)) };
+    return { status: 'ADDED', added, pending: [], alreadyPending: [], alreadyMembers: ids.filter((id) => !inserted.has(id)) };
   }
 
   private async request(client: SqlClient, caller: Caller, roomId: string, ids: string[]): Promise<AddMembersResult> {
