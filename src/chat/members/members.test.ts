@@ -109,6 +109,21 @@ describe('add under the policies', () => {
     expect(await events('member.added', s.roomId)).toBe(1);
   });
 
+  test('a new member starts with the history read: only messages after the joining count as unread', async () => {
+    const s = await staffedRoom('ALL_MEMBERS');
+    const dave = await tenant.account();
+    for (const text of ['before 1', 'before 2']) {
+      expectOk(await call(base, 'POST', `/api/v1/rooms/${s.roomId}/messages`, { token: s.owner.token, body: { text } }), 201);
+    }
+    expectOk(await add(s.member, s.roomId, [dave.id]));
+    const unread = async () => (await call(base, 'GET', `/api/v1/rooms/${s.roomId}`, { token: dave.token })).body.data.unreadCount;
+    expect(await unread()).toBe(0);
+    expectOk(await call(base, 'POST', `/api/v1/rooms/${s.roomId}/messages`, { token: s.owner.token, body: { text: 'after' } }), 201);
+    expect(await unread()).toBe(1);
+    // Members from the creation saw everything arrive.
+    expect((await call(base, 'GET', `/api/v1/rooms/${s.roomId}`, { token: s.member.token })).body.data.unreadCount).toBe(3);
+  });
+
   test('ADMIN_ONLY: a regular member gets 403 and nothing changes; an admin adds', async () => {
     const s = await staffedRoom('ADMIN_ONLY');
     const dave = await tenant.account();

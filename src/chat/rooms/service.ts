@@ -274,10 +274,16 @@ export class RoomService {
   }
 }
 
+/**
+ * New members start with the room's history read (read mark at the room's current sequence number): joining an old
+ * room does not make its whole past unread. Callers adding to an existing room hold its row lock, so no send
+ * slips between reading last_seq and the insert.
+ */
 export async function insertMembers(client: SqlClient, roomId: string, members: Array<{ accountId: string; role: RoomRole }>, at: Date): Promise<string[]> {
   const { rows } = await client.query<{ account_id: string }>(
-    `insert into room_members (room_id, account_id, role, joined_at)
-     select $1, unnest($2::uuid[]), unnest($3::text[]), $4 on conflict do nothing returning account_id`,
+    `insert into room_members (room_id, account_id, role, joined_at, last_read_seq)
+     select $1, unnest($2::uuid[]), unnest($3::text[]), $4, coalesce((select last_seq from rooms where id = $1), 0)
+     on conflict do nothing returning account_id`,
     [roomId, members.map((m) => m.accountId), members.map((m) => m.role), at],
   );
   return rows.map((r) => r.account_id);
