@@ -15,8 +15,14 @@ import type { ChatDeps } from './deps.js';
 import { renderChatError } from './errors.js';
 import type { ChatHandlers, ChatOperations } from './handler-types.js';
 import { healthHandlers } from './health/handlers.js';
+import { messageActionHandlers } from './messages/action-handlers.js';
+import { ForwardService } from './messages/forward.js';
 import { messageHandlers } from './messages/handlers.js';
+import { MessageLifecycleService } from './messages/lifecycle.js';
+import { ReactionService } from './messages/reactions.js';
 import { MessageService } from './messages/service.js';
+import { pinHandlers } from './pins/handlers.js';
+import { PinService } from './pins/service.js';
 import { roomHandlers } from './rooms/handlers.js';
 import { RoomService } from './rooms/service.js';
 
@@ -36,6 +42,8 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     ...accountHandlers(new AccountService(deps)),
     ...roomHandlers(new RoomService(deps)),
     ...messageHandlers(new MessageService(deps)),
+    ...messageActionHandlers({ lifecycle: new MessageLifecycleService(deps), reactions: new ReactionService(deps), forward: new ForwardService(deps) }),
+    ...pinHandlers(new PinService(deps)),
   };
   const authenticate = createAuthenticator(deps.orm, deps.verifyKeys, deps.clock, {
     audience: options.audience,
