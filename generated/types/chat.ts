@@ -740,7 +740,10 @@ export interface components {
          * @description A UUID (RFC 9562) in its canonical lowercase textual form.
          */
         "Platform.uuid": string;
-        /** @description Reaction text: 1 to 64 characters, no whitespace or control characters. */
+        /**
+         * @description Reaction text: 1 to 64 characters without whitespace, control, invisible formatting or bidirectional
+         *     characters (the zero-width joiner of composed emoji is allowed).
+         */
         ReactionEmoji: string;
         ReactionRequest: {
             emoji: components["schemas"]["ReactionEmoji"];
