@@ -127,4 +127,22 @@ describe('reactions', () => {
     expect(await reactionsOf(c.messageId)).toBe(1);
     expect(await fx.events('reaction.added', { messageId: c.messageId })).toBe(1);
   });
+
+  test('reactions and pins racing a recall are either removed by it or refused with 409: none survive it', async () => {
+    for (let round = 0; round < 5; round++) {
+      const c = await setup();
+      const base = `/rooms/${c.roomId}/messages/${c.messageId}`;
+      const results = await Promise.all([
+        ...['👍', '🎉', '🔥'].map((emoji) => fx.api(c.member, 'POST', c.path, { emoji })),
+        fx.api(c.owner, 'POST', `${base}/pin?scope=ROOM`),
+        fx.api(c.member, 'POST', `${base}/pin?scope=PERSONAL`),
+        fx.api(c.owner, 'POST', `${base}/recall`),
+      ]);
+      for (const r of results) expect([200, 409]).toContain(r.status);
+      expect(results[results.length - 1]!.status).toBe(200);
+      expect(await reactionsOf(c.messageId)).toBe(0);
+      expect(await count(platform.db, 'select count(*) as n from room_pins where message_id = $1', [c.messageId])).toBe(0);
+      expect(await count(platform.db, 'select count(*) as n from personal_pins where message_id = $1', [c.messageId])).toBe(0);
+    }
+  });
 });
