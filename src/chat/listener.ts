@@ -17,8 +17,14 @@ import type { ChatHandlers, ChatOperations } from './handler-types.js';
 import { healthHandlers } from './health/handlers.js';
 import { memberHandlers } from './members/handlers.js';
 import { MemberService } from './members/service.js';
+import { messageActionHandlers } from './messages/action-handlers.js';
+import { ForwardService } from './messages/forward.js';
 import { messageHandlers } from './messages/handlers.js';
+import { MessageLifecycleService } from './messages/lifecycle.js';
+import { ReactionService } from './messages/reactions.js';
 import { MessageService } from './messages/service.js';
+import { pinHandlers } from './pins/handlers.js';
+import { PinService } from './pins/service.js';
 import { roomHandlers } from './rooms/handlers.js';
 import { PersonalRoomService } from './rooms/personal.js';
 import { RoomService } from './rooms/service.js';
@@ -42,6 +48,8 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     ...roomHandlers(rooms, new PersonalRoomService(deps, rooms), members),
     ...memberHandlers(members),
     ...messageHandlers(new MessageService(deps)),
+    ...messageActionHandlers({ lifecycle: new MessageLifecycleService(deps), reactions: new ReactionService(deps), forward: new ForwardService(deps) }),
+    ...pinHandlers(new PinService(deps)),
   };
   const authenticate = createAuthenticator(deps.orm, deps.verifyKeys, deps.clock, {
     audience: options.audience,

@@ -29,6 +29,9 @@ export const cursorParams = {
   listMessages: ['before', 'after'],
   listModules: [],
   listCustomerKeys: [],
+  listReactions: [],
+  listPinnedMessages: [],
+  forwardMessages: [],
 } as const satisfies { readonly [K in ListOperationId]: readonly CursorParamOf<K>[] };
 
 /** List operations that can be followed page by page. */
