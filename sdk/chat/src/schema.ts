@@ -353,7 +353,7 @@ export interface components {
         };
         CreateRoomRequest: {
             type: components["schemas"]["CreatableRoomType"];
-            name: components["schemas"]["Platform.text"];
+            name: components["schemas"]["Platform.name"];
             description?: components["schemas"]["Platform.text"];
             /** @default ALL_MEMBERS */
             addMemberPolicy?: components["schemas"]["AddMemberPolicy"];
@@ -484,6 +484,8 @@ export interface components {
          * @description An instant in time, ISO 8601 / RFC 3339 with a UTC offset.
          */
         "Platform.instant": string;
+        /** @description A name: free text without U+0000 that has at least one character other than whitespace; leading and trailing whitespace is removed. */
+        "Platform.name": string;
         /** @description Free text: any Unicode string without U+0000, which PostgreSQL text cannot store. */
         "Platform.text": string;
         /**
