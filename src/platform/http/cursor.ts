@@ -1,13 +1,17 @@
 // Opaque cursors: base64url of a small JSON keyset followed by a truncated HMAC-SHA256 tag. Only cursors this
 // deployment issued decode, so a hand-built keyset never reaches SQL; anything else is rejected by the caller with
 // its interface's invalid-cursor error. The secret is shared by every node (see src/platform/cursor-secret.ts).
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const tagBytes = 16;
 const maxRawLength = 512;
 
-/** Signing keys of this process: the first signs, any verifies (tests run several platforms in one process). */
-let keys: Buffer[] = [];
+/**
+ * Signing keys of this process: the first signs, any verifies. startPlatform installs the deployment's shared key
+ * first; the process-local random key behind it only serves code that encodes before that (test tables built at
+ * load time), and tests that run several platforms in one process have all their keys accepted.
+ */
+let keys: Buffer[] = [randomBytes(32)];
 
 export function installCursorSecret(secret: string): void {
   const key = Buffer.from(secret, 'utf8');
@@ -20,17 +24,21 @@ function tag(key: Buffer, payload: Buffer): Buffer {
 
 export type CursorValue = string | number;
 
-function encodable(value: unknown): value is CursorValue {
+const dateTimeShaped = /^[+-]?\d{4,6}-\d{2}-\d{2}T/;
+
+/**
+ * Safe integers, and well-formed strings without U+0000; a string shaped like a date-time must be one PostgreSQL
+ * reads back (years 1 to 9999, as Date#toISOString writes them).
+ */
+function decodable(value: unknown): value is CursorValue {
   if (typeof value === 'number') return Number.isSafeInteger(value);
-  return typeof value === 'string' && value.isWellFormed() && !value.includes('\u0000');
+  if (typeof value !== 'string' || !value.isWellFormed() || value.includes('\u0000')) return false;
+  return !dateTimeShaped.test(value) || cursorInstant(value) !== null;
 }
 
+/** Fields must be safe integers or well-formed strings (timestamps from toISOString): decodeCursor refuses anything else. */
 export function encodeCursor(keyset: Record<string, CursorValue>): string {
-  const signer = keys[0];
-  if (!signer) throw new Error('No cursor secret is installed; startPlatform installs it before the listeners start');
-  for (const [name, value] of Object.entries(keyset)) {
-    if (!encodable(value)) throw new Error(`Cursor field ${name} must be a safe integer or a well-formed string`);
-  }
+  const signer = keys[0]!;
   const payload = Buffer.from(JSON.stringify(keyset), 'utf8');
   return Buffer.concat([payload, tag(signer, payload)]).toString('base64url');
 }
@@ -46,7 +54,7 @@ export function decodeCursor(raw: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(payload.toString('utf8'));
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
-    return Object.values(value).every(encodable) ? (value as Record<string, unknown>) : null;
+    return Object.values(value).every(decodable) ? (value as Record<string, unknown>) : null;
   } catch {
     return null;
   }
