@@ -484,7 +484,7 @@ export interface components {
          * @description An instant in time, ISO 8601 / RFC 3339 with a UTC offset.
          */
         "Platform.instant": string;
-        /** @description A name: free text without U+0000 that has at least one character other than whitespace; leading and trailing whitespace is removed. */
+        /** @description A name: free text without U+0000 that has at least one character other than whitespace (tab, line breaks, space separators, U+FEFF); leading and trailing whitespace is removed. */
         "Platform.name": string;
         /** @description Free text: any Unicode string without U+0000, which PostgreSQL text cannot store. */
         "Platform.text": string;
