@@ -39,6 +39,16 @@ describe('ill-formed Unicode', () => {
     expect(await messagesIn(roomId)).toBe(0);
   });
 
+  test('a surrogate encoded in a URL (CESU-8 bytes) is not a 500 in a path or a query', async () => {
+    const path = await call(chat, 'GET', '/api/v1/rooms/%ED%A0%80', { token: alice.token });
+    expect(path.status).toBeGreaterThanOrEqual(400);
+    expect(path.status).toBeLessThan(500);
+    const query = await call(chat, 'GET', '/api/v1/rooms?archived=true&q=%ED%A0%80', { token: alice.token });
+    expect(query.status).toBeLessThan(500);
+    const partner = await call(platform.partnerUrl, 'GET', '/api/v1/workspaces?cursor=%ED%A0%80', { token: alice.token });
+    expect(partner.status).toBe(400);
+  });
+
   test('a surrogate pair is a character like any other', async () => {
     const res = await call(chat, 'POST', `/api/v1/rooms/${roomId}/messages`, rawJson(alice.token, '{"text":"\\ud83d\\ude00 ok"}'));
     expectOk(res, 201);
@@ -145,7 +155,7 @@ describe('one uuid rule', () => {
 });
 
 describe('names', () => {
-  test.each([[''], [' '], ['   '], ['\t\n'], ['\u00a0\u3000'], ['\u2003']])('room name %j is 400 at body.name and creates nothing', async (name) => {
+  test.each([[''], [' '], ['   '], ['\t\n'], ['\u00a0\u3000'], ['\u2003'], ['\ufeff\u2028']])('room name %j is 400 at body.name and creates nothing', async (name) => {
     const before = await roomsBy(alice.id);
     const res = await call(chat, 'POST', '/api/v1/rooms', { token: alice.token, body: { type: 'GROUP', name } });
     expectError(res, 400, 'validation_failed', 'body.name');
