@@ -29,6 +29,14 @@ export interface Config {
   lastUsedFlushMs: number;
   /** Fastify trustProxy: false, true, or the number of proxy hops whose X-Forwarded-For is trusted. */
   trustProxy: boolean | number;
+  /** HMAC secret of pagination cursors, shared by every node; unset: one generated and kept in PostgreSQL. */
+  cursorSecret: string | undefined;
+  /** Longest bearer-token lifetime accepted (exp - iat, or exp - now without iat). */
+  maxTokenLifetimeSeconds: number;
+  /** Messages one account may send per minute, counted in Redis across every node. */
+  sendRateLimitPerMinute: number;
+  /** Upper bound on how long a node trusts its cached account status when an invalidation is lost. */
+  accountCacheTtlMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -73,6 +81,13 @@ function services(env: Env): ServiceName[] {
   return names as ServiceName[];
 }
 
+function cursorSecret(env: Env): string | undefined {
+  const raw = env.CURSOR_SECRET;
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 32) throw new ConfigError(`CURSOR_SECRET must be at least 32 characters, got ${raw.length}`);
+  return raw;
+}
+
 function trustProxy(env: Env): boolean | number {
   const raw = env.TRUST_PROXY;
   if (raw === undefined || raw === '' || raw === 'false') return false;
@@ -106,5 +121,9 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerDay: int(env, 'RATE_LIMIT_PER_DAY', 100_000, 1, 1_000_000_000),
     lastUsedFlushMs: int(env, 'LAST_USED_FLUSH_MS', 5_000, 100, 3_600_000),
     trustProxy: trustProxy(env),
+    cursorSecret: cursorSecret(env),
+    maxTokenLifetimeSeconds: int(env, 'MAX_TOKEN_LIFETIME_SECONDS', 86_400, 60, 31_536_000),
+    sendRateLimitPerMinute: int(env, 'SEND_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    accountCacheTtlMs: int(env, 'ACCOUNT_CACHE_TTL_MS', 60_000, 0, 3_600_000),
   };
 }

@@ -3,6 +3,7 @@ import type { Clock } from '../platform/clock.js';
 import type { Orm } from '../platform/db/orm.js';
 import type { SqlPool } from '../platform/db/sql.js';
 import type { Queues } from '../platform/queues.js';
+import type { AccountCache } from './auth/account-cache.js';
 import type { VerifyKeyCache } from './auth/verify-key-cache.js';
 
 /** What chat services need from the platform; built once per process. */
@@ -12,5 +13,7 @@ export interface ChatDeps {
   clock: Clock;
   queues: Queues;
   verifyKeys: VerifyKeyCache;
+  /** Account status per node; status changes must invalidate it (AccountService.setStatus). */
+  accounts: AccountCache;
   config: Pick<Config, 'inlineMembersMax' | 'platformModule' | 'messageEditWindowSeconds'>;
 }

@@ -10,9 +10,10 @@ import { AccountService } from './accounts/service.js';
 import { moduleHandlers } from './admin-modules/handlers.js';
 import { ModuleService } from './admin-modules/service.js';
 import { createAuthenticator } from './auth/authenticate.js';
+import { sendLimited, type SendLimit } from './auth/send-limit.js';
 import { chatContext, type ChatContext } from './context.js';
 import type { ChatDeps } from './deps.js';
-import { renderChatError } from './errors.js';
+import { chatErrors, renderChatError } from './errors.js';
 import type { ChatHandlers, ChatOperations } from './handler-types.js';
 import { healthHandlers } from './health/handlers.js';
 import { memberHandlers } from './members/handlers.js';
@@ -34,6 +35,8 @@ export interface ChatListenerOptions {
   log: Logger;
   bodyLimit: number;
   audience: string;
+  maxTokenLifetimeSeconds: number;
+  sendLimit: SendLimit;
   readiness: () => Promise<Readiness>;
 }
 
@@ -51,9 +54,11 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     ...messageActionHandlers({ lifecycle: new MessageLifecycleService(deps), reactions: new ReactionService(deps), forward: new ForwardService(deps) }),
     ...pinHandlers(new PinService(deps)),
   };
-  const authenticate = createAuthenticator(deps.orm, deps.verifyKeys, deps.clock, {
+  handlers.sendMessage = sendLimited(handlers.sendMessage, options.sendLimit);
+  const authenticate = createAuthenticator(deps.accounts, deps.verifyKeys, deps.clock, {
     audience: options.audience,
     platformModule: deps.config.platformModule,
+    maxTokenLifetimeSec: options.maxTokenLifetimeSeconds,
   });
   return buildListener<ChatOperations, ChatContext>({
     name: 'chat',
@@ -65,6 +70,10 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     authenticate: async (request) => {
       request.caller = await authenticate(request);
     },
+    requirePlatformAdmin: (request) => {
+      if (!request.caller?.platformAdmin) throw chatErrors.platformAdminRequired();
+    },
+    readiness: options.readiness,
     renderError: renderChatError,
   });
 }

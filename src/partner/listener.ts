@@ -1,16 +1,18 @@
 // The partner listener: the partner OpenAPI document bound to its handlers, behind the key gate (rate limit by IP,
 // key, surface, scope), with Idempotency-Key records around key writes and the convention A error envelope.
 import type { FastifyInstance } from 'fastify';
+import type { AccountCache } from '../chat/auth/account-cache.js';
 import { createAuthenticator } from '../chat/auth/authenticate.js';
 import type { VerifyKeyCache } from '../chat/auth/verify-key-cache.js';
 import type { Logger } from '../platform/logger.js';
 import { buildListener } from '../platform/http/server.js';
 import { loadSpecification } from '../platform/http/specification.js';
+import type { Readiness } from '../platform/readiness.js';
 import { apiKeyHandlers } from './api-keys/handlers.js';
 import { partnerContextFactory, type PartnerContext } from './context.js';
 import { crmHandlers } from './crm/handlers.js';
 import type { PartnerDeps } from './deps.js';
-import { renderPartnerError } from './errors.js';
+import { partnerErrors, renderPartnerError } from './errors.js';
 import { createGate, createOperationAuth, requiredScopes, type GateParts } from './gate/gate.js';
 import type { PartnerHandlers, PartnerOperations } from './handler-types.js';
 import { idempotent, keyWriteOperations } from './idempotency/idempotent.js';
@@ -22,10 +24,13 @@ export interface PartnerListenerOptions {
   gate: GateParts;
   idempotency: IdempotencyStore;
   verifyKeys: VerifyKeyCache;
+  accounts: AccountCache;
   log: Logger;
   bodyLimit: number;
   audience: string;
+  maxTokenLifetimeSeconds: number;
   trustProxy: boolean | number;
+  readiness: () => Promise<Readiness>;
 }
 
 export async function buildPartnerListener(options: PartnerListenerOptions): Promise<FastifyInstance> {
@@ -40,9 +45,10 @@ export async function buildPartnerListener(options: PartnerListenerOptions): Pro
     const id = operationId as keyof PartnerHandlers;
     (handlers as Record<string, unknown>)[id] = idempotent(handlers[id], options.idempotency);
   }
-  const authenticateUser = createAuthenticator(deps.orm, options.verifyKeys, deps.clock, {
+  const authenticateUser = createAuthenticator(options.accounts, options.verifyKeys, deps.clock, {
     audience: options.audience,
     platformModule: deps.config.platformModule,
+    maxTokenLifetimeSec: options.maxTokenLifetimeSeconds,
   });
   return buildListener<PartnerOperations, PartnerContext>({
     name: 'partner',
@@ -53,6 +59,10 @@ export async function buildPartnerListener(options: PartnerListenerOptions): Pro
     context: partnerContextFactory(deps.sql),
     onRequest: createGate(options.gate),
     authenticate: createOperationAuth(requiredScopes(specification), authenticateUser),
+    requirePlatformAdmin: (request) => {
+      if (!request.caller?.platformAdmin) throw partnerErrors.platformAdminRequired();
+    },
+    readiness: options.readiness,
     renderError: renderPartnerError,
     trustProxy: options.trustProxy,
   });

@@ -61,6 +61,9 @@ export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queue
     outboxQueueName,
     async (job: Job) => {
       if (job.name === 'prune') return { pruned: await pruneOutbox(sql) };
+      // A request deduplicated against a drain already running would be lost (its rows committed after this drain
+      // read the table): from now on requests queue a new drain.
+      await job.removeDeduplicationKey();
       let published = 0;
       // Keep draining while full batches come back, so one job empties a backlog.
       for (;;) {

@@ -8,7 +8,12 @@ import { KeyLookup } from '../partner/gate/key-lookup.js';
 import { LastUsedRecorder } from '../partner/gate/last-used.js';
 import { RateLimiter } from '../partner/gate/rate-limit.js';
 import { IdempotencyStore } from '../partner/idempotency/store.js';
+import { AccountCache } from '../chat/auth/account-cache.js';
+import { reportUnusableKeys } from '../chat/auth/key-strength.js';
+import { SendLimit } from '../chat/auth/send-limit.js';
 import { VerifyKeyCache } from '../chat/auth/verify-key-cache.js';
+import { resolveCursorSecret } from './cursor-secret.js';
+import { installCursorSecret } from './http/cursor.js';
 import { systemClock, type Clock } from './clock.js';
 import { migrate, openOrm, type Orm } from './db/orm.js';
 import { createSqlPool, type SqlPool } from './db/sql.js';
@@ -57,6 +62,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       .fork()
       .getConnection()
       .execute('insert into modules (code, name) values (?, ?) on conflict do nothing', [config.platformModule, 'Platform administration']);
+    installCursorSecret(await resolveCursorSecret(sql, config.cursorSecret));
 
     const redis = connectRedis(infra.redisUrl, 'commands');
     const subscriber = connectRedis(infra.redisUrl, 'subscriber');
@@ -75,18 +81,23 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
     }
 
     const verifyKeys = new VerifyKeyCache(orm, redis, config.verifyKeyCacheTtlMs, clock);
+    const accounts = new AccountCache(sql, redis, config.accountCacheTtlMs, clock);
     if (config.services.includes('chat') || config.services.includes('partner')) {
-      const unlisten = await verifyKeys.listen(subscriber);
-      stops.push(unlisten);
+      await reportUnusableKeys(sql, log);
+      stops.push(await verifyKeys.listen(subscriber));
+      stops.push(await accounts.listen(subscriber));
     }
+    const readiness = () => checkReadiness(sql, redis);
 
     if (config.services.includes('chat')) {
       const chat = await buildChatListener({
-        deps: { orm, sql, clock, queues, verifyKeys, config },
+        deps: { orm, sql, clock, queues, verifyKeys, accounts, config },
         log,
         bodyLimit: config.bodyLimitBytes,
         audience: config.jwtAudience,
-        readiness: () => checkReadiness(sql, redis),
+        maxTokenLifetimeSeconds: config.maxTokenLifetimeSeconds,
+        sendLimit: new SendLimit(redis, config.sendRateLimitPerMinute, clock),
+        readiness,
       });
       const address = await chat.listen({ host: config.host, port: config.chatPort });
       stops.push(() => chat.close());
@@ -108,10 +119,13 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         },
         idempotency: new IdempotencyStore(sql, clock),
         verifyKeys,
+        accounts,
         log,
         bodyLimit: config.bodyLimitBytes,
         audience: config.jwtAudience,
+        maxTokenLifetimeSeconds: config.maxTokenLifetimeSeconds,
         trustProxy: config.trustProxy,
+        readiness,
       });
       const address = await partner.listen({ host: config.host, port: config.partnerPort });
       stops.push(() => partner.close());

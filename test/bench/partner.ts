@@ -4,7 +4,9 @@
 // no-ops. Starts its own embedded PostgreSQL and redis-server in a temporary folder and removes them at the end.
 // Run with `make bench` (node dist/test/bench/partner.js). Prints tables; exits 0 when every request succeeded.
 import { availableParallelism } from 'node:os';
+import { AccountCache } from '../../src/chat/auth/account-cache.js';
 import { VerifyKeyCache } from '../../src/chat/auth/verify-key-cache.js';
+import { checkReadiness } from '../../src/platform/readiness.js';
 import { insertCrmRecords } from '../../src/partner/crm/records.js';
 import { IdempotencyStore } from '../../src/partner/idempotency/store.js';
 import { buildPartnerListener } from '../../src/partner/listener.js';
@@ -65,10 +67,13 @@ async function main(): Promise<number> {
     },
     idempotency: new IdempotencyStore(sql, systemClock),
     verifyKeys: new VerifyKeyCache(orm, redis, 60_000, systemClock),
+    accounts: new AccountCache(sql, redis, 60_000, systemClock),
     log: createLogger('silent'),
     bodyLimit: 262_144,
     audience: 'chat',
+    maxTokenLifetimeSeconds: 86_400,
     trustProxy: false,
+    readiness: () => checkReadiness(sql, redis),
   });
   const ungatedUrl = await ungated.listen({ host: '127.0.0.1', port: 0 });
   cleanups.push(() => ungated.close());

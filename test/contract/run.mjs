@@ -126,6 +126,8 @@ class Platform {
         // Every request comes from 127.0.0.1: the rate limit has its own tests and would only turn cases into 429s.
         RATE_LIMIT_PER_MINUTE: '100000000',
         RATE_LIMIT_PER_DAY: '1000000000',
+        // A handful of accounts send thousands of messages a minute here; the send limit has its own tests.
+        SEND_RATE_LIMIT_PER_MINUTE: '1000000',
         DEV_SIGNING_KEY: '1',
         LOG_LEVEL: 'warn',
       },

@@ -99,6 +99,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // Tests share 127.0.0.1; the rate-limit tests lower these on a platform of their own.
     rateLimitPerMinute: 1_000_000,
     rateLimitPerDay: 100_000_000,
+    // Concurrency tests and benchmarks send far more than a person would; the send-limit test lowers it.
+    sendRateLimitPerMinute: 1_000_000,
     logLevel: 'silent',
     outboxPollMs: 60_000,
     ...overrides,

@@ -116,12 +116,18 @@ export class AccountService {
     });
   }
 
+  /**
+   * Every node drops its cached status before this answers, so the change holds from the very next request
+   * anywhere. A repeat publishes again: a retry after a failed publish still reaches every node.
+   */
   async setStatus(id: string, status: AccountStatus): Promise<AccountView> {
-    return this.update(id, (account, em) => {
+    const view = await this.update(id, (account, em) => {
       const previous = account.status;
       account.status = status;
       return previous === status ? undefined : appendOutbox(em, 'account.status_changed', { accountId: id, from: previous, to: status });
     });
+    await this.deps.accounts.invalidate(view.id);
+    return view;
   }
 
   async setMetadata(id: string, metadata: MetadataInput): Promise<AccountView> {

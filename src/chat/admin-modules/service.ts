@@ -1,7 +1,7 @@
 import { createHash, createPublicKey } from 'node:crypto';
-import { importSPKI } from 'jose';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { newId } from '../../platform/ids.js';
+import { importVerifyKey } from '../auth/key-strength.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { CustomerKeyEntity, ModuleEntity, type CustomerKey, type Module } from './entities.js';
@@ -81,10 +81,11 @@ export class ModuleService {
     let der: Buffer;
     try {
       der = createPublicKey(input.publicKeyPem).export({ type: 'spki', format: 'der' });
-      await importSPKI(input.publicKeyPem, input.algorithm);
     } catch {
       throw chatErrors.invalid('body.publicKeyPem', `must be a PEM SubjectPublicKeyInfo public key usable with ${input.algorithm}`);
     }
+    const imported = await importVerifyKey(input.publicKeyPem, input.algorithm);
+    if ('unusable' in imported) throw chatErrors.invalid('body.publicKeyPem', imported.unusable);
     const fingerprint = createHash('sha256').update(der).digest('hex');
     const em = this.deps.orm.em.fork();
     const key = em.create(CustomerKeyEntity, {

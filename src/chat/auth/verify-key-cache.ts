@@ -1,9 +1,12 @@
 // Verify keys per (module, customer), cached on each node. Registering or refreshing keys publishes an
 // invalidation on Redis so that every node drops its copy at once; the TTL bounds staleness if a message is lost.
-import { importSPKI, type CryptoKey } from 'jose';
+// Keys too weak or unreadable are left out (reported at start by reportUnusableKeys).
+import type { CryptoKey } from 'jose';
 import type { Orm } from '../../platform/db/orm.js';
+import { InvalidationChannel } from '../../platform/invalidation.js';
 import type { Redis } from '../../platform/redis.js';
 import type { Clock } from '../../platform/clock.js';
+import { importVerifyKey } from './key-strength.js';
 
 export const verifyKeyInvalidationChannel = 'chat:verify-keys:invalidate';
 
@@ -24,32 +27,27 @@ export class VerifyKeyCache {
   private readonly entries = new Map<string, Entry>();
   /** Bumped on every invalidation, so a load that raced with one is not cached. */
   private generation = 0;
+  private readonly channel: InvalidationChannel;
 
   constructor(
     private readonly orm: Orm,
-    private readonly publisher: Redis,
+    publisher: Redis,
     private readonly ttlMs: number,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.channel = new InvalidationChannel(publisher, verifyKeyInvalidationChannel);
+  }
 
   /** Subscribes to invalidations from other nodes; returns the unsubscribe. */
-  async listen(subscriber: Redis): Promise<() => Promise<void>> {
-    await subscriber.subscribe(verifyKeyInvalidationChannel);
-    const onMessage = (channel: string, message: string) => {
-      if (channel === verifyKeyInvalidationChannel) this.drop(message);
-    };
-    subscriber.on('message', onMessage);
-    return async () => {
-      subscriber.off('message', onMessage);
-      await subscriber.unsubscribe(verifyKeyInvalidationChannel);
-    };
+  listen(subscriber: Redis): Promise<() => Promise<void>> {
+    return this.channel.listen(subscriber, { drop: (key) => this.drop(key), dropAll: () => this.dropAll() });
   }
 
   async keysFor(moduleCode: string, customerAccountId: string): Promise<VerifyKey[]> {
     const key = cacheKey(moduleCode, customerAccountId);
     const now = this.clock.now().getTime();
     const hit = this.entries.get(key);
-    if (hit && now - hit.loadedAt < this.ttlMs) return hit.keys;
+    if (hit && now - hit.loadedAt < this.ttlMs && this.channel.isLive) return hit.keys;
     const generation = this.generation;
     const rows = await this.orm.em
       .fork()
@@ -58,10 +56,12 @@ export class VerifyKeyCache {
         'select kid, algorithm, public_key_pem from customer_keys where module_code = ? and customer_account_id = ?',
         [moduleCode, customerAccountId],
       );
-    const keys = await Promise.all(
-      rows.map(async (r) => ({ kid: r.kid, algorithm: r.algorithm, key: await importSPKI(r.public_key_pem, r.algorithm) })),
-    );
-    if (generation === this.generation) this.entries.set(key, { keys, loadedAt: now });
+    const keys: VerifyKey[] = [];
+    for (const r of rows) {
+      const imported = await importVerifyKey(r.public_key_pem, r.algorithm);
+      if ('key' in imported) keys.push({ kid: r.kid, algorithm: r.algorithm, key: imported.key });
+    }
+    if (generation === this.generation && this.channel.isLive) this.entries.set(key, { keys, loadedAt: now });
     return keys;
   }
 
@@ -69,11 +69,16 @@ export class VerifyKeyCache {
   async invalidate(moduleCode: string, customerAccountId: string): Promise<void> {
     const key = cacheKey(moduleCode, customerAccountId);
     this.drop(key);
-    await this.publisher.publish(verifyKeyInvalidationChannel, key);
+    await this.channel.publish(key);
   }
 
   private drop(key: string): void {
     this.generation += 1;
     this.entries.delete(key);
+  }
+
+  private dropAll(): void {
+    this.generation += 1;
+    this.entries.clear();
   }
 }

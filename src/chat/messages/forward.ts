@@ -47,14 +47,8 @@ export class ForwardService {
 
   /** All or nothing: a source room the caller cannot read, or any id that cannot be forwarded, copies nothing. */
   async forward(caller: Caller, roomId: string, input: ForwardInput): Promise<MessageView[]> {
-    const fromRoomId = input.fromRoomId.toLowerCase();
-    const ids = input.messageIds.map((id) => id.toLowerCase());
-    const first = new Map<string, number>();
-    ids.forEach((id, i) => {
-      // The schema's uniqueItems compares text; the same id in another letter case is caught here.
-      if (first.has(id)) throw chatErrors.invalid(`body.messageIds[${i}]`, `repeats body.messageIds[${first.get(id)}]`);
-      first.set(id, i);
-    });
+    // uuids arrive lower-cased (the request pipeline's one uuid rule), so the schema's uniqueItems sees repeats.
+    const { fromRoomId, messageIds: ids } = input;
     const now = this.deps.clock.now();
     const rows = await inTransaction(this.deps.sql, async (client) => {
       await roleIn(client, roomId, caller.accountId);

@@ -1,8 +1,8 @@
 // Issuing, listing and revoking API keys. issueApiKey is the one place a key is made: the createApiKey operation
 // and the development CLI both call it, so both apply the same rules (known scopes, 1 to 20, future expiry).
 import { systemClock, type Clock } from '../../platform/clock.js';
-import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
-import { isUuid, newId } from '../../platform/ids.js';
+import { cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
+import { newId } from '../../platform/ids.js';
 import type { Queryable } from '../db.js';
 import { partnerErrors } from '../errors.js';
 import { isKnownScope, scopePresets } from '../scopes/catalogue.js';
@@ -70,9 +70,9 @@ export async function issueApiKey(db: Queryable, input: IssueApiKeyInput, clock:
 }
 
 function parseKeyCursor(raw: string): string {
-  const c = decodeCursor(raw);
-  if (!c || typeof c.i !== 'string' || !isUuid(c.i)) throw partnerErrors.badInput('query.cursor', 'is not a cursor of this list');
-  return c.i;
+  const id = cursorUuid(decodeCursor(raw)?.i);
+  if (!id) throw partnerErrors.badInput('query.cursor', 'is not a cursor of this list');
+  return id;
 }
 
 /** A workspace's keys, newest first (ids are time-ordered). */

@@ -2,8 +2,7 @@
 // required ones present, types and enums checked); what is left here is paging, the partition, defaults and
 // references between records.
 import type { Clock } from '../../platform/clock.js';
-import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
-import { isUuid } from '../../platform/ids.js';
+import { cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import type { Queryable } from '../db.js';
 import { partnerErrors } from '../errors.js';
 import { insertCrmRecord, patchRow, renderRecord, resourcesOf, selectOne, selectPage, utcInstant, type CrmRecord, type Partition } from './records.js';
@@ -29,10 +28,9 @@ function pageCursor(resource: ResourceId, lastId: string): string {
 
 function parseCursor(resource: ResourceId, raw: string): string {
   const c = decodeCursor(raw);
-  if (!c || c.r !== resource || typeof c.i !== 'string' || !isUuid(c.i)) {
-    throw partnerErrors.badInput('query.cursor', 'is not a cursor this list returned; pass next_cursor back unchanged');
-  }
-  return c.i.toLowerCase();
+  const id = c?.r === resource ? cursorUuid(c.i) : null;
+  if (!id) throw partnerErrors.badInput('query.cursor', 'is not a cursor this list returned; pass next_cursor back unchanged');
+  return id;
 }
 
 export class CrmService {

@@ -1,7 +1,9 @@
 // The rate counter by calling IP address, first step of the gate. Fixed per-minute and per-day windows counted in
-// Redis with one script call, so every node shares one allowance and switching keys does not reset it.
+// Redis with one script call (src/platform/rate-limit.ts), so every node shares one allowance and switching keys
+// does not reset it.
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../platform/clock.js';
+import { FixedWindowCounter } from '../../platform/rate-limit.js';
 
 export interface RateLimits {
   perMinute: number;
@@ -24,37 +26,31 @@ export interface RateDecision {
   refusal?: RateRefusal;
 }
 
-// INCR both windows; the first hit of a window sets its expiry. Returns both counts.
-const script = `
-local m = redis.call('INCR', KEYS[1])
-if m == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-local d = redis.call('INCR', KEYS[2])
-if d == 1 then redis.call('EXPIRE', KEYS[2], ARGV[2]) end
-return {m, d}
-`;
-
-interface RateRedis extends Redis {
-  partnerRateHit(minuteKey: string, dayKey: string, minuteTtl: number, dayTtl: number): Promise<[number, number]>;
-}
-
 export class RateLimiter {
-  private readonly redis: RateRedis;
+  private readonly counter: FixedWindowCounter;
 
-  constructor(redis: Redis, private readonly limits: RateLimits, private readonly clock: Clock) {
-    if (!('partnerRateHit' in redis)) redis.defineCommand('partnerRateHit', { numberOfKeys: 2, lua: script });
-    this.redis = redis as RateRedis;
+  constructor(redis: Redis, private readonly limits: RateLimits, clock: Clock) {
+    this.counter = new FixedWindowCounter(
+      redis,
+      'partner:rate',
+      [
+        { name: 'm', seconds: 60, limit: limits.perMinute },
+        { name: 'd', seconds: 86_400, limit: limits.perDay },
+      ],
+      clock,
+    );
   }
 
   async hit(ip: string): Promise<RateDecision> {
-    const nowSec = Math.floor(this.clock.now().getTime() / 1000);
-    const minute = Math.floor(nowSec / 60);
-    const day = Math.floor(nowSec / 86_400);
-    const [m, d] = await this.redis.partnerRateHit(`partner:rate:m:${minute}:${ip}`, `partner:rate:d:${day}:${ip}`, 120, 172_800);
+    const { windows, refusal } = await this.counter.hit(ip);
+    const [minute, day] = windows as [(typeof windows)[0], (typeof windows)[0]];
     const { perMinute, perDay } = this.limits;
-    const reset = (minute + 1) * 60 - nowSec;
-    const decision: RateDecision = { limit: perMinute, remaining: Math.max(0, Math.min(perMinute - m, perDay - d)), reset };
-    if (d > perDay) decision.refusal = { window: 'day', limit: perDay, retryAfter: (day + 1) * 86_400 - nowSec };
-    else if (m > perMinute) decision.refusal = { window: 'minute', limit: perMinute, retryAfter: reset };
+    const decision: RateDecision = {
+      limit: perMinute,
+      remaining: Math.max(0, Math.min(perMinute - minute.count, perDay - day.count)),
+      reset: minute.resetIn,
+    };
+    if (refusal) decision.refusal = { window: refusal.window.name === 'd' ? 'day' : 'minute', limit: refusal.limit, retryAfter: refusal.retryAfter };
     return decision;
   }
 }

@@ -1,8 +1,8 @@
 // Workspace administration: workspaces and their plan, members and roles with their API Keys cells.
 import type { Caller } from '../../chat/context.js';
 import { inTransaction } from '../../platform/db/sql.js';
-import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
-import { isUuid, newId } from '../../platform/ids.js';
+import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
+import { newId } from '../../platform/ids.js';
 import type { PartnerDeps } from '../deps.js';
 import { partnerErrors } from '../errors.js';
 import {
@@ -24,10 +24,10 @@ type RoleView = ReturnType<typeof roleView>;
 /** A keyset cursor of (timestamp, id); anything else is bad input. */
 function parseCursor(raw: string): { at: string; id: string } {
   const c = decodeCursor(raw);
-  if (!c || typeof c.a !== 'string' || typeof c.i !== 'string' || !isUuid(c.i) || Number.isNaN(Date.parse(c.a))) {
-    throw partnerErrors.badInput('query.cursor', 'is not a cursor of this list');
-  }
-  return { at: c.a, id: c.i };
+  const at = c && cursorInstant(c.a);
+  const id = c && cursorUuid(c.i);
+  if (!at || !id) throw partnerErrors.badInput('query.cursor', 'is not a cursor of this list');
+  return { at, id };
 }
 
 const ownerImmutable = () => partnerErrors.conflict('owner_immutable', "The workspace owner's role cannot be given, changed or removed.");

@@ -22,7 +22,32 @@ function makeAjv(coerceTypes: boolean | 'array'): AjvInstance {
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
   ajv.addFormat('double', { type: 'number', validate: () => true });
   ajv.addFormat('float', { type: 'number', validate: () => true });
+  // Normalising keywords rewrite the validated value in place, so handlers (and SQL) see one form: uuids in lower
+  // case whatever case the client wrote them in, names without surrounding whitespace.
+  ajv.addKeyword({ keyword: 'x-lowercase', type: 'string', schemaType: 'boolean', modifying: true, validate: rewrite((s) => s.toLowerCase()) });
+  ajv.addKeyword({ keyword: 'x-trim', type: 'string', schemaType: 'boolean', modifying: true, validate: rewrite((s) => s.trim()) });
   return ajv;
+}
+
+interface DataContext {
+  parentData?: Record<string | number, unknown>;
+  parentDataProperty?: string | number;
+}
+
+function rewrite(change: (s: string) => string) {
+  return (on: boolean, data: string, _schema?: unknown, cxt?: DataContext): boolean => {
+    if (on && cxt?.parentData !== undefined && cxt.parentDataProperty !== undefined) cxt.parentData[cxt.parentDataProperty] = change(data);
+    return true;
+  };
+}
+
+/** Marks every `format: uuid` schema to be lowered, so one uuid rule holds in paths, queries and bodies alike. */
+function lowerUuids(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(lowerUuids);
+  if (node === null || typeof node !== 'object') return node;
+  const obj = Object.fromEntries(Object.entries(node as Record<string, unknown>).map(([k, v]) => [k, lowerUuids(v)]));
+  if (obj.format === 'uuid') obj['x-lowercase'] = true;
+  return obj;
 }
 
 /** Bodies are validated as sent (no coercion); path, query and headers are strings coerced to their types. */
@@ -31,7 +56,7 @@ export function ajv2020ValidatorCompiler(): FastifySchemaCompiler<unknown> {
   const paramAjv = makeAjv('array');
   return ({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? bodyAjv : paramAjv;
-    const copy = { ...(schema as Record<string, unknown>) };
+    const copy = lowerUuids(schema) as Record<string, unknown>;
     delete copy.$id;
     return ajv.compile(copy) as ReturnType<FastifySchemaCompiler<unknown>>;
   };

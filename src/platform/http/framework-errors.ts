@@ -83,3 +83,8 @@ export function methodNotAllowed(method: string, url: string, allowed: string[])
 export function bodyMissing(): AppError {
   return new AppError(400, 'validation_failed', 'The request is invalid: body is required', [{ location: 'body', message: 'is required' }]);
 }
+
+export function illFormedUnicode(location: string): AppError {
+  const message = 'must be well-formed Unicode (it contains a lone surrogate)';
+  return new AppError(400, 'validation_failed', `The request is invalid: ${location} ${message}`, [{ location, message }]);
+}

@@ -4,9 +4,11 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import openapiGlue from 'fastify-openapi-glue';
 import type { Logger } from '../logger.js';
 import { newId } from '../ids.js';
+import type { Readiness } from '../readiness.js';
+import { illFormedPath } from '../unicode.js';
 import { ajv2020ValidatorCompiler } from './ajv.js';
 import { AppError } from './app-error.js';
-import { bodyMissing, methodNotAllowed, routeNotFound, toAppError } from './framework-errors.js';
+import { bodyMissing, illFormedUnicode, methodNotAllowed, routeNotFound, toAppError } from './framework-errors.js';
 import type { ContextFactory, HandlerMap, Result } from './typed.js';
 
 export interface ErrorRendering {
@@ -22,10 +24,20 @@ export interface ListenerOptions<Ops, Ctx> {
   specification: Record<string, unknown>;
   handlers: HandlerMap<Ops, Ctx>;
   context: ContextFactory<Ctx>;
-  /** Runs before validation on operations whose spec requires security; throws an AppError to refuse. */
+  /**
+   * Runs before the body is read on operations whose spec requires security; throws an AppError to refuse. A
+   * refused caller learns nothing about the body the operation expects.
+   */
   authenticate?: (request: FastifyRequest, security: Array<Record<string, string[]>>, operationId: string) => Promise<void>;
+  /**
+   * Runs right after authentication on operations the spec marks `x-platform-admin: true`; throws an AppError when
+   * the authenticated caller is not a platform administrator. Required when the spec marks any operation.
+   */
+  requirePlatformAdmin?: (request: FastifyRequest) => void;
   /** Runs first on every request, routed or not (a gate such as a rate limit); throws an AppError to refuse. */
   onRequest?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** Database and Redis state, for /readyz when the spec does not declare it. */
+  readiness: () => Promise<Readiness>;
   /** Fastify trustProxy: whether request.ip comes from X-Forwarded-For. */
   trustProxy?: boolean | number;
   /** Renders an error in this interface's envelope. */
@@ -57,6 +69,17 @@ function securityByOperation(spec: Record<string, unknown>): Map<string, Array<R
 
 type PathItem = Record<string, { operationId?: string; requestBody?: { required?: boolean } }>;
 
+/** Operations whose spec carries `x-platform-admin: true`. */
+function platformAdminOperations(spec: Record<string, unknown>): Set<string> {
+  const result = new Set<string>();
+  for (const item of Object.values((spec.paths ?? {}) as Record<string, Record<string, { operationId?: string; 'x-platform-admin'?: unknown }>>)) {
+    for (const op of Object.values(item)) {
+      if (op && typeof op === 'object' && op.operationId && op['x-platform-admin'] === true) result.add(op.operationId);
+    }
+  }
+  return result;
+}
+
 /** Operations whose spec marks the request body as required. */
 function operationsRequiringBody(spec: Record<string, unknown>): Set<string> {
   const result = new Set<string>();
@@ -87,6 +110,14 @@ function pathTemplates(spec: Record<string, unknown>): PathTemplate[] {
     if (methods.includes('GET') && !methods.includes('HEAD')) methods.push('HEAD');
     return { segments: template.split('/').map((s) => (/^\{[^}]+\}$/.test(s) ? null : s)), methods };
   });
+}
+
+/** Liveness and readiness: every listener answers them, outside any gate, declared in its spec or not. */
+const healthPaths = ['/healthz', '/readyz'];
+
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q >= 0 ? url.slice(0, q) : url;
 }
 
 function resourceOf(templates: PathTemplate[], url: string): PathTemplate | undefined {
@@ -161,7 +192,13 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
   app.addHook('onRequest', async (request, reply) => {
     reply.header(headerName, request.id);
   });
-  if (options.onRequest) app.addHook('onRequest', options.onRequest);
+  const gate = options.onRequest;
+  if (gate) {
+    // Probes of load balancers and orchestrators pass no gate (no key, no rate counter).
+    app.addHook('onRequest', async (request, reply) => {
+      if (!healthPaths.includes(pathOf(request.url))) await gate(request, reply);
+    });
+  }
 
   const sendError = (error: AppError, request: FastifyRequest, reply: FastifyReply) => {
     if (error.status >= 500) request.log.error({ err: error }, 'request failed');
@@ -171,6 +208,8 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
   };
 
   const templates = pathTemplates(options.specification);
+  const undeclaredHealth = healthPaths.filter((path) => !templates.some((t) => t.segments.join('/') === path));
+  for (const path of undeclaredHealth) templates.push({ segments: path.split('/'), methods: ['GET', 'HEAD'] });
   /**
    * No route matched: 405 with Allow when the path is a resource of the spec that lacks this method (RFC 9110
    * 15.5.6), an answer to OPTIONS listing the methods, else 404.
@@ -203,10 +242,22 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
     }
   });
 
+  // Same bodies as the chat spec's health operations; a listener that declares them serves its own handlers.
+  if (undeclaredHealth.includes('/healthz')) app.get('/healthz', async () => ({ status: 'ok' }));
+  if (undeclaredHealth.includes('/readyz')) {
+    app.get('/readyz', async (_request, reply) => {
+      const r = await options.readiness();
+      return reply.code(r.ready ? 200 : 503).send({ status: r.ready ? 'ok' : 'fail', checks: r.checks });
+    });
+  }
+
   const security = securityByOperation(options.specification);
   const requiresBody = operationsRequiringBody(options.specification);
+  const adminOnly = platformAdminOperations(options.specification);
+  if (adminOnly.size > 0 && !options.requirePlatformAdmin) throw new Error(`${options.name}: the spec marks platform-admin operations but the listener cannot check the role`);
   const handlers = options.handlers as unknown as Record<string, RawHandler>;
   const authenticate = options.authenticate;
+  const requirePlatformAdmin = options.requirePlatformAdmin;
 
   await app.register(openapiGlue, {
     specification: lowercaseHeaderParameters(keepRefSiblings(options.specification)) as Record<string, unknown>,
@@ -216,18 +267,29 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
       if (!handler) throw new Error(`No handler for operation ${operationId}`);
       const requirements = security.get(operationId) ?? [];
       const authenticates = authenticate !== undefined && requirements.length > 0;
+      const adminRequired = adminOnly.has(operationId);
       const bodyRequired = requiresBody.has(operationId);
       return {
-        ...(authenticates || bodyRequired
+        // Who may call comes before anything about the request itself: before the body is read (413, 415,
+        // malformed JSON) and before it is validated.
+        ...(authenticates || adminRequired
           ? {
-              preValidation: async (request: FastifyRequest) => {
+              preParsing: async (request: FastifyRequest) => {
                 if (authenticates) await authenticate(request, requirements, operationId);
-                // Fastify picks the body schema by Content-Type, so a request without Content-Type and body
-                // skips body validation and would reach the handler with no body at all.
-                if (bodyRequired && request.body === undefined) throw bodyMissing();
+                if (adminRequired) requirePlatformAdmin!(request);
               },
             }
           : {}),
+        preValidation: async (request: FastifyRequest) => {
+          // Fastify picks the body schema by Content-Type, so a request without Content-Type and body
+          // skips body validation and would reach the handler with no body at all.
+          if (bodyRequired && request.body === undefined) throw bodyMissing();
+          // JSON.parse turns a "\ud800" escape into a lone surrogate, which no schema keyword catches.
+          for (const [part, value] of [['body', request.body], ['query', request.query]] as const) {
+            const path = illFormedPath(value);
+            if (path) throw illFormedUnicode([part, ...path].join('.'));
+          }
+        },
         handler: async (request: FastifyRequest, reply: FastifyReply) => {
           const result = await handler(
             { params: request.params, query: request.query, body: request.body },
