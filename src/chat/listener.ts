@@ -19,6 +19,8 @@ import { messageHandlers } from './messages/handlers.js';
 import { MessageService } from './messages/service.js';
 import { roomHandlers } from './rooms/handlers.js';
 import { RoomService } from './rooms/service.js';
+import { threadHandlers } from './threads/handlers.js';
+import { ThreadService } from './threads/service.js';
 
 export interface ChatListenerOptions {
   deps: ChatDeps;
@@ -36,6 +38,7 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     ...accountHandlers(new AccountService(deps)),
     ...roomHandlers(new RoomService(deps)),
     ...messageHandlers(new MessageService(deps)),
+    ...threadHandlers(new ThreadService(deps)),
   };
   const authenticate = createAuthenticator(deps.orm, deps.verifyKeys, deps.clock, {
     audience: options.audience,

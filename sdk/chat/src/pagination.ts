@@ -25,6 +25,8 @@ export type CursorParamOf<K extends OperationId> = [Query<K>] extends [never]
 export const cursorParams = {
   listRooms: ['cursor'],
   listMessages: ['before', 'after'],
+  listThreads: ['cursor'],
+  listThreadMessages: ['before', 'after'],
   listModules: [],
   listCustomerKeys: [],
 } as const satisfies { readonly [K in ListOperationId]: readonly CursorParamOf<K>[] };
