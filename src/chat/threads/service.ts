@@ -2,10 +2,10 @@ import { inTransaction, type SqlClient, type SqlPool } from '../../platform/db/s
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
-import { messageColumns, messageView, type MessageRow, type MessageView } from '../messages/views.js';
+import { messageView, type MessageRow, type MessageView } from '../messages/views.js';
 import type { Page } from '../rooms/service.js';
 import { parseSeqCursor, parseThreadListCursor, seqCursor, threadListCursor } from './cursors.js';
-import { accountsAudienceSql, threadFactsSql, unreadRepliesSql } from './sql.js';
+import { accountsAudienceSql, threadListSql, threadPageSql, unreadRepliesSql, unreadThreadCountSql } from './sql.js';
 import { threadFollowView, threadSummaryView, type FollowState, type ThreadFactsRow, type ThreadFollowView, type ThreadSummaryView } from './views.js';
 
 export interface ThreadListQuery {
@@ -66,15 +66,8 @@ export class ThreadService {
     const cursor = query.cursor !== undefined ? parseThreadListCursor(query.cursor) : null;
     await this.requireMember(roomId, caller.accountId);
     const params: unknown[] = [caller.accountId, roomId, limit + 1];
-    let where = 'room_id = $2';
-    if (cursor) {
-      params.push(cursor.at, cursor.id);
-      where += ' and (last_reply_at, id) < ($4::timestamptz, $5::uuid)';
-    }
-    const { rows } = await this.deps.sql.query<ThreadFactsRow>(
-      threadFactsSql(where, 'order by last_reply_at desc, id desc limit $3', 'order by t.last_reply_at desc, t.id desc'),
-      params,
-    );
+    if (cursor) params.push(cursor.at, cursor.id);
+    const { rows } = await this.deps.sql.query<ThreadFactsRow>(threadListSql(cursor !== null), params);
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
@@ -105,17 +98,8 @@ export class ThreadService {
     if (!check.rows[0]?.member) throw roomNotFound();
     if (check.rows[0].is_root !== true) throw messageNotFound();
     const params: unknown[] = [rootId, caller.accountId, limit + 1];
-    let where = 'thread_root_id = $1';
-    if (bound !== null) {
-      params.push(bound);
-      where += forward ? ' and seq > $4' : ' and seq < $4';
-    }
-    const { rows } = await this.deps.sql.query<MessageRow & { hidden: boolean }>(
-      `select ${messageColumns},
-              exists (select 1 from message_hides h where h.account_id = $2 and h.message_id = messages.id) as hidden
-         from messages where ${where} order by seq ${forward ? 'asc' : 'desc'} limit $3`,
-      params,
-    );
+    if (bound !== null) params.push(bound);
+    const { rows } = await this.deps.sql.query<MessageRow & { hidden: boolean }>(threadPageSql(forward, bound !== null), params);
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
@@ -223,17 +207,7 @@ export class ThreadService {
 
   /** Threads the caller follows, in rooms it is still a member of, with at least one unread reply (decision 5). */
   async unreadCount(caller: Caller): Promise<{ count: number }> {
-    const { rows } = await this.deps.sql.query<{ n: number }>(
-      `select count(*)::int as n from thread_follows f
-         join room_members rm on rm.room_id = f.room_id and rm.account_id = f.account_id
-         join rooms ro on ro.id = f.room_id and ro.deleted_at is null
-        where f.account_id = $1 and f.state = 'FOLLOWING'
-          and exists (select 1 from messages r
-                       where r.thread_root_id = f.root_id and r.seq > f.last_read_seq
-                         and r.sender_id <> $1 and r.recalled_at is null
-                         and not exists (select 1 from message_hides h where h.account_id = $1 and h.message_id = r.id))`,
-      [caller.accountId],
-    );
+    const { rows } = await this.deps.sql.query<{ n: number }>(unreadThreadCountSql, [caller.accountId]);
     return { count: rows[0]?.n ?? 0 };
   }
 }

@@ -42,6 +42,34 @@ export function threadFactsSql(where: string, limit: string, order: string): str
      ${order}`;
 }
 
+/** Active threads of room $2 for caller $1, newest reply first, $3 rows, after the keyset ($4, $5) when paged. */
+export function threadListSql(paged: boolean): string {
+  const where = paged ? 'room_id = $2 and (last_reply_at, id) < ($4::timestamptz, $5::uuid)' : 'room_id = $2';
+  return threadFactsSql(where, 'order by last_reply_at desc, id desc limit $3', 'order by t.last_reply_at desc, t.id desc');
+}
+
+/**
+ * Replies of root $1 for caller $2, $3 rows from the newest back (or, forward, from the oldest on), beyond seq $4
+ * when paged: one range scan of messages_thread (thread_root_id, seq).
+ */
+export function threadPageSql(forward: boolean, paged: boolean): string {
+  const bound = paged ? (forward ? ' and seq > $4' : ' and seq < $4') : '';
+  return `select ${messageColumns},
+                 exists (select 1 from message_hides h where h.account_id = $2 and h.message_id = messages.id) as hidden
+            from messages where thread_root_id = $1${bound} order by seq ${forward ? 'asc' : 'desc'} limit $3`;
+}
+
+/** Threads account $1 follows, in rooms it is still a member of, with at least one unread reply (decision 5). */
+export const unreadThreadCountSql = `
+  select count(*)::int as n from thread_follows f
+    join room_members rm on rm.room_id = f.room_id and rm.account_id = f.account_id
+    join rooms ro on ro.id = f.room_id and ro.deleted_at is null
+   where f.account_id = $1 and f.state = 'FOLLOWING'
+     and exists (select 1 from messages r
+                  where r.thread_root_id = f.root_id and r.seq > f.last_read_seq
+                    and r.sender_id <> $1 and r.recalled_at is null
+                    and not exists (select 1 from message_hides h where h.account_id = $1 and h.message_id = r.id))`;
+
 /** The payload audience of a per-user event (decision 6). */
 export function accountsAudienceSql(account: string): string {
   return `jsonb_build_object('kind', 'accounts', 'accountIds', jsonb_build_array(${account}))`;
