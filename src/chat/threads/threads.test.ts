@@ -584,6 +584,8 @@ describe('query plans', () => {
     try {
       await client.query('begin');
       await client.query('set local enable_seqscan = off');
+      // Only an index that yields the order saves the sort, as it does when the room is large.
+      await client.query('set local enable_sort = off');
       const { rows } = await client.query(`explain (format json) ${sql}`, params);
       return JSON.stringify(rows[0]['QUERY PLAN']);
     } finally {
@@ -592,7 +594,7 @@ describe('query plans', () => {
     }
   }
 
-  test('thread pages scan messages_thread in order; the list reads messages_active_threads; the badge starts from the follows', async () => {
+  test('thread pages scan messages_thread in order; the list reads messages_active_threads; the badge scans messages_thread', async () => {
     const [alice] = await accounts(1);
     for (const [forward, paged] of [[false, false], [false, true], [true, true]] as const) {
       const p = await plan(threadPageSql(forward, paged), [newId(), alice.id, 51, ...(paged ? [10] : [])]);
@@ -604,7 +606,6 @@ describe('query plans', () => {
       expect(p).toContain('"Index Name":"messages_active_threads"');
     }
     const badgePlan = await plan(unreadThreadCountSql, [alice.id]);
-    expect(badgePlan).toContain('"Index Name":"thread_follows_following"');
     expect(badgePlan).toContain('"Index Name":"messages_thread"');
   });
 });
