@@ -17,6 +17,8 @@ export interface Config {
   /** Module whose tokens may carry the platform-admin claim. */
   platformModule: string;
   inlineMembersMax: number;
+  /** How long after sending its sender may edit a message; 0 turns editing off. */
+  messageEditWindowSeconds: number;
   bodyLimitBytes: number;
   verifyKeyCacheTtlMs: number;
   outboxPollMs: number;
@@ -96,6 +98,7 @@ export function loadConfig(env: Env = process.env): Config {
     jwtAudience: env.JWT_AUDIENCE ?? 'chat',
     platformModule: env.PLATFORM_MODULE ?? 'platform',
     inlineMembersMax: int(env, 'INLINE_MEMBERS_MAX', 50, 0, 10_000),
+    messageEditWindowSeconds: int(env, 'MESSAGE_EDIT_WINDOW_SECONDS', 900, 0, 2_592_000),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
     verifyKeyCacheTtlMs: int(env, 'VERIFY_KEY_CACHE_TTL_MS', 60_000, 0, 86_400_000),
     outboxPollMs: int(env, 'OUTBOX_POLL_MS', 5_000, 100, 3_600_000),

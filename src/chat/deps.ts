@@ -12,5 +12,5 @@ export interface ChatDeps {
   clock: Clock;
   queues: Queues;
   verifyKeys: VerifyKeyCache;
-  config: Pick<Config, 'inlineMembersMax' | 'platformModule'>;
+  config: Pick<Config, 'inlineMembersMax' | 'platformModule' | 'messageEditWindowSeconds'>;
 }

@@ -15,9 +15,18 @@ import type { ChatDeps } from './deps.js';
 import { renderChatError } from './errors.js';
 import type { ChatHandlers, ChatOperations } from './handler-types.js';
 import { healthHandlers } from './health/handlers.js';
+import { memberHandlers } from './members/handlers.js';
+import { MemberService } from './members/service.js';
+import { messageActionHandlers } from './messages/action-handlers.js';
+import { ForwardService } from './messages/forward.js';
 import { messageHandlers } from './messages/handlers.js';
+import { MessageLifecycleService } from './messages/lifecycle.js';
+import { ReactionService } from './messages/reactions.js';
 import { MessageService } from './messages/service.js';
+import { pinHandlers } from './pins/handlers.js';
+import { PinService } from './pins/service.js';
 import { roomHandlers } from './rooms/handlers.js';
+import { PersonalRoomService } from './rooms/personal.js';
 import { RoomService } from './rooms/service.js';
 import { threadHandlers } from './threads/handlers.js';
 import { ThreadService } from './threads/service.js';
@@ -32,12 +41,17 @@ export interface ChatListenerOptions {
 
 export async function buildChatListener(options: ChatListenerOptions): Promise<FastifyInstance> {
   const { deps } = options;
+  const rooms = new RoomService(deps);
+  const members = new MemberService(deps, rooms);
   const handlers: ChatHandlers = {
     ...healthHandlers(options.readiness),
     ...moduleHandlers(new ModuleService(deps)),
     ...accountHandlers(new AccountService(deps)),
-    ...roomHandlers(new RoomService(deps)),
+    ...roomHandlers(rooms, new PersonalRoomService(deps, rooms), members),
+    ...memberHandlers(members),
     ...messageHandlers(new MessageService(deps)),
+    ...messageActionHandlers({ lifecycle: new MessageLifecycleService(deps), reactions: new ReactionService(deps), forward: new ForwardService(deps) }),
+    ...pinHandlers(new PinService(deps)),
     ...threadHandlers(new ThreadService(deps)),
   };
   const authenticate = createAuthenticator(deps.orm, deps.verifyKeys, deps.clock, {

@@ -24,11 +24,16 @@ export type CursorParamOf<K extends OperationId> = [Query<K>] extends [never]
  */
 export const cursorParams = {
   listRooms: ['cursor'],
+  listRoomMembers: ['cursor'],
+  listJoinRequests: ['cursor'],
   listMessages: ['before', 'after'],
   listThreads: ['cursor'],
   listThreadMessages: ['before', 'after'],
   listModules: [],
   listCustomerKeys: [],
+  listReactions: [],
+  listPinnedMessages: [],
+  forwardMessages: [],
 } as const satisfies { readonly [K in ListOperationId]: readonly CursorParamOf<K>[] };
 
 /** List operations that can be followed page by page. */

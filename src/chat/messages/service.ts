@@ -6,7 +6,7 @@ import { chatErrors } from '../errors.js';
 import type { Page } from '../rooms/service.js';
 import { sendReply } from '../threads/reply.js';
 import { attachThreadInfo } from '../threads/thread-info.js';
-import { messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
+import { hiddenForMeColumn, messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
 
 export interface ScrollQuery {
   before?: string;
@@ -62,7 +62,8 @@ export class MessageService {
 
   /**
    * Keyset scroll on (room_id, seq): every page is one index range scan, whatever the room size.
-   * hasMore and nextCursor are computed on the raw rows, before any per-caller filtering.
+   * hasMore and nextCursor are computed on the raw rows, before the caller's hidden messages are left out
+   * (the seed's rule): a page whose rows are all hidden is empty yet still carries hasMore and a cursor.
    */
   async scroll(caller: Caller, roomId: string, query: ScrollQuery): Promise<Page<MessageView>> {
     if (query.before !== undefined && query.after !== undefined) {
@@ -72,22 +73,22 @@ export class MessageService {
     const forward = query.after !== undefined;
     const bound = query.before !== undefined ? parseSeqCursor(query.before, 'query.before') : forward ? parseSeqCursor(query.after!, 'query.after') : null;
     await this.requireMember(caller, roomId);
-    const params: unknown[] = [roomId, limit + 1];
+    const params: unknown[] = [roomId, limit + 1, caller.accountId];
     let where = 'room_id = $1';
     if (query.topLevelOnly) where += ' and thread_root_id is null';
     if (bound !== null) {
       params.push(bound);
-      where += forward ? ' and seq > $3' : ' and seq < $3';
+      where += forward ? ' and seq > $4' : ' and seq < $4';
     }
     const { rows } = await this.deps.sql.query<MessageRow>(
-      `select ${messageColumns} from messages where ${where} order by seq ${forward ? 'asc' : 'desc'} limit $2`,
+      `select ${messageColumns}, ${hiddenForMeColumn('$3')} from messages where ${where} order by seq ${forward ? 'asc' : 'desc'} limit $2`,
       params,
     );
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     const chronological = forward ? page : page.reverse();
-    const items = chronological.map(messageView);
+    const items = chronological.filter((row) => !row.hidden_for_me).map(messageView);
     // Roots with replies carry their thread facts (one batched query; src/chat/threads).
     if (query.topLevelOnly) await attachThreadInfo(this.deps.sql, caller.accountId, items);
     return {
@@ -126,7 +127,10 @@ export class MessageService {
 
   async get(caller: Caller, roomId: string, messageId: string): Promise<MessageView> {
     await this.requireMember(caller, roomId);
-    const { rows } = await this.deps.sql.query<MessageRow>(`select ${messageColumns} from messages where room_id = $1 and id = $2`, [roomId, messageId]);
+    const { rows } = await this.deps.sql.query<MessageRow>(
+      `select ${messageColumns}, ${hiddenForMeColumn('$3')} from messages where room_id = $1 and id = $2`,
+      [roomId, messageId, caller.accountId],
+    );
     if (!rows[0]) throw chatErrors.notFound('Message', 'message_not_found');
     return messageView(rows[0]);
   }

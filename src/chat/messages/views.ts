@@ -10,6 +10,10 @@ export interface MessageRow {
   created_at: Date;
   edited_at: Date | null;
   recalled_at: Date | null;
+  forwarded_from_room_id: string | null;
+  forwarded_from_message_id: string | null;
+  /** Per caller; selected with hiddenForMeColumn, absent (false) where no caller view applies. */
+  hidden_for_me?: boolean;
 }
 
 export interface MessageView {
@@ -28,7 +32,20 @@ export interface MessageView {
 }
 
 export const messageColumns =
-  'id, room_id, seq, sender_id, type, text, client_message_id, thread_root_id, created_at, edited_at, recalled_at';
+  'id, room_id, seq, sender_id, type, text, client_message_id, thread_root_id, created_at, edited_at, recalled_at, ' +
+  'forwarded_from_room_id, forwarded_from_message_id';
+
+/** messageColumns of the table alias `alias`, for statements that join messages with a table of the same names. */
+export const messageColumnsOf = (alias: string): string =>
+  messageColumns
+    .split(', ')
+    .map((c) => `${alias}.${c}`)
+    .join(', ');
+
+/** Whether the account in parameter `accountParam` hid the message of `messages` row alias `alias`. */
+export function hiddenForMeColumn(accountParam: string, alias = 'messages'): string {
+  return `exists (select 1 from message_hides h where h.account_id = ${accountParam} and h.message_id = ${alias}.id) as hidden_for_me`;
+}
 
 export function messageView(row: MessageRow): MessageView {
   const recalled = row.recalled_at !== null;
@@ -43,7 +60,10 @@ export function messageView(row: MessageRow): MessageView {
     createdAt: row.created_at.toISOString(),
     editedAt: row.edited_at ? row.edited_at.toISOString() : null,
     recalled,
-    hiddenForMe: false,
-    forwardedFrom: null,
+    hiddenForMe: row.hidden_for_me ?? false,
+    forwardedFrom:
+      row.forwarded_from_room_id && row.forwarded_from_message_id
+        ? { roomId: row.forwarded_from_room_id, messageId: row.forwarded_from_message_id }
+        : null,
   };
 }

@@ -1,11 +1,16 @@
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
 import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { AppError } from '../../platform/http/app-error.js';
-import { newId, isUuid } from '../../platform/ids.js';
+import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
-import { roomSelect, roomView, type AddMemberPolicy, type RoomRole, type RoomRow, type RoomType, type RoomView } from './views.js';
+import { isCursorInstant, isCursorUuid } from './cursors.js';
+import { deleteRoomRows } from './deletion.js';
+import { emit, roomAudience } from './events.js';
+import { membershipOf, refuseFixedType, requireManager, requireOwner, roomNotFound, type Queryable } from './membership.js';
+import { ensureReminderBot } from './reminder-bot.js';
+import { roomQuery, roomView, type AddMemberPolicy, type RoomRole, type RoomRow, type RoomType, type RoomView } from './views.js';
 
 export interface CreateRoomInput {
   type: 'GROUP' | 'CHANNEL' | 'CROSS_MODULE';
@@ -13,6 +18,12 @@ export interface CreateRoomInput {
   description?: string;
   addMemberPolicy?: AddMemberPolicy;
   memberIds?: string[];
+}
+
+export interface UpdateRoomInput {
+  name?: string;
+  description?: string | null;
+  addMemberPolicy?: AddMemberPolicy;
 }
 
 export interface ListRoomsQuery {
@@ -25,63 +36,84 @@ export interface ListRoomsQuery {
   include?: 'members';
 }
 
+export interface AddableOptions {
+  /** One id at a fixed location (no index suffix). */
+  single?: boolean;
+  /** The list as the client sent it, for the indices in error details. */
+  requested?: string[];
+  /** The transaction to read in, when the caller holds one. */
+  db?: Queryable;
+}
+
 export interface Page<T> {
   items: T[];
   hasMore: boolean;
   nextCursor: string | null;
 }
 
+/** Room list keyset: the caller's pinned flag, last activity, room id (all descending). */
 interface RoomCursor {
+  pinned: boolean;
   at: string;
   id: string;
 }
 
 function parseRoomCursor(raw: string): RoomCursor {
   const c = decodeCursor(raw);
-  if (!c || typeof c.a !== 'string' || typeof c.i !== 'string' || !isUuid(c.i) || Number.isNaN(Date.parse(c.a))) {
-    throw chatErrors.invalidCursor('query.cursor');
-  }
-  return { at: c.a, id: c.i };
+  if (!c || (c.p !== 0 && c.p !== 1) || !isCursorInstant(c.a) || !isCursorUuid(c.i)) throw chatErrors.invalidCursor('query.cursor');
+  return { pinned: c.p === 1, at: c.a, id: c.i };
 }
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }
 
+/** Names are stored trimmed; one made only of white space is no name. */
+export function roomName(raw: string, location: string): string {
+  const name = raw.trim();
+  if (name.length === 0) throw chatErrors.invalid(location, 'must contain a character other than white space');
+  return name;
+}
+
+const listOrder = 'order by p.pinned desc, p.last_activity_at desc, p.id desc';
+
 export class RoomService {
   constructor(private readonly deps: ChatDeps) {}
 
+  /** One statement per page: the page of rooms, then the unread count and last message of those rooms only. */
   async list(caller: Caller, query: ListRoomsQuery): Promise<Page<RoomView>> {
     const limit = query.limit ?? 50;
     const params: unknown[] = [caller.accountId, query.archived === true];
-    let sql = `${roomSelect} and m.archived = $2`;
+    let filter = 'and m.archived = $2';
     if (query.q !== undefined) {
       if (query.archived !== true) throw chatErrors.invalid('query.q', 'is only accepted together with archived=true');
       params.push(`%${escapeLike(query.q)}%`);
-      sql += ` and r.type in ('GROUP', 'CHANNEL') and r.name ilike $${params.length}`;
+      filter += ` and r.type in ('GROUP', 'CHANNEL') and r.name ilike $${params.length}`;
     }
-    if (query.standalone === true) sql += ' and r.channel_id is null';
+    if (query.standalone === true) filter += ' and r.channel_id is null';
     if (query.channelId !== undefined) {
       params.push(query.channelId);
-      sql += ` and r.channel_id = $${params.length}`;
+      filter += ` and r.channel_id = $${params.length}`;
     }
     if (query.cursor !== undefined) {
       const c = parseRoomCursor(query.cursor);
-      params.push(c.at, c.id);
-      sql += ` and (r.last_activity_at, r.id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
+      params.push(c.pinned, c.at, c.id);
+      const n = params.length;
+      filter += ` and (m.pinned, r.last_activity_at, r.id) < ($${n - 2}::boolean, $${n - 1}::timestamptz, $${n}::uuid)`;
     }
     params.push(limit + 1);
-    sql += ` order by r.last_activity_at desc, r.id desc limit $${params.length}`;
-    const { rows } = await this.deps.sql.query<RoomRow>(sql, params);
+    const page = `order by m.pinned desc, r.last_activity_at desc, r.id desc limit $${params.length}`;
+    const { rows } = await this.deps.sql.query<RoomRow>(`${roomQuery(filter, page)} ${listOrder}`, params);
     const hasMore = rows.length > limit;
-    const page = rows.slice(0, limit);
-    const items = page.map(roomView);
+    const pageRows = rows.slice(0, limit);
+    const now = this.deps.clock.now();
+    const items = pageRows.map((row) => roomView(row, now));
     if (query.include === 'members') await this.inlineMembers(items);
-    const last = page[page.length - 1];
+    const last = pageRows[pageRows.length - 1];
     return {
       items,
       hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ a: last.last_activity_at.toISOString(), i: last.id }) : null,
+      nextCursor: hasMore && last ? encodeCursor({ p: last.pinned ? 1 : 0, a: last.last_activity_at.toISOString(), i: last.id }) : null,
     };
   }
 
@@ -105,45 +137,94 @@ export class RoomService {
   }
 
   async get(caller: Caller, roomId: string): Promise<RoomView> {
-    const { rows } = await this.deps.sql.query<RoomRow>(`${roomSelect} and r.id = $2`, [caller.accountId, roomId]);
+    const { rows } = await this.deps.sql.query<RoomRow>(roomQuery('and r.id = $2'), [caller.accountId, roomId]);
     const row = rows[0];
     // A room the caller is not a member of is indistinguishable from one that does not exist.
-    if (!row) throw chatErrors.notFound('Room', 'room_not_found');
-    return roomView(row);
+    if (!row) throw roomNotFound();
+    return roomView(row, this.deps.clock.now());
   }
 
   async create(caller: Caller, input: CreateRoomInput): Promise<RoomView> {
-    const requested = input.memberIds ?? [];
+    const name = roomName(input.name, 'body.name');
+    const requested = (input.memberIds ?? []).map((id) => id.toLowerCase());
     const memberIds = [...new Set(requested)].filter((id) => id !== caller.accountId);
-    await this.checkAddable(caller, memberIds, input.type === 'CROSS_MODULE', 'body.memberIds', false, requested);
+    await this.checkAddable(caller, memberIds, input.type === 'CROSS_MODULE', 'body.memberIds', { requested });
     const roomId = newId();
     const now = this.deps.clock.now();
     await inTransaction(this.deps.sql, async (client) => {
       await client.query(
         `insert into rooms (id, type, name, description, add_member_policy, created_by, member_count, created_at, last_activity_at)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
-        [roomId, input.type, input.name, input.description ?? null, input.addMemberPolicy ?? 'ALL_MEMBERS', caller.accountId, memberIds.length + 1, now],
+        [roomId, input.type, name, input.description ?? null, input.addMemberPolicy ?? 'ALL_MEMBERS', caller.accountId, memberIds.length + 1, now],
       );
       await insertMembers(client, roomId, [{ accountId: caller.accountId, role: 'OWNER' }, ...memberIds.map((id) => ({ accountId: id, role: 'MEMBER' as const }))], now);
-      await client.query(`insert into outbox (topic, payload) values ('room.created', $1)`, [
-        JSON.stringify({ roomId, type: input.type, memberIds: [caller.accountId, ...memberIds] }),
-      ]);
+      await emit(client, 'room.created', { roomId, type: input.type, memberIds: [caller.accountId, ...memberIds] }, roomAudience(roomId));
     });
     this.deps.queues.requestOutboxDrain();
     return this.get(caller, roomId);
+  }
+
+  /** Owner/admin. Only fields that differ are written; a call that changes nothing emits nothing. */
+  async update(caller: Caller, roomId: string, input: UpdateRoomInput): Promise<RoomView> {
+    const name = input.name === undefined ? undefined : roomName(input.name, 'body.name');
+    const changed = await inTransaction(this.deps.sql, async (client) => {
+      const membership = await membershipOf(client, caller, roomId, true);
+      refuseFixedType(membership, 'be renamed or reconfigured');
+      requireManager(membership, 'change its name, description or add-member policy');
+      const { rows } = await client.query<{ name: string | null; description: string | null; add_member_policy: AddMemberPolicy }>(
+        'select name, description, add_member_policy from rooms where id = $1',
+        [roomId],
+      );
+      const current = rows[0]!;
+      const changes: Record<string, unknown> = {};
+      if (name !== undefined && name !== current.name) changes.name = name;
+      if (input.description !== undefined && input.description !== current.description) changes.description = input.description;
+      if (input.addMemberPolicy !== undefined && input.addMemberPolicy !== current.add_member_policy) changes.addMemberPolicy = input.addMemberPolicy;
+      if (Object.keys(changes).length === 0) return false;
+      await client.query(
+        `update rooms set name = $2, description = $3, add_member_policy = $4 where id = $1`,
+        [roomId, changes.name ?? current.name, 'description' in changes ? changes.description : current.description, changes.addMemberPolicy ?? current.add_member_policy],
+      );
+      await emit(client, 'room.updated', { roomId, updatedBy: caller.accountId, changes }, roomAudience(roomId));
+      return true;
+    });
+    if (changed) this.deps.queues.requestOutboxDrain();
+    return this.get(caller, roomId);
+  }
+
+  /** Owner only; from the commit on the room is 404 to everyone and in nobody's list. */
+  async delete(caller: Caller, roomId: string): Promise<{ roomId: string; status: 'deleted' }> {
+    await inTransaction(this.deps.sql, async (client) => {
+      const membership = await membershipOf(client, caller, roomId, true);
+      refuseFixedType(membership, 'be deleted');
+      requireOwner(membership, 'delete it');
+      await deleteRoomRows(client, roomId, caller.accountId, this.deps.clock.now());
+    });
+    this.deps.queues.requestOutboxDrain();
+    return { roomId, status: 'deleted' };
   }
 
   async getOrCreateSelf(caller: Caller): Promise<RoomView> {
     return this.getOrCreateSingleton(caller, 'SELF', `self:${caller.accountId}`, [{ accountId: caller.accountId, role: 'OWNER' }]);
   }
 
-  async getOrCreatePrivate(caller: Caller, otherId: string): Promise<RoomView> {
+  async getOrCreatePrivate(caller: Caller, accountId: string): Promise<RoomView> {
+    const otherId = accountId.toLowerCase();
     if (otherId === caller.accountId) throw chatErrors.invalid('body.accountId', 'is the caller; use POST /api/v1/rooms/self for saved messages');
-    await this.checkAddable(caller, [otherId], false, 'body.accountId', true);
+    await this.checkAddable(caller, [otherId], false, 'body.accountId', { single: true });
     const [a, b] = [caller.accountId, otherId].sort();
     return this.getOrCreateSingleton(caller, 'PRIVATE', `private:${a}:${b}`, [
       { accountId: caller.accountId, role: 'MEMBER' },
       { accountId: otherId, role: 'MEMBER' },
+    ]);
+  }
+
+  /** The caller's direct room with the reminder bot of its module and customer (docs/decisions.md). */
+  async getOrCreateReminder(caller: Caller): Promise<RoomView> {
+    const botId = await ensureReminderBot(this.deps.sql, caller);
+    return this.getOrCreateSingleton(caller, 'REMINDER', `reminder:${caller.accountId}`, [
+      { accountId: caller.accountId, role: 'MEMBER' },
+      { accountId: botId, role: 'MEMBER' },
     ]);
   }
 
@@ -159,25 +240,25 @@ export class RoomService {
       );
       if (inserted.rowCount === 0) return false;
       await insertMembers(client, roomId, members, now);
-      await client.query(`insert into outbox (topic, payload) values ('room.created', $1)`, [
-        JSON.stringify({ roomId, type, memberIds: members.map((m) => m.accountId) }),
-      ]);
+      await emit(client, 'room.created', { roomId, type, memberIds: members.map((m) => m.accountId) }, roomAudience(roomId));
       return true;
     });
     if (createdNow) this.deps.queues.requestOutboxDrain();
-    const { rows } = await this.deps.sql.query<RoomRow>(`${roomSelect} and r.singleton_key = $2`, [caller.accountId, key]);
+    const { rows } = await this.deps.sql.query<RoomRow>(roomQuery('and r.singleton_key = $2'), [caller.accountId, key]);
     const row = rows[0];
-    if (!row) throw chatErrors.notFound('Room', 'room_not_found');
-    return roomView(row);
+    if (!row) throw roomNotFound();
+    return roomView(row, this.deps.clock.now());
   }
 
   /**
    * Accounts a caller may put in a room: registered, active, of the caller's customer, and (unless the room
    * crosses modules) of the caller's module. Anything else reads as "no such account" to avoid leaking ids.
+   * Room creation, member additions and join-request approval all go through it.
    */
-  private async checkAddable(caller: Caller, ids: string[], crossModule: boolean, location: string, single = false, requested: string[] = ids): Promise<void> {
+  async checkAddable(caller: Caller, ids: string[], crossModule: boolean, location: string, options: AddableOptions = {}): Promise<void> {
+    const { single = false, requested = ids, db = this.deps.sql } = options;
     if (ids.length === 0) return;
-    const { rows } = await this.deps.sql.query<{ id: string }>(
+    const { rows } = await db.query<{ id: string }>(
       `select id from accounts where id = any($1::uuid[]) and status = 'ACTIVE' and customer_account_id = $2 ${crossModule ? '' : 'and module_code = $3'}`,
       crossModule ? [ids, caller.customerAccountId] : [ids, caller.customerAccountId, caller.moduleCode],
     );
@@ -193,10 +274,17 @@ export class RoomService {
   }
 }
 
-async function insertMembers(client: SqlClient, roomId: string, members: Array<{ accountId: string; role: RoomRole }>, at: Date): Promise<void> {
-  await client.query(
-    `insert into room_members (room_id, account_id, role, joined_at)
-     select $1, unnest($2::uuid[]), unnest($3::text[]), $4 on conflict do nothing`,
+/**
+ * New members start with the room's history read (read mark at the room's current sequence number): joining an old
+ * room does not make its whole past unread. Callers adding to an existing room hold its row lock, so no send
+ * slips between reading last_seq and the insert.
+ */
+export async function insertMembers(client: SqlClient, roomId: string, members: Array<{ accountId: string; role: RoomRole }>, at: Date): Promise<string[]> {
+  const { rows } = await client.query<{ account_id: string }>(
+    `insert into room_members (room_id, account_id, role, joined_at, last_read_seq)
+     select $1, unnest($2::uuid[]), unnest($3::text[]), $4, coalesce((select last_seq from rooms where id = $1), 0)
+     on conflict do nothing returning account_id`,
     [roomId, members.map((m) => m.accountId), members.map((m) => m.role), at],
   );
+  return rows.map((r) => r.account_id);
 }

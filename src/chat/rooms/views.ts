@@ -3,8 +3,21 @@
 export type RoomType = 'GROUP' | 'CHANNEL' | 'CROSS_MODULE' | 'PRIVATE' | 'SELF' | 'REMINDER';
 export type RoomRole = 'OWNER' | 'ADMIN' | 'MEMBER';
 export type AddMemberPolicy = 'ADMIN_ONLY' | 'ALL_MEMBERS' | 'ALL_MEMBERS_WITH_APPROVAL';
+export type NotificationLevel = 'ALL' | 'MENTIONS' | 'NONE';
 
-export interface RoomRow {
+/** Room types made by get-or-create operations: fixed members, no name, cannot be deleted or left. */
+export const fixedRoomTypes: readonly RoomType[] = ['PRIVATE', 'SELF', 'REMINDER'];
+
+/** The caller's own preference columns of a room_members row (muted_until 'infinity' is read as muted_forever). */
+export interface PreferenceColumns {
+  archived: boolean;
+  pinned: boolean;
+  muted_until: Date | null;
+  muted_forever: boolean;
+  notification_level: NotificationLevel;
+}
+
+export interface RoomRow extends PreferenceColumns {
   id: string;
   type: RoomType;
   name: string | null;
@@ -16,7 +29,12 @@ export interface RoomRow {
   created_at: Date;
   last_activity_at: Date;
   my_role: RoomRole;
-  archived: boolean;
+  unread_count: number;
+  last_id: string | null;
+  last_sender_id: string | null;
+  last_text: string | null;
+  last_recalled: boolean | null;
+  last_created_at: Date | null;
 }
 
 export interface RoomMemberSummary {
@@ -25,7 +43,19 @@ export interface RoomMemberSummary {
   joinedAt: string;
 }
 
-export interface RoomView {
+export interface MessagePreview {
+  id: string;
+  senderId: string;
+  text: string | null;
+  createdAt: string;
+}
+
+export interface MuteState {
+  muted: boolean;
+  mutedUntil: string | null;
+}
+
+export interface RoomView extends MuteState {
   id: string;
   type: RoomType;
   name: string | null;
@@ -38,18 +68,65 @@ export interface RoomView {
   lastActivityAt: string;
   myRole: RoomRole;
   archived: boolean;
+  pinned: boolean;
+  notificationLevel: NotificationLevel;
+  unreadCount: number;
+  lastMessage: MessagePreview | null;
   members?: RoomMemberSummary[];
   membersTruncated: boolean;
 }
 
-/** Selects a room with the caller's membership; the caller's id is the first parameter. */
-export const roomSelect = `
-  select r.id, r.type, r.name, r.description, r.add_member_policy, r.channel_id, r.member_count, r.created_by,
-         r.created_at, r.last_activity_at, m.role as my_role, m.archived
-    from room_members m join rooms r on r.id = m.room_id
-   where m.account_id = $1`;
+/** Preference columns of room_members aliased `m`; a permanent mute is stored as 'infinity'. */
+export const preferenceColumns = `m.archived, m.pinned, m.notification_level,
+  case when m.muted_until = 'infinity' then null else m.muted_until end as muted_until,
+  coalesce(m.muted_until = 'infinity', false) as muted_forever`;
 
-export function roomView(row: RoomRow): RoomView {
+/**
+ * The caller's unread count of a room (decision 5 of the team brief, docs/decisions.md): top-level messages after
+ * the read mark, not the caller's own, not recalled, not hidden by the caller. `$1` is the caller. An index range
+ * scan of messages_room_top_level from the read mark.
+ */
+export function unreadCountOf(roomColumn: string, markColumn: string): string {
+  return `(select count(*)::int from messages x
+            where x.room_id = ${roomColumn} and x.thread_root_id is null and x.seq > ${markColumn}
+              and x.sender_id <> $1 and x.recalled_at is null
+              and not exists (select 1 from message_hides h where h.account_id = $1 and h.message_id = x.id))`;
+}
+
+/**
+ * The caller's rooms with the caller's unread count and last message, in one statement. `$1` is the caller;
+ * `filter` narrows `room_members m join rooms r` and `page` orders and limits it, so the unread count and the
+ * last-message lookup run only for the rooms of the page.
+ */
+export function roomQuery(filter: string, page = ''): string {
+  return `
+  select p.*, ${unreadCountOf('p.id', 'p.last_read_seq')} as unread_count,
+         lm.id as last_id, lm.sender_id as last_sender_id, lm.text as last_text,
+         lm.recalled_at is not null as last_recalled, lm.created_at as last_created_at
+    from (
+      select r.id, r.type, r.name, r.description, r.add_member_policy, r.channel_id, r.member_count, r.created_by,
+             r.created_at, r.last_activity_at, m.role as my_role, m.last_read_seq, ${preferenceColumns}
+        from room_members m join rooms r on r.id = m.room_id
+       where m.account_id = $1 and r.deleted_at is null ${filter}
+       ${page}
+    ) p
+    left join lateral (
+      -- the newest top-level message the caller has not hidden: a backward scan of messages_room_top_level
+      select x.id, x.sender_id, x.text, x.recalled_at, x.created_at from messages x
+       where x.room_id = p.id and x.thread_root_id is null
+         and not exists (select 1 from message_hides h where h.account_id = $1 and h.message_id = x.id)
+       order by x.seq desc limit 1
+    ) lm on true`;
+}
+
+/** Muted now: permanently, or until an instant still ahead. An expired mute reads as not muted. */
+export function muteState(row: Pick<PreferenceColumns, 'muted_until' | 'muted_forever'>, now: Date): MuteState {
+  if (row.muted_forever) return { muted: true, mutedUntil: null };
+  if (row.muted_until && row.muted_until.getTime() > now.getTime()) return { muted: true, mutedUntil: row.muted_until.toISOString() };
+  return { muted: false, mutedUntil: null };
+}
+
+export function roomView(row: RoomRow, now: Date): RoomView {
   return {
     id: row.id,
     type: row.type,
@@ -63,6 +140,14 @@ export function roomView(row: RoomRow): RoomView {
     lastActivityAt: row.last_activity_at.toISOString(),
     myRole: row.my_role,
     archived: row.archived,
+    pinned: row.pinned,
+    ...muteState(row, now),
+    notificationLevel: row.notification_level,
+    unreadCount: row.unread_count,
+    lastMessage:
+      row.last_id && row.last_sender_id && row.last_created_at
+        ? { id: row.last_id, senderId: row.last_sender_id, text: row.last_recalled ? null : row.last_text, createdAt: row.last_created_at.toISOString() }
+        : null,
     membersTruncated: false,
   };
 }

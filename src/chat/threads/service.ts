@@ -99,13 +99,13 @@ export class ThreadService {
     if (check.rows[0].is_root !== true) throw messageNotFound();
     const params: unknown[] = [rootId, caller.accountId, limit + 1];
     if (bound !== null) params.push(bound);
-    const { rows } = await this.deps.sql.query<MessageRow & { hidden: boolean }>(threadPageSql(forward, bound !== null), params);
+    const { rows } = await this.deps.sql.query<MessageRow>(threadPageSql(forward, bound !== null), params);
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     const chronological = forward ? page : page.reverse();
     return {
-      items: chronological.filter((r) => !r.hidden).map(messageView),
+      items: chronological.filter((r) => !r.hidden_for_me).map(messageView),
       hasMore,
       nextCursor: hasMore && last ? seqCursor(last.seq) : null,
     };

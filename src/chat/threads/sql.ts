@@ -1,6 +1,6 @@
 // SQL shared by the thread operations, the thread facts of a scroll page and the reply path. Unread counts are
 // computed live from the rows (decision 5), so no counter can drift from what the rows say.
-import { messageColumns } from '../messages/views.js';
+import { hiddenForMeColumn, messageColumns } from '../messages/views.js';
 
 /**
  * Number of replies of `root` that `account` has not read: above the read mark `mark`, not sent by the account,
@@ -14,7 +14,7 @@ export function unreadRepliesSql(root: string, mark: string, account: string): s
 }
 
 /**
- * Thread roots with their facts from the caller's view ($1 = caller): hidden, following, unreadCount and the newest
+ * Thread roots with their facts from the caller's view ($1 = caller): hidden_for_me, following, unreadCount and the newest
  * reply the caller did not hide. `where` filters the roots (unqualified columns of messages), `limit` ends the inner
  * select (order and limit), `order` orders the result.
  */
@@ -26,7 +26,7 @@ export function threadFactsSql(where: string, limit: string, order: string): str
        ${limit}
     )
     select t.*,
-           exists (select 1 from message_hides h where h.account_id = $1 and h.message_id = t.id) as hidden,
+           ${hiddenForMeColumn('$1', 't')},
            coalesce(f.state = 'FOLLOWING', false) as following,
            (${unreadRepliesSql('t.id', 'coalesce(f.last_read_seq, 0)', '$1')}) as unread_count,
            lr.id as lr_id, lr.sender_id as lr_sender_id, lr.text as lr_text, lr.recalled_at as lr_recalled_at,
@@ -54,8 +54,7 @@ export function threadListSql(paged: boolean): string {
  */
 export function threadPageSql(forward: boolean, paged: boolean): string {
   const bound = paged ? (forward ? ' and seq > $4' : ' and seq < $4') : '';
-  return `select ${messageColumns},
-                 exists (select 1 from message_hides h where h.account_id = $2 and h.message_id = messages.id) as hidden
+  return `select ${messageColumns}, ${hiddenForMeColumn('$2')}
             from messages where thread_root_id = $1${bound} order by seq ${forward ? 'asc' : 'desc'} limit $3`;
 }
 

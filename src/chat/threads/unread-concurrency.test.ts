@@ -1,5 +1,5 @@
-// Unread counts never drift: accounts reply concurrently in several threads while others hide and recall replies
-// and mark threads read, follow and unfollow. Afterwards every number the API gives (per thread in the thread
+// Unread counts never drift: accounts reply concurrently in several threads while others hide, restore and recall
+// replies and mark threads read, follow and unfollow. Afterwards every number the API gives (per thread in the thread
 // list, on topLevelOnly roots, in follow answers, and the global badge) equals a recount from scratch, and the
 // roots' stored counters equal the replies stored.
 import { expectOk } from '../../../test/helpers/expect.js';
@@ -45,7 +45,7 @@ async function recountThread(rootId: string, accountId: string): Promise<number>
   return rows[0]!.n;
 }
 
-test('unread counts per thread and the global badge equal a recount after concurrent replies, hides, recalls and reads', async () => {
+test('unread counts per thread and the global badge equal a recount after concurrent replies, hides, restores, recalls and reads', async () => {
   const people: TestAccount[] = await Promise.all(Array.from({ length: 6 }, () => tenant.account()));
   const [owner, ...others] = people as [TestAccount, ...TestAccount[]];
   const created = await call(base, 'POST', '/api/v1/rooms', { token: owner.token, body: { type: 'GROUP', name: 'busy', memberIds: others.map((p) => p.id) } });
@@ -85,24 +85,24 @@ test('unread counts per thread and the global badge equal a recount after concur
       replies.push({ id: m.id, root });
     }
   };
-  // Disturbers: hide (per account, straight into message_hides), recall, mark read, follow and unfollow.
+  // Disturbers: hide and restore (per account), recall (by the room's owner), mark read, follow and unfollow.
+  const ownerOf = (room: string) => (room === roomId ? owner : others[0]!);
   const disturber = async (n: number) => {
     for (let i = 0; i < n; i++) {
       await new Promise((r) => setTimeout(r, 2));
       if (replies.length === 0) continue;
       const target = pick(replies);
+      const room = roomOf.get(target.root)!;
       const who = pick(membersOf(target.root));
       const action = random();
-      if (action < 0.3) {
-        await platform.db.query(
-          'insert into message_hides (account_id, message_id, room_id, hidden_at) values ($1, $2, $3, now()) on conflict do nothing',
-          [who.id, target.id, roomOf.get(target.root)],
-        );
+      if (action < 0.25) {
+        expectOk(await call(base, 'DELETE', `/api/v1/rooms/${room}/messages/${target.id}`, { token: who.token }));
+      } else if (action < 0.3) {
+        expectOk(await call(base, 'POST', `/api/v1/rooms/${room}/messages/${target.id}/restore`, { token: who.token }));
       } else if (action < 0.45) {
-        await platform.db.query('update messages set recalled_at = now() where id = $1', [target.id]);
+        expectOk(await call(base, 'POST', `/api/v1/rooms/${room}/messages/${target.id}/recall`, { token: ownerOf(room).token }));
       } else if (action < 0.85) {
-        const res = await call(base, 'POST', `/api/v1/threads/${target.root}/read`, { token: who.token, body: { messageId: target.id } });
-        expectOk(res);
+        expectOk(await call(base, 'POST', `/api/v1/threads/${target.root}/read`, { token: who.token, body: { messageId: target.id } }));
       } else if (action < 0.93) {
         expectOk(await call(base, 'DELETE', `/api/v1/threads/${target.root}/follow`, { token: who.token }));
       } else {
@@ -166,5 +166,8 @@ test('unread counts per thread and the global badge equal a recount after concur
   }
   // Something did happen: the run is not vacuous.
   expect(replies.length).toBe(6 * 14);
+  const ids = replies.map((r) => r.id);
+  expect(Number((await platform.db.query('select count(*) from message_hides where message_id = any($1::uuid[])', [ids])).rows[0].count)).toBeGreaterThan(0);
+  expect(Number((await platform.db.query('select count(*) from messages where recalled_at is not null and id = any($1::uuid[])', [ids])).rows[0].count)).toBeGreaterThan(0);
   expect(Number((await platform.db.query("select count(*) from thread_follows where state = 'UNFOLLOWED' and room_id = any($1::uuid[])", [[roomId, room2]])).rows[0].count)).toBeGreaterThan(0);
 });

@@ -5,7 +5,6 @@ import { messageView, type MessageRow, type MessageView } from '../messages/view
 export interface ThreadFactsRow extends MessageRow {
   reply_count: number;
   last_reply_at: Date;
-  hidden: boolean;
   following: boolean;
   unread_count: number;
   lr_id: string | null;
@@ -67,7 +66,7 @@ export function threadInfoView(row: ThreadFactsRow): ThreadInfoView {
 
 export function threadSummaryView(row: ThreadFactsRow): ThreadSummaryView {
   return {
-    root: { ...messageView(row), hiddenForMe: row.hidden },
+    root: messageView(row),
     ...threadInfoView(row),
     lastReplyAt: row.last_reply_at.toISOString(),
   };

@@ -1,0 +1,86 @@
+// Reactions: one row per (message, emoji, account); the summary is counted from the rows on every read.
+import { inTransaction } from '../../platform/db/sql.js';
+import type { Caller } from '../context.js';
+import type { ChatDeps } from '../deps.js';
+import { chatErrors } from '../errors.js';
+import { loadMessage, messageErrors, roleIn } from './access.js';
+import { emit, roomAudience } from './events.js';
+
+export interface ReactionSummaryView {
+  emoji: string;
+  count: number;
+  reactedByMe: boolean;
+}
+
+export interface ReactionView {
+  roomId: string;
+  messageId: string;
+  emoji: string;
+  state: 'REACTED' | 'NOT_REACTED';
+}
+
+/**
+ * The schema refuses empty, over-long, whitespace and control characters; a lone surrogate passes a regular
+ * expression but cannot be stored as UTF-8, so it is refused here instead of being turned into U+FFFD.
+ */
+function checkEmoji(emoji: string, location: string): void {
+  // With the u flag a paired surrogate is one code point outside this range: only lone halves match.
+  if (/[\uD800-\uDFFF]/u.test(emoji)) throw chatErrors.invalid(location, 'is not well-formed Unicode');
+}
+
+export class ReactionService {
+  constructor(private readonly deps: ChatDeps) {}
+
+  /** Per emoji, in the order each emoji was first used on the message. */
+  async list(caller: Caller, roomId: string, messageId: string): Promise<ReactionSummaryView[]> {
+    await roleIn(this.deps.sql, roomId, caller.accountId);
+    await loadMessage(this.deps.sql, roomId, messageId, caller.accountId);
+    const { rows } = await this.deps.sql.query<{ emoji: string; count: number; reacted_by_me: boolean }>(
+      `select emoji, count(*)::int as count, bool_or(account_id = $2) as reacted_by_me
+         from message_reactions where message_id = $1
+        group by emoji order by min(created_at), emoji`,
+      [messageId, caller.accountId],
+    );
+    return rows.map((r) => ({ emoji: r.emoji, count: r.count, reactedByMe: r.reacted_by_me }));
+  }
+
+  /** Adding a reaction the caller already has changes nothing. A recalled message takes no reactions. */
+  async add(caller: Caller, roomId: string, messageId: string, emoji: string): Promise<ReactionView> {
+    checkEmoji(emoji, 'body.emoji');
+    const changed = await inTransaction(this.deps.sql, async (client) => {
+      await roleIn(client, roomId, caller.accountId);
+      // key share: a concurrent recall (for update) waits for this reaction, then removes it
+      const message = await loadMessage(client, roomId, messageId, caller.accountId, 'key share');
+      if (message.recalled_at !== null) throw messageErrors.recalled();
+      const { rowCount } = await client.query(
+        `insert into message_reactions (message_id, emoji, account_id, created_at) values ($1, $2, $3, $4)
+         on conflict (message_id, emoji, account_id) do nothing`,
+        [messageId, emoji, caller.accountId, this.deps.clock.now()],
+      );
+      if (rowCount === 0) return false;
+      await emit(client, 'reaction.added', roomAudience(roomId), { roomId, messageId, emoji, accountId: caller.accountId });
+      return true;
+    });
+    if (changed) this.deps.queues.requestOutboxDrain();
+    return { roomId, messageId, emoji, state: 'REACTED' };
+  }
+
+  /** Removes the caller's own reaction; one that is not there changes nothing. */
+  async remove(caller: Caller, roomId: string, messageId: string, emoji: string): Promise<ReactionView> {
+    checkEmoji(emoji, 'path.emoji');
+    const changed = await inTransaction(this.deps.sql, async (client) => {
+      await roleIn(client, roomId, caller.accountId);
+      await loadMessage(client, roomId, messageId, caller.accountId);
+      const { rowCount } = await client.query('delete from message_reactions where message_id = $1 and emoji = $2 and account_id = $3', [
+        messageId,
+        emoji,
+        caller.accountId,
+      ]);
+      if (rowCount === 0) return false;
+      await emit(client, 'reaction.removed', roomAudience(roomId), { roomId, messageId, emoji, accountId: caller.accountId });
+      return true;
+    });
+    if (changed) this.deps.queues.requestOutboxDrain();
+    return { roomId, messageId, emoji, state: 'NOT_REACTED' };
+  }
+}
