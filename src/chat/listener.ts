@@ -29,6 +29,8 @@ import { PinService } from './pins/service.js';
 import { roomHandlers } from './rooms/handlers.js';
 import { PersonalRoomService } from './rooms/personal.js';
 import { RoomService } from './rooms/service.js';
+import { threadHandlers } from './threads/handlers.js';
+import { ThreadService } from './threads/service.js';
 
 export interface ChatListenerOptions {
   deps: ChatDeps;
@@ -53,6 +55,7 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     ...messageHandlers(new MessageService(deps)),
     ...messageActionHandlers({ lifecycle: new MessageLifecycleService(deps), reactions: new ReactionService(deps), forward: new ForwardService(deps) }),
     ...pinHandlers(new PinService(deps)),
+    ...threadHandlers(new ThreadService(deps)),
   };
   handlers.sendMessage = sendLimited(handlers.sendMessage, options.sendLimit);
   const authenticate = createAuthenticator(deps.accounts, deps.verifyKeys, deps.clock, {

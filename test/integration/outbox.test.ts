@@ -42,7 +42,14 @@ test('a message sent through the API is published as message.created within seco
       async () => events.events.find((e) => e.topic === 'message.created' && (e.payload as { messageId?: string }).messageId === messageId),
       5000,
     );
-    expect(event.payload).toEqual({ roomId: room.body.data.id, messageId, senderId: alice.id, seq: 1 });
+    expect(event.payload).toEqual({
+      roomId: room.body.data.id,
+      messageId,
+      senderId: alice.id,
+      seq: 1,
+      threadRootId: null,
+      audience: { kind: 'room', roomId: room.body.data.id },
+    });
     expect(Number.isNaN(Date.parse(event.createdAt))).toBe(false);
     // The room creation went out too, and the rows are marked published.
     await eventually(async () => events.events.some((e) => e.topic === 'room.created' && (e.payload as { roomId?: string }).roomId === room.body.data.id), 5000);

@@ -76,6 +76,13 @@ export const operationRoutes = {
   snapMessage: { method: 'post', path: '/api/v1/rooms/{roomId}/messages/{messageId}/snap' },
   getSnap: { method: 'get', path: '/api/v1/rooms/{roomId}/snap' },
   removeSnap: { method: 'delete', path: '/api/v1/rooms/{roomId}/snap' },
+  listThreads: { method: 'get', path: '/api/v1/rooms/{roomId}/threads' },
+  listThreadMessages: { method: 'get', path: '/api/v1/rooms/{roomId}/threads/{rootId}' },
+  followThread: { method: 'post', path: '/api/v1/threads/{rootId}/follow' },
+  unfollowThread: { method: 'delete', path: '/api/v1/threads/{rootId}/follow' },
+  markThreadRead: { method: 'post', path: '/api/v1/threads/{rootId}/read' },
+  listThreadFollowers: { method: 'get', path: '/api/v1/threads/{rootId}/followers' },
+  getUnreadThreadCount: { method: 'get', path: '/api/v1/threads/unread-count' },
   getHealth: { method: 'get', path: '/healthz', public: true },
   getReadiness: { method: 'get', path: '/readyz', public: true },
 } as const satisfies { readonly [K in OperationId]: RouteOf<K> };

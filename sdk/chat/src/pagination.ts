@@ -27,6 +27,8 @@ export const cursorParams = {
   listRoomMembers: ['cursor'],
   listJoinRequests: ['cursor'],
   listMessages: ['before', 'after'],
+  listThreads: ['cursor'],
+  listThreadMessages: ['before', 'after'],
   listModules: [],
   listCustomerKeys: [],
   listReactions: [],

@@ -4,6 +4,8 @@ import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import type { Page } from '../rooms/service.js';
+import { sendReply } from '../threads/reply.js';
+import { attachThreadInfo } from '../threads/thread-info.js';
 import { hiddenForMeColumn, messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
 
 export interface ScrollQuery {
@@ -16,6 +18,7 @@ export interface ScrollQuery {
 export interface SendInput {
   text: string;
   clientMessageId?: string;
+  threadRootId?: string;
 }
 
 function parseSeqCursor(raw: string, location: string): number {
@@ -44,7 +47,8 @@ export const sendSql = `
     returning ${messageColumns}
   ), event as (
     insert into outbox (topic, payload)
-    select 'message.created', jsonb_build_object('roomId', room_id, 'messageId', id, 'senderId', sender_id, 'seq', seq) from msg
+    select 'message.created', jsonb_build_object('roomId', room_id, 'messageId', id, 'senderId', sender_id, 'seq', seq,
+             'threadRootId', thread_root_id, 'audience', jsonb_build_object('kind', 'room', 'roomId', room_id)) from msg
   )
   select b.last_seq as bumped, m.* from bump b left join msg m on true`;
 
@@ -84,14 +88,18 @@ export class MessageService {
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     const chronological = forward ? page : page.reverse();
+    const items = chronological.filter((row) => !row.hidden_for_me).map(messageView);
+    // Roots with replies carry their thread facts (one batched query; src/chat/threads).
+    if (query.topLevelOnly) await attachThreadInfo(this.deps.sql, caller.accountId, items);
     return {
-      items: chronological.filter((row) => !row.hidden_for_me).map(messageView),
+      items,
       hasMore,
       nextCursor: hasMore && last ? encodeCursor({ s: last.seq }) : null,
     };
   }
 
   async send(caller: Caller, roomId: string, input: SendInput): Promise<MessageView> {
+    if (input.threadRootId !== undefined) return sendReply(this.deps, caller, roomId, { ...input, threadRootId: input.threadRootId });
     const { rows } = await this.deps.sql.query<MessageRow & { bumped: number }>(sendSql, [
       newId(),
       roomId,

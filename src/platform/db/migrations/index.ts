@@ -4,6 +4,7 @@ import { Migration20261121000002Partner } from './Migration20261121000002Partner
 import { Migration20261123000001ChatCore } from './Migration20261123000001ChatCore.js';
 import { Migration20261123000010Rooms } from './Migration20261123000010Rooms.js';
 import { Migration20261123000040Hardening } from './Migration20261123000040Hardening.js';
+import { Migration20261123000030Threads } from './Migration20261123000030Threads.js';
 
 export const migrations = [
   { name: 'Migration20261121000001Init', class: Migration20261121000001Init },
@@ -11,4 +12,5 @@ export const migrations = [
   { name: 'Migration20261123000001ChatCore', class: Migration20261123000001ChatCore },
   { name: 'Migration20261123000010Rooms', class: Migration20261123000010Rooms },
   { name: 'Migration20261123000040Hardening', class: Migration20261123000040Hardening },
+  { name: 'Migration20261123000030Threads', class: Migration20261123000030Threads },
 ];
