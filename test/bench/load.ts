@@ -3,11 +3,10 @@
 // load against the platform and the baseline issued directly through the pg driver.
 import { parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
-import { sendSql } from '../../src/chat/messages/service.js';
 import { selectPage } from '../../src/partner/crm/records.js';
 import { createSqlPool } from '../../src/platform/db/sql.js';
 import { newId } from '../../src/platform/ids.js';
-import { pageSql, type LoadTask, type RawResult } from './tasks.js';
+import { pageSql, RAW_SEND_SQL, type LoadTask, type RawResult } from './tasks.js';
 
 const { databaseUrl } = workerData as { databaseUrl: string };
 // The same pool factory (and so the same size, 20, and type parsers) as the platform's hot-path pool.
@@ -66,9 +65,9 @@ async function run(task: LoadTask): Promise<RawResult> {
       break;
     }
     case 'sql-send': {
-      // The service's send statement with the parameters MessageService.send passes.
+      // A raw insert of the same row (see RAW_SEND_SQL), with the parameters MessageService.send passes.
       op = async (slot) => {
-        const { rows } = await pool.query(sendSql, [newId(), task.roomIds[slot % task.roomIds.length], task.accountId, task.text, new Date(), null]);
+        const { rows } = await pool.query(RAW_SEND_SQL, [newId(), task.roomIds[slot % task.roomIds.length], task.accountId, task.text, new Date(), null]);
         return rows.length === 1 && rows[0].id !== null;
       };
       break;
@@ -84,6 +83,14 @@ async function run(task: LoadTask): Promise<RawResult> {
       const sql = pageSql(task.beforeSeq !== null);
       const params = task.beforeSeq !== null ? [task.roomId, task.limit + 1, task.beforeSeq] : [task.roomId, task.limit + 1];
       op = async () => (await pool.query(sql, params)).rows.length === task.limit + 1;
+      break;
+    }
+    case 'sql-replay': {
+      // The statements one request ran on the platform's pool, one after another as the service ran them.
+      op = async () => {
+        for (const s of task.statements) await pool.query(s.text, s.values);
+        return true;
+      };
       break;
     }
     case 'http-get': {

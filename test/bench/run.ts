@@ -1,5 +1,5 @@
-// Benchmark: send and scroll through the full stack (HTTP -> Fastify/openapi-glue -> JWT auth -> service ->
-// pg) against a baseline measured in the same run, the same SQL issued directly through the pg driver.
+// Benchmark: send, scroll, room list and thread pages through the full stack (HTTP -> Fastify/openapi-glue ->
+// JWT auth -> service -> pg) against a baseline measured in the same run through the pg driver directly.
 // Starts its own embedded PostgreSQL and redis-server in a temporary folder and removes it at the end.
 // Run with `make bench` (node dist/test/bench/run.js). Prints tables; exits 0 when every request succeeded.
 import { availableParallelism } from 'node:os';
@@ -8,6 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { encodeCursor } from '../../src/platform/http/cursor.js';
 import { call, startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { cleanups, elapsed, ms, progress, ratio, rps, runBenchmark, scratchInfra, table } from './report.js';
+import { benchRoomList } from './room-list.js';
+import { benchThreads } from './threads.js';
 import { pageSql, startLoadWorker, summarize, type LoadResult, type LoadTask, type LoadWorker, type RawResult } from './tasks.js';
 
 const SEND_REQUESTS = 2_000;
@@ -21,11 +23,13 @@ const SMALL_ROOM = 1_000;
 const BIG_ROOM = 1_000_000;
 const RUN_CAP_MS = 45_000; // per measured run (and per warm-up)
 const MESSAGE_TEXT = 'benchmark message: the quick brown fox jumps over the lazy dog';
+const SEND_RATIO_TODAY = 0.35; // issue 9: the ratio of the first chat slice, which must not fall
+const SEND_RATIO_TARGET = 0.5;
 
 // ---------------------------------------------------------------------------------------------- helpers
 
-async function createRoom(p: TestPlatform, token: string, name: string): Promise<string> {
-  const res = await call(p.chatUrl, 'POST', '/api/v1/rooms', { token, body: { type: 'GROUP', name } });
+async function createRoom(p: TestPlatform, token: string, name: string, memberIds: string[] = []): Promise<string> {
+  const res = await call(p.chatUrl, 'POST', '/api/v1/rooms', { token, body: { type: 'GROUP', name, memberIds } });
   if (res.status !== 201) throw new Error(`create room: HTTP ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data.id as string;
 }
@@ -230,6 +234,13 @@ async function main(): Promise<number> {
     failures.push(`scroll sanity: expected ${PAGE_LIMIT} messages ending with "${expectedLast}", got HTTP ${probe.status} ${texts.length} items`);
   }
 
+  // ------------------------------------------------------------------ room list, threads
+  const roomList = await benchRoomList(platform, tenant, worker);
+  failures.push(...roomList.failures);
+  const replier = await tenant.account({ displayName: 'Bench Replier' });
+  const threads = await benchThreads(platform, alice, replier, (name, memberIds) => createRoom(platform, alice.token, name, memberIds), worker);
+  failures.push(...threads.failures);
+
   // ------------------------------------------------------------------ report
   const out: string[] = [];
   out.push('');
@@ -241,13 +252,14 @@ async function main(): Promise<number> {
   out.push(
     'stack  = real HTTP through the platform: fetch (keep-alive) -> Fastify/openapi-glue validation -> bearer JWT auth -> service -> pg pool (20).',
   );
-  out.push('driver = the same SQL statement issued directly with the pg driver (pool of 20, same factory as the service), same concurrency.');
+  out.push('driver = SQL issued directly with the pg driver (pool of 20, same factory as the service), same concurrency; each section says which SQL.');
   out.push('Latencies in milliseconds, measured per request by the client. Ratios are stack / driver:');
   out.push('  throughput ratio < 1 and latency ratio > 1 both mean the stack costs more than the bare statement.');
   out.push('');
   out.push(
-    `1. SEND  POST /api/v1/rooms/{roomId}/messages vs messages.service sendSql (bump room seq + insert message + outbox row, one statement)`,
+    '1. SEND  POST /api/v1/rooms/{roomId}/messages vs a raw driver insert of the same row (RAW_SEND_SQL in tasks.ts: bump room seq + insert message',
   );
+  out.push('   + outbox row, one statement; the send of the first chat slice, frozen so that the service\'s added bookkeeping shows in the ratio).');
   out.push(`   ${SEND_REQUESTS} measured requests per run after ${SEND_WARMUP} warm-up, each run capped at ${RUN_CAP_MS / 1000}s; each commit is fsynced.`);
   out.push('');
   out.push(
@@ -271,6 +283,15 @@ async function main(): Promise<number> {
     ),
   );
   out.push('   ("1 hot room": all senders contend for the same rooms row lock, which serialises the sends of one room by design.)');
+  const sendRatios = SEND_CONCURRENCIES.map((c) => {
+    const r = sendRows.find((row) => row.concurrency === c && !row.label.includes('hot'))!;
+    return { c, ratio: r.stack.throughput / r.base.throughput };
+  });
+  out.push(
+    `   send throughput ratio stack/driver: ${sendRatios.map((r) => `concurrency ${r.c} ${r.ratio.toFixed(2)}x`).join(', ')}. ` +
+      `Issue 9: about ${SEND_RATIO_TODAY} before it, must not fall; target >= ${SEND_RATIO_TARGET}: ` +
+      `${sendRatios.every((r) => r.ratio >= SEND_RATIO_TARGET) ? 'met' : `not met at concurrency ${sendRatios.filter((r) => r.ratio < SEND_RATIO_TARGET).map((r) => r.c).join(', ')}`}.`,
+  );
   out.push('');
   out.push(`2. SCROLL  GET /api/v1/rooms/{roomId}/messages (limit ${PAGE_LIMIT}) vs the service's keyset page query on messages(room_id, seq)`);
   out.push(
@@ -323,6 +344,11 @@ async function main(): Promise<number> {
     ),
   );
   out.push('');
+  for (const section of [roomList.lines, threads.lines]) {
+    if (section.length === 0) continue;
+    out.push(...section);
+    out.push('');
+  }
   if (failures.length > 0) {
     out.push('FAILURES');
     for (const f of failures) out.push(`  ${f}`);

@@ -1,6 +1,7 @@
 // What the benchmark's main thread asks of its load-generator worker (load.ts), and how.
 import { Worker } from 'node:worker_threads';
 import { messageColumns } from '../../src/chat/messages/views.js';
+import type { Statement } from './capture.js';
 
 interface Common {
   concurrency: number;
@@ -17,6 +18,7 @@ export type LoadTask = Common &
     | { kind: 'sql-send'; accountId: string; roomIds: string[]; text: string }
     | { kind: 'http-page'; baseUrl: string; token: string; roomId: string; cursor: string | null }
     | { kind: 'sql-page'; roomId: string; beforeSeq: number | null; limit: number }
+    | { kind: 'sql-replay'; statements: Statement[] }
     | { kind: 'http-get'; url: string; headers: Record<string, string> }
     | { kind: 'sql-crm-page'; workspaceId: string; environment: 'live'; resource: 'leads'; limit: number }
   );
@@ -70,6 +72,27 @@ export function pageSql(withBefore: boolean): string {
   const where = withBefore ? 'room_id = $1 and seq < $3' : 'room_id = $1';
   return `select ${messageColumns} from messages where ${where} order by seq desc limit $2`;
 }
+
+/**
+ * The baseline of the send benchmark: a raw insert of the same message row through the driver, with the least
+ * any send must do (the room's sequence bump, the row, its outbox event, only for a member). It is the send
+ * statement of the first chat slice, frozen here on purpose: when the service's send gains bookkeeping
+ * (unread, threads), the baseline stays put and the ratio shows what that bookkeeping costs.
+ */
+export const RAW_SEND_SQL = `
+  with bump as (
+    update rooms set last_seq = last_seq + 1, last_activity_at = $5
+     where id = $2 and exists (select 1 from room_members where room_id = $2 and account_id = $3)
+    returning last_seq
+  ), msg as (
+    insert into messages (id, room_id, seq, sender_id, type, text, client_message_id, created_at)
+    select $1, $2, bump.last_seq, $3, 'TEXT', $4, $6, $5 from bump
+    returning id, room_id, sender_id, seq
+  ), event as (
+    insert into outbox (topic, payload)
+    select 'message.created', jsonb_build_object('roomId', room_id, 'messageId', id, 'senderId', sender_id, 'seq', seq) from msg
+  )
+  select m.id from bump b left join msg m on true`;
 
 export interface LoadWorker {
   run(task: LoadTask): Promise<RawResult>;

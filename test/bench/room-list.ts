@@ -1,0 +1,118 @@
+// Benchmark section: the room list of a member of 1,000 rooms (a few messages each, some unread, a few pinned),
+// first page and a later page, through the stack and as the statements the request ran, replayed through the
+// driver. Goal (issue 9): p99 <= 50 ms.
+import { call, type TestPlatform, type TestTenant } from '../support/platform.js';
+import { captureStatements, describeStatements, type Statement } from './capture.js';
+import { ms, progress, ratio, rps, table } from './report.js';
+import { checkPaired, measurePaired, type PairedCase } from './rounds.js';
+import type { LoadWorker } from './tasks.js';
+
+const ROOMS = 1_000;
+const MESSAGES_PER_ROOM = 3;
+const LIMIT = 50;
+const LATER_PAGE = 11; // rooms 501-550
+const GOAL_P99_MS = 50;
+const ROUNDS = 5;
+const PER_ROUND = 100;
+const WARMUP = 100;
+const RUN_CAP_MS = 45_000;
+
+/** 1,000 GROUP rooms with a writer and the reader; every third room has two messages the reader has not read. */
+async function seed(p: TestPlatform, readerId: string, writerId: string): Promise<void> {
+  const ids = `md5('list:' || $1::text || ':' || g)::uuid`;
+  await p.db.query(
+    `insert into rooms (id, type, name, add_member_policy, created_by, member_count, last_seq, created_at, last_activity_at)
+     select ${ids}, 'GROUP', 'list room ' || g, 'ALL_MEMBERS', $2, 2, $3, now() - interval '30 days', now() - make_interval(mins => g)
+       from generate_series(1, $4::int) g`,
+    [readerId, writerId, MESSAGES_PER_ROOM, ROOMS],
+  );
+  await p.db.query(
+    `insert into room_members (room_id, account_id, role, joined_at, last_read_seq, pinned, pinned_at)
+     select ${ids}, $1::uuid, 'MEMBER', now() - interval '30 days', case when g % 3 = 0 then 1 else $3 end, g % 200 = 0,
+            case when g % 200 = 0 then now() - make_interval(mins => g) end
+       from generate_series(1, $4::int) g
+     union all
+     select ${ids}, $2::uuid, 'OWNER', now() - interval '30 days', $3, false, null from generate_series(1, $4::int) g`,
+    [readerId, writerId, MESSAGES_PER_ROOM, ROOMS],
+  );
+  await p.db.query(
+    `insert into messages (id, room_id, seq, sender_id, type, text, created_at)
+     select md5(r.id::text || ':' || s)::uuid, r.id, s, $2, 'TEXT', 'room list message ' || s, r.last_activity_at - make_interval(secs => $3 - s)
+       from rooms r cross join generate_series(1, $3::int) s
+      where r.id in (select room_id from room_members where account_id = $1)`,
+    [readerId, writerId, MESSAGES_PER_ROOM],
+  );
+  await p.db.query('vacuum (analyze) rooms, room_members, messages');
+}
+
+export async function benchRoomList(p: TestPlatform, tenant: TestTenant, worker: LoadWorker): Promise<{ lines: string[]; failures: string[] }> {
+  const failures: string[] = [];
+  const [reader, writer] = await Promise.all([tenant.account({ displayName: 'List Reader' }), tenant.account({ displayName: 'List Writer' })]);
+  progress(`room list: seeding ${ROOMS} rooms with ${MESSAGES_PER_ROOM} messages each`);
+  await seed(p, reader.id, writer.id);
+
+  // The later page's cursor comes from the API itself (cursors are opaque, possibly signed).
+  const firstPath = `/api/v1/rooms?limit=${LIMIT}`;
+  let laterPath = firstPath;
+  for (let page = 1; page < LATER_PAGE; page++) {
+    const res = await call(p.chatUrl, 'GET', laterPath, { token: reader.token });
+    if (res.status !== 200 || res.body.data.length !== LIMIT || !res.body.meta.nextCursor) {
+      failures.push(`room list: page ${page} answered HTTP ${res.status} with ${res.body?.data?.length} rooms and no next cursor`);
+      return { lines: [], failures };
+    }
+    laterPath = `${firstPath}&cursor=${encodeURIComponent(res.body.meta.nextCursor)}`;
+  }
+
+  const pages = [
+    { label: 'first page', path: firstPath },
+    { label: `page ${LATER_PAGE} (rooms ${(LATER_PAGE - 1) * LIMIT + 1}-${LATER_PAGE * LIMIT})`, path: laterPath },
+  ];
+  const captured: Statement[][] = [];
+  for (const page of pages) {
+    captured.push(await captureStatements(() => call(p.chatUrl, 'GET', page.path, { token: reader.token })));
+  }
+  const headers = { authorization: `Bearer ${reader.token}` };
+  const cases: PairedCase[] = pages.map((page, i) => ({
+    label: page.label,
+    stack: { kind: 'http-get', url: `${p.chatUrl}${page.path}`, headers, concurrency: 1, requests: PER_ROUND, warmup: 0, capMs: RUN_CAP_MS },
+    base: { kind: 'sql-replay', statements: captured[i]!, concurrency: 1, requests: PER_ROUND, warmup: 0, capMs: RUN_CAP_MS },
+  }));
+  const results = await measurePaired(worker, cases, {
+    rounds: ROUNDS,
+    perRound: PER_ROUND,
+    warmup: WARMUP,
+    onRound: (r) => progress(`room list: round ${r + 1}/${ROUNDS}, ${PER_ROUND} requests per case, driver then stack`),
+  });
+  for (const r of results) checkPaired(r, 'room list', failures);
+
+  const lines: string[] = [];
+  lines.push(`4. ROOM LIST  GET ${firstPath} for a member of ${ROOMS.toLocaleString('en')} rooms (${MESSAGES_PER_ROOM} messages each, a third with unread messages, 5 pinned)`);
+  lines.push(
+    `   concurrency 1; ${WARMUP} warm-up requests per case, then ${ROUNDS} interleaved rounds of ${PER_ROUND}. driver = the statements the request ran on ` +
+      'the platform\'s pg pool (captured during one request), replayed in order.',
+  );
+  lines.push('');
+  lines.push(
+    table(
+      ['page', 'requests', 'stack p50', 'stack p99', 'driver p50', 'driver p99', 'p50 ratio', 'p99 ratio', 'stack req/s', 'errors', `goal p99 <= ${GOAL_P99_MS} ms`],
+      results.map((r) => [
+        r.label,
+        String(r.stack.count),
+        ms(r.stack.p50),
+        ms(r.stack.p99),
+        ms(r.base.p50),
+        ms(r.base.p99),
+        ratio(r.stack.p50, r.base.p50),
+        ratio(r.stack.p99, r.base.p99),
+        rps(r.stack.throughput),
+        String(r.stack.errors + r.base.errors),
+        r.stack.p99 <= GOAL_P99_MS ? 'met' : 'NOT MET',
+      ]),
+    ),
+  );
+  pages.forEach((page, i) => {
+    lines.push(`   statements of the ${page.label}:`);
+    for (const line of describeStatements(captured[i]!)) lines.push(`     ${line}`);
+  });
+  return { lines, failures };
+}
