@@ -1,7 +1,9 @@
 // The rate counter by calling IP address, first step of the gate. Fixed per-minute and per-day windows counted in
-// Redis with one script call, so every node shares one allowance and switching keys does not reset it.
+// Redis with one script call (src/platform/rate-windows.ts), so every node shares one allowance and switching keys
+// does not reset it.
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../platform/clock.js';
+import { FixedWindows } from '../../platform/rate-windows.js';
 
 export interface RateLimits {
   perMinute: number;
@@ -24,33 +26,24 @@ export interface RateDecision {
   refusal?: RateRefusal;
 }
 
-// INCR both windows; the first hit of a window sets its expiry. Returns both counts.
-const script = `
-local m = redis.call('INCR', KEYS[1])
-if m == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-local d = redis.call('INCR', KEYS[2])
-if d == 1 then redis.call('EXPIRE', KEYS[2], ARGV[2]) end
-return {m, d}
-`;
-
-interface RateRedis extends Redis {
-  partnerRateHit(minuteKey: string, dayKey: string, minuteTtl: number, dayTtl: number): Promise<[number, number]>;
-}
-
 export class RateLimiter {
-  private readonly redis: RateRedis;
+  private readonly windows: FixedWindows;
 
   constructor(redis: Redis, private readonly limits: RateLimits, private readonly clock: Clock) {
-    if (!('partnerRateHit' in redis)) redis.defineCommand('partnerRateHit', { numberOfKeys: 2, lua: script });
-    this.redis = redis as RateRedis;
+    this.windows = new FixedWindows(redis);
   }
 
   async hit(ip: string): Promise<RateDecision> {
     const nowSec = Math.floor(this.clock.now().getTime() / 1000);
     const minute = Math.floor(nowSec / 60);
     const day = Math.floor(nowSec / 86_400);
-    const [m, d] = await this.redis.partnerRateHit(`partner:rate:m:${minute}:${ip}`, `partner:rate:d:${day}:${ip}`, 120, 172_800);
     const { perMinute, perDay } = this.limits;
+    // Every request counts, refused ones too (mode all).
+    const { first: m, second: d } = await this.windows.hit(
+      { key: `partner:rate:m:${minute}:${ip}`, ttl: 120, limit: perMinute },
+      { key: `partner:rate:d:${day}:${ip}`, ttl: 172_800, limit: perDay },
+      'all',
+    );
     const reset = (minute + 1) * 60 - nowSec;
     const decision: RateDecision = { limit: perMinute, remaining: Math.max(0, Math.min(perMinute - m, perDay - d)), reset };
     if (d > perDay) decision.refusal = { window: 'day', limit: perDay, retryAfter: (day + 1) * 86_400 - nowSec };

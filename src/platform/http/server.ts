@@ -26,6 +26,8 @@ export interface ListenerOptions<Ops, Ctx> {
   authenticate?: (request: FastifyRequest, security: Array<Record<string, string[]>>, operationId: string) => Promise<void>;
   /** Runs first on every request, routed or not (a gate such as a rate limit); throws an AppError to refuse. */
   onRequest?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** Runs once every response has been sent, whatever its status (an audit log). */
+  onResponse?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   /** Fastify trustProxy: whether request.ip comes from X-Forwarded-For. */
   trustProxy?: boolean | number;
   /** Renders an error in this interface's envelope. */
@@ -162,6 +164,7 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
     reply.header(headerName, request.id);
   });
   if (options.onRequest) app.addHook('onRequest', options.onRequest);
+  if (options.onResponse) app.addHook('onResponse', options.onResponse);
 
   const sendError = (error: AppError, request: FastifyRequest, reply: FastifyReply) => {
     if (error.status >= 500) request.log.error({ err: error }, 'request failed');
