@@ -86,19 +86,24 @@ function parseKeyCursor(raw: string): string {
   return c.i;
 }
 
-/** The SQL condition of a status at `now` ($2). */
-const statusConditions: Record<KeyStatus, string> = {
-  Active: 'revoked_at is null and (expires_at is null or expires_at > $2)',
+/** The SQL condition of a status; Active and Expired depend on `now`, given as parameter `$n`. */
+const statusConditions: Record<KeyStatus, ((n: number) => string) | string> = {
+  Active: (n) => `revoked_at is null and (expires_at is null or expires_at > $${n})`,
   Revoked: 'revoked_at is not null',
-  Expired: 'revoked_at is null and expires_at <= $2',
+  Expired: (n) => `revoked_at is null and expires_at <= $${n}`,
 };
 
 /** A workspace's keys, newest first (ids are time-ordered). */
 export async function listSvcKeys(db: Queryable, workspaceId: string, query: { limit?: number; cursor?: string; status?: KeyStatus }, now: Date): Promise<Page<SvcKeyView>> {
   const limit = query.limit ?? 50;
-  const params: unknown[] = [workspaceId, now];
+  const params: unknown[] = [workspaceId];
   let sql = `select ${svcKeyColumns} from svc_keys where workspace_id = $1`;
-  if (query.status !== undefined) sql += ` and ${statusConditions[query.status]}`;
+  const condition = query.status === undefined ? undefined : statusConditions[query.status];
+  if (typeof condition === 'string') sql += ` and ${condition}`;
+  else if (condition) {
+    params.push(now);
+    sql += ` and ${condition(params.length)}`;
+  }
   if (query.cursor !== undefined) {
     params.push(parseKeyCursor(query.cursor));
     sql += ` and id < $${params.length}`;
