@@ -44,7 +44,8 @@ const message = (err: unknown) => (err instanceof AppError ? err.message.replace
 const list = (raw: string | undefined) => (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 const positive = (flag: string, raw: string | undefined) => {
   if (raw === undefined) return null;
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) fail(`--${flag} must be a positive whole number`);
+  // The contract columns are PostgreSQL integers.
+  if (!/^\d{1,10}$/.test(raw) || Number(raw) < 1 || Number(raw) > 2_147_483_647) fail(`--${flag} must be a whole number from 1 to 2147483647`);
   return Number(raw);
 };
 
