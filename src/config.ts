@@ -1,12 +1,13 @@
 // Environment schema, validated once at start so that a bad value fails with a clear message.
 
-export type ServiceName = 'chat' | 'partner' | 'workers';
+export type ServiceName = 'chat' | 'partner' | 'workspace' | 'workers';
 
 export interface Config {
   services: ServiceName[];
   host: string;
   chatPort: number;
   partnerPort: number;
+  workspacePort: number;
   /** Unset: an embedded PostgreSQL is started with its data under dataDir. */
   databaseUrl: string | undefined;
   /** Unset: a local redis-server is started on a free port. */
@@ -37,6 +38,8 @@ export interface Config {
   sendRateLimitPerMinute: number;
   /** Upper bound on how long a node trusts its cached account status when an invalidation is lost. */
   accountCacheTtlMs: number;
+  /** How often each node writes the workspace API's buffered audit entries (and key last-used times). */
+  svcAuditFlushMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -67,7 +70,7 @@ function url(env: Env, name: string, schemes: string[]): string | undefined {
   return raw;
 }
 
-const allServices: ServiceName[] = ['chat', 'partner', 'workers'];
+const allServices: ServiceName[] = ['chat', 'partner', 'workspace', 'workers'];
 
 function services(env: Env): ServiceName[] {
   const raw = env.SERVICES;
@@ -106,6 +109,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST ?? '127.0.0.1',
     chatPort: int(env, 'CHAT_PORT', 8080, 0, 65535),
     partnerPort: int(env, 'PARTNER_PORT', 8081, 0, 65535),
+    workspacePort: int(env, 'WORKSPACE_PORT', 8082, 0, 65535),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres', 'postgresql']),
     redisUrl: url(env, 'REDIS_URL', ['redis', 'rediss']),
     dataDir: env.DATA_DIR ?? '.data',
@@ -125,5 +129,6 @@ export function loadConfig(env: Env = process.env): Config {
     maxTokenLifetimeSeconds: int(env, 'MAX_TOKEN_LIFETIME_SECONDS', 86_400, 60, 31_536_000),
     sendRateLimitPerMinute: int(env, 'SEND_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     accountCacheTtlMs: int(env, 'ACCOUNT_CACHE_TTL_MS', 60_000, 0, 3_600_000),
+    svcAuditFlushMs: int(env, 'SVC_AUDIT_FLUSH_MS', 2_000, 100, 3_600_000),
   };
 }

@@ -8,7 +8,8 @@ import pg from 'pg';
 import { issueApiKey, resolveScopes } from '../partner/api-keys/service.js';
 import { keyEnvironments, type KeyEnvironment } from '../partner/api-keys/secret.js';
 import { AppError } from '../platform/http/app-error.js';
-import { isUuid, newId } from '../platform/ids.js';
+import { isUuid } from '../platform/ids.js';
+import { devOwner, devWorkspace, lockDevTools } from './dev-workspace.js';
 import { platformUrls } from './platform-urls.js';
 
 function fail(message: string): never {
@@ -44,29 +45,11 @@ await db.connect();
 try {
   await db.query('begin');
   // One workspace per name, owned by the given account or by a development owner account.
-  await db.query("select pg_advisory_xact_lock(hashtext('dev-api-key'))");
-  let owner = values.owner;
-  if (!owner) {
-    await db.query("insert into modules (code, name) values ('dev', 'Development') on conflict do nothing");
-    const existing = await db.query<{ id: string }>("select id from accounts where module_code = 'dev' and customer_account_id = 'dev' and display_name = 'Development workspace owner' limit 1");
-    owner = existing.rows[0]?.id ?? newId();
-    await db.query(
-      `insert into accounts (id, module_code, customer_account_id, display_name, account_type, status)
-       values ($1, 'dev', 'dev', 'Development workspace owner', 'USER', 'ACTIVE') on conflict (id) do nothing`,
-      [owner],
-    );
-  } else if ((await db.query('select 1 from accounts where id = $1', [owner])).rowCount === 0) {
-    fail(`--owner ${owner} is not a registered account`);
-  }
-  const found = await db.query<{ id: string }>('select id from workspaces where name = $1 and owner_id = $2 order by created_at limit 1', [values.workspace, owner]);
-  let workspaceId = found.rows[0]?.id;
-  if (!workspaceId) {
-    workspaceId = newId();
-    await db.query("insert into workspaces (id, name, plan, owner_id) values ($1, $2, 'business', $3)", [workspaceId, values.workspace, owner]);
-    await db.query("insert into workspace_members (workspace_id, account_id, role) values ($1, $2, 'owner')", [workspaceId, owner]);
-  } else {
-    await db.query("update workspaces set plan = 'business' where id = $1 and plan <> 'business'", [workspaceId]);
-  }
+  await lockDevTools(db);
+  const owner = await devOwner(db, values.owner);
+  if (!owner) fail(`--owner ${values.owner} is not a registered account`);
+  const { id: workspaceId, created } = await devWorkspace(db, values.workspace!, owner, 'business');
+  if (!created) await db.query("update workspaces set plan = 'business' where id = $1 and plan <> 'business'", [workspaceId]);
   const issued = await issueApiKey(db, { workspaceId, name: values.name!, scopes, environment: values.environment as KeyEnvironment, createdBy: null });
   await db.query('commit');
   process.stdout.write(`${issued.key}\n`);

@@ -4,6 +4,7 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { SqlPool } from './db/sql.js';
 import type { Logger } from './logger.js';
+import { pruneAuditLog } from '../workspace/audit/service.js';
 import { drainOutbox, pruneOutbox } from './outbox.js';
 import { connectRedis, type Redis } from './redis.js';
 
@@ -13,7 +14,7 @@ const drainCoalesceMs = 5;
 
 export interface Queues {
   outbox: Queue;
-  /** Periodic housekeeping: pruning Idempotency-Key records past their 24 hours. */
+  /** Periodic housekeeping: pruning Idempotency-Key records past their 24 hours and audit entries past 30 days. */
   maintenance: Queue;
   /** Asks a worker to drain the outbox soon; never throws (the periodic drain catches up). */
   requestOutboxDrain(): void;
@@ -78,9 +79,12 @@ export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queue
   worker.on('failed', (job, err) => log.error({ err, job: job?.name }, 'outbox job failed'));
 
   await queues.maintenance.upsertJobScheduler('idempotency-prune', { every: 3_600_000 }, { name: 'prune-idempotency' });
+  await queues.maintenance.upsertJobScheduler('svc-audit-prune', { every: 3_600_000 }, { name: 'prune-svc-audit' });
   const maintenance = new Worker(
     maintenanceQueueName,
-    async () => {
+    async (job: Job) => {
+      // The workspace API's audit log keeps 30 days.
+      if (job.name === 'prune-svc-audit') return { pruned: await pruneAuditLog(sql, new Date()) };
       const res = await sql.query("delete from idempotency_keys where created_at < now() - interval '24 hours'");
       return { pruned: res.rowCount ?? 0 };
     },

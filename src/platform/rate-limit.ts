@@ -1,6 +1,6 @@
 // Fixed-window request counters in Redis, shared by every node: one script call increments every window of a
 // subject at once, and the first hit of a window sets its expiry. Used by the partner gate (per IP, per minute and
-// per day) and by chat sends (per account, per minute).
+// per day), chat sends (per account, per minute) and the workspace gate (per workspace, per minute and hour).
 import type { Redis } from './redis.js';
 import type { Clock } from './clock.js';
 
@@ -28,18 +28,45 @@ export interface RateRefusal {
 export interface RateOutcome {
   windows: WindowState[];
   refusal?: RateRefusal;
+  /** Whether this hit was counted (always in mode all, never in peek). */
+  counted: boolean;
 }
 
-// KEYS: one counter per window; ARGV: their expiries. Returns the counts in the same order.
+// KEYS: one counter per window; ARGV: their expiries, the mode, then their limits. Returns the counts in the same
+// order and, last, 1 when this call counted. Modes: all (every hit counts, refused ones too), admitted (counts only
+// when every window is below its limit, atomically, so a refused hit consumes nothing), peek (reads only).
 const script = `
+local n = #KEYS
+local mode = ARGV[n + 1]
 local counts = {}
-for i, key in ipairs(KEYS) do
-  local n = redis.call('INCR', key)
-  if n == 1 then redis.call('EXPIRE', key, ARGV[i]) end
-  counts[i] = n
+if mode ~= 'all' then
+  local blocked = false
+  for i, key in ipairs(KEYS) do
+    counts[i] = tonumber(redis.call('GET', key) or '0')
+    if counts[i] >= tonumber(ARGV[n + 1 + i]) then blocked = true end
+  end
+  if mode == 'peek' or blocked then
+    counts[n + 1] = 0
+    return counts
+  end
 end
+for i, key in ipairs(KEYS) do
+  local c = redis.call('INCR', key)
+  if c == 1 then redis.call('EXPIRE', key, ARGV[i]) end
+  counts[i] = c
+end
+counts[n + 1] = 1
 return counts
 `;
+
+export type CountMode = 'all' | 'admitted' | 'peek';
+
+export interface HitOptions {
+  /** Default all. */
+  mode?: CountMode;
+  /** Limits for this hit, one per window in order, instead of the windows' own (a per-subject plan). */
+  limits?: number[];
+}
 
 interface CounterRedis extends Redis {
   platformRateHit(numberOfKeys: number, ...keysAndArgs: Array<string | number>): Promise<number[]>;
@@ -55,16 +82,28 @@ export class FixedWindowCounter {
     this.redis = redis as CounterRedis;
   }
 
-  /** Counts one hit of subject in every window. */
-  async hit(subject: string): Promise<RateOutcome> {
+  /** Counts one hit of subject in every window (see CountMode). */
+  async hit(subject: string, options: HitOptions = {}): Promise<RateOutcome> {
+    const mode = options.mode ?? 'all';
+    const limits = this.windows.map((w, i) => options.limits?.[i] ?? w.limit);
     const nowSec = Math.floor(this.clock.now().getTime() / 1000);
     const indices = this.windows.map((w) => Math.floor(nowSec / w.seconds));
     const keys = this.windows.map((w, i) => `${this.prefix}:${w.name}:${indices[i]}:${subject}`);
     // A counter outlives its window by one more window, so a late hit near the boundary still finds it.
     const ttls = this.windows.map((w) => w.seconds * 2);
-    const counts = await this.redis.platformRateHit(keys.length, ...keys, ...ttls);
-    const windows = this.windows.map((window, i) => ({ window, count: counts[i] ?? 0, resetIn: (indices[i]! + 1) * window.seconds - nowSec }));
-    const exceeded = windows.filter((w) => w.count > w.window.limit).sort((a, b) => b.resetIn - a.resetIn)[0];
-    return exceeded ? { windows, refusal: { window: exceeded.window, limit: exceeded.window.limit, retryAfter: exceeded.resetIn } } : { windows };
+    const result = await this.redis.platformRateHit(keys.length, ...keys, ...ttls, mode, ...limits);
+    const counted = result[keys.length] === 1;
+    const windows = this.windows.map((w, i) => ({
+      window: { ...w, limit: limits[i]! },
+      count: result[i] ?? 0,
+      resetIn: (indices[i]! + 1) * w.seconds - nowSec,
+    }));
+    // mode all: a window is exceeded once its count passes the limit; mode admitted: a hit that was not counted
+    // found a window already at its limit.
+    const exceededBy = (w: WindowState) => (mode === 'all' ? w.count > w.window.limit : mode === 'admitted' && !counted && w.count >= w.window.limit);
+    const exceeded = windows.filter(exceededBy).sort((a, b) => b.resetIn - a.resetIn)[0];
+    return exceeded
+      ? { windows, counted, refusal: { window: exceeded.window, limit: exceeded.window.limit, retryAfter: exceeded.resetIn } }
+      : { windows, counted };
   }
 }

@@ -14,6 +14,10 @@ import { SendLimit } from '../chat/auth/send-limit.js';
 import { VerifyKeyCache } from '../chat/auth/verify-key-cache.js';
 import { resolveCursorSecret } from './cursor-secret.js';
 import { installCursorSecret } from './http/cursor.js';
+import { AuditRecorder } from '../workspace/audit/recorder.js';
+import { KeyLookup as SvcKeyLookup } from '../workspace/gate/key-lookup.js';
+import { WorkspaceRateLimiter } from '../workspace/gate/rate-limit.js';
+import { buildWorkspaceListener } from '../workspace/listener.js';
 import { systemClock, type Clock } from './clock.js';
 import { migrate, openOrm, type Orm } from './db/orm.js';
 import { createSqlPool, type SqlPool } from './db/sql.js';
@@ -32,6 +36,11 @@ export interface Platform {
   partnerUrl?: string;
   /** Writes the collected API-key last-used times now (normally every LAST_USED_FLUSH_MS). */
   flushKeyUsage?: () => Promise<void>;
+  workspace?: FastifyInstance;
+  /** Base URL of the workspace listener, when it runs. */
+  workspaceUrl?: string;
+  /** Writes the buffered workspace audit entries and key last-used times now (normally every SVC_AUDIT_FLUSH_MS). */
+  flushSvcAudit?: () => Promise<void>;
   databaseUrl: string;
   redisUrl: string;
   stop(): Promise<void>;
@@ -82,7 +91,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
 
     const verifyKeys = new VerifyKeyCache(orm, redis, config.verifyKeyCacheTtlMs, clock);
     const accounts = new AccountCache(sql, redis, config.accountCacheTtlMs, clock);
-    if (config.services.includes('chat') || config.services.includes('partner')) {
+    if (config.services.includes('chat') || config.services.includes('partner') || config.services.includes('workspace')) {
       await reportUnusableKeys(sql, log);
       stops.push(await verifyKeys.listen(subscriber));
       stops.push(await accounts.listen(subscriber));
@@ -133,6 +142,32 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       platform.partnerUrl = address;
       platform.flushKeyUsage = () => lastUsed.flush();
       log.info({ address }, 'partner listener ready');
+    }
+
+    if (config.services.includes('workspace')) {
+      const audit = new AuditRecorder(sql, log);
+      audit.start(config.svcAuditFlushMs);
+      stops.push(() => audit.stop());
+      const workspace = await buildWorkspaceListener({
+        deps: { orm, sql, clock, config },
+        keys: new SvcKeyLookup(sql, clock),
+        limiter: new WorkspaceRateLimiter(redis, clock),
+        audit,
+        verifyKeys,
+        accounts,
+        maxTokenLifetimeSeconds: config.maxTokenLifetimeSeconds,
+        readiness,
+        log,
+        bodyLimit: config.bodyLimitBytes,
+        audience: config.jwtAudience,
+        trustProxy: config.trustProxy,
+      });
+      const address = await workspace.listen({ host: config.host, port: config.workspacePort });
+      stops.push(() => workspace.close());
+      platform.workspace = workspace;
+      platform.workspaceUrl = address;
+      platform.flushSvcAudit = () => audit.flush();
+      log.info({ address }, 'workspace listener ready');
     }
     return platform;
   } catch (err) {

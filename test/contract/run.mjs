@@ -1,6 +1,6 @@
 // Contract fuzzing: starts the built platform (embedded PostgreSQL + local redis-server) on free ports, mints
 // development tokens and API keys, and runs Schemathesis against generated/openapi/chat.json and
-// generated/openapi/partner.json with every check enabled, all phases (examples, coverage, fuzzing, stateful with
+// generated/openapi/partner.json and generated/openapi/workspace.json with every check enabled, all phases (examples, coverage, fuzzing, stateful with
 // links inferred from Location headers and responses) and a bounded number of examples per operation. Exits
 // non-zero when Schemathesis reports any failure or error in any suite.
 // `make test` and `make contract` call it after `make build`:
@@ -11,6 +11,7 @@
 //   CONTRACT_MAX_EXAMPLES  test cases per operation in the fuzzing and stateful phases (default 200, about 1.5 min
 //                          on 2 cores; the whole run stays well under 4 min)
 //   CONTRACT_SEED          replay a run with its seed (every run prints its seed)
+//   CONTRACT_SUITES        run only these suites, comma-separated (chat, partner, partner-revocation, workspace)
 //   CONTRACT_WORKERS       Schemathesis workers (default 1, see below)
 //   SCHEMATHESIS           the schemathesis executable (default .tools/venv/bin/schemathesis)
 import { execFile, spawn } from 'node:child_process';
@@ -26,14 +27,19 @@ import { promisify } from 'node:util';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const spec = join(root, 'generated/openapi/chat.json');
 const partnerSpec = join(root, 'generated/openapi/partner.json');
+const workspaceSpec = join(root, 'generated/openapi/workspace.json');
 const mainJs = join(root, 'dist/src/main.js');
 const devTokenJs = join(root, 'dist/src/cli/dev-token.js');
 const devApiKeyJs = join(root, 'dist/src/cli/dev-api-key.js');
+const devSvcKeyJs = join(root, 'dist/src/cli/dev-svc-key.js');
 const schemathesis = process.env.SCHEMATHESIS ?? join(root, '.tools/venv/bin/schemathesis');
 
 const maxExamples = positiveInt('CONTRACT_MAX_EXAMPLES', 200);
 // The partner document has 50 operations; fewer cases each keep the whole run within a few minutes.
 const partnerMaxExamples = positiveInt('CONTRACT_PARTNER_MAX_EXAMPLES', 60);
+// The workspace document has 12 operations.
+const workspaceMaxExamples = positiveInt('CONTRACT_WORKSPACE_MAX_EXAMPLES', maxExamples);
+const onlySuites = (process.env.CONTRACT_SUITES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 // One worker: Schemathesis' generator parses Python source with `ast` from several threads, and the venv's
 // CPython 3.11.7 intermittently fails that with "SystemError: AST constructor recursion depth mismatch"
 // (CPython gh-106905), reported as a run error. The platform, not the client, is the bottleneck anyway.
@@ -100,12 +106,14 @@ function withoutInfraUrls(env) {
 
 /** The platform child process, with the tail of its output kept for diagnostics. */
 class Platform {
-  constructor(dataDir, port, partnerPort) {
+  constructor(dataDir, port, partnerPort, workspacePort) {
     this.dataDir = dataDir;
     this.url = `http://127.0.0.1:${port}`;
     this.partnerUrl = `http://127.0.0.1:${partnerPort}`;
+    this.workspaceUrl = `http://127.0.0.1:${workspacePort}`;
     this.port = port;
     this.partnerPort = partnerPort;
+    this.workspacePort = workspacePort;
     this.output = [];
     this.exit = null;
     this.child = null;
@@ -123,6 +131,7 @@ class Platform {
         DATA_DIR: this.dataDir,
         CHAT_PORT: String(this.port),
         PARTNER_PORT: String(this.partnerPort),
+        WORKSPACE_PORT: String(this.workspacePort),
         // Every request comes from 127.0.0.1: the rate limit has its own tests and would only turn cases into 429s.
         RATE_LIMIT_PER_MINUTE: '100000000',
         RATE_LIMIT_PER_DAY: '1000000000',
@@ -222,6 +231,17 @@ async function devApiKey(dataDir, args) {
   });
   const key = stdout.trim();
   if (!/^(live|test|dev)_[\w-]{40}$/.test(key)) throw new Error(`dev-api-key ${args.join(' ')} printed no key`);
+  return key;
+}
+
+/** A svc_ key from the dev-svc-key CLI, which creates the named workspace (and its owner) as needed. */
+async function devSvcKey(dataDir, args) {
+  const { stdout } = await execFileAsync(process.execPath, [devSvcKeyJs, ...args], {
+    cwd: root,
+    env: { ...withoutInfraUrls(process.env), DATA_DIR: dataDir },
+  });
+  const key = stdout.trim();
+  if (!/^svc_(live|test)_[A-Za-z0-9]{32}$/.test(key)) throw new Error(`dev-svc-key ${args.join(' ')} printed no key`);
   return key;
 }
 
@@ -340,6 +360,54 @@ function partnerConfig({ authFile, scopes, presets, workspaces }) {
   ].join('\n');
 }
 
+// Workspace operations with rules OpenAPI cannot state answer some schema-valid requests with 400 invalid_request
+// naming the field; positive_data_acceptance accepts 400 on these only, each for the reason beside it.
+const workspaceSemanticRejections = [
+  // cursor must be a next_cursor this service issued for the same list.
+  'listLeads', 'listSvcKeys', 'listSvcAuditLog',
+  // custom_fields: at most 50 pairs, names of 1 to 100 characters.
+  'createLead',
+  // owner_id must name a member of the key's workspace.
+  'updateLead',
+  // name not all blank; ip_allow_list entries must parse as addresses or CIDR ranges; expires_at in the future.
+  'createSvcKey',
+];
+
+function workspaceConfig({ authFile, scopes, workspaces, keyIds }) {
+  return [
+    // Identities, tried in this order per operation: the key for the module families (the administration paths
+    // refuse it with 403, which moves Schemathesis on), then alice, Owner of her own workspace, with her bearer JWT.
+    // `key` and `peer` hold every scope in two workspaces: object_level_authorization replays the key's reads with
+    // the peer, which must not be given them. Neither key belongs to alice's workspace, so her revocations cannot
+    // cut the suite's own credentials.
+    '[auth.wfc]',
+    `path = ${toml(authFile)}`,
+    `peers = ${toml(['key', 'peer'])}`,
+    '',
+    '[dictionaries.scopes]',
+    `values = ${toml(scopes)}`,
+    '',
+    '[dictionaries.workspaces]',
+    `values = ${toml(workspaces)}`,
+    '',
+    '[dictionaries.keys]',
+    `values = ${toml(keyIds)}`,
+    '',
+    '[parameters]',
+    `"body.scopes[*]" = { dictionary = "scopes", probability = 0.7 }`,
+    `"path.workspace_id" = { dictionary = "workspaces", probability = 0.5 }`,
+    `"path.key_id" = { dictionary = "keys", probability = 0.5 }`,
+    `"query.key_id" = { dictionary = "keys", probability = 0.5 }`,
+    '',
+    ...workspaceSemanticRejections.flatMap((operationId) => [
+      '[[operations]]',
+      `include-operation-id = ${toml(operationId)}`,
+      `checks.positive_data_acceptance.expected-statuses = ${toml([...defaultPositiveStatuses, '400'])}`,
+      '',
+    ]),
+  ].join('\n');
+}
+
 /**
  * Schemathesis prints its summary between rows of '=' in the style of pytest's closing line, which log readers
  * would take for a test run that executed nothing; those lines are passed on with the suite's name instead.
@@ -427,6 +495,8 @@ async function main() {
     [mainJs, 'run `make build` first'],
     [devTokenJs, 'run `make build` first'],
     [devApiKeyJs, 'run `make build` first'],
+    [devSvcKeyJs, 'run `make build` first'],
+    [workspaceSpec, 'run `make generate` first'],
     [spec, 'run `make generate` first'],
     [partnerSpec, 'run `make generate` first'],
     [schemathesis, 'run `make venv` first'],
@@ -439,7 +509,7 @@ async function main() {
   // The temp dir itself is DATA_DIR: as root, the platform opens it (not its parents) to PostgreSQL's own user.
   const dataDir = await mkdtemp(join(tmpdir(), 'chat-contract-'));
   const workDir = join(dataDir, 'schemathesis');
-  const platform = new Platform(dataDir, await freePort(), await freePort());
+  const platform = new Platform(dataDir, await freePort(), await freePort(), await freePort());
   let schemathesisChild = null;
   let interrupted = false;
   let exitCode = 1;
@@ -460,7 +530,7 @@ async function main() {
   try {
     // Everything Schemathesis writes (auth documents, configs, reports) stays in here.
     await mkdir(workDir, { mode: 0o700 });
-    log(`starting the platform on ${platform.url} and ${platform.partnerUrl} (data in ${dataDir})`);
+    log(`starting the platform on ${platform.url}, ${platform.partnerUrl} and ${platform.workspaceUrl} (data in ${dataDir})`);
     platform.start();
     try {
       await platform.waitReady(() => interrupted);
@@ -505,7 +575,22 @@ async function main() {
     const catalogueScopes = catalogue.scopes.map((x) => x.id);
     const cataloguePresets = catalogue.presets.map((x) => x.id);
 
-    const suites = [
+    // Workspace API: keys with every scope of the catalogue in two workspaces on an enterprise contract whose limits
+    // no run reaches (every request comes from 127.0.0.1 and one workspace); alice owns a third workspace for the
+    // administration operations, whose key ids feed the key_id parameters.
+    const svcScopes = (await fetch(`${platform.workspaceUrl}/api/v1/scopes`).then((r) => r.json())).items.map((x) => x.scope);
+    const unlimited = ['--plan', 'enterprise', '--rate-per-hour', '1000000000', '--rate-per-minute', '100000000'];
+    const [svcKey, svcPeer] = [
+      await devSvcKey(dataDir, ['--workspace', 'Contract B', '--scopes', svcScopes.join(','), ...unlimited]),
+      await devSvcKey(dataDir, ['--workspace', 'Contract B peer', '--scopes', svcScopes.join(','), ...unlimited]),
+    ];
+    await devSvcKey(dataDir, ['--workspace', 'Alice B', '--owner', alice, '--scopes', 'read-only', ...unlimited]);
+    const aliceWorkspaces = await fetch(`${platform.partnerUrl}/api/v1/workspaces?limit=100`, { headers: { authorization: `Bearer ${aliceToken}` } }).then((r) => r.json());
+    const aliceSvcWorkspace = aliceWorkspaces.data.find((w) => w.name === 'Alice B').id;
+    const aliceSvcKeys = await fetch(`${platform.workspaceUrl}/api/v1/workspaces/${aliceSvcWorkspace}/svc-keys`, { headers: { authorization: `Bearer ${aliceToken}` } }).then((r) => r.json());
+    const bearerSvc = (name, value) => ({ name, fixedHeaders: [{ name: 'Authorization', value: `Bearer ${value}` }] });
+
+    const allSuites = [
       {
         name: 'chat',
         specFile: spec,
@@ -533,7 +618,18 @@ async function main() {
         examples: partnerMaxExamples,
         filter: ['--include-operation-id', 'revokeCurrentApiKey'],
       },
+      {
+        name: 'workspace',
+        specFile: workspaceSpec,
+        baseUrl: platform.workspaceUrl,
+        auth: [bearerSvc('key', svcKey), bearer('alice', aliceToken), bearerSvc('peer', svcPeer)],
+        config: (authFile) => workspaceConfig({ authFile, scopes: svcScopes, workspaces: [aliceSvcWorkspace], keyIds: aliceSvcKeys.items.map((k) => k.id) }),
+        examples: workspaceMaxExamples,
+      },
     ];
+    const unknownSuites = onlySuites.filter((name) => !allSuites.some((suite) => suite.name === name));
+    if (unknownSuites.length > 0) throw new Error(`CONTRACT_SUITES names unknown suites: ${unknownSuites.join(', ')}`);
+    const suites = allSuites.filter((suite) => onlySuites.length === 0 || onlySuites.includes(suite.name));
     exitCode = 0;
     for (const suite of suites) {
       if (interrupted) break;

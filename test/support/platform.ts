@@ -13,6 +13,8 @@ export interface TestPlatform extends Platform {
   chatUrl: string;
   /** Base URL of the partner listener; empty when SERVICES leaves it out. */
   partnerUrl: string;
+  /** Base URL of the workspace listener; empty when SERVICES leaves it out. */
+  workspaceUrl: string;
   db: pg.Pool;
   /** The configuration the platform was started with. */
   config: Config;
@@ -96,6 +98,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     redisUrl: process.env.TEST_REDIS_URL,
     chatPort: 0,
     partnerPort: 0,
+    workspacePort: 0,
     // Tests share 127.0.0.1; the rate-limit tests lower these on a platform of their own.
     rateLimitPerMinute: 1_000_000,
     rateLimitPerDay: 100_000_000,
@@ -155,6 +158,7 @@ export async function startTestPlatform(overrides: Partial<Config> = {}, clock: 
     ...platform,
     chatUrl: platform.chatUrl ?? '',
     partnerUrl: platform.partnerUrl ?? '',
+    workspaceUrl: platform.workspaceUrl ?? '',
     db,
     config,
     tenant,

@@ -38,6 +38,8 @@ export interface ListenerOptions<Ops, Ctx> {
   onRequest?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   /** Database and Redis state, for /readyz when the spec does not declare it. */
   readiness: () => Promise<Readiness>;
+  /** Runs once every response has been sent, whatever its status (an audit log). */
+  onResponse?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   /** Fastify trustProxy: whether request.ip comes from X-Forwarded-For. */
   trustProxy?: boolean | number;
   /** Renders an error in this interface's envelope. */
@@ -199,6 +201,7 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
       if (!healthPaths.includes(pathOf(request.url))) await gate(request, reply);
     });
   }
+  if (options.onResponse) app.addHook('onResponse', options.onResponse);
 
   const sendError = (error: AppError, request: FastifyRequest, reply: FastifyReply) => {
     if (error.status >= 500) request.log.error({ err: error }, 'request failed');

@@ -3,14 +3,16 @@ import { Migration20261121000001Init } from './Migration20261121000001Init.js';
 import { Migration20261121000002Partner } from './Migration20261121000002Partner.js';
 import { Migration20261123000001ChatCore } from './Migration20261123000001ChatCore.js';
 import { Migration20261123000010Rooms } from './Migration20261123000010Rooms.js';
-import { Migration20261123000040Hardening } from './Migration20261123000040Hardening.js';
 import { Migration20261123000030Threads } from './Migration20261123000030Threads.js';
+import { Migration20261123000040Hardening } from './Migration20261123000040Hardening.js';
+import { Migration20261123000060Workspace } from './Migration20261123000060Workspace.js';
 
 export const migrations = [
   { name: 'Migration20261121000001Init', class: Migration20261121000001Init },
   { name: 'Migration20261121000002Partner', class: Migration20261121000002Partner },
   { name: 'Migration20261123000001ChatCore', class: Migration20261123000001ChatCore },
   { name: 'Migration20261123000010Rooms', class: Migration20261123000010Rooms },
-  { name: 'Migration20261123000040Hardening', class: Migration20261123000040Hardening },
   { name: 'Migration20261123000030Threads', class: Migration20261123000030Threads },
+  { name: 'Migration20261123000040Hardening', class: Migration20261123000040Hardening },
+  { name: 'Migration20261123000060Workspace', class: Migration20261123000060Workspace },
 ];

@@ -1,0 +1,30 @@
+// @chat-platform/workspace-sdk: typed clients for the workspace API (svc_ key) and its key administration (bearer
+// JWT), built on openapi-fetch and the generated schema.
+export { createWorkspaceClient } from './client.js';
+export type { WorkspaceClient, WorkspaceClientExtras, WorkspaceClientOptions } from './client.js';
+export { createWorkspaceAdminClient } from './admin-client.js';
+export type { WorkspaceAdminClient, WorkspaceAdminClientExtras, WorkspaceAdminClientOptions } from './admin-client.js';
+export { bearerAuth } from './common.js';
+export type { CommonClientOptions, TokenProvider } from './common.js';
+export { WorkspaceApiError, UNEXPECTED_RESPONSE, parseRetryAfter, toWorkspaceApiError } from './errors.js';
+export { adminOperationIds, adminOperationRoutes, keyOperationIds, keyOperationRoutes, repeatableOperations } from './operations.js';
+export type { AdminOperationId, HttpMethod, KeyOperationId, OperationId, RouteOf } from './operations.js';
+export type { AdminPaginatedOperationId, ItemOf, KeyPaginatedOperationId, PageOf, PaginatedOperationId } from './pagination.js';
+export { defaultSleep } from './transport.js';
+export type { RetryOptions, Sleep } from './transport.js';
+export type {
+  CallOptions,
+  ErrorBody,
+  OperationArgs,
+  OperationData,
+  OperationInput,
+  OperationQuery,
+  ResultWithResponse,
+  Schemas,
+  SuccessBody,
+  WorkspaceAdminOperations,
+  WorkspaceOperations,
+} from './types.js';
+/** The generated schema types (paths, operations, components, ...). */
+export type * from './schema.js';
+export type { Client as RawClient, Middleware } from 'openapi-fetch';

@@ -1,0 +1,63 @@
+// The route tables of the workspace API: one entry per operationId of generated/openapi/workspace.json, split by
+// the credential the operation takes. Each table is checked with `satisfies { [K in ...]: RouteOf<K> }`: a new
+// operation in the spec fails the typecheck until its route is added here, and a wrong method or path fails too.
+import type { operations, paths } from './schema.js';
+
+export type OperationId = keyof operations;
+
+export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+/** Every `{ method, path }` of `paths` whose operation is operations[K]. */
+export type RouteOf<K extends OperationId> = {
+  [P in keyof paths]: {
+    [M in HttpMethod & keyof paths[P]]: Same<NonNullable<paths[P][M]>, operations[K]> extends true
+      ? { readonly method: M; readonly path: P }
+      : never;
+  }[HttpMethod & keyof paths[P]];
+}[keyof paths];
+
+/** Paths of the administration operations, called with a workspace Owner's or Admin's bearer JWT. */
+export type AdminSurfacePath = `/api/v1/workspaces${string}`;
+
+/** Paths this SDK leaves out: the load balancer's probes. */
+export type ProbePath = '/healthz' | '/readyz';
+
+/** Operations called with an administration token. */
+export type AdminOperationId = { [K in OperationId]: RouteOf<K>['path'] extends AdminSurfacePath ? K : never }[OperationId];
+
+/** Operations called with a svc_ key: the module families and the public scope catalogue. */
+export type KeyOperationId = { [K in OperationId]: RouteOf<K>['path'] extends AdminSurfacePath | ProbePath ? never : K }[OperationId];
+
+/** operationId → HTTP method and path template of every operation of the key client. */
+export const keyOperationRoutes = {
+  listScopes: { method: 'get', path: '/api/v1/scopes' },
+  listLeads: { method: 'get', path: '/api/v1/leads' },
+  createLead: { method: 'post', path: '/api/v1/leads' },
+  getLead: { method: 'get', path: '/api/v1/leads/{id}' },
+  updateLead: { method: 'patch', path: '/api/v1/leads/{id}' },
+} as const satisfies { readonly [K in KeyOperationId]: RouteOf<K> };
+
+/** operationId → HTTP method and path template of every administration operation. */
+export const adminOperationRoutes = {
+  createSvcKey: { method: 'post', path: '/api/v1/workspaces/{workspace_id}/svc-keys' },
+  listSvcKeys: { method: 'get', path: '/api/v1/workspaces/{workspace_id}/svc-keys' },
+  getSvcKey: { method: 'get', path: '/api/v1/workspaces/{workspace_id}/svc-keys/{key_id}' },
+  revokeSvcKey: { method: 'post', path: '/api/v1/workspaces/{workspace_id}/svc-keys/{key_id}/revoke' },
+  listSvcAuditLog: { method: 'get', path: '/api/v1/workspaces/{workspace_id}/svc-audit-log' },
+} as const satisfies { readonly [K in AdminOperationId]: RouteOf<K> };
+
+export const keyOperationIds = Object.keys(keyOperationRoutes) as KeyOperationId[];
+export const adminOperationIds = Object.keys(adminOperationRoutes) as AdminOperationId[];
+
+/**
+ * Operations that may be repeated after a 5xx or a network error: reads, a PATCH that sets values (updateLead),
+ * and revocation (repeating it answers the revoked key). Creates are repeated after a 429 only.
+ */
+export const repeatableOperations: ReadonlySet<OperationId> = new Set<OperationId>(['updateLead', 'revokeSvcKey']);
+
+export interface Route {
+  readonly method: HttpMethod;
+  readonly path: string;
+}

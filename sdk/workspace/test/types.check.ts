@@ -1,0 +1,27 @@
+// Compile-time checks of the SDK's derived types. The root typecheck (tsc -p tsconfig.json) covers this file; it is
+// never run. Each @ts-expect-error line must stay an error, or the typecheck fails.
+import type { AdminOperationId, ItemOf, KeyOperationId, KeyPaginatedOperationId, operations, Schemas, WorkspaceAdminClient, WorkspaceClient } from '../src/index.js';
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+function assert<T extends true>(): T | void {}
+
+assert<Equal<KeyOperationId, 'listScopes' | 'listLeads' | 'createLead' | 'getLead' | 'updateLead'>>();
+assert<Equal<AdminOperationId, 'createSvcKey' | 'listSvcKeys' | 'getSvcKey' | 'revokeSvcKey' | 'listSvcAuditLog'>>();
+assert<Equal<Exclude<keyof operations, KeyOperationId | AdminOperationId>, 'getHealth' | 'getReadiness'>>();
+assert<Equal<KeyPaginatedOperationId, 'listLeads'>>();
+assert<Equal<ItemOf<'listLeads'>, Schemas['Crm.Lead']>>();
+
+declare const crm: WorkspaceClient;
+declare const admin: WorkspaceAdminClient;
+void (async () => {
+  const lead = await crm.createLead({ body: { name: 'Ada' } });
+  lead.owner_id satisfies string | null;
+  // @ts-expect-error name is required
+  await crm.createLead({ body: { email: 'ada@example.com' } });
+  // @ts-expect-error the status must be one of the enum
+  await crm.updateLead({ path: { id: lead.id }, body: { status: 'won' } });
+  // @ts-expect-error administration is not a method of the key client
+  await crm.createSvcKey({ path: { workspace_id: '' }, body: { name: 'x', scopes: ['admin'] } });
+  // @ts-expect-error a scope outside the catalogue
+  await admin.createSvcKey({ path: { workspace_id: '' }, body: { name: 'x', scopes: ['crm.leads.fly'] } });
+});

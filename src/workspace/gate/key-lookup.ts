@@ -1,0 +1,60 @@
+// Key validation: one indexed lookup of the key's SHA-256 joined with its workspace's plan, on every request and
+// with no node-local cache, so a revoked key is refused on the very next request on every node and an expired one
+// from the instant it expires (the clock decides; no sweeper).
+import type { Clock } from '../../platform/clock.js';
+import type { SqlPool } from '../../platform/db/sql.js';
+import { limitsOf, type RateLimits } from '../plans.js';
+import { hashKey, looksLikeKey, type KeyEnvironment } from '../keys/secret.js';
+
+interface KeyRow {
+  id: string;
+  workspace_id: string;
+  environment: KeyEnvironment;
+  scopes: string[];
+  ip_allow_list: string[];
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  svc_plan: string;
+  svc_rate_per_hour: number | null;
+  svc_rate_per_minute: number | null;
+}
+
+export interface FoundKey {
+  keyId: string;
+  workspaceId: string;
+  environment: KeyEnvironment;
+  scopes: string[];
+  ipAllowList: string[];
+  limits: RateLimits;
+  /** False when revoked or expired: the request is refused, but it is still a request made with this key. */
+  usable: boolean;
+}
+
+export class KeyLookup {
+  constructor(private readonly sql: SqlPool, private readonly clock: Clock) {}
+
+  /** The key's row, or null when the text is not a key of any workspace. */
+  async find(key: string): Promise<FoundKey | null> {
+    if (!looksLikeKey(key)) return null;
+    const { rows } = await this.sql.query<KeyRow>({
+      name: 'svc_key_lookup',
+      text: `select k.id, k.workspace_id, k.environment, k.scopes, k.ip_allow_list, k.expires_at, k.revoked_at,
+                    w.svc_plan, w.svc_rate_per_hour, w.svc_rate_per_minute
+               from svc_keys k join workspaces w on w.id = k.workspace_id
+              where k.key_hash = $1`,
+      values: [hashKey(key)],
+    });
+    const row = rows[0];
+    if (!row) return null;
+    const expired = row.expires_at !== null && row.expires_at.getTime() <= this.clock.now().getTime();
+    return {
+      keyId: row.id,
+      workspaceId: row.workspace_id,
+      environment: row.environment,
+      scopes: row.scopes,
+      ipAllowList: row.ip_allow_list,
+      limits: limitsOf(row.svc_plan, row.svc_rate_per_hour, row.svc_rate_per_minute),
+      usable: row.revoked_at === null && !expired,
+    };
+  }
+}

@@ -1,0 +1,45 @@
+// Key administration by the workspace's Owner and Admin over bearer JWTs (/api/v1/workspaces/{id}/svc-keys).
+import type { WorkspaceDeps } from '../deps.js';
+import { userOf } from '../context.js';
+import type { WorkspaceFeatureHandlers } from '../handler-types.js';
+import { requireOwnerOrAdmin } from './access.js';
+import { getSvcKey, issueSvcKey, listSvcKeys, revokeSvcKey } from './service.js';
+
+export type SvcKeyOperationId = 'createSvcKey' | 'listSvcKeys' | 'getSvcKey' | 'revokeSvcKey';
+
+export function svcKeyHandlers(deps: WorkspaceDeps): WorkspaceFeatureHandlers<SvcKeyOperationId> {
+  return {
+    async createSvcKey({ params, body }, ctx) {
+      const caller = userOf(ctx);
+      await requireOwnerOrAdmin(deps.sql, caller, params.workspace_id);
+      const { view, key } = await issueSvcKey(
+        deps.sql,
+        {
+          workspaceId: params.workspace_id,
+          name: body.name,
+          description: body.description ?? null,
+          scopes: body.scopes,
+          ipAllowList: body.ip_allow_list ?? [],
+          environment: body.environment,
+          expiresAt: body.expires_at == null ? null : new Date(body.expires_at),
+          createdBy: caller.accountId,
+        },
+        deps.clock,
+      );
+      return { status: 201, body: { ...view, key }, location: `/api/v1/workspaces/${params.workspace_id}/svc-keys/${view.id}` };
+    },
+    async listSvcKeys({ params, query }, ctx) {
+      await requireOwnerOrAdmin(deps.sql, userOf(ctx), params.workspace_id);
+      return { status: 200, body: await listSvcKeys(deps.sql, params.workspace_id, query ?? {}, deps.clock.now()) };
+    },
+    async getSvcKey({ params }, ctx) {
+      await requireOwnerOrAdmin(deps.sql, userOf(ctx), params.workspace_id);
+      return { status: 200, body: await getSvcKey(deps.sql, params.workspace_id, params.key_id, deps.clock.now()) };
+    },
+    async revokeSvcKey({ params }, ctx) {
+      const caller = userOf(ctx);
+      await requireOwnerOrAdmin(deps.sql, caller, params.workspace_id);
+      return { status: 200, body: await revokeSvcKey(deps.sql, params.workspace_id, params.key_id, caller.accountId, deps.clock.now()) };
+    },
+  };
+}

@@ -1,0 +1,70 @@
+// The workspace listener (convention B): the workspace OpenAPI document bound to its handlers, behind the svc_ key
+// gate (key, IP allow-list, rate limit by plan, scope), with bearer-JWT administration of keys and the audit log,
+// every request made with a key written to the audit log, and the { error, message } envelope for every error.
+import type { FastifyInstance } from 'fastify';
+import type { AccountCache } from '../chat/auth/account-cache.js';
+import { createAuthenticator } from '../chat/auth/authenticate.js';
+import type { VerifyKeyCache } from '../chat/auth/verify-key-cache.js';
+import { buildListener } from '../platform/http/server.js';
+import { loadSpecification } from '../platform/http/specification.js';
+import type { Logger } from '../platform/logger.js';
+import type { Readiness } from '../platform/readiness.js';
+import { auditHandlers } from './audit/handlers.js';
+import type { AuditRecorder } from './audit/recorder.js';
+import { workspaceContext, type WorkspaceContext } from './context.js';
+import { leadHandlers } from './crm/handlers.js';
+import type { WorkspaceDeps } from './deps.js';
+import { renderWorkspaceError } from './errors.js';
+import { createAuditHook, createGate, createOperationAuth, requiredScopes } from './gate/gate.js';
+import type { KeyLookup } from './gate/key-lookup.js';
+import type { WorkspaceRateLimiter } from './gate/rate-limit.js';
+import type { WorkspaceHandlers, WorkspaceOperations } from './handler-types.js';
+import { healthHandlers } from './health/handlers.js';
+import { svcKeyHandlers } from './keys/handlers.js';
+import { scopeHandlers } from './scopes/handlers.js';
+
+export interface WorkspaceListenerOptions {
+  deps: WorkspaceDeps;
+  keys: Pick<KeyLookup, 'find'>;
+  limiter: Pick<WorkspaceRateLimiter, 'hit'>;
+  audit: Pick<AuditRecorder, 'record'>;
+  verifyKeys: VerifyKeyCache;
+  accounts: AccountCache;
+  maxTokenLifetimeSeconds: number;
+  readiness: () => Promise<Readiness>;
+  log: Logger;
+  bodyLimit: number;
+  audience: string;
+  trustProxy: boolean | number;
+}
+
+export async function buildWorkspaceListener(options: WorkspaceListenerOptions): Promise<FastifyInstance> {
+  const { deps } = options;
+  const specification = await loadSpecification('workspace');
+  const handlers: WorkspaceHandlers = {
+    ...healthHandlers(options.readiness),
+    ...scopeHandlers(),
+    ...svcKeyHandlers(deps),
+    ...auditHandlers(deps),
+    ...leadHandlers(deps),
+  };
+  const authenticateUser = createAuthenticator(options.accounts, options.verifyKeys, deps.clock, {
+    audience: options.audience,
+    platformModule: deps.config.platformModule,
+    maxTokenLifetimeSec: options.maxTokenLifetimeSeconds,
+  });
+  return buildListener<WorkspaceOperations, WorkspaceContext>({
+    name: 'workspace',
+    log: options.log,
+    bodyLimit: options.bodyLimit,
+    specification,
+    handlers,
+    context: workspaceContext,
+    onRequest: createGate({ keys: options.keys, limiter: options.limiter, clock: deps.clock }),
+    onResponse: createAuditHook(options.audit),
+    authenticate: createOperationAuth(requiredScopes(specification), authenticateUser),
+    renderError: renderWorkspaceError,
+    trustProxy: options.trustProxy,
+    readiness: options.readiness,
+  });
+}
