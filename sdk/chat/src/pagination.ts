@@ -34,6 +34,9 @@ export const cursorParams = {
   listReactions: [],
   listPinnedMessages: [],
   forwardMessages: [],
+  listChannels: ['cursor'],
+  listChannelMembers: ['cursor'],
+  listContactRequests: ['cursor'],
 } as const satisfies { readonly [K in ListOperationId]: readonly CursorParamOf<K>[] };
 
 /** List operations that can be followed page by page. */
