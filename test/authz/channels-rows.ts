@@ -188,6 +188,7 @@ const broadcasts: Row[] = [
     request: (w) => ({ body: { text: 'To one module', audience: { modules: [w.tenant.moduleCode] } } }),
   }),
   row({ operationId: 'listMyBroadcasts', method: 'GET', path: '/api/v1/me/broadcasts', audience: 'caller', request: () => ({ query: { limit: '10' } }) }),
+  row({ operationId: 'getBroadcastUnreadCount', method: 'GET', path: '/api/v1/me/broadcasts/unread-count', audience: 'caller', request: () => ({}) }),
   row({
     operationId: 'markBroadcastsRead',
     method: 'POST',

@@ -98,6 +98,7 @@ export const operationRoutes = {
   createBroadcast: { method: 'post', path: '/api/v1/admin/broadcasts' },
   createTargetedBroadcast: { method: 'post', path: '/api/v1/admin/broadcasts/targeted' },
   listMyBroadcasts: { method: 'get', path: '/api/v1/me/broadcasts' },
+  getBroadcastUnreadCount: { method: 'get', path: '/api/v1/me/broadcasts/unread-count' },
   markBroadcastsRead: { method: 'post', path: '/api/v1/me/broadcasts/read' },
   getHealth: { method: 'get', path: '/healthz', public: true },
   getReadiness: { method: 'get', path: '/readyz', public: true },

@@ -37,6 +37,7 @@ export const cursorParams = {
   listChannels: ['cursor'],
   listChannelMembers: ['cursor'],
   listContactRequests: ['cursor'],
+  listMyBroadcasts: ['cursor'],
 } as const satisfies { readonly [K in ListOperationId]: readonly CursorParamOf<K>[] };
 
 /** List operations that can be followed page by page. */

@@ -269,7 +269,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Broadcasts addressed to the caller since its registration, newest first, with the unread count. */
+        /** @description Broadcasts addressed to the caller since its registration, newest first, each with its read flag. */
         get: operations["listMyBroadcasts"];
         put?: never;
         post?: never;
@@ -290,6 +290,23 @@ export interface paths {
         put?: never;
         /** @description Mark broadcasts read up to one (or the newest); the mark never moves backwards. */
         post: operations["markBroadcastsRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/broadcasts/unread-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The caller's unread broadcast count (the badge) and read mark. */
+        get: operations["getBroadcastUnreadCount"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -996,6 +1013,11 @@ export interface components {
          */
         AddableChannelRole: "ADMIN" | "MEMBER";
         /** @description The response envelope of a chat list operation. */
+        ApiListResponseBroadcastFeedItem: {
+            data: components["schemas"]["BroadcastFeedItem"][];
+            meta: components["schemas"]["Envelope.ListMeta"];
+        };
+        /** @description The response envelope of a chat list operation. */
         ApiListResponseChannelMemberResponse: {
             data: components["schemas"]["ChannelMemberResponse"][];
             meta: components["schemas"]["Envelope.ListMeta"];
@@ -1063,11 +1085,6 @@ export interface components {
         /** @description The response envelope of every chat operation. */
         ApiResponseAddMembersResponse: {
             data: components["schemas"]["AddMembersResponse"];
-            meta: components["schemas"]["Envelope.ResponseMeta"];
-        };
-        /** @description The response envelope of every chat operation. */
-        ApiResponseBroadcastFeedView: {
-            data: components["schemas"]["BroadcastFeedView"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
@@ -1224,22 +1241,9 @@ export interface components {
             /** @description True when the caller's read mark is at or after this broadcast. */
             read: boolean;
         };
-        /** @description The caller's broadcasts, newest first, with the number still unread. */
-        BroadcastFeedView: {
-            items: components["schemas"]["BroadcastFeedItem"][];
-            /**
-             * Format: int32
-             * @description Broadcasts addressed to the caller after its read mark.
-             */
-            unreadCount: number;
-            /** @description The newest broadcast the caller marked read; null when none. */
-            lastReadId: components["schemas"]["Platform.uuid"] | null;
-            hasMore: boolean;
-            /** @description Cursor for older broadcasts; null when hasMore is false. */
-            nextCursor: components["schemas"]["Platform.cursor"] | null;
-        };
+        /** @description The caller's read mark and the number of broadcasts after it. */
         BroadcastReadState: {
-            /** @description The newest broadcast marked read; null when the feed is empty. */
+            /** @description The newest broadcast marked read; null when nothing was marked yet. */
             lastReadId: components["schemas"]["Platform.uuid"] | null;
             /** Format: int32 */
             unreadCount: number;
@@ -4335,14 +4339,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description 200 with an enveloped body. */
+            /** @description 200 with an enveloped list. */
             200: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiResponseBroadcastFeedView"];
+                    "application/json": components["schemas"]["ApiListResponseBroadcastFeedItem"];
                 };
             };
             /** @description An error response with one of the documented statuses. */
@@ -4478,6 +4482,103 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getBroadcastUnreadCount: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseBroadcastReadState"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;

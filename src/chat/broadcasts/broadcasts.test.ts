@@ -27,6 +27,7 @@ afterAll(async () => {
 
 const post = (who: TestAccount, path: string, body?: unknown) => call(base, 'POST', `/api/v1${path}`, { token: who.token, ...(body === undefined ? {} : { body }) });
 const feed = (who: TestAccount, query = '') => call(base, 'GET', `/api/v1/me/broadcasts${query}`, { token: who.token });
+const unread = (who: TestAccount) => call(base, 'GET', '/api/v1/me/broadcasts/unread-count', { token: who.token });
 const nothingSent = async () => {
   expect(await count(platform.db, 'select count(*) as n from broadcasts')).toBe(0);
   expect(await count(platform.db, "select count(*) as n from outbox where topic like 'broadcast.%'")).toBe(0);
@@ -77,26 +78,29 @@ describe('the feed', () => {
 
     const annFeed = await feed(ann);
     expectOk(annFeed);
-    expect(annFeed.body.data.items.map((b: { id: string }) => b.id)).toEqual([b4, b2, b1]);
-    expect(annFeed.body.data).toMatchObject({ unreadCount: 3, lastReadId: null, hasMore: false, nextCursor: null });
-    expect((await feed(bob)).body.data.items.map((b: { id: string }) => b.id)).toEqual([b4, b3, b1]);
+    expect(annFeed.body.data.map((b: { id: string }) => b.id)).toEqual([b4, b2, b1]);
+    expect(annFeed.body.meta).toMatchObject({ hasMore: false, nextCursor: null });
+    expect((await unread(ann)).body.data).toEqual({ lastReadId: null, unreadCount: 3 });
+    expect((await feed(bob)).body.data.map((b: { id: string }) => b.id)).toEqual([b4, b3, b1]);
 
     // Up to a given broadcast, then backwards (no move), then the newest (null).
     const up = await post(ann, '/me/broadcasts/read', { id: b2 });
     expectOk(up);
     expect(up.body.data).toEqual({ lastReadId: b2, unreadCount: 1 });
     expect((await post(ann, '/me/broadcasts/read', { id: b1 })).body.data).toEqual({ lastReadId: b2, unreadCount: 1 });
+    expect((await unread(ann)).body.data).toEqual({ lastReadId: b2, unreadCount: 1 });
     const page = await feed(ann, '?limit=2');
-    expect(page.body.data.items.map((b: { id: string; read: boolean }) => [b.id, b.read])).toEqual([
+    expect(page.body.data.map((b: { id: string; read: boolean }) => [b.id, b.read])).toEqual([
       [b4, false],
       [b2, true],
     ]);
-    const rest = await feed(ann, `?limit=2&cursor=${encodeURIComponent(page.body.data.nextCursor)}`);
-    expect(rest.body.data.items.map((b: { id: string; read: boolean }) => [b.id, b.read])).toEqual([[b1, true]]);
+    const rest = await feed(ann, `?limit=2&cursor=${encodeURIComponent(page.body.meta.nextCursor)}`);
+    expect(rest.body.data.map((b: { id: string; read: boolean }) => [b.id, b.read])).toEqual([[b1, true]]);
+    expect(rest.body.meta.hasMore).toBe(false);
     expect((await post(ann, '/me/broadcasts/read', { id: null })).body.data).toEqual({ lastReadId: b4, unreadCount: 0 });
     expect(await count(platform.db, "select count(*) as n from outbox where topic = 'broadcast.read' and payload->>'accountId' = $1", [ann.id])).toBe(2);
     // Bob's mark is his own; no body means the newest.
-    expect((await feed(bob)).body.data.unreadCount).toBe(3);
+    expect((await unread(bob)).body.data.unreadCount).toBe(3);
     expect((await post(bob, '/me/broadcasts/read')).body.data).toEqual({ lastReadId: b4, unreadCount: 0 });
 
     // Another module's broadcast, or an unknown one, is not in the caller's feed; nothing moves.
@@ -106,10 +110,12 @@ describe('the feed', () => {
 
     // Someone registered afterwards starts with an empty feed and sees only what comes next.
     const late = await sales.account();
-    expect((await feed(late)).body.data).toMatchObject({ items: [], unreadCount: 0 });
+    expect((await feed(late)).body.data).toEqual([]);
+    expect((await unread(late)).body.data).toEqual({ lastReadId: null, unreadCount: 0 });
     expect((await post(late, '/me/broadcasts/read')).body.data).toEqual({ lastReadId: null, unreadCount: 0 });
     const b5 = await send('welcome', ['sales']);
-    expect((await feed(late)).body.data).toMatchObject({ items: [{ id: b5, read: false }], unreadCount: 1 });
-    expect((await feed(ann)).body.data.unreadCount).toBe(1);
+    expect((await feed(late)).body.data).toMatchObject([{ id: b5, read: false, text: 'welcome', audience: { kind: 'modules', modules: ['sales'] } }]);
+    expect((await unread(late)).body.data.unreadCount).toBe(1);
+    expect((await unread(ann)).body.data.unreadCount).toBe(1);
   });
 });

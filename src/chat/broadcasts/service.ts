@@ -8,7 +8,8 @@ import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { accountsAudience, emit } from '../rooms/events.js';
-import { addressedTo, broadcastView, type BroadcastFeedView, type BroadcastRow, type BroadcastView } from './views.js';
+import type { Page } from '../rooms/service.js';
+import { addressedTo, broadcastView, type BroadcastFeedItem, type BroadcastRow, type BroadcastView } from './views.js';
 
 export interface CreateBroadcastInput {
   title?: string;
@@ -60,7 +61,7 @@ export class BroadcastService {
   }
 
   /** Newest first; keyset on seq. */
-  async feed(caller: Caller, query: { limit?: number; cursor?: string }): Promise<BroadcastFeedView> {
+  async feed(caller: Caller, query: { limit?: number; cursor?: string }): Promise<Page<BroadcastFeedItem>> {
     const limit = query.limit ?? 50;
     const params: unknown[] = [caller.accountId, caller.moduleCode];
     let filter = '';
@@ -84,7 +85,6 @@ export class BroadcastService {
     const last = page[page.length - 1];
     return {
       items: page.map((r) => ({ ...broadcastView(r), read: r.read })),
-      ...(await this.readState(caller)),
       hasMore,
       nextCursor: hasMore && last ? encodeCursor({ s: last.seq }) : null,
     };
@@ -119,7 +119,8 @@ export class BroadcastService {
     return this.readState(caller);
   }
 
-  private async readState(caller: Caller): Promise<ReadState> {
+  /** The read mark and the number of broadcasts addressed to the caller after it. */
+  async readState(caller: Caller): Promise<ReadState> {
     const { rows } = await this.deps.sql.query<{ last_read_id: string | null; unread_count: number }>(
       `select (select id from broadcasts where seq = r.last_read_seq) as last_read_id,
               (select count(*)::int from broadcasts b where ${addressedTo} and b.seq > coalesce(r.last_read_seq, 0)) as unread_count

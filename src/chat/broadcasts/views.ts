@@ -23,14 +23,6 @@ export interface BroadcastFeedItem extends BroadcastView {
   read: boolean;
 }
 
-export interface BroadcastFeedView {
-  items: BroadcastFeedItem[];
-  unreadCount: number;
-  lastReadId: string | null;
-  hasMore: boolean;
-  nextCursor: string | null;
-}
-
 export function broadcastView(row: BroadcastRow): BroadcastView {
   return {
     id: row.id,
