@@ -4,7 +4,7 @@ import { Migration } from '@mikro-orm/migrations';
  * Channels (explicit or rule-based membership, rooms attached by rooms.channel_id), contact requests between
  * accounts of any tenant, and broadcasts with a per-account read mark.
  */
-export class Migration2026112300150Channels extends Migration {
+export class Migration20261123000150Channels extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
       create table channels (
