@@ -80,6 +80,20 @@ const semanticRejections = [
   'createContactRequest',
   // audience.modules must name existing modules.
   'createTargetedBroadcast',
+  // cursor must be a cursor this service issued.
+  'listRoomMembers', 'listJoinRequests', 'listThreads', 'listThreadMessages',
+  // a mute end (until, mutedUntil) must lie in the future; muted: false cannot come with mutedUntil.
+  'muteRoom', 'updateRoomPreferences',
+  // accountIds must name active accounts that can join the room (customer, module unless CROSS_MODULE).
+  'addRoomMembers',
+  // messageId must name a message of the room (thread: a reply of the thread or its root).
+  'markRoomRead', 'markThreadRead',
+  // fromRoomId and messageIds must name a readable room and its messages; ids repeated in another case.
+  'forwardMessages',
+  // the join request's account must still be able to join the room.
+  'approveJoinRequest',
+  // threadRootId must name a message of the room.
+  'sendMessage',
 ];
 
 function positiveInt(name, fallback) {
@@ -303,6 +317,7 @@ function schemathesisConfig({ authFile, accounts }) {
     '[parameters]',
     `"body.accountId" = { dictionary = "accounts", probability = 0.5 }`,
     `"body.memberIds[*]" = { dictionary = "accounts", probability = 0.5 }`,
+    `"body.accountIds[*]" = { dictionary = "accounts", probability = 0.5 }`,
     `"body.moduleCode" = { dictionary = "modules", probability = 0.5 }`,
     `"path.code" = { dictionary = "modules", probability = 0.5 }`,
     `"body.audience.modules[*]" = { dictionary = "modules", probability = 0.5 }`,
