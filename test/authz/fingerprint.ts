@@ -38,7 +38,13 @@ const SQL = `
                  from outbox t where t.id > $3 and t.payload::text like any($4::text[])),
     ${hashOf('accounts', 't.id = any($1::uuid[]) or t.module_code = any($5::text[])', 't.id')},
     ${hashOf('modules', 't.code = any($5::text[])', 't.code')},
-    ${hashOf('customer_keys', 't.customer_account_id = any($6::text[])', 't.id')}
+    ${hashOf('customer_keys', 't.customer_account_id = any($6::text[])', 't.id')},
+    ${hashOf('drafts', 't.account_id = any($1::uuid[]) or t.room_id in (select id from r)', 't.account_id, t.room_id')},
+    ${hashOf('labels', 't.owner_id = any($1::uuid[])', 't.id')},
+    ${hashOf('room_labels', 't.account_id = any($1::uuid[]) or t.room_id in (select id from r)', 't.label_id, t.room_id')},
+    ${hashOf('saved_messages', 't.account_id = any($1::uuid[]) or t.room_id in (select id from r)', 't.id')},
+    ${hashOf('polls', 't.room_id in (select id from r)', 't.id')},
+    ${hashOf('poll_ballots', 't.account_id = any($1::uuid[]) or t.poll_id in (select id from polls where room_id in (select id from r))', 't.poll_id, t.account_id')}
   ) as f`;
 
 export type Fingerprint = Record<string, string>;
