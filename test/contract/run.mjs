@@ -67,6 +67,14 @@ const semanticRejections = [
   'registerAccount',
   // publicKeyPem must be a PEM SubjectPublicKeyInfo key usable with the chosen algorithm.
   'registerCustomerKey',
+  // cursor must be a cursor this service issued.
+  'listSavedMessages',
+  // labelIds must name labels of the caller.
+  'setRoomLabels',
+  // options must differ once trimmed, ignoring letter case.
+  'createPoll',
+  // optionIds must name options of the poll, exactly one on a single-choice poll.
+  'votePoll',
 ];
 
 function positiveInt(name, fallback) {

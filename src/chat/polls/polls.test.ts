@@ -118,7 +118,7 @@ describe('creating', () => {
     for (const [body, location] of attempts) {
       const res = await fx.api(c.member, 'POST', `/rooms/${c.roomId}/polls`, body);
       expectError(res, 400, 'validation_failed');
-      expect(res.body.error.details.map((d: { location: string }) => d.location).join(' ')).toContain(location.replace(/\.(\d+)$/, ''));
+      expect(res.body.error.details.map((d: { location: string }) => d.location)).toEqual([location]);
     }
     expect(await count(platform.db, 'select count(*) as n from polls where room_id = $1', [c.roomId])).toBe(0);
     expect(await count(platform.db, "select count(*) as n from messages where room_id = $1 and type = 'POLL'", [c.roomId])).toBe(0);
