@@ -1,6 +1,6 @@
 // The gate of the caller's per-room things (drafts, room labels, saved cards): a member of a live room, else 404
 // room_not_found. The member row is locked so that a concurrent leave, whose row deletion clears those things
-// (the trigger of migration Migration2026112300160Personal), waits for the write instead of leaving it behind.
+// (the trigger of migration Migration20261123000160Personal), waits for the write instead of leaving it behind.
 import type { SqlClient } from '../../platform/db/sql.js';
 import type { Caller } from '../context.js';
 import { roomNotFound } from '../rooms/membership.js';

@@ -1,7 +1,7 @@
 // Saved messages: the caller's bookmarks of messages of rooms it is a member of, each a card with an optional note
 // and the origin to jump to. Saving is idempotent per message (one card, one savedId). Cards show the message as
 // the caller sees it now (recalled: text null). A card ends with the caller's membership of its room (the trigger
-// of migration Migration2026112300160Personal). Every change is announced to the caller's sessions only.
+// of migration Migration20261123000160Personal). Every change is announced to the caller's sessions only.
 import { inTransaction } from '../../platform/db/sql.js';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { isUuid, newId } from '../../platform/ids.js';

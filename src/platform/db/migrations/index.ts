@@ -6,7 +6,7 @@ import { Migration20261123000010Rooms } from './Migration20261123000010Rooms.js'
 import { Migration20261123000030Threads } from './Migration20261123000030Threads.js';
 import { Migration20261123000040Hardening } from './Migration20261123000040Hardening.js';
 import { Migration20261123000060Workspace } from './Migration20261123000060Workspace.js';
-import { Migration2026112300160Personal } from './Migration2026112300160Personal.js';
+import { Migration20261123000160Personal } from './Migration20261123000160Personal.js';
 
 export const migrations = [
   { name: 'Migration20261121000001Init', class: Migration20261121000001Init },
@@ -16,5 +16,5 @@ export const migrations = [
   { name: 'Migration20261123000030Threads', class: Migration20261123000030Threads },
   { name: 'Migration20261123000040Hardening', class: Migration20261123000040Hardening },
   { name: 'Migration20261123000060Workspace', class: Migration20261123000060Workspace },
-  { name: 'Migration2026112300160Personal', class: Migration2026112300160Personal },
+  { name: 'Migration20261123000160Personal', class: Migration20261123000160Personal },
 ];

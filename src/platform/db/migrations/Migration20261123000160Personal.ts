@@ -6,7 +6,7 @@ import { Migration } from '@mikro-orm/migrations';
  * the room_members rows (leave, room deletion, a rule channel dropping the member), so counts such as a label's
  * roomCount stay exact without every such path knowing about them.
  */
-export class Migration2026112300160Personal extends Migration {
+export class Migration20261123000160Personal extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
       create table drafts (
