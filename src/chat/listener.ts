@@ -10,9 +10,15 @@ import { AccountService } from './accounts/service.js';
 import { moduleHandlers } from './admin-modules/handlers.js';
 import { ModuleService } from './admin-modules/service.js';
 import { createAuthenticator } from './auth/authenticate.js';
+import { broadcastHandlers } from './broadcasts/handlers.js';
+import { BroadcastService } from './broadcasts/service.js';
+import { channelHandlers } from './channels/handlers.js';
+import { ChannelService } from './channels/service.js';
 import { sendLimited, type SendLimit } from './auth/send-limit.js';
 import { chatContext, type ChatContext } from './context.js';
 import type { ChatDeps } from './deps.js';
+import { contactHandlers } from './contacts/handlers.js';
+import { ContactService } from './contacts/service.js';
 import { chatErrors, renderChatError } from './errors.js';
 import type { ChatHandlers, ChatOperations } from './handler-types.js';
 import { healthHandlers } from './health/handlers.js';
@@ -64,6 +70,9 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     ...messageActionHandlers({ lifecycle: new MessageLifecycleService(deps), reactions: new ReactionService(deps), forward: new ForwardService(deps) }),
     ...pinHandlers(new PinService(deps)),
     ...threadHandlers(new ThreadService(deps)),
+    ...channelHandlers(new ChannelService(deps, rooms)),
+    ...contactHandlers(new ContactService(deps)),
+    ...broadcastHandlers(new BroadcastService(deps)),
     ...draftHandlers(new DraftService(deps)),
     ...labelHandlers(new LabelService(deps)),
     ...savedHandlers(new SavedService(deps)),

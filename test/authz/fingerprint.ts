@@ -1,6 +1,7 @@
 // A cheap fingerprint of everything one world owns: a hash of its rows per table (rooms, members, messages and
-// everything hanging off them, its outbox events, accounts, modules and keys). A refused call must leave it
-// unchanged. Scoped to the world's ids, so rows of worlds running in parallel do not disturb it.
+// everything hanging off them, its outbox events, accounts, modules and keys, channels, contact requests and
+// broadcasts). A refused call must leave it unchanged. Scoped to the world's ids, so rows of worlds running in
+// parallel do not disturb it.
 import type pg from 'pg';
 
 export interface WorldScope {
@@ -39,6 +40,11 @@ const SQL = `
     ${hashOf('accounts', 't.id = any($1::uuid[]) or t.module_code = any($5::text[])', 't.id')},
     ${hashOf('modules', 't.code = any($5::text[])', 't.code')},
     ${hashOf('customer_keys', 't.customer_account_id = any($6::text[])', 't.id')},
+    ${hashOf('channels', 't.created_by = any($1::uuid[]) or t.id in (select channel_id from channel_members where account_id = any($1::uuid[]))', 't.id')},
+    ${hashOf('channel_members', 't.account_id = any($1::uuid[]) or t.channel_id in (select id from channels where created_by = any($1::uuid[]))', 't.channel_id, t.account_id')},
+    ${hashOf('contact_requests', 't.requester_id = any($1::uuid[]) or t.invitee_id = any($1::uuid[])', 't.id')},
+    ${hashOf('broadcasts', 't.created_by = any($1::uuid[])', 't.id')},
+    ${hashOf('broadcast_reads', 't.account_id = any($1::uuid[])', 't.account_id')},
     ${hashOf('drafts', 't.account_id = any($1::uuid[]) or t.room_id in (select id from r)', 't.account_id, t.room_id')},
     ${hashOf('labels', 't.owner_id = any($1::uuid[])', 't.id')},
     ${hashOf('room_labels', 't.account_id = any($1::uuid[]) or t.room_id in (select id from r)', 't.label_id, t.room_id')},

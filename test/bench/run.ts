@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { encodeCursor } from '../../src/platform/http/cursor.js';
 import { call, startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { cleanups, elapsed, ms, progress, ratio, rps, runBenchmark, scratchInfra, table } from './report.js';
+import { benchChannels } from './channels.js';
 import { benchRoomList } from './room-list.js';
 import { benchThreads } from './threads.js';
 import { pageSql, startLoadWorker, summarize, type LoadResult, type LoadTask, type LoadWorker, type RawResult } from './tasks.js';
@@ -240,6 +241,8 @@ async function main(): Promise<number> {
   const replier = await tenant.account({ displayName: 'Bench Replier' });
   const threads = await benchThreads(platform, alice, replier, (name, memberIds) => createRoom(platform, alice.token, name, memberIds), worker);
   failures.push(...threads.failures);
+  const channels = await benchChannels(platform);
+  failures.push(...channels.failures);
 
   // ------------------------------------------------------------------ report
   const out: string[] = [];
@@ -344,7 +347,7 @@ async function main(): Promise<number> {
     ),
   );
   out.push('');
-  for (const section of [roomList.lines, threads.lines]) {
+  for (const section of [roomList.lines, threads.lines, channels.lines]) {
     if (section.length === 0) continue;
     out.push(...section);
     out.push('');

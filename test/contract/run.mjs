@@ -68,6 +68,19 @@ const semanticRejections = [
   // publicKeyPem must be a PEM SubjectPublicKeyInfo key usable with the chosen algorithm.
   'registerCustomerKey',
   // cursor must be a cursor this service issued.
+  'listChannels', 'listChannelMembers', 'listContactRequests', 'listMyBroadcasts',
+  // rule must be a sentence of the rule language (docs/decisions.md), required in RULE mode only; memberIds in
+  // EXPLICIT mode only, naming active accounts of the caller's module and customer.
+  'createChannel',
+  // rule must be a sentence of the rule language.
+  'updateChannelRule',
+  // accountId must name an active account of the channel's module and customer.
+  'addChannelMember',
+  // accountId must name an active USER account other than the caller.
+  'createContactRequest',
+  // audience.modules must name existing modules.
+  'createTargetedBroadcast',
+  // cursor must be a cursor this service issued.
   'listSavedMessages',
   // labelIds must name labels of the caller.
   'setRoomLabels',
@@ -300,6 +313,7 @@ function schemathesisConfig({ authFile, accounts }) {
     `"body.memberIds[*]" = { dictionary = "accounts", probability = 0.5 }`,
     `"body.moduleCode" = { dictionary = "modules", probability = 0.5 }`,
     `"path.code" = { dictionary = "modules", probability = 0.5 }`,
+    `"body.audience.modules[*]" = { dictionary = "modules", probability = 0.5 }`,
     `"body.publicKeyPem" = { dictionary = "publicKeys", probability = 0.5 }`,
     '',
     ...semanticRejections.flatMap((operationId) => [

@@ -34,6 +34,10 @@ export const cursorParams = {
   listReactions: [],
   listPinnedMessages: [],
   forwardMessages: [],
+  listChannels: ['cursor'],
+  listChannelMembers: ['cursor'],
+  listContactRequests: ['cursor'],
+  listMyBroadcasts: ['cursor'],
   listLabels: [],
   listSavedMessages: ['cursor'],
 } as const satisfies { readonly [K in ListOperationId]: readonly CursorParamOf<K>[] };

@@ -1,6 +1,8 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '../../platform/db/orm.js';
 import { appendOutbox } from '../../platform/outbox.js';
+import { inTransaction } from '../../platform/db/sql.js';
+import { syncAccount } from '../channels/sync.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { ModuleEntity } from '../admin-modules/entities.js';
@@ -39,6 +41,38 @@ export interface AccountView {
   updatedAt: string;
 }
 
+/** An accounts row as SQL returns it. */
+interface AccountRow {
+  id: string;
+  module_code: string;
+  customer_account_id: string;
+  display_name: string;
+  avatar_url: string | null;
+  account_type: AccountType;
+  status: AccountStatus;
+  team: string | null;
+  department: string | null;
+  role: string | null;
+  tags: string[];
+  created_at: Date;
+  updated_at: Date;
+}
+
+function accountRowView(r: AccountRow): AccountView {
+  return {
+    id: r.id,
+    moduleCode: r.module_code,
+    customerAccountId: r.customer_account_id,
+    displayName: r.display_name,
+    avatarUrl: r.avatar_url,
+    accountType: r.account_type,
+    status: r.status,
+    metadata: { team: r.team, department: r.department, role: r.role, tags: r.tags },
+    createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
+  };
+}
+
 export function accountView(a: Account): AccountView {
   return {
     id: a.id,
@@ -65,16 +99,23 @@ function applyMetadata(account: Account, metadata: MetadataInput | undefined): v
 export class AccountService {
   constructor(private readonly deps: ChatDeps) {}
 
-  /** Creates the account, or updates it when the id exists for the same module and customer. */
+  /**
+   * Creates the account, or updates it when the id exists for the same module and customer. RULE channels of its
+   * module and customer are re-evaluated for it right after the commit, before the answer (docs/decisions.md).
+   */
   async register(input: RegisterInput): Promise<AccountView> {
+    let view: AccountView;
     try {
-      return await this.registerOnce(input);
+      view = await this.registerOnce(input);
     } catch (err) {
       // Concurrent first registrations of one id: the row lock cannot lock a row that does not exist yet, so the
       // loser's insert hits the primary key (was a 500). Once more, it finds and locks the winner's row and upserts.
-      if (err instanceof UniqueConstraintViolationException) return this.registerOnce(input);
-      throw err;
+      if (!(err instanceof UniqueConstraintViolationException)) throw err;
+      view = await this.registerOnce(input);
     }
+    const changed = await inTransaction(this.deps.sql, (client) => syncAccount(client, view.id, this.deps.clock.now()));
+    if (changed) this.deps.queues.requestOutboxDrain();
+    return view;
   }
 
   private async registerOnce(input: RegisterInput): Promise<AccountView> {
@@ -130,11 +171,27 @@ export class AccountService {
     return view;
   }
 
+  /**
+   * Metadata, its event and the re-evaluation of every RULE channel of the account's module and customer commit
+   * together: when this answers, the account's channel (and channel room) memberships follow the new metadata.
+   */
   async setMetadata(id: string, metadata: MetadataInput): Promise<AccountView> {
-    return this.update(id, (account, em) => {
-      applyMetadata(account, metadata);
-      return appendOutbox(em, 'account.metadata_changed', { accountId: id });
+    const now = this.deps.clock.now();
+    const row = await inTransaction(this.deps.sql, async (client) => {
+      const set = (field: keyof MetadataInput) => metadata[field] !== undefined;
+      const { rows } = await client.query<AccountRow>(
+        `update accounts set team = case when $2 then $3 else team end, department = case when $4 then $5 else department end,
+                role = case when $6 then $7 else role end, tags = case when $8 then $9::text[] else tags end, updated_at = $10
+          where id = $1 returning *`,
+        [id, set('team'), metadata.team ?? null, set('department'), metadata.department ?? null, set('role'), metadata.role ?? null, set('tags'), [...new Set(metadata.tags ?? [])], now],
+      );
+      if (!rows[0]) throw chatErrors.notFound('Account', 'account_not_found');
+      await client.query('insert into outbox (topic, payload) values ($1, $2)', ['account.metadata_changed', JSON.stringify({ accountId: id })]);
+      await syncAccount(client, id, now);
+      return rows[0];
     });
+    this.deps.queues.requestOutboxDrain();
+    return accountRowView(row);
   }
 
   private async update(id: string, change: (account: Account, em: EntityManager) => Promise<void> | undefined): Promise<AccountView> {

@@ -6,6 +6,8 @@ import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { isCursorInstant, isCursorUuid } from './cursors.js';
+import { channelRoomMembers } from '../channels/rooms.js';
+import { acceptedContact } from '../contacts/access.js';
 import { deleteRoomRows } from './deletion.js';
 import { emit, roomAudience } from './events.js';
 import { membershipOf, refuseFixedType, requireManager, requireOwner, roomNotFound, type Queryable } from './membership.js';
@@ -18,6 +20,8 @@ export interface CreateRoomInput {
   description?: string;
   addMemberPolicy?: AddMemberPolicy;
   memberIds?: string[];
+  /** The room belongs to this channel and takes its members (src/chat/channels/rooms.ts). */
+  channelId?: string;
 }
 
 export interface UpdateRoomInput {
@@ -154,14 +158,20 @@ export class RoomService {
     const name = roomName(input.name, 'body.name');
     const requested = (input.memberIds ?? []).map((id) => id.toLowerCase());
     const memberIds = [...new Set(requested)].filter((id) => id !== caller.accountId);
+    const channelId = input.channelId?.toLowerCase() ?? null;
+    if (channelId !== null) {
+      if (input.memberIds !== undefined) throw chatErrors.invalid('body.memberIds', 'cannot be combined with channelId: a channel room takes the members of the channel');
+      if (input.type === 'CROSS_MODULE') throw chatErrors.invalid('body.type', 'must be GROUP or CHANNEL for a room of a channel');
+    }
     await this.checkAddable(caller, memberIds, input.type === 'CROSS_MODULE', 'body.memberIds', { requested });
     const roomId = newId();
     const now = this.deps.clock.now();
     await inTransaction(this.deps.sql, async (client) => {
+      if (channelId !== null) memberIds.push(...(await channelRoomMembers(client, caller, channelId)));
       await client.query(
-        `insert into rooms (id, type, name, description, add_member_policy, created_by, member_count, created_at, last_activity_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
-        [roomId, input.type, name, input.description ?? null, input.addMemberPolicy ?? 'ALL_MEMBERS', caller.accountId, memberIds.length + 1, now],
+        `insert into rooms (id, type, name, description, add_member_policy, created_by, member_count, created_at, last_activity_at, channel_id)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9)`,
+        [roomId, input.type, name, input.description ?? null, input.addMemberPolicy ?? 'ALL_MEMBERS', caller.accountId, memberIds.length + 1, now, channelId],
       );
       await insertMembers(client, roomId, [{ accountId: caller.accountId, role: 'OWNER' }, ...memberIds.map((id) => ({ accountId: id, role: 'MEMBER' as const }))], now);
       await emit(client, 'room.created', { roomId, type: input.type, memberIds: [caller.accountId, ...memberIds] }, roomAudience(roomId));
@@ -217,7 +227,8 @@ export class RoomService {
   async getOrCreatePrivate(caller: Caller, accountId: string): Promise<RoomView> {
     const otherId = accountId.toLowerCase();
     if (otherId === caller.accountId) throw chatErrors.invalid('body.accountId', 'is the caller; use POST /api/v1/rooms/self for saved messages');
-    await this.checkAddable(caller, [otherId], false, 'body.accountId', { single: true });
+    // Accounts of the caller's module and customer, or (across tenants) an accepted contact.
+    if (!(await acceptedContact(this.deps.sql, caller.accountId, otherId))) await this.checkAddable(caller, [otherId], false, 'body.accountId', { single: true });
     const [a, b] = [caller.accountId, otherId].sort();
     return this.getOrCreateSingleton(caller, 'PRIVATE', `private:${a}:${b}`, [
       { accountId: caller.accountId, role: 'MEMBER' },

@@ -51,7 +51,9 @@ afterAll(async () => {
 
 test('the specs mark the administration operations', () => {
   expect(chatOps.map((o) => o.operationId).sort()).toEqual(
-    ['createModule', 'listCustomerKeys', 'listModules', 'refreshCustomerKeys', 'registerAccount', 'registerCustomerKey', 'updateAccountMetadata', 'updateAccountStatus'].sort(),
+    ['createModule', 'listCustomerKeys', 'listModules', 'refreshCustomerKeys', 'registerAccount', 'registerCustomerKey', 'updateAccountMetadata', 'updateAccountStatus']
+      .concat(['createBroadcast', 'createTargetedBroadcast'])
+      .sort(),
   );
   expect(partnerOps.map((o) => o.operationId)).toEqual(['setWorkspacePlan']);
 });

@@ -1,0 +1,19 @@
+import { callerOf } from '../context.js';
+import { ok, okList } from '../envelope.js';
+import type { ChatFeatureHandlers } from '../handler-types.js';
+import type { ContactService } from './service.js';
+
+export function contactHandlers(contacts: ContactService): ChatFeatureHandlers<'listContactRequests' | 'createContactRequest' | 'acceptContactRequest'> {
+  return {
+    async listContactRequests({ query }, ctx) {
+      const page = await contacts.list(callerOf(ctx), query ?? {});
+      return okList(ctx, page.items, page);
+    },
+    async createContactRequest({ body }, ctx) {
+      return ok(ctx, await contacts.invite(callerOf(ctx), body.accountId));
+    },
+    async acceptContactRequest({ params }, ctx) {
+      return ok(ctx, await contacts.accept(callerOf(ctx), params.requestId));
+    },
+  };
+}
