@@ -116,4 +116,25 @@ describe('drafts', () => {
     expect(await drafts(c.roomId)).toBe(0);
     expectError(await fx.api(c.owner, 'GET', path(c.roomId)), 404, 'room_not_found');
   });
+
+  test('any statement deleting member rows (as the rule channel sync does) ends drafts, room labels and saved cards of those rooms only', async () => {
+    const c = await fx.cast();
+    const other = await fx.room(c.owner, [c.member]);
+    const m = await fx.send(c.owner, c.roomId, 'saved');
+    const k = await fx.send(c.owner, other, 'kept');
+    const label = (await fx.api(c.member, 'POST', '/me/labels', { name: 'L', color: '#000000' })).body.data;
+    for (const roomId of [c.roomId, other]) {
+      expectOk(await fx.api(c.member, 'PUT', path(roomId), { text: 'draft' }));
+      expectOk(await fx.api(c.member, 'PUT', `/me/rooms/${roomId}/labels`, { labelIds: [label.id] }));
+    }
+    expectOk(await fx.api(c.member, 'POST', '/me/saved', { roomId: c.roomId, messageId: m.id }));
+    expectOk(await fx.api(c.member, 'POST', '/me/saved', { roomId: other, messageId: k.id }));
+    await platform.db.query('delete from room_members where room_id = any($1::uuid[]) and account_id = any($2::uuid[])', [[c.roomId], [c.member.id, c.admin.id]]);
+    const left = async (table: string) =>
+      (await platform.db.query(`select room_id from ${table} where account_id = $1 order by room_id`, [c.member.id])).rows.map((r) => r.room_id);
+    expect(await left('drafts')).toEqual([other]);
+    expect(await left('room_labels')).toEqual([other]);
+    expect(await left('saved_messages')).toEqual([other]);
+    expect((await fx.api(c.member, 'GET', '/me/labels')).body.data[0].roomCount).toBe(1);
+  });
 });
