@@ -37,6 +37,14 @@ import { PersonalRoomService } from './rooms/personal.js';
 import { RoomService } from './rooms/service.js';
 import { threadHandlers } from './threads/handlers.js';
 import { ThreadService } from './threads/service.js';
+import { draftHandlers } from './drafts/handlers.js';
+import { DraftService } from './drafts/service.js';
+import { labelHandlers } from './labels/handlers.js';
+import { LabelService } from './labels/service.js';
+import { savedHandlers } from './saved/handlers.js';
+import { SavedService } from './saved/service.js';
+import { pollHandlers } from './polls/handlers.js';
+import { PollService } from './polls/service.js';
 
 export interface ChatListenerOptions {
   deps: ChatDeps;
@@ -65,6 +73,10 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     ...channelHandlers(new ChannelService(deps, rooms)),
     ...contactHandlers(new ContactService(deps)),
     ...broadcastHandlers(new BroadcastService(deps)),
+    ...draftHandlers(new DraftService(deps)),
+    ...labelHandlers(new LabelService(deps)),
+    ...savedHandlers(new SavedService(deps)),
+    ...pollHandlers(new PollService(deps)),
   };
   handlers.sendMessage = sendLimited(handlers.sendMessage, options.sendLimit);
   const authenticate = createAuthenticator(deps.accounts, deps.verifyKeys, deps.clock, {

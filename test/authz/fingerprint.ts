@@ -44,7 +44,13 @@ const SQL = `
     ${hashOf('channel_members', 't.account_id = any($1::uuid[]) or t.channel_id in (select id from channels where created_by = any($1::uuid[]))', 't.channel_id, t.account_id')},
     ${hashOf('contact_requests', 't.requester_id = any($1::uuid[]) or t.invitee_id = any($1::uuid[])', 't.id')},
     ${hashOf('broadcasts', 't.created_by = any($1::uuid[])', 't.id')},
-    ${hashOf('broadcast_reads', 't.account_id = any($1::uuid[])', 't.account_id')}
+    ${hashOf('broadcast_reads', 't.account_id = any($1::uuid[])', 't.account_id')},
+    ${hashOf('drafts', 't.account_id = any($1::uuid[]) or t.room_id in (select id from r)', 't.account_id, t.room_id')},
+    ${hashOf('labels', 't.owner_id = any($1::uuid[])', 't.id')},
+    ${hashOf('room_labels', 't.account_id = any($1::uuid[]) or t.room_id in (select id from r)', 't.label_id, t.room_id')},
+    ${hashOf('saved_messages', 't.account_id = any($1::uuid[]) or t.room_id in (select id from r)', 't.id')},
+    ${hashOf('polls', 't.room_id in (select id from r)', 't.id')},
+    ${hashOf('poll_ballots', 't.account_id = any($1::uuid[]) or t.poll_id in (select id from polls where room_id in (select id from r))', 't.poll_id, t.account_id')}
   ) as f`;
 
 export type Fingerprint = Record<string, string>;

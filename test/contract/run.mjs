@@ -81,7 +81,7 @@ const semanticRejections = [
   // audience.modules must name existing modules.
   'createTargetedBroadcast',
   // cursor must be a cursor this service issued.
-  'listRoomMembers', 'listJoinRequests', 'listThreads', 'listThreadMessages',
+  'listRoomMembers', 'listJoinRequests', 'listThreads', 'listThreadMessages', 'listSavedMessages',
   // a mute end (until, mutedUntil) must lie in the future; muted: false cannot come with mutedUntil.
   'muteRoom', 'updateRoomPreferences',
   // accountIds must name active accounts that can join the room (customer, module unless CROSS_MODULE).
@@ -94,6 +94,12 @@ const semanticRejections = [
   'approveJoinRequest',
   // threadRootId must name a message of the room.
   'sendMessage',
+  // labelIds must name labels of the caller.
+  'setRoomLabels',
+  // options must differ once trimmed, ignoring letter case.
+  'createPoll',
+  // optionIds must name options of the poll, exactly one on a single-choice poll.
+  'votePoll',
 ];
 
 function positiveInt(name, fallback) {

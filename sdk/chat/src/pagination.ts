@@ -38,6 +38,8 @@ export const cursorParams = {
   listChannelMembers: ['cursor'],
   listContactRequests: ['cursor'],
   listMyBroadcasts: ['cursor'],
+  listLabels: [],
+  listSavedMessages: ['cursor'],
 } as const satisfies { readonly [K in ListOperationId]: readonly CursorParamOf<K>[] };
 
 /** List operations that can be followed page by page. */

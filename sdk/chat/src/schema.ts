@@ -313,6 +313,174 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The caller's labels ordered by name, each with its roomCount; one page (an account holds at most 100 labels). */
+        get: operations["listLabels"];
+        put?: never;
+        /** @description Create a label. A name the caller already uses (ignoring letter case) is 409 label_name_taken. */
+        post: operations["createLabel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/labels/{labelId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** @description Delete a label (its owner only); it is removed from every room. */
+        delete: operations["deleteLabel"];
+        options?: never;
+        head?: never;
+        /** @description Rename or recolor a label (its owner only: any other label is 404 label_not_found). */
+        patch: operations["updateLabel"];
+        trace?: never;
+    };
+    "/api/v1/me/rooms/{roomId}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The caller's draft in the room; text is null when there is none. */
+        get: operations["getDraft"];
+        /** @description Overwrite the draft; empty text deletes it. Saving the same text again changes nothing. */
+        put: operations["saveDraft"];
+        post?: never;
+        /** @description Delete the draft; idempotent. */
+        delete: operations["deleteDraft"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/rooms/{roomId}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * @description Replace all of the caller's labels on the room (the caller must be a member). Every id must name a label of
+         *     the caller; otherwise 400 names each body.labelIds[i] and nothing changes.
+         */
+        put: operations["setRoomLabels"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/saved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The caller's saved cards, newest saved first, with the origin of each message. */
+        get: operations["listSavedMessages"];
+        put?: never;
+        /**
+         * @description Save a message of a room the caller is a member of. Idempotent: saving the same message again answers the same
+         *     savedId and updates the note when one is given.
+         */
+        post: operations["saveMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/saved/{savedId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** @description Unsave: remove the card. */
+        delete: operations["unsaveMessage"];
+        options?: never;
+        head?: never;
+        /** @description Edit the note of a card. */
+        patch: operations["updateSavedMessage"];
+        trace?: never;
+    };
+    "/api/v1/polls/{pollId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The poll with its results and the caller's vote. */
+        get: operations["getPoll"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/polls/{pollId}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Close the poll (its creator or an owner/admin of the room); closing a closed poll changes nothing. */
+        post: operations["closePoll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/polls/{pollId}/votes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Vote: the options replace the caller's whole previous vote. An option of another poll or an unknown one is 400
+         *     naming body.optionIds[i]; a closed poll is 409 poll_closed. Nothing changes on a refusal.
+         */
+        post: operations["votePoll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/rooms": {
         parameters: {
             query?: never;
@@ -772,6 +940,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/rooms/{roomId}/polls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Create a poll in a room (any member). The poll is announced in the room by a message of type POLL whose text is
+         *     the question and whose pollId names the poll.
+         */
+        post: operations["createPoll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/rooms/{roomId}/read": {
         parameters: {
             query?: never;
@@ -1043,6 +1231,11 @@ export interface components {
             meta: components["schemas"]["Envelope.ListMeta"];
         };
         /** @description The response envelope of a chat list operation. */
+        ApiListResponseLabelResponse: {
+            data: components["schemas"]["LabelResponse"][];
+            meta: components["schemas"]["Envelope.ListMeta"];
+        };
+        /** @description The response envelope of a chat list operation. */
         ApiListResponseMemberResponse: {
             data: components["schemas"]["MemberResponse"][];
             meta: components["schemas"]["Envelope.ListMeta"];
@@ -1123,8 +1316,28 @@ export interface components {
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
+        ApiResponseDraftDeleted: {
+            data: components["schemas"]["DraftDeleted"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseDraftResponse: {
+            data: components["schemas"]["DraftResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
         ApiResponseJoinRequestRejected: {
             data: components["schemas"]["JoinRequestRejected"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseLabelDeleted: {
+            data: components["schemas"]["LabelDeleted"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseLabelResponse: {
+            data: components["schemas"]["LabelResponse"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
@@ -1153,6 +1366,11 @@ export interface components {
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
+        ApiResponsePollResponse: {
+            data: components["schemas"]["PollResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
         ApiResponseReactionResponse: {
             data: components["schemas"]["ReactionResponse"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
@@ -1170,6 +1388,11 @@ export interface components {
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
+        ApiResponseRoomLabelsResponse: {
+            data: components["schemas"]["RoomLabelsResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
         ApiResponseRoomLeft: {
             data: components["schemas"]["RoomLeft"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
@@ -1182,6 +1405,16 @@ export interface components {
         /** @description The response envelope of every chat operation. */
         ApiResponseRoomResponse: {
             data: components["schemas"]["RoomResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseSavedCardView: {
+            data: components["schemas"]["SavedCardView"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseSavedRemoved: {
+            data: components["schemas"]["SavedRemoved"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
@@ -1365,9 +1598,23 @@ export interface components {
             /** @description An active USER account of any module and customer, other than the caller. */
             accountId: components["schemas"]["Platform.uuid"];
         };
+        CreateLabelRequest: {
+            name: components["schemas"]["LabelName"];
+            color: components["schemas"]["HexColor"];
+        };
         CreateModuleRequest: {
             code: components["schemas"]["ModuleCode"];
             name: components["schemas"]["Platform.text"];
+        };
+        CreatePollRequest: {
+            question: components["schemas"]["PollQuestion"];
+            /** @description Two to ten options, distinct once trimmed (ignoring letter case). */
+            options: components["schemas"]["PollOptionText"][];
+            /**
+             * @description true: a vote may choose several options; false: exactly one.
+             * @default false
+             */
+            multipleChoice?: boolean;
         };
         CreatePrivateRoomRequest: {
             /** @description The other participant. */
@@ -1408,6 +1655,23 @@ export interface components {
             database: "ok" | "fail";
             /** @enum {string} */
             redis: "ok" | "fail";
+        };
+        /** @description What deleting a draft leaves. */
+        DraftDeleted: {
+            roomId: components["schemas"]["Platform.uuid"];
+            /**
+             * @description Always deleted: deleting a draft that is not there changes nothing.
+             * @enum {string}
+             */
+            status: "deleted";
+        };
+        /** @description The caller's unsent text in a room, kept per user and room. */
+        DraftResponse: {
+            roomId: components["schemas"]["Platform.uuid"];
+            /** @description Null when there is no draft. */
+            text: string | null;
+            /** @description When the draft was last written; null when there is no draft. */
+            updatedAt: components["schemas"]["Platform.instant"] | null;
         };
         EditMessageRequest: {
             /** @description The new text, replacing the old one. */
@@ -1464,6 +1728,8 @@ export interface components {
             /** @description Per dependency state, on readiness checks. */
             checks?: components["schemas"]["DependencyChecks"];
         };
+        /** @description A color as #RRGGBB (hexadecimal digits, either case); answered in upper case. */
+        HexColor: string;
         JoinRequestRejected: {
             requestId: components["schemas"]["Platform.uuid"];
             /** @enum {string} */
@@ -1490,6 +1756,34 @@ export interface components {
          * @enum {string}
          */
         KeyAlgorithm: "ES256" | "RS256" | "EdDSA";
+        LabelDeleted: {
+            labelId: components["schemas"]["Platform.uuid"];
+            /** @enum {string} */
+            status: "deleted";
+            /**
+             * Format: int32
+             * @description Rooms the label was removed from.
+             */
+            roomCount: number;
+        };
+        /** @description A label name: trimmed, at least one character other than white space; unique per owner, ignoring letter case. */
+        LabelName: string;
+        /** @description A personal label; only its owner sees it. */
+        LabelResponse: {
+            id: components["schemas"]["Platform.uuid"];
+            name: string;
+            /** @description #RRGGBB, upper case. */
+            color: string;
+            /** @description The owner: always the caller. */
+            ownerId: components["schemas"]["Platform.uuid"];
+            /**
+             * Format: int32
+             * @description Rooms carrying the label (rooms the owner is a member of).
+             */
+            roomCount: number;
+            createdAt: components["schemas"]["Platform.instant"];
+            updatedAt: components["schemas"]["Platform.instant"];
+        };
         MarkBroadcastsReadRequest: {
             /** @description A broadcast of the caller's feed; null or absent: the newest one. */
             id?: components["schemas"]["Platform.uuid"] | null;
@@ -1560,9 +1854,11 @@ export interface components {
             forwardedFrom: components["schemas"]["MessageOrigin"] | null;
             /** @description Present on a top-level message that has replies. */
             thread?: components["schemas"]["ThreadInfo"];
+            /** @description Present on a message of type POLL: the poll it announces. */
+            pollId?: components["schemas"]["Platform.uuid"];
         };
         /** @enum {string} */
-        MessageType: "TEXT";
+        MessageType: "TEXT" | "POLL";
         /** @description What a hide or restore leaves: the caller's own view of the message. */
         MessageVisibilityResponse: {
             roomId: components["schemas"]["Platform.uuid"];
@@ -1586,6 +1882,10 @@ export interface components {
         MuteRoomRequest: {
             /** @description End of the mute, in the future; null or absent mutes permanently. */
             until?: components["schemas"]["Platform.instant"] | null;
+        };
+        NoteBody: {
+            /** @description The new note; null (or empty text) clears it; absent changes nothing. */
+            note?: components["schemas"]["Platform.text"] | null;
         };
         /** @enum {string} */
         NotificationLevel: "ALL" | "MENTIONS" | "NONE";
@@ -1617,6 +1917,43 @@ export interface components {
          * @description A UUID (RFC 9562) in its canonical lowercase textual form.
          */
         "Platform.uuid": string;
+        PollOptionResponse: {
+            id: components["schemas"]["Platform.uuid"];
+            text: string;
+            /**
+             * Format: int32
+             * @description Voters who chose this option.
+             */
+            votes: number;
+        };
+        /** @description A poll option: trimmed, at least one character other than white space. */
+        PollOptionText: string;
+        /** @description A poll question: trimmed, at least one character other than white space. */
+        PollQuestion: string;
+        /** @description A poll with its results, from the caller's view. */
+        PollResponse: {
+            id: components["schemas"]["Platform.uuid"];
+            roomId: components["schemas"]["Platform.uuid"];
+            /** @description The POLL message that announced the poll in the room. */
+            messageId: components["schemas"]["Platform.uuid"];
+            creatorId: components["schemas"]["Platform.uuid"];
+            question: string;
+            /** @description In the order given at creation. */
+            options: components["schemas"]["PollOptionResponse"][];
+            multipleChoice: boolean;
+            closed: boolean;
+            closedAt: components["schemas"]["Platform.instant"] | null;
+            /** @description Who closed the poll; null while open. */
+            closedBy: components["schemas"]["Platform.uuid"] | null;
+            /** @description The option ids of the caller's vote; empty when the caller has not voted. */
+            myVote: components["schemas"]["Platform.uuid"][];
+            /**
+             * Format: int32
+             * @description Accounts that voted.
+             */
+            totalVoters: number;
+            createdAt: components["schemas"]["Platform.instant"];
+        };
         /**
          * @description Reaction text: 1 to 64 characters without whitespace, control, invisible formatting or bidirectional
          *     characters (the zero-width joiner of composed emoji is allowed).
@@ -1670,6 +2007,12 @@ export interface components {
             roomId: components["schemas"]["Platform.uuid"];
             /** @enum {string} */
             status: "deleted";
+        };
+        /** @description The caller's labels of a room after a change. */
+        RoomLabelsResponse: {
+            roomId: components["schemas"]["Platform.uuid"];
+            /** @description Ordered by label name. */
+            labelIds: components["schemas"]["Platform.uuid"][];
         };
         RoomLeft: {
             roomId: components["schemas"]["Platform.uuid"];
@@ -1734,17 +2077,59 @@ export interface components {
             members?: components["schemas"]["RoomMemberSummary"][];
             /** @description True when include=members was asked and the room has more members than the inline maximum. */
             membersTruncated: boolean;
+            /** @description The caller's labels on the room (GET /api/v1/me/labels), ordered by label name; empty when none. */
+            labelIds: components["schemas"]["Platform.uuid"][];
         };
         /** @enum {string} */
         RoomRole: "OWNER" | "ADMIN" | "MEMBER";
         /** @enum {string} */
         RoomType: "GROUP" | "CHANNEL" | "CROSS_MODULE" | "PRIVATE" | "SELF" | "REMINDER";
+        SaveBody: {
+            /** @description The room of the message; the caller must be a member. */
+            roomId: components["schemas"]["Platform.uuid"];
+            messageId: components["schemas"]["Platform.uuid"];
+            /** @description Absent: a new card has no note and a saved one keeps its note. null clears it; empty text is no note. */
+            note?: components["schemas"]["Platform.text"] | null;
+        };
+        SaveDraftRequest: {
+            /** @description Replaces the draft; text with no character other than white space deletes it. */
+            text: components["schemas"]["Platform.text"];
+        };
+        /** @description A saved message as a card of the caller's saved feed. */
+        SavedCardView: {
+            /** @description The card's id (a plain string); saving the same message again answers the same one. */
+            savedId: string;
+            /** @description The message as the caller sees it now: text null once recalled, hiddenForMe when the caller hid it. */
+            message: components["schemas"]["MessageResponse"];
+            /** @description The caller's note; null when there is none. */
+            note: string | null;
+            /** @description When the message was first saved; the feed is ordered by it, newest first. */
+            savedAt: components["schemas"]["Platform.instant"];
+            /** @description When the card (its note) last changed. */
+            updatedAt: components["schemas"]["Platform.instant"];
+            /** @description Where to jump to: the message in its room (GET /api/v1/rooms/{roomId}/messages/{messageId}). */
+            origin: components["schemas"]["MessageOrigin"];
+        };
+        /** @description A page of the caller's saved feed. */
+        SavedFeedView: {
+            data: components["schemas"]["SavedCardView"][];
+            meta: components["schemas"]["Envelope.ListMeta"];
+        };
+        SavedRemoved: {
+            savedId: string;
+            /** @enum {string} */
+            status: "deleted";
+        };
         SendMessageRequest: {
             text: components["schemas"]["Platform.text"];
             /** @description Makes the send idempotent: a repeat with the same id returns the first message. */
             clientMessageId?: string;
             /** @description Sends a thread reply under this message of the same room; a reply to a reply joins that reply's root. */
             threadRootId?: components["schemas"]["Platform.uuid"];
+        };
+        SetRoomLabelsRequest: {
+            /** @description The caller's labels the room carries from now on, replacing the previous ones; empty removes them all. */
+            labelIds: components["schemas"]["Platform.uuid"][];
         };
         /** @description What removing the banner leaves. */
         SnapRemovedResponse: {
@@ -1859,6 +2244,11 @@ export interface components {
             /** @description null clears the description. */
             description?: components["schemas"]["Platform.text"] | null;
         };
+        /** @description Fields to change; an absent field stays as it is. */
+        UpdateLabelRequest: {
+            name?: components["schemas"]["LabelName"];
+            color?: components["schemas"]["HexColor"];
+        };
         /**
          * @description The caller's own preferences in a room; absent fields stay as they are.
          *     muted=true alone mutes permanently, mutedUntil alone (or with muted=true) mutes until that instant,
@@ -1881,6 +2271,10 @@ export interface components {
         };
         UpdateRuleRequest: {
             rule: components["schemas"]["ChannelRule"];
+        };
+        VotePollRequest: {
+            /** @description The options chosen; they replace the caller's whole previous vote. Exactly one on a single-choice poll. */
+            optionIds: components["schemas"]["Platform.uuid"][];
         };
     };
     responses: never;
@@ -4629,6 +5023,1683 @@ export interface operations {
             };
         };
     };
+    listLabels: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped list. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiListResponseLabelResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createLabel: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateLabelRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseLabelResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteLabel: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                labelId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseLabelDeleted"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateLabel: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                labelId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateLabelRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseLabelResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getDraft: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                roomId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseDraftResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    saveDraft: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                roomId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveDraftRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseDraftResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteDraft: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                roomId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseDraftDeleted"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    setRoomLabels: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                roomId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetRoomLabelsRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseRoomLabelsResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listSavedMessages: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+                limit?: number;
+                cursor?: components["schemas"]["Platform.cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with a page of the saved feed. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedFeedView"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    saveMessage: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveBody"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseSavedCardView"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    unsaveMessage: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                savedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseSavedRemoved"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateSavedMessage: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                savedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoteBody"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseSavedCardView"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPoll: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                pollId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponsePollResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    closePoll: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                pollId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponsePollResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    votePoll: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                pollId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VotePollRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponsePollResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listRooms: {
         parameters: {
             query?: {
@@ -4649,6 +6720,8 @@ export interface operations {
                 q?: components["schemas"]["Platform.text"];
                 /** @description members: inline members up to the configured maximum. */
                 include?: "members";
+                /** @description Only rooms carrying this label of the caller; a label that is not the caller's matches no room. */
+                labelId?: components["schemas"]["Platform.uuid"];
             };
             header?: never;
             path?: never;
@@ -8524,6 +10597,120 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiListResponsePinnedResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createPoll: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                roomId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePollRequest"];
+            };
+        };
+        responses: {
+            /** @description 201 with an enveloped body and the Location of the new resource. */
+            201: {
+                headers: {
+                    "X-Request-Id": string;
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponsePollResponse"];
                 };
             };
             /** @description An error response with one of the documented statuses. */

@@ -28,7 +28,8 @@ const bumpSql = `
 const copySql = `
   with copies as (
     insert into messages (id, room_id, seq, sender_id, type, text, created_at, forwarded_from_room_id, forwarded_from_message_id)
-    select n.id, $1, $2 + n.ord - 1, $3, s.type, s.text, $4, s.room_id, s.id
+    -- a forwarded poll is its question as text: votes belong to the poll's own room
+    select n.id, $1, $2 + n.ord - 1, $3, case when s.type = 'POLL' then 'TEXT' else s.type end, s.text, $4, s.room_id, s.id
       from unnest($6::uuid[], $7::uuid[]) with ordinality as n (id, source_id, ord)
       join messages s on s.id = n.source_id and s.room_id = $5
     returning ${messageColumns}

@@ -3,6 +3,8 @@ import { inTransaction } from '../../platform/db/sql.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
+import { closePollOfRecalledMessage } from '../polls/service.js';
+import { pollErrors } from '../polls/errors.js';
 import { isManager, loadMessage, messageErrors, roleIn } from './access.js';
 import { accountsAudience, emit, roomAudience } from './events.js';
 import { hiddenForMeColumn, messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
@@ -25,6 +27,7 @@ export class MessageLifecycleService {
       const message = await loadMessage(client, roomId, messageId, caller.accountId, 'update');
       if (message.sender_id !== caller.accountId) throw chatErrors.forbidden('Only the sender may edit a message.');
       if (message.recalled_at !== null) throw messageErrors.recalled();
+      if (message.type === 'POLL') throw pollErrors.notEditable();
       if (now.getTime() >= message.created_at.getTime() + windowSeconds * 1000) throw messageErrors.editWindowExpired(windowSeconds);
       const { rows } = await client.query<MessageRow>(
         `update messages set text = $3, edited_at = $4 where room_id = $1 and id = $2
@@ -90,6 +93,7 @@ export class MessageLifecycleService {
          returning ${messageColumns}, ${hiddenForMeColumn('$4')}`,
         [roomId, messageId, now, caller.accountId],
       );
+      if (message.type === 'POLL') await closePollOfRecalledMessage(client, messageId, caller.accountId, now);
       await client.query('delete from message_reactions where message_id = $1', [messageId]);
       await client.query('delete from personal_pins where message_id = $1', [messageId]);
       const unpinned = await client.query('delete from room_pins where room_id = $1 and message_id = $2', [roomId, messageId]);

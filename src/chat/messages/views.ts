@@ -1,9 +1,11 @@
+export type MessageType = 'TEXT' | 'POLL';
+
 export interface MessageRow {
   id: string;
   room_id: string;
   seq: number;
   sender_id: string;
-  type: 'TEXT';
+  type: MessageType;
   text: string | null;
   client_message_id: string | null;
   thread_root_id: string | null;
@@ -12,6 +14,8 @@ export interface MessageRow {
   recalled_at: Date | null;
   forwarded_from_room_id: string | null;
   forwarded_from_message_id: string | null;
+  /** The poll a POLL message announces. */
+  poll_id: string | null;
   /** Per caller; selected with hiddenForMeColumn, absent (false) where no caller view applies. */
   hidden_for_me?: boolean;
 }
@@ -20,7 +24,7 @@ export interface MessageView {
   id: string;
   roomId: string;
   senderId: string;
-  type: 'TEXT';
+  type: MessageType;
   text: string | null;
   clientMessageId: string | null;
   threadRootId: string | null;
@@ -29,11 +33,12 @@ export interface MessageView {
   recalled: boolean;
   hiddenForMe: boolean;
   forwardedFrom: { roomId: string; messageId: string } | null;
+  pollId?: string;
 }
 
 export const messageColumns =
   'id, room_id, seq, sender_id, type, text, client_message_id, thread_root_id, created_at, edited_at, recalled_at, ' +
-  'forwarded_from_room_id, forwarded_from_message_id';
+  'forwarded_from_room_id, forwarded_from_message_id, poll_id';
 
 /** messageColumns of the table alias `alias`, for statements that join messages with a table of the same names. */
 export const messageColumnsOf = (alias: string): string =>
@@ -65,5 +70,6 @@ export function messageView(row: MessageRow): MessageView {
       row.forwarded_from_room_id && row.forwarded_from_message_id
         ? { roomId: row.forwarded_from_room_id, messageId: row.forwarded_from_message_id }
         : null,
+    ...(row.poll_id ? { pollId: row.poll_id } : {}),
   };
 }

@@ -38,6 +38,7 @@ export interface ListRoomsQuery {
   archived?: boolean;
   q?: string;
   include?: 'members';
+  labelId?: string;
 }
 
 export interface AddableOptions {
@@ -98,6 +99,11 @@ export class RoomService {
     if (query.channelId !== undefined) {
       params.push(query.channelId);
       filter += ` and r.channel_id = $${params.length}`;
+    }
+    if (query.labelId !== undefined) {
+      // The caller's own label only: anyone else's id matches no room (src/chat/labels).
+      params.push(query.labelId);
+      filter += ` and exists (select 1 from room_labels rl where rl.label_id = $${params.length} and rl.room_id = r.id and rl.account_id = $1)`;
     }
     if (query.cursor !== undefined) {
       const c = parseRoomCursor(query.cursor);

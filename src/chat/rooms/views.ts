@@ -35,6 +35,8 @@ export interface RoomRow extends PreferenceColumns {
   last_text: string | null;
   last_recalled: boolean | null;
   last_created_at: Date | null;
+  /** The caller's label ids on the room, by label name. */
+  label_ids: string[];
 }
 
 export interface RoomMemberSummary {
@@ -74,6 +76,7 @@ export interface RoomView extends MuteState {
   lastMessage: MessagePreview | null;
   members?: RoomMemberSummary[];
   membersTruncated: boolean;
+  labelIds: string[];
 }
 
 /** Preference columns of room_members aliased `m`; a permanent mute is stored as 'infinity'. */
@@ -102,7 +105,9 @@ export function roomQuery(filter: string, page = ''): string {
   return `
   select p.*, ${unreadCountOf('p.id', 'p.last_read_seq')} as unread_count,
          lm.id as last_id, lm.sender_id as last_sender_id, lm.text as last_text,
-         lm.recalled_at is not null as last_recalled, lm.created_at as last_created_at
+         lm.recalled_at is not null as last_recalled, lm.created_at as last_created_at,
+         array(select l.id from room_labels rl join labels l on l.id = rl.label_id
+                where rl.account_id = $1 and rl.room_id = p.id order by lower(l.name), l.id) as label_ids
     from (
       select r.id, r.type, r.name, r.description, r.add_member_policy, r.channel_id, r.member_count, r.created_by,
              r.created_at, r.last_activity_at, m.role as my_role, m.last_read_seq, ${preferenceColumns}
@@ -149,5 +154,6 @@ export function roomView(row: RoomRow, now: Date): RoomView {
         ? { id: row.last_id, senderId: row.last_sender_id, text: row.last_recalled ? null : row.last_text, createdAt: row.last_created_at.toISOString() }
         : null,
     membersTruncated: false,
+    labelIds: row.label_ids,
   };
 }
