@@ -335,6 +335,19 @@ describe('HR', () => {
   });
 });
 
+test('an event commits in the transaction of its change, through either API', async () => {
+  const xmin = async (table: string, where: string, id: string | number) =>
+    (await platform.db.query<{ x: string }>(`select xmin::text as x from ${table} where ${where} = $1`, [id])).rows[0]!.x;
+  const created = await act('POST', '/leads', { name: 'Same transaction' });
+  expect(await xmin('outbox', 'id', created.events[0]!.id)).toBe(await xmin('crm_records', 'id', created.res.body.id));
+  const live = (await issueApiKey(platform.db, { workspaceId: ws.id, name: 'p', scopes: ['crm_contacts:*'], environment: 'live', createdBy: null })).key;
+  const viaPartner = await during(platform.db, ws.id, () =>
+    call(platform.partnerUrl, 'POST', '/api/v1/partner/crm/contacts', { headers: keyHeaders(live, newId()), body: { full_name: 'Partner contact' } }));
+  expect(names(viaPartner.events)).toEqual(['contact.created']);
+  // The Idempotency-Key record, the contact and its event: one transaction.
+  expect(await xmin('outbox', 'id', viaPartner.events[0]!.id)).toBe(await xmin('crm_records', 'id', viaPartner.result.body.id));
+});
+
 test('every event of the catalogue but the SLA timer\'s came from an action above', () => {
   expect(workspaceEvents).toHaveLength(33);
   expect([...seen].sort()).toEqual(workspaceEvents.filter((e) => e !== 'ticket.sla_breached').sort());
