@@ -90,9 +90,9 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       stops.push(() => workers.close());
     }
     // Ticket SLA timers: queued by the workspace listener, run by the workers.
-    const slaQueue = createSlaQueue(infra.redisUrl);
-    stops.push(() => slaQueue.close());
-    if (config.services.includes('workers')) {
+    const slaQueue = config.services.includes('workspace') || config.services.includes('workers') ? createSlaQueue(infra.redisUrl) : undefined;
+    if (slaQueue) stops.push(() => slaQueue.close());
+    if (slaQueue && config.services.includes('workers')) {
       const slaWorker = await startSlaWorker({ sql, clock, queues }, infra.redisUrl, slaQueue.queue, log);
       stops.push(() => slaWorker.close());
     }
@@ -157,7 +157,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       audit.start(config.svcAuditFlushMs);
       stops.push(() => audit.stop());
       const workspace = await buildWorkspaceListener({
-        deps: { orm, sql, clock, config, queues, sla: new SlaTimers(slaQueue.queue, clock, log) },
+        deps: { orm, sql, clock, config, queues, sla: slaQueue && new SlaTimers(slaQueue.queue, clock, log) },
         keys: new SvcKeyLookup(sql, clock),
         limiter: new WorkspaceRateLimiter(redis, clock),
         audit,
