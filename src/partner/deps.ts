@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Clock } from '../platform/clock.js';
 import type { Orm } from '../platform/db/orm.js';
 import type { SqlPool } from '../platform/db/sql.js';
+import type { Queues } from '../platform/queues.js';
 
 /** What partner services need from the platform; built once per process. */
 export interface PartnerDeps {
@@ -9,4 +10,6 @@ export interface PartnerDeps {
   sql: SqlPool;
   clock: Clock;
   config: Pick<Config, 'platformModule'>;
+  /** Asks for an outbox drain after a commit that wrote events (CRM writes emit the workspace API's events). */
+  queues?: Pick<Queues, 'requestOutboxDrain'>;
 }

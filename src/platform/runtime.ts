@@ -18,6 +18,7 @@ import { AuditRecorder } from '../workspace/audit/recorder.js';
 import { KeyLookup as SvcKeyLookup } from '../workspace/gate/key-lookup.js';
 import { WorkspaceRateLimiter } from '../workspace/gate/rate-limit.js';
 import { buildWorkspaceListener } from '../workspace/listener.js';
+import { createSlaQueue, SlaTimers, startSlaWorker } from '../workspace/tickets/sla.js';
 import { systemClock, type Clock } from './clock.js';
 import { migrate, openOrm, type Orm } from './db/orm.js';
 import { createSqlPool, type SqlPool } from './db/sql.js';
@@ -88,6 +89,13 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       const workers = await startWorkers(sql, infra.redisUrl, queues, config.outboxPollMs, log);
       stops.push(() => workers.close());
     }
+    // Ticket SLA timers: queued by the workspace listener, run by the workers.
+    const slaQueue = config.services.includes('workspace') || config.services.includes('workers') ? createSlaQueue(infra.redisUrl) : undefined;
+    if (slaQueue) stops.push(() => slaQueue.close());
+    if (slaQueue && config.services.includes('workers')) {
+      const slaWorker = await startSlaWorker({ sql, clock, queues }, infra.redisUrl, slaQueue.queue, log);
+      stops.push(() => slaWorker.close());
+    }
 
     const verifyKeys = new VerifyKeyCache(orm, redis, config.verifyKeyCacheTtlMs, clock);
     const accounts = new AccountCache(sql, redis, config.accountCacheTtlMs, clock);
@@ -120,7 +128,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       lastUsed.start(config.lastUsedFlushMs);
       stops.push(() => lastUsed.stop());
       const partner = await buildPartnerListener({
-        deps: { orm, sql, clock, config },
+        deps: { orm, sql, clock, config, queues },
         gate: {
           limiter: new RateLimiter(redis, { perMinute: config.rateLimitPerMinute, perDay: config.rateLimitPerDay }, clock),
           keys: new KeyLookup(sql, clock),
@@ -149,7 +157,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       audit.start(config.svcAuditFlushMs);
       stops.push(() => audit.stop());
       const workspace = await buildWorkspaceListener({
-        deps: { orm, sql, clock, config },
+        deps: { orm, sql, clock, config, queues, sla: slaQueue && new SlaTimers(slaQueue.queue, clock, log) },
         keys: new SvcKeyLookup(sql, clock),
         limiter: new WorkspaceRateLimiter(redis, clock),
         audit,

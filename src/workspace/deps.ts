@@ -2,6 +2,8 @@ import type { Config } from '../config.js';
 import type { Clock } from '../platform/clock.js';
 import type { Orm } from '../platform/db/orm.js';
 import type { SqlPool } from '../platform/db/sql.js';
+import type { Queues } from '../platform/queues.js';
+import type { SlaTimers } from './tickets/sla.js';
 
 /** What workspace services need from the platform; built once per process. */
 export interface WorkspaceDeps {
@@ -9,4 +11,8 @@ export interface WorkspaceDeps {
   sql: SqlPool;
   clock: Clock;
   config: Pick<Config, 'platformModule'>;
+  /** Asks for an outbox drain after a commit that wrote events. */
+  queues?: Pick<Queues, 'requestOutboxDrain'>;
+  /** Schedules the SLA timer of a ticket (a delayed BullMQ job). */
+  sla?: Pick<SlaTimers, 'schedule'>;
 }

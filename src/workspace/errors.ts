@@ -49,4 +49,6 @@ export const workspaceErrors = {
     new WorkspaceAppError(429, 'rate_limit_exceeded', `The workspace made more than ${limit} requests this ${window}; retry in ${retryAfter} s.`, { 'retry-after': String(retryAfter) }, retryAfter),
   invalid: (field: string, message: string) => new WorkspaceAppError(400, 'invalid_request', `The request is invalid: ${field} ${message}`),
   notFound: (what: string) => new WorkspaceAppError(404, 'not_found', `${what} was not found.`),
+  conflict: (message: string) => new WorkspaceAppError(409, 'conflict', message),
+  notTheActor: (message: string) => new WorkspaceAppError(403, 'forbidden', message),
 };

@@ -12,7 +12,8 @@ import type { Readiness } from '../platform/readiness.js';
 import { auditHandlers } from './audit/handlers.js';
 import type { AuditRecorder } from './audit/recorder.js';
 import { workspaceContext, type WorkspaceContext } from './context.js';
-import { leadHandlers } from './crm/handlers.js';
+import { approvalHandlers } from './approvals/handlers.js';
+import { crmHandlers } from './crm/handlers.js';
 import type { WorkspaceDeps } from './deps.js';
 import { renderWorkspaceError } from './errors.js';
 import { createAuditHook, createGate, createOperationAuth, requiredScopes } from './gate/gate.js';
@@ -20,8 +21,11 @@ import type { KeyLookup } from './gate/key-lookup.js';
 import type { WorkspaceRateLimiter } from './gate/rate-limit.js';
 import type { WorkspaceHandlers, WorkspaceOperations } from './handler-types.js';
 import { healthHandlers } from './health/handlers.js';
+import { hrHandlers } from './hr/handlers.js';
+import { inboxHandlers } from './inbox/handlers.js';
 import { svcKeyHandlers } from './keys/handlers.js';
 import { scopeHandlers } from './scopes/handlers.js';
+import { ticketHandlers } from './tickets/handlers.js';
 
 export interface WorkspaceListenerOptions {
   deps: WorkspaceDeps;
@@ -46,7 +50,11 @@ export async function buildWorkspaceListener(options: WorkspaceListenerOptions):
     ...scopeHandlers(),
     ...svcKeyHandlers(deps),
     ...auditHandlers(deps),
-    ...leadHandlers(deps),
+    ...crmHandlers(deps),
+    ...inboxHandlers(deps),
+    ...hrHandlers(deps),
+    ...ticketHandlers(deps),
+    ...approvalHandlers(deps),
   };
   const authenticateUser = createAuthenticator(options.accounts, options.verifyKeys, deps.clock, {
     audience: options.audience,

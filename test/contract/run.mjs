@@ -37,7 +37,7 @@ const schemathesis = process.env.SCHEMATHESIS ?? join(root, '.tools/venv/bin/sch
 const maxExamples = positiveInt('CONTRACT_MAX_EXAMPLES', 200);
 // The partner document has 50 operations; fewer cases each keep the whole run within a few minutes.
 const partnerMaxExamples = positiveInt('CONTRACT_PARTNER_MAX_EXAMPLES', 60);
-// The workspace document has 12 operations.
+// The workspace document has 67 operations.
 const workspaceMaxExamples = positiveInt('CONTRACT_WORKSPACE_MAX_EXAMPLES', maxExamples);
 const onlySuites = (process.env.CONTRACT_SUITES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 // One worker: Schemathesis' generator parses Python source with `ast` from several threads, and the venv's
@@ -406,6 +406,17 @@ const workspaceSemanticRejections = [
   'updateLead',
   // name not all blank; ip_allow_list entries must parse as addresses or CIDR ranges; expires_at in the future.
   'createSvcKey',
+  // Module families. cursor must be a next_cursor of the same list (attendance: from and to between 1970 and 9999).
+  'listDeals', 'listContacts', 'listCompanies', 'listQuotations', 'listConversations', 'listMessages', 'listEmployees',
+  'listAttendance', 'listLeaves', 'listTickets', 'listTicketComments', 'listApprovals', 'listApprovalDecisions',
+  // Ids in the body must name records of the key's workspace (contact_id, company_id, deal_id, conversation_id,
+  // employee_id, manager_id) or members of it (owner_id, assignee_id, author_id, account_id, decided_by,
+  // requested_by, approver_ids, distinct); dates must exist; instants not in the future, check_out after check_in;
+  // end_date on or after start_date; terminated_on not before hire_date; author_id only on outbound messages.
+  'convertLead', 'createDeal', 'updateDeal', 'createContact', 'updateContact', 'createQuotation', 'updateQuotation',
+  'createConversation', 'assignConversation', 'createMessage', 'createEmployee', 'updateEmployee', 'terminateEmployee',
+  'createAttendance', 'updateAttendance', 'createLeave', 'approveLeave', 'rejectLeave', 'createTicket', 'updateTicket',
+  'createTicketComment', 'createApproval',
 ];
 
 function workspaceConfig({ authFile, scopes, workspaces, keyIds }) {

@@ -135,6 +135,32 @@ describe('the key client', () => {
   });
 });
 
+describe('the module families', () => {
+  test('typed methods for every family: a converted lead, a won deal, a ticket thread in pages, a decided approval', async () => {
+    const rw = client((await ws.key(['read-write'])).key);
+    const lead = await rw.createLead({ body: { name: 'Typed' } });
+    const conversion: Schemas['Crm.LeadConversion'] = await rw.convertLead({ path: { id: lead.id }, body: { amount: 500, currency: 'EUR' } });
+    expect(conversion.deal).toMatchObject({ lead_id: lead.id, contact_id: conversion.contact.id, amount: 500 });
+    expect(await apiError(rw.convertLead({ path: { id: lead.id }, body: {} }))).toMatchObject({ status: 409, code: 'conflict' });
+    const won = await rw.updateDeal({ path: { id: conversion.deal.id }, body: { stage: 'won' } });
+    expect(won.status).toBe('won');
+
+    const ticket: Schemas['Tickets.Ticket'] = await rw.createTicket({ body: { subject: 'Typed ticket', priority: 'low' } });
+    for (let i = 0; i < 3; i++) await rw.createTicketComment({ path: { id: ticket.id }, body: { body: `c${i}` } });
+    const bodies: string[] = [];
+    for await (const c of rw.paginate('listTicketComments', { path: { id: ticket.id }, query: { limit: 2 } })) bodies.push(c.body);
+    expect(bodies).toEqual(['c0', 'c1', 'c2']);
+
+    const approver = await ws.member('manager');
+    const requester = await ws.member('staff');
+    const approval = await rw.createApproval({ body: { title: 'Typed', requested_by: requester.id, approver_ids: [approver.id] } });
+    const decision = await rw.createApprovalDecision({ path: { id: approval.id }, body: { approver_id: approver.id, decision: 'approve' } });
+    expect(decision.step).toBe(1);
+    expect((await rw.getApproval({ path: { id: approval.id } })).status).toBe('approved');
+    expect(await apiError(rw.cancelApproval({ path: { id: approval.id }, body: { requested_by: approver.id } }))).toMatchObject({ status: 403, code: 'forbidden' });
+  });
+});
+
 describe('the administration client', () => {
   test('Owner creates, lists, reads and revokes keys and reads the audit log; a Member gets 403', async () => {
     // Tokens are signed with the real time.

@@ -5,10 +5,12 @@ import type { AdminOperationId, ItemOf, KeyOperationId, KeyPaginatedOperationId,
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 function assert<T extends true>(): T | void {}
 
-assert<Equal<KeyOperationId, 'listScopes' | 'listLeads' | 'createLead' | 'getLead' | 'updateLead'>>();
+assert<Equal<KeyOperationId, 'acceptQuotation' | 'approveLeave' | 'assignConversation' | 'cancelApproval' | 'closeConversation' | 'convertLead' | 'createApproval' | 'createApprovalDecision' | 'createAttendance' | 'createCompany' | 'createContact' | 'createConversation' | 'createDeal' | 'createEmployee' | 'createLead' | 'createLeave' | 'createMessage' | 'createQuotation' | 'createTicket' | 'createTicketComment' | 'declineQuotation' | 'getApproval' | 'getAttendance' | 'getCompany' | 'getContact' | 'getConversation' | 'getDeal' | 'getEmployee' | 'getLead' | 'getLeave' | 'getMessage' | 'getQuotation' | 'getTicket' | 'listApprovalDecisions' | 'listApprovals' | 'listAttendance' | 'listCompanies' | 'listContacts' | 'listConversations' | 'listDeals' | 'listEmployees' | 'listLeads' | 'listLeaves' | 'listMessages' | 'listQuotations' | 'listScopes' | 'listTicketComments' | 'listTickets' | 'rejectLeave' | 'reopenConversation' | 'sendQuotation' | 'terminateEmployee' | 'updateAttendance' | 'updateCompany' | 'updateContact' | 'updateDeal' | 'updateEmployee' | 'updateLead' | 'updateQuotation' | 'updateTicket'>>();
 assert<Equal<AdminOperationId, 'createSvcKey' | 'listSvcKeys' | 'getSvcKey' | 'revokeSvcKey' | 'listSvcAuditLog'>>();
 assert<Equal<Exclude<keyof operations, KeyOperationId | AdminOperationId>, 'getHealth' | 'getReadiness'>>();
-assert<Equal<KeyPaginatedOperationId, 'listLeads'>>();
+assert<Equal<KeyPaginatedOperationId, 'listApprovalDecisions' | 'listApprovals' | 'listAttendance' | 'listCompanies' | 'listContacts' | 'listConversations' | 'listDeals' | 'listEmployees' | 'listLeads' | 'listLeaves' | 'listMessages' | 'listQuotations' | 'listTicketComments' | 'listTickets'>>();
+assert<Equal<ItemOf<'listDeals'>, Schemas['Crm.Deal']>>();
+assert<Equal<ItemOf<'listTicketComments'>, Schemas['Tickets.Comment']>>();
 assert<Equal<ItemOf<'listLeads'>, Schemas['Crm.Lead']>>();
 
 declare const crm: WorkspaceClient;
@@ -20,6 +22,12 @@ void (async () => {
   await crm.createLead({ body: { email: 'ada@example.com' } });
   // @ts-expect-error the status must be one of the enum
   await crm.updateLead({ path: { id: lead.id }, body: { status: 'won' } });
+  const conversion = await crm.convertLead({ path: { id: lead.id }, body: { stage: 'proposal' } });
+  conversion.deal.stage satisfies string | null;
+  // @ts-expect-error a deal's amount is a number of minor units
+  await crm.createDeal({ body: { name: 'x', amount: '10.00' } });
+  // @ts-expect-error a ticket's status must be one of the lifecycle's
+  await crm.updateTicket({ path: { id: lead.id }, body: { status: 'reopened' } });
   // @ts-expect-error administration is not a method of the key client
   await crm.createSvcKey({ path: { workspace_id: '' }, body: { name: 'x', scopes: ['admin'] } });
   // @ts-expect-error a scope outside the catalogue

@@ -57,7 +57,7 @@ function recordHandlers<T>(service: CrmService, resource: ResourceId) {
 }
 
 export function crmHandlers(deps: PartnerDeps): PartnerFeatureHandlers<CrmOperationId> {
-  const service = new CrmService(deps.clock);
+  const service = new CrmService(deps);
   const index = resourceIndex();
   const catalogue = scopeCatalogueView();
   const leads = recordHandlers<Schemas['Crm.Lead']>(service, 'leads');

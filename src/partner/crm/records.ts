@@ -141,6 +141,11 @@ export interface NewCrmRecord extends Partition {
  * that the API cannot create. References are not checked here.
  */
 export async function insertCrmRecord(db: Queryable, input: NewCrmRecord): Promise<CrmRecord> {
+  return renderRecord(resourceDef(input.resource), await insertCrmRow(db, input));
+}
+
+/** insertCrmRecord's row, for callers that need the stored data (the events of a creation). */
+export async function insertCrmRow(db: Queryable, input: NewCrmRecord): Promise<CrmRow> {
   const def = resourceDef(input.resource);
   const now = input.now ?? systemClock.now();
   const data = recordData(def, input.data, now);
@@ -151,7 +156,7 @@ export async function insertCrmRecord(db: Queryable, input: NewCrmRecord): Promi
      returning ${columns}`,
     [newId(), input.workspaceId, input.environment, def.id, status, JSON.stringify(data), now],
   );
-  return renderRecord(def, rows[0]!);
+  return rows[0]!;
 }
 
 /** Inserts many records of one resource in a single statement (seeding, benchmark); ids ascend in input order. */

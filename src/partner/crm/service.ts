@@ -1,11 +1,12 @@
 // List, get, create and update of any CRM resource. Bodies arrive validated against the spec (whitelisted fields,
 // required ones present, types and enums checked); what is left here is paging, the partition, defaults and
 // references between records.
-import type { Clock } from '../../platform/clock.js';
 import { cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
+import { crmRecordEvents } from '../../workspace/crm/events.js';
+import { emitAll, withEvents, type EventDeps } from '../../workspace/events/outbox.js';
 import type { Queryable } from '../db.js';
 import { partnerErrors } from '../errors.js';
-import { insertCrmRecord, patchRow, renderRecord, resourcesOf, selectOne, selectPage, utcInstant, type CrmRecord, type Partition } from './records.js';
+import { insertCrmRow, patchRow, renderRecord, resourcesOf, selectOne, selectPage, utcInstant, type CrmRecord, type Partition } from './records.js';
 import { resourceDef, type ResourceDef, type ResourceId } from './resources.js';
 
 export interface ListQuery {
@@ -33,8 +34,12 @@ function parseCursor(resource: ResourceId, raw: string): string {
   return id;
 }
 
+/**
+ * Leads, deals, contacts and companies are the workspace API's records too: every create and update writes the
+ * same events as that API's (crmRecordEvents) in its own transaction, or in the Idempotency-Key record's.
+ */
 export class CrmService {
-  constructor(private readonly clock: Clock) {}
+  constructor(private readonly deps: EventDeps) {}
 
   async list(db: Queryable, part: Partition, resource: ResourceId, query: ListQuery): Promise<ListPage> {
     const def = resourceDef(resource);
@@ -68,7 +73,11 @@ export class CrmService {
     const def = resourceDef(resource);
     if (def.writable === 'read_only') throw new Error(`${resource} cannot be created through the API`);
     await this.checkReferences(db, part, def, body, body);
-    return insertCrmRecord(db, { ...part, resource, data: body, now: this.clock.now() });
+    return withEvents(this.deps, db, part, async (tx, sink, now) => {
+      const row = await insertCrmRow(tx, { ...part, resource, data: body, now });
+      emitAll(sink, crmRecordEvents(resource, null, row));
+      return renderRecord(def, row);
+    });
   }
 
   /** Changes only the given fields; null clears an optional one. An empty body changes nothing. */
@@ -78,15 +87,18 @@ export class CrmService {
     const patch: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(body)) patch[name] = def.instantFields.includes(name) ? utcInstant(value) : value;
     if (Object.keys(patch).length === 0) return this.get(db, part, resource, id);
-    if (def.references.some((ref) => ref.field in patch || ('byField' in ref && ref.byField in patch))) {
-      // A missing record answers 404 before its references are judged.
-      const current = await selectOne(db, part, resource, id, true);
+    return withEvents(this.deps, db, part, async (tx, sink, now) => {
+      // Locked, so that the events compare this write with the state it replaced.
+      const current = await selectOne(tx, part, resource, id, true);
       if (!current) throw notFound(def);
-      await this.checkReferences(db, part, def, patch, { ...current.data, ...patch });
-    }
-    const row = await patchRow(db, part, def, id, patch, this.clock.now());
-    if (!row) throw notFound(def);
-    return renderRecord(def, row);
+      if (def.references.some((ref) => ref.field in patch || ('byField' in ref && ref.byField in patch))) {
+        await this.checkReferences(tx, part, def, patch, { ...current.data, ...patch });
+      }
+      const row = await patchRow(tx, part, def, id, patch, now);
+      if (!row) throw notFound(def);
+      emitAll(sink, crmRecordEvents(resource, current, row));
+      return renderRecord(def, row);
+    });
   }
 
   /**

@@ -31,14 +31,17 @@ export function idempotencyOf(request: FastifyRequest): IdempotencyRequest | nul
   return { key, fingerprint: requestFingerprint(request.method, request.url, request.body) };
 }
 
-export function idempotent<H>(handler: H, store: IdempotencyStore): H {
+/** `afterCommit` runs once the record's transaction has committed (an outbox drain for the events it wrote). */
+export function idempotent<H>(handler: H, store: IdempotencyStore, afterCommit: () => void = () => undefined): H {
   const inner = handler as unknown as AnyHandler;
   const wrapped: AnyHandler = async (input, ctx) => {
     const idem = ctx.idempotency;
     if (!idem || !ctx.key) return inner(input, ctx);
     // Test and live keys of one workspace never share a record.
     const scopedKey = `${ctx.key.environment}:${idem.key}`;
-    return store.run(ctx.key.workspaceId, scopedKey, idem.fingerprint, (tx) => inner(input, { ...ctx, db: tx }));
+    const result = await store.run(ctx.key.workspaceId, scopedKey, idem.fingerprint, (tx) => inner(input, { ...ctx, db: tx }));
+    afterCommit();
+    return result;
   };
   return wrapped as unknown as H;
 }

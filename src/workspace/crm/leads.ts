@@ -1,52 +1,29 @@
 // Leads of convention B, stored in the same crm_records rows the partner API serves as crm.lead: a lead created
 // through either API is one lead. The seed's fields map onto the partner's (name ↔ full_name, note ↔ notes);
 // owner_id and custom_fields, which the partner API does not show, live beside them in the row's data, so partner
-// writes keep them (its updates merge into data). Reads and writes use the partner's SQL, bounded by workspace and
-// key environment.
+// writes keep them (its updates merge into data). Every write emits its events (crmRecordEvents) in its transaction.
 import type { components } from '../../../generated/types/workspace.js';
-import type { Queryable } from '../../partner/db.js';
-import { patchRow, recordData, selectOne, selectPage, type CrmRow, type Partition } from '../../partner/crm/records.js';
+import { patchRow, selectOne, type CrmRow, type Partition } from '../../partner/crm/records.js';
 import { resourceDef } from '../../partner/crm/resources.js';
-import type { Clock } from '../../platform/clock.js';
-import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
-import { isUuid, newId } from '../../platform/ids.js';
+import { sameValue } from '../events/changes.js';
+import { emitAll, withEvents, type EventDeps } from '../events/outbox.js';
+import { defaultLimit, pageOf, readCursor } from '../common/paging.js';
+import { checkMembers } from '../common/checks.js';
 import { workspaceErrors } from '../errors.js';
 import type { Page } from '../keys/service.js';
+import { crmRecordEvents } from './events.js';
+import { checkReferences, insertRecord, selectRecords } from './store.js';
+import { contactView, dealView, leadView, statusOfStage, type LeadView } from './views.js';
 
 type Schemas = components['schemas'];
-export type LeadView = Schemas['Crm.Lead'];
 type LeadStatus = Schemas['Crm.LeadStatus'];
+
+export { leadView, type LeadView };
 
 const def = resourceDef('leads');
 export const leadsPath = '/api/v1/leads';
 const maxCustomFields = 50;
 const maxCustomFieldName = 100;
-
-export function leadView(row: CrmRow): LeadView {
-  const d = row.data;
-  const text = (value: unknown) => (typeof value === 'string' ? value : null);
-  return {
-    id: row.id,
-    name: String(d.full_name ?? ''),
-    phone: text(d.phone),
-    email: text(d.email),
-    source: text(d.source),
-    status: d.status as LeadStatus,
-    owner_id: text(d.owner_id),
-    note: text(d.notes),
-    custom_fields: (d.custom_fields && typeof d.custom_fields === 'object' ? d.custom_fields : {}) as Record<string, string>,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  };
-}
-
-function parseCursor(raw: string): string {
-  const c = decodeCursor(raw);
-  if (!c || c.k !== 'leads' || typeof c.i !== 'string' || !isUuid(c.i)) {
-    throw workspaceErrors.invalid('query.cursor', 'is not a cursor of this list; pass next_cursor back unchanged');
-  }
-  return c.i.toLowerCase();
-}
 
 function checkCustomFields(fields: Record<string, string>): void {
   const names = Object.keys(fields);
@@ -57,59 +34,102 @@ function checkCustomFields(fields: Record<string, string>): void {
 
 const leadNotFound = () => workspaceErrors.notFound('The lead');
 
-export class LeadService {
-  constructor(private readonly clock: Clock) {}
+/** Whether merging the patch into the row's data would change nothing. */
+export function patchChangesNothing(row: CrmRow, patch: Record<string, unknown>): boolean {
+  return Object.entries(patch).every(([k, v]) => sameValue(row.data[k] ?? null, v ?? null));
+}
 
-  async list(db: Queryable, part: Partition, query: { limit?: number; cursor?: string; status?: LeadStatus }): Promise<Page<LeadView>> {
-    const limit = query.limit ?? 50;
-    const rows = await selectPage(db, part, 'leads', {
-      limit,
-      beforeId: query.cursor !== undefined ? parseCursor(query.cursor) : undefined,
-      status: query.status,
-    });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return { items: page.map(leadView), next_cursor: rows.length > limit && last ? encodeCursor({ k: 'leads', i: last.id }) : null };
+export class LeadService {
+  constructor(private readonly deps: EventDeps) {}
+
+  async list(part: Partition, query: { limit?: number; cursor?: string; status?: LeadStatus; owner_id?: string }): Promise<Page<LeadView>> {
+    const limit = query.limit ?? defaultLimit;
+    const rows = await selectRecords(this.deps.sql, part, 'leads', limit, readCursor('leads', query.cursor), [
+      { key: 'status', value: query.status },
+      { key: 'owner_id', value: query.owner_id },
+    ]);
+    return pageOf(rows, limit, 'leads', leadView);
   }
 
-  async get(db: Queryable, part: Partition, id: string): Promise<LeadView> {
-    const row = await selectOne(db, part, 'leads', id);
+  async get(part: Partition, id: string): Promise<LeadView> {
+    const row = await selectOne(this.deps.sql, part, 'leads', id);
     if (!row) throw leadNotFound();
     return leadView(row);
   }
 
-  async create(db: Queryable, part: Partition, body: Schemas['Crm.LeadCreate']): Promise<LeadView> {
+  async create(part: Partition, body: Schemas['Crm.LeadCreate']): Promise<LeadView> {
     if (body.custom_fields) checkCustomFields(body.custom_fields);
-    const now = this.clock.now();
-    // The partner's defaults and field list (status new), then the fields only this API shows.
-    const data: Record<string, unknown> = {
-      ...recordData(def, { full_name: body.name, phone: body.phone ?? null, email: body.email ?? null, source: body.source ?? null, notes: body.note ?? null }, now),
-      owner_id: null,
-      custom_fields: body.custom_fields ?? {},
-    };
-    const { rows } = await db.query<CrmRow>(
-      `insert into crm_records (id, workspace_id, environment, resource, status, data, created_at, updated_at)
-       values ($1, $2, $3, 'leads', $4, $5::jsonb, $6, $6)
-       returning id, data, created_at, updated_at`,
-      [newId(), part.workspaceId, part.environment, data.status, JSON.stringify(data), now],
-    );
-    return leadView(rows[0]!);
+    return withEvents(this.deps, this.deps.sql, part, async (tx, sink, now) => {
+      // The partner's defaults and field list (status new), then the fields only this API shows.
+      const row = await insertRecord(
+        tx,
+        part,
+        'leads',
+        { full_name: body.name, phone: body.phone ?? null, email: body.email ?? null, source: body.source ?? null, notes: body.note ?? null },
+        { owner_id: null, custom_fields: body.custom_fields ?? {} },
+        now,
+      );
+      emitAll(sink, crmRecordEvents('leads', null, row));
+      return leadView(row);
+    });
   }
 
-  /** Changes the status or the owner; an owner must be a member of the workspace. An empty body changes nothing. */
-  async update(db: Queryable, part: Partition, id: string, body: Schemas['Crm.LeadUpdate']): Promise<LeadView> {
+  /**
+   * Changes the status or the owner; an owner must be a member of the workspace. converted is set by convert
+   * only. An empty body, or one that repeats the current values, changes nothing and emits nothing.
+   */
+  async update(part: Partition, id: string, body: Schemas['Crm.LeadUpdate']): Promise<LeadView> {
+    if (body.status === 'converted') throw workspaceErrors.invalid('body.status', 'cannot be set to converted here; POST /leads/{id}/convert converts a lead');
     const patch: Record<string, unknown> = {};
     if (body.status !== undefined) patch.status = body.status;
-    if (body.owner_id !== undefined) patch.owner_id = body.owner_id === null ? null : body.owner_id.toLowerCase();
-    if (Object.keys(patch).length === 0) return this.get(db, part, id);
-    if (typeof patch.owner_id === 'string') {
+    if (body.owner_id !== undefined) patch.owner_id = body.owner_id;
+    if (Object.keys(patch).length === 0) return this.get(part, id);
+    return withEvents(this.deps, this.deps.sql, part, async (tx, sink, now) => {
       // A missing lead answers 404 before its owner is judged.
-      if (!(await selectOne(db, part, 'leads', id))) throw leadNotFound();
-      const { rowCount } = await db.query('select 1 from workspace_members where workspace_id = $1 and account_id = $2', [part.workspaceId, patch.owner_id]);
-      if (!rowCount) throw workspaceErrors.invalid('body.owner_id', 'names no member of this workspace');
-    }
-    const row = await patchRow(db, part, def, id, patch, this.clock.now());
-    if (!row) throw leadNotFound();
-    return leadView(row);
+      const before = await selectOne(tx, part, 'leads', id, true);
+      if (!before) throw leadNotFound();
+      await checkMembers(tx, part.workspaceId, [{ field: 'body.owner_id', id: body.owner_id }]);
+      if (patchChangesNothing(before, patch)) return leadView(before);
+      const after = (await patchRow(tx, part, def, id, patch, now))!;
+      emitAll(sink, crmRecordEvents('leads', before, after));
+      return leadView(after);
+    });
+  }
+
+  /**
+   * Converts a lead in one transaction: a contact from its name, e-mail, phone and source, a deal owned by its
+   * owner for that contact, and the lead's status converted. 409 when it is already converted.
+   */
+  async convert(part: Partition, id: string, body: Schemas['Crm.LeadConvert']) {
+    return withEvents(this.deps, this.deps.sql, part, async (tx, sink, now) => {
+      const lead = await selectOne(tx, part, 'leads', id, true);
+      if (!lead) throw leadNotFound();
+      if (lead.data.status === 'converted') throw workspaceErrors.conflict('The lead is already converted.');
+      await checkReferences(tx, part, [{ field: 'body.company_id', id: body.company_id, resource: 'companies' }]);
+      const d = lead.data;
+      const companyId = body.company_id ?? null;
+      const contact = await insertRecord(
+        tx,
+        part,
+        'contacts',
+        { full_name: d.full_name, email: d.email ?? null, phone: d.phone ?? null, source: d.source ?? null, company_id: companyId },
+        {},
+        now,
+      );
+      const stage = body.stage ?? 'new';
+      const deal = await insertRecord(
+        tx,
+        part,
+        'deals',
+        { title: body.deal_name ?? d.full_name, stage, status: statusOfStage(stage), amount: body.amount ?? null, currency: body.currency ?? null, contact_id: contact.id, company_id: companyId },
+        { owner_id: d.owner_id ?? null, lead_id: lead.id },
+        now,
+      );
+      const after = (await patchRow(tx, part, def, id, { status: 'converted', converted_contact_id: contact.id, converted_deal_id: deal.id }, now))!;
+      emitAll(sink, crmRecordEvents('contacts', null, contact));
+      emitAll(sink, crmRecordEvents('deals', null, deal));
+      emitAll(sink, crmRecordEvents('leads', lead, after, { conversion: { contactId: contact.id, dealId: deal.id } }));
+      return { lead: leadView(after), contact: contactView(contact), deal: dealView(deal) };
+    });
   }
 }

@@ -67,7 +67,7 @@ describe('framework errors in the { error, message } envelope', () => {
   test('unknown paths are 404 not_found, with or without a key', async () => {
     expectSvcError(await call(base, 'GET', '/api/v1/nothing-here'), 404, 'not_found');
     expectSvcError(await call(base, 'GET', '/elsewhere'), 404, 'not_found');
-    const withKey = await call(base, 'GET', '/api/v1/deals', { headers: svcHeaders(key) });
+    const withKey = await call(base, 'GET', '/api/v1/gadgets', { headers: svcHeaders(key) });
     expectSvcError(withKey, 404, 'not_found');
     expectSvcRateHeaders(withKey);
   });

@@ -6,6 +6,7 @@ import { Migration20261123000010Rooms } from './Migration20261123000010Rooms.js'
 import { Migration20261123000030Threads } from './Migration20261123000030Threads.js';
 import { Migration20261123000040Hardening } from './Migration20261123000040Hardening.js';
 import { Migration20261123000060Workspace } from './Migration20261123000060Workspace.js';
+import { Migration20261123000140Families } from './Migration20261123000140Families.js';
 import { Migration20261123000150Channels } from './Migration20261123000150Channels.js';
 import { Migration20261123000160Personal } from './Migration20261123000160Personal.js';
 
@@ -17,6 +18,7 @@ export const migrations = [
   { name: 'Migration20261123000030Threads', class: Migration20261123000030Threads },
   { name: 'Migration20261123000040Hardening', class: Migration20261123000040Hardening },
   { name: 'Migration20261123000060Workspace', class: Migration20261123000060Workspace },
+  { name: 'Migration20261123000140Families', class: Migration20261123000140Families },
   { name: 'Migration20261123000150Channels', class: Migration20261123000150Channels },
   { name: 'Migration20261123000160Personal', class: Migration20261123000160Personal },
 ];

@@ -1,0 +1,71 @@
+import type { components } from '../../../generated/types/workspace.js';
+
+type Schemas = components['schemas'];
+export type ApprovalView = Schemas['Approvals.Approval'];
+export type DecisionView = Schemas['Approvals.Decision'];
+type StepView = Schemas['Approvals.ApprovalStep'];
+
+export interface ApprovalRow {
+  id: string;
+  title: string;
+  description: string | null;
+  requested_by: string;
+  approver_ids: string[];
+  status: string;
+  current_step: number | null;
+  completed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const approvalColumns = 'id, title, description, requested_by, approver_ids, status, current_step, completed_at, created_at, updated_at';
+
+export interface DecisionRow {
+  id: string;
+  approval_id: string;
+  step: number;
+  approver_id: string;
+  decision: string;
+  comment: string | null;
+  created_at: Date;
+}
+
+export const decisionColumns = 'id, approval_id, step, approver_id, decision, comment, created_at';
+
+/** The approval with its steps, each step's state read from its decision (if any) and the request's progress. */
+export function approvalView(r: ApprovalRow, decisions: readonly DecisionRow[]): ApprovalView {
+  const byStep = new Map(decisions.map((d) => [d.step, d]));
+  const steps: StepView[] = r.approver_ids.map((approverId, i) => {
+    const step = i + 1;
+    const decided = byStep.get(step);
+    let status: StepView['status'];
+    if (decided) status = decided.decision === 'approve' ? 'approved' : 'rejected';
+    else if (r.status !== 'pending') status = 'skipped';
+    else status = step === r.current_step ? 'pending' : 'waiting';
+    return { step, approver_id: approverId, status, decided_at: decided?.created_at.toISOString() ?? null };
+  });
+  return {
+    id: r.id,
+    title: r.title,
+    description: r.description,
+    requested_by: r.requested_by,
+    status: r.status as ApprovalView['status'],
+    current_step: r.current_step,
+    steps,
+    completed_at: r.completed_at?.toISOString() ?? null,
+    created_at: r.created_at.toISOString(),
+    updated_at: r.updated_at.toISOString(),
+  };
+}
+
+export function decisionView(d: DecisionRow): DecisionView {
+  return {
+    id: d.id,
+    approval_id: d.approval_id,
+    step: d.step,
+    approver_id: d.approver_id,
+    decision: d.decision as DecisionView['decision'],
+    comment: d.comment,
+    created_at: d.created_at.toISOString(),
+  };
+}

@@ -1,0 +1,59 @@
+import type { components } from '../../../generated/types/workspace.js';
+
+type Schemas = components['schemas'];
+export type ConversationView = Schemas['Inbox.Conversation'];
+export type MessageView = Schemas['Inbox.Message'];
+
+export interface ConversationRow {
+  id: string;
+  channel: string;
+  subject: string | null;
+  contact_id: string | null;
+  customer_handle: string | null;
+  status: string;
+  assignee_id: string | null;
+  last_message_at: Date | null;
+  closed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const conversationColumns = 'id, channel, subject, contact_id, customer_handle, status, assignee_id, last_message_at, closed_at, created_at, updated_at';
+
+export function conversationView(r: ConversationRow): ConversationView {
+  return {
+    id: r.id,
+    channel: r.channel as ConversationView['channel'],
+    subject: r.subject,
+    contact_id: r.contact_id,
+    customer_handle: r.customer_handle,
+    status: r.status as ConversationView['status'],
+    assignee_id: r.assignee_id,
+    last_message_at: r.last_message_at?.toISOString() ?? null,
+    closed_at: r.closed_at?.toISOString() ?? null,
+    created_at: r.created_at.toISOString(),
+    updated_at: r.updated_at.toISOString(),
+  };
+}
+
+export interface MessageRow {
+  id: string;
+  conversation_id: string;
+  direction: string;
+  text: string;
+  author_id: string | null;
+  created_at: Date;
+}
+
+export const messageColumns = 'id, conversation_id, direction, text, author_id, created_at';
+
+export function messageView(r: MessageRow): MessageView {
+  return {
+    id: r.id,
+    conversation_id: r.conversation_id,
+    direction: r.direction as MessageView['direction'],
+    text: r.text,
+    author_id: r.author_id,
+    created_at: r.created_at.toISOString(),
+  };
+}
