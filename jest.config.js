@@ -9,7 +9,8 @@ export default {
   testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts', '<rootDir>/sdk/*/test/**/*.test.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
   globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
-  testTimeout: 30000,
+  // Generous: a test file starts whole platforms (listeners, Ajv compilation) in beforeAll, slow on a busy machine.
+  testTimeout: 120000,
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.mjs'],
 };
