@@ -1,7 +1,18 @@
 // Cross-node cache invalidation over Redis pub/sub. A node trusts its cache only while its subscription is live:
 // messages published while the subscriber is disconnected are lost, so until it has subscribed again the cache is
 // bypassed, and once it has, everything cached before is dropped.
+import { randomUUID } from 'node:crypto';
 import type { Redis } from './redis.js';
+
+/** How long publish waits for every subscribed node to confirm it dropped the entry. */
+const ackTimeoutMs = 1_000;
+
+interface PendingAck {
+  acked: number;
+  /** The number of subscribers Redis delivered to; unknown until PUBLISH answers. */
+  expected: number | null;
+  resolve: () => void;
+}
 
 export interface InvalidationListener {
   /** One entry changed on some node. */
@@ -12,8 +23,12 @@ export interface InvalidationListener {
 
 export class InvalidationChannel {
   private live = false;
+  private readonly pending = new Map<string, PendingAck>();
+  private readonly ackName: string;
 
-  constructor(private readonly publisher: Redis, readonly name: string) {}
+  constructor(private readonly publisher: Redis, readonly name: string) {
+    this.ackName = `${name}:ack`;
+  }
 
   /** True while invalidations from other nodes are being received. */
   get isLive(): boolean {
@@ -22,8 +37,19 @@ export class InvalidationChannel {
 
   /** Subscribes, and keeps the subscription's state across reconnects; returns the unsubscribe. */
   async listen(subscriber: Redis, listener: InvalidationListener): Promise<() => Promise<void>> {
+    // A message is "<nonce> <key>"; after dropping the entry each node confirms on the ack channel, so that the
+    // publisher can answer only once every node forgot the entry.
     const onMessage = (channel: string, message: string) => {
-      if (channel === this.name) listener.drop(message);
+      if (channel === this.name) {
+        const space = message.indexOf(' ');
+        listener.drop(message.slice(space + 1));
+        if (space > 0) this.publisher.publish(this.ackName, message.slice(0, space)).catch(() => undefined);
+      } else if (channel === this.ackName) {
+        const pending = this.pending.get(message);
+        if (!pending) return;
+        pending.acked += 1;
+        if (pending.expected !== null && pending.acked >= pending.expected) pending.resolve();
+      }
     };
     const onDown = () => {
       this.live = false;
@@ -31,7 +57,7 @@ export class InvalidationChannel {
     // ioredis resubscribes by itself on reconnect; subscribing again here tells when that has happened.
     const onReady = () => {
       subscriber
-        .subscribe(this.name)
+        .subscribe(this.name, this.ackName)
         .then(() => {
           listener.dropAll();
           this.live = true;
@@ -41,7 +67,7 @@ export class InvalidationChannel {
     subscriber.on('message', onMessage);
     subscriber.on('close', onDown);
     subscriber.on('ready', onReady);
-    await subscriber.subscribe(this.name);
+    await subscriber.subscribe(this.name, this.ackName);
     listener.dropAll();
     this.live = true;
     return async () => {
@@ -49,12 +75,30 @@ export class InvalidationChannel {
       subscriber.off('message', onMessage);
       subscriber.off('close', onDown);
       subscriber.off('ready', onReady);
-      await subscriber.unsubscribe(this.name);
+      await subscriber.unsubscribe(this.name, this.ackName);
     };
   }
 
-  /** Tells every node (this one included, through its own subscription) that key changed. */
+  /**
+   * Tells every node (this one included, through its own subscription) that key changed, and resolves once every
+   * node that received the message confirmed it dropped the entry (or after a bounded wait), so that the very next
+   * request on any node sees the change.
+   */
   async publish(key: string): Promise<void> {
-    await this.publisher.publish(this.name, key);
+    const nonce = randomUUID();
+    let resolve!: () => void;
+    const confirmed = new Promise<void>((r) => (resolve = r));
+    const pending: PendingAck = { acked: 0, expected: null, resolve };
+    this.pending.set(nonce, pending);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const receivers = await this.publisher.publish(this.name, `${nonce} ${key}`);
+      pending.expected = receivers;
+      if (pending.acked >= receivers) return;
+      await Promise.race([confirmed, new Promise<void>((r) => (timer = setTimeout(r, ackTimeoutMs)))]);
+    } finally {
+      if (timer) clearTimeout(timer);
+      this.pending.delete(nonce);
+    }
   }
 }
