@@ -36,6 +36,7 @@ import { roomHandlers } from './rooms/handlers.js';
 import { PersonalRoomService } from './rooms/personal.js';
 import { RoomService } from './rooms/service.js';
 import { threadHandlers } from './threads/handlers.js';
+import { realtimeHandlers } from '../realtime/handlers.js';
 import { ThreadService } from './threads/service.js';
 
 export interface ChatListenerOptions {
@@ -65,6 +66,7 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     ...channelHandlers(new ChannelService(deps, rooms)),
     ...contactHandlers(new ContactService(deps)),
     ...broadcastHandlers(new BroadcastService(deps)),
+    ...realtimeHandlers(deps.sql),
   };
   handlers.sendMessage = sendLimited(handlers.sendMessage, options.sendLimit);
   const authenticate = createAuthenticator(deps.accounts, deps.verifyKeys, deps.clock, {

@@ -6,6 +6,7 @@ import type { SqlPool } from './db/sql.js';
 import type { Logger } from './logger.js';
 import { pruneAuditLog } from '../workspace/audit/service.js';
 import { drainOutbox, pruneOutbox } from './outbox.js';
+import { pruneEventLog } from '../realtime/log.js';
 import { connectRedis, type Redis } from './redis.js';
 
 export const outboxQueueName = 'outbox';
@@ -14,7 +15,7 @@ const drainCoalesceMs = 5;
 
 export interface Queues {
   outbox: Queue;
-  /** Periodic housekeeping: pruning Idempotency-Key records past their 24 hours and audit entries past 30 days. */
+  /** Periodic housekeeping: pruning Idempotency-Key records past their 24 hours, audit entries past 30 days and the realtime event log past its retention. */
   maintenance: Queue;
   /** Asks a worker to drain the outbox soon; never throws (the periodic drain catches up). */
   requestOutboxDrain(): void;
@@ -53,7 +54,7 @@ export interface Workers {
   close(): Promise<void>;
 }
 
-export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queues, pollMs: number, log: Logger): Promise<Workers> {
+export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queues, pollMs: number, log: Logger, eventLogRetentionHours = 24): Promise<Workers> {
   const publisher: Redis = connectRedis(redisUrl, 'outbox-publisher');
   const connection = connectRedis(redisUrl, 'workers');
   await queues.outbox.upsertJobScheduler('outbox-drain-safety-net', { every: pollMs }, { name: 'drain' });
@@ -80,11 +81,14 @@ export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queue
 
   await queues.maintenance.upsertJobScheduler('idempotency-prune', { every: 3_600_000 }, { name: 'prune-idempotency' });
   await queues.maintenance.upsertJobScheduler('svc-audit-prune', { every: 3_600_000 }, { name: 'prune-svc-audit' });
+  await queues.maintenance.upsertJobScheduler('realtime-log-prune', { every: 3_600_000 }, { name: 'prune-realtime-log' });
   const maintenance = new Worker(
     maintenanceQueueName,
     async (job: Job) => {
       // The workspace API's audit log keeps 30 days.
       if (job.name === 'prune-svc-audit') return { pruned: await pruneAuditLog(sql, new Date()) };
+      // The realtime event log keeps REALTIME_RETENTION_HOURS (at least 24) for resume-after.
+      if (job.name === 'prune-realtime-log') return { pruned: await pruneEventLog(sql, eventLogRetentionHours, new Date()) };
       const res = await sql.query("delete from idempotency_keys where created_at < now() - interval '24 hours'");
       return { pruned: res.rowCount ?? 0 };
     },

@@ -100,6 +100,7 @@ export const operationRoutes = {
   listMyBroadcasts: { method: 'get', path: '/api/v1/me/broadcasts' },
   getBroadcastUnreadCount: { method: 'get', path: '/api/v1/me/broadcasts/unread-count' },
   markBroadcastsRead: { method: 'post', path: '/api/v1/me/broadcasts/read' },
+  listMyEvents: { method: 'get', path: '/api/v1/me/events' },
   getHealth: { method: 'get', path: '/healthz', public: true },
   getReadiness: { method: 'get', path: '/readyz', public: true },
 } as const satisfies { readonly [K in OperationId]: RouteOf<K> };

@@ -7,6 +7,7 @@ import { Migration20261123000030Threads } from './Migration20261123000030Threads
 import { Migration20261123000040Hardening } from './Migration20261123000040Hardening.js';
 import { Migration20261123000060Workspace } from './Migration20261123000060Workspace.js';
 import { Migration20261123000150Channels } from './Migration20261123000150Channels.js';
+import { Migration20261123000190Realtime } from './Migration20261123000190Realtime.js';
 
 export const migrations = [
   { name: 'Migration20261121000001Init', class: Migration20261121000001Init },
@@ -17,4 +18,5 @@ export const migrations = [
   { name: 'Migration20261123000040Hardening', class: Migration20261123000040Hardening },
   { name: 'Migration20261123000060Workspace', class: Migration20261123000060Workspace },
   { name: 'Migration20261123000150Channels', class: Migration20261123000150Channels },
+  { name: 'Migration20261123000190Realtime', class: Migration20261123000190Realtime },
 ];
