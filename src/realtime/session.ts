@@ -176,6 +176,8 @@ export class StompSession {
       throw err;
     }
     if (this.state !== 'authenticating') return;
+    // REST tolerates a little clock skew past exp; a session would end at once, so it does not start.
+    if (this.host.msUntil(exp) <= 0) throw new StompProtocolError('token_expired', 'The bearer token has expired.');
     this.accountId = caller.accountId;
     if (!this.host.register(this)) {
       this.accountId = undefined;
