@@ -110,14 +110,16 @@ export async function readUserEvents(sql: SqlPool | SqlClient, accountId: string
     [accountId, after, limit + 1],
   );
   const lastSeq = rows.length > 0 ? Number(rows[0]!.last_seq ?? 0) : await lastSeqOf(sql, accountId);
-  const page = rows.slice(0, limit);
   // The log has no holes but the pruned past: a first row above after + 1 (or none while the counter is ahead)
-  // means the events in between are gone.
-  const first = page[0] ? Number(page[0].seq) : lastSeq + 1;
-  const expired = after < lastSeq && first !== after + 1;
+  // means the events in between are gone. Pruning goes by event time, which may leave a later seq of a slow
+  // transaction's event behind: a page stops before any hole, and the next page finds it expired.
+  let page = rows.slice(0, limit);
+  const hole = page.findIndex((r, i) => Number(r.seq) !== after + 1 + i);
+  const expired = after < lastSeq && (page.length === 0 || hole === 0);
+  if (hole > 0) page = page.slice(0, hole);
   return {
-    events: page.map((r) => ({ seq: Number(r.seq), eventId: String(r.event_id), topic: r.topic, createdAt: r.created_at.toISOString(), payload: r.payload })),
-    hasMore: rows.length > limit,
+    events: expired ? [] : page.map((r) => ({ seq: Number(r.seq), eventId: String(r.event_id), topic: r.topic, createdAt: r.created_at.toISOString(), payload: r.payload })),
+    hasMore: !expired && (hole > 0 || rows.length > limit),
     lastSeq,
     expired,
   };

@@ -295,10 +295,7 @@ export class StompSession {
               : `resume-after ${after} is beyond the newest event (${page.lastSeq}); subscribe without resume-after`,
           );
         }
-        for (const e of page.events) {
-          if (e.seq !== sub.lastSent! + 1) continue;
-          this.sendEvent(sub, e.seq, e.topic, e.eventId, eventBody(e));
-        }
+        for (const e of page.events) this.sendEvent(sub, e.seq, e.topic, e.eventId, eventBody(e));
         if (page.hasMore) {
           await this.drained();
           continue;

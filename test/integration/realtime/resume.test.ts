@@ -5,7 +5,8 @@ import WebSocket from 'ws';
 import { connectRealtime, type RealtimeEvent } from '../../../sdk/chat/src/index.js';
 import { pruneEventLog } from '../../../src/realtime/log.js';
 import { eventually, expectError } from '../../helpers/expect.js';
-import { call, isolatedInfra, startTestPlatform, type TestPlatform } from '../../support/platform.js';
+import { createSqlPool } from '../../../src/platform/db/sql.js';
+import { call, type TestPlatform } from '../../support/platform.js';
 import { createRoom, isMessageIn, Probe, restEvents, send, startNode, wsUrl } from './support.js';
 
 let a: TestPlatform;
@@ -79,6 +80,7 @@ test('the SDK helper resumes by itself: a restart notice from one node, a reconn
     await eventually(async () => received.some((e) => e.payload.messageId === early));
 
     await c.stop();
+    await eventually(async () => notices.length > 0);
     expect(notices).toEqual(['restarting']);
     const during: string[] = [];
     for (let i = 0; i < 3; i++) during.push(await send(a, bob, roomId, `while away ${i}`));
@@ -127,26 +129,24 @@ test('events pruned past the retention window: resume-after answers resync_requi
 });
 
 test('the pruning job removes events older than the retention window and keeps the rest', async () => {
-  const infra = await isolatedInfra(3);
-  const p = await startTestPlatform({ databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, services: [] });
+  // Rows of their own (negative ids are never outbox ids) in the shared database; nothing else there is a day old.
+  const account = '00000000-0000-7000-8000-00000000a001';
+  const now = new Date();
+  await a.db.query(
+    `insert into event_log (id, topic, payload, created_at)
+     values (-2, 't', '{}', $1::timestamptz - interval '25 hours'), (-1, 't', '{}', $1::timestamptz - interval '23 hours')`,
+    [now],
+  );
+  await a.db.query('insert into user_events (account_id, seq, event_id) values ($1, 1, -2), ($1, 2, -1)', [account]);
+  const sql = createSqlPool(a.databaseUrl, 2);
   try {
-    const now = new Date();
-    await p.db.query(
-      `insert into event_log (id, topic, payload, created_at)
-       values (1, 't', '{}', $1::timestamptz - interval '25 hours'), (2, 't', '{}', $1::timestamptz - interval '23 hours')`,
-      [now],
-    );
-    await p.db.query(`insert into user_events (account_id, seq, event_id) values ('00000000-0000-7000-8000-000000000001', 1, 1), ('00000000-0000-7000-8000-000000000001', 2, 2)`);
-    const sql = (await import('../../../src/platform/db/sql.js')).createSqlPool(infra.databaseUrl, 2);
-    try {
-      expect(await pruneEventLog(sql, 24, now)).toBe(1);
-    } finally {
-      await sql.end();
-    }
-    expect((await p.db.query('select id from event_log')).rows).toEqual([{ id: 2 }]);
-    expect((await p.db.query('select seq from user_events')).rows).toEqual([{ seq: 2 }]);
+    expect(await pruneEventLog(sql, 24, now)).toBe(1);
+    expect((await a.db.query('select id from event_log where id < 0')).rows).toEqual([{ id: -1 }]);
+    expect((await a.db.query('select seq from user_events where account_id = $1', [account])).rows).toEqual([{ seq: 2 }]);
+    expect(await pruneEventLog(sql, 47, now)).toBe(0);
   } finally {
-    await p.stop();
-    await infra.drop();
+    await a.db.query('delete from user_events where account_id = $1', [account]);
+    await a.db.query('delete from event_log where id < 0');
+    await sql.end();
   }
 });
