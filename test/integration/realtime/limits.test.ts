@@ -1,6 +1,7 @@
 // Frames a well-behaved client never sends, over a plain WebSocket: each is refused with an ERROR frame and the
 // close, and the node goes on serving everyone else. Limits are lowered on this node to keep the test small.
 import { randomUUID } from 'node:crypto';
+import { eventually } from '../../helpers/expect.js';
 import { call, type TestAccount, type TestPlatform } from '../../support/platform.js';
 import { createRoom, Probe, RawStomp, send, startNode, wsUrl } from './support.js';
 
@@ -141,7 +142,8 @@ test('heart-beats: the server sends them at the negotiated interval and closes a
   expect((await mute.error(3000)).headers).toMatchObject({ code: 'connect_timeout' });
 });
 
-test('only /ws upgrades', async () => {
+test('only /ws upgrades; every session refused or closed above has left the node', async () => {
   const other = url.replace(/\/ws$/, '/api/v1/ws');
   await expect(RawStomp.open(other)).rejects.toThrow(/404/);
+  await eventually(async () => p.realtime!.sessions === 0);
 });

@@ -3,7 +3,8 @@
 // restart notice. Beyond the retention window the answer is resync_required (STOMP) and 410 (REST).
 import WebSocket from 'ws';
 import { connectRealtime, type RealtimeEvent } from '../../../sdk/chat/src/index.js';
-import { pruneEventLog } from '../../../src/realtime/log.js';
+import { randomUUID } from 'node:crypto';
+import { pruneEventLog, recordUserEvents } from '../../../src/realtime/log.js';
 import { eventually, expectError } from '../../helpers/expect.js';
 import { createSqlPool } from '../../../src/platform/db/sql.js';
 import { call, type TestPlatform } from '../../support/platform.js';
@@ -126,6 +127,59 @@ test('events pruned past the retention window: resume-after answers resync_requi
   await ahead.subscribeEvents(log[log.length - 1]!.seq + 10).catch(() => undefined);
   await ahead.waitForClose();
   expect(ahead.errors.map((e) => e.code)).toEqual(['resync_required']);
+});
+
+/** Records an event in alice's log as the relay does, but announces nothing: an announcement Redis lost. */
+async function recordSilently(p: TestPlatform, accountId: string, marker: string): Promise<void> {
+  const sql = createSqlPool(p.databaseUrl, 1);
+  try {
+    const client = await sql.connect();
+    try {
+      await client.query('begin');
+      const { rows } = await client.query(
+        `insert into outbox (topic, payload, published_at) values ('test.silent', $1, now()) returning id, topic, payload, created_at`,
+        [JSON.stringify({ marker, audience: { kind: 'accounts', accountIds: [accountId] } })],
+      );
+      await recordUserEvents(client, rows);
+      await client.query('commit');
+    } finally {
+      client.release();
+    }
+  } finally {
+    await sql.end();
+  }
+}
+
+test('a lost announcement: the next one shows the gap and the log fills it; with none, the periodic check does', async () => {
+  const tenant = await a.tenant();
+  const [alice, bob] = [await tenant.account(), await tenant.account()];
+  const roomId = await createRoom(a, bob, [alice]);
+  const probe = await Probe.open(wsUrl(b), alice.token);
+  try {
+    await probe.subscribeEvents();
+    const lost = randomUUID();
+    await recordSilently(a, alice.id, lost);
+    const next = await send(a, bob, roomId, 'after the lost one');
+    await probe.waitFor((e) => e.payload.messageId === next);
+    const start = probe.events[0]!.seq;
+    expect(seqs(probe.events)).toEqual(consecutive(start, probe.events.length));
+    expect(probe.events.findIndex((e) => e.payload.marker === lost)).toBeLessThan(probe.events.findIndex((e) => e.payload.messageId === next));
+  } finally {
+    await probe.close();
+  }
+
+  const c = await startNode({ realtimeSweepMs: 200 });
+  const quiet = await Probe.open(wsUrl(c), alice.token);
+  try {
+    await quiet.subscribeEvents();
+    const lost = randomUUID();
+    await recordSilently(a, alice.id, lost);
+    const got = await quiet.waitFor((e) => e.payload.marker === lost, 5000);
+    expect(got.seq).toBe(quiet.lastSeq + 1);
+  } finally {
+    await quiet.close();
+    await c.stop();
+  }
 });
 
 test('the pruning job removes events older than the retention window and keeps the rest', async () => {
