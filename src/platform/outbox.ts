@@ -38,13 +38,11 @@ const RELAY_LOCK = 0x6f757462;
  */
 export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500): Promise<number> {
   const client = await sql.connect();
-  let locked = false;
   try {
-    await client.query('select pg_advisory_lock($1)', [RELAY_LOCK]);
-    locked = true;
+    // Statements without parameters share a round trip: this runs on the path from a commit to the sockets.
+    await client.query(`select pg_advisory_lock(${RELAY_LOCK}); begin`);
     let deliveries: Delivery[] = [];
     let published = 0;
-    await client.query('begin');
     try {
       const { rows } = await client.query<OutboxRow>(
         'select id, topic, payload, created_at from outbox where published_at is null order by id limit $1 for update skip locked',
@@ -58,10 +56,11 @@ export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500): Prom
           pipeline.publish(eventsChannel, JSON.stringify(event));
         }
         await pipeline.exec();
-        await client.query('update outbox set published_at = now() where id = any($1::bigint[])', [rows.map((r) => r.id)]);
         published = rows.length;
       }
-      await client.query('commit');
+      // The ids are bigint values read from the table, safe to write into the statement.
+      const ids = rows.map((r) => Number(r.id)).join(',');
+      await client.query(rows.length > 0 ? `update outbox set published_at = now() where id = any('{${ids}}'::bigint[]); commit` : 'commit');
     } catch (err) {
       await client.query('rollback').catch(() => undefined);
       throw err;
@@ -71,8 +70,9 @@ export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500): Prom
     await publishDeliveries(redis, deliveries);
     return published;
   } finally {
-    // A connection that may still hold the lock is closed rather than pooled: closing releases it.
-    const unlocked = !locked || (await client.query('select pg_advisory_unlock($1)', [RELAY_LOCK]).then(() => true, () => false));
+    // Also after a failure midway (unlocking a lock not held is harmless). A connection that may still hold the lock
+    // is closed rather than pooled: closing releases it.
+    const unlocked = await client.query(`select pg_advisory_unlock(${RELAY_LOCK})`).then(() => true, () => false);
     client.release(!unlocked);
   }
 }
