@@ -104,6 +104,97 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Bots the caller manages (every bot for a platform administrator), oldest first; deleted bots are left out. */
+        get: operations["listBots"];
+        put?: never;
+        /** @description Create a bot with its BOT account in the given module and customer (platform admin only). The token is in this answer only. */
+        post: operations["createBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bots/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One bot: accounts of its module and customer, or platform administrators. */
+        get: operations["getBot"];
+        put?: never;
+        post?: never;
+        /** @description Soft delete (platform admin only): the token stops at once, pending updates go, the account is deactivated; messages stay. */
+        delete: operations["deleteBot"];
+        options?: never;
+        head?: never;
+        /** @description Change the bot's username, name, description or avatar (its account follows). */
+        patch: operations["updateBot"];
+        trace?: never;
+    };
+    "/api/v1/bots/{id}/regenerate-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description A new token, answered once; the old one stops at once. */
+        post: operations["regenerateBotToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bots/{id}/rooms/{roomId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * @description Switch reading every message of a group room on or off. The caller manages the bot and is an owner or admin of
+         *     the room; the bot must be a member of it.
+         */
+        patch: operations["setBotRoomReadAll"];
+        trace?: never;
+    };
+    "/api/v1/bots/{id}/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Install the bot's webhook (or remove it with url null); getUpdates then answers 409. */
+        post: operations["setBotWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/rooms": {
         parameters: {
             query?: never;
@@ -432,6 +523,26 @@ export interface paths {
         patch: operations["editMessage"];
         trace?: never;
     };
+    "/api/v1/rooms/{roomId}/messages/{messageId}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Press a button of a bot's message: any member of the room. The bot receives a callback_query update; its
+         *     answerCallbackQuery reaches the caller as a bot.callback_answered event.
+         */
+        post: operations["pressInlineButton"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/rooms/{roomId}/messages/{messageId}/pin": {
         parameters: {
             query?: never;
@@ -705,6 +816,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The webhooks of the bots the caller manages (every bot for a platform administrator). */
+        get: operations["listWebhooks"];
+        put?: never;
+        /** @description Install a webhook on a bot the caller manages with a secret made here, answered once (it replaces any webhook). */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -793,6 +922,11 @@ export interface components {
         /** @enum {string} */
         AddMembersStatus: "ADDED" | "PENDING_APPROVAL";
         /** @description The response envelope of a chat list operation. */
+        ApiListResponseBotResponse: {
+            data: components["schemas"]["BotResponse"][];
+            meta: components["schemas"]["Envelope.ListMeta"];
+        };
+        /** @description The response envelope of a chat list operation. */
         ApiListResponseCustomerKeyResponse: {
             data: components["schemas"]["CustomerKeyResponse"][];
             meta: components["schemas"]["Envelope.ListMeta"];
@@ -837,6 +971,11 @@ export interface components {
             data: components["schemas"]["ThreadSummary"][];
             meta: components["schemas"]["Envelope.ListMeta"];
         };
+        /** @description The response envelope of a chat list operation. */
+        ApiListResponseWebhookResponse: {
+            data: components["schemas"]["WebhookResponse"][];
+            meta: components["schemas"]["Envelope.ListMeta"];
+        };
         /** @description The response envelope of every chat operation. */
         ApiResponseAccountResponse: {
             data: components["schemas"]["AccountResponse"];
@@ -848,8 +987,38 @@ export interface components {
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
+        ApiResponseBotResponse: {
+            data: components["schemas"]["BotResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseBotRoomSettingResponse: {
+            data: components["schemas"]["BotRoomSettingResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseCreateBotResponse: {
+            data: components["schemas"]["CreateBotResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseCreatedWebhookResponse: {
+            data: components["schemas"]["CreatedWebhookResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
         ApiResponseCustomerKeyResponse: {
             data: components["schemas"]["CustomerKeyResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseDeleteBotResponse: {
+            data: components["schemas"]["DeleteBotResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseInlineButtonPressResponse: {
+            data: components["schemas"]["InlineButtonPressResponse"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
@@ -892,6 +1061,11 @@ export interface components {
             data: {
                 [key: string]: string;
             };
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseRegenerateBotTokenResponse: {
+            data: components["schemas"]["RegenerateBotTokenResponse"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
@@ -954,6 +1128,57 @@ export interface components {
          *     verified bearer token, and the server never reads this parameter.
          */
         AuthContext: string;
+        /** @description A bot: an account of type BOT in one module and customer, driven through the Bot API by its token. */
+        BotResponse: {
+            id: components["schemas"]["Platform.uuid"];
+            /** @description The bot's account: add it to rooms with addRoomMembers, or open a private room with it. */
+            accountId: components["schemas"]["Platform.uuid"];
+            username: string;
+            displayName: string;
+            description: string | null;
+            avatarUrl: string | null;
+            moduleCode: components["schemas"]["ModuleCode"];
+            customerAccountId: components["schemas"]["CustomerAccountId"];
+            /** @description Null when the bot polls with getUpdates. */
+            webhook: components["schemas"]["BotWebhook"] | null;
+            /** @description Rooms in which the bot reads every message (read-all switched on). */
+            readAllRoomIds: components["schemas"]["Platform.uuid"][];
+            /**
+             * Format: int32
+             * @description Updates produced and not yet confirmed (getUpdates) or delivered (webhook).
+             */
+            pendingUpdateCount: number;
+            createdAt: components["schemas"]["Platform.instant"];
+            updatedAt: components["schemas"]["Platform.instant"];
+        };
+        BotRoomSettingRequest: {
+            /** @description true: the bot receives every message of the room; false: only commands, mentions and replies to it. */
+            readAll: boolean;
+        };
+        BotRoomSettingResponse: {
+            botId: components["schemas"]["Platform.uuid"];
+            roomId: components["schemas"]["Platform.uuid"];
+            readAll: boolean;
+        };
+        /**
+         * @description Update kinds a bot can receive.
+         * @enum {string}
+         */
+        BotUpdateKind: "message" | "callback_query";
+        /** @description A bot username: a letter, then letters, digits or underscores; 5 to 32 characters, unique (case-insensitive) among live bots. */
+        BotUsername: string;
+        /** @description A bot's webhook; the secret token is never shown. */
+        BotWebhook: {
+            url: string;
+            /** @description True when deliveries carry X-Telegram-Bot-Api-Secret-Token. */
+            hasSecret: boolean;
+            maxConnections: number | null;
+            /** @description Update kinds delivered; empty: every kind. */
+            allowedUpdates: components["schemas"]["BotUpdateKind"][];
+            /** @description When the last delivery failed; null after a success. */
+            lastErrorAt: components["schemas"]["Platform.instant"] | null;
+            lastErrorMessage: string | null;
+        };
         ChangeRoleRequest: {
             role: components["schemas"]["RoomRole"];
         };
@@ -962,6 +1187,22 @@ export interface components {
          * @enum {string}
          */
         CreatableRoomType: "GROUP" | "CHANNEL" | "CROSS_MODULE";
+        CreateBotRequest: {
+            username: components["schemas"]["BotUsername"];
+            displayName: components["schemas"]["Platform.name"];
+            description?: components["schemas"]["Platform.text"] | null;
+            /** Format: uri */
+            avatarUrl?: string | null;
+            /** @description The module the bot's account belongs to; it must exist. */
+            moduleCode: components["schemas"]["ModuleCode"];
+            /** @description The customer the bot's account belongs to. */
+            customerAccountId: components["schemas"]["CustomerAccountId"];
+        };
+        /** @description The new bot and its token. The token is shown here once: only its hash is kept. */
+        CreateBotResponse: {
+            bot: components["schemas"]["BotResponse"];
+            token: string;
+        };
         CreateModuleRequest: {
             code: components["schemas"]["ModuleCode"];
             name: components["schemas"]["Platform.text"];
@@ -979,6 +1220,29 @@ export interface components {
             /** @description Initial members besides the creator, who becomes OWNER. */
             memberIds?: components["schemas"]["Platform.uuid"][];
         };
+        /** @description Register a webhook for a bot with a secret made by the server. */
+        CreateWebhookRequest: {
+            botId: components["schemas"]["Platform.uuid"];
+            /** Format: uri */
+            url: string;
+            /** Format: int32 */
+            maxConnections?: number;
+            allowedUpdates?: components["schemas"]["BotUpdateKind"][];
+            dropPendingUpdates?: boolean;
+        };
+        /** @description The webhook and its secret, shown here once: every delivery carries it in X-Telegram-Bot-Api-Secret-Token. */
+        CreatedWebhookResponse: {
+            botId: components["schemas"]["Platform.uuid"];
+            url: string;
+            hasSecret: boolean;
+            maxConnections: number | null;
+            allowedUpdates: components["schemas"]["BotUpdateKind"][];
+            /** Format: int32 */
+            pendingUpdateCount: number;
+            lastErrorAt: components["schemas"]["Platform.instant"] | null;
+            lastErrorMessage: string | null;
+            secret: string;
+        };
         /** @description A customer account id as the owning platform writes it. */
         CustomerAccountId: string;
         /** @description A verify key of one customer of one module. */
@@ -991,6 +1255,11 @@ export interface components {
             /** @description SHA-256 of the DER-encoded public key, hex. */
             fingerprint: string;
             createdAt: components["schemas"]["Platform.instant"];
+        };
+        DeleteBotResponse: {
+            botId: components["schemas"]["Platform.uuid"];
+            /** @enum {string} */
+            status: "deleted";
         };
         /** @description State of each dependency. */
         DependencyChecks: {
@@ -1053,6 +1322,24 @@ export interface components {
             status: "ok" | "fail";
             /** @description Per dependency state, on readiness checks. */
             checks?: components["schemas"]["DependencyChecks"];
+        };
+        /** @description A button under a bot's message: exactly one of callbackData (press it through the API) and url (open it). */
+        InlineButton: {
+            text: string;
+            callbackData?: string;
+            url?: string;
+        };
+        InlineButtonPressRequest: {
+            /** @description The callback_data of the pressed button. */
+            data: components["schemas"]["Platform.text"];
+        };
+        /** @description The press, as handed to the bot (its callback_query id). */
+        InlineButtonPressResponse: {
+            callbackQueryId: components["schemas"]["Platform.uuid"];
+            botId: components["schemas"]["Platform.uuid"];
+            roomId: components["schemas"]["Platform.uuid"];
+            messageId: components["schemas"]["Platform.uuid"];
+            data: string;
         };
         JoinRequestRejected: {
             requestId: components["schemas"]["Platform.uuid"];
@@ -1144,6 +1431,8 @@ export interface components {
             forwardedFrom: components["schemas"]["MessageOrigin"] | null;
             /** @description Present on a top-level message that has replies. */
             thread?: components["schemas"]["ThreadInfo"];
+            /** @description Buttons of a bot's message, row by row; press one with pressInlineButton. */
+            inlineKeyboard?: components["schemas"]["InlineButton"][][];
         };
         /** @enum {string} */
         MessageType: "TEXT";
@@ -1194,6 +1483,8 @@ export interface components {
          * @description An instant in time, ISO 8601 / RFC 3339 with a UTC offset.
          */
         "Platform.instant": string;
+        /** @description A name: free text without U+0000 that has at least one character other than whitespace (tab, line breaks, space separators, U+FEFF); leading and trailing whitespace is removed. */
+        "Platform.name": string;
         /** @description Free text: any Unicode string without U+0000, which PostgreSQL text cannot store. */
         "Platform.text": string;
         /**
@@ -1230,6 +1521,11 @@ export interface components {
             count: number;
             /** @description True when the caller is one of them. */
             reactedByMe: boolean;
+        };
+        /** @description The new token, shown once; the previous one stopped working. */
+        RegenerateBotTokenResponse: {
+            botId: components["schemas"]["Platform.uuid"];
+            token: string;
         };
         RegisterAccountRequest: {
             /** @description The account id the owning module uses; tokens carry it as sub. */
@@ -1330,6 +1626,21 @@ export interface components {
             /** @description Sends a thread reply under this message of the same room; a reply to a reply joins that reply's root. */
             threadRootId?: components["schemas"]["Platform.uuid"];
         };
+        /** @description Install (or, with url null, remove) the bot's webhook. */
+        SetBotWebhookRequest: {
+            /**
+             * Format: uri
+             * @description An https URL (http and private addresses only where the server allows them); null removes the webhook.
+             */
+            url: string | null;
+            /** @description Sent back in X-Telegram-Bot-Api-Secret-Token on every delivery; absent: no header. */
+            secretToken?: string;
+            /** Format: int32 */
+            maxConnections?: number;
+            allowedUpdates?: components["schemas"]["BotUpdateKind"][];
+            /** @description Also drop the updates not yet delivered. */
+            dropPendingUpdates?: boolean;
+        };
         /** @description What removing the banner leaves. */
         SnapRemovedResponse: {
             roomId: components["schemas"]["Platform.uuid"];
@@ -1429,6 +1740,14 @@ export interface components {
         UpdateAccountStatusRequest: {
             status: components["schemas"]["AccountStatus"];
         };
+        /** @description Fields to change; an absent field stays as it is, null clears it. */
+        UpdateBotRequest: {
+            username?: components["schemas"]["BotUsername"];
+            displayName?: components["schemas"]["Platform.name"];
+            description?: components["schemas"]["Platform.text"] | null;
+            /** Format: uri */
+            avatarUrl?: string | null;
+        };
         /**
          * @description The caller's own preferences in a room; absent fields stay as they are.
          *     muted=true alone mutes permanently, mutedUntil alone (or with muted=true) mutes until that instant,
@@ -1448,6 +1767,18 @@ export interface components {
             /** @description null clears the description. */
             description?: components["schemas"]["Platform.text"] | null;
             addMemberPolicy?: components["schemas"]["AddMemberPolicy"];
+        };
+        /** @description A webhook of a bot the caller manages (one per bot); the secret is never shown again. */
+        WebhookResponse: {
+            botId: components["schemas"]["Platform.uuid"];
+            url: string;
+            hasSecret: boolean;
+            maxConnections: number | null;
+            allowedUpdates: components["schemas"]["BotUpdateKind"][];
+            /** Format: int32 */
+            pendingUpdateCount: number;
+            lastErrorAt: components["schemas"]["Platform.instant"] | null;
+            lastErrorMessage: string | null;
         };
     };
     responses: never;
@@ -2271,6 +2602,903 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiResponseRecord"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listBots: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+                limit?: number;
+                cursor?: components["schemas"]["Platform.cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped list. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiListResponseBotResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createBot: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBotRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseCreateBotResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getBot: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseBotResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteBot: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseDeleteBotResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateBot: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateBotRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseBotResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    regenerateBotToken: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseRegenerateBotTokenResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    setBotRoomReadAll: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+                roomId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BotRoomSettingRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseBotRoomSettingResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    setBotWebhook: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetBotWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseBotResponse"];
                 };
             };
             /** @description An error response with one of the documented statuses. */
@@ -5308,6 +6536,130 @@ export interface operations {
             };
         };
     };
+    pressInlineButton: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                roomId: components["schemas"]["Platform.uuid"];
+                messageId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InlineButtonPressRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseInlineButtonPressResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
     pinMessage: {
         parameters: {
             query?: {
@@ -7342,6 +8694,216 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiResponseThreadFollowResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+                limit?: number;
+                cursor?: components["schemas"]["Platform.cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped list. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiListResponseWebhookResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseCreatedWebhookResponse"];
                 };
             };
             /** @description An error response with one of the documented statuses. */
