@@ -40,6 +40,19 @@ export interface Config {
   accountCacheTtlMs: number;
   /** How often each node writes the workspace API's buffered audit entries (and key last-used times). */
   svcAuditFlushMs: number;
+  /** Messages (sends, edits, deletions) one bot may make per second through the Bot API, across every node. */
+  botSendRatePerSecond: number;
+  /** The longest getUpdates wait; a larger timeout is shortened to this. */
+  botLongPollMaxSeconds: number;
+  /** Whether bot webhooks may use http:// (otherwise https only). */
+  botWebhookAllowHttp: boolean;
+  /** Whether bot webhooks may reach loopback, private and link-local addresses. */
+  botWebhookAllowPrivate: boolean;
+  /** How long one webhook delivery may take before it counts as failed. */
+  botWebhookTimeoutMs: number;
+  /** Delay before the first retry of a failed delivery; it doubles per failure up to botWebhookRetryMaxMs. */
+  botWebhookRetryBaseMs: number;
+  botWebhookRetryMaxMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -82,6 +95,14 @@ function services(env: Env): ServiceName[] {
     }
   }
   return names as ServiceName[];
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
 function cursorSecret(env: Env): string | undefined {
@@ -130,5 +151,12 @@ export function loadConfig(env: Env = process.env): Config {
     sendRateLimitPerMinute: int(env, 'SEND_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     accountCacheTtlMs: int(env, 'ACCOUNT_CACHE_TTL_MS', 60_000, 0, 3_600_000),
     svcAuditFlushMs: int(env, 'SVC_AUDIT_FLUSH_MS', 2_000, 100, 3_600_000),
+    botSendRatePerSecond: int(env, 'BOT_SEND_RATE_PER_SECOND', 30, 1, 1_000_000),
+    botLongPollMaxSeconds: int(env, 'BOT_LONG_POLL_MAX_SECONDS', 50, 0, 3_600),
+    botWebhookAllowHttp: bool(env, 'BOT_WEBHOOK_ALLOW_HTTP', false),
+    botWebhookAllowPrivate: bool(env, 'BOT_WEBHOOK_ALLOW_PRIVATE', false),
+    botWebhookTimeoutMs: int(env, 'BOT_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    botWebhookRetryBaseMs: int(env, 'BOT_WEBHOOK_RETRY_BASE_MS', 1_000, 10, 3_600_000),
+    botWebhookRetryMaxMs: int(env, 'BOT_WEBHOOK_RETRY_MAX_MS', 300_000, 10, 86_400_000),
   };
 }

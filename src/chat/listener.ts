@@ -11,6 +11,14 @@ import { moduleHandlers } from './admin-modules/handlers.js';
 import { ModuleService } from './admin-modules/service.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import { sendLimited, type SendLimit } from './auth/send-limit.js';
+import { botApiDiversion, buildBotListener } from './bots/api/listener.js';
+import type { BotSendLimit } from './bots/api/send-limit.js';
+import type { WebhookDeliveries } from './bots/delivery/queue.js';
+import { botHandlers } from './bots/handlers.js';
+import { InlineButtonService } from './bots/press.js';
+import { BotAdminService } from './bots/service.js';
+import type { UpdateWaiters } from './bots/updates/waiters.js';
+import type { WebhookPolicy } from './bots/webhook-url.js';
 import { chatContext, type ChatContext } from './context.js';
 import type { ChatDeps } from './deps.js';
 import { chatErrors, renderChatError } from './errors.js';
@@ -40,12 +48,29 @@ export interface ChatListenerOptions {
   maxTokenLifetimeSeconds: number;
   sendLimit: SendLimit;
   readiness: () => Promise<Readiness>;
+  bots: {
+    waiters: UpdateWaiters;
+    deliveries: WebhookDeliveries;
+    webhookPolicy: WebhookPolicy;
+    sendLimit: BotSendLimit;
+    longPollMaxSeconds: number;
+  };
 }
 
 export async function buildChatListener(options: ChatListenerOptions): Promise<FastifyInstance> {
   const { deps } = options;
   const rooms = new RoomService(deps);
   const members = new MemberService(deps, rooms);
+  const botDeps = { ...deps, waiters: options.bots.waiters, deliveries: options.bots.deliveries, webhookPolicy: options.bots.webhookPolicy };
+  // The Bot API shares this port (docs/bots.md): requests under /bot go to its own listener.
+  const botApi = await buildBotListener({
+    deps: botDeps,
+    sendLimit: options.bots.sendLimit,
+    longPollMaxSeconds: options.bots.longPollMaxSeconds,
+    log: options.log,
+    bodyLimit: options.bodyLimit,
+    readiness: options.readiness,
+  });
   const handlers: ChatHandlers = {
     ...healthHandlers(options.readiness),
     ...moduleHandlers(new ModuleService(deps)),
@@ -56,14 +81,16 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     ...messageActionHandlers({ lifecycle: new MessageLifecycleService(deps), reactions: new ReactionService(deps), forward: new ForwardService(deps) }),
     ...pinHandlers(new PinService(deps)),
     ...threadHandlers(new ThreadService(deps)),
+    ...botHandlers(new BotAdminService(botDeps), new InlineButtonService(botDeps)),
   };
   handlers.sendMessage = sendLimited(handlers.sendMessage, options.sendLimit);
+  handlers.pressInlineButton = sendLimited(handlers.pressInlineButton, options.sendLimit);
   const authenticate = createAuthenticator(deps.accounts, deps.verifyKeys, deps.clock, {
     audience: options.audience,
     platformModule: deps.config.platformModule,
     maxTokenLifetimeSec: options.maxTokenLifetimeSeconds,
   });
-  return buildListener<ChatOperations, ChatContext>({
+  const chat = await buildListener<ChatOperations, ChatContext>({
     name: 'chat',
     log: options.log,
     bodyLimit: options.bodyLimit,
@@ -78,5 +105,10 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     },
     readiness: options.readiness,
     renderError: renderChatError,
+    divert: botApiDiversion(botApi),
   });
+  // Waiting long polls answer at once, so that closing does not wait for their timeouts.
+  chat.addHook('preClose', async () => options.bots.waiters.close());
+  chat.addHook('onClose', async () => botApi.close());
+  return chat;
 }

@@ -1,7 +1,7 @@
 // Domain events are written to the outbox table in the same transaction as the change that caused them;
 // the relay publishes them to Redis pub/sub (realtime fan-out on every node) and marks them published.
 import type { EntityManager } from './db/orm.js';
-import { inTransaction, type SqlPool } from './db/sql.js';
+import { inTransaction, type SqlClient, type SqlPool } from './db/sql.js';
 import type { Redis } from './redis.js';
 
 /** The Redis pub/sub channel every relayed domain event is published on. */
@@ -26,25 +26,36 @@ interface OutboxRow {
 }
 
 /**
+ * Works on a drained batch inside the drain's transaction (bot updates are made so: they commit with the events'
+ * publication, or the batch is drained again); what it returns runs after the commit.
+ */
+export type OutboxConsumer = (client: SqlClient, events: RelayedEvent[]) => Promise<(() => Promise<void>) | undefined>;
+
+/**
  * Publishes up to `batch` unpublished events in id order. Rows are locked with SKIP LOCKED so that relays
  * on several nodes never publish the same row twice; returns how many were published.
  */
-export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500): Promise<number> {
-  return inTransaction(sql, async (client) => {
+export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500, consumers: OutboxConsumer[] = []): Promise<number> {
+  const afterCommit: Array<() => Promise<void>> = [];
+  const published = await inTransaction(sql, async (client) => {
     const { rows } = await client.query<OutboxRow>(
       'select id, topic, payload, created_at from outbox where published_at is null order by id limit $1 for update skip locked',
       [batch],
     );
     if (rows.length === 0) return 0;
-    const pipeline = redis.pipeline();
-    for (const row of rows) {
-      const event: RelayedEvent = { id: String(row.id), topic: row.topic, payload: row.payload, createdAt: row.created_at.toISOString() };
-      pipeline.publish(eventsChannel, JSON.stringify(event));
+    const events = rows.map((row): RelayedEvent => ({ id: String(row.id), topic: row.topic, payload: row.payload, createdAt: row.created_at.toISOString() }));
+    for (const consume of consumers) {
+      const after = await consume(client, events);
+      if (after) afterCommit.push(after);
     }
+    const pipeline = redis.pipeline();
+    for (const event of events) pipeline.publish(eventsChannel, JSON.stringify(event));
     await pipeline.exec();
     await client.query('update outbox set published_at = now() where id = any($1::bigint[])', [rows.map((r) => r.id)]);
     return rows.length;
   });
+  for (const after of afterCommit) await after();
+  return published;
 }
 
 /** Published rows are kept a day for inspection, then removed. */

@@ -5,7 +5,8 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { SqlPool } from './db/sql.js';
 import type { Logger } from './logger.js';
 import { pruneAuditLog } from '../workspace/audit/service.js';
-import { drainOutbox, pruneOutbox } from './outbox.js';
+import { drainOutbox, pruneOutbox, type OutboxConsumer } from './outbox.js';
+import { pruneBotUpdates } from '../chat/bots/updates/prune.js';
 import { connectRedis, type Redis } from './redis.js';
 
 export const outboxQueueName = 'outbox';
@@ -53,7 +54,14 @@ export interface Workers {
   close(): Promise<void>;
 }
 
-export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queues, pollMs: number, log: Logger): Promise<Workers> {
+export async function startWorkers(
+  sql: SqlPool,
+  redisUrl: string,
+  queues: Queues,
+  pollMs: number,
+  log: Logger,
+  consumers: OutboxConsumer[] = [],
+): Promise<Workers> {
   const publisher: Redis = connectRedis(redisUrl, 'outbox-publisher');
   const connection = connectRedis(redisUrl, 'workers');
   await queues.outbox.upsertJobScheduler('outbox-drain-safety-net', { every: pollMs }, { name: 'drain' });
@@ -68,7 +76,7 @@ export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queue
       let published = 0;
       // Keep draining while full batches come back, so one job empties a backlog.
       for (;;) {
-        const n = await drainOutbox(sql, publisher);
+        const n = await drainOutbox(sql, publisher, 500, consumers);
         published += n;
         if (n < 500) break;
       }
@@ -80,11 +88,14 @@ export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queue
 
   await queues.maintenance.upsertJobScheduler('idempotency-prune', { every: 3_600_000 }, { name: 'prune-idempotency' });
   await queues.maintenance.upsertJobScheduler('svc-audit-prune', { every: 3_600_000 }, { name: 'prune-svc-audit' });
+  await queues.maintenance.upsertJobScheduler('bot-updates-prune', { every: 600_000 }, { name: 'prune-bot-updates' });
   const maintenance = new Worker(
     maintenanceQueueName,
     async (job: Job) => {
       // The workspace API's audit log keeps 30 days.
       if (job.name === 'prune-svc-audit') return { pruned: await pruneAuditLog(sql, new Date()) };
+      // Bot updates and button presses keep 24 hours.
+      if (job.name === 'prune-bot-updates') return { pruned: await pruneBotUpdates(sql, new Date()) };
       const res = await sql.query("delete from idempotency_keys where created_at < now() - interval '24 hours'");
       return { pruned: res.rowCount ?? 0 };
     },

@@ -18,6 +18,10 @@ import { AuditRecorder } from '../workspace/audit/recorder.js';
 import { KeyLookup as SvcKeyLookup } from '../workspace/gate/key-lookup.js';
 import { WorkspaceRateLimiter } from '../workspace/gate/rate-limit.js';
 import { buildWorkspaceListener } from '../workspace/listener.js';
+import { BotSendLimit } from '../chat/bots/api/send-limit.js';
+import { createWebhookDeliveries, WebhookWorker } from '../chat/bots/delivery/queue.js';
+import { botUpdatesConsumer } from '../chat/bots/updates/consumer.js';
+import { UpdateWaiters } from '../chat/bots/updates/waiters.js';
 import { systemClock, type Clock } from './clock.js';
 import { migrate, openOrm, type Orm } from './db/orm.js';
 import { createSqlPool, type SqlPool } from './db/sql.js';
@@ -84,9 +88,26 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
 
     const platform: Platform = { databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, stop: stopAll };
 
+    // Bots: long polls wait on this node for updates made on any node; webhook deliveries go through a queue.
+    const botWaiters = new UpdateWaiters(redis);
+    const botDeliveries = createWebhookDeliveries(infra.redisUrl, log);
+    stops.push(() => botDeliveries.close());
+    const webhookPolicy = { allowHttp: config.botWebhookAllowHttp, allowPrivate: config.botWebhookAllowPrivate };
+
     if (config.services.includes('workers')) {
-      const workers = await startWorkers(sql, infra.redisUrl, queues, config.outboxPollMs, log);
+      const botUpdates = botUpdatesConsumer({ waiters: botWaiters, deliveries: botDeliveries, log, now: () => clock.now() });
+      const workers = await startWorkers(sql, infra.redisUrl, queues, config.outboxPollMs, log, [botUpdates]);
       stops.push(() => workers.close());
+      const webhookWorker = new WebhookWorker(
+        sql,
+        infra.redisUrl,
+        botDeliveries,
+        { ...webhookPolicy, timeoutMs: config.botWebhookTimeoutMs, retryBaseMs: config.botWebhookRetryBaseMs, retryMaxMs: config.botWebhookRetryMaxMs },
+        clock,
+        log,
+      );
+      await webhookWorker.start();
+      stops.push(() => webhookWorker.close());
     }
 
     const verifyKeys = new VerifyKeyCache(orm, redis, config.verifyKeyCacheTtlMs, clock);
@@ -99,6 +120,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
     const readiness = () => checkReadiness(sql, redis);
 
     if (config.services.includes('chat')) {
+      stops.push(await botWaiters.listen(subscriber));
       const chat = await buildChatListener({
         deps: { orm, sql, clock, queues, verifyKeys, accounts, config },
         log,
@@ -107,6 +129,13 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         maxTokenLifetimeSeconds: config.maxTokenLifetimeSeconds,
         sendLimit: new SendLimit(redis, config.sendRateLimitPerMinute, clock),
         readiness,
+        bots: {
+          waiters: botWaiters,
+          deliveries: botDeliveries,
+          webhookPolicy,
+          sendLimit: new BotSendLimit(redis, config.botSendRatePerSecond, clock),
+          longPollMaxSeconds: config.botLongPollMaxSeconds,
+        },
       });
       const address = await chat.listen({ host: config.host, port: config.chatPort });
       stops.push(() => chat.close());

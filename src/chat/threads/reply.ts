@@ -19,7 +19,7 @@ export interface ReplyInput {
  * Takes the room row's lock first (as every send does, so replies and top-level messages share one commit order
  * and the root's last reply is the one with the highest seq), only for a member, and not for a retried send.
  */
-const bumpSql = `
+export const bumpSql = `
   update rooms set last_seq = last_seq + 1, last_activity_at = $3
    where id = $1 and exists (select 1 from room_members where room_id = $1 and account_id = $2)
      and ($4::text is null or not exists (
@@ -33,7 +33,7 @@ const bumpSql = `
  * row says UNFOLLOWED; the replier's read mark moves up to the reply. Nothing but the counters is written when
  * the root is missing or recalled, and the caller rolls those back.
  */
-const replySql = `
+export const replySql = `
   with named as (
     select coalesce(thread_root_id, id) as root_id from messages where id = $8 and room_id = $2
   ), root as (

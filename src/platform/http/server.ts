@@ -1,5 +1,6 @@
 // Builds one Fastify listener for one interface: request ids, Ajv 2020 validation, the interface's error
 // envelope for every error (framework ones included), and its operations bound by fastify-openapi-glue.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
 import type { Logger } from '../logger.js';
@@ -46,6 +47,11 @@ export interface ListenerOptions<Ops, Ctx> {
   renderError: (error: AppError, request: FastifyRequest) => ErrorRendering;
   /** Name of the response header carrying the request id. */
   requestIdHeader?: string;
+  /**
+   * Sees every raw request first and returns true when it took it (another interface sharing this port, as the Bot
+   * API shares the chat port); the others go through this listener.
+   */
+  divert?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -173,6 +179,13 @@ function lowercaseHeaderParameters(node: unknown): unknown {
   return obj;
 }
 
+function divertingServer(divert: (req: IncomingMessage, res: ServerResponse) => boolean) {
+  return (handler: (req: IncomingMessage, res: ServerResponse) => void) =>
+    createServer((req, res) => {
+      if (!divert(req, res)) handler(req, res);
+    });
+}
+
 export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>): Promise<FastifyInstance> {
   const headerName = options.requestIdHeader ?? 'x-request-id';
   const app = Fastify({
@@ -186,6 +199,7 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
     // A hop count trusts that many proxies nearest to this server.
     trustProxy: typeof options.trustProxy === 'number' ? (_address: string, hop: number) => hop < (options.trustProxy as number) : (options.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    ...(options.divert ? { serverFactory: divertingServer(options.divert) } : {}),
   });
   app.setValidatorCompiler(ajv2020ValidatorCompiler());
   // Bodies are JSON only: without this, Fastify's built-in text/plain parser would let unvalidated strings in.
