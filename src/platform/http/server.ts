@@ -52,6 +52,8 @@ export interface ListenerOptions<Ops, Ctx> {
    * API shares the chat port); the others go through this listener.
    */
   divert?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** Adds to the instance before the operations are registered (content type parsers reach them only so). */
+  configure?: (app: FastifyInstance) => void;
 }
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -200,10 +202,17 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
     trustProxy: typeof options.trustProxy === 'number' ? (_address: string, hop: number) => hop < (options.trustProxy as number) : (options.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
     ...(options.divert ? { serverFactory: divertingServer(options.divert) } : {}),
+    // A path the router cannot decode (a broken %-escape) fails before any hook: answer it in this envelope too.
+    frameworkErrors: (error, request, reply) => {
+      reply.header(headerName, request.id);
+      const appError = error.code === 'FST_ERR_BAD_URL' ? new AppError(400, 'malformed_request', 'The request path is not well formed.') : toAppError(error);
+      return sendError(appError, request, reply);
+    },
   });
   app.setValidatorCompiler(ajv2020ValidatorCompiler());
   // Bodies are JSON only: without this, Fastify's built-in text/plain parser would let unvalidated strings in.
   app.removeContentTypeParser('text/plain');
+  options.configure?.(app as unknown as FastifyInstance);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header(headerName, request.id);
@@ -217,12 +226,12 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
   }
   if (options.onResponse) app.addHook('onResponse', options.onResponse);
 
-  const sendError = (error: AppError, request: FastifyRequest, reply: FastifyReply) => {
+  function sendError(error: AppError, request: FastifyRequest, reply: FastifyReply) {
     if (error.status >= 500) request.log.error({ err: error }, 'request failed');
     const rendered = options.renderError(error, request);
     for (const [k, v] of Object.entries({ ...error.headers, ...rendered.headers })) reply.header(k, v);
     return reply.code(error.status).type('application/json; charset=utf-8').send(rendered.body);
-  };
+  }
 
   const templates = pathTemplates(options.specification);
   const undeclaredHealth = healthPaths.filter((path) => !templates.some((t) => t.segments.join('/') === path));

@@ -42,6 +42,7 @@ const statusText: Record<number, string> = {
 export function describe(error: AppError): string {
   if (error instanceof BotApiError) return error.message;
   const text = statusText[error.status] ?? (error.status >= 500 ? 'Internal Server Error' : 'Bad Request');
+  if (error.details && error.details.length > 0) return `${text}: ${error.details.map((d) => `${d.location} ${d.message}`).join('; ')}`;
   if (error.status === 400 || error.status === 415) return `${text}: ${error.message}`;
   return text;
 }

@@ -53,8 +53,8 @@ export async function buildBotListener(options: BotListenerOptions): Promise<Fas
     onRequest: tokenGate(deps.sql),
     readiness: options.readiness,
     renderError: renderBotError,
+    configure: addFormParsers,
   });
-  addFormParsers(app);
   await app.ready();
   return app;
 }
