@@ -38,7 +38,10 @@ const SQL = `
                  from outbox t where t.id > $3 and t.payload::text like any($4::text[])),
     ${hashOf('accounts', 't.id = any($1::uuid[]) or t.module_code = any($5::text[])', 't.id')},
     ${hashOf('modules', 't.code = any($5::text[])', 't.code')},
-    ${hashOf('customer_keys', 't.customer_account_id = any($6::text[])', 't.id')}
+    ${hashOf('customer_keys', 't.customer_account_id = any($6::text[])', 't.id')},
+    ${hashOf('bots', 't.module_code = any($5::text[])', 't.id')},
+    ${hashOf('bot_room_settings', 't.room_id in (select id from r)', 't.bot_id, t.room_id')},
+    ${hashOf('bot_callback_queries', 't.room_id in (select id from r)', 't.id')}
   ) as f`;
 
 export type Fingerprint = Record<string, string>;

@@ -3,7 +3,8 @@
 // in a fresh world each, over the real listener. Refused calls must change nothing the world owns; a
 // non-member learns nothing about a room (404 room_not_found everywhere). The rows are in test/authz/chat-rows.ts.
 import { expectedReport, runRow, type RowReport } from '../authz/run-row.js';
-import { chatRows } from '../authz/chat-rows.js';
+import { chatRows as coreRows } from '../authz/chat-rows.js';
+import { botRows } from '../authz/bots-rows.js';
 import type { Row } from '../authz/row.js';
 import { loadChatSpec, routeShape } from '../authz/spec.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
@@ -25,6 +26,7 @@ const OPS_OPERATIONS = [
 /** Rows played at the same time (each in its own world); the machine has two cores. */
 const PARALLEL_ROWS = 4;
 
+const chatRows = [...coreRows, ...botRows];
 const spec = await loadChatSpec();
 const inSpec = (row: Row) => spec.operations.has(row.operationId);
 
