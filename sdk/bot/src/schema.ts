@@ -248,8 +248,7 @@ export interface components {
         ChatType: "private" | "group";
         DeleteMessageBody: {
             chat_id: components["schemas"]["Platform.uuid"];
-            /** Format: int64 */
-            message_id: number;
+            message_id: components["schemas"]["MessageId"];
         } & {
             [key: string]: unknown;
         };
@@ -261,8 +260,7 @@ export interface components {
         };
         EditMessageBody: {
             chat_id: components["schemas"]["Platform.uuid"];
-            /** Format: int64 */
-            message_id: number;
+            message_id: components["schemas"]["MessageId"];
             text: components["schemas"]["Platform.text"];
             /** @description Replaces the keyboard; absent removes it, as in Telegram. */
             reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
@@ -271,7 +269,7 @@ export interface components {
         };
         GetUpdatesBody: {
             /** @description Confirms every update below this update_id (or up to and including the update with this update_uuid). */
-            offset?: number | components["schemas"]["Platform.uuid"];
+            offset?: components["schemas"]["UpdateId"] | components["schemas"]["Platform.uuid"];
             /**
              * Format: int32
              * @default 100
@@ -349,6 +347,11 @@ export interface components {
         };
         /** @enum {string} */
         MessageEntityType: "bot_command" | "mention";
+        /**
+         * Format: int64
+         * @description A message_id: the message's sequence number in its room.
+         */
+        MessageId: number;
         /** @description Free text: any Unicode string without U+0000, which PostgreSQL text cannot store. */
         "Platform.text": string;
         /**
@@ -383,8 +386,7 @@ export interface components {
         };
         /** @description Telegram's reply parameters; only message_id is read. */
         ReplyParameters: {
-            /** Format: int64 */
-            message_id: number;
+            message_id: components["schemas"]["MessageId"];
         } & {
             [key: string]: unknown;
         };
@@ -400,16 +402,10 @@ export interface components {
             /** @description The room id. */
             chat_id: components["schemas"]["Platform.uuid"];
             text: components["schemas"]["Platform.text"];
-            /**
-             * Format: int64
-             * @description Sends a thread reply under this thread root (message_id of the root).
-             */
-            message_thread_id?: number;
-            /**
-             * Format: int64
-             * @description Sends a thread reply under this message (a reply to a reply joins that reply's thread).
-             */
-            reply_to_message_id?: number;
+            /** @description Sends a thread reply under this thread root (message_id of the root). */
+            message_thread_id?: components["schemas"]["MessageId"];
+            /** @description Sends a thread reply under this message (a reply to a reply joins that reply's thread). */
+            reply_to_message_id?: components["schemas"]["MessageId"];
             /** @description Same as reply_to_message_id. */
             reply_parameters?: components["schemas"]["ReplyParameters"];
             reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
@@ -440,6 +436,11 @@ export interface components {
             message?: components["schemas"]["Message"];
             callback_query?: components["schemas"]["CallbackQuery"];
         };
+        /**
+         * Format: int64
+         * @description An update_id, or (negative) how many of the newest updates to keep, as in Telegram.
+         */
+        UpdateId: number;
         /** @description An update_id (a negative number counts from the newest update, as in Telegram) or an update_uuid. */
         UpdateOffset: string;
         /**

@@ -65,6 +65,11 @@ describe('tokens and methods', () => {
     const wrongVerb = await botCall(platform, bot.token, 'sendMessage', undefined, { httpMethod: 'GET' });
     expectBotError(wrongVerb, 405, 'Method Not Allowed');
     expect(wrongVerb.headers.get('allow')).toBe('POST');
+    // Which verbs a published method takes is no secret: 405 comes before the token check.
+    expectBotError(await botCall(platform, 'not-a-token', 'sendMessage', undefined, { httpMethod: 'GET' }), 405, 'Method Not Allowed');
+    // A segment far longer than a token is no token (not 414).
+    expectBotError(await botCall(platform, 'x'.repeat(600), 'getMe', undefined, { telegram: true }), 401, 'Unauthorized');
+    expectBotError(await botCall(platform, 'x'.repeat(600), 'getMe'), 401, 'Unauthorized');
   });
 
   test('the read methods answer GET (as the seed lists them) and POST (as libraries call them)', async () => {

@@ -7,7 +7,19 @@ import { tokenHash } from '../tokens.js';
 import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
 
-const tokenInPath = /^\/bot\/([^/?#]*)\//;
+const tokenInPath = /^\/bot\/([^/?#]*)\/([^/?#]*)/;
+
+/** HTTP methods each Bot API method answers, from the spec (GET also answers HEAD). */
+export function declaredMethods(spec: Record<string, unknown>): Map<string, string[]> {
+  const result = new Map<string, string[]>();
+  for (const [path, item] of Object.entries((spec.paths ?? {}) as Record<string, Record<string, unknown>>)) {
+    const name = path.split('/').pop()!;
+    const verbs = Object.keys(item).map((m) => m.toUpperCase());
+    if (verbs.includes('GET')) verbs.push('HEAD');
+    result.set(name, verbs);
+  }
+  return result;
+}
 
 export async function findBot(sql: SqlPool, token: string): Promise<BotPrincipal | null> {
   const hash = tokenHash(token);
@@ -30,11 +42,17 @@ export async function findBot(sql: SqlPool, token: string): Promise<BotPrincipal
   };
 }
 
-export function tokenGate(sql: SqlPool) {
+/**
+ * The token is checked before anything else, except the answer to an HTTP method a Bot API method does not take
+ * (405 with Allow, or the OPTIONS answer): which verbs the published methods take is no secret.
+ */
+export function tokenGate(sql: SqlPool, declared: Map<string, string[]>) {
   return async (request: FastifyRequest): Promise<void> => {
     const match = tokenInPath.exec(request.url);
     // No token and method segments: routing answers 404.
     if (!match) return;
+    const verbs = declared.get(match[2]!);
+    if (verbs && !verbs.includes(request.method)) return;
     let token: string;
     try {
       token = decodeURIComponent(match[1]!);

@@ -12,7 +12,7 @@ import type { BotDeps } from '../deps.js';
 import { botContext, type BotContext } from './context.js';
 import { renderBotError } from './errors.js';
 import { addFormParsers } from './forms.js';
-import { tokenGate } from './gate.js';
+import { declaredMethods, tokenGate } from './gate.js';
 import { botApiHandlers, type BotOperations } from './handlers.js';
 import { BotMessages } from './messages.js';
 import type { BotSendLimit } from './send-limit.js';
@@ -43,14 +43,15 @@ function withFormBodies(spec: Record<string, unknown>): Record<string, unknown> 
 
 export async function buildBotListener(options: BotListenerOptions): Promise<FastifyInstance> {
   const { deps } = options;
+  const specification = await loadSpecification('bot');
   const app = await buildListener<BotOperations, BotContext>({
     name: 'bot',
     log: options.log,
     bodyLimit: options.bodyLimit,
-    specification: withFormBodies(await loadSpecification('bot')),
+    specification: withFormBodies(specification),
     handlers: botApiHandlers(deps, new BotMessages(deps, options.sendLimit), new BotUpdates(deps.sql, deps.waiters, options.longPollMaxSeconds)),
     context: botContext,
-    onRequest: tokenGate(deps.sql),
+    onRequest: tokenGate(deps.sql, declaredMethods(specification)),
     readiness: options.readiness,
     renderError: renderBotError,
     configure: addFormParsers,
@@ -59,9 +60,17 @@ export async function buildBotListener(options: BotListenerOptions): Promise<Fas
   return app;
 }
 
-/** /bot<token>/<method> → /bot/<token>/<method>; other paths as they are. */
+/** Longer than any token this server makes; such a path segment is no token. */
+const maxTokenLength = 256;
+
+/**
+ * /bot<token>/<method> → /bot/<token>/<method>; other paths as they are. A token segment too long to be a token
+ * is replaced by one that is not a token either (answered 401), before the router refuses it as too long (414).
+ */
 export function botApiPath(url: string): string {
-  return url.startsWith('/bot') && !url.startsWith('/bot/') ? `/bot/${url.slice(4)}` : url;
+  const path = url.startsWith('/bot') && !url.startsWith('/bot/') ? `/bot/${url.slice(4)}` : url;
+  const end = path.indexOf('/', 5);
+  return end - 5 > maxTokenLength ? `/bot/-${path.slice(end)}` : path;
 }
 
 /** For the chat listener: hands /bot... requests to the Bot API. */
