@@ -18,7 +18,7 @@ endif
 VENV := $(TOOLS)/venv
 SCHEMATHESIS_VERSION := 4.32.5
 
-.PHONY: help node deps redis venv generate check-generated build typecheck run test unit contract bench bench-chat bench-partner clean
+.PHONY: help node deps redis venv generate check-generated build typecheck run test unit contract bench bench-chat bench-partner bench-bots clean
 
 help:
 	@echo "make run    install what is missing, generate, build, migrate and start the platform"
@@ -83,13 +83,16 @@ test: deps redis venv check-generated typecheck build
 	npm test --silent
 	node test/contract/run.mjs
 
-bench: bench-chat bench-partner
+bench: bench-chat bench-partner bench-bots
 
 bench-chat: deps redis build
 	node dist/test/bench/run.js
 
 bench-partner: deps redis build
 	node dist/test/bench/partner.js
+
+bench-bots: deps redis build
+	node dist/test/bench/bots.js
 
 clean:
 	rm -rf dist .data

@@ -74,6 +74,12 @@ const semanticRejections = [
   'setBotWebhook', 'createWebhook',
   // data must be the callback_data of a button of that message.
   'pressInlineButton',
+  // cursor must be a cursor this service issued.
+  'listBots', 'listWebhooks', 'listRoomMembers', 'listJoinRequests', 'listThreads', 'listThreadMessages',
+  // a mute end must be in the future, and muted: false cannot come with mutedUntil.
+  'muteRoom', 'updateRoomPreferences',
+  // accountIds must name active accounts of the caller's customer (and module, unless CROSS_MODULE).
+  'addRoomMembers',
 ];
 
 function positiveInt(name, fallback) {
