@@ -5,7 +5,7 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { SqlPool } from './db/sql.js';
 import type { Logger } from './logger.js';
 import { pruneAuditLog } from '../workspace/audit/service.js';
-import { drainOutbox, pruneOutbox } from './outbox.js';
+import { drainOutbox, pruneOutbox, type OutboxConsumer } from './outbox.js';
 import { connectRedis, type Redis } from './redis.js';
 
 export const outboxQueueName = 'outbox';
@@ -53,7 +53,14 @@ export interface Workers {
   close(): Promise<void>;
 }
 
-export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queues, pollMs: number, log: Logger): Promise<Workers> {
+export async function startWorkers(
+  sql: SqlPool,
+  redisUrl: string,
+  queues: Queues,
+  pollMs: number,
+  log: Logger,
+  consumers: readonly OutboxConsumer[] = [],
+): Promise<Workers> {
   const publisher: Redis = connectRedis(redisUrl, 'outbox-publisher');
   const connection = connectRedis(redisUrl, 'workers');
   await queues.outbox.upsertJobScheduler('outbox-drain-safety-net', { every: pollMs }, { name: 'drain' });
@@ -68,7 +75,7 @@ export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queue
       let published = 0;
       // Keep draining while full batches come back, so one job empties a backlog.
       for (;;) {
-        const n = await drainOutbox(sql, publisher);
+        const n = await drainOutbox(sql, publisher, 500, consumers);
         published += n;
         if (n < 500) break;
       }

@@ -18,6 +18,9 @@ import { AuditRecorder } from '../workspace/audit/recorder.js';
 import { KeyLookup as SvcKeyLookup } from '../workspace/gate/key-lookup.js';
 import { WorkspaceRateLimiter } from '../workspace/gate/rate-limit.js';
 import { buildWorkspaceListener } from '../workspace/listener.js';
+import { createWebhookEngine } from '../workspace/webhooks/engine.js';
+import { webhookIntake } from '../workspace/webhooks/intake.js';
+import { startWebhookWorkers, type WebhookWorkers } from '../workspace/webhooks/workers.js';
 import { systemClock, type Clock } from './clock.js';
 import { migrate, openOrm, type Orm } from './db/orm.js';
 import { createSqlPool, type SqlPool } from './db/sql.js';
@@ -41,6 +44,8 @@ export interface Platform {
   workspaceUrl?: string;
   /** Writes the buffered workspace audit entries and key last-used times now (normally every SVC_AUDIT_FLUSH_MS). */
   flushSvcAudit?: () => Promise<void>;
+  /** The webhook workers of this node (with `workers`): sweep() runs one sweeper pass now. */
+  webhookWorkers?: WebhookWorkers;
   databaseUrl: string;
   redisUrl: string;
   stop(): Promise<void>;
@@ -84,8 +89,14 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
 
     const platform: Platform = { databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, stop: stopAll };
 
+    const webhooks = await createWebhookEngine({ sql, redisUrl: infra.redisUrl, clock, log, settings: config.webhooks });
+    stops.push(() => webhooks.close());
+
     if (config.services.includes('workers')) {
-      const workers = await startWorkers(sql, infra.redisUrl, queues, config.outboxPollMs, log);
+      const webhookWorkers = await startWebhookWorkers(webhooks, () => queues.requestOutboxDrain());
+      stops.push(() => webhookWorkers.close());
+      platform.webhookWorkers = webhookWorkers;
+      const workers = await startWorkers(sql, infra.redisUrl, queues, config.outboxPollMs, log, [webhookIntake(webhooks)]);
       stops.push(() => workers.close());
     }
 
@@ -135,6 +146,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         maxTokenLifetimeSeconds: config.maxTokenLifetimeSeconds,
         trustProxy: config.trustProxy,
         readiness,
+        webhooks,
       });
       const address = await partner.listen({ host: config.host, port: config.partnerPort });
       stops.push(() => partner.close());
@@ -161,6 +173,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         bodyLimit: config.bodyLimitBytes,
         audience: config.jwtAudience,
         trustProxy: config.trustProxy,
+        webhooks,
       });
       const address = await workspace.listen({ host: config.host, port: config.workspacePort });
       stops.push(() => workspace.close());

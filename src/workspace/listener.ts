@@ -22,6 +22,8 @@ import type { WorkspaceHandlers, WorkspaceOperations } from './handler-types.js'
 import { healthHandlers } from './health/handlers.js';
 import { svcKeyHandlers } from './keys/handlers.js';
 import { scopeHandlers } from './scopes/handlers.js';
+import type { WebhookEngine } from './webhooks/engine.js';
+import { webhookHandlers } from './webhooks/handlers.js';
 
 export interface WorkspaceListenerOptions {
   deps: WorkspaceDeps;
@@ -36,6 +38,7 @@ export interface WorkspaceListenerOptions {
   bodyLimit: number;
   audience: string;
   trustProxy: boolean | number;
+  webhooks: WebhookEngine;
 }
 
 export async function buildWorkspaceListener(options: WorkspaceListenerOptions): Promise<FastifyInstance> {
@@ -47,6 +50,7 @@ export async function buildWorkspaceListener(options: WorkspaceListenerOptions):
     ...svcKeyHandlers(deps),
     ...auditHandlers(deps),
     ...leadHandlers(deps),
+    ...webhookHandlers(deps, options.webhooks),
   };
   const authenticateUser = createAuthenticator(options.accounts, options.verifyKeys, deps.clock, {
     audience: options.audience,

@@ -5,10 +5,13 @@ import type { AdminOperationId, ItemOf, KeyOperationId, KeyPaginatedOperationId,
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 function assert<T extends true>(): T | void {}
 
-assert<Equal<KeyOperationId, 'listScopes' | 'listLeads' | 'createLead' | 'getLead' | 'updateLead'>>();
+type WebhookOperationId =
+  | 'listWebhooks' | 'createWebhook' | 'getWebhook' | 'updateWebhook' | 'deleteWebhook' | 'pauseWebhook' | 'resumeWebhook'
+  | 'disableWebhook' | 'testWebhook' | 'listWebhookDeliveries' | 'resendWebhookDelivery' | 'replayWebhookDelivery';
+assert<Equal<KeyOperationId, 'listScopes' | 'listLeads' | 'createLead' | 'getLead' | 'updateLead' | WebhookOperationId>>();
 assert<Equal<AdminOperationId, 'createSvcKey' | 'listSvcKeys' | 'getSvcKey' | 'revokeSvcKey' | 'listSvcAuditLog'>>();
 assert<Equal<Exclude<keyof operations, KeyOperationId | AdminOperationId>, 'getHealth' | 'getReadiness'>>();
-assert<Equal<KeyPaginatedOperationId, 'listLeads'>>();
+assert<Equal<KeyPaginatedOperationId, 'listLeads' | 'listWebhooks' | 'listWebhookDeliveries'>>();
 assert<Equal<ItemOf<'listLeads'>, Schemas['Crm.Lead']>>();
 
 declare const crm: WorkspaceClient;
