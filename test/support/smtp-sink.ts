@@ -6,6 +6,26 @@ export interface ReceivedMail {
   from: string;
   to: string[];
   raw: string;
+  /** The Subject header, RFC 2047 encoded words decoded. */
+  subject: string;
+  /** The body, quoted-printable decoded. */
+  text: string;
+}
+
+const hexByte = /=([0-9A-F]{2})/g;
+
+function decodeQ(text: string): string {
+  return Buffer.from(text.replace(hexByte, (_, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+}
+
+function parse(raw: string): { subject: string; text: string } {
+  const split = raw.indexOf('\r\n\r\n');
+  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
+  const body = raw.slice(split + 4);
+  const subjectLine = /^Subject: (.*)$/im.exec(head)?.[1] ?? '';
+  const subject = subjectLine.replace(/=\?UTF-8\?Q\?([^?]*)\?=\s*/gi, (_, q: string) => decodeQ(q.replace(/_/g, ' ')));
+  const text = /quoted-printable/i.test(head) ? decodeQ(body.replace(/=\r\n/g, '')) : body;
+  return { subject, text };
 }
 
 export interface SmtpSink {
@@ -25,10 +45,12 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
         mails.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
+          raw,
+          ...parse(raw),
         });
         callback();
       });

@@ -37,10 +37,21 @@ export interface Envelope {
   changes?: unknown;
 }
 
+/** Each change as {from, to}: the outbox's jsonb stores object keys in its own order. */
+function orderedChanges(changes: unknown): unknown {
+  if (!changes || typeof changes !== 'object' || Array.isArray(changes)) return changes;
+  return Object.fromEntries(
+    Object.entries(changes as Record<string, unknown>).map(([field, change]) => {
+      const c = change as Record<string, unknown> | null;
+      return [field, c && typeof c === 'object' && 'from' in c && 'to' in c ? { from: c.from, to: c.to, ...c } : change];
+    }),
+  );
+}
+
 /** The bytes sent and signed: the envelope's fields in the seed's order, serialised once and stored as is. */
 export function envelopeText(e: Envelope): string {
   const ordered: Envelope = { id: e.id, event: e.event, occurred_at: e.occurred_at, workspace_id: e.workspace_id, api_version: e.api_version, data: e.data };
-  if (e.changes !== undefined && e.changes !== null) ordered.changes = e.changes;
+  if (e.changes !== undefined && e.changes !== null) ordered.changes = orderedChanges(e.changes);
   return JSON.stringify(ordered);
 }
 
