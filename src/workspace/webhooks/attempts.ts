@@ -1,10 +1,12 @@
-// One attempt of a queued delivery: claim the row (a lease, so a second job for the same attempt does nothing),
-// sign and send its stored envelope, and record the outcome in the row. A 2xx ends it; a permanent 4xx fails it;
-// anything else schedules the next attempt of WEBHOOK_RETRY_SCHEDULE, and the last failed attempt pauses the
-// webhook and leaves a notice for its Owner. A claimed webhook that is Paused holds the delivery; a Disabled one
-// cancels it.
+// Attempts of queued deliveries. Each attempt waits for a free slot (WEBHOOK_CONCURRENCY per node), then claims its
+// row (a lease, so a second job for the same attempt does nothing), signs and sends the stored envelope, and records
+// the outcome in the row. Claims and successes of the attempts that start or end in the same turn of the event loop
+// share one SQL statement. A 2xx ends the delivery; a permanent 4xx fails it; anything else schedules the next
+// attempt of WEBHOOK_RETRY_SCHEDULE, and the last failed attempt pauses the webhook and leaves a notice for its
+// Owner. A claimed delivery whose webhook is Paused is held; one whose webhook is Disabled is cancelled.
 import { inTransaction } from '../../platform/db/sql.js';
-import type { DeliveryJob, WebhookEngine } from './engine.js';
+import { MicroBatcher, Semaphore } from './batching.js';
+import type { DeliveryRef, WebhookEngine } from './engine.js';
 import { deliveryHeaders } from './headers.js';
 import { webhookColumns, webhookOutbox, type WebhookRow } from './rows.js';
 import type { SendOutcome } from './sender.js';
@@ -23,6 +25,13 @@ interface ClaimedRow {
   secret_ciphertext: Buffer;
 }
 
+interface Success {
+  row: ClaimedRow;
+  outcome: SendOutcome;
+  at: Date;
+  done: Date;
+}
+
 export interface AttemptResult {
   /** Set when the delivery ended (succeeded, failed for good, cancelled): that webhook's log may be pruned. */
   completedWebhookId?: string;
@@ -30,6 +39,7 @@ export interface AttemptResult {
   pausedWebhookId?: string;
 }
 
+/** How early a job may claim its attempt: tolerates clock skew between the node that scheduled it and this one. */
 const slackMs = 1_000;
 
 function failureText(outcome: SendOutcome, final: boolean): string {
@@ -40,8 +50,18 @@ function failureText(outcome: SendOutcome, final: boolean): string {
 
 export class AttemptRunner {
   private readonly secrets = new Map<string, string>();
+  private readonly slots: Semaphore;
+  private readonly claims: MicroBatcher<DeliveryRef, ClaimedRow | null>;
+  private readonly successes: MicroBatcher<Success, void>;
 
-  constructor(private readonly engine: WebhookEngine) {}
+  constructor(private readonly engine: WebhookEngine) {
+    this.slots = new Semaphore(engine.settings.concurrency);
+    this.claims = new MicroBatcher((refs) => this.claim(refs));
+    this.successes = new MicroBatcher<Success, void>(async (items) => {
+      await this.recordSuccesses(items);
+      return items.map(() => undefined);
+    });
+  }
 
   private leaseMs(): number {
     return this.engine.settings.timeoutMs * 2 + 2_000;
@@ -58,8 +78,9 @@ export class AttemptRunner {
     return secret;
   }
 
-  /** The row, leased for this attempt; null when the job is stale (already done, superseded, or not yet due). */
-  private async claim(job: DeliveryJob, now: Date): Promise<ClaimedRow | null> {
+  /** The rows, leased for these attempts; null for a stale job (done already, superseded, or not yet due). */
+  private async claim(refs: DeliveryRef[]): Promise<Array<ClaimedRow | null>> {
+    const now = this.engine.clock.now();
     const { rows } = await this.engine.sql.query<ClaimedRow>({
       name: 'webhook_claim',
       text: `update webhook_deliveries d
@@ -69,63 +90,93 @@ export class AttemptRunner {
                     next_attempt_at = case when w.status in ('Paused', 'Disabled') then null else d.next_attempt_at end,
                     completed_at = case when w.status = 'Disabled' then $4::timestamptz else d.completed_at end,
                     error = case when w.status = 'Disabled' then 'cancelled: the webhook was disabled' else d.error end
-               from webhooks w
-              where d.id = $1 and d.round = $2 and w.id = d.webhook_id
-                and ((d.status = 'pending' and d.attempt_count = $3 - 1 and d.next_attempt_at <= $4::timestamptz + $6 * interval '1 millisecond')
-                  or (d.status = 'sending' and d.attempt_count = $3 and d.lease_until < $4::timestamptz))
+               from webhooks w, unnest($1::uuid[], $2::int[], $3::int[]) as j (id, round, attempt)
+              where d.id = j.id and d.round = j.round and w.id = d.webhook_id
+                and ((d.status = 'pending' and d.attempt_count = j.attempt - 1 and d.next_attempt_at <= $4::timestamptz + $6 * interval '1 millisecond')
+                  or (d.status = 'sending' and d.attempt_count = j.attempt and d.lease_until < $4::timestamptz))
           returning d.id, d.webhook_id, d.workspace_id, d.event, d.envelope, d.attempt_count, d.round, d.status, w.url, w.headers, w.secret_ciphertext`,
-      values: [job.id, job.round, job.attempt, now, new Date(now.getTime() + this.leaseMs()), slackMs],
+      values: [refs.map((r) => r.id), refs.map((r) => r.round), refs.map((r) => r.attempt), now, new Date(now.getTime() + this.leaseMs()), slackMs],
     });
-    return rows[0] ?? null;
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    // One row answers one ref: the same attempt queued twice in one batch is sent once.
+    return refs.map((ref) => {
+      const row = byId.get(ref.id);
+      byId.delete(ref.id);
+      return row ?? null;
+    });
   }
 
-  async run(job: DeliveryJob): Promise<AttemptResult> {
-    const engine = this.engine;
-    const claimed = await this.claim(job, engine.clock.now());
-    if (!claimed) return {};
-    if (claimed.status !== 'sending') return claimed.status === 'cancelled' ? { completedWebhookId: claimed.webhook_id } : {};
-    const at = engine.clock.now();
-    const headers = deliveryHeaders({
-      secret: this.secretOf(claimed),
-      body: claimed.envelope,
-      event: claimed.event,
-      deliveryId: claimed.id,
-      workspaceId: claimed.workspace_id,
-      attempt: claimed.attempt_count,
-      timestamp: Math.floor(at.getTime() / 1000),
-      custom: claimed.headers,
-    });
-    const outcome = await engine.sender.post(claimed.url, claimed.envelope, headers);
-    const done = engine.clock.now();
-    return outcome.ok ? this.recordSuccess(claimed, outcome, at, done) : this.recordFailure(claimed, outcome, at, done);
+  /** One attempt: a slot, the claim, the request, the record. Never throws for the receiver's sake. */
+  async run(ref: DeliveryRef): Promise<AttemptResult> {
+    await this.slots.acquire();
+    let claimed: ClaimedRow | null;
+    let outcome: SendOutcome;
+    let at: Date;
+    try {
+      claimed = await this.claims.add(ref);
+      if (!claimed) return {};
+      if (claimed.status !== 'sending') return claimed.status === 'cancelled' ? { completedWebhookId: claimed.webhook_id } : {};
+      at = this.engine.clock.now();
+      const headers = deliveryHeaders({
+        secret: this.secretOf(claimed),
+        body: claimed.envelope,
+        event: claimed.event,
+        deliveryId: claimed.id,
+        workspaceId: claimed.workspace_id,
+        attempt: claimed.attempt_count,
+        timestamp: Math.floor(at.getTime() / 1000),
+        custom: claimed.headers,
+      });
+      outcome = await this.engine.sender.post(claimed.url, claimed.envelope, headers);
+    } finally {
+      this.slots.release();
+    }
+    const done = this.engine.clock.now();
+    if (outcome.ok) {
+      await this.successes.add({ row: claimed, outcome, at, done });
+      return { completedWebhookId: claimed.webhook_id };
+    }
+    return this.recordFailure(claimed, outcome, at, done);
   }
 
-  private async recordSuccess(row: ClaimedRow, outcome: SendOutcome, at: Date, done: Date): Promise<AttemptResult> {
-    // One statement: the row, and the webhook only when its counter or Unverified status must change (a hot
-    // webhook's row is not locked by every success).
+  /** The rows of many successes in one statement; the webhooks only when a counter or an Unverified status changes. */
+  private async recordSuccesses(items: Success[]): Promise<void> {
     await this.engine.sql.query({
-      name: 'webhook_record_success',
-      text: `with d as (
-               update webhook_deliveries
-                  set status = 'succeeded', lease_until = null, next_attempt_at = null, last_attempt_at = $4,
-                      response_status = $5, latency_ms = $6, response_excerpt = $7, error = null, completed_at = $8
-                where id = $1 and round = $2 and attempt_count = $3 and status = 'sending'
-            returning webhook_id),
-             b as (select w.id, w.workspace_id, w.environment, w.status from webhooks w join d on w.id = d.webhook_id
+      name: 'webhook_record_successes',
+      text: `with r as (
+               select * from unnest($1::uuid[], $2::int[], $3::int[], $4::timestamptz[], $5::int[], $6::int[], $7::text[], $8::timestamptz[])
+                 as r (id, round, attempt, at, status, latency, excerpt, done)),
+             d as (
+               update webhook_deliveries x
+                  set status = 'succeeded', lease_until = null, next_attempt_at = null, last_attempt_at = r.at, response_status = r.status,
+                      latency_ms = r.latency, response_excerpt = r.excerpt, error = null, completed_at = r.done
+                 from r
+                where x.id = r.id and x.round = r.round and x.attempt_count = r.attempt and x.status = 'sending'
+            returning x.webhook_id),
+             b as (select distinct w.id, w.workspace_id, w.environment, w.status from webhooks w join d on w.id = d.webhook_id
                     where w.consecutive_failures <> 0 or w.status = 'Unverified'),
              u as (update webhooks w
                       set consecutive_failures = 0,
                           status = case when w.status = 'Unverified' then 'Active' else w.status end,
-                          updated_at = case when w.status = 'Unverified' then $8 else w.updated_at end
+                          updated_at = case when w.status = 'Unverified' then $9 else w.updated_at end
                      from b where w.id = b.id returning w.id),
              e as (insert into outbox (topic, payload)
                    select 'webhook.verified', jsonb_build_object('audience', jsonb_build_object('kind', 'accounts', 'accountIds', '[]'::jsonb),
                           'workspaceId', b.workspace_id, 'environment', b.environment, 'webhookId', b.id, 'status', 'Active')
                      from b where b.status = 'Unverified')
            select count(*)::int as n from d`,
-      values: [row.id, row.round, row.attempt_count, at, outcome.status, outcome.latencyMs, outcome.excerpt, done],
+      values: [
+        items.map((s) => s.row.id),
+        items.map((s) => s.row.round),
+        items.map((s) => s.row.attempt_count),
+        items.map((s) => s.at),
+        items.map((s) => s.outcome.status),
+        items.map((s) => s.outcome.latencyMs),
+        items.map((s) => s.outcome.excerpt),
+        items.map((s) => s.done),
+        this.engine.clock.now(),
+      ],
     });
-    return { completedWebhookId: row.webhook_id };
   }
 
   private async recordFailure(row: ClaimedRow, outcome: SendOutcome, at: Date, done: Date): Promise<AttemptResult> {

@@ -16,16 +16,19 @@ import { readCaFile, WebhookSender, type SendOutcome } from './sender.js';
 
 export const deliveryQueueName = 'webhook-deliveries';
 
-export interface DeliveryJob {
+/** One attempt of one delivery. */
+export interface DeliveryRef {
   id: string;
   round: number;
   attempt: number;
 }
 
-/** One job per attempt: a job id names its delivery, round and attempt, so re-enqueueing one that exists is a no-op. */
-export function jobIdOf(job: DeliveryJob): string {
-  return `${job.id}.${job.round}.${job.attempt}`;
+/** A job: attempts due at the same time (up to jobSize of them). The claim of each row decides whether it runs. */
+export interface DeliveryJob {
+  items: DeliveryRef[];
 }
+
+export const jobSize = 100;
 
 export interface ImmediateSend {
   webhookId: string;
@@ -72,19 +75,26 @@ export class WebhookEngine {
   }
 
   /**
-   * Puts attempts on the queue, each delayed until it is due (plus `extraDelayMs`, for writes whose transaction has
-   * not committed yet). A failure is only logged: the sweeper re-enqueues due rows that have no job.
+   * Puts attempts on the queue, grouped by due time into jobs of up to jobSize, each delayed until it is due (plus
+   * `extraDelayMs`, for writes whose transaction has not committed yet). A failure is only logged: the sweeper
+   * re-enqueues due rows that have no job.
    */
   async enqueue(attempts: readonly ScheduledAttempt[], extraDelayMs = 0): Promise<void> {
     if (attempts.length === 0) return;
+    const byDue = new Map<number, DeliveryRef[]>();
+    for (const a of attempts) {
+      const due = a.dueAt.getTime();
+      const group = byDue.get(due) ?? [];
+      group.push({ id: a.id, round: a.round, attempt: a.attempt });
+      byDue.set(due, group);
+    }
     const now = Date.now();
+    const jobs: Array<{ name: string; data: DeliveryJob; opts: { delay: number } }> = [];
+    for (const [due, refs] of byDue) {
+      for (let i = 0; i < refs.length; i += jobSize) jobs.push({ name: 'deliver', data: { items: refs.slice(i, i + jobSize) }, opts: { delay: Math.max(0, due - now) + extraDelayMs } });
+    }
     try {
-      await this.queue.addBulk(
-        attempts.map((a) => {
-          const data: DeliveryJob = { id: a.id, round: a.round, attempt: a.attempt };
-          return { name: 'deliver', data, opts: { jobId: jobIdOf(data), delay: Math.max(0, a.dueAt.getTime() - now) + extraDelayMs } };
-        }),
-      );
+      await this.queue.addBulk(jobs);
     } catch (err) {
       this.log.warn({ err, deliveries: attempts.length }, 'could not enqueue webhook deliveries; the sweeper will');
     }

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates } from 'node:tls';
 import { hostOf, parseWebhookUrl, resolveTarget, TargetRefused, type ResolvedTarget } from './targets.js';
 
 export const excerptLength = 1000;
@@ -69,7 +69,8 @@ export class WebhookSender {
     this.agent = new Agent({
       keepAlive: true,
       maxSockets: 256,
-      ...(options.caPem ? { ca: [...rootCertificates, options.caPem] } : {}),
+      // One context built once: a `ca` option would be copied into the agent's pool key on every request.
+      ...(options.caPem ? { secureContext: createSecureContext({ ca: [...rootCertificates, options.caPem] }) } : {}),
     });
   }
 

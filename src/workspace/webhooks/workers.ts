@@ -27,13 +27,23 @@ export async function startWebhookWorkers(engine: WebhookEngine, requestOutboxDr
   const worker = new Worker(
     deliveryQueueName,
     async (job: Job<DeliveryJob>) => {
-      const result = await runner.run(job.data);
-      if (result.completedWebhookId) completed.add(result.completedWebhookId);
-      if (result.pausedWebhookId) void notifier.notify(result.pausedWebhookId);
+      await Promise.all(
+        job.data.items.map(async (ref) => {
+          try {
+            const result = await runner.run(ref);
+            if (result.completedWebhookId) completed.add(result.completedWebhookId);
+            if (result.pausedWebhookId) void notifier.notify(result.pausedWebhookId);
+          } catch (err) {
+            // The row stays as it was (pending, or sending until its lease ends): the sweeper takes it up again.
+            engine.log.warn({ err, deliveryId: ref.id }, 'webhook attempt failed');
+          }
+        }),
+      );
     },
-    { connection, concurrency: engine.settings.concurrency },
+    // Jobs carry many attempts; the runner bounds how many are in flight.
+    { connection, concurrency: 8 },
   );
-  worker.on('failed', (job, err) => engine.log.error({ err, deliveryId: job?.data.id }, 'webhook delivery job failed'));
+  worker.on('failed', (job, err) => engine.log.error({ err, deliveries: job?.data.items.length }, 'webhook delivery job failed'));
   worker.on('error', (err) => engine.log.warn({ err }, 'webhook worker error'));
 
   let running: Promise<void> | null = null;
