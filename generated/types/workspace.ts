@@ -654,7 +654,7 @@ export interface components {
             /** @description Absent: a whsec_ secret of 32 random bytes is generated. */
             secret?: components["schemas"]["Webhooks.WebhookSecret"];
             description?: components["schemas"]["Platform.text"] | null;
-            /** @description At most 20 headers; names are HTTP tokens of at most 100 characters and may not be Content-Type, User-Agent, Host, a hop-by-hop header or X-SVC-*. */
+            /** @description At most 20 headers; names are HTTP tokens of at most 100 characters and may not be Content-Type, User-Agent, Host, a hop-by-hop header or one of the delivery's X-SVC- headers. */
             headers?: {
                 [key: string]: components["schemas"]["Webhooks.HeaderValue"];
             };

@@ -139,6 +139,8 @@ class Platform {
         SEND_RATE_LIMIT_PER_MINUTE: '1000000',
         DEV_SIGNING_KEY: '1',
         LOG_LEVEL: 'warn',
+        // Webhook pings go to whatever host a case names; a short time-out keeps each case within the request timeout.
+        WEBHOOK_TIMEOUT_MS: '2000',
       },
     });
     const keep = (chunk) => {
@@ -317,6 +319,9 @@ const partnerSemanticRejections = [
   'revokeApiKey', 'revokeCurrentApiKey',
   // plan must be a plan of the catalogue; role must be a role of the workspace.
   'setWorkspacePlan', 'putMember',
+  // cursor as above; the URL's host must resolve to public addresses only; custom header names must be HTTP tokens
+  // other than the delivery's own headers.
+  'listWebhookEndpoints', 'listWebhookDeliveries', 'createWebhookEndpoint', 'updateWebhookEndpoint',
 ];
 
 function partnerConfig({ authFile, scopes, presets, workspaces }) {
@@ -371,6 +376,9 @@ const workspaceSemanticRejections = [
   'updateLead',
   // name not all blank; ip_allow_list entries must parse as addresses or CIDR ranges; expires_at in the future.
   'createSvcKey',
+  // cursor as above; the URL's host must resolve to public addresses only; custom header names must be HTTP tokens
+  // other than the delivery's own headers.
+  'listWebhooks', 'listWebhookDeliveries', 'createWebhook', 'updateWebhook',
 ];
 
 function workspaceConfig({ authFile, scopes, workspaces, keyIds }) {

@@ -1596,7 +1596,7 @@ export interface components {
             events: components["schemas"]["Webhooks.WebhookEvent"][];
             secret?: components["schemas"]["Webhooks.WebhookSecret"];
             description?: components["schemas"]["Platform.text"] | null;
-            /** @description At most 20; names are HTTP tokens that may not be Content-Type, User-Agent, Host, hop-by-hop headers or X-SVC-*. */
+            /** @description At most 20; names are HTTP tokens that may not be Content-Type, User-Agent, Host, hop-by-hop headers or the delivery's X-SVC- headers. */
             headers?: {
                 [key: string]: components["schemas"]["Webhooks.HeaderValue"];
             };

@@ -6,10 +6,15 @@ const maxNameLength = 100;
 const tokenPattern = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const valuePattern = /^[\t\x20-\x7e]*$/;
 
-/** Names a custom header may not take: the delivery's own, and those of the connection itself. */
+/**
+ * Names a custom header may not take: the delivery's own, and those of the connection itself. Other X-SVC- names are
+ * the client's to use (the seed suggests X-SVC-Webhook-Version).
+ */
 const reservedNames = new Set([
   'content-type', 'content-length', 'content-encoding', 'user-agent', 'host', 'connection', 'keep-alive',
   'transfer-encoding', 'te', 'trailer', 'upgrade', 'expect', 'proxy-authorization', 'proxy-authenticate', 'proxy-connection',
+  'x-svc-event', 'x-svc-delivery', 'x-svc-workspace', 'x-svc-timestamp', 'x-svc-signature', 'x-svc-timestamp-signature',
+  'x-svc-attempt',
 ]);
 
 export const userAgent = 'Svc-Webhook/1.0';
@@ -22,7 +27,7 @@ export function headersProblem(headers: Record<string, string>): string | null {
   for (const name of names) {
     const lower = name.toLowerCase();
     if (name.length > maxNameLength || !tokenPattern.test(name)) return `has the name ${JSON.stringify(name.slice(0, 64))}, which is not an HTTP header name of at most ${maxNameLength} characters`;
-    if (reservedNames.has(lower) || lower.startsWith('x-svc-')) return `may not set ${name}: the delivery sets it itself`;
+    if (reservedNames.has(lower)) return `may not set ${name}: the delivery sets it itself`;
     if (seen.has(lower)) return `names ${name} twice`;
     seen.add(lower);
     const value = headers[name]!;

@@ -34,16 +34,11 @@ async function create(body: Record<string, unknown>, k = key) {
 describe('create', () => {
   test('201 with the secret shown once; the signed ping answered 2xx makes it Active', async () => {
     const before = rig.receiver.received.length;
-    const res = await create({ description: 'to the ERP', headers: { 'X-SVC-Webhook-Version': 'v1' } });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toBe('invalid_request');
-    expect(res.body.message).toContain('X-SVC-Webhook-Version');
-
-    const ok = await create({ description: 'to the ERP', headers: { 'X-Client-Version': 'v1' }, events: ['lead.created', 'deal.won', 'lead.created'] });
+    const ok = await create({ description: 'to the ERP', headers: { 'X-SVC-Webhook-Version': 'v1' }, events: ['lead.created', 'deal.won', 'lead.created'] });
     expect(ok.status).toBe(201);
     expect(ok.headers.get('location')).toBe(`/api/v1/webhooks/${ok.body.id}`);
     expect(ok.body).toMatchObject({
-      name: 'CRM sync', url: hookUrl(), events: ['lead.created', 'deal.won'], description: 'to the ERP', headers: { 'X-Client-Version': 'v1' },
+      name: 'CRM sync', url: hookUrl(), events: ['lead.created', 'deal.won'], description: 'to the ERP', headers: { 'X-SVC-Webhook-Version': 'v1' },
       status: 'Active', paused_reason: null, environment: 'live', consecutive_failures: 0,
     });
     expect(ok.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
@@ -56,7 +51,7 @@ describe('create', () => {
     const ping = pings[0]!;
     expect(ping.path).toBe('/hooks');
     expect(ping.headers['x-svc-event']).toBe('ping');
-    expect(ping.headers['x-client-version']).toBe('v1');
+    expect(ping.headers['x-svc-webhook-version']).toBe('v1');
     const verified = await verifyWebhook({ rawBody: ping.body, headers: ping.headers, secret: ok.body.secret, requireTimestampSignature: true });
     expect(verified.envelope).toMatchObject({ event: 'ping', workspace_id: ws.id, api_version: 'v1', data: { webhook_id: ok.body.id } });
 
@@ -100,6 +95,8 @@ describe('create', () => {
       [{ secret: 'short' }, 'body.secret'],
       [{ headers: { 'Content-Type': 'text/plain' } }, 'Content-Type'],
       [{ headers: { 'x-svc-signature': 'sha256=0' } }, 'x-svc-signature'],
+      [{ headers: { 'X-SVC-Delivery': 'mine' } }, 'X-SVC-Delivery'],
+      [{ headers: { 'X-SVC-Attempt': '1' } }, 'X-SVC-Attempt'],
       [{ headers: { 'Bad Name': 'v' } }, 'body.headers'],
       [{ headers: { Host: 'evil.example' } }, 'Host'],
       [{ headers: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-H${i}`, 'v'])) }, 'body.headers'],
