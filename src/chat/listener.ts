@@ -31,6 +31,14 @@ import { PersonalRoomService } from './rooms/personal.js';
 import { RoomService } from './rooms/service.js';
 import { threadHandlers } from './threads/handlers.js';
 import { ThreadService } from './threads/service.js';
+import { uploadHandlers } from '../media/handlers.js';
+import { mountMedia } from '../media/mount.js';
+import { UploadService } from '../media/sessions.js';
+import type { MediaStore } from '../media/store.js';
+import { reminderHandlers } from './reminders/handlers.js';
+import { ReminderService } from './reminders/service.js';
+import { scheduledHandlers } from './scheduled/handlers.js';
+import { ScheduledMessageService } from './scheduled/service.js';
 
 export interface ChatListenerOptions {
   deps: ChatDeps;
@@ -40,6 +48,8 @@ export interface ChatListenerOptions {
   maxTokenLifetimeSeconds: number;
   sendLimit: SendLimit;
   readiness: () => Promise<Readiness>;
+  /** Where uploaded files live; the media service (tus uploads, downloads) is mounted on this listener. */
+  media: MediaStore;
 }
 
 export async function buildChatListener(options: ChatListenerOptions): Promise<FastifyInstance> {
@@ -56,6 +66,9 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     ...messageActionHandlers({ lifecycle: new MessageLifecycleService(deps), reactions: new ReactionService(deps), forward: new ForwardService(deps) }),
     ...pinHandlers(new PinService(deps)),
     ...threadHandlers(new ThreadService(deps)),
+    ...uploadHandlers(new UploadService(deps)),
+    ...reminderHandlers(new ReminderService(deps, rooms)),
+    ...scheduledHandlers(new ScheduledMessageService(deps)),
   };
   handlers.sendMessage = sendLimited(handlers.sendMessage, options.sendLimit);
   const authenticate = createAuthenticator(deps.accounts, deps.verifyKeys, deps.clock, {
@@ -63,7 +76,7 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     platformModule: deps.config.platformModule,
     maxTokenLifetimeSec: options.maxTokenLifetimeSeconds,
   });
-  return buildListener<ChatOperations, ChatContext>({
+  const app = await buildListener<ChatOperations, ChatContext>({
     name: 'chat',
     log: options.log,
     bodyLimit: options.bodyLimit,
@@ -79,4 +92,6 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     readiness: options.readiness,
     renderError: renderChatError,
   });
+  await mountMedia(app, deps, options.media, authenticate);
+  return app;
 }

@@ -10,12 +10,15 @@ import { connectRedis, type Redis } from './redis.js';
 
 export const outboxQueueName = 'outbox';
 export const maintenanceQueueName = 'maintenance';
+export const timeQueueName = 'time';
 const drainCoalesceMs = 5;
 
 export interface Queues {
   outbox: Queue;
   /** Periodic housekeeping: pruning Idempotency-Key records past their 24 hours and audit entries past 30 days. */
   maintenance: Queue;
+  /** Delayed jobs of scheduled messages and reminders, their sweeper and upload cleanup (src/chat/time). */
+  time: Queue;
   /** Asks a worker to drain the outbox soon; never throws (the periodic drain catches up). */
   requestOutboxDrain(): void;
   close(): Promise<void>;
@@ -25,12 +28,14 @@ export function createQueues(redisUrl: string, log: Logger): Queues {
   const connection = connectRedis(redisUrl, 'queues');
   const outbox = new Queue(outboxQueueName, { connection, defaultJobOptions: { removeOnComplete: 100, removeOnFail: 1000 } });
   const maintenance = new Queue(maintenanceQueueName, { connection, defaultJobOptions: { removeOnComplete: 10, removeOnFail: 100 } });
+  const time = new Queue(timeQueueName, { connection, defaultJobOptions: { removeOnComplete: true, removeOnFail: 1000 } });
   // Requests within a few milliseconds of each other share one job: under load a drain then publishes a batch
   // instead of one row, and sends do not each pay a Redis round trip.
   let pending: NodeJS.Timeout | undefined;
   return {
     outbox,
     maintenance,
+    time,
     requestOutboxDrain() {
       if (pending) return;
       pending = setTimeout(() => {
@@ -44,6 +49,7 @@ export function createQueues(redisUrl: string, log: Logger): Queues {
       if (pending) clearTimeout(pending);
       await outbox.close();
       await maintenance.close();
+      await time.close();
       connection.disconnect();
     },
   };

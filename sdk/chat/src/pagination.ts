@@ -34,6 +34,8 @@ export const cursorParams = {
   listReactions: [],
   listPinnedMessages: [],
   forwardMessages: [],
+  listReminders: ['cursor'],
+  listScheduledMessages: ['cursor'],
 } as const satisfies { readonly [K in ListOperationId]: readonly CursorParamOf<K>[] };
 
 /** List operations that can be followed page by page. */

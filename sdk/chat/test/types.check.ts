@@ -7,8 +7,8 @@ function assert<T extends true>(): T | void {}
 
 // Every operation of the generated schema is a method, and nothing else is.
 assert<Equal<Extract<keyof ChatClient, OperationId>, keyof operations>>();
-assert<Equal<PaginatedOperationId, 'listRooms' | 'listMessages' | 'listRoomMembers' | 'listJoinRequests' | 'listThreads' | 'listThreadMessages'>>();
-assert<Equal<ListOperationId, 'listRooms' | 'listMessages' | 'listModules' | 'listCustomerKeys' | 'listRoomMembers' | 'listJoinRequests' | 'listReactions' | 'listPinnedMessages' | 'forwardMessages' | 'listThreads' | 'listThreadMessages'>>();
+assert<Equal<PaginatedOperationId, 'listRooms' | 'listMessages' | 'listRoomMembers' | 'listJoinRequests' | 'listThreads' | 'listThreadMessages' | 'listReminders' | 'listScheduledMessages'>>();
+assert<Equal<ListOperationId, 'listRooms' | 'listMessages' | 'listModules' | 'listCustomerKeys' | 'listRoomMembers' | 'listJoinRequests' | 'listReactions' | 'listPinnedMessages' | 'forwardMessages' | 'listThreads' | 'listThreadMessages' | 'listReminders' | 'listScheduledMessages'>>();
 assert<Equal<ChatError['details'], Schemas['Envelope.ErrorDetail'][] | undefined>>();
 
 export async function typeChecks(chat: ChatClient): Promise<void> {

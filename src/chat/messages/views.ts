@@ -1,3 +1,5 @@
+import { attachmentViews, type AttachmentView, type StoredAttachment } from '../../media/attachments.js';
+
 export interface MessageRow {
   id: string;
   room_id: string;
@@ -12,6 +14,8 @@ export interface MessageRow {
   recalled_at: Date | null;
   forwarded_from_room_id: string | null;
   forwarded_from_message_id: string | null;
+  /** Files the message carries (src/media/attachments.ts); null when none. */
+  attachments: StoredAttachment[] | null;
   /** Per caller; selected with hiddenForMeColumn, absent (false) where no caller view applies. */
   hidden_for_me?: boolean;
 }
@@ -29,11 +33,12 @@ export interface MessageView {
   recalled: boolean;
   hiddenForMe: boolean;
   forwardedFrom: { roomId: string; messageId: string } | null;
+  attachments: AttachmentView[];
 }
 
 export const messageColumns =
   'id, room_id, seq, sender_id, type, text, client_message_id, thread_root_id, created_at, edited_at, recalled_at, ' +
-  'forwarded_from_room_id, forwarded_from_message_id';
+  'forwarded_from_room_id, forwarded_from_message_id, attachments';
 
 /** messageColumns of the table alias `alias`, for statements that join messages with a table of the same names. */
 export const messageColumnsOf = (alias: string): string =>
@@ -65,5 +70,7 @@ export function messageView(row: MessageRow): MessageView {
       row.forwarded_from_room_id && row.forwarded_from_message_id
         ? { roomId: row.forwarded_from_room_id, messageId: row.forwarded_from_message_id }
         : null,
+    // A recalled message no longer shows (or serves) its files.
+    attachments: recalled ? [] : attachmentViews(row.attachments),
   };
 }

@@ -6,6 +6,7 @@ import { Migration20261123000010Rooms } from './Migration20261123000010Rooms.js'
 import { Migration20261123000030Threads } from './Migration20261123000030Threads.js';
 import { Migration20261123000040Hardening } from './Migration20261123000040Hardening.js';
 import { Migration20261123000060Workspace } from './Migration20261123000060Workspace.js';
+import { Migration20261123000070TimeUploads } from './Migration20261123000070TimeUploads.js';
 
 export const migrations = [
   { name: 'Migration20261121000001Init', class: Migration20261121000001Init },
@@ -15,4 +16,5 @@ export const migrations = [
   { name: 'Migration20261123000030Threads', class: Migration20261123000030Threads },
   { name: 'Migration20261123000040Hardening', class: Migration20261123000040Hardening },
   { name: 'Migration20261123000060Workspace', class: Migration20261123000060Workspace },
+  { name: 'Migration20261123000070TimeUploads', class: Migration20261123000070TimeUploads },
 ];
