@@ -3,8 +3,9 @@
 // in a fresh world each, over the real listener. Refused calls must change nothing the world owns; a
 // non-member learns nothing about a room (404 room_not_found everywhere). The rows are in test/authz/chat-rows.ts.
 import { expectedReport, runRow, type RowReport } from '../authz/run-row.js';
-import { chatRows } from '../authz/chat-rows.js';
+import { chatRows as coreRows } from '../authz/chat-rows.js';
 import type { Row } from '../authz/row.js';
+import { timeUploadsRows } from '../authz/timeuploads-rows.js';
 import { loadChatSpec, routeShape } from '../authz/spec.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 
@@ -24,6 +25,12 @@ const OPS_OPERATIONS = [
 ];
 /** Rows played at the same time (each in its own world); the machine has two cores. */
 const PARALLEL_ROWS = 4;
+
+/** The rows of every branch: chat-rows.ts and one file per later feature. */
+const chatRows: Row[] = [
+  ...coreRows,
+  ...timeUploadsRows,
+];
 
 const spec = await loadChatSpec();
 const inSpec = (row: Row) => spec.operations.has(row.operationId);
