@@ -1,6 +1,7 @@
 // A cheap fingerprint of everything one world owns: a hash of its rows per table (rooms, members, messages and
 // everything hanging off them, scheduled messages, reminders and uploads, its outbox events, accounts, modules and
-// keys). A refused call must leave it unchanged. Scoped to the world's ids, so rows of worlds running in parallel do not disturb it.
+// keys). A refused call must leave it unchanged. Scoped to the world's ids, so rows of worlds running in parallel
+// do not disturb it.
 import type pg from 'pg';
 
 export interface WorldScope {
