@@ -67,6 +67,7 @@ test('rules are checked and stored canonically', () => {
     return 'no error';
   };
   expect(location(() => normalizeRecurrence({ frequency: 'DAILY', time: '07:15', timeZone: 'Mars/Olympus' }, 'r'))).toBe('r.timeZone');
+  expect(location(() => normalizeRecurrence({ frequency: 'DAILY', time: '07:15', timeZone: '+0500' }, 'r'))).toBe('r.timeZone');
   expect(location(() => normalizeRecurrence({ frequency: 'WEEKLY', time: '07:15', timeZone: 'UTC' }, 'r'))).toBe('r.daysOfWeek');
   expect(location(() => normalizeRecurrence({ frequency: 'DAILY', time: '07:15', timeZone: 'UTC', daysOfWeek: ['MONDAY'] }, 'r'))).toBe('r.daysOfWeek');
   expect(location(() => normalizeRecurrence({ frequency: 'MONTHLY', time: '07:15', timeZone: 'UTC' }, 'r'))).toBe('r.dayOfMonth');

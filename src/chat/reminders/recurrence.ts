@@ -20,8 +20,10 @@ const dayNames: DayName[] = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRID
 
 /** The rule as stored and shown: only the fields its frequency uses, days in week order, the zone's canonical name. */
 export function normalizeRecurrence(input: Recurrence, location: string): Recurrence {
-  const zone = IANAZone.create(input.timeZone);
-  if (!zone.isValid) throw chatErrors.invalid(`${location}.timeZone`, 'is not an IANA time zone name');
+  // Intl also takes UTC offsets (+05:00); a rule names a zone of the time zone database.
+  if (!IANAZone.isValidZone(input.timeZone) || /^[+-]/.test(canonicalZone(input.timeZone))) {
+    throw chatErrors.invalid(`${location}.timeZone`, 'is not an IANA time zone name');
+  }
   const rule: Recurrence = { frequency: input.frequency, time: input.time, timeZone: canonicalZone(input.timeZone) };
   if (input.frequency === 'WEEKLY') {
     if (!input.daysOfWeek || input.daysOfWeek.length === 0) throw chatErrors.invalid(`${location}.daysOfWeek`, 'is required for WEEKLY');
