@@ -64,7 +64,7 @@ export async function fireDueReminders(deps: FireDeps, batch = 100): Promise<num
   });
   if (handled > 0) deps.queues.requestOutboxDrain();
   // The next occurrence of a recurring reminder gets its own timer.
-  for (const r of rearm) await armTimer(deps.queues, deps.clock, 'reminder', r.id, r.at);
+  for (const r of rearm) await armTimer(deps.queues, deps.clock, r.at);
   return handled;
 }
 

@@ -95,7 +95,7 @@ export class ReminderService {
       return created;
     });
     this.deps.queues.requestOutboxDrain();
-    await armTimer(this.deps.queues, this.deps.clock, 'reminder', row.id, row.next_fire_at!);
+    await armTimer(this.deps.queues, this.deps.clock, row.next_fire_at!);
     return reminderView(row);
   }
 
@@ -167,7 +167,7 @@ export class ReminderService {
       return { row: updated, changed: true, rescheduled };
     });
     if (result.changed) this.deps.queues.requestOutboxDrain();
-    if (result.rescheduled) await armTimer(this.deps.queues, this.deps.clock, 'reminder', result.row.id, result.row.next_fire_at!);
+    if (result.rescheduled) await armTimer(this.deps.queues, this.deps.clock, result.row.next_fire_at!);
     return reminderView(result.row);
   }
 

@@ -56,7 +56,7 @@ export class ScheduledMessageService {
       return created;
     });
     this.deps.queues.requestOutboxDrain();
-    await armTimer(this.deps.queues, this.deps.clock, 'scheduled', row.id, row.send_at);
+    await armTimer(this.deps.queues, this.deps.clock, row.send_at);
     return scheduledView(row);
   }
 
@@ -120,7 +120,7 @@ export class ScheduledMessageService {
       return { row: updated, moved: 'sendAt' in changes, changed: true };
     });
     if (result.changed) this.deps.queues.requestOutboxDrain();
-    if (result.moved) await armTimer(this.deps.queues, this.deps.clock, 'scheduled', result.row.id, result.row.send_at);
+    if (result.moved) await armTimer(this.deps.queues, this.deps.clock, result.row.send_at);
     return scheduledView(result.row);
   }
 

@@ -1,5 +1,5 @@
-// The worker of the `time` queue: timers of scheduled messages and reminders, the sweep that fires due rows whose
-// timer never arrived (a Redis that lost jobs, a job added while Redis was down, a worker killed mid-job), and the
+// The worker of the `time` queue: timers ("due" jobs) of scheduled messages and reminders, the sweep that fires due
+// rows whose timer never arrived (a Redis that lost jobs, a job added while Redis was down, a worker killed mid-job), and the
 // cleanup of upload sessions. Any number of worker processes may run it: firing is idempotent (fire.ts).
 import { Worker, type Job } from 'bullmq';
 import type { Logger } from '../../platform/logger.js';
@@ -26,22 +26,6 @@ export async function sweepDue(deps: FireDeps): Promise<{ scheduled: number; rem
   return { scheduled, reminders };
 }
 
-/**
- * A timer that runs before its row is due by the clock (another node's clock, or a test's clock that did not move)
- * is armed again for the rest of the time; a row that moved or was settled needs nothing (its own timer exists).
- */
-async function rearmIfEarly(deps: FireDeps, job: Job<TimerData>): Promise<void> {
-  const sql =
-    job.name === 'scheduled'
-      ? `select send_at as due from scheduled_messages where id = $1 and status = 'PENDING'`
-      : `select next_fire_at as due from reminders where id = $1 and status = 'ACTIVE'`;
-  const { rows } = await deps.sql.query<{ due: Date }>(sql, [job.data.id]);
-  const due = rows[0]?.due;
-  if (due && due.getTime() === Date.parse(job.data.at) && due.getTime() > deps.clock.now().getTime()) {
-    await armTimer(deps.queues, deps.clock, job.name as 'scheduled' | 'reminder', job.data.id, due, job.attemptsStarted + Date.now());
-  }
-}
-
 export interface TimeWorkers {
   close(): Promise<void>;
 }
@@ -54,11 +38,15 @@ export async function startTimeWorkers(deps: TimeDeps, redisUrl: string, options
     timeQueueName,
     async (job: Job) => {
       switch (job.name) {
-        case 'scheduled':
-        case 'reminder': {
-          const fired = job.name === 'scheduled' ? await fireAll(() => fireDueScheduled(deps, batch)) : await fireAll(() => fireDueReminders(deps, batch));
-          await rearmIfEarly(deps, job as Job<TimerData>);
-          return { fired };
+        case 'due': {
+          // A job that runs before its slice ends by the clock (another node's clock, or a test's clock that did not
+          // move) is armed again for the rest of the time.
+          const at = (job as Job<TimerData>).data.at;
+          if (deps.clock.now().getTime() < at) {
+            await armTimer(deps.queues, deps.clock, new Date(at), Date.now());
+            return { early: true };
+          }
+          return sweepDue(deps);
         }
         case 'sweep':
           return sweepDue(deps);
@@ -77,10 +65,4 @@ export async function startTimeWorkers(deps: TimeDeps, redisUrl: string, options
       connection.disconnect();
     },
   };
-}
-
-async function fireAll(fire: () => Promise<number>): Promise<number> {
-  let total = 0;
-  for (let n = batch; n === batch; total += n) n = await fire();
-  return total;
 }
