@@ -71,6 +71,8 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     ...scheduledHandlers(new ScheduledMessageService(deps)),
   };
   handlers.sendMessage = sendLimited(handlers.sendMessage, options.sendLimit);
+  // Scheduling is sending later: it counts at request time, so a schedule cannot outrun the limit.
+  handlers.createScheduledMessage = sendLimited(handlers.createScheduledMessage, options.sendLimit);
   const authenticate = createAuthenticator(deps.accounts, deps.verifyKeys, deps.clock, {
     audience: options.audience,
     platformModule: deps.config.platformModule,

@@ -22,6 +22,7 @@ let platform: TestPlatform;
 let tenant: TestTenant;
 let fx: ReturnType<typeof chatFixtures>;
 
+// A database of its own is created and migrated first: slow on a busy machine.
 beforeAll(async () => {
   infra = await isolatedInfra(11);
   dataDir = await mkdtemp(join(tmpdir(), 'uploads-test-'));
@@ -39,7 +40,7 @@ beforeAll(async () => {
   );
   tenant = await platform.tenant();
   fx = chatFixtures(platform, tenant);
-});
+}, 120_000);
 afterAll(async () => {
   await platform?.stop();
   await infra?.drop();

@@ -13,11 +13,12 @@ let infra: Awaited<ReturnType<typeof isolatedInfra>>;
 let platform: TestPlatform;
 let tenant: TestTenant;
 
+// A database of its own is created and migrated first: slow on a busy machine.
 beforeAll(async () => {
   infra = await isolatedInfra(10);
   platform = await startTestPlatform({ services: ['chat'], databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl }, clock);
   tenant = await platform.tenant();
-});
+}, 120_000);
 afterAll(async () => {
   await platform?.stop();
   await infra?.drop();

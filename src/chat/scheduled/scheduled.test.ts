@@ -3,7 +3,7 @@
 import { ManualClock } from '../../platform/clock.js';
 import { chatFixtures } from '../../../test/helpers/chat-fixtures.js';
 import { count, expectError, expectOk } from '../../../test/helpers/expect.js';
-import { isolatedInfra, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../../test/support/platform.js';
+import { call, isolatedInfra, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../../test/support/platform.js';
 
 const start = new Date('2026-06-01T08:00:00.000Z');
 const clock = new ManualClock(start);
@@ -13,13 +13,14 @@ let platform: TestPlatform;
 let tenant: TestTenant;
 let fx: ReturnType<typeof chatFixtures>;
 
+// A database of its own is created and migrated first: slow on a busy machine.
 beforeAll(async () => {
   infra = await isolatedInfra(9);
   // No workers: only the test's sweeps fire, so every assertion sees a settled state.
   platform = await startTestPlatform({ services: ['chat'], databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl }, clock);
   tenant = await platform.tenant();
   fx = chatFixtures(platform, tenant);
-});
+}, 120_000);
 afterAll(async () => {
   await platform?.stop();
   await infra?.drop();
@@ -89,6 +90,20 @@ describe('create, read, list', () => {
     expect(await scheduledRows(owner.id)).toBe(before);
     expectError(await schedule(outsider, roomId, { text: 'x', sendAt: at(HOUR) }), 404, 'room_not_found');
     expect(await scheduledRows(outsider.id)).toBe(0);
+  });
+
+  test('scheduling counts against the send rate limit when requested', async () => {
+    const limited = await startTestPlatform({ services: ['chat'], databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, sendRateLimitPerMinute: 2 }, clock);
+    try {
+      const { roomId, owner } = await fx.cast();
+      const post = (body: unknown) => call(limited.chatUrl, 'POST', `/api/v1/rooms/${roomId}/messages/scheduled`, { token: owner.token, body });
+      expectOk(await post({ text: 'one', sendAt: at(HOUR) }), 201);
+      expectOk(await post({ text: 'two', sendAt: at(HOUR) }), 201);
+      expectError(await post({ text: 'three', sendAt: at(HOUR) }), 429, 'rate_limited');
+      expect(await scheduledRows(owner.id)).toBe(2);
+    } finally {
+      await limited.stop();
+    }
   });
 
   test('threadRootId: a reply names its root; a message of another room is 404; a recalled root 409', async () => {
