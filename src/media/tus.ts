@@ -64,8 +64,14 @@ export function buildTusServer(deps: ChatDeps, datastore: Awaited<ReturnType<Med
       const filetype = upload.metadata?.filetype ?? upload.metadata?.contentType;
       if (filetype && filetype.toLowerCase() !== row.content_type) throw refuse(415, `The file type differs from the session's (${row.content_type})`);
       if (!typeAllowed(row.content_type, deps.config.uploadAllowedTypes)) throw refuse(415, `${row.content_type} is not a type uploads may have`);
-      const { rowCount } = await deps.sql.query(`update uploads set status = 'UPLOADING' where id = $1 and status = 'PENDING'`, [row.id]);
-      if (rowCount !== 1) throw refuse(409, 'The upload of this session exists already');
+      const started = await inTransaction(deps.sql, async (client) => {
+        const { rowCount } = await client.query(`update uploads set status = 'UPLOADING' where id = $1 and status = 'PENDING'`, [row.id]);
+        if (rowCount !== 1) return false;
+        await emit(client, 'upload.started', { uploadId: row.id, ownerId: row.owner_id, size: upload.size }, accountsAudience([row.owner_id]));
+        return true;
+      });
+      if (!started) throw refuse(409, 'The upload of this session exists already');
+      deps.queues.requestOutboxDrain();
       // The session's name and type are the file's, whatever the client's metadata said.
       return { metadata: { ...upload.metadata, filename: row.file_name, filetype: row.content_type } };
     },
@@ -86,7 +92,16 @@ export function buildTusServer(deps: ChatDeps, datastore: Awaited<ReturnType<Med
   });
   // A terminated (unfinished) upload can be created again under the same session.
   server.on(EVENTS.POST_TERMINATE, (_req, _res, id: string) => {
-    deps.sql.query(`update uploads set status = 'PENDING' where id = $1 and status = 'UPLOADING'`, [id]).catch(() => undefined);
+    inTransaction(deps.sql, async (client) => {
+      const { rows } = await client.query<{ owner_id: string }>(
+        `update uploads set status = 'PENDING' where id = $1 and status = 'UPLOADING' returning owner_id`,
+        [id],
+      );
+      if (rows[0]) await emit(client, 'upload.terminated', { uploadId: id, ownerId: rows[0].owner_id }, accountsAudience([rows[0].owner_id]));
+    })
+      .then(() => deps.queues.requestOutboxDrain())
+      // The row stays UPLOADING: a new creation is refused (409) until the session expires and is cleaned up.
+      .catch(() => undefined);
   });
   return server;
 }

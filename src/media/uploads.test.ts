@@ -8,7 +8,7 @@ import tus from 'tus-js-client';
 import { ConfigError, loadConfig } from '../config.js';
 import { ManualClock } from '../platform/clock.js';
 import { chatFixtures } from '../../test/helpers/chat-fixtures.js';
-import { count, expectError, expectOk } from '../../test/helpers/expect.js';
+import { count, eventually, expectError, expectOk } from '../../test/helpers/expect.js';
 import { isolatedInfra, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../test/support/platform.js';
 
 const HOUR = 3_600_000;
@@ -192,9 +192,24 @@ describe('the tus media service', () => {
     // More bytes than the upload's length are refused.
     expect((await patch(s.headers, bytes(101))).status).toBe(413);
     expect((await patch(s.headers, bytes(100))).status).toBe(204);
+    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'upload.started' and payload->>'uploadId' = $1", [s.uploadId])).toBe(1);
     expect(await count(platform.db, "select count(*) as n from uploads where id = $1 and status = 'COMPLETE' and size = 100", [s.uploadId])).toBe(1);
     // A finished upload cannot be terminated.
     expect((await tusFetch(location, 'DELETE', s.headers)).status).toBe(400);
+  });
+
+  test('an unfinished upload can be terminated and created again under the same session', async () => {
+    const alice = await tenant.account();
+    const s = await session(alice, { size: 100 });
+    const first = await tusFetch(s.uploadUrl, 'POST', { ...s.headers, 'Upload-Length': '100' });
+    const location = first.headers.get('location')!;
+    expect((await tusFetch(location, 'PATCH', { ...s.headers, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, bytes(40))).status).toBe(204);
+    expect((await tusFetch(location, 'DELETE', s.headers)).status).toBe(204);
+    expect(existsSync(join(dataDir, 'uploads', s.uploadId))).toBe(false);
+    await eventually(async () => (await count(platform.db, "select count(*) as n from uploads where id = $1 and status = 'PENDING'", [s.uploadId])) === 1);
+    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'upload.terminated' and payload->>'uploadId' = $1", [s.uploadId])).toBe(1);
+    await tusUpload(s, bytes(100));
+    expect(await count(platform.db, "select count(*) as n from uploads where id = $1 and status = 'COMPLETE'", [s.uploadId])).toBe(1);
   });
 
   test('an expired session is gone for the media service (410)', async () => {
