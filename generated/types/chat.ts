@@ -1436,7 +1436,7 @@ export interface components {
         /**
          * @description A wall-clock time in an IANA time zone, so "every weekday at 09:00 Europe/Berlin" stays 09:00 in Berlin across
          *     daylight-saving changes. A time the clocks skip that day fires at the same distance after the jump (02:30 on the
-         *     spring-forward day fires at 03:30); a time that occurs twice fires once, at its first occurrence.
+         *     spring-forward day fires at 03:30); a time that occurs twice fires once, at its later instant (standard time).
          */
         Recurrence: {
             frequency: components["schemas"]["RecurrenceFrequency"];
