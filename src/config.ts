@@ -1,4 +1,5 @@
 // Environment schema, validated once at start so that a bad value fails with a clear message.
+import { availableParallelism } from 'node:os';
 
 export type ServiceName = 'chat' | 'partner' | 'workspace' | 'workers';
 
@@ -40,6 +41,8 @@ export interface Config {
   accountCacheTtlMs: number;
   /** How often each node writes the workspace API's buffered audit entries (and key last-used times). */
   svcAuditFlushMs: number;
+  /** Processes serving the listeners on one machine (node:cluster, one port); 1 runs a single process. */
+  workers: number;
 }
 
 export class ConfigError extends Error {}
@@ -130,5 +133,6 @@ export function loadConfig(env: Env = process.env): Config {
     sendRateLimitPerMinute: int(env, 'SEND_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     accountCacheTtlMs: int(env, 'ACCOUNT_CACHE_TTL_MS', 60_000, 0, 3_600_000),
     svcAuditFlushMs: int(env, 'SVC_AUDIT_FLUSH_MS', 2_000, 100, 3_600_000),
+    workers: env.WORKERS === 'auto' ? availableParallelism() : int(env, 'WORKERS', 1, 1, 256),
   };
 }

@@ -1,5 +1,6 @@
-// BullMQ queues of the platform. The outbox queue carries "drain" jobs: one is requested after every commit
-// that wrote events (deduplicated, so a burst of sends costs one drain), and a job scheduler runs it
+// BullMQ queues of the platform. The outbox is drained right after every commit that wrote events: by this
+// process's own relay when it runs the workers (coalesced: a burst of sends costs one drain, and no Redis round
+// trip per send), else by a "drain" job on the outbox queue (deduplicated); a job scheduler runs a drain
 // periodically as a safety net for a process that died between commit and request.
 import { Queue, Worker, type Job } from 'bullmq';
 import type { SqlPool } from './db/sql.js';
@@ -18,6 +19,11 @@ export interface Queues {
   maintenance: Queue;
   /** Asks a worker to drain the outbox soon; never throws (the periodic drain catches up). */
   requestOutboxDrain(): void;
+  /**
+   * Drains in this process from now on instead of through a queued job (the process runs the outbox worker);
+   * returns the stop, which waits for a drain under way.
+   */
+  useLocalRelay(drain: () => Promise<void>): () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -28,10 +34,20 @@ export function createQueues(redisUrl: string, log: Logger): Queues {
   // Requests within a few milliseconds of each other share one job: under load a drain then publishes a batch
   // instead of one row, and sends do not each pay a Redis round trip.
   let pending: NodeJS.Timeout | undefined;
+  let local: LocalRelay | undefined;
   return {
     outbox,
     maintenance,
+    useLocalRelay(drain) {
+      const relay = new LocalRelay(drain, log);
+      local = relay;
+      return async () => {
+        if (local === relay) local = undefined;
+        await relay.close();
+      };
+    },
     requestOutboxDrain() {
+      if (local) return local.request();
       if (pending) return;
       pending = setTimeout(() => {
         pending = undefined;
@@ -42,11 +58,53 @@ export function createQueues(redisUrl: string, log: Logger): Queues {
     },
     async close() {
       if (pending) clearTimeout(pending);
+      await local?.close();
       await outbox.close();
       await maintenance.close();
       connection.disconnect();
     },
   };
+}
+
+/**
+ * Single-flight drains in this process: a request while none is scheduled starts one a few milliseconds later, a
+ * request while one runs makes another run right after it (its rows may have been committed after that drain read
+ * the table).
+ */
+class LocalRelay {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private closed = false;
+
+  constructor(private readonly drain: () => Promise<void>, private readonly log: Logger) {}
+
+  request(): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.running = this.drain()
+        .catch((err: unknown) => this.log.warn({ err }, 'outbox drain failed; the periodic drain will retry'))
+        .finally(() => {
+          this.running = undefined;
+          if (this.again) {
+            this.again = false;
+            this.request();
+          }
+        });
+    }, drainCoalesceMs);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
 }
 
 export interface Workers {
@@ -58,6 +116,18 @@ export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queue
   const connection = connectRedis(redisUrl, 'workers');
   await queues.outbox.upsertJobScheduler('outbox-drain-safety-net', { every: pollMs }, { name: 'drain' });
   await queues.outbox.upsertJobScheduler('outbox-prune', { every: 3_600_000 }, { name: 'prune' });
+  // Keep draining while full batches come back, so one drain empties a backlog.
+  const drainAll = async () => {
+    let published = 0;
+    for (;;) {
+      const n = await drainOutbox(sql, publisher);
+      published += n;
+      if (n < 500) return published;
+    }
+  };
+  const stopRelay = queues.useLocalRelay(async () => {
+    await drainAll();
+  });
   const worker = new Worker(
     outboxQueueName,
     async (job: Job) => {
@@ -65,14 +135,7 @@ export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queue
       // A request deduplicated against a drain already running would be lost (its rows committed after this drain
       // read the table): from now on requests queue a new drain.
       await job.removeDeduplicationKey();
-      let published = 0;
-      // Keep draining while full batches come back, so one job empties a backlog.
-      for (;;) {
-        const n = await drainOutbox(sql, publisher);
-        published += n;
-        if (n < 500) break;
-      }
-      return { published };
+      return { published: await drainAll() };
     },
     { connection, concurrency: 1 },
   );
@@ -93,6 +156,7 @@ export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queue
   maintenance.on('failed', (job, err) => log.error({ err, job: job?.name }, 'maintenance job failed'));
   return {
     async close() {
+      await stopRelay();
       await maintenance.close();
       await worker.close();
       connection.disconnect();

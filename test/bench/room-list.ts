@@ -3,9 +3,10 @@
 // driver. Goal (issue 9): p99 <= 50 ms.
 import { call, type TestPlatform, type TestTenant } from '../support/platform.js';
 import { captureStatements, describeStatements, type Statement } from './capture.js';
-import { ms, progress, ratio, rps, table } from './report.js';
+import { ms, progress, rps, table } from './report.js';
+import { fmtMs, fmtRatio, type GoalRow } from './results.js';
 import { checkPaired, measurePaired, type PairedCase } from './rounds.js';
-import type { LoadWorker } from './tasks.js';
+import type { LoadGenerator } from './tasks.js';
 
 const ROOMS = 1_000;
 const MESSAGES_PER_ROOM = 3;
@@ -13,8 +14,8 @@ const LIMIT = 50;
 const LATER_PAGE = 11; // rooms 501-550
 const GOAL_P99_MS = 50;
 const ROUNDS = 5;
-const PER_ROUND = 100;
-const WARMUP = 100;
+const PER_ROUND = 200;
+const WARMUP = 200;
 const RUN_CAP_MS = 45_000;
 
 /** 1,000 GROUP rooms with a writer and the reader; every third room has two messages the reader has not read. */
@@ -45,7 +46,7 @@ async function seed(p: TestPlatform, readerId: string, writerId: string): Promis
   await p.db.query('vacuum (analyze) rooms, room_members, messages');
 }
 
-export async function benchRoomList(p: TestPlatform, tenant: TestTenant, worker: LoadWorker): Promise<{ lines: string[]; failures: string[] }> {
+export async function benchRoomList(p: TestPlatform, tenant: TestTenant, load: LoadGenerator): Promise<{ lines: string[]; failures: string[]; goals: GoalRow[] }> {
   const failures: string[] = [];
   const [reader, writer] = await Promise.all([tenant.account({ displayName: 'List Reader' }), tenant.account({ displayName: 'List Writer' })]);
   progress(`room list: seeding ${ROOMS} rooms with ${MESSAGES_PER_ROOM} messages each`);
@@ -58,7 +59,7 @@ export async function benchRoomList(p: TestPlatform, tenant: TestTenant, worker:
     const res = await call(p.chatUrl, 'GET', laterPath, { token: reader.token });
     if (res.status !== 200 || res.body.data.length !== LIMIT || !res.body.meta.nextCursor) {
       failures.push(`room list: page ${page} answered HTTP ${res.status} with ${res.body?.data?.length} rooms and no next cursor`);
-      return { lines: [], failures };
+      return { lines: [], failures, goals: [] };
     }
     laterPath = `${firstPath}&cursor=${encodeURIComponent(res.body.meta.nextCursor)}`;
   }
@@ -74,10 +75,10 @@ export async function benchRoomList(p: TestPlatform, tenant: TestTenant, worker:
   const headers = { authorization: `Bearer ${reader.token}` };
   const cases: PairedCase[] = pages.map((page, i) => ({
     label: page.label,
-    stack: { kind: 'http-get', url: `${p.chatUrl}${page.path}`, headers, concurrency: 1, requests: PER_ROUND, warmup: 0, capMs: RUN_CAP_MS },
+    stack: { kind: 'http', targets: [{ url: `${p.chatUrl}${page.path}`, method: 'GET', headers }], expect: 200, concurrency: 1, requests: PER_ROUND, warmup: 0, capMs: RUN_CAP_MS },
     base: { kind: 'sql-replay', statements: captured[i]!, concurrency: 1, requests: PER_ROUND, warmup: 0, capMs: RUN_CAP_MS },
   }));
-  const results = await measurePaired(worker, cases, {
+  const results = await measurePaired(load, cases, {
     rounds: ROUNDS,
     perRound: PER_ROUND,
     warmup: WARMUP,
@@ -88,7 +89,7 @@ export async function benchRoomList(p: TestPlatform, tenant: TestTenant, worker:
   const lines: string[] = [];
   lines.push(`4. ROOM LIST  GET ${firstPath} for a member of ${ROOMS.toLocaleString('en')} rooms (${MESSAGES_PER_ROOM} messages each, a third with unread messages, 5 pinned)`);
   lines.push(
-    `   concurrency 1; ${WARMUP} warm-up requests per case, then ${ROUNDS} interleaved rounds of ${PER_ROUND}. driver = the statements the request ran on ` +
+    `   concurrency 1; ${WARMUP} warm-up requests per case and side, then ${ROUNDS} interleaved rounds of ${PER_ROUND} (medians of rounds). driver = the statements the request ran on ` +
       'the platform\'s pg pool (captured during one request), replayed in order.',
   );
   lines.push('');
@@ -102,8 +103,8 @@ export async function benchRoomList(p: TestPlatform, tenant: TestTenant, worker:
         ms(r.stack.p99),
         ms(r.base.p50),
         ms(r.base.p99),
-        ratio(r.stack.p50, r.base.p50),
-        ratio(r.stack.p99, r.base.p99),
+        `${r.p50Ratio.toFixed(2)}x`,
+        `${r.p99Ratio.toFixed(2)}x`,
         rps(r.stack.throughput),
         String(r.stack.errors + r.base.errors),
         r.stack.p99 <= GOAL_P99_MS ? 'met' : 'NOT MET',
@@ -114,5 +115,14 @@ export async function benchRoomList(p: TestPlatform, tenant: TestTenant, worker:
     lines.push(`   statements of the ${page.label}:`);
     for (const line of describeStatements(captured[i]!)) lines.push(`     ${line}`);
   });
-  return { lines, failures };
+  const goals: GoalRow[] = results.map((r) => ({
+    name: `room list of a member of ${ROOMS.toLocaleString('en')} rooms, ${r.label}, p99`,
+    ours: fmtMs(r.stack.p99),
+    baseline: fmtMs(r.base.p99),
+    ratio: fmtRatio(r.p99Ratio),
+    goal: `<= ${GOAL_P99_MS} ms`,
+    met: r.stack.p99 <= GOAL_P99_MS,
+    values: { ours: r.stack.p99, baseline: r.base.p99, oursP50: r.stack.p50, baseP50: r.base.p50 },
+  }));
+  return { lines, failures, goals };
 }
