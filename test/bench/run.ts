@@ -17,6 +17,7 @@ import { checkPaired, measurePaired, type PairedCase, type PairedResult } from '
 import { benchThreads } from './threads.js';
 import { pageSql, startLoadGenerator, summarize, type HttpTarget, type LoadGenerator, type RawResult } from './tasks.js';
 import { benchWorkers } from './workers.js';
+import { cpuDelta, cpuSample, type CpuSample } from './cpu.js';
 
 const SEND_ROUNDS = 5;
 const SEND_PER_ROUND = 600;
@@ -33,6 +34,7 @@ const SMALL_ROOM = 1_000;
 const BIG_ROOM = 1_000_000;
 const RUN_CAP_MS = 45_000; // per measured run (and per warm-up)
 const MESSAGE_TEXT = 'benchmark message: the quick brown fox jumps over the lazy dog';
+const CPU_RUN_REQUESTS = 3_000;
 const SEND_RATIO_GOAL = 0.6; // issue 14 (issue 9 asked >= 0.5)
 const SEND_P99_GOAL_MS = 25;
 const SCROLL_ADDED_GOAL_MS = 0.5;
@@ -200,6 +202,30 @@ async function main(): Promise<number> {
       );
       out.push('   ("1 hot room": all senders contend for the same rooms row lock, which serialises the sends of one room by design.)');
       out.push('');
+      // Where the CPU of one send goes, per process group, at the highest concurrency.
+      const big = sendCases.find((c) => c.label.startsWith(`${maxConcurrency} rooms`))!;
+      const cpu: Array<[string, CpuSample, number]> = [];
+      for (const side of ['base', 'stack'] as const) {
+        const before = cpuSample(load.pid);
+        const run = await load.run({ ...big[side], requests: CPU_RUN_REQUESTS, warmup: 0 });
+        const after = cpuSample(load.pid);
+        await settleOutbox(platform, alice.token, drainRoom);
+        if (before && after) cpu.push([side === 'stack' ? 'stack' : 'driver', cpuDelta(before, after), run.latencies.length]);
+      }
+      if (cpu.length === 2) {
+        out.push(`   CPU per send at concurrency ${maxConcurrency} (one run of ${CPU_RUN_REQUESTS} per side, from /proc; microseconds per request, outbox relay included):`);
+        const per = (v: number, n: number) => ((v * 1000) / n).toFixed(0);
+        out.push(
+          table(
+            ['side', 'platform (node)', 'PostgreSQL', 'redis-server', 'load generator', 'total'],
+            cpu.map(([side, d, n]) => [side, per(d.platform, n), per(d.postgres, n), per(d.redis, n), per(d.load, n), per(d.platform + d.postgres + d.redis + d.load, n)]),
+          )
+            .split('\n')
+            .map((l) => `   ${l}`)
+            .join('\n'),
+        );
+        out.push('');
+      }
       for (const c of SEND_CONCURRENCIES) {
         const r = results.find((x) => x.label.startsWith(`${c} room`) && !x.label.includes('hot'))!;
         goals.push({

@@ -131,6 +131,8 @@ export const RAW_SEND_SQL = `
   select m.id from bump b left join msg m on true`;
 
 export interface LoadGenerator {
+  /** The load process's pid. */
+  pid: number | undefined;
   run(task: LoadTask): Promise<RawResult>;
   /** CPU time the load process has used so far (user + system, milliseconds). */
   cpuMs(): Promise<number>;
@@ -164,6 +166,7 @@ export function startLoadGenerator(databaseUrl: string): LoadGenerator {
     });
   };
   return {
+    pid: child.pid,
     run: (task) => ask<RawResult>(task),
     cpuMs: () => ask<number>('cpu'),
     async close() {
