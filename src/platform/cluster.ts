@@ -34,13 +34,10 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ datab
   let stopping = false;
   const ready = new Set<number>();
 
-  const fork = (): Worker => {
-    const worker = cluster.fork(env);
-    worker.on('message', (msg: { type?: string }) => {
-      if (msg?.type === workerReadyMessage) ready.add(worker.id);
-    });
-    return worker;
-  };
+  const fork = (): Worker => cluster.fork(env);
+  cluster.on('message', (worker: Worker, msg: { type?: string }) => {
+    if (msg?.type === workerReadyMessage) ready.add(worker.id);
+  });
 
   // All workers start together: the first applies pending migrations under an advisory lock, the others wait.
   const started = new Promise<void>((resolve, reject) => {
@@ -51,6 +48,7 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ datab
       }
     };
     cluster.on('exit', onExit);
+    // Registered after the handler above, so it sees the worker it is told about already counted.
     const onMessage = () => {
       if (ready.size >= config.workers) {
         cluster.off('exit', onExit);
@@ -75,7 +73,7 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ datab
   cluster.on('exit', (worker, code, signal) => {
     ready.delete(worker.id);
     if (stopping) return;
-    log.error({ pid: worker.process.pid, code, signal }, 'worker exited; starting a replacement');
+    log.error({ workerPid: worker.process.pid, code, signal }, 'worker exited; starting a replacement');
     fork();
   });
 
@@ -97,7 +95,7 @@ async function stopWorkers(log: Logger): Promise<void> {
       (w) =>
         new Promise<void>((resolve) => {
           const timer = setTimeout(() => {
-            log.warn({ pid: w.process.pid }, 'worker did not stop in time; killing it');
+            log.warn({ workerPid: w.process.pid }, 'worker did not stop in time; killing it');
             w.process.kill('SIGKILL');
           }, stopGraceMs);
           w.once('exit', () => {
