@@ -23,6 +23,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { seedChat } from './chat-seed.mjs';
+import { seedPartner } from './partner-seed.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const spec = join(root, 'generated/openapi/chat.json');
@@ -33,6 +35,8 @@ const devTokenJs = join(root, 'dist/src/cli/dev-token.js');
 const devApiKeyJs = join(root, 'dist/src/cli/dev-api-key.js');
 const devSvcKeyJs = join(root, 'dist/src/cli/dev-svc-key.js');
 const schemathesis = process.env.SCHEMATHESIS ?? join(root, '.tools/venv/bin/schemathesis');
+// Narrow hooks: each says which operation and why (see the file).
+const hooksFile = join(root, 'test/contract/hooks.py');
 
 const maxExamples = positiveInt('CONTRACT_MAX_EXAMPLES', 200);
 // The partner document has 50 operations; fewer cases each keep the whole run within a few minutes.
@@ -58,7 +62,15 @@ const semanticRejections = [
   // cursor must be a cursor this service issued (anything else is invalid_cursor); q only with archived=true.
   'listRooms',
   // before and after must be cursors this service issued, and are mutually exclusive.
-  'listMessages',
+  'listMessages', 'listThreadMessages',
+  // cursor must be a cursor this service issued for the same list.
+  'listRoomMembers', 'listJoinRequests', 'listThreads',
+  // until / mutedUntil must be in the future; muted=false cannot be combined with mutedUntil.
+  'muteRoom', 'updateRoomPreferences',
+  // accountIds must name active accounts of the caller's customer (and module, unless CROSS_MODULE).
+  'addRoomMembers',
+  // the requested account must still be able to join (active, same customer and module) when approved.
+  'approveJoinRequest',
   // memberIds must name active accounts of the caller's customer (and module, unless CROSS_MODULE).
   'createRoom',
   // accountId must name another active account of the caller's module and customer, not the caller.
@@ -259,7 +271,7 @@ function publicKeyPems() {
 // A JSON string or array of strings is also a valid TOML value.
 const toml = (value) => JSON.stringify(value);
 
-function schemathesisConfig({ authFile, accounts }) {
+function schemathesisConfig({ authFile, accounts, seeded }) {
   return [
     // Identities. Most operations are for ordinary users; /api/v1/admin/* and /api/v1/accounts/* need a platform
     // administrator. Instead of two runs split by path, one run takes a Web Fuzzing Commons auth document that lists
@@ -287,20 +299,46 @@ function schemathesisConfig({ authFile, accounts }) {
     '[dictionaries.publicKeys]',
     `values = ${toml(publicKeyPems())}`,
     '',
+    // Rooms, messages, threads and join requests seeded through the API (see chat-seed.mjs).
+    ...dictionaryTables(seeded.dictionaries),
     '[parameters]',
     `"body.accountId" = { dictionary = "accounts", probability = 0.5 }`,
     `"body.memberIds[*]" = { dictionary = "accounts", probability = 0.5 }`,
+    `"body.accountIds[*]" = { dictionary = "accounts", probability = 0.5 }`,
+    `"path.accountId" = { dictionary = "accounts", probability = 0.5 }`,
     `"body.moduleCode" = { dictionary = "modules", probability = 0.5 }`,
     `"path.code" = { dictionary = "modules", probability = 0.5 }`,
     `"body.publicKeyPem" = { dictionary = "publicKeys", probability = 0.5 }`,
+    ...bindingLines(seeded.parameters),
     '',
-    ...semanticRejections.flatMap((operationId) => [
-      '[[operations]]',
-      `include-operation-id = ${toml(operationId)}`,
-      `checks.positive_data_acceptance.expected-statuses = ${toml([...defaultPositiveStatuses, '400'])}`,
-      '',
-    ]),
+    ...operationBlocks(semanticRejections, seeded.operations),
   ].join('\n');
+}
+
+/** `[dictionaries.<name>]` tables. */
+function dictionaryTables(dictionaries) {
+  return Object.entries(dictionaries).flatMap(([name, values]) => [`[dictionaries.${name}]`, `values = ${toml(values)}`, '']);
+}
+
+/** Parameter bindings to dictionaries: half of the draws come from the dictionary, half are generated. */
+function bindingLines(bindings, prefix = '') {
+  return Object.entries(bindings).map(([parameter, dictionary]) => `${prefix}${toml(parameter)} = { dictionary = ${toml(dictionary)}, probability = 0.5 }`);
+}
+
+/**
+ * One `[[operations]]` block per operation (Schemathesis takes `parameters` from the first block that names an
+ * operation, so an operation's settings must all be in one): 400 accepted by positive_data_acceptance for the
+ * operations listed in `rejections`, and the operation's own dictionary bindings.
+ */
+function operationBlocks(rejections, bindings = {}) {
+  const ids = [...new Set([...rejections, ...Object.keys(bindings)])];
+  return ids.flatMap((operationId) => [
+    '[[operations]]',
+    `include-operation-id = ${toml(operationId)}`,
+    ...(rejections.includes(operationId) ? [`checks.positive_data_acceptance.expected-statuses = ${toml([...defaultPositiveStatuses, '400'])}`] : []),
+    ...bindingLines(bindings[operationId] ?? {}, 'parameters.'),
+    '',
+  ]);
 }
 
 // Partner operations with rules OpenAPI cannot state answer some schema-valid requests with 400 bad_input naming
@@ -313,18 +351,19 @@ const partnerSemanticRejections = [
   'createContact', 'updateContact', 'createDeal', 'updateDeal', 'createActivity',
   // scopes from the catalogue, exactly one of scopes and preset, expires_at in the future.
   'createApiKey',
-  // revocation needs confirm: true.
-  'revokeApiKey', 'revokeCurrentApiKey',
   // plan must be a plan of the catalogue; role must be a role of the workspace.
   'setWorkspacePlan', 'putMember',
 ];
 
-function partnerConfig({ authFile, scopes, presets, workspaces }) {
+function partnerConfig({ authFile, scopes, presets, workspaces, seeded = { dictionaries: {}, parameters: {}, operations: {} } }) {
   return [
-    // Identities, tried in this order per operation: the key for the key surfaces (an administration path refuses
-    // it with 403, which moves Schemathesis on), then alice and the platform administrator with bearer JWTs. `key`
-    // and `peer` hold the same scopes in two workspaces: object_level_authorization replays the key's reads with
-    // the peer, which must not be given them.
+    // Identities, tried in this order per operation: alice with her bearer JWT for the workspace administration
+    // paths (a key surface refuses her with 401, which moves Schemathesis on), then the key for the key surfaces,
+    // then the platform administrator. alice comes first because Schemathesis keeps the headers of an identity it
+    // moved on from: a case first built for the key still carries X-Api-Key when sent as alice, and the key gate
+    // refuses any key on an administration path (403), so those paths would never be reached as alice; a stale
+    // bearer token on a key surface is ignored. `key` and `peer` hold the same scopes in two workspaces:
+    // object_level_authorization replays the key's reads with the peer, which must not be given them.
     '[auth.wfc]',
     `path = ${toml(authFile)}`,
     `peers = ${toml(['key', 'peer'])}`,
@@ -344,19 +383,17 @@ function partnerConfig({ authFile, scopes, presets, workspaces }) {
     '[dictionaries.roles]',
     `values = ${toml(['admin', 'manager', 'staff'])}`,
     '',
+    // CRM records, members and keys seeded through the API (see partner-seed.mjs).
+    ...dictionaryTables(seeded.dictionaries),
     '[parameters]',
     `"body.scopes[*]" = { dictionary = "scopes", probability = 0.7 }`,
     `"body.preset" = { dictionary = "presets", probability = 0.5 }`,
     `"body.plan" = { dictionary = "plans", probability = 0.5 }`,
     `"body.role" = { dictionary = "roles", probability = 0.5 }`,
     `"path.workspace_id" = { dictionary = "workspaces", probability = 0.5 }`,
+    ...bindingLines(seeded.parameters),
     '',
-    ...partnerSemanticRejections.flatMap((operationId) => [
-      '[[operations]]',
-      `include-operation-id = ${toml(operationId)}`,
-      `checks.positive_data_acceptance.expected-statuses = ${toml([...defaultPositiveStatuses, '400'])}`,
-      '',
-    ]),
+    ...operationBlocks(partnerSemanticRejections, seeded.operations),
   ].join('\n');
 }
 
@@ -453,13 +490,18 @@ async function reportFigures(file) {
 }
 
 /** One Schemathesis run; resolves to its exit code and the figures of its report. */
-async function runSuite({ name, specFile, baseUrl, workDir, auth, config, examples, filter = [], onChild }) {
+async function runSuite({ name, specFile, baseUrl, workDir, auth, config, seed: seedRows, examples, filter = [], onChild }) {
   const dir = join(workDir, name);
   await mkdir(dir, { mode: 0o700 });
   const authFile = join(dir, 'auth.json');
   await writeFile(authFile, JSON.stringify({ auth }, null, 2), { mode: 0o600 });
   const configFile = join(dir, 'schemathesis.toml');
-  await writeFile(configFile, config(authFile));
+  // Rows the suite's dictionaries name, made through the API on the running platform.
+  const seeded = seedRows ? await seedRows() : undefined;
+  await writeFile(configFile, config(authFile, seeded));
+  // Seeded values the hooks use: ids for the coverage phase, and rows no case may destroy (see hooks.py).
+  const seededFile = join(dir, 'seeded.json');
+  await writeFile(seededFile, JSON.stringify({ coverage: seeded?.coverage ?? {}, protect: seeded?.protect ?? {} }));
   const reportFile = join(dir, 'report.json');
   const args = [
     '--config-file', configFile,
@@ -476,10 +518,11 @@ async function runSuite({ name, specFile, baseUrl, workDir, auth, config, exampl
     '--report-json-path', reportFile,
     '--no-color',
     ...filter,
+    ...(process.env.CONTRACT_DEBUG_ARGS ? process.env.CONTRACT_DEBUG_ARGS.split(' ') : []),
   ];
   log(`${name}: schemathesis on ${specFile.slice(root.length + 1)}, seed ${seed}, ${examples} examples per operation, ${workers} worker(s)`);
   const code = await new Promise((resolve, reject) => {
-    const child = spawn(schemathesis, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(schemathesis, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SCHEMATHESIS_HOOKS: hooksFile, CONTRACT_SEEDED: seededFile } });
     onChild(child);
     relay(child.stdout, process.stdout, name);
     relay(child.stderr, process.stderr, name);
@@ -546,7 +589,7 @@ async function main() {
     for (let i = 0; i < 100 && !existsSync(keyFile); i++) await sleep(100);
 
     const [alice, bob, carol] = [randomUUID(), randomUUID(), randomUUID()];
-    const [adminToken, aliceToken, bobToken] = await Promise.all([
+    const [adminToken, aliceToken, bobToken, carolToken] = await Promise.all([
       devToken(dataDir, ['--platform-admin']),
       devToken(dataDir, ['--account', alice, '--name', 'Alice']),
       devToken(dataDir, ['--account', bob, '--name', 'Bob']),
@@ -596,15 +639,17 @@ async function main() {
         specFile: spec,
         baseUrl: platform.url,
         auth: [bearer('alice', aliceToken), bearer('bob', bobToken), bearer('admin', adminToken)],
-        config: (authFile) => schemathesisConfig({ authFile, accounts: [bob, carol] }),
+        seed: () => seedChat({ baseUrl: platform.url, tokens: { alice: aliceToken, bob: bobToken, carol: carolToken, admin: adminToken }, accounts: { alice, bob, carol } }),
+        config: (authFile, seeded) => schemathesisConfig({ authFile, accounts: [bob, carol], seeded }),
         examples: maxExamples,
       },
       {
         name: 'partner',
         specFile: partnerSpec,
         baseUrl: platform.partnerUrl,
-        auth: [apiKey('key', key), bearer('alice', aliceToken), bearer('admin', adminToken), apiKey('peer', peer)],
-        config: (authFile) => partnerConfig({ authFile, scopes: catalogueScopes, presets: cataloguePresets, workspaces: [aliceWorkspace] }),
+        auth: [bearer('alice', aliceToken), apiKey('key', key), bearer('admin', adminToken), apiKey('peer', peer)],
+        seed: () => seedPartner({ baseUrl: platform.partnerUrl, root, dataDir, key, aliceToken, aliceWorkspace, accounts: { bob, carol } }),
+        config: (authFile, seeded) => partnerConfig({ authFile, scopes: catalogueScopes, presets: cataloguePresets, workspaces: [aliceWorkspace], seeded }),
         examples: partnerMaxExamples,
         // A key that revokes itself would turn every later case of the suite into a 401: that operation runs alone.
         filter: ['--exclude-operation-id', 'revokeCurrentApiKey'],
@@ -648,7 +693,7 @@ async function main() {
     summaries.push(`contract: FAILED: ${err?.message ?? err}`);
   } finally {
     await platform.stop();
-    await rm(dataDir, { recursive: true, force: true }).catch((err) => log(`could not remove ${dataDir}: ${err.message}`));
+    if (!process.env.CONTRACT_KEEP_DEBUG) await rm(dataDir, { recursive: true, force: true }).catch((err) => log(`could not remove ${dataDir}: ${err.message}`));
   }
   // The closing line in the plain "N passed, N failed" form that log readers look for.
   process.stdout.write(`${summaries.join('\n')}\ncontract: seed ${seed}, ${elapsed()}\ncontract: ${passed} passed, ${failed} failed\n`);
