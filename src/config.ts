@@ -40,6 +40,12 @@ export interface Config {
   accountCacheTtlMs: number;
   /** How often each node writes the workspace API's buffered audit entries (and key last-used times). */
   svcAuditFlushMs: number;
+  /** Longest time a client may take to send a whole request, headers and body (408 after it). */
+  requestTimeoutMs: number;
+  /** Longest time a client may take to send the request line and headers (408 after it). */
+  headersTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests. */
+  keepAliveTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -130,5 +136,21 @@ export function loadConfig(env: Env = process.env): Config {
     sendRateLimitPerMinute: int(env, 'SEND_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     accountCacheTtlMs: int(env, 'ACCOUNT_CACHE_TTL_MS', 60_000, 0, 3_600_000),
     svcAuditFlushMs: int(env, 'SVC_AUDIT_FLUSH_MS', 2_000, 100, 3_600_000),
+    ...httpTimeouts(env),
   };
+}
+
+/**
+ * Without these a client that sends its body (or headers) a byte at a time holds a connection and a request slot for
+ * as long as it likes. The headers must arrive within the whole request's time, as Node requires.
+ */
+function httpTimeouts(env: Env): Pick<Config, 'requestTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs'> {
+  const requestTimeoutMs = int(env, 'REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000);
+  const headersTimeoutMs = int(env, 'HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 100, 3_600_000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  }
+  // Above the 60 s idle timeout of common load balancers, which must close first to avoid a race on reuse.
+  const keepAliveTimeoutMs = int(env, 'KEEP_ALIVE_TIMEOUT_MS', 65_000, 100, 3_600_000);
+  return { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs };
 }

@@ -5,7 +5,7 @@ import type { AccountCache } from '../chat/auth/account-cache.js';
 import { createAuthenticator } from '../chat/auth/authenticate.js';
 import type { VerifyKeyCache } from '../chat/auth/verify-key-cache.js';
 import type { Logger } from '../platform/logger.js';
-import { buildListener } from '../platform/http/server.js';
+import { buildListener, type HttpTimeouts } from '../platform/http/server.js';
 import { loadSpecification } from '../platform/http/specification.js';
 import type { Readiness } from '../platform/readiness.js';
 import { apiKeyHandlers } from './api-keys/handlers.js';
@@ -31,6 +31,8 @@ export interface PartnerListenerOptions {
   maxTokenLifetimeSeconds: number;
   trustProxy: boolean | number;
   readiness: () => Promise<Readiness>;
+  /** Socket timeouts (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS). */
+  timeouts?: HttpTimeouts;
 }
 
 export async function buildPartnerListener(options: PartnerListenerOptions): Promise<FastifyInstance> {
@@ -54,6 +56,7 @@ export async function buildPartnerListener(options: PartnerListenerOptions): Pro
     name: 'partner',
     log: options.log,
     bodyLimit: options.bodyLimit,
+    timeouts: options.timeouts,
     specification,
     handlers,
     context: partnerContextFactory(deps.sql),

@@ -107,6 +107,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         maxTokenLifetimeSeconds: config.maxTokenLifetimeSeconds,
         sendLimit: new SendLimit(redis, config.sendRateLimitPerMinute, clock),
         readiness,
+        timeouts: config,
       });
       const address = await chat.listen({ host: config.host, port: config.chatPort });
       stops.push(() => chat.close());
@@ -135,6 +136,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         maxTokenLifetimeSeconds: config.maxTokenLifetimeSeconds,
         trustProxy: config.trustProxy,
         readiness,
+        timeouts: config,
       });
       const address = await partner.listen({ host: config.host, port: config.partnerPort });
       stops.push(() => partner.close());
@@ -161,6 +163,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         bodyLimit: config.bodyLimitBytes,
         audience: config.jwtAudience,
         trustProxy: config.trustProxy,
+        timeouts: config,
       });
       const address = await workspace.listen({ host: config.host, port: config.workspacePort });
       stops.push(() => workspace.close());
