@@ -40,6 +40,16 @@ export interface Config {
   accountCacheTtlMs: number;
   /** How often each node writes the workspace API's buffered audit entries (and key last-used times). */
   svcAuditFlushMs: number;
+  /** Realtime (docs/realtime.md): hours the per-account event log keeps events for resume-after (at least 24). */
+  realtimeRetentionHours: number;
+  realtimeMaxFrameBytes: number;
+  realtimeMaxSubscriptions: number;
+  realtimeMaxFramesPerSecond: number;
+  realtimeMaxSessionsPerAccount: number;
+  realtimeHeartbeatMs: number;
+  realtimeConnectTimeoutMs: number;
+  realtimeMaxBufferedBytes: number;
+  realtimeSweepMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -130,5 +140,14 @@ export function loadConfig(env: Env = process.env): Config {
     sendRateLimitPerMinute: int(env, 'SEND_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     accountCacheTtlMs: int(env, 'ACCOUNT_CACHE_TTL_MS', 60_000, 0, 3_600_000),
     svcAuditFlushMs: int(env, 'SVC_AUDIT_FLUSH_MS', 2_000, 100, 3_600_000),
+    realtimeRetentionHours: int(env, 'REALTIME_RETENTION_HOURS', 24, 24, 720),
+    realtimeMaxFrameBytes: int(env, 'REALTIME_MAX_FRAME_BYTES', 65_536, 1_024, 16_777_216),
+    realtimeMaxSubscriptions: int(env, 'REALTIME_MAX_SUBSCRIPTIONS', 8, 1, 100),
+    realtimeMaxFramesPerSecond: int(env, 'REALTIME_MAX_FRAMES_PER_SECOND', 50, 1, 10_000),
+    realtimeMaxSessionsPerAccount: int(env, 'REALTIME_MAX_SESSIONS_PER_ACCOUNT', 20, 1, 1_000),
+    realtimeHeartbeatMs: int(env, 'REALTIME_HEARTBEAT_MS', 10_000, 100, 3_600_000),
+    realtimeConnectTimeoutMs: int(env, 'REALTIME_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
+    realtimeMaxBufferedBytes: int(env, 'REALTIME_MAX_BUFFERED_BYTES', 4_194_304, 65_536, 1_073_741_824),
+    realtimeSweepMs: int(env, 'REALTIME_SWEEP_MS', 10_000, 100, 3_600_000),
   };
 }

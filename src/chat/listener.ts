@@ -36,6 +36,7 @@ import { roomHandlers } from './rooms/handlers.js';
 import { PersonalRoomService } from './rooms/personal.js';
 import { RoomService } from './rooms/service.js';
 import { threadHandlers } from './threads/handlers.js';
+import { realtimeHandlers } from '../realtime/handlers.js';
 import { ThreadService } from './threads/service.js';
 import { draftHandlers } from './drafts/handlers.js';
 import { DraftService } from './drafts/service.js';
@@ -77,6 +78,7 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     ...labelHandlers(new LabelService(deps)),
     ...savedHandlers(new SavedService(deps)),
     ...pollHandlers(new PollService(deps)),
+    ...realtimeHandlers(deps.sql),
   };
   handlers.sendMessage = sendLimited(handlers.sendMessage, options.sendLimit);
   const authenticate = createAuthenticator(deps.accounts, deps.verifyKeys, deps.clock, {

@@ -1,8 +1,10 @@
 // Domain events are written to the outbox table in the same transaction as the change that caused them;
 // the relay publishes them to Redis pub/sub (realtime fan-out on every node) and marks them published.
 import type { EntityManager } from './db/orm.js';
-import { inTransaction, type SqlPool } from './db/sql.js';
+import type { SqlPool } from './db/sql.js';
 import type { Redis } from './redis.js';
+import { publishDeliveries } from '../realtime/delivery.js';
+import { recordUserEvents, type Delivery } from '../realtime/log.js';
 
 /** The Redis pub/sub channel every relayed domain event is published on. */
 export const eventsChannel = 'platform:events';
@@ -25,26 +27,54 @@ interface OutboxRow {
   created_at: Date;
 }
 
+/** Session-level advisory lock that serialises relays across nodes, so that per-account seqs follow id order. */
+const RELAY_LOCK = 0x6f757462;
+
 /**
- * Publishes up to `batch` unpublished events in id order. Rows are locked with SKIP LOCKED so that relays
- * on several nodes never publish the same row twice; returns how many were published.
+ * Publishes up to `batch` unpublished events in id order, and records each in the per-account event log of its
+ * recipients (src/realtime/log.ts) in the same transaction; returns how many were published. One relay runs at a
+ * time (an advisory lock held until its realtime deliveries are announced, after the commit), and rows are locked
+ * with SKIP LOCKED besides, so that relays on several nodes never publish the same row twice.
  */
 export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500): Promise<number> {
-  return inTransaction(sql, async (client) => {
-    const { rows } = await client.query<OutboxRow>(
-      'select id, topic, payload, created_at from outbox where published_at is null order by id limit $1 for update skip locked',
-      [batch],
-    );
-    if (rows.length === 0) return 0;
-    const pipeline = redis.pipeline();
-    for (const row of rows) {
-      const event: RelayedEvent = { id: String(row.id), topic: row.topic, payload: row.payload, createdAt: row.created_at.toISOString() };
-      pipeline.publish(eventsChannel, JSON.stringify(event));
+  const client = await sql.connect();
+  try {
+    // Statements without parameters share a round trip: this runs on the path from a commit to the sockets.
+    await client.query(`select pg_advisory_lock(${RELAY_LOCK}); begin`);
+    let deliveries: Delivery[] = [];
+    let published = 0;
+    try {
+      const { rows } = await client.query<OutboxRow>(
+        'select id, topic, payload, created_at from outbox where published_at is null order by id limit $1 for update skip locked',
+        [batch],
+      );
+      if (rows.length > 0) {
+        deliveries = await recordUserEvents(client, rows);
+        const pipeline = redis.pipeline();
+        for (const row of rows) {
+          const event: RelayedEvent = { id: String(row.id), topic: row.topic, payload: row.payload, createdAt: row.created_at.toISOString() };
+          pipeline.publish(eventsChannel, JSON.stringify(event));
+        }
+        await pipeline.exec();
+        published = rows.length;
+      }
+      // The ids are bigint values read from the table, safe to write into the statement.
+      const ids = rows.map((r) => Number(r.id)).join(',');
+      await client.query(rows.length > 0 ? `update outbox set published_at = now() where id = any('{${ids}}'::bigint[]); commit` : 'commit');
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      throw err;
     }
-    await pipeline.exec();
-    await client.query('update outbox set published_at = now() where id = any($1::bigint[])', [rows.map((r) => r.id)]);
-    return rows.length;
-  });
+    // After the commit: a node that hears of a seq finds it in the log. A lost announcement shows as a gap on the
+    // next one, or in the gateway's periodic check, and is read back from the log.
+    await publishDeliveries(redis, deliveries);
+    return published;
+  } finally {
+    // Also after a failure midway (unlocking a lock not held is harmless). A connection that may still hold the lock
+    // is closed rather than pooled: closing releases it.
+    const unlocked = await client.query(`select pg_advisory_unlock(${RELAY_LOCK})`).then(() => true, () => false);
+    client.release(!unlocked);
+  }
 }
 
 /** Published rows are kept a day for inspection, then removed. */

@@ -6,6 +6,7 @@ import type { SqlPool } from './db/sql.js';
 import type { Logger } from './logger.js';
 import { pruneAuditLog } from '../workspace/audit/service.js';
 import { drainOutbox, pruneOutbox } from './outbox.js';
+import { pruneEventLog } from '../realtime/log.js';
 import { connectRedis, type Redis } from './redis.js';
 
 export const outboxQueueName = 'outbox';
@@ -14,10 +15,16 @@ const drainCoalesceMs = 5;
 
 export interface Queues {
   outbox: Queue;
-  /** Periodic housekeeping: pruning Idempotency-Key records past their 24 hours and audit entries past 30 days. */
+  /** Periodic housekeeping: pruning Idempotency-Key records past their 24 hours, audit entries past 30 days and the realtime event log past its retention. */
   maintenance: Queue;
   /** Asks a worker to drain the outbox soon; never throws (the periodic drain catches up). */
   requestOutboxDrain(): void;
+  /**
+   * In a process that runs the workers, requests drain in-process instead of through a BullMQ job: the realtime
+   * fan-out then starts within a millisecond of the commit. null goes back to jobs; the promise settles when a
+   * local drain under way has finished.
+   */
+  drainLocally(drain: (() => Promise<unknown>) | null): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -28,10 +35,38 @@ export function createQueues(redisUrl: string, log: Logger): Queues {
   // Requests within a few milliseconds of each other share one job: under load a drain then publishes a batch
   // instead of one row, and sends do not each pay a Redis round trip.
   let pending: NodeJS.Timeout | undefined;
+  // Local drains: one at a time; a request during a drain runs one more after it (its rows may have committed
+  // after that drain read the table), so a burst still costs few drains.
+  let local: (() => Promise<unknown>) | null = null;
+  let running: Promise<void> | undefined;
+  let again = false;
+  const drainHere = (drain: () => Promise<unknown>) => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          await drain();
+        } while (again);
+      } catch (err) {
+        log.warn({ err }, 'outbox drain failed; the periodic drain catches up');
+      } finally {
+        running = undefined;
+      }
+    })();
+  };
   return {
     outbox,
     maintenance,
+    async drainLocally(drain) {
+      local = drain;
+      await running;
+    },
     requestOutboxDrain() {
+      if (local) return drainHere(local);
       if (pending) return;
       pending = setTimeout(() => {
         pending = undefined;
@@ -42,6 +77,8 @@ export function createQueues(redisUrl: string, log: Logger): Queues {
     },
     async close() {
       if (pending) clearTimeout(pending);
+      local = null;
+      await running;
       await outbox.close();
       await maintenance.close();
       connection.disconnect();
@@ -53,11 +90,20 @@ export interface Workers {
   close(): Promise<void>;
 }
 
-export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queues, pollMs: number, log: Logger): Promise<Workers> {
+export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queues, pollMs: number, log: Logger, eventLogRetentionHours = 24): Promise<Workers> {
   const publisher: Redis = connectRedis(redisUrl, 'outbox-publisher');
   const connection = connectRedis(redisUrl, 'workers');
   await queues.outbox.upsertJobScheduler('outbox-drain-safety-net', { every: pollMs }, { name: 'drain' });
   await queues.outbox.upsertJobScheduler('outbox-prune', { every: 3_600_000 }, { name: 'prune' });
+  // Keep draining while full batches come back, so one call empties a backlog.
+  const drainAll = async () => {
+    let published = 0;
+    for (;;) {
+      const n = await drainOutbox(sql, publisher);
+      published += n;
+      if (n < 500) return published;
+    }
+  };
   const worker = new Worker(
     outboxQueueName,
     async (job: Job) => {
@@ -65,26 +111,23 @@ export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queue
       // A request deduplicated against a drain already running would be lost (its rows committed after this drain
       // read the table): from now on requests queue a new drain.
       await job.removeDeduplicationKey();
-      let published = 0;
-      // Keep draining while full batches come back, so one job empties a backlog.
-      for (;;) {
-        const n = await drainOutbox(sql, publisher);
-        published += n;
-        if (n < 500) break;
-      }
-      return { published };
+      return { published: await drainAll() };
     },
     { connection, concurrency: 1 },
   );
+  void queues.drainLocally(drainAll);
   worker.on('failed', (job, err) => log.error({ err, job: job?.name }, 'outbox job failed'));
 
   await queues.maintenance.upsertJobScheduler('idempotency-prune', { every: 3_600_000 }, { name: 'prune-idempotency' });
   await queues.maintenance.upsertJobScheduler('svc-audit-prune', { every: 3_600_000 }, { name: 'prune-svc-audit' });
+  await queues.maintenance.upsertJobScheduler('realtime-log-prune', { every: 3_600_000 }, { name: 'prune-realtime-log' });
   const maintenance = new Worker(
     maintenanceQueueName,
     async (job: Job) => {
       // The workspace API's audit log keeps 30 days.
       if (job.name === 'prune-svc-audit') return { pruned: await pruneAuditLog(sql, new Date()) };
+      // The realtime event log keeps REALTIME_RETENTION_HOURS (at least 24) for resume-after.
+      if (job.name === 'prune-realtime-log') return { pruned: await pruneEventLog(sql, eventLogRetentionHours, new Date()) };
       const res = await sql.query("delete from idempotency_keys where created_at < now() - interval '24 hours'");
       return { pruned: res.rowCount ?? 0 };
     },
@@ -93,6 +136,7 @@ export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queue
   maintenance.on('failed', (job, err) => log.error({ err, job: job?.name }, 'maintenance job failed'));
   return {
     async close() {
+      await queues.drainLocally(null);
       await maintenance.close();
       await worker.close();
       connection.disconnect();

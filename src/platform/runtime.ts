@@ -12,6 +12,9 @@ import { AccountCache } from '../chat/auth/account-cache.js';
 import { reportUnusableKeys } from '../chat/auth/key-strength.js';
 import { SendLimit } from '../chat/auth/send-limit.js';
 import { VerifyKeyCache } from '../chat/auth/verify-key-cache.js';
+import { createAuthenticator } from '../chat/auth/authenticate.js';
+import { startRealtimeGateway, type RealtimeGateway } from '../realtime/gateway.js';
+import { realtimeOptions } from '../realtime/options.js';
 import { resolveCursorSecret } from './cursor-secret.js';
 import { installCursorSecret } from './http/cursor.js';
 import { AuditRecorder } from '../workspace/audit/recorder.js';
@@ -32,6 +35,8 @@ export interface Platform {
   chat?: FastifyInstance;
   /** Base URL of the chat listener, when it runs. */
   chatUrl?: string;
+  /** STOMP over WebSocket at /ws on the chat listener (docs/realtime.md). */
+  realtime?: RealtimeGateway;
   partner?: FastifyInstance;
   /** Base URL of the partner listener, when it runs. */
   partnerUrl?: string;
@@ -86,7 +91,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
     const platform: Platform = { databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, stop: stopAll };
 
     if (config.services.includes('workers')) {
-      const workers = await startWorkers(sql, infra.redisUrl, queues, config.outboxPollMs, log);
+      const workers = await startWorkers(sql, infra.redisUrl, queues, config.outboxPollMs, log, config.realtimeRetentionHours);
       stops.push(() => workers.close());
     }
     // Ticket SLA timers: queued by the workspace listener, run by the workers.
@@ -118,6 +123,23 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       });
       const address = await chat.listen({ host: config.host, port: config.chatPort });
       stops.push(() => chat.close());
+      const realtime = await startRealtimeGateway({
+        server: chat.server,
+        sql,
+        redisUrl: infra.redisUrl,
+        publisher: redis,
+        clock,
+        log,
+        options: realtimeOptions(config),
+        authenticate: createAuthenticator(accounts, verifyKeys, clock, {
+          audience: config.jwtAudience,
+          platformModule: config.platformModule,
+          maxTokenLifetimeSec: config.maxTokenLifetimeSeconds,
+        }),
+      });
+      // Stops before the listener closes: sockets get their reconnect notice first.
+      stops.push(() => realtime.stop());
+      platform.realtime = realtime;
       platform.chat = chat;
       platform.chatUrl = address;
       log.info({ address }, 'chat listener ready');

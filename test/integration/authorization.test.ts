@@ -6,6 +6,7 @@ import { expectedReport, runRow, type RowReport } from '../authz/run-row.js';
 import { chatRows as coreRows } from '../authz/chat-rows.js';
 import { channelsRows } from '../authz/channels-rows.js';
 import { personalRows } from '../authz/personal-rows.js';
+import { realtimeRows } from '../authz/realtime-rows.js';
 import type { Row } from '../authz/row.js';
 import { loadChatSpec, routeShape } from '../authz/spec.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
@@ -27,7 +28,7 @@ const OPS_OPERATIONS = [
 /** Rows played at the same time (each in its own world); the machine has two cores. */
 const PARALLEL_ROWS = 4;
 
-const chatRows = [...coreRows, ...channelsRows, ...personalRows];
+const chatRows = [...coreRows, ...channelsRows, ...personalRows, ...realtimeRows];
 const spec = await loadChatSpec();
 const inSpec = (row: Row) => spec.operations.has(row.operationId);
 

@@ -116,6 +116,7 @@ export const operationRoutes = {
   getPoll: { method: 'get', path: '/api/v1/polls/{pollId}' },
   votePoll: { method: 'post', path: '/api/v1/polls/{pollId}/votes' },
   closePoll: { method: 'post', path: '/api/v1/polls/{pollId}/close' },
+  listMyEvents: { method: 'get', path: '/api/v1/me/events' },
   getHealth: { method: 'get', path: '/healthz', public: true },
   getReadiness: { method: 'get', path: '/readyz', public: true },
 } as const satisfies { readonly [K in OperationId]: RouteOf<K> };

@@ -313,6 +313,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The caller's events after `after`, oldest first: the catch-up a STOMP client gets with `resume-after`.
+         *     An `after` at or beyond the newest seq answers no events. 410 events_expired when events after `after` are
+         *     past the retention window: the client refetches its state and continues from `lastSeq`.
+         */
+        get: operations["listMyEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/labels": {
         parameters: {
             query?: never;
@@ -1452,6 +1473,11 @@ export interface components {
             data: components["schemas"]["UnreadThreadCount"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseUserEventPage: {
+            data: components["schemas"]["UserEventPage"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
         /**
          * @description Kept for compatibility with the interface description: identity is taken only from the
          *     verified bearer token, and the server never reads this parameter.
@@ -2271,6 +2297,36 @@ export interface components {
         };
         UpdateRuleRequest: {
             rule: components["schemas"]["ChannelRule"];
+        };
+        /** @description One event of the caller's stream: the body of a STOMP MESSAGE on /user/queue/events, and an item of GET /me/events. */
+        UserEvent: {
+            /**
+             * Format: int64
+             * @description The caller's event number: it grows by exactly one per event the caller receives.
+             */
+            seq: number;
+            /** @description The platform event id; one event has the same id in every recipient's stream. */
+            eventId: string;
+            /** @description The event's topic (docs/events.md). */
+            topic: string;
+            /** @description When the change that caused the event was made. */
+            createdAt: components["schemas"]["Platform.instant"];
+            /** @description The event's payload as docs/events.md gives it, its audience included. */
+            payload: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A page of the caller's event stream after a given seq (docs/realtime.md). */
+        UserEventPage: {
+            /** @description The events with seq greater than `after`, in seq order, at most `limit`. */
+            events: components["schemas"]["UserEvent"][];
+            /** @description True when events after the last one returned exist. */
+            hasMore: boolean;
+            /**
+             * Format: int64
+             * @description The seq of the caller's newest event when the page was read; 0 when the caller has none.
+             */
+            lastSeq: number;
         };
         VotePollRequest: {
             /** @description The options chosen; they replace the caller's whole previous vote. Exactly one on a single-choice poll. */
@@ -4973,6 +5029,115 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listMyEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+                after?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseUserEventPage"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            410: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;

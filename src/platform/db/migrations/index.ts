@@ -9,6 +9,7 @@ import { Migration20261123000060Workspace } from './Migration20261123000060Works
 import { Migration20261123000140Families } from './Migration20261123000140Families.js';
 import { Migration20261123000150Channels } from './Migration20261123000150Channels.js';
 import { Migration20261123000160Personal } from './Migration20261123000160Personal.js';
+import { Migration20261123000190Realtime } from './Migration20261123000190Realtime.js';
 
 export const migrations = [
   { name: 'Migration20261121000001Init', class: Migration20261121000001Init },
@@ -21,4 +22,5 @@ export const migrations = [
   { name: 'Migration20261123000140Families', class: Migration20261123000140Families },
   { name: 'Migration20261123000150Channels', class: Migration20261123000150Channels },
   { name: 'Migration20261123000160Personal', class: Migration20261123000160Personal },
+  { name: 'Migration20261123000190Realtime', class: Migration20261123000190Realtime },
 ];
