@@ -50,7 +50,35 @@ export interface Config {
   realtimeConnectTimeoutMs: number;
   realtimeMaxBufferedBytes: number;
   realtimeSweepMs: number;
+  /** Largest file an upload session accepts. */
+  uploadMaxBytes: number;
+  /** Media types an upload may declare: type/subtype or type/* entries, lower case. */
+  uploadAllowedTypes: string[];
+  /** How long an upload session lives: an upload not complete and sent in a message by then is deleted. */
+  uploadSessionTtlSeconds: number;
+  /** How often a worker deletes expired upload sessions and files of recalled messages. */
+  uploadCleanupIntervalMs: number;
+  /** Where uploaded files are stored: a folder under dataDir, or an S3-compatible bucket. */
+  media: MediaStoreConfig;
+  /** Public base URL of the media service (upload URLs); unset: the origin the client called. */
+  mediaPublicUrl: string | undefined;
+  /** How often a worker fires due scheduled messages and reminders whose delayed job went missing. */
+  scheduleSweepMs: number;
 }
+
+export type MediaStoreConfig =
+  | { kind: 'file' }
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      /** An S3-compatible service other than AWS (MinIO, R2, ...). */
+      endpoint: string | undefined;
+      /** Both or neither; neither: the AWS SDK's default credential chain. */
+      accessKeyId: string | undefined;
+      secretAccessKey: string | undefined;
+      forcePathStyle: boolean;
+    };
 
 export class ConfigError extends Error {}
 
@@ -109,6 +137,68 @@ function trustProxy(env: Env): boolean | number {
   throw new ConfigError(`TRUST_PROXY must be false, true or a number of proxy hops (0-10), got "${raw}"`);
 }
 
+// Kinds people send in a work chat; image/*, audio/* and video/* are served as downloads (never rendered inline).
+const defaultUploadTypes = [
+  'image/*', 'audio/*', 'video/*', 'text/plain', 'text/csv', 'application/pdf', 'application/zip', 'application/json',
+  'application/msword', 'application/vnd.ms-excel', 'application/vnd.ms-powerpoint',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+];
+const mediaTypeEntry = /^([a-z0-9][a-z0-9!#$&^_.+-]{0,126})\/([a-z0-9][a-z0-9!#$&^_.+-]{0,126}|\*)$/;
+
+function uploadTypes(env: Env): string[] {
+  const raw = env.UPLOAD_ALLOWED_TYPES;
+  if (raw === undefined || raw.trim() === '') return defaultUploadTypes;
+  const entries = raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  if (entries.length === 0) throw new ConfigError('UPLOAD_ALLOWED_TYPES must list at least one media type');
+  for (const entry of entries) {
+    if (entry !== '*/*' && !mediaTypeEntry.test(entry)) {
+      throw new ConfigError(`UPLOAD_ALLOWED_TYPES entries must be type/subtype, type/* or */*, got "${entry}"`);
+    }
+  }
+  return entries;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function mediaStore(env: Env): MediaStoreConfig {
+  const kind = env.MEDIA_STORE ?? 'file';
+  if (kind === 'file' || kind === '') return { kind: 'file' };
+  if (kind !== 's3') throw new ConfigError(`MEDIA_STORE must be file or s3, got "${kind}"`);
+  const bucket = env.S3_BUCKET;
+  if (!bucket) throw new ConfigError('MEDIA_STORE=s3 needs S3_BUCKET');
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError(`S3_BUCKET is not a valid bucket name: "${bucket}"`);
+  const accessKeyId = env.S3_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY || undefined;
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together or not at all');
+  }
+  return {
+    kind: 's3',
+    bucket,
+    region: env.S3_REGION || 'us-east-1',
+    endpoint: url(env, 'S3_ENDPOINT', ['http', 'https']),
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', false),
+  };
+}
+
+function publicUrl(env: Env, name: string): string | undefined {
+  const raw = url(env, name, ['http', 'https']);
+  if (raw === undefined) return undefined;
+  const parsed = new URL(raw);
+  if (parsed.search || parsed.hash) throw new ConfigError(`${name} must be a base URL without query or fragment, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
+}
+
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -149,5 +239,12 @@ export function loadConfig(env: Env = process.env): Config {
     realtimeConnectTimeoutMs: int(env, 'REALTIME_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
     realtimeMaxBufferedBytes: int(env, 'REALTIME_MAX_BUFFERED_BYTES', 4_194_304, 65_536, 1_073_741_824),
     realtimeSweepMs: int(env, 'REALTIME_SWEEP_MS', 10_000, 100, 3_600_000),
+    uploadMaxBytes: int(env, 'UPLOAD_MAX_BYTES', 100 * 1024 * 1024, 1, 1024 ** 4),
+    uploadAllowedTypes: uploadTypes(env),
+    uploadSessionTtlSeconds: int(env, 'UPLOAD_SESSION_TTL_SECONDS', 86_400, 60, 2_592_000),
+    uploadCleanupIntervalMs: int(env, 'UPLOAD_CLEANUP_INTERVAL_MS', 600_000, 1_000, 86_400_000),
+    media: mediaStore(env),
+    mediaPublicUrl: publicUrl(env, 'MEDIA_PUBLIC_URL'),
+    scheduleSweepMs: int(env, 'SCHEDULE_SWEEP_MS', 5_000, 100, 3_600_000),
   };
 }

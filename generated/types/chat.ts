@@ -262,6 +262,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/files/upload-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Open an upload session for one file of the caller. A size over UPLOAD_MAX_BYTES or a media type outside
+         *     UPLOAD_ALLOWED_TYPES is refused here (400) and by the media service.
+         */
+        post: operations["createUploadSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/broadcasts": {
         parameters: {
             query?: never;
@@ -448,6 +468,42 @@ export interface paths {
         patch: operations["updateSavedMessage"];
         trace?: never;
     };
+    "/api/v1/messages/scheduled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The caller's scheduled messages in one status (PENDING unless asked), soonest sendAt first. */
+        get: operations["listScheduledMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/messages/scheduled/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One scheduled message of the caller. */
+        get: operations["getScheduledMessage"];
+        put?: never;
+        post?: never;
+        /** @description Cancel a PENDING message: it is never sent and answers 404 from then on. A SENT or FAILED one is 409. */
+        delete: operations["deleteScheduledMessage"];
+        options?: never;
+        head?: never;
+        /** @description Change the text or the time; only while PENDING. */
+        patch: operations["updateScheduledMessage"];
+        trace?: never;
+    };
     "/api/v1/polls/{pollId}": {
         parameters: {
             query?: never;
@@ -500,6 +556,43 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reminders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The caller's ACTIVE reminders, soonest nextFireAt first. */
+        get: operations["listReminders"];
+        put?: never;
+        /** @description Create a one-time or recurring reminder; the caller's reminder room is made if it does not exist yet. */
+        post: operations["createReminder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reminders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One reminder of the caller. */
+        get: operations["getReminder"];
+        put?: never;
+        post?: never;
+        /** @description Cancel: the reminder never fires again and answers 404 from then on. A DONE reminder is 409. */
+        delete: operations["deleteReminder"];
+        options?: never;
+        head?: never;
+        /** @description Change the text or the schedule; only while ACTIVE. */
+        patch: operations["updateReminder"];
         trace?: never;
     };
     "/api/v1/rooms": {
@@ -802,6 +895,26 @@ export interface paths {
         put?: never;
         /** @description Send a message. */
         post: operations["sendMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rooms/{roomId}/messages/scheduled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Schedule a message of the caller (a member of the room) for sendAt. At sendAt it is posted as the caller, or
+         *     becomes FAILED when the caller can no longer post there.
+         */
+        post: operations["createScheduledMessage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1282,8 +1395,18 @@ export interface components {
             meta: components["schemas"]["Envelope.ListMeta"];
         };
         /** @description The response envelope of a chat list operation. */
+        ApiListResponseReminderResponse: {
+            data: components["schemas"]["ReminderResponse"][];
+            meta: components["schemas"]["Envelope.ListMeta"];
+        };
+        /** @description The response envelope of a chat list operation. */
         ApiListResponseRoomResponse: {
             data: components["schemas"]["RoomResponse"][];
+            meta: components["schemas"]["Envelope.ListMeta"];
+        };
+        /** @description The response envelope of a chat list operation. */
+        ApiListResponseScheduledMessageResponse: {
+            data: components["schemas"]["ScheduledMessageResponse"][];
             meta: components["schemas"]["Envelope.ListMeta"];
         };
         /** @description The response envelope of a chat list operation. */
@@ -1404,6 +1527,16 @@ export interface components {
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
+        ApiResponseReminderCancelled: {
+            data: components["schemas"]["ReminderCancelled"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseReminderResponse: {
+            data: components["schemas"]["ReminderResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
         ApiResponseRoomDeleted: {
             data: components["schemas"]["RoomDeleted"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
@@ -1436,6 +1569,16 @@ export interface components {
         /** @description The response envelope of every chat operation. */
         ApiResponseSavedRemoved: {
             data: components["schemas"]["SavedRemoved"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseScheduledMessageCancelled: {
+            data: components["schemas"]["ScheduledMessageCancelled"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseScheduledMessageResponse: {
+            data: components["schemas"]["ScheduledMessageResponse"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
@@ -1474,9 +1617,35 @@ export interface components {
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
+        ApiResponseUploadSession: {
+            data: components["schemas"]["UploadSession"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
         ApiResponseUserEventPage: {
             data: components["schemas"]["UserEventPage"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description A file carried by a message. */
+        Attachment: {
+            /** @description The upload's id, also the file's id. */
+            id: components["schemas"]["Platform.uuid"];
+            fileName: string;
+            contentType: string;
+            /**
+             * Format: int64
+             * @description Bytes.
+             */
+            size: number;
+            /**
+             * @description Download path on the chat service's base URL (GET with the bearer token): members of a room where a message
+             *     that is not recalled carries the file may download it.
+             */
+            url: string;
+        };
+        /** @description A completed upload of the sender, named by the id its upload session gave. */
+        AttachmentRef: {
+            uploadId: components["schemas"]["Platform.uuid"];
         };
         /**
          * @description Kept for compatibility with the interface description: identity is taken only from the
@@ -1646,6 +1815,13 @@ export interface components {
             /** @description The other participant. */
             accountId: components["schemas"]["Platform.uuid"];
         };
+        /** @description Exactly one of remindAt (one-time) and recurrence (recurring). */
+        CreateReminderRequest: {
+            text: components["schemas"]["Platform.text"];
+            /** @description Strictly after now and at most five years ahead. */
+            remindAt?: components["schemas"]["Platform.instant"];
+            recurrence?: components["schemas"]["Recurrence"];
+        };
         CreateRoomRequest: {
             type: components["schemas"]["CreatableRoomType"];
             name: components["schemas"]["RoomName"];
@@ -1657,10 +1833,28 @@ export interface components {
             /** @description A channel the caller is OWNER or ADMIN of: every member of the channel joins the room (GROUP or CHANNEL only, without memberIds). */
             channelId?: components["schemas"]["Platform.uuid"];
         };
+        CreateScheduledMessageRequest: {
+            text: components["schemas"]["Platform.text"];
+            /** @description Strictly after now and at most five years ahead (400 at body.sendAt otherwise). */
+            sendAt: components["schemas"]["Platform.instant"];
+            /** @description Sends the message as a reply in this thread of the room (a reply names its root's thread). */
+            threadRootId?: components["schemas"]["Platform.uuid"];
+        };
         CreateTargetedBroadcastRequest: {
             title?: components["schemas"]["Platform.text"];
             text: components["schemas"]["Platform.text"];
             audience: components["schemas"]["TargetedAudience"];
+        };
+        CreateUploadSessionRequest: {
+            /** @description The file's name as the user sees it; stored trimmed. */
+            fileName: components["schemas"]["Platform.name"];
+            /** @description The file's media type; it must be one of UPLOAD_ALLOWED_TYPES (400 at body.contentType otherwise). */
+            contentType: components["schemas"]["MediaType"];
+            /**
+             * Format: int64
+             * @description The file's size in bytes; at most UPLOAD_MAX_BYTES (400 at body.size otherwise).
+             */
+            size: number;
         };
         /** @description A customer account id as the owning platform writes it. */
         CustomerAccountId: string;
@@ -1675,6 +1869,8 @@ export interface components {
             fingerprint: string;
             createdAt: components["schemas"]["Platform.instant"];
         };
+        /** @enum {string} */
+        DayOfWeek: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY";
         /** @description State of each dependency. */
         DependencyChecks: {
             /** @enum {string} */
@@ -1822,6 +2018,8 @@ export interface components {
             /** @description A reply of the thread, read up to and including it; the root itself means no reply read. */
             messageId: components["schemas"]["Platform.uuid"];
         };
+        /** @description A media type without parameters, such as image/png; compared without regard to letter case. */
+        MediaType: string;
         /**
          * @description A room member with its account's display fields. The per-user fields (muted, mutedUntil, notificationLevel,
          *     pinned, archived) are the member's own preferences: they are present only on the caller's own entry.
@@ -1882,6 +2080,8 @@ export interface components {
             thread?: components["schemas"]["ThreadInfo"];
             /** @description Present on a message of type POLL: the poll it announces. */
             pollId?: components["schemas"]["Platform.uuid"];
+            /** @description Files the message carries, in the order sent; empty when none and once the message is recalled. */
+            attachments: components["schemas"]["Attachment"][];
         };
         /** @enum {string} */
         MessageType: "TEXT" | "POLL";
@@ -1936,6 +2136,8 @@ export interface components {
          * @description An instant in time, ISO 8601 / RFC 3339 with a UTC offset.
          */
         "Platform.instant": string;
+        /** @description A name: free text without U+0000 that has at least one character other than whitespace (tab, line breaks, space separators, U+FEFF); leading and trailing whitespace is removed. */
+        "Platform.name": string;
         /** @description Free text: any Unicode string without U+0000, which PostgreSQL text cannot store. */
         "Platform.text": string;
         /**
@@ -2010,6 +2212,31 @@ export interface components {
             /** @description True when the caller is one of them. */
             reactedByMe: boolean;
         };
+        /**
+         * @description A wall-clock time in an IANA time zone, so "every weekday at 09:00 Europe/Berlin" stays 09:00 in Berlin across
+         *     daylight-saving changes. A time the clocks skip that day fires at the same distance after the jump (02:30 on the
+         *     spring-forward day fires at 03:30); a time that occurs twice fires once, at its later instant (standard time).
+         */
+        Recurrence: {
+            frequency: components["schemas"]["RecurrenceFrequency"];
+            /** @description Local time, HH:mm (24-hour). */
+            time: string;
+            /** @description IANA time zone name, e.g. Europe/Berlin (400 at body.recurrence.timeZone when unknown). */
+            timeZone: string;
+            /** @description WEEKLY only, and required there. */
+            daysOfWeek?: components["schemas"]["DayOfWeek"][];
+            /**
+             * Format: int32
+             * @description MONTHLY only, and required there.
+             */
+            dayOfMonth?: number;
+        };
+        /**
+         * @description DAILY: every day. WEEKDAYS: Monday to Friday. WEEKLY: on daysOfWeek. MONTHLY: on dayOfMonth (the month's last day
+         *     when it is shorter).
+         * @enum {string}
+         */
+        RecurrenceFrequency: "DAILY" | "WEEKDAYS" | "WEEKLY" | "MONTHLY";
         RegisterAccountRequest: {
             /** @description The account id the owning module uses; tokens carry it as sub. */
             id: components["schemas"]["Platform.uuid"];
@@ -2029,6 +2256,42 @@ export interface components {
             /** @description The public key as a PEM-encoded SubjectPublicKeyInfo block. */
             publicKeyPem: components["schemas"]["Platform.text"];
         };
+        ReminderCancelled: {
+            id: components["schemas"]["Platform.uuid"];
+            /** @enum {string} */
+            status: "CANCELLED";
+        };
+        /** @enum {string} */
+        ReminderKind: "ONE_TIME" | "RECURRING";
+        ReminderResponse: {
+            id: components["schemas"]["Platform.uuid"];
+            /** @description The account reminded: the creator. */
+            ownerId: components["schemas"]["Platform.uuid"];
+            /** @description The owner's reminder room, where the reminder bot posts. */
+            roomId: components["schemas"]["Platform.uuid"];
+            text: string;
+            kind: components["schemas"]["ReminderKind"];
+            /** @description ONE_TIME: the instant. */
+            remindAt: components["schemas"]["Platform.instant"] | null;
+            /** @description RECURRING: the rule. */
+            recurrence: components["schemas"]["Recurrence"] | null;
+            status: components["schemas"]["ReminderStatus"];
+            /** @description The next time the bot posts; null once DONE. */
+            nextFireAt: components["schemas"]["Platform.instant"] | null;
+            lastFiredAt: components["schemas"]["Platform.instant"] | null;
+            /**
+             * Format: int64
+             * @description Occurrences that fired so far.
+             */
+            fireCount: number;
+            createdAt: components["schemas"]["Platform.instant"];
+            updatedAt: components["schemas"]["Platform.instant"];
+        };
+        /**
+         * @description ACTIVE until a one-time reminder fires (then DONE). A cancelled reminder is gone for the API (404).
+         * @enum {string}
+         */
+        ReminderStatus: "ACTIVE" | "DONE";
         RoomDeleted: {
             roomId: components["schemas"]["Platform.uuid"];
             /** @enum {string} */
@@ -2146,12 +2409,52 @@ export interface components {
             /** @enum {string} */
             status: "deleted";
         };
+        /**
+         * @description Why a scheduled message could not be sent at sendAt.
+         * @enum {string}
+         */
+        ScheduledFailureReason: "SENDER_NOT_MEMBER" | "SENDER_INACTIVE" | "ROOM_DELETED" | "THREAD_ROOT_RECALLED";
+        ScheduledMessageCancelled: {
+            id: components["schemas"]["Platform.uuid"];
+            /** @enum {string} */
+            status: "CANCELLED";
+        };
+        ScheduledMessageResponse: {
+            id: components["schemas"]["Platform.uuid"];
+            roomId: components["schemas"]["Platform.uuid"];
+            /** @description The creator, who becomes the message's sender. */
+            senderId: components["schemas"]["Platform.uuid"];
+            text: string;
+            /** @description The message becomes a reply in this thread. */
+            threadRootId: components["schemas"]["Platform.uuid"] | null;
+            sendAt: components["schemas"]["Platform.instant"];
+            status: components["schemas"]["ScheduledMessageStatus"];
+            /** @description The message sent, once SENT. */
+            messageId: components["schemas"]["Platform.uuid"] | null;
+            /** @description Once FAILED. */
+            failureReason: components["schemas"]["ScheduledFailureReason"] | null;
+            /** @description When the message was sent or found impossible to send. */
+            firedAt: components["schemas"]["Platform.instant"] | null;
+            createdAt: components["schemas"]["Platform.instant"];
+            updatedAt: components["schemas"]["Platform.instant"];
+        };
+        /**
+         * @description PENDING until sendAt; then SENT (messageId names the message) or FAILED (failureReason says why). A cancelled
+         *     message is gone for the API (404).
+         * @enum {string}
+         */
+        ScheduledMessageStatus: "PENDING" | "SENT" | "FAILED";
         SendMessageRequest: {
             text: components["schemas"]["Platform.text"];
             /** @description Makes the send idempotent: a repeat with the same id returns the first message. */
             clientMessageId?: string;
             /** @description Sends a thread reply under this message of the same room; a reply to a reply joins that reply's root. */
             threadRootId?: components["schemas"]["Platform.uuid"];
+            /**
+             * @description Completed uploads of the sender, each used by one send only (404 upload_not_found, 409 upload_incomplete or
+             *     upload_already_attached otherwise; nothing is sent).
+             */
+            attachments?: components["schemas"]["AttachmentRef"][];
         };
         SetRoomLabelsRequest: {
             /** @description The caller's labels the room carries from now on, replacing the previous ones; empty removes them all. */
@@ -2288,6 +2591,15 @@ export interface components {
             pinned?: boolean;
             archived?: boolean;
         };
+        /**
+         * @description Fields to change; an absent field stays as it is. remindAt makes the reminder one-time, recurrence makes it
+         *     recurring (not both). Only while ACTIVE (409 reminder_not_active).
+         */
+        UpdateReminderRequest: {
+            text?: components["schemas"]["Platform.text"];
+            remindAt?: components["schemas"]["Platform.instant"];
+            recurrence?: components["schemas"]["Recurrence"];
+        };
         /** @description Fields to change; an absent field stays as it is. */
         UpdateRoomRequest: {
             name?: components["schemas"]["RoomName"];
@@ -2297,6 +2609,44 @@ export interface components {
         };
         UpdateRuleRequest: {
             rule: components["schemas"]["ChannelRule"];
+        };
+        /** @description Fields to change; an absent field stays as it is. Only while PENDING (409 scheduled_message_not_pending). */
+        UpdateScheduledMessageRequest: {
+            text?: components["schemas"]["Platform.text"];
+            /** @description Strictly after now and at most five years ahead. */
+            sendAt?: components["schemas"]["Platform.instant"];
+        };
+        /**
+         * @description What a client needs to upload the file straight to the media service over the tus 1.0.0 protocol: create the
+         *     upload with POST to uploadUrl (Upload-Length at most maxSize) sending every header of `headers`, then PATCH the
+         *     bytes to the Location it answers. The session ends at expiresAt: an upload that is not complete, or not attached
+         *     to a message, by then is deleted.
+         */
+        UploadSession: {
+            /** @description The upload's id: attachments of a message name it, and it is the id of the file once sent. */
+            uploadId: components["schemas"]["Platform.uuid"];
+            /** @description Absolute URL of the media service's tus creation endpoint. */
+            uploadUrl: string;
+            /**
+             * @description The upload protocol spoken at uploadUrl.
+             * @enum {string}
+             */
+            protocol: "tus/1.0.0";
+            /** @description Headers to send with every request of the upload (they carry the session's upload token). */
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * Format: int64
+             * @description The most bytes the media service accepts for this upload: the declared size.
+             */
+            maxSize: number;
+            expiresAt: components["schemas"]["Platform.instant"];
+            fileName: string;
+            /** @description The declared media type in lower case. */
+            contentType: string;
+            /** Format: int64 */
+            size: number;
         };
         /** @description One event of the caller's stream: the body of a STOMP MESSAGE on /user/queue/events, and an item of GET /me/events. */
         UserEvent: {
@@ -4772,6 +5122,107 @@ export interface operations {
             };
         };
     };
+    createUploadSession: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateUploadSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseUploadSession"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listMyBroadcasts: {
         parameters: {
             query?: {
@@ -6524,6 +6975,459 @@ export interface operations {
             };
         };
     };
+    listScheduledMessages: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+                status?: components["schemas"]["ScheduledMessageStatus"];
+                /** @description Only messages of this room. */
+                roomId?: components["schemas"]["Platform.uuid"];
+                limit?: number;
+                cursor?: components["schemas"]["Platform.cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped list. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiListResponseScheduledMessageResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getScheduledMessage: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseScheduledMessageResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteScheduledMessage: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseScheduledMessageCancelled"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateScheduledMessage: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateScheduledMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseScheduledMessageResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getPoll: {
         parameters: {
             query?: {
@@ -6771,6 +7675,558 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiResponsePollResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listReminders: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+                limit?: number;
+                cursor?: components["schemas"]["Platform.cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped list. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiListResponseReminderResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createReminder: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateReminderRequest"];
+            };
+        };
+        responses: {
+            /** @description 201 with an enveloped body and the Location of the new resource. */
+            201: {
+                headers: {
+                    "X-Request-Id": string;
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseReminderResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getReminder: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseReminderResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteReminder: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseReminderCancelled"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateReminder: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateReminderRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseReminderResponse"];
                 };
             };
             /** @description An error response with one of the documented statuses. */
@@ -9426,6 +10882,130 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createScheduledMessage: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                roomId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateScheduledMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description 201 with an enveloped body and the Location of the new resource. */
+            201: {
+                headers: {
+                    "X-Request-Id": string;
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseScheduledMessageResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;

@@ -46,6 +46,14 @@ import { savedHandlers } from './saved/handlers.js';
 import { SavedService } from './saved/service.js';
 import { pollHandlers } from './polls/handlers.js';
 import { PollService } from './polls/service.js';
+import { uploadHandlers } from '../media/handlers.js';
+import { mountMedia } from '../media/mount.js';
+import { UploadService } from '../media/sessions.js';
+import type { MediaStore } from '../media/store.js';
+import { reminderHandlers } from './reminders/handlers.js';
+import { ReminderService } from './reminders/service.js';
+import { scheduledHandlers } from './scheduled/handlers.js';
+import { ScheduledMessageService } from './scheduled/service.js';
 
 export interface ChatListenerOptions {
   deps: ChatDeps;
@@ -55,6 +63,8 @@ export interface ChatListenerOptions {
   maxTokenLifetimeSeconds: number;
   sendLimit: SendLimit;
   readiness: () => Promise<Readiness>;
+  /** Where uploaded files live; the media service (tus uploads, downloads) is mounted on this listener. */
+  media: MediaStore;
 }
 
 export async function buildChatListener(options: ChatListenerOptions): Promise<FastifyInstance> {
@@ -79,14 +89,19 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     ...savedHandlers(new SavedService(deps)),
     ...pollHandlers(new PollService(deps)),
     ...realtimeHandlers(deps.sql),
+    ...uploadHandlers(new UploadService(deps)),
+    ...reminderHandlers(new ReminderService(deps, rooms)),
+    ...scheduledHandlers(new ScheduledMessageService(deps)),
   };
   handlers.sendMessage = sendLimited(handlers.sendMessage, options.sendLimit);
+  // Scheduling is sending later: it counts at request time, so a schedule cannot outrun the limit.
+  handlers.createScheduledMessage = sendLimited(handlers.createScheduledMessage, options.sendLimit);
   const authenticate = createAuthenticator(deps.accounts, deps.verifyKeys, deps.clock, {
     audience: options.audience,
     platformModule: deps.config.platformModule,
     maxTokenLifetimeSec: options.maxTokenLifetimeSeconds,
   });
-  return buildListener<ChatOperations, ChatContext>({
+  const app = await buildListener<ChatOperations, ChatContext>({
     name: 'chat',
     log: options.log,
     bodyLimit: options.bodyLimit,
@@ -102,4 +117,6 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     readiness: options.readiness,
     renderError: renderChatError,
   });
+  await mountMedia(app, deps, options.media, authenticate);
+  return app;
 }

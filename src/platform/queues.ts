@@ -11,12 +11,15 @@ import { connectRedis, type Redis } from './redis.js';
 
 export const outboxQueueName = 'outbox';
 export const maintenanceQueueName = 'maintenance';
+export const timeQueueName = 'time';
 const drainCoalesceMs = 5;
 
 export interface Queues {
   outbox: Queue;
   /** Periodic housekeeping: pruning Idempotency-Key records past their 24 hours, audit entries past 30 days and the realtime event log past its retention. */
   maintenance: Queue;
+  /** Delayed jobs of scheduled messages and reminders, their sweeper and upload cleanup (src/chat/time). */
+  time: Queue;
   /** Asks a worker to drain the outbox soon; never throws (the periodic drain catches up). */
   requestOutboxDrain(): void;
   /**
@@ -32,6 +35,7 @@ export function createQueues(redisUrl: string, log: Logger): Queues {
   const connection = connectRedis(redisUrl, 'queues');
   const outbox = new Queue(outboxQueueName, { connection, defaultJobOptions: { removeOnComplete: 100, removeOnFail: 1000 } });
   const maintenance = new Queue(maintenanceQueueName, { connection, defaultJobOptions: { removeOnComplete: 10, removeOnFail: 100 } });
+  const time = new Queue(timeQueueName, { connection, defaultJobOptions: { removeOnComplete: true, removeOnFail: 1000 } });
   // Requests within a few milliseconds of each other share one job: under load a drain then publishes a batch
   // instead of one row, and sends do not each pay a Redis round trip.
   let pending: NodeJS.Timeout | undefined;
@@ -65,6 +69,7 @@ export function createQueues(redisUrl: string, log: Logger): Queues {
       local = drain;
       await running;
     },
+    time,
     requestOutboxDrain() {
       if (local) return drainHere(local);
       if (pending) return;
@@ -81,6 +86,7 @@ export function createQueues(redisUrl: string, log: Logger): Queues {
       await running;
       await outbox.close();
       await maintenance.close();
+      await time.close();
       connection.disconnect();
     },
   };

@@ -29,6 +29,9 @@ import { resolveInfra } from './infra/index.js';
 import type { Logger } from './logger.js';
 import { createQueues, startWorkers } from './queues.js';
 import { checkReadiness } from './readiness.js';
+import { cleanupUploads } from '../media/cleanup.js';
+import { mediaStore } from '../media/store.js';
+import { startTimeWorkers, sweepDue } from '../chat/time/worker.js';
 import { connectRedis } from './redis.js';
 
 export interface Platform {
@@ -47,6 +50,10 @@ export interface Platform {
   workspaceUrl?: string;
   /** Writes the buffered workspace audit entries and key last-used times now (normally every SVC_AUDIT_FLUSH_MS). */
   flushSvcAudit?: () => Promise<void>;
+  /** Fires the scheduled messages and reminders due by the platform's clock now (what the periodic sweep does). */
+  sweepTime: () => Promise<{ scheduled: number; reminders: number }>;
+  /** Deletes expired upload sessions and files of recalled messages now (what the cleanup job does). */
+  cleanupUploads: () => Promise<{ expired: number; purged: number }>;
   databaseUrl: string;
   redisUrl: string;
   stop(): Promise<void>;
@@ -88,11 +95,26 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
     const queues = createQueues(infra.redisUrl, log);
     stops.push(() => queues.close());
 
-    const platform: Platform = { databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, stop: stopAll };
+    const media = mediaStore(config.media, config.dataDir);
+    const platform: Platform = {
+      databaseUrl: infra.databaseUrl,
+      redisUrl: infra.redisUrl,
+      sweepTime: () => sweepDue({ sql, clock, queues }),
+      cleanupUploads: () => cleanupUploads({ sql, clock, queues }, media),
+      stop: stopAll,
+    };
 
     if (config.services.includes('workers')) {
       const workers = await startWorkers(sql, infra.redisUrl, queues, config.outboxPollMs, log, config.realtimeRetentionHours);
       stops.push(() => workers.close());
+      const timeWorkers = await startTimeWorkers(
+        { sql, clock, queues, media },
+        infra.redisUrl,
+        { sweepMs: config.scheduleSweepMs, cleanupMs: config.uploadCleanupIntervalMs },
+        log,
+      );
+      stops.push(() => timeWorkers.close());
+      log.info('workers started');
     }
     // Ticket SLA timers: queued by the workspace listener, run by the workers.
     const slaQueue = config.services.includes('workspace') || config.services.includes('workers') ? createSlaQueue(infra.redisUrl) : undefined;
@@ -120,6 +142,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         maxTokenLifetimeSeconds: config.maxTokenLifetimeSeconds,
         sendLimit: new SendLimit(redis, config.sendRateLimitPerMinute, clock),
         readiness,
+        media,
       });
       const address = await chat.listen({ host: config.host, port: config.chatPort });
       stops.push(() => chat.close());

@@ -100,6 +100,15 @@ const semanticRejections = [
   'createPoll',
   // optionIds must name options of the poll, exactly one on a single-choice poll.
   'votePoll',
+  // size and contentType must be within UPLOAD_MAX_BYTES and UPLOAD_ALLOWED_TYPES, which are configuration.
+  'createUploadSession',
+  // sendAt must be in the future (and at most five years ahead) by the server's clock.
+  'createScheduledMessage', 'updateScheduledMessage',
+  // exactly one of remindAt and recurrence; remindAt in the future; timeZone a zone of the time zone database;
+  // daysOfWeek only and always for WEEKLY, dayOfMonth only and always for MONTHLY.
+  'createReminder', 'updateReminder',
+  // cursor must be a cursor this service issued.
+  'listReminders', 'listScheduledMessages',
 ];
 
 function positiveInt(name, fallback) {

@@ -8,6 +8,7 @@ import { channelsRows } from '../authz/channels-rows.js';
 import { personalRows } from '../authz/personal-rows.js';
 import { realtimeRows } from '../authz/realtime-rows.js';
 import type { Row } from '../authz/row.js';
+import { timeUploadsRows } from '../authz/timeuploads-rows.js';
 import { loadChatSpec, routeShape } from '../authz/spec.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 
@@ -28,7 +29,15 @@ const OPS_OPERATIONS = [
 /** Rows played at the same time (each in its own world); the machine has two cores. */
 const PARALLEL_ROWS = 4;
 
-const chatRows = [...coreRows, ...channelsRows, ...personalRows, ...realtimeRows];
+/** The rows of every feature: chat-rows.ts and one file per later feature. */
+const chatRows: Row[] = [
+  ...coreRows,
+  ...channelsRows,
+  ...personalRows,
+  ...realtimeRows,
+  ...timeUploadsRows,
+];
+
 const spec = await loadChatSpec();
 const inSpec = (row: Row) => spec.operations.has(row.operationId);
 

@@ -7,6 +7,7 @@ import type { Page } from '../rooms/service.js';
 import { sendReply } from '../threads/reply.js';
 import { attachThreadInfo } from '../threads/thread-info.js';
 import { hiddenForMeColumn, messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
+import { sendWithAttachments } from './with-attachments.js';
 
 export interface ScrollQuery {
   before?: string;
@@ -19,6 +20,7 @@ export interface SendInput {
   text: string;
   clientMessageId?: string;
   threadRootId?: string;
+  attachments?: Array<{ uploadId: string }>;
 }
 
 function parseSeqCursor(raw: string, location: string): number {
@@ -99,6 +101,7 @@ export class MessageService {
   }
 
   async send(caller: Caller, roomId: string, input: SendInput): Promise<MessageView> {
+    if (input.attachments !== undefined) return sendWithAttachments(this.deps, caller, roomId, { ...input, attachments: input.attachments });
     if (input.threadRootId !== undefined) return sendReply(this.deps, caller, roomId, { ...input, threadRootId: input.threadRootId });
     const { rows } = await this.deps.sql.query<MessageRow & { bumped: number }>(sendSql, [
       newId(),

@@ -1,4 +1,5 @@
 export type MessageType = 'TEXT' | 'POLL';
+import { attachmentViews, type AttachmentView, type StoredAttachment } from '../../media/attachments.js';
 
 export interface MessageRow {
   id: string;
@@ -16,6 +17,8 @@ export interface MessageRow {
   forwarded_from_message_id: string | null;
   /** The poll a POLL message announces. */
   poll_id: string | null;
+  /** Files the message carries (src/media/attachments.ts); null when none. */
+  attachments: StoredAttachment[] | null;
   /** Per caller; selected with hiddenForMeColumn, absent (false) where no caller view applies. */
   hidden_for_me?: boolean;
 }
@@ -34,11 +37,12 @@ export interface MessageView {
   hiddenForMe: boolean;
   forwardedFrom: { roomId: string; messageId: string } | null;
   pollId?: string;
+  attachments: AttachmentView[];
 }
 
 export const messageColumns =
   'id, room_id, seq, sender_id, type, text, client_message_id, thread_root_id, created_at, edited_at, recalled_at, ' +
-  'forwarded_from_room_id, forwarded_from_message_id, poll_id';
+  'forwarded_from_room_id, forwarded_from_message_id, poll_id, attachments';
 
 /** messageColumns of the table alias `alias`, for statements that join messages with a table of the same names. */
 export const messageColumnsOf = (alias: string): string =>
@@ -71,5 +75,7 @@ export function messageView(row: MessageRow): MessageView {
         ? { roomId: row.forwarded_from_room_id, messageId: row.forwarded_from_message_id }
         : null,
     ...(row.poll_id ? { pollId: row.poll_id } : {}),
+    // A recalled message no longer shows (or serves) its files.
+    attachments: recalled ? [] : attachmentViews(row.attachments),
   };
 }

@@ -10,6 +10,7 @@ import { Migration20261123000140Families } from './Migration20261123000140Famili
 import { Migration20261123000150Channels } from './Migration20261123000150Channels.js';
 import { Migration20261123000160Personal } from './Migration20261123000160Personal.js';
 import { Migration20261123000190Realtime } from './Migration20261123000190Realtime.js';
+import { Migration20261123000070TimeUploads } from './Migration20261123000070TimeUploads.js';
 
 export const migrations = [
   { name: 'Migration20261121000001Init', class: Migration20261121000001Init },
@@ -23,4 +24,5 @@ export const migrations = [
   { name: 'Migration20261123000150Channels', class: Migration20261123000150Channels },
   { name: 'Migration20261123000160Personal', class: Migration20261123000160Personal },
   { name: 'Migration20261123000190Realtime', class: Migration20261123000190Realtime },
+  { name: 'Migration20261123000070TimeUploads', class: Migration20261123000070TimeUploads },
 ];
