@@ -64,6 +64,19 @@ export interface Config {
   mediaPublicUrl: string | undefined;
   /** How often a worker fires due scheduled messages and reminders whose delayed job went missing. */
   scheduleSweepMs: number;
+  /** Messages (sends, edits, deletions) one bot may make per second through the Bot API, across every node. */
+  botSendRatePerSecond: number;
+  /** The longest getUpdates wait; a larger timeout is shortened to this. */
+  botLongPollMaxSeconds: number;
+  /** Whether bot webhooks may use http:// (otherwise https only). */
+  botWebhookAllowHttp: boolean;
+  /** Whether bot webhooks may reach loopback, private and link-local addresses. */
+  botWebhookAllowPrivate: boolean;
+  /** How long one webhook delivery may take before it counts as failed. */
+  botWebhookTimeoutMs: number;
+  /** Delay before the first retry of a failed delivery; it doubles per failure up to botWebhookRetryMaxMs. */
+  botWebhookRetryBaseMs: number;
+  botWebhookRetryMaxMs: number;
 }
 
 export type MediaStoreConfig =
@@ -122,6 +135,14 @@ function services(env: Env): ServiceName[] {
   return names as ServiceName[];
 }
 
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
 function cursorSecret(env: Env): string | undefined {
   const raw = env.CURSOR_SECRET;
   if (raw === undefined || raw === '') return undefined;
@@ -160,13 +181,6 @@ function uploadTypes(env: Env): string[] {
   return entries;
 }
 
-function bool(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (raw === 'true') return true;
-  if (raw === 'false') return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
-}
 
 function mediaStore(env: Env): MediaStoreConfig {
   const kind = env.MEDIA_STORE ?? 'file';
@@ -246,5 +260,12 @@ export function loadConfig(env: Env = process.env): Config {
     media: mediaStore(env),
     mediaPublicUrl: publicUrl(env, 'MEDIA_PUBLIC_URL'),
     scheduleSweepMs: int(env, 'SCHEDULE_SWEEP_MS', 5_000, 100, 3_600_000),
+    botSendRatePerSecond: int(env, 'BOT_SEND_RATE_PER_SECOND', 30, 1, 1_000_000),
+    botLongPollMaxSeconds: int(env, 'BOT_LONG_POLL_MAX_SECONDS', 50, 0, 3_600),
+    botWebhookAllowHttp: bool(env, 'BOT_WEBHOOK_ALLOW_HTTP', false),
+    botWebhookAllowPrivate: bool(env, 'BOT_WEBHOOK_ALLOW_PRIVATE', false),
+    botWebhookTimeoutMs: int(env, 'BOT_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    botWebhookRetryBaseMs: int(env, 'BOT_WEBHOOK_RETRY_BASE_MS', 1_000, 10, 3_600_000),
+    botWebhookRetryMaxMs: int(env, 'BOT_WEBHOOK_RETRY_MAX_MS', 300_000, 10, 86_400_000),
   };
 }

@@ -15,6 +15,14 @@ import { BroadcastService } from './broadcasts/service.js';
 import { channelHandlers } from './channels/handlers.js';
 import { ChannelService } from './channels/service.js';
 import { sendLimited, type SendLimit } from './auth/send-limit.js';
+import { botApiDiversion, buildBotListener } from './bots/api/listener.js';
+import type { BotSendLimit } from './bots/api/send-limit.js';
+import type { WebhookDeliveries } from './bots/delivery/queue.js';
+import { botHandlers } from './bots/handlers.js';
+import { InlineButtonService } from './bots/press.js';
+import { BotAdminService } from './bots/service.js';
+import type { UpdateWaiters } from './bots/updates/waiters.js';
+import type { WebhookPolicy } from './bots/webhook-url.js';
 import { chatContext, type ChatContext } from './context.js';
 import type { ChatDeps } from './deps.js';
 import { contactHandlers } from './contacts/handlers.js';
@@ -65,12 +73,29 @@ export interface ChatListenerOptions {
   readiness: () => Promise<Readiness>;
   /** Where uploaded files live; the media service (tus uploads, downloads) is mounted on this listener. */
   media: MediaStore;
+  bots: {
+    waiters: UpdateWaiters;
+    deliveries: WebhookDeliveries;
+    webhookPolicy: WebhookPolicy;
+    sendLimit: BotSendLimit;
+    longPollMaxSeconds: number;
+  };
 }
 
 export async function buildChatListener(options: ChatListenerOptions): Promise<FastifyInstance> {
   const { deps } = options;
   const rooms = new RoomService(deps);
   const members = new MemberService(deps, rooms);
+  const botDeps = { ...deps, waiters: options.bots.waiters, deliveries: options.bots.deliveries, webhookPolicy: options.bots.webhookPolicy };
+  // The Bot API shares this port (docs/bots.md): requests under /bot go to its own listener.
+  const botApi = await buildBotListener({
+    deps: botDeps,
+    sendLimit: options.bots.sendLimit,
+    longPollMaxSeconds: options.bots.longPollMaxSeconds,
+    log: options.log,
+    bodyLimit: options.bodyLimit,
+    readiness: options.readiness,
+  });
   const handlers: ChatHandlers = {
     ...healthHandlers(options.readiness),
     ...moduleHandlers(new ModuleService(deps)),
@@ -92,16 +117,18 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     ...uploadHandlers(new UploadService(deps)),
     ...reminderHandlers(new ReminderService(deps, rooms)),
     ...scheduledHandlers(new ScheduledMessageService(deps)),
+    ...botHandlers(new BotAdminService(botDeps), new InlineButtonService(botDeps)),
   };
   handlers.sendMessage = sendLimited(handlers.sendMessage, options.sendLimit);
   // Scheduling is sending later: it counts at request time, so a schedule cannot outrun the limit.
   handlers.createScheduledMessage = sendLimited(handlers.createScheduledMessage, options.sendLimit);
+  handlers.pressInlineButton = sendLimited(handlers.pressInlineButton, options.sendLimit);
   const authenticate = createAuthenticator(deps.accounts, deps.verifyKeys, deps.clock, {
     audience: options.audience,
     platformModule: deps.config.platformModule,
     maxTokenLifetimeSec: options.maxTokenLifetimeSeconds,
   });
-  const app = await buildListener<ChatOperations, ChatContext>({
+  const chat = await buildListener<ChatOperations, ChatContext>({
     name: 'chat',
     log: options.log,
     bodyLimit: options.bodyLimit,
@@ -116,7 +143,11 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     },
     readiness: options.readiness,
     renderError: renderChatError,
+    divert: botApiDiversion(botApi),
   });
-  await mountMedia(app, deps, options.media, authenticate);
-  return app;
+  await mountMedia(chat, deps, options.media, authenticate);
+  // Waiting long polls answer at once, so that closing does not wait for their timeouts.
+  chat.addHook('preClose', async () => options.bots.waiters.close());
+  chat.addHook('onClose', async () => botApi.close());
+  return chat;
 }

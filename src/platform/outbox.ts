@@ -1,7 +1,7 @@
 // Domain events are written to the outbox table in the same transaction as the change that caused them;
 // the relay publishes them to Redis pub/sub (realtime fan-out on every node) and marks them published.
 import type { EntityManager } from './db/orm.js';
-import type { SqlPool } from './db/sql.js';
+import type { SqlClient, SqlPool } from './db/sql.js';
 import type { Redis } from './redis.js';
 import { publishDeliveries } from '../realtime/delivery.js';
 import { recordUserEvents, type Delivery } from '../realtime/log.js';
@@ -31,18 +31,26 @@ interface OutboxRow {
 const RELAY_LOCK = 0x6f757462;
 
 /**
+ * Works on a drained batch inside the drain's transaction (bot updates are made so: they commit with the events'
+ * publication, or the batch is drained again); what it returns runs after the commit.
+ */
+export type OutboxConsumer = (client: SqlClient, events: RelayedEvent[]) => Promise<(() => Promise<void>) | undefined>;
+
+/**
  * Publishes up to `batch` unpublished events in id order, and records each in the per-account event log of its
  * recipients (src/realtime/log.ts) in the same transaction; returns how many were published. One relay runs at a
  * time (an advisory lock held until its realtime deliveries are announced, after the commit), and rows are locked
- * with SKIP LOCKED besides, so that relays on several nodes never publish the same row twice.
+ * with SKIP LOCKED besides, so that relays on several nodes never publish the same row twice. Consumers (bot
+ * updates) work on the batch inside the same transaction; what they return runs after the commit.
  */
-export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500): Promise<number> {
+export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500, consumers: OutboxConsumer[] = []): Promise<number> {
   const client = await sql.connect();
+  const afterCommit: Array<() => Promise<void>> = [];
+  let published = 0;
   try {
     // Statements without parameters share a round trip: this runs on the path from a commit to the sockets.
     await client.query(`select pg_advisory_lock(${RELAY_LOCK}); begin`);
     let deliveries: Delivery[] = [];
-    let published = 0;
     try {
       const { rows } = await client.query<OutboxRow>(
         'select id, topic, payload, created_at from outbox where published_at is null order by id limit $1 for update skip locked',
@@ -50,11 +58,13 @@ export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500): Prom
       );
       if (rows.length > 0) {
         deliveries = await recordUserEvents(client, rows);
-        const pipeline = redis.pipeline();
-        for (const row of rows) {
-          const event: RelayedEvent = { id: String(row.id), topic: row.topic, payload: row.payload, createdAt: row.created_at.toISOString() };
-          pipeline.publish(eventsChannel, JSON.stringify(event));
+        const events = rows.map((row): RelayedEvent => ({ id: String(row.id), topic: row.topic, payload: row.payload, createdAt: row.created_at.toISOString() }));
+        for (const consume of consumers) {
+          const after = await consume(client, events);
+          if (after) afterCommit.push(after);
         }
+        const pipeline = redis.pipeline();
+        for (const event of events) pipeline.publish(eventsChannel, JSON.stringify(event));
         await pipeline.exec();
         published = rows.length;
       }
@@ -68,13 +78,14 @@ export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500): Prom
     // After the commit: a node that hears of a seq finds it in the log. A lost announcement shows as a gap on the
     // next one, or in the gateway's periodic check, and is read back from the log.
     await publishDeliveries(redis, deliveries);
-    return published;
   } finally {
     // Also after a failure midway (unlocking a lock not held is harmless). A connection that may still hold the lock
     // is closed rather than pooled: closing releases it.
     const unlocked = await client.query(`select pg_advisory_unlock(${RELAY_LOCK})`).then(() => true, () => false);
     client.release(!unlocked);
   }
+  for (const after of afterCommit) await after();
+  return published;
 }
 
 /** Published rows are kept a day for inspection, then removed. */

@@ -5,8 +5,9 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { SqlPool } from './db/sql.js';
 import type { Logger } from './logger.js';
 import { pruneAuditLog } from '../workspace/audit/service.js';
-import { drainOutbox, pruneOutbox } from './outbox.js';
+import { drainOutbox, pruneOutbox, type OutboxConsumer } from './outbox.js';
 import { pruneEventLog } from '../realtime/log.js';
+import { pruneBotUpdates } from '../chat/bots/updates/prune.js';
 import { connectRedis, type Redis } from './redis.js';
 
 export const outboxQueueName = 'outbox';
@@ -96,7 +97,15 @@ export interface Workers {
   close(): Promise<void>;
 }
 
-export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queues, pollMs: number, log: Logger, eventLogRetentionHours = 24): Promise<Workers> {
+export async function startWorkers(
+  sql: SqlPool,
+  redisUrl: string,
+  queues: Queues,
+  pollMs: number,
+  log: Logger,
+  options: { eventLogRetentionHours?: number; consumers?: OutboxConsumer[] } = {},
+): Promise<Workers> {
+  const { eventLogRetentionHours = 24, consumers = [] } = options;
   const publisher: Redis = connectRedis(redisUrl, 'outbox-publisher');
   const connection = connectRedis(redisUrl, 'workers');
   await queues.outbox.upsertJobScheduler('outbox-drain-safety-net', { every: pollMs }, { name: 'drain' });
@@ -105,7 +114,7 @@ export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queue
   const drainAll = async () => {
     let published = 0;
     for (;;) {
-      const n = await drainOutbox(sql, publisher);
+      const n = await drainOutbox(sql, publisher, 500, consumers);
       published += n;
       if (n < 500) return published;
     }
@@ -127,6 +136,7 @@ export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queue
   await queues.maintenance.upsertJobScheduler('idempotency-prune', { every: 3_600_000 }, { name: 'prune-idempotency' });
   await queues.maintenance.upsertJobScheduler('svc-audit-prune', { every: 3_600_000 }, { name: 'prune-svc-audit' });
   await queues.maintenance.upsertJobScheduler('realtime-log-prune', { every: 3_600_000 }, { name: 'prune-realtime-log' });
+  await queues.maintenance.upsertJobScheduler('bot-updates-prune', { every: 600_000 }, { name: 'prune-bot-updates' });
   const maintenance = new Worker(
     maintenanceQueueName,
     async (job: Job) => {
@@ -134,6 +144,8 @@ export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queue
       if (job.name === 'prune-svc-audit') return { pruned: await pruneAuditLog(sql, new Date()) };
       // The realtime event log keeps REALTIME_RETENTION_HOURS (at least 24) for resume-after.
       if (job.name === 'prune-realtime-log') return { pruned: await pruneEventLog(sql, eventLogRetentionHours, new Date()) };
+      // Bot updates and button presses keep 24 hours.
+      if (job.name === 'prune-bot-updates') return { pruned: await pruneBotUpdates(sql, new Date()) };
       const res = await sql.query("delete from idempotency_keys where created_at < now() - interval '24 hours'");
       return { pruned: res.rowCount ?? 0 };
     },

@@ -22,6 +22,10 @@ import { KeyLookup as SvcKeyLookup } from '../workspace/gate/key-lookup.js';
 import { WorkspaceRateLimiter } from '../workspace/gate/rate-limit.js';
 import { buildWorkspaceListener } from '../workspace/listener.js';
 import { createSlaQueue, SlaTimers, startSlaWorker } from '../workspace/tickets/sla.js';
+import { BotSendLimit } from '../chat/bots/api/send-limit.js';
+import { createWebhookDeliveries, WebhookWorker } from '../chat/bots/delivery/queue.js';
+import { botUpdatesConsumer } from '../chat/bots/updates/consumer.js';
+import { UpdateWaiters } from '../chat/bots/updates/waiters.js';
 import { systemClock, type Clock } from './clock.js';
 import { migrate, openOrm, type Orm } from './db/orm.js';
 import { createSqlPool, type SqlPool } from './db/sql.js';
@@ -104,9 +108,29 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       stop: stopAll,
     };
 
+    // Bots: long polls wait on this node for updates made on any node; webhook deliveries go through a queue.
+    const botWaiters = new UpdateWaiters(redis);
+    const botDeliveries = createWebhookDeliveries(infra.redisUrl, log);
+    stops.push(() => botDeliveries.close());
+    const webhookPolicy = { allowHttp: config.botWebhookAllowHttp, allowPrivate: config.botWebhookAllowPrivate };
+
     if (config.services.includes('workers')) {
-      const workers = await startWorkers(sql, infra.redisUrl, queues, config.outboxPollMs, log, config.realtimeRetentionHours);
+      const botUpdates = botUpdatesConsumer({ waiters: botWaiters, deliveries: botDeliveries, log, now: () => clock.now() });
+      const workers = await startWorkers(sql, infra.redisUrl, queues, config.outboxPollMs, log, {
+        eventLogRetentionHours: config.realtimeRetentionHours,
+        consumers: [botUpdates],
+      });
       stops.push(() => workers.close());
+      const webhookWorker = new WebhookWorker(
+        sql,
+        infra.redisUrl,
+        botDeliveries,
+        { ...webhookPolicy, timeoutMs: config.botWebhookTimeoutMs, retryBaseMs: config.botWebhookRetryBaseMs, retryMaxMs: config.botWebhookRetryMaxMs },
+        clock,
+        log,
+      );
+      await webhookWorker.start();
+      stops.push(() => webhookWorker.close());
       const timeWorkers = await startTimeWorkers(
         { sql, clock, queues, media },
         infra.redisUrl,
@@ -134,6 +158,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
     const readiness = () => checkReadiness(sql, redis);
 
     if (config.services.includes('chat')) {
+      stops.push(await botWaiters.listen(subscriber));
       const chat = await buildChatListener({
         deps: { orm, sql, clock, queues, verifyKeys, accounts, config },
         log,
@@ -143,6 +168,13 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         sendLimit: new SendLimit(redis, config.sendRateLimitPerMinute, clock),
         readiness,
         media,
+        bots: {
+          waiters: botWaiters,
+          deliveries: botDeliveries,
+          webhookPolicy,
+          sendLimit: new BotSendLimit(redis, config.botSendRatePerSecond, clock),
+          longPollMaxSeconds: config.botLongPollMaxSeconds,
+        },
       });
       const address = await chat.listen({ host: config.host, port: config.chatPort });
       stops.push(() => chat.close());

@@ -54,6 +54,9 @@ const SQL = `
     ${hashOf('saved_messages', 't.account_id = any($1::uuid[]) or t.room_id in (select id from r)', 't.id')},
     ${hashOf('polls', 't.room_id in (select id from r)', 't.id')},
     ${hashOf('poll_ballots', 't.account_id = any($1::uuid[]) or t.poll_id in (select id from polls where room_id in (select id from r))', 't.poll_id, t.account_id')}
+    ${hashOf('bots', 't.module_code = any($5::text[])', 't.id')},
+    ${hashOf('bot_room_settings', 't.room_id in (select id from r)', 't.bot_id, t.room_id')},
+    ${hashOf('bot_callback_queries', 't.room_id in (select id from r)', 't.id')}
   ) as f`;
 
 export type Fingerprint = Record<string, string>;

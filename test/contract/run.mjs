@@ -11,7 +11,7 @@
 //   CONTRACT_MAX_EXAMPLES  test cases per operation in the fuzzing and stateful phases (default 200, about 1.5 min
 //                          on 2 cores; the whole run stays well under 4 min)
 //   CONTRACT_SEED          replay a run with its seed (every run prints its seed)
-//   CONTRACT_SUITES        run only these suites, comma-separated (chat, partner, partner-revocation, workspace)
+//   CONTRACT_SUITES        run only these suites, comma-separated (chat, partner, partner-revocation, workspace, bot)
 //   CONTRACT_WORKERS       Schemathesis workers (default 1, see below)
 //   SCHEMATHESIS           the schemathesis executable (default .tools/venv/bin/schemathesis)
 import { execFile, spawn } from 'node:child_process';
@@ -28,6 +28,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const spec = join(root, 'generated/openapi/chat.json');
 const partnerSpec = join(root, 'generated/openapi/partner.json');
 const workspaceSpec = join(root, 'generated/openapi/workspace.json');
+const botSpec = join(root, 'generated/openapi/bot.json');
 const mainJs = join(root, 'dist/src/main.js');
 const devTokenJs = join(root, 'dist/src/cli/dev-token.js');
 const devApiKeyJs = join(root, 'dist/src/cli/dev-api-key.js');
@@ -109,6 +110,18 @@ const semanticRejections = [
   'createReminder', 'updateReminder',
   // cursor must be a cursor this service issued.
   'listReminders', 'listScheduledMessages',
+  // moduleCode must name an existing module (as registerAccount).
+  'createBot',
+  // url must be https and must not point at a private, loopback or link-local address.
+  'setBotWebhook', 'createWebhook',
+  // data must be the callback_data of a button of that message.
+  'pressInlineButton',
+  // cursor must be a cursor this service issued.
+  'listBots', 'listWebhooks', 'listRoomMembers', 'listJoinRequests', 'listThreads', 'listThreadMessages',
+  // a mute end must be in the future, and muted: false cannot come with mutedUntil.
+  'muteRoom', 'updateRoomPreferences',
+  // accountIds must name active accounts of the caller's customer (and module, unless CROSS_MODULE).
+  'addRoomMembers',
 ];
 
 function positiveInt(name, fallback) {
@@ -174,6 +187,9 @@ class Platform {
         CHAT_PORT: String(this.port),
         PARTNER_PORT: String(this.partnerPort),
         WORKSPACE_PORT: String(this.workspacePort),
+        // Bots send as fast as the fuzzer asks, and long polls answer at once (their waits have their own tests).
+        BOT_SEND_RATE_PER_SECOND: '1000000',
+        BOT_LONG_POLL_MAX_SECONDS: '0',
         // Every request comes from 127.0.0.1: the rate limit has its own tests and would only turn cases into 429s.
         RATE_LIMIT_PER_MINUTE: '100000000',
         RATE_LIMIT_PER_DAY: '1000000000',
@@ -404,6 +420,77 @@ function partnerConfig({ authFile, scopes, presets, workspaces }) {
   ].join('\n');
 }
 
+// Bot API methods with rules OpenAPI cannot state answer some schema-valid requests with 400 in Telegram's words;
+// positive_data_acceptance accepts 400 on these only, each for the reason beside it.
+const botSemanticRejections = [
+  // chat_id must be a room the bot is in; reply_to_message_id and message_thread_id must name its messages; every
+  // inline button has exactly one of callback_data and url, rows hold at most 8 buttons, callback_data at most 64
+  // bytes.
+  'sendMessage',
+  // message_id must be a message of the bot in that room, and the edit must change something.
+  'editMessage', 'editMessageText',
+  // message_id must be a message the bot may recall.
+  'deleteMessage',
+  // callback_query_id must be an unanswered press of a button of this bot.
+  'answerCallbackQuery',
+  // url must be https and must not point at a private, loopback or link-local address.
+  'setWebhook',
+];
+
+function botConfig({ tokens, rooms, presses }) {
+  return [
+    // The Bot API authenticates by the token in the path: most draws use the token of a bot that is a member of
+    // a room of alice's with some history, the rest get 401 as they should.
+    '[dictionaries.tokens]',
+    `values = ${toml(tokens)}`,
+    '',
+    '[dictionaries.rooms]',
+    `values = ${toml(rooms)}`,
+    '',
+    '[dictionaries.presses]',
+    `values = ${toml(presses)}`,
+    '',
+    '[parameters]',
+    `"path.token" = { dictionary = "tokens", probability = 0.9 }`,
+    `"body.chat_id" = { dictionary = "rooms", probability = 0.7 }`,
+    `"body.callback_query_id" = { dictionary = "presses", probability = 0.5 }`,
+    '',
+    ...botSemanticRejections.flatMap((operationId) => [
+      '[[operations]]',
+      `include-operation-id = ${toml(operationId)}`,
+      `checks.positive_data_acceptance.expected-statuses = ${toml([...defaultPositiveStatuses, '400'])}`,
+      '',
+    ]),
+  ].join('\n');
+}
+
+/** Bots of alice's tenant (module and customer dev) in a room of hers, with a message, a keyboard and a press. */
+async function prepareBots(chatUrl, adminToken, aliceToken) {
+  const json = async (method, path, token, body) => {
+    const res = await fetch(`${chatUrl}${path}`, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const parsed = await res.json();
+    if (!res.ok) throw new Error(`bot setup: ${method} ${path}: ${res.status} ${JSON.stringify(parsed)}`);
+    return parsed.data ?? parsed.result;
+  };
+  const tag = randomUUID().replace(/-/g, '').slice(0, 10);
+  const made = await json('POST', '/api/v1/bots', adminToken, { username: `contract_${tag}`, displayName: 'Contract bot', moduleCode: 'dev', customerAccountId: 'dev' });
+  const room = await json('POST', '/api/v1/rooms', aliceToken, { type: 'GROUP', name: 'Contract bots', memberIds: [made.bot.accountId] });
+  await json('POST', `/api/v1/rooms/${room.id}/messages`, aliceToken, { text: '/start' });
+  const sent = await json('POST', `/bot/${made.token}/sendMessage`, undefined, {
+    chat_id: room.id,
+    text: 'Pick one',
+    reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] },
+  });
+  const messages = await json('GET', `/api/v1/rooms/${room.id}/messages`, aliceToken);
+  const keyboard = messages.find((m) => m.inlineKeyboard && m.text === sent.text);
+  const press = await json('POST', `/api/v1/rooms/${room.id}/messages/${keyboard.id}/callback`, aliceToken, { data: 'a' });
+  return { tokens: [made.token], rooms: [room.id], presses: [press.callbackQueryId] };
+}
+
 // Workspace operations with rules OpenAPI cannot state answer some schema-valid requests with 400 invalid_request
 // naming the field; positive_data_acceptance accepts 400 on these only, each for the reason beside it.
 const workspaceSemanticRejections = [
@@ -554,6 +641,7 @@ async function main() {
     [workspaceSpec, 'run `make generate` first'],
     [spec, 'run `make generate` first'],
     [partnerSpec, 'run `make generate` first'],
+    [botSpec, 'run `make generate` first'],
     [schemathesis, 'run `make venv` first'],
   ]) {
     if (!existsSync(file)) fail(`${file} is missing; ${hint}`);
@@ -644,6 +732,7 @@ async function main() {
     const aliceSvcWorkspace = aliceWorkspaces.data.find((w) => w.name === 'Alice B').id;
     const aliceSvcKeys = await fetch(`${platform.workspaceUrl}/api/v1/workspaces/${aliceSvcWorkspace}/svc-keys`, { headers: { authorization: `Bearer ${aliceToken}` } }).then((r) => r.json());
     const bearerSvc = (name, value) => ({ name, fixedHeaders: [{ name: 'Authorization', value: `Bearer ${value}` }] });
+    const bots = await prepareBots(platform.url, adminToken, aliceToken);
 
     const allSuites = [
       {
@@ -680,6 +769,14 @@ async function main() {
         auth: [bearerSvc('key', svcKey), bearer('alice', aliceToken), bearerSvc('peer', svcPeer)],
         config: (authFile) => workspaceConfig({ authFile, scopes: svcScopes, workspaces: [aliceSvcWorkspace], keyIds: aliceSvcKeys.items.map((k) => k.id) }),
         examples: workspaceMaxExamples,
+      },
+      {
+        name: 'bot',
+        specFile: botSpec,
+        baseUrl: platform.url,
+        auth: [],
+        config: () => botConfig(bots),
+        examples: maxExamples,
       },
     ];
     const unknownSuites = onlySuites.filter((name) => !allSuites.some((suite) => suite.name === name));

@@ -7,6 +7,7 @@ import { chatRows as coreRows } from '../authz/chat-rows.js';
 import { channelsRows } from '../authz/channels-rows.js';
 import { personalRows } from '../authz/personal-rows.js';
 import { realtimeRows } from '../authz/realtime-rows.js';
+import { botRows } from '../authz/bots-rows.js';
 import type { Row } from '../authz/row.js';
 import { timeUploadsRows } from '../authz/timeuploads-rows.js';
 import { loadChatSpec, routeShape } from '../authz/spec.js';
@@ -36,8 +37,8 @@ const chatRows: Row[] = [
   ...personalRows,
   ...realtimeRows,
   ...timeUploadsRows,
+  ...botRows,
 ];
-
 const spec = await loadChatSpec();
 const inSpec = (row: Row) => spec.operations.has(row.operationId);
 

@@ -42,6 +42,8 @@ export const cursorParams = {
   listSavedMessages: ['cursor'],
   listReminders: ['cursor'],
   listScheduledMessages: ['cursor'],
+  listBots: ['cursor'],
+  listWebhooks: ['cursor'],
 } as const satisfies { readonly [K in ListOperationId]: readonly CursorParamOf<K>[] };
 
 /** List operations that can be followed page by page. */

@@ -73,7 +73,7 @@ describe('route table', () => {
       ]),
     );
     expect(fromSdk).toEqual(fromDoc);
-    expect(Object.keys(fromDoc)).toHaveLength(100);
+    expect(Object.keys(fromDoc)).toHaveLength(111);
   });
 });
 

@@ -1,5 +1,6 @@
 // Builds one Fastify listener for one interface: request ids, Ajv 2020 validation, the interface's error
 // envelope for every error (framework ones included), and its operations bound by fastify-openapi-glue.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
 import type { Logger } from '../logger.js';
@@ -46,6 +47,13 @@ export interface ListenerOptions<Ops, Ctx> {
   renderError: (error: AppError, request: FastifyRequest) => ErrorRendering;
   /** Name of the response header carrying the request id. */
   requestIdHeader?: string;
+  /**
+   * Sees every raw request first and returns true when it took it (another interface sharing this port, as the Bot
+   * API shares the chat port); the others go through this listener.
+   */
+  divert?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** Adds to the instance before the operations are registered (content type parsers reach them only so). */
+  configure?: (app: FastifyInstance) => void;
 }
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -173,6 +181,13 @@ function lowercaseHeaderParameters(node: unknown): unknown {
   return obj;
 }
 
+function divertingServer(divert: (req: IncomingMessage, res: ServerResponse) => boolean) {
+  return (handler: (req: IncomingMessage, res: ServerResponse) => void) =>
+    createServer((req, res) => {
+      if (!divert(req, res)) handler(req, res);
+    });
+}
+
 export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>): Promise<FastifyInstance> {
   const headerName = options.requestIdHeader ?? 'x-request-id';
   const app = Fastify({
@@ -186,10 +201,18 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
     // A hop count trusts that many proxies nearest to this server.
     trustProxy: typeof options.trustProxy === 'number' ? (_address: string, hop: number) => hop < (options.trustProxy as number) : (options.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    ...(options.divert ? { serverFactory: divertingServer(options.divert) } : {}),
+    // A path the router cannot decode (a broken %-escape) fails before any hook: answer it in this envelope too.
+    frameworkErrors: (error, request, reply) => {
+      reply.header(headerName, request.id);
+      const appError = error.code === 'FST_ERR_BAD_URL' ? new AppError(400, 'malformed_request', 'The request path is not well formed.') : toAppError(error);
+      return sendError(appError, request, reply);
+    },
   });
   app.setValidatorCompiler(ajv2020ValidatorCompiler());
   // Bodies are JSON only: without this, Fastify's built-in text/plain parser would let unvalidated strings in.
   app.removeContentTypeParser('text/plain');
+  options.configure?.(app as unknown as FastifyInstance);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header(headerName, request.id);
@@ -203,12 +226,12 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
   }
   if (options.onResponse) app.addHook('onResponse', options.onResponse);
 
-  const sendError = (error: AppError, request: FastifyRequest, reply: FastifyReply) => {
+  function sendError(error: AppError, request: FastifyRequest, reply: FastifyReply) {
     if (error.status >= 500) request.log.error({ err: error }, 'request failed');
     const rendered = options.renderError(error, request);
     for (const [k, v] of Object.entries({ ...error.headers, ...rendered.headers })) reply.header(k, v);
     return reply.code(error.status).type('application/json; charset=utf-8').send(rendered.body);
-  };
+  }
 
   const templates = pathTemplates(options.specification);
   const undeclaredHealth = healthPaths.filter((path) => !templates.some((t) => t.segments.join('/') === path));

@@ -11,6 +11,7 @@ import { Migration20261123000150Channels } from './Migration20261123000150Channe
 import { Migration20261123000160Personal } from './Migration20261123000160Personal.js';
 import { Migration20261123000190Realtime } from './Migration20261123000190Realtime.js';
 import { Migration20261123000070TimeUploads } from './Migration20261123000070TimeUploads.js';
+import { Migration20261123000080Bots } from './Migration20261123000080Bots.js';
 
 export const migrations = [
   { name: 'Migration20261121000001Init', class: Migration20261121000001Init },
@@ -25,4 +26,5 @@ export const migrations = [
   { name: 'Migration20261123000160Personal', class: Migration20261123000160Personal },
   { name: 'Migration20261123000190Realtime', class: Migration20261123000190Realtime },
   { name: 'Migration20261123000070TimeUploads', class: Migration20261123000070TimeUploads },
+  { name: 'Migration20261123000080Bots', class: Migration20261123000080Bots },
 ];
