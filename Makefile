@@ -18,12 +18,12 @@ endif
 VENV := $(TOOLS)/venv
 SCHEMATHESIS_VERSION := 4.32.5
 
-.PHONY: help node deps redis venv generate check-generated build typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-scheduled bench-bots clean
+.PHONY: help node deps redis venv generate check-generated build typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-scheduled bench-bots bench-webhooks clean
 
 help:
 	@echo "make run    install what is missing, generate, build, migrate and start the platform"
 	@echo "make test   typecheck, unit + integration + SDK tests on real PostgreSQL and Redis, contract fuzzing"
-	@echo "make generate | check-generated | build | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-scheduled, bench-bots) | clean"
+	@echo "make generate | check-generated | build | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-scheduled, bench-bots, bench-webhooks) | clean"
 
 # Node 24 LTS from the npm registry's node-linux-<arch> package, into a git-ignored tools folder.
 $(LOCAL_NODE_BIN)/node:
@@ -83,7 +83,7 @@ test: deps redis venv check-generated typecheck build
 	npm test --silent
 	node test/contract/run.mjs
 
-bench: bench-chat bench-partner bench-realtime bench-scheduled bench-bots
+bench: bench-chat bench-partner bench-realtime bench-scheduled bench-bots bench-webhooks
 
 bench-chat: deps redis build
 	node dist/test/bench/run.js
@@ -97,6 +97,8 @@ bench-scheduled: deps redis build
 	node dist/test/bench/scheduled.js
 bench-bots: deps redis build
 	node dist/test/bench/bots.js
+bench-webhooks: deps redis build
+	node dist/test/bench/webhooks.js
 
 clean:
 	rm -rf dist .data

@@ -77,6 +77,28 @@ export interface Config {
   /** Delay before the first retry of a failed delivery; it doubles per failure up to botWebhookRetryMaxMs. */
   botWebhookRetryBaseMs: number;
   botWebhookRetryMaxMs: number;
+  /** Outbound webhooks of the workspace API: targets, retries, secrets at rest, the Owner's warning mail. */
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** Deliver to loopback, private and link-local addresses too (tests, single-host setups); default false. */
+  allowPrivateTargets: boolean;
+  /** PEM file of extra CAs trusted for receivers with a private certificate. */
+  caFile: string | undefined;
+  /** Delay in seconds before each attempt (the first usually 0); its length is the number of attempts. */
+  retrySchedule: number[];
+  /** AES-256-GCM key of webhook secrets at rest; unset: one generated and kept in PostgreSQL. */
+  secretKey: Buffer | undefined;
+  /** Receiver time-out of one attempt. */
+  timeoutMs: number;
+  /** How often each worker node re-enqueues due deliveries whose job was lost, and sends pending notices. */
+  sweepMs: number;
+  /** Deliveries one worker node sends at the same time. */
+  concurrency: number;
+  /** Where the Owner's warning mail goes out (smtp:// or smtps://); unset: the notice is logged, not mailed. */
+  smtpUrl: string | undefined;
+  smtpFrom: string;
 }
 
 export type MediaStoreConfig =
@@ -213,6 +235,45 @@ function publicUrl(env: Env, name: string): string | undefined {
   return raw.replace(/\/+$/, '');
 }
 
+function retrySchedule(env: Env): number[] {
+  const raw = env.WEBHOOK_RETRY_SCHEDULE;
+  if (raw === undefined || raw.trim() === '') return [0, 60, 300, 1800, 7200, 43200];
+  const parts = raw.split(',').map((p) => p.trim());
+  if (parts.length > 20 || parts.some((p) => !/^\d{1,7}$/.test(p) || Number(p) > 604_800)) {
+    throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE must be 1 to 20 comma-separated whole seconds (each at most 604800), got "${raw}"`);
+  }
+  return parts.map(Number);
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function webhookSecretKey(env: Env): Buffer | undefined {
+  const raw = env.WEBHOOK_SECRET_KEY;
+  if (raw === undefined || raw === '') return undefined;
+  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(raw) ? Buffer.from(raw, 'base64') : undefined;
+  if (key?.length !== 32) throw new ConfigError('WEBHOOK_SECRET_KEY must be 32 bytes as 64 hex digits or base64');
+  return key;
+}
+
+function webhookConfig(env: Env): WebhookConfig {
+  return {
+    allowPrivateTargets: flag(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
+    caFile: env.WEBHOOK_CA_FILE === '' ? undefined : env.WEBHOOK_CA_FILE,
+    retrySchedule: retrySchedule(env),
+    secretKey: webhookSecretKey(env),
+    timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    sweepMs: int(env, 'WEBHOOK_SWEEP_MS', 5_000, 100, 3_600_000),
+    concurrency: int(env, 'WEBHOOK_CONCURRENCY', 64, 1, 1_000),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp', 'smtps']),
+    smtpFrom: env.SMTP_FROM || 'Webhooks <webhooks@localhost>',
+  };
+}
+
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -267,5 +328,6 @@ export function loadConfig(env: Env = process.env): Config {
     botWebhookTimeoutMs: int(env, 'BOT_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     botWebhookRetryBaseMs: int(env, 'BOT_WEBHOOK_RETRY_BASE_MS', 1_000, 10, 3_600_000),
     botWebhookRetryMaxMs: int(env, 'BOT_WEBHOOK_RETRY_MAX_MS', 300_000, 10, 86_400_000),
+    webhooks: webhookConfig(env),
   };
 }

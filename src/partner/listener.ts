@@ -18,6 +18,8 @@ import type { PartnerHandlers, PartnerOperations } from './handler-types.js';
 import { idempotent, keyWriteOperations } from './idempotency/idempotent.js';
 import type { IdempotencyStore } from './idempotency/store.js';
 import { workspaceHandlers } from './workspaces/handlers.js';
+import type { WebhookEngine } from '../workspace/webhooks/engine.js';
+import { partnerWebhookHandlers } from './webhooks/handlers.js';
 
 export interface PartnerListenerOptions {
   deps: PartnerDeps;
@@ -31,6 +33,8 @@ export interface PartnerListenerOptions {
   maxTokenLifetimeSeconds: number;
   trustProxy: boolean | number;
   readiness: () => Promise<Readiness>;
+  /** The webhook engine shared with the workspace API; absent, /webhooks answers 404. */
+  webhooks?: WebhookEngine;
 }
 
 export async function buildPartnerListener(options: PartnerListenerOptions): Promise<FastifyInstance> {
@@ -40,6 +44,7 @@ export async function buildPartnerListener(options: PartnerListenerOptions): Pro
     ...crmHandlers(deps),
     ...workspaceHandlers(deps),
     ...apiKeyHandlers(deps),
+    ...partnerWebhookHandlers(deps, options.webhooks),
   };
   for (const operationId of keyWriteOperations(specification)) {
     const id = operationId as keyof PartnerHandlers;

@@ -20,7 +20,7 @@ export async function appendOutbox(em: EntityManager, topic: string, payload: un
   await em.getConnection().execute('insert into outbox (topic, payload) values (?, ?::jsonb)', [topic, JSON.stringify(payload)]);
 }
 
-interface OutboxRow {
+export interface OutboxRow {
   id: number;
   topic: string;
   payload: unknown;
@@ -31,19 +31,20 @@ interface OutboxRow {
 const RELAY_LOCK = 0x6f757462;
 
 /**
- * Works on a drained batch inside the drain's transaction (bot updates are made so: they commit with the events'
- * publication, or the batch is drained again); what it returns runs after the commit.
+ * A durable consumer of the outbox (bot updates, webhook deliveries): it sees every batch inside the drain's
+ * transaction (its writes commit with the rows being marked published, so each row is consumed exactly once, or
+ * the batch is drained again) and may return work to run after the commit.
  */
-export type OutboxConsumer = (client: SqlClient, events: RelayedEvent[]) => Promise<(() => Promise<void>) | undefined>;
+export type OutboxConsumer = (client: SqlClient, rows: readonly OutboxRow[]) => Promise<(() => Promise<void>) | undefined>;
 
 /**
  * Publishes up to `batch` unpublished events in id order, and records each in the per-account event log of its
  * recipients (src/realtime/log.ts) in the same transaction; returns how many were published. One relay runs at a
  * time (an advisory lock held until its realtime deliveries are announced, after the commit), and rows are locked
  * with SKIP LOCKED besides, so that relays on several nodes never publish the same row twice. Consumers (bot
- * updates) work on the batch inside the same transaction; what they return runs after the commit.
+ * updates, webhook deliveries) work on the batch inside the same transaction; what they return runs after the commit.
  */
-export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500, consumers: OutboxConsumer[] = []): Promise<number> {
+export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500, consumers: readonly OutboxConsumer[] = []): Promise<number> {
   const client = await sql.connect();
   const afterCommit: Array<() => Promise<void>> = [];
   let published = 0;
@@ -60,7 +61,7 @@ export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500, consu
         deliveries = await recordUserEvents(client, rows);
         const events = rows.map((row): RelayedEvent => ({ id: String(row.id), topic: row.topic, payload: row.payload, createdAt: row.created_at.toISOString() }));
         for (const consume of consumers) {
-          const after = await consume(client, events);
+          const after = await consume(client, rows);
           if (after) afterCommit.push(after);
         }
         const pipeline = redis.pipeline();

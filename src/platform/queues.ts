@@ -103,7 +103,7 @@ export async function startWorkers(
   queues: Queues,
   pollMs: number,
   log: Logger,
-  options: { eventLogRetentionHours?: number; consumers?: OutboxConsumer[] } = {},
+  options: { eventLogRetentionHours?: number; consumers?: readonly OutboxConsumer[] } = {},
 ): Promise<Workers> {
   const { eventLogRetentionHours = 24, consumers = [] } = options;
   const publisher: Redis = connectRedis(redisUrl, 'outbox-publisher');

@@ -26,6 +26,9 @@ import { BotSendLimit } from '../chat/bots/api/send-limit.js';
 import { createWebhookDeliveries, WebhookWorker } from '../chat/bots/delivery/queue.js';
 import { botUpdatesConsumer } from '../chat/bots/updates/consumer.js';
 import { UpdateWaiters } from '../chat/bots/updates/waiters.js';
+import { createWebhookEngine } from '../workspace/webhooks/engine.js';
+import { webhookIntake } from '../workspace/webhooks/intake.js';
+import { startWebhookWorkers, type WebhookWorkers } from '../workspace/webhooks/workers.js';
 import { systemClock, type Clock } from './clock.js';
 import { migrate, openOrm, type Orm } from './db/orm.js';
 import { createSqlPool, type SqlPool } from './db/sql.js';
@@ -58,6 +61,8 @@ export interface Platform {
   sweepTime: () => Promise<{ scheduled: number; reminders: number }>;
   /** Deletes expired upload sessions and files of recalled messages now (what the cleanup job does). */
   cleanupUploads: () => Promise<{ expired: number; purged: number }>;
+  /** The webhook workers of this node (with `workers`): sweep() runs one sweeper pass now. */
+  webhookWorkers?: WebhookWorkers;
   databaseUrl: string;
   redisUrl: string;
   stop(): Promise<void>;
@@ -114,11 +119,17 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
     stops.push(() => botDeliveries.close());
     const webhookPolicy = { allowHttp: config.botWebhookAllowHttp, allowPrivate: config.botWebhookAllowPrivate };
 
+    const webhooks = await createWebhookEngine({ sql, redisUrl: infra.redisUrl, clock, log, settings: config.webhooks });
+    stops.push(() => webhooks.close());
+
     if (config.services.includes('workers')) {
+      const webhookWorkers = await startWebhookWorkers(webhooks, () => queues.requestOutboxDrain());
+      stops.push(() => webhookWorkers.close());
+      platform.webhookWorkers = webhookWorkers;
       const botUpdates = botUpdatesConsumer({ waiters: botWaiters, deliveries: botDeliveries, log, now: () => clock.now() });
       const workers = await startWorkers(sql, infra.redisUrl, queues, config.outboxPollMs, log, {
         eventLogRetentionHours: config.realtimeRetentionHours,
-        consumers: [botUpdates],
+        consumers: [botUpdates, webhookIntake(webhooks)],
       });
       stops.push(() => workers.close());
       const webhookWorker = new WebhookWorker(
@@ -220,6 +231,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         maxTokenLifetimeSeconds: config.maxTokenLifetimeSeconds,
         trustProxy: config.trustProxy,
         readiness,
+        webhooks,
       });
       const address = await partner.listen({ host: config.host, port: config.partnerPort });
       stops.push(() => partner.close());
@@ -246,6 +258,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         bodyLimit: config.bodyLimitBytes,
         audience: config.jwtAudience,
         trustProxy: config.trustProxy,
+        webhooks,
       });
       const address = await workspace.listen({ host: config.host, port: config.workspacePort });
       stops.push(() => workspace.close());

@@ -26,6 +26,8 @@ import { inboxHandlers } from './inbox/handlers.js';
 import { svcKeyHandlers } from './keys/handlers.js';
 import { scopeHandlers } from './scopes/handlers.js';
 import { ticketHandlers } from './tickets/handlers.js';
+import type { WebhookEngine } from './webhooks/engine.js';
+import { webhookHandlers } from './webhooks/handlers.js';
 
 export interface WorkspaceListenerOptions {
   deps: WorkspaceDeps;
@@ -40,6 +42,7 @@ export interface WorkspaceListenerOptions {
   bodyLimit: number;
   audience: string;
   trustProxy: boolean | number;
+  webhooks: WebhookEngine;
 }
 
 export async function buildWorkspaceListener(options: WorkspaceListenerOptions): Promise<FastifyInstance> {
@@ -55,6 +58,7 @@ export async function buildWorkspaceListener(options: WorkspaceListenerOptions):
     ...hrHandlers(deps),
     ...ticketHandlers(deps),
     ...approvalHandlers(deps),
+    ...webhookHandlers(deps, options.webhooks),
   };
   const authenticateUser = createAuthenticator(options.accounts, options.verifyKeys, deps.clock, {
     audience: options.audience,

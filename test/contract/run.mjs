@@ -197,6 +197,8 @@ class Platform {
         SEND_RATE_LIMIT_PER_MINUTE: '1000000',
         DEV_SIGNING_KEY: '1',
         LOG_LEVEL: 'warn',
+        // Webhook pings go to whatever host a case names; a short time-out keeps each case within the request timeout.
+        WEBHOOK_TIMEOUT_MS: '2000',
       },
     });
     const keep = (chunk) => {
@@ -377,9 +379,12 @@ const partnerSemanticRejections = [
   'revokeApiKey', 'revokeCurrentApiKey',
   // plan must be a plan of the catalogue; role must be a role of the workspace.
   'setWorkspacePlan', 'putMember',
+  // cursor as above; the URL's host must resolve to public addresses only; custom header names must be HTTP tokens
+  // other than the delivery's own headers.
+  'listWebhookEndpoints', 'listWebhookDeliveries', 'createWebhookEndpoint', 'updateWebhookEndpoint',
 ];
 
-function partnerConfig({ authFile, scopes, presets, workspaces }) {
+function partnerConfig({ authFile, scopes, presets, workspaces, webhooks = [] }) {
   return [
     // Identities, tried in this order per operation: the key for the key surfaces (an administration path refuses
     // it with 403, which moves Schemathesis on), then alice and the platform administrator with bearer JWTs. `key`
@@ -404,12 +409,15 @@ function partnerConfig({ authFile, scopes, presets, workspaces }) {
     '[dictionaries.roles]',
     `values = ${toml(['admin', 'manager', 'staff'])}`,
     '',
+    // A webhook endpoint of the key's workspace, so that its operations below /webhooks/{id} meet one.
+    ...(webhooks.length ? ['[dictionaries.webhooks]', `values = ${toml(webhooks)}`, ''] : []),
     '[parameters]',
     `"body.scopes[*]" = { dictionary = "scopes", probability = 0.7 }`,
     `"body.preset" = { dictionary = "presets", probability = 0.5 }`,
     `"body.plan" = { dictionary = "plans", probability = 0.5 }`,
     `"body.role" = { dictionary = "roles", probability = 0.5 }`,
     `"path.workspace_id" = { dictionary = "workspaces", probability = 0.5 }`,
+    ...(webhooks.length ? [`"path.id" = { dictionary = "webhooks", probability = 0.3 }`] : []),
     '',
     ...partnerSemanticRejections.flatMap((operationId) => [
       '[[operations]]',
@@ -513,9 +521,12 @@ const workspaceSemanticRejections = [
   'createConversation', 'assignConversation', 'createMessage', 'createEmployee', 'updateEmployee', 'terminateEmployee',
   'createAttendance', 'updateAttendance', 'createLeave', 'approveLeave', 'rejectLeave', 'createTicket', 'updateTicket',
   'createTicketComment', 'createApproval',
+  // cursor as above; the URL's host must resolve to public addresses only; custom header names must be HTTP tokens
+  // other than the delivery's own headers.
+  'listWebhooks', 'listWebhookDeliveries', 'createWebhook', 'updateWebhook',
 ];
 
-function workspaceConfig({ authFile, scopes, workspaces, keyIds }) {
+function workspaceConfig({ authFile, scopes, workspaces, keyIds, webhooks = [], deliveries = [] }) {
   return [
     // Identities, tried in this order per operation: the key for the module families (the administration paths
     // refuse it with 403, which moves Schemathesis on), then alice, Owner of her own workspace, with her bearer JWT.
@@ -535,11 +546,20 @@ function workspaceConfig({ authFile, scopes, workspaces, keyIds }) {
     '[dictionaries.keys]',
     `values = ${toml(keyIds)}`,
     '',
+    // A webhook of the key's workspace and its ping delivery, so that the operations below /webhooks/{id} meet them.
+    '[dictionaries.webhooks]',
+    `values = ${toml(webhooks)}`,
+    '',
+    '[dictionaries.deliveries]',
+    `values = ${toml(deliveries)}`,
+    '',
     '[parameters]',
     `"body.scopes[*]" = { dictionary = "scopes", probability = 0.7 }`,
     `"path.workspace_id" = { dictionary = "workspaces", probability = 0.5 }`,
     `"path.key_id" = { dictionary = "keys", probability = 0.5 }`,
     `"query.key_id" = { dictionary = "keys", probability = 0.5 }`,
+    `"path.id" = { dictionary = "webhooks", probability = 0.3 }`,
+    `"path.delivery_id" = { dictionary = "deliveries", probability = 0.5 }`,
     '',
     ...workspaceSemanticRejections.flatMap((operationId) => [
       '[[operations]]',
@@ -703,6 +723,7 @@ async function main() {
     const crmScopes = [
       'crm_leads:*', 'crm_deals:*', 'crm_contacts:*', 'crm_companies:*', 'crm_activities:*',
       'crm_invoices:read', 'crm_quotations:read', 'crm_payments:read', 'crm_products:read', 'crm_subscriptions:read',
+      'webhooks:*',
     ].join(',');
     const [key, peer, revocable, aliceKey] = [
       await devApiKey(dataDir, ['--workspace', 'Contract', '--scopes', crmScopes]),
@@ -733,6 +754,10 @@ async function main() {
     const aliceSvcKeys = await fetch(`${platform.workspaceUrl}/api/v1/workspaces/${aliceSvcWorkspace}/svc-keys`, { headers: { authorization: `Bearer ${aliceToken}` } }).then((r) => r.json());
     const bearerSvc = (name, value) => ({ name, fixedHeaders: [{ name: 'Authorization', value: `Bearer ${value}` }] });
     const bots = await prepareBots(platform.url, adminToken, aliceToken);
+    // One webhook per API for the operations below /webhooks/{id} (its host does not resolve: saved Unverified).
+    const hookBody = JSON.stringify({ name: 'Contract', url: 'https://hooks.example.invalid/in', events: ['lead.created'] });
+    const svcHook = await fetch(`${platform.workspaceUrl}/api/v1/webhooks`, { method: 'POST', headers: { authorization: `Bearer ${svcKey}`, 'content-type': 'application/json' }, body: hookBody }).then((r) => r.json());
+    const partnerHook = await fetch(`${platform.partnerUrl}/api/v1/webhooks`, { method: 'POST', headers: { 'x-api-key': key, 'idempotency-key': randomUUID(), 'content-type': 'application/json' }, body: hookBody }).then((r) => r.json());
 
     const allSuites = [
       {
@@ -748,7 +773,7 @@ async function main() {
         specFile: partnerSpec,
         baseUrl: platform.partnerUrl,
         auth: [apiKey('key', key), bearer('alice', aliceToken), bearer('admin', adminToken), apiKey('peer', peer)],
-        config: (authFile) => partnerConfig({ authFile, scopes: catalogueScopes, presets: cataloguePresets, workspaces: [aliceWorkspace] }),
+        config: (authFile) => partnerConfig({ authFile, scopes: catalogueScopes, presets: cataloguePresets, workspaces: [aliceWorkspace], webhooks: [partnerHook.id] }),
         examples: partnerMaxExamples,
         // A key that revokes itself would turn every later case of the suite into a 401: that operation runs alone.
         filter: ['--exclude-operation-id', 'revokeCurrentApiKey'],
@@ -767,7 +792,7 @@ async function main() {
         specFile: workspaceSpec,
         baseUrl: platform.workspaceUrl,
         auth: [bearerSvc('key', svcKey), bearer('alice', aliceToken), bearerSvc('peer', svcPeer)],
-        config: (authFile) => workspaceConfig({ authFile, scopes: svcScopes, workspaces: [aliceSvcWorkspace], keyIds: aliceSvcKeys.items.map((k) => k.id) }),
+        config: (authFile) => workspaceConfig({ authFile, scopes: svcScopes, workspaces: [aliceSvcWorkspace], keyIds: aliceSvcKeys.items.map((k) => k.id), webhooks: [svcHook.id], deliveries: [svcHook.ping.delivery_id] }),
         examples: workspaceMaxExamples,
       },
       {

@@ -7,7 +7,7 @@
 import type { SqlClient } from '../../../platform/db/sql.js';
 import { newId } from '../../../platform/ids.js';
 import type { Logger } from '../../../platform/logger.js';
-import type { OutboxConsumer, RelayedEvent } from '../../../platform/outbox.js';
+import type { OutboxConsumer } from '../../../platform/outbox.js';
 import type { WebhookDeliveries } from '../delivery/queue.js';
 import { loadBotMessages, telegramMessage, telegramUser } from '../telegram.js';
 import { receives } from './recipients.js';
@@ -175,7 +175,7 @@ export interface ConsumerParts {
 }
 
 export function botUpdatesConsumer(parts: ConsumerParts): OutboxConsumer {
-  return async (client, events: RelayedEvent[]) => {
+  return async (client, events) => {
     const created: MessageCreated[] = [];
     const pressed: CallbackPressed[] = [];
     events.forEach((e, ord) => {

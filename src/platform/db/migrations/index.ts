@@ -12,6 +12,7 @@ import { Migration20261123000160Personal } from './Migration20261123000160Person
 import { Migration20261123000190Realtime } from './Migration20261123000190Realtime.js';
 import { Migration20261123000070TimeUploads } from './Migration20261123000070TimeUploads.js';
 import { Migration20261123000080Bots } from './Migration20261123000080Bots.js';
+import { Migration2026112300130Webhooks } from './Migration2026112300130Webhooks.js';
 
 export const migrations = [
   { name: 'Migration20261121000001Init', class: Migration20261121000001Init },
@@ -27,4 +28,5 @@ export const migrations = [
   { name: 'Migration20261123000190Realtime', class: Migration20261123000190Realtime },
   { name: 'Migration20261123000070TimeUploads', class: Migration20261123000070TimeUploads },
   { name: 'Migration20261123000080Bots', class: Migration20261123000080Bots },
+  { name: 'Migration2026112300130Webhooks', class: Migration2026112300130Webhooks },
 ];
