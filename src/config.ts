@@ -79,6 +79,12 @@ export interface Config {
   botWebhookRetryMaxMs: number;
   /** Outbound webhooks of the workspace API: targets, retries, secrets at rest, the Owner's warning mail. */
   webhooks: WebhookConfig;
+  /** Longest time a client may take to send a whole request, headers and body (408 after it). */
+  requestTimeoutMs: number;
+  /** Longest time a client may take to send the request line and headers (408 after it). */
+  headersTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests. */
+  keepAliveTimeoutMs: number;
 }
 
 export interface WebhookConfig {
@@ -329,5 +335,21 @@ export function loadConfig(env: Env = process.env): Config {
     botWebhookRetryBaseMs: int(env, 'BOT_WEBHOOK_RETRY_BASE_MS', 1_000, 10, 3_600_000),
     botWebhookRetryMaxMs: int(env, 'BOT_WEBHOOK_RETRY_MAX_MS', 300_000, 10, 86_400_000),
     webhooks: webhookConfig(env),
+    ...httpTimeouts(env),
   };
+}
+
+/**
+ * Without these a client that sends its body (or headers) a byte at a time holds a connection and a request slot for
+ * as long as it likes. The headers must arrive within the whole request's time, as Node requires.
+ */
+function httpTimeouts(env: Env): Pick<Config, 'requestTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs'> {
+  const requestTimeoutMs = int(env, 'REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000);
+  const headersTimeoutMs = int(env, 'HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 100, 3_600_000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  }
+  // Above the 60 s idle timeout of common load balancers, which must close first to avoid a race on reuse.
+  const keepAliveTimeoutMs = int(env, 'KEEP_ALIVE_TIMEOUT_MS', 65_000, 100, 3_600_000);
+  return { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs };
 }

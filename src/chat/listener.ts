@@ -2,7 +2,7 @@
 // chat error envelope.
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../platform/logger.js';
-import { buildListener } from '../platform/http/server.js';
+import { buildListener, type HttpTimeouts } from '../platform/http/server.js';
 import { loadSpecification } from '../platform/http/specification.js';
 import type { Readiness } from '../platform/readiness.js';
 import { accountHandlers } from './accounts/handlers.js';
@@ -80,6 +80,8 @@ export interface ChatListenerOptions {
     sendLimit: BotSendLimit;
     longPollMaxSeconds: number;
   };
+  /** Socket timeouts (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS). */
+  timeouts?: HttpTimeouts;
 }
 
 export async function buildChatListener(options: ChatListenerOptions): Promise<FastifyInstance> {
@@ -132,6 +134,7 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     name: 'chat',
     log: options.log,
     bodyLimit: options.bodyLimit,
+    timeouts: options.timeouts,
     specification: await loadSpecification('chat'),
     handlers,
     context: chatContext,

@@ -5,7 +5,7 @@ import type { AccountCache } from '../chat/auth/account-cache.js';
 import { createAuthenticator } from '../chat/auth/authenticate.js';
 import type { VerifyKeyCache } from '../chat/auth/verify-key-cache.js';
 import type { Logger } from '../platform/logger.js';
-import { buildListener } from '../platform/http/server.js';
+import { buildListener, type HttpTimeouts } from '../platform/http/server.js';
 import { loadSpecification } from '../platform/http/specification.js';
 import type { Readiness } from '../platform/readiness.js';
 import { apiKeyHandlers } from './api-keys/handlers.js';
@@ -35,6 +35,8 @@ export interface PartnerListenerOptions {
   readiness: () => Promise<Readiness>;
   /** The webhook engine shared with the workspace API; absent, /webhooks answers 404. */
   webhooks?: WebhookEngine;
+  /** Socket timeouts (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS). */
+  timeouts?: HttpTimeouts;
 }
 
 export async function buildPartnerListener(options: PartnerListenerOptions): Promise<FastifyInstance> {
@@ -59,6 +61,7 @@ export async function buildPartnerListener(options: PartnerListenerOptions): Pro
     name: 'partner',
     log: options.log,
     bodyLimit: options.bodyLimit,
+    timeouts: options.timeouts,
     specification,
     handlers,
     context: partnerContextFactory(deps.sql),

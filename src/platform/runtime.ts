@@ -186,6 +186,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
           sendLimit: new BotSendLimit(redis, config.botSendRatePerSecond, clock),
           longPollMaxSeconds: config.botLongPollMaxSeconds,
         },
+        timeouts: config,
       });
       const address = await chat.listen({ host: config.host, port: config.chatPort });
       stops.push(() => chat.close());
@@ -232,6 +233,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         trustProxy: config.trustProxy,
         readiness,
         webhooks,
+        timeouts: config,
       });
       const address = await partner.listen({ host: config.host, port: config.partnerPort });
       stops.push(() => partner.close());
@@ -259,6 +261,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         audience: config.jwtAudience,
         trustProxy: config.trustProxy,
         webhooks,
+        timeouts: config,
       });
       const address = await workspace.listen({ host: config.host, port: config.workspacePort });
       stops.push(() => workspace.close());

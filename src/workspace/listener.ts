@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AccountCache } from '../chat/auth/account-cache.js';
 import { createAuthenticator } from '../chat/auth/authenticate.js';
 import type { VerifyKeyCache } from '../chat/auth/verify-key-cache.js';
-import { buildListener } from '../platform/http/server.js';
+import { buildListener, type HttpTimeouts } from '../platform/http/server.js';
 import { loadSpecification } from '../platform/http/specification.js';
 import type { Logger } from '../platform/logger.js';
 import type { Readiness } from '../platform/readiness.js';
@@ -43,6 +43,8 @@ export interface WorkspaceListenerOptions {
   audience: string;
   trustProxy: boolean | number;
   webhooks: WebhookEngine;
+  /** Socket timeouts (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS). */
+  timeouts?: HttpTimeouts;
 }
 
 export async function buildWorkspaceListener(options: WorkspaceListenerOptions): Promise<FastifyInstance> {
@@ -69,6 +71,7 @@ export async function buildWorkspaceListener(options: WorkspaceListenerOptions):
     name: 'workspace',
     log: options.log,
     bodyLimit: options.bodyLimit,
+    timeouts: options.timeouts,
     specification,
     handlers,
     context: workspaceContext,

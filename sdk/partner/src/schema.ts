@@ -831,7 +831,7 @@ export interface components {
             environment?: components["schemas"]["Keys.KeyEnvironment"];
             /** @description Optional expiry, in the future; absent: never expires. */
             expires_at?: components["schemas"]["Platform.instant"];
-        };
+        } & (unknown | unknown);
         "Admin.Member": {
             /** @enum {string} */
             object: "workspace_member";
@@ -1380,8 +1380,11 @@ export interface components {
         "Keys.KeyStatus": "active" | "revoked";
         /** @description Revocation needs an explicit confirmation. */
         "Keys.RevokeRequest": {
-            /** @description Must be true. */
-            confirm: boolean;
+            /**
+             * @description Must be true.
+             * @enum {boolean}
+             */
+            confirm: true;
         };
         /** @description A Stripe-style list: a page of objects and the cursor of the next page. */
         LeadList: {

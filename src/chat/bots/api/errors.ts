@@ -2,7 +2,6 @@
 // status and Telegram's descriptions ("Unauthorized", "Not Found", "Bad Request: chat not found"), so that
 // libraries written for Telegram read our errors as theirs. Framework errors (validation, malformed JSON, unknown
 // routes) arrive as plain AppErrors and are described the same way.
-import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../../platform/http/app-error.js';
 import type { ErrorRendering } from '../../../platform/http/server.js';
 
@@ -47,7 +46,7 @@ export function describe(error: AppError): string {
   return text;
 }
 
-export function renderBotError(error: AppError, _request: FastifyRequest): ErrorRendering {
+export function renderBotError(error: AppError): ErrorRendering {
   const retryAfter = error instanceof BotApiError ? error.retryAfter : undefined;
   return {
     body: {
