@@ -84,6 +84,7 @@ test: deps redis venv check-generated typecheck build
 	node test/contract/run.mjs
 
 bench: bench-chat bench-partner bench-realtime bench-scheduled bench-bots bench-webhooks
+	node dist/test/bench/summary.js
 
 bench-chat: deps redis build
 	node dist/test/bench/run.js

@@ -1,4 +1,5 @@
 // Environment schema, validated once at start so that a bad value fails with a clear message.
+import { availableParallelism } from 'node:os';
 
 export type ServiceName = 'chat' | 'partner' | 'workspace' | 'workers';
 
@@ -85,6 +86,8 @@ export interface Config {
   headersTimeoutMs: number;
   /** How long an idle keep-alive connection stays open between requests. */
   keepAliveTimeoutMs: number;
+  /** Processes serving the listeners on one machine (node:cluster, one port); 1 runs a single process. */
+  workers: number;
 }
 
 export interface WebhookConfig {
@@ -336,6 +339,7 @@ export function loadConfig(env: Env = process.env): Config {
     botWebhookRetryMaxMs: int(env, 'BOT_WEBHOOK_RETRY_MAX_MS', 300_000, 10, 86_400_000),
     webhooks: webhookConfig(env),
     ...httpTimeouts(env),
+    workers: env.WORKERS === 'auto' ? availableParallelism() : int(env, 'WORKERS', 1, 1, 256),
   };
 }
 

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './platform/logger.js';
 import { startPlatform } from './platform/runtime.js';
 import { registerDevSigningKey } from './cli/dev-signing-key.js';
+import { announceReady, isClusterWorker, startPrimary } from './platform/cluster.js';
 
 async function main(): Promise<void> {
   let config;
@@ -16,8 +17,11 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger(config.logLevel);
-  const platform = await startPlatform(config, log);
-  if (process.env.DEV_SIGNING_KEY === '1') await registerDevSigningKey(config, platform.databaseUrl, log);
+  // WORKERS > 1: this process is the primary of a cluster (src/platform/cluster.ts), or one of its workers.
+  const clustered = config.workers > 1 && !isClusterWorker();
+  const platform = clustered ? await startPrimary(config, log) : await startPlatform(config, log);
+  if (process.env.DEV_SIGNING_KEY === '1' && !isClusterWorker()) await registerDevSigningKey(config, platform.databaseUrl, log);
+  announceReady();
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
@@ -33,6 +37,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  // A worker whose primary is gone (even by kill -9) stops too, instead of serving on alone.
+  if (isClusterWorker()) process.on('disconnect', () => shutdown('primary gone'));
 }
 
 main().catch((err: unknown) => {

@@ -1,5 +1,6 @@
-// BullMQ queues of the platform. The outbox queue carries "drain" jobs: one is requested after every commit
-// that wrote events (deduplicated, so a burst of sends costs one drain), and a job scheduler runs it
+// BullMQ queues of the platform. The outbox is drained right after every commit that wrote events: by this
+// process's own relay when it runs the workers (coalesced: a burst of sends costs one drain, and no Redis round
+// trip per send), else by a "drain" job on the outbox queue (deduplicated); a job scheduler runs a drain
 // periodically as a safety net for a process that died between commit and request.
 import { Queue, Worker, type Job } from 'bullmq';
 import type { SqlPool } from './db/sql.js';
@@ -91,6 +92,47 @@ export function createQueues(redisUrl: string, log: Logger): Queues {
       connection.disconnect();
     },
   };
+}
+
+/**
+ * Single-flight drains in this process: a request while none is scheduled starts one a few milliseconds later, a
+ * request while one runs makes another run right after it (its rows may have been committed after that drain read
+ * the table).
+ */
+class LocalRelay {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private closed = false;
+
+  constructor(private readonly drain: () => Promise<void>, private readonly log: Logger) {}
+
+  request(): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.running = this.drain()
+        .catch((err: unknown) => this.log.warn({ err }, 'outbox drain failed; the periodic drain will retry'))
+        .finally(() => {
+          this.running = undefined;
+          if (this.again) {
+            this.again = false;
+            this.request();
+          }
+        });
+    }, drainCoalesceMs);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
 }
 
 export interface Workers {

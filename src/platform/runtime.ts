@@ -95,7 +95,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       .execute('insert into modules (code, name) values (?, ?) on conflict do nothing', [config.platformModule, 'Platform administration']);
     installCursorSecret(await resolveCursorSecret(sql, config.cursorSecret));
 
-    const redis = connectRedis(infra.redisUrl, 'commands');
+    const redis = connectRedis(infra.redisUrl, 'commands', { autoPipelining: true });
     const subscriber = connectRedis(infra.redisUrl, 'subscriber');
     stops.push(async () => {
       redis.disconnect();

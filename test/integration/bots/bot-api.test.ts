@@ -52,7 +52,7 @@ describe('tokens and methods', () => {
     // An empty token is a wrong one; /bot/getMe (Telegram's shape with no token) names no method under a token.
     expectBotError(await botCall(platform, '', 'getMe'), 401, 'Unauthorized');
     expectBotError(await botCall(platform, '', 'getMe', undefined, { telegram: true }), 404, 'Not Found');
-    expectBotError(await botCall(platform, '%E0%A4%A', 'getMe', undefined, { telegram: true }), 400, 'Bad Request: The request path is not well formed.');
+    expectBotError(await botCall(platform, '%E0%A4%A', 'getMe', undefined, { telegram: true }), 400, 'Bad Request: path is not valid percent-encoded UTF-8');
   });
 
   test('an unknown method is 404 Not Found in the envelope; a known one with the wrong HTTP method is 405', async () => {
