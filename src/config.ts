@@ -88,6 +88,8 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Processes serving the listeners on one machine (node:cluster, one port); 1 runs a single process. */
   workers: number;
+  /** Longest a SIGTERM/SIGINT drain may take before the process exits anyway (with status 1). */
+  shutdownTimeoutMs: number;
 }
 
 export interface WebhookConfig {
@@ -340,6 +342,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhooks: webhookConfig(env),
     ...httpTimeouts(env),
     workers: env.WORKERS === 'auto' ? availableParallelism() : int(env, 'WORKERS', 1, 1, 256),
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 1_000, 600_000),
   };
 }
 

@@ -26,7 +26,12 @@ async function main(): Promise<void> {
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down');
+    log.info({ signal, boundMs: config.shutdownTimeoutMs }, 'shutting down');
+    // The drain (src/platform/runtime.ts, stop) has a stated bound: past it, what is still running is abandoned.
+    setTimeout(() => {
+      log.error({ boundMs: config.shutdownTimeoutMs }, 'shutdown did not finish within SHUTDOWN_TIMEOUT_MS; exiting with work still in progress');
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
     platform
       .stop()
       .then(() => process.exit(0))

@@ -12053,7 +12053,10 @@ export interface operations {
                  */
                 actor?: components["parameters"]["ActorParam"];
             };
-            header?: never;
+            header?: {
+                /** @description Makes the send idempotent, as clientMessageId does (the same key space): a repeat with the same key returns the first message. When both are given, clientMessageId is the key (the response's clientMessageId shows the key used). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 roomId: components["schemas"]["Platform.uuid"];
             };

@@ -15,6 +15,8 @@ export interface ChatContext {
   caller: Caller | null;
   /** scheme://host the client called, for URLs handed back (upload sessions). */
   origin: string;
+  /** The Idempotency-Key header (validated against the operation's spec where it declares one). */
+  idempotencyKey?: string;
 }
 
 declare module 'fastify' {
@@ -24,7 +26,13 @@ declare module 'fastify' {
 }
 
 export function chatContext(request: FastifyRequest): ChatContext {
-  return { requestId: request.id, caller: request.caller ?? null, origin: `${request.protocol}://${request.host || 'localhost'}` };
+  const key = request.headers['idempotency-key'];
+  return {
+    requestId: request.id,
+    caller: request.caller ?? null,
+    origin: `${request.protocol}://${request.host || 'localhost'}`,
+    ...(typeof key === 'string' ? { idempotencyKey: key } : {}),
+  };
 }
 
 export function callerOf(ctx: ChatContext): Caller {

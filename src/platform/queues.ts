@@ -130,8 +130,11 @@ class LocalRelay {
 
   async close(): Promise<void> {
     this.closed = true;
+    const requested = this.timer !== undefined || this.again;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
+    // Events of the last requests before the stop are published now, not left to another process's periodic drain.
+    if (requested || this.again) await this.drain().catch((err: unknown) => this.log.warn({ err }, 'last outbox drain failed; the rows stay for the next drain'));
   }
 }
 
@@ -148,7 +151,9 @@ export async function startWorkers(
   options: { eventLogRetentionHours?: number; consumers?: readonly OutboxConsumer[] } = {},
 ): Promise<Workers> {
   const { eventLogRetentionHours = 24, consumers = [] } = options;
-  const publisher: Redis = connectRedis(redisUrl, 'outbox-publisher');
+  // failFast: a drain while Redis is down fails and rolls back at once (its rows stay for the next drain) instead of
+  // holding its rows and a database connection until Redis returns.
+  const publisher: Redis = connectRedis(redisUrl, 'outbox-publisher', { failFast: true });
   const connection = connectRedis(redisUrl, 'workers');
   await queues.outbox.upsertJobScheduler('outbox-drain-safety-net', { every: pollMs }, { name: 'drain' });
   await queues.outbox.upsertJobScheduler('outbox-prune', { every: 3_600_000 }, { name: 'prune' });

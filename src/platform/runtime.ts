@@ -65,12 +65,24 @@ export interface Platform {
   webhookWorkers?: WebhookWorkers;
   databaseUrl: string;
   redisUrl: string;
+  /**
+   * Registers work to run first when the platform stops, while listeners, pools and Redis are still up: e.g. telling
+   * WebSocket clients to reconnect elsewhere (close code 1012) before the listeners drain. Hooks run together; one that
+   * fails is logged and does not stop the others.
+   */
+  onDrain(hook: () => Promise<void>): void;
+  /**
+   * The drain: drain hooks, then every listener stops accepting connections and finishes its in-flight requests,
+   * then the queue workers finish their current job (the outbox relay runs a last drain), then pools and servers close.
+   */
   stop(): Promise<void>;
 }
 
 export async function startPlatform(config: Config, log: Logger, clock: Clock = systemClock): Promise<Platform> {
   const stops: Array<() => Promise<void>> = [];
+  const drainHooks: Array<() => Promise<void>> = [];
   const stopAll = async () => {
+    await Promise.all(drainHooks.splice(0).map((hook) => hook().catch((err: unknown) => log.warn({ err }, 'drain hook failed'))));
     for (const stop of stops.reverse()) {
       try {
         await stop();
@@ -95,7 +107,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       .execute('insert into modules (code, name) values (?, ?) on conflict do nothing', [config.platformModule, 'Platform administration']);
     installCursorSecret(await resolveCursorSecret(sql, config.cursorSecret));
 
-    const redis = connectRedis(infra.redisUrl, 'commands', { autoPipelining: true });
+    const redis = connectRedis(infra.redisUrl, 'commands', { autoPipelining: true, failFast: true });
     const subscriber = connectRedis(infra.redisUrl, 'subscriber');
     stops.push(async () => {
       redis.disconnect();
@@ -110,6 +122,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       redisUrl: infra.redisUrl,
       sweepTime: () => sweepDue({ sql, clock, queues }),
       cleanupUploads: () => cleanupUploads({ sql, clock, queues }, media),
+      onDrain: (hook) => void drainHooks.push(hook),
       stop: stopAll,
     };
 
@@ -204,8 +217,8 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
           maxTokenLifetimeSec: config.maxTokenLifetimeSeconds,
         }),
       });
-      // Stops before the listener closes: sockets get their reconnect notice first.
-      stops.push(() => realtime.stop());
+      // A drain hook: sockets get their reconnect notice before any listener starts draining.
+      drainHooks.push(() => realtime.stop());
       platform.realtime = realtime;
       platform.chat = chat;
       platform.chatUrl = address;

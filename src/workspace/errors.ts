@@ -30,6 +30,7 @@ export function renderWorkspaceError(error: AppError, _request: ErrorRequest): E
   if (error instanceof WorkspaceAppError) {
     return { body: { error: error.code, message: error.message, ...(error.retryAfter !== undefined ? { retry_after: error.retryAfter } : {}) } };
   }
+  if (error.status === 503) return { body: { error: 'service_unavailable', message: error.message } };
   if (error.status >= 500) return { body: { error: 'internal_error', message: internalMessage } };
   return { body: { error: codeByStatus[error.status] ?? error.code, message: error.message } };
 }

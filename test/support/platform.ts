@@ -110,12 +110,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
-export async function startTestPlatform(overrides: Partial<Config> = {}, clock: Clock = systemClock): Promise<TestPlatform> {
-  const config = testConfig(overrides);
-  const platform = await startPlatform(config, createLogger('silent'), clock);
-  const db = new pg.Pool({ connectionString: platform.databaseUrl, max: 4 });
-
-  const tenant = async (options: { moduleCode?: string; customer?: string } = {}): Promise<TestTenant> => {
+/** Tenants (module, customer, registered signing key) and their accounts, in any platform's database. */
+export function tenantFactory(db: pg.Pool, audience: string): (options?: { moduleCode?: string; customer?: string }) => Promise<TestTenant> {
+  return async (options: { moduleCode?: string; customer?: string } = {}): Promise<TestTenant> => {
     const moduleCode = options.moduleCode ?? `m${randomUUID().slice(0, 8)}`;
     const customer = options.customer ?? `c-${randomUUID().slice(0, 8)}`;
     const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
@@ -131,7 +128,7 @@ export async function startTestPlatform(overrides: Partial<Config> = {}, clock: 
         .setProtectedHeader({ alg: 'ES256', kid: o.kid ?? kid })
         .setIssuer(o.issuer ?? moduleCode)
         .setSubject(o.subject ?? String(claims.sub ?? ''))
-        .setAudience(o.audience ?? config.jwtAudience)
+        .setAudience(o.audience ?? audience)
         .setIssuedAt();
       if (o.expiresIn !== null) jwt.setExpirationTime(o.expiresIn ?? '1h');
       return jwt.sign(o.privateKey ?? privateKey);
@@ -152,6 +149,14 @@ export async function startTestPlatform(overrides: Partial<Config> = {}, clock: 
       },
     };
   };
+}
+
+export async function startTestPlatform(overrides: Partial<Config> = {}, clock: Clock = systemClock): Promise<TestPlatform> {
+  const config = testConfig(overrides);
+  const platform = await startPlatform(config, createLogger('silent'), clock);
+  const db = new pg.Pool({ connectionString: platform.databaseUrl, max: 4 });
+
+  const tenant = tenantFactory(db, config.jwtAudience);
 
   let admin: Promise<string> | undefined;
   return {

@@ -1,7 +1,16 @@
 import { callerOf } from '../context.js';
 import { created, ok, okList } from '../envelope.js';
 import type { ChatFeatureHandlers } from '../handler-types.js';
-import type { MessageService } from './service.js';
+import type { MessageService, SendInput } from './service.js';
+
+/**
+ * The Idempotency-Key header and clientMessageId are one key space: the header stands in for a missing
+ * clientMessageId. Given both, clientMessageId is the key (it is what the message stores and the response shows).
+ */
+function withIdempotencyKey(body: SendInput, key: string | undefined): SendInput {
+  if (key === undefined || body.clientMessageId !== undefined) return body;
+  return { ...body, clientMessageId: key };
+}
 
 export function messageHandlers(messages: MessageService): ChatFeatureHandlers<'listMessages' | 'sendMessage' | 'getMessage'> {
   return {
@@ -10,7 +19,7 @@ export function messageHandlers(messages: MessageService): ChatFeatureHandlers<'
       return okList(ctx, page.items, page);
     },
     async sendMessage({ params, body }, ctx) {
-      const message = await messages.send(callerOf(ctx), params.roomId, body);
+      const message = await messages.send(callerOf(ctx), params.roomId, withIdempotencyKey(body, ctx.idempotencyKey));
       return created(ctx, message, `/api/v1/rooms/${params.roomId}/messages/${message.id}`);
     },
     async getMessage({ params }, ctx) {

@@ -9,13 +9,14 @@ export type SqlClient = pg.PoolClient;
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 export function createSqlPool(databaseUrl: string, max = 20): SqlPool {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max });
+  // A database that does not answer a connection attempt (host gone, network cut) fails the request after 10 s
+  // (503) instead of holding it until the operating system gives up.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max, connectionTimeoutMillis: 10_000 });
   // An idle client whose server connection ends (database restart, shutdown) emits 'error' on the pool;
   // unhandled, that would crash the process. The pool drops the client and the next query reconnects.
   pool.on('error', () => undefined);
-  // A checked-out client has no such listener (the pool removes its own while lending it), so a connection ended
-  // between two statements of a transaction would crash the process too. The statement under way fails with the
-  // error instead, and the client is discarded when released.
+  // A checked-out client (between the statements of a transaction, or a relay waiting on Redis) has no pool listener:
+  // its connection ending must fail its next statement, not crash the process.
   pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }

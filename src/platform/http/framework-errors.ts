@@ -2,6 +2,7 @@
 // render one shape. Codes here are shared by every convention; each envelope carries them as it likes.
 import type { FastifyError } from 'fastify';
 import { AppError, type ErrorDetail } from './app-error.js';
+import { dependencyUnavailable } from './unavailable.js';
 
 interface AjvError {
   instancePath?: string;
@@ -70,7 +71,7 @@ export function toAppError(err: unknown): AppError {
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return new AppError(e.statusCode, 'bad_request', e.message);
   }
-  return new AppError(500, 'internal_error', 'An internal error occurred; report it with the request id.');
+  return dependencyUnavailable(err) ?? new AppError(500, 'internal_error', 'An internal error occurred; report it with the request id.');
 }
 
 export function routeNotFound(method: string, url: string): AppError {
@@ -92,11 +93,6 @@ export function bodyMissing(): AppError {
 export function illFormedUnicode(location: string): AppError {
   const message = 'must be well-formed Unicode (it contains a lone surrogate)';
   return new AppError(400, 'validation_failed', `The request is invalid: ${location} ${message}`, [{ location, message }]);
-}
-
-/** Draining before a stop: no new request is taken; the client should retry, on another node if it can. */
-export function shuttingDown(): AppError {
-  return new AppError(503, 'service_unavailable', 'This node is shutting down; retry the request.', undefined, { connection: 'close' });
 }
 
 /**

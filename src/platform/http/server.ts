@@ -10,7 +10,7 @@ import type { Readiness } from '../readiness.js';
 import { illFormedPath } from '../unicode.js';
 import { ajv2020ValidatorCompiler } from './ajv.js';
 import { AppError } from './app-error.js';
-import { bodyMissing, clientErrorOf, illFormedUnicode, methodNotAllowed, routeNotFound, shuttingDown, toAppError } from './framework-errors.js';
+import { bodyMissing, clientErrorOf, illFormedUnicode, methodNotAllowed, routeNotFound, toAppError } from './framework-errors.js';
 import type { ContextFactory, HandlerMap, Result } from './typed.js';
 
 export interface ErrorRendering {
@@ -244,7 +244,8 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
   const log = options.log.child({ listener: options.name });
 
   const sendError = (error: AppError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error.status >= 500) request.log.error({ err: error }, 'request failed');
+    // 503: PostgreSQL or Redis unreachable; one warning per request, the cause is logged where it is known.
+    if (error.status >= 500 && error.status !== 503) request.log.error({ err: error }, 'request failed');
     const rendered = options.renderError(error, request);
     // Set here too: errors of the router are answered before any hook has run.
     reply.header(headerName, request.id);
@@ -259,7 +260,8 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
       const incoming = req.headers[headerName];
       return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : newId();
     },
-    // Answered by the closing hook below, in the envelope.
+    // While the listener drains, a request that arrives on an open keep-alive connection is still served (with
+    // Connection: close) rather than refused with a bare 503: the database and Redis are up until the drain ends.
     return503OnClosing: false,
     // A hop count trusts that many proxies nearest to this server.
     trustProxy: typeof options.trustProxy === 'number' ? (_address: string, hop: number) => hop < (options.trustProxy as number) : (options.trustProxy ?? false),
@@ -280,20 +282,25 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
     },
   });
   app.setValidatorCompiler(ajv2020ValidatorCompiler());
+  // Drain: once close() begins, responses end their keep-alive connection (Connection: close), so the close waits
+  // for in-flight requests only, not for idle clients' keep-alive timeout; connections idle by then are closed.
+  let closing = false;
+  let reaper: NodeJS.Timeout | undefined;
+  app.addHook('preClose', async () => {
+    closing = true;
+    reaper = setInterval(() => app.server.closeIdleConnections?.(), 200).unref();
+  });
+  app.addHook('onClose', async () => clearInterval(reaper));
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   // Bodies are JSON only: without this, Fastify's built-in text/plain parser would let unvalidated strings in.
   app.removeContentTypeParser('text/plain');
   options.configure?.(app as unknown as FastifyInstance);
 
-  let closing = false;
-  app.addHook('preClose', (done) => {
-    closing = true;
-    done();
-  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header(headerName, request.id);
     (reply.raw as ServerResponse & { [rawRequestId]?: string })[rawRequestId] = request.id;
-    // Requests that arrive on open connections while the listener closes.
-    if (closing) return sendError(shuttingDown(), request, reply);
   });
   const gate = options.onRequest;
   if (gate) {
@@ -324,7 +331,8 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
     // An AppError was thrown on purpose (by a gate) and is the answer even for an unknown path.
     if (request.is404 && !(err instanceof AppError)) return noRoute(request, reply);
     const appError = toAppError(err);
-    if (appError.status >= 500 && appError !== err) request.log.error({ err }, 'unhandled error');
+    if (appError.status === 503 && appError !== err) request.log.warn({ err }, 'database or cache unreachable');
+    else if (appError.status >= 500 && appError !== err) request.log.error({ err }, 'unhandled error');
     return sendError(appError, request, reply);
   });
   app.setNotFoundHandler(noRoute);

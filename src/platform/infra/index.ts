@@ -3,8 +3,10 @@ import { writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../../config.js';
 import type { Logger } from '../logger.js';
-import { startEmbeddedPostgres } from './embedded-postgres.js';
-import { startLocalRedis } from './local-redis.js';
+import { postmasterPidFile, startEmbeddedPostgres } from './embedded-postgres.js';
+import { redisPidFile, startLocalRedis } from './local-redis.js';
+import { startProcessGuard } from './process-guard.js';
+import { stopStaleServer } from './stale.js';
 
 export interface Infra {
   databaseUrl: string;
@@ -17,29 +19,59 @@ export const runtimeFile = (dataDir: string) => join(dataDir, 'runtime.json');
 
 export async function resolveInfra(config: Config, log: Logger): Promise<Infra> {
   const stops: Array<() => Promise<void>> = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop();
+  };
   let databaseUrl = config.databaseUrl;
   let redisUrl = config.redisUrl;
-  if (!databaseUrl) {
-    const db = await startEmbeddedPostgres(config.dataDir, (line) => log.debug({ postgres: line }));
-    databaseUrl = db.url;
-    stops.push(db.stop);
-    log.info({ dataDir: config.dataDir }, 'embedded PostgreSQL started');
-  }
-  if (!redisUrl) {
-    const redis = await startLocalRedis(config.dataDir);
-    redisUrl = redis.url;
-    stops.push(redis.stop);
-    log.info({ redisUrl }, 'local redis-server started');
-  }
-  if (stops.length > 0) {
+  if (databaseUrl && redisUrl) return { databaseUrl, redisUrl, stop: async () => undefined };
+  // Servers this process starts end with it, even when it is killed (src/platform/infra/process-guard.ts).
+  const guard = startProcessGuard();
+  stops.push(async () => guard.close());
+  try {
+    const runtime = runtimeFile(config.dataDir);
+    if (!databaseUrl) {
+      await stopStaleServer(
+        { label: 'PostgreSQL', name: 'postgres', pidFile: postmasterPidFile(config.dataDir), soft: 'SIGINT', hard: 'SIGQUIT', removeStalePidFile: true },
+        runtime,
+        config.dataDir,
+        log,
+      );
+      const db = await startEmbeddedPostgres(config.dataDir, (line) => log.debug({ postgres: line }));
+      if (db.pid !== undefined) guard.watch(db.pid, 'postgres', 'SIGINT', 'SIGQUIT');
+      databaseUrl = db.url;
+      stops.push(async () => {
+        await db.stop();
+        if (db.pid !== undefined) guard.forget(db.pid);
+      });
+      log.info({ dataDir: config.dataDir, serverPid: db.pid }, 'embedded PostgreSQL started');
+    }
+    if (!redisUrl) {
+      await stopStaleServer(
+        { label: 'redis-server', name: 'redis-server', pidFile: redisPidFile(config.dataDir), soft: 'SIGTERM', hard: 'SIGKILL', removeStalePidFile: false },
+        runtime,
+        config.dataDir,
+        log,
+      );
+      const redis = await startLocalRedis(config.dataDir);
+      if (redis.pid !== undefined) guard.watch(redis.pid, 'redis-server', 'SIGTERM', 'SIGKILL');
+      redisUrl = redis.url;
+      stops.push(async () => {
+        await redis.stop();
+        if (redis.pid !== undefined) guard.forget(redis.pid);
+      });
+      log.info({ redisUrl, serverPid: redis.pid }, 'local redis-server started');
+    }
     await mkdir(config.dataDir, { recursive: true });
-    await writeFile(runtimeFile(config.dataDir), JSON.stringify({ databaseUrl, redisUrl, pid: process.pid }, null, 2));
+    await writeFile(runtime, JSON.stringify({ databaseUrl, redisUrl, pid: process.pid, watchdogPid: guard.pid }, null, 2));
+  } catch (err) {
+    // What started before the failure stops again, so a failed start leaves nothing running.
+    await stopAll().catch(() => undefined);
+    throw err;
   }
   return {
-    databaseUrl,
-    redisUrl,
-    stop: async () => {
-      for (const stop of stops.reverse()) await stop();
-    },
+    databaseUrl: databaseUrl!,
+    redisUrl: redisUrl!,
+    stop: stopAll,
   };
 }

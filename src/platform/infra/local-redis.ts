@@ -1,13 +1,17 @@
 // Starts a redis-server child process on a free port when no REDIS_URL is given.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { freePort } from './free-port.js';
 
 export interface LocalRedis {
   url: string;
+  pid: number | undefined;
   stop(): Promise<void>;
 }
+
+/** Written beside the Redis data when the server starts, so the next start finds a server left running. */
+export const redisPidFile = (dataDir: string) => resolve(join(dataDir, 'redis', 'redis-server.pid'));
 
 export class RedisMissingError extends Error {
   constructor() {
@@ -18,21 +22,26 @@ export class RedisMissingError extends Error {
   }
 }
 
-export async function startLocalRedis(dataDir: string): Promise<LocalRedis> {
+export async function startLocalRedis(dataDir: string, options: { port?: number } = {}): Promise<LocalRedis> {
   if (spawnSync('redis-server', ['--version']).error) throw new RedisMissingError();
   const dir = resolve(join(dataDir, 'redis'));
   await mkdir(dir, { recursive: true });
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   // Append-only persistence: queued jobs survive a restart of the local server.
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--protected-mode', 'yes'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  if (child.pid !== undefined) await writeFile(redisPidFile(dataDir), `${child.pid}\n`);
   await waitForReady(child, port);
   return {
     url: `redis://127.0.0.1:${port}`,
-    stop: () => stopChild(child),
+    pid: child.pid,
+    stop: async () => {
+      await stopChild(child);
+      await rm(redisPidFile(dataDir), { force: true });
+    },
   };
 }
 
