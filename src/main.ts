@@ -18,6 +18,14 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel);
   const platform = await startPlatform(config, log);
   if (process.env.DEV_SIGNING_KEY === '1') await registerDevSigningKey(config, platform.databaseUrl, log);
+  for (const [what, url] of [
+    ['Settings console', platform.consoleUrl],
+    ['Chat reference', platform.chatUrl && `${platform.chatUrl}/docs/`],
+    ['Partner reference', platform.partnerUrl && `${platform.partnerUrl}/docs/`],
+    ['Workspace reference', platform.workspaceUrl && `${platform.workspaceUrl}/docs/`],
+  ] as const) {
+    if (url) process.stdout.write(`${what}: ${url}\n`);
+  }
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../platform/logger.js';
 import { buildListener } from '../platform/http/server.js';
-import { loadSpecification } from '../platform/http/specification.js';
+import { loadOptionalSpecification, loadSpecification } from '../platform/http/specification.js';
 import type { Readiness } from '../platform/readiness.js';
 import { accountHandlers } from './accounts/handlers.js';
 import { AccountService } from './accounts/service.js';
@@ -99,5 +99,12 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     },
     readiness: options.readiness,
     renderError: renderChatError,
+    // The Bot API's document, rendered by /docs beside the chat one once generated/openapi/bot.json exists.
+    extraDocuments: await botDocument(),
   });
+}
+
+async function botDocument() {
+  const specification = await loadOptionalSpecification('bot');
+  return specification ? [{ slug: 'bot', title: 'Bot API', specification }] : [];
 }

@@ -31,6 +31,8 @@ export interface PartnerListenerOptions {
   maxTokenLifetimeSeconds: number;
   trustProxy: boolean | number;
   readiness: () => Promise<Readiness>;
+  /** Browser origins (the settings console's) that may call this listener. */
+  allowedOrigins?: () => readonly string[];
 }
 
 export async function buildPartnerListener(options: PartnerListenerOptions): Promise<FastifyInstance> {
@@ -65,5 +67,6 @@ export async function buildPartnerListener(options: PartnerListenerOptions): Pro
     readiness: options.readiness,
     renderError: renderPartnerError,
     trustProxy: options.trustProxy,
+    allowedOrigins: options.allowedOrigins,
   });
 }

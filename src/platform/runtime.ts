@@ -13,6 +13,7 @@ import { reportUnusableKeys } from '../chat/auth/key-strength.js';
 import { SendLimit } from '../chat/auth/send-limit.js';
 import { VerifyKeyCache } from '../chat/auth/verify-key-cache.js';
 import { resolveCursorSecret } from './cursor-secret.js';
+import { registerConsole } from './http/console.js';
 import { installCursorSecret } from './http/cursor.js';
 import { AuditRecorder } from '../workspace/audit/recorder.js';
 import { KeyLookup as SvcKeyLookup } from '../workspace/gate/key-lookup.js';
@@ -32,6 +33,8 @@ export interface Platform {
   chat?: FastifyInstance;
   /** Base URL of the chat listener, when it runs. */
   chatUrl?: string;
+  /** Address of the settings console (served by the chat listener), when it runs. */
+  consoleUrl?: string;
   partner?: FastifyInstance;
   /** Base URL of the partner listener, when it runs. */
   partnerUrl?: string;
@@ -105,6 +108,11 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       stops.push(await accounts.listen(subscriber));
     }
     const readiness = () => checkReadiness(sql, redis);
+    // The console's page origin: listed ones, else the chat listener's (known once it listens), under both local names.
+    let consoleOrigins = config.consoleOrigins;
+    const allowedOrigins = () => consoleOrigins;
+    const originsOf = (port: number) => [...new Set([config.host, '127.0.0.1', 'localhost'])].map((h) => `http://${h}:${port}`);
+    if (consoleOrigins.length === 0) consoleOrigins = originsOf(config.chatPort);
 
     if (config.services.includes('chat')) {
       const chat = await buildChatListener({
@@ -116,10 +124,17 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         sendLimit: new SendLimit(redis, config.sendRateLimitPerMinute, clock),
         readiness,
       });
+      const portOf = (url: string | undefined, fallback: number) => (url ? Number(new URL(url).port) : fallback);
+      await registerConsole(chat, () => ({
+        partner: config.consolePartnerUrl ? { url: config.consolePartnerUrl } : { port: portOf(platform.partnerUrl, config.partnerPort) },
+        workspace: config.consoleWorkspaceUrl ? { url: config.consoleWorkspaceUrl } : { port: portOf(platform.workspaceUrl, config.workspacePort) },
+      }));
       const address = await chat.listen({ host: config.host, port: config.chatPort });
       stops.push(() => chat.close());
       platform.chat = chat;
       platform.chatUrl = address;
+      platform.consoleUrl = `${address}/console/`;
+      if (config.consoleOrigins.length === 0) consoleOrigins = originsOf(Number(new URL(address).port));
       log.info({ address }, 'chat listener ready');
     }
 
@@ -143,6 +158,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         maxTokenLifetimeSeconds: config.maxTokenLifetimeSeconds,
         trustProxy: config.trustProxy,
         readiness,
+        allowedOrigins,
       });
       const address = await partner.listen({ host: config.host, port: config.partnerPort });
       stops.push(() => partner.close());
@@ -169,6 +185,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         bodyLimit: config.bodyLimitBytes,
         audience: config.jwtAudience,
         trustProxy: config.trustProxy,
+        allowedOrigins,
       });
       const address = await workspace.listen({ host: config.host, port: config.workspacePort });
       stops.push(() => workspace.close());

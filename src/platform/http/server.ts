@@ -7,6 +7,8 @@ import { newId } from '../ids.js';
 import type { Readiness } from '../readiness.js';
 import { illFormedPath } from '../unicode.js';
 import { ajv2020ValidatorCompiler } from './ajv.js';
+import { corsHook } from './cors.js';
+import { isPublicPath, registerReferenceDocs, type ExtraDocument } from './reference-docs.js';
 import { AppError } from './app-error.js';
 import { bodyMissing, illFormedUnicode, methodNotAllowed, routeNotFound, toAppError } from './framework-errors.js';
 import type { ContextFactory, HandlerMap, Result } from './typed.js';
@@ -46,6 +48,10 @@ export interface ListenerOptions<Ops, Ctx> {
   renderError: (error: AppError, request: FastifyRequest) => ErrorRendering;
   /** Name of the response header carrying the request id. */
   requestIdHeader?: string;
+  /** Browser origins (the settings console's) that may call this listener; read on every request. */
+  allowedOrigins?: () => readonly string[];
+  /** More documents rendered by /docs beside the listener's own, each at /openapi/<slug>.json. */
+  extraDocuments?: ExtraDocument[];
 }
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -194,11 +200,13 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
   app.addHook('onRequest', async (request, reply) => {
     reply.header(headerName, request.id);
   });
+  if (options.allowedOrigins) app.addHook('onRequest', corsHook(options.allowedOrigins));
   const gate = options.onRequest;
   if (gate) {
-    // Probes of load balancers and orchestrators pass no gate (no key, no rate counter).
+    // Probes of load balancers and orchestrators, the reference docs and the console pass no gate (no key, no
+    // rate counter).
     app.addHook('onRequest', async (request, reply) => {
-      if (!healthPaths.includes(pathOf(request.url))) await gate(request, reply);
+      if (!isPublicPath(pathOf(request.url))) await gate(request, reply);
     });
   }
   if (options.onResponse) app.addHook('onResponse', options.onResponse);
@@ -305,5 +313,6 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
       };
     }) as never,
   });
+  await registerReferenceDocs(app as unknown as FastifyInstance, options.name, options.specification, options.extraDocuments);
   return app as unknown as FastifyInstance;
 }
