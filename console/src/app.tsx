@@ -6,7 +6,7 @@ import { AuditLogPage } from './pages/audit-log';
 import { PartnerKeysPage } from './pages/partner-keys';
 import { SignIn } from './pages/sign-in';
 import { SvcKeysPage } from './pages/svc-keys';
-import { session } from './session';
+import { session, takeTokenFromUrl } from './session';
 import { ErrorMessage, Loading, useAsync } from './ui';
 import { pagesFor, type Cells, type PageId, type WorkspaceInfo } from './access';
 
@@ -22,6 +22,15 @@ function useHash(): string {
 
 export function App() {
   const [token, setToken] = useState(session.token());
+  // The surrounding platform may hand over a token by changing the fragment of an open page too.
+  useEffect(() => {
+    const on = () => {
+      takeTokenFromUrl();
+      setToken(session.token());
+    };
+    addEventListener('hashchange', on);
+    return () => removeEventListener('hashchange', on);
+  }, []);
   const [clients] = useAsync(loadClients, []);
   if (!token) return <SignIn onSignIn={(t) => (session.signIn(t), setToken(session.token()))} />;
   if (clients.state === 'loading') return <Loading what="the console" />;

@@ -121,7 +121,7 @@ export function SecretOnce({ label, secret, onClose }: { label: string; secret: 
   return (
     <Dialog title={`${label} created`} onClose={onClose} wide>
       <p class="warning" role="alert">
-        Copy this {label.toLowerCase()} now. It is shown only once: the server keeps only a hash, and closing this dialog loses it.
+        Copy the key now. It is shown only once: the server keeps only a hash, and closing this dialog loses it.
       </p>
       <label for="secret-value">{label}</label>
       <div class="secret">

@@ -40,11 +40,11 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-const consoleAt = (token: string, route: string) => `${platform.chatUrl}/console/#token=${encodeURIComponent(token)}&route=${route}`;
+const consoleAt = (token: string) => `${platform.chatUrl}/console/#token=${encodeURIComponent(token)}`;
 
 /** Signs in through the URL fragment (as the surrounding platform does), then opens the route. */
 async function open(f: Flow, token: string, route: string): Promise<void> {
-  await f.page.goto(consoleAt(token, route));
+  await f.page.goto(consoleAt(token));
   await f.page.waitForSelector('.brand');
   await f.page.evaluate((r) => (location.hash = r), route);
 }
@@ -57,6 +57,11 @@ async function expectAccessible(f: Flow, what: string): Promise<void> {
 test('convention A: create a key and see it once, see the +N collapse, revoke it and see the API refuse it', async () => {
   const f = await flow(browser, 'a-key');
   try {
+    await f.step('the sign-in page', async () => {
+      await f.page.goto(`${platform.chatUrl}/console/`);
+      await f.page.waitForSelector('#token');
+      await f.shot('sign-in');
+    });
     await f.step('open the API keys page', async () => {
       await open(f, owner.token, `#/w/${workspaceId}/api-keys`);
       await waitForText(f.page, 'No keys yet.');
@@ -104,6 +109,32 @@ test('convention A: create a key and see it once, see the +N collapse, revoke it
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe('invalid_api_key');
     });
+  } finally {
+    await f.close();
+  }
+});
+
+test('on a plan without external API access the page says so and creating a key shows the refusal', async () => {
+  const ws = await call(platform.partnerUrl, 'POST', '/api/v1/workspaces', { token: owner.token, body: { name: 'Free corner' } });
+  const f = await flow(browser, 'plan-gate');
+  try {
+    await f.step('the notice is shown', async () => {
+      await open(f, owner.token, `#/w/${ws.body.id}/api-keys`);
+      await waitForText(f.page, 'External API access is not enabled for this organisation.');
+      await waitForText(f.page, 'No keys yet.');
+    });
+    await f.step('creating a key is refused with the seed message', async () => {
+      await clickButton(f.page, 'Create key');
+      await f.page.waitForSelector('dialog[open] #key-name');
+      await f.page.type('#key-name', 'Blocked');
+      await clickButton(f.page, 'KB read', 'dialog[open]');
+      await clickButton(f.page, 'Create key', 'dialog[open]');
+      await f.page.waitForSelector('dialog[open] [role=alert]');
+      expect(await f.page.$eval('dialog[open] [role=alert]', (e) => e.textContent)).toContain('External API access is not enabled for this organisation.');
+      await expectAccessible(f, 'plan gate');
+      await f.shot('refused');
+    });
+    expect((await platform.db.query('select count(*)::int as n from api_keys where workspace_id = $1', [ws.body.id])).rows[0].n).toBe(0);
   } finally {
     await f.close();
   }

@@ -47,13 +47,17 @@ export function SvcKeysPage({ clients, workspace }: { clients: Clients; workspac
       <p class="muted">
         <code>svc_</code> keys call the workspace API with a bearer header, limited by scopes and optionally by caller address.
       </p>
-      <label for="svc-status">Status</label>
-      <select id="svc-status" value={status} onChange={(e) => setStatus((e.target as HTMLSelectElement).value)}>
-        <option value="">All</option>
-        <option value="Active">Active</option>
-        <option value="Revoked">Revoked</option>
-        <option value="Expired">Expired</option>
-      </select>
+      <div class="filters">
+        <div>
+          <label for="svc-status">Status</label>
+          <select id="svc-status" value={status} onChange={(e) => setStatus((e.target as HTMLSelectElement).value)}>
+            <option value="">All</option>
+            <option value="Active">Active</option>
+            <option value="Revoked">Revoked</option>
+            <option value="Expired">Expired</option>
+          </select>
+        </div>
+      </div>
       {keys.state === 'loading' && <Loading what="service keys" />}
       {keys.state === 'error' && <ErrorMessage message={keys.message} onRetry={reload} />}
       {keys.state === 'ready' && (
