@@ -18,12 +18,12 @@ endif
 VENV := $(TOOLS)/venv
 SCHEMATHESIS_VERSION := 4.32.5
 
-.PHONY: help node deps redis chromium venv generate check-generated build typecheck run test unit contract bench bench-chat bench-partner clean
+.PHONY: help node deps redis chromium venv generate check-generated build typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-scheduled bench-bots bench-webhooks clean
 
 help:
 	@echo "make run    install what is missing, generate, build, migrate and start the platform"
 	@echo "make test   typecheck, unit + integration + SDK tests on real PostgreSQL and Redis, contract fuzzing"
-	@echo "make generate | check-generated | build | typecheck | contract | bench (bench-chat, bench-partner) | clean"
+	@echo "make generate | check-generated | build | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-scheduled, bench-bots, bench-webhooks) | clean"
 
 # Node 24 LTS from the npm registry's node-linux-<arch> package, into a git-ignored tools folder.
 $(LOCAL_NODE_BIN)/node:
@@ -95,13 +95,23 @@ test: deps redis chromium venv check-generated typecheck build
 	npm test --silent
 	node test/contract/run.mjs
 
-bench: bench-chat bench-partner
+bench: bench-chat bench-partner bench-realtime bench-scheduled bench-bots bench-webhooks
+	node dist/test/bench/summary.js
 
 bench-chat: deps redis build
 	node dist/test/bench/run.js
 
 bench-partner: deps redis build
 	node dist/test/bench/partner.js
+
+bench-realtime: deps redis build
+	node dist/test/bench/realtime.js
+bench-scheduled: deps redis build
+	node dist/test/bench/scheduled.js
+bench-bots: deps redis build
+	node dist/test/bench/bots.js
+bench-webhooks: deps redis build
+	node dist/test/bench/webhooks.js
 
 clean:
 	rm -rf dist .data

@@ -1,4 +1,5 @@
 // Environment schema, validated once at start so that a bad value fails with a clear message.
+import { availableParallelism } from 'node:os';
 
 export type ServiceName = 'chat' | 'partner' | 'workspace' | 'workers';
 
@@ -45,7 +46,88 @@ export interface Config {
   /** Where the console's browser reaches the partner and workspace listeners; unset: the page's host, that listener's port. */
   consolePartnerUrl: string | undefined;
   consoleWorkspaceUrl: string | undefined;
+  /** Realtime (docs/realtime.md): hours the per-account event log keeps events for resume-after (at least 24). */
+  realtimeRetentionHours: number;
+  realtimeMaxFrameBytes: number;
+  realtimeMaxSubscriptions: number;
+  realtimeMaxFramesPerSecond: number;
+  realtimeMaxSessionsPerAccount: number;
+  realtimeHeartbeatMs: number;
+  realtimeConnectTimeoutMs: number;
+  realtimeMaxBufferedBytes: number;
+  realtimeSweepMs: number;
+  /** Largest file an upload session accepts. */
+  uploadMaxBytes: number;
+  /** Media types an upload may declare: type/subtype or type/* entries, lower case. */
+  uploadAllowedTypes: string[];
+  /** How long an upload session lives: an upload not complete and sent in a message by then is deleted. */
+  uploadSessionTtlSeconds: number;
+  /** How often a worker deletes expired upload sessions and files of recalled messages. */
+  uploadCleanupIntervalMs: number;
+  /** Where uploaded files are stored: a folder under dataDir, or an S3-compatible bucket. */
+  media: MediaStoreConfig;
+  /** Public base URL of the media service (upload URLs); unset: the origin the client called. */
+  mediaPublicUrl: string | undefined;
+  /** How often a worker fires due scheduled messages and reminders whose delayed job went missing. */
+  scheduleSweepMs: number;
+  /** Messages (sends, edits, deletions) one bot may make per second through the Bot API, across every node. */
+  botSendRatePerSecond: number;
+  /** The longest getUpdates wait; a larger timeout is shortened to this. */
+  botLongPollMaxSeconds: number;
+  /** Whether bot webhooks may use http:// (otherwise https only). */
+  botWebhookAllowHttp: boolean;
+  /** Whether bot webhooks may reach loopback, private and link-local addresses. */
+  botWebhookAllowPrivate: boolean;
+  /** How long one webhook delivery may take before it counts as failed. */
+  botWebhookTimeoutMs: number;
+  /** Delay before the first retry of a failed delivery; it doubles per failure up to botWebhookRetryMaxMs. */
+  botWebhookRetryBaseMs: number;
+  botWebhookRetryMaxMs: number;
+  /** Outbound webhooks of the workspace API: targets, retries, secrets at rest, the Owner's warning mail. */
+  webhooks: WebhookConfig;
+  /** Longest time a client may take to send a whole request, headers and body (408 after it). */
+  requestTimeoutMs: number;
+  /** Longest time a client may take to send the request line and headers (408 after it). */
+  headersTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests. */
+  keepAliveTimeoutMs: number;
+  /** Processes serving the listeners on one machine (node:cluster, one port); 1 runs a single process. */
+  workers: number;
 }
+
+export interface WebhookConfig {
+  /** Deliver to loopback, private and link-local addresses too (tests, single-host setups); default false. */
+  allowPrivateTargets: boolean;
+  /** PEM file of extra CAs trusted for receivers with a private certificate. */
+  caFile: string | undefined;
+  /** Delay in seconds before each attempt (the first usually 0); its length is the number of attempts. */
+  retrySchedule: number[];
+  /** AES-256-GCM key of webhook secrets at rest; unset: one generated and kept in PostgreSQL. */
+  secretKey: Buffer | undefined;
+  /** Receiver time-out of one attempt. */
+  timeoutMs: number;
+  /** How often each worker node re-enqueues due deliveries whose job was lost, and sends pending notices. */
+  sweepMs: number;
+  /** Deliveries one worker node sends at the same time. */
+  concurrency: number;
+  /** Where the Owner's warning mail goes out (smtp:// or smtps://); unset: the notice is logged, not mailed. */
+  smtpUrl: string | undefined;
+  smtpFrom: string;
+}
+
+export type MediaStoreConfig =
+  | { kind: 'file' }
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      /** An S3-compatible service other than AWS (MinIO, R2, ...). */
+      endpoint: string | undefined;
+      /** Both or neither; neither: the AWS SDK's default credential chain. */
+      accessKeyId: string | undefined;
+      secretAccessKey: string | undefined;
+      forcePathStyle: boolean;
+    };
 
 export class ConfigError extends Error {}
 
@@ -107,6 +189,14 @@ function services(env: Env): ServiceName[] {
   return names as ServiceName[];
 }
 
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
 function cursorSecret(env: Env): string | undefined {
   const raw = env.CURSOR_SECRET;
   if (raw === undefined || raw === '') return undefined;
@@ -120,6 +210,100 @@ function trustProxy(env: Env): boolean | number {
   if (raw === 'true') return true;
   if (/^\d+$/.test(raw) && Number(raw) <= 10) return Number(raw);
   throw new ConfigError(`TRUST_PROXY must be false, true or a number of proxy hops (0-10), got "${raw}"`);
+}
+
+// Kinds people send in a work chat; image/*, audio/* and video/* are served as downloads (never rendered inline).
+const defaultUploadTypes = [
+  'image/*', 'audio/*', 'video/*', 'text/plain', 'text/csv', 'application/pdf', 'application/zip', 'application/json',
+  'application/msword', 'application/vnd.ms-excel', 'application/vnd.ms-powerpoint',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+];
+const mediaTypeEntry = /^([a-z0-9][a-z0-9!#$&^_.+-]{0,126})\/([a-z0-9][a-z0-9!#$&^_.+-]{0,126}|\*)$/;
+
+function uploadTypes(env: Env): string[] {
+  const raw = env.UPLOAD_ALLOWED_TYPES;
+  if (raw === undefined || raw.trim() === '') return defaultUploadTypes;
+  const entries = raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  if (entries.length === 0) throw new ConfigError('UPLOAD_ALLOWED_TYPES must list at least one media type');
+  for (const entry of entries) {
+    if (entry !== '*/*' && !mediaTypeEntry.test(entry)) {
+      throw new ConfigError(`UPLOAD_ALLOWED_TYPES entries must be type/subtype, type/* or */*, got "${entry}"`);
+    }
+  }
+  return entries;
+}
+
+
+function mediaStore(env: Env): MediaStoreConfig {
+  const kind = env.MEDIA_STORE ?? 'file';
+  if (kind === 'file' || kind === '') return { kind: 'file' };
+  if (kind !== 's3') throw new ConfigError(`MEDIA_STORE must be file or s3, got "${kind}"`);
+  const bucket = env.S3_BUCKET;
+  if (!bucket) throw new ConfigError('MEDIA_STORE=s3 needs S3_BUCKET');
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError(`S3_BUCKET is not a valid bucket name: "${bucket}"`);
+  const accessKeyId = env.S3_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY || undefined;
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together or not at all');
+  }
+  return {
+    kind: 's3',
+    bucket,
+    region: env.S3_REGION || 'us-east-1',
+    endpoint: url(env, 'S3_ENDPOINT', ['http', 'https']),
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', false),
+  };
+}
+
+function publicUrl(env: Env, name: string): string | undefined {
+  const raw = url(env, name, ['http', 'https']);
+  if (raw === undefined) return undefined;
+  const parsed = new URL(raw);
+  if (parsed.search || parsed.hash) throw new ConfigError(`${name} must be a base URL without query or fragment, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
+}
+
+function retrySchedule(env: Env): number[] {
+  const raw = env.WEBHOOK_RETRY_SCHEDULE;
+  if (raw === undefined || raw.trim() === '') return [0, 60, 300, 1800, 7200, 43200];
+  const parts = raw.split(',').map((p) => p.trim());
+  if (parts.length > 20 || parts.some((p) => !/^\d{1,7}$/.test(p) || Number(p) > 604_800)) {
+    throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE must be 1 to 20 comma-separated whole seconds (each at most 604800), got "${raw}"`);
+  }
+  return parts.map(Number);
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function webhookSecretKey(env: Env): Buffer | undefined {
+  const raw = env.WEBHOOK_SECRET_KEY;
+  if (raw === undefined || raw === '') return undefined;
+  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(raw) ? Buffer.from(raw, 'base64') : undefined;
+  if (key?.length !== 32) throw new ConfigError('WEBHOOK_SECRET_KEY must be 32 bytes as 64 hex digits or base64');
+  return key;
+}
+
+function webhookConfig(env: Env): WebhookConfig {
+  return {
+    allowPrivateTargets: flag(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
+    caFile: env.WEBHOOK_CA_FILE === '' ? undefined : env.WEBHOOK_CA_FILE,
+    retrySchedule: retrySchedule(env),
+    secretKey: webhookSecretKey(env),
+    timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    sweepMs: int(env, 'WEBHOOK_SWEEP_MS', 5_000, 100, 3_600_000),
+    concurrency: int(env, 'WEBHOOK_CONCURRENCY', 64, 1, 1_000),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp', 'smtps']),
+    smtpFrom: env.SMTP_FROM || 'Webhooks <webhooks@localhost>',
+  };
 }
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -156,5 +340,46 @@ export function loadConfig(env: Env = process.env): Config {
     consoleOrigins: origins(env, 'CONSOLE_ORIGINS'),
     consolePartnerUrl: url(env, 'CONSOLE_PARTNER_URL', ['http', 'https']),
     consoleWorkspaceUrl: url(env, 'CONSOLE_WORKSPACE_URL', ['http', 'https']),
+    realtimeRetentionHours: int(env, 'REALTIME_RETENTION_HOURS', 24, 24, 720),
+    realtimeMaxFrameBytes: int(env, 'REALTIME_MAX_FRAME_BYTES', 65_536, 1_024, 16_777_216),
+    realtimeMaxSubscriptions: int(env, 'REALTIME_MAX_SUBSCRIPTIONS', 8, 1, 100),
+    realtimeMaxFramesPerSecond: int(env, 'REALTIME_MAX_FRAMES_PER_SECOND', 50, 1, 10_000),
+    realtimeMaxSessionsPerAccount: int(env, 'REALTIME_MAX_SESSIONS_PER_ACCOUNT', 20, 1, 1_000),
+    realtimeHeartbeatMs: int(env, 'REALTIME_HEARTBEAT_MS', 10_000, 100, 3_600_000),
+    realtimeConnectTimeoutMs: int(env, 'REALTIME_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
+    realtimeMaxBufferedBytes: int(env, 'REALTIME_MAX_BUFFERED_BYTES', 4_194_304, 65_536, 1_073_741_824),
+    realtimeSweepMs: int(env, 'REALTIME_SWEEP_MS', 10_000, 100, 3_600_000),
+    uploadMaxBytes: int(env, 'UPLOAD_MAX_BYTES', 100 * 1024 * 1024, 1, 1024 ** 4),
+    uploadAllowedTypes: uploadTypes(env),
+    uploadSessionTtlSeconds: int(env, 'UPLOAD_SESSION_TTL_SECONDS', 86_400, 60, 2_592_000),
+    uploadCleanupIntervalMs: int(env, 'UPLOAD_CLEANUP_INTERVAL_MS', 600_000, 1_000, 86_400_000),
+    media: mediaStore(env),
+    mediaPublicUrl: publicUrl(env, 'MEDIA_PUBLIC_URL'),
+    scheduleSweepMs: int(env, 'SCHEDULE_SWEEP_MS', 5_000, 100, 3_600_000),
+    botSendRatePerSecond: int(env, 'BOT_SEND_RATE_PER_SECOND', 30, 1, 1_000_000),
+    botLongPollMaxSeconds: int(env, 'BOT_LONG_POLL_MAX_SECONDS', 50, 0, 3_600),
+    botWebhookAllowHttp: bool(env, 'BOT_WEBHOOK_ALLOW_HTTP', false),
+    botWebhookAllowPrivate: bool(env, 'BOT_WEBHOOK_ALLOW_PRIVATE', false),
+    botWebhookTimeoutMs: int(env, 'BOT_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    botWebhookRetryBaseMs: int(env, 'BOT_WEBHOOK_RETRY_BASE_MS', 1_000, 10, 3_600_000),
+    botWebhookRetryMaxMs: int(env, 'BOT_WEBHOOK_RETRY_MAX_MS', 300_000, 10, 86_400_000),
+    webhooks: webhookConfig(env),
+    ...httpTimeouts(env),
+    workers: env.WORKERS === 'auto' ? availableParallelism() : int(env, 'WORKERS', 1, 1, 256),
   };
+}
+
+/**
+ * Without these a client that sends its body (or headers) a byte at a time holds a connection and a request slot for
+ * as long as it likes. The headers must arrive within the whole request's time, as Node requires.
+ */
+function httpTimeouts(env: Env): Pick<Config, 'requestTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs'> {
+  const requestTimeoutMs = int(env, 'REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000);
+  const headersTimeoutMs = int(env, 'HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 100, 3_600_000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  }
+  // Above the 60 s idle timeout of common load balancers, which must close first to avoid a race on reuse.
+  const keepAliveTimeoutMs = int(env, 'KEEP_ALIVE_TIMEOUT_MS', 65_000, 100, 3_600_000);
+  return { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs };
 }

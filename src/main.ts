@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './platform/logger.js';
 import { startPlatform } from './platform/runtime.js';
 import { registerDevSigningKey } from './cli/dev-signing-key.js';
+import { announceReady, isClusterWorker, startPrimary } from './platform/cluster.js';
 
 async function main(): Promise<void> {
   let config;
@@ -16,15 +17,27 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger(config.logLevel);
-  const platform = await startPlatform(config, log);
-  if (process.env.DEV_SIGNING_KEY === '1') await registerDevSigningKey(config, platform.databaseUrl, log);
-  for (const [what, url] of [
-    ['Settings console', platform.consoleUrl],
-    ['Chat reference', platform.chatUrl && `${platform.chatUrl}/docs/`],
-    ['Partner reference', platform.partnerUrl && `${platform.partnerUrl}/docs/`],
-    ['Workspace reference', platform.workspaceUrl && `${platform.workspaceUrl}/docs/`],
-  ] as const) {
-    if (url) process.stdout.write(`${what}: ${url}\n`);
+  // WORKERS > 1: this process is the primary of a cluster (src/platform/cluster.ts), or one of its workers.
+  const clustered = config.workers > 1 && !isClusterWorker();
+  const platform = clustered ? await startPrimary(config, log) : await startPlatform(config, log);
+  if (process.env.DEV_SIGNING_KEY === '1' && !isClusterWorker()) await registerDevSigningKey(config, platform.databaseUrl, log);
+  announceReady();
+  if (!isClusterWorker()) {
+    // A cluster primary listens on nothing itself: its workers share the configured ports.
+    const own = platform as { chatUrl?: string; partnerUrl?: string; workspaceUrl?: string };
+    const configured = (service: 'chat' | 'partner' | 'workspace', port: number) =>
+      config.services.includes(service) ? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}` : undefined;
+    const chat = own.chatUrl ?? configured('chat', config.chatPort);
+    const partner = own.partnerUrl ?? configured('partner', config.partnerPort);
+    const workspace = own.workspaceUrl ?? configured('workspace', config.workspacePort);
+    for (const [what, url] of [
+      ['Settings console', chat && `${chat}/console/`],
+      ['Chat reference', chat && `${chat}/docs/`],
+      ['Partner reference', partner && `${partner}/docs/`],
+      ['Workspace reference', workspace && `${workspace}/docs/`],
+    ] as const) {
+      if (url) process.stdout.write(`${what}: ${url}\n`);
+    }
   }
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -41,6 +54,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  // A worker whose primary is gone (even by kill -9) stops too, instead of serving on alone.
+  if (isClusterWorker()) process.on('disconnect', () => shutdown('primary gone'));
 }
 
 main().catch((err: unknown) => {

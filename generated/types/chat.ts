@@ -138,6 +138,97 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Bots the caller manages (every bot for a platform administrator), oldest first; deleted bots are left out. */
+        get: operations["listBots"];
+        put?: never;
+        /** @description Create a bot with its BOT account in the given module and customer (platform admin only). The token is in this answer only. */
+        post: operations["createBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bots/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One bot: accounts of its module and customer, or platform administrators. */
+        get: operations["getBot"];
+        put?: never;
+        post?: never;
+        /** @description Soft delete (platform admin only): the token stops at once, pending updates go, the account is deactivated; messages stay. */
+        delete: operations["deleteBot"];
+        options?: never;
+        head?: never;
+        /** @description Change the bot's username, name, description or avatar (its account follows). */
+        patch: operations["updateBot"];
+        trace?: never;
+    };
+    "/api/v1/bots/{id}/regenerate-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description A new token, answered once; the old one stops at once. */
+        post: operations["regenerateBotToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bots/{id}/rooms/{roomId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * @description Switch reading every message of a group room on or off. The caller manages the bot and is an owner or admin of
+         *     the room; the bot must be a member of it.
+         */
+        patch: operations["setBotRoomReadAll"];
+        trace?: never;
+    };
+    "/api/v1/bots/{id}/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Install the bot's webhook (or remove it with url null); getUpdates then answers 409. */
+        post: operations["setBotWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/channels": {
         parameters: {
             query?: never;
@@ -262,6 +353,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/files/upload-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Open an upload session for one file of the caller. A size over UPLOAD_MAX_BYTES or a media type outside
+         *     UPLOAD_ALLOWED_TYPES is refused here (400) and by the media service.
+         */
+        post: operations["createUploadSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/broadcasts": {
         parameters: {
             query?: never;
@@ -305,6 +416,27 @@ export interface paths {
         };
         /** @description The caller's unread broadcast count (the badge) and read mark. */
         get: operations["getBroadcastUnreadCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The caller's events after `after`, oldest first: the catch-up a STOMP client gets with `resume-after`.
+         *     An `after` at or beyond the newest seq answers no events. 410 events_expired when events after `after` are
+         *     past the retention window: the client refetches its state and continues from `lastSeq`.
+         */
+        get: operations["listMyEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -427,6 +559,42 @@ export interface paths {
         patch: operations["updateSavedMessage"];
         trace?: never;
     };
+    "/api/v1/messages/scheduled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The caller's scheduled messages in one status (PENDING unless asked), soonest sendAt first. */
+        get: operations["listScheduledMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/messages/scheduled/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One scheduled message of the caller. */
+        get: operations["getScheduledMessage"];
+        put?: never;
+        post?: never;
+        /** @description Cancel a PENDING message: it is never sent and answers 404 from then on. A SENT or FAILED one is 409. */
+        delete: operations["deleteScheduledMessage"];
+        options?: never;
+        head?: never;
+        /** @description Change the text or the time; only while PENDING. */
+        patch: operations["updateScheduledMessage"];
+        trace?: never;
+    };
     "/api/v1/polls/{pollId}": {
         parameters: {
             query?: never;
@@ -479,6 +647,43 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reminders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The caller's ACTIVE reminders, soonest nextFireAt first. */
+        get: operations["listReminders"];
+        put?: never;
+        /** @description Create a one-time or recurring reminder; the caller's reminder room is made if it does not exist yet. */
+        post: operations["createReminder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reminders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One reminder of the caller. */
+        get: operations["getReminder"];
+        put?: never;
+        post?: never;
+        /** @description Cancel: the reminder never fires again and answers 404 from then on. A DONE reminder is 409. */
+        delete: operations["deleteReminder"];
+        options?: never;
+        head?: never;
+        /** @description Change the text or the schedule; only while ACTIVE. */
+        patch: operations["updateReminder"];
         trace?: never;
     };
     "/api/v1/rooms": {
@@ -787,6 +992,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/rooms/{roomId}/messages/scheduled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Schedule a message of the caller (a member of the room) for sendAt. At sendAt it is posted as the caller, or
+         *     becomes FAILED when the caller can no longer post there.
+         */
+        post: operations["createScheduledMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/rooms/{roomId}/messages/{messageId}": {
         parameters: {
             query?: never;
@@ -807,6 +1032,26 @@ export interface paths {
          *     later 409 edit_window_expired. A recalled message cannot be edited (409 message_recalled).
          */
         patch: operations["editMessage"];
+        trace?: never;
+    };
+    "/api/v1/rooms/{roomId}/messages/{messageId}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Press a button of a bot's message: any member of the room. The bot receives a callback_query update; its
+         *     answerCallbackQuery reaches the caller as a bot.callback_answered event.
+         */
+        post: operations["pressInlineButton"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/rooms/{roomId}/messages/{messageId}/pin": {
@@ -1102,6 +1347,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The webhooks of the bots the caller manages (every bot for a platform administrator). */
+        get: operations["listWebhooks"];
+        put?: never;
+        /** @description Install a webhook on a bot the caller manages with a secret made here, answered once (it replaces any webhook). */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1201,6 +1464,11 @@ export interface components {
          */
         AddableChannelRole: "ADMIN" | "MEMBER";
         /** @description The response envelope of a chat list operation. */
+        ApiListResponseBotResponse: {
+            data: components["schemas"]["BotResponse"][];
+            meta: components["schemas"]["Envelope.ListMeta"];
+        };
+        /** @description The response envelope of a chat list operation. */
         ApiListResponseBroadcastFeedItem: {
             data: components["schemas"]["BroadcastFeedItem"][];
             meta: components["schemas"]["Envelope.ListMeta"];
@@ -1261,13 +1529,28 @@ export interface components {
             meta: components["schemas"]["Envelope.ListMeta"];
         };
         /** @description The response envelope of a chat list operation. */
+        ApiListResponseReminderResponse: {
+            data: components["schemas"]["ReminderResponse"][];
+            meta: components["schemas"]["Envelope.ListMeta"];
+        };
+        /** @description The response envelope of a chat list operation. */
         ApiListResponseRoomResponse: {
             data: components["schemas"]["RoomResponse"][];
             meta: components["schemas"]["Envelope.ListMeta"];
         };
         /** @description The response envelope of a chat list operation. */
+        ApiListResponseScheduledMessageResponse: {
+            data: components["schemas"]["ScheduledMessageResponse"][];
+            meta: components["schemas"]["Envelope.ListMeta"];
+        };
+        /** @description The response envelope of a chat list operation. */
         ApiListResponseThreadSummary: {
             data: components["schemas"]["ThreadSummary"][];
+            meta: components["schemas"]["Envelope.ListMeta"];
+        };
+        /** @description The response envelope of a chat list operation. */
+        ApiListResponseWebhookResponse: {
+            data: components["schemas"]["WebhookResponse"][];
             meta: components["schemas"]["Envelope.ListMeta"];
         };
         /** @description The response envelope of every chat operation. */
@@ -1278,6 +1561,16 @@ export interface components {
         /** @description The response envelope of every chat operation. */
         ApiResponseAddMembersResponse: {
             data: components["schemas"]["AddMembersResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseBotResponse: {
+            data: components["schemas"]["BotResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseBotRoomSettingResponse: {
+            data: components["schemas"]["BotRoomSettingResponse"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
@@ -1311,8 +1604,23 @@ export interface components {
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
+        ApiResponseCreateBotResponse: {
+            data: components["schemas"]["CreateBotResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseCreatedWebhookResponse: {
+            data: components["schemas"]["CreatedWebhookResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
         ApiResponseCustomerKeyResponse: {
             data: components["schemas"]["CustomerKeyResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseDeleteBotResponse: {
+            data: components["schemas"]["DeleteBotResponse"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
@@ -1323,6 +1631,11 @@ export interface components {
         /** @description The response envelope of every chat operation. */
         ApiResponseDraftResponse: {
             data: components["schemas"]["DraftResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseInlineButtonPressResponse: {
+            data: components["schemas"]["InlineButtonPressResponse"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
@@ -1383,6 +1696,21 @@ export interface components {
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
+        ApiResponseRegenerateBotTokenResponse: {
+            data: components["schemas"]["RegenerateBotTokenResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseReminderCancelled: {
+            data: components["schemas"]["ReminderCancelled"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseReminderResponse: {
+            data: components["schemas"]["ReminderResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
         ApiResponseRoomDeleted: {
             data: components["schemas"]["RoomDeleted"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
@@ -1415,6 +1743,16 @@ export interface components {
         /** @description The response envelope of every chat operation. */
         ApiResponseSavedRemoved: {
             data: components["schemas"]["SavedRemoved"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseScheduledMessageCancelled: {
+            data: components["schemas"]["ScheduledMessageCancelled"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseScheduledMessageResponse: {
+            data: components["schemas"]["ScheduledMessageResponse"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
@@ -1452,11 +1790,93 @@ export interface components {
             data: components["schemas"]["UnreadThreadCount"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseUploadSession: {
+            data: components["schemas"]["UploadSession"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseUserEventPage: {
+            data: components["schemas"]["UserEventPage"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description A file carried by a message. */
+        Attachment: {
+            /** @description The upload's id, also the file's id. */
+            id: components["schemas"]["Platform.uuid"];
+            fileName: string;
+            contentType: string;
+            /**
+             * Format: int64
+             * @description Bytes.
+             */
+            size: number;
+            /**
+             * @description Download path on the chat service's base URL (GET with the bearer token): members of a room where a message
+             *     that is not recalled carries the file may download it.
+             */
+            url: string;
+        };
+        /** @description A completed upload of the sender, named by the id its upload session gave. */
+        AttachmentRef: {
+            uploadId: components["schemas"]["Platform.uuid"];
+        };
         /**
          * @description Kept for compatibility with the interface description: identity is taken only from the
          *     verified bearer token, and the server never reads this parameter.
          */
         AuthContext: string;
+        /** @description A bot: an account of type BOT in one module and customer, driven through the Bot API by its token. */
+        BotResponse: {
+            id: components["schemas"]["Platform.uuid"];
+            /** @description The bot's account: add it to rooms with addRoomMembers, or open a private room with it. */
+            accountId: components["schemas"]["Platform.uuid"];
+            username: string;
+            displayName: string;
+            description: string | null;
+            avatarUrl: string | null;
+            moduleCode: components["schemas"]["ModuleCode"];
+            customerAccountId: components["schemas"]["CustomerAccountId"];
+            /** @description Null when the bot polls with getUpdates. */
+            webhook: components["schemas"]["BotWebhook"] | null;
+            /** @description Rooms in which the bot reads every message (read-all switched on). */
+            readAllRoomIds: components["schemas"]["Platform.uuid"][];
+            /**
+             * Format: int32
+             * @description Updates produced and not yet confirmed (getUpdates) or delivered (webhook).
+             */
+            pendingUpdateCount: number;
+            createdAt: components["schemas"]["Platform.instant"];
+            updatedAt: components["schemas"]["Platform.instant"];
+        };
+        BotRoomSettingRequest: {
+            /** @description true: the bot receives every message of the room; false: only commands, mentions and replies to it. */
+            readAll: boolean;
+        };
+        BotRoomSettingResponse: {
+            botId: components["schemas"]["Platform.uuid"];
+            roomId: components["schemas"]["Platform.uuid"];
+            readAll: boolean;
+        };
+        /**
+         * @description Update kinds a bot can receive.
+         * @enum {string}
+         */
+        BotUpdateKind: "message" | "callback_query";
+        /** @description A bot username: a letter, then letters, digits or underscores; 5 to 32 characters, unique (case-insensitive) among live bots. */
+        BotUsername: string;
+        /** @description A bot's webhook; the secret token is never shown. */
+        BotWebhook: {
+            url: string;
+            /** @description True when deliveries carry X-Telegram-Bot-Api-Secret-Token. */
+            hasSecret: boolean;
+            maxConnections: number | null;
+            /** @description Update kinds delivered; empty: every kind. */
+            allowedUpdates: components["schemas"]["BotUpdateKind"][];
+            /** @description When the last delivery failed; null after a success. */
+            lastErrorAt: components["schemas"]["Platform.instant"] | null;
+            lastErrorMessage: string | null;
+        };
         /** @description Who a broadcast is for: every module, or the listed modules. */
         BroadcastAudience: {
             /** @enum {string} */
@@ -1580,6 +2000,22 @@ export interface components {
          * @enum {string}
          */
         CreatableRoomType: "GROUP" | "CHANNEL" | "CROSS_MODULE";
+        CreateBotRequest: {
+            username: components["schemas"]["BotUsername"];
+            displayName: components["schemas"]["Platform.name"];
+            description?: components["schemas"]["Platform.text"] | null;
+            /** Format: uri */
+            avatarUrl?: string | null;
+            /** @description The module the bot's account belongs to; it must exist. */
+            moduleCode: components["schemas"]["ModuleCode"];
+            /** @description The customer the bot's account belongs to. */
+            customerAccountId: components["schemas"]["CustomerAccountId"];
+        };
+        /** @description The new bot and its token. The token is shown here once: only its hash is kept. */
+        CreateBotResponse: {
+            bot: components["schemas"]["BotResponse"];
+            token: string;
+        };
         /** @description A broadcast to every user of every module; a body with an audience is refused. */
         CreateBroadcastRequest: {
             title?: components["schemas"]["Platform.text"];
@@ -1620,6 +2056,13 @@ export interface components {
             /** @description The other participant. */
             accountId: components["schemas"]["Platform.uuid"];
         };
+        /** @description Exactly one of remindAt (one-time) and recurrence (recurring). */
+        CreateReminderRequest: {
+            text: components["schemas"]["Platform.text"];
+            /** @description Strictly after now and at most five years ahead. */
+            remindAt?: components["schemas"]["Platform.instant"];
+            recurrence?: components["schemas"]["Recurrence"];
+        };
         CreateRoomRequest: {
             type: components["schemas"]["CreatableRoomType"];
             name: components["schemas"]["RoomName"];
@@ -1631,10 +2074,51 @@ export interface components {
             /** @description A channel the caller is OWNER or ADMIN of: every member of the channel joins the room (GROUP or CHANNEL only, without memberIds). */
             channelId?: components["schemas"]["Platform.uuid"];
         };
+        CreateScheduledMessageRequest: {
+            text: components["schemas"]["Platform.text"];
+            /** @description Strictly after now and at most five years ahead (400 at body.sendAt otherwise). */
+            sendAt: components["schemas"]["Platform.instant"];
+            /** @description Sends the message as a reply in this thread of the room (a reply names its root's thread). */
+            threadRootId?: components["schemas"]["Platform.uuid"];
+        };
         CreateTargetedBroadcastRequest: {
             title?: components["schemas"]["Platform.text"];
             text: components["schemas"]["Platform.text"];
             audience: components["schemas"]["TargetedAudience"];
+        };
+        CreateUploadSessionRequest: {
+            /** @description The file's name as the user sees it; stored trimmed. */
+            fileName: components["schemas"]["Platform.name"];
+            /** @description The file's media type; it must be one of UPLOAD_ALLOWED_TYPES (400 at body.contentType otherwise). */
+            contentType: components["schemas"]["MediaType"];
+            /**
+             * Format: int64
+             * @description The file's size in bytes; at most UPLOAD_MAX_BYTES (400 at body.size otherwise).
+             */
+            size: number;
+        };
+        /** @description Register a webhook for a bot with a secret made by the server. */
+        CreateWebhookRequest: {
+            botId: components["schemas"]["Platform.uuid"];
+            /** Format: uri */
+            url: string;
+            /** Format: int32 */
+            maxConnections?: number;
+            allowedUpdates?: components["schemas"]["BotUpdateKind"][];
+            dropPendingUpdates?: boolean;
+        };
+        /** @description The webhook and its secret, shown here once: every delivery carries it in X-Telegram-Bot-Api-Secret-Token. */
+        CreatedWebhookResponse: {
+            botId: components["schemas"]["Platform.uuid"];
+            url: string;
+            hasSecret: boolean;
+            maxConnections: number | null;
+            allowedUpdates: components["schemas"]["BotUpdateKind"][];
+            /** Format: int32 */
+            pendingUpdateCount: number;
+            lastErrorAt: components["schemas"]["Platform.instant"] | null;
+            lastErrorMessage: string | null;
+            secret: string;
         };
         /** @description A customer account id as the owning platform writes it. */
         CustomerAccountId: string;
@@ -1648,6 +2132,13 @@ export interface components {
             /** @description SHA-256 of the DER-encoded public key, hex. */
             fingerprint: string;
             createdAt: components["schemas"]["Platform.instant"];
+        };
+        /** @enum {string} */
+        DayOfWeek: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY";
+        DeleteBotResponse: {
+            botId: components["schemas"]["Platform.uuid"];
+            /** @enum {string} */
+            status: "deleted";
         };
         /** @description State of each dependency. */
         DependencyChecks: {
@@ -1730,6 +2221,24 @@ export interface components {
         };
         /** @description A color as #RRGGBB (hexadecimal digits, either case); answered in upper case. */
         HexColor: string;
+        /** @description A button under a bot's message: exactly one of callbackData (press it through the API) and url (open it). */
+        InlineButton: {
+            text: string;
+            callbackData?: string;
+            url?: string;
+        };
+        InlineButtonPressRequest: {
+            /** @description The callback_data of the pressed button. */
+            data: components["schemas"]["Platform.text"];
+        };
+        /** @description The press, as handed to the bot (its callback_query id). */
+        InlineButtonPressResponse: {
+            callbackQueryId: components["schemas"]["Platform.uuid"];
+            botId: components["schemas"]["Platform.uuid"];
+            roomId: components["schemas"]["Platform.uuid"];
+            messageId: components["schemas"]["Platform.uuid"];
+            data: string;
+        };
         JoinRequestRejected: {
             requestId: components["schemas"]["Platform.uuid"];
             /** @enum {string} */
@@ -1796,6 +2305,8 @@ export interface components {
             /** @description A reply of the thread, read up to and including it; the root itself means no reply read. */
             messageId: components["schemas"]["Platform.uuid"];
         };
+        /** @description A media type without parameters, such as image/png; compared without regard to letter case. */
+        MediaType: string;
         /**
          * @description A room member with its account's display fields. The per-user fields (muted, mutedUntil, notificationLevel,
          *     pinned, archived) are the member's own preferences: they are present only on the caller's own entry.
@@ -1856,6 +2367,10 @@ export interface components {
             thread?: components["schemas"]["ThreadInfo"];
             /** @description Present on a message of type POLL: the poll it announces. */
             pollId?: components["schemas"]["Platform.uuid"];
+            /** @description Files the message carries, in the order sent; empty when none and once the message is recalled. */
+            attachments: components["schemas"]["Attachment"][];
+            /** @description Buttons of a bot's message, row by row; press one with pressInlineButton. */
+            inlineKeyboard?: components["schemas"]["InlineButton"][][];
         };
         /** @enum {string} */
         MessageType: "TEXT" | "POLL";
@@ -1910,6 +2425,8 @@ export interface components {
          * @description An instant in time, ISO 8601 / RFC 3339 with a UTC offset.
          */
         "Platform.instant": string;
+        /** @description A name: free text without U+0000 that has at least one character other than whitespace (tab, line breaks, space separators, U+FEFF); leading and trailing whitespace is removed. */
+        "Platform.name": string;
         /** @description Free text: any Unicode string without U+0000, which PostgreSQL text cannot store. */
         "Platform.text": string;
         /**
@@ -1984,6 +2501,36 @@ export interface components {
             /** @description True when the caller is one of them. */
             reactedByMe: boolean;
         };
+        /**
+         * @description A wall-clock time in an IANA time zone, so "every weekday at 09:00 Europe/Berlin" stays 09:00 in Berlin across
+         *     daylight-saving changes. A time the clocks skip that day fires at the same distance after the jump (02:30 on the
+         *     spring-forward day fires at 03:30); a time that occurs twice fires once, at its later instant (standard time).
+         */
+        Recurrence: {
+            frequency: components["schemas"]["RecurrenceFrequency"];
+            /** @description Local time, HH:mm (24-hour). */
+            time: string;
+            /** @description IANA time zone name, e.g. Europe/Berlin (400 at body.recurrence.timeZone when unknown). */
+            timeZone: string;
+            /** @description WEEKLY only, and required there. */
+            daysOfWeek?: components["schemas"]["DayOfWeek"][];
+            /**
+             * Format: int32
+             * @description MONTHLY only, and required there.
+             */
+            dayOfMonth?: number;
+        };
+        /**
+         * @description DAILY: every day. WEEKDAYS: Monday to Friday. WEEKLY: on daysOfWeek. MONTHLY: on dayOfMonth (the month's last day
+         *     when it is shorter).
+         * @enum {string}
+         */
+        RecurrenceFrequency: "DAILY" | "WEEKDAYS" | "WEEKLY" | "MONTHLY";
+        /** @description The new token, shown once; the previous one stopped working. */
+        RegenerateBotTokenResponse: {
+            botId: components["schemas"]["Platform.uuid"];
+            token: string;
+        };
         RegisterAccountRequest: {
             /** @description The account id the owning module uses; tokens carry it as sub. */
             id: components["schemas"]["Platform.uuid"];
@@ -2003,6 +2550,42 @@ export interface components {
             /** @description The public key as a PEM-encoded SubjectPublicKeyInfo block. */
             publicKeyPem: components["schemas"]["Platform.text"];
         };
+        ReminderCancelled: {
+            id: components["schemas"]["Platform.uuid"];
+            /** @enum {string} */
+            status: "CANCELLED";
+        };
+        /** @enum {string} */
+        ReminderKind: "ONE_TIME" | "RECURRING";
+        ReminderResponse: {
+            id: components["schemas"]["Platform.uuid"];
+            /** @description The account reminded: the creator. */
+            ownerId: components["schemas"]["Platform.uuid"];
+            /** @description The owner's reminder room, where the reminder bot posts. */
+            roomId: components["schemas"]["Platform.uuid"];
+            text: string;
+            kind: components["schemas"]["ReminderKind"];
+            /** @description ONE_TIME: the instant. */
+            remindAt: components["schemas"]["Platform.instant"] | null;
+            /** @description RECURRING: the rule. */
+            recurrence: components["schemas"]["Recurrence"] | null;
+            status: components["schemas"]["ReminderStatus"];
+            /** @description The next time the bot posts; null once DONE. */
+            nextFireAt: components["schemas"]["Platform.instant"] | null;
+            lastFiredAt: components["schemas"]["Platform.instant"] | null;
+            /**
+             * Format: int64
+             * @description Occurrences that fired so far.
+             */
+            fireCount: number;
+            createdAt: components["schemas"]["Platform.instant"];
+            updatedAt: components["schemas"]["Platform.instant"];
+        };
+        /**
+         * @description ACTIVE until a one-time reminder fires (then DONE). A cancelled reminder is gone for the API (404).
+         * @enum {string}
+         */
+        ReminderStatus: "ACTIVE" | "DONE";
         RoomDeleted: {
             roomId: components["schemas"]["Platform.uuid"];
             /** @enum {string} */
@@ -2120,12 +2703,67 @@ export interface components {
             /** @enum {string} */
             status: "deleted";
         };
+        /**
+         * @description Why a scheduled message could not be sent at sendAt.
+         * @enum {string}
+         */
+        ScheduledFailureReason: "SENDER_NOT_MEMBER" | "SENDER_INACTIVE" | "ROOM_DELETED" | "THREAD_ROOT_RECALLED";
+        ScheduledMessageCancelled: {
+            id: components["schemas"]["Platform.uuid"];
+            /** @enum {string} */
+            status: "CANCELLED";
+        };
+        ScheduledMessageResponse: {
+            id: components["schemas"]["Platform.uuid"];
+            roomId: components["schemas"]["Platform.uuid"];
+            /** @description The creator, who becomes the message's sender. */
+            senderId: components["schemas"]["Platform.uuid"];
+            text: string;
+            /** @description The message becomes a reply in this thread. */
+            threadRootId: components["schemas"]["Platform.uuid"] | null;
+            sendAt: components["schemas"]["Platform.instant"];
+            status: components["schemas"]["ScheduledMessageStatus"];
+            /** @description The message sent, once SENT. */
+            messageId: components["schemas"]["Platform.uuid"] | null;
+            /** @description Once FAILED. */
+            failureReason: components["schemas"]["ScheduledFailureReason"] | null;
+            /** @description When the message was sent or found impossible to send. */
+            firedAt: components["schemas"]["Platform.instant"] | null;
+            createdAt: components["schemas"]["Platform.instant"];
+            updatedAt: components["schemas"]["Platform.instant"];
+        };
+        /**
+         * @description PENDING until sendAt; then SENT (messageId names the message) or FAILED (failureReason says why). A cancelled
+         *     message is gone for the API (404).
+         * @enum {string}
+         */
+        ScheduledMessageStatus: "PENDING" | "SENT" | "FAILED";
         SendMessageRequest: {
             text: components["schemas"]["Platform.text"];
             /** @description Makes the send idempotent: a repeat with the same id returns the first message. */
             clientMessageId?: string;
             /** @description Sends a thread reply under this message of the same room; a reply to a reply joins that reply's root. */
             threadRootId?: components["schemas"]["Platform.uuid"];
+            /**
+             * @description Completed uploads of the sender, each used by one send only (404 upload_not_found, 409 upload_incomplete or
+             *     upload_already_attached otherwise; nothing is sent).
+             */
+            attachments?: components["schemas"]["AttachmentRef"][];
+        };
+        /** @description Install (or, with url null, remove) the bot's webhook. */
+        SetBotWebhookRequest: {
+            /**
+             * Format: uri
+             * @description An https URL (http and private addresses only where the server allows them); null removes the webhook.
+             */
+            url: string | null;
+            /** @description Sent back in X-Telegram-Bot-Api-Secret-Token on every delivery; absent: no header. */
+            secretToken?: string;
+            /** Format: int32 */
+            maxConnections?: number;
+            allowedUpdates?: components["schemas"]["BotUpdateKind"][];
+            /** @description Also drop the updates not yet delivered. */
+            dropPendingUpdates?: boolean;
         };
         SetRoomLabelsRequest: {
             /** @description The caller's labels the room carries from now on, replacing the previous ones; empty removes them all. */
@@ -2234,6 +2872,14 @@ export interface components {
         UpdateAccountStatusRequest: {
             status: components["schemas"]["AccountStatus"];
         };
+        /** @description Fields to change; an absent field stays as it is, null clears it. */
+        UpdateBotRequest: {
+            username?: components["schemas"]["BotUsername"];
+            displayName?: components["schemas"]["Platform.name"];
+            description?: components["schemas"]["Platform.text"] | null;
+            /** Format: uri */
+            avatarUrl?: string | null;
+        };
         UpdateChannelPreferencesRequest: {
             /** @description Pin the channel to the caller's sidebar. */
             pinned?: boolean;
@@ -2262,6 +2908,15 @@ export interface components {
             pinned?: boolean;
             archived?: boolean;
         };
+        /**
+         * @description Fields to change; an absent field stays as it is. remindAt makes the reminder one-time, recurrence makes it
+         *     recurring (not both). Only while ACTIVE (409 reminder_not_active).
+         */
+        UpdateReminderRequest: {
+            text?: components["schemas"]["Platform.text"];
+            remindAt?: components["schemas"]["Platform.instant"];
+            recurrence?: components["schemas"]["Recurrence"];
+        };
         /** @description Fields to change; an absent field stays as it is. */
         UpdateRoomRequest: {
             name?: components["schemas"]["RoomName"];
@@ -2272,9 +2927,89 @@ export interface components {
         UpdateRuleRequest: {
             rule: components["schemas"]["ChannelRule"];
         };
+        /** @description Fields to change; an absent field stays as it is. Only while PENDING (409 scheduled_message_not_pending). */
+        UpdateScheduledMessageRequest: {
+            text?: components["schemas"]["Platform.text"];
+            /** @description Strictly after now and at most five years ahead. */
+            sendAt?: components["schemas"]["Platform.instant"];
+        };
+        /**
+         * @description What a client needs to upload the file straight to the media service over the tus 1.0.0 protocol: create the
+         *     upload with POST to uploadUrl (Upload-Length at most maxSize) sending every header of `headers`, then PATCH the
+         *     bytes to the Location it answers. The session ends at expiresAt: an upload that is not complete, or not attached
+         *     to a message, by then is deleted.
+         */
+        UploadSession: {
+            /** @description The upload's id: attachments of a message name it, and it is the id of the file once sent. */
+            uploadId: components["schemas"]["Platform.uuid"];
+            /** @description Absolute URL of the media service's tus creation endpoint. */
+            uploadUrl: string;
+            /**
+             * @description The upload protocol spoken at uploadUrl.
+             * @enum {string}
+             */
+            protocol: "tus/1.0.0";
+            /** @description Headers to send with every request of the upload (they carry the session's upload token). */
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * Format: int64
+             * @description The most bytes the media service accepts for this upload: the declared size.
+             */
+            maxSize: number;
+            expiresAt: components["schemas"]["Platform.instant"];
+            fileName: string;
+            /** @description The declared media type in lower case. */
+            contentType: string;
+            /** Format: int64 */
+            size: number;
+        };
+        /** @description One event of the caller's stream: the body of a STOMP MESSAGE on /user/queue/events, and an item of GET /me/events. */
+        UserEvent: {
+            /**
+             * Format: int64
+             * @description The caller's event number: it grows by exactly one per event the caller receives.
+             */
+            seq: number;
+            /** @description The platform event id; one event has the same id in every recipient's stream. */
+            eventId: string;
+            /** @description The event's topic (docs/events.md). */
+            topic: string;
+            /** @description When the change that caused the event was made. */
+            createdAt: components["schemas"]["Platform.instant"];
+            /** @description The event's payload as docs/events.md gives it, its audience included. */
+            payload: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A page of the caller's event stream after a given seq (docs/realtime.md). */
+        UserEventPage: {
+            /** @description The events with seq greater than `after`, in seq order, at most `limit`. */
+            events: components["schemas"]["UserEvent"][];
+            /** @description True when events after the last one returned exist. */
+            hasMore: boolean;
+            /**
+             * Format: int64
+             * @description The seq of the caller's newest event when the page was read; 0 when the caller has none.
+             */
+            lastSeq: number;
+        };
         VotePollRequest: {
             /** @description The options chosen; they replace the caller's whole previous vote. Exactly one on a single-choice poll. */
             optionIds: components["schemas"]["Platform.uuid"][];
+        };
+        /** @description A webhook of a bot the caller manages (one per bot); the secret is never shown again. */
+        WebhookResponse: {
+            botId: components["schemas"]["Platform.uuid"];
+            url: string;
+            hasSecret: boolean;
+            maxConnections: number | null;
+            allowedUpdates: components["schemas"]["BotUpdateKind"][];
+            /** Format: int32 */
+            pendingUpdateCount: number;
+            lastErrorAt: components["schemas"]["Platform.instant"] | null;
+            lastErrorMessage: string | null;
         };
     };
     responses: never;
@@ -3300,6 +4035,903 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiResponseRecord"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listBots: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+                limit?: number;
+                cursor?: components["schemas"]["Platform.cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped list. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiListResponseBotResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createBot: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBotRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseCreateBotResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getBot: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseBotResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteBot: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseDeleteBotResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateBot: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateBotRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseBotResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    regenerateBotToken: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseRegenerateBotTokenResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    setBotRoomReadAll: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+                roomId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BotRoomSettingRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseBotRoomSettingResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    setBotWebhook: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetBotWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseBotResponse"];
                 };
             };
             /** @description An error response with one of the documented statuses. */
@@ -4716,6 +6348,107 @@ export interface operations {
             };
         };
     };
+    createUploadSession: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateUploadSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseUploadSession"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listMyBroadcasts: {
         parameters: {
             query?: {
@@ -4973,6 +6706,115 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listMyEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+                after?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseUserEventPage"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            410: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -6359,6 +8201,459 @@ export interface operations {
             };
         };
     };
+    listScheduledMessages: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+                status?: components["schemas"]["ScheduledMessageStatus"];
+                /** @description Only messages of this room. */
+                roomId?: components["schemas"]["Platform.uuid"];
+                limit?: number;
+                cursor?: components["schemas"]["Platform.cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped list. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiListResponseScheduledMessageResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getScheduledMessage: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseScheduledMessageResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteScheduledMessage: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseScheduledMessageCancelled"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateScheduledMessage: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateScheduledMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseScheduledMessageResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getPoll: {
         parameters: {
             query?: {
@@ -6606,6 +8901,558 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiResponsePollResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listReminders: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+                limit?: number;
+                cursor?: components["schemas"]["Platform.cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped list. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiListResponseReminderResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createReminder: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateReminderRequest"];
+            };
+        };
+        responses: {
+            /** @description 201 with an enveloped body and the Location of the new resource. */
+            201: {
+                headers: {
+                    "X-Request-Id": string;
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseReminderResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getReminder: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseReminderResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteReminder: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseReminderCancelled"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateReminder: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateReminderRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseReminderResponse"];
                 };
             };
             /** @description An error response with one of the documented statuses. */
@@ -9311,6 +12158,130 @@ export interface operations {
             };
         };
     };
+    createScheduledMessage: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                roomId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateScheduledMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description 201 with an enveloped body and the Location of the new resource. */
+            201: {
+                headers: {
+                    "X-Request-Id": string;
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseScheduledMessageResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getMessage: {
         parameters: {
             query?: {
@@ -9561,6 +12532,130 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiResponseMessageResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    pressInlineButton: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                roomId: components["schemas"]["Platform.uuid"];
+                messageId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InlineButtonPressRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseInlineButtonPressResponse"];
                 };
             };
             /** @description An error response with one of the documented statuses. */
@@ -11803,6 +14898,216 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiResponseThreadFollowResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+                limit?: number;
+                cursor?: components["schemas"]["Platform.cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped list. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiListResponseWebhookResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseCreatedWebhookResponse"];
                 };
             };
             /** @description An error response with one of the documented statuses. */

@@ -668,6 +668,162 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The webhooks of the key's workspace and environment, newest first. */
+        get: operations["listWebhooks"];
+        put?: never;
+        /** @description Register a webhook for the key's workspace and environment. The URL is checked (https; loopback, private and link-local addresses are refused unless WEBHOOK_ALLOW_PRIVATE_TARGETS) and sent a signed ping: a 2xx makes it Active, anything else Unverified (still saved). */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A webhook; 404 not_found when it is not one of the key's workspace and environment. */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /** @description Delete a webhook with its log; deliveries not yet sent are dropped. */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /** @description Change a webhook (409 when Disabled). */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The delivery log of a webhook, newest first (the 200 most recent are kept). */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries/{delivery_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Send a delivery's envelope again as a new delivery with a new delivery id (kind replay). 409 when the webhook is Disabled. */
+        post: operations["replayWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries/{delivery_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Send a delivery again with the same delivery id (receivers that de-duplicate will skip it), through a new round of the retry schedule. 409 while it is pending, sending or held, or when the webhook is Disabled. */
+        post: operations["resendWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Disable for good: no more events reach it and its unsent deliveries are cancelled; it stays (with its log) until deleted. Repeating answers it unchanged. */
+        post: operations["disableWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Pause: new events are held, not sent, until resume. Repeating answers the paused webhook; 409 when Disabled. */
+        post: operations["pauseWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Resume a Paused webhook: Active again, its failure count reset, and the held deliveries sent. An Active or Unverified webhook is answered unchanged; 409 when Disabled. */
+        post: operations["resumeWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Send a signed delivery of the chosen event now and answer the receiver's status, body and latency (logged as a test delivery; a 2xx makes an Unverified webhook Active). 409 when Disabled. */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspace_id}/svc-audit-log": {
         parameters: {
             query?: never;
@@ -1163,6 +1319,12 @@ export interface components {
             next_cursor: components["schemas"]["Platform.cursor"] | null;
         };
         /** @description One page of a list: its items and the cursor of the next page. */
+        DeliveryPage: {
+            items: components["schemas"]["Webhooks.Delivery"][];
+            /** @description Pass it back as cursor for the next page; null on the last page. */
+            next_cursor: components["schemas"]["Platform.cursor"] | null;
+        };
+        /** @description One page of a list: its items and the cursor of the next page. */
         EmployeePage: {
             items: components["schemas"]["Hr.Employee"][];
             /** @description Pass it back as cursor for the next page; null on the last page. */
@@ -1480,6 +1642,8 @@ export interface components {
          * @description An instant in time, ISO 8601 / RFC 3339 with a UTC offset.
          */
         "Platform.instant": string;
+        /** @description A name: free text without U+0000 that has at least one character other than whitespace (tab, line breaks, space separators, U+FEFF); leading and trailing whitespace is removed. */
+        "Platform.name": string;
         /** @description Free text: any Unicode string without U+0000, which PostgreSQL text cannot store. */
         "Platform.text": string;
         /**
@@ -1593,6 +1757,182 @@ export interface components {
             assignee_id?: components["schemas"]["Platform.uuid"] | null;
             /** @description ticket.status_changed; a move the lifecycle does not allow is 409 conflict. */
             status?: components["schemas"]["Tickets.TicketStatus"];
+        };
+        /** @description One page of a list: its items and the cursor of the next page. */
+        WebhookPage: {
+            items: components["schemas"]["Webhooks.Webhook"][];
+            /** @description Pass it back as cursor for the next page; null on the last page. */
+            next_cursor: components["schemas"]["Platform.cursor"] | null;
+        };
+        /** @description One delivery of the log (the 200 most recent per webhook are kept). */
+        "Webhooks.Delivery": {
+            /** @description The delivery id (X-SVC-Delivery): kept by resend, new on replay. */
+            id: components["schemas"]["Platform.uuid"];
+            webhook_id: components["schemas"]["Platform.uuid"];
+            kind: components["schemas"]["Webhooks.DeliveryKind"];
+            /** @description The event name (ping for the save ping). */
+            event: string;
+            /** @description The envelope's id (evt_…). */
+            event_id: string;
+            status: components["schemas"]["Webhooks.DeliveryStatus"];
+            /**
+             * Format: int32
+             * @description Attempts made in the current round (X-SVC-Attempt of the last one).
+             */
+            attempt: number;
+            /** @description HTTP status of the last attempt; null when no answer came or none was made. */
+            response_status: number | null;
+            latency_ms: number | null;
+            /** @description The first 1000 characters of the last answer. */
+            response_excerpt: string | null;
+            /** @description Why the last attempt got no answer, or why the delivery stopped. */
+            error: string | null;
+            /** @description When the delivery was created. */
+            created_at: components["schemas"]["Platform.instant"];
+            last_attempt_at: components["schemas"]["Platform.instant"] | null;
+            next_attempt_at: components["schemas"]["Platform.instant"] | null;
+            /** @description For a replay: the delivery it repeats. */
+            replay_of: components["schemas"]["Platform.uuid"] | null;
+        };
+        /**
+         * @description event: from a change in the workspace; ping: the save ping; test: the test operation; replay: a replay of another delivery.
+         * @enum {string}
+         */
+        "Webhooks.DeliveryKind": "event" | "ping" | "test" | "replay";
+        /**
+         * @description pending: waiting for its next attempt (next_attempt_at); sending: an attempt is in flight; succeeded: a 2xx came; failed: a permanent 4xx, or every attempt failed; held: the webhook is Paused (sent after resume); cancelled: the webhook was disabled.
+         * @enum {string}
+         */
+        "Webhooks.DeliveryStatus": "pending" | "sending" | "succeeded" | "failed" | "held" | "cancelled";
+        /** @description A header value: printable ASCII and tab, at most 1000 characters. */
+        "Webhooks.HeaderValue": string;
+        /**
+         * @description Why a webhook is Paused: manual (the pause operation) or failures (a delivery failed every attempt).
+         * @enum {string}
+         */
+        "Webhooks.PauseReason": "manual" | "failures";
+        /** @description The outcome of one signed request sent at once: the save ping or a test delivery. */
+        "Webhooks.SendResult": {
+            /** @description The delivery as logged (X-SVC-Delivery). */
+            delivery_id: components["schemas"]["Platform.uuid"];
+            /** @description True for a 2xx answer. */
+            ok: boolean;
+            /** @description The receiver's HTTP status; null when no answer came (refused target, DNS, TLS, connection, time-out). */
+            status: number | null;
+            /** @description The first 1000 characters of the receiver's answer. */
+            body: string;
+            /** Format: int32 */
+            latency_ms: number;
+            /** @description Why no answer came, e.g. timeout, ECONNREFUSED, target_refused; null when one came. */
+            error: string | null;
+        };
+        /** @description A webhook (an HTTPS endpoint of the client that receives signed event deliveries). */
+        "Webhooks.Webhook": {
+            id: components["schemas"]["Platform.uuid"];
+            name: string;
+            url: string;
+            events: components["schemas"]["Webhooks.WebhookEvent"][];
+            description: string | null;
+            /** @description Extra headers sent with every delivery. */
+            headers: {
+                [key: string]: string;
+            };
+            status: components["schemas"]["Webhooks.WebhookStatus"];
+            /** @description Set while Paused. */
+            paused_reason: components["schemas"]["Webhooks.PauseReason"] | null;
+            environment: components["schemas"]["Webhooks.WebhookEnvironment"];
+            /** @description The last 4 characters of the signing secret, to tell secrets apart; the secret itself is shown once. */
+            secret_last_four: string;
+            /**
+             * Format: int32
+             * @description Failed attempts since the last 2xx, over all deliveries.
+             */
+            consecutive_failures: number;
+            created_at: components["schemas"]["Platform.instant"];
+            updated_at: components["schemas"]["Platform.instant"];
+        };
+        "Webhooks.WebhookCreate": {
+            name: components["schemas"]["Platform.name"];
+            url: components["schemas"]["Webhooks.WebhookUrl"];
+            /** @description 1 to 33 names of the catalogue; repeats are dropped. */
+            events: components["schemas"]["Webhooks.WebhookEvent"][];
+            /** @description Absent: a whsec_ secret of 32 random bytes is generated. */
+            secret?: components["schemas"]["Webhooks.WebhookSecret"];
+            description?: components["schemas"]["Platform.text"] | null;
+            /** @description At most 20 headers; names are HTTP tokens of at most 100 characters and may not be Content-Type, User-Agent, Host, a hop-by-hop header or one of the delivery's X-SVC- headers. */
+            headers?: {
+                [key: string]: components["schemas"]["Webhooks.HeaderValue"];
+            };
+        };
+        /**
+         * @description The environment of the key that created the webhook: only that environment's events reach it.
+         * @enum {string}
+         */
+        "Webhooks.WebhookEnvironment": "live" | "test" | "dev";
+        /**
+         * @description The event catalogue: every name a webhook may subscribe to (the seed's table lists these 33). CRM: lead.*, deal.*,
+         *     contact.*, company.created, quotation.*. Inbox: message.received (inbound), message.sent (outbound),
+         *     conversation.*. Tickets, approvals (approved once every step is), HR.
+         * @enum {string}
+         */
+        "Webhooks.WebhookEvent": "lead.created" | "lead.updated" | "lead.assigned" | "lead.converted" | "deal.created" | "deal.updated" | "deal.stage_changed" | "deal.won" | "deal.lost" | "contact.created" | "contact.updated" | "company.created" | "quotation.sent" | "quotation.accepted" | "message.received" | "message.sent" | "conversation.assigned" | "conversation.closed" | "conversation.reopened" | "ticket.created" | "ticket.assigned" | "ticket.status_changed" | "ticket.commented" | "ticket.sla_breached" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.cancelled" | "approval.step_completed" | "employee.created" | "employee.terminated" | "leave.requested" | "leave.approved";
+        /** @description An HMAC signing secret: 16 to 256 printable ASCII characters without spaces. */
+        "Webhooks.WebhookSecret": string;
+        /**
+         * @description Active: deliveries go out. Unverified: saved although its test ping got no 2xx; deliveries still go out, and the first 2xx makes it Active. Paused: by hand, or after a delivery failed every attempt of the retry schedule; events are held and go out after resume. Disabled: final; no more events, kept for its log until deleted.
+         * @enum {string}
+         */
+        "Webhooks.WebhookStatus": "Active" | "Unverified" | "Paused" | "Disabled";
+        "Webhooks.WebhookTest": {
+            /** @description The event name sent (X-SVC-Event and the envelope's event). */
+            event: components["schemas"]["Webhooks.WebhookEvent"];
+            /** @description The envelope's data; absent: a sample of the event's entity. */
+            payload?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description The fields to change; an empty body changes nothing. A new url is pinged again (Active or Unverified follow, unless Paused). */
+        "Webhooks.WebhookUpdate": {
+            name?: components["schemas"]["Platform.name"];
+            url?: components["schemas"]["Webhooks.WebhookUrl"];
+            events?: components["schemas"]["Webhooks.WebhookEvent"][];
+            /** @description Replaces the signing secret (not shown back). */
+            secret?: components["schemas"]["Webhooks.WebhookSecret"];
+            description?: components["schemas"]["Platform.text"] | null;
+            /** @description Replaces every custom header. */
+            headers?: {
+                [key: string]: components["schemas"]["Webhooks.HeaderValue"];
+            };
+        };
+        /** @description An https URL (plain http is refused) of at most 2048 characters, without user name or password. */
+        "Webhooks.WebhookUrl": string;
+        /** @description A webhook just saved, with its signing secret (shown this once) and the result of the test ping that decided Active or Unverified. */
+        "Webhooks.WebhookWithSecret": {
+            id: components["schemas"]["Platform.uuid"];
+            name: string;
+            url: string;
+            events: components["schemas"]["Webhooks.WebhookEvent"][];
+            description: string | null;
+            /** @description Extra headers sent with every delivery. */
+            headers: {
+                [key: string]: string;
+            };
+            status: components["schemas"]["Webhooks.WebhookStatus"];
+            /** @description Set while Paused. */
+            paused_reason: components["schemas"]["Webhooks.PauseReason"] | null;
+            environment: components["schemas"]["Webhooks.WebhookEnvironment"];
+            /** @description The last 4 characters of the signing secret, to tell secrets apart; the secret itself is shown once. */
+            secret_last_four: string;
+            /**
+             * Format: int32
+             * @description Failed attempts since the last 2xx, over all deliveries.
+             */
+            consecutive_failures: number;
+            created_at: components["schemas"]["Platform.instant"];
+            updated_at: components["schemas"]["Platform.instant"];
+            /** @description The HMAC-SHA256 key of X-SVC-Signature (whsec_… when generated). Store it now; it cannot be shown again. */
+            secret: string;
+            ping: components["schemas"]["Webhooks.SendResult"];
         };
         /**
          * Format: int64
@@ -10931,6 +11271,2037 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Tickets.Comment"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            409: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, at most 100. */
+                limit?: components["parameters"]["PageQuery.limit"];
+                /** @description The next_cursor of the previous page. */
+                cursor?: components["parameters"]["PageQuery.cursor"];
+                /** @description Only webhooks in this status. */
+                status?: components["schemas"]["Webhooks.WebhookStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 to a request made with a key. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed per hour to the key's workspace (its plan's limit). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit is reached: the lower of what is left in the hour and in the minute (burst). */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which Remaining grows again: the end of the window that binds. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookPage"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Webhooks.WebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description 201 with the created record and its Location, to a request made with a key. */
+            201: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed per hour to the key's workspace (its plan's limit). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit is reached: the lower of what is left in the hour and in the minute (burst). */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which Remaining grows again: the end of the window that binds. */
+                    "X-RateLimit-Reset": number;
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.WebhookWithSecret"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            409: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 to a request made with a key. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed per hour to the key's workspace (its plan's limit). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit is reached: the lower of what is left in the hour and in the minute (burst). */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which Remaining grows again: the end of the window that binds. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Webhook"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 204: done, no body. */
+            204: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed per hour to the key's workspace (its plan's limit). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit is reached: the lower of what is left in the hour and in the minute (burst). */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which Remaining grows again: the end of the window that binds. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error answered to a request made with a key. */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Webhooks.WebhookUpdate"];
+            };
+        };
+        responses: {
+            /** @description 200 to a request made with a key. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed per hour to the key's workspace (its plan's limit). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit is reached: the lower of what is left in the hour and in the minute (burst). */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which Remaining grows again: the end of the window that binds. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Webhook"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            409: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, at most 100. */
+                limit?: components["parameters"]["PageQuery.limit"];
+                /** @description The next_cursor of the previous page. */
+                cursor?: components["parameters"]["PageQuery.cursor"];
+                /** @description Only deliveries in this status. */
+                status?: components["schemas"]["Webhooks.DeliveryStatus"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 to a request made with a key. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed per hour to the key's workspace (its plan's limit). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit is reached: the lower of what is left in the hour and in the minute (burst). */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which Remaining grows again: the end of the window that binds. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryPage"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    replayWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+                delivery_id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 202: the delivery is scheduled now. */
+            202: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed per hour to the key's workspace (its plan's limit). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit is reached: the lower of what is left in the hour and in the minute (burst). */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which Remaining grows again: the end of the window that binds. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Delivery"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            409: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resendWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+                delivery_id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 202: the delivery is scheduled now. */
+            202: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed per hour to the key's workspace (its plan's limit). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit is reached: the lower of what is left in the hour and in the minute (burst). */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which Remaining grows again: the end of the window that binds. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Delivery"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            409: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    disableWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 to a request made with a key. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed per hour to the key's workspace (its plan's limit). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit is reached: the lower of what is left in the hour and in the minute (burst). */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which Remaining grows again: the end of the window that binds. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Webhook"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            409: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    pauseWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 to a request made with a key. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed per hour to the key's workspace (its plan's limit). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit is reached: the lower of what is left in the hour and in the minute (burst). */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which Remaining grows again: the end of the window that binds. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Webhook"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            409: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resumeWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 to a request made with a key. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed per hour to the key's workspace (its plan's limit). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit is reached: the lower of what is left in the hour and in the minute (burst). */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which Remaining grows again: the end of the window that binds. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Webhook"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            409: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Webhooks.WebhookTest"];
+            };
+        };
+        responses: {
+            /** @description 200 to a request made with a key. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    /** @description Requests allowed per hour to the key's workspace (its plan's limit). */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit is reached: the lower of what is left in the hour and in the minute (burst). */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) at which Remaining grows again: the end of the window that binds. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.SendResult"];
                 };
             };
             /** @description An error answered to a request made with a key. */

@@ -13,6 +13,8 @@ export interface ChatContext {
   requestId: string;
   /** Set by authentication on every secured operation. */
   caller: Caller | null;
+  /** scheme://host the client called, for URLs handed back (upload sessions). */
+  origin: string;
 }
 
 declare module 'fastify' {
@@ -22,7 +24,7 @@ declare module 'fastify' {
 }
 
 export function chatContext(request: FastifyRequest): ChatContext {
-  return { requestId: request.id, caller: request.caller ?? null };
+  return { requestId: request.id, caller: request.caller ?? null, origin: `${request.protocol}://${request.host || 'localhost'}` };
 }
 
 export function callerOf(ctx: ChatContext): Caller {

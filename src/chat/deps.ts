@@ -15,5 +15,8 @@ export interface ChatDeps {
   verifyKeys: VerifyKeyCache;
   /** Account status per node; status changes must invalidate it (AccountService.setStatus). */
   accounts: AccountCache;
-  config: Pick<Config, 'inlineMembersMax' | 'platformModule' | 'messageEditWindowSeconds'>;
+  config: Pick<
+    Config,
+    'inlineMembersMax' | 'platformModule' | 'messageEditWindowSeconds' | 'uploadMaxBytes' | 'uploadAllowedTypes' | 'uploadSessionTtlSeconds' | 'mediaPublicUrl'
+  >;
 }

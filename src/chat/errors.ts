@@ -1,10 +1,9 @@
 // The chat service's error envelope: { error: { code, message, details? }, meta: { requestId } }.
 // The catalogue of codes is written down in docs/errors.md.
-import type { FastifyRequest } from 'fastify';
 import { AppError } from '../platform/http/app-error.js';
-import type { ErrorRendering } from '../platform/http/server.js';
+import type { ErrorRendering, ErrorRequest } from '../platform/http/server.js';
 
-export function renderChatError(error: AppError, request: FastifyRequest): ErrorRendering {
+export function renderChatError(error: AppError, request: ErrorRequest): ErrorRendering {
   return {
     body: {
       error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },

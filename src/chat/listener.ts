@@ -2,7 +2,7 @@
 // chat error envelope.
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../platform/logger.js';
-import { buildListener } from '../platform/http/server.js';
+import { buildListener, type HttpTimeouts } from '../platform/http/server.js';
 import { loadOptionalSpecification, loadSpecification } from '../platform/http/specification.js';
 import type { Readiness } from '../platform/readiness.js';
 import { accountHandlers } from './accounts/handlers.js';
@@ -15,6 +15,14 @@ import { BroadcastService } from './broadcasts/service.js';
 import { channelHandlers } from './channels/handlers.js';
 import { ChannelService } from './channels/service.js';
 import { sendLimited, type SendLimit } from './auth/send-limit.js';
+import { botApiDiversion, buildBotListener } from './bots/api/listener.js';
+import type { BotSendLimit } from './bots/api/send-limit.js';
+import type { WebhookDeliveries } from './bots/delivery/queue.js';
+import { botHandlers } from './bots/handlers.js';
+import { InlineButtonService } from './bots/press.js';
+import { BotAdminService } from './bots/service.js';
+import type { UpdateWaiters } from './bots/updates/waiters.js';
+import type { WebhookPolicy } from './bots/webhook-url.js';
 import { chatContext, type ChatContext } from './context.js';
 import type { ChatDeps } from './deps.js';
 import { contactHandlers } from './contacts/handlers.js';
@@ -36,6 +44,7 @@ import { roomHandlers } from './rooms/handlers.js';
 import { PersonalRoomService } from './rooms/personal.js';
 import { RoomService } from './rooms/service.js';
 import { threadHandlers } from './threads/handlers.js';
+import { realtimeHandlers } from '../realtime/handlers.js';
 import { ThreadService } from './threads/service.js';
 import { draftHandlers } from './drafts/handlers.js';
 import { DraftService } from './drafts/service.js';
@@ -45,6 +54,14 @@ import { savedHandlers } from './saved/handlers.js';
 import { SavedService } from './saved/service.js';
 import { pollHandlers } from './polls/handlers.js';
 import { PollService } from './polls/service.js';
+import { uploadHandlers } from '../media/handlers.js';
+import { mountMedia } from '../media/mount.js';
+import { UploadService } from '../media/sessions.js';
+import type { MediaStore } from '../media/store.js';
+import { reminderHandlers } from './reminders/handlers.js';
+import { ReminderService } from './reminders/service.js';
+import { scheduledHandlers } from './scheduled/handlers.js';
+import { ScheduledMessageService } from './scheduled/service.js';
 
 export interface ChatListenerOptions {
   deps: ChatDeps;
@@ -54,12 +71,33 @@ export interface ChatListenerOptions {
   maxTokenLifetimeSeconds: number;
   sendLimit: SendLimit;
   readiness: () => Promise<Readiness>;
+  /** Where uploaded files live; the media service (tus uploads, downloads) is mounted on this listener. */
+  media: MediaStore;
+  bots: {
+    waiters: UpdateWaiters;
+    deliveries: WebhookDeliveries;
+    webhookPolicy: WebhookPolicy;
+    sendLimit: BotSendLimit;
+    longPollMaxSeconds: number;
+  };
+  /** Socket timeouts (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS). */
+  timeouts?: HttpTimeouts;
 }
 
 export async function buildChatListener(options: ChatListenerOptions): Promise<FastifyInstance> {
   const { deps } = options;
   const rooms = new RoomService(deps);
   const members = new MemberService(deps, rooms);
+  const botDeps = { ...deps, waiters: options.bots.waiters, deliveries: options.bots.deliveries, webhookPolicy: options.bots.webhookPolicy };
+  // The Bot API shares this port (docs/bots.md): requests under /bot go to its own listener.
+  const botApi = await buildBotListener({
+    deps: botDeps,
+    sendLimit: options.bots.sendLimit,
+    longPollMaxSeconds: options.bots.longPollMaxSeconds,
+    log: options.log,
+    bodyLimit: options.bodyLimit,
+    readiness: options.readiness,
+  });
   const handlers: ChatHandlers = {
     ...healthHandlers(options.readiness),
     ...moduleHandlers(new ModuleService(deps)),
@@ -77,17 +115,26 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     ...labelHandlers(new LabelService(deps)),
     ...savedHandlers(new SavedService(deps)),
     ...pollHandlers(new PollService(deps)),
+    ...realtimeHandlers(deps.sql),
+    ...uploadHandlers(new UploadService(deps)),
+    ...reminderHandlers(new ReminderService(deps, rooms)),
+    ...scheduledHandlers(new ScheduledMessageService(deps)),
+    ...botHandlers(new BotAdminService(botDeps), new InlineButtonService(botDeps)),
   };
   handlers.sendMessage = sendLimited(handlers.sendMessage, options.sendLimit);
+  // Scheduling is sending later: it counts at request time, so a schedule cannot outrun the limit.
+  handlers.createScheduledMessage = sendLimited(handlers.createScheduledMessage, options.sendLimit);
+  handlers.pressInlineButton = sendLimited(handlers.pressInlineButton, options.sendLimit);
   const authenticate = createAuthenticator(deps.accounts, deps.verifyKeys, deps.clock, {
     audience: options.audience,
     platformModule: deps.config.platformModule,
     maxTokenLifetimeSec: options.maxTokenLifetimeSeconds,
   });
-  return buildListener<ChatOperations, ChatContext>({
+  const chat = await buildListener<ChatOperations, ChatContext>({
     name: 'chat',
     log: options.log,
     bodyLimit: options.bodyLimit,
+    timeouts: options.timeouts,
     specification: await loadSpecification('chat'),
     handlers,
     context: chatContext,
@@ -101,7 +148,13 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     renderError: renderChatError,
     // The Bot API's document, rendered by /docs beside the chat one once generated/openapi/bot.json exists.
     extraDocuments: await botDocument(),
+    divert: botApiDiversion(botApi),
   });
+  await mountMedia(chat, deps, options.media, authenticate);
+  // Waiting long polls answer at once, so that closing does not wait for their timeouts.
+  chat.addHook('preClose', async () => options.bots.waiters.close());
+  chat.addHook('onClose', async () => botApi.close());
+  return chat;
 }
 
 async function botDocument() {

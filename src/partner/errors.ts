@@ -1,8 +1,7 @@
 // The partner interface's error envelope (convention A): { error: { code, message, details }, request_id }.
 // Every error, framework ones included, is rendered here; the catalogue is written down in docs/partner.md.
-import type { FastifyRequest } from 'fastify';
 import { AppError, type ErrorDetail } from '../platform/http/app-error.js';
-import type { ErrorRendering } from '../platform/http/server.js';
+import type { ErrorRendering, ErrorRequest } from '../platform/http/server.js';
 
 /** An error whose details are an object of the partner convention, e.g. { scope: 'crm_leads:write' }. */
 export class PartnerAppError extends AppError {
@@ -25,7 +24,7 @@ function fieldDetails(details: ErrorDetail[]): Record<string, unknown> {
   return { field: details[0]?.location, errors: details.map((d) => ({ field: d.location, message: d.message })) };
 }
 
-export function renderPartnerError(error: AppError, request: FastifyRequest): ErrorRendering {
+export function renderPartnerError(error: AppError, request: ErrorRequest): ErrorRendering {
   let code = error.code;
   let details: Record<string, unknown> = {};
   if (error instanceof PartnerAppError) details = error.info;

@@ -5,7 +5,7 @@ import type { AccountCache } from '../chat/auth/account-cache.js';
 import { createAuthenticator } from '../chat/auth/authenticate.js';
 import type { VerifyKeyCache } from '../chat/auth/verify-key-cache.js';
 import type { Logger } from '../platform/logger.js';
-import { buildListener } from '../platform/http/server.js';
+import { buildListener, type HttpTimeouts } from '../platform/http/server.js';
 import { loadSpecification } from '../platform/http/specification.js';
 import type { Readiness } from '../platform/readiness.js';
 import { apiKeyHandlers } from './api-keys/handlers.js';
@@ -18,6 +18,8 @@ import type { PartnerHandlers, PartnerOperations } from './handler-types.js';
 import { idempotent, keyWriteOperations } from './idempotency/idempotent.js';
 import type { IdempotencyStore } from './idempotency/store.js';
 import { workspaceHandlers } from './workspaces/handlers.js';
+import type { WebhookEngine } from '../workspace/webhooks/engine.js';
+import { partnerWebhookHandlers } from './webhooks/handlers.js';
 
 export interface PartnerListenerOptions {
   deps: PartnerDeps;
@@ -33,6 +35,10 @@ export interface PartnerListenerOptions {
   readiness: () => Promise<Readiness>;
   /** Browser origins (the settings console's) that may call this listener. */
   allowedOrigins?: () => readonly string[];
+  /** The webhook engine shared with the workspace API; absent, /webhooks answers 404. */
+  webhooks?: WebhookEngine;
+  /** Socket timeouts (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS). */
+  timeouts?: HttpTimeouts;
 }
 
 export async function buildPartnerListener(options: PartnerListenerOptions): Promise<FastifyInstance> {
@@ -42,6 +48,7 @@ export async function buildPartnerListener(options: PartnerListenerOptions): Pro
     ...crmHandlers(deps),
     ...workspaceHandlers(deps),
     ...apiKeyHandlers(deps),
+    ...partnerWebhookHandlers(deps, options.webhooks),
   };
   for (const operationId of keyWriteOperations(specification)) {
     const id = operationId as keyof PartnerHandlers;
@@ -56,6 +63,7 @@ export async function buildPartnerListener(options: PartnerListenerOptions): Pro
     name: 'partner',
     log: options.log,
     bodyLimit: options.bodyLimit,
+    timeouts: options.timeouts,
     specification,
     handlers,
     context: partnerContextFactory(deps.sql),

@@ -41,9 +41,8 @@ export class InvalidationChannel {
     // publisher can answer only once every node forgot the entry.
     const onMessage = (channel: string, message: string) => {
       if (channel === this.name) {
-        const space = message.indexOf(' ');
-        listener.drop(message.slice(space + 1));
-        if (space > 0) this.publisher.publish(this.ackName, message.slice(0, space)).catch(() => undefined);
+        listener.drop(invalidatedKey(message));
+        confirmInvalidation(this.publisher, channel, message);
       } else if (channel === this.ackName) {
         const pending = this.pending.get(message);
         if (!pending) return;
@@ -101,4 +100,18 @@ export class InvalidationChannel {
       this.pending.delete(nonce);
     }
   }
+}
+
+/** The key named by an invalidation message ("<nonce> <key>"). */
+export function invalidatedKey(message: string): string {
+  return message.slice(message.indexOf(' ') + 1);
+}
+
+/**
+ * Confirms an invalidation message to its publisher. Every subscriber of the channel counts as a receiver, so a
+ * component that subscribes to a channel by itself (not through InvalidationChannel) must confirm too.
+ */
+export function confirmInvalidation(publisher: Redis, channel: string, message: string): void {
+  const space = message.indexOf(' ');
+  if (space > 0) publisher.publish(`${channel}:ack`, message.slice(0, space)).catch(() => undefined);
 }

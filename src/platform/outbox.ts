@@ -1,8 +1,10 @@
 // Domain events are written to the outbox table in the same transaction as the change that caused them;
 // the relay publishes them to Redis pub/sub (realtime fan-out on every node) and marks them published.
 import type { EntityManager } from './db/orm.js';
-import { inTransaction, type SqlPool } from './db/sql.js';
+import type { SqlClient, SqlPool } from './db/sql.js';
 import type { Redis } from './redis.js';
+import { publishDeliveries } from '../realtime/delivery.js';
+import { recordUserEvents, type Delivery } from '../realtime/log.js';
 
 /** The Redis pub/sub channel every relayed domain event is published on. */
 export const eventsChannel = 'platform:events';
@@ -18,33 +20,73 @@ export async function appendOutbox(em: EntityManager, topic: string, payload: un
   await em.getConnection().execute('insert into outbox (topic, payload) values (?, ?::jsonb)', [topic, JSON.stringify(payload)]);
 }
 
-interface OutboxRow {
+export interface OutboxRow {
   id: number;
   topic: string;
   payload: unknown;
   created_at: Date;
 }
 
+/** Session-level advisory lock that serialises relays across nodes, so that per-account seqs follow id order. */
+const RELAY_LOCK = 0x6f757462;
+
 /**
- * Publishes up to `batch` unpublished events in id order. Rows are locked with SKIP LOCKED so that relays
- * on several nodes never publish the same row twice; returns how many were published.
+ * A durable consumer of the outbox (bot updates, webhook deliveries): it sees every batch inside the drain's
+ * transaction (its writes commit with the rows being marked published, so each row is consumed exactly once, or
+ * the batch is drained again) and may return work to run after the commit.
  */
-export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500): Promise<number> {
-  return inTransaction(sql, async (client) => {
-    const { rows } = await client.query<OutboxRow>(
-      'select id, topic, payload, created_at from outbox where published_at is null order by id limit $1 for update skip locked',
-      [batch],
-    );
-    if (rows.length === 0) return 0;
-    const pipeline = redis.pipeline();
-    for (const row of rows) {
-      const event: RelayedEvent = { id: String(row.id), topic: row.topic, payload: row.payload, createdAt: row.created_at.toISOString() };
-      pipeline.publish(eventsChannel, JSON.stringify(event));
+export type OutboxConsumer = (client: SqlClient, rows: readonly OutboxRow[]) => Promise<(() => Promise<void>) | undefined>;
+
+/**
+ * Publishes up to `batch` unpublished events in id order, and records each in the per-account event log of its
+ * recipients (src/realtime/log.ts) in the same transaction; returns how many were published. One relay runs at a
+ * time (an advisory lock held until its realtime deliveries are announced, after the commit), and rows are locked
+ * with SKIP LOCKED besides, so that relays on several nodes never publish the same row twice. Consumers (bot
+ * updates, webhook deliveries) work on the batch inside the same transaction; what they return runs after the commit.
+ */
+export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500, consumers: readonly OutboxConsumer[] = []): Promise<number> {
+  const client = await sql.connect();
+  const afterCommit: Array<() => Promise<void>> = [];
+  let published = 0;
+  try {
+    // Statements without parameters share a round trip: this runs on the path from a commit to the sockets.
+    await client.query(`select pg_advisory_lock(${RELAY_LOCK}); begin`);
+    let deliveries: Delivery[] = [];
+    try {
+      const { rows } = await client.query<OutboxRow>(
+        'select id, topic, payload, created_at from outbox where published_at is null order by id limit $1 for update skip locked',
+        [batch],
+      );
+      if (rows.length > 0) {
+        deliveries = await recordUserEvents(client, rows);
+        const events = rows.map((row): RelayedEvent => ({ id: String(row.id), topic: row.topic, payload: row.payload, createdAt: row.created_at.toISOString() }));
+        for (const consume of consumers) {
+          const after = await consume(client, rows);
+          if (after) afterCommit.push(after);
+        }
+        const pipeline = redis.pipeline();
+        for (const event of events) pipeline.publish(eventsChannel, JSON.stringify(event));
+        await pipeline.exec();
+        published = rows.length;
+      }
+      // The ids are bigint values read from the table, safe to write into the statement.
+      const ids = rows.map((r) => Number(r.id)).join(',');
+      await client.query(rows.length > 0 ? `update outbox set published_at = now() where id = any('{${ids}}'::bigint[]); commit` : 'commit');
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      throw err;
     }
-    await pipeline.exec();
-    await client.query('update outbox set published_at = now() where id = any($1::bigint[])', [rows.map((r) => r.id)]);
-    return rows.length;
-  });
+    // After the commit: a node that hears of a seq finds it in the log. A lost announcement shows as a gap on the
+    // next one, or in the gateway's periodic check, and is read back from the log.
+    await publishDeliveries(redis, deliveries);
+  } finally {
+    // Also after a failure midway (unlocking a lock not held is harmless). A connection that may still hold the lock
+    // is closed rather than pooled: closing releases it.
+    const unlocked = await client.query(`select pg_advisory_unlock(${RELAY_LOCK})`).then(() => true, () => false);
+    client.release(!unlocked);
+  }
+  for (const after of afterCommit) await after();
+  return published;
 }
 
 /** Published rows are kept a day for inspection, then removed. */

@@ -1,23 +1,35 @@
-// BullMQ queues of the platform. The outbox queue carries "drain" jobs: one is requested after every commit
-// that wrote events (deduplicated, so a burst of sends costs one drain), and a job scheduler runs it
+// BullMQ queues of the platform. The outbox is drained right after every commit that wrote events: by this
+// process's own relay when it runs the workers (coalesced: a burst of sends costs one drain, and no Redis round
+// trip per send), else by a "drain" job on the outbox queue (deduplicated); a job scheduler runs a drain
 // periodically as a safety net for a process that died between commit and request.
 import { Queue, Worker, type Job } from 'bullmq';
 import type { SqlPool } from './db/sql.js';
 import type { Logger } from './logger.js';
 import { pruneAuditLog } from '../workspace/audit/service.js';
-import { drainOutbox, pruneOutbox } from './outbox.js';
+import { drainOutbox, pruneOutbox, type OutboxConsumer } from './outbox.js';
+import { pruneEventLog } from '../realtime/log.js';
+import { pruneBotUpdates } from '../chat/bots/updates/prune.js';
 import { connectRedis, type Redis } from './redis.js';
 
 export const outboxQueueName = 'outbox';
 export const maintenanceQueueName = 'maintenance';
+export const timeQueueName = 'time';
 const drainCoalesceMs = 5;
 
 export interface Queues {
   outbox: Queue;
-  /** Periodic housekeeping: pruning Idempotency-Key records past their 24 hours and audit entries past 30 days. */
+  /** Periodic housekeeping: pruning Idempotency-Key records past their 24 hours, audit entries past 30 days and the realtime event log past its retention. */
   maintenance: Queue;
+  /** Delayed jobs of scheduled messages and reminders, their sweeper and upload cleanup (src/chat/time). */
+  time: Queue;
   /** Asks a worker to drain the outbox soon; never throws (the periodic drain catches up). */
   requestOutboxDrain(): void;
+  /**
+   * In a process that runs the workers, requests drain in-process instead of through a BullMQ job: the realtime
+   * fan-out then starts within a millisecond of the commit. null goes back to jobs; the promise settles when a
+   * local drain under way has finished.
+   */
+  drainLocally(drain: (() => Promise<unknown>) | null): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -25,13 +37,43 @@ export function createQueues(redisUrl: string, log: Logger): Queues {
   const connection = connectRedis(redisUrl, 'queues');
   const outbox = new Queue(outboxQueueName, { connection, defaultJobOptions: { removeOnComplete: 100, removeOnFail: 1000 } });
   const maintenance = new Queue(maintenanceQueueName, { connection, defaultJobOptions: { removeOnComplete: 10, removeOnFail: 100 } });
+  const time = new Queue(timeQueueName, { connection, defaultJobOptions: { removeOnComplete: true, removeOnFail: 1000 } });
   // Requests within a few milliseconds of each other share one job: under load a drain then publishes a batch
   // instead of one row, and sends do not each pay a Redis round trip.
   let pending: NodeJS.Timeout | undefined;
+  // Local drains: one at a time; a request during a drain runs one more after it (its rows may have committed
+  // after that drain read the table), so a burst still costs few drains.
+  let local: (() => Promise<unknown>) | null = null;
+  let running: Promise<void> | undefined;
+  let again = false;
+  const drainHere = (drain: () => Promise<unknown>) => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          await drain();
+        } while (again);
+      } catch (err) {
+        log.warn({ err }, 'outbox drain failed; the periodic drain catches up');
+      } finally {
+        running = undefined;
+      }
+    })();
+  };
   return {
     outbox,
     maintenance,
+    async drainLocally(drain) {
+      local = drain;
+      await running;
+    },
+    time,
     requestOutboxDrain() {
+      if (local) return drainHere(local);
       if (pending) return;
       pending = setTimeout(() => {
         pending = undefined;
@@ -42,22 +84,83 @@ export function createQueues(redisUrl: string, log: Logger): Queues {
     },
     async close() {
       if (pending) clearTimeout(pending);
+      local = null;
+      await running;
       await outbox.close();
       await maintenance.close();
+      await time.close();
       connection.disconnect();
     },
   };
+}
+
+/**
+ * Single-flight drains in this process: a request while none is scheduled starts one a few milliseconds later, a
+ * request while one runs makes another run right after it (its rows may have been committed after that drain read
+ * the table).
+ */
+class LocalRelay {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private closed = false;
+
+  constructor(private readonly drain: () => Promise<void>, private readonly log: Logger) {}
+
+  request(): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.running = this.drain()
+        .catch((err: unknown) => this.log.warn({ err }, 'outbox drain failed; the periodic drain will retry'))
+        .finally(() => {
+          this.running = undefined;
+          if (this.again) {
+            this.again = false;
+            this.request();
+          }
+        });
+    }, drainCoalesceMs);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
 }
 
 export interface Workers {
   close(): Promise<void>;
 }
 
-export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queues, pollMs: number, log: Logger): Promise<Workers> {
+export async function startWorkers(
+  sql: SqlPool,
+  redisUrl: string,
+  queues: Queues,
+  pollMs: number,
+  log: Logger,
+  options: { eventLogRetentionHours?: number; consumers?: readonly OutboxConsumer[] } = {},
+): Promise<Workers> {
+  const { eventLogRetentionHours = 24, consumers = [] } = options;
   const publisher: Redis = connectRedis(redisUrl, 'outbox-publisher');
   const connection = connectRedis(redisUrl, 'workers');
   await queues.outbox.upsertJobScheduler('outbox-drain-safety-net', { every: pollMs }, { name: 'drain' });
   await queues.outbox.upsertJobScheduler('outbox-prune', { every: 3_600_000 }, { name: 'prune' });
+  // Keep draining while full batches come back, so one call empties a backlog.
+  const drainAll = async () => {
+    let published = 0;
+    for (;;) {
+      const n = await drainOutbox(sql, publisher, 500, consumers);
+      published += n;
+      if (n < 500) return published;
+    }
+  };
   const worker = new Worker(
     outboxQueueName,
     async (job: Job) => {
@@ -65,26 +168,26 @@ export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queue
       // A request deduplicated against a drain already running would be lost (its rows committed after this drain
       // read the table): from now on requests queue a new drain.
       await job.removeDeduplicationKey();
-      let published = 0;
-      // Keep draining while full batches come back, so one job empties a backlog.
-      for (;;) {
-        const n = await drainOutbox(sql, publisher);
-        published += n;
-        if (n < 500) break;
-      }
-      return { published };
+      return { published: await drainAll() };
     },
     { connection, concurrency: 1 },
   );
+  void queues.drainLocally(drainAll);
   worker.on('failed', (job, err) => log.error({ err, job: job?.name }, 'outbox job failed'));
 
   await queues.maintenance.upsertJobScheduler('idempotency-prune', { every: 3_600_000 }, { name: 'prune-idempotency' });
   await queues.maintenance.upsertJobScheduler('svc-audit-prune', { every: 3_600_000 }, { name: 'prune-svc-audit' });
+  await queues.maintenance.upsertJobScheduler('realtime-log-prune', { every: 3_600_000 }, { name: 'prune-realtime-log' });
+  await queues.maintenance.upsertJobScheduler('bot-updates-prune', { every: 600_000 }, { name: 'prune-bot-updates' });
   const maintenance = new Worker(
     maintenanceQueueName,
     async (job: Job) => {
       // The workspace API's audit log keeps 30 days.
       if (job.name === 'prune-svc-audit') return { pruned: await pruneAuditLog(sql, new Date()) };
+      // The realtime event log keeps REALTIME_RETENTION_HOURS (at least 24) for resume-after.
+      if (job.name === 'prune-realtime-log') return { pruned: await pruneEventLog(sql, eventLogRetentionHours, new Date()) };
+      // Bot updates and button presses keep 24 hours.
+      if (job.name === 'prune-bot-updates') return { pruned: await pruneBotUpdates(sql, new Date()) };
       const res = await sql.query("delete from idempotency_keys where created_at < now() - interval '24 hours'");
       return { pruned: res.rowCount ?? 0 };
     },
@@ -93,6 +196,7 @@ export async function startWorkers(sql: SqlPool, redisUrl: string, queues: Queue
   maintenance.on('failed', (job, err) => log.error({ err, job: job?.name }, 'maintenance job failed'));
   return {
     async close() {
+      await queues.drainLocally(null);
       await maintenance.close();
       await worker.close();
       connection.disconnect();

@@ -12,6 +12,9 @@ import { AccountCache } from '../chat/auth/account-cache.js';
 import { reportUnusableKeys } from '../chat/auth/key-strength.js';
 import { SendLimit } from '../chat/auth/send-limit.js';
 import { VerifyKeyCache } from '../chat/auth/verify-key-cache.js';
+import { createAuthenticator } from '../chat/auth/authenticate.js';
+import { startRealtimeGateway, type RealtimeGateway } from '../realtime/gateway.js';
+import { realtimeOptions } from '../realtime/options.js';
 import { resolveCursorSecret } from './cursor-secret.js';
 import { registerConsole } from './http/console.js';
 import { installCursorSecret } from './http/cursor.js';
@@ -20,6 +23,13 @@ import { KeyLookup as SvcKeyLookup } from '../workspace/gate/key-lookup.js';
 import { WorkspaceRateLimiter } from '../workspace/gate/rate-limit.js';
 import { buildWorkspaceListener } from '../workspace/listener.js';
 import { createSlaQueue, SlaTimers, startSlaWorker } from '../workspace/tickets/sla.js';
+import { BotSendLimit } from '../chat/bots/api/send-limit.js';
+import { createWebhookDeliveries, WebhookWorker } from '../chat/bots/delivery/queue.js';
+import { botUpdatesConsumer } from '../chat/bots/updates/consumer.js';
+import { UpdateWaiters } from '../chat/bots/updates/waiters.js';
+import { createWebhookEngine } from '../workspace/webhooks/engine.js';
+import { webhookIntake } from '../workspace/webhooks/intake.js';
+import { startWebhookWorkers, type WebhookWorkers } from '../workspace/webhooks/workers.js';
 import { systemClock, type Clock } from './clock.js';
 import { migrate, openOrm, type Orm } from './db/orm.js';
 import { createSqlPool, type SqlPool } from './db/sql.js';
@@ -27,6 +37,9 @@ import { resolveInfra } from './infra/index.js';
 import type { Logger } from './logger.js';
 import { createQueues, startWorkers } from './queues.js';
 import { checkReadiness } from './readiness.js';
+import { cleanupUploads } from '../media/cleanup.js';
+import { mediaStore } from '../media/store.js';
+import { startTimeWorkers, sweepDue } from '../chat/time/worker.js';
 import { connectRedis } from './redis.js';
 
 export interface Platform {
@@ -35,6 +48,8 @@ export interface Platform {
   chatUrl?: string;
   /** Address of the settings console (served by the chat listener), when it runs. */
   consoleUrl?: string;
+  /** STOMP over WebSocket at /ws on the chat listener (docs/realtime.md). */
+  realtime?: RealtimeGateway;
   partner?: FastifyInstance;
   /** Base URL of the partner listener, when it runs. */
   partnerUrl?: string;
@@ -45,6 +60,12 @@ export interface Platform {
   workspaceUrl?: string;
   /** Writes the buffered workspace audit entries and key last-used times now (normally every SVC_AUDIT_FLUSH_MS). */
   flushSvcAudit?: () => Promise<void>;
+  /** Fires the scheduled messages and reminders due by the platform's clock now (what the periodic sweep does). */
+  sweepTime: () => Promise<{ scheduled: number; reminders: number }>;
+  /** Deletes expired upload sessions and files of recalled messages now (what the cleanup job does). */
+  cleanupUploads: () => Promise<{ expired: number; purged: number }>;
+  /** The webhook workers of this node (with `workers`): sweep() runs one sweeper pass now. */
+  webhookWorkers?: WebhookWorkers;
   databaseUrl: string;
   redisUrl: string;
   stop(): Promise<void>;
@@ -77,7 +98,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       .execute('insert into modules (code, name) values (?, ?) on conflict do nothing', [config.platformModule, 'Platform administration']);
     installCursorSecret(await resolveCursorSecret(sql, config.cursorSecret));
 
-    const redis = connectRedis(infra.redisUrl, 'commands');
+    const redis = connectRedis(infra.redisUrl, 'commands', { autoPipelining: true });
     const subscriber = connectRedis(infra.redisUrl, 'subscriber');
     stops.push(async () => {
       redis.disconnect();
@@ -86,11 +107,52 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
     const queues = createQueues(infra.redisUrl, log);
     stops.push(() => queues.close());
 
-    const platform: Platform = { databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, stop: stopAll };
+    const media = mediaStore(config.media, config.dataDir);
+    const platform: Platform = {
+      databaseUrl: infra.databaseUrl,
+      redisUrl: infra.redisUrl,
+      sweepTime: () => sweepDue({ sql, clock, queues }),
+      cleanupUploads: () => cleanupUploads({ sql, clock, queues }, media),
+      stop: stopAll,
+    };
+
+    // Bots: long polls wait on this node for updates made on any node; webhook deliveries go through a queue.
+    const botWaiters = new UpdateWaiters(redis);
+    const botDeliveries = createWebhookDeliveries(infra.redisUrl, log);
+    stops.push(() => botDeliveries.close());
+    const webhookPolicy = { allowHttp: config.botWebhookAllowHttp, allowPrivate: config.botWebhookAllowPrivate };
+
+    const webhooks = await createWebhookEngine({ sql, redisUrl: infra.redisUrl, clock, log, settings: config.webhooks });
+    stops.push(() => webhooks.close());
 
     if (config.services.includes('workers')) {
-      const workers = await startWorkers(sql, infra.redisUrl, queues, config.outboxPollMs, log);
+      const webhookWorkers = await startWebhookWorkers(webhooks, () => queues.requestOutboxDrain());
+      stops.push(() => webhookWorkers.close());
+      platform.webhookWorkers = webhookWorkers;
+      const botUpdates = botUpdatesConsumer({ waiters: botWaiters, deliveries: botDeliveries, log, now: () => clock.now() });
+      const workers = await startWorkers(sql, infra.redisUrl, queues, config.outboxPollMs, log, {
+        eventLogRetentionHours: config.realtimeRetentionHours,
+        consumers: [botUpdates, webhookIntake(webhooks)],
+      });
       stops.push(() => workers.close());
+      const webhookWorker = new WebhookWorker(
+        sql,
+        infra.redisUrl,
+        botDeliveries,
+        { ...webhookPolicy, timeoutMs: config.botWebhookTimeoutMs, retryBaseMs: config.botWebhookRetryBaseMs, retryMaxMs: config.botWebhookRetryMaxMs },
+        clock,
+        log,
+      );
+      await webhookWorker.start();
+      stops.push(() => webhookWorker.close());
+      const timeWorkers = await startTimeWorkers(
+        { sql, clock, queues, media },
+        infra.redisUrl,
+        { sweepMs: config.scheduleSweepMs, cleanupMs: config.uploadCleanupIntervalMs },
+        log,
+      );
+      stops.push(() => timeWorkers.close());
+      log.info('workers started');
     }
     // Ticket SLA timers: queued by the workspace listener, run by the workers.
     const slaQueue = config.services.includes('workspace') || config.services.includes('workers') ? createSlaQueue(infra.redisUrl) : undefined;
@@ -115,6 +177,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
     if (consoleOrigins.length === 0) consoleOrigins = originsOf(config.chatPort);
 
     if (config.services.includes('chat')) {
+      stops.push(await botWaiters.listen(subscriber));
       const chat = await buildChatListener({
         deps: { orm, sql, clock, queues, verifyKeys, accounts, config },
         log,
@@ -123,6 +186,15 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         maxTokenLifetimeSeconds: config.maxTokenLifetimeSeconds,
         sendLimit: new SendLimit(redis, config.sendRateLimitPerMinute, clock),
         readiness,
+        media,
+        bots: {
+          waiters: botWaiters,
+          deliveries: botDeliveries,
+          webhookPolicy,
+          sendLimit: new BotSendLimit(redis, config.botSendRatePerSecond, clock),
+          longPollMaxSeconds: config.botLongPollMaxSeconds,
+        },
+        timeouts: config,
       });
       const portOf = (url: string | undefined, fallback: number) => (url ? Number(new URL(url).port) : fallback);
       await registerConsole(chat, () => ({
@@ -131,6 +203,23 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       }));
       const address = await chat.listen({ host: config.host, port: config.chatPort });
       stops.push(() => chat.close());
+      const realtime = await startRealtimeGateway({
+        server: chat.server,
+        sql,
+        redisUrl: infra.redisUrl,
+        publisher: redis,
+        clock,
+        log,
+        options: realtimeOptions(config),
+        authenticate: createAuthenticator(accounts, verifyKeys, clock, {
+          audience: config.jwtAudience,
+          platformModule: config.platformModule,
+          maxTokenLifetimeSec: config.maxTokenLifetimeSeconds,
+        }),
+      });
+      // Stops before the listener closes: sockets get their reconnect notice first.
+      stops.push(() => realtime.stop());
+      platform.realtime = realtime;
       platform.chat = chat;
       platform.chatUrl = address;
       platform.consoleUrl = `${address}/console/`;
@@ -159,6 +248,8 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         trustProxy: config.trustProxy,
         readiness,
         allowedOrigins,
+        webhooks,
+        timeouts: config,
       });
       const address = await partner.listen({ host: config.host, port: config.partnerPort });
       stops.push(() => partner.close());
@@ -186,6 +277,8 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         audience: config.jwtAudience,
         trustProxy: config.trustProxy,
         allowedOrigins,
+        webhooks,
+        timeouts: config,
       });
       const address = await workspace.listen({ host: config.host, port: config.workspacePort });
       stops.push(() => workspace.close());

@@ -1,9 +1,8 @@
 // The workspace interface's error envelope (convention B): { error: <code>, message } (plus retry_after on 429),
 // exactly as the seed's table. Every error, framework and shared ones included, is rendered here: errors raised
 // by this interface keep their code, any other is named by its status, so the catalogue stays closed.
-import type { FastifyRequest } from 'fastify';
 import { AppError } from '../platform/http/app-error.js';
-import type { ErrorRendering } from '../platform/http/server.js';
+import type { ErrorRendering, ErrorRequest } from '../platform/http/server.js';
 
 /** An error of this interface: its code is part of the documented catalogue (docs/workspace.md). */
 export class WorkspaceAppError extends AppError {
@@ -27,7 +26,7 @@ const codeByStatus: Record<number, string> = {
 
 const internalMessage = 'An internal error occurred; report it with the X-Request-ID value.';
 
-export function renderWorkspaceError(error: AppError, _request: FastifyRequest): ErrorRendering {
+export function renderWorkspaceError(error: AppError, _request: ErrorRequest): ErrorRendering {
   if (error instanceof WorkspaceAppError) {
     return { body: { error: error.code, message: error.message, ...(error.retryAfter !== undefined ? { retry_after: error.retryAfter } : {}) } };
   }

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AccountCache } from '../chat/auth/account-cache.js';
 import { createAuthenticator } from '../chat/auth/authenticate.js';
 import type { VerifyKeyCache } from '../chat/auth/verify-key-cache.js';
-import { buildListener } from '../platform/http/server.js';
+import { buildListener, type HttpTimeouts } from '../platform/http/server.js';
 import { loadSpecification } from '../platform/http/specification.js';
 import type { Logger } from '../platform/logger.js';
 import type { Readiness } from '../platform/readiness.js';
@@ -26,6 +26,8 @@ import { inboxHandlers } from './inbox/handlers.js';
 import { svcKeyHandlers } from './keys/handlers.js';
 import { scopeHandlers } from './scopes/handlers.js';
 import { ticketHandlers } from './tickets/handlers.js';
+import type { WebhookEngine } from './webhooks/engine.js';
+import { webhookHandlers } from './webhooks/handlers.js';
 
 export interface WorkspaceListenerOptions {
   deps: WorkspaceDeps;
@@ -42,6 +44,9 @@ export interface WorkspaceListenerOptions {
   bodyLimit: number;
   audience: string;
   trustProxy: boolean | number;
+  webhooks: WebhookEngine;
+  /** Socket timeouts (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS). */
+  timeouts?: HttpTimeouts;
 }
 
 export async function buildWorkspaceListener(options: WorkspaceListenerOptions): Promise<FastifyInstance> {
@@ -57,6 +62,7 @@ export async function buildWorkspaceListener(options: WorkspaceListenerOptions):
     ...hrHandlers(deps),
     ...ticketHandlers(deps),
     ...approvalHandlers(deps),
+    ...webhookHandlers(deps, options.webhooks),
   };
   const authenticateUser = createAuthenticator(options.accounts, options.verifyKeys, deps.clock, {
     audience: options.audience,
@@ -67,6 +73,7 @@ export async function buildWorkspaceListener(options: WorkspaceListenerOptions):
     name: 'workspace',
     log: options.log,
     bodyLimit: options.bodyLimit,
+    timeouts: options.timeouts,
     specification,
     handlers,
     context: workspaceContext,

@@ -1,7 +1,7 @@
 // A cheap fingerprint of everything one world owns: a hash of its rows per table (rooms, members, messages and
-// everything hanging off them, its outbox events, accounts, modules and keys, channels, contact requests and
-// broadcasts). A refused call must leave it unchanged. Scoped to the world's ids, so rows of worlds running in
-// parallel do not disturb it.
+// everything hanging off them, scheduled messages, reminders and uploads, its outbox events, accounts, modules and
+// keys, channels, contact requests and broadcasts). A refused call must leave it unchanged. Scoped to the world's
+// ids, so rows of worlds running in parallel do not disturb it.
 import type pg from 'pg';
 
 export interface WorldScope {
@@ -35,6 +35,9 @@ const SQL = `
     ${hashOf('personal_pins', 't.account_id = any($1::uuid[]) or t.room_id in (select id from r)', 't.account_id, t.message_id')},
     ${hashOf('join_requests', 't.room_id in (select id from r) or t.account_id = any($1::uuid[])', 't.id')},
     ${hashOf('thread_follows', 't.account_id = any($1::uuid[]) or t.room_id in (select id from r)', 't.root_id, t.account_id')},
+    ${hashOf('scheduled_messages', 't.sender_id = any($1::uuid[]) or t.room_id in (select id from r)', 't.id')},
+    ${hashOf('reminders', 't.owner_id = any($1::uuid[])', 't.id')},
+    ${hashOf('uploads', 't.owner_id = any($1::uuid[])', 't.id')},
     'outbox', (select md5(coalesce(string_agg(t.id || ' ' || t.topic || ' ' || t.payload::text, '|' order by t.id), ''))
                  from outbox t where t.id > $3 and t.payload::text like any($4::text[])),
     ${hashOf('accounts', 't.id = any($1::uuid[]) or t.module_code = any($5::text[])', 't.id')},
@@ -51,6 +54,9 @@ const SQL = `
     ${hashOf('saved_messages', 't.account_id = any($1::uuid[]) or t.room_id in (select id from r)', 't.id')},
     ${hashOf('polls', 't.room_id in (select id from r)', 't.id')},
     ${hashOf('poll_ballots', 't.account_id = any($1::uuid[]) or t.poll_id in (select id from polls where room_id in (select id from r))', 't.poll_id, t.account_id')}
+    ${hashOf('bots', 't.module_code = any($5::text[])', 't.id')},
+    ${hashOf('bot_room_settings', 't.room_id in (select id from r)', 't.bot_id, t.room_id')},
+    ${hashOf('bot_callback_queries', 't.room_id in (select id from r)', 't.id')}
   ) as f`;
 
 export type Fingerprint = Record<string, string>;

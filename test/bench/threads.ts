@@ -6,8 +6,9 @@
 import { call, type TestAccount, type TestPlatform } from '../support/platform.js';
 import { captureStatements, describeStatements, type Statement } from './capture.js';
 import { ms, progress, ratio, table } from './report.js';
+import { fmtMs, fmtRatio, type GoalRow } from './results.js';
 import { checkPaired, measurePaired, type PairedCase, type PairedResult } from './rounds.js';
-import type { LoadWorker } from './tasks.js';
+import type { LoadGenerator } from './tasks.js';
 
 const SMALL = 1_000;
 const BIG = 100_000;
@@ -15,8 +16,8 @@ const MEASURED_REPLIES = 200;
 const PAGE = 50; // default page size of both operations
 const GOAL_RATIO = 1.2;
 const ROUNDS = 5;
-const PER_ROUND = 100;
-const WARMUP = 100;
+const PER_ROUND = 200;
+const WARMUP = 200;
 const RUN_CAP_MS = 45_000;
 
 /** Message ids derived from room and seq, so replies can name their root in one INSERT ... SELECT. */
@@ -71,8 +72,8 @@ export async function benchThreads(
   reader: TestAccount,
   replier: TestAccount,
   createRoom: (name: string, memberIds: string[]) => Promise<string>,
-  worker: LoadWorker,
-): Promise<{ lines: string[]; failures: string[] }> {
+  load: LoadGenerator,
+): Promise<{ lines: string[]; failures: string[]; goals: GoalRow[] }> {
   const failures: string[] = [];
   const rooms: Room[] = [];
   for (const size of [SMALL, BIG]) {
@@ -112,12 +113,12 @@ export async function benchThreads(
       if (r.size === BIG) captured.set(k.kind, statements);
       cases.push({
         label,
-        stack: { kind: 'http-get', url: `${p.chatUrl}${k.path(r)}`, headers, concurrency: 1, requests: PER_ROUND, warmup: 0, capMs: RUN_CAP_MS },
+        stack: { kind: 'http', targets: [{ url: `${p.chatUrl}${k.path(r)}`, method: 'GET', headers }], expect: 200, concurrency: 1, requests: PER_ROUND, warmup: 0, capMs: RUN_CAP_MS },
         base: { kind: 'sql-replay', statements, concurrency: 1, requests: PER_ROUND, warmup: 0, capMs: RUN_CAP_MS },
       });
     }
   }
-  const results = await measurePaired(worker, cases, {
+  const results = await measurePaired(load, cases, {
     rounds: ROUNDS,
     perRound: PER_ROUND,
     warmup: WARMUP,
@@ -135,7 +136,7 @@ export async function benchThreads(
     `   half of each room is replies (a root, 5 replies, 4 plain messages per block of 10; the reader follows every other root); the measured thread has ` +
       `${MEASURED_REPLIES} replies.`,
   );
-  lines.push(`   concurrency 1; ${WARMUP} warm-up requests per case, then ${ROUNDS} interleaved rounds of ${PER_ROUND}; driver = the request's statements replayed.`);
+  lines.push(`   concurrency 1; ${WARMUP} warm-up requests per case and side, then ${ROUNDS} interleaved rounds of ${PER_ROUND} (medians); driver = the request's statements replayed.`);
   if (threadsMissing) lines.push('   threads: not available (the thread page route answers 404 route_not_found in this build); the topLevelOnly page is measured alone.');
   lines.push('');
   const row = (kind: string, small: PairedResult, big: PairedResult) => {
@@ -164,5 +165,22 @@ export async function benchThreads(
     lines.push(`   statements of the ${kind} (100k room):`);
     for (const line of describeStatements(statements)) lines.push(`     ${line}`);
   }
-  return { lines, failures };
+  const goals: GoalRow[] = kinds.map((k) => {
+    const small = find(k.kind, SMALL);
+    const big = find(k.kind, BIG);
+    const r = big.stack.p50 / small.stack.p50;
+    return {
+      name: `${k.kind}, ${BIG.toLocaleString('en')} vs ${SMALL.toLocaleString('en')} msgs room, p50`,
+      ours: fmtMs(big.stack.p50),
+      baseline: fmtMs(small.stack.p50),
+      ratio: fmtRatio(r),
+      goal: `<= ${GOAL_RATIO}x`,
+      met: r <= GOAL_RATIO,
+      values: { big: big.stack.p50, small: small.stack.p50, ratio: r, bigDriver: big.base.p50, smallDriver: small.base.p50 },
+    };
+  });
+  if (!threadsAvailable) {
+    goals.unshift({ name: 'thread page, 100,000 vs 1,000 msgs room, p50', ours: '-', baseline: '-', ratio: '-', goal: `<= ${GOAL_RATIO}x`, met: false });
+  }
+  return { lines, failures, goals };
 }

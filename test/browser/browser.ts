@@ -1,7 +1,8 @@
-/// <reference lib="dom" />
-/// <reference lib="dom.iterable" />
 // Drives Debian's chromium with puppeteer-core for the console's browser tests: one incognito context per flow,
 // named steps that keep a screenshot when they fail, and an axe-core check of the page as it stands.
+// Page functions run in the browser; the server's program has no DOM typings.
+declare const document: any;
+declare const window: any;
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -69,7 +70,7 @@ const axeSource = readFileSync(`${root}node_modules/axe-core/axe.min.js`, 'utf8'
 export async function axeProblems(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
   const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run(document, {
+    const result = await (window as unknown as { axe: { run(ctx: unknown, o: object): Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run(document, {
       resultTypes: ['violations'],
     });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
@@ -80,13 +81,13 @@ export async function axeProblems(page: Page): Promise<string[]> {
 /** Clicks the first visible button whose text is exactly `text` (inside `scope` when given). */
 export async function clickButton(page: Page, text: string, scope = 'body'): Promise<void> {
   await page.waitForFunction(
-    (s, t) => [...document.querySelectorAll(`${s} button`)].some((b) => b.textContent?.trim() === t && !(b as HTMLButtonElement).disabled),
+    (s, t) => [...document.querySelectorAll(`${s} button`)].some((b) => b.textContent?.trim() === t && !(b as any).disabled),
     {},
     scope,
     text,
   );
   await page.evaluate(
-    (s, t) => ([...document.querySelectorAll(`${s} button`)].find((b) => b.textContent?.trim() === t && !(b as HTMLButtonElement).disabled) as HTMLButtonElement).click(),
+    (s, t) => ([...document.querySelectorAll(`${s} button`)].find((b) => b.textContent?.trim() === t && !(b as any).disabled) as any).click(),
     scope,
     text,
   );

@@ -1,8 +1,10 @@
-/// <reference lib="dom" />
-/// <reference lib="dom.iterable" />
 // The settings console in a real browser (Debian's chromium through puppeteer-core) against the running platform:
 // the flows of the issue, an axe-core check of every page at 1280 and 390 px, a screenshot per flow under
 // .data/test-output/console/.
+// Page functions run in the browser; the server's program has no DOM typings.
+declare const document: any;
+declare const window: any;
+declare const location: any;
 import type { Browser } from 'puppeteer-core';
 import { call, startTestPlatform, type TestAccount, type TestPlatform } from '../support/platform.js';
 import { axeProblems, clickButton, ensureConsoleBuilt, flow, launch, overflowsHorizontally, waitForText, type Flow } from './browser.js';
@@ -79,7 +81,7 @@ test('convention A: create a key and see it once, see the +N collapse, revoke it
       await waitForText(f.page, 'It is shown only once');
       await expectAccessible(f, 'key shown once');
       await f.shot('key-shown-once');
-      return f.page.$eval('#secret-value', (el) => (el as HTMLInputElement).value);
+      return f.page.$eval('#secret-value', (el) => (el as any).value);
     });
     expect(key).toMatch(/^live_[A-Za-z0-9_-]{40}$/);
     await f.step('close the dialog: the key is gone, the row shows 3 labels and +2', async () => {
@@ -192,7 +194,7 @@ test('convention B: create a key with an IP allow-list checked as you type, see 
       await waitForText(f.page, 'crm.leads.read');
       await f.page.evaluate(() => {
         const box = [...document.querySelectorAll('dialog[open] label.check')].find((l) => l.textContent?.trim() === 'crm.*')?.querySelector('input');
-        (box as HTMLInputElement).click();
+        (box as any).click();
       });
       await f.page.type('#svc-ips', '203.0.113.0/33');
       await waitForText(f.page, 'has a prefix length outside 0-32');
@@ -206,7 +208,7 @@ test('convention B: create a key with an IP allow-list checked as you type, see 
       await expectAccessible(f, 'create service key dialog');
       await clickButton(f.page, 'Create service key', 'dialog[open]');
       await f.page.waitForSelector('dialog[open] #secret-value');
-      const value = await f.page.$eval('#secret-value', (el) => (el as HTMLInputElement).value);
+      const value = await f.page.$eval('#secret-value', (el) => (el as any).value);
       await clickButton(f.page, 'I have copied it, close');
       await f.page.waitForSelector('tbody tr');
       await waitForText(f.page, '203.0.113.0/24');
@@ -223,7 +225,7 @@ test('convention B: create a key with an IP allow-list checked as you type, see 
     await f.step('the audit log shows the refusal, filtered by key and status', async () => {
       await f.page.evaluate((r) => (location.hash = r), `#/w/${workspaceId}/audit`);
       await f.page.waitForSelector('#audit-key option:nth-child(2)');
-      const keyId = await f.page.$eval('#audit-key option:nth-child(2)', (o) => (o as HTMLOptionElement).value);
+      const keyId = await f.page.$eval('#audit-key option:nth-child(2)', (o) => (o as any).value);
       await f.page.select('#audit-key', keyId);
       await f.page.type('#audit-status', '403');
       await f.page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1 && document.body.innerText.includes('GET /api/v1/leads'));

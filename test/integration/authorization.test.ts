@@ -6,7 +6,10 @@ import { expectedReport, runRow, type RowReport } from '../authz/run-row.js';
 import { chatRows as coreRows } from '../authz/chat-rows.js';
 import { channelsRows } from '../authz/channels-rows.js';
 import { personalRows } from '../authz/personal-rows.js';
+import { realtimeRows } from '../authz/realtime-rows.js';
+import { botRows } from '../authz/bots-rows.js';
 import type { Row } from '../authz/row.js';
+import { timeUploadsRows } from '../authz/timeuploads-rows.js';
 import { loadChatSpec, routeShape } from '../authz/spec.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 
@@ -27,7 +30,15 @@ const OPS_OPERATIONS = [
 /** Rows played at the same time (each in its own world); the machine has two cores. */
 const PARALLEL_ROWS = 4;
 
-const chatRows = [...coreRows, ...channelsRows, ...personalRows];
+/** The rows of every feature: chat-rows.ts and one file per later feature. */
+const chatRows: Row[] = [
+  ...coreRows,
+  ...channelsRows,
+  ...personalRows,
+  ...realtimeRows,
+  ...timeUploadsRows,
+  ...botRows,
+];
 const spec = await loadChatSpec();
 const inSpec = (row: Row) => spec.operations.has(row.operationId);
 

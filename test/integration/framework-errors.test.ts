@@ -1,5 +1,8 @@
-// Errors raised by Fastify itself (parsing, validation, routing, limits) come out in the chat envelope
-// with the request id, and a refused request changes nothing.
+// Errors raised by Fastify itself (parsing, validation, routing, limits) and by Node's HTTP parser (malformed
+// request lines, oversized headers, timeouts) come out in each listener's envelope with the request id, and a
+// refused request changes nothing.
+import { connect } from 'node:net';
+import { ConfigError, loadConfig } from '../../src/config.js';
 import { encodeCursor } from '../../src/platform/http/cursor.js';
 import { newId } from '../../src/platform/ids.js';
 import { count, expectError, expectOk } from '../helpers/expect.js';
@@ -206,5 +209,199 @@ describe('routing and request ids', () => {
     const b = await call(base, 'GET', '/api/v1/rooms', { token: alice.token });
     expect(a.body.meta.requestId).not.toBe(b.body.meta.requestId);
     expect(a.headers.get('x-request-id')).toBe(a.body.meta.requestId);
+  });
+});
+
+/** A response read off a raw socket. */
+interface RawResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/** A step waits for something before the next write: `continued` settles when the server sent 100 Continue. */
+type Step = string | { waitFor: (conn: { continued: Promise<void> }) => Promise<unknown> };
+
+/**
+ * Writes the steps to a fresh connection and reads until the server closes it (every answer tested here closes its
+ * connection), then parses the final responses. Nothing here is timed: the test's own timeout is the only bound.
+ */
+function raw(base: string, steps: Step[]): Promise<RawResponse[]> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    const chunks: Buffer[] = [];
+    let sawContinue!: () => void;
+    const continued = new Promise<void>((r) => (sawContinue = r));
+    socket.on('data', (chunk) => {
+      chunks.push(chunk);
+      if (Buffer.concat(chunks).includes('HTTP/1.1 100 Continue\r\n\r\n')) sawContinue();
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      try {
+        resolve(parseResponses(Buffer.concat(chunks)));
+      } catch (err) {
+        reject(err);
+      }
+    });
+    socket.on('connect', async () => {
+      for (const step of steps) {
+        if (typeof step === 'string') socket.write(step);
+        else await step.waitFor({ continued });
+      }
+    });
+  });
+}
+
+function parseResponses(buffer: Buffer): RawResponse[] {
+  const responses: RawResponse[] = [];
+  for (;;) {
+    const end = buffer.indexOf('\r\n\r\n');
+    if (end < 0) return responses;
+    const [statusLine, ...lines] = buffer.subarray(0, end).toString('latin1').split('\r\n');
+    const headers = new Headers(lines.map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()] as [string, string]));
+    const length = Number(headers.get('content-length') ?? 0);
+    const text = buffer.subarray(end + 4, end + 4 + length).toString('utf8');
+    buffer = buffer.subarray(end + 4 + length);
+    const status = Number(statusLine!.split(' ')[1]);
+    // Interim answers (100 Continue) are not responses.
+    if (status >= 200) responses.push({ status, headers, body: text ? JSON.parse(text) : undefined });
+  }
+}
+
+type Listener = 'chat' | 'partner' | 'workspace';
+
+const baseOf = (p: TestPlatform, listener: Listener) => ({ chat: p.chatUrl, partner: p.partnerUrl, workspace: p.workspaceUrl })[listener];
+
+/** A path with one parameter on each listener, for malformed and oversized parameters. */
+const paramPath: Record<Listener, string> = { chat: '/api/v1/rooms/', partner: '/api/v1/workspaces/', workspace: '/api/v1/leads/' };
+
+/** The listener's own envelope, with the request id in the body (where the convention has it) and the header. */
+function expectEnvelope(listener: Listener, res: { status: number; body: any; headers: Headers }, status: number, codes: Record<Listener, string>): string {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  const id = res.headers.get('x-request-id');
+  expect(id).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
+  if (listener === 'chat') {
+    expect(Object.keys(res.body).sort()).toEqual(['error', 'meta']);
+    expect(res.body.error.code).toBe(codes.chat);
+    expect(res.body.meta.requestId).toBe(id);
+  } else if (listener === 'partner') {
+    expect(Object.keys(res.body).sort()).toEqual(['error', 'request_id']);
+    expect(res.body.error.code).toBe(codes.partner);
+    expect(typeof res.body.error.details).toBe('object');
+    expect(res.body.request_id).toBe(id);
+  } else {
+    expect(Object.keys(res.body).sort()).toEqual(['error', 'message']);
+    expect(res.body.error).toBe(codes.workspace);
+  }
+  return id!;
+}
+
+const listeners: Listener[] = ['chat', 'partner', 'workspace'];
+
+describe('errors of the router and of the HTTP parser, on every listener', () => {
+  test.each(listeners)('%s: a path that is not valid percent-encoding is 400 in the envelope, with the caller\'s request id', async (listener) => {
+    const res = await call(baseOf(platform, listener), 'GET', `${paramPath[listener]}%FF`, { headers: { 'x-request-id': `bad-url-${listener}` } });
+    const id = expectEnvelope(listener, res, 400, { chat: 'malformed_request', partner: 'bad_input', workspace: 'invalid_request' });
+    expect(id).toBe(`bad-url-${listener}`);
+  });
+
+  test.each(listeners)('%s: a path segment over 500 characters is 414 uri_too_long in the envelope', async (listener) => {
+    const res = await call(baseOf(platform, listener), 'GET', `${paramPath[listener]}${'a'.repeat(501)}`);
+    expectEnvelope(listener, res, 414, { chat: 'uri_too_long', partner: 'uri_too_long', workspace: 'uri_too_long' });
+  });
+
+  test.each(listeners)('%s: a malformed request line is 400 in the envelope and the connection closes', async (listener) => {
+    const [res] = await raw(baseOf(platform, listener), ['NOT HTTP AT ALL\r\n\r\n']);
+    expectEnvelope(listener, res!, 400, { chat: 'malformed_request', partner: 'bad_input', workspace: 'invalid_request' });
+    expect(res!.headers.get('connection')).toBe('close');
+  });
+
+  test.each(listeners)('%s: headers over the size limit are 431 headers_too_large in the envelope', async (listener) => {
+    const [res] = await raw(baseOf(platform, listener), [`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`]);
+    expectEnvelope(listener, res!, 431, { chat: 'headers_too_large', partner: 'headers_too_large', workspace: 'headers_too_large' });
+    expect(res!.headers.get('connection')).toBe('close');
+  });
+
+  test('a malformed chat request creates nothing and the listener keeps serving', async () => {
+    const [res] = await raw(base, [`POST /api/v1/rooms HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n{}`]);
+    expectEnvelope('chat', res!, 400, { chat: 'malformed_request', partner: 'bad_input', workspace: 'invalid_request' });
+    expect(await roomsOf(alice.id)).toBe(1);
+    expectOk(await call(base, 'GET', `/api/v1/rooms/${roomId}`, { token: alice.token }));
+  });
+});
+
+describe('timeouts', () => {
+  let slow: TestPlatform;
+  let owner: TestAccount;
+
+  beforeAll(async () => {
+    // Small timeouts so that the test waits a fraction of a second, not the production minute.
+    slow = await startTestPlatform({ requestTimeoutMs: 600, headersTimeoutMs: 300, keepAliveTimeoutMs: 300 });
+    owner = await (await slow.tenant()).account();
+  });
+  afterAll(async () => {
+    await slow.stop();
+  });
+
+  test('a client that sends its body slowly is cut off with 408 in the envelope, with its request id; nothing is created', async () => {
+    const body = JSON.stringify({ type: 'GROUP', name: 'Never finished' });
+    const [res] = await raw(slow.chatUrl, [
+      `POST /api/v1/rooms HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${owner.token}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${body.length}\r\nX-Request-Id: slow-body-1\r\n\r\n${body.slice(0, 5)}`,
+      // ...and never the rest.
+    ]);
+    const id = expectEnvelope('chat', res!, 408, { chat: 'request_timeout', partner: 'request_timeout', workspace: 'request_timeout' });
+    expect(id).toBe('slow-body-1');
+    expect(res!.headers.get('connection')).toBe('close');
+    expect(await count(slow.db, 'select count(*) as n from rooms where created_by = $1', [owner.id])).toBe(0);
+  });
+
+  test.each(listeners)('%s: headers that never end are cut off with 408 in the envelope', async (listener) => {
+    const [res] = await raw(baseOf(slow, listener), ['GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: 1\r\n']);
+    expectEnvelope(listener, res!, 408, { chat: 'request_timeout', partner: 'request_timeout', workspace: 'request_timeout' });
+    expect(res!.headers.get('connection')).toBe('close');
+  });
+
+  test('the settings default to a minute for a request, ten seconds for headers, 65 s of keep-alive', () => {
+    expect(loadConfig({})).toMatchObject({ requestTimeoutMs: 60_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 65_000 });
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: '5000' })).toMatchObject({ requestTimeoutMs: 5_000, headersTimeoutMs: 5_000 });
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '2000' })).toThrow(ConfigError);
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '10' })).toThrow(ConfigError);
+  });
+});
+
+describe('while a listener closes', () => {
+  test('a request that arrives on an open connection is 503 service_unavailable in the envelope; the one in flight completes', async () => {
+    const closing = await startTestPlatform({ services: ['chat'] });
+    try {
+      const owner = await (await closing.tenant()).account();
+      const body = JSON.stringify({ type: 'GROUP', name: 'In flight' });
+      const head =
+        `POST /api/v1/rooms HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${owner.token}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`;
+      let closed: Promise<unknown> | undefined;
+      const responses = await raw(closing.chatUrl, [
+        head,
+        {
+          // 100 Continue: the server has the first request, which keeps the listener from closing until it is done.
+          waitFor: async ({ continued }) => {
+            await continued;
+            closed = closing.chat!.close();
+            while (closing.chat!.server.listening) await new Promise((r) => setImmediate(r));
+          },
+        },
+        `${body}GET /api/v1/rooms HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${owner.token}\r\n\r\n`,
+      ]);
+      expect(responses.map((r) => r.status)).toEqual([201, 503]);
+      expectEnvelope('chat', responses[1]!, 503, { chat: 'service_unavailable', partner: 'service_unavailable', workspace: 'service_unavailable' });
+      expect(responses[1]!.headers.get('connection')).toBe('close');
+      expect(await count(closing.db, 'select count(*) as n from rooms where created_by = $1', [owner.id])).toBe(1);
+      await closed;
+    } finally {
+      await closing.stop();
+    }
   });
 });

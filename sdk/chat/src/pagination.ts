@@ -40,6 +40,10 @@ export const cursorParams = {
   listMyBroadcasts: ['cursor'],
   listLabels: [],
   listSavedMessages: ['cursor'],
+  listReminders: ['cursor'],
+  listScheduledMessages: ['cursor'],
+  listBots: ['cursor'],
+  listWebhooks: ['cursor'],
 } as const satisfies { readonly [K in ListOperationId]: readonly CursorParamOf<K>[] };
 
 /** List operations that can be followed page by page. */

@@ -73,7 +73,7 @@ describe('route table', () => {
       ]),
     );
     expect(fromSdk).toEqual(fromDoc);
-    expect(Object.keys(fromDoc)).toHaveLength(88);
+    expect(Object.keys(fromDoc)).toHaveLength(111);
   });
 });
 

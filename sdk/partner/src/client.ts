@@ -1,6 +1,7 @@
-// createPartnerClient: the API-key client of the partner data API (/api/v1/partner/crm) and of key
-// self-management (/api/v1/api-keys). openapi-fetch underneath, X-Api-Key on every request, one typed method per
-// operation, an Idempotency-Key per logical write, retries and cursor pagination.
+// createPartnerClient: the API-key client of the partner data API (/api/v1/partner/crm), of key self-management
+// (/api/v1/api-keys) and of webhooks (/api/v1/webhooks, /api/v1/webhook-deliveries). openapi-fetch underneath,
+// X-Api-Key on every request, one typed method per operation, an Idempotency-Key per logical write, retries and
+// cursor pagination.
 import type { Client, Middleware } from 'openapi-fetch';
 import { underlying, type CommonClientOptions } from './common.js';
 import { keyOperationIds, keyOperationRoutes, type KeyOperationId } from './operations.js';

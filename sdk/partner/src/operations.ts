@@ -26,7 +26,7 @@ export type RouteOf<K extends OperationId> = {
 }[keyof paths];
 
 /** Path prefixes an API key may enter that this SDK covers: the partner data API and key self-management. */
-export type KeySurfacePath = `/api/v1/partner/crm${string}` | `/api/v1/api-keys${string}`;
+export type KeySurfacePath = `/api/v1/partner/crm${string}` | `/api/v1/api-keys${string}` | `/api/v1/webhooks${string}` | `/api/v1/webhook-deliveries${string}`;
 
 /** Path prefixes of the administration operations, called with a workspace user's bearer JWT. */
 export type AdminSurfacePath = `/api/v1/workspaces${string}` | `/api/v1/plans${string}`;
@@ -86,6 +86,19 @@ export const keyOperationRoutes = {
   getProduct: { method: 'get', path: '/api/v1/partner/crm/products/{id}' },
   listSubscriptions: { method: 'get', path: '/api/v1/partner/crm/subscriptions' },
   getSubscription: { method: 'get', path: '/api/v1/partner/crm/subscriptions/{id}' },
+  listWebhookEndpoints: { method: 'get', path: '/api/v1/webhooks' },
+  createWebhookEndpoint: { method: 'post', path: '/api/v1/webhooks' },
+  getWebhookEndpoint: { method: 'get', path: '/api/v1/webhooks/{id}' },
+  updateWebhookEndpoint: { method: 'patch', path: '/api/v1/webhooks/{id}' },
+  deleteWebhookEndpoint: { method: 'delete', path: '/api/v1/webhooks/{id}' },
+  pauseWebhookEndpoint: { method: 'post', path: '/api/v1/webhooks/{id}/pause' },
+  resumeWebhookEndpoint: { method: 'post', path: '/api/v1/webhooks/{id}/resume' },
+  disableWebhookEndpoint: { method: 'post', path: '/api/v1/webhooks/{id}/disable' },
+  testWebhookEndpoint: { method: 'post', path: '/api/v1/webhooks/{id}/test' },
+  listWebhookDeliveries: { method: 'get', path: '/api/v1/webhook-deliveries' },
+  getWebhookDelivery: { method: 'get', path: '/api/v1/webhook-deliveries/{id}' },
+  resendWebhookDelivery: { method: 'post', path: '/api/v1/webhook-deliveries/{id}/resend' },
+  replayWebhookDelivery: { method: 'post', path: '/api/v1/webhook-deliveries/{id}/replay' },
 } as const satisfies { readonly [K in KeyOperationId]: RouteOf<K> };
 
 /** operationId → HTTP method and path template of every bearer-JWT (administration) operation. */

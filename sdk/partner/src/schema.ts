@@ -451,6 +451,179 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Deliveries of the key's workspace and environment, newest first. */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A delivery; 404 delivery_not_found. */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-deliveries/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Send the envelope again as a new delivery with a new id. */
+        post: operations["replayWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-deliveries/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Send again with the same delivery id, through a new round of the retry schedule; 409 delivery_in_progress while pending, sending or held. */
+        post: operations["resendWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Webhook endpoints of the key's workspace and environment, newest first. */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /** @description Register a webhook endpoint; it is sent a signed ping (2xx: active, else unverified, still saved). */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A webhook endpoint; 404 webhook_not_found. */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /** @description Delete a webhook endpoint with its log. */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /** @description Change a webhook endpoint; 409 webhook_disabled when disabled. */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Disable for good: no more events; unsent deliveries are cancelled. */
+        post: operations["disableWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Pause: events are held until resume. */
+        post: operations["pauseWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Resume a paused endpoint: active, failures reset, held deliveries sent. */
+        post: operations["resumeWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Send a signed delivery of the chosen event now and answer the receiver's status, body and latency. */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces": {
         parameters: {
             query?: never;
@@ -658,7 +831,7 @@ export interface components {
             environment?: components["schemas"]["Keys.KeyEnvironment"];
             /** @description Optional expiry, in the future; absent: never expires. */
             expires_at?: components["schemas"]["Platform.instant"];
-        };
+        } & (unknown | unknown);
         "Admin.Member": {
             /** @enum {string} */
             object: "workspace_member";
@@ -1207,8 +1380,11 @@ export interface components {
         "Keys.KeyStatus": "active" | "revoked";
         /** @description Revocation needs an explicit confirmation. */
         "Keys.RevokeRequest": {
-            /** @description Must be true. */
-            confirm: boolean;
+            /**
+             * @description Must be true.
+             * @enum {boolean}
+             */
+            confirm: true;
         };
         /** @description A Stripe-style list: a page of objects and the cursor of the next page. */
         LeadList: {
@@ -1279,6 +1455,8 @@ export interface components {
          * @description An instant in time, ISO 8601 / RFC 3339 with a UTC offset.
          */
         "Platform.instant": string;
+        /** @description A name: free text without U+0000 that has at least one character other than whitespace (tab, line breaks, space separators, U+FEFF); leading and trailing whitespace is removed. */
+        "Platform.name": string;
         /** @description Free text: any Unicode string without U+0000, which PostgreSQL text cannot store. */
         "Platform.text": string;
         /**
@@ -1336,6 +1514,166 @@ export interface components {
             /** @description Cursor of the next page; null when has_more is false. */
             next_cursor: components["schemas"]["Platform.cursor"] | null;
         };
+        /** @description A Stripe-style list: a page of objects and the cursor of the next page. */
+        WebhookDeliveryList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Webhooks.WebhookDelivery"][];
+            /** @description True when another page follows; repeat the call with next_cursor until it is false. */
+            has_more: boolean;
+            /** @description Cursor of the next page; null when has_more is false. */
+            next_cursor: components["schemas"]["Platform.cursor"] | null;
+        };
+        /** @description A Stripe-style list: a page of objects and the cursor of the next page. */
+        WebhookEndpointList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Webhooks.WebhookEndpoint"][];
+            /** @description True when another page follows; repeat the call with next_cursor until it is false. */
+            has_more: boolean;
+            /** @description Cursor of the next page; null when has_more is false. */
+            next_cursor: components["schemas"]["Platform.cursor"] | null;
+        };
+        /** @description The answer to a deletion. */
+        "Webhooks.DeletedWebhookEndpoint": {
+            /** @enum {string} */
+            object: "webhook_endpoint";
+            id: components["schemas"]["Platform.uuid"];
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        /** @enum {string} */
+        "Webhooks.DeliveryKind": "event" | "ping" | "test" | "replay";
+        /** @enum {string} */
+        "Webhooks.DeliveryStatus": "pending" | "sending" | "succeeded" | "failed" | "held" | "cancelled";
+        /** @description A header value: printable ASCII and tab, at most 1000 characters. */
+        "Webhooks.HeaderValue": string;
+        /** @enum {string} */
+        "Webhooks.PauseReason": "manual" | "failures";
+        /** @description One delivery of a webhook's log (the 200 most recent per webhook are kept). */
+        "Webhooks.WebhookDelivery": {
+            /** @enum {string} */
+            object: "webhook_delivery";
+            /** @description X-SVC-Delivery: kept by resend, new on replay. */
+            id: components["schemas"]["Platform.uuid"];
+            webhook_id: components["schemas"]["Platform.uuid"];
+            kind: components["schemas"]["Webhooks.DeliveryKind"];
+            event: string;
+            event_id: string;
+            status: components["schemas"]["Webhooks.DeliveryStatus"];
+            /** Format: int32 */
+            attempt: number;
+            response_status: number | null;
+            latency_ms: number | null;
+            response_excerpt: string | null;
+            error: string | null;
+            created_at: components["schemas"]["Platform.instant"];
+            last_attempt_at: components["schemas"]["Platform.instant"] | null;
+            next_attempt_at: components["schemas"]["Platform.instant"] | null;
+            replay_of: components["schemas"]["Platform.uuid"] | null;
+        };
+        /** @description A webhook endpoint: the same webhooks the workspace API serves at /api/v1/webhooks, for the key's workspace and environment. */
+        "Webhooks.WebhookEndpoint": {
+            /** @enum {string} */
+            object: "webhook_endpoint";
+            id: components["schemas"]["Platform.uuid"];
+            name: string;
+            url: string;
+            events: components["schemas"]["Webhooks.WebhookEvent"][];
+            description: string | null;
+            headers: {
+                [key: string]: string;
+            };
+            status: components["schemas"]["Webhooks.WebhookStatus"];
+            paused_reason: components["schemas"]["Webhooks.PauseReason"] | null;
+            environment: components["schemas"]["Webhooks.WebhookEnvironment"];
+            secret_last_four: string;
+            /** Format: int32 */
+            consecutive_failures: number;
+            created_at: components["schemas"]["Platform.instant"];
+            updated_at: components["schemas"]["Platform.instant"];
+        };
+        "Webhooks.WebhookEndpointCreate": {
+            name: components["schemas"]["Platform.name"];
+            url: components["schemas"]["Webhooks.WebhookUrl"];
+            events: components["schemas"]["Webhooks.WebhookEvent"][];
+            secret?: components["schemas"]["Webhooks.WebhookSecret"];
+            description?: components["schemas"]["Platform.text"] | null;
+            /** @description At most 20; names are HTTP tokens that may not be Content-Type, User-Agent, Host, hop-by-hop headers or the delivery's X-SVC- headers. */
+            headers?: {
+                [key: string]: components["schemas"]["Webhooks.HeaderValue"];
+            };
+        };
+        "Webhooks.WebhookEndpointTest": {
+            event: components["schemas"]["Webhooks.WebhookEvent"];
+            payload?: {
+                [key: string]: unknown;
+            };
+        };
+        "Webhooks.WebhookEndpointUpdate": {
+            name?: components["schemas"]["Platform.name"];
+            url?: components["schemas"]["Webhooks.WebhookUrl"];
+            events?: components["schemas"]["Webhooks.WebhookEvent"][];
+            secret?: components["schemas"]["Webhooks.WebhookSecret"];
+            description?: components["schemas"]["Platform.text"] | null;
+            headers?: {
+                [key: string]: components["schemas"]["Webhooks.HeaderValue"];
+            };
+        };
+        /** @description A webhook endpoint just created, with its secret (shown this once) and its save ping. */
+        "Webhooks.WebhookEndpointWithSecret": {
+            /** @enum {string} */
+            object: "webhook_endpoint";
+            id: components["schemas"]["Platform.uuid"];
+            name: string;
+            url: string;
+            events: components["schemas"]["Webhooks.WebhookEvent"][];
+            description: string | null;
+            headers: {
+                [key: string]: string;
+            };
+            status: components["schemas"]["Webhooks.WebhookStatus"];
+            paused_reason: components["schemas"]["Webhooks.PauseReason"] | null;
+            environment: components["schemas"]["Webhooks.WebhookEnvironment"];
+            secret_last_four: string;
+            /** Format: int32 */
+            consecutive_failures: number;
+            created_at: components["schemas"]["Platform.instant"];
+            updated_at: components["schemas"]["Platform.instant"];
+            /** @description The HMAC-SHA256 key of X-SVC-Signature. Store it now; it cannot be shown again. */
+            secret: string;
+            ping: components["schemas"]["Webhooks.WebhookSendResult"];
+        };
+        /** @enum {string} */
+        "Webhooks.WebhookEnvironment": "live" | "test" | "dev";
+        /**
+         * @description The event catalogue, the same as the workspace API's (docs/workspace.md, "Webhooks").
+         * @enum {string}
+         */
+        "Webhooks.WebhookEvent": "lead.created" | "lead.updated" | "lead.assigned" | "lead.converted" | "deal.created" | "deal.updated" | "deal.stage_changed" | "deal.won" | "deal.lost" | "contact.created" | "contact.updated" | "company.created" | "quotation.sent" | "quotation.accepted" | "message.received" | "message.sent" | "conversation.assigned" | "conversation.closed" | "conversation.reopened" | "ticket.created" | "ticket.assigned" | "ticket.status_changed" | "ticket.commented" | "ticket.sla_breached" | "approval.requested" | "approval.approved" | "approval.rejected" | "approval.cancelled" | "approval.step_completed" | "employee.created" | "employee.terminated" | "leave.requested" | "leave.approved";
+        /** @description An HMAC signing secret: 16 to 256 printable ASCII characters without spaces. */
+        "Webhooks.WebhookSecret": string;
+        /** @description The outcome of one signed request sent at once (the save ping or a test). */
+        "Webhooks.WebhookSendResult": {
+            /** @enum {string} */
+            object: "webhook_send_result";
+            delivery_id: components["schemas"]["Platform.uuid"];
+            ok: boolean;
+            /** @description The receiver's HTTP status; null when no answer came. */
+            status: number | null;
+            /** @description The first 1000 characters of the answer. */
+            body: string;
+            /** Format: int32 */
+            latency_ms: number;
+            error: string | null;
+        };
+        /**
+         * @description active; unverified (its save ping got no 2xx; deliveries still go out); paused (by hand or after a delivery failed every attempt; events are held); disabled (final).
+         * @enum {string}
+         */
+        "Webhooks.WebhookStatus": "active" | "unverified" | "paused" | "disabled";
+        /** @description An https URL of at most 2048 characters, without user name or password. */
+        "Webhooks.WebhookUrl": string;
         /** @description A Stripe-style list: a page of objects and the cursor of the next page. */
         WorkspaceList: {
             /** @enum {string} */
@@ -7120,6 +7458,2331 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, at most 100. */
+                limit?: components["parameters"]["PageQuery.limit"];
+                /** @description The next_cursor of the previous page. */
+                cursor?: components["parameters"]["PageQuery.cursor"];
+                /** @description Only this endpoint's deliveries. */
+                webhook_id?: components["schemas"]["Platform.uuid"];
+                status?: components["schemas"]["Webhooks.DeliveryStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.WebhookDelivery"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    replayWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Repeating a request with the same key and content within 24 hours returns the first result and creates nothing new; the same key with other content is 409 idempotency_conflict. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 202: the delivery is scheduled. */
+            202: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.WebhookDelivery"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    resendWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Repeating a request with the same key and content within 24 hours returns the first result and creates nothing new; the same key with other content is 409 idempotency_conflict. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 202: the delivery is scheduled. */
+            202: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.WebhookDelivery"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, at most 100. */
+                limit?: components["parameters"]["PageQuery.limit"];
+                /** @description The next_cursor of the previous page. */
+                cursor?: components["parameters"]["PageQuery.cursor"];
+                status?: components["schemas"]["Webhooks.WebhookStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Repeating a request with the same key and content within 24 hours returns the first result and creates nothing new; the same key with other content is 409 idempotency_conflict. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Webhooks.WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description 201 with the created object and its Location. */
+            201: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.WebhookEndpoint"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Repeating a request with the same key and content within 24 hours returns the first result and creates nothing new; the same key with other content is 409 idempotency_conflict. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.DeletedWebhookEndpoint"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Repeating a request with the same key and content within 24 hours returns the first result and creates nothing new; the same key with other content is 409 idempotency_conflict. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Webhooks.WebhookEndpointUpdate"];
+            };
+        };
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.WebhookEndpoint"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    disableWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Repeating a request with the same key and content within 24 hours returns the first result and creates nothing new; the same key with other content is 409 idempotency_conflict. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.WebhookEndpoint"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    pauseWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Repeating a request with the same key and content within 24 hours returns the first result and creates nothing new; the same key with other content is 409 idempotency_conflict. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.WebhookEndpoint"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    resumeWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Repeating a request with the same key and content within 24 hours returns the first result and creates nothing new; the same key with other content is 409 idempotency_conflict. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.WebhookEndpoint"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Repeating a request with the same key and content within 24 hours returns the first result and creates nothing new; the same key with other content is 409 idempotency_conflict. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Webhooks.WebhookEndpointTest"];
+            };
+        };
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.WebhookSendResult"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
                     "X-RateLimit-Limit": number;

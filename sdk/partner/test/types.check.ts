@@ -26,6 +26,11 @@ type WithIdempotencyHeader = {
   [K in keyof operations]: operations[K]['parameters']['header'] extends { 'Idempotency-Key': string } ? K : never;
 }[keyof operations];
 
+type WebhookWriteOperationId =
+  | 'createWebhookEndpoint' | 'updateWebhookEndpoint' | 'deleteWebhookEndpoint' | 'pauseWebhookEndpoint' | 'resumeWebhookEndpoint'
+  | 'disableWebhookEndpoint' | 'testWebhookEndpoint' | 'resendWebhookDelivery' | 'replayWebhookDelivery';
+type WebhookOperationId = WebhookWriteOperationId | 'listWebhookEndpoints' | 'getWebhookEndpoint' | 'listWebhookDeliveries' | 'getWebhookDelivery';
+
 // The two clients split the spec's operations between them, and each client has exactly its own as methods.
 assert<Equal<KeyOperationId | AdminOperationId, keyof operations>>();
 assert<Equal<KeyOperationId & AdminOperationId, never>>();
@@ -43,11 +48,12 @@ assert<
     | 'listInvoices' | 'getInvoice' | 'listQuotations' | 'getQuotation' | 'listPayments' | 'getPayment'
     | 'listProducts' | 'getProduct' | 'listSubscriptions' | 'getSubscription'
     | 'getCurrentApiKey' | 'revokeCurrentApiKey'
+    | WebhookOperationId
   >
 >();
 // The writes the client sends an Idempotency-Key with are exactly those the spec gives the header.
 assert<Equal<KeyWriteOperationId, WithIdempotencyHeader>>();
-assert<Equal<KeyWriteOperationId, 'createLead' | 'updateLead' | 'createDeal' | 'updateDeal' | 'createContact' | 'updateContact' | 'createCompany' | 'updateCompany' | 'createActivity' | 'revokeCurrentApiKey'>>();
+assert<Equal<KeyWriteOperationId, 'createLead' | 'updateLead' | 'createDeal' | 'updateDeal' | 'createContact' | 'updateContact' | 'createCompany' | 'updateCompany' | 'createActivity' | 'revokeCurrentApiKey' | WebhookWriteOperationId>>();
 
 // Pagination: lists with a cursor; the one-page lists are lists but cannot be walked.
 assert<Equal<AdminPaginatedOperationId, 'listWorkspaces' | 'listMembers' | 'listApiKeys'>>();

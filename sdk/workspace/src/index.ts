@@ -11,6 +11,8 @@ export { adminOperationIds, adminOperationRoutes, keyOperationIds, keyOperationR
 export type { AdminOperationId, HttpMethod, KeyOperationId, OperationId, RouteOf } from './operations.js';
 export type { AdminPaginatedOperationId, ItemOf, KeyPaginatedOperationId, PageOf, PaginatedOperationId } from './pagination.js';
 export { defaultSleep } from './transport.js';
+export { verifyWebhook, WebhookVerificationError } from './webhooks.js';
+export type { VerifiedWebhook, VerifyWebhookOptions, WebhookEnvelope, WebhookHeaders, WebhookVerificationFailure } from './webhooks.js';
 export type { RetryOptions, Sleep } from './transport.js';
 export type {
   CallOptions,

@@ -92,6 +92,18 @@ export const keyOperationRoutes = {
   updateTicket: { method: 'patch', path: '/api/v1/tickets/{id}' },
   listTicketComments: { method: 'get', path: '/api/v1/tickets/{id}/comments' },
   createTicketComment: { method: 'post', path: '/api/v1/tickets/{id}/comments' },
+  listWebhooks: { method: 'get', path: '/api/v1/webhooks' },
+  createWebhook: { method: 'post', path: '/api/v1/webhooks' },
+  getWebhook: { method: 'get', path: '/api/v1/webhooks/{id}' },
+  updateWebhook: { method: 'patch', path: '/api/v1/webhooks/{id}' },
+  deleteWebhook: { method: 'delete', path: '/api/v1/webhooks/{id}' },
+  pauseWebhook: { method: 'post', path: '/api/v1/webhooks/{id}/pause' },
+  resumeWebhook: { method: 'post', path: '/api/v1/webhooks/{id}/resume' },
+  disableWebhook: { method: 'post', path: '/api/v1/webhooks/{id}/disable' },
+  testWebhook: { method: 'post', path: '/api/v1/webhooks/{id}/test' },
+  listWebhookDeliveries: { method: 'get', path: '/api/v1/webhooks/{id}/deliveries' },
+  resendWebhookDelivery: { method: 'post', path: '/api/v1/webhooks/{id}/deliveries/{delivery_id}/resend' },
+  replayWebhookDelivery: { method: 'post', path: '/api/v1/webhooks/{id}/deliveries/{delivery_id}/replay' },
 } as const satisfies { readonly [K in KeyOperationId]: RouteOf<K> };
 
 /** operationId → HTTP method and path template of every administration operation. */
@@ -107,8 +119,10 @@ export const keyOperationIds = Object.keys(keyOperationRoutes) as KeyOperationId
 export const adminOperationIds = Object.keys(adminOperationRoutes) as AdminOperationId[];
 
 /**
- * Operations that may be repeated after a 5xx or a network error: reads, a PATCH that sets values (updateLead),
- * and revocation (repeating it answers the revoked key). Creates are repeated after a 429 only.
+ * Operations that may be repeated after a 5xx or a network error: reads, PATCHes that set values (updateLead,
+ * updateWebhook), revocation (repeating it answers the revoked key) and the webhook state changes that answer the
+ * current state when repeated (pause, resume, disable). Creates, tests, resends and replays are repeated after a 429
+ * only.
  */
 export const repeatableOperations: ReadonlySet<OperationId> = new Set<OperationId>([
   'updateLead', 'revokeSvcKey',
@@ -117,6 +131,7 @@ export const repeatableOperations: ReadonlySet<OperationId> = new Set<OperationI
   'assignConversation', 'closeConversation', 'reopenConversation',
   'updateEmployee', 'terminateEmployee', 'updateAttendance', 'approveLeave', 'rejectLeave',
   'updateTicket', 'cancelApproval',
+  'updateLead', 'revokeSvcKey', 'updateWebhook', 'pauseWebhook', 'resumeWebhook', 'disableWebhook',
 ]);
 
 export interface Route {

@@ -165,7 +165,7 @@ export class AccountService {
     const view = await this.update(id, (account, em) => {
       const previous = account.status;
       account.status = status;
-      return previous === status ? undefined : appendOutbox(em, 'account.status_changed', { accountId: id, from: previous, to: status });
+      return previous === status ? undefined : appendOutbox(em, 'account.status_changed', { accountId: id, from: previous, to: status, audience: { kind: 'accounts', accountIds: [account.id] } });
     });
     await this.deps.accounts.invalidate(view.id);
     return view;
@@ -186,7 +186,7 @@ export class AccountService {
         [id, set('team'), metadata.team ?? null, set('department'), metadata.department ?? null, set('role'), metadata.role ?? null, set('tags'), [...new Set(metadata.tags ?? [])], now],
       );
       if (!rows[0]) throw chatErrors.notFound('Account', 'account_not_found');
-      await client.query('insert into outbox (topic, payload) values ($1, $2)', ['account.metadata_changed', JSON.stringify({ accountId: id })]);
+      await client.query('insert into outbox (topic, payload) values ($1, $2)', ['account.metadata_changed', JSON.stringify({ accountId: id, audience: { kind: 'accounts', accountIds: [rows[0].id] } })]);
       await syncAccount(client, id, now);
       return rows[0];
     });

@@ -10,6 +10,7 @@ import type { Caller } from '../context.js';
 import { chatErrors } from '../errors.js';
 import type { AccountCache } from './account-cache.js';
 import { authErrors } from './errors.js';
+import { VerifiedTokenCache } from './token-cache.js';
 import type { VerifyKeyCache } from './verify-key-cache.js';
 
 export interface AuthOptions {
@@ -59,28 +60,32 @@ function checkLifetime(payload: JWTPayload, nowSec: number, options: AuthOptions
 }
 
 export function createAuthenticator(accounts: AccountCache, keys: VerifyKeyCache, clock: Clock, options: AuthOptions) {
-  return async function authenticate(request: FastifyRequest): Promise<Caller> {
-    const token = bearerToken(request);
+  const tolerance = options.clockToleranceSec ?? 30;
+  const verified = new VerifiedTokenCache();
+
+  /** Decodes and verifies the token against the customer's current keys; remembers a success. */
+  async function verify(token: string): Promise<{ iss: string; cid: string; payload: ChatClaims }> {
     const { claims, kid } = unverifiedParts(token);
     if (typeof claims.iss !== 'string' || typeof claims.cid !== 'string') {
       throw chatErrors.tokenInvalid('the iss (module) and cid (customer account) claims are required');
     }
-    const candidates = (await keys.keysFor(claims.iss, claims.cid)).filter((k) => kid === undefined || k.kid === kid);
+    const keySet = await keys.keysFor(claims.iss, claims.cid);
+    const candidates = keySet.filter((k) => kid === undefined || k.kid === kid);
     if (candidates.length === 0) throw chatErrors.unknownSigningKey();
 
     let payload: ChatClaims | undefined;
     let lastError: unknown;
     for (const candidate of candidates) {
       try {
-        const verified = await jwtVerify(token, candidate.key, {
+        const result = await jwtVerify(token, candidate.key, {
           algorithms: [candidate.algorithm],
           issuer: claims.iss,
           audience: options.audience,
           requiredClaims: ['exp', 'sub'],
           currentDate: clock.now(),
-          clockTolerance: options.clockToleranceSec ?? 30,
+          clockTolerance: tolerance,
         });
-        payload = verified.payload as ChatClaims;
+        payload = result.payload as ChatClaims;
         break;
       } catch (err) {
         lastError = err;
@@ -94,13 +99,25 @@ export function createAuthenticator(accounts: AccountCache, keys: VerifyKeyCache
       if (lastError instanceof joseErrors.JWSSignatureVerificationFailed) throw chatErrors.tokenInvalid('the signature does not verify');
       throw chatErrors.tokenInvalid('it could not be verified');
     }
+    if (keys.isCurrent(claims.iss, claims.cid, keySet)) verified.set(token, { iss: claims.iss, cid: claims.cid, keys: keySet, payload });
+    return { iss: claims.iss, cid: claims.cid, payload };
+  }
+
+  return async function authenticate(request: FastifyRequest): Promise<Caller> {
+    const token = bearerToken(request);
+    const nowSec = Math.floor(clock.now().getTime() / 1000);
+    // A token verified before against keys that are still current needs no second signature check.
+    const hit = verified.get(token, nowSec, tolerance);
+    const known = hit && keys.isCurrent(hit.iss, hit.cid, hit.keys) ? hit : undefined;
+    if (hit && !known) verified.delete(token);
+    const { iss, cid, payload } = known ? { iss: known.iss, cid: known.cid, payload: known.payload as ChatClaims } : await verify(token);
     checkLifetime(payload, clock.now().getTime() / 1000, options);
     if (typeof payload.sub !== 'string' || !isUuid(payload.sub)) throw chatErrors.tokenInvalid('sub must be an account uuid');
 
     const account = await accounts.get(payload.sub);
     if (!account) throw chatErrors.accountUnknown();
     // A module's keys only vouch for that module's own accounts of that customer.
-    if (account.moduleCode !== claims.iss || account.customerAccountId !== claims.cid) {
+    if (account.moduleCode !== iss || account.customerAccountId !== cid) {
       throw chatErrors.tokenInvalid('the issuer does not own this account');
     }
     if (account.status === 'DEACTIVATED') throw chatErrors.accountDeactivated();
@@ -109,9 +126,9 @@ export function createAuthenticator(accounts: AccountCache, keys: VerifyKeyCache
       // The stored (canonical, lowercase) id, not sub as written: an upper-case sub matches the same row but
       // would otherwise yield a second "singleton" self room (its key is built from this id).
       accountId: account.id,
-      moduleCode: claims.iss,
-      customerAccountId: claims.cid,
-      platformAdmin: payload.pa === true && claims.iss === options.platformModule,
+      moduleCode: iss,
+      customerAccountId: cid,
+      platformAdmin: payload.pa === true && iss === options.platformModule,
     };
   };
 }

@@ -65,6 +65,15 @@ export class VerifyKeyCache {
     return keys;
   }
 
+  /**
+   * Whether `keys` (an array keysFor returned) is still this node's live cached set for the customer: loaded,
+   * within its TTL, not dropped by an invalidation since, and invalidations being received.
+   */
+  isCurrent(moduleCode: string, customerAccountId: string, keys: VerifyKey[]): boolean {
+    const hit = this.entries.get(cacheKey(moduleCode, customerAccountId));
+    return hit !== undefined && hit.keys === keys && this.clock.now().getTime() - hit.loadedAt < this.ttlMs && this.channel.isLive;
+  }
+
   /** Drops the cached keys of one customer on this node and every other node. */
   async invalidate(moduleCode: string, customerAccountId: string): Promise<void> {
     const key = cacheKey(moduleCode, customerAccountId);

@@ -1,4 +1,5 @@
-// Forwarding: copies of messages of a room the caller can read, sent into the target room by the caller.
+// Forwarding: copies of messages of a room the caller can read, sent into the target room by the caller. A copy
+// carries the original's files: members of the target room may then download them.
 import { inTransaction } from '../../platform/db/sql.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
@@ -27,9 +28,9 @@ const bumpSql = `
  */
 const copySql = `
   with copies as (
-    insert into messages (id, room_id, seq, sender_id, type, text, created_at, forwarded_from_room_id, forwarded_from_message_id)
+    insert into messages (id, room_id, seq, sender_id, type, text, created_at, forwarded_from_room_id, forwarded_from_message_id, attachments)
     -- a forwarded poll is its question as text: votes belong to the poll's own room
-    select n.id, $1, $2 + n.ord - 1, $3, case when s.type = 'POLL' then 'TEXT' else s.type end, s.text, $4, s.room_id, s.id
+    select n.id, $1, $2 + n.ord - 1, $3, case when s.type = 'POLL' then 'TEXT' else s.type end, s.text, $4, s.room_id, s.id, s.attachments
       from unnest($6::uuid[], $7::uuid[]) with ordinality as n (id, source_id, ord)
       join messages s on s.id = n.source_id and s.room_id = $5
     returning ${messageColumns}

@@ -7,6 +7,7 @@ import type { Page } from '../rooms/service.js';
 import { sendReply } from '../threads/reply.js';
 import { attachThreadInfo } from '../threads/thread-info.js';
 import { hiddenForMeColumn, messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
+import { sendWithAttachments } from './with-attachments.js';
 
 export interface ScrollQuery {
   before?: string;
@@ -19,6 +20,7 @@ export interface SendInput {
   text: string;
   clientMessageId?: string;
   threadRootId?: string;
+  attachments?: Array<{ uploadId: string }>;
 }
 
 function parseSeqCursor(raw: string, location: string): number {
@@ -30,20 +32,28 @@ function parseSeqCursor(raw: string, location: string): number {
 /**
  * Sends in one statement: the room's sequence is bumped (the row lock orders concurrent sends, so commit
  * order equals sequence order and a forward scroll never skips a late commit), the message is inserted
- * and its event is written to the outbox, all only when the sender is a member.
+ * and its event is written to the outbox, all only when the sender is a member. With a clientMessageId the
+ * statement also skips a retry of a stored send; without one (the common case) it carries neither that check
+ * nor the ON CONFLICT arbiter, whose speculative insertion costs the database on every send.
  */
-export const sendSql = `
+function buildSendSql(withClientMessageId: boolean): string {
+  return `
   with bump as (
     update rooms set last_seq = last_seq + 1, last_activity_at = $5
-     where id = $2 and exists (select 1 from room_members where room_id = $2 and account_id = $3)
+     where id = $2 and exists (select 1 from room_members where room_id = $2 and account_id = $3)${
+       withClientMessageId
+         ? `
        -- a retried send leaves the room untouched (no sequence gap, no false activity)
-       and ($6::text is null or not exists (
-             select 1 from messages where room_id = $2 and sender_id = $3 and client_message_id = $6))
+       and not exists (select 1 from messages where room_id = $2 and sender_id = $3 and client_message_id = $6)`
+         : ''
+     }
     returning last_seq
   ), msg as (
     insert into messages (id, room_id, seq, sender_id, type, text, client_message_id, created_at)
-    select $1, $2, bump.last_seq, $3, 'TEXT', $4, $6, $5 from bump
-    on conflict (room_id, sender_id, client_message_id) where client_message_id is not null do nothing
+    select $1, $2, bump.last_seq, $3, 'TEXT', $4, ${withClientMessageId ? '$6' : 'null'}, $5 from bump${
+      withClientMessageId ? `
+    on conflict (room_id, sender_id, client_message_id) where client_message_id is not null do nothing` : ''
+    }
     returning ${messageColumns}
   ), event as (
     insert into outbox (topic, payload)
@@ -51,6 +61,12 @@ export const sendSql = `
              'threadRootId', thread_root_id, 'audience', jsonb_build_object('kind', 'room', 'roomId', room_id)) from msg
   )
   select b.last_seq as bumped, m.* from bump b left join msg m on true`;
+}
+
+/** $1 id, $2 room, $3 sender, $4 text, $5 time, $6 clientMessageId. */
+export const sendSql = buildSendSql(true);
+/** The same without a clientMessageId: $1 id, $2 room, $3 sender, $4 text, $5 time. */
+export const plainSendSql = buildSendSql(false);
 
 export class MessageService {
   constructor(private readonly deps: ChatDeps) {}
@@ -61,7 +77,8 @@ export class MessageService {
   }
 
   /**
-   * Keyset scroll on (room_id, seq): every page is one index range scan, whatever the room size.
+   * Keyset scroll on (room_id, seq): every page is one index range scan, whatever the room size, in the same
+   * statement as the membership check (one round trip; the scan does not run for a non-member).
    * hasMore and nextCursor are computed on the raw rows, before the caller's hidden messages are left out
    * (the seed's rule): a page whose rows are all hidden is empty yet still carries hasMore and a cursor.
    */
@@ -72,7 +89,6 @@ export class MessageService {
     const limit = query.limit ?? 50;
     const forward = query.after !== undefined;
     const bound = query.before !== undefined ? parseSeqCursor(query.before, 'query.before') : forward ? parseSeqCursor(query.after!, 'query.after') : null;
-    await this.requireMember(caller, roomId);
     const params: unknown[] = [roomId, limit + 1, caller.accountId];
     let where = 'room_id = $1';
     if (query.topLevelOnly) where += ' and thread_root_id is null';
@@ -80,12 +96,20 @@ export class MessageService {
       params.push(bound);
       where += forward ? ' and seq > $4' : ' and seq < $4';
     }
-    const { rows } = await this.deps.sql.query<MessageRow>(
-      `select ${messageColumns}, ${hiddenForMeColumn('$3')} from messages where ${where} order by seq ${forward ? 'asc' : 'desc'} limit $2`,
+    const { rows } = await this.deps.sql.query<{ member: boolean } & ({ id: string } & MessageRow | { id: null })>(
+      `select k.member, p.* from (select exists (select 1 from room_members where room_id = $1 and account_id = $3) as member) k
+         left join lateral (
+           select ${messageColumns}, ${hiddenForMeColumn('$3')} from messages
+            where k.member and ${where} order by seq ${forward ? 'asc' : 'desc'} limit $2
+         ) p on true`,
       params,
     );
-    const hasMore = rows.length > limit;
-    const page = rows.slice(0, limit);
+    if (!rows[0]?.member) throw chatErrors.notFound('Room', 'room_not_found');
+    const found = rows.filter((row): row is { member: boolean } & MessageRow => row.id !== null);
+    // The join hands the page over in the scan's order; sorting keeps that a fact rather than an assumption.
+    found.sort(forward ? (a, b) => a.seq - b.seq : (a, b) => b.seq - a.seq);
+    const hasMore = found.length > limit;
+    const page = found.slice(0, limit);
     const last = page[page.length - 1];
     const chronological = forward ? page : page.reverse();
     const items = chronological.filter((row) => !row.hidden_for_me).map(messageView);
@@ -99,15 +123,13 @@ export class MessageService {
   }
 
   async send(caller: Caller, roomId: string, input: SendInput): Promise<MessageView> {
+    if (input.attachments !== undefined) return sendWithAttachments(this.deps, caller, roomId, { ...input, attachments: input.attachments });
     if (input.threadRootId !== undefined) return sendReply(this.deps, caller, roomId, { ...input, threadRootId: input.threadRootId });
-    const { rows } = await this.deps.sql.query<MessageRow & { bumped: number }>(sendSql, [
-      newId(),
-      roomId,
-      caller.accountId,
-      input.text,
-      this.deps.clock.now(),
-      input.clientMessageId ?? null,
-    ]);
+    const params = [newId(), roomId, caller.accountId, input.text, this.deps.clock.now()];
+    const { rows } = await this.deps.sql.query<MessageRow & { bumped: number }>(
+      input.clientMessageId === undefined ? plainSendSql : sendSql,
+      input.clientMessageId === undefined ? params : [...params, input.clientMessageId],
+    );
     const row = rows[0];
     // No row: not a member, or a retry of a send that already stored its message. A row without a message:
     // a concurrent retry won the insert.

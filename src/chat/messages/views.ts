@@ -1,4 +1,6 @@
 export type MessageType = 'TEXT' | 'POLL';
+import { attachmentViews, type AttachmentView, type StoredAttachment } from '../../media/attachments.js';
+import { chatKeyboard, type ChatButton, type StoredKeyboard } from '../bots/keyboard.js';
 
 export interface MessageRow {
   id: string;
@@ -16,6 +18,10 @@ export interface MessageRow {
   forwarded_from_message_id: string | null;
   /** The poll a POLL message announces. */
   poll_id: string | null;
+  /** Files the message carries (src/media/attachments.ts); null when none. */
+  attachments: StoredAttachment[] | null;
+  /** Buttons of a bot's message (Bot API reply_markup). */
+  inline_keyboard: StoredKeyboard | null;
   /** Per caller; selected with hiddenForMeColumn, absent (false) where no caller view applies. */
   hidden_for_me?: boolean;
 }
@@ -34,11 +40,13 @@ export interface MessageView {
   hiddenForMe: boolean;
   forwardedFrom: { roomId: string; messageId: string } | null;
   pollId?: string;
+  attachments: AttachmentView[];
+  inlineKeyboard?: ChatButton[][];
 }
 
 export const messageColumns =
   'id, room_id, seq, sender_id, type, text, client_message_id, thread_root_id, created_at, edited_at, recalled_at, ' +
-  'forwarded_from_room_id, forwarded_from_message_id, poll_id';
+  'forwarded_from_room_id, forwarded_from_message_id, poll_id, attachments, inline_keyboard';
 
 /** messageColumns of the table alias `alias`, for statements that join messages with a table of the same names. */
 export const messageColumnsOf = (alias: string): string =>
@@ -71,5 +79,8 @@ export function messageView(row: MessageRow): MessageView {
         ? { roomId: row.forwarded_from_room_id, messageId: row.forwarded_from_message_id }
         : null,
     ...(row.poll_id ? { pollId: row.poll_id } : {}),
+    // A recalled message no longer shows (or serves) its files.
+    attachments: recalled ? [] : attachmentViews(row.attachments),
+    ...(row.inline_keyboard && !recalled ? { inlineKeyboard: chatKeyboard(row.inline_keyboard) } : {}),
   };
 }

@@ -1,7 +1,7 @@
 // Thread replies, sent through POST /rooms/{roomId}/messages with threadRootId. A top-level send stays one
 // statement (sendSql); a reply takes one transaction of two statements, because it must undo the room's
 // sequence bump when its root turns out to be missing or recalled.
-import { inTransaction } from '../../platform/db/sql.js';
+import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
@@ -19,7 +19,7 @@ export interface ReplyInput {
  * Takes the room row's lock first (as every send does, so replies and top-level messages share one commit order
  * and the root's last reply is the one with the highest seq), only for a member, and not for a retried send.
  */
-const bumpSql = `
+export const bumpSql = `
   update rooms set last_seq = last_seq + 1, last_activity_at = $3
    where id = $1 and exists (select 1 from room_members where room_id = $1 and account_id = $2)
      and ($4::text is null or not exists (
@@ -33,7 +33,7 @@ const bumpSql = `
  * row says UNFOLLOWED; the replier's read mark moves up to the reply. Nothing but the counters is written when
  * the root is missing or recalled, and the caller rolls those back.
  */
-const replySql = `
+export const replySql = `
   with named as (
     select coalesce(thread_root_id, id) as root_id from messages where id = $8 and room_id = $2
   ), root as (
@@ -88,7 +88,14 @@ class NoReply extends Error {
   }
 }
 
-export async function sendReply(deps: ChatDeps, caller: Caller, roomId: string, input: ReplyInput): Promise<MessageView> {
+/** `decorate` completes the stored reply inside its transaction (a send with attachments claims its uploads). */
+export async function sendReply(
+  deps: ChatDeps,
+  caller: Caller,
+  roomId: string,
+  input: ReplyInput,
+  decorate?: (client: SqlClient, row: MessageRow) => Promise<MessageRow>,
+): Promise<MessageView> {
   const id = newId();
   const now = deps.clock.now();
   const cmid = input.clientMessageId ?? null;
@@ -100,7 +107,7 @@ export async function sendReply(deps: ChatDeps, caller: Caller, roomId: string, 
       if (seq === undefined) throw new NoReply(cmid === null ? 'not_member' : 'retry');
       const { rows } = await client.query<ReplyRow>(replySql, [id, roomId, seq, caller.accountId, input.text, cmid, now, input.threadRootId]);
       const reply = rows[0]!;
-      if (reply.id !== null) return reply;
+      if (reply.id !== null) return decorate ? decorate(client, reply) : reply;
       if (reply.named_root === null) throw new NoReply('no_root');
       if (reply.root_id === null) throw new NoReply('recalled');
       throw new NoReply('retry'); // a concurrent retry won the insert

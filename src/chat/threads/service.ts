@@ -5,7 +5,7 @@ import { chatErrors } from '../errors.js';
 import { messageView, type MessageRow, type MessageView } from '../messages/views.js';
 import type { Page } from '../rooms/service.js';
 import { parseSeqCursor, parseThreadListCursor, seqCursor, threadListCursor } from './cursors.js';
-import { accountsAudienceSql, threadListSql, threadPageSql, unreadRepliesSql, unreadThreadCountSql } from './sql.js';
+import { accountsAudienceSql, checkedThreadPageSql, threadListSql, unreadRepliesSql, unreadThreadCountSql } from './sql.js';
 import { threadFollowView, threadSummaryView, type FollowState, type ThreadFactsRow, type ThreadFollowView, type ThreadSummaryView } from './views.js';
 
 export interface ThreadListQuery {
@@ -90,16 +90,18 @@ export class ThreadService {
     const limit = query.limit ?? 50;
     const forward = query.after !== undefined;
     const bound = query.before !== undefined ? parseSeqCursor(query.before, 'query.before') : forward ? parseSeqCursor(query.after!, 'query.after') : null;
-    const check = await this.deps.sql.query<{ member: boolean; is_root: boolean | null }>(
-      `select exists (select 1 from room_members where room_id = $1 and account_id = $2) as member,
-              (select thread_root_id is null from messages where id = $3 and room_id = $1) as is_root`,
-      [roomId, caller.accountId, rootId],
-    );
-    if (!check.rows[0]?.member) throw roomNotFound();
-    if (check.rows[0].is_root !== true) throw messageNotFound();
     const params: unknown[] = [rootId, caller.accountId, limit + 1];
     if (bound !== null) params.push(bound);
-    const { rows } = await this.deps.sql.query<MessageRow>(threadPageSql(forward, bound !== null), params);
+    params.push(roomId);
+    const result = await this.deps.sql.query<{ member: boolean; is_root: boolean | null } & (MessageRow | { id: null })>(
+      checkedThreadPageSql(forward, bound !== null),
+      params,
+    );
+    if (!result.rows[0]?.member) throw roomNotFound();
+    if (result.rows[0].is_root !== true) throw messageNotFound();
+    const rows = result.rows.filter((r): r is { member: boolean; is_root: boolean | null } & MessageRow => r.id !== null);
+    // The join hands the rows over in the scan's order; sorting keeps that a fact rather than an assumption.
+    rows.sort(forward ? (a, b) => a.seq - b.seq : (a, b) => b.seq - a.seq);
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];

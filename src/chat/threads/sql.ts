@@ -50,12 +50,26 @@ export function threadListSql(paged: boolean): string {
 
 /**
  * Replies of root $1 for caller $2, $3 rows from the newest back (or, forward, from the oldest on), beyond seq $4
- * when paged: one range scan of messages_thread (thread_root_id, seq).
+ * when paged: one range scan of messages_thread (thread_root_id, seq). `guard` is a condition evaluated once
+ * before the scan (the scan does not run when it is false).
  */
-export function threadPageSql(forward: boolean, paged: boolean): string {
+export function threadPageSql(forward: boolean, paged: boolean, guard = 'true'): string {
   const bound = paged ? (forward ? ' and seq > $4' : ' and seq < $4') : '';
   return `select ${messageColumns}, ${hiddenForMeColumn('$2')}
-            from messages where thread_root_id = $1${bound} order by seq ${forward ? 'asc' : 'desc'} limit $3`;
+            from messages where ${guard} and thread_root_id = $1${bound} order by seq ${forward ? 'asc' : 'desc'} limit $3`;
+}
+
+/**
+ * The thread page with its checks in the same statement (one round trip): whether caller $2 is a member of room
+ * (the last parameter: $5 when paged, else $4) and whether $1 is a top-level message of that room; the page's rows
+ * follow when both hold. Every row carries member and is_root; a page without replies is one row of nulls.
+ */
+export function checkedThreadPageSql(forward: boolean, paged: boolean): string {
+  const room = paged ? '$5' : '$4';
+  return `select k.member, k.is_root, p.* from (
+      select exists (select 1 from room_members where room_id = ${room} and account_id = $2) as member,
+             (select thread_root_id is null from messages where id = $1 and room_id = ${room}) as is_root
+    ) k left join lateral (${threadPageSql(forward, paged, 'k.member and k.is_root')}) p on true`;
 }
 
 /** Threads account $1 follows, in rooms it is still a member of, with at least one unread reply (decision 5). */

@@ -15,20 +15,45 @@ export interface GateParts {
   lastUsed: Pick<LastUsedRecorder, 'touch'>;
 }
 
-/** Steps 1–3, as an onRequest hook: rate headers on every response; the key principal on the request. */
+/** Addresses whose last counted request left at least this share of the minute's allowance. */
+const headroomShare = 0.2;
+/** Addresses remembered for that; the oldest are forgotten first. */
+const maxRemembered = 10_000;
+
+/**
+ * Steps 1–3, as an onRequest hook: rate headers on every response; the key principal on the request.
+ * For an address that had plenty of allowance left at its previous request, the key lookup (a database read with
+ * no side effect) starts beside the rate counter, so the request waits for one round trip instead of two; its
+ * answer is used only once the counter admitted the request, so refusals keep the seed's order. An address near
+ * or over its limit (a flood) gets the lookup only after the counter admitted it, so refused requests never
+ * reach the database.
+ */
 export function createGate({ limiter, keys, lastUsed }: GateParts) {
+  const headroom = new Map<string, boolean>();
+  const remember = (ip: string, ample: boolean) => {
+    headroom.delete(ip);
+    headroom.set(ip, ample);
+    if (headroom.size > maxRemembered) headroom.delete(headroom.keys().next().value!);
+  };
   return async function gate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const header = request.headers['x-api-key'];
+    const onKeySurface = isKeySurface(request.url);
+    // Paths outside the key surfaces belong to users (bearer JWT); a key there is refused after it is validated.
+    const needsKey = onKeySurface || header !== undefined;
+    const lookup = () => keys.authenticate(typeof header === 'string' ? header : undefined);
+    const early = needsKey && headroom.get(request.ip) === true ? lookup() : undefined;
+    // Settled here so that a refusal by the counter leaves no unhandled rejection behind.
+    early?.catch(() => undefined);
+
     const rate = await limiter.hit(request.ip);
+    remember(request.ip, rate.remaining >= rate.limit * headroomShare);
     reply.header('x-ratelimit-limit', String(rate.limit));
     reply.header('x-ratelimit-remaining', String(rate.remaining));
     reply.header('x-ratelimit-reset', String(rate.reset));
     if (rate.refusal) throw partnerErrors.rateLimitExceeded(rate.refusal);
 
-    const header = request.headers['x-api-key'];
-    const onKeySurface = isKeySurface(request.url);
-    // Paths outside the key surfaces belong to users (bearer JWT); a key there is refused after it is validated.
-    if (!onKeySurface && header === undefined) return;
-    const principal = await keys.authenticate(typeof header === 'string' ? header : undefined);
+    if (!needsKey) return;
+    const principal = await (early ?? lookup());
     if (!onKeySurface) throw partnerErrors.userOnly(request.url.split('?')[0] ?? request.url);
     request.apiKey = principal;
     lastUsed.touch(principal.keyId);

@@ -13,6 +13,10 @@ export function createSqlPool(databaseUrl: string, max = 20): SqlPool {
   // An idle client whose server connection ends (database restart, shutdown) emits 'error' on the pool;
   // unhandled, that would crash the process. The pool drops the client and the next query reconnects.
   pool.on('error', () => undefined);
+  // A checked-out client has no such listener (the pool removes its own while lending it), so a connection ended
+  // between two statements of a transaction would crash the process too. The statement under way fails with the
+  // error instead, and the client is discarded when released.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 

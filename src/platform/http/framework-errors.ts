@@ -58,6 +58,11 @@ export function toAppError(err: unknown): AppError {
       return new AppError(415, 'unsupported_media_type', 'Bodies must be sent as application/json.', [{ location: 'header.content-type', message: 'must be application/json' }]);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError(400, 'malformed_request', 'Content-Length does not match the body.');
+    // Raised by the router before any route or hook runs.
+    case 'FST_ERR_BAD_URL':
+      return new AppError(400, 'malformed_request', 'The path is not valid percent-encoded UTF-8.', [{ location: 'path', message: 'is not valid percent-encoded UTF-8' }]);
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError(414, 'uri_too_long', 'A path segment is longer than this service accepts.', [{ location: 'path', message: 'has a segment that is too long' }]);
   }
   if (err instanceof SyntaxError || e?.statusCode === 400) {
     return new AppError(400, 'malformed_request', e?.message ?? 'The request could not be read.');
@@ -87,4 +92,27 @@ export function bodyMissing(): AppError {
 export function illFormedUnicode(location: string): AppError {
   const message = 'must be well-formed Unicode (it contains a lone surrogate)';
   return new AppError(400, 'validation_failed', `The request is invalid: ${location} ${message}`, [{ location, message }]);
+}
+
+/** Draining before a stop: no new request is taken; the client should retry, on another node if it can. */
+export function shuttingDown(): AppError {
+  return new AppError(503, 'service_unavailable', 'This node is shutting down; retry the request.', undefined, { connection: 'close' });
+}
+
+/**
+ * Errors Node's HTTP parser raises before Fastify sees a request (the `clientError` event): timeouts, oversized
+ * headers, and requests that are not HTTP at all. Null when there is no one left to answer (the peer reset).
+ */
+export function clientErrorOf(err: { code?: string }): AppError | null {
+  switch (err.code) {
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return null;
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new AppError(408, 'request_timeout', 'The request was not received in time; the connection is closed.');
+    case 'HPE_HEADER_OVERFLOW':
+      return new AppError(431, 'headers_too_large', 'The request line and headers are larger than this service accepts.');
+    default:
+      return new AppError(400, 'malformed_request', 'The request is not valid HTTP/1.1.');
+  }
 }

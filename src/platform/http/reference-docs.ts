@@ -1,8 +1,12 @@
 // The interactive reference of a listener's OpenAPI documents: /openapi.json is the raw document the listener
 // serves (byte for byte what generated/openapi holds), /docs renders it with Scalar, whose script is served from
 // the package itself (no CDN). Both are public: they pass no gate and need no credential.
-import type { FastifyInstance } from 'fastify';
-import scalar from '@scalar/fastify-api-reference';
+import type { FastifyInstance, FastifyPluginCallback } from 'fastify';
+
+// Loaded by a computed name: the package's type declarations pull browser typings into the server's program (and
+// then Buffer is no longer a fetch body there). Its options are checked by the tests instead.
+const scalarPackage: string = '@scalar/fastify-api-reference';
+const loadScalar = async () => ((await import(scalarPackage)) as { default: FastifyPluginCallback<Record<string, unknown>> }).default;
 
 export interface ExtraDocument {
   /** Served at /openapi/<slug>.json, e.g. "bot". */
@@ -44,7 +48,7 @@ export async function registerReferenceDocs(
     app.get(doc.url, { logLevel: 'warn' }, async (_request, reply) => reply.type('application/json; charset=utf-8').send(doc.body));
   }
   const sources = documents.map((d, i) => ({ title: d.title, url: d.url, slug: i === 0 ? name : extra[i - 1]!.slug }));
-  await app.register(scalar, {
+  await app.register(await loadScalar(), {
     routePrefix: '/docs',
     logLevel: 'warn',
     configuration: {
@@ -53,6 +57,6 @@ export async function registerReferenceDocs(
       withDefaultFonts: false,
       hideClientButton: true,
       telemetry: false,
-    } as never,
+    },
   });
 }

@@ -1,5 +1,7 @@
 // Builds one Fastify listener for one interface: request ids, Ajv 2020 validation, the interface's error
 // envelope for every error (framework ones included), and its operations bound by fastify-openapi-glue.
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
 import type { Logger } from '../logger.js';
@@ -10,13 +12,25 @@ import { ajv2020ValidatorCompiler } from './ajv.js';
 import { corsHook } from './cors.js';
 import { isPublicPath, registerReferenceDocs, type ExtraDocument } from './reference-docs.js';
 import { AppError } from './app-error.js';
-import { bodyMissing, illFormedUnicode, methodNotAllowed, routeNotFound, toAppError } from './framework-errors.js';
+import { bodyMissing, clientErrorOf, illFormedUnicode, methodNotAllowed, routeNotFound, shuttingDown, toAppError } from './framework-errors.js';
 import type { ContextFactory, HandlerMap, Result } from './typed.js';
 
 export interface ErrorRendering {
   body: unknown;
   headers?: Record<string, string>;
 }
+
+/** What a renderer may read of the request: errors raised before Fastify made a request have only an id. */
+export type ErrorRequest = Pick<FastifyRequest, 'id'>;
+
+/** Socket timeouts of a listener (see loadConfig: REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS). */
+export interface HttpTimeouts {
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+}
+
+const defaultTimeouts: HttpTimeouts = { requestTimeoutMs: 60_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 65_000 };
 
 export interface ListenerOptions<Ops, Ctx> {
   name: string;
@@ -45,13 +59,22 @@ export interface ListenerOptions<Ops, Ctx> {
   /** Fastify trustProxy: whether request.ip comes from X-Forwarded-For. */
   trustProxy?: boolean | number;
   /** Renders an error in this interface's envelope. */
-  renderError: (error: AppError, request: FastifyRequest) => ErrorRendering;
+  renderError: (error: AppError, request: ErrorRequest) => ErrorRendering;
+  /** Socket timeouts; the configuration's defaults when absent. */
+  timeouts?: HttpTimeouts;
   /** Name of the response header carrying the request id. */
   requestIdHeader?: string;
   /** Browser origins (the settings console's) that may call this listener; read on every request. */
   allowedOrigins?: () => readonly string[];
   /** More documents rendered by /docs beside the listener's own, each at /openapi/<slug>.json. */
   extraDocuments?: ExtraDocument[];
+  /**
+   * Sees every raw request first and returns true when it took it (another interface sharing this port, as the Bot
+   * API shares the chat port); the others go through this listener.
+   */
+  divert?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** Adds to the instance before the operations are registered (content type parsers reach them only so). */
+  configure?: (app: FastifyInstance) => void;
 }
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -179,26 +202,104 @@ function lowercaseHeaderParameters(node: unknown): unknown {
   return obj;
 }
 
+/** A server that hands some requests (divert answers true) to another handler before Fastify sees them. */
+function divertingServer(divert: (req: IncomingMessage, res: ServerResponse) => boolean, http: ServerOptions, keepAliveTimeout: number) {
+  return (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
+    const server = createServer(http, (req, res) => {
+      if (!divert(req, res)) handler(req, res);
+    });
+    server.keepAliveTimeout = keepAliveTimeout;
+    return server;
+  };
+}
+
+/** The id of the request a response belongs to, kept on the raw response for errors raised on its socket. */
+const rawRequestId = Symbol('requestId');
+
+/**
+ * Answers on the bare socket, for errors Node raises before Fastify has a request (or while a request's body is
+ * still arriving): the interface's envelope and the request id as on any other response, then the connection closes.
+ */
+function writeSocketError(socket: Socket, error: AppError, id: string, rendered: ErrorRendering, headerName: string): void {
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
+    const body = JSON.stringify(rendered.body);
+    const headers: Record<string, string> = {
+      ...error.headers,
+      ...rendered.headers,
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(body)),
+      [headerName]: id,
+      connection: 'close',
+    };
+    const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+    socket.write(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\n${head}\r\n${body}`);
+  }
+  socket.destroy();
+}
+
 export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>): Promise<FastifyInstance> {
   const headerName = options.requestIdHeader ?? 'x-request-id';
+  const timeouts = options.timeouts ?? defaultTimeouts;
+  const httpOptions: ServerOptions = {
+    requestTimeout: timeouts.requestTimeoutMs,
+    headersTimeout: timeouts.headersTimeoutMs,
+    // Node looks for expired requests every 30 s by default, which would let a slow client run that much over.
+    connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(timeouts.headersTimeoutMs / 4))),
+  };
+  const log = options.log.child({ listener: options.name });
+
+  const sendError = (error: AppError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error.status >= 500) request.log.error({ err: error }, 'request failed');
+    const rendered = options.renderError(error, request);
+    // Set here too: errors of the router are answered before any hook has run.
+    reply.header(headerName, request.id);
+    for (const [k, v] of Object.entries({ ...error.headers, ...rendered.headers })) reply.header(k, v);
+    return reply.code(error.status).type('application/json; charset=utf-8').send(rendered.body);
+  };
+
   const app = Fastify({
-    loggerInstance: options.log.child({ listener: options.name }),
+    loggerInstance: log,
     bodyLimit: options.bodyLimit,
     genReqId: (req) => {
       const incoming = req.headers[headerName];
       return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : newId();
     },
-    return503OnClosing: true,
+    // Answered by the closing hook below, in the envelope.
+    return503OnClosing: false,
     // A hop count trusts that many proxies nearest to this server.
     trustProxy: typeof options.trustProxy === 'number' ? (_address: string, hop: number) => hop < (options.trustProxy as number) : (options.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    requestTimeout: timeouts.requestTimeoutMs,
+    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+    http: httpOptions,
+    ...(options.divert ? { serverFactory: divertingServer(options.divert, httpOptions, timeouts.keepAliveTimeoutMs) } : {}),
+    // A path that is not valid percent-encoding, a path segment over maxParamLength.
+    frameworkErrors: (error, request, reply) => sendError(toAppError(error), request, reply),
+    clientErrorHandler: (error, socket) => {
+      const appError = clientErrorOf(error as { code?: string });
+      if (!appError || socket.destroyed) return void socket.destroy();
+      const inFlight = (socket as Socket & { _httpMessage?: (ServerResponse & { [rawRequestId]?: string }) | null })._httpMessage;
+      const id = inFlight?.[rawRequestId] ?? newId();
+      log.debug({ err: error, requestId: id }, 'client error');
+      writeSocketError(socket, appError, id, options.renderError(appError, { id }), headerName);
+    },
   });
   app.setValidatorCompiler(ajv2020ValidatorCompiler());
   // Bodies are JSON only: without this, Fastify's built-in text/plain parser would let unvalidated strings in.
   app.removeContentTypeParser('text/plain');
+  options.configure?.(app as unknown as FastifyInstance);
 
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header(headerName, request.id);
+    (reply.raw as ServerResponse & { [rawRequestId]?: string })[rawRequestId] = request.id;
+    // Requests that arrive on open connections while the listener closes.
+    if (closing) return sendError(shuttingDown(), request, reply);
   });
   if (options.allowedOrigins) app.addHook('onRequest', corsHook(options.allowedOrigins));
   const gate = options.onRequest;
@@ -210,13 +311,6 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
     });
   }
   if (options.onResponse) app.addHook('onResponse', options.onResponse);
-
-  const sendError = (error: AppError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error.status >= 500) request.log.error({ err: error }, 'request failed');
-    const rendered = options.renderError(error, request);
-    for (const [k, v] of Object.entries({ ...error.headers, ...rendered.headers })) reply.header(k, v);
-    return reply.code(error.status).type('application/json; charset=utf-8').send(rendered.body);
-  };
 
   const templates = pathTemplates(options.specification);
   const undeclaredHealth = healthPaths.filter((path) => !templates.some((t) => t.segments.join('/') === path));

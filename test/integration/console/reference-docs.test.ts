@@ -1,15 +1,19 @@
 // The reference pages and raw documents of every listener, the console's static files and config, and CORS for the
 // console's origin, against the real listeners. These paths pass no gate: no key, no token, no rate counter.
 import { readFile } from 'node:fs/promises';
-import { startTestPlatform, type TestPlatform } from '../../support/platform.js';
+import { isolatedInfra, startTestPlatform, type TestPlatform } from '../../support/platform.js';
 
+let infra: Awaited<ReturnType<typeof isolatedInfra>>;
 let platform: TestPlatform;
 beforeAll(async () => {
-  // A low partner rate limit shows that these paths are not counted.
-  platform = await startTestPlatform({ rateLimitPerMinute: 3, consoleOrigins: ['http://console.test:8443'] });
+  // A low partner rate limit shows that these paths are not counted; the counter is per IP in Redis, so this file
+  // has a Redis database of its own (other files call from 127.0.0.1 too).
+  infra = await isolatedInfra(15);
+  platform = await startTestPlatform({ rateLimitPerMinute: 3, consoleOrigins: ['http://console.test:8443'], databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl });
 });
 afterAll(async () => {
   await platform?.stop();
+  await infra?.drop();
 });
 
 const generated = async (name: string) => JSON.parse(await readFile(new URL(`../../../generated/openapi/${name}.json`, import.meta.url), 'utf8'));
@@ -50,7 +54,7 @@ describe.each([
 test('the partner gate still refuses a key path without a key (the public paths are exact)', async () => {
   const res = await fetch(`${platform.partnerUrl}/api/v1/partner/crm/leads`);
   expect(res.status).toBe(401);
-  expect((await res.json()).error.code).toBe('invalid_api_key');
+  expect(((await res.json()) as { error: { code: string } }).error.code).toBe('invalid_api_key');
 });
 
 test('the chat listener serves the console and tells it where the other listeners are', async () => {

@@ -9,6 +9,10 @@ import { Migration20261123000060Workspace } from './Migration20261123000060Works
 import { Migration20261123000140Families } from './Migration20261123000140Families.js';
 import { Migration20261123000150Channels } from './Migration20261123000150Channels.js';
 import { Migration20261123000160Personal } from './Migration20261123000160Personal.js';
+import { Migration20261123000190Realtime } from './Migration20261123000190Realtime.js';
+import { Migration20261123000070TimeUploads } from './Migration20261123000070TimeUploads.js';
+import { Migration20261123000080Bots } from './Migration20261123000080Bots.js';
+import { Migration2026112300130Webhooks } from './Migration2026112300130Webhooks.js';
 
 export const migrations = [
   { name: 'Migration20261121000001Init', class: Migration20261121000001Init },
@@ -21,4 +25,8 @@ export const migrations = [
   { name: 'Migration20261123000140Families', class: Migration20261123000140Families },
   { name: 'Migration20261123000150Channels', class: Migration20261123000150Channels },
   { name: 'Migration20261123000160Personal', class: Migration20261123000160Personal },
+  { name: 'Migration20261123000190Realtime', class: Migration20261123000190Realtime },
+  { name: 'Migration20261123000070TimeUploads', class: Migration20261123000070TimeUploads },
+  { name: 'Migration20261123000080Bots', class: Migration20261123000080Bots },
+  { name: 'Migration2026112300130Webhooks', class: Migration2026112300130Webhooks },
 ];

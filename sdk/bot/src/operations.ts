@@ -1,0 +1,34 @@
+// The route table of the Bot API: one entry per operationId of generated/openapi/bot.json. As in the chat SDK, the
+// mapped `satisfies` makes a new operation of the spec a type error until it is routed here, and RouteOf<K> only
+// admits the (method, path) pairs whose operation type is operations[K].
+import type { operations, paths } from './schema.js';
+
+export type OperationId = keyof operations;
+
+export type HttpMethod = 'get' | 'post';
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+export type RouteOf<K extends OperationId> = {
+  [P in keyof paths]: {
+    [M in HttpMethod & keyof paths[P]]: Same<NonNullable<paths[P][M]>, operations[K]> extends true ? { readonly method: M; readonly path: P } : never;
+  }[HttpMethod & keyof paths[P]];
+}[keyof paths];
+
+export const operationRoutes = {
+  getMe: { method: 'get', path: '/bot/{token}/getMe' },
+  getMeByPost: { method: 'post', path: '/bot/{token}/getMe' },
+  getUpdates: { method: 'get', path: '/bot/{token}/getUpdates' },
+  getUpdatesByPost: { method: 'post', path: '/bot/{token}/getUpdates' },
+  getWebhookInfo: { method: 'get', path: '/bot/{token}/getWebhookInfo' },
+  getWebhookInfoByPost: { method: 'post', path: '/bot/{token}/getWebhookInfo' },
+  setWebhook: { method: 'post', path: '/bot/{token}/setWebhook' },
+  deleteWebhook: { method: 'post', path: '/bot/{token}/deleteWebhook' },
+  sendMessage: { method: 'post', path: '/bot/{token}/sendMessage' },
+  editMessage: { method: 'post', path: '/bot/{token}/editMessage' },
+  editMessageText: { method: 'post', path: '/bot/{token}/editMessageText' },
+  deleteMessage: { method: 'post', path: '/bot/{token}/deleteMessage' },
+  answerCallbackQuery: { method: 'post', path: '/bot/{token}/answerCallbackQuery' },
+} as const satisfies { readonly [K in OperationId]: RouteOf<K> };
+
+export const operationIds = Object.keys(operationRoutes) as OperationId[];

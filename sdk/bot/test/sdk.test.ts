@@ -1,0 +1,82 @@
+// Drives the real Bot API through the SDK (imported by path: the package is not linked into node_modules).
+import { readFile } from 'node:fs/promises';
+import { startTestPlatform, type TestPlatform } from '../../../test/support/platform.js';
+import { createBot, groupWith, say } from '../../../test/helpers/bots.js';
+import { BotApiError, createBotClient, operationRoutes, type BotClient, type Update } from '../src/index.js';
+
+let platform: TestPlatform;
+beforeAll(async () => {
+  platform = await startTestPlatform({ services: ['chat', 'workers'], botWebhookAllowHttp: true, botWebhookAllowPrivate: true });
+});
+afterAll(async () => {
+  await platform?.stop();
+});
+
+test('the route table is the published document', async () => {
+  const doc = JSON.parse(await readFile(new URL('../../../generated/openapi/bot.json', import.meta.url), 'utf8')) as {
+    paths: Record<string, Record<string, { operationId?: string }>>;
+  };
+  const fromDoc: Record<string, { method: string; path: string }> = {};
+  for (const [path, item] of Object.entries(doc.paths)) for (const [method, op] of Object.entries(item)) if (op.operationId) fromDoc[op.operationId] = { method, path };
+  expect(Object.fromEntries(Object.entries(operationRoutes).map(([k, v]) => [k, { method: v.method, path: v.path }]))).toEqual(fromDoc);
+});
+
+async function botAndRoom(): Promise<{ client: BotClient; roomId: string; say: (text: string) => Promise<unknown>; accountId: string }> {
+  const tenant = await platform.tenant();
+  const alice = await tenant.account();
+  const made = await createBot(platform, tenant);
+  const roomId = await groupWith(platform, alice, [made.accountId]);
+  return { client: createBotClient({ baseUrl: platform.chatUrl, token: made.token }), roomId, accountId: made.accountId, say: (text) => say(platform, alice, roomId, text) };
+}
+
+test('typed results: getMe, sendMessage with a keyboard, editMessageText, deleteMessage', async () => {
+  const { client, roomId, accountId } = await botAndRoom();
+  const me = await client.getMe();
+  if (!me.ok) throw new Error(me.error.description);
+  expect(me.result.id).toBe(accountId);
+  const sent = await client.sendMessage({ chat_id: roomId, text: 'hello', reply_markup: { inline_keyboard: [[{ text: 'Go', callback_data: 'go' }]] } });
+  if (!sent.ok) throw new Error(sent.error.description);
+  expect(sent.result).toMatchObject({ message_id: 1, chat: { id: roomId, type: 'group' }, text: 'hello', reply_markup: { inline_keyboard: [[{ text: 'Go', callback_data: 'go' }]] } });
+  const edited = await client.editMessageText({ chat_id: roomId, message_id: sent.result.message_id, text: 'hello again' });
+  expect(edited.ok && edited.result.text).toBe('hello again');
+  const deleted = await client.deleteMessage({ chat_id: roomId, message_id: sent.result.message_id });
+  expect(deleted.ok && deleted.result).toBe(true);
+});
+
+test('errors are values with Telegram error codes', async () => {
+  const { client, roomId } = await botAndRoom();
+  const missing = await client.deleteMessage({ chat_id: roomId, message_id: 99 });
+  expect(missing).toMatchObject({ ok: false, error: { errorCode: 400, description: 'Bad Request: message to delete not found' } });
+  const stranger = createBotClient({ baseUrl: platform.chatUrl, token: '1:nope' });
+  expect(await stranger.getMe()).toMatchObject({ ok: false, error: { errorCode: 401, description: 'Unauthorized' } });
+});
+
+test('updates() long-polls, yields in order and confirms what it yielded', async () => {
+  const { client, say: send } = await botAndRoom();
+  const controller = new AbortController();
+  const seen: Update[] = [];
+  const loop = (async () => {
+    for await (const update of client.updates({ timeout: 5, signal: controller.signal })) {
+      seen.push(update);
+      if (seen.length === 2) controller.abort();
+    }
+  })();
+  await send('/start one');
+  await send('/start two');
+  await loop;
+  expect(seen.map((u) => u.message?.text)).toEqual(['/start one', '/start two']);
+  expect(seen.map((u) => u.update_id)).toEqual([seen[0]!.update_id, seen[0]!.update_id + 1]);
+  // The second update is confirmed by the next request only; a fresh poll still finds it.
+  const again = await client.getUpdates({ timeout: 0 });
+  expect(again.ok && again.result.map((u) => u.message?.text)).toEqual(['/start two']);
+});
+
+test('updates() throws BotApiError while a webhook is set (409)', async () => {
+  const { client } = await botAndRoom();
+  expect((await client.setWebhook({ url: 'http://127.0.0.1:9/hook' })).ok).toBe(true);
+  const iterate = async () => {
+    for await (const update of client.updates({ timeout: 1 })) void update;
+  };
+  await expect(iterate()).rejects.toThrow(BotApiError);
+  await expect(iterate()).rejects.toMatchObject({ error: { errorCode: 409 } });
+});

@@ -1,0 +1,44 @@
+// The bot a Bot API request acts as (found by its token before anything else runs) and the request's own state.
+import type { FastifyRequest } from 'fastify';
+import { botApiErrors } from './errors.js';
+
+export interface BotPrincipal {
+  id: string;
+  accountId: string;
+  username: string;
+  displayName: string;
+  moduleCode: string;
+  customerAccountId: string;
+  /** The hash the request's token has; a regenerated or deleted bot no longer matches it. */
+  tokenHash: Buffer;
+}
+
+export interface BotContext {
+  requestId: string;
+  bot: BotPrincipal | null;
+  /** Calls listener when the client goes away before the answer; returns the unsubscribe. */
+  onDisconnect(listener: () => void): () => void;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    bot?: BotPrincipal;
+  }
+}
+
+export function botContext(request: FastifyRequest): BotContext {
+  return {
+    requestId: request.id,
+    bot: request.bot ?? null,
+    onDisconnect(listener) {
+      const socket = request.raw.socket;
+      socket.once('close', listener);
+      return () => socket.off('close', listener);
+    },
+  };
+}
+
+export function botOf(ctx: BotContext): BotPrincipal {
+  if (!ctx.bot) throw botApiErrors.unauthorized();
+  return ctx.bot;
+}

@@ -1,0 +1,85 @@
+// The Bot API: its own OpenAPI document (generated/openapi/bot.json) and envelope, served on the chat port. The
+// chat listener hands it every request whose path starts with /bot; the Telegram-shaped /bot<token>/<method> is
+// rewritten to /bot/<token>/<method> first, because Fastify's router cannot take a parameter glued to a literal
+// prefix inside one path segment.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { buildListener } from '../../../platform/http/server.js';
+import { loadSpecification } from '../../../platform/http/specification.js';
+import type { Logger } from '../../../platform/logger.js';
+import type { Readiness } from '../../../platform/readiness.js';
+import type { BotDeps } from '../deps.js';
+import { botContext, type BotContext } from './context.js';
+import { renderBotError } from './errors.js';
+import { addFormParsers } from './forms.js';
+import { declaredMethods, tokenGate } from './gate.js';
+import { botApiHandlers, type BotOperations } from './handlers.js';
+import { BotMessages } from './messages.js';
+import type { BotSendLimit } from './send-limit.js';
+import { BotUpdates } from './updates.js';
+
+export interface BotListenerOptions {
+  deps: BotDeps;
+  sendLimit: BotSendLimit;
+  longPollMaxSeconds: number;
+  log: Logger;
+  bodyLimit: number;
+  readiness: () => Promise<Readiness>;
+}
+
+const formTypes = ['application/x-www-form-urlencoded', 'multipart/form-data'];
+
+/** Form bodies are validated with the JSON body's schema, once forms.ts has turned them into JSON shapes. */
+function withFormBodies(spec: Record<string, unknown>): Record<string, unknown> {
+  const copy = structuredClone(spec) as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>> };
+  for (const item of Object.values(copy.paths)) {
+    for (const op of Object.values(item)) {
+      const json = op?.requestBody?.content?.['application/json'];
+      if (json) for (const type of formTypes) op.requestBody!.content[type] = json;
+    }
+  }
+  return copy;
+}
+
+export async function buildBotListener(options: BotListenerOptions): Promise<FastifyInstance> {
+  const { deps } = options;
+  const specification = await loadSpecification('bot');
+  const app = await buildListener<BotOperations, BotContext>({
+    name: 'bot',
+    log: options.log,
+    bodyLimit: options.bodyLimit,
+    specification: withFormBodies(specification),
+    handlers: botApiHandlers(deps, new BotMessages(deps, options.sendLimit), new BotUpdates(deps.sql, deps.waiters, options.longPollMaxSeconds)),
+    context: botContext,
+    onRequest: tokenGate(deps.sql, declaredMethods(specification)),
+    readiness: options.readiness,
+    renderError: renderBotError,
+    configure: addFormParsers,
+  });
+  await app.ready();
+  return app;
+}
+
+/** Longer than any token this server makes; such a path segment is no token. */
+const maxTokenLength = 256;
+
+/**
+ * /bot<token>/<method> → /bot/<token>/<method>; other paths as they are. A token segment too long to be a token
+ * is replaced by one that is not a token either (answered 401), before the router refuses it as too long (414).
+ */
+export function botApiPath(url: string): string {
+  const path = url.startsWith('/bot') && !url.startsWith('/bot/') ? `/bot/${url.slice(4)}` : url;
+  const end = path.indexOf('/', 5);
+  return end - 5 > maxTokenLength ? `/bot/-${path.slice(end)}` : path;
+}
+
+/** For the chat listener: hands /bot... requests to the Bot API. */
+export function botApiDiversion(bot: FastifyInstance): (req: IncomingMessage, res: ServerResponse) => boolean {
+  return (req, res) => {
+    const url = req.url ?? '';
+    if (!url.startsWith('/bot')) return false;
+    req.url = botApiPath(url);
+    bot.routing(req, res);
+    return true;
+  };
+}

@@ -1,0 +1,162 @@
+// sendMessage, editMessage/editMessageText and deleteMessage: the bot writes into rooms it is a member of, through
+// the chat's own statements (the room's sequence, the thread counters, the outbox events), so its messages are
+// ordinary chat messages. Telegram's message_id is the room sequence number; a reply (reply_to_message_id,
+// reply_parameters or message_thread_id) is a thread reply, as threads are the chat's replies.
+import { inTransaction, type SqlClient } from '../../../platform/db/sql.js';
+import { AppError } from '../../../platform/http/app-error.js';
+import { newId } from '../../../platform/ids.js';
+import type { Caller } from '../../context.js';
+import { MessageLifecycleService } from '../../messages/lifecycle.js';
+import { sendSql } from '../../messages/service.js';
+import { emit, roomAudience } from '../../rooms/events.js';
+import { bumpSql, replySql } from '../../threads/reply.js';
+import type { BotDeps } from '../deps.js';
+import { storedKeyboard, type StoredKeyboard } from '../keyboard.js';
+import { loadBotMessages, telegramMessage, type TelegramMessage } from '../telegram.js';
+import type { BotPrincipal } from './context.js';
+import { botApiErrors } from './errors.js';
+import type { BotSendLimit } from './send-limit.js';
+
+type Markup = { inline_keyboard: Array<Array<Record<string, unknown>>> };
+
+export interface SendInput {
+  chat_id: string;
+  text: string;
+  message_thread_id?: number;
+  reply_to_message_id?: number;
+  reply_parameters?: { message_id: number };
+  reply_markup?: Markup;
+}
+
+export interface EditInput {
+  chat_id: string;
+  message_id: number;
+  text: string;
+  reply_markup?: Markup;
+}
+
+export interface DeleteInput {
+  chat_id: string;
+  message_id: number;
+}
+
+function keyboardOf(markup: Markup | undefined): StoredKeyboard | null {
+  if (markup === undefined) return null;
+  const keyboard = storedKeyboard(markup);
+  if (typeof keyboard === 'string') throw botApiErrors.badRequest(keyboard);
+  return keyboard;
+}
+
+async function requireMember(db: SqlClient, bot: BotPrincipal, roomId: string): Promise<void> {
+  const { rowCount } = await db.query('select 1 from room_members where room_id = $1 and account_id = $2', [roomId, bot.accountId]);
+  if (rowCount === 0) throw botApiErrors.chatNotFound();
+}
+
+/** The bot as a chat caller, for the chat services it shares (recall). */
+export const callerOfBot = (bot: BotPrincipal): Caller => ({
+  accountId: bot.accountId,
+  moduleCode: bot.moduleCode,
+  customerAccountId: bot.customerAccountId,
+  platformAdmin: false,
+});
+
+export class BotMessages {
+  private readonly lifecycle: MessageLifecycleService;
+
+  constructor(
+    private readonly deps: BotDeps,
+    private readonly limit: BotSendLimit,
+  ) {
+    this.lifecycle = new MessageLifecycleService(deps);
+  }
+
+  private async view(messageId: string): Promise<TelegramMessage> {
+    const row = (await loadBotMessages(this.deps.sql, [messageId])).get(messageId);
+    if (!row) throw new Error(`message ${messageId} vanished after its write`);
+    return telegramMessage(row);
+  }
+
+  async send(bot: BotPrincipal, input: SendInput): Promise<TelegramMessage> {
+    const keyboard = keyboardOf(input.reply_markup);
+    await this.limit.check(bot.id);
+    const replyTo = input.message_thread_id ?? input.reply_to_message_id ?? input.reply_parameters?.message_id;
+    const id = newId();
+    const now = this.deps.clock.now();
+    const roomId = input.chat_id;
+    await inTransaction(this.deps.sql, async (client) => {
+      if (replyTo === undefined) {
+        const { rows } = await client.query<{ id: string | null }>(sendSql, [id, roomId, bot.accountId, input.text, now, null]);
+        if (!rows[0] || rows[0].id === null) throw botApiErrors.chatNotFound();
+      } else {
+        await requireMember(client, bot, roomId);
+        const named = await client.query<{ id: string }>('select id from messages where room_id = $1 and seq = $2', [roomId, replyTo]);
+        const notFound = () => botApiErrors.badRequest(input.message_thread_id !== undefined ? 'message thread not found' : 'message to be replied not found');
+        if (!named.rows[0]) throw notFound();
+        const bump = await client.query<{ last_seq: number }>(bumpSql, [roomId, bot.accountId, now, null]);
+        const seq = bump.rows[0]?.last_seq;
+        if (seq === undefined) throw botApiErrors.chatNotFound();
+        const { rows } = await client.query<{ id: string | null }>(replySql, [id, roomId, seq, bot.accountId, input.text, null, now, named.rows[0].id]);
+        // No message: the root is recalled (or gone); the bump rolls back with the transaction.
+        if (!rows[0] || rows[0].id === null) throw notFound();
+      }
+      if (keyboard) await client.query('update messages set inline_keyboard = $2 where id = $1', [id, JSON.stringify(keyboard)]);
+    });
+    this.deps.queues.requestOutboxDrain();
+    return this.view(id);
+  }
+
+  /** The bot's own messages, with no edit window; the keyboard is replaced (removed when absent), as in Telegram. */
+  async edit(bot: BotPrincipal, input: EditInput): Promise<TelegramMessage> {
+    const keyboard = keyboardOf(input.reply_markup);
+    await this.limit.check(bot.id);
+    const now = this.deps.clock.now();
+    const messageId = await inTransaction(this.deps.sql, async (client) => {
+      await requireMember(client, bot, input.chat_id);
+      const { rows } = await client.query<{ id: string; sender_id: string; text: string | null; inline_keyboard: StoredKeyboard | null; recalled_at: Date | null }>(
+        'select id, sender_id, text, inline_keyboard, recalled_at from messages where room_id = $1 and seq = $2 for update',
+        [input.chat_id, input.message_id],
+      );
+      const message = rows[0];
+      if (!message || message.recalled_at !== null) throw botApiErrors.badRequest('message to edit not found');
+      if (message.sender_id !== bot.accountId) throw botApiErrors.badRequest("message can't be edited");
+      if (message.text === input.text && JSON.stringify(message.inline_keyboard) === JSON.stringify(keyboard)) {
+        throw botApiErrors.badRequest(
+          'message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message',
+        );
+      }
+      await client.query('update messages set text = $2, edited_at = $3, inline_keyboard = $4 where id = $1', [
+        message.id,
+        input.text,
+        now,
+        keyboard === null ? null : JSON.stringify(keyboard),
+      ]);
+      await emit(client, 'message.edited', { roomId: input.chat_id, messageId: message.id, senderId: bot.accountId, editedAt: now.toISOString() }, roomAudience(input.chat_id));
+      return message.id;
+    });
+    this.deps.queues.requestOutboxDrain();
+    return this.view(messageId);
+  }
+
+  /** A recall for everyone (the chat's recall: the bot's own messages, or any when it is an owner or admin). */
+  async delete(bot: BotPrincipal, input: DeleteInput): Promise<true> {
+    await this.limit.check(bot.id);
+    const { rows } = await this.deps.sql.query<{ id: string | null; recalled_at: Date | null; member: boolean }>(
+      `select m.id, m.recalled_at, exists (select 1 from room_members where room_id = $1 and account_id = $3) as member
+         from (select 1) one left join messages m on m.room_id = $1 and m.seq = $2`,
+      [input.chat_id, input.message_id, bot.accountId],
+    );
+    const found = rows[0]!;
+    if (!found.member) throw botApiErrors.chatNotFound();
+    if (found.id === null || found.recalled_at !== null) throw botApiErrors.badRequest('message to delete not found');
+    try {
+      await this.lifecycle.recall(callerOfBot(bot), input.chat_id, found.id);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      if (err.code === 'room_not_found') throw botApiErrors.chatNotFound();
+      if (err.code === 'message_not_found') throw botApiErrors.badRequest('message to delete not found');
+      if (err.code === 'forbidden') throw botApiErrors.badRequest("message can't be deleted");
+      throw err;
+    }
+    return true;
+  }
+}

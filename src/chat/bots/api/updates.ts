@@ -1,0 +1,94 @@
+// getUpdates: confirm by offset, then answer the pending updates, oldest first; with a timeout and nothing pending,
+// wait until the outbox relay (on any node) wakes this bot, the timeout passes (capped by
+// BOT_LONG_POLL_MAX_SECONDS), or the client goes away. After each wake the token and the webhook are checked again:
+// a regenerated token or a deleted bot ends the poll with 401, a webhook set meanwhile with 409.
+import type { SqlPool } from '../../../platform/db/sql.js';
+import { isUuid } from '../../../platform/ids.js';
+import { updateKinds } from '../rows.js';
+import type { UpdateWaiters } from '../updates/waiters.js';
+import type { BotContext, BotPrincipal } from './context.js';
+import { botApiErrors } from './errors.js';
+
+export interface UpdatesInput {
+  offset?: number | string;
+  limit?: number;
+  timeout?: number;
+  allowed_updates?: string[];
+}
+
+const webhookActive = () => botApiErrors.conflict("can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
+
+export class BotUpdates {
+  constructor(
+    private readonly sql: SqlPool,
+    private readonly waiters: UpdateWaiters,
+    private readonly maxWaitSeconds: number,
+  ) {}
+
+  /** The bot as it is now: 401 when its token changed or it was deleted, 409 while a webhook is set. */
+  private async recheck(bot: BotPrincipal): Promise<void> {
+    const { rows } = await this.sql.query<{ webhook_url: string | null }>(
+      `select b.webhook_url from bots b join accounts a on a.id = b.account_id
+        where b.id = $1 and b.token_hash = $2 and b.deleted_at is null and a.status = 'ACTIVE'`,
+      [bot.id, bot.tokenHash],
+    );
+    if (!rows[0]) throw botApiErrors.unauthorized();
+    if (rows[0].webhook_url !== null) throw webhookActive();
+  }
+
+  /** Forgets what the offset confirms: ids below it, the last -offset kept when negative, up to a named update. */
+  private async confirm(botId: string, offset: number | string | undefined): Promise<void> {
+    if (offset === undefined) return;
+    if (typeof offset === 'string' && isUuid(offset)) {
+      await this.sql.query(
+        'delete from bot_updates where bot_id = $1 and update_id <= (select update_id from bot_updates where bot_id = $1 and id = $2)',
+        [botId, offset.toLowerCase()],
+      );
+      return;
+    }
+    const n = Number(offset);
+    if (!Number.isSafeInteger(n) || n === 0) return;
+    if (n > 0) await this.sql.query('delete from bot_updates where bot_id = $1 and update_id < $2', [botId, n]);
+    else {
+      await this.sql.query(
+        `delete from bot_updates where bot_id = $1
+            and update_id <= (select max(update_id) from bot_updates where bot_id = $1) - $2`,
+        [botId, -n],
+      );
+    }
+  }
+
+  private async read(botId: string, limit: number): Promise<unknown[]> {
+    const { rows } = await this.sql.query<{ payload: unknown }>('select payload from bot_updates where bot_id = $1 order by update_id limit $2', [botId, limit]);
+    return rows.map((r) => r.payload);
+  }
+
+  async get(bot: BotPrincipal, input: UpdatesInput, ctx: BotContext): Promise<unknown[]> {
+    await this.recheck(bot);
+    if (input.allowed_updates !== undefined) {
+      const kinds = input.allowed_updates.filter((k) => (updateKinds as string[]).includes(k));
+      await this.sql.query('update bots set allowed_updates = $2 where id = $1', [bot.id, kinds.length === 0 ? null : kinds]);
+    }
+    await this.confirm(bot.id, input.offset);
+    const limit = input.limit ?? 100;
+    const waitMs = Math.min(input.timeout ?? 0, this.maxWaitSeconds) * 1000;
+    if (waitMs === 0) return this.read(bot.id, limit);
+    const deadline = Date.now() + waitMs;
+    // Registered before the first read, so an update committed between the read and the wait wakes it.
+    const waiter = this.waiters.register(bot.id);
+    const off = ctx.onDisconnect(() => waiter.interrupt());
+    try {
+      for (;;) {
+        const updates = await this.read(bot.id, limit);
+        if (updates.length > 0) return updates;
+        const left = deadline - Date.now();
+        if (left <= 0) return [];
+        if ((await waiter.until(left)) === 'closed') return [];
+        await this.recheck(bot);
+      }
+    } finally {
+      off();
+      waiter.cancel();
+    }
+  }
+}

@@ -1,0 +1,82 @@
+// setWebhook, deleteWebhook and getWebhookInfo, as Telegram answers them.
+import type { SqlClient } from '../../../platform/db/sql.js';
+import { accountsAudience } from '../../rooms/events.js';
+import type { BotDeps } from '../deps.js';
+import { updateKinds } from '../rows.js';
+import { changeWebhookNow, type WebhookChange } from '../webhooks.js';
+import { webhookUrlProblem } from '../webhook-url.js';
+import type { BotPrincipal } from './context.js';
+import { botApiErrors } from './errors.js';
+
+export interface SetWebhookInput {
+  url: string;
+  secret_token?: string;
+  max_connections?: number;
+  allowed_updates?: string[];
+  drop_pending_updates?: boolean;
+}
+
+export interface WebhookInfo {
+  url: string;
+  has_custom_certificate: boolean;
+  pending_update_count: number;
+  last_error_date?: number;
+  last_error_message?: string;
+  max_connections?: number;
+  allowed_updates?: string[];
+}
+
+/** Locks the bot for the change; the token must still be its token. */
+const guardOf = (bot: BotPrincipal) => async (client: SqlClient) => {
+  const { rowCount } = await client.query('select 1 from bots where id = $1 and token_hash = $2 and deleted_at is null for update', [bot.id, bot.tokenHash]);
+  if (rowCount === 0) throw botApiErrors.unauthorized();
+};
+
+async function change(deps: BotDeps, bot: BotPrincipal, webhook: WebhookChange) {
+  return changeWebhookNow(deps, bot.id, webhook, bot.accountId, accountsAudience([bot.accountId]), guardOf(bot));
+}
+
+export async function setWebhook(deps: BotDeps, bot: BotPrincipal, input: SetWebhookInput): Promise<{ result: true; description: string }> {
+  // Telegram: an empty url removes the webhook.
+  if (input.url === '') return deleteWebhook(deps, bot, { drop_pending_updates: input.drop_pending_updates });
+  const problem = webhookUrlProblem(input.url, deps.webhookPolicy);
+  if (problem) throw botApiErrors.badRequest(`bad webhook: the URL ${problem}`);
+  await change(deps, bot, {
+    url: input.url,
+    secret: input.secret_token ?? null,
+    maxConnections: input.max_connections ?? null,
+    ...(input.allowed_updates !== undefined ? { allowedUpdates: input.allowed_updates } : {}),
+    dropPendingUpdates: input.drop_pending_updates ?? false,
+  });
+  return { result: true, description: 'Webhook was set' };
+}
+
+export async function deleteWebhook(deps: BotDeps, bot: BotPrincipal, input: { drop_pending_updates?: boolean | undefined }): Promise<{ result: true; description: string }> {
+  const { hadWebhook } = await change(deps, bot, { url: null, dropPendingUpdates: input.drop_pending_updates ?? false });
+  return { result: true, description: hadWebhook ? 'Webhook was deleted' : 'Webhook is already deleted' };
+}
+
+export async function webhookInfo(deps: BotDeps, bot: BotPrincipal): Promise<WebhookInfo> {
+  const { rows } = await deps.sql.query<{
+    webhook_url: string | null;
+    webhook_max_connections: number | null;
+    webhook_last_error_at: Date | null;
+    webhook_last_error_message: string | null;
+    allowed_updates: string[] | null;
+    pending: number;
+  }>(
+    `select webhook_url, webhook_max_connections, webhook_last_error_at, webhook_last_error_message, allowed_updates,
+            (select count(*) from bot_updates u where u.bot_id = b.id)::int as pending
+       from bots b where b.id = $1`,
+    [bot.id],
+  );
+  const row = rows[0]!;
+  const info: WebhookInfo = { url: row.webhook_url ?? '', has_custom_certificate: false, pending_update_count: row.pending };
+  if (row.webhook_last_error_at) {
+    info.last_error_date = Math.floor(row.webhook_last_error_at.getTime() / 1000);
+    info.last_error_message = row.webhook_last_error_message ?? '';
+  }
+  if (row.webhook_max_connections !== null) info.max_connections = row.webhook_max_connections;
+  if (row.allowed_updates !== null) info.allowed_updates = row.allowed_updates.filter((k) => (updateKinds as string[]).includes(k));
+  return info;
+}

@@ -1,0 +1,70 @@
+// One webhook delivery: POST the update as JSON, with the secret in X-Telegram-Bot-Api-Secret-Token. A 2xx answer
+// delivers it; anything else (another status, a refused address, no answer in time) is a failure described in
+// Telegram's words for getWebhookInfo's last_error_message. Redirects are not followed.
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { guardedLookup, type WebhookPolicy } from '../webhook-url.js';
+
+export type PostOutcome = { ok: true; status: number } | { ok: false; error: string };
+
+const maxAnswerBytes = 64 * 1024;
+
+export function postUpdate(url: string, body: string, secret: string | null, policy: WebhookPolicy, timeoutMs: number): Promise<PostOutcome> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (outcome: PostOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(outcome);
+    };
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      settle({ ok: false, error: 'Bad webhook: the URL is invalid' });
+      return;
+    }
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+    };
+    if (secret !== null) headers['x-telegram-bot-api-secret-token'] = secret;
+    const req = send(target, { method: 'POST', headers, lookup: guardedLookup(policy) }, (res) => {
+      let received = 0;
+      res.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > maxAnswerBytes) res.destroy();
+      });
+      res.on('error', () => undefined);
+      res.on('close', () => {
+        const status = res.statusCode ?? 0;
+        if (status >= 200 && status < 300) settle({ ok: true, status });
+        else settle({ ok: false, error: `Wrong response from the webhook: ${status} ${res.statusMessage ?? ''}`.trim() });
+      });
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      settle({ ok: false, error: 'Read timeout expired' });
+    }, timeoutMs);
+    req.on('error', (err: NodeJS.ErrnoException) => settle({ ok: false, error: describe(err) }));
+    req.end(body);
+  });
+}
+
+function describe(err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case 'ECONNREFUSED':
+      return 'Connection refused';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'Failed to resolve host: Name or service not known';
+    case 'EADDRNOTALLOWED':
+      return `Bad webhook: ${err.message}`;
+    case 'ECONNRESET':
+      return 'Connection reset by peer';
+    default:
+      return err.code?.startsWith('ERR_TLS') || err.code?.includes('CERT') ? `SSL error: ${err.message}` : `Connection failed: ${err.message}`;
+  }
+}

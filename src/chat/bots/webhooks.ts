@@ -1,0 +1,74 @@
+// Installing and removing a bot's webhook, shared by the administration API (POST /api/v1/bots/{id}/webhook,
+// POST /api/v1/webhooks) and the Bot API (setWebhook, deleteWebhook). A change resets the delivery state, wakes the
+// bot's long polls (which then answer 409, or go on polling after a removal) and asks for delivery.
+import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
+import { emit, type Audience } from '../rooms/events.js';
+import type { BotDeps } from './deps.js';
+import { updateKinds } from './rows.js';
+
+export interface WebhookChange {
+  /** null removes the webhook. */
+  url: string | null;
+  secret?: string | null;
+  maxConnections?: number | null;
+  /** Absent: as it was; empty: every kind. Kinds this server does not produce are left out. */
+  allowedUpdates?: string[];
+  dropPendingUpdates?: boolean;
+}
+
+export interface WebhookChanged {
+  /** Whether a webhook was set before the change. */
+  hadWebhook: boolean;
+}
+
+/** Applies the change to the (locked, live) bot inside the caller's transaction; emits its event. */
+export async function changeWebhook(client: SqlClient, botId: string, change: WebhookChange, actor: string, audience: Audience): Promise<WebhookChanged> {
+  const { rows } = await client.query<{ webhook_url: string | null }>('select webhook_url from bots where id = $1 for update', [botId]);
+  const hadWebhook = rows[0]?.webhook_url != null;
+  const allowed = change.allowedUpdates === undefined ? undefined : change.allowedUpdates.filter((k) => (updateKinds as string[]).includes(k));
+  await client.query(
+    `update bots set webhook_url = $2, webhook_secret = $3, webhook_max_connections = $4,
+            allowed_updates = case when $5::boolean then $6::text[] else allowed_updates end,
+            webhook_failures = 0, webhook_retry_at = null, webhook_last_error_at = null, webhook_last_error_message = null
+      where id = $1`,
+    [
+      botId,
+      change.url,
+      change.url === null ? null : (change.secret ?? null),
+      change.url === null ? null : (change.maxConnections ?? null),
+      allowed !== undefined,
+      allowed === undefined || allowed.length === 0 ? null : allowed,
+    ],
+  );
+  if (change.dropPendingUpdates) await client.query('delete from bot_updates where bot_id = $1', [botId]);
+  if (change.url !== null) {
+    await emit(client, 'bot.webhook_set', { botId, url: change.url, changedBy: actor, droppedPending: change.dropPendingUpdates === true }, audience);
+  } else if (hadWebhook || change.dropPendingUpdates) {
+    await emit(client, 'bot.webhook_removed', { botId, changedBy: actor, droppedPending: change.dropPendingUpdates === true }, audience);
+  }
+  return { hadWebhook };
+}
+
+/** What follows a committed change: long polls look again, deliveries start. */
+export async function afterWebhookChange(deps: BotDeps, botId: string, url: string | null): Promise<void> {
+  deps.queues.requestOutboxDrain();
+  await deps.waiters.notify([botId]);
+  if (url !== null) await deps.deliveries.request(botId);
+}
+
+/** guard runs first in the transaction: it locks the bot and refuses when it is gone or no longer the caller's. */
+export async function changeWebhookNow(
+  deps: BotDeps,
+  botId: string,
+  change: WebhookChange,
+  actor: string,
+  audience: Audience,
+  guard: (client: SqlClient) => Promise<void>,
+): Promise<WebhookChanged> {
+  const result = await inTransaction(deps.sql, async (client) => {
+    await guard(client);
+    return changeWebhook(client, botId, change, actor, audience);
+  });
+  await afterWebhookChange(deps, botId, change.url);
+  return result;
+}

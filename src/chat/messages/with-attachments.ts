@@ -1,0 +1,62 @@
+// A send that carries files: the fast path's statement (or a thread reply's) and the claim of the uploads commit
+// together, so a message never names an upload another message took, and a refused upload sends nothing.
+import { claimUploads } from '../../media/attachments.js';
+import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
+import { newId } from '../../platform/ids.js';
+import type { Caller } from '../context.js';
+import type { ChatDeps } from '../deps.js';
+import { chatErrors } from '../errors.js';
+import { sendReply } from '../threads/reply.js';
+import { sendSql, type SendInput } from './service.js';
+import { messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
+
+export interface AttachmentSendInput extends SendInput {
+  attachments: Array<{ uploadId: string }>;
+}
+
+const setAttachmentsSql = `update messages set attachments = $2 where id = $1 returning ${messageColumns}`;
+
+/** Why the statement stored no message; thrown inside the transaction so that it rolls back. */
+class NotStored extends Error {}
+
+export async function sendWithAttachments(deps: ChatDeps, caller: Caller, roomId: string, input: AttachmentSendInput): Promise<MessageView> {
+  const uploadIds = input.attachments.map((a) => a.uploadId);
+  const now = deps.clock.now();
+  const attach = async (client: SqlClient, row: MessageRow): Promise<MessageRow> => {
+    const stored = await claimUploads(client, caller.accountId, row.id, uploadIds, now);
+    const { rows } = await client.query<MessageRow>(setAttachmentsSql, [row.id, JSON.stringify(stored)]);
+    return rows[0]!;
+  };
+  if (input.threadRootId !== undefined) {
+    return sendReply(deps, caller, roomId, { text: input.text, clientMessageId: input.clientMessageId, threadRootId: input.threadRootId }, attach);
+  }
+  const cmid = input.clientMessageId ?? null;
+  let row: MessageRow;
+  try {
+    row = await inTransaction(deps.sql, async (client) => {
+      const { rows } = await client.query<MessageRow & { bumped: number }>(sendSql, [newId(), roomId, caller.accountId, input.text, now, cmid]);
+      const sent = rows[0];
+      // Not a member, or a retry of a send that already stored its message (with its files).
+      if (!sent || sent.id === null) throw new NotStored();
+      return attach(client, sent);
+    });
+  } catch (err) {
+    if (!(err instanceof NotStored)) throw err;
+    if (cmid === null) throw chatErrors.notFound('Room', 'room_not_found');
+    return firstSend(deps, caller, roomId, cmid);
+  }
+  deps.queues.requestOutboxDrain();
+  return messageView(row);
+}
+
+/** The message a retried send stored first, for a caller who is still a member. */
+async function firstSend(deps: ChatDeps, caller: Caller, roomId: string, clientMessageId: string): Promise<MessageView> {
+  const { rows } = await deps.sql.query<MessageRow & { member: boolean }>(
+    `select ${messageColumns}, exists (select 1 from room_members where room_id = $1 and account_id = $2) as member
+       from messages where room_id = $1 and sender_id = $2 and client_message_id = $3`,
+    [roomId, caller.accountId, clientMessageId],
+  );
+  const row = rows[0];
+  if (!row || !row.member) throw chatErrors.notFound('Room', 'room_not_found');
+  return messageView(row);
+}

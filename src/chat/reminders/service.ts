@@ -1,0 +1,200 @@
+// Self reminders: the owner's own objects (nobody else sees them: 404), changed only while ACTIVE. The reminder
+// bot posts them into the owner's reminder room (src/chat/reminders/fire.ts); every change commits with its event
+// and the timer of the next occurrence is armed after the commit.
+import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
+import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
+import { newId } from '../../platform/ids.js';
+import type { Caller } from '../context.js';
+import type { ChatDeps } from '../deps.js';
+import { chatErrors } from '../errors.js';
+import { accountsAudience, emit } from '../rooms/events.js';
+import { reminderBotId } from '../rooms/reminder-bot.js';
+import type { Page, RoomService } from '../rooms/service.js';
+import { armTimer } from '../time/arm.js';
+import { futureInstant } from '../time/horizon.js';
+import { nextOccurrence, normalizeRecurrence, type Recurrence } from './recurrence.js';
+import { reminderColumns, reminderEvent, reminderView, type ReminderKind, type ReminderRow, type ReminderStatus, type ReminderView } from './views.js';
+
+export interface ReminderInput {
+  text?: string;
+  remindAt?: string;
+  recurrence?: Recurrence;
+}
+
+export const reminderErrors = {
+  notFound: () => chatErrors.notFound('Reminder', 'reminder_not_found'),
+  notActive: (status: ReminderStatus) =>
+    chatErrors.conflict('reminder_not_active', `The reminder is ${status}; only an ACTIVE one can be changed or cancelled.`),
+};
+
+interface Schedule {
+  kind: ReminderKind;
+  remindAt: Date | null;
+  recurrence: Recurrence | null;
+  nextFireAt: Date;
+}
+
+function sameRule(a: Recurrence | null, b: Recurrence | null): boolean {
+  if (a === null || b === null) return a === b;
+  return (
+    a.frequency === b.frequency &&
+    a.time === b.time &&
+    a.timeZone === b.timeZone &&
+    (a.dayOfMonth ?? null) === (b.dayOfMonth ?? null) &&
+    (a.daysOfWeek ?? []).join() === (b.daysOfWeek ?? []).join()
+  );
+}
+
+export class ReminderService {
+  constructor(
+    private readonly deps: ChatDeps,
+    private readonly rooms: RoomService,
+  ) {}
+
+  /** remindAt or recurrence (exactly one), as the reminder's schedule from now. */
+  private schedule(input: ReminderInput): Schedule | undefined {
+    if (input.remindAt !== undefined && input.recurrence !== undefined) {
+      throw chatErrors.invalid('body.recurrence', 'cannot be combined with body.remindAt: a reminder is one-time or recurring');
+    }
+    if (input.remindAt !== undefined) {
+      const at = futureInstant(input.remindAt, this.deps.clock, 'body.remindAt');
+      return { kind: 'ONE_TIME', remindAt: at, recurrence: null, nextFireAt: at };
+    }
+    if (input.recurrence !== undefined) {
+      const rule = normalizeRecurrence(input.recurrence, 'body.recurrence');
+      return { kind: 'RECURRING', remindAt: null, recurrence: rule, nextFireAt: nextOccurrence(rule, this.deps.clock.now()) };
+    }
+    return undefined;
+  }
+
+  async create(caller: Caller, input: ReminderInput & { text: string }): Promise<ReminderView> {
+    const schedule = this.schedule(input);
+    if (!schedule) throw chatErrors.invalid('body.remindAt', 'or body.recurrence is required');
+    // The reminder room exists from now on, so the sidebar shows it before the first reminder fires.
+    const room = await this.rooms.getOrCreateReminder(caller);
+    const now = this.deps.clock.now();
+    const row = await inTransaction(this.deps.sql, async (client) => {
+      const { rows } = await client.query<ReminderRow>(
+        `insert into reminders (id, owner_id, room_id, bot_id, text, kind, remind_at, recurrence, status, next_fire_at, created_at, updated_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, 'ACTIVE', $9, $10, $10) returning ${reminderColumns}`,
+        [
+          newId(),
+          caller.accountId,
+          room.id,
+          reminderBotId(caller.moduleCode, caller.customerAccountId),
+          input.text,
+          schedule.kind,
+          schedule.remindAt,
+          schedule.recurrence === null ? null : JSON.stringify(schedule.recurrence),
+          schedule.nextFireAt,
+          now,
+        ],
+      );
+      const created = rows[0]!;
+      await emit(client, 'reminder.created', reminderEvent(created), accountsAudience([caller.accountId]));
+      return created;
+    });
+    this.deps.queues.requestOutboxDrain();
+    await armTimer(this.deps.queues, this.deps.clock, row.next_fire_at!);
+    return reminderView(row);
+  }
+
+  /** The caller's ACTIVE reminders, soonest first. */
+  async list(caller: Caller, query: { limit?: number; cursor?: string }): Promise<Page<ReminderView>> {
+    const limit = query.limit ?? 50;
+    const params: unknown[] = [caller.accountId];
+    let filter = '';
+    if (query.cursor !== undefined) {
+      const c = decodeCursor(query.cursor);
+      const at = cursorInstant(c?.a);
+      const id = cursorUuid(c?.i);
+      if (at === null || id === null) throw chatErrors.invalidCursor('query.cursor');
+      params.push(at, id);
+      filter = ' and (next_fire_at, id) > ($2::timestamptz, $3::uuid)';
+    }
+    params.push(limit + 1);
+    const { rows } = await this.deps.sql.query<ReminderRow>(
+      `select ${reminderColumns} from reminders
+        where owner_id = $1 and status = 'ACTIVE'${filter} order by next_fire_at, id limit $${params.length}`,
+      params,
+    );
+    const hasMore = rows.length > limit;
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      items: page.map(reminderView),
+      hasMore,
+      nextCursor: hasMore && last ? encodeCursor({ a: last.next_fire_at!.toISOString(), i: last.id }) : null,
+    };
+  }
+
+  async get(caller: Caller, id: string): Promise<ReminderView> {
+    const { rows } = await this.deps.sql.query<ReminderRow>(
+      `select ${reminderColumns} from reminders where id = $1 and owner_id = $2 and status <> 'CANCELLED'`,
+      [id, caller.accountId],
+    );
+    if (!rows[0]) throw reminderErrors.notFound();
+    return reminderView(rows[0]);
+  }
+
+  /** Only what differs is written; a new schedule starts from now. A call that changes nothing emits nothing. */
+  async update(caller: Caller, id: string, input: ReminderInput): Promise<ReminderView> {
+    const schedule = this.schedule(input);
+    const now = this.deps.clock.now();
+    const result = await inTransaction(this.deps.sql, async (client) => {
+      const current = await this.lockActive(client, caller, id);
+      const changes: Record<string, unknown> = {};
+      if (input.text !== undefined && input.text !== current.text) changes.text = input.text;
+      const rescheduled =
+        schedule !== undefined &&
+        (schedule.kind !== current.kind ||
+          (schedule.remindAt?.getTime() ?? null) !== (current.remind_at?.getTime() ?? null) ||
+          !sameRule(schedule.recurrence, current.recurrence));
+      if (rescheduled) {
+        changes.kind = schedule.kind;
+        if (schedule.remindAt) changes.remindAt = schedule.remindAt.toISOString();
+        if (schedule.recurrence) changes.recurrence = schedule.recurrence;
+      }
+      if (Object.keys(changes).length === 0) return { row: current, changed: false, rescheduled: false };
+      const next = rescheduled ? schedule : { kind: current.kind, remindAt: current.remind_at, recurrence: current.recurrence, nextFireAt: current.next_fire_at! };
+      const { rows } = await client.query<ReminderRow>(
+        `update reminders set text = $2, kind = $3, remind_at = $4, recurrence = $5, next_fire_at = $6, updated_at = $7
+          where id = $1 returning ${reminderColumns}`,
+        [id, input.text ?? current.text, next.kind, next.remindAt, next.recurrence === null ? null : JSON.stringify(next.recurrence), next.nextFireAt, now],
+      );
+      const updated = rows[0]!;
+      await emit(client, 'reminder.updated', { ...reminderEvent(updated), changes }, accountsAudience([caller.accountId]));
+      return { row: updated, changed: true, rescheduled };
+    });
+    if (result.changed) this.deps.queues.requestOutboxDrain();
+    if (result.rescheduled) await armTimer(this.deps.queues, this.deps.clock, result.row.next_fire_at!);
+    return reminderView(result.row);
+  }
+
+  /** From the commit on the reminder never fires again and answers 404. */
+  async cancel(caller: Caller, id: string): Promise<{ id: string; status: 'CANCELLED' }> {
+    const now = this.deps.clock.now();
+    await inTransaction(this.deps.sql, async (client) => {
+      await this.lockActive(client, caller, id);
+      const { rows } = await client.query<ReminderRow>(
+        `update reminders set status = 'CANCELLED', next_fire_at = null, updated_at = $2 where id = $1 returning ${reminderColumns}`,
+        [id, now],
+      );
+      await emit(client, 'reminder.cancelled', reminderEvent(rows[0]!), accountsAudience([caller.accountId]));
+    });
+    this.deps.queues.requestOutboxDrain();
+    return { id, status: 'CANCELLED' };
+  }
+
+  /** The caller's ACTIVE reminder, locked: a fire skips it until this transaction ends, then sees the change. */
+  private async lockActive(client: SqlClient, caller: Caller, id: string): Promise<ReminderRow> {
+    const { rows } = await client.query<ReminderRow>(
+      `select ${reminderColumns} from reminders where id = $1 and owner_id = $2 and status <> 'CANCELLED' for update`,
+      [id, caller.accountId],
+    );
+    const row = rows[0];
+    if (!row) throw reminderErrors.notFound();
+    if (row.status !== 'ACTIVE') throw reminderErrors.notActive(row.status);
+    return row;
+  }
+}

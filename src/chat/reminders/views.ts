@@ -1,0 +1,75 @@
+// The stored row of a reminder and its API view.
+import type { Recurrence } from './recurrence.js';
+
+export type ReminderStatus = 'ACTIVE' | 'DONE' | 'CANCELLED';
+export type ReminderKind = 'ONE_TIME' | 'RECURRING';
+
+export interface ReminderRow {
+  id: string;
+  owner_id: string;
+  room_id: string;
+  bot_id: string;
+  text: string;
+  kind: ReminderKind;
+  remind_at: Date | null;
+  recurrence: Recurrence | null;
+  status: ReminderStatus;
+  next_fire_at: Date | null;
+  last_fired_at: Date | null;
+  fire_count: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ReminderView {
+  id: string;
+  ownerId: string;
+  roomId: string;
+  text: string;
+  kind: ReminderKind;
+  remindAt: string | null;
+  recurrence: Recurrence | null;
+  status: Exclude<ReminderStatus, 'CANCELLED'>;
+  nextFireAt: string | null;
+  lastFiredAt: string | null;
+  fireCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const reminderColumns =
+  'id, owner_id, room_id, bot_id, text, kind, remind_at, recurrence, status, next_fire_at, last_fired_at, fire_count, created_at, updated_at';
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/** Cancelled reminders never reach a view: the API answers 404 for them. */
+export function reminderView(row: ReminderRow): ReminderView {
+  if (row.status === 'CANCELLED') throw new Error('a cancelled reminder has no view');
+  return {
+    id: row.id,
+    ownerId: row.owner_id,
+    roomId: row.room_id,
+    text: row.text,
+    kind: row.kind,
+    remindAt: iso(row.remind_at),
+    recurrence: row.recurrence,
+    status: row.status,
+    nextFireAt: iso(row.next_fire_at),
+    lastFiredAt: iso(row.last_fired_at),
+    fireCount: row.fire_count,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/** The owner's view of a change, for the outbox (accounts audience: the owner only). */
+export function reminderEvent(row: ReminderRow): Record<string, unknown> {
+  return {
+    reminderId: row.id,
+    ownerId: row.owner_id,
+    roomId: row.room_id,
+    kind: row.kind,
+    status: row.status,
+    nextFireAt: iso(row.next_fire_at),
+  };
+}

@@ -1,0 +1,66 @@
+// The stored row of a scheduled message and its API view.
+export type ScheduledStatus = 'PENDING' | 'SENT' | 'FAILED' | 'CANCELLED';
+export type ScheduledFailure = 'SENDER_NOT_MEMBER' | 'SENDER_INACTIVE' | 'ROOM_DELETED' | 'THREAD_ROOT_RECALLED';
+
+export interface ScheduledRow {
+  id: string;
+  room_id: string;
+  sender_id: string;
+  text: string;
+  thread_root_id: string | null;
+  send_at: Date;
+  status: ScheduledStatus;
+  message_id: string | null;
+  failure_reason: ScheduledFailure | null;
+  fired_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ScheduledView {
+  id: string;
+  roomId: string;
+  senderId: string;
+  text: string;
+  threadRootId: string | null;
+  sendAt: string;
+  status: Exclude<ScheduledStatus, 'CANCELLED'>;
+  messageId: string | null;
+  failureReason: ScheduledFailure | null;
+  firedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const scheduledColumns =
+  'id, room_id, sender_id, text, thread_root_id, send_at, status, message_id, failure_reason, fired_at, created_at, updated_at';
+
+/** Cancelled rows never reach a view: the API answers 404 for them. */
+export function scheduledView(row: ScheduledRow): ScheduledView {
+  if (row.status === 'CANCELLED') throw new Error('a cancelled scheduled message has no view');
+  return {
+    id: row.id,
+    roomId: row.room_id,
+    senderId: row.sender_id,
+    text: row.text,
+    threadRootId: row.thread_root_id,
+    sendAt: row.send_at.toISOString(),
+    status: row.status,
+    messageId: row.message_id,
+    failureReason: row.failure_reason,
+    firedAt: row.fired_at ? row.fired_at.toISOString() : null,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/** The owner's view of a change, for the outbox (accounts audience: the sender only). */
+export function scheduledEvent(row: ScheduledRow): Record<string, unknown> {
+  return {
+    scheduledMessageId: row.id,
+    roomId: row.room_id,
+    senderId: row.sender_id,
+    sendAt: row.send_at.toISOString(),
+    status: row.status,
+  };
+}

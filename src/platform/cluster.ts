@@ -1,0 +1,109 @@
+// WORKERS > 1: one primary process and that many worker processes (node:cluster) serving the same ports, so one
+// machine uses every core. The primary starts the embedded PostgreSQL and redis-server when no URLs are configured
+// and hands their URLs to the workers; each worker is a complete node of the platform (listeners, caches
+// invalidated through Redis, outbox relay), exactly as several machines would run it. The primary accepts
+// connections and deals them out round robin; a worker that dies is replaced; SIGTERM stops the workers (each
+// drains as a single process does), then the local servers.
+import cluster, { type Worker } from 'node:cluster';
+import type { Config } from '../config.js';
+import { resolveInfra, type Infra } from './infra/index.js';
+import type { Logger } from './logger.js';
+
+/** Message a worker sends the primary once its listeners are up. */
+export const workerReadyMessage = 'platform:worker-ready';
+
+/** How long the primary waits for its workers to stop before killing them. */
+const stopGraceMs = 30_000;
+
+export function isClusterWorker(): boolean {
+  return cluster.isWorker;
+}
+
+/** In a worker: tells the primary this node is serving. */
+export function announceReady(): void {
+  if (cluster.isWorker) process.send?.({ type: workerReadyMessage });
+}
+
+/**
+ * Runs the primary: infrastructure, then `config.workers` workers. Resolves once every worker is serving; the
+ * returned stop() ends the workers, then the local servers.
+ */
+export async function startPrimary(config: Config, log: Logger): Promise<{ databaseUrl: string; stop(): Promise<void> }> {
+  const infra: Infra = await resolveInfra(config, log);
+  const env = { DATABASE_URL: infra.databaseUrl, REDIS_URL: infra.redisUrl };
+  let stopping = false;
+  const ready = new Set<number>();
+
+  const fork = (): Worker => cluster.fork(env);
+  cluster.on('message', (worker: Worker, msg: { type?: string }) => {
+    if (msg?.type === workerReadyMessage) ready.add(worker.id);
+  });
+
+  // All workers start together: the first applies pending migrations under an advisory lock, the others wait.
+  const started = new Promise<void>((resolve, reject) => {
+    const onExit = (worker: Worker, code: number | null, signal: string | null) => {
+      if (!ready.has(worker.id)) {
+        cluster.off('exit', onExit);
+        reject(new Error(`worker ${worker.process.pid} exited during start (code ${code}, signal ${signal}); its error is above`));
+      }
+    };
+    cluster.on('exit', onExit);
+    // Registered after the handler above, so it sees the worker it is told about already counted.
+    const onMessage = () => {
+      if (ready.size >= config.workers) {
+        cluster.off('exit', onExit);
+        cluster.off('message', onMessage);
+        resolve();
+      }
+    };
+    cluster.on('message', onMessage);
+  });
+  for (let i = 0; i < config.workers; i++) fork();
+  try {
+    await started;
+  } catch (err) {
+    stopping = true;
+    await stopWorkers(log);
+    await infra.stop();
+    throw err;
+  }
+  log.info({ workers: config.workers }, 'every worker is serving');
+
+  // A worker that dies after start is replaced, so the node keeps its capacity.
+  cluster.on('exit', (worker, code, signal) => {
+    ready.delete(worker.id);
+    if (stopping) return;
+    log.error({ workerPid: worker.process.pid, code, signal }, 'worker exited; starting a replacement');
+    fork();
+  });
+
+  return {
+    databaseUrl: infra.databaseUrl,
+    async stop() {
+      stopping = true;
+      await stopWorkers(log);
+      await infra.stop();
+    },
+  };
+}
+
+/** SIGTERM to every worker (each drains and exits); SIGKILL to any still running after the grace period. */
+async function stopWorkers(log: Logger): Promise<void> {
+  const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());
+  await Promise.all(
+    workers.map(
+      (w) =>
+        new Promise<void>((resolve) => {
+          const timer = setTimeout(() => {
+            log.warn({ workerPid: w.process.pid }, 'worker did not stop in time; killing it');
+            w.process.kill('SIGKILL');
+          }, stopGraceMs);
+          w.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          w.process.kill('SIGTERM');
+        }),
+    ),
+  );
+}

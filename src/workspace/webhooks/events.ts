@@ -1,0 +1,99 @@
+// The event catalogue of the workspace API (the seed's table) and the envelope every delivery carries. Events are
+// written to the outbox as topic svc.event by the change that causes them; spec/workspace/webhooks.tsp and
+// spec/partner/webhooks.tsp list the same names (events.test.ts keeps them equal).
+import { randomBytes } from 'node:crypto';
+
+export const webhookEvents = [
+  'lead.created', 'lead.updated', 'lead.assigned', 'lead.converted',
+  'deal.created', 'deal.updated', 'deal.stage_changed', 'deal.won', 'deal.lost',
+  'contact.created', 'contact.updated', 'company.created', 'quotation.sent', 'quotation.accepted',
+  'message.received', 'message.sent', 'conversation.assigned', 'conversation.closed', 'conversation.reopened',
+  'ticket.created', 'ticket.assigned', 'ticket.status_changed', 'ticket.commented', 'ticket.sla_breached',
+  'approval.requested', 'approval.approved', 'approval.rejected', 'approval.cancelled', 'approval.step_completed',
+  'employee.created', 'employee.terminated', 'leave.requested', 'leave.approved',
+] as const;
+
+export type WebhookEvent = (typeof webhookEvents)[number];
+
+const known = new Set<string>(webhookEvents);
+
+export function isWebhookEvent(name: string): name is WebhookEvent {
+  return known.has(name);
+}
+
+/** The event of the ping sent when a webhook is saved (or its URL changes); receivers should answer it 2xx. */
+export const pingEvent = 'ping';
+
+/** The outbox topic of workspace events: payload { environment, envelope }. */
+export const svcEventTopic = 'svc.event';
+
+export interface Envelope {
+  id: string;
+  event: string;
+  occurred_at: string;
+  workspace_id: string;
+  api_version: string;
+  data: unknown;
+  changes?: unknown;
+}
+
+/** Each change as {from, to}: the outbox's jsonb stores object keys in its own order. */
+function orderedChanges(changes: unknown): unknown {
+  if (!changes || typeof changes !== 'object' || Array.isArray(changes)) return changes;
+  return Object.fromEntries(
+    Object.entries(changes as Record<string, unknown>).map(([field, change]) => {
+      const c = change as Record<string, unknown> | null;
+      return [field, c && typeof c === 'object' && 'from' in c && 'to' in c ? { from: c.from, to: c.to, ...c } : change];
+    }),
+  );
+}
+
+/** The bytes sent and signed: the envelope's fields in the seed's order, serialised once and stored as is. */
+export function envelopeText(e: Envelope): string {
+  const ordered: Envelope = { id: e.id, event: e.event, occurred_at: e.occurred_at, workspace_id: e.workspace_id, api_version: e.api_version, data: e.data };
+  if (e.changes !== undefined && e.changes !== null) ordered.changes = orderedChanges(e.changes);
+  return JSON.stringify(ordered);
+}
+
+export function newEventId(): string {
+  return `evt_${randomBytes(16).toString('hex')}`;
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface SvcEvent {
+  environment: string;
+  envelope: Envelope;
+}
+
+/** The payload of a svc.event outbox row, or null when it is not one (it is then skipped, never retried). */
+export function parseSvcEvent(payload: unknown): SvcEvent | null {
+  if (!payload || typeof payload !== 'object') return null;
+  const { environment, envelope } = payload as { environment?: unknown; envelope?: Record<string, unknown> };
+  if (typeof environment !== 'string' || !envelope || typeof envelope !== 'object') return null;
+  const { id, event, occurred_at: occurredAt, workspace_id: workspaceId, api_version: apiVersion } = envelope;
+  if (typeof id !== 'string' || typeof event !== 'string' || typeof occurredAt !== 'string' || typeof workspaceId !== 'string') return null;
+  if (!uuidPattern.test(workspaceId)) return null;
+  return {
+    environment,
+    envelope: {
+      id,
+      event,
+      occurred_at: occurredAt,
+      workspace_id: workspaceId.toLowerCase(),
+      api_version: typeof apiVersion === 'string' ? apiVersion : 'v1',
+      data: envelope.data ?? {},
+      ...(envelope.changes !== undefined ? { changes: envelope.changes } : {}),
+    },
+  };
+}
+
+/** The data of a test delivery when the caller gives none: the seed's lead and deal shapes, an id otherwise. */
+export function sampleData(event: string, now: Date): Record<string, unknown> {
+  const id = '00000000-0000-4000-8000-000000000001';
+  if (event.startsWith('lead.')) {
+    return { id, name: 'Ada Lovelace', phone: '+44 20 7946 0000', email: 'ada@example.com', source: 'website', status: 'new', owner_id: null, created_at: now.toISOString(), custom_fields: {} };
+  }
+  if (event.startsWith('deal.')) return { id, name: 'Analytical engine', stage: 'proposal', amount: 1000, owner_id: null };
+  return { id };
+}

@@ -1,0 +1,118 @@
+// Rows the partner suite's dictionaries point at: without them every detail and update of a CRM record, every
+// activity, member and workspace key operation would only ever see random ids and answer 404 (or, for activities,
+// "names no record"), and their logic past that check would never be fuzzed. CRM records go into the workspace of
+// the suite's key; members and keys into alice's workspace. The read-only resources (invoices, quotations, payments,
+// products, subscriptions) have no create operation by design, so they are written straight into the database with
+// the same function the platform's tests and seeding use.
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import pg from 'pg';
+
+async function call(baseUrl, method, path, headers, body) {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status < 200 || res.status >= 300) throw new Error(`seeding the partner suite: ${method} ${path} answered ${res.status} ${text.slice(0, 300)}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+const readOnly = {
+  invoices: { number: 'INV-1', currency: 'EUR', amount_total: 1000, amount_due: 250, issued_on: '2026-11-01' },
+  quotations: { number: 'Q-1', currency: 'EUR', amount_total: 500 },
+  payments: { amount: 250, currency: 'EUR', method: 'card' },
+  products: { name: 'Contract product', sku: 'SKU-1' },
+  subscriptions: { quantity: 2, currency: 'EUR', unit_price: 100 },
+};
+
+export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, aliceWorkspace, accounts }) {
+  const asKey = (method, path, body) => call(baseUrl, method, path, { 'x-api-key': key, 'idempotency-key': randomUUID() }, body);
+  const asAlice = (method, path, body) => call(baseUrl, method, path, { authorization: `Bearer ${aliceToken}` }, body);
+
+  const company = (await asKey('POST', '/api/v1/partner/crm/companies', { name: 'Contract company' })).id;
+  const contact = (await asKey('POST', '/api/v1/partner/crm/contacts', { full_name: 'Contract contact', company_id: company })).id;
+  const lead = (await asKey('POST', '/api/v1/partner/crm/leads', { full_name: 'Contract lead' })).id;
+  const deal = (await asKey('POST', '/api/v1/partner/crm/deals', { title: 'Contract deal', contact_id: contact, company_id: company })).id;
+  const activity = (await asKey('POST', '/api/v1/partner/crm/activities', { activity_type: 'note', entity_type: 'lead', entity_id: lead })).id;
+
+  const { databaseUrl } = JSON.parse(await readFile(join(dataDir, 'runtime.json'), 'utf8'));
+  const { insertCrmRecord } = await import(join(root, 'dist/src/partner/crm/records.js'));
+  const workspaceId = (await call(baseUrl, 'GET', '/api/v1/partner/crm/_me', { 'x-api-key': key })).tenant_id;
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  const records = {};
+  try {
+    for (const [resource, data] of Object.entries(readOnly)) {
+      records[resource] = (await insertCrmRecord(db, { workspaceId, environment: 'live', resource, data })).id;
+    }
+  } finally {
+    await db.end();
+  }
+
+  // bob is a member to remove or change; carol is an account of alice's customer who is not yet one.
+  await asAlice('PUT', `/api/v1/workspaces/${aliceWorkspace}/members/${accounts.bob}`, { role: 'staff' });
+  const newKey = async (name) => (await asAlice('POST', `/api/v1/workspaces/${aliceWorkspace}/api-keys`, { name, scopes: ['crm_leads:read'] })).id;
+  const readableKeys = [await newKey('Contract read')];
+  const revocableKeys = [];
+  for (let i = 0; i < 4; i++) revocableKeys.push(await newKey(`Contract revoke ${i}`));
+
+  // A plan change to free would turn off key management in alice's workspace for the rest of the run: plans are
+  // changed on a workspace of her own kept for that.
+  const planned = (await asAlice('POST', '/api/v1/workspaces', { name: 'Contract plans' })).id;
+
+  const byResource = {
+    leads: lead, deals: deal, contacts: contact, companies: company, activities: activity, ...records,
+  };
+  const singular = {
+    leads: 'Lead', deals: 'Deal', contacts: 'Contact', companies: 'Company', activities: 'Activity', invoices: 'Invoice',
+    quotations: 'Quotation', payments: 'Payment', products: 'Product', subscriptions: 'Subscription',
+  };
+  const operations = {};
+  const coverageOperations = {};
+  const writable = ['leads', 'deals', 'contacts', 'companies'];
+  for (const [resource, id] of Object.entries(byResource)) {
+    for (const verb of writable.includes(resource) ? ['get', 'update'] : ['get']) {
+      operations[`${verb}${singular[resource]}`] = { 'path.id': resource };
+      coverageOperations[`${verb}${singular[resource]}`] = { 'path.id': id };
+    }
+  }
+  operations.revokeApiKey = { 'path.key_id': 'revocableKeys' };
+  coverageOperations.revokeApiKey = { 'path.key_id': revocableKeys[0] };
+  operations.setWorkspacePlan = { 'path.workspace_id': 'plannedWorkspaces' };
+  coverageOperations.setWorkspacePlan = { 'path.workspace_id': planned };
+  return {
+    dictionaries: {
+      ...Object.fromEntries(Object.entries(byResource).map(([resource, id]) => [resource, [id]])),
+      entities: [lead, deal, contact, company],
+      readableKeys,
+      revocableKeys,
+      accounts: [accounts.bob, accounts.carol],
+      plannedWorkspaces: [planned],
+    },
+    parameters: {
+      'body.entity_id': 'entities',
+      'body.company_id': 'companies',
+      'body.contact_id': 'contacts',
+      'path.key_id': 'readableKeys',
+      'path.account_id': 'accounts',
+    },
+    operations,
+    protect: { setWorkspacePlan: [{ workspace_id: [aliceWorkspace] }] },
+    // Ids for the positive cases of the coverage phase (see hooks.py).
+    coverage: {
+      parameters: {
+        'path.workspace_id': aliceWorkspace,
+        'path.key_id': readableKeys[0],
+        'path.account_id': accounts.bob,
+        'body.entity_id': lead,
+        'body.company_id': company,
+        'body.contact_id': contact,
+        'body.scopes[*]': 'crm_leads:read',
+      },
+      operations: coverageOperations,
+    },
+  };
+}
