@@ -15,7 +15,7 @@ export interface WorkspaceInfo {
   my_role: string | null;
 }
 
-export type PageId = 'api-keys' | 'svc-keys' | 'audit';
+export type PageId = 'api-keys' | 'svc-keys' | 'audit' | 'webhooks';
 
 export function isOwnerOrAdmin(workspace: WorkspaceInfo): boolean {
   return workspace.my_role === 'owner' || workspace.my_role === 'admin';
@@ -24,6 +24,6 @@ export function isOwnerOrAdmin(workspace: WorkspaceInfo): boolean {
 export function pagesFor(workspace: WorkspaceInfo, cells: Cells): PageId[] {
   const pages: PageId[] = [];
   if (cells.view) pages.push('api-keys');
-  if (isOwnerOrAdmin(workspace)) pages.push('svc-keys', 'audit');
+  if (isOwnerOrAdmin(workspace)) pages.push('svc-keys', 'audit', 'webhooks');
   return pages;
 }

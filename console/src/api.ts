@@ -16,6 +16,8 @@ interface ConsoleConfig {
 export interface Clients {
   partner: PartnerAdminClient;
   workspace: WorkspaceAdminClient;
+  /** Where the workspace listener is, for the key client of the webhook pages. */
+  workspaceBaseUrl: string;
 }
 
 function baseUrl(endpoint: Endpoint): string {
@@ -32,6 +34,7 @@ export async function loadClients(): Promise<Clients> {
   return {
     partner: createPartnerAdminClient({ baseUrl: baseUrl(config.partner), ...common }),
     workspace: createWorkspaceAdminClient({ baseUrl: baseUrl(config.workspace), ...common }),
+    workspaceBaseUrl: baseUrl(config.workspace),
   };
 }
 

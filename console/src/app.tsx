@@ -6,6 +6,8 @@ import { AuditLogPage } from './pages/audit-log';
 import { PartnerKeysPage } from './pages/partner-keys';
 import { SignIn } from './pages/sign-in';
 import { SvcKeysPage } from './pages/svc-keys';
+import { WebhooksPage } from './pages/webhooks';
+import { endAllSessions } from './webhook-session';
 import { session, takeTokenFromUrl } from './session';
 import { ErrorMessage, Loading, useAsync } from './ui';
 import { pagesFor, type Cells, type PageId, type WorkspaceInfo } from './access';
@@ -38,7 +40,8 @@ export function App() {
   return (
     <SignedIn
       clients={clients.value}
-      onSignOut={() => {
+      onSignOut={async () => {
+        await endAllSessions(clients.value);
         session.signOut();
         setToken('');
         location.hash = '#/';
@@ -47,15 +50,16 @@ export function App() {
   );
 }
 
-function SignedIn({ clients, onSignOut }: { clients: Clients; onSignOut: () => void }) {
+function SignedIn({ clients, onSignOut }: { clients: Clients; onSignOut: () => Promise<void> }) {
   const hash = useHash();
   const [workspaces, reload] = useAsync(async () => {
     const page = await clients.partner.listWorkspaces({ query: { limit: 100 } });
     return page.data as WorkspaceInfo[];
   }, []);
-  const match = /^#\/w\/([0-9a-f-]{36})(?:\/([a-z-]+))?/.exec(hash);
+  const match = /^#\/w\/([0-9a-f-]{36})(?:\/([a-z-]+)(?:\/([0-9a-f-]{36}))?)?/.exec(hash);
   const workspaceId = match?.[1];
   const pageId = match?.[2] as PageId | undefined;
+  const itemId = match?.[3];
 
   let main;
   if (workspaces.state === 'loading') main = <Loading what="your workspaces" />;
@@ -63,7 +67,7 @@ function SignedIn({ clients, onSignOut }: { clients: Clients; onSignOut: () => v
   else {
     const current = workspaces.value.find((w) => w.id === workspaceId);
     if (!current) main = <WorkspacePicker workspaces={workspaces.value} />;
-    else main = <Workspace clients={clients} workspace={current} pageId={pageId} />;
+    else main = <Workspace clients={clients} workspace={current} pageId={pageId} itemId={itemId} />;
   }
   return (
     <div class="shell">
@@ -109,9 +113,10 @@ const titles: Record<PageId, string> = {
   'api-keys': 'API keys',
   'svc-keys': 'Service keys',
   audit: 'Key audit log',
+  webhooks: 'Webhooks',
 };
 
-function Workspace({ clients, workspace, pageId }: { clients: Clients; workspace: WorkspaceInfo; pageId: PageId | undefined }) {
+function Workspace({ clients, workspace, pageId, itemId }: { clients: Clients; workspace: WorkspaceInfo; pageId: PageId | undefined; itemId: string | undefined }) {
   const [cells] = useAsync(async (): Promise<Cells> => {
     const roles = await clients.partner.listRoles({ path: { workspace_id: workspace.id } });
     const mine = roles.data.find((r) => r.id === workspace.my_role);
@@ -150,6 +155,7 @@ function Workspace({ clients, workspace, pageId }: { clients: Clients; workspace
         {page === 'api-keys' && <PartnerKeysPage clients={clients} workspace={workspace} cells={cells.value} />}
         {page === 'svc-keys' && <SvcKeysPage clients={clients} workspace={workspace} />}
         {page === 'audit' && <AuditLogPage clients={clients} workspace={workspace} />}
+        {page === 'webhooks' && <WebhooksPage clients={clients} workspace={workspace} webhookId={itemId} />}
       </main>
     </div>
   );

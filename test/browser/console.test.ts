@@ -6,10 +6,13 @@ declare const document: any;
 declare const window: any;
 declare const location: any;
 import type { Browser } from 'puppeteer-core';
-import { call, startTestPlatform, type TestAccount, type TestPlatform } from '../support/platform.js';
+import { call, isolatedInfra, startTestPlatform, testConfig, type TestAccount, type TestPlatform } from '../support/platform.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { axeProblems, clickButton, ensureConsoleBuilt, flow, launch, overflowsHorizontally, waitForText, type Flow } from './browser.js';
 
 let platform: TestPlatform;
+let infra: Awaited<ReturnType<typeof isolatedInfra>>;
+let receiver: WebhookReceiver;
 let browser: Browser;
 let owner: TestAccount;
 let member: TestAccount;
@@ -18,7 +21,15 @@ let workspaceId: string;
 
 beforeAll(async () => {
   ensureConsoleBuilt();
-  platform = await startTestPlatform();
+  // A database and Redis of its own: no other test file's workers take this file's webhook deliveries.
+  infra = await isolatedInfra(16);
+  receiver = await startWebhookReceiver();
+  platform = await startTestPlatform({
+    databaseUrl: infra.databaseUrl,
+    redisUrl: infra.redisUrl,
+    outboxPollMs: 200,
+    webhooks: { ...testConfig().webhooks, allowPrivateTargets: true, caFile: receiver.caFile, retrySchedule: [0, 1, 1, 1, 1, 1], timeoutMs: 2_000, sweepMs: 500 },
+  });
   const tenant = await platform.tenant();
   [owner, member, staff] = [await tenant.account(), await tenant.account(), await tenant.account()];
   const ws = await call(platform.partnerUrl, 'POST', '/api/v1/workspaces', { token: owner.token, body: { name: 'Acme settings' } });
@@ -40,6 +51,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await platform?.stop();
+  await infra?.drop();
+  await receiver?.close();
 });
 
 const consoleAt = (token: string) => `${platform.chatUrl}/console/#token=${encodeURIComponent(token)}`;
@@ -240,6 +253,95 @@ test('convention B: create a key with an IP allow-list checked as you type, see 
   }
 });
 
+test('webhooks: create one for a local HTTPS receiver, send a test event, see it in the log, Resend and Replay, pause and resume', async () => {
+  const f = await flow(browser, 'webhooks');
+  const deliveryIds = () => receiver.received.map((r) => String(r.headers['x-svc-delivery']));
+  try {
+    await f.step('start a webhook session', async () => {
+      await open(f, owner.token, `#/w/${workspaceId}/webhooks`);
+      await waitForText(f.page, 'Start webhook session');
+      await expectAccessible(f, 'webhook session page');
+      await clickButton(f.page, 'Start webhook session');
+      await waitForText(f.page, 'No webhooks yet.');
+    });
+    await f.step('an http:// URL is refused as you type; create with an event, a custom header and a generated secret', async () => {
+      await clickButton(f.page, 'Create webhook');
+      await f.page.waitForSelector('dialog[open] #wh-name');
+      await f.page.type('#wh-name', 'CRM sync');
+      await f.page.click('#wh-url', { count: 3 });
+      await f.page.type('#wh-url', 'http://example.com/hook');
+      await waitForText(f.page, 'Only https:// addresses are accepted');
+      expect(await f.page.$eval('#wh-url', (e: any) => e.getAttribute('aria-invalid'))).toBe('true');
+      await f.page.click('#wh-url', { count: 3 });
+      await f.page.type('#wh-url', `${receiver.origin}/hook`);
+      await f.page.evaluate(() => {
+        const box = [...document.querySelectorAll('dialog[open] label.check')].find((l: any) => l.textContent?.trim() === 'lead.created')?.querySelector('input');
+        box.click();
+      });
+      await clickButton(f.page, 'Add header', 'dialog[open]');
+      await f.page.type('#wh-h-name-0', 'X-Team');
+      await f.page.type('#wh-h-value-0', 'sales');
+      await expectAccessible(f, 'create webhook dialog');
+      await f.shot('create');
+      await clickButton(f.page, 'Create webhook', 'dialog[open]');
+      await f.page.waitForSelector('dialog[open] #secret-value');
+      expect(await f.page.$eval('#secret-value', (e: any) => e.value)).toMatch(/^whsec_/);
+      await clickButton(f.page, 'I have copied it, close');
+      await waitForText(f.page, 'Test ping to');
+      await f.page.waitForFunction(() => document.querySelector('tbody .badge')?.textContent === 'Active');
+      expect(receiver.received).toHaveLength(1);
+      await f.shot('list');
+    });
+    await f.step('send a test event with an edited payload: status, body and latency are shown', async () => {
+      await f.page.click('tbody a');
+      await f.page.waitForSelector('#test-payload');
+      await f.page.click('#test-payload', { count: 3 });
+      await f.page.evaluate(() => {
+        const area = document.querySelector('#test-payload');
+        area.select();
+      });
+      await f.page.keyboard.press('Backspace');
+      await f.page.type('#test-payload', '{"id":"l-1","name":"Grace Hopper"}');
+      await clickButton(f.page, 'Send test');
+      await f.page.waitForSelector('.test-status');
+      expect(await f.page.$eval('.test-status', (e: any) => e.textContent)).toBe('200');
+      expect(await f.page.$eval('.test-latency', (e: any) => e.textContent)).toMatch(/^\d+ ms$/);
+      expect(await f.page.$eval('#test-body', (e: any) => e.value)).toBe('ok');
+      const sent = receiver.received[1]!;
+      expect(sent.headers['x-svc-event']).toBe('lead.created');
+      expect(sent.headers['x-team']).toBe('sales');
+      expect(JSON.parse(sent.body.toString()).data).toEqual({ id: 'l-1', name: 'Grace Hopper' });
+      await expectAccessible(f, 'webhook detail');
+      await f.shot('test-sent');
+    });
+    await f.step('the test is in the delivery log; Resend repeats its id, Replay sends a new one', async () => {
+      const testId = deliveryIds()[1]!;
+      await f.page.waitForSelector(`tr[data-delivery-id="${testId}"]`);
+      await clickButton(f.page, 'Resend', `tr[data-delivery-id="${testId}"]`);
+      await receiver.waitFor((r) => r.length >= 3, 10_000);
+      expect(deliveryIds()[2]).toBe(testId);
+      await waitForText(f.page, 'Resent: delivery');
+      await clickButton(f.page, 'Replay', `tr[data-delivery-id="${testId}"]`);
+      await receiver.waitFor((r) => r.length >= 4, 10_000);
+      const replayId = deliveryIds()[3]!;
+      expect(replayId).not.toBe(testId);
+      expect(receiver.received[3]!.body.toString()).toContain('Grace Hopper');
+      await f.page.waitForSelector(`tr[data-delivery-id="${replayId}"]`);
+      await f.shot('log');
+    });
+    await f.step('pause, then resume by hand', async () => {
+      await clickButton(f.page, 'Pause');
+      await f.page.waitForFunction(() => document.querySelector('.page-head .badge')?.textContent === 'Paused');
+      await waitForText(f.page, 'by hand');
+      await f.shot('paused');
+      await clickButton(f.page, 'Resume');
+      await f.page.waitForFunction(() => document.querySelector('.page-head .badge')?.textContent === 'Active');
+    });
+  } finally {
+    await f.close();
+  }
+});
+
 test('every page passes axe and fits a 390 px wide viewport', async () => {
   const f = await flow(browser, 'narrow', 390);
   try {
@@ -256,7 +358,7 @@ test('every page passes axe and fits a 390 px wide viewport', async () => {
       await waitForText(f.page, 'Acme settings');
       await expectAccessible(f, 'workspace picker at 390');
     });
-    for (const page of ['api-keys', 'svc-keys', 'audit']) {
+    for (const page of ['api-keys', 'svc-keys', 'audit', 'webhooks']) {
       await f.step(`${page} at 390 px`, async () => {
         await f.page.evaluate((r) => (location.hash = r), `#/w/${workspaceId}/${page}`);
         await f.page.waitForSelector('#page-title');

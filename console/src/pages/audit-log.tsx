@@ -61,7 +61,7 @@ export function AuditLogPage({ clients, workspace }: { clients: Clients; workspa
       {entries.state === 'error' && <ErrorMessage message={entries.message} onRetry={reload} />}
       {entries.state === 'ready' && (
         <>
-          <div class="table-wrap">
+          <div class="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways">
             <table>
               <caption class="sr-only">Audit log of {workspace.name}</caption>
               <thead>

@@ -50,7 +50,7 @@ export function PartnerKeysPage({ clients, workspace, cells }: { clients: Client
       {keys.state === 'error' && <ErrorMessage message={keys.message} onRetry={reload} />}
       {keys.state === 'ready' && (
         <>
-          <div class="table-wrap">
+          <div class="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways">
             <table>
               <caption class="sr-only">API keys of {workspace.name}</caption>
               <thead>

@@ -62,7 +62,7 @@ export function SvcKeysPage({ clients, workspace }: { clients: Clients; workspac
       {keys.state === 'error' && <ErrorMessage message={keys.message} onRetry={reload} />}
       {keys.state === 'ready' && (
         <>
-          <div class="table-wrap">
+          <div class="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways">
             <table>
               <caption class="sr-only">Service keys of {workspace.name}</caption>
               <thead>
