@@ -9,9 +9,13 @@ export type Async<T> = { state: 'loading' } | { state: 'error'; message: string 
 export function useAsync<T>(load: () => Promise<T>, deps: unknown[]): [Async<T>, () => void] {
   const [result, setResult] = useState<Async<T>>({ state: 'loading' });
   const [round, setRound] = useState(0);
+  const lastDeps = useRef<unknown[]>([]);
   useEffect(() => {
     let live = true;
-    setResult({ state: 'loading' });
+    // A reload of the same thing keeps showing the current value until the new one arrives (no flicker).
+    const same = deps.length === lastDeps.current.length && deps.every((d, i) => Object.is(d, lastDeps.current[i]));
+    lastDeps.current = deps;
+    setResult((prev) => (same && prev.state === 'ready' ? prev : { state: 'loading' }));
     load().then(
       (value) => live && setResult({ state: 'ready', value }),
       (error: unknown) => live && setResult({ state: 'error', message: describeError(error) }),

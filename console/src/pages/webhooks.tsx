@@ -1,6 +1,6 @@
 // Webhooks: the session key panel, the list with status, create, and a webhook's detail page (pause, resume,
 // disable, edit, delete, the test tool and the delivery log of the 200 most recent deliveries with Resend and Replay).
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { WorkspaceClient } from '@chat-platform/workspace-sdk';
 import { describeError, type Clients } from '../api';
 import type { WorkspaceInfo } from '../access';
@@ -375,6 +375,13 @@ function DeliveryLog({ client, webhook, round, onChanged }: { client: WorkspaceC
   }, [client, webhook.id, round]);
   const [error, setError] = useState('');
   const [notice, setNotice] = useState('');
+  // While a delivery is on its way, look again shortly so its outcome appears without a click.
+  const inFlight = log.state === 'ready' && log.value.some((d) => d.status === 'pending' || d.status === 'sending');
+  useEffect(() => {
+    if (!inFlight) return;
+    const timer = setTimeout(reload, 1500);
+    return () => clearTimeout(timer);
+  }, [inFlight, log]);
   const act = async (label: string, action: () => Promise<{ id: string }>) => {
     setError('');
     try {
