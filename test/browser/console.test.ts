@@ -22,7 +22,7 @@ let workspaceId: string;
 beforeAll(async () => {
   ensureConsoleBuilt();
   // A database and Redis of its own: no other test file's workers take this file's webhook deliveries.
-  infra = await isolatedInfra(16);
+  infra = await isolatedInfra(15);
   receiver = await startWebhookReceiver();
   platform = await startTestPlatform({
     databaseUrl: infra.databaseUrl,

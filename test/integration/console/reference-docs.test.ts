@@ -7,9 +7,16 @@ let infra: Awaited<ReturnType<typeof isolatedInfra>>;
 let platform: TestPlatform;
 beforeAll(async () => {
   // A low partner rate limit shows that these paths are not counted; the counter is per IP in Redis, so this file
-  // has a Redis database of its own (other files call from 127.0.0.1 too).
-  infra = await isolatedInfra(15);
-  platform = await startTestPlatform({ rateLimitPerMinute: 3, consoleOrigins: ['http://console.test:8443'], databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl });
+  // has a Redis database apart from the files that call the partner API from 127.0.0.1 (it shares error-table's,
+  // which runs the workspace listener alone, without workers; so does this file).
+  infra = await isolatedInfra(14);
+  platform = await startTestPlatform({
+    services: ['chat', 'partner', 'workspace'],
+    rateLimitPerMinute: 3,
+    consoleOrigins: ['http://console.test:8443'],
+    databaseUrl: infra.databaseUrl,
+    redisUrl: infra.redisUrl,
+  });
 });
 afterAll(async () => {
   await platform?.stop();
