@@ -58,6 +58,15 @@ describe.each([
   });
 });
 
+test('the chat listener also renders the Bot API document at /openapi/bot.json', async () => {
+  const raw = await fetch(`${platform.chatUrl}/openapi/bot.json`);
+  expect(raw.status).toBe(200);
+  expect(await raw.json()).toEqual(await generated('bot'));
+  const html = await (await fetch(`${platform.chatUrl}/docs/`)).text();
+  expect(html).toContain('/openapi/bot.json');
+  expect((await fetch(`${platform.partnerUrl}/openapi/bot.json`)).status).toBe(404);
+});
+
 test('the partner gate still refuses a key path without a key (the public paths are exact)', async () => {
   const res = await fetch(`${platform.partnerUrl}/api/v1/partner/crm/leads`);
   expect(res.status).toBe(401);
