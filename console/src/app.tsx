@@ -17,6 +17,8 @@ function useHash(): string {
   useEffect(() => {
     const on = () => setHash(location.hash);
     addEventListener('hashchange', on);
+    // The fragment may have changed between the first render and now.
+    on();
     return () => removeEventListener('hashchange', on);
   }, []);
   return hash;
@@ -31,6 +33,7 @@ export function App() {
       setToken(session.token());
     };
     addEventListener('hashchange', on);
+    on();
     return () => removeEventListener('hashchange', on);
   }, []);
   const [clients] = useAsync(loadClients, []);
