@@ -1,7 +1,7 @@
 // A cheap fingerprint of everything one world owns: a hash of its rows per table (rooms, members, messages and
 // everything hanging off them, scheduled messages, reminders and uploads, its outbox events, accounts, modules and
-// keys, channels, contact requests and broadcasts). A refused call must leave it unchanged. Scoped to the world's
-// ids, so rows of worlds running in parallel do not disturb it.
+// keys, channels, contact requests, broadcasts, personal organisation, polls and bots). A refused call must leave
+// it unchanged. Scoped to the world's ids, so rows of worlds running in parallel do not disturb it.
 import type pg from 'pg';
 
 export interface WorldScope {
@@ -53,7 +53,7 @@ const SQL = `
     ${hashOf('room_labels', 't.account_id = any($1::uuid[]) or t.room_id in (select id from r)', 't.label_id, t.room_id')},
     ${hashOf('saved_messages', 't.account_id = any($1::uuid[]) or t.room_id in (select id from r)', 't.id')},
     ${hashOf('polls', 't.room_id in (select id from r)', 't.id')},
-    ${hashOf('poll_ballots', 't.account_id = any($1::uuid[]) or t.poll_id in (select id from polls where room_id in (select id from r))', 't.poll_id, t.account_id')}
+    ${hashOf('poll_ballots', 't.account_id = any($1::uuid[]) or t.poll_id in (select id from polls where room_id in (select id from r))', 't.poll_id, t.account_id')},
     ${hashOf('bots', 't.module_code = any($5::text[])', 't.id')},
     ${hashOf('bot_room_settings', 't.room_id in (select id from r)', 't.bot_id, t.room_id')},
     ${hashOf('bot_callback_queries', 't.room_id in (select id from r)', 't.id')}

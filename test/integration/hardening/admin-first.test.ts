@@ -52,7 +52,7 @@ afterAll(async () => {
 test('the specs mark the administration operations', () => {
   expect(chatOps.map((o) => o.operationId).sort()).toEqual(
     ['createModule', 'listCustomerKeys', 'listModules', 'refreshCustomerKeys', 'registerAccount', 'registerCustomerKey', 'updateAccountMetadata', 'updateAccountStatus']
-      .concat(['createBroadcast', 'createTargetedBroadcast'])
+      .concat(['createBroadcast', 'createTargetedBroadcast', 'createBot', 'deleteBot'])
       .sort(),
   );
   expect(partnerOps.map((o) => o.operationId)).toEqual(['setWorkspacePlan']);
