@@ -18,7 +18,7 @@ endif
 VENV := $(TOOLS)/venv
 SCHEMATHESIS_VERSION := 4.32.5
 
-.PHONY: help node deps redis venv generate check-generated build typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-scheduled bench-bots bench-webhooks clean
+.PHONY: help node deps redis chromium venv generate check-generated build typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-scheduled bench-bots bench-webhooks clean
 
 help:
 	@echo "make run    install what is missing, generate, build, migrate and start the platform"
@@ -52,6 +52,16 @@ redis:
 	  echo "redis-server is not installed. Install it (Debian/Ubuntu: apt-get install redis-server) or set REDIS_URL." >&2; exit 1; \
 	fi
 
+# The console's browser tests drive Debian's chromium (puppeteer-core brings no browser of its own).
+chromium:
+	@if command -v chromium >/dev/null 2>&1 || [ -n "$$CHROMIUM_PATH" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "chromium missing: installing Debian's chromium"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else \
+	  echo "chromium is not installed. Install it (Debian/Ubuntu: apt-get install chromium) or set CHROMIUM_PATH." >&2; exit 1; \
+	fi
+
 $(VENV)/bin/schemathesis:
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check schemathesis==$(SCHEMATHESIS_VERSION)
@@ -66,20 +76,22 @@ check-generated: deps
 
 build: deps
 	npx tsc -p tsconfig.build.json
+	npx vite build --config console/vite.config.ts
 
 typecheck: deps
 	npx tsc -p tsconfig.json --noEmit
+	npx tsc -p console/tsconfig.json
 
 run: deps redis generate build
 	DEV_SIGNING_KEY=1 node dist/src/main.js
 
-unit: deps redis build
+unit: deps redis chromium build
 	npm test --silent
 
 contract: deps redis venv build
 	node test/contract/run.mjs
 
-test: deps redis venv check-generated typecheck build
+test: deps redis chromium venv check-generated typecheck build
 	npm test --silent
 	node test/contract/run.mjs
 

@@ -41,6 +41,11 @@ export interface Config {
   accountCacheTtlMs: number;
   /** How often each node writes the workspace API's buffered audit entries (and key last-used times). */
   svcAuditFlushMs: number;
+  /** Browser origins (scheme://host:port) allowed to call the partner and workspace listeners; empty: the chat listener's. */
+  consoleOrigins: string[];
+  /** Where the console's browser reaches the partner and workspace listeners; unset: the page's host, that listener's port. */
+  consolePartnerUrl: string | undefined;
+  consoleWorkspaceUrl: string | undefined;
   /** Realtime (docs/realtime.md): hours the per-account event log keeps events for resume-after (at least 24). */
   realtimeRetentionHours: number;
   realtimeMaxFrameBytes: number;
@@ -152,6 +157,24 @@ function url(env: Env, name: string, schemes: string[]): string | undefined {
     throw new ConfigError(`${name} must use ${schemes.join(' or ')}, got "${parsed.protocol}"`);
   }
   return raw;
+}
+
+/** A comma-separated list of origins: scheme, host and optional port, nothing else (the Origin header's form). */
+function origins(env: Env, name: string): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw.split(',').map((s) => s.trim()).filter(Boolean).map((origin) => {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
+      throw new ConfigError(`${name} must list origins such as https://console.example.com, got "${origin}"`);
+    }
+    return origin;
+  });
 }
 
 const allServices: ServiceName[] = ['chat', 'partner', 'workspace', 'workers'];
@@ -316,6 +339,9 @@ export function loadConfig(env: Env = process.env): Config {
     sendRateLimitPerMinute: int(env, 'SEND_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     accountCacheTtlMs: int(env, 'ACCOUNT_CACHE_TTL_MS', 60_000, 0, 3_600_000),
     svcAuditFlushMs: int(env, 'SVC_AUDIT_FLUSH_MS', 2_000, 100, 3_600_000),
+    consoleOrigins: origins(env, 'CONSOLE_ORIGINS'),
+    consolePartnerUrl: url(env, 'CONSOLE_PARTNER_URL', ['http', 'https']),
+    consoleWorkspaceUrl: url(env, 'CONSOLE_WORKSPACE_URL', ['http', 'https']),
     realtimeRetentionHours: int(env, 'REALTIME_RETENTION_HOURS', 24, 24, 720),
     realtimeMaxFrameBytes: int(env, 'REALTIME_MAX_FRAME_BYTES', 65_536, 1_024, 16_777_216),
     realtimeMaxSubscriptions: int(env, 'REALTIME_MAX_SUBSCRIPTIONS', 8, 1, 100),

@@ -22,6 +22,23 @@ async function main(): Promise<void> {
   const platform = clustered ? await startPrimary(config, log) : await startPlatform(config, log);
   if (process.env.DEV_SIGNING_KEY === '1' && !isClusterWorker()) await registerDevSigningKey(config, platform.databaseUrl, log);
   announceReady();
+  if (!isClusterWorker()) {
+    // A cluster primary listens on nothing itself: its workers share the configured ports.
+    const own = platform as { chatUrl?: string; partnerUrl?: string; workspaceUrl?: string };
+    const configured = (service: 'chat' | 'partner' | 'workspace', port: number) =>
+      config.services.includes(service) ? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}` : undefined;
+    const chat = own.chatUrl ?? configured('chat', config.chatPort);
+    const partner = own.partnerUrl ?? configured('partner', config.partnerPort);
+    const workspace = own.workspaceUrl ?? configured('workspace', config.workspacePort);
+    for (const [what, url] of [
+      ['Settings console', chat && `${chat}/console/`],
+      ['Chat reference', chat && `${chat}/docs/`],
+      ['Partner reference', partner && `${partner}/docs/`],
+      ['Workspace reference', workspace && `${workspace}/docs/`],
+    ] as const) {
+      if (url) process.stdout.write(`${what}: ${url}\n`);
+    }
+  }
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../platform/logger.js';
 import { buildListener, type HttpTimeouts } from '../platform/http/server.js';
-import { loadSpecification } from '../platform/http/specification.js';
+import { loadOptionalSpecification, loadSpecification } from '../platform/http/specification.js';
 import type { Readiness } from '../platform/readiness.js';
 import { accountHandlers } from './accounts/handlers.js';
 import { AccountService } from './accounts/service.js';
@@ -146,6 +146,8 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     },
     readiness: options.readiness,
     renderError: renderChatError,
+    // The Bot API's document, rendered by /docs beside the chat one once generated/openapi/bot.json exists.
+    extraDocuments: await botDocument(),
     divert: botApiDiversion(botApi),
   });
   await mountMedia(chat, deps, options.media, authenticate);
@@ -153,4 +155,9 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
   chat.addHook('preClose', async () => options.bots.waiters.close());
   chat.addHook('onClose', async () => botApi.close());
   return chat;
+}
+
+async function botDocument() {
+  const specification = await loadOptionalSpecification('bot');
+  return specification ? [{ slug: 'bot', title: 'Bot API', specification }] : [];
 }

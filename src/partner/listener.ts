@@ -33,6 +33,8 @@ export interface PartnerListenerOptions {
   maxTokenLifetimeSeconds: number;
   trustProxy: boolean | number;
   readiness: () => Promise<Readiness>;
+  /** Browser origins (the settings console's) that may call this listener. */
+  allowedOrigins?: () => readonly string[];
   /** The webhook engine shared with the workspace API; absent, /webhooks answers 404. */
   webhooks?: WebhookEngine;
   /** Socket timeouts (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS). */
@@ -73,5 +75,6 @@ export async function buildPartnerListener(options: PartnerListenerOptions): Pro
     readiness: options.readiness,
     renderError: renderPartnerError,
     trustProxy: options.trustProxy,
+    allowedOrigins: options.allowedOrigins,
   });
 }

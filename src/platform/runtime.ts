@@ -16,6 +16,7 @@ import { createAuthenticator } from '../chat/auth/authenticate.js';
 import { startRealtimeGateway, type RealtimeGateway } from '../realtime/gateway.js';
 import { realtimeOptions } from '../realtime/options.js';
 import { resolveCursorSecret } from './cursor-secret.js';
+import { registerConsole } from './http/console.js';
 import { installCursorSecret } from './http/cursor.js';
 import { AuditRecorder } from '../workspace/audit/recorder.js';
 import { KeyLookup as SvcKeyLookup } from '../workspace/gate/key-lookup.js';
@@ -45,6 +46,8 @@ export interface Platform {
   chat?: FastifyInstance;
   /** Base URL of the chat listener, when it runs. */
   chatUrl?: string;
+  /** Address of the settings console (served by the chat listener), when it runs. */
+  consoleUrl?: string;
   /** STOMP over WebSocket at /ws on the chat listener (docs/realtime.md). */
   realtime?: RealtimeGateway;
   partner?: FastifyInstance;
@@ -180,6 +183,11 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       stops.push(await accounts.listen(subscriber));
     }
     const readiness = () => checkReadiness(sql, redis);
+    // The console's page origin: listed ones, else the chat listener's (known once it listens), under both local names.
+    let consoleOrigins = config.consoleOrigins;
+    const allowedOrigins = () => consoleOrigins;
+    const originsOf = (port: number) => [...new Set([config.host, '127.0.0.1', 'localhost'])].map((h) => `http://${h}:${port}`);
+    if (consoleOrigins.length === 0) consoleOrigins = originsOf(config.chatPort);
 
     if (config.services.includes('chat')) {
       stops.push(await botWaiters.listen(subscriber));
@@ -201,6 +209,11 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         },
         timeouts: config,
       });
+      const portOf = (url: string | undefined, fallback: number) => (url ? Number(new URL(url).port) : fallback);
+      await registerConsole(chat, () => ({
+        partner: config.consolePartnerUrl ? { url: config.consolePartnerUrl } : { port: portOf(platform.partnerUrl, config.partnerPort) },
+        workspace: config.consoleWorkspaceUrl ? { url: config.consoleWorkspaceUrl } : { port: portOf(platform.workspaceUrl, config.workspacePort) },
+      }));
       const address = await chat.listen({ host: config.host, port: config.chatPort });
       stops.push(() => chat.close());
       const realtime = await startRealtimeGateway({
@@ -222,6 +235,8 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       platform.realtime = realtime;
       platform.chat = chat;
       platform.chatUrl = address;
+      platform.consoleUrl = `${address}/console/`;
+      if (config.consoleOrigins.length === 0) consoleOrigins = originsOf(Number(new URL(address).port));
       log.info({ address }, 'chat listener ready');
     }
 
@@ -245,6 +260,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         maxTokenLifetimeSeconds: config.maxTokenLifetimeSeconds,
         trustProxy: config.trustProxy,
         readiness,
+        allowedOrigins,
         webhooks,
         timeouts: config,
       });
@@ -273,6 +289,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         bodyLimit: config.bodyLimitBytes,
         audience: config.jwtAudience,
         trustProxy: config.trustProxy,
+        allowedOrigins,
         webhooks,
         timeouts: config,
       });

@@ -38,6 +38,8 @@ export interface WorkspaceListenerOptions {
   accounts: AccountCache;
   maxTokenLifetimeSeconds: number;
   readiness: () => Promise<Readiness>;
+  /** Browser origins (the settings console's) that may call this listener. */
+  allowedOrigins?: () => readonly string[];
   log: Logger;
   bodyLimit: number;
   audience: string;
@@ -81,5 +83,6 @@ export async function buildWorkspaceListener(options: WorkspaceListenerOptions):
     renderError: renderWorkspaceError,
     trustProxy: options.trustProxy,
     readiness: options.readiness,
+    allowedOrigins: options.allowedOrigins,
   });
 }

@@ -9,6 +9,8 @@ import { newId } from '../ids.js';
 import type { Readiness } from '../readiness.js';
 import { illFormedPath } from '../unicode.js';
 import { ajv2020ValidatorCompiler } from './ajv.js';
+import { corsHook } from './cors.js';
+import { isPublicPath, registerReferenceDocs, type ExtraDocument } from './reference-docs.js';
 import { AppError } from './app-error.js';
 import { bodyMissing, clientErrorOf, illFormedUnicode, methodNotAllowed, routeNotFound, toAppError } from './framework-errors.js';
 import type { ContextFactory, HandlerMap, Result } from './typed.js';
@@ -62,6 +64,10 @@ export interface ListenerOptions<Ops, Ctx> {
   timeouts?: HttpTimeouts;
   /** Name of the response header carrying the request id. */
   requestIdHeader?: string;
+  /** Browser origins (the settings console's) that may call this listener; read on every request. */
+  allowedOrigins?: () => readonly string[];
+  /** More documents rendered by /docs beside the listener's own, each at /openapi/<slug>.json. */
+  extraDocuments?: ExtraDocument[];
   /**
    * Sees every raw request first and returns true when it took it (another interface sharing this port, as the Bot
    * API shares the chat port); the others go through this listener.
@@ -302,11 +308,13 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
     reply.header(headerName, request.id);
     (reply.raw as ServerResponse & { [rawRequestId]?: string })[rawRequestId] = request.id;
   });
+  if (options.allowedOrigins) app.addHook('onRequest', corsHook(options.allowedOrigins));
   const gate = options.onRequest;
   if (gate) {
-    // Probes of load balancers and orchestrators pass no gate (no key, no rate counter).
+    // Probes of load balancers and orchestrators, the reference docs and the console pass no gate (no key, no
+    // rate counter).
     app.addHook('onRequest', async (request, reply) => {
-      if (!healthPaths.includes(pathOf(request.url))) await gate(request, reply);
+      if (!isPublicPath(pathOf(request.url))) await gate(request, reply);
     });
   }
   if (options.onResponse) app.addHook('onResponse', options.onResponse);
@@ -407,5 +415,6 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
       };
     }) as never,
   });
+  await registerReferenceDocs(app as unknown as FastifyInstance, options.name, options.specification, options.extraDocuments);
   return app as unknown as FastifyInstance;
 }

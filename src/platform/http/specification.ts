@@ -11,3 +11,12 @@ export async function loadSpecification(service: string): Promise<Record<string,
   }
   throw new Error(`generated/openapi/${service}.json not found; run \`make generate\``);
 }
+
+/** generated/openapi/<service>.json when it exists (a document another issue adds), else undefined. */
+export async function loadOptionalSpecification(service: string): Promise<Record<string, unknown> | undefined> {
+  try {
+    return await loadSpecification(service);
+  } catch {
+    return undefined;
+  }
+}
