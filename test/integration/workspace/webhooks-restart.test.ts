@@ -66,7 +66,8 @@ async function startNode(): Promise<void> {
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOK_CA_FILE: receiver.caFile,
       WEBHOOK_RETRY_SCHEDULE: '0,2,2,2,2,2',
-      WEBHOOK_TIMEOUT_MS: '2000',
+      // Generous: on a loaded machine a short time-out can end an attempt before the receiver logs it.
+      WEBHOOK_TIMEOUT_MS: '10000',
       WEBHOOK_SWEEP_MS: '300',
     },
   });
