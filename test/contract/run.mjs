@@ -431,7 +431,7 @@ const partnerSemanticRejections = [
   'listWebhookEndpoints', 'listWebhookDeliveries', 'createWebhookEndpoint', 'updateWebhookEndpoint',
 ];
 
-function partnerConfig({ authFile, scopes, presets, workspaces, webhooks = [], seeded = { dictionaries: {}, parameters: {}, operations: {} } }) {
+function partnerConfig({ authFile, scopes, presets, workspaces, seeded = { dictionaries: {}, parameters: {}, operations: {} } }) {
   return [
     // Identities, tried in this order per operation: alice with her bearer JWT for the workspace administration
     // paths (a key surface refuses her with 401, which moves Schemathesis on), then the key for the key surfaces,
@@ -460,9 +460,7 @@ function partnerConfig({ authFile, scopes, presets, workspaces, webhooks = [], s
     '[dictionaries.roles]',
     `values = ${toml(['admin', 'manager', 'staff'])}`,
     '',
-    // A webhook endpoint of the key's workspace, so that its operations below /webhooks/{id} meet one.
-    ...(webhooks.length ? ['[dictionaries.webhooks]', `values = ${toml(webhooks)}`, ''] : []),
-    // CRM records, members and keys seeded through the API (see partner-seed.mjs).
+    // CRM records, members, keys, webhook endpoints and a delivery seeded through the API (see partner-seed.mjs).
     ...dictionaryTables(seeded.dictionaries),
     '[parameters]',
     `"body.scopes[*]" = { dictionary = "scopes", probability = 0.7 }`,
@@ -470,7 +468,6 @@ function partnerConfig({ authFile, scopes, presets, workspaces, webhooks = [], s
     `"body.plan" = { dictionary = "plans", probability = 0.5 }`,
     `"body.role" = { dictionary = "roles", probability = 0.5 }`,
     `"path.workspace_id" = { dictionary = "workspaces", probability = 0.5 }`,
-    ...(webhooks.length ? [`"path.id" = { dictionary = "webhooks", probability = 0.3 }`] : []),
     ...bindingLines(seeded.parameters),
     '',
     ...operationBlocks(partnerSemanticRejections, seeded.operations),
@@ -545,7 +542,11 @@ async function prepareBots(chatUrl, adminToken, aliceToken) {
   const messages = await json('GET', `/api/v1/rooms/${room.id}/messages`, aliceToken);
   const keyboard = messages.find((m) => m.inlineKeyboard && m.text === sent.text);
   const press = await json('POST', `/api/v1/rooms/${room.id}/messages/${keyboard.id}/callback`, aliceToken, { data: 'a' });
-  return { tokens: [made.token], rooms: [room.id], presses: [press.callbackQueryId] };
+  return {
+    tokens: [made.token], rooms: [room.id], presses: [press.callbackQueryId],
+    // For the chat suite: the bot, its room and the message with its keyboard.
+    botId: made.bot.id, roomId: room.id, keyboardId: keyboard.id, callbackData: 'a',
+  };
 }
 
 // Workspace operations with rules OpenAPI cannot state answer some schema-valid requests with 400 invalid_request
@@ -575,7 +576,7 @@ const workspaceSemanticRejections = [
   'listWebhooks', 'listWebhookDeliveries', 'createWebhook', 'updateWebhook',
 ];
 
-function workspaceConfig({ authFile, scopes, workspaces, keyIds, webhooks = [], deliveries = [], seeded = { dictionaries: {}, parameters: {}, operations: {} } }) {
+function workspaceConfig({ authFile, scopes, workspaces, keyIds, seeded }) {
   return [
     // Identities, tried in this order per operation: the key for the module families (the administration paths
     // refuse it with 403, which moves Schemathesis on), then alice, Owner of her own workspace, with her bearer JWT.
@@ -596,21 +597,14 @@ function workspaceConfig({ authFile, scopes, workspaces, keyIds, webhooks = [], 
     '[dictionaries.keys]',
     `values = ${toml(keyIds)}`,
     '',
-    // A webhook of the key's workspace and its ping delivery, so that the operations below /webhooks/{id} meet them.
-    '[dictionaries.webhooks]',
-    `values = ${toml(webhooks)}`,
-    '',
-    '[dictionaries.deliveries]',
-    `values = ${toml(deliveries)}`,
-    '',
-    // A lead seeded through the API (see workspace-seed.mjs).
+    // Records of every family, members, webhooks and a delivery, seeded through the API (see workspace-seed.mjs); path.id
+    // is bound per operation, since it names a different kind of record on each.
     ...dictionaryTables(seeded.dictionaries),
     '[parameters]',
     `"body.scopes[*]" = { dictionary = "scopes", probability = 0.7 }`,
     `"path.workspace_id" = { dictionary = "workspaces", probability = 0.5 }`,
     `"path.key_id" = { dictionary = "keys", probability = 0.5 }`,
     `"query.key_id" = { dictionary = "keys", probability = 0.5 }`,
-    `"path.id" = { dictionary = "webhooks", probability = 0.3 }`,
     `"path.delivery_id" = { dictionary = "deliveries", probability = 0.5 }`,
     ...bindingLines(seeded.parameters),
     '',
@@ -802,7 +796,8 @@ async function main() {
     const svcScopes = (await fetch(`${platform.workspaceUrl}/api/v1/scopes`).then((r) => r.json())).items.map((x) => x.scope);
     const unlimited = ['--plan', 'enterprise', '--rate-per-hour', '1000000000', '--rate-per-minute', '100000000'];
     const [svcKey, svcPeer] = [
-      await devSvcKey(dataDir, ['--workspace', 'Contract B', '--scopes', svcScopes.join(','), ...unlimited]),
+      // bob owns the key's workspace; the workspace seed makes carol a member too (fields that name members).
+      await devSvcKey(dataDir, ['--workspace', 'Contract B', '--owner', bob, '--scopes', svcScopes.join(','), ...unlimited]),
       await devSvcKey(dataDir, ['--workspace', 'Contract B peer', '--scopes', svcScopes.join(','), ...unlimited]),
     ];
     await devSvcKey(dataDir, ['--workspace', 'Alice B', '--owner', alice, '--scopes', 'read-only', ...unlimited]);
@@ -822,7 +817,7 @@ async function main() {
         specFile: spec,
         baseUrl: platform.url,
         auth: [bearer('alice', aliceToken), bearer('bob', bobToken), bearer('admin', adminToken)],
-        seedRows: () => seedChat({ baseUrl: platform.url, tokens: { alice: aliceToken, bob: bobToken, carol: carolToken, admin: adminToken }, accounts: { alice, bob, carol } }),
+        seedRows: () => seedChat({ baseUrl: platform.url, tokens: { alice: aliceToken, bob: bobToken, carol: carolToken, admin: adminToken }, accounts: { alice, bob, carol }, bots }),
         config: (authFile, seeded) => schemathesisConfig({ authFile, accounts: [bob, carol], seeded }),
         examples: maxExamples,
       },
@@ -831,8 +826,8 @@ async function main() {
         specFile: partnerSpec,
         baseUrl: platform.partnerUrl,
         auth: [bearer('alice', aliceToken), apiKey('key', key), bearer('admin', adminToken), apiKey('peer', peer)],
-        seedRows: () => seedPartner({ baseUrl: platform.partnerUrl, root, dataDir, key, aliceToken, aliceWorkspace, accounts: { bob, carol } }),
-        config: (authFile, seeded) => partnerConfig({ authFile, scopes: catalogueScopes, presets: cataloguePresets, workspaces: [aliceWorkspace], webhooks: [partnerHook.id], seeded }),
+        seedRows: () => seedPartner({ baseUrl: platform.partnerUrl, root, dataDir, key, aliceToken, aliceWorkspace, accounts: { bob, carol }, webhook: partnerHook.id, delivery: partnerHook.ping.delivery_id }),
+        config: (authFile, seeded) => partnerConfig({ authFile, scopes: catalogueScopes, presets: cataloguePresets, workspaces: [aliceWorkspace], seeded }),
         examples: partnerMaxExamples,
         // A key that revokes itself would turn every later case of the suite into a 401: that operation runs alone.
         filter: ['--exclude-operation-id', 'revokeCurrentApiKey'],
@@ -851,8 +846,11 @@ async function main() {
         specFile: workspaceSpec,
         baseUrl: platform.workspaceUrl,
         auth: [bearerSvc('key', svcKey), bearer('alice', aliceToken), bearerSvc('peer', svcPeer)],
-        seedRows: () => seedWorkspace({ baseUrl: platform.workspaceUrl, svcKey, aliceWorkspace: aliceSvcWorkspace, aliceKeyIds: aliceSvcKeys.items.map((k) => k.id) }),
-        config: (authFile, seeded) => workspaceConfig({ authFile, scopes: svcScopes, workspaces: [aliceSvcWorkspace], keyIds: aliceSvcKeys.items.map((k) => k.id), webhooks: [svcHook.id], deliveries: [svcHook.ping.delivery_id], seeded }),
+        seedRows: () => seedWorkspace({
+          baseUrl: platform.workspaceUrl, partnerUrl: platform.partnerUrl, svcKey, bobToken, accounts: { bob, carol }, aliceWorkspace: aliceSvcWorkspace,
+          aliceKeyIds: aliceSvcKeys.items.map((k) => k.id), webhook: svcHook.id, delivery: svcHook.ping.delivery_id,
+        }),
+        config: (authFile, seeded) => workspaceConfig({ authFile, scopes: svcScopes, workspaces: [aliceSvcWorkspace], keyIds: aliceSvcKeys.items.map((k) => k.id), seeded }),
         examples: workspaceMaxExamples,
       },
       {
@@ -860,6 +858,9 @@ async function main() {
         specFile: botSpec,
         baseUrl: platform.url,
         auth: [],
+        // Nothing to make: the bot, its room and a press were made above. The coverage phase draws no dictionary
+        // values, so its valid cases get the bot's token and room from here (see hooks.py).
+        seedRows: async () => ({ coverage: { parameters: { 'path.token': bots.tokens[0], 'body.chat_id': bots.rooms[0], 'body.callback_query_id': bots.presses[0] }, operations: {} } }),
         config: () => botConfig(bots),
         examples: maxExamples,
       },
