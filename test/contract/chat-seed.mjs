@@ -173,6 +173,16 @@ export async function seedChat({ baseUrl, tokens, accounts, bots }) {
       updateChannelRule: { 'path.id': 'ruleChannels' },
       pressInlineButton: { 'path.roomId': 'botRooms', 'path.messageId': 'keyboards', 'body.data': 'callbackData' },
     },
+    // Rules of the rule language for half of the valid cases of the rule's replacement (see hooks.py).
+    objects: {
+      updateChannelRule: {
+        rule: [
+          rule,
+          { field: 'tags', contains: 'oncall' },
+          { any: [{ field: 'role', in: ['lead', 'manager'] }, { not: { field: 'department', equals: 'sales' } }] },
+        ],
+      },
+    },
     // Cases that would delete or leave the seeded rooms, or demote alice in them, are not sent (see hooks.py).
     protect: {
       deleteRoom: [{ id: [main, approval] }],
@@ -184,6 +194,8 @@ export async function seedChat({ baseUrl, tokens, accounts, bots }) {
       setBotWebhook: [{ id: [bots.botId] }],
       // A poll closed cannot take votes any more: only the polls kept for closing are closed.
       closePoll: [{ pollId: [votable.id] }],
+      // The RULE channel whose rule is replaced stays.
+      deleteChannel: [{ id: [ruleChannel] }],
     },
     // Ids for the positive cases of the coverage phase, which draws no dictionary values (see hooks.py): rows where
     // alice holds the role each operation needs, so that her first valid case on it is served.

@@ -10,8 +10,10 @@
 //
 // Optional environment:
 //   CONTRACT_MAX_EXAMPLES  test cases per operation in the fuzzing and stateful phases of the chat suite (default
-//                          150; on 2 idle cores about 2.5 min for its 55 operations, the whole run under 5 min)
-//   CONTRACT_PARTNER_MAX_EXAMPLES, CONTRACT_WORKSPACE_MAX_EXAMPLES  the same for those suites (60 and 150)
+//                          80)
+//   CONTRACT_PARTNER_MAX_EXAMPLES, CONTRACT_WORKSPACE_MAX_EXAMPLES, CONTRACT_BOT_MAX_EXAMPLES  the same for those
+//                          suites (60, 40 and 100); with these defaults the whole run takes about 12 minutes on 2
+//                          idle cores (see docs/decisions.md, "Contract fuzzing")
 //   CONTRACT_SEED          replay a run with its seed (every run prints its seed)
 //   CONTRACT_SUITES        run only these suites, comma-separated (chat, partner, partner-revocation, workspace, bot)
 //   CONTRACT_WORKERS       Schemathesis workers (default 1, see below)
@@ -45,11 +47,12 @@ const schemathesis = process.env.SCHEMATHESIS ?? join(root, '.tools/venv/bin/sch
 // Narrow hooks: each says which operation and why (see the file).
 const hooksFile = join(root, 'test/contract/hooks.py');
 
-const maxExamples = positiveInt('CONTRACT_MAX_EXAMPLES', 150);
-// The partner document has 50 operations; fewer cases each keep the whole run within a few minutes.
+// Cases per operation are set so that the whole run (chat 111 operations, partner 61 + 1, workspace 79, bot 13) stays
+// within about 12 minutes on 2 idle cores (it is part of `make test`); a long run raises them.
+const maxExamples = positiveInt('CONTRACT_MAX_EXAMPLES', 80);
 const partnerMaxExamples = positiveInt('CONTRACT_PARTNER_MAX_EXAMPLES', 60);
-// The workspace document has 67 operations.
-const workspaceMaxExamples = positiveInt('CONTRACT_WORKSPACE_MAX_EXAMPLES', maxExamples);
+const workspaceMaxExamples = positiveInt('CONTRACT_WORKSPACE_MAX_EXAMPLES', 40);
+const botMaxExamples = positiveInt('CONTRACT_BOT_MAX_EXAMPLES', 100);
 const onlySuites = (process.env.CONTRACT_SUITES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 // One worker: Schemathesis' generator parses Python source with `ast` from several threads, and the venv's
 // CPython 3.11.7 intermittently fails that with "SystemError: AST constructor recursion depth mismatch"
@@ -493,6 +496,7 @@ const botSemanticRejections = [
 
 function botConfig({ tokens, rooms, presses }) {
   return [
+    ...failOnUnreachedOperations,
     // The Bot API authenticates by the token in the path: most draws use the token of a bot that is a member of
     // a room of alice's with some history, the rest get 401 as they should.
     '[dictionaries.tokens]',
@@ -669,9 +673,10 @@ async function runSuite({ name, specFile, baseUrl, workDir, auth, config, seedRo
   // Rows the suite's dictionaries name, made through the API on the running platform.
   const seeded = seedRows ? await seedRows() : undefined;
   await writeFile(configFile, config(authFile, seeded));
-  // Seeded values the hooks use: ids for the coverage phase, and rows no case may destroy (see hooks.py).
+  // Seeded values the hooks use: ids for the coverage phase, rows no case may destroy, and objects no dictionary can
+  // hold (see hooks.py).
   const seededFile = join(dir, 'seeded.json');
-  await writeFile(seededFile, JSON.stringify({ coverage: seeded?.coverage ?? {}, protect: seeded?.protect ?? {} }));
+  await writeFile(seededFile, JSON.stringify({ coverage: seeded?.coverage ?? {}, protect: seeded?.protect ?? {}, objects: seeded?.objects ?? {} }));
   const reportFile = join(dir, 'report.json');
   const args = [
     '--config-file', configFile,
@@ -862,7 +867,7 @@ async function main() {
         // values, so its valid cases get the bot's token and room from here (see hooks.py).
         seedRows: async () => ({ coverage: { parameters: { 'path.token': bots.tokens[0], 'body.chat_id': bots.rooms[0], 'body.callback_query_id': bots.presses[0] }, operations: {} } }),
         config: () => botConfig(bots),
-        examples: maxExamples,
+        examples: botMaxExamples,
       },
     ];
     const unknownSuites = onlySuites.filter((name) => !allSuites.some((suite) => suite.name === name));
