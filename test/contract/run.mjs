@@ -494,7 +494,14 @@ const botSemanticRejections = [
   'setWebhook',
 ];
 
-function botConfig({ tokens, rooms, presses }) {
+// Messages of the bot per operation: edits on two of them, deletions on ten others.
+const botMessageIds = {
+  editMessage: { 'body.chat_id': 'editRooms', 'body.message_id': 'editable' },
+  editMessageText: { 'body.chat_id': 'editRooms', 'body.message_id': 'editable' },
+  deleteMessage: { 'body.message_id': 'deletable' },
+};
+
+function botConfig({ tokens, rooms, editRooms, presses, editable, deletable }) {
   return [
     ...failOnUnreachedOperations,
     // The Bot API authenticates by the token in the path: most draws use the token of a bot that is a member of
@@ -508,6 +515,15 @@ function botConfig({ tokens, rooms, presses }) {
     '[dictionaries.presses]',
     `values = ${toml(presses)}`,
     '',
+    '[dictionaries.editRooms]',
+    `values = ${toml(editRooms)}`,
+    '',
+    '[dictionaries.editable]',
+    `values = ${toml(editable)}`,
+    '',
+    '[dictionaries.deletable]',
+    `values = ${toml(deletable)}`,
+    '',
     '[parameters]',
     `"path.token" = { dictionary = "tokens", probability = 0.9 }`,
     `"body.chat_id" = { dictionary = "rooms", probability = 0.7 }`,
@@ -517,6 +533,7 @@ function botConfig({ tokens, rooms, presses }) {
       '[[operations]]',
       `include-operation-id = ${toml(operationId)}`,
       `checks.positive_data_acceptance.expected-statuses = ${toml([...defaultPositiveStatuses, '400'])}`,
+      ...bindingLines(botMessageIds[operationId] ?? {}, 'parameters.'),
       '',
     ]),
   ].join('\n');
@@ -545,9 +562,19 @@ async function prepareBots(chatUrl, adminToken, aliceToken) {
   });
   const messages = await json('GET', `/api/v1/rooms/${room.id}/messages`, aliceToken);
   const keyboard = messages.find((m) => m.inlineKeyboard && m.text === sent.text);
-  const press = await json('POST', `/api/v1/rooms/${room.id}/messages/${keyboard.id}/callback`, aliceToken, { data: 'a' });
+  // Presses to answer, and messages of the bot to edit and to delete: an answered press, a deleted message and an edit
+  // to the same text are refused, so each operation draws from several (per operation, see botConfig).
+  const presses = [];
+  for (let i = 0; i < 10; i++) presses.push((await json('POST', `/api/v1/rooms/${room.id}/messages/${keyboard.id}/callback`, aliceToken, { data: 'a' })).callbackQueryId);
+  // The messages to edit are in a room of their own: message ids are small numbers (the room's sequence), which the
+  // generated ids of deleteMessage hit in the main room.
+  const editRoom = await json('POST', '/api/v1/rooms', aliceToken, { type: 'GROUP', name: 'Contract bot edits', memberIds: [made.bot.accountId] });
+  const botSays = async (roomId, text) => (await json('POST', `/bot/${made.token}/sendMessage`, undefined, { chat_id: roomId, text })).message_id;
+  const editable = [await botSays(editRoom.id, 'edit me'), await botSays(editRoom.id, 'edit me too')];
+  const deletable = [];
+  for (let i = 0; i < 10; i++) deletable.push(await botSays(room.id, `delete me ${i}`));
   return {
-    tokens: [made.token], rooms: [room.id], presses: [press.callbackQueryId],
+    tokens: [made.token], rooms: [room.id], editRooms: [editRoom.id], presses, editable, deletable,
     // For the chat suite: the bot, its room and the message with its keyboard.
     botId: made.bot.id, roomId: room.id, keyboardId: keyboard.id, callbackData: 'a',
   };
@@ -865,7 +892,16 @@ async function main() {
         auth: [],
         // Nothing to make: the bot, its room and a press were made above. The coverage phase draws no dictionary
         // values, so its valid cases get the bot's token and room from here (see hooks.py).
-        seedRows: async () => ({ coverage: { parameters: { 'path.token': bots.tokens[0], 'body.chat_id': bots.rooms[0], 'body.callback_query_id': bots.presses[0] }, operations: {} } }),
+        seedRows: async () => ({
+          coverage: {
+            parameters: { 'path.token': bots.tokens[0], 'body.chat_id': bots.rooms[0], 'body.callback_query_id': bots.presses[0] },
+            operations: {
+              editMessage: { 'body.chat_id': bots.editRooms[0], 'body.message_id': bots.editable[0] },
+              editMessageText: { 'body.chat_id': bots.editRooms[0], 'body.message_id': bots.editable[1] },
+              deleteMessage: { 'body.message_id': bots.deletable[0] },
+            },
+          },
+        }),
         config: () => botConfig(bots),
         examples: botMaxExamples,
       },
