@@ -125,6 +125,7 @@ export async function seedChat({ baseUrl, tokens, accounts, bots }) {
       uploadSizes: [1, 1024, 1048576],
       bots: [bots.botId],
       botRooms: [bots.roomId],
+      keyboardRooms: [bots.keyboardRoomId],
       keyboards: [bots.keyboardId],
       callbackData: [bots.callbackData],
     },
@@ -171,7 +172,7 @@ export async function seedChat({ baseUrl, tokens, accounts, bots }) {
       deleteScheduledMessage: { 'path.id': 'deletableScheduled' },
       setBotRoomReadAll: { 'path.id': 'bots', 'path.roomId': 'botRooms' },
       updateChannelRule: { 'path.id': 'ruleChannels' },
-      pressInlineButton: { 'path.roomId': 'botRooms', 'path.messageId': 'keyboards', 'body.data': 'callbackData' },
+      pressInlineButton: { 'path.roomId': 'keyboardRooms', 'path.messageId': 'keyboards', 'body.data': 'callbackData' },
     },
     // Rules of the rule language for half of the valid cases of the rule's replacement (see hooks.py).
     objects: {
@@ -244,7 +245,7 @@ export async function seedChat({ baseUrl, tokens, accounts, bots }) {
         deleteScheduledMessage: { 'path.id': deletableScheduled[0] },
         setBotRoomReadAll: { 'path.id': bots.botId, 'path.roomId': bots.roomId },
         updateChannelRule: { 'path.id': ruleChannel },
-        pressInlineButton: { 'path.roomId': bots.roomId, 'path.messageId': bots.keyboardId, 'body.data': bots.callbackData },
+        pressInlineButton: { 'path.roomId': bots.keyboardRoomId, 'path.messageId': bots.keyboardId, 'body.data': bots.callbackData },
       },
     },
   };

@@ -101,6 +101,8 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
       coverageOperations[`${verb}${singular[resource]}`] = { 'path.id': id };
     }
   }
+  // entity_id must name a record of entity_type: half of the draws name a lead as a lead (the other half stay free).
+  operations.createActivity = { 'body.entity_type': 'leadType', 'body.entity_id': 'leads' };
   operations.revokeApiKey = { 'path.key_id': 'revocableKeys' };
   coverageOperations.revokeApiKey = { 'path.key_id': revocableKeys[0] };
   operations.setWorkspacePlan = { 'path.workspace_id': 'plannedWorkspaces' };
@@ -113,6 +115,7 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
       revocableKeys,
       accounts: [accounts.bob, accounts.carol],
       plannedWorkspaces: [planned],
+      leadType: ['lead'],
       webhooks: [webhook],
       deletableWebhooks,
       disablableWebhooks,

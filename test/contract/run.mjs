@@ -553,30 +553,32 @@ async function prepareBots(chatUrl, adminToken, aliceToken) {
   };
   const tag = randomUUID().replace(/-/g, '').slice(0, 10);
   const made = await json('POST', '/api/v1/bots', adminToken, { username: `contract_${tag}`, displayName: 'Contract bot', moduleCode: 'dev', customerAccountId: 'dev' });
+  // Three rooms of alice's with the bot, so that what one operation does cannot take away what another needs: message
+  // ids are small numbers (each room's sequence), which generated ids hit. The first takes sends and deletions, the
+  // second the messages to edit, the third the message with a keyboard that is pressed (here and by the chat suite).
   const room = await json('POST', '/api/v1/rooms', aliceToken, { type: 'GROUP', name: 'Contract bots', memberIds: [made.bot.accountId] });
+  const editRoom = await json('POST', '/api/v1/rooms', aliceToken, { type: 'GROUP', name: 'Contract bot edits', memberIds: [made.bot.accountId] });
+  const keyboardRoom = await json('POST', '/api/v1/rooms', aliceToken, { type: 'GROUP', name: 'Contract bot keyboard', memberIds: [made.bot.accountId] });
   await json('POST', `/api/v1/rooms/${room.id}/messages`, aliceToken, { text: '/start' });
   const sent = await json('POST', `/bot/${made.token}/sendMessage`, undefined, {
-    chat_id: room.id,
+    chat_id: keyboardRoom.id,
     text: 'Pick one',
     reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] },
   });
-  const messages = await json('GET', `/api/v1/rooms/${room.id}/messages`, aliceToken);
+  const messages = await json('GET', `/api/v1/rooms/${keyboardRoom.id}/messages`, aliceToken);
   const keyboard = messages.find((m) => m.inlineKeyboard && m.text === sent.text);
   // Presses to answer, and messages of the bot to edit and to delete: an answered press, a deleted message and an edit
   // to the same text are refused, so each operation draws from several (per operation, see botConfig).
   const presses = [];
-  for (let i = 0; i < 10; i++) presses.push((await json('POST', `/api/v1/rooms/${room.id}/messages/${keyboard.id}/callback`, aliceToken, { data: 'a' })).callbackQueryId);
-  // The messages to edit are in a room of their own: message ids are small numbers (the room's sequence), which the
-  // generated ids of deleteMessage hit in the main room.
-  const editRoom = await json('POST', '/api/v1/rooms', aliceToken, { type: 'GROUP', name: 'Contract bot edits', memberIds: [made.bot.accountId] });
+  for (let i = 0; i < 10; i++) presses.push((await json('POST', `/api/v1/rooms/${keyboardRoom.id}/messages/${keyboard.id}/callback`, aliceToken, { data: 'a' })).callbackQueryId);
   const botSays = async (roomId, text) => (await json('POST', `/bot/${made.token}/sendMessage`, undefined, { chat_id: roomId, text })).message_id;
   const editable = [await botSays(editRoom.id, 'edit me'), await botSays(editRoom.id, 'edit me too')];
   const deletable = [];
   for (let i = 0; i < 10; i++) deletable.push(await botSays(room.id, `delete me ${i}`));
   return {
     tokens: [made.token], rooms: [room.id], editRooms: [editRoom.id], presses, editable, deletable,
-    // For the chat suite: the bot, its room and the message with its keyboard.
-    botId: made.bot.id, roomId: room.id, keyboardId: keyboard.id, callbackData: 'a',
+    // For the chat suite: the bot, its room, and the message with its keyboard in its room.
+    botId: made.bot.id, roomId: room.id, keyboardRoomId: keyboardRoom.id, keyboardId: keyboard.id, callbackData: 'a',
   };
 }
 
@@ -844,6 +846,27 @@ async function main() {
     const partnerHook = await fetch(`${platform.partnerUrl}/api/v1/webhooks`, { method: 'POST', headers: { 'x-api-key': key, 'idempotency-key': randomUUID(), 'content-type': 'application/json' }, body: hookBody }).then((r) => r.json());
 
     const allSuites = [
+      // First: the chat suite may remove the bot from its rooms, recall its messages or delete those rooms.
+      {
+        name: 'bot',
+        specFile: botSpec,
+        baseUrl: platform.url,
+        auth: [],
+        // Nothing to make: the bot, its room and a press were made above. The coverage phase draws no dictionary
+        // values, so its valid cases get the bot's token and room from here (see hooks.py).
+        seedRows: async () => ({
+          coverage: {
+            parameters: { 'path.token': bots.tokens[0], 'body.chat_id': bots.rooms[0], 'body.callback_query_id': bots.presses[0] },
+            operations: {
+              editMessage: { 'body.chat_id': bots.editRooms[0], 'body.message_id': bots.editable[0] },
+              editMessageText: { 'body.chat_id': bots.editRooms[0], 'body.message_id': bots.editable[1] },
+              deleteMessage: { 'body.message_id': bots.deletable[0] },
+            },
+          },
+        }),
+        config: () => botConfig(bots),
+        examples: botMaxExamples,
+      },
       {
         name: 'chat',
         specFile: spec,
@@ -884,26 +907,6 @@ async function main() {
         }),
         config: (authFile, seeded) => workspaceConfig({ authFile, scopes: svcScopes, workspaces: [aliceSvcWorkspace], keyIds: aliceSvcKeys.items.map((k) => k.id), seeded }),
         examples: workspaceMaxExamples,
-      },
-      {
-        name: 'bot',
-        specFile: botSpec,
-        baseUrl: platform.url,
-        auth: [],
-        // Nothing to make: the bot, its room and a press were made above. The coverage phase draws no dictionary
-        // values, so its valid cases get the bot's token and room from here (see hooks.py).
-        seedRows: async () => ({
-          coverage: {
-            parameters: { 'path.token': bots.tokens[0], 'body.chat_id': bots.rooms[0], 'body.callback_query_id': bots.presses[0] },
-            operations: {
-              editMessage: { 'body.chat_id': bots.editRooms[0], 'body.message_id': bots.editable[0] },
-              editMessageText: { 'body.chat_id': bots.editRooms[0], 'body.message_id': bots.editable[1] },
-              deleteMessage: { 'body.message_id': bots.deletable[0] },
-            },
-          },
-        }),
-        config: () => botConfig(bots),
-        examples: botMaxExamples,
       },
     ];
     const unknownSuites = onlySuites.filter((name) => !allSuites.some((suite) => suite.name === name));
