@@ -54,9 +54,10 @@ def seeded_coverage_ids(context, case):
 
 
 # Every phase may reuse ids captured from earlier answers, so a case of deleteRoom or leaveRoom could take away the
-# seeded rooms that every other operation's dictionary names, and turn the rest of the run into 404s. Such cases are
-# not sent (run.mjs lists, per operation, the path values that are kept out: CONTRACT_SEEDED, "protect"); the
-# operations still run on their own seeded rooms and on the rooms the run creates.
+# seeded rooms that every other operation's dictionary names, and turn the rest of the run into 404s (and the Bot API's
+# deleteMessage, given a room and message id from an edit's answer, the messages kept for editing). Such cases are
+# not sent (run.mjs lists, per operation, the values that are kept out: CONTRACT_SEEDED, "protect"); the operations
+# still run on their own seeded rows and on the rows the run creates.
 @schemathesis.hook("filter_case")
 def keep_seeded_rows(context, case):
     operation = context.operation
@@ -65,8 +66,9 @@ def keep_seeded_rows(context, case):
     rules = _load_seeded().get("protect", {}).get(operation.schema.get_operation_id(operation))
     if not rules:
         return True
-    params = case.path_parameters or {}
-    # Each rule is a set of path values that together name a protected row (e.g. a seeded room and its owner).
+    # Path values, and top-level body fields for the Bot API, whose methods name their rows in the body (chat_id).
+    params = {**(case.body if isinstance(case.body, dict) else {}), **(case.path_parameters or {})}
+    # Each rule is a set of values that together name a protected row (e.g. a seeded room and its owner).
     return not any(all(str(params.get(name, "")).lower() in [v.lower() for v in values] for name, values in rule.items()) for rule in rules)
 
 

@@ -494,10 +494,12 @@ const botSemanticRejections = [
   'setWebhook',
 ];
 
-// Messages of the bot per operation: edits on two of them, deletions on ten others.
+// Messages of the bot per operation: edits on two of them, deletions on ten others. An edit must change something
+// (Telegram's "message is not modified"), and the generator repeats its smallest texts: half of the edits draw from
+// ten texts, so that one edit after another changes the message.
 const botMessageIds = {
-  editMessage: { 'body.chat_id': 'editRooms', 'body.message_id': 'editable' },
-  editMessageText: { 'body.chat_id': 'editRooms', 'body.message_id': 'editable' },
+  editMessage: { 'body.chat_id': 'editRooms', 'body.message_id': 'editable', 'body.text': 'editTexts' },
+  editMessageText: { 'body.chat_id': 'editRooms', 'body.message_id': 'editable', 'body.text': 'editTexts' },
   deleteMessage: { 'body.message_id': 'deletable' },
 };
 
@@ -517,6 +519,9 @@ function botConfig({ tokens, rooms, editRooms, presses, editable, deletable }) {
     '',
     '[dictionaries.editRooms]',
     `values = ${toml(editRooms)}`,
+    '',
+    '[dictionaries.editTexts]',
+    `values = ${toml(Array.from({ length: 10 }, (_, i) => `Edited ${i + 1}`))}`,
     '',
     '[dictionaries.editable]',
     `values = ${toml(editable)}`,
@@ -855,6 +860,13 @@ async function main() {
         // Nothing to make: the bot, its room and a press were made above. The coverage phase draws no dictionary
         // values, so its valid cases get the bot's token and room from here (see hooks.py).
         seedRows: async () => ({
+          // Ids captured from answers (an edit's, getUpdates') would let deleteMessage take the messages kept for
+          // editing and the keyboard, and an edit replace the keyboard the chat suite presses.
+          protect: {
+            deleteMessage: [{ chat_id: [bots.editRooms[0], bots.keyboardRoomId] }],
+            editMessage: [{ chat_id: [bots.keyboardRoomId] }],
+            editMessageText: [{ chat_id: [bots.keyboardRoomId] }],
+          },
           coverage: {
             parameters: { 'path.token': bots.tokens[0], 'body.chat_id': bots.rooms[0], 'body.callback_query_id': bots.presses[0] },
             operations: {
