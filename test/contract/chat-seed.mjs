@@ -24,7 +24,7 @@ async function api(baseUrl, token, method, path, body) {
  * - twelve rooms of bob's that alice is a member of (for leave) and twelve of alice's own (for delete);
  * - three messages in main kept for recall.
  */
-export async function seedChat({ baseUrl, tokens, accounts }) {
+export async function seedChat({ baseUrl, tokens, accounts, bots }) {
   const { alice, bob, carol, admin } = tokens;
   const [dave, erin, frank] = [randomUUID(), randomUUID(), randomUUID()];
   for (const [id, displayName] of [[dave, 'Dave'], [erin, 'Erin'], [frank, 'Frank']]) {
@@ -63,6 +63,35 @@ export async function seedChat({ baseUrl, tokens, accounts }) {
     deletable.push((await room(alice, { name: `Disposable ${i}` })).id);
   }
 
+  // Saved messages of alice: one to update, three to unsave (saving is idempotent per message).
+  const save = async (messageId) => (await api(baseUrl, alice, 'POST', '/api/v1/me/saved', { roomId: main, messageId })).savedId;
+  const saved = [await save(others[0])];
+  const unsavable = [await save(others[1]), await save(others[2]), await save(root)];
+
+  // Polls in main: a single-choice one to read and vote on, and three to close.
+  const poll = () => api(baseUrl, alice, 'POST', `/api/v1/rooms/${main}/polls`, { question: 'Lunch?', options: ['Pizza', 'Salad', 'Soup'] });
+  const votable = await poll();
+  const closable = [(await poll()).id, (await poll()).id, (await poll()).id];
+
+  // Reminders and scheduled messages of alice, due in a month: one to read and change, three to delete.
+  const inAMonth = new Date(Date.now() + 30 * 86_400_000).toISOString();
+  const reminder = async () => (await api(baseUrl, alice, 'POST', '/api/v1/reminders', { text: 'Contract reminder', remindAt: inAMonth })).id;
+  const reminders = [await reminder()];
+  const deletableReminders = [await reminder(), await reminder(), await reminder()];
+  const schedule = async () => (await api(baseUrl, alice, 'POST', `/api/v1/rooms/${main}/messages/scheduled`, { text: 'Contract later', sendAt: inAMonth })).id;
+  const scheduled = [await schedule()];
+  const deletableScheduled = [await schedule(), await schedule(), await schedule()];
+
+  // A contact request from carol to alice, for alice to accept (accepting again answers it unchanged).
+  const contactRequest = (await api(baseUrl, carol, 'POST', '/api/v1/contacts/requests', { accountId: accounts.alice })).id;
+
+  // A RULE channel of alice, for the rule's replacement (a rule is an object: no dictionary can hold one).
+  const rule = { field: 'team', equals: 'core' };
+  const ruleChannel = (await api(baseUrl, alice, 'POST', '/api/v1/channels', { name: 'Contract rule', membershipMode: 'RULE', rule })).id;
+
+  // Instants a scheduled message or a one-time reminder may be set for (after now, within five years), and time zones.
+  const future = [1, 7, 90, 400].map((days) => new Date(Date.now() + days * 86_400_000).toISOString());
+
   const forwardable = [root, ...others];
   return {
     dictionaries: {
@@ -79,6 +108,26 @@ export async function seedChat({ baseUrl, tokens, accounts }) {
       approvable: [requestOf(dave)],
       rejectable: [requestOf(erin), requestOf(frank)],
       emojis: ['👍'],
+      saved,
+      unsavable,
+      polls: [votable.id],
+      pollOptions: votable.options.map((o) => o.id),
+      closablePolls: closable,
+      reminders,
+      deletableReminders,
+      scheduled,
+      deletableScheduled,
+      contactRequests: [contactRequest],
+      ruleChannels: [ruleChannel],
+      futureInstants: future,
+      timeZones: ['UTC', 'Europe/Berlin', 'America/New_York'],
+      uploadTypes: ['image/png', 'application/pdf', 'text/plain'],
+      uploadSizes: [1, 1024, 1048576],
+      bots: [bots.botId],
+      botRooms: [bots.roomId],
+      keyboardRooms: [bots.keyboardRoomId],
+      keyboards: [bots.keyboardId],
+      callbackData: [bots.callbackData],
     },
     // Bindings that apply to every operation with the parameter.
     parameters: {
@@ -90,6 +139,16 @@ export async function seedChat({ baseUrl, tokens, accounts }) {
       'body.messageIds[*]': 'forwardable',
       'body.messageId': 'messages',
       'body.threadRootId': 'threadRoots',
+      'body.roomId': 'rooms',
+      'path.savedId': 'saved',
+      'path.pollId': 'polls',
+      'body.optionIds[*]': 'pollOptions',
+      'path.requestId': 'contactRequests',
+      'body.remindAt': 'futureInstants',
+      'body.sendAt': 'futureInstants',
+      'body.recurrence.timeZone': 'timeZones',
+      'body.contentType': 'uploadTypes',
+      'body.size': 'uploadSizes',
     },
     // Bindings of single operations (path.id also names accounts on the admin operations, which stay unbound).
     operations: {
@@ -103,12 +162,41 @@ export async function seedChat({ baseUrl, tokens, accounts }) {
       rejectJoinRequest: { 'path.roomId': 'approvalRooms', 'path.requestId': 'rejectable' },
       recallMessage: { 'path.messageId': 'recallable' },
       markThreadRead: { 'body.messageId': 'threadMessages' },
+      unsaveMessage: { 'path.savedId': 'unsavable' },
+      closePoll: { 'path.pollId': 'closablePolls' },
+      getReminder: { 'path.id': 'reminders' },
+      updateReminder: { 'path.id': 'reminders' },
+      deleteReminder: { 'path.id': 'deletableReminders' },
+      getScheduledMessage: { 'path.id': 'scheduled' },
+      updateScheduledMessage: { 'path.id': 'scheduled' },
+      deleteScheduledMessage: { 'path.id': 'deletableScheduled' },
+      setBotRoomReadAll: { 'path.id': 'bots', 'path.roomId': 'botRooms' },
+      updateChannelRule: { 'path.id': 'ruleChannels' },
+      pressInlineButton: { 'path.roomId': 'keyboardRooms', 'path.messageId': 'keyboards', 'body.data': 'callbackData' },
+    },
+    // Rules of the rule language for half of the valid cases of the rule's replacement (see hooks.py).
+    objects: {
+      updateChannelRule: {
+        rule: [
+          rule,
+          { field: 'tags', contains: 'oncall' },
+          { any: [{ field: 'role', in: ['lead', 'manager'] }, { not: { field: 'department', equals: 'sales' } }] },
+        ],
+      },
     },
     // Cases that would delete or leave the seeded rooms, or demote alice in them, are not sent (see hooks.py).
     protect: {
       deleteRoom: [{ id: [main, approval] }],
       leaveRoom: [{ id: [main, approval] }],
       changeRoomMemberRole: [{ roomId: [main, approval], accountId: [accounts.alice] }],
+      // The bot suite runs after this one with the seeded bot's token, which these would end or take over.
+      deleteBot: [{ id: [bots.botId] }],
+      regenerateBotToken: [{ id: [bots.botId] }],
+      setBotWebhook: [{ id: [bots.botId] }],
+      // A poll closed cannot take votes any more: only the polls kept for closing are closed.
+      closePoll: [{ pollId: [votable.id] }],
+      // The RULE channel whose rule is replaced stays.
+      deleteChannel: [{ id: [ruleChannel] }],
     },
     // Ids for the positive cases of the coverage phase, which draws no dictionary values (see hooks.py): rows where
     // alice holds the role each operation needs, so that her first valid case on it is served.
@@ -124,6 +212,19 @@ export async function seedChat({ baseUrl, tokens, accounts }) {
         'body.fromRoomId': main,
         'body.messageIds[*]': forwardable,
         'body.messageId': others[0],
+        'body.roomId': main,
+        'path.savedId': saved[0],
+        'path.pollId': votable.id,
+        'body.optionIds[*]': votable.options[0].id,
+        'path.requestId': contactRequest,
+        'body.remindAt': future[1],
+        'body.sendAt': future[1],
+        'body.recurrence.timeZone': 'Europe/Berlin',
+        'body.contentType': 'image/png',
+        'body.size': 1024,
+        // Options that differ (the server compares them trimmed and ignoring case).
+        'body.rule': rule,
+        'body.options[*]': ['Pizza', 'Salad', 'Soup', 'Curry', 'Tacos', 'Ramen', 'Pho', 'Dal', 'Stew', 'Pie'],
       },
       operations: {
         ...Object.fromEntries(
@@ -136,6 +237,15 @@ export async function seedChat({ baseUrl, tokens, accounts }) {
         rejectJoinRequest: { 'path.roomId': approval, 'path.requestId': requestOf(erin) },
         recallMessage: { 'path.messageId': recallable[0] },
         markThreadRead: { 'body.messageId': replies[0] },
+        unsaveMessage: { 'path.savedId': unsavable[0] },
+        closePoll: { 'path.pollId': closable[0] },
+        ...Object.fromEntries(['getReminder', 'updateReminder'].map((op) => [op, { 'path.id': reminders[0] }])),
+        deleteReminder: { 'path.id': deletableReminders[0] },
+        ...Object.fromEntries(['getScheduledMessage', 'updateScheduledMessage'].map((op) => [op, { 'path.id': scheduled[0] }])),
+        deleteScheduledMessage: { 'path.id': deletableScheduled[0] },
+        setBotRoomReadAll: { 'path.id': bots.botId, 'path.roomId': bots.roomId },
+        updateChannelRule: { 'path.id': ruleChannel },
+        pressInlineButton: { 'path.roomId': bots.keyboardRoomId, 'path.messageId': bots.keyboardId, 'body.data': bots.callbackData },
       },
     },
   };

@@ -1,5 +1,6 @@
 # Schemathesis hooks of the contract run (loaded through SCHEMATHESIS_HOOKS by run.mjs). Each one is narrow: one
 # operation, one artefact or one check, for the reason beside it; docs/decisions.md ("Contract fuzzing") lists them.
+import hashlib
 import json
 import os
 
@@ -53,9 +54,10 @@ def seeded_coverage_ids(context, case):
 
 
 # Every phase may reuse ids captured from earlier answers, so a case of deleteRoom or leaveRoom could take away the
-# seeded rooms that every other operation's dictionary names, and turn the rest of the run into 404s. Such cases are
-# not sent (run.mjs lists, per operation, the path values that are kept out: CONTRACT_SEEDED, "protect"); the
-# operations still run on their own seeded rooms and on the rooms the run creates.
+# seeded rooms that every other operation's dictionary names, and turn the rest of the run into 404s (and the Bot API's
+# deleteMessage, given a room and message id from an edit's answer, the messages kept for editing). Such cases are
+# not sent (run.mjs lists, per operation, the values that are kept out: CONTRACT_SEEDED, "protect"); the operations
+# still run on their own seeded rows and on the rows the run creates.
 @schemathesis.hook("filter_case")
 def keep_seeded_rows(context, case):
     operation = context.operation
@@ -64,8 +66,9 @@ def keep_seeded_rows(context, case):
     rules = _load_seeded().get("protect", {}).get(operation.schema.get_operation_id(operation))
     if not rules:
         return True
-    params = case.path_parameters or {}
-    # Each rule is a set of path values that together name a protected row (e.g. a seeded room and its owner).
+    # Path values, and top-level body fields for the Bot API, whose methods name their rows in the body (chat_id).
+    params = {**(case.body if isinstance(case.body, dict) else {}), **(case.path_parameters or {})}
+    # Each rule is a set of values that together name a protected row (e.g. a seeded room and its owner).
     return not any(all(str(params.get(name, "")).lower() in [v.lower() for v in values] for name, values in rule.items()) for rule in rules)
 
 
@@ -97,3 +100,27 @@ def filter_failure(context, failure, case, response):
     from schemathesis.openapi.checks import UseAfterFree
 
     return not (isinstance(failure, UseAfterFree) and failure.operation == "DELETE /api/v1/rooms/{roomId}/messages/{messageId}")
+
+
+# Dictionaries hold strings and numbers only, and a channel rule is an object in its own small language (docs/decisions.md,
+# "Channels, contacts, broadcasts"): generated objects are almost never rules, so PUT /channels/{id}/rule was refused in
+# every valid case of a phase. Half of the valid cases (chosen by the case's own content, so a seed replays the same
+# choice) carry a seeded rule instead, the object counterpart of a dictionary bound with probability 0.5 (run.mjs
+# writes them: CONTRACT_SEEDED, "objects", per operation and body field). Negative cases and the other half are left
+# alone.
+@schemathesis.hook("map_case")
+def seeded_objects(context, case):
+    meta = case.meta
+    operation = context.operation
+    if meta is None or operation is None or meta.generation.mode != GenerationMode.POSITIVE or not isinstance(case.body, dict):
+        return case
+    fields = _load_seeded().get("objects", {}).get(operation.schema.get_operation_id(operation))
+    if not fields:
+        return case
+    digest = int(hashlib.sha256(json.dumps(case.body, sort_keys=True, default=str).encode()).hexdigest(), 16)
+    if digest % 2 == 0:
+        return case
+    for name, pool in fields.items():
+        if name in case.body:
+            case.body[name] = pool[(digest // 2) % len(pool)]
+    return case

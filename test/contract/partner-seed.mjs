@@ -28,7 +28,7 @@ const readOnly = {
   subscriptions: { quantity: 2, currency: 'EUR', unit_price: 100 },
 };
 
-export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, aliceWorkspace, accounts }) {
+export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, aliceWorkspace, accounts, webhook, delivery }) {
   const asKey = (method, path, body) => call(baseUrl, method, path, { 'x-api-key': key, 'idempotency-key': randomUUID() }, body);
   const asAlice = (method, path, body) => call(baseUrl, method, path, { authorization: `Bearer ${aliceToken}` }, body);
 
@@ -70,8 +70,30 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
     leads: 'Lead', deals: 'Deal', contacts: 'Contact', companies: 'Company', activities: 'Activity', invoices: 'Invoice',
     quotations: 'Quotation', payments: 'Payment', products: 'Product', subscriptions: 'Subscription',
   };
+  // Webhook endpoints of the key's workspace: the suite's own (with its ping delivery) for the operations below
+  // /webhooks/{id} and /webhook-deliveries/{id}; delete and disable, after which an endpoint takes no more changes,
+  // resends or replays, draw from endpoints of their own.
+  const hookBody = { name: 'Contract', url: 'https://hooks.example.invalid/in', events: ['lead.created'] };
+  const newHook = async () => (await asKey('POST', '/api/v1/webhooks', hookBody)).id;
+  const deletableWebhooks = [];
+  const disablableWebhooks = [];
+  for (let i = 0; i < 6; i++) {
+    deletableWebhooks.push(await newHook());
+    disablableWebhooks.push(await newHook());
+  }
+
   const operations = {};
   const coverageOperations = {};
+  const hookOperations = {
+    getWebhookEndpoint: 'webhooks', updateWebhookEndpoint: 'webhooks', pauseWebhookEndpoint: 'webhooks', resumeWebhookEndpoint: 'webhooks',
+    testWebhookEndpoint: 'webhooks', deleteWebhookEndpoint: 'deletableWebhooks', disableWebhookEndpoint: 'disablableWebhooks',
+    getWebhookDelivery: 'deliveries', replayWebhookDelivery: 'deliveries', resendWebhookDelivery: 'deliveries',
+  };
+  const firstOf = { webhooks: webhook, deletableWebhooks: deletableWebhooks[0], disablableWebhooks: disablableWebhooks[0], deliveries: delivery };
+  for (const [op, name] of Object.entries(hookOperations)) {
+    operations[op] = { 'path.id': name };
+    coverageOperations[op] = { 'path.id': firstOf[name] };
+  }
   const writable = ['leads', 'deals', 'contacts', 'companies'];
   for (const [resource, id] of Object.entries(byResource)) {
     for (const verb of writable.includes(resource) ? ['get', 'update'] : ['get']) {
@@ -79,6 +101,8 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
       coverageOperations[`${verb}${singular[resource]}`] = { 'path.id': id };
     }
   }
+  // entity_id must name a record of entity_type: half of the draws name a lead as a lead (the other half stay free).
+  operations.createActivity = { 'body.entity_type': 'leadType', 'body.entity_id': 'leads' };
   operations.revokeApiKey = { 'path.key_id': 'revocableKeys' };
   coverageOperations.revokeApiKey = { 'path.key_id': revocableKeys[0] };
   operations.setWorkspacePlan = { 'path.workspace_id': 'plannedWorkspaces' };
@@ -91,6 +115,12 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
       revocableKeys,
       accounts: [accounts.bob, accounts.carol],
       plannedWorkspaces: [planned],
+      leadType: ['lead'],
+      webhooks: [webhook],
+      deletableWebhooks,
+      disablableWebhooks,
+      deliveries: [delivery],
+      webhookUrls: ['https://hooks.example.invalid/in'],
     },
     parameters: {
       'body.entity_id': 'entities',
@@ -98,9 +128,11 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
       'body.contact_id': 'contacts',
       'path.key_id': 'readableKeys',
       'path.account_id': 'accounts',
+      'body.url': 'webhookUrls',
     },
     operations,
-    protect: { setWorkspacePlan: [{ workspace_id: [aliceWorkspace] }] },
+    // A case that would delete or disable the suite's endpoint (its id reused from an earlier answer) is not sent.
+    protect: { setWorkspacePlan: [{ workspace_id: [aliceWorkspace] }], deleteWebhookEndpoint: [{ id: [webhook] }], disableWebhookEndpoint: [{ id: [webhook] }] },
     // Ids for the positive cases of the coverage phase (see hooks.py).
     coverage: {
       parameters: {
@@ -111,6 +143,7 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
         'body.company_id': company,
         'body.contact_id': contact,
         'body.scopes[*]': 'crm_leads:read',
+        'body.url': 'https://hooks.example.invalid/in',
       },
       operations: coverageOperations,
     },

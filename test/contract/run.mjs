@@ -10,8 +10,10 @@
 //
 // Optional environment:
 //   CONTRACT_MAX_EXAMPLES  test cases per operation in the fuzzing and stateful phases of the chat suite (default
-//                          150; on 2 idle cores about 2.5 min for its 55 operations, the whole run under 5 min)
-//   CONTRACT_PARTNER_MAX_EXAMPLES, CONTRACT_WORKSPACE_MAX_EXAMPLES  the same for those suites (60 and 150)
+//                          80)
+//   CONTRACT_PARTNER_MAX_EXAMPLES, CONTRACT_WORKSPACE_MAX_EXAMPLES, CONTRACT_BOT_MAX_EXAMPLES  the same for those
+//                          suites (60, 40 and 100); with these defaults the whole run takes about 12 minutes on 2
+//                          idle cores (see docs/decisions.md, "Contract fuzzing")
 //   CONTRACT_SEED          replay a run with its seed (every run prints its seed)
 //   CONTRACT_SUITES        run only these suites, comma-separated (chat, partner, partner-revocation, workspace, bot)
 //   CONTRACT_WORKERS       Schemathesis workers (default 1, see below)
@@ -45,11 +47,12 @@ const schemathesis = process.env.SCHEMATHESIS ?? join(root, '.tools/venv/bin/sch
 // Narrow hooks: each says which operation and why (see the file).
 const hooksFile = join(root, 'test/contract/hooks.py');
 
-const maxExamples = positiveInt('CONTRACT_MAX_EXAMPLES', 150);
-// The partner document has 50 operations; fewer cases each keep the whole run within a few minutes.
+// Cases per operation are set so that the whole run (chat 111 operations, partner 61 + 1, workspace 79, bot 13) stays
+// within about 12 minutes on 2 idle cores (it is part of `make test`); a long run raises them.
+const maxExamples = positiveInt('CONTRACT_MAX_EXAMPLES', 80);
 const partnerMaxExamples = positiveInt('CONTRACT_PARTNER_MAX_EXAMPLES', 60);
-// The workspace document has 67 operations.
-const workspaceMaxExamples = positiveInt('CONTRACT_WORKSPACE_MAX_EXAMPLES', maxExamples);
+const workspaceMaxExamples = positiveInt('CONTRACT_WORKSPACE_MAX_EXAMPLES', 40);
+const botMaxExamples = positiveInt('CONTRACT_BOT_MAX_EXAMPLES', 100);
 const onlySuites = (process.env.CONTRACT_SUITES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 // One worker: Schemathesis' generator parses Python source with `ast` from several threads, and the venv's
 // CPython 3.11.7 intermittently fails that with "SystemError: AST constructor recursion depth mismatch"
@@ -431,7 +434,7 @@ const partnerSemanticRejections = [
   'listWebhookEndpoints', 'listWebhookDeliveries', 'createWebhookEndpoint', 'updateWebhookEndpoint',
 ];
 
-function partnerConfig({ authFile, scopes, presets, workspaces, webhooks = [], seeded = { dictionaries: {}, parameters: {}, operations: {} } }) {
+function partnerConfig({ authFile, scopes, presets, workspaces, seeded = { dictionaries: {}, parameters: {}, operations: {} } }) {
   return [
     // Identities, tried in this order per operation: alice with her bearer JWT for the workspace administration
     // paths (a key surface refuses her with 401, which moves Schemathesis on), then the key for the key surfaces,
@@ -460,9 +463,7 @@ function partnerConfig({ authFile, scopes, presets, workspaces, webhooks = [], s
     '[dictionaries.roles]',
     `values = ${toml(['admin', 'manager', 'staff'])}`,
     '',
-    // A webhook endpoint of the key's workspace, so that its operations below /webhooks/{id} meet one.
-    ...(webhooks.length ? ['[dictionaries.webhooks]', `values = ${toml(webhooks)}`, ''] : []),
-    // CRM records, members and keys seeded through the API (see partner-seed.mjs).
+    // CRM records, members, keys, webhook endpoints and a delivery seeded through the API (see partner-seed.mjs).
     ...dictionaryTables(seeded.dictionaries),
     '[parameters]',
     `"body.scopes[*]" = { dictionary = "scopes", probability = 0.7 }`,
@@ -470,7 +471,6 @@ function partnerConfig({ authFile, scopes, presets, workspaces, webhooks = [], s
     `"body.plan" = { dictionary = "plans", probability = 0.5 }`,
     `"body.role" = { dictionary = "roles", probability = 0.5 }`,
     `"path.workspace_id" = { dictionary = "workspaces", probability = 0.5 }`,
-    ...(webhooks.length ? [`"path.id" = { dictionary = "webhooks", probability = 0.3 }`] : []),
     ...bindingLines(seeded.parameters),
     '',
     ...operationBlocks(partnerSemanticRejections, seeded.operations),
@@ -494,8 +494,18 @@ const botSemanticRejections = [
   'setWebhook',
 ];
 
-function botConfig({ tokens, rooms, presses }) {
+// Messages of the bot per operation: edits on two of them, deletions on ten others. An edit must change something
+// (Telegram's "message is not modified"), and the generator repeats its smallest texts: half of the edits draw from
+// ten texts, so that one edit after another changes the message.
+const botMessageIds = {
+  editMessage: { 'body.chat_id': 'editRooms', 'body.message_id': 'editable', 'body.text': 'editTexts' },
+  editMessageText: { 'body.chat_id': 'editRooms', 'body.message_id': 'editable', 'body.text': 'editTexts' },
+  deleteMessage: { 'body.message_id': 'deletable' },
+};
+
+function botConfig({ tokens, rooms, editRooms, presses, editable, deletable }) {
   return [
+    ...failOnUnreachedOperations,
     // The Bot API authenticates by the token in the path: most draws use the token of a bot that is a member of
     // a room of alice's with some history, the rest get 401 as they should.
     '[dictionaries.tokens]',
@@ -507,6 +517,18 @@ function botConfig({ tokens, rooms, presses }) {
     '[dictionaries.presses]',
     `values = ${toml(presses)}`,
     '',
+    '[dictionaries.editRooms]',
+    `values = ${toml(editRooms)}`,
+    '',
+    '[dictionaries.editTexts]',
+    `values = ${toml(Array.from({ length: 10 }, (_, i) => `Edited ${i + 1}`))}`,
+    '',
+    '[dictionaries.editable]',
+    `values = ${toml(editable)}`,
+    '',
+    '[dictionaries.deletable]',
+    `values = ${toml(deletable)}`,
+    '',
     '[parameters]',
     `"path.token" = { dictionary = "tokens", probability = 0.9 }`,
     `"body.chat_id" = { dictionary = "rooms", probability = 0.7 }`,
@@ -516,6 +538,7 @@ function botConfig({ tokens, rooms, presses }) {
       '[[operations]]',
       `include-operation-id = ${toml(operationId)}`,
       `checks.positive_data_acceptance.expected-statuses = ${toml([...defaultPositiveStatuses, '400'])}`,
+      ...bindingLines(botMessageIds[operationId] ?? {}, 'parameters.'),
       '',
     ]),
   ].join('\n');
@@ -535,17 +558,33 @@ async function prepareBots(chatUrl, adminToken, aliceToken) {
   };
   const tag = randomUUID().replace(/-/g, '').slice(0, 10);
   const made = await json('POST', '/api/v1/bots', adminToken, { username: `contract_${tag}`, displayName: 'Contract bot', moduleCode: 'dev', customerAccountId: 'dev' });
+  // Three rooms of alice's with the bot, so that what one operation does cannot take away what another needs: message
+  // ids are small numbers (each room's sequence), which generated ids hit. The first takes sends and deletions, the
+  // second the messages to edit, the third the message with a keyboard that is pressed (here and by the chat suite).
   const room = await json('POST', '/api/v1/rooms', aliceToken, { type: 'GROUP', name: 'Contract bots', memberIds: [made.bot.accountId] });
+  const editRoom = await json('POST', '/api/v1/rooms', aliceToken, { type: 'GROUP', name: 'Contract bot edits', memberIds: [made.bot.accountId] });
+  const keyboardRoom = await json('POST', '/api/v1/rooms', aliceToken, { type: 'GROUP', name: 'Contract bot keyboard', memberIds: [made.bot.accountId] });
   await json('POST', `/api/v1/rooms/${room.id}/messages`, aliceToken, { text: '/start' });
   const sent = await json('POST', `/bot/${made.token}/sendMessage`, undefined, {
-    chat_id: room.id,
+    chat_id: keyboardRoom.id,
     text: 'Pick one',
     reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] },
   });
-  const messages = await json('GET', `/api/v1/rooms/${room.id}/messages`, aliceToken);
+  const messages = await json('GET', `/api/v1/rooms/${keyboardRoom.id}/messages`, aliceToken);
   const keyboard = messages.find((m) => m.inlineKeyboard && m.text === sent.text);
-  const press = await json('POST', `/api/v1/rooms/${room.id}/messages/${keyboard.id}/callback`, aliceToken, { data: 'a' });
-  return { tokens: [made.token], rooms: [room.id], presses: [press.callbackQueryId] };
+  // Presses to answer, and messages of the bot to edit and to delete: an answered press, a deleted message and an edit
+  // to the same text are refused, so each operation draws from several (per operation, see botConfig).
+  const presses = [];
+  for (let i = 0; i < 10; i++) presses.push((await json('POST', `/api/v1/rooms/${keyboardRoom.id}/messages/${keyboard.id}/callback`, aliceToken, { data: 'a' })).callbackQueryId);
+  const botSays = async (roomId, text) => (await json('POST', `/bot/${made.token}/sendMessage`, undefined, { chat_id: roomId, text })).message_id;
+  const editable = [await botSays(editRoom.id, 'edit me'), await botSays(editRoom.id, 'edit me too')];
+  const deletable = [];
+  for (let i = 0; i < 10; i++) deletable.push(await botSays(room.id, `delete me ${i}`));
+  return {
+    tokens: [made.token], rooms: [room.id], editRooms: [editRoom.id], presses, editable, deletable,
+    // For the chat suite: the bot, its room, and the message with its keyboard in its room.
+    botId: made.bot.id, roomId: room.id, keyboardRoomId: keyboardRoom.id, keyboardId: keyboard.id, callbackData: 'a',
+  };
 }
 
 // Workspace operations with rules OpenAPI cannot state answer some schema-valid requests with 400 invalid_request
@@ -575,7 +614,7 @@ const workspaceSemanticRejections = [
   'listWebhooks', 'listWebhookDeliveries', 'createWebhook', 'updateWebhook',
 ];
 
-function workspaceConfig({ authFile, scopes, workspaces, keyIds, webhooks = [], deliveries = [], seeded = { dictionaries: {}, parameters: {}, operations: {} } }) {
+function workspaceConfig({ authFile, scopes, workspaces, keyIds, seeded }) {
   return [
     // Identities, tried in this order per operation: the key for the module families (the administration paths
     // refuse it with 403, which moves Schemathesis on), then alice, Owner of her own workspace, with her bearer JWT.
@@ -596,21 +635,14 @@ function workspaceConfig({ authFile, scopes, workspaces, keyIds, webhooks = [], 
     '[dictionaries.keys]',
     `values = ${toml(keyIds)}`,
     '',
-    // A webhook of the key's workspace and its ping delivery, so that the operations below /webhooks/{id} meet them.
-    '[dictionaries.webhooks]',
-    `values = ${toml(webhooks)}`,
-    '',
-    '[dictionaries.deliveries]',
-    `values = ${toml(deliveries)}`,
-    '',
-    // A lead seeded through the API (see workspace-seed.mjs).
+    // Records of every family, members, webhooks and a delivery, seeded through the API (see workspace-seed.mjs); path.id
+    // is bound per operation, since it names a different kind of record on each.
     ...dictionaryTables(seeded.dictionaries),
     '[parameters]',
     `"body.scopes[*]" = { dictionary = "scopes", probability = 0.7 }`,
     `"path.workspace_id" = { dictionary = "workspaces", probability = 0.5 }`,
     `"path.key_id" = { dictionary = "keys", probability = 0.5 }`,
     `"query.key_id" = { dictionary = "keys", probability = 0.5 }`,
-    `"path.id" = { dictionary = "webhooks", probability = 0.3 }`,
     `"path.delivery_id" = { dictionary = "deliveries", probability = 0.5 }`,
     ...bindingLines(seeded.parameters),
     '',
@@ -675,9 +707,10 @@ async function runSuite({ name, specFile, baseUrl, workDir, auth, config, seedRo
   // Rows the suite's dictionaries name, made through the API on the running platform.
   const seeded = seedRows ? await seedRows() : undefined;
   await writeFile(configFile, config(authFile, seeded));
-  // Seeded values the hooks use: ids for the coverage phase, and rows no case may destroy (see hooks.py).
+  // Seeded values the hooks use: ids for the coverage phase, rows no case may destroy, and objects no dictionary can
+  // hold (see hooks.py).
   const seededFile = join(dir, 'seeded.json');
-  await writeFile(seededFile, JSON.stringify({ coverage: seeded?.coverage ?? {}, protect: seeded?.protect ?? {} }));
+  await writeFile(seededFile, JSON.stringify({ coverage: seeded?.coverage ?? {}, protect: seeded?.protect ?? {}, objects: seeded?.objects ?? {} }));
   const reportFile = join(dir, 'report.json');
   const args = [
     '--config-file', configFile,
@@ -802,7 +835,8 @@ async function main() {
     const svcScopes = (await fetch(`${platform.workspaceUrl}/api/v1/scopes`).then((r) => r.json())).items.map((x) => x.scope);
     const unlimited = ['--plan', 'enterprise', '--rate-per-hour', '1000000000', '--rate-per-minute', '100000000'];
     const [svcKey, svcPeer] = [
-      await devSvcKey(dataDir, ['--workspace', 'Contract B', '--scopes', svcScopes.join(','), ...unlimited]),
+      // bob owns the key's workspace; the workspace seed makes carol a member too (fields that name members).
+      await devSvcKey(dataDir, ['--workspace', 'Contract B', '--owner', bob, '--scopes', svcScopes.join(','), ...unlimited]),
       await devSvcKey(dataDir, ['--workspace', 'Contract B peer', '--scopes', svcScopes.join(','), ...unlimited]),
     ];
     await devSvcKey(dataDir, ['--workspace', 'Alice B', '--owner', alice, '--scopes', 'read-only', ...unlimited]);
@@ -817,12 +851,40 @@ async function main() {
     const partnerHook = await fetch(`${platform.partnerUrl}/api/v1/webhooks`, { method: 'POST', headers: { 'x-api-key': key, 'idempotency-key': randomUUID(), 'content-type': 'application/json' }, body: hookBody }).then((r) => r.json());
 
     const allSuites = [
+      // First: the chat suite may remove the bot from its rooms, recall its messages or delete those rooms.
+      {
+        name: 'bot',
+        specFile: botSpec,
+        baseUrl: platform.url,
+        auth: [],
+        // Nothing to make: the bot, its room and a press were made above. The coverage phase draws no dictionary
+        // values, so its valid cases get the bot's token and room from here (see hooks.py).
+        seedRows: async () => ({
+          // Ids captured from answers (an edit's, getUpdates') would let deleteMessage take the messages kept for
+          // editing and the keyboard, and an edit replace the keyboard the chat suite presses.
+          protect: {
+            deleteMessage: [{ chat_id: [bots.editRooms[0], bots.keyboardRoomId] }],
+            editMessage: [{ chat_id: [bots.keyboardRoomId] }],
+            editMessageText: [{ chat_id: [bots.keyboardRoomId] }],
+          },
+          coverage: {
+            parameters: { 'path.token': bots.tokens[0], 'body.chat_id': bots.rooms[0], 'body.callback_query_id': bots.presses[0] },
+            operations: {
+              editMessage: { 'body.chat_id': bots.editRooms[0], 'body.message_id': bots.editable[0] },
+              editMessageText: { 'body.chat_id': bots.editRooms[0], 'body.message_id': bots.editable[1] },
+              deleteMessage: { 'body.message_id': bots.deletable[0] },
+            },
+          },
+        }),
+        config: () => botConfig(bots),
+        examples: botMaxExamples,
+      },
       {
         name: 'chat',
         specFile: spec,
         baseUrl: platform.url,
         auth: [bearer('alice', aliceToken), bearer('bob', bobToken), bearer('admin', adminToken)],
-        seedRows: () => seedChat({ baseUrl: platform.url, tokens: { alice: aliceToken, bob: bobToken, carol: carolToken, admin: adminToken }, accounts: { alice, bob, carol } }),
+        seedRows: () => seedChat({ baseUrl: platform.url, tokens: { alice: aliceToken, bob: bobToken, carol: carolToken, admin: adminToken }, accounts: { alice, bob, carol }, bots }),
         config: (authFile, seeded) => schemathesisConfig({ authFile, accounts: [bob, carol], seeded }),
         examples: maxExamples,
       },
@@ -831,8 +893,8 @@ async function main() {
         specFile: partnerSpec,
         baseUrl: platform.partnerUrl,
         auth: [bearer('alice', aliceToken), apiKey('key', key), bearer('admin', adminToken), apiKey('peer', peer)],
-        seedRows: () => seedPartner({ baseUrl: platform.partnerUrl, root, dataDir, key, aliceToken, aliceWorkspace, accounts: { bob, carol } }),
-        config: (authFile, seeded) => partnerConfig({ authFile, scopes: catalogueScopes, presets: cataloguePresets, workspaces: [aliceWorkspace], webhooks: [partnerHook.id], seeded }),
+        seedRows: () => seedPartner({ baseUrl: platform.partnerUrl, root, dataDir, key, aliceToken, aliceWorkspace, accounts: { bob, carol }, webhook: partnerHook.id, delivery: partnerHook.ping.delivery_id }),
+        config: (authFile, seeded) => partnerConfig({ authFile, scopes: catalogueScopes, presets: cataloguePresets, workspaces: [aliceWorkspace], seeded }),
         examples: partnerMaxExamples,
         // A key that revokes itself would turn every later case of the suite into a 401: that operation runs alone.
         filter: ['--exclude-operation-id', 'revokeCurrentApiKey'],
@@ -851,17 +913,12 @@ async function main() {
         specFile: workspaceSpec,
         baseUrl: platform.workspaceUrl,
         auth: [bearerSvc('key', svcKey), bearer('alice', aliceToken), bearerSvc('peer', svcPeer)],
-        seedRows: () => seedWorkspace({ baseUrl: platform.workspaceUrl, svcKey, aliceWorkspace: aliceSvcWorkspace, aliceKeyIds: aliceSvcKeys.items.map((k) => k.id) }),
-        config: (authFile, seeded) => workspaceConfig({ authFile, scopes: svcScopes, workspaces: [aliceSvcWorkspace], keyIds: aliceSvcKeys.items.map((k) => k.id), webhooks: [svcHook.id], deliveries: [svcHook.ping.delivery_id], seeded }),
+        seedRows: () => seedWorkspace({
+          baseUrl: platform.workspaceUrl, partnerUrl: platform.partnerUrl, svcKey, bobToken, accounts: { bob, carol }, aliceWorkspace: aliceSvcWorkspace,
+          aliceKeyIds: aliceSvcKeys.items.map((k) => k.id), webhook: svcHook.id, delivery: svcHook.ping.delivery_id,
+        }),
+        config: (authFile, seeded) => workspaceConfig({ authFile, scopes: svcScopes, workspaces: [aliceSvcWorkspace], keyIds: aliceSvcKeys.items.map((k) => k.id), seeded }),
         examples: workspaceMaxExamples,
-      },
-      {
-        name: 'bot',
-        specFile: botSpec,
-        baseUrl: platform.url,
-        auth: [],
-        config: () => botConfig(bots),
-        examples: maxExamples,
       },
     ];
     const unknownSuites = onlySuites.filter((name) => !allSuites.some((suite) => suite.name === name));

@@ -2021,6 +2021,16 @@ export interface components {
             title?: components["schemas"]["Platform.text"];
             text: components["schemas"]["Platform.text"];
         };
+        /**
+         * @example {
+         *       "name": "Core on call",
+         *       "membershipMode": "RULE",
+         *       "rule": {
+         *         "field": "team",
+         *         "equals": "core"
+         *       }
+         *     }
+         */
         CreateChannelRequest: {
             name: components["schemas"]["RoomName"];
             description?: components["schemas"]["Platform.text"];
@@ -2062,7 +2072,11 @@ export interface components {
             /** @description Strictly after now and at most five years ahead. */
             remindAt?: components["schemas"]["Platform.instant"];
             recurrence?: components["schemas"]["Recurrence"];
-        };
+        } & ({
+            recurrence?: never;
+        } | {
+            remindAt?: never;
+        });
         CreateRoomRequest: {
             type: components["schemas"]["CreatableRoomType"];
             name: components["schemas"]["RoomName"];
@@ -2916,6 +2930,10 @@ export interface components {
             text?: components["schemas"]["Platform.text"];
             remindAt?: components["schemas"]["Platform.instant"];
             recurrence?: components["schemas"]["Recurrence"];
+        } | {
+            recurrence?: never;
+        } | {
+            remindAt?: never;
         };
         /** @description Fields to change; an absent field stays as it is. */
         UpdateRoomRequest: {

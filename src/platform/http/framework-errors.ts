@@ -26,6 +26,8 @@ function detailOf(part: string, e: AjvError): ErrorDetail {
   if ((e.keyword === 'unevaluatedProperties' || e.keyword === 'additionalProperties') && (params.unevaluatedProperty || params.additionalProperty)) {
     return { location: `${base}.${String(params.unevaluatedProperty ?? params.additionalProperty)}`, message: 'is not a known field' };
   }
+  // A `false` subschema forbids a field beside others (e.g. two fields of which only one may be given).
+  if (e.keyword === 'false schema') return { location: base, message: 'cannot be given together with the other fields of this request' };
   if (e.keyword === 'enum' && Array.isArray(params.allowedValues)) {
     return { location: base, message: `must be one of ${params.allowedValues.map(String).join(', ')}` };
   }

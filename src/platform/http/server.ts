@@ -58,6 +58,11 @@ export interface ListenerOptions<Ops, Ctx> {
   onResponse?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   /** Fastify trustProxy: whether request.ip comes from X-Forwarded-For. */
   trustProxy?: boolean | number;
+  /**
+   * What the JSON parser does with `__proto__` and `constructor.prototype` keys: refuse the body (400, the default) or
+   * drop those keys (an interface whose bodies take unknown fields and ignore them, where such a key is one more).
+   */
+  poisonedJsonKeys?: 'error' | 'remove';
   /** Renders an error in this interface's envelope. */
   renderError: (error: AppError, request: ErrorRequest) => ErrorRendering;
   /** Socket timeouts; the configuration's defaults when absent. */
@@ -262,6 +267,8 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
   const app = Fastify({
     loggerInstance: log,
     bodyLimit: options.bodyLimit,
+    onProtoPoisoning: options.poisonedJsonKeys ?? 'error',
+    onConstructorPoisoning: options.poisonedJsonKeys ?? 'error',
     genReqId: (req) => {
       const incoming = req.headers[headerName];
       return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : newId();

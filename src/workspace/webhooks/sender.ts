@@ -7,7 +7,7 @@ import { Agent, request } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createSecureContext, rootCertificates } from 'node:tls';
-import { hostOf, parseWebhookUrl, resolveTarget, TargetRefused, type ResolvedTarget } from './targets.js';
+import { hostOf, parseWebhookUrl, resolveTarget, TargetRefused, type HostLookup, type ResolvedTarget } from './targets.js';
 
 export const excerptLength = 1000;
 const maxResponseBytes = 64 * 1024;
@@ -29,6 +29,8 @@ export interface SenderOptions {
   /** PEM of extra trusted CAs (WEBHOOK_CA_FILE), added to Node's bundled roots. */
   caPem?: string;
   timeoutMs: number;
+  /** The resolver (tests give their own); the system's by default. */
+  lookup?: HostLookup;
 }
 
 export function readCaFile(path: string | undefined): string | undefined {
@@ -58,7 +60,7 @@ function noAnswer(started: number, error: string): SendOutcome {
 function errorName(err: unknown): string {
   if (err instanceof TargetRefused) return `target_refused: ${err.message}`;
   const e = err as { code?: unknown; message?: unknown };
-  if (typeof e?.code === 'string') return e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN' ? `dns: ${e.code}` : e.code;
+  if (typeof e?.code === 'string') return ['ENOTFOUND', 'EAI_AGAIN', 'ETIMEOUT'].includes(e.code) ? `dns: ${e.code}` : e.code;
   return String(e?.message ?? err).slice(0, 200);
 }
 
@@ -81,7 +83,7 @@ export class WebhookSender {
     if (typeof url === 'string') return { ...noAnswer(started, `invalid_url: ${url}`), retryable: false };
     let target: ResolvedTarget;
     try {
-      target = await resolveTarget(url, this.options.allowPrivateTargets);
+      target = await resolveTarget(url, this.options.allowPrivateTargets, this.options.timeoutMs, this.options.lookup);
     } catch (err) {
       return noAnswer(started, errorName(err));
     }
@@ -110,10 +112,11 @@ export class WebhookSender {
         agent: this.agent,
         lookup: pinned(target),
       });
+      // The time-out covers the whole exchange, the name's resolution included.
       const timer = setTimeout(() => {
         req.destroy();
         finish('timeout');
-      }, this.options.timeoutMs);
+      }, Math.max(1, this.options.timeoutMs - (performance.now() - started)));
       req.on('response', (res) => {
         status = res.statusCode ?? null;
         latencyMs = Math.round(performance.now() - started);

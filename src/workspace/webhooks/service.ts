@@ -95,10 +95,13 @@ export class WebhookService {
     return url;
   }
 
-  /** Refuses a loopback or private target now; a name that does not resolve yet is left to the ping to judge. */
+  /**
+   * Refuses a loopback or private target now; a name that does not resolve yet (or not within the receiver time-out)
+   * is left to the ping to judge.
+   */
   private async checkTarget(url: URL, field: string): Promise<void> {
     try {
-      await resolveTarget(url, this.engine.settings.allowPrivateTargets);
+      await resolveTarget(url, this.engine.settings.allowPrivateTargets, this.engine.settings.timeoutMs);
     } catch (err) {
       if (err instanceof TargetRefused) throw this.errors.invalid(field, err.message);
     }

@@ -1,4 +1,5 @@
 // Which webhook targets are refused: checked on the resolved address, never on the URL's text alone.
+import { WebhookSender } from './sender.js';
 import { parseWebhookUrl, resolveTarget, TargetRefused } from './targets.js';
 
 const url = (text: string) => {
@@ -25,19 +26,34 @@ const refused = [
 ];
 
 test.each(refused)('%s is refused unless private targets are allowed', async (host) => {
-  await expect(resolveTarget(url(`https://${host}/hook`), false)).rejects.toBeInstanceOf(TargetRefused);
+  await expect(resolveTarget(url(`https://${host}/hook`), false, 5_000)).rejects.toBeInstanceOf(TargetRefused);
 });
 
 test('public addresses pass; with WEBHOOK_ALLOW_PRIVATE_TARGETS private ones too, never unspecified or multicast', async () => {
-  await expect(resolveTarget(url('https://93.184.215.14/'), false)).resolves.toEqual({ address: '93.184.215.14', family: 4 });
-  await expect(resolveTarget(url('https://[2606:4700::1111]/'), false)).resolves.toEqual({ address: '2606:4700::1111', family: 6 });
-  await expect(resolveTarget(url('https://127.0.0.1:9/'), true)).resolves.toEqual({ address: '127.0.0.1', family: 4 });
-  await expect(resolveTarget(url('https://[fd00::1]/'), true)).resolves.toMatchObject({ family: 6 });
-  await expect(resolveTarget(url('https://0.0.0.0/'), true)).rejects.toBeInstanceOf(TargetRefused);
-  await expect(resolveTarget(url('https://224.0.0.1/'), true)).rejects.toBeInstanceOf(TargetRefused);
+  await expect(resolveTarget(url('https://93.184.215.14/'), false, 5_000)).resolves.toEqual({ address: '93.184.215.14', family: 4 });
+  await expect(resolveTarget(url('https://[2606:4700::1111]/'), false, 5_000)).resolves.toEqual({ address: '2606:4700::1111', family: 6 });
+  await expect(resolveTarget(url('https://127.0.0.1:9/'), true, 5_000)).resolves.toEqual({ address: '127.0.0.1', family: 4 });
+  await expect(resolveTarget(url('https://[fd00::1]/'), true, 5_000)).resolves.toMatchObject({ family: 6 });
+  await expect(resolveTarget(url('https://0.0.0.0/'), true, 5_000)).rejects.toBeInstanceOf(TargetRefused);
+  await expect(resolveTarget(url('https://224.0.0.1/'), true, 5_000)).rejects.toBeInstanceOf(TargetRefused);
 });
 
 test('a name is judged by what it resolves to', async () => {
-  await expect(resolveTarget(url('https://localhost/hook'), false)).rejects.toThrow(/localhost resolves to/);
-  await expect(resolveTarget(url('https://localhost/hook'), true)).resolves.toMatchObject({ address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) });
+  await expect(resolveTarget(url('https://localhost/hook'), false, 5_000)).rejects.toThrow(/localhost resolves to/);
+  await expect(resolveTarget(url('https://localhost/hook'), true, 5_000)).resolves.toMatchObject({ address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) });
+});
+
+// The system resolver can take 5 s or more to give up on a name; a request that saves, tests or pings a webhook must
+// still answer within the receiver time-out (a save once hung past the client's 10 s this way). The lookup here never
+// answers: without the bound, the test would hang.
+test('a name that does not resolve within the time-out is an ETIMEOUT error, and the sender reports it in time', async () => {
+  const never = () => new Promise<Array<{ address: string; family: number }>>(() => undefined);
+  await expect(resolveTarget(url('https://slow.example/hook'), false, 200, never)).rejects.toMatchObject({ code: 'ETIMEOUT' });
+  const sender = new WebhookSender({ allowPrivateTargets: false, timeoutMs: 200, lookup: never });
+  try {
+    const outcome = await sender.post('https://slow.example/hook', '{}', {});
+    expect(outcome).toMatchObject({ status: null, ok: false, retryable: true, error: 'dns: ETIMEOUT' });
+  } finally {
+    sender.close();
+  }
 });

@@ -51,11 +51,33 @@ function isAllowed(address: string, allowPrivate: boolean): boolean {
   return allowPrivate || range === 'unicast';
 }
 
-/** Resolves the URL's host and checks every address; throws TargetRefused, or the resolver's error. */
-export async function resolveTarget(url: URL, allowPrivate: boolean): Promise<ResolvedTarget> {
+export type HostLookup = (host: string) => Promise<Array<{ address: string; family: number }>>;
+
+const systemLookup: HostLookup = (host) => lookup(host, { all: true, verbatim: true });
+
+/**
+ * The host's addresses, or an error with code ETIMEOUT after timeoutMs: the system resolver takes 5 s or more to give
+ * up on some names (its own time-out per query), and a request that saves or calls a webhook must answer within its
+ * own time-out. The lookup itself cannot be cancelled; its late answer is dropped.
+ */
+function lookupWithin(host: string, timeoutMs: number, resolve: HostLookup): Promise<Array<{ address: string; family: number }>> {
+  const pending = resolve(host);
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`resolving ${host} took longer than ${timeoutMs} ms`), { code: 'ETIMEOUT' })), timeoutMs);
+  });
+  pending.catch(() => undefined);
+  return Promise.race([pending, expired]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Resolves the URL's host (within timeoutMs) and checks every address; throws TargetRefused, or the resolver's error
+ * (code ETIMEOUT when it took too long).
+ */
+export async function resolveTarget(url: URL, allowPrivate: boolean, timeoutMs: number, resolve: HostLookup = systemLookup): Promise<ResolvedTarget> {
   const host = hostOf(url);
   const literal = isIP(host);
-  const addresses = literal ? [{ address: host, family: literal }] : await lookup(host, { all: true, verbatim: true });
+  const addresses = literal ? [{ address: host, family: literal }] : await lookupWithin(host, timeoutMs, resolve);
   if (addresses.length === 0) throw new TargetRefused(`${host} resolves to no address`);
   for (const { address } of addresses) {
     if (!isAllowed(address, allowPrivate)) {

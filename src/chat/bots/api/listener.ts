@@ -54,6 +54,9 @@ export async function buildBotListener(options: BotListenerOptions): Promise<Fas
     onRequest: tokenGate(deps.sql, declaredMethods(specification)),
     readiness: options.readiness,
     renderError: renderBotError,
+    // As Telegram's, the methods ignore fields they do not know; a `__proto__` or `constructor` key is one more, and is
+    // dropped by the parser rather than refusing the whole body.
+    poisonedJsonKeys: 'remove',
     configure: addFormParsers,
   });
   await app.ready();
