@@ -18,12 +18,12 @@ endif
 VENV := $(TOOLS)/venv
 SCHEMATHESIS_VERSION := 4.32.5
 
-.PHONY: help node deps redis chromium venv generate check-generated build typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-scheduled bench-bots bench-webhooks clean
+.PHONY: help node deps redis chromium venv generate check-generated build typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-scheduled bench-bots bench-webhooks bench-peer clean
 
 help:
 	@echo "make run    install what is missing, generate, build, migrate and start the platform"
 	@echo "make test   typecheck, unit + integration + SDK tests on real PostgreSQL and Redis, contract fuzzing"
-	@echo "make generate | check-generated | build | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-scheduled, bench-bots, bench-webhooks) | clean"
+	@echo "make generate | check-generated | build | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-scheduled, bench-bots, bench-webhooks) | bench-peer | clean"
 
 # Node 24 LTS from the npm registry's node-linux-<arch> package, into a git-ignored tools folder.
 $(LOCAL_NODE_BIN)/node:
@@ -112,6 +112,14 @@ bench-bots: deps redis build
 	node dist/test/bench/bots.js
 bench-webhooks: deps redis build
 	node dist/test/bench/webhooks.js
+# Synapse (matrix-synapse from PyPI) in a virtualenv of its own, beside ours on the same PostgreSQL; not in make test.
+SYNAPSE_VENV := $(TOOLS)/synapse
+$(SYNAPSE_VENV)/bin/synctl:
+	python3 -m venv $(SYNAPSE_VENV)
+	$(SYNAPSE_VENV)/bin/pip install --quiet "matrix-synapse[postgres]"
+
+bench-peer: deps redis build $(SYNAPSE_VENV)/bin/synctl
+	SYNAPSE_PYTHON=$(SYNAPSE_VENV)/bin/python node dist/test/bench/peer.js
 
 clean:
 	rm -rf dist .data

@@ -96,9 +96,12 @@ function operation(task: LoadTask, errs: { first?: string }): { op: Op; close: (
       const prepared = task.targets.map((t) => rawRequest(t.url, t.method, t.headers, t.body));
       const connections = new Map<number, HttpConnection>();
       const expect = task.expect;
+      let counter = Date.now();
       return {
         op: async (slot) => {
-          const target = prepared[slot % prepared.length]!;
+          const target = task.unique
+            ? (({ url, method, headers, body }) => rawRequest(url.replace('{n}', String(counter++)), method, headers, body))(task.targets[slot % task.targets.length]!)
+            : prepared[slot % prepared.length]!;
           let connection = connections.get(slot);
           if (!connection) connections.set(slot, (connection = new HttpConnection(target.host, target.port)));
           const res = await connection.request(target.bytes);

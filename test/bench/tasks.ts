@@ -25,7 +25,7 @@ interface Common {
 
 export type LoadTask = Common &
   (
-    | { kind: 'http'; targets: HttpTarget[]; expect: number }
+    | { kind: 'http'; targets: HttpTarget[]; expect: number; /** Replace `{n}` in each URL by a running count (e.g. Matrix transaction ids). */ unique?: boolean }
     | { kind: 'sql-send'; accountId: string; roomIds: string[]; text: string }
     | { kind: 'sql-page'; roomId: string; beforeSeq: number | null; limit: number }
     | { kind: 'sql-replay'; statements: Statement[] }

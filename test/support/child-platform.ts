@@ -43,11 +43,30 @@ export async function startChildPlatform(options: ChildOptions): Promise<ChildPl
   proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
+  // Ready: the start logged it (at info), or the chat listener answers /healthz (any LOG_LEVEL).
   await new Promise<void>((resolve, reject) => {
+    let probing = false;
+    const deadline = Date.now() + 180_000;
     const timer = setInterval(() => {
-      if (out.includes('"chat listener ready"')) {
+      if (Date.now() > deadline) {
+        clearInterval(timer);
+        proc.kill('SIGKILL');
+        reject(new Error(`platform not ready within 180 s:\n${out}`));
+      } else if (out.includes('"chat listener ready"')) {
         clearInterval(timer);
         resolve();
+      } else if (!probing) {
+        probing = true;
+        fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (res) => {
+            probing = false;
+            if (res.ok) {
+              clearInterval(timer);
+              resolve();
+            }
+          },
+          () => (probing = false),
+        );
       }
     }, 50);
     void exited.then(({ code, signal }) => {

@@ -1,12 +1,15 @@
 // Resolves the database and Redis the process uses: the configured URLs, or embedded local servers.
 import { writeFile, mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Config } from '../../config.js';
 import type { Logger } from '../logger.js';
 import { postmasterPidFile, startEmbeddedPostgres } from './embedded-postgres.js';
 import { redisPidFile, startLocalRedis } from './local-redis.js';
 import { startProcessGuard } from './process-guard.js';
-import { stopStaleServer } from './stale.js';
+import { recordedRedisUrl, stopStaleServer } from './stale.js';
+
+/** What redis-server shows as its command line: `redis-server 127.0.0.1:<port>`. */
+const redisMarker = (url: string | undefined) => (url ? `redis-server ${new URL(url).host}` : 'redis-server');
 
 export interface Infra {
   databaseUrl: string;
@@ -30,15 +33,17 @@ export async function resolveInfra(config: Config, log: Logger): Promise<Infra> 
   stops.push(async () => guard.close());
   try {
     const runtime = runtimeFile(config.dataDir);
+    // PostgreSQL's command line names its data folder (-D); redis-server's shows its address.
+    const postgresDir = resolve(join(config.dataDir, 'postgres'));
     if (!databaseUrl) {
       await stopStaleServer(
-        { label: 'PostgreSQL', name: 'postgres', pidFile: postmasterPidFile(config.dataDir), soft: 'SIGINT', hard: 'SIGQUIT', removeStalePidFile: true },
+        { label: 'PostgreSQL', marker: postgresDir, pidFile: postmasterPidFile(config.dataDir), soft: 'SIGINT', hard: 'SIGQUIT', removeStalePidFile: true },
         runtime,
         config.dataDir,
         log,
       );
       const db = await startEmbeddedPostgres(config.dataDir, (line) => log.debug({ postgres: line }));
-      if (db.pid !== undefined) guard.watch(db.pid, 'postgres', 'SIGINT', 'SIGQUIT');
+      if (db.pid !== undefined) guard.watch(db.pid, postgresDir, 'SIGINT', 'SIGQUIT');
       databaseUrl = db.url;
       stops.push(async () => {
         await db.stop();
@@ -48,13 +53,13 @@ export async function resolveInfra(config: Config, log: Logger): Promise<Infra> 
     }
     if (!redisUrl) {
       await stopStaleServer(
-        { label: 'redis-server', name: 'redis-server', pidFile: redisPidFile(config.dataDir), soft: 'SIGTERM', hard: 'SIGKILL', removeStalePidFile: false },
+        { label: 'redis-server', marker: redisMarker(recordedRedisUrl(runtime)), pidFile: redisPidFile(config.dataDir), soft: 'SIGTERM', hard: 'SIGKILL', removeStalePidFile: false },
         runtime,
         config.dataDir,
         log,
       );
       const redis = await startLocalRedis(config.dataDir);
-      if (redis.pid !== undefined) guard.watch(redis.pid, 'redis-server', 'SIGTERM', 'SIGKILL');
+      if (redis.pid !== undefined) guard.watch(redis.pid, redisMarker(redis.url), 'SIGTERM', 'SIGKILL');
       redisUrl = redis.url;
       stops.push(async () => {
         await redis.stop();

@@ -13,7 +13,7 @@ const running = (pid) => {
   catch { if (fs.existsSync('/proc')) return false; try { process.kill(pid, 0); return true; } catch { return false; } }
 };
 const named = (pid, name) => {
-  try { return fs.readFileSync('/proc/' + pid + '/cmdline', 'utf8').includes(name); } catch { return !fs.existsSync('/proc'); }
+  try { return fs.readFileSync('/proc/' + pid + '/cmdline', 'utf8').replace(/\\0/g, ' ').includes(name); } catch { return !fs.existsSync('/proc'); }
 };
 let buffer = '';
 process.stdin.setEncoding('utf8');
@@ -22,7 +22,7 @@ process.stdin.on('data', (chunk) => {
   for (let i = buffer.indexOf('\\n'); i >= 0; i = buffer.indexOf('\\n')) {
     const [command, pid, name, soft, hard] = buffer.slice(0, i).split(' ');
     buffer = buffer.slice(i + 1);
-    if (command === 'watch') watched.set(Number(pid), { name, soft, hard });
+    if (command === 'watch') watched.set(Number(pid), { name: decodeURIComponent(name), soft, hard });
     else if (command === 'forget') watched.delete(Number(pid));
   }
 });
@@ -52,8 +52,11 @@ process.on('SIGHUP', () => {});
 export interface ProcessGuard {
   /** The watchdog's pid (reported in runtime.json). */
   pid: number | undefined;
-  /** Registers a server to stop, with `soft` and then `hard`, should this process die first. */
-  watch(pid: number, name: string, soft: NodeJS.Signals, hard: NodeJS.Signals): void;
+  /**
+   * Registers a server to stop, with `soft` and then `hard`, should this process die first; `marker` is a part of its
+   * command line (its data folder, its port), so that a pid reused by another program is never signalled.
+   */
+  watch(pid: number, marker: string, soft: NodeJS.Signals, hard: NodeJS.Signals): void;
   /** The server was stopped normally. */
   forget(pid: number): void;
   /** Ends the watchdog (after every server was forgotten, it stops nothing). */
@@ -72,7 +75,7 @@ export function startProcessGuard(): ProcessGuard {
   };
   return {
     pid: child.pid,
-    watch: (pid, name, soft, hard) => write(`watch ${pid} ${name} ${soft} ${hard}`),
+    watch: (pid, marker, soft, hard) => write(`watch ${pid} ${encodeURIComponent(marker)} ${soft} ${hard}`),
     forget: (pid) => write(`forget ${pid}`),
     close: () => stdin.end(),
   };

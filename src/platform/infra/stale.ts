@@ -38,6 +38,16 @@ function pidIn(file: string): number | undefined {
   }
 }
 
+/** The redis URL recorded in runtime.json by the previous start, if any. */
+export function recordedRedisUrl(runtimeFile: string): string | undefined {
+  try {
+    const url = (JSON.parse(readFileSync(runtimeFile, 'utf8')) as { redisUrl?: unknown }).redisUrl;
+    return typeof url === 'string' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The platform process recorded in runtime.json, when it still runs (and is not this process). */
 function livingOwner(runtimeFile: string): number | undefined {
   try {
@@ -63,8 +73,8 @@ async function waitGone(pid: number, ms: number): Promise<boolean> {
 export interface StaleServer {
   /** What the pid file belongs to, for messages: "PostgreSQL", "redis-server". */
   label: string;
-  /** A word of the server's command line, so a reused pid of another program is never signalled. */
-  name: string;
+  /** A part of the server's command line (its data folder, its port), so a reused pid of another program is never signalled. */
+  marker: string;
   pidFile: string;
   soft: NodeJS.Signals;
   hard: NodeJS.Signals;
@@ -75,7 +85,7 @@ export interface StaleServer {
 export async function stopStaleServer(server: StaleServer, runtimeFile: string, dataDir: string, log: Logger): Promise<void> {
   const pid = pidIn(server.pidFile);
   if (pid === undefined) return;
-  if (!running(pid) || !commandOf(pid).includes(server.name)) {
+  if (!running(pid) || !commandOf(pid).includes(server.marker)) {
     if (server.removeStalePidFile && running(pid)) {
       log.warn({ pidFile: server.pidFile, serverPid: pid, command: commandOf(pid) }, `removing a stale ${server.label} pid file whose pid now belongs to another program`);
       await rm(server.pidFile, { force: true });
