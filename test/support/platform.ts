@@ -83,6 +83,13 @@ export async function isolatedInfra(redisDb: number): Promise<{ databaseUrl: str
       const c = new pg.Client({ connectionString: base });
       await c.connect();
       try {
+        // Connections of a stopped platform can take a moment to end; forcing them would hand their owners a
+        // "terminating connection" error they may no longer listen for.
+        for (let waited = 0; waited < 5_000; waited += 50) {
+          const { rows } = await c.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+          if (rows[0]!.n === 0) break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
         await c.query(`drop database if exists ${name} with (force)`);
       } finally {
         await c.end();
