@@ -62,6 +62,8 @@ test('updates() long-polls, yields in order and confirms what it yielded', async
     }
   })();
   await send('/start one');
+  // The second message is sent once the first has been yielded, so that they come in two polls.
+  while (seen.length < 1) await new Promise((r) => setTimeout(r, 10));
   await send('/start two');
   await loop;
   expect(seen.map((u) => u.message?.text)).toEqual(['/start one', '/start two']);
