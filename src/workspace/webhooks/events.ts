@@ -1,19 +1,15 @@
-// The event catalogue of the workspace API (the seed's table) and the envelope every delivery carries. Events are
-// written to the outbox as topic svc.event by the change that causes them; spec/workspace/webhooks.tsp and
-// spec/partner/webhooks.tsp list the same names (events.test.ts keeps them equal).
-import { randomBytes } from 'node:crypto';
+// What webhooks take from the workspace event catalogue (src/workspace/events), and the envelope every delivery
+// carries. spec/workspace/webhooks.tsp and spec/partner/webhooks.tsp list the same event names (events.test.ts keeps
+// them equal).
+import { isUuid } from '../../platform/ids.js';
+import { workspaceEvents, type WorkspaceEvent } from '../events/catalogue.js';
 
-export const webhookEvents = [
-  'lead.created', 'lead.updated', 'lead.assigned', 'lead.converted',
-  'deal.created', 'deal.updated', 'deal.stage_changed', 'deal.won', 'deal.lost',
-  'contact.created', 'contact.updated', 'company.created', 'quotation.sent', 'quotation.accepted',
-  'message.received', 'message.sent', 'conversation.assigned', 'conversation.closed', 'conversation.reopened',
-  'ticket.created', 'ticket.assigned', 'ticket.status_changed', 'ticket.commented', 'ticket.sla_breached',
-  'approval.requested', 'approval.approved', 'approval.rejected', 'approval.cancelled', 'approval.step_completed',
-  'employee.created', 'employee.terminated', 'leave.requested', 'leave.approved',
-] as const;
+export { newEventId, svcEventTopic } from '../events/outbox.js';
 
-export type WebhookEvent = (typeof webhookEvents)[number];
+/** The events a webhook may subscribe to: the workspace's catalogue. */
+export const webhookEvents = workspaceEvents;
+
+export type WebhookEvent = WorkspaceEvent;
 
 const known = new Set<string>(webhookEvents);
 
@@ -23,9 +19,6 @@ export function isWebhookEvent(name: string): name is WebhookEvent {
 
 /** The event of the ping sent when a webhook is saved (or its URL changes); receivers should answer it 2xx. */
 export const pingEvent = 'ping';
-
-/** The outbox topic of workspace events: payload { environment, envelope }. */
-export const svcEventTopic = 'svc.event';
 
 export interface Envelope {
   id: string;
@@ -55,12 +48,6 @@ export function envelopeText(e: Envelope): string {
   return JSON.stringify(ordered);
 }
 
-export function newEventId(): string {
-  return `evt_${randomBytes(16).toString('hex')}`;
-}
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export interface SvcEvent {
   environment: string;
   envelope: Envelope;
@@ -73,7 +60,7 @@ export function parseSvcEvent(payload: unknown): SvcEvent | null {
   if (typeof environment !== 'string' || !envelope || typeof envelope !== 'object') return null;
   const { id, event, occurred_at: occurredAt, workspace_id: workspaceId, api_version: apiVersion } = envelope;
   if (typeof id !== 'string' || typeof event !== 'string' || typeof occurredAt !== 'string' || typeof workspaceId !== 'string') return null;
-  if (!uuidPattern.test(workspaceId)) return null;
+  if (!isUuid(workspaceId)) return null;
   return {
     environment,
     envelope: {
