@@ -8,6 +8,7 @@ import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { sendReply } from '../threads/reply.js';
 import { sendSql, type SendInput } from './service.js';
+import { firstSend } from './retried-send.js';
 import { messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
 
 export interface AttachmentSendInput extends SendInput {
@@ -46,17 +47,5 @@ export async function sendWithAttachments(deps: ChatDeps, caller: Caller, roomId
     return firstSend(deps, caller, roomId, cmid);
   }
   deps.queues.requestOutboxDrain();
-  return messageView(row);
-}
-
-/** The message a retried send stored first, for a caller who is still a member. */
-async function firstSend(deps: ChatDeps, caller: Caller, roomId: string, clientMessageId: string): Promise<MessageView> {
-  const { rows } = await deps.sql.query<MessageRow & { member: boolean }>(
-    `select ${messageColumns}, exists (select 1 from room_members where room_id = $1 and account_id = $2) as member
-       from messages where room_id = $1 and sender_id = $2 and client_message_id = $3`,
-    [roomId, caller.accountId, clientMessageId],
-  );
-  const row = rows[0];
-  if (!row || !row.member) throw chatErrors.notFound('Room', 'room_not_found');
   return messageView(row);
 }

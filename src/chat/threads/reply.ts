@@ -6,6 +6,7 @@ import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
+import { firstSend } from '../messages/retried-send.js';
 import { messageColumns, messageView, type MessageRow, type MessageView } from '../messages/views.js';
 import { accountsAudienceSql } from './sql.js';
 
@@ -126,17 +127,5 @@ export async function sendReply(
     }
   }
   deps.queues.requestOutboxDrain();
-  return messageView(row);
-}
-
-/** The first message of a retried send, for a caller who is still a member. */
-async function firstSend(deps: ChatDeps, caller: Caller, roomId: string, clientMessageId: string): Promise<MessageView> {
-  const { rows } = await deps.sql.query<MessageRow & { member: boolean }>(
-    `select ${messageColumns}, exists (select 1 from room_members where room_id = $1 and account_id = $2) as member
-       from messages where room_id = $1 and sender_id = $2 and client_message_id = $3`,
-    [roomId, caller.accountId, clientMessageId],
-  );
-  const row = rows[0];
-  if (!row || !row.member) throw chatErrors.notFound('Room', 'room_not_found');
   return messageView(row);
 }
