@@ -88,6 +88,8 @@ export async function seedChat({ baseUrl, tokens, accounts, bots }) {
   // A RULE channel of alice, for the rule's replacement (a rule is an object: no dictionary can hold one).
   const rule = { field: 'team', equals: 'core' };
   const ruleChannel = (await api(baseUrl, alice, 'POST', '/api/v1/channels', { name: 'Contract rule', membershipMode: 'RULE', rule })).id;
+  // An EXPLICIT channel of alice, for adding members.
+  const explicitChannel = (await api(baseUrl, alice, 'POST', '/api/v1/channels', { name: 'Contract members', membershipMode: 'EXPLICIT' })).id;
 
   // Instants a scheduled message or a one-time reminder may be set for (after now, within five years), and time zones.
   const future = [1, 7, 90, 400].map((days) => new Date(Date.now() + days * 86_400_000).toISOString());
@@ -119,6 +121,7 @@ export async function seedChat({ baseUrl, tokens, accounts, bots }) {
       deletableScheduled,
       contactRequests: [contactRequest],
       ruleChannels: [ruleChannel],
+      explicitChannels: [explicitChannel],
       futureInstants: future,
       timeZones: ['UTC', 'Europe/Berlin', 'America/New_York'],
       uploadTypes: ['image/png', 'application/pdf', 'text/plain'],
@@ -172,6 +175,7 @@ export async function seedChat({ baseUrl, tokens, accounts, bots }) {
       deleteScheduledMessage: { 'path.id': 'deletableScheduled' },
       setBotRoomReadAll: { 'path.id': 'bots', 'path.roomId': 'botRooms' },
       updateChannelRule: { 'path.id': 'ruleChannels' },
+      addChannelMember: { 'path.id': 'explicitChannels' },
       pressInlineButton: { 'path.roomId': 'keyboardRooms', 'path.messageId': 'keyboards', 'body.data': 'callbackData' },
     },
     // Rules of the rule language for half of the valid cases of the rule's replacement (see hooks.py).
@@ -195,8 +199,8 @@ export async function seedChat({ baseUrl, tokens, accounts, bots }) {
       setBotWebhook: [{ id: [bots.botId] }],
       // A poll closed cannot take votes any more: only the polls kept for closing are closed.
       closePoll: [{ pollId: [votable.id] }],
-      // The RULE channel whose rule is replaced stays.
-      deleteChannel: [{ id: [ruleChannel] }],
+      // The RULE channel whose rule is replaced, and the EXPLICIT one members are added to, stay.
+      deleteChannel: [{ id: [ruleChannel, explicitChannel] }],
     },
     // Ids for the positive cases of the coverage phase, which draws no dictionary values (see hooks.py): rows where
     // alice holds the role each operation needs, so that her first valid case on it is served.
@@ -245,6 +249,7 @@ export async function seedChat({ baseUrl, tokens, accounts, bots }) {
         deleteScheduledMessage: { 'path.id': deletableScheduled[0] },
         setBotRoomReadAll: { 'path.id': bots.botId, 'path.roomId': bots.roomId },
         updateChannelRule: { 'path.id': ruleChannel },
+        addChannelMember: { 'path.id': explicitChannel },
         pressInlineButton: { 'path.roomId': bots.keyboardRoomId, 'path.messageId': bots.keyboardId, 'body.data': bots.callbackData },
       },
     },
