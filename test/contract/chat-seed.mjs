@@ -91,6 +91,15 @@ export async function seedChat({ baseUrl, tokens, accounts, bots }) {
   // An EXPLICIT channel of alice, for adding members.
   const explicitChannel = (await api(baseUrl, alice, 'POST', '/api/v1/channels', { name: 'Contract members', membershipMode: 'EXPLICIT' })).id;
 
+  // Bots of the platform administrator besides the bot suite's own: three whose token and webhook may be replaced, and
+  // twelve to delete (the coverage phase's accepted cases delete some before fuzzing starts).
+  const bot = async (role, i) =>
+    (await api(baseUrl, admin, 'POST', '/api/v1/bots', { username: `contract_${role}_${i}_${randomUUID().slice(0, 8)}`, displayName: `Contract ${role} ${i}`, moduleCode: 'dev', customerAccountId: 'dev' })).bot.id;
+  const spareBots = [];
+  const deletableBots = [];
+  for (let i = 0; i < 3; i++) spareBots.push(await bot('spare', i));
+  for (let i = 0; i < 12; i++) deletableBots.push(await bot('disposable', i));
+
   // Instants a scheduled message or a one-time reminder may be set for (after now, within five years), and time zones.
   const future = [1, 7, 90, 400].map((days) => new Date(Date.now() + days * 86_400_000).toISOString());
 
@@ -127,6 +136,8 @@ export async function seedChat({ baseUrl, tokens, accounts, bots }) {
       uploadTypes: ['image/png', 'application/pdf', 'text/plain'],
       uploadSizes: [1, 1024, 1048576],
       bots: [bots.botId],
+      spareBots,
+      deletableBots,
       botRooms: [bots.roomId],
       keyboardRooms: [bots.keyboardRoomId],
       keyboards: [bots.keyboardId],
@@ -174,6 +185,8 @@ export async function seedChat({ baseUrl, tokens, accounts, bots }) {
       updateScheduledMessage: { 'path.id': 'scheduled' },
       deleteScheduledMessage: { 'path.id': 'deletableScheduled' },
       setBotRoomReadAll: { 'path.id': 'bots', 'path.roomId': 'botRooms' },
+      ...Object.fromEntries(['getBot', 'updateBot', 'regenerateBotToken', 'setBotWebhook'].map((op) => [op, { 'path.id': 'spareBots' }])),
+      deleteBot: { 'path.id': 'deletableBots' },
       updateChannelRule: { 'path.id': 'ruleChannels' },
       addChannelMember: { 'path.id': 'explicitChannels' },
       pressInlineButton: { 'path.roomId': 'keyboardRooms', 'path.messageId': 'keyboards', 'body.data': 'callbackData' },
@@ -194,7 +207,7 @@ export async function seedChat({ baseUrl, tokens, accounts, bots }) {
       leaveRoom: [{ id: [main, approval] }],
       changeRoomMemberRole: [{ roomId: [main, approval], accountId: [accounts.alice] }],
       // The bot suite runs after this one with the seeded bot's token, which these would end or take over.
-      deleteBot: [{ id: [bots.botId] }],
+      deleteBot: [{ id: [bots.botId, ...spareBots] }],
       regenerateBotToken: [{ id: [bots.botId] }],
       setBotWebhook: [{ id: [bots.botId] }],
       // A poll closed cannot take votes any more: only the polls kept for closing are closed.
@@ -248,6 +261,8 @@ export async function seedChat({ baseUrl, tokens, accounts, bots }) {
         ...Object.fromEntries(['getScheduledMessage', 'updateScheduledMessage'].map((op) => [op, { 'path.id': scheduled[0] }])),
         deleteScheduledMessage: { 'path.id': deletableScheduled[0] },
         setBotRoomReadAll: { 'path.id': bots.botId, 'path.roomId': bots.roomId },
+        ...Object.fromEntries(['getBot', 'updateBot', 'regenerateBotToken', 'setBotWebhook'].map((op) => [op, { 'path.id': spareBots[0] }])),
+        deleteBot: { 'path.id': deletableBots[0] },
         updateChannelRule: { 'path.id': ruleChannel },
         addChannelMember: { 'path.id': explicitChannel },
         pressInlineButton: { 'path.roomId': bots.keyboardRoomId, 'path.messageId': bots.keyboardId, 'body.data': bots.callbackData },

@@ -104,6 +104,9 @@ export async function seedWorkspace({ baseUrl, partnerUrl, svcKey, bobToken, acc
     terminableEmployees, attendance, leaves, approvableLeaves, rejectableLeaves, tickets, commentTickets, approvals,
     cancellableApprovals, decidableApprovals, webhooks: [webhook], deletableWebhooks, disablableWebhooks, deliveries: [delivery],
     webhookUrls: ['https://hooks.example.invalid/in'],
+    // Attendance instants may not be in the future and check_out follows check_in: past check-ins, later check-outs.
+    checkIns: ['2019-03-04T08:00:00Z', '2019-11-20T07:30:00+01:00'],
+    checkOuts: ['2022-03-04T17:00:00Z', '2023-06-01T18:00:00+02:00'],
   };
   const first = (name) => dictionaries[name][0];
   return {
@@ -120,6 +123,7 @@ export async function seedWorkspace({ baseUrl, partnerUrl, svcKey, bobToken, acc
       'body.conversation_id': 'conversations', 'query.conversation_id': 'conversations',
       'body.employee_id': 'employees', 'query.employee_id': 'employees', 'body.manager_id': 'employees', 'query.manager_id': 'employees',
       'body.url': 'webhookUrls',
+      'body.check_in': 'checkIns', 'body.check_out': 'checkOuts',
     },
     operations: Object.fromEntries(Object.entries(perOperation).map(([op, name]) => [op, { 'path.id': name }])),
     // Cases that would disable or delete the suite's webhook (ids reused from earlier answers) are not sent (hooks.py).
@@ -133,6 +137,7 @@ export async function seedWorkspace({ baseUrl, partnerUrl, svcKey, bobToken, acc
         'body.company_id': companies[0], 'body.contact_id': contacts[0], 'body.deal_id': deals[0],
         'body.conversation_id': conversations[0], 'body.employee_id': employees[0], 'body.manager_id': employees[0],
         'body.url': 'https://hooks.example.invalid/in',
+        'body.check_in': '2019-03-04T08:00:00Z', 'body.check_out': '2022-03-04T17:00:00Z',
       },
       operations: {
         ...Object.fromEntries(Object.entries(perOperation).map(([op, name]) => [op, { 'path.id': name === 'webhooks' ? webhook : first(name) }])),
