@@ -39,6 +39,8 @@ export interface Config {
   sendRateLimitPerMinute: number;
   /** Upper bound on how long a node trusts its cached account status when an invalidation is lost. */
   accountCacheTtlMs: number;
+  /** How long a node may serve a key gate's row from its cache should an invalidation be lost; 0 turns the cache off. */
+  keyCacheTtlMs: number;
   /** How often each node writes the workspace API's buffered audit entries (and key last-used times). */
   svcAuditFlushMs: number;
   /** Browser origins (scheme://host:port) allowed to call the partner and workspace listeners; empty: the chat listener's. */
@@ -338,6 +340,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxTokenLifetimeSeconds: int(env, 'MAX_TOKEN_LIFETIME_SECONDS', 86_400, 60, 31_536_000),
     sendRateLimitPerMinute: int(env, 'SEND_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     accountCacheTtlMs: int(env, 'ACCOUNT_CACHE_TTL_MS', 60_000, 0, 3_600_000),
+    keyCacheTtlMs: int(env, 'KEY_CACHE_TTL_MS', 60_000, 0, 3_600_000),
     svcAuditFlushMs: int(env, 'SVC_AUDIT_FLUSH_MS', 2_000, 100, 3_600_000),
     consoleOrigins: origins(env, 'CONSOLE_ORIGINS'),
     consolePartnerUrl: url(env, 'CONSOLE_PARTNER_URL', ['http', 'https']),

@@ -10,6 +10,7 @@ import { keyEnvironments, type KeyEnvironment } from '../partner/api-keys/secret
 import { AppError } from '../platform/http/app-error.js';
 import { isUuid } from '../platform/ids.js';
 import { devOwner, devWorkspace, lockDevTools } from './dev-workspace.js';
+import { forgetGateKeys } from './forget-gate-keys.js';
 import { platformUrls } from './platform-urls.js';
 
 function fail(message: string): never {
@@ -28,7 +29,7 @@ const { values } = parseArgs({
   },
 });
 
-const { databaseUrl } = platformUrls();
+const { databaseUrl, redisUrl } = platformUrls();
 if (!databaseUrl) fail('no DATABASE_URL and no runtime file in DATA_DIR; start the platform with `make run` first');
 if (!keyEnvironments.includes(values.environment as KeyEnvironment)) fail(`--environment must be one of ${keyEnvironments.join(', ')}`);
 if (values.owner !== undefined && !isUuid(values.owner)) fail('--owner must be an account uuid');
@@ -49,9 +50,10 @@ try {
   const owner = await devOwner(db, values.owner);
   if (!owner) fail(`--owner ${values.owner} is not a registered account`);
   const { id: workspaceId, created } = await devWorkspace(db, values.workspace!, owner, 'business');
-  if (!created) await db.query("update workspaces set plan = 'business' where id = $1 and plan <> 'business'", [workspaceId]);
+  const upgraded = !created && (await db.query("update workspaces set plan = 'business' where id = $1 and plan <> 'business'", [workspaceId])).rowCount! > 0;
   const issued = await issueApiKey(db, { workspaceId, name: values.name!, scopes, environment: values.environment as KeyEnvironment, createdBy: null });
   await db.query('commit');
+  if (upgraded) await forgetGateKeys(redisUrl, 'dev-api-key');
   process.stdout.write(`${issued.key}\n`);
 } catch (err) {
   await db.query('rollback').catch(() => undefined);

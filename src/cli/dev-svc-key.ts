@@ -13,6 +13,7 @@ import { checkAllowList, checkScopes, issueSvcKey } from '../workspace/keys/serv
 import { keyEnvironments, type KeyEnvironment } from '../workspace/keys/secret.js';
 import { isSvcPlan, svcPlans } from '../workspace/plans.js';
 import { devOwner, devWorkspace, lockDevTools } from './dev-workspace.js';
+import { forgetGateKeys } from './forget-gate-keys.js';
 import { platformUrls } from './platform-urls.js';
 
 function fail(message: string): never {
@@ -49,7 +50,7 @@ const positive = (flag: string, raw: string | undefined) => {
   return Number(raw);
 };
 
-const { databaseUrl } = platformUrls();
+const { databaseUrl, redisUrl } = platformUrls();
 if (!databaseUrl) fail('no DATABASE_URL and no runtime file in DATA_DIR; start the platform with `make run` first');
 if (values.scopes === undefined) fail('--scopes is required, e.g. --scopes crm.leads.read,crm.leads.create (see GET /api/v1/scopes)');
 if (values.plan !== undefined && !isSvcPlan(values.plan)) fail(`--plan must be one of ${svcPlans.join(', ')}`);
@@ -92,6 +93,7 @@ try {
     createdBy: null,
   });
   await db.query('commit');
+  if (values.plan !== undefined || perHour !== null || perMinute !== null) await forgetGateKeys(redisUrl, 'dev-svc-key');
   process.stdout.write(`${issued.key}\n`);
 } catch (err) {
   await db.query('rollback').catch(() => undefined);

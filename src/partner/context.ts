@@ -27,6 +27,14 @@ export interface PartnerContext {
   db: Queryable;
   /** The Idempotency-Key and content fingerprint of a write made with an API key. */
   idempotency: IdempotencyRequest | null;
+  /** Set inside an idempotent write's transaction: work to run once it committed (see whenCommitted). */
+  afterCommit?: (work: () => Promise<void>) => void;
+}
+
+/** Runs work once the request's writes are committed: at once outside a transaction, after its commit inside one. */
+export async function whenCommitted(ctx: PartnerContext, work: () => Promise<void>): Promise<void> {
+  if (ctx.afterCommit) ctx.afterCommit(work);
+  else await work();
 }
 
 declare module 'fastify' {

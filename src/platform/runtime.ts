@@ -9,6 +9,7 @@ import { LastUsedRecorder } from '../partner/gate/last-used.js';
 import { RateLimiter } from '../partner/gate/rate-limit.js';
 import { IdempotencyStore } from '../partner/idempotency/store.js';
 import { AccountCache } from '../chat/auth/account-cache.js';
+import { GateKeyCache } from './gate-key-cache.js';
 import { reportUnusableKeys } from '../chat/auth/key-strength.js';
 import { SendLimit } from '../chat/auth/send-limit.js';
 import { VerifyKeyCache } from '../chat/auth/verify-key-cache.js';
@@ -177,10 +178,12 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
 
     const verifyKeys = new VerifyKeyCache(orm, redis, config.verifyKeyCacheTtlMs, clock);
     const accounts = new AccountCache(sql, redis, config.accountCacheTtlMs, clock);
+    const gateKeys = new GateKeyCache(redis, config.keyCacheTtlMs, clock);
     if (config.services.includes('chat') || config.services.includes('partner') || config.services.includes('workspace')) {
       await reportUnusableKeys(sql, log);
       stops.push(await verifyKeys.listen(subscriber));
       stops.push(await accounts.listen(subscriber));
+      stops.push(await gateKeys.listen(subscriber));
     }
     const readiness = () => checkReadiness(sql, redis);
     // The console's page origin: listed ones, else the chat listener's (known once it listens), under both local names.
@@ -245,10 +248,10 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       lastUsed.start(config.lastUsedFlushMs);
       stops.push(() => lastUsed.stop());
       const partner = await buildPartnerListener({
-        deps: { orm, sql, clock, config, queues },
+        deps: { orm, sql, clock, config, queues, gateKeys },
         gate: {
           limiter: new RateLimiter(redis, { perMinute: config.rateLimitPerMinute, perDay: config.rateLimitPerDay }, clock),
-          keys: new KeyLookup(sql, clock),
+          keys: new KeyLookup(sql, clock, gateKeys),
           lastUsed,
         },
         idempotency: new IdempotencyStore(sql, clock),
@@ -277,8 +280,8 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       audit.start(config.svcAuditFlushMs);
       stops.push(() => audit.stop());
       const workspace = await buildWorkspaceListener({
-        deps: { orm, sql, clock, config, queues, sla: slaQueue && new SlaTimers(slaQueue.queue, clock, log) },
-        keys: new SvcKeyLookup(sql, clock),
+        deps: { orm, sql, clock, config, queues, gateKeys, sla: slaQueue && new SlaTimers(slaQueue.queue, clock, log) },
+        keys: new SvcKeyLookup(sql, clock, gateKeys),
         limiter: new WorkspaceRateLimiter(redis, clock),
         audit,
         verifyKeys,

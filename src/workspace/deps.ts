@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Clock } from '../platform/clock.js';
 import type { Orm } from '../platform/db/orm.js';
 import type { SqlPool } from '../platform/db/sql.js';
+import type { GateKeyCache } from '../platform/gate-key-cache.js';
 import type { Queues } from '../platform/queues.js';
 import type { SlaTimers } from './tickets/sla.js';
 
@@ -11,6 +12,8 @@ export interface WorkspaceDeps {
   sql: SqlPool;
   clock: Clock;
   config: Pick<Config, 'platformModule'>;
+  /** Emptied on every node after a key is revoked (see GateKeyCache). */
+  gateKeys?: Pick<GateKeyCache, 'invalidate'>;
   /** Asks for an outbox drain after a commit that wrote events. */
   queues?: Pick<Queues, 'requestOutboxDrain'>;
   /** Schedules the SLA timer of a ticket (a delayed BullMQ job). */

@@ -765,7 +765,7 @@ async function confirmUnreached(suite, first, options) {
   if (figures.failed > 0 || figures.unreached.length === 0) return undefined;
   const ids = await operationIds(suite.specFile, figures.unreached);
   if (ids.length !== figures.unreached.length) return undefined;
-  log(`${suite.name}: warned that ${figures.unreached.join(', ')} were not reached; running them again alone, seed ${seed + 1}`);
+  log(`${suite.name}: warned it never reached ${figures.unreached.join(', ')}; running that again alone, seed ${seed + 1}`);
   return runSuite({
     ...suite,
     ...options,

@@ -1,6 +1,6 @@
 // API key management: by workspace members over bearer JWTs (/api/v1/workspaces/{id}/api-keys), and by a key
 // itself (/api/v1/api-keys/current), whose revocation commits with its Idempotency-Key record through ctx.db.
-import { keyOf, userOf } from '../context.js';
+import { keyOf, userOf, whenCommitted } from '../context.js';
 import type { PartnerDeps } from '../deps.js';
 import { PartnerAppError } from '../errors.js';
 import type { PartnerFeatureHandlers } from '../handler-types.js';
@@ -11,6 +11,8 @@ import { getApiKey, issueApiKey, listApiKeys, requireConfirmation, resolveScopes
 export type ApiKeyOperationId = 'listApiKeys' | 'createApiKey' | 'getApiKey' | 'revokeApiKey' | 'getCurrentApiKey' | 'revokeCurrentApiKey';
 
 export function apiKeyHandlers(deps: PartnerDeps): PartnerFeatureHandlers<ApiKeyOperationId> {
+  // Every node's gate forgets the keys it validated, so the revoked key is refused on the very next request.
+  const forgetKeys = async () => deps.gateKeys?.invalidate();
   return {
     async listApiKeys({ params, query }, ctx) {
       const now = deps.clock.now();
@@ -51,7 +53,9 @@ export function apiKeyHandlers(deps: PartnerDeps): PartnerFeatureHandlers<ApiKey
       const now = deps.clock.now();
       await requireKeyCell(ctx.db, caller, params.workspace_id, 'delete', now);
       requireConfirmation(body.confirm);
-      return { status: 200, body: await revokeApiKey(ctx.db, params.workspace_id, params.key_id, caller.accountId, now) };
+      const revoked = await revokeApiKey(ctx.db, params.workspace_id, params.key_id, caller.accountId, now);
+      await whenCommitted(ctx, forgetKeys);
+      return { status: 200, body: revoked };
     },
     async getCurrentApiKey(_input, ctx) {
       const key = keyOf(ctx);
@@ -60,7 +64,9 @@ export function apiKeyHandlers(deps: PartnerDeps): PartnerFeatureHandlers<ApiKey
     async revokeCurrentApiKey({ body }, ctx) {
       const key = keyOf(ctx);
       requireConfirmation(body.confirm);
-      return { status: 200, body: await revokeApiKey(ctx.db, key.workspaceId, key.keyId, null, deps.clock.now()) };
+      const revoked = await revokeApiKey(ctx.db, key.workspaceId, key.keyId, null, deps.clock.now());
+      await whenCommitted(ctx, forgetKeys);
+      return { status: 200, body: revoked };
     },
   };
 }

@@ -101,7 +101,7 @@ export async function getApiKey(db: Queryable, workspaceId: string, keyId: strin
 }
 
 /**
- * Revokes an active key: the gate looks every key up on every request, so it dies on the next one, on every node.
+ * Revokes an active key; the handler then empties every node's key cache, so it dies on the next request, on every node.
  * The row stays for audit. `revokedBy` is null when a key revokes itself.
  */
 export async function revokeApiKey(db: Queryable, workspaceId: string, keyId: string, revokedBy: string | null, now: Date): Promise<ApiKeyView> {

@@ -1,6 +1,8 @@
 // Key validation, second step of the gate: one indexed lookup of the key's hash joined with its workspace's plan,
-// on every request, so that a revoked or expired key dies on the very next request on every node.
+// served from the node's GateKeyCache while warm (a revocation or plan change empties it on every node before it is
+// answered, so a revoked key dies on the very next request on every node); expiry is compared with the clock each time.
 import type { Clock } from '../../platform/clock.js';
+import type { GateKeyCache } from '../../platform/gate-key-cache.js';
 import type { SqlPool } from '../../platform/db/sql.js';
 import { hashKey, looksLikeKey, type KeyEnvironment } from '../api-keys/secret.js';
 import type { KeyPrincipal } from '../context.js';
@@ -19,21 +21,31 @@ interface KeyRow {
 }
 
 export class KeyLookup {
-  constructor(private readonly sql: SqlPool, private readonly clock: Clock) {}
+  constructor(
+    private readonly sql: SqlPool,
+    private readonly clock: Clock,
+    private readonly cache?: GateKeyCache,
+  ) {}
 
   async authenticate(key: string | undefined): Promise<KeyPrincipal> {
     if (key === undefined || key === '') throw partnerErrors.apiKeyMissing();
     if (!looksLikeKey(key)) throw partnerErrors.invalidApiKey();
-    const { rows } = await this.sql.query<KeyRow>(
-      `select k.id, k.workspace_id, k.environment, k.prefix, k.scopes, k.status, k.expires_at, w.plan
-         from api_keys k join workspaces w on w.id = k.workspace_id
-        where k.key_hash = $1`,
-      [hashKey(key)],
-    );
-    const row = rows[0];
+    const hash = hashKey(key);
+    const row = this.cache ? await this.cache.get(`a:${hash.toString('base64')}`, () => this.load(hash)) : await this.load(hash);
     if (!row || row.status !== 'active') throw partnerErrors.invalidApiKey();
     if (row.expires_at && row.expires_at.getTime() <= this.clock.now().getTime()) throw partnerErrors.invalidApiKey();
     if (!hasExternalApi(row.plan)) throw partnerErrors.externalApiDisabled();
     return { keyId: row.id, workspaceId: row.workspace_id, environment: row.environment, prefix: row.prefix, scopes: row.scopes };
+  }
+
+  private async load(hash: Buffer): Promise<KeyRow | undefined> {
+    const { rows } = await this.sql.query<KeyRow>({
+      name: 'api_key_lookup',
+      text: `select k.id, k.workspace_id, k.environment, k.prefix, k.scopes, k.status, k.expires_at, w.plan
+               from api_keys k join workspaces w on w.id = k.workspace_id
+              where k.key_hash = $1`,
+      values: [hash],
+    });
+    return rows[0];
   }
 }

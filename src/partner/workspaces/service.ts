@@ -76,6 +76,8 @@ export class WorkspaceService {
     if (!planById(plan)) throw partnerErrors.badInput('body.plan', `is not a plan of GET /api/v1/plans: ${plan}`);
     const { rowCount } = await this.deps.sql.query('update workspaces set plan = $2, updated_at = $3 where id = $1', [workspaceId, plan, this.deps.clock.now()]);
     if (!rowCount) throw workspaceNotFound();
+    // The key gates cache each key's plan: every node forgets them before the change is answered.
+    await this.deps.gateKeys?.invalidate();
     return this.get(caller, workspaceId);
   }
 

@@ -1,7 +1,9 @@
-// Key validation: one indexed lookup of the key's SHA-256 joined with its workspace's plan, on every request and
-// with no node-local cache, so a revoked key is refused on the very next request on every node and an expired one
-// from the instant it expires (the clock decides; no sweeper).
+// Key validation: one indexed lookup of the key's SHA-256 joined with its workspace's plan, served from the node's
+// GateKeyCache while warm (a revocation or plan change empties it on every node before it is answered), so a revoked
+// key is refused on the very next request on every node and an expired one from the instant it expires (the clock
+// decides on every request; no sweeper).
 import type { Clock } from '../../platform/clock.js';
+import type { GateKeyCache } from '../../platform/gate-key-cache.js';
 import type { SqlPool } from '../../platform/db/sql.js';
 import { limitsOf, type RateLimits } from '../plans.js';
 import { hashKey, looksLikeKey, type KeyEnvironment } from '../keys/secret.js';
@@ -31,20 +33,17 @@ export interface FoundKey {
 }
 
 export class KeyLookup {
-  constructor(private readonly sql: SqlPool, private readonly clock: Clock) {}
+  constructor(
+    private readonly sql: SqlPool,
+    private readonly clock: Clock,
+    private readonly cache?: GateKeyCache,
+  ) {}
 
   /** The key's row, or null when the text is not a key of any workspace. */
   async find(key: string): Promise<FoundKey | null> {
     if (!looksLikeKey(key)) return null;
-    const { rows } = await this.sql.query<KeyRow>({
-      name: 'svc_key_lookup',
-      text: `select k.id, k.workspace_id, k.environment, k.scopes, k.ip_allow_list, k.expires_at, k.revoked_at,
-                    w.svc_plan, w.svc_rate_per_hour, w.svc_rate_per_minute
-               from svc_keys k join workspaces w on w.id = k.workspace_id
-              where k.key_hash = $1`,
-      values: [hashKey(key)],
-    });
-    const row = rows[0];
+    const hash = hashKey(key);
+    const row = this.cache ? await this.cache.get(`b:${hash.toString('base64')}`, () => this.load(hash)) : await this.load(hash);
     if (!row) return null;
     const expired = row.expires_at !== null && row.expires_at.getTime() <= this.clock.now().getTime();
     return {
@@ -56,5 +55,17 @@ export class KeyLookup {
       limits: limitsOf(row.svc_plan, row.svc_rate_per_hour, row.svc_rate_per_minute),
       usable: row.revoked_at === null && !expired,
     };
+  }
+
+  private async load(hash: Buffer): Promise<KeyRow | undefined> {
+    const { rows } = await this.sql.query<KeyRow>({
+      name: 'svc_key_lookup',
+      text: `select k.id, k.workspace_id, k.environment, k.scopes, k.ip_allow_list, k.expires_at, k.revoked_at,
+                    w.svc_plan, w.svc_rate_per_hour, w.svc_rate_per_minute
+               from svc_keys k join workspaces w on w.id = k.workspace_id
+              where k.key_hash = $1`,
+      values: [hash],
+    });
+    return rows[0];
   }
 }

@@ -39,7 +39,10 @@ export function svcKeyHandlers(deps: WorkspaceDeps): WorkspaceFeatureHandlers<Sv
     async revokeSvcKey({ params }, ctx) {
       const caller = userOf(ctx);
       await requireOwnerOrAdmin(deps.sql, caller, params.workspace_id);
-      return { status: 200, body: await revokeSvcKey(deps.sql, params.workspace_id, params.key_id, caller.accountId, deps.clock.now()) };
+      const revoked = await revokeSvcKey(deps.sql, params.workspace_id, params.key_id, caller.accountId, deps.clock.now());
+      // Every node's gate forgets the keys it validated, so the revoked key is refused on the very next request.
+      await deps.gateKeys?.invalidate();
+      return { status: 200, body: revoked };
     },
   };
 }

@@ -125,8 +125,8 @@ export async function getSvcKey(db: Queryable, workspaceId: string, keyId: strin
 }
 
 /**
- * Revokes a key for good: the gate reads the key's row on every request, so every node refuses it from the next
- * one. The row stays. Revoking a revoked key changes nothing and answers it as it is; an expired key can be
+ * Revokes a key for good; the handler then empties every node's key cache, so every node refuses it from the next
+ * request. The row stays. Revoking a revoked key changes nothing and answers it as it is; an expired key can be
  * revoked too (it then reads Revoked).
  */
 export async function revokeSvcKey(db: Queryable, workspaceId: string, keyId: string, revokedBy: string | null, now: Date): Promise<SvcKeyView> {

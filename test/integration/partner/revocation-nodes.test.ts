@@ -39,3 +39,16 @@ test('a key revoked by an administrator on node B is refused by node A on the ne
   expect(res.status).toBe(200);
   expectPartnerError(await me(nodeA, key), 401, 'invalid_api_key');
 });
+
+test('a plan without the external API set on node A is refused by node B, whose gate had the key cached', async () => {
+  const ws = await testWorkspace(nodeA);
+  const { key } = await ws.key(['crm_leads:read']);
+  for (let i = 0; i < 3; i++) expect((await me(nodeB, key)).status).toBe(200);
+  const admin = await nodeA.adminToken();
+  const downgraded = await call(nodeA.partnerUrl, 'PUT', `/api/v1/workspaces/${ws.id}/plan`, { token: admin, body: { plan: 'free' } });
+  expect(downgraded.status).toBe(200);
+  expectPartnerError(await me(nodeB, key), 403, 'external_api_disabled');
+  const upgraded = await call(nodeB.partnerUrl, 'PUT', `/api/v1/workspaces/${ws.id}/plan`, { token: admin, body: { plan: 'business' } });
+  expect(upgraded.status).toBe(200);
+  expect((await me(nodeA, key)).status).toBe(200);
+});

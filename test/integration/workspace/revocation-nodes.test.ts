@@ -1,5 +1,5 @@
-// A revoked key is refused on the very next request on every node: two workspace nodes share the database (the
-// gate reads the key's row on every request; there is no node-local cache to invalidate).
+// A revoked key is refused on the very next request on every node: two workspace nodes share the database and Redis,
+// and the revoking node empties every node's key cache (GateKeyCache) before it answers.
 import { expectSvcError, svcHeaders } from '../../helpers/workspace-expect.js';
 import { call, startTestPlatform, type TestPlatform } from '../../support/platform.js';
 import { svcWorkspace } from '../../support/workspace.js';
