@@ -48,7 +48,8 @@ describe('key validation', () => {
   test('a revoked key dies on the next request', async () => {
     const { id, key } = await ws.key(['crm_leads:read']);
     expect((await me(key)).status).toBe(200);
-    await platform.db.query("update api_keys set status = 'revoked', revoked_at = now() where id = $1", [id]);
+    const revoked = await call(base, 'POST', `/api/v1/workspaces/${ws.id}/api-keys/${id}/revoke`, { token: ws.owner.token, body: { confirm: true } });
+    expect(revoked.status).toBe(200);
     expectPartnerError(await me(key), 401, 'invalid_api_key');
   });
 
@@ -64,7 +65,8 @@ describe('key validation', () => {
     const { key } = await free.key(['crm_leads:read']);
     expectPartnerError(await me(key), 403, 'external_api_disabled');
     // Webhooks alone is enough.
-    await platform.db.query("update workspaces set plan = 'team' where id = $1", [free.id]);
+    const team = await call(base, 'PUT', `/api/v1/workspaces/${free.id}/plan`, { token: await platform.adminToken(), body: { plan: 'team' } });
+    expect(team.status).toBe(200);
     expect((await me(key)).status).toBe(200);
   });
 
