@@ -4,7 +4,7 @@
 // invalidation be lost, and while the subscription is down the cache is bypassed.
 import type { Clock } from '../../platform/clock.js';
 import type { SqlPool } from '../../platform/db/sql.js';
-import { InvalidationChannel } from '../../platform/invalidation.js';
+import { NodeCache } from '../../platform/node-cache.js';
 import type { Redis } from '../../platform/redis.js';
 
 export const accountInvalidationChannel = 'chat:accounts:invalidate';
@@ -17,70 +17,43 @@ export interface AccountState {
   customerAccountId: string;
 }
 
-interface Entry {
-  state: AccountState;
-  loadedAt: number;
-}
-
 /** Entries beyond this are evicted oldest first, so memory stays bounded whatever the number of accounts. */
 const maxEntries = 100_000;
 
 export class AccountCache {
-  private readonly entries = new Map<string, Entry>();
-  /** Bumped on every invalidation, so a load that raced with one is not cached. */
-  private generation = 0;
-  private readonly channel: InvalidationChannel;
+  private readonly cache: NodeCache<AccountState>;
 
   constructor(
     private readonly sql: SqlPool,
     publisher: Redis,
-    private readonly ttlMs: number,
-    private readonly clock: Clock,
+    ttlMs: number,
+    clock: Clock,
   ) {
-    this.channel = new InvalidationChannel(publisher, accountInvalidationChannel);
+    this.cache = new NodeCache(publisher, accountInvalidationChannel, ttlMs, clock, { maxEntries });
   }
 
   /** Subscribes to invalidations from other nodes; returns the unsubscribe. */
   listen(subscriber: Redis): Promise<() => Promise<void>> {
-    return this.channel.listen(subscriber, { drop: (id) => this.drop(id), dropAll: () => this.dropAll() });
+    return this.cache.listen(subscriber);
   }
 
   /** The account, or null when no account has this id (not cached: it may be registered at any moment). */
   async get(accountId: string): Promise<AccountState | null> {
     const id = accountId.toLowerCase();
-    const now = this.clock.now().getTime();
-    const hit = this.entries.get(id);
-    if (hit && now - hit.loadedAt < this.ttlMs && this.channel.isLive) return hit.state;
-    const generation = this.generation;
+    return (await this.cache.get(id, () => this.load(id))) ?? null;
+  }
+
+  /** Drops the account on this node, then on every other node; resolves once Redis has relayed the message. */
+  invalidate(accountId: string): Promise<void> {
+    return this.cache.invalidate(accountId.toLowerCase());
+  }
+
+  private async load(id: string): Promise<AccountState | undefined> {
     const { rows } = await this.sql.query<{ id: string; status: string; module_code: string; customer_account_id: string }>(
       'select id, status, module_code, customer_account_id from accounts where id = $1',
       [id],
     );
     const row = rows[0];
-    if (!row) return null;
-    const state: AccountState = { id: row.id, status: row.status, moduleCode: row.module_code, customerAccountId: row.customer_account_id };
-    if (generation === this.generation && this.channel.isLive) {
-      this.entries.delete(id);
-      this.entries.set(id, { state, loadedAt: now });
-      if (this.entries.size > maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    }
-    return state;
-  }
-
-  /** Drops the account on this node, then on every other node; resolves once Redis has relayed the message. */
-  async invalidate(accountId: string): Promise<void> {
-    const id = accountId.toLowerCase();
-    this.drop(id);
-    await this.channel.publish(id);
-  }
-
-  private drop(id: string): void {
-    this.generation += 1;
-    this.entries.delete(id);
-  }
-
-  private dropAll(): void {
-    this.generation += 1;
-    this.entries.clear();
+    return row && { id: row.id, status: row.status, moduleCode: row.module_code, customerAccountId: row.customer_account_id };
   }
 }
