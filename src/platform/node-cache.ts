@@ -56,6 +56,12 @@ export class NodeCache<V> {
     return value;
   }
 
+  /** Whether value (an answer of get) is still this node's live cached value of key: not dropped or expired since. */
+  isCurrent(key: string, value: V): boolean {
+    const hit = this.entries.get(key);
+    return hit !== undefined && hit.value === value && this.clock.now().getTime() - hit.loadedAt < this.ttlMs && this.channel.isLive;
+  }
+
   /** Drops key on this node, then on every other node; resolves once they confirmed (or after a bounded wait). */
   async invalidate(key: string): Promise<void> {
     if (this.options.dropAllOnMessage) this.dropAll();

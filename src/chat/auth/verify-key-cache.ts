@@ -3,7 +3,7 @@
 // Keys too weak or unreadable are left out (reported at start by reportUnusableKeys).
 import type { CryptoKey } from 'jose';
 import type { Orm } from '../../platform/db/orm.js';
-import { InvalidationChannel } from '../../platform/invalidation.js';
+import { NodeCache } from '../../platform/node-cache.js';
 import type { Redis } from '../../platform/redis.js';
 import type { Clock } from '../../platform/clock.js';
 import { importVerifyKey } from './key-strength.js';
@@ -16,39 +16,47 @@ export interface VerifyKey {
   key: CryptoKey;
 }
 
-interface Entry {
-  keys: VerifyKey[];
-  loadedAt: number;
-}
-
 const cacheKey = (moduleCode: string, customerAccountId: string) => `${moduleCode}\n${customerAccountId}`;
 
+/** Customers whose keys are cached on a node at most; the oldest are forgotten first. */
+const maxEntries = 100_000;
+
 export class VerifyKeyCache {
-  private readonly entries = new Map<string, Entry>();
-  /** Bumped on every invalidation, so a load that raced with one is not cached. */
-  private generation = 0;
-  private readonly channel: InvalidationChannel;
+  private readonly cache: NodeCache<VerifyKey[]>;
 
   constructor(
     private readonly orm: Orm,
     publisher: Redis,
-    private readonly ttlMs: number,
-    private readonly clock: Clock,
+    ttlMs: number,
+    clock: Clock,
   ) {
-    this.channel = new InvalidationChannel(publisher, verifyKeyInvalidationChannel);
+    this.cache = new NodeCache(publisher, verifyKeyInvalidationChannel, ttlMs, clock, { maxEntries });
   }
 
   /** Subscribes to invalidations from other nodes; returns the unsubscribe. */
   listen(subscriber: Redis): Promise<() => Promise<void>> {
-    return this.channel.listen(subscriber, { drop: (key) => this.drop(key), dropAll: () => this.dropAll() });
+    return this.cache.listen(subscriber);
   }
 
   async keysFor(moduleCode: string, customerAccountId: string): Promise<VerifyKey[]> {
-    const key = cacheKey(moduleCode, customerAccountId);
-    const now = this.clock.now().getTime();
-    const hit = this.entries.get(key);
-    if (hit && now - hit.loadedAt < this.ttlMs && this.channel.isLive) return hit.keys;
-    const generation = this.generation;
+    // A customer without usable keys is cached too (an empty set): its tokens are refused without a lookup each.
+    return (await this.cache.get(cacheKey(moduleCode, customerAccountId), () => this.load(moduleCode, customerAccountId))) ?? [];
+  }
+
+  /**
+   * Whether `keys` (an array keysFor returned) is still this node's live cached set for the customer: loaded,
+   * within its TTL, not dropped by an invalidation since, and invalidations being received.
+   */
+  isCurrent(moduleCode: string, customerAccountId: string, keys: VerifyKey[]): boolean {
+    return this.cache.isCurrent(cacheKey(moduleCode, customerAccountId), keys);
+  }
+
+  /** Drops the cached keys of one customer on this node and every other node. */
+  invalidate(moduleCode: string, customerAccountId: string): Promise<void> {
+    return this.cache.invalidate(cacheKey(moduleCode, customerAccountId));
+  }
+
+  private async load(moduleCode: string, customerAccountId: string): Promise<VerifyKey[]> {
     const rows = await this.orm.em
       .fork()
       .getConnection()
@@ -61,33 +69,6 @@ export class VerifyKeyCache {
       const imported = await importVerifyKey(r.public_key_pem, r.algorithm);
       if ('key' in imported) keys.push({ kid: r.kid, algorithm: r.algorithm, key: imported.key });
     }
-    if (generation === this.generation && this.channel.isLive) this.entries.set(key, { keys, loadedAt: now });
     return keys;
-  }
-
-  /**
-   * Whether `keys` (an array keysFor returned) is still this node's live cached set for the customer: loaded,
-   * within its TTL, not dropped by an invalidation since, and invalidations being received.
-   */
-  isCurrent(moduleCode: string, customerAccountId: string, keys: VerifyKey[]): boolean {
-    const hit = this.entries.get(cacheKey(moduleCode, customerAccountId));
-    return hit !== undefined && hit.keys === keys && this.clock.now().getTime() - hit.loadedAt < this.ttlMs && this.channel.isLive;
-  }
-
-  /** Drops the cached keys of one customer on this node and every other node. */
-  async invalidate(moduleCode: string, customerAccountId: string): Promise<void> {
-    const key = cacheKey(moduleCode, customerAccountId);
-    this.drop(key);
-    await this.channel.publish(key);
-  }
-
-  private drop(key: string): void {
-    this.generation += 1;
-    this.entries.delete(key);
-  }
-
-  private dropAll(): void {
-    this.generation += 1;
-    this.entries.clear();
   }
 }
