@@ -5,7 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { freePort } from '../../src/platform/infra/free-port.js';
 
@@ -61,7 +61,9 @@ async function json(url: string, init: RequestInit = {}): Promise<any> {
   return body;
 }
 
-export async function startSynapse(python: string, dataDir: string, databaseUrl: string, log: (line: string) => void): Promise<Synapse> {
+export async function startSynapse(python: string, dataFolder: string, databaseUrl: string, log: (line: string) => void): Promise<Synapse> {
+  // Synapse runs in its data folder; a relative config path would be taken relative to that folder.
+  const dataDir = resolve(dataFolder);
   if (spawnSync(python, ['-c', 'import synapse']).status !== 0) {
     throw new Error(`${python} cannot import synapse: install it with \`make bench-peer\` (matrix-synapse[postgres] from PyPI into .tools/synapse) or set SYNAPSE_PYTHON`);
   }
