@@ -62,7 +62,8 @@ const seed = process.env.CONTRACT_SEED ? positiveInt('CONTRACT_SEED', 0) : Math.
 const readyTimeoutMs = 60_000;
 const stopTimeoutMs = 30_000;
 
-// The one narrowing of a check; nothing else is excluded (all checks, all operations, all phases).
+// The narrowings of checks (this one, and 413 among negative_data_rejection's statuses below); nothing else is
+// excluded (all checks, all operations, all phases).
 // positive_data_acceptance fails any 400 answered to a request its schema allows. These operations have rules
 // OpenAPI cannot state (cross-parameter rules, opaque server-issued tokens, references to other rows, key
 // material), which the server answers with a 400 whose details name the field. 400 is accepted by that check on
@@ -346,6 +347,12 @@ const toml = (value) => JSON.stringify(value);
 const unreachedWarnings = ['missing_auth', 'missing_test_data', 'validation_mismatch'];
 const failOnUnreachedOperations = ['[warnings]', `fail-on = ${toml(unreachedWarnings)}`, ''];
 
+// negative_data_rejection takes Schemathesis' default statuses, and 413: a listener refuses a body over
+// BODY_LIMIT_BYTES before reading it (the Bot API's keyboards let generated invalid data grow past 256 KiB), which
+// rejects the request as surely as a 400.
+const negativeDataStatuses = ['400', '401', '403', '404', '405', '406', '409', '413', '415', '422', '428', '429', '5xx'];
+const suiteChecks = ['[checks.negative_data_rejection]', `expected-statuses = ${toml(negativeDataStatuses)}`, ''];
+
 function schemathesisConfig({ authFile, accounts, seeded }) {
   return [
     // Identities. Most operations are for ordinary users; /api/v1/admin/* and /api/v1/accounts/* need a platform
@@ -356,6 +363,7 @@ function schemathesisConfig({ authFile, accounts, seeded }) {
     // all of them in one run. alice and bob are `peers`, which enables the object_level_authorization check: bob
     // replays alice's successful reads (her rooms, her messages) and must not be given them.
     ...failOnUnreachedOperations,
+    ...suiteChecks,
     '[auth.wfc]',
     `path = ${toml(authFile)}`,
     `peers = ${toml(['alice', 'bob'])}`,
@@ -445,6 +453,7 @@ function partnerConfig({ authFile, scopes, presets, workspaces, seeded = { dicti
     // bearer token on a key surface is ignored. `key` and `peer` hold the same scopes in two workspaces:
     // object_level_authorization replays the key's reads with the peer, which must not be given them.
     ...failOnUnreachedOperations,
+    ...suiteChecks,
     '[auth.wfc]',
     `path = ${toml(authFile)}`,
     `peers = ${toml(['key', 'peer'])}`,
@@ -507,6 +516,7 @@ const botMessageIds = {
 function botConfig({ tokens, rooms, editRooms, presses, editable, deletable }) {
   return [
     ...failOnUnreachedOperations,
+    ...suiteChecks,
     // The Bot API authenticates by the token in the path: most draws use the token of a bot that is a member of
     // a room of alice's with some history, the rest get 401 as they should.
     '[dictionaries.tokens]',
@@ -623,6 +633,7 @@ function workspaceConfig({ authFile, scopes, workspaces, keyIds, seeded }) {
     // the peer, which must not be given them. Neither key belongs to alice's workspace, so her revocations cannot
     // cut the suite's own credentials.
     ...failOnUnreachedOperations,
+    ...suiteChecks,
     '[auth.wfc]',
     `path = ${toml(authFile)}`,
     `peers = ${toml(['key', 'peer'])}`,
