@@ -407,7 +407,11 @@ function dictionaryTables(dictionaries) {
 
 /** Parameter bindings to dictionaries: half of the draws come from the dictionary, half are generated. */
 function bindingLines(bindings, prefix = '') {
-  return Object.entries(bindings).map(([parameter, dictionary]) => `${prefix}${toml(parameter)} = { dictionary = ${toml(dictionary)}, probability = 0.5 }`);
+  // A binding names its dictionary (half of the draws), or is { dictionary, probability }.
+  return Object.entries(bindings).map(([parameter, binding]) => {
+    const { dictionary, probability } = typeof binding === 'string' ? { dictionary: binding, probability: 0.5 } : binding;
+    return `${prefix}${toml(parameter)} = { dictionary = ${toml(dictionary)}, probability = ${probability} }`;
+  });
 }
 
 /**

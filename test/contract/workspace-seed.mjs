@@ -57,6 +57,9 @@ export async function seedWorkspace({ baseUrl, partnerUrl, svcKey, bobToken, acc
   const employees = await times(2, (i) => id('POST', '/api/v1/employees', { name: `Contract employee ${i}`, hire_date: '2020-01-01' }));
   const changeableEmployees = await times(2, (i) => id('POST', '/api/v1/employees', { name: `Contract changeable ${i}`, hire_date: '2020-01-01' }));
   const terminableEmployees = await times(8, (i) => id('POST', '/api/v1/employees', { name: `Contract terminable ${i}`, hire_date: '2000-01-01' }));
+  // An employee still checked in takes no new attendance (409), and a first check-in without check-out leaves it so:
+  // new attendance draws from employees of its own, enough for every phase to find one free.
+  const attendanceEmployees = await times(60, (i) => id('POST', '/api/v1/employees', { name: `Contract attendance ${i}`, hire_date: '2015-01-01' }));
   const attendance = await times(2, (i) => id('POST', '/api/v1/attendance', { employee_id: employees[0], check_in: `2021-0${i + 1}-01T08:00:00Z`, check_out: `2021-0${i + 1}-01T17:00:00Z` }));
   const leave = (i) => id('POST', '/api/v1/leaves', { employee_id: employees[1], type: 'annual', start_date: `2030-${String(1 + Math.floor(i / 4)).padStart(2, '0')}-${String(1 + (i % 4) * 7).padStart(2, '0')}`, end_date: `2030-${String(1 + Math.floor(i / 4)).padStart(2, '0')}-${String(2 + (i % 4) * 7).padStart(2, '0')}` });
   const leaves = [];
@@ -104,6 +107,7 @@ export async function seedWorkspace({ baseUrl, partnerUrl, svcKey, bobToken, acc
     terminableEmployees, attendance, leaves, approvableLeaves, rejectableLeaves, tickets, commentTickets, approvals,
     cancellableApprovals, decidableApprovals, webhooks: [webhook], deletableWebhooks, disablableWebhooks, deliveries: [delivery],
     webhookUrls: ['https://hooks.example.invalid/in'],
+    attendanceEmployees,
     // Attendance instants may not be in the future and check_out follows check_in: past check-ins, later check-outs.
     checkIns: ['2019-03-04T08:00:00Z', '2019-11-20T07:30:00+01:00'],
     checkOuts: ['2022-03-04T17:00:00Z', '2023-06-01T18:00:00+02:00'],
@@ -125,7 +129,15 @@ export async function seedWorkspace({ baseUrl, partnerUrl, svcKey, bobToken, acc
       'body.url': 'webhookUrls',
       'body.check_in': 'checkIns', 'body.check_out': 'checkOuts',
     },
-    operations: Object.fromEntries(Object.entries(perOperation).map(([op, name]) => [op, { 'path.id': name }])),
+    operations: {
+      ...Object.fromEntries(Object.entries(perOperation).map(([op, name]) => [op, { 'path.id': name }])),
+      // Mostly seeded values: a made-up employee or a generated (mostly future) instant is refused with 400.
+      createAttendance: {
+        'body.employee_id': { dictionary: 'attendanceEmployees', probability: 0.9 },
+        'body.check_in': { dictionary: 'checkIns', probability: 0.9 },
+        'body.check_out': { dictionary: 'checkOuts', probability: 0.9 },
+      },
+    },
     // Cases that would disable or delete the suite's webhook (ids reused from earlier answers) are not sent (hooks.py).
     protect: { disableWebhook: [{ id: [webhook] }], deleteWebhook: [{ id: [webhook] }] },
     coverage: {
@@ -143,6 +155,7 @@ export async function seedWorkspace({ baseUrl, partnerUrl, svcKey, bobToken, acc
         ...Object.fromEntries(Object.entries(perOperation).map(([op, name]) => [op, { 'path.id': name === 'webhooks' ? webhook : first(name) }])),
         // An employee cannot be its own manager.
         updateEmployee: { 'path.id': changeableEmployees[0], 'body.manager_id': employees[0] },
+        createAttendance: { 'body.employee_id': attendanceEmployees[0] },
       },
     },
   };
