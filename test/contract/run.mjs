@@ -3,7 +3,7 @@
 // against generated/openapi/chat.json, partner.json and workspace.json with every check enabled, all phases
 // (examples, coverage, fuzzing, stateful with links inferred from Location headers and responses) and a bounded
 // number of examples per operation. Exits non-zero when Schemathesis reports any failure or error in any suite, or
-// an operation it never got past its gate (see failOnUnreachedOperations). Narrow hooks: test/contract/hooks.py.
+// an operation it never got past its gate (see suiteRules). Narrow hooks: test/contract/hooks.py.
 // `make test` and `make contract` call it after `make build`:
 //
 //   node test/contract/run.mjs
@@ -345,13 +345,17 @@ const toml = (value) => JSON.stringify(value);
 // fuzzed past its gate: these warnings fail the suite. A new operation needs seeded rows, dictionary entries or schema
 // constraints (see the *-seed.mjs files) to pass.
 const unreachedWarnings = ['missing_auth', 'missing_test_data', 'validation_mismatch'];
-const failOnUnreachedOperations = ['[warnings]', `fail-on = ${toml(unreachedWarnings)}`, ''];
 
 // negative_data_rejection takes Schemathesis' default statuses, and 413: a listener refuses a body over
 // BODY_LIMIT_BYTES before reading it (the Bot API's keyboards let generated invalid data grow past 256 KiB), which
 // rejects the request as surely as a 400.
 const negativeDataStatuses = ['400', '401', '403', '404', '405', '406', '409', '413', '415', '422', '428', '429', '5xx'];
-const suiteChecks = ['[checks.negative_data_rejection]', `expected-statuses = ${toml(negativeDataStatuses)}`, ''];
+
+/** What every suite's configuration starts with: the warnings that fail it, and the checks' own settings. */
+const suiteRules = [
+  '[warnings]', `fail-on = ${toml(unreachedWarnings)}`, '',
+  '[checks.negative_data_rejection]', `expected-statuses = ${toml(negativeDataStatuses)}`, '',
+];
 
 function schemathesisConfig({ authFile, accounts, seeded }) {
   return [
@@ -362,8 +366,7 @@ function schemathesisConfig({ authFile, accounts, seeded }) {
     // own rooms and messages; admin and account operations settle on the admin; and the stateful phase can chain
     // all of them in one run. alice and bob are `peers`, which enables the object_level_authorization check: bob
     // replays alice's successful reads (her rooms, her messages) and must not be given them.
-    ...failOnUnreachedOperations,
-    ...suiteChecks,
+    ...suiteRules,
     '[auth.wfc]',
     `path = ${toml(authFile)}`,
     `peers = ${toml(['alice', 'bob'])}`,
@@ -456,8 +459,7 @@ function partnerConfig({ authFile, scopes, presets, workspaces, seeded = { dicti
     // refuses any key on an administration path (403), so those paths would never be reached as alice; a stale
     // bearer token on a key surface is ignored. `key` and `peer` hold the same scopes in two workspaces:
     // object_level_authorization replays the key's reads with the peer, which must not be given them.
-    ...failOnUnreachedOperations,
-    ...suiteChecks,
+    ...suiteRules,
     '[auth.wfc]',
     `path = ${toml(authFile)}`,
     `peers = ${toml(['key', 'peer'])}`,
@@ -519,43 +521,26 @@ const botMessageIds = {
 
 function botConfig({ tokens, rooms, editRooms, presses, editable, deletable }) {
   return [
-    ...failOnUnreachedOperations,
-    ...suiteChecks,
+    ...suiteRules,
     // The Bot API authenticates by the token in the path: most draws use the token of a bot that is a member of
     // a room of alice's with some history, the rest get 401 as they should.
-    '[dictionaries.tokens]',
-    `values = ${toml(tokens)}`,
-    '',
-    '[dictionaries.rooms]',
-    `values = ${toml(rooms)}`,
-    '',
-    '[dictionaries.presses]',
-    `values = ${toml(presses)}`,
-    '',
-    '[dictionaries.editRooms]',
-    `values = ${toml(editRooms)}`,
-    '',
-    '[dictionaries.editTexts]',
-    `values = ${toml(Array.from({ length: 10 }, (_, i) => `Edited ${i + 1}`))}`,
-    '',
-    '[dictionaries.editable]',
-    `values = ${toml(editable)}`,
-    '',
-    '[dictionaries.deletable]',
-    `values = ${toml(deletable)}`,
-    '',
+    ...dictionaryTables({
+      tokens,
+      rooms,
+      presses,
+      editRooms,
+      editTexts: Array.from({ length: 10 }, (_, i) => `Edited ${i + 1}`),
+      editable,
+      deletable,
+    }),
     '[parameters]',
-    `"path.token" = { dictionary = "tokens", probability = 0.9 }`,
-    `"body.chat_id" = { dictionary = "rooms", probability = 0.7 }`,
-    `"body.callback_query_id" = { dictionary = "presses", probability = 0.5 }`,
+    ...bindingLines({
+      'path.token': { dictionary: 'tokens', probability: 0.9 },
+      'body.chat_id': { dictionary: 'rooms', probability: 0.7 },
+      'body.callback_query_id': 'presses',
+    }),
     '',
-    ...botSemanticRejections.flatMap((operationId) => [
-      '[[operations]]',
-      `include-operation-id = ${toml(operationId)}`,
-      `checks.positive_data_acceptance.expected-statuses = ${toml([...defaultPositiveStatuses, '400'])}`,
-      ...bindingLines(botMessageIds[operationId] ?? {}, 'parameters.'),
-      '',
-    ]),
+    ...operationBlocks(botSemanticRejections, botMessageIds),
   ].join('\n');
 }
 
@@ -636,8 +621,7 @@ function workspaceConfig({ authFile, scopes, workspaces, keyIds, seeded }) {
     // `key` and `peer` hold every scope in two workspaces: object_level_authorization replays the key's reads with
     // the peer, which must not be given them. Neither key belongs to alice's workspace, so her revocations cannot
     // cut the suite's own credentials.
-    ...failOnUnreachedOperations,
-    ...suiteChecks,
+    ...suiteRules,
     '[auth.wfc]',
     `path = ${toml(authFile)}`,
     `peers = ${toml(['key', 'peer'])}`,
