@@ -5,6 +5,7 @@ import type { SqlClient, SqlPool } from './db/sql.js';
 import type { Redis } from './redis.js';
 import { publishDeliveries } from '../realtime/delivery.js';
 import { recordUserEvents, type Delivery } from '../realtime/log.js';
+import { prepared } from './db/prepared.js';
 
 /** The Redis pub/sub channel every relayed domain event is published on. */
 export const eventsChannel = 'platform:events';
@@ -54,8 +55,7 @@ export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500, consu
     let deliveries: Delivery[] = [];
     try {
       const { rows } = await client.query<OutboxRow>(
-        'select id, topic, payload, created_at from outbox where published_at is null order by id limit $1 for update skip locked',
-        [batch],
+        prepared('select id, topic, payload, created_at from outbox where published_at is null order by id limit $1 for update skip locked', [batch]),
       );
       if (rows.length > 0) {
         deliveries = await recordUserEvents(client, rows);

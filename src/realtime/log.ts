@@ -3,6 +3,7 @@
 // are told after the commit, and whatever they miss is read back from here.
 import type { SqlClient, SqlPool } from '../platform/db/sql.js';
 import { addAudience, emptyAudience } from './audience.js';
+import { prepared } from '../platform/db/prepared.js';
 
 export interface UserEvent {
   seq: number;
@@ -38,7 +39,7 @@ export async function recordUserEvents(client: SqlClient, events: OutboxEvent[])
   const a = emptyAudience();
   const addressed = events.filter((e) => addAudience(a, Number(e.id), e.payload));
   if (addressed.length === 0) return [];
-  const { rows } = await client.query<{ event_id: number; account_id: string; seq: number }>(
+  const { rows } = await client.query<{ event_id: number; account_id: string; seq: number }>(prepared(
     `with rcpt as (
        select distinct x.event_id, x.account_id from (
          select r.event_id, m.account_id from unnest($1::bigint[], $2::uuid[]) r(event_id, room_id)
@@ -77,7 +78,7 @@ export async function recordUserEvents(client: SqlClient, events: OutboxEvent[])
      select n.account_id, b.last_seq - n.total + n.n, n.event_id from numbered n join bumped b using (account_id)
      returning event_id, account_id, seq`,
     [a.roomEvents, a.roomIds, a.channelEvents, a.channelIds, a.accountEvents, a.accountIds, a.everyoneEvents, a.moduleEvents, a.moduleCodes],
-  );
+  ));
   const byEvent = new Map<number, Array<[string, number]>>();
   for (const r of rows) {
     const list = byEvent.get(Number(r.event_id));

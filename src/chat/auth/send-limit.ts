@@ -1,22 +1,23 @@
-// Per-account send allowance: every node counts in the same Redis window (src/platform/rate-limit.ts), so a client
-// spreading its sends over nodes gets no more than one allowance.
+// Per-account send allowance: every node counts in the same Redis window, so a client spreading its sends over nodes
+// gets no more than one allowance. A fast sender's node takes its allowance in small leases
+// (src/platform/leased-counter.ts), so its sends do not each wait on Redis.
 import type { Clock } from '../../platform/clock.js';
-import { FixedWindowCounter } from '../../platform/rate-limit.js';
+import { LeasedWindowCounter } from '../../platform/leased-counter.js';
 import type { Redis } from '../../platform/redis.js';
 import { callerOf, type ChatContext } from '../context.js';
 import { authErrors } from './errors.js';
 
 export class SendLimit {
-  private readonly counter: FixedWindowCounter;
+  private readonly counter: LeasedWindowCounter;
 
-  constructor(redis: Redis, perMinute: number, clock: Clock) {
-    this.counter = new FixedWindowCounter(redis, 'chat:send', [{ name: 'm', seconds: 60, limit: perMinute }], clock);
+  constructor(redis: Redis, private readonly perMinute: number, clock: Clock) {
+    this.counter = new LeasedWindowCounter(redis, 'chat:send:m', { seconds: 60, limit: perMinute }, clock);
   }
 
   /** Counts one send of the account; throws 429 rate_limited when it is over its allowance. */
   async check(accountId: string): Promise<void> {
-    const { refusal } = await this.counter.hit(accountId);
-    if (refusal) throw authErrors.rateLimited('messages', refusal.limit, refusal.retryAfter);
+    const outcome = await this.counter.hit(accountId);
+    if (!outcome.admitted) throw authErrors.rateLimited('messages', this.perMinute, outcome.retryAfter);
   }
 }
 

@@ -8,6 +8,7 @@ import { sendReply } from '../threads/reply.js';
 import { attachThreadInfo } from '../threads/thread-info.js';
 import { hiddenForMeColumn, messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
 import { sendWithAttachments } from './with-attachments.js';
+import { prepared } from '../../platform/db/prepared.js';
 
 export interface ScrollQuery {
   before?: string;
@@ -96,14 +97,14 @@ export class MessageService {
       params.push(bound);
       where += forward ? ' and seq > $4' : ' and seq < $4';
     }
-    const { rows } = await this.deps.sql.query<{ member: boolean } & ({ id: string } & MessageRow | { id: null })>(
+    const { rows } = await this.deps.sql.query<{ member: boolean } & ({ id: string } & MessageRow | { id: null })>(prepared(
       `select k.member, p.* from (select exists (select 1 from room_members where room_id = $1 and account_id = $3) as member) k
          left join lateral (
            select ${messageColumns}, ${hiddenForMeColumn('$3')} from messages
             where k.member and ${where} order by seq ${forward ? 'asc' : 'desc'} limit $2
          ) p on true`,
       params,
-    );
+    ));
     if (!rows[0]?.member) throw chatErrors.notFound('Room', 'room_not_found');
     const found = rows.filter((row): row is { member: boolean } & MessageRow => row.id !== null);
     // The join hands the page over in the scan's order; sorting keeps that a fact rather than an assumption.
@@ -127,8 +128,7 @@ export class MessageService {
     if (input.threadRootId !== undefined) return sendReply(this.deps, caller, roomId, { ...input, threadRootId: input.threadRootId });
     const params = [newId(), roomId, caller.accountId, input.text, this.deps.clock.now()];
     const { rows } = await this.deps.sql.query<MessageRow & { bumped: number }>(
-      input.clientMessageId === undefined ? plainSendSql : sendSql,
-      input.clientMessageId === undefined ? params : [...params, input.clientMessageId],
+      input.clientMessageId === undefined ? prepared(plainSendSql, params) : prepared(sendSql, [...params, input.clientMessageId]),
     );
     const row = rows[0];
     // No row: not a member, or a retry of a send that already stored its message. A row without a message:

@@ -13,6 +13,7 @@ import { emit, roomAudience } from './events.js';
 import { membershipOf, refuseFixedType, requireManager, requireOwner, roomNotFound, type Queryable } from './membership.js';
 import { ensureReminderBot } from './reminder-bot.js';
 import { roomQuery, roomView, type AddMemberPolicy, type RoomRole, type RoomRow, type RoomType, type RoomView } from './views.js';
+import { prepared } from '../../platform/db/prepared.js';
 
 export interface CreateRoomInput {
   type: 'GROUP' | 'CHANNEL' | 'CROSS_MODULE';
@@ -113,7 +114,8 @@ export class RoomService {
     }
     params.push(limit + 1);
     const page = `order by m.pinned desc, r.last_activity_at desc, r.id desc limit $${params.length}`;
-    const { rows } = await this.deps.sql.query<RoomRow>(`${roomQuery(filter, page)} ${listOrder}`, params);
+    // Filters add clauses from a fixed set, never values: a bounded set of texts to prepare.
+    const { rows } = await this.deps.sql.query<RoomRow>(prepared(`${roomQuery(filter, page)} ${listOrder}`, params));
     const hasMore = rows.length > limit;
     const pageRows = rows.slice(0, limit);
     const now = this.deps.clock.now();

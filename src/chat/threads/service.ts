@@ -7,6 +7,7 @@ import type { Page } from '../rooms/service.js';
 import { parseSeqCursor, parseThreadListCursor, seqCursor, threadListCursor } from './cursors.js';
 import { accountsAudienceSql, checkedThreadPageSql, threadListSql, unreadRepliesSql, unreadThreadCountSql } from './sql.js';
 import { threadFollowView, threadSummaryView, type FollowState, type ThreadFactsRow, type ThreadFollowView, type ThreadSummaryView } from './views.js';
+import { prepared } from '../../platform/db/prepared.js';
 
 export interface ThreadListQuery {
   limit?: number;
@@ -94,8 +95,7 @@ export class ThreadService {
     if (bound !== null) params.push(bound);
     params.push(roomId);
     const result = await this.deps.sql.query<{ member: boolean; is_root: boolean | null } & (MessageRow | { id: null })>(
-      checkedThreadPageSql(forward, bound !== null),
-      params,
+      prepared(checkedThreadPageSql(forward, bound !== null), params),
     );
     if (!result.rows[0]?.member) throw roomNotFound();
     if (result.rows[0].is_root !== true) throw messageNotFound();

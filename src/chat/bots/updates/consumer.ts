@@ -12,6 +12,7 @@ import type { WebhookDeliveries } from '../delivery/queue.js';
 import { loadBotMessages, telegramMessage, telegramUser } from '../telegram.js';
 import { receives } from './recipients.js';
 import type { UpdateWaiters } from './waiters.js';
+import { prepared } from '../../../platform/db/prepared.js';
 
 /** Events carry their place in the drained batch, so a bot's updates follow the outbox order. */
 interface MessageCreated {
@@ -50,7 +51,7 @@ async function messageUpdates(client: SqlClient, events: MessageCreated[], log: 
   if (events.length === 0) return { updates: [], webhooks };
   // The bots that are members of the rooms at this moment; the planner probes room_members per bot, so rooms
   // without bots cost one index lookup each.
-  const { rows: candidates } = await client.query<CandidateRow>(
+  const { rows: candidates } = await client.query<CandidateRow>(prepared(
     `select e.ord, e.message_id, b.id as bot_id, b.account_id, b.username, coalesce(s.read_all, false) as read_all, b.allowed_updates,
             b.webhook_url is not null as has_webhook
        from unnest($1::uuid[], $2::uuid[], $3::int[]) e(room_id, message_id, ord)
@@ -59,7 +60,7 @@ async function messageUpdates(client: SqlClient, events: MessageCreated[], log: 
        left join bot_room_settings s on s.bot_id = b.id and s.room_id = e.room_id
       order by e.ord, b.id`,
     [events.map((e) => e.roomId), events.map((e) => e.messageId), events.map((e) => e.ord)],
-  );
+  ));
   const wanted = candidates.filter((c) => allows(c.allowed_updates, 'message'));
   if (wanted.length === 0) return { updates: [], webhooks };
   const messages = await loadBotMessages(client, [...new Set(wanted.map((c) => c.message_id))]);
