@@ -24,6 +24,8 @@ export interface Config {
   bodyLimitBytes: number;
   verifyKeyCacheTtlMs: number;
   outboxPollMs: number;
+  /** Least time between the starts of two outbox drains of one node while sends keep coming (0: right after each). */
+  relayIntervalMs: number;
   /** Partner API requests allowed per calling IP address per minute and per day, shared by all nodes. */
   rateLimitPerMinute: number;
   rateLimitPerDay: number;
@@ -332,6 +334,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
     verifyKeyCacheTtlMs: int(env, 'VERIFY_KEY_CACHE_TTL_MS', 60_000, 0, 86_400_000),
     outboxPollMs: int(env, 'OUTBOX_POLL_MS', 5_000, 100, 3_600_000),
+    relayIntervalMs: int(env, 'RELAY_INTERVAL_MS', 10, 0, 1_000),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 100_000_000),
     rateLimitPerDay: int(env, 'RATE_LIMIT_PER_DAY', 100_000, 1, 1_000_000_000),
     lastUsedFlushMs: int(env, 'LAST_USED_FLUSH_MS', 5_000, 100, 3_600_000),

@@ -63,7 +63,8 @@ export class LeasedWindowCounter {
       this.leases = new Map();
     }
     const lease = this.leases.get(subject);
-    if (lease && lease.left > 0) {
+    // Leased units are spent only while Redis answers: an outage refuses hits at once, as a plain counter does.
+    if (lease && lease.left > 0 && this.redis.status === 'ready') {
       lease.left--;
       return { admitted: true };
     }

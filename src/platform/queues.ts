@@ -2,6 +2,7 @@
 // process's own relay when it runs the workers (coalesced: a burst of sends costs one drain, and no Redis round
 // trip per send), else by a "drain" job on the outbox queue (deduplicated); a job scheduler runs a drain
 // periodically as a safety net for a process that died between commit and request.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { SqlPool } from './db/sql.js';
 import type { Logger } from './logger.js';
@@ -33,7 +34,7 @@ export interface Queues {
   close(): Promise<void>;
 }
 
-export function createQueues(redisUrl: string, log: Logger): Queues {
+export function createQueues(redisUrl: string, log: Logger, relayIntervalMs = 0): Queues {
   const connection = connectRedis(redisUrl, 'queues');
   const outbox = new Queue(outboxQueueName, { connection, defaultJobOptions: { removeOnComplete: 100, removeOnFail: 1000 } });
   const maintenance = new Queue(maintenanceQueueName, { connection, defaultJobOptions: { removeOnComplete: 10, removeOnFail: 100 } });
@@ -42,20 +43,36 @@ export function createQueues(redisUrl: string, log: Logger): Queues {
   // instead of one row, and sends do not each pay a Redis round trip.
   let pending: NodeJS.Timeout | undefined;
   // Local drains: one at a time; a request during a drain runs one more after it (its rows may have committed
-  // after that drain read the table), so a burst still costs few drains.
+  // after that drain read the table). Drains start at least relayIntervalMs apart: on an idle node the first request
+  // drains at once, under a stream of sends one drain takes the rows of several (each drain is several round trips,
+  // whose cost on a busy machine lands on the sends beside it).
   let local: (() => Promise<unknown>) | null = null;
   let running: Promise<void> | undefined;
   let again = false;
+  let lastStart = -Infinity;
+  let timer: NodeJS.Timeout | undefined;
+  const untilNext = () => lastStart + relayIntervalMs - performance.now();
   const drainHere = (drain: () => Promise<unknown>) => {
     if (running) {
       again = true;
+      return;
+    }
+    if (timer) return;
+    const wait = untilNext();
+    if (wait > 0) {
+      timer = setTimeout(() => {
+        timer = undefined;
+        if (local) drainHere(local);
+      }, wait);
       return;
     }
     running = (async () => {
       try {
         do {
           again = false;
+          lastStart = performance.now();
           await drain();
+          if (again && untilNext() > 0) await sleep(untilNext());
         } while (again);
       } catch (err) {
         log.warn({ err }, 'outbox drain failed; the periodic drain catches up');
@@ -68,8 +85,15 @@ export function createQueues(redisUrl: string, log: Logger): Queues {
     outbox,
     maintenance,
     async drainLocally(drain) {
+      const previous = local;
       local = drain;
       await running;
+      // Going back to jobs (a stop): a drain still waiting for its turn runs now, so no request is left behind.
+      if (drain === null && timer) {
+        clearTimeout(timer);
+        timer = undefined;
+        if (previous) await previous().catch((err: unknown) => log.warn({ err }, 'last outbox drain failed; the periodic drain catches up'));
+      }
     },
     time,
     requestOutboxDrain() {
@@ -92,50 +116,6 @@ export function createQueues(redisUrl: string, log: Logger): Queues {
       connection.disconnect();
     },
   };
-}
-
-/**
- * Single-flight drains in this process: a request while none is scheduled starts one a few milliseconds later, a
- * request while one runs makes another run right after it (its rows may have been committed after that drain read
- * the table).
- */
-class LocalRelay {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private closed = false;
-
-  constructor(private readonly drain: () => Promise<void>, private readonly log: Logger) {}
-
-  request(): void {
-    if (this.closed) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.running = this.drain()
-        .catch((err: unknown) => this.log.warn({ err }, 'outbox drain failed; the periodic drain will retry'))
-        .finally(() => {
-          this.running = undefined;
-          if (this.again) {
-            this.again = false;
-            this.request();
-          }
-        });
-    }, drainCoalesceMs);
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    const requested = this.timer !== undefined || this.again;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
-    // Events of the last requests before the stop are published now, not left to another process's periodic drain.
-    if (requested || this.again) await this.drain().catch((err: unknown) => this.log.warn({ err }, 'last outbox drain failed; the rows stay for the next drain'));
-  }
 }
 
 export interface Workers {

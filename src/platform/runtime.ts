@@ -117,7 +117,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       redis.disconnect();
       subscriber.disconnect();
     });
-    const queues = createQueues(infra.redisUrl, log);
+    const queues = createQueues(infra.redisUrl, log, config.relayIntervalMs);
     stops.push(() => queues.close());
 
     const media = mediaStore(config.media, config.dataDir);
