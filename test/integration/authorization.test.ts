@@ -47,7 +47,9 @@ type Settled = { report: RowReport } | { error: unknown };
 const played = new Map<Row, Promise<Settled>>();
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ services: ['chat'] });
+  // Each drain right after its commit: a persona's call has its relayed writes (bot updates) done before the next
+  // persona's fingerprint is taken, which a drain waiting for its interval would not promise.
+  platform = await startTestPlatform({ services: ['chat'], relayIntervalMs: 0 });
   // Start every row now, PARALLEL_ROWS at a time; each test awaits its own.
   const queue = chatRows.filter(inSpec);
   const slots = new Map<Row, (s: Settled) => void>();
