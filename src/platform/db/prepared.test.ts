@@ -1,0 +1,34 @@
+// Hot statements as named statements on the test run's PostgreSQL: one name per text, kept with a generic plan.
+import { prepared } from './prepared.js';
+import { createSqlPool, withGenericPlans, type SqlPool } from './sql.js';
+
+let sql: SqlPool;
+beforeAll(() => {
+  sql = createSqlPool(process.env.TEST_DATABASE_URL!, 2);
+});
+afterAll(() => sql.end());
+
+test('one name per distinct text, the same on every call', () => {
+  const a = prepared('select $1::int + 1 as n', [1]);
+  const b = prepared('select $1::int + 1 as n', [2]);
+  const c = prepared('select $1::int + 2 as n', [1]);
+  expect(a.name).toBeDefined();
+  expect(b.name).toBe(a.name);
+  expect(c.name).not.toBe(a.name);
+  expect(b.values).toEqual([2]);
+});
+
+test('the pool runs named statements with new values, under a generic plan', async () => {
+  for (const v of [1, 2, 3, 4, 5, 6, 7]) {
+    const { rows } = await sql.query<{ n: number }>(prepared('select $1::int * 10 as n', [v]));
+    expect(rows[0]!.n).toBe(v * 10);
+  }
+  const { rows } = await sql.query<{ plan_cache_mode: string }>('show plan_cache_mode');
+  expect(rows[0]!.plan_cache_mode).toBe('force_generic_plan');
+});
+
+test('session options already in the URL are kept', () => {
+  const url = new URL(withGenericPlans('postgres://u:p@db:5432/app?sslmode=require&options=-c%20search_path%3Dcrm'));
+  expect(url.searchParams.get('sslmode')).toBe('require');
+  expect(url.searchParams.get('options')).toBe('-c search_path=crm -c plan_cache_mode=force_generic_plan');
+});
