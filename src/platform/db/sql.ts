@@ -8,27 +8,10 @@ export type SqlClient = pg.PoolClient;
 // timestamptz stays a Date, bigint (seq, counts) becomes a JS number: message sequences stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
-/**
- * The URL with plan_cache_mode=force_generic_plan added to its session options. Named statements
- * (src/platform/db/prepared.ts) then keep one generic plan: with real statistics the planner would otherwise plan some
- * of them afresh on every call (a custom plan looks cheaper to it), which costs more than running them. Unnamed
- * statements are planned per call whatever this says. A URL that does not parse is used as it is.
- */
-export function withGenericPlans(databaseUrl: string): string {
-  try {
-    const url = new URL(databaseUrl);
-    const given = url.searchParams.get('options');
-    url.searchParams.set('options', [given, '-c plan_cache_mode=force_generic_plan'].filter(Boolean).join(' '));
-    return url.toString();
-  } catch {
-    return databaseUrl;
-  }
-}
-
 export function createSqlPool(databaseUrl: string, max = 20): SqlPool {
   // A database that does not answer a connection attempt (host gone, network cut) fails the request after 10 s
   // (503) instead of holding it until the operating system gives up.
-  const pool = new pg.Pool({ connectionString: withGenericPlans(databaseUrl), max, connectionTimeoutMillis: 10_000 });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max, connectionTimeoutMillis: 10_000 });
   // An idle client whose server connection ends (database restart, shutdown) emits 'error' on the pool;
   // unhandled, that would crash the process. The pool drops the client and the next query reconnects.
   pool.on('error', () => undefined);
