@@ -144,7 +144,7 @@ async function main(): Promise<number> {
   );
   out.push('load from a separate node process (test/bench/load.ts: a keep-alive HTTP/1.1 client on raw sockets, and the pg driver).');
   out.push('stack  = real HTTP through the platform: Fastify/openapi-glue validation -> bearer JWT auth -> service -> pg pool (20).');
-  out.push('driver = SQL issued directly with the pg driver (pool of 20, same factory as the service), same concurrency; each section says which SQL.');
+  out.push('driver = SQL issued directly with the pg driver (pool of 20, same factory as the service; unnamed statements, the driver default), same concurrency; each section says which SQL.');
   out.push('Every case: warm-up, then rounds interleaved with its baseline (order alternating); figures are medians over rounds, ratios medians of');
   out.push('per-round ratios. Latencies in milliseconds. Throughput ratio < 1 and latency ratio > 1 both mean the stack costs more.');
   out.push('');
