@@ -6,7 +6,7 @@ import pg from 'pg';
 import { loadConfig, type Config } from '../../src/config.js';
 import { systemClock, type Clock } from '../../src/platform/clock.js';
 import { createLogger } from '../../src/platform/logger.js';
-import { startPlatform, type Platform } from '../../src/platform/runtime.js';
+import { startPlatform, type Platform } from '../../src/app/runtime.js';
 import { newId } from '../../src/platform/ids.js';
 
 export interface TestPlatform extends Platform {

@@ -1,7 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { entities } from '../../entities.js';
+import type { EntityManager, Options } from '@mikro-orm/postgresql';
 import { migrations } from './migrations/index.js';
 
 export type { EntityManager };
@@ -11,12 +10,14 @@ export interface OrmOptions {
   databaseUrl: string;
   poolMax?: number;
   debug?: boolean;
+  /** The entities the features define (the composition root passes them); migrations need none. */
+  entities?: NonNullable<Options['entities']>;
 }
 
 export async function openOrm(options: OrmOptions): Promise<Orm> {
   return MikroORM.init({
     clientUrl: options.databaseUrl,
-    entities,
+    entities: options.entities ?? [],
     extensions: [Migrator],
     migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, tableName: 'schema_migrations', silent: true, snapshot: false },
     pool: { min: 0, max: options.poolMax ?? 10 },

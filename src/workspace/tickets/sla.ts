@@ -7,8 +7,8 @@ import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import { connectRedis } from '../../platform/redis.js';
-import { changesOf } from '../events/changes.js';
-import { withEvents, type EventDeps } from '../events/outbox.js';
+import { changesOf } from '../../core/events/changes.js';
+import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { slaRunning } from './lifecycle.js';
 import { ticketColumns, ticketView, type TicketRow } from './views.js';
 
