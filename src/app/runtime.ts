@@ -90,16 +90,19 @@ export interface Platform {
 export async function startPlatform(config: Config, log: Logger, clock: Clock = systemClock): Promise<Platform> {
   const stops: Array<() => Promise<void>> = [];
   const drainHooks: Array<() => Promise<void>> = [];
-  const stopAll = async () => {
-    await Promise.all(drainHooks.splice(0).map((hook) => hook().catch((err: unknown) => log.warn({ err }, 'drain hook failed'))));
-    for (const stop of stops.reverse()) {
-      try {
-        await stop();
-      } catch (err) {
-        log.warn({ err }, 'error during shutdown');
+  // Idempotent: every call after the first returns the first call's promise, so the stops run once, in reverse order.
+  let stopping: Promise<void> | undefined;
+  const stopAll = () =>
+    (stopping ??= (async () => {
+      await Promise.all(drainHooks.splice(0).map((hook) => hook().catch((err: unknown) => log.warn({ err }, 'drain hook failed'))));
+      for (const stop of stops.splice(0).reverse()) {
+        try {
+          await stop();
+        } catch (err) {
+          log.warn({ err }, 'error during shutdown');
+        }
       }
-    }
-  };
+    })());
   try {
     const infra = await resolveInfra(config, log);
     stops.push(infra.stop);
