@@ -4,6 +4,7 @@ import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import type { Page } from '../rooms/service.js';
+import { isMember, roomNotFound } from '../rooms/membership.js';
 import { sendReply } from '../threads/reply.js';
 import { attachThreadInfo } from '../threads/thread-info.js';
 import { hiddenForMeColumn, messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
@@ -33,8 +34,7 @@ export class MessageService {
   constructor(private readonly deps: ChatDeps) {}
 
   private async requireMember(caller: Caller, roomId: string): Promise<void> {
-    const { rowCount } = await this.deps.sql.query('select 1 from room_members where room_id = $1 and account_id = $2', [roomId, caller.accountId]);
-    if (rowCount === 0) throw chatErrors.notFound('Room', 'room_not_found');
+    if (!(await isMember(this.deps.sql, roomId, caller.accountId))) throw roomNotFound();
   }
 
   /**
@@ -71,7 +71,7 @@ export class MessageService {
          ) p on true`,
       params,
     ));
-    if (!rows[0]?.member) throw chatErrors.notFound('Room', 'room_not_found');
+    if (!rows[0]?.member) throw roomNotFound();
     const found = rows.filter((row): row is { member: boolean } & MessageRow => row.id !== null);
     // The join hands the page over in the scan's order; sorting keeps that a fact rather than an assumption.
     found.sort(forward ? (a, b) => a.seq - b.seq : (a, b) => b.seq - a.seq);
@@ -100,7 +100,7 @@ export class MessageService {
     // No row: not a member, or a retry of a send that already stored its message. A row without a message:
     // a concurrent retry won the insert.
     if (!row || row.id === null) {
-      if (input.clientMessageId === undefined) throw chatErrors.notFound('Room', 'room_not_found');
+      if (input.clientMessageId === undefined) throw roomNotFound();
       await this.requireMember(caller, roomId);
       const existing = await this.deps.sql.query<MessageRow>(
         `select ${messageColumns} from messages where room_id = $1 and sender_id = $2 and client_message_id = $3`,

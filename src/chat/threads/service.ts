@@ -3,6 +3,7 @@ import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { messageView, type MessageRow, type MessageView } from '../messages/views.js';
+import { isMember, roomNotFound } from '../rooms/membership.js';
 import type { Page } from '../rooms/service.js';
 import { parseSeqCursor, parseThreadListCursor, seqCursor, threadListCursor } from './cursors.js';
 import { accountsAudienceSql, checkedThreadPageSql, threadListSql, unreadRepliesSql, unreadThreadCountSql } from './sql.js';
@@ -20,7 +21,6 @@ export interface ThreadPageQuery {
   limit?: number;
 }
 
-const roomNotFound = () => chatErrors.notFound('Room', 'room_not_found');
 const messageNotFound = () => chatErrors.notFound('Message', 'message_not_found');
 
 /** Locks the caller's follow row (made in state NONE when missing) and answers its current state and read mark. */
@@ -39,8 +39,7 @@ export class ThreadService {
   constructor(private readonly deps: ChatDeps) {}
 
   private async requireMember(roomId: string, accountId: string): Promise<void> {
-    const { rowCount } = await this.deps.sql.query('select 1 from room_members where room_id = $1 and account_id = $2', [roomId, accountId]);
-    if (rowCount === 0) throw roomNotFound();
+    if (!(await isMember(this.deps.sql, roomId, accountId))) throw roomNotFound();
   }
 
   /**
