@@ -18,12 +18,12 @@ endif
 VENV := $(TOOLS)/venv
 SCHEMATHESIS_VERSION := 4.32.5
 
-.PHONY: help node deps redis chromium venv generate check-generated architecture build typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-scheduled bench-bots bench-webhooks bench-peer clean
+.PHONY: help node deps redis chromium venv generate check-generated architecture lint build typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-scheduled bench-bots bench-webhooks bench-peer clean
 
 help:
 	@echo "make run    install what is missing, generate, build, migrate and start the platform"
 	@echo "make test   typecheck, unit + integration + SDK tests on real PostgreSQL and Redis, contract fuzzing"
-	@echo "make generate | check-generated | architecture | build | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-scheduled, bench-bots, bench-webhooks) | bench-peer | clean"
+	@echo "make generate | check-generated | architecture | lint | build | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-scheduled, bench-bots, bench-webhooks) | bench-peer | clean"
 
 # Node 24 LTS from the npm registry's node-linux-<arch> package, into a git-ignored tools folder.
 $(LOCAL_NODE_BIN)/node:
@@ -82,6 +82,10 @@ build: deps
 architecture: deps
 	npx depcruise src --config .dependency-cruiser.cjs
 
+# ESLint with type information (eslint.config.js): unawaited promises, type-only imports, the recommended rules.
+lint: deps
+	npx eslint src test sdk
+
 typecheck: deps
 	npx tsc -p tsconfig.json --noEmit
 	npx tsc -p console/tsconfig.json
@@ -95,7 +99,7 @@ unit: deps redis chromium build
 contract: deps redis venv build
 	node test/contract/run.mjs
 
-test: deps redis chromium venv check-generated architecture typecheck build
+test: deps redis chromium venv check-generated architecture lint typecheck build
 	npm test --silent
 	node test/contract/run.mjs
 

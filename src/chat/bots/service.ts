@@ -130,7 +130,7 @@ export class BotAdminService {
 
   /** Only fields that differ are written; a call that changes nothing emits nothing. */
   async update(caller: Caller, botId: string, input: UpdateBotInput): Promise<BotView> {
-    let changed = false;
+    let changed: boolean;
     try {
       changed = await inTransaction(this.deps.sql, async (client) => {
         await lockManagedBot(client, caller, botId);

@@ -2,9 +2,10 @@
 // default draft-07 Ajv does not understand; these compilers use Ajv 2020 instead.
 import type { FastifySchemaCompiler } from 'fastify';
 import Ajv2020Import from 'ajv/dist/2020.js';
+import type * as Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
 
-type AjvInstance = import('ajv/dist/2020.js').default;
+type AjvInstance = Ajv2020Module.default;
 const Ajv2020 = ((Ajv2020Import as unknown as { default?: unknown }).default ?? Ajv2020Import) as unknown as new (
   opts: Record<string, unknown>,
 ) => AjvInstance;

@@ -61,7 +61,7 @@ describe('chat listener', () => {
   });
 
   test.each([['before'], ['after']])('GET messages?%s= with a hand-built cursor is 400 invalid_cursor', async (dir) => {
-    for (const cursor of [...hostileCursors, unsignedCursor({ s: 9_007_199_254_740_993 }), unsignedCursor({ s: 2 })]) {
+    for (const cursor of [...hostileCursors, unsignedCursor({ s: 9_007_199_254_740_993 }) /* eslint-disable-line no-loss-of-precision -- a seq past the safe range, on purpose */, unsignedCursor({ s: 2 })]) {
       const res = await call(nodeA.chatUrl, 'GET', `/api/v1/rooms/${roomId}/messages?${dir}=${cursor}`, { token: alice.token });
       expectError(res, 400, 'invalid_cursor', `query.${dir}`);
     }
