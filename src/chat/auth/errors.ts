@@ -1,9 +1,9 @@
 // Chat errors of authentication and request limits (catalogue: docs/errors.md).
-import { AppError } from '../../platform/http/app-error.js';
+import { chatError } from '../errors.js';
 
 export const authErrors = {
   rateLimited: (what: string, limit: number, retryAfter: number) =>
-    new AppError(
+    chatError(
       429,
       'rate_limited',
       `More than ${limit} ${what} per minute from this account; retry in ${retryAfter} s.`,

@@ -1,12 +1,11 @@
 // Broadcasts: platform administrators send to every module or to listed modules; each user reads a feed of what
 // was addressed to it with an unread count, and moves a read mark that never goes backwards.
 import { inTransaction } from '../../platform/db/sql.js';
-import { AppError } from '../../platform/http/app-error.js';
 import { cursorInt, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
+import { chatError, chatErrors } from '../errors.js';
 import { accountsAudience, emit } from '../rooms/events.js';
 import type { Page } from '../rooms/service.js';
 import { addressedTo, broadcastView, type BroadcastFeedItem, type BroadcastRow, type BroadcastView } from './views.js';
@@ -38,7 +37,7 @@ export class BroadcastService {
       const known = new Set(rows.map((r) => r.code));
       const details = requestedModules.flatMap((code, i) => (known.has(code) ? [] : [{ location: `body.audience.modules[${i}]`, message: `names no module ("${code}")` }]));
       if (details.length > 0) {
-        throw new AppError(400, 'validation_failed', `The request is invalid: ${details.map((d) => `${d.location} ${d.message}`).join('; ')}; nothing was sent`, details);
+        throw chatError(400, 'validation_failed', `The request is invalid: ${details.map((d) => `${d.location} ${d.message}`).join('; ')}; nothing was sent`, details);
       }
     }
     const id = newId();

@@ -1,6 +1,7 @@
 // The channel rule language over account metadata: parsing with problems pinned to the bad part of the request
 // (body.rule.all[1].any[0].field), and translation to one parameterised SQL predicate over `accounts a`.
-import { AppError, type ErrorDetail } from '../../platform/http/app-error.js';
+import { chatError } from '../errors.js';
+import { type ErrorDetail } from '../../platform/http/app-error.js';
 
 export type RuleField = 'team' | 'department' | 'role' | 'tags';
 
@@ -95,7 +96,7 @@ export function parseRule(raw: unknown, location: string): Rule {
   const rule = parser.node(raw, location, 1);
   if (parser.details.length > 0 || !rule) {
     const details = parser.details.length > 0 ? parser.details : [{ location, message: 'is not a valid rule' }];
-    throw new AppError(400, 'validation_failed', `The request is invalid: ${details.map((d) => `${d.location} ${d.message}`).join('; ')}`, details);
+    throw chatError(400, 'validation_failed', `The request is invalid: ${details.map((d) => `${d.location} ${d.message}`).join('; ')}`, details);
   }
   return rule;
 }

@@ -2,11 +2,10 @@
 // one). A label is put on rooms the owner is a member of; roomCount counts them exactly, because the rows go when
 // the label, the room or the owner's membership goes. Every change is announced to the owner's sessions only.
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
-import { AppError } from '../../platform/http/app-error.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
+import { chatError, chatErrors } from '../errors.js';
 import { lockMembership } from '../drafts/membership.js';
 import { accountsAudience, emit } from '../rooms/events.js';
 import type { Queryable } from '../rooms/membership.js';
@@ -37,7 +36,7 @@ interface LabelRow {
 export const labelErrors = {
   notFound: () => chatErrors.notFound('Label', 'label_not_found'),
   nameTaken: (location: string) =>
-    new AppError(409, 'label_name_taken', 'The caller already has a label of this name (letter case ignored).', [{ location, message: 'is the name of another label of the caller' }]),
+    chatError(409, 'label_name_taken', 'The caller already has a label of this name (letter case ignored).', [{ location, message: 'is the name of another label of the caller' }]),
   limit: () => chatErrors.conflict('label_limit_reached', `An account holds at most ${labelsPerAccountMax} labels; delete one first.`),
 };
 
@@ -139,7 +138,7 @@ export class LabelService {
       const mine = new Set(rows.map((r) => r.id));
       const foreign = labelIds.flatMap((id, i) => (mine.has(id) ? [] : [{ location: `body.labelIds[${i}]`, message: 'names no label of the caller' }]));
       if (foreign.length > 0) {
-        throw new AppError(400, 'validation_failed', `The request is invalid: ${foreign.map((d) => `${d.location} ${d.message}`).join('; ')}`, foreign);
+        throw chatError(400, 'validation_failed', `The request is invalid: ${foreign.map((d) => `${d.location} ${d.message}`).join('; ')}`, foreign);
       }
       const removed = await client.query(
         'delete from room_labels where account_id = $1 and room_id = $2 and not (label_id = any($3::uuid[]))',

@@ -2,7 +2,9 @@
 // facts (messages.attachments, immutable like the file), so every read path shows them without a join; the upload
 // row records the first message that sent it, and an upload is sent once.
 import type { SqlClient } from '../../platform/db/sql.js';
-import { AppError } from '../../platform/http/app-error.js';
+import { chatError } from '../errors.js';
+import type { ChatErrorCode } from '../error-codes.js';
+import type { AppError } from '../../platform/http/app-error.js';
 
 /** What messages.attachments holds per file. */
 export interface StoredAttachment {
@@ -30,9 +32,9 @@ export const attachmentErrors = {
   repeated: (indices: number[]) => refusal(400, 'validation_failed', 'names an upload already listed', indices),
 };
 
-function refusal(status: number, code: string, why: string, indices: number[]): AppError {
+function refusal(status: number, code: ChatErrorCode, why: string, indices: number[]): AppError {
   const details = indices.map((i) => ({ location: `body.attachments.${i}.uploadId`, message: why }));
-  return new AppError(status, code, `The message cannot be sent: ${details.map((d) => `${d.location} ${d.message}`).join('; ')}.`, details);
+  return chatError(status, code, `The message cannot be sent: ${details.map((d) => `${d.location} ${d.message}`).join('; ')}.`, details);
 }
 
 interface UploadState {

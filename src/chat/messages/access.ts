@@ -1,8 +1,7 @@
 // What the message and pin operations check before they change anything: the caller's role in the room, the
 // message (locked for the rest of the transaction), and the codes of this feature's refusals.
 import type { SqlClient, SqlPool } from '../../platform/db/sql.js';
-import { AppError } from '../../platform/http/app-error.js';
-import { chatErrors } from '../errors.js';
+import { chatError, chatErrors } from '../errors.js';
 import { hiddenForMeColumn, messageColumns, type MessageRow } from './views.js';
 
 export const messageErrors = {
@@ -12,17 +11,17 @@ export const messageErrors = {
   snapNotFound: () => chatErrors.notFound('A snap-to-top message', 'snap_not_found'),
   /** Forwarded ids that are not messages of the source room, by their place in body.messageIds. */
   forwardNotFound: (indexes: number[]) =>
-    new AppError(404, 'message_not_found', 'Some of body.messageIds are not messages of the source room.', indexes.map((i) => ({
+    chatError(404, 'message_not_found', 'Some of body.messageIds are not messages of the source room.', indexes.map((i) => ({
       location: `body.messageIds[${i}]`,
       message: 'is not a message of the source room',
     }))),
   forwardRecalled: (indexes: number[]) =>
-    new AppError(409, 'message_recalled', 'Some of body.messageIds were recalled and cannot be forwarded.', indexes.map((i) => ({
+    chatError(409, 'message_recalled', 'Some of body.messageIds were recalled and cannot be forwarded.', indexes.map((i) => ({
       location: `body.messageIds[${i}]`,
       message: 'was recalled',
     }))),
   sourceRoomNotFound: () =>
-    new AppError(404, 'room_not_found', 'The source room was not found.', [{ location: 'body.fromRoomId', message: 'names no room the caller is a member of' }]),
+    chatError(404, 'room_not_found', 'The source room was not found.', [{ location: 'body.fromRoomId', message: 'names no room the caller is a member of' }]),
 };
 
 type Queryable = SqlPool | SqlClient;

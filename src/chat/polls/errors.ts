@@ -1,6 +1,5 @@
 // Refusals of the poll operations; the codes are listed in docs/errors.md.
-import { AppError } from '../../platform/http/app-error.js';
-import { chatErrors } from '../errors.js';
+import { chatError, chatErrors } from '../errors.js';
 import { roomNotFound } from '../rooms/membership.js';
 
 export const pollErrors = {
@@ -12,6 +11,6 @@ export const pollErrors = {
   /** Entries of a list by their place in it, each with its reason. */
   atIndexes: (location: string, problems: Array<{ index: number; message: string }>) => {
     const details = problems.map((p) => ({ location: `${location}[${p.index}]`, message: p.message }));
-    return new AppError(400, 'validation_failed', `The request is invalid: ${details.map((d) => `${d.location} ${d.message}`).join('; ')}`, details);
+    return chatError(400, 'validation_failed', `The request is invalid: ${details.map((d) => `${d.location} ${d.message}`).join('; ')}`, details);
   },
 };

@@ -1,10 +1,9 @@
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
 import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
-import { AppError } from '../../platform/http/app-error.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
+import { chatError, chatErrors } from '../errors.js';
 import { isCursorInstant, isCursorUuid } from './cursors.js';
 import { channelRoomMembers } from '../channels/rooms.js';
 import { acceptedContact } from '../contacts/access.js';
@@ -288,7 +287,7 @@ export class RoomService {
     const missing = requested.map((id, i) => ({ id, i })).filter(({ id }) => checked.has(id) && !found.has(id));
     if (missing.length > 0) {
       const details = missing.map(({ i }) => ({ location: single ? location : `${location}.${i}`, message: 'names no active account that can join this room' }));
-      throw new AppError(400, 'validation_failed', `The request is invalid: ${details.map((d) => `${d.location} ${d.message}`).join('; ')}`, details);
+      throw chatError(400, 'validation_failed', `The request is invalid: ${details.map((d) => `${d.location} ${d.message}`).join('; ')}`, details);
     }
   }
 }
