@@ -1,13 +1,14 @@
 // The partner interface's error envelope (convention A): { error: { code, message, details }, request_id }.
-// Every error, framework ones included, is rendered here; the catalogue is written down in docs/partner.md.
+// Every error, framework ones included, is rendered here; the catalogue is error-codes.ts, written down in docs/partner.md.
 import { AppError, type ErrorDetail } from '../platform/http/app-error.js';
 import type { ErrorRendering, ErrorRequest } from '../platform/http/server.js';
+import type { PartnerErrorCode } from './error-codes.js';
 
-/** An error whose details are an object of the partner convention, e.g. { scope: 'crm_leads:write' }. */
+/** An error whose details are an object of the partner convention, e.g. { scope: 'crm_leads:write' }; its code is one of the catalogue's. */
 export class PartnerAppError extends AppError {
   constructor(
     status: number,
-    code: string,
+    code: PartnerErrorCode,
     message: string,
     readonly info: Record<string, unknown> = {},
     headers?: Record<string, string>,
@@ -53,9 +54,9 @@ export const partnerErrors = {
     new PartnerAppError(409, 'idempotency_conflict', 'This Idempotency-Key was used with different content in the last 24 hours.', { header: 'Idempotency-Key' }),
   rateLimitExceeded: ({ window, limit, retryAfter }: { window: 'minute' | 'day'; limit: number; retryAfter: number }) =>
     new PartnerAppError(429, 'rate_limit_exceeded', `More than ${limit} requests per ${window} from this address; retry in ${retryAfter} s.`, { window, limit }, { 'retry-after': String(retryAfter) }, retryAfter),
-  notFound: (code: string, what: string) => new PartnerAppError(404, code, `${what} was not found.`),
+  notFound: (code: PartnerErrorCode, what: string) => new PartnerAppError(404, code, `${what} was not found.`),
   permissionDenied: (permission: string) =>
     new PartnerAppError(403, 'permission_denied', `Your role in this workspace lacks the ${permission} permission.`, { permission }),
   platformAdminRequired: () => new PartnerAppError(403, 'platform_admin_required', 'Only platform administrators may call this operation.'),
-  conflict: (code: string, message: string, info: Record<string, unknown> = {}) => new PartnerAppError(409, code, message, info),
+  conflict: (code: PartnerErrorCode, message: string, info: Record<string, unknown> = {}) => new PartnerAppError(409, code, message, info),
 };

@@ -3,16 +3,17 @@
 // by this interface keep their code, any other is named by its status, so the catalogue stays closed.
 import { AppError } from '../platform/http/app-error.js';
 import type { ErrorRendering, ErrorRequest } from '../platform/http/server.js';
+import type { WorkspaceErrorCode } from './error-codes.js';
 
-/** An error of this interface: its code is part of the documented catalogue (docs/workspace.md). */
+/** An error of this interface: its code is one of the catalogue's (error-codes.ts, docs/workspace.md). */
 export class WorkspaceAppError extends AppError {
-  constructor(status: number, code: string, message: string, headers?: Record<string, string>, readonly retryAfter?: number) {
+  constructor(status: number, code: WorkspaceErrorCode, message: string, headers?: Record<string, string>, readonly retryAfter?: number) {
     super(status, code, message, undefined, headers);
   }
 }
 
 /** The code of an error raised elsewhere (the framework, the shared JWT authentication, partner helpers). */
-const codeByStatus: Record<number, string> = {
+const codeByStatus: Record<number, WorkspaceErrorCode> = {
   400: 'invalid_request',
   401: 'unauthorized',
   403: 'forbidden',

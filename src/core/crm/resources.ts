@@ -1,6 +1,7 @@
 // The ten partner CRM resources. They share one table (crm_records), so everything that differs between them is
 // written down here: fields and their defaults, status, writability, scopes, not-found code and references.
 // resources.test.ts compares the field lists with the generated OpenAPI document, so the two cannot drift.
+import type { CrmNotFoundCode } from './not-found-codes.js';
 
 export type ResourceId =
   | 'leads' | 'deals' | 'contacts' | 'companies' | 'activities'
@@ -33,7 +34,7 @@ export interface ResourceDef {
   /** Fields holding instants, normalised to UTC on write. */
   instantFields: readonly string[];
   writable: Writable;
-  notFound: string;
+  notFound: CrmNotFoundCode;
   readScope: string;
   writeScope: string | null;
   references: readonly Reference[];

@@ -1,0 +1,51 @@
+// Every code the partner interface (convention A) answers with in { error: { code } }; docs/partner.md documents
+// each one and the spec exports them as the enum PartnerErrorCode (spec/partner/error-codes.tsp). Adding a code:
+// one line here, one in the spec enum, one in the docs table (error-catalogue.test.ts checks the three agree).
+// Framework 400s (validation_failed, malformed_json, malformed_request, invalid_cursor) reach the wire as bad_input.
+import { bearerErrorCodes } from '../core/auth/error-codes.js';
+import { crmNotFoundCodes } from '../core/crm/not-found-codes.js';
+
+export const partnerErrorCodes = [
+  // made by the shared HTTP layer and passed on as they are
+  'bad_request',
+  'route_not_found',
+  'method_not_allowed',
+  'request_timeout',
+  'payload_too_large',
+  'uri_too_long',
+  'unsupported_media_type',
+  'headers_too_large',
+  'internal_error',
+  'service_unavailable',
+  // administration calls take a platform bearer token
+  ...bearerErrorCodes,
+  // the key gate
+  'bad_input',
+  'invalid_api_key',
+  'external_api_disabled',
+  'scope_required',
+  'permission_denied',
+  'platform_admin_required',
+  'rate_limit_exceeded',
+  'idempotency_conflict',
+  // records and administration objects
+  ...crmNotFoundCodes,
+  'workspace_not_found',
+  'api_key_not_found',
+  'account_not_found',
+  'member_not_found',
+  'role_not_found',
+  'api_key_already_revoked',
+  'role_exists',
+  'role_locked',
+  'owner_immutable',
+  // webhooks
+  'not_found',
+  'webhook_not_found',
+  'delivery_not_found',
+  'webhook_disabled',
+  'delivery_in_progress',
+  'webhook_limit_reached',
+] as const;
+
+export type PartnerErrorCode = (typeof partnerErrorCodes)[number];
