@@ -1409,7 +1409,7 @@ export interface components {
         /** @description The error of every failed request. */
         PartnerErrorBody: {
             /** @description Stable snake_case code, e.g. invalid_api_key, scope_required, bad_input; see docs/partner.md. */
-            code: string;
+            code: components["schemas"]["PartnerErrorCode"];
             /** @description Human-readable explanation. */
             message: string;
             /** @description What the problem is about, e.g. { scope: "crm_leads:write" } or { field: "body.nickname", errors: [...] }; empty when there is nothing to add. */
@@ -1422,6 +1422,11 @@ export interface components {
              */
             retry_after?: number;
         };
+        /**
+         * @description A stable snake_case code of the partner interface; each is described in docs/partner.md.
+         * @enum {string}
+         */
+        PartnerErrorCode: "bad_request" | "route_not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "internal_error" | "service_unavailable" | "unauthenticated" | "token_malformed" | "token_invalid" | "token_expired" | "token_lifetime_exceeded" | "unknown_signing_key" | "token_audience_mismatch" | "account_unknown" | "account_deactivated" | "account_banned" | "bad_input" | "invalid_api_key" | "external_api_disabled" | "scope_required" | "permission_denied" | "platform_admin_required" | "rate_limit_exceeded" | "idempotency_conflict" | "lead_not_found" | "deal_not_found" | "contact_not_found" | "company_not_found" | "activity_not_found" | "invoice_not_found" | "quotation_not_found" | "payment_not_found" | "product_not_found" | "subscription_not_found" | "workspace_not_found" | "api_key_not_found" | "account_not_found" | "member_not_found" | "role_not_found" | "api_key_already_revoked" | "role_exists" | "role_locked" | "owner_immutable" | "not_found" | "webhook_not_found" | "delivery_not_found" | "webhook_disabled" | "delivery_in_progress" | "webhook_limit_reached";
         /** @description The error envelope of the partner interface. */
         PartnerErrorEnvelope: {
             error: components["schemas"]["PartnerErrorBody"];

@@ -1332,8 +1332,8 @@ export interface components {
         };
         /** @description The body of every error: a stable code and a human-readable message. */
         ErrorBody: {
-            /** @description unauthorized, forbidden, ip_not_allowed, rate_limit_exceeded, internal_error, invalid_request, not_found, conflict, method_not_allowed, payload_too_large, unsupported_media_type; see docs/workspace.md. */
-            error: string;
+            /** @description Stable snake_case error code, e.g. unauthorized, forbidden, not_found, conflict; see docs/workspace.md. */
+            error: components["schemas"]["WorkspaceErrorCode"];
             /** @description What went wrong; a 403 forbidden names the scope the operation requires. */
             message: string;
             /**
@@ -1934,6 +1934,11 @@ export interface components {
             secret: string;
             ping: components["schemas"]["Webhooks.SendResult"];
         };
+        /**
+         * @description A stable snake_case code of the workspace interface; each is described in docs/workspace.md.
+         * @enum {string}
+         */
+        WorkspaceErrorCode: "invalid_request" | "unauthorized" | "forbidden" | "ip_not_allowed" | "not_found" | "method_not_allowed" | "conflict" | "rate_limit_exceeded" | "bad_request" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "internal_error" | "service_unavailable";
         /**
          * Format: int64
          * @description An amount in the currency's minor unit (cents), never negative: the same number both APIs show.
