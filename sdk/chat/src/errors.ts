@@ -1,5 +1,5 @@
 // Turning error responses into typed values.
-import type { ChatError, ErrorDetail } from './types.js';
+import type { ChatError, ChatErrorCode, ErrorDetail } from './types.js';
 
 /** The code given to error responses whose body is not the chat error envelope (a proxy's 502 page, /readyz's 503). */
 export const UNEXPECTED_RESPONSE = 'unexpected_response';
@@ -31,7 +31,7 @@ export function toChatError(body: unknown, response: Response): ChatError {
     const meta = isRecord(body.meta) ? body.meta : {};
     const error: ChatError = {
       status: response.status,
-      code: body.error.code,
+      code: body.error.code as ChatErrorCode,
       message: body.error.message,
       requestId: typeof meta.requestId === 'string' ? meta.requestId : headerId,
     };

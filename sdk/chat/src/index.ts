@@ -11,6 +11,7 @@ export type { CursorParamOf, ItemOf, ListOperationId, PaginatedOperationId } fro
 export type {
   CallOptions,
   ChatError,
+  ChatErrorCode,
   ChatFailure,
   ChatOperations,
   ChatResult,

@@ -12,6 +12,9 @@ export type Schemas = components['schemas'];
 /** The body of every chat error response, as the spec declares it. */
 export type ErrorEnvelope = Schemas['Envelope.ErrorEnvelope'];
 
+/** Every code the chat service's error envelope can carry (the spec's enum ChatErrorCode). */
+export type ChatErrorCode = Schemas['Envelope.ChatErrorCode'];
+
 /** One per-field problem of a validation error. */
 export type ErrorDetail = Schemas['Envelope.ErrorDetail'];
 
@@ -20,7 +23,9 @@ export type ErrorDetail = Schemas['Envelope.ErrorDetail'];
  * request id (from the envelope's meta, else the X-Request-Id header).
  */
 export type ChatError = Simplify<
-  ErrorEnvelope['error'] & {
+  Omit<ErrorEnvelope['error'], 'code'> & {
+    /** A code of the catalogue, or unexpected_response when the body was not the chat error envelope. */
+    code: ChatErrorCode | 'unexpected_response';
     /** HTTP status of the response. */
     status: number;
     requestId: ErrorEnvelope['meta']['requestId'];

@@ -1,12 +1,12 @@
 // Error responses as a typed exception: every method resolves to the body or throws PartnerApiError.
-import type { ErrorEnvelope } from './types.js';
+import type { ErrorEnvelope, PartnerErrorCode } from './types.js';
 
 /** The code given to error responses whose body is not the partner error envelope (a proxy's 502 page, say). */
 export const UNEXPECTED_RESPONSE = 'unexpected_response';
 
 export interface PartnerApiErrorInit {
   status: number;
-  code: string;
+  code: PartnerErrorCode | typeof UNEXPECTED_RESPONSE;
   message: string;
   details: Record<string, unknown>;
   requestId: string;
@@ -21,7 +21,7 @@ export class PartnerApiError extends Error {
   /** HTTP status. */
   readonly status: number;
   /** Stable snake_case code: invalid_api_key, scope_required, bad_input, lead_not_found, rate_limit_exceeded, ... */
-  readonly code: string;
+  readonly code: PartnerErrorCode | typeof UNEXPECTED_RESPONSE;
   /** What the problem is about, e.g. { scope: 'crm_leads:write' } or { field: 'body.x', errors: [...] }; {} if nothing. */
   readonly details: Record<string, unknown>;
   /** The body's request_id, else the X-Request-Id header ('' when neither is there); quote it when reporting. */
@@ -64,7 +64,7 @@ export function toPartnerApiError(body: unknown, response: Response): PartnerApi
     const bodyRetry = typeof body.error.retry_after === 'number' ? body.error.retry_after : undefined;
     return new PartnerApiError({
       status: response.status,
-      code: body.error.code,
+      code: body.error.code as PartnerErrorCode,
       message: body.error.message,
       details: isRecord(body.error.details) ? body.error.details : {},
       requestId: typeof body.request_id === 'string' && body.request_id !== '' ? body.request_id : headerId,

@@ -27,6 +27,7 @@ export type {
   OperationInput,
   OperationQuery,
   PartnerAdminOperations,
+  PartnerErrorCode,
   PartnerOperations,
   ResultWithResponse,
   Schemas,

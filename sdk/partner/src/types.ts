@@ -12,6 +12,9 @@ export type Schemas = components['schemas'];
 /** The body of every partner error response: { error: { code, message, details, retry_after? }, request_id }. */
 export type ErrorEnvelope = Schemas['PartnerErrorEnvelope'];
 
+/** Every code the partner error envelope can carry (the spec's enum PartnerErrorCode). */
+export type PartnerErrorCode = Schemas['PartnerErrorCode'];
+
 type Operation<K extends OperationId> = operations[K];
 
 /** Drops the keys whose type is only `never`/`undefined` (the `path?: never` of the generated schema). */

@@ -1,12 +1,12 @@
 // Error responses as a typed exception: every method resolves to the body or throws WorkspaceApiError.
-import type { ErrorBody } from './types.js';
+import type { ErrorBody, WorkspaceErrorCode } from './types.js';
 
 /** The code given to error responses whose body is not the { error, message } envelope (a proxy's 502 page, say). */
 export const UNEXPECTED_RESPONSE = 'unexpected_response';
 
 export interface WorkspaceApiErrorInit {
   status: number;
-  code: string;
+  code: WorkspaceErrorCode | typeof UNEXPECTED_RESPONSE;
   message: string;
   requestId: string;
   retryAfter: number | undefined;
@@ -19,7 +19,7 @@ export class WorkspaceApiError extends Error {
   override readonly name = 'WorkspaceApiError';
   readonly status: number;
   /** The body's error: unauthorized, forbidden, ip_not_allowed, rate_limit_exceeded, internal_error, invalid_request, not_found, ... */
-  readonly code: string;
+  readonly code: WorkspaceErrorCode | typeof UNEXPECTED_RESPONSE;
   /** The X-Request-ID header ('' when absent); quote it when reporting an error. */
   readonly requestId: string;
   /** Seconds to wait before retrying: the Retry-After header, else the body's retry_after (429). */
@@ -58,7 +58,7 @@ export function toWorkspaceApiError(body: unknown, response: Response): Workspac
   if (isRecord(body) && typeof body.error === 'string' && typeof body.message === 'string') {
     return new WorkspaceApiError({
       status: response.status,
-      code: body.error,
+      code: body.error as WorkspaceErrorCode,
       message: body.message,
       requestId,
       retryAfter: headerRetry ?? (typeof body.retry_after === 'number' ? body.retry_after : undefined),

@@ -25,6 +25,7 @@ export type {
   Schemas,
   SuccessBody,
   WorkspaceAdminOperations,
+  WorkspaceErrorCode,
   WorkspaceOperations,
 } from './types.js';
 /** The generated schema types (paths, operations, components, ...). */

@@ -11,6 +11,9 @@ export type Schemas = components['schemas'];
 /** The body of every error response: { error, message } and retry_after on 429. */
 export type ErrorBody = Schemas['ErrorBody'];
 
+/** Every code the workspace error body can carry (the spec's enum WorkspaceErrorCode). */
+export type WorkspaceErrorCode = Schemas['WorkspaceErrorCode'];
+
 type Operation<K extends OperationId> = operations[K];
 
 type DropAbsent<T> = { [Q in keyof T as [Exclude<T[Q], undefined>] extends [never] ? never : Q]: T[Q] };
