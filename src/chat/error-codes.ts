@@ -1,5 +1,5 @@
 // Every code the chat service answers with in its error envelope; docs/errors.md documents each one and the spec
-// exports them as the enum ChatErrorCode (spec/common/error-codes.tsp). Adding a code: one line here, one in the
+// exports them as the enum ChatErrorCode (spec/common/chat-error-codes.tsp). Adding a code: one line here, one in the
 // spec enum, one in the docs table (error-catalogue.test.ts checks the three agree).
 import { bearerErrorCodes } from '../core/auth/error-codes.js';
 import { frameworkErrorCodes } from '../platform/http/framework-error-codes.js';
