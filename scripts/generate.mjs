@@ -1,4 +1,5 @@
-// Rebuilds generated/ (OpenAPI 3.1 documents and TypeScript types) and the SDK schema copies from spec/.
+// Rebuilds generated/ (OpenAPI 3.1 documents and TypeScript types) and the SDK schema copies from spec/, after
+// writing the spec's error-code enums from src/*/error-codes.ts (error-code-enums.mjs).
 // `node scripts/generate.mjs --check` regenerates into a temporary folder and fails when anything differs.
 import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,6 +7,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { errorCodeEnums } from './error-code-enums.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const check = process.argv.includes('--check');
@@ -79,7 +81,10 @@ async function buildOutputs() {
   }
 }
 
-const outputs = await buildOutputs();
+// The error-code enums are part of spec/ but written from src/*/error-codes.ts, before the spec is compiled.
+const enums = errorCodeEnums(root);
+if (!check) for (const [rel, content] of Object.entries(enums)) await writeFile(join(root, rel), content);
+const outputs = { ...enums, ...(await buildOutputs()) };
 let stale = [];
 for (const [rel, content] of Object.entries(outputs)) {
   const path = join(root, rel);

@@ -1423,7 +1423,7 @@ export interface components {
             retry_after?: number;
         };
         /**
-         * @description A stable snake_case code of the partner interface; each is described in docs/partner.md.
+         * @description A stable snake_case error code; each is described in docs/partner.md.
          * @enum {string}
          */
         PartnerErrorCode: "bad_request" | "route_not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "internal_error" | "service_unavailable" | "unauthenticated" | "token_malformed" | "token_invalid" | "token_expired" | "token_lifetime_exceeded" | "unknown_signing_key" | "token_audience_mismatch" | "account_unknown" | "account_deactivated" | "account_banned" | "bad_input" | "invalid_api_key" | "external_api_disabled" | "scope_required" | "permission_denied" | "platform_admin_required" | "rate_limit_exceeded" | "idempotency_conflict" | "lead_not_found" | "deal_not_found" | "contact_not_found" | "company_not_found" | "activity_not_found" | "invoice_not_found" | "quotation_not_found" | "payment_not_found" | "product_not_found" | "subscription_not_found" | "workspace_not_found" | "api_key_not_found" | "account_not_found" | "member_not_found" | "role_not_found" | "api_key_already_revoked" | "role_exists" | "role_locked" | "owner_immutable" | "not_found" | "webhook_not_found" | "delivery_not_found" | "webhook_disabled" | "delivery_in_progress" | "webhook_limit_reached";

@@ -1,6 +1,6 @@
-// Every code the chat service answers with in its error envelope; docs/errors.md documents each one and the spec
-// exports them as the enum ChatErrorCode (spec/common/chat-error-codes.tsp). Adding a code: one line here, one in the
-// spec enum, one in the docs table (error-catalogue.test.ts checks the three agree).
+// Every code the chat service answers with in its error envelope; docs/errors.md documents each one and `make generate`
+// writes them into the spec as the enum ChatErrorCode (spec/common/chat-error-codes.tsp). Adding a code: one line here,
+// `make generate`, a row in the docs table (error-catalogue.test.ts checks that all of them agree).
 import { bearerErrorCodes } from '../core/auth/error-codes.js';
 import { frameworkErrorCodes } from '../platform/http/framework-error-codes.js';
 

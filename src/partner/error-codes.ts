@@ -1,6 +1,7 @@
 // Every code the partner interface (convention A) answers with in { error: { code } }; docs/partner.md documents
-// each one and the spec exports them as the enum PartnerErrorCode (spec/partner/error-codes.tsp). Adding a code:
-// one line here, one in the spec enum, one in the docs table (error-catalogue.test.ts checks the three agree).
+// each one and `make generate` writes them into the spec as the enum PartnerErrorCode
+// (spec/partner/error-codes.tsp). Adding a code: one line here, `make generate`, a row in the docs table
+// (error-catalogue.test.ts checks that all of them agree).
 // Framework 400s (validation_failed, malformed_json, malformed_request, invalid_cursor) reach the wire as bad_input.
 import { bearerErrorCodes } from '../core/auth/error-codes.js';
 import { crmNotFoundCodes } from '../core/crm/not-found-codes.js';

@@ -1,6 +1,7 @@
 // Every code the workspace interface (convention B) answers with in { error: <code> }; docs/workspace.md documents
-// each one and the spec exports them as the enum WorkspaceErrorCode (spec/workspace/error-codes.tsp). Adding a code:
-// one line here, one in the spec enum, one in the docs table (error-catalogue.test.ts checks the three agree).
+// each one and `make generate` writes them into the spec as the enum WorkspaceErrorCode
+// (spec/workspace/error-codes.tsp). Adding a code: one line here, `make generate`, a row in the docs table
+// (error-catalogue.test.ts checks that all of them agree).
 // Errors made outside this interface are named by their status (errors.ts), so the list stays closed.
 export const workspaceErrorCodes = [
   'invalid_request',

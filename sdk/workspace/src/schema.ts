@@ -1935,7 +1935,7 @@ export interface components {
             ping: components["schemas"]["Webhooks.SendResult"];
         };
         /**
-         * @description A stable snake_case code of the workspace interface; each is described in docs/workspace.md.
+         * @description A stable snake_case error code; each is described in docs/workspace.md.
          * @enum {string}
          */
         WorkspaceErrorCode: "invalid_request" | "unauthorized" | "forbidden" | "ip_not_allowed" | "not_found" | "method_not_allowed" | "conflict" | "rate_limit_exceeded" | "bad_request" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "internal_error" | "service_unavailable";
