@@ -238,7 +238,7 @@ export class RoomService {
     ]);
   }
 
-  /** The caller's direct room with the reminder bot of its module and customer (docs/decisions.md). */
+  /** The caller's direct room with the reminder bot of its module and customer (docs/adr/0012-get-or-create-rooms.md). */
   async getOrCreateReminder(caller: Caller): Promise<RoomView> {
     const botId = await ensureReminderBot(this.deps.sql, caller);
     return this.getOrCreateSingleton(caller, 'REMINDER', `reminder:${caller.accountId}`, [
