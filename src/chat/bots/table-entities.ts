@@ -1,3 +1,4 @@
+// The bots' tables (this folder's entities.ts holds the entities Telegram marks in a message's text).
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { reference } from '../../platform/db/reference.js';
 

@@ -1,10 +1,12 @@
+// The realtime event log: events relayed from the outbox (under the outbox row's id) and each account's numbered
+// share of them.
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
 export const EventLogEntity = defineEntity({
   name: 'EventLog',
   tableName: 'event_log',
   properties: {
-    id: p.bigint('number').autoincrement(false).primary(),
+    id: p.bigint('number').autoincrement(false).primary(), // the outbox row's id, not a sequence of its own
     topic: p.text(),
     payload: p.json<unknown>(),
     createdAt: p.datetime().fieldName('created_at'),

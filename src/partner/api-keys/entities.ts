@@ -1,3 +1,4 @@
+// The tables partner/api-keys owns, as the migrations create them; the schema check holds the two together.
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { reference } from '../../platform/db/reference.js';
 

@@ -1,3 +1,5 @@
+// The platform's own tables: the outbox the relay drains, and the secrets the platform keeps (cursor and webhook
+// secret keys).
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
 export const OutboxEntity = defineEntity({
