@@ -24,6 +24,8 @@ function requestSerializer(req: LoggedRequest) {
   };
 }
 
-export function createLogger(level: string): Logger {
-  return pino({ level, base: { pid: process.pid }, serializers: { req: requestSerializer } });
+/** destination: where the lines go (standard output by default; tests read a run's log from their own stream). */
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  const options = { level, base: { pid: process.pid }, serializers: { req: requestSerializer } };
+  return destination ? pino(options, destination) : pino(options);
 }
