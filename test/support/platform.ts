@@ -113,6 +113,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     sendRateLimitPerMinute: 1_000_000,
     logLevel: 'silent',
     outboxPollMs: 60_000,
+    // A test machine shared with other work can stall a statement for seconds; the bounded waits are tested with
+    // short settings of their own (test/integration/reliability/frozen-dependencies.test.ts).
+    dependencyTimeouts: { databaseStatementTimeoutMs: 30_000, databaseLockTimeoutMs: 30_000, databaseConnectTimeoutMs: 30_000, redisCommandTimeoutMs: 30_000 },
     ...overrides,
   };
 }
