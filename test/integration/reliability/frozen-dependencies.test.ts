@@ -15,6 +15,7 @@ import { eventually } from '../../helpers/expect.js';
 import { startChildPlatform, type ChildPlatform } from '../../support/child-platform.js';
 import { tenantFactory, type TestAccount, type TestPlatform } from '../../support/platform.js';
 import { svcWorkspace } from '../../support/workspace.js';
+import { newId } from '../../../src/platform/ids.js';
 
 const long = 240_000;
 // The configured waits (short, so the freezes can be short) and the bound they give: connection wait plus statement
@@ -35,6 +36,7 @@ let db: pg.Pool;
 let alice: TestAccount;
 let roomId: string;
 let svcKey: string;
+let botToken: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'platform-frozen-'));
@@ -67,7 +69,29 @@ beforeAll(async () => {
   // Workspace fixtures need only the database and a tenant factory.
   const fixtures = { db, tenant: tenantFactory(db, 'chat') } as unknown as TestPlatform;
   svcKey = (await (await svcWorkspace(fixtures)).key(['webhook.webhooks.read'])).key;
+  botToken = await createBot();
 }, long);
+
+/** A bot made through the administration API by a platform administrator. */
+async function createBot(): Promise<string> {
+  const admin = await tenantFactory(db, 'chat')({ moduleCode: 'platform' });
+  const adminId = newId();
+  await db.query(
+    `insert into accounts (id, module_code, customer_account_id, display_name, account_type, status) values ($1, $2, $3, 'Admin', 'USER', 'ACTIVE')`,
+    [adminId, admin.moduleCode, admin.customer],
+  );
+  const token = await admin.sign({ pa: true }, { subject: adminId });
+  const tenant = await tenantFactory(db, 'chat')();
+  const username = `bot_${newId().replace(/-/g, '').slice(-12)}`;
+  const res = await fetch(`${platform.chatUrl}/api/v1/bots`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ username, displayName: 'Frozen bot', moduleCode: tenant.moduleCode, customerAccountId: tenant.customer }),
+  });
+  const body = (await res.json()) as { data: { token: string } };
+  if (res.status !== 200) throw new Error(`create bot: ${res.status} ${JSON.stringify(body)}`);
+  return body.data.token;
+}
 
 afterAll(async () => {
   for (const pid of frozen) signal(pid, 'SIGCONT');
@@ -142,6 +166,7 @@ const chatSend = (text: string) => timed(`${platform.chatUrl}/api/v1/rooms/${roo
 const chatHistory = () => timed(`${platform.chatUrl}/api/v1/rooms/${roomId}/messages?limit=5`, { headers: bearer() });
 const partnerRead = () => timed(`http://127.0.0.1:${partnerPort}/api/v1/workspaces`, { headers: bearer() });
 // An svc_ key request: its per-workspace rate counter is in Redis, its key and data in PostgreSQL.
+const botGetMe = () => timed(`${platform.chatUrl}/bot/${botToken}/getMe`);
 const workspaceRead = () => timed(`http://127.0.0.1:${workspacePort}/api/v1/webhooks`, { headers: { authorization: `Bearer ${svcKey}` } });
 
 function expectChat503(r: Timed) {
@@ -152,6 +177,9 @@ function expectPartner503(r: Timed) {
 }
 function expectWorkspace503(r: Timed) {
   expect(r).toMatchObject({ status: 503, body: { error: 'service_unavailable' } });
+}
+function expectBot503(r: Timed) {
+  expect(r).toMatchObject({ status: 503, body: { ok: false, error_code: 503 } });
 }
 function expectWithinBound(...results: Timed[]) {
   for (const r of results) expect(r.ms).toBeLessThan(boundMs + slackMs);
@@ -174,10 +202,11 @@ test('Redis frozen: sends, partner and workspace requests answer 503 within the 
 
 test('PostgreSQL frozen: chat reads and sends, partner and workspace requests answer 503 within the bound; all is well after the thaw', async () => {
   expect((await chatHistory()).status).toBe(200);
+  expect((await botGetMe()).status).toBe(200);
   const during = await frozenFor(postgresProcesses(), async () => {
     // The first wave finds pooled connections (their statements time out), the second a pool being refilled.
     const first = await Promise.all([chatHistory(), chatSend('frozen db'), partnerRead(), workspaceRead()]);
-    const second = await Promise.all([chatHistory(), workspaceRead()]);
+    const second = await Promise.all([chatHistory(), workspaceRead(), botGetMe()]);
     return [...first, ...second];
   });
   expectChat503(during[0]!);
@@ -186,6 +215,7 @@ test('PostgreSQL frozen: chat reads and sends, partner and workspace requests an
   expectWorkspace503(during[3]!);
   expectChat503(during[4]!);
   expectWorkspace503(during[5]!);
+  expectBot503(during[6]!);
   expectWithinBound(...during);
   await eventually(async () => (await chatHistory()).status === 200 && (await chatSend('thawed')).status === 201, 30_000, 200);
 }, long);

@@ -41,3 +41,23 @@ test.each([
   expect((outcome as { error: string }).error).not.toMatch(/127\.0\.0\.1 |::1/);
   expect(received).toBe(before);
 });
+
+test('a redirect is not followed: it is a failed delivery and the place it points to is not called', async () => {
+  const target = createServer((_req, res) => res.writeHead(200).end());
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  let targetCalls = 0;
+  target.on('request', () => (targetCalls += 1));
+  const redirecting = createServer((req, res) => {
+    req.resume();
+    res.writeHead(307, { location: `http://127.0.0.1:${(target.address() as AddressInfo).port}/elsewhere` }).end();
+  });
+  await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+  try {
+    const outcome = await postUpdate(`http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/hook`, '{}', null, lenient, 5_000);
+    expect(outcome).toEqual({ ok: false, error: 'Wrong response from the webhook: 307 Temporary Redirect' });
+    expect(targetCalls).toBe(0);
+  } finally {
+    await new Promise<void>((resolve) => redirecting.close(() => resolve()));
+    await new Promise<void>((resolve) => target.close(() => resolve()));
+  }
+});
