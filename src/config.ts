@@ -1,5 +1,6 @@
 // Environment schema, validated once at start so that a bad value fails with a clear message.
 import { availableParallelism } from 'node:os';
+import type { DependencyTimeouts } from './platform/dependency-timeouts.js';
 
 export type ServiceName = 'chat' | 'partner' | 'workspace' | 'workers';
 
@@ -99,6 +100,8 @@ export interface Config {
   workers: number;
   /** Longest a SIGTERM/SIGINT drain may take before the process exits anyway (with status 1). */
   shutdownTimeoutMs: number;
+  /** Bounded waits on PostgreSQL and Redis (src/platform/dependency-timeouts.ts). */
+  dependencyTimeouts: DependencyTimeouts;
 }
 
 export interface WebhookConfig {
@@ -375,6 +378,12 @@ export function loadConfig(env: Env = process.env): Config {
     ...httpTimeouts(env),
     workers: env.WORKERS === 'auto' ? availableParallelism() : int(env, 'WORKERS', 1, 1, 256),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 1_000, 600_000),
+    dependencyTimeouts: {
+      databaseStatementTimeoutMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 4_000, 100, 600_000),
+      databaseLockTimeoutMs: int(env, 'DATABASE_LOCK_TIMEOUT_MS', 2_000, 100, 600_000),
+      databaseConnectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
+      redisCommandTimeoutMs: int(env, 'REDIS_COMMAND_TIMEOUT_MS', 2_000, 100, 600_000),
+    },
   };
 }
 

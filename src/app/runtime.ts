@@ -47,6 +47,7 @@ import { cleanupUploads } from '../chat/media/cleanup.js';
 import { mediaStore } from '../chat/media/store.js';
 import { startTimeWorkers, sweepDue } from '../chat/time/worker.js';
 import { connectRedis } from '../platform/redis.js';
+import { installDependencyTimeouts } from '../platform/dependency-timeouts.js';
 
 export interface Platform {
   chat?: FastifyInstance;
@@ -104,6 +105,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       }
     })());
   try {
+    installDependencyTimeouts(config.dependencyTimeouts);
     const infra = await resolveInfra(config, log);
     stops.push(infra.stop);
 
@@ -120,7 +122,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
     installCursorSecret(await resolveCursorSecret(sql, config.cursorSecret));
 
     const redis = connectRedis(infra.redisUrl, 'commands', { autoPipelining: true, failFast: true });
-    const subscriber = connectRedis(infra.redisUrl, 'subscriber');
+    const subscriber = connectRedis(infra.redisUrl, 'subscriber', { blocking: true });
     stops.push(async () => {
       redis.disconnect();
       subscriber.disconnect();
@@ -327,10 +329,12 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
 async function migrateExclusively(sql: SqlPool, orm: Orm): Promise<string[]> {
   const lock = await sql.connect();
   try {
-    await lock.query("select pg_advisory_lock(hashtext('platform:migrations'))");
+    // Waiting for another node's migrations may take longer than any request may: no time-outs on this connection
+    // (its session settings die with it, it is not pooled again).
+    await lock.query("set statement_timeout = 0; set lock_timeout = 0; select pg_advisory_lock(hashtext('platform:migrations'))");
     return await migrate(orm);
   } finally {
     await lock.query("select pg_advisory_unlock(hashtext('platform:migrations'))").catch(() => undefined);
-    lock.release();
+    lock.release(true);
   }
 }

@@ -5,7 +5,7 @@ import { exportSPKI, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import pg from 'pg';
 import { loadConfig, type Config } from '../../src/config.js';
 import { systemClock, type Clock } from '../../src/platform/clock.js';
-import { createLogger } from '../../src/platform/logger.js';
+import { createLogger, type Logger } from '../../src/platform/logger.js';
 import { startPlatform, type Platform } from '../../src/app/runtime.js';
 import { newId } from '../../src/platform/ids.js';
 
@@ -113,6 +113,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     sendRateLimitPerMinute: 1_000_000,
     logLevel: 'silent',
     outboxPollMs: 60_000,
+    // A test machine shared with other work can stall a statement for seconds; the bounded waits are tested with
+    // short settings of their own (test/integration/reliability/frozen-dependencies.test.ts).
+    dependencyTimeouts: { databaseStatementTimeoutMs: 30_000, databaseLockTimeoutMs: 30_000, databaseConnectTimeoutMs: 30_000, redisCommandTimeoutMs: 30_000 },
     ...overrides,
   };
 }
@@ -158,9 +161,10 @@ export function tenantFactory(db: pg.Pool, audience: string): (options?: { modul
   };
 }
 
-export async function startTestPlatform(overrides: Partial<Config> = {}, clock: Clock = systemClock): Promise<TestPlatform> {
+/** log: the platform's logger (silent by default; a test that reads the log passes its own). */
+export async function startTestPlatform(overrides: Partial<Config> = {}, clock: Clock = systemClock, log: Logger = createLogger('silent')): Promise<TestPlatform> {
   const config = testConfig(overrides);
-  const platform = await startPlatform(config, createLogger('silent'), clock);
+  const platform = await startPlatform(config, log, clock);
   const db = new pg.Pool({ connectionString: platform.databaseUrl, max: 4 });
 
   const tenant = tenantFactory(db, config.jwtAudience);
