@@ -1,11 +1,14 @@
 // No credential reaches the log: a platform logging at debug serves requests that carry bot tokens (both Bot API path
-// forms; a regenerated and a deleted bot's too), an upload token (tus), JWTs and credential-named query parameters,
+// forms; a regenerated and a deleted bot's too), an upload token (tus), JWTs, partner and workspace API keys and
+// credential-named query parameters,
 // then the whole log of the run is searched for every credential the test made. One hit fails the test.
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { createLogger } from '../../../src/platform/logger.js';
 import { botCall, createBot } from '../../helpers/bots.js';
+import { testWorkspace } from '../../support/partner.js';
 import { call, startTestPlatform, type TestPlatform } from '../../support/platform.js';
+import { svcWorkspace } from '../../support/workspace.js';
 
 let platform: TestPlatform;
 let log = '';
@@ -17,7 +20,7 @@ const sink = new Writable({
 });
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ services: ['chat', 'workers'], logLevel: 'debug' }, undefined, createLogger('debug', sink));
+  platform = await startTestPlatform({ services: ['chat', 'partner', 'workspace', 'workers'], logLevel: 'debug' }, undefined, createLogger('debug', sink));
 }, 120_000);
 afterAll(async () => {
   await platform?.stop();
@@ -69,10 +72,25 @@ test('a run that used every kind of credential logs none of them', async () => {
     await (await fetch(`${platform.chatUrl}/nowhere?${name}=${value}`)).arrayBuffer();
   }
 
+  // Partner (X-Api-Key) and workspace (Bearer svc_) keys, accepted and refused, also in a query parameter.
+  const partnerKey = (await (await testWorkspace(platform)).key(['crm.read'])).key;
+  const svcKey = (await (await svcWorkspace(platform)).key(['webhook.webhooks.read'])).key;
+  credentials.push(partnerKey, svcKey);
+  for (const key of [partnerKey, `${partnerKey}x`]) {
+    await call(platform.partnerUrl, 'GET', '/api/v1/partner/crm/_me', { headers: { 'x-api-key': key } });
+    await (await fetch(`${platform.partnerUrl}/api/v1/partner/crm/_me?api_key=${key}`)).arrayBuffer();
+  }
+  for (const key of [svcKey, `${svcKey}x`]) {
+    await call(platform.workspaceUrl, 'GET', '/api/v1/webhooks', { headers: { authorization: `Bearer ${key}` } });
+    await (await fetch(`${platform.workspaceUrl}/api/v1/webhooks?key=${key}`)).arrayBuffer();
+  }
+
   await new Promise((resolve) => setTimeout(resolve, 200));
   // The run did log its requests: the search below looks at real lines.
   expect(log).toContain('request completed');
   expect(log).toContain('/bot/[redacted]/getMe');
+  expect(log).toContain('"listener":"partner"');
+  expect(log).toContain('"listener":"workspace"');
   const leaked = credentials.filter((c) => log.includes(c) || log.includes(c.split(':')[1] ?? c));
   expect(leaked).toEqual([]);
 });
