@@ -7,12 +7,13 @@ import openapiGlue from 'fastify-openapi-glue';
 import type { Logger } from '../logger.js';
 import { newId } from '../ids.js';
 import type { Readiness } from '../readiness.js';
+import { maxBodyDepth, nestsDeeperThan } from '../json-depth.js';
 import { illFormedPath } from '../unicode.js';
 import { ajv2020ValidatorCompiler } from './ajv.js';
 import { corsHook } from './cors.js';
 import { isPublicPath, registerReferenceDocs, type ExtraDocument } from './reference-docs.js';
 import { AppError } from './app-error.js';
-import { bodyMissing, clientErrorOf, illFormedUnicode, methodNotAllowed, routeNotFound, toAppError } from './framework-errors.js';
+import { bodyMissing, bodyTooDeep, clientErrorOf, illFormedUnicode, methodNotAllowed, routeNotFound, toAppError } from './framework-errors.js';
 import type { ContextFactory, HandlerMap, Result } from './typed.js';
 
 export interface ErrorRendering {
@@ -404,6 +405,8 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
           // Fastify picks the body schema by Content-Type, so a request without Content-Type and body
           // skips body validation and would reach the handler with no body at all.
           if (bodyRequired && request.body === undefined) throw bodyMissing();
+          // Before anything walks the body (this check, Ajv, fingerprints): past the bound a walk could overflow the stack.
+          if (nestsDeeperThan(request.body, maxBodyDepth)) throw bodyTooDeep();
           // JSON.parse turns a "\ud800" escape into a lone surrogate, which no schema keyword catches.
           for (const [part, value] of [['body', request.body], ['query', request.query]] as const) {
             const path = illFormedPath(value);
