@@ -35,7 +35,7 @@ export interface Config {
   trustProxy: boolean | number;
   /** HMAC secret of pagination cursors, shared by every node; unset: one generated and kept in PostgreSQL. */
   cursorSecret: string | undefined;
-  /** Longest bearer-token lifetime accepted (exp - iat, or exp - now without iat). */
+  /** Longest bearer-token lifetime accepted (both exp - iat and exp - now). */
   maxTokenLifetimeSeconds: number;
   /** Messages one account may send per minute, counted in Redis across every node. */
   sendRateLimitPerMinute: number;
