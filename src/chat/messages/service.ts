@@ -27,8 +27,11 @@ export interface SendInput {
   attachments?: Array<{ uploadId: string }>;
 }
 
-function parseSeqCursor(raw: string, location: string): number {
-  const c = decodeCursor(raw);
+/** A room's history pages for one reader: a cursor from another room or reader is refused. */
+export const historyList = (roomId: string, accountId: string, topLevelOnly: boolean | undefined) => `messages:${roomId}:${accountId}:${topLevelOnly === true}`;
+
+function parseSeqCursor(raw: string, location: string, list: string): number {
+  const c = decodeCursor(raw, list);
   if (!c || typeof c.s !== 'number' || !Number.isSafeInteger(c.s) || c.s < 0) throw chatErrors.invalidCursor(location);
   return c.s;
 }
@@ -96,7 +99,8 @@ export class MessageService {
     const limit = query.limit ?? 50;
     const forward = query.after !== undefined;
     const order = forward ? 'asc' : 'desc';
-    const bound = query.before !== undefined ? parseSeqCursor(query.before, 'query.before') : forward ? parseSeqCursor(query.after!, 'query.after') : null;
+    const list = historyList(roomId, caller.accountId, query.topLevelOnly);
+    const bound = query.before !== undefined ? parseSeqCursor(query.before, 'query.before', list) : forward ? parseSeqCursor(query.after!, 'query.after', list) : null;
     const params: unknown[] = [roomId, limit + 1, caller.accountId];
     let where = 'room_id = $1';
     if (query.topLevelOnly) where += ' and thread_root_id is null';
@@ -128,7 +132,7 @@ export class MessageService {
     return {
       items,
       hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ s: last.seq }) : null,
+      nextCursor: hasMore && last ? encodeCursor({ s: last.seq }, list) : null,
     };
   }
 
