@@ -270,7 +270,14 @@ function publicUrl(env: Env, name: string): string | undefined {
   if (raw === undefined) return undefined;
   const parsed = new URL(raw);
   if (parsed.search || parsed.hash) throw new ConfigError(`${name} must be a base URL without query or fragment, got "${raw}"`);
-  return raw.replace(/\/+$/, '');
+  return withoutTrailingSlashes(raw);
+}
+
+/** "a//" → "a", by a scan from the end (the regular expression /\/+$/ backtracks quadratically on "////…x"). */
+function withoutTrailingSlashes(s: string): string {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 0x2f) end--;
+  return s.slice(0, end);
 }
 
 function retrySchedule(env: Env): number[] {
