@@ -16,9 +16,18 @@ function walked(value: unknown): boolean {
 
 interface Pending {
   node: unknown;
-  path: string[];
+  /** Where the node sits: its parent's entry and its key there (null at the top). */
+  parent: Pending | null;
+  key: string | null;
   /** A property name that is itself ill-formed: found as soon as the walk reaches it. */
   illFormedKey?: boolean;
+}
+
+/** The keys from the top down to this entry; built only for the entry found, so the walk stays linear. */
+function pathOf(entry: Pending, prefix: string[]): string[] {
+  const keys: string[] = [];
+  for (let at: Pending | null = entry; at !== null; at = at.parent) if (at.key !== null) keys.push(at.key);
+  return [...prefix, ...keys.reverse()];
 }
 
 /**
@@ -26,23 +35,24 @@ interface Pending {
  * Iterative, depth first in document order, so a deeply nested value cannot overflow the stack.
  */
 export function illFormedPath(value: unknown, path: string[] = []): string[] | null {
-  const stack: Pending[] = [{ node: value, path }];
+  const stack: Pending[] = [{ node: value, parent: null, key: null }];
   while (stack.length > 0) {
-    const { node, path: at, illFormedKey } = stack.pop()!;
-    if (illFormedKey) return at;
+    const entry = stack.pop()!;
+    const { node } = entry;
+    if (entry.illFormedKey) return pathOf(entry, path);
     if (typeof node === 'string') {
-      if (!node.isWellFormed()) return at;
+      if (!node.isWellFormed()) return pathOf(entry, path);
       continue;
     }
     if (node === null || typeof node !== 'object') continue;
     const children: Pending[] = [];
     if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) if (walked(node[i])) children.push({ node: node[i], path: [...at, String(i)] });
+      for (let i = 0; i < node.length; i++) if (walked(node[i])) children.push({ node: node[i], parent: entry, key: String(i) });
     } else {
       for (const [key, item] of Object.entries(node)) {
         // The location names the key with U+FFFD in place of the surrogate, so the error itself is well-formed.
-        if (!key.isWellFormed()) children.push({ node: null, path: [...at, key.toWellFormed()], illFormedKey: true });
-        else if (walked(item)) children.push({ node: item, path: [...at, key] });
+        if (!key.isWellFormed()) children.push({ node: null, parent: entry, key: key.toWellFormed(), illFormedKey: true });
+        else if (walked(item)) children.push({ node: item, parent: entry, key });
       }
     }
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
