@@ -118,7 +118,27 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 }
 
 /** Tenants (module, customer, registered signing key) and their accounts, in any platform's database. */
-export function tenantFactory(db: pg.Pool, audience: string): (options?: { moduleCode?: string; customer?: string }) => Promise<TestTenant> {
+/**
+ * exp for a relative expiresIn ('1h', '-10m', '30s', '2d') counted from `nowSec`, as jose counts it from the real
+ * time; other forms are left to jose.
+ */
+function expiryFrom(nowSec: number, expiresIn: string | number): string | number {
+  if (typeof expiresIn === 'number') return expiresIn;
+  const m = /^(-?)(\d+)(s|m|h|d)$/.exec(expiresIn);
+  if (!m) return expiresIn;
+  const seconds = Number(m[2]) * { s: 1, m: 60, h: 3_600, d: 86_400 }[m[3] as 's' | 'm' | 'h' | 'd'];
+  return nowSec + (m[1] === '-' ? -seconds : seconds);
+}
+
+/**
+ * Tokens are issued at the platform's time (`clock`, which a test may have set anywhere): a token stamped with the
+ * real time under a clock months behind it would carry an iat in the future and a lifetime of months from now.
+ */
+export function tenantFactory(
+  db: pg.Pool,
+  audience: string,
+  clock: Clock = systemClock,
+): (options?: { moduleCode?: string; customer?: string }) => Promise<TestTenant> {
   return async (options: { moduleCode?: string; customer?: string } = {}): Promise<TestTenant> => {
     const moduleCode = options.moduleCode ?? `m${randomUUID().slice(0, 8)}`;
     const customer = options.customer ?? `c-${randomUUID().slice(0, 8)}`;
@@ -135,9 +155,10 @@ export function tenantFactory(db: pg.Pool, audience: string): (options?: { modul
         .setProtectedHeader({ alg: 'ES256', kid: o.kid ?? kid })
         .setIssuer(o.issuer ?? moduleCode)
         .setSubject(o.subject ?? String(claims.sub ?? ''))
-        .setAudience(o.audience ?? audience)
-        .setIssuedAt();
-      if (o.expiresIn !== null) jwt.setExpirationTime(o.expiresIn ?? '1h');
+        .setAudience(o.audience ?? audience);
+      const nowSec = Math.floor(clock.now().getTime() / 1000);
+      jwt.setIssuedAt(nowSec);
+      if (o.expiresIn !== null) jwt.setExpirationTime(expiryFrom(nowSec, o.expiresIn ?? '1h'));
       return jwt.sign(o.privateKey ?? privateKey);
     };
     return {
@@ -163,7 +184,7 @@ export async function startTestPlatform(overrides: Partial<Config> = {}, clock: 
   const platform = await startPlatform(config, createLogger('silent'), clock);
   const db = new pg.Pool({ connectionString: platform.databaseUrl, max: 4 });
 
-  const tenant = tenantFactory(db, config.jwtAudience);
+  const tenant = tenantFactory(db, config.jwtAudience, clock);
 
   let admin: Promise<string> | undefined;
   return {

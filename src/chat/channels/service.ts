@@ -185,7 +185,7 @@ export class ChannelService {
 
   /** Joining order, keyset (joined_at, account_id). */
   async members(caller: Caller, channelId: string, query: PageQuery): Promise<Page<ChannelMemberView>> {
-    const list = `channel-members:${channelId}:${caller.accountId}`;
+    const list = `channel-members:${channelId}`;
     const limit = query.limit ?? 100;
     const params: unknown[] = [channelId];
     let sql = channelMemberSelect;

@@ -39,7 +39,7 @@ export class MemberService {
 
   /** Joining order, keyset on (joined_at, account_id). */
   async list(caller: Caller, roomId: string, query: PageQuery): Promise<Page<MemberView>> {
-    const list = `members:${roomId}:${caller.accountId}`;
+    const list = `members:${roomId}`;
     const limit = query.limit ?? 100;
     const params: unknown[] = [roomId];
     let sql = memberSelect;
@@ -211,7 +211,7 @@ export class MemberService {
 
   /** Pending requests, oldest first (request ids are time-ordered), owner/admin only. */
   async listJoinRequests(caller: Caller, roomId: string, query: PageQuery): Promise<Page<JoinRequestView>> {
-    const list = `join-requests:${roomId}:${caller.accountId}`;
+    const list = `join-requests:${roomId}`;
     const limit = query.limit ?? 50;
     const params: unknown[] = [roomId];
     let sql = `${joinRequestSelect} and j.status = 'PENDING'`;

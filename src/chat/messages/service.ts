@@ -27,8 +27,8 @@ export interface SendInput {
   attachments?: Array<{ uploadId: string }>;
 }
 
-/** A room's history pages for one reader: a cursor from another room or reader is refused. */
-export const historyList = (roomId: string, accountId: string, topLevelOnly: boolean | undefined) => `messages:${roomId}:${accountId}:${topLevelOnly === true}`;
+/** A room's history (whole, or top-level only): a cursor from another room or the other view is refused. */
+export const historyList = (roomId: string, topLevelOnly: boolean | undefined) => `messages:${roomId}:${topLevelOnly === true}`;
 
 function parseSeqCursor(raw: string, location: string, list: string): number {
   const c = decodeCursor(raw, list);
@@ -99,7 +99,7 @@ export class MessageService {
     const limit = query.limit ?? 50;
     const forward = query.after !== undefined;
     const order = forward ? 'asc' : 'desc';
-    const list = historyList(roomId, caller.accountId, query.topLevelOnly);
+    const list = historyList(roomId, query.topLevelOnly);
     const bound = query.before !== undefined ? parseSeqCursor(query.before, 'query.before', list) : forward ? parseSeqCursor(query.after!, 'query.after', list) : null;
     const params: unknown[] = [roomId, limit + 1, caller.accountId];
     let where = 'room_id = $1';

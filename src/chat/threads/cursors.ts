@@ -5,9 +5,9 @@ import { isUuid } from '../../platform/ids.js';
 import { chatErrors } from '../errors.js';
 
 /** A thread page cursor: the room sequence number of the last reply served, as listMessages uses. */
-/** A cursor pages through one list only: a thread's replies for one reader, or one room's thread list. */
-export const threadRepliesList = (rootId: string, accountId: string) => `thread:${rootId}:${accountId}`;
-export const threadListList = (roomId: string, accountId: string) => `threads:${roomId}:${accountId}`;
+/** A cursor pages through one list only: a thread's replies, or one room's thread list. */
+export const threadRepliesList = (rootId: string) => `thread:${rootId}`;
+export const threadListList = (roomId: string) => `threads:${roomId}`;
 
 export function parseSeqCursor(raw: string, location: string, list: string): number {
   const c = decodeCursor(raw, list);

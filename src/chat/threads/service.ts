@@ -64,7 +64,7 @@ export class ThreadService {
   /** Active threads of a room, newest reply first; keyset on (last_reply_at, id) over messages_active_threads. */
   async list(caller: Caller, roomId: string, query: ThreadListQuery): Promise<Page<ThreadSummaryView>> {
     const limit = query.limit ?? 20;
-    const list = threadListList(roomId, caller.accountId);
+    const list = threadListList(roomId);
     const cursor = query.cursor !== undefined ? parseThreadListCursor(query.cursor, list) : null;
     await this.requireMember(roomId, caller.accountId);
     const params: unknown[] = [caller.accountId, roomId, limit + 1];
@@ -91,7 +91,7 @@ export class ThreadService {
     }
     const limit = query.limit ?? 50;
     const forward = query.after !== undefined;
-    const list = threadRepliesList(rootId, caller.accountId);
+    const list = threadRepliesList(rootId);
     const bound = query.before !== undefined ? parseSeqCursor(query.before, 'query.before', list) : forward ? parseSeqCursor(query.after!, 'query.after', list) : null;
     const params: unknown[] = [rootId, caller.accountId, limit + 1];
     if (bound !== null) params.push(bound);
