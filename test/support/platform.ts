@@ -138,6 +138,7 @@ export function tenantFactory(
   db: pg.Pool,
   audience: string,
   clock: Clock = systemClock,
+  defaultExpiresIn = '1h',
 ): (options?: { moduleCode?: string; customer?: string }) => Promise<TestTenant> {
   return async (options: { moduleCode?: string; customer?: string } = {}): Promise<TestTenant> => {
     const moduleCode = options.moduleCode ?? `m${randomUUID().slice(0, 8)}`;
@@ -158,7 +159,7 @@ export function tenantFactory(
         .setAudience(o.audience ?? audience);
       const nowSec = Math.floor(clock.now().getTime() / 1000);
       jwt.setIssuedAt(nowSec);
-      if (o.expiresIn !== null) jwt.setExpirationTime(expiryFrom(nowSec, o.expiresIn ?? '1h'));
+      if (o.expiresIn !== null) jwt.setExpirationTime(expiryFrom(nowSec, o.expiresIn ?? defaultExpiresIn));
       return jwt.sign(o.privateKey ?? privateKey);
     };
     return {
@@ -179,12 +180,19 @@ export function tenantFactory(
   };
 }
 
+/** Token lifetime on a platform whose clock a test moves: 200 days, within a one-year maximum. */
+const travellingTokenLifetime = '200d';
+
 export async function startTestPlatform(overrides: Partial<Config> = {}, clock: Clock = systemClock): Promise<TestPlatform> {
-  const config = testConfig(overrides);
+  // A test that moves the platform's clock (weeks back and forth) keeps using the tokens it made at the start: they
+  // live 200 days from the clock's start and the maximum lifetime is a year, so exp - now stays within it anywhere in
+  // that range. The lifetime rule itself is tested on platforms that run on the real clock.
+  const travels = clock !== systemClock;
+  const config = testConfig({ ...(travels ? { maxTokenLifetimeSeconds: 31_536_000 } : {}), ...overrides });
   const platform = await startPlatform(config, createLogger('silent'), clock);
   const db = new pg.Pool({ connectionString: platform.databaseUrl, max: 4 });
 
-  const tenant = tenantFactory(db, config.jwtAudience, clock);
+  const tenant = tenantFactory(db, config.jwtAudience, clock, travels ? travellingTokenLifetime : '1h');
 
   let admin: Promise<string> | undefined;
   return {
