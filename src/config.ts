@@ -36,7 +36,7 @@ export interface Config {
   trustProxy: boolean | number;
   /** HMAC secret of pagination cursors, shared by every node; unset: one generated and kept in PostgreSQL. */
   cursorSecret: string | undefined;
-  /** Longest bearer-token lifetime accepted (exp - iat, or exp - now without iat). */
+  /** Longest bearer-token lifetime accepted (both exp - iat and exp - now). */
   maxTokenLifetimeSeconds: number;
   /** Messages one account may send per minute, counted in Redis across every node. */
   sendRateLimitPerMinute: number;
@@ -273,7 +273,14 @@ function publicUrl(env: Env, name: string): string | undefined {
   if (raw === undefined) return undefined;
   const parsed = new URL(raw);
   if (parsed.search || parsed.hash) throw new ConfigError(`${name} must be a base URL without query or fragment, got "${raw}"`);
-  return raw.replace(/\/+$/, '');
+  return withoutTrailingSlashes(raw);
+}
+
+/** "a//" → "a", by a scan from the end (the regular expression /\/+$/ backtracks quadratically on "////…x"). */
+function withoutTrailingSlashes(s: string): string {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 0x2f) end--;
+  return s.slice(0, end);
 }
 
 function retrySchedule(env: Env): number[] {
