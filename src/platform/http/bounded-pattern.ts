@@ -2,9 +2,10 @@
 // had already failed. Patterns under a maxLength are checked by `x-pattern-within-length` instead: a value longer
 // than the limit is left to maxLength's own error and never reaches the regular expression.
 import type { AnySchemaObject } from 'ajv';
+import type * as Ajv2020Module from 'ajv/dist/2020.js';
 import type { DataValidateFunction } from 'ajv/dist/types/index.js';
 
-type AjvInstance = import('ajv/dist/2020.js').default;
+type AjvInstance = Ajv2020Module.default;
 
 export const boundedPatternKeyword = 'x-pattern-within-length';
 

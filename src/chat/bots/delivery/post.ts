@@ -13,7 +13,7 @@ const maxAnswerBytes = 64 * 1024;
 export function postUpdate(url: string, body: string, secret: string | null, policy: WebhookPolicy, timeoutMs: number): Promise<PostOutcome> {
   return new Promise((resolve) => {
     let settled = false;
-    let timer: NodeJS.Timeout | undefined;
+    let timer: NodeJS.Timeout | undefined = undefined;
     const settle = (outcome: PostOutcome) => {
       if (settled) return;
       settled = true;
