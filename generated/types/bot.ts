@@ -195,7 +195,8 @@ export interface components {
         };
         /** @description What getMe answers: the bot's own account, with what it may do. */
         BotInfo: {
-            id: components["schemas"]["Platform.uuid"];
+            /** @description The bot's integer id, also the part of its token before the colon. */
+            id: components["schemas"]["TelegramId"];
             /** @description Always true. */
             is_bot: boolean;
             /** @description The bot's display name. */
@@ -232,9 +233,9 @@ export interface components {
             chat_instance: string;
             data: string;
         };
-        /** @description A room as bots see it: chat ids are room uuids. */
+        /** @description A room as bots see it: private rooms have positive ids, groups negative ones. */
         Chat: {
-            id: components["schemas"]["Platform.uuid"];
+            id: components["schemas"]["ChatIdentifier"];
             type: components["schemas"]["ChatType"];
             /** @description The room's name (groups). */
             title?: string;
@@ -242,12 +243,24 @@ export interface components {
             first_name?: string;
         };
         /**
+         * Format: int64
+         * @description A chat's id: a private room's positive id, or a group's negated, as Telegram's group ids are negative.
+         */
+        ChatIdentifier: number;
+        /** @description An integer chat id written as a string, as Telegram also takes it. */
+        ChatIdentifierText: string;
+        /**
+         * @description A chat: the chat.id the bot was shown (integer, negative for groups), the integer id of a user the bot shares a
+         *     private room with, or the room's uuid.
+         */
+        ChatRef: components["schemas"]["ChatIdentifier"] | components["schemas"]["ChatIdentifierText"] | components["schemas"]["Platform.uuid"];
+        /**
          * @description private: a 1-1 room with the bot; group: every other room (GROUP, CHANNEL, CROSS_MODULE).
          * @enum {string}
          */
         ChatType: "private" | "group";
         DeleteMessageBody: {
-            chat_id: components["schemas"]["Platform.uuid"];
+            chat_id: components["schemas"]["ChatRef"];
             message_id: components["schemas"]["MessageId"];
         } & {
             [key: string]: unknown;
@@ -259,7 +272,7 @@ export interface components {
             [key: string]: unknown;
         };
         EditMessageBody: {
-            chat_id: components["schemas"]["Platform.uuid"];
+            chat_id: components["schemas"]["ChatRef"];
             message_id: components["schemas"]["MessageId"];
             text: components["schemas"]["Platform.text"];
             /** @description Replaces the keyboard; absent removes it, as in Telegram. */
@@ -399,8 +412,7 @@ export interface components {
             retry_after?: number;
         };
         SendMessageBody: {
-            /** @description The room id. */
-            chat_id: components["schemas"]["Platform.uuid"];
+            chat_id: components["schemas"]["ChatRef"];
             text: components["schemas"]["Platform.text"];
             /** @description Sends a thread reply under this thread root (message_id of the root). */
             message_thread_id?: components["schemas"]["MessageId"];
@@ -424,6 +436,12 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * Format: int64
+         * @description An integer id as Telegram's: positive, below 2^53 (so a JavaScript number or a 64-bit integer holds it), and
+         *     the same forever for that account or room.
+         */
+        TelegramId: number;
         /** @description One update: exactly one of message and callback_query. */
         Update: {
             /**
@@ -448,12 +466,9 @@ export interface components {
          * @enum {string}
          */
         UpdateType: "message" | "callback_query";
-        /**
-         * @description An account as bots see it. Unlike Telegram, id is the account's uuid (a string); libraries pass it through as
-         *     they receive it.
-         */
+        /** @description An account as bots see it, with its integer id. */
         User: {
-            id: components["schemas"]["Platform.uuid"];
+            id: components["schemas"]["TelegramId"];
             is_bot: boolean;
             /** @description The account's display name. */
             first_name: string;

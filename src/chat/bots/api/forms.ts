@@ -6,6 +6,8 @@ import { botApiErrors } from './errors.js';
 
 const integerFields = new Set(['message_id', 'reply_to_message_id', 'message_thread_id', 'limit', 'timeout', 'max_connections', 'cache_time']);
 const booleanFields = new Set(['show_alert', 'drop_pending_updates', 'disable_notification', 'protect_content', 'disable_web_page_preview', 'allow_sending_without_reply']);
+// Chat and user ids: integers as Telegram's, or (chat_id) a room uuid, which stays a string.
+const idFields = new Set(['chat_id', 'from_chat_id', 'user_id']);
 const jsonFields = new Set(['reply_markup', 'allowed_updates', 'reply_parameters', 'link_preview_options', 'entities']);
 
 /** A value that does not read as its field's type stays a string, and validation names the field. */
@@ -14,6 +16,7 @@ function typed(name: string, value: string): unknown {
     if (/^-?\d{1,15}$/.test(value)) return Number(value);
     return value;
   }
+  if (idFields.has(name)) return /^-?\d{1,16}$/.test(value) && Number.isSafeInteger(Number(value)) ? Number(value) : value;
   if (booleanFields.has(name)) return value === 'true' ? true : value === 'false' ? false : value;
   if (jsonFields.has(name)) {
     try {

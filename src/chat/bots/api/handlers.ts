@@ -19,7 +19,7 @@ const answer = <T>(result: T, description?: string) => ({
 
 function me(bot: BotPrincipal): Schemas['BotInfo'] {
   return {
-    id: bot.accountId,
+    id: bot.apiId,
     is_bot: true,
     first_name: bot.displayName,
     username: bot.username,
