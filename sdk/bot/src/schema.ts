@@ -112,7 +112,8 @@ export interface paths {
         };
         /**
          * @description Pending updates, oldest first. offset confirms (forgets) the updates before it. With timeout, an empty answer
-         *     waits until an update arrives (on any node) or the timeout passes. 409 while a webhook is set.
+         *     waits until an update arrives (on any node) or the timeout passes. 409 while a webhook is set, and 409
+         *     "Conflict: terminated by other getUpdates request" when another getUpdates of the same bot starts meanwhile.
          */
         get: operations["getUpdates"];
         put?: never;

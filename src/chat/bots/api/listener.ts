@@ -16,6 +16,7 @@ import { declaredMethods, tokenGate } from './gate.js';
 import { botApiHandlers, type BotOperations } from './handlers.js';
 import { BotMessages } from './messages.js';
 import type { BotSendLimit } from './send-limit.js';
+import { BotPollers } from '../updates/pollers.js';
 import { BotUpdates } from './updates.js';
 
 export interface BotListenerOptions {
@@ -49,7 +50,7 @@ export async function buildBotListener(options: BotListenerOptions): Promise<Fas
     log: options.log,
     bodyLimit: options.bodyLimit,
     specification: withFormBodies(specification),
-    handlers: botApiHandlers(deps, new BotMessages(deps, options.sendLimit), new BotUpdates(deps.sql, deps.waiters, options.longPollMaxSeconds)),
+    handlers: botApiHandlers(deps, new BotMessages(deps, options.sendLimit), new BotUpdates(deps.sql, deps.waiters, options.longPollMaxSeconds, new BotPollers(deps.waiters.publisher, deps.waiters))),
     context: botContext,
     onRequest: tokenGate(deps.sql, declaredMethods(specification)),
     readiness: options.readiness,
