@@ -17,6 +17,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bot/{token}/copyMessage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Copies a message's text into a chat as the bot's own message, without naming the original. */
+        post: operations["copyMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bot/{token}/deleteMessage": {
         parameters: {
             query?: never;
@@ -28,6 +45,23 @@ export interface paths {
         put?: never;
         /** @description Recall a message for everyone: the bot's own, or any when the bot is an owner or admin of the room. */
         post: operations["deleteMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/deleteMyCommands": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Empties the bot's command menu. */
+        post: operations["deleteMyCommands"];
         delete?: never;
         options?: never;
         head?: never;
@@ -85,6 +119,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bot/{token}/forwardMessage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Forwards a message: a copy sent by the bot that names the original (forward_origin). */
+        post: operations["forwardMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/getChat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The room, as the bot may see it. */
+        post: operations["getChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/getChatMember": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description A member of the room and its role; an account that is not a member is `user not found`. */
+        post: operations["getChatMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/getChatMemberCount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description How many members the room has. */
+        post: operations["getChatMemberCount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bot/{token}/getMe": {
         parameters: {
             query?: never;
@@ -97,6 +199,23 @@ export interface paths {
         put?: never;
         /** @description getMe, as libraries call it. */
         post: operations["getMeByPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/getMyCommands": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The bot's command menu. */
+        post: operations["getMyCommands"];
         delete?: never;
         options?: never;
         head?: never;
@@ -143,6 +262,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bot/{token}/pinChatMessage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Pins a message for the whole room (the room pin); the bot must be an owner or admin of the room. */
+        post: operations["pinChatMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/sendChatAction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Shows the room's members that the bot is busy (typing, ...) as a bot.chat_action event; nothing is stored. */
+        post: operations["sendChatAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bot/{token}/sendMessage": {
         parameters: {
             query?: never;
@@ -154,6 +307,23 @@ export interface paths {
         put?: never;
         /** @description Send a text message into a room the bot is a member of. */
         post: operations["sendMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/setMyCommands": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Replaces the bot's command menu. */
+        post: operations["setMyCommands"];
         delete?: never;
         options?: never;
         head?: never;
@@ -177,10 +347,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bot/{token}/unpinChatMessage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Removes a room pin (the most recent one without message_id); owner or admin. */
+        post: operations["unpinChatMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A command of the bot's menu. */
+        BotCommand: {
+            command: string;
+            description: components["schemas"]["Platform.text"];
+        };
         /** @description The body of every Bot API error. */
         BotErrorBody: {
             /** @enum {boolean} */
@@ -243,6 +435,37 @@ export interface components {
             /** @description The other person's display name (private rooms). */
             first_name?: string;
         };
+        /** @description typing, upload_photo, upload_document, ... as in Telegram. */
+        ChatActionBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            action: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ChatBody: {
+            chat_id: components["schemas"]["ChatRef"];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A room as getChat answers it. */
+        ChatFullInfo: {
+            id: components["schemas"]["ChatIdentifier"];
+            type: components["schemas"]["ChatType"];
+            /** @description The room's name (groups). */
+            title?: string;
+            /** @description The other member's display name (private rooms). */
+            first_name?: string;
+            /**
+             * Format: int32
+             * @description Always 0: rooms have no accent colour.
+             */
+            accent_color_id: number;
+            /**
+             * Format: int32
+             * @description Reactions a message may carry per member: 1.
+             */
+            max_reaction_count: number;
+        };
         /**
          * Format: int64
          * @description A chat's id: a private room's positive id, or a group's negated, as Telegram's group ids are negative.
@@ -250,6 +473,36 @@ export interface components {
         ChatIdentifier: number;
         /** @description An integer chat id written as a string, as Telegram also takes it. */
         ChatIdentifierText: string;
+        /** @description A member of a room, with its role as Telegram's status. Administrators may do what room admins do here. */
+        ChatMember: {
+            status: components["schemas"]["ChatMemberStatus"];
+            user: components["schemas"]["User"];
+            is_anonymous?: boolean;
+            can_be_edited?: boolean;
+            can_manage_chat?: boolean;
+            can_delete_messages?: boolean;
+            can_manage_video_chats?: boolean;
+            can_restrict_members?: boolean;
+            can_promote_members?: boolean;
+            can_change_info?: boolean;
+            can_invite_users?: boolean;
+            can_post_stories?: boolean;
+            can_edit_stories?: boolean;
+            can_delete_stories?: boolean;
+            can_pin_messages?: boolean;
+        };
+        ChatMemberBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            user_id: components["schemas"]["TelegramId"];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description creator: the room's owner; administrator: an admin; member: any other member. Accounts that are not members of
+         *     the room are not found.
+         * @enum {string}
+         */
+        ChatMemberStatus: "creator" | "administrator" | "member";
         /**
          * @description A chat: the chat.id the bot was shown (integer, negative for groups), the integer id of a user the bot shares a
          *     private room with, or the room's uuid.
@@ -260,6 +513,10 @@ export interface components {
          * @enum {string}
          */
         ChatType: "private" | "group";
+        /** @description Only the default scope (all chats, any language) is kept; other scopes are refused. */
+        CommandScope: {
+            type: string;
+        };
         DeleteMessageBody: {
             chat_id: components["schemas"]["ChatRef"];
             message_id: components["schemas"]["MessageId"];
@@ -278,6 +535,21 @@ export interface components {
             text: components["schemas"]["Platform.text"];
             /** @description Replaces the keyboard; absent removes it, as in Telegram. */
             reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+        } & {
+            [key: string]: unknown;
+        };
+        ForwardBody: {
+            /** @description Where the copy goes. */
+            chat_id: components["schemas"]["ChatRef"];
+            /** @description Where the message is; the bot must be a member of both rooms. */
+            from_chat_id: components["schemas"]["ChatRef"];
+            message_id: components["schemas"]["MessageId"];
+        } & {
+            [key: string]: unknown;
+        };
+        GetCommandsBody: {
+            scope?: components["schemas"]["CommandScope"];
+            language_code?: string;
         } & {
             [key: string]: unknown;
         };
@@ -350,6 +622,8 @@ export interface components {
             message_thread_id?: number;
             is_topic_message?: boolean;
             reply_to_message?: components["schemas"]["RepliedMessage"];
+            /** @description A forwarded message: who sent the original, and when. */
+            forward_origin?: components["schemas"]["MessageOriginUser"];
         };
         /** @description A command or a mention in a message's text; offset and length count UTF-16 code units, as in Telegram. */
         MessageEntity: {
@@ -366,6 +640,32 @@ export interface components {
          * @description A message_id: the message's sequence number in its room.
          */
         MessageId: number;
+        /** @description What copyMessage answers: the copy's message_id. */
+        MessageIdResult: {
+            /** Format: int64 */
+            message_id: number;
+        };
+        /** @description Who sent the original of a forwarded message. */
+        MessageOriginUser: {
+            /**
+             * @description Always user.
+             * @enum {string}
+             */
+            type: "user";
+            sender_user: components["schemas"]["User"];
+            /**
+             * Format: int64
+             * @description Unix time the original was sent.
+             */
+            date: number;
+        };
+        PinBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            message_id: components["schemas"]["MessageId"];
+            disable_notification?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description Free text: any Unicode string without U+0000, which PostgreSQL text cannot store. */
         "Platform.text": string;
         /**
@@ -425,6 +725,13 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        SetCommandsBody: {
+            commands: components["schemas"]["BotCommand"][];
+            scope?: components["schemas"]["CommandScope"];
+            language_code?: string;
+        } & {
+            [key: string]: unknown;
+        };
         SetWebhookBody: {
             /** @description An https URL (http and private addresses only where the server allows them); empty removes the webhook. */
             url: string;
@@ -443,6 +750,13 @@ export interface components {
          *     the same forever for that account or room.
          */
         TelegramId: number;
+        UnpinBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            /** @description Absent: the most recently pinned message. */
+            message_id?: components["schemas"]["MessageId"];
+        } & {
+            [key: string]: unknown;
+        };
         /** @description One update: exactly one of message and callback_query. */
         Update: {
             /**
@@ -586,6 +900,92 @@ export interface operations {
             };
         };
     };
+    copyMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForwardBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["MessageIdResult"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
     deleteMessage: {
         parameters: {
             query?: never;
@@ -654,6 +1054,83 @@ export interface operations {
             };
             /** @description An error answer with one of the documented statuses. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    deleteMyCommands: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["GetCommandsBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: boolean;
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -921,6 +1398,324 @@ export interface operations {
             };
         };
     };
+    forwardMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForwardBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["Message"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    getChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["ChatFullInfo"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    getChatMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatMemberBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["ChatMember"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    getChatMemberCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** Format: int32 */
+                        result: number;
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
     getMe: {
         parameters: {
             query?: never;
@@ -1021,6 +1816,83 @@ export interface operations {
                         /** @enum {boolean} */
                         ok: true;
                         result: components["schemas"]["BotInfo"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    getMyCommands: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["GetCommandsBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["BotCommand"][];
                         /** @description A note some methods add ("Webhook was set"). */
                         description?: string;
                     };
@@ -1397,6 +2269,178 @@ export interface operations {
             };
         };
     };
+    pinChatMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PinBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: boolean;
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    sendChatAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatActionBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: boolean;
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
     sendMessage: {
         parameters: {
             query?: never;
@@ -1483,6 +2527,83 @@ export interface operations {
             };
         };
     };
+    setMyCommands: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetCommandsBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: boolean;
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
     setWebhook: {
         parameters: {
             query?: never;
@@ -1542,6 +2663,92 @@ export interface operations {
             };
             /** @description An error answer with one of the documented statuses. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    unpinChatMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UnpinBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: boolean;
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

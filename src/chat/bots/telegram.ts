@@ -34,6 +34,7 @@ export interface TelegramMessage extends RepliedMessage {
   message_thread_id?: number;
   is_topic_message?: boolean;
   reply_to_message?: RepliedMessage;
+  forward_origin?: { type: 'user'; sender_user: TelegramUser; date: number };
 }
 
 /** One message with what its Telegram shape needs: sender, room and thread root. */
@@ -66,6 +67,10 @@ export interface BotMessageRow {
   root_sender_name: string | null;
   root_sender_type: string | null;
   root_sender_username: string | null;
+  origin_sender_api_id: number | null;
+  origin_sender_name: string | null;
+  origin_sender_type: string | null;
+  origin_created_at: Date | null;
 }
 
 export const botMessageSelect = `
@@ -75,14 +80,18 @@ export const botMessageSelect = `
          root.seq as root_seq, root.sender_id as root_sender_id, root.text as root_text, root.created_at as root_created_at,
          root.edited_at as root_edited_at, root.recalled_at as root_recalled_at, root.inline_keyboard as root_inline_keyboard,
          ra.display_name as root_sender_name, ra.account_type as root_sender_type, rb.username as root_sender_username,
-         ra.bot_api_id as root_sender_api_id
+         ra.bot_api_id as root_sender_api_id,
+         fa.bot_api_id as origin_sender_api_id, fa.display_name as origin_sender_name, fa.account_type as origin_sender_type,
+         fm.created_at as origin_created_at
     from messages m
     join accounts sa on sa.id = m.sender_id
     left join bots sb on sb.account_id = m.sender_id
     join rooms r on r.id = m.room_id
     left join messages root on root.id = m.thread_root_id
     left join accounts ra on ra.id = root.sender_id
-    left join bots rb on rb.account_id = root.sender_id`;
+    left join bots rb on rb.account_id = root.sender_id
+    left join messages fm on fm.id = m.forwarded_from_message_id
+    left join accounts fa on fa.id = fm.sender_id`;
 
 export async function loadBotMessages(db: SqlPool | SqlClient, ids: string[]): Promise<Map<string, BotMessageRow>> {
   if (ids.length === 0) return new Map();
@@ -126,6 +135,13 @@ export function telegramMessage(row: BotMessageRow): TelegramMessage {
     date: unix(row.created_at),
     ...body(row.text, row.recalled_at !== null, row.inline_keyboard, row.edited_at),
   };
+  if (row.origin_sender_api_id !== null && row.origin_created_at !== null) {
+    message.forward_origin = {
+      type: 'user',
+      sender_user: telegramUser(row.origin_sender_api_id, row.origin_sender_name!, row.origin_sender_type!, null),
+      date: unix(row.origin_created_at),
+    };
+  }
   if (row.thread_root_id !== null && row.root_seq !== null) {
     message.message_thread_id = row.root_seq;
     message.is_topic_message = true;

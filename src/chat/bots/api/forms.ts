@@ -8,7 +8,7 @@ const integerFields = new Set(['message_id', 'reply_to_message_id', 'message_thr
 const booleanFields = new Set(['show_alert', 'drop_pending_updates', 'disable_notification', 'protect_content', 'disable_web_page_preview', 'allow_sending_without_reply']);
 // Chat and user ids: integers as Telegram's, or (chat_id) a room uuid, which stays a string.
 const idFields = new Set(['chat_id', 'from_chat_id', 'user_id']);
-const jsonFields = new Set(['reply_markup', 'allowed_updates', 'reply_parameters', 'link_preview_options', 'entities']);
+const jsonFields = new Set(['reply_markup', 'allowed_updates', 'reply_parameters', 'link_preview_options', 'entities', 'commands', 'scope']);
 
 /** A value that does not read as its field's type stays a string, and validation names the field. */
 function typed(name: string, value: string): unknown {

@@ -6,6 +6,7 @@ import type { SqlPool } from '../../../platform/db/sql.js';
 import { tokenHash } from '../tokens.js';
 import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
+import { unsupportedReason } from './unsupported.js';
 
 const tokenInPath = /^\/bot\/([^/?#]*)\/([^/?#]*)/;
 
@@ -63,5 +64,8 @@ export function tokenGate(sql: SqlPool, declared: Map<string, string[]>) {
     const bot = token === '' ? null : await findBot(sql, token);
     if (!bot) throw botApiErrors.unauthorized();
     request.bot = bot;
+    // A Telegram method with no counterpart here: 400 saying why, not the 404 of an unknown name.
+    const reason = verbs ? undefined : unsupportedReason(match[2]!);
+    if (reason) throw botApiErrors.badRequest(`method ${match[2]} is not supported: ${reason}`);
   };
 }
