@@ -741,6 +741,11 @@ export interface components {
             max_connections?: number;
             allowed_updates?: string[];
             drop_pending_updates?: boolean;
+            /**
+             * @description The receiver's certificate or its private CA, PEM: trusted for this webhook's deliveries (besides the system's
+             *     roots and WEBHOOK_CA_FILE). Uploaded as a multipart file part, as Telegram takes it, or given as text.
+             */
+            certificate?: string;
         } & {
             [key: string]: unknown;
         };
@@ -794,7 +799,7 @@ export interface components {
         WebhookInfo: {
             /** @description Empty when no webhook is set. */
             url: string;
-            /** @description Always false: certificates are not uploaded here. */
+            /** @description Whether setWebhook uploaded a certificate for the receiver. */
             has_custom_certificate: boolean;
             /**
              * Format: int32

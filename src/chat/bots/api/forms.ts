@@ -1,6 +1,7 @@
 // Form bodies, as Telegram reads them: application/x-www-form-urlencoded and multipart/form-data, every value a
 // string, objects and arrays JSON-encoded (libraries send reply_markup so). Values are turned into the JSON shapes
-// the methods' schemas describe, then validated like a JSON body. Files are not taken.
+// the methods' schemas describe, then validated like a JSON body. Files are not taken, except setWebhook's
+// certificate, read as text.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { botApiErrors } from './errors.js';
 
@@ -28,6 +29,17 @@ function typed(name: string, value: string): unknown {
   return value;
 }
 
+// File parts read as text: setWebhook's certificate, a PEM file as Telegram takes it (the body limit bounds its size).
+const textFileFields = new Set(['certificate']);
+
+async function withTextFiles(form: FormData): Promise<Array<[string, unknown]>> {
+  const entries: Array<[string, unknown]> = [];
+  for (const [name, value] of form.entries()) {
+    entries.push([name, typeof value !== 'string' && textFileFields.has(name) ? await value.text() : value]);
+  }
+  return entries;
+}
+
 export function formObject(entries: Iterable<[string, unknown]>): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const [name, value] of entries) {
@@ -52,6 +64,6 @@ export function addFormParsers(app: FastifyInstance): void {
     } catch {
       throw botApiErrors.badRequest('the multipart/form-data body could not be read');
     }
-    return formObject(form.entries());
+    return formObject(await withTextFiles(form));
   });
 }

@@ -3,13 +3,15 @@
 // Telegram's words for getWebhookInfo's last_error_message. Redirects are not followed.
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { SecureContext } from 'node:tls';
 import { guardedLookup, type WebhookPolicy } from '../webhook-url.js';
 
 export type PostOutcome = { ok: true; status: number } | { ok: false; error: string };
 
 const maxAnswerBytes = 64 * 1024;
 
-export function postUpdate(url: string, body: string, secret: string | null, policy: WebhookPolicy, timeoutMs: number): Promise<PostOutcome> {
+/** secureContext: the trust for an https receiver beyond the system's roots (delivery/tls.ts). */
+export function postUpdate(url: string, body: string, secret: string | null, policy: WebhookPolicy, timeoutMs: number, secureContext?: SecureContext): Promise<PostOutcome> {
   return new Promise((resolve) => {
     let settled = false;
     const settle = (outcome: PostOutcome) => {
@@ -31,7 +33,7 @@ export function postUpdate(url: string, body: string, secret: string | null, pol
       'content-length': String(Buffer.byteLength(body)),
     };
     if (secret !== null) headers['x-telegram-bot-api-secret-token'] = secret;
-    const req = send(target, { method: 'POST', headers, lookup: guardedLookup(policy) }, (res) => {
+    const req = send(target, { method: 'POST', headers, lookup: guardedLookup(policy), ...(secureContext ? { secureContext } : {}) }, (res) => {
       let received = 0;
       res.on('data', (chunk: Buffer) => {
         received += chunk.length;
@@ -65,6 +67,11 @@ function describe(err: NodeJS.ErrnoException): string {
     case 'ECONNRESET':
       return 'Connection reset by peer';
     default:
-      return err.code?.startsWith('ERR_TLS') || err.code?.includes('CERT') ? `SSL error: ${err.message}` : `Connection failed: ${err.message}`;
+      return tlsFailure(err.code) ? `SSL error: ${err.message}` : `Connection failed: ${err.message}`;
   }
+}
+
+/** OpenSSL's verification codes (UNABLE_TO_VERIFY_LEAF_SIGNATURE, DEPTH_ZERO_SELF_SIGNED_CERT, ...) and Node's TLS errors. */
+function tlsFailure(code: string | undefined): boolean {
+  return code !== undefined && (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT') || code.includes('VERIFY'));
 }

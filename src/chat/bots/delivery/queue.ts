@@ -11,6 +11,7 @@ import type { Logger } from '../../../platform/logger.js';
 import { connectRedis, type Redis } from '../../../platform/redis.js';
 import type { WebhookPolicy } from '../webhook-url.js';
 import { postUpdate } from './post.js';
+import { webhookSecureContext } from './tls.js';
 
 export const webhookQueueName = 'bot-webhooks';
 const sweepEveryMs = 60_000;
@@ -18,6 +19,8 @@ const lockMarginMs = 5_000;
 
 export interface DeliverySettings extends WebhookPolicy {
   timeoutMs: number;
+  /** The shared CA file's PEM (WEBHOOK_CA_FILE), trusted for every bot webhook. */
+  caPem?: string;
   retryBaseMs: number;
   retryMaxMs: number;
 }
@@ -25,6 +28,8 @@ export interface DeliverySettings extends WebhookPolicy {
 export interface WebhookDeliveries {
   /** Asks for the bot's pending updates to be delivered (after delayMs); never throws. */
   request(botId: string, delayMs?: number): Promise<void>;
+  /** Asks for delivery now, moving a retry that waits for its backoff to now (the webhook changed); never throws. */
+  restart(botId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,6 +49,13 @@ export function createWebhookDeliveries(redisUrl: string, log: Logger): WebhookD
         log.warn({ err, botId }, 'could not request a webhook delivery');
       }
     },
+    async restart(botId) {
+      try {
+        await queue.add('deliver', { botId }, { deduplication: { id: `deliver:${botId}`, reschedule: true }, delay: 0, attempts: 5, backoff: { type: 'exponential', delay: 1_000 } });
+      } catch (err) {
+        log.warn({ err, botId }, 'could not request a webhook delivery');
+      }
+    },
     async close() {
       await queue.close();
       connection.disconnect();
@@ -56,6 +68,7 @@ const releaseScript = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redi
 interface PendingBot {
   webhook_url: string | null;
   webhook_secret: string | null;
+  webhook_certificate: string | null;
   webhook_failures: number;
   webhook_retry_at: Date | null;
 }
@@ -108,7 +121,7 @@ export class WebhookWorker {
     let delivered = 0;
     for (;;) {
       const { rows } = await this.sql.query<PendingBot>(
-        `select webhook_url, webhook_secret, webhook_failures, webhook_retry_at from bots where id = $1 and deleted_at is null`,
+        `select webhook_url, webhook_secret, webhook_certificate, webhook_failures, webhook_retry_at from bots where id = $1 and deleted_at is null`,
         [botId],
       );
       const bot = rows[0];
@@ -125,7 +138,8 @@ export class WebhookWorker {
       const update = next.rows[0];
       if (!update) return { delivered };
       await this.redis.pexpire(lock, lockMs);
-      const outcome = await postUpdate(bot.webhook_url, JSON.stringify(update.payload), bot.webhook_secret, this.settings, this.settings.timeoutMs);
+      const trust = webhookSecureContext(this.settings.caPem, bot.webhook_certificate);
+      const outcome = await postUpdate(bot.webhook_url, JSON.stringify(update.payload), bot.webhook_secret, this.settings, this.settings.timeoutMs, trust);
       if (outcome.ok) {
         await this.sql.query(
           `with gone as (delete from bot_updates where bot_id = $1 and update_id = $2)
