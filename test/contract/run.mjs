@@ -506,8 +506,16 @@ const botSemanticRejections = [
   'deleteMessage',
   // callback_query_id must be an unanswered press of a button of this bot.
   'answerCallbackQuery',
-  // url must be https and must not point at a private, loopback or link-local address.
+  // url must be https and must not point at a private, loopback or link-local address; a certificate must be PEM.
   'setWebhook',
+  // chat_id must be a room the bot is in (as for every chat method below).
+  'getChat', 'getChatMemberCount', 'sendChatAction',
+  // user_id must be a member of that room.
+  'getChatMember',
+  // pinning needs an owner or admin bot and a message of the room that is not recalled.
+  'pinChatMessage', 'unpinChatMessage',
+  // both chats must be rooms of the bot, and message_id a message of the source room (copyMessage: with text).
+  'forwardMessage', 'copyMessage',
 ];
 
 // Messages of the bot per operation: edits on two of them, deletions on ten others. An edit must change something
