@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { call, startTestPlatform, testConfig, type TestPlatform } from '../../support/platform.js';
+import { call, isolatedInfra, startTestPlatform, testConfig, type TestPlatform } from '../../support/platform.js';
 import { createTinyCa, type TinyCa } from '../../support/tls-ca.js';
 import { botCall, createBot, expectBotError, groupWith, resultOf, say } from '../../helpers/bots.js';
 
@@ -44,12 +44,18 @@ class TlsReceiver {
 const sharedCa = createTinyCa('Shared webhook CA');
 const privateCa = createTinyCa('A receiver of its own');
 let platform: TestPlatform;
+let infra: Awaited<ReturnType<typeof isolatedInfra>>;
 const receivers: TlsReceiver[] = [];
 beforeAll(async () => {
+  // A database and queue of its own: another test file's webhook worker (other CA file, other backoff) must not take
+  // these deliveries.
+  infra = await isolatedInfra(3);
   const caFile = join(tmpdir(), `bot-webhook-ca-${randomUUID()}.pem`);
   await writeFile(caFile, sharedCa.certPem);
   platform = await startTestPlatform({
     services: ['chat', 'workers'],
+    databaseUrl: infra.databaseUrl,
+    redisUrl: infra.redisUrl,
     botWebhookAllowPrivate: true,
     botWebhookRetryBaseMs: 60_000,
     botWebhookRetryMaxMs: 60_000,
@@ -59,6 +65,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
   await platform?.stop();
+  await infra?.drop();
 });
 
 async function receiver(ca: TinyCa): Promise<TlsReceiver> {
@@ -103,6 +110,9 @@ test('a receiver of a private CA fails with an SSL error until its certificate i
   expect(failed.last_error_message).toMatch(/^SSL error: /);
   expect(failed.has_custom_certificate).toBe(false);
   expect(hook.updates).toEqual([]);
+  const backoff = await platform.db.query('select webhook_failures, webhook_retry_at from bots where id = $1', [bot.id]);
+  expect(backoff.rows[0].webhook_failures).toBe(1);
+  expect(backoff.rows[0].webhook_retry_at.getTime()).toBeGreaterThan(Date.now() + 30_000);
 
   // The next retry is a minute away; setting the webhook again (now with the certificate) delivers at once.
   const set = await setWebhookWithCertificate(bot.token, hook.url, privateCa.certPem);
@@ -111,6 +121,8 @@ test('a receiver of a private CA fails with an SSL error until its certificate i
   expect(delivered.map((u) => u.message.text)).toEqual(['over tls']);
   const info = resultOf(await botCall(platform, bot.token, 'getWebhookInfo'));
   expect(info).toMatchObject({ url: hook.url, has_custom_certificate: true, pending_update_count: 0 });
+  const reset = await platform.db.query('select webhook_failures, webhook_retry_at from bots where id = $1', [bot.id]);
+  expect(reset.rows[0]).toEqual({ webhook_failures: 0, webhook_retry_at: null });
 });
 
 test('WEBHOOK_CA_FILE covers bot webhooks too', async () => {
