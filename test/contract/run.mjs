@@ -530,9 +530,9 @@ const botMessageIds = {
   deleteMessage: { 'body.message_id': 'deletable' },
   // Alice's first message of the sends room (the bot cannot delete it), the bot's own id, and the room where the
   // bot is an admin with a message to pin.
-  forwardMessage: { 'body.from_chat_id': often('rooms'), 'body.message_id': often('forwardable') },
-  copyMessage: { 'body.from_chat_id': often('rooms'), 'body.message_id': often('forwardable') },
-  getChatMember: { 'body.user_id': often('members') },
+  forwardMessage: { 'body.chat_id': often('rooms'), 'body.from_chat_id': often('rooms'), 'body.message_id': often('forwardable') },
+  copyMessage: { 'body.chat_id': often('rooms'), 'body.from_chat_id': often('rooms'), 'body.message_id': often('forwardable') },
+  getChatMember: { 'body.chat_id': often('rooms'), 'body.user_id': often('members') },
   pinChatMessage: { 'body.chat_id': often('pinRooms'), 'body.message_id': often('pinnable') },
   unpinChatMessage: { 'body.chat_id': often('pinRooms'), 'body.message_id': often('pinnable') },
 };
