@@ -58,7 +58,7 @@ describe('tokens and methods', () => {
   test('an unknown method is 404 Not Found in the envelope; a known one with the wrong HTTP method is 405', async () => {
     const { bot } = await scene();
     for (const telegram of [false, true]) {
-      expectBotError(await botCall(platform, bot.token, 'getChat', {}, { telegram }), 404, 'Not Found');
+      expectBotError(await botCall(platform, bot.token, 'getStarGiftsOfTheMoon', {}, { telegram }), 404, 'Not Found');
       expectBotError(await botCall(platform, bot.token, 'sendmessage', {}, { telegram }), 404, 'Not Found');
       expectBotError(await botCall(platform, bot.token, 'getMe/extra', undefined, { telegram }), 404, 'Not Found');
     }

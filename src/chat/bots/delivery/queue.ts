@@ -152,10 +152,14 @@ export class WebhookWorker {
       const failures = bot.webhook_failures + 1;
       const delay = Math.min(this.settings.retryBaseMs * 2 ** Math.min(failures - 1, 30), this.settings.retryMaxMs);
       const at = this.clock.now();
-      await this.sql.query(
-        `update bots set webhook_failures = $2, webhook_retry_at = $3, webhook_last_error_at = $4, webhook_last_error_message = $5 where id = $1`,
-        [botId, failures, new Date(at.getTime() + delay), at, outcome.error.slice(0, 500)],
+      // Only while the webhook is still the one posted to: a failure of a URL changed or removed meanwhile must not
+      // show in getWebhookInfo, nor hold back the new URL's first attempt.
+      const recorded = await this.sql.query(
+        `update bots set webhook_failures = $2, webhook_retry_at = $3, webhook_last_error_at = $4, webhook_last_error_message = $5
+          where id = $1 and webhook_url = $6`,
+        [botId, failures, new Date(at.getTime() + delay), at, outcome.error.slice(0, 500), bot.webhook_url],
       );
+      if (recorded.rowCount === 0) continue;
       this.log.info({ botId, failures, error: outcome.error }, 'webhook delivery failed');
       await this.deliveries.request(botId, delay);
       return { delivered };
