@@ -22,12 +22,12 @@ PTB_VERSION := 22.8
 AIOGRAM_VERSION := 3.31.0
 BOT_LIBRARIES := $(VENV)/.bot-libraries-ptb$(PTB_VERSION)-aiogram$(AIOGRAM_VERSION)
 
-.PHONY: help node deps redis chromium venv bot-libraries generate check-generated build typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-scheduled bench-bots bench-webhooks bench-peer clean
+.PHONY: help node deps redis chromium venv bot-libraries generate check-generated architecture lint build typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-scheduled bench-bots bench-webhooks bench-peer clean
 
 help:
 	@echo "make run    install what is missing, generate, build, migrate and start the platform"
 	@echo "make test   typecheck, unit + integration + SDK tests on real PostgreSQL and Redis, contract fuzzing"
-	@echo "make generate | check-generated | build | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-scheduled, bench-bots, bench-webhooks) | bench-peer | clean"
+	@echo "make generate | check-generated | architecture | lint | build | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-scheduled, bench-bots, bench-webhooks) | bench-peer | clean"
 
 # Node 24 LTS from the npm registry's node-linux-<arch> package, into a git-ignored tools folder.
 $(LOCAL_NODE_BIN)/node:
@@ -89,6 +89,14 @@ build: deps
 	npx tsc -p tsconfig.build.json
 	npx vite build --config console/vite.config.ts
 
+# The layers of src/ (.dependency-cruiser.cjs): imports run one way and never in a circle.
+architecture: deps
+	npx depcruise src --config .dependency-cruiser.cjs
+
+# ESLint with type information (eslint.config.js): unawaited promises, type-only imports, the recommended rules.
+lint: deps
+	npx eslint src test sdk
+
 typecheck: deps
 	npx tsc -p tsconfig.json --noEmit
 	npx tsc -p console/tsconfig.json
@@ -102,7 +110,7 @@ unit: deps redis chromium bot-libraries build
 contract: deps redis venv build
 	node test/contract/run.mjs
 
-test: deps redis chromium venv bot-libraries check-generated typecheck build
+test: deps redis chromium venv bot-libraries check-generated architecture lint typecheck build
 	npm test --silent
 	node test/contract/run.mjs
 

@@ -1,7 +1,7 @@
 // Process entry: configuration → infrastructure → listeners → workers; graceful shutdown on SIGTERM/SIGINT.
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './platform/logger.js';
-import { startPlatform } from './platform/runtime.js';
+import { startPlatform } from './app/runtime.js';
 import { registerDevSigningKey } from './cli/dev-signing-key.js';
 import { announceReady, isClusterWorker, startPrimary } from './platform/cluster.js';
 
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal, boundMs: config.shutdownTimeoutMs }, 'shutting down');
-    // The drain (src/platform/runtime.ts, stop) has a stated bound: past it, what is still running is abandoned.
+    // The drain (src/app/runtime.ts, stop) has a stated bound: past it, what is still running is abandoned.
     setTimeout(() => {
       log.error({ boundMs: config.shutdownTimeoutMs }, 'shutdown did not finish within SHUTDOWN_TIMEOUT_MS; exiting with work still in progress');
       process.exit(1);

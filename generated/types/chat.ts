@@ -1944,7 +1944,7 @@ export interface components {
         /** @enum {string} */
         ChannelRole: "OWNER" | "ADMIN" | "MEMBER";
         /**
-         * @description A membership rule over account metadata (docs/decisions.md, "Channels, contacts, broadcasts"). Exactly one of:
+         * @description A membership rule over account metadata (docs/chat.md, "Channels"). Exactly one of:
          *     {"all": [rule, ...]} (every one matches), {"any": [rule, ...]} (at least one matches), {"not": rule},
          *     {"field": "team" | "department" | "role", "equals": "value"}, {"field": "team" | "department" | "role", "in": ["value", ...]},
          *     {"field": "tags", "contains": "value"}, {"field": "tags", "in": ["value", ...]} (has at least one of them).

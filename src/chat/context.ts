@@ -1,13 +1,8 @@
 import type { FastifyRequest } from 'fastify';
+import type { Caller } from '../core/auth/caller.js';
 import { chatErrors } from './errors.js';
 
-/** The authenticated caller, derived only from the verified bearer token and the account row. */
-export interface Caller {
-  accountId: string;
-  moduleCode: string;
-  customerAccountId: string;
-  platformAdmin: boolean;
-}
+export type { Caller };
 
 export interface ChatContext {
   requestId: string;
@@ -17,12 +12,6 @@ export interface ChatContext {
   origin: string;
   /** The Idempotency-Key header (validated against the operation's spec where it declares one). */
   idempotencyKey?: string;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    caller?: Caller;
-  }
 }
 
 export function chatContext(request: FastifyRequest): ChatContext {

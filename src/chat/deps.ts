@@ -3,8 +3,8 @@ import type { Clock } from '../platform/clock.js';
 import type { Orm } from '../platform/db/orm.js';
 import type { SqlPool } from '../platform/db/sql.js';
 import type { Queues } from '../platform/queues.js';
-import type { AccountCache } from './auth/account-cache.js';
-import type { VerifyKeyCache } from './auth/verify-key-cache.js';
+import type { AccountCache } from '../core/auth/account-cache.js';
+import type { VerifyKeyCache } from '../core/auth/verify-key-cache.js';
 
 /** What chat services need from the platform; built once per process. */
 export interface ChatDeps {

@@ -9,13 +9,13 @@ import { accountHandlers } from './accounts/handlers.js';
 import { AccountService } from './accounts/service.js';
 import { moduleHandlers } from './admin-modules/handlers.js';
 import { ModuleService } from './admin-modules/service.js';
-import { createAuthenticator } from './auth/authenticate.js';
+import { createAuthenticator } from '../core/auth/authenticate.js';
 import { broadcastHandlers } from './broadcasts/handlers.js';
 import { BroadcastService } from './broadcasts/service.js';
 import { channelHandlers } from './channels/handlers.js';
 import { ChannelService } from './channels/service.js';
 import { sendLimited, type SendLimit } from './auth/send-limit.js';
-import { botApiDiversion, buildBotListener } from './bots/api/listener.js';
+import { botApiClientErrors, botApiDiversion, buildBotListener } from './bots/api/listener.js';
 import type { BotSendLimit } from './bots/api/send-limit.js';
 import type { WebhookDeliveries } from './bots/delivery/queue.js';
 import { botHandlers } from './bots/handlers.js';
@@ -44,7 +44,7 @@ import { roomHandlers } from './rooms/handlers.js';
 import { PersonalRoomService } from './rooms/personal.js';
 import { RoomService } from './rooms/service.js';
 import { threadHandlers } from './threads/handlers.js';
-import { realtimeHandlers } from '../realtime/handlers.js';
+import { realtimeHandlers } from './realtime/handlers.js';
 import { ThreadService } from './threads/service.js';
 import { draftHandlers } from './drafts/handlers.js';
 import { DraftService } from './drafts/service.js';
@@ -54,10 +54,10 @@ import { savedHandlers } from './saved/handlers.js';
 import { SavedService } from './saved/service.js';
 import { pollHandlers } from './polls/handlers.js';
 import { PollService } from './polls/service.js';
-import { uploadHandlers } from '../media/handlers.js';
-import { mountMedia } from '../media/mount.js';
-import { UploadService } from '../media/sessions.js';
-import type { MediaStore } from '../media/store.js';
+import { uploadHandlers } from './media/handlers.js';
+import { mountMedia } from './media/mount.js';
+import { UploadService } from './media/sessions.js';
+import type { MediaStore } from './media/store.js';
 import { reminderHandlers } from './reminders/handlers.js';
 import { ReminderService } from './reminders/service.js';
 import { scheduledHandlers } from './scheduled/handlers.js';
@@ -149,6 +149,7 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     // The Bot API's document, rendered by /docs beside the chat one once generated/openapi/bot.json exists.
     extraDocuments: await botDocument(),
     divert: botApiDiversion(botApi),
+    clientErrorRenderer: botApiClientErrors,
   });
   await mountMedia(chat, deps, options.media, authenticate);
   // Waiting long polls answer at once, so that closing does not wait for their timeouts.

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { SignJWT } from 'jose';
 import pg from 'pg';
 import { Redis } from 'ioredis';
-import { verifyKeyInvalidationChannel } from '../chat/auth/verify-key-cache.js';
+import { verifyKeyInvalidationChannel } from '../core/auth/verify-key-cache.js';
 import { runtimeFile } from '../platform/infra/index.js';
 import { platformUrls } from './platform-urls.js';
 import { isUuid, newId } from '../platform/ids.js';

@@ -1,12 +1,12 @@
 // What a partner handler knows about its request: the API key that passed the gate, or the user of a bearer JWT,
 // and the database handle its writes must use (a transaction when the request is idempotent).
 import type { FastifyRequest } from 'fastify';
-import type { Caller } from '../chat/context.js';
-import { chatErrors } from '../chat/errors.js';
-import type { Queryable } from './db.js';
+import type { Caller } from '../core/auth/caller.js';
+import { bearerErrors } from '../core/auth/errors.js';
+import type { Queryable } from '../platform/db/queryable.js';
 import { partnerErrors } from './errors.js';
 import type { KeyEnvironment } from './api-keys/secret.js';
-import { idempotencyOf, type IdempotencyRequest } from './idempotency/idempotent.js';
+import { idempotencyOf, type IdempotencyRequest } from './idempotency/request.js';
 
 /** The API key a request was made with, as the gate validated it. */
 export interface KeyPrincipal {
@@ -50,7 +50,7 @@ export function keyOf(ctx: PartnerContext): KeyPrincipal {
 
 export function userOf(ctx: PartnerContext): Caller {
   // Bearer authentication runs before every administration handler; a handler without a user is a wiring fault.
-  if (!ctx.user) throw chatErrors.unauthenticated();
+  if (!ctx.user) throw bearerErrors.unauthenticated();
   return ctx.user;
 }
 

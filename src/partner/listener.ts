@@ -1,9 +1,9 @@
 // The partner listener: the partner OpenAPI document bound to its handlers, behind the key gate (rate limit by IP,
 // key, surface, scope), with Idempotency-Key records around key writes and the convention A error envelope.
 import type { FastifyInstance } from 'fastify';
-import type { AccountCache } from '../chat/auth/account-cache.js';
-import { createAuthenticator } from '../chat/auth/authenticate.js';
-import type { VerifyKeyCache } from '../chat/auth/verify-key-cache.js';
+import type { AccountCache } from '../core/auth/account-cache.js';
+import { createAuthenticator } from '../core/auth/authenticate.js';
+import type { VerifyKeyCache } from '../core/auth/verify-key-cache.js';
 import type { Logger } from '../platform/logger.js';
 import { buildListener, type HttpTimeouts } from '../platform/http/server.js';
 import { loadSpecification } from '../platform/http/specification.js';
@@ -18,7 +18,7 @@ import type { PartnerHandlers, PartnerOperations } from './handler-types.js';
 import { idempotent, keyWriteOperations } from './idempotency/idempotent.js';
 import type { IdempotencyStore } from './idempotency/store.js';
 import { workspaceHandlers } from './workspaces/handlers.js';
-import type { WebhookEngine } from '../workspace/webhooks/engine.js';
+import type { WebhookEngine } from '../core/webhooks/engine.js';
 import { partnerWebhookHandlers } from './webhooks/handlers.js';
 
 export interface PartnerListenerOptions {

@@ -12,8 +12,6 @@ import type { Logger } from './logger.js';
 /** Message a worker sends the primary once its listeners are up. */
 export const workerReadyMessage = 'platform:worker-ready';
 
-/** How long the primary waits for its workers to stop before killing them. */
-const stopGraceMs = 30_000;
 
 export function isClusterWorker(): boolean {
   return cluster.isWorker;
@@ -63,7 +61,7 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ datab
     await started;
   } catch (err) {
     stopping = true;
-    await stopWorkers(log);
+    await stopWorkers(log, config.shutdownTimeoutMs);
     await infra.stop();
     throw err;
   }
@@ -77,18 +75,25 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ datab
     fork();
   });
 
+  let stopped: Promise<void> | undefined;
   return {
     databaseUrl: infra.databaseUrl,
-    async stop() {
+    stop() {
       stopping = true;
-      await stopWorkers(log);
-      await infra.stop();
+      stopped ??= (async () => {
+        await stopWorkers(log, config.shutdownTimeoutMs);
+        await infra.stop();
+      })();
+      return stopped;
     },
   };
 }
 
-/** SIGTERM to every worker (each drains and exits); SIGKILL to any still running after the grace period. */
-async function stopWorkers(log: Logger): Promise<void> {
+/**
+ * SIGTERM to every worker (each drains and exits within SHUTDOWN_TIMEOUT_MS by itself); SIGKILL to any still running
+ * after that same bound, so a node stops within one stated bound.
+ */
+async function stopWorkers(log: Logger, graceMs: number): Promise<void> {
   const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());
   await Promise.all(
     workers.map(
@@ -97,7 +102,7 @@ async function stopWorkers(log: Logger): Promise<void> {
           const timer = setTimeout(() => {
             log.warn({ workerPid: w.process.pid }, 'worker did not stop in time; killing it');
             w.process.kill('SIGKILL');
-          }, stopGraceMs);
+          }, graceMs);
           w.once('exit', () => {
             clearTimeout(timer);
             resolve();

@@ -3,8 +3,6 @@
 import type { EntityManager } from './db/orm.js';
 import type { SqlClient, SqlPool } from './db/sql.js';
 import type { Redis } from './redis.js';
-import { publishDeliveries } from '../realtime/delivery.js';
-import { recordUserEvents, type Delivery } from '../realtime/log.js';
 import { prepared } from './db/prepared.js';
 
 /** The Redis pub/sub channel every relayed domain event is published on. */
@@ -39,26 +37,40 @@ const RELAY_LOCK = 0x6f757462;
 export type OutboxConsumer = (client: SqlClient, rows: readonly OutboxRow[]) => Promise<(() => Promise<void>) | undefined>;
 
 /**
- * Publishes up to `batch` unpublished events in id order, and records each in the per-account event log of its
- * recipients (src/realtime/log.ts) in the same transaction; returns how many were published. One relay runs at a
- * time (an advisory lock held until its realtime deliveries are announced, after the commit), and rows are locked
+ * An ordered log of the outbox (the realtime per-account event log): it records a batch inside the drain's transaction,
+ * before the consumers, and returns the announcement to make after the commit while the relay lock is still held, so
+ * that announcements follow the log's order across nodes.
+ */
+export type OutboxLog = (client: SqlClient, rows: readonly OutboxRow[], redis: Redis) => Promise<() => Promise<void>>;
+
+/** What a drain hands its batches to, registered by the features that consume events. */
+export interface OutboxReaders {
+  logs?: readonly OutboxLog[];
+  consumers?: readonly OutboxConsumer[];
+}
+
+/**
+ * Publishes up to `batch` unpublished events in id order, and records each in the ordered logs (the realtime event log
+ * of its recipients) in the same transaction; returns how many were published. One relay runs at a
+ * time (an advisory lock held until the logs' announcements are made, after the commit), and rows are locked
  * with SKIP LOCKED besides, so that relays on several nodes never publish the same row twice. Consumers (bot
  * updates, webhook deliveries) work on the batch inside the same transaction; what they return runs after the commit.
  */
-export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500, consumers: readonly OutboxConsumer[] = []): Promise<number> {
+export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500, readers: OutboxReaders = {}): Promise<number> {
+  const { logs = [], consumers = [] } = readers;
   const client = await sql.connect();
   const afterCommit: Array<() => Promise<void>> = [];
   let published = 0;
   try {
     // Statements without parameters share a round trip: this runs on the path from a commit to the sockets.
     await client.query(`select pg_advisory_lock(${RELAY_LOCK}); begin`);
-    let deliveries: Delivery[] = [];
+    const announcements: Array<() => Promise<void>> = [];
     try {
       const { rows } = await client.query<OutboxRow>(
         prepared('select id, topic, payload, created_at from outbox where published_at is null order by id limit $1 for update skip locked', [batch]),
       );
       if (rows.length > 0) {
-        deliveries = await recordUserEvents(client, rows);
+        for (const log of logs) announcements.push(await log(client, rows, redis));
         const events = rows.map((row): RelayedEvent => ({ id: String(row.id), topic: row.topic, payload: row.payload, createdAt: row.created_at.toISOString() }));
         for (const consume of consumers) {
           const after = await consume(client, rows);
@@ -78,7 +90,7 @@ export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500, consu
     }
     // After the commit: a node that hears of a seq finds it in the log. A lost announcement shows as a gap on the
     // next one, or in the gateway's periodic check, and is read back from the log.
-    await publishDeliveries(redis, deliveries);
+    for (const announce of announcements) await announce();
   } finally {
     // Also after a failure midway (unlocking a lock not held is harmless). A connection that may still hold the lock
     // is closed rather than pooled: closing releases it.

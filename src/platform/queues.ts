@@ -6,11 +6,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { SqlPool } from './db/sql.js';
 import type { Logger } from './logger.js';
-import { pruneAuditLog } from '../workspace/audit/service.js';
-import { drainOutbox, pruneOutbox, type OutboxConsumer } from './outbox.js';
-import { pruneEventLog } from '../realtime/log.js';
-import { pruneBotUpdates } from '../chat/bots/updates/prune.js';
+import { drainOutbox, pruneOutbox, type OutboxReaders } from './outbox.js';
 import { connectRedis, type Redis } from './redis.js';
+import { closeWorker } from './worker-close.js';
 
 export const outboxQueueName = 'outbox';
 export const maintenanceQueueName = 'maintenance';
@@ -19,7 +17,7 @@ const drainCoalesceMs = 5;
 
 export interface Queues {
   outbox: Queue;
-  /** Periodic housekeeping: pruning Idempotency-Key records past their 24 hours, audit entries past 30 days and the realtime event log past its retention. */
+  /** Periodic housekeeping registered by the features (PruneTask): Idempotency-Key records, audit entries, the realtime event log, bot updates. */
   maintenance: Queue;
   /** Delayed jobs of scheduled messages and reminders, their sweeper and upload cleanup (src/chat/time). */
   time: Queue;
@@ -118,6 +116,16 @@ export function createQueues(redisUrl: string, log: Logger, relayIntervalMs = 0)
   };
 }
 
+/** Periodic housekeeping a feature registers: run every `everyMs` on the maintenance queue, returning rows removed. */
+export interface PruneTask {
+  /** The job scheduler's id (stable: a renamed scheduler leaves the old one running in Redis). */
+  scheduler: string;
+  /** The job's name. */
+  job: string;
+  everyMs: number;
+  run(now: Date): Promise<number>;
+}
+
 export interface Workers {
   close(): Promise<void>;
 }
@@ -128,20 +136,20 @@ export async function startWorkers(
   queues: Queues,
   pollMs: number,
   log: Logger,
-  options: { eventLogRetentionHours?: number; consumers?: readonly OutboxConsumer[] } = {},
+  options: { readers?: OutboxReaders; pruneTasks?: readonly PruneTask[] } = {},
 ): Promise<Workers> {
-  const { eventLogRetentionHours = 24, consumers = [] } = options;
+  const { readers = {}, pruneTasks = [] } = options;
   // failFast: a drain while Redis is down fails and rolls back at once (its rows stay for the next drain) instead of
   // holding its rows and a database connection until Redis returns.
   const publisher: Redis = connectRedis(redisUrl, 'outbox-publisher', { failFast: true });
-  const connection = connectRedis(redisUrl, 'workers');
+  const connection = connectRedis(redisUrl, 'workers', { blocking: true });
   await queues.outbox.upsertJobScheduler('outbox-drain-safety-net', { every: pollMs }, { name: 'drain' });
   await queues.outbox.upsertJobScheduler('outbox-prune', { every: 3_600_000 }, { name: 'prune' });
   // Keep draining while full batches come back, so one call empties a backlog.
   const drainAll = async () => {
     let published = 0;
     for (;;) {
-      const n = await drainOutbox(sql, publisher, 500, consumers);
+      const n = await drainOutbox(sql, publisher, 500, readers);
       published += n;
       if (n < 500) return published;
     }
@@ -160,21 +168,14 @@ export async function startWorkers(
   void queues.drainLocally(drainAll);
   worker.on('failed', (job, err) => log.error({ err, job: job?.name }, 'outbox job failed'));
 
-  await queues.maintenance.upsertJobScheduler('idempotency-prune', { every: 3_600_000 }, { name: 'prune-idempotency' });
-  await queues.maintenance.upsertJobScheduler('svc-audit-prune', { every: 3_600_000 }, { name: 'prune-svc-audit' });
-  await queues.maintenance.upsertJobScheduler('realtime-log-prune', { every: 3_600_000 }, { name: 'prune-realtime-log' });
-  await queues.maintenance.upsertJobScheduler('bot-updates-prune', { every: 600_000 }, { name: 'prune-bot-updates' });
+  for (const task of pruneTasks) await queues.maintenance.upsertJobScheduler(task.scheduler, { every: task.everyMs }, { name: task.job });
+  const tasksByJob = new Map(pruneTasks.map((task) => [task.job, task]));
   const maintenance = new Worker(
     maintenanceQueueName,
     async (job: Job) => {
-      // The workspace API's audit log keeps 30 days.
-      if (job.name === 'prune-svc-audit') return { pruned: await pruneAuditLog(sql, new Date()) };
-      // The realtime event log keeps REALTIME_RETENTION_HOURS (at least 24) for resume-after.
-      if (job.name === 'prune-realtime-log') return { pruned: await pruneEventLog(sql, eventLogRetentionHours, new Date()) };
-      // Bot updates and button presses keep 24 hours.
-      if (job.name === 'prune-bot-updates') return { pruned: await pruneBotUpdates(sql, new Date()) };
-      const res = await sql.query("delete from idempotency_keys where created_at < now() - interval '24 hours'");
-      return { pruned: res.rowCount ?? 0 };
+      const task = tasksByJob.get(job.name);
+      if (!task) throw new Error(`no prune task is registered for the job ${job.name}`);
+      return { pruned: await task.run(new Date()) };
     },
     { connection, concurrency: 1 },
   );
@@ -183,7 +184,7 @@ export async function startWorkers(
     async close() {
       await queues.drainLocally(null);
       await maintenance.close();
-      await worker.close();
+      await closeWorker(worker);
       connection.disconnect();
       publisher.disconnect();
     },

@@ -1,7 +1,7 @@
 // What a workspace handler knows about its request: the svc_ key that passed the gate, or the user of a bearer
 // JWT (key administration and audit log).
 import type { FastifyRequest } from 'fastify';
-import type { Caller } from '../chat/context.js';
+import type { Caller } from '../core/auth/caller.js';
 import { workspaceErrors } from './errors.js';
 import type { KeyEnvironment } from './keys/secret.js';
 

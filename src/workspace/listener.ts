@@ -2,9 +2,9 @@
 // gate (key, IP allow-list, rate limit by plan, scope), with bearer-JWT administration of keys and the audit log,
 // every request made with a key written to the audit log, and the { error, message } envelope for every error.
 import type { FastifyInstance } from 'fastify';
-import type { AccountCache } from '../chat/auth/account-cache.js';
-import { createAuthenticator } from '../chat/auth/authenticate.js';
-import type { VerifyKeyCache } from '../chat/auth/verify-key-cache.js';
+import type { AccountCache } from '../core/auth/account-cache.js';
+import { createAuthenticator } from '../core/auth/authenticate.js';
+import type { VerifyKeyCache } from '../core/auth/verify-key-cache.js';
 import { buildListener, type HttpTimeouts } from '../platform/http/server.js';
 import { loadSpecification } from '../platform/http/specification.js';
 import type { Logger } from '../platform/logger.js';
@@ -26,7 +26,7 @@ import { inboxHandlers } from './inbox/handlers.js';
 import { svcKeyHandlers } from './keys/handlers.js';
 import { scopeHandlers } from './scopes/handlers.js';
 import { ticketHandlers } from './tickets/handlers.js';
-import type { WebhookEngine } from './webhooks/engine.js';
+import type { WebhookEngine } from '../core/webhooks/engine.js';
 import { webhookHandlers } from './webhooks/handlers.js';
 
 export interface WorkspaceListenerOptions {

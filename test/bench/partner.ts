@@ -7,9 +7,9 @@
 // redis-server in a temporary folder and removes them at the end. Run with `make bench` (node
 // dist/test/bench/partner.js). Exits 0 when every request succeeded; goal rows go to .data/bench/sections/.
 import { availableParallelism } from 'node:os';
-import { AccountCache } from '../../src/chat/auth/account-cache.js';
-import { VerifyKeyCache } from '../../src/chat/auth/verify-key-cache.js';
-import { insertCrmRecords } from '../../src/partner/crm/records.js';
+import { AccountCache } from '../../src/core/auth/account-cache.js';
+import { VerifyKeyCache } from '../../src/core/auth/verify-key-cache.js';
+import { insertCrmRecords } from '../../src/core/crm/records.js';
 import { IdempotencyStore } from '../../src/partner/idempotency/store.js';
 import { buildPartnerListener } from '../../src/partner/listener.js';
 import { systemClock } from '../../src/platform/clock.js';
@@ -19,7 +19,7 @@ import { createLogger } from '../../src/platform/logger.js';
 import { checkReadiness } from '../../src/platform/readiness.js';
 import { connectRedis } from '../../src/platform/redis.js';
 import { buildWorkspaceListener } from '../../src/workspace/listener.js';
-import { createWebhookEngine } from '../../src/workspace/webhooks/engine.js';
+import { createWebhookEngine } from '../../src/core/webhooks/engine.js';
 import { startTestPlatform } from '../support/platform.js';
 import { testWorkspace } from '../support/partner.js';
 import { svcWorkspace } from '../support/workspace.js';

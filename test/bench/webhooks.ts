@@ -15,7 +15,7 @@ import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { createQueues } from '../../src/platform/queues.js';
 import { createLogger } from '../../src/platform/logger.js';
-import { svcEventTopic } from '../../src/workspace/webhooks/events.js';
+import { svcEventTopic } from '../../src/core/webhooks/events.js';
 import { call, startTestPlatform, testConfig, type TestPlatform } from '../support/platform.js';
 import { createTinyCa } from '../support/tls-ca.js';
 import { svcWorkspace } from '../support/workspace.js';

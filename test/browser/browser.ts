@@ -57,7 +57,7 @@ export async function flow(browser: Browser, name: string, width = 1280): Promis
       } catch (error) {
         await page.screenshot({ path: `${outputDir}${name}-failed.png` as `${string}.png`, fullPage: true }).catch(() => undefined);
         const message = error instanceof Error ? error.message : String(error);
-        throw new Error(`flow "${name}", step "${stepName}" failed (screenshot ${outputDir}${name}-failed.png): ${message}`);
+        throw new Error(`flow "${name}", step "${stepName}" failed (screenshot ${outputDir}${name}-failed.png): ${message}`, { cause: error });
       }
     },
     close: () => context.close(),

@@ -39,7 +39,7 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
   const activity = (await asKey('POST', '/api/v1/partner/crm/activities', { activity_type: 'note', entity_type: 'lead', entity_id: lead })).id;
 
   const { databaseUrl } = JSON.parse(await readFile(join(dataDir, 'runtime.json'), 'utf8'));
-  const { insertCrmRecord } = await import(join(root, 'dist/src/partner/crm/records.js'));
+  const { insertCrmRecord } = await import(join(root, 'dist/src/core/crm/records.js'));
   const workspaceId = (await call(baseUrl, 'GET', '/api/v1/partner/crm/_me', { 'x-api-key': key })).tenant_id;
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();

@@ -13,7 +13,7 @@
 //                          80)
 //   CONTRACT_PARTNER_MAX_EXAMPLES, CONTRACT_WORKSPACE_MAX_EXAMPLES, CONTRACT_BOT_MAX_EXAMPLES  the same for those
 //                          suites (60, 40 and 100); with these defaults the whole run takes about 12 minutes on 2
-//                          idle cores (see docs/decisions.md, "Contract fuzzing")
+//                          idle cores (see docs/adr/0075-contract-warnings-fail.md)
 //   CONTRACT_SEED          replay a run with its seed (every run prints its seed)
 //   CONTRACT_SUITES        run only these suites, comma-separated (chat, partner, partner-revocation, workspace, bot)
 //   CONTRACT_WORKERS       Schemathesis workers (default 1, see below)
@@ -92,7 +92,7 @@ const semanticRejections = [
   'registerCustomerKey',
   // cursor must be a cursor this service issued.
   'listChannels', 'listChannelMembers', 'listContactRequests', 'listMyBroadcasts',
-  // rule must be a sentence of the rule language (docs/decisions.md), required in RULE mode only; memberIds in
+  // rule must be a sentence of the rule language (docs/chat.md, "Channels"), required in RULE mode only; memberIds in
   // EXPLICIT mode only, naming active accounts of the caller's module and customer.
   'createChannel',
   // rule must be a sentence of the rule language.

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 const dist = new URL('../../dist/src/', import.meta.url);
 
 export default async function globalSetup() {
-  if (!existsSync(new URL('platform/runtime.js', dist))) {
+  if (!existsSync(new URL('app/runtime.js', dist))) {
     throw new Error('dist/ is missing: run `make test` (or `npm run build` before `npm test`).');
   }
   const { startEmbeddedPostgres } = await import(new URL('platform/infra/embedded-postgres.js', dist).href);

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { Config, WebhookConfig } from '../../src/config.js';
-import { svcEventTopic, type Envelope } from '../../src/workspace/webhooks/events.js';
+import { svcEventTopic, type Envelope } from '../../src/core/webhooks/events.js';
 import { call, isolatedInfra, startTestPlatform, testConfig, type TestPlatform } from './platform.js';
 import { startSmtpSink, type SmtpSink } from './smtp-sink.js';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';

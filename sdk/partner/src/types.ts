@@ -54,12 +54,15 @@ export interface WriteCallOptions extends CallOptions {
 export type KeyCallOptions<K extends KeyOperationId> = K extends KeyWriteOperationId ? WriteCallOptions : CallOptions;
 
 /** The input is optional exactly when the operation has nothing required. */
+// `{}` is the point here: the input is optional when an empty object satisfies it.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export type OperationArgs<K extends OperationId, O = CallOptions> = {} extends OperationInput<K>
   ? [input?: OperationInput<K>, options?: O]
   : [input: OperationInput<K>, options?: O];
 
 /** The parsed 2xx body of an operation, as openapi-fetch types it (undefined for a response without content). */
 export type SuccessBody<K extends OperationId> =
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- openapi-fetch's own spelling of "no init options"
   FetchResponse<Operation<K>, {}, `${string}/${string}`> extends infer R ? (R extends { data: infer D } ? D : never) : never;
 
 /** What an operation method resolves to: the response body (the record, or the list envelope). */

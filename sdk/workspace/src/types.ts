@@ -34,12 +34,15 @@ export interface CallOptions {
 }
 
 /** The input is optional exactly when the operation has nothing required. */
+// `{}` is the point here: the input is optional when an empty object satisfies it.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export type OperationArgs<K extends OperationId> = {} extends OperationInput<K>
   ? [input?: OperationInput<K>, options?: CallOptions]
   : [input: OperationInput<K>, options?: CallOptions];
 
 /** The parsed 2xx body of an operation, as openapi-fetch types it. */
 export type SuccessBody<K extends OperationId> =
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- openapi-fetch's own spelling of "no init options"
   FetchResponse<Operation<K>, {}, `${string}/${string}`> extends infer R ? (R extends { data: infer D } ? D : never) : never;
 
 export type OperationData<K extends OperationId> = SuccessBody<K>;

@@ -1,7 +1,7 @@
 import { createHash, createPublicKey } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { newId } from '../../platform/ids.js';
-import { importVerifyKey } from '../auth/key-strength.js';
+import { importVerifyKey } from '../../core/auth/key-strength.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { CustomerKeyEntity, ModuleEntity, type CustomerKey, type Module } from './entities.js';

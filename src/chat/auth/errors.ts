@@ -2,13 +2,6 @@
 import { AppError } from '../../platform/http/app-error.js';
 
 export const authErrors = {
-  tokenLifetimeExceeded: (seconds: number, max: number, measured: 'exp - iat' | 'exp - now') =>
-    new AppError(
-      401,
-      'token_lifetime_exceeded',
-      `The bearer token was refused: its lifetime (${measured} = ${seconds} s) exceeds the maximum of ${max} s; issue tokens that expire sooner.`,
-      [{ location: 'header.authorization', message: `lifetime exceeds the maximum of ${max} s` }],
-    ),
   rateLimited: (what: string, limit: number, retryAfter: number) =>
     new AppError(
       429,

@@ -4,7 +4,7 @@ import { inTransaction } from '../../platform/db/sql.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
 import { chatErrors } from '../errors.js';
-import { roleIn } from '../messages/access.js';
+import { roleIn } from '../rooms/membership.js';
 import { accountsAudience, emit } from '../rooms/events.js';
 import type { BotDeps } from './deps.js';
 import { botErrors } from './errors.js';

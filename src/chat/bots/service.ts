@@ -59,6 +59,7 @@ export class BotAdminService {
 
   /** Oldest first, keyset on (created_at, id); platform administrators see every live bot. */
   private async page(caller: Caller, query: PageQuery, extra = ''): Promise<{ rows: BotRow[]; hasMore: boolean; nextCursor: string | null }> {
+    const list = `bots:${caller.accountId}:${extra}`;
     const limit = query.limit ?? 50;
     const params: unknown[] = [];
     let where = extra;
@@ -67,7 +68,7 @@ export class BotAdminService {
       where += ` and b.module_code = $${params.length - 1} and b.customer_account_id = $${params.length}`;
     }
     if (query.cursor !== undefined) {
-      const c = decodeCursor(query.cursor);
+      const c = decodeCursor(query.cursor, list);
       if (!c || !isCursorInstant(c.a) || !isCursorUuid(c.i)) throw chatErrors.invalidCursor('query.cursor');
       params.push(c.a, c.i);
       where += ` and (b.created_at, b.id) > ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
@@ -77,7 +78,7 @@ export class BotAdminService {
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    return { rows: page, hasMore, nextCursor: hasMore && last ? encodeCursor({ a: last.created_at.toISOString(), i: last.id }) : null };
+    return { rows: page, hasMore, nextCursor: hasMore && last ? encodeCursor({ a: last.created_at.toISOString(), i: last.id }, list) : null };
   }
 
   async list(caller: Caller, query: PageQuery): Promise<Page<BotView>> {
@@ -131,7 +132,7 @@ export class BotAdminService {
 
   /** Only fields that differ are written; a call that changes nothing emits nothing. */
   async update(caller: Caller, botId: string, input: UpdateBotInput): Promise<BotView> {
-    let changed = false;
+    let changed: boolean;
     try {
       changed = await inTransaction(this.deps.sql, async (client) => {
         await lockManagedBot(client, caller, botId);

@@ -3,7 +3,6 @@
 import type { SqlClient, SqlPool } from '../../platform/db/sql.js';
 import { AppError } from '../../platform/http/app-error.js';
 import { chatErrors } from '../errors.js';
-import type { RoomRole } from '../rooms/views.js';
 import { hiddenForMeColumn, messageColumns, type MessageRow } from './views.js';
 
 export const messageErrors = {
@@ -27,19 +26,6 @@ export const messageErrors = {
 };
 
 type Queryable = SqlPool | SqlClient;
-
-/** The caller's role in the room; a non-member (or a deleted room, which has no members) is room_not_found. */
-export async function roleIn(db: Queryable, roomId: string, accountId: string): Promise<RoomRole> {
-  const { rows } = await db.query<{ role: RoomRole }>('select role from room_members where room_id = $1 and account_id = $2', [roomId, accountId]);
-  if (!rows[0]) throw chatErrors.notFound('Room', 'room_not_found');
-  return rows[0].role;
-}
-
-export const isManager = (role: RoomRole): boolean => role === 'OWNER' || role === 'ADMIN';
-
-export function requireManager(role: RoomRole, action: string): void {
-  if (!isManager(role)) throw chatErrors.forbidden(`Only an owner or admin of the room may ${action}.`);
-}
 
 /**
  * The message with the caller's hidden flag, locked when asked: `update` for changes of the message itself (edit,

@@ -4,8 +4,8 @@ import { inTransaction } from '../../platform/db/sql.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
-import { messageErrors, roleIn } from './access.js';
+import { roleIn, roomNotFound } from '../rooms/membership.js';
+import { messageErrors } from './access.js';
 import { messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
 
 export interface ForwardInput {
@@ -61,7 +61,7 @@ export class ForwardService {
       }
       // The target room row is locked before the source messages, the order of every send and recall.
       const bump = await client.query<{ last_seq: number }>(bumpSql, [roomId, ids.length, now, caller.accountId]);
-      if (!bump.rows[0]) throw chatErrors.notFound('Room', 'room_not_found');
+      if (!bump.rows[0]) throw roomNotFound();
       // key share: a recall of a source message waits until the copies are committed, or wins and is seen here.
       const sources = await client.query<{ id: string; recalled: boolean }>(
         'select id, recalled_at is not null as recalled from messages where room_id = $1 and id = any($2::uuid[]) for key share',

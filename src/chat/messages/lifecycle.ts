@@ -5,7 +5,8 @@ import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { closePollOfRecalledMessage } from '../polls/service.js';
 import { pollErrors } from '../polls/errors.js';
-import { isManager, loadMessage, messageErrors, roleIn } from './access.js';
+import { isManager, roleIn } from '../rooms/membership.js';
+import { loadMessage, messageErrors } from './access.js';
 import { accountsAudience, emit, roomAudience } from './events.js';
 import { hiddenForMeColumn, messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
 

@@ -3,7 +3,8 @@ import { inTransaction } from '../../platform/db/sql.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
-import { loadMessage, messageErrors, roleIn } from './access.js';
+import { roleIn } from '../rooms/membership.js';
+import { loadMessage, messageErrors } from './access.js';
 import { emit, roomAudience } from './events.js';
 
 export interface ReactionSummaryView {

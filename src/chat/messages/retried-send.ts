@@ -1,8 +1,8 @@
 // A send retried with the same clientMessageId (or Idempotency-Key) answers the message stored the first time.
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
 import { messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
+import { roomNotFound } from '../rooms/membership.js';
 
 /** The message a retried send stored first, for a caller who is still a member. */
 export async function firstSend(deps: ChatDeps, caller: Caller, roomId: string, clientMessageId: string): Promise<MessageView> {
@@ -12,6 +12,6 @@ export async function firstSend(deps: ChatDeps, caller: Caller, roomId: string, 
     [roomId, caller.accountId, clientMessageId],
   );
   const row = rows[0];
-  if (!row || !row.member) throw chatErrors.notFound('Room', 'room_not_found');
+  if (!row || !row.member) throw roomNotFound();
   return messageView(row);
 }

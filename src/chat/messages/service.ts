@@ -4,10 +4,14 @@ import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import type { Page } from '../rooms/service.js';
+import { isMember, roomNotFound } from '../rooms/membership.js';
 import { sendReply } from '../threads/reply.js';
 import { attachThreadInfo } from '../threads/thread-info.js';
 import { hiddenForMeColumn, messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
+import { plainSendSql, sendSql, type SendInput } from './send-sql.js';
 import { sendWithAttachments } from './with-attachments.js';
+
+export type { SendInput };
 import { prepared } from '../../platform/db/prepared.js';
 
 /** The largest page the API serves (limit 1 to 100). */
@@ -20,64 +24,20 @@ export interface ScrollQuery {
   topLevelOnly?: boolean;
 }
 
-export interface SendInput {
-  text: string;
-  clientMessageId?: string;
-  threadRootId?: string;
-  attachments?: Array<{ uploadId: string }>;
-}
+/** A room's history (whole, or top-level only): a cursor from another room or the other view is refused. */
+export const historyList = (roomId: string, topLevelOnly: boolean | undefined) => `messages:${roomId}:${topLevelOnly === true}`;
 
-function parseSeqCursor(raw: string, location: string): number {
-  const c = decodeCursor(raw);
+function parseSeqCursor(raw: string, location: string, list: string): number {
+  const c = decodeCursor(raw, list);
   if (!c || typeof c.s !== 'number' || !Number.isSafeInteger(c.s) || c.s < 0) throw chatErrors.invalidCursor(location);
   return c.s;
 }
-
-/**
- * Sends in one statement: the room's sequence is bumped (the row lock orders concurrent sends, so commit
- * order equals sequence order and a forward scroll never skips a late commit), the message is inserted
- * and its event is written to the outbox, all only when the sender is a member. With a clientMessageId the
- * statement also skips a retry of a stored send; without one (the common case) it carries neither that check
- * nor the ON CONFLICT arbiter, whose speculative insertion costs the database on every send.
- */
-function buildSendSql(withClientMessageId: boolean): string {
-  return `
-  with bump as (
-    update rooms set last_seq = last_seq + 1, last_activity_at = $5
-     where id = $2 and exists (select 1 from room_members where room_id = $2 and account_id = $3)${
-       withClientMessageId
-         ? `
-       -- a retried send leaves the room untouched (no sequence gap, no false activity)
-       and not exists (select 1 from messages where room_id = $2 and sender_id = $3 and client_message_id = $6)`
-         : ''
-     }
-    returning last_seq
-  ), msg as (
-    insert into messages (id, room_id, seq, sender_id, type, text, client_message_id, created_at)
-    select $1, $2, bump.last_seq, $3, 'TEXT', $4, ${withClientMessageId ? '$6' : 'null'}, $5 from bump${
-      withClientMessageId ? `
-    on conflict (room_id, sender_id, client_message_id) where client_message_id is not null do nothing` : ''
-    }
-    returning ${messageColumns}
-  ), event as (
-    insert into outbox (topic, payload)
-    select 'message.created', jsonb_build_object('roomId', room_id, 'messageId', id, 'senderId', sender_id, 'seq', seq,
-             'threadRootId', thread_root_id, 'audience', jsonb_build_object('kind', 'room', 'roomId', room_id)) from msg
-  )
-  select b.last_seq as bumped, m.* from bump b left join msg m on true`;
-}
-
-/** $1 id, $2 room, $3 sender, $4 text, $5 time, $6 clientMessageId. */
-export const sendSql = buildSendSql(true);
-/** The same without a clientMessageId: $1 id, $2 room, $3 sender, $4 text, $5 time. */
-export const plainSendSql = buildSendSql(false);
 
 export class MessageService {
   constructor(private readonly deps: ChatDeps) {}
 
   private async requireMember(caller: Caller, roomId: string): Promise<void> {
-    const { rowCount } = await this.deps.sql.query('select 1 from room_members where room_id = $1 and account_id = $2', [roomId, caller.accountId]);
-    if (rowCount === 0) throw chatErrors.notFound('Room', 'room_not_found');
+    if (!(await isMember(this.deps.sql, roomId, caller.accountId))) throw roomNotFound();
   }
 
   /**
@@ -96,7 +56,8 @@ export class MessageService {
     const limit = query.limit ?? 50;
     const forward = query.after !== undefined;
     const order = forward ? 'asc' : 'desc';
-    const bound = query.before !== undefined ? parseSeqCursor(query.before, 'query.before') : forward ? parseSeqCursor(query.after!, 'query.after') : null;
+    const list = historyList(roomId, query.topLevelOnly);
+    const bound = query.before !== undefined ? parseSeqCursor(query.before, 'query.before', list) : forward ? parseSeqCursor(query.after!, 'query.after', list) : null;
     const params: unknown[] = [roomId, limit + 1, caller.accountId];
     let where = 'room_id = $1';
     if (query.topLevelOnly) where += ' and thread_root_id is null';
@@ -114,7 +75,7 @@ export class MessageService {
          ) p on true`,
       params,
     ));
-    if (!rows[0]?.member) throw chatErrors.notFound('Room', 'room_not_found');
+    if (!rows[0]?.member) throw roomNotFound();
     const found = rows.filter((row): row is { member: boolean } & MessageRow => row.id !== null);
     // The join hands the page over in the scan's order; sorting keeps that a fact rather than an assumption.
     found.sort(forward ? (a, b) => a.seq - b.seq : (a, b) => b.seq - a.seq);
@@ -128,7 +89,7 @@ export class MessageService {
     return {
       items,
       hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ s: last.seq }) : null,
+      nextCursor: hasMore && last ? encodeCursor({ s: last.seq }, list) : null,
     };
   }
 
@@ -143,7 +104,7 @@ export class MessageService {
     // No row: not a member, or a retry of a send that already stored its message. A row without a message:
     // a concurrent retry won the insert.
     if (!row || row.id === null) {
-      if (input.clientMessageId === undefined) throw chatErrors.notFound('Room', 'room_not_found');
+      if (input.clientMessageId === undefined) throw roomNotFound();
       await this.requireMember(caller, roomId);
       const existing = await this.deps.sql.query<MessageRow>(
         `select ${messageColumns} from messages where room_id = $1 and sender_id = $2 and client_message_id = $3`,

@@ -1,5 +1,5 @@
 export type MessageType = 'TEXT' | 'POLL';
-import { attachmentViews, type AttachmentView, type StoredAttachment } from '../../media/attachments.js';
+import { attachmentViews, type AttachmentView, type StoredAttachment } from '../media/attachments.js';
 import { chatKeyboard, type ChatButton, type StoredKeyboard } from '../bots/keyboard.js';
 
 export interface MessageRow {
@@ -18,7 +18,7 @@ export interface MessageRow {
   forwarded_from_message_id: string | null;
   /** The poll a POLL message announces. */
   poll_id: string | null;
-  /** Files the message carries (src/media/attachments.ts); null when none. */
+  /** Files the message carries (src/chat/media/attachments.ts); null when none. */
   attachments: StoredAttachment[] | null;
   /** Buttons of a bot's message (Bot API reply_markup). */
   inline_keyboard: StoredKeyboard | null;

@@ -1,15 +1,15 @@
 // A send that carries files: the fast path's statement (or a thread reply's) and the claim of the uploads commit
 // together, so a message never names an upload another message took, and a refused upload sends nothing.
-import { claimUploads } from '../../media/attachments.js';
+import { claimUploads } from '../media/attachments.js';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
 import { sendReply } from '../threads/reply.js';
-import { sendSql, type SendInput } from './service.js';
+import { sendSql, type SendInput } from './send-sql.js';
 import { firstSend } from './retried-send.js';
 import { messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
+import { roomNotFound } from '../rooms/membership.js';
 
 export interface AttachmentSendInput extends SendInput {
   attachments: Array<{ uploadId: string }>;
@@ -43,7 +43,7 @@ export async function sendWithAttachments(deps: ChatDeps, caller: Caller, roomId
     });
   } catch (err) {
     if (!(err instanceof NotStored)) throw err;
-    if (cmid === null) throw chatErrors.notFound('Room', 'room_not_found');
+    if (cmid === null) throw roomNotFound();
     return firstSend(deps, caller, roomId, cmid);
   }
   deps.queues.requestOutboxDrain();

@@ -2,7 +2,8 @@
 import { inTransaction, type SqlClient, type SqlPool } from '../../platform/db/sql.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
-import { loadMessage, messageErrors, requireManager, roleIn } from '../messages/access.js';
+import { loadMessage, messageErrors } from '../messages/access.js';
+import { requireManager, roleIn } from '../rooms/membership.js';
 import { emit, roomAudience } from '../messages/events.js';
 import { hiddenForMeColumn, messageColumnsOf, messageView, type MessageRow, type MessageView } from '../messages/views.js';
 

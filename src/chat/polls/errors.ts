@@ -1,10 +1,11 @@
 // Refusals of the poll operations; the codes are listed in docs/errors.md.
 import { AppError } from '../../platform/http/app-error.js';
 import { chatErrors } from '../errors.js';
+import { roomNotFound } from '../rooms/membership.js';
 
 export const pollErrors = {
   /** An unknown poll and a poll of a room the caller is not in answer alike, so poll ids are not confirmed to outsiders. */
-  notFound: () => chatErrors.notFound('Room', 'room_not_found'),
+  notFound: () => roomNotFound(),
   closed: () => chatErrors.conflict('poll_closed', 'The poll is closed; it accepts no more votes.'),
   notEditable: () => chatErrors.conflict('message_not_editable', 'A POLL message cannot be edited: its text is the poll question.'),
   closeForbidden: () => chatErrors.forbidden('Only the creator of the poll or an owner or admin of the room may close it.'),

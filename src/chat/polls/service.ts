@@ -6,7 +6,7 @@ import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { emit, roomAudience } from '../messages/events.js';
-import { isManager } from '../messages/access.js';
+import { isManager, roomNotFound } from '../rooms/membership.js';
 import { pollErrors } from './errors.js';
 import { pollRowSql, pollView, type PollRow, type PollView } from './views.js';
 
@@ -55,7 +55,7 @@ export class PollService {
     const view = await inTransaction(this.deps.sql, async (client) => {
       const bump = await client.query<{ last_seq: number }>(bumpSql, [roomId, caller.accountId, now]);
       const seq = bump.rows[0]?.last_seq;
-      if (seq === undefined) throw chatErrors.notFound('Room', 'room_not_found');
+      if (seq === undefined) throw roomNotFound();
       await client.query(
         `insert into messages (id, room_id, seq, sender_id, type, text, created_at, poll_id) values ($1, $2, $3, $4, 'POLL', $5, $6, $7)`,
         [messageId, roomId, seq, caller.accountId, question, now, pollId],

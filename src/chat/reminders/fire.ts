@@ -5,7 +5,7 @@
 // once, under the first missed instant, and the reminder continues from the next occurrence after now.
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
 import { newId } from '../../platform/ids.js';
-import { sendSql } from '../messages/service.js';
+import { sendSql } from '../messages/send-sql.js';
 import type { FireDeps } from '../scheduled/fire.js';
 import { armTimer } from '../time/arm.js';
 import { nextOccurrence, type Recurrence } from './recurrence.js';

@@ -1,6 +1,6 @@
 // Next occurrences on the zone's calendar, across daylight-saving changes (EU 2026: clocks go forward on Sunday
 // March 29 at 02:00 CET and back on Sunday October 25 at 03:00 CEST).
-import { AppError } from '../../platform/http/app-error.js';
+import { type AppError } from '../../platform/http/app-error.js';
 import { nextOccurrence, normalizeRecurrence, type Recurrence } from './recurrence.js';
 
 const berlinWeekdays: Recurrence = { frequency: 'WEEKDAYS', time: '09:00', timeZone: 'Europe/Berlin' };

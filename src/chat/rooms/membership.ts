@@ -1,5 +1,6 @@
 // The caller's membership of a room, the gate of every room-scoped operation: a room the caller is not a member
-// of (or a deleted one, whose member rows are gone) is 404, a missing role 403 and a fixed room type 409.
+// of (or a deleted one, whose member rows are gone) is 404, a missing role 403 and a fixed room type 409. The one
+// place room access is checked: membership, role and the manager rule.
 import type { SqlClient, SqlPool } from '../../platform/db/sql.js';
 import type { Caller } from '../context.js';
 import { chatErrors } from '../errors.js';
@@ -29,10 +30,29 @@ export async function membershipOf(db: Queryable, caller: Caller, roomId: string
 
 export const roomNotFound = () => chatErrors.notFound('Room', 'room_not_found');
 
-export const isManager = (m: Membership) => m.role === 'OWNER' || m.role === 'ADMIN';
+/** The caller's role in the room; a non-member (or a deleted room, which has no members) is room_not_found. */
+export async function roleIn(db: Queryable, roomId: string, accountId: string): Promise<RoomRole> {
+  const { rows } = await db.query<{ role: RoomRole }>('select role from room_members where room_id = $1 and account_id = $2', [roomId, accountId]);
+  if (!rows[0]) throw roomNotFound();
+  return rows[0].role;
+}
 
-export function requireManager(m: Membership, action: string): void {
-  if (!isManager(m)) throw chatErrors.forbidden(`Only an owner or admin of the room may ${action}.`);
+/** Whether the account is a member of the room (a deleted room has no members). */
+export async function isMember(db: Queryable, roomId: string, accountId: string): Promise<boolean> {
+  const { rowCount } = await db.query('select 1 from room_members where room_id = $1 and account_id = $2', [roomId, accountId]);
+  return (rowCount ?? 0) > 0;
+}
+
+const roleOf = (subject: Membership | RoomRole): RoomRole => (typeof subject === 'string' ? subject : subject.role);
+
+/** Owners and admins manage a room: its settings, pins for everyone, join requests. */
+export const isManager = (subject: Membership | RoomRole): boolean => {
+  const role = roleOf(subject);
+  return role === 'OWNER' || role === 'ADMIN';
+};
+
+export function requireManager(subject: Membership | RoomRole, action: string): void {
+  if (!isManager(subject)) throw chatErrors.forbidden(`Only an owner or admin of the room may ${action}.`);
 }
 
 export function requireOwner(m: Membership, action: string): void {

@@ -6,7 +6,8 @@ import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
-import { messageErrors, roleIn } from '../messages/access.js';
+import { roleIn } from '../rooms/membership.js';
+import { messageErrors } from '../messages/access.js';
 import { accountsAudience, emit } from '../rooms/events.js';
 import type { Page } from '../rooms/service.js';
 import { armTimer } from '../time/arm.js';
@@ -61,6 +62,7 @@ export class ScheduledMessageService {
   }
 
   async list(caller: Caller, query: ListScheduledQuery): Promise<Page<ScheduledView>> {
+    const list = `scheduled:${caller.accountId}:${query.status ?? 'PENDING'}:${query.roomId ?? ''}`;
     const limit = query.limit ?? 50;
     const params: unknown[] = [caller.accountId, query.status ?? 'PENDING'];
     let filter = '';
@@ -69,7 +71,7 @@ export class ScheduledMessageService {
       filter += ` and room_id = $${params.length}`;
     }
     if (query.cursor !== undefined) {
-      const c = decodeCursor(query.cursor);
+      const c = decodeCursor(query.cursor, list);
       const at = cursorInstant(c?.a);
       const id = cursorUuid(c?.i);
       if (at === null || id === null) throw chatErrors.invalidCursor('query.cursor');
@@ -88,7 +90,7 @@ export class ScheduledMessageService {
     return {
       items: page.map(scheduledView),
       hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ a: last.send_at.toISOString(), i: last.id }) : null,
+      nextCursor: hasMore && last ? encodeCursor({ a: last.send_at.toISOString(), i: last.id }, list) : null,
     };
   }
 

@@ -9,6 +9,7 @@ import { chatErrors } from '../errors.js';
 import { firstSend } from '../messages/retried-send.js';
 import { messageColumns, messageView, type MessageRow, type MessageView } from '../messages/views.js';
 import { accountsAudienceSql } from './sql.js';
+import { roomNotFound } from '../rooms/membership.js';
 
 export interface ReplyInput {
   text: string;
@@ -117,7 +118,7 @@ export async function sendReply(
     if (!(err instanceof NoReply)) throw err;
     switch (err.reason) {
       case 'not_member':
-        throw chatErrors.notFound('Room', 'room_not_found');
+        throw roomNotFound();
       case 'no_root':
         throw chatErrors.notFound('Message', 'message_not_found');
       case 'recalled':

@@ -3,8 +3,9 @@ import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { messageView, type MessageRow, type MessageView } from '../messages/views.js';
+import { isMember, roomNotFound } from '../rooms/membership.js';
 import type { Page } from '../rooms/service.js';
-import { parseSeqCursor, parseThreadListCursor, seqCursor, threadListCursor } from './cursors.js';
+import { parseSeqCursor, parseThreadListCursor, seqCursor, threadListCursor, threadListList, threadRepliesList } from './cursors.js';
 import { accountsAudienceSql, checkedThreadPageSql, threadListSql, unreadRepliesSql, unreadThreadCountSql } from './sql.js';
 import { threadFollowView, threadSummaryView, type FollowState, type ThreadFactsRow, type ThreadFollowView, type ThreadSummaryView } from './views.js';
 import { prepared } from '../../platform/db/prepared.js';
@@ -20,7 +21,6 @@ export interface ThreadPageQuery {
   limit?: number;
 }
 
-const roomNotFound = () => chatErrors.notFound('Room', 'room_not_found');
 const messageNotFound = () => chatErrors.notFound('Message', 'message_not_found');
 
 /** Locks the caller's follow row (made in state NONE when missing) and answers its current state and read mark. */
@@ -39,8 +39,7 @@ export class ThreadService {
   constructor(private readonly deps: ChatDeps) {}
 
   private async requireMember(roomId: string, accountId: string): Promise<void> {
-    const { rowCount } = await this.deps.sql.query('select 1 from room_members where room_id = $1 and account_id = $2', [roomId, accountId]);
-    if (rowCount === 0) throw roomNotFound();
+    if (!(await isMember(this.deps.sql, roomId, accountId))) throw roomNotFound();
   }
 
   /**
@@ -64,7 +63,8 @@ export class ThreadService {
   /** Active threads of a room, newest reply first; keyset on (last_reply_at, id) over messages_active_threads. */
   async list(caller: Caller, roomId: string, query: ThreadListQuery): Promise<Page<ThreadSummaryView>> {
     const limit = query.limit ?? 20;
-    const cursor = query.cursor !== undefined ? parseThreadListCursor(query.cursor) : null;
+    const list = threadListList(roomId);
+    const cursor = query.cursor !== undefined ? parseThreadListCursor(query.cursor, list) : null;
     await this.requireMember(roomId, caller.accountId);
     const params: unknown[] = [caller.accountId, roomId, limit + 1];
     if (cursor) params.push(cursor.at, cursor.id);
@@ -75,7 +75,7 @@ export class ThreadService {
     return {
       items: page.map(threadSummaryView),
       hasMore,
-      nextCursor: hasMore && last ? threadListCursor(last.last_reply_at, last.id) : null,
+      nextCursor: hasMore && last ? threadListCursor(last.last_reply_at, last.id, list) : null,
     };
   }
 
@@ -90,7 +90,8 @@ export class ThreadService {
     }
     const limit = query.limit ?? 50;
     const forward = query.after !== undefined;
-    const bound = query.before !== undefined ? parseSeqCursor(query.before, 'query.before') : forward ? parseSeqCursor(query.after!, 'query.after') : null;
+    const list = threadRepliesList(rootId);
+    const bound = query.before !== undefined ? parseSeqCursor(query.before, 'query.before', list) : forward ? parseSeqCursor(query.after!, 'query.after', list) : null;
     const params: unknown[] = [rootId, caller.accountId, limit + 1];
     if (bound !== null) params.push(bound);
     params.push(roomId);
@@ -109,7 +110,7 @@ export class ThreadService {
     return {
       items: chronological.filter((r) => !r.hidden_for_me).map(messageView),
       hasMore,
-      nextCursor: hasMore && last ? seqCursor(last.seq) : null,
+      nextCursor: hasMore && last ? seqCursor(last.seq, list) : null,
     };
   }
 

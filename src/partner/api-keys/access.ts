@@ -1,7 +1,7 @@
 // Who may manage a workspace's keys: a member, of a workspace whose plan has external API access, whose role holds
 // the operation's cell on the API Keys row. The plan is checked before the role: it refuses even the owner.
-import type { Caller } from '../../chat/context.js';
-import type { Queryable } from '../db.js';
+import type { Caller } from '../../core/auth/caller.js';
+import type { Queryable } from '../../platform/db/queryable.js';
 import { partnerErrors } from '../errors.js';
 import { cellsOf, loadWorkspace } from '../workspaces/access.js';
 import type { ApiKeyCell } from '../workspaces/permissions.js';

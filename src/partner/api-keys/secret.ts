@@ -2,8 +2,9 @@
 // 240 random bits, so a fast hash is as safe as a slow one and keeps the gate at one indexed lookup.
 import { createHash, randomBytes } from 'node:crypto';
 
-export type KeyEnvironment = 'live' | 'test' | 'dev';
-export const keyEnvironments: KeyEnvironment[] = ['live', 'test', 'dev'];
+import type { KeyEnvironment } from '../../core/keys/environment.js';
+
+export { keyEnvironments, type KeyEnvironment } from '../../core/keys/environment.js';
 
 const keyPattern = /^(live|test|dev)_[A-Za-z0-9_-]{40}$/;
 

@@ -3,7 +3,7 @@
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
-import type { Queryable } from '../db.js';
+import type { Queryable } from '../../platform/db/queryable.js';
 import { partnerErrors } from '../errors.js';
 import { isKnownScope, scopePresets } from '../scopes/catalogue.js';
 import { listOf, type ListEnvelope } from '../workspaces/views.js';

@@ -8,8 +8,8 @@ import { call, startTestPlatform, type TestPlatform } from '../../../test/suppor
 import { testWorkspace, type TestWorkspace } from '../../../test/support/partner.js';
 import { expectPartnerError as expectSharedError } from '../../../test/helpers/partner-expect.js';
 import { scopeCatalogue, scopePresets } from '../scopes/catalogue.js';
-import { insertCrmRecord } from './records.js';
-import { crmResources } from './resources.js';
+import { insertCrmRecord } from '../../core/crm/records.js';
+import { crmResources } from '../../core/crm/resources.js';
 
 const crm = '/api/v1/partner/crm';
 const allScopes = [

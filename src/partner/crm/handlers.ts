@@ -5,8 +5,8 @@ import type { components } from '../../../generated/types/partner.js';
 import { keyOf, type PartnerContext } from '../context.js';
 import type { PartnerDeps } from '../deps.js';
 import type { PartnerFeatureHandlers } from '../handler-types.js';
-import type { Partition } from './records.js';
-import { crmBasePath, type ResourceId } from './resources.js';
+import type { Partition } from '../../core/crm/records.js';
+import { crmBasePath, type ResourceId } from '../../core/crm/resources.js';
 import { CrmService, type ListQuery } from './service.js';
 import { identityView, resourceIndex, scopeCatalogueView } from './views.js';
 

@@ -5,7 +5,7 @@ import { encodeCursor } from '../../platform/http/cursor.js';
 import { call, startTestPlatform, type TestPlatform } from '../../../test/support/platform.js';
 import { testWorkspace, type TestWorkspace } from '../../../test/support/partner.js';
 import { expectPartnerError } from '../../../test/helpers/partner-expect.js';
-import { insertCrmRecords } from './records.js';
+import { insertCrmRecords } from '../../core/crm/records.js';
 
 const crm = '/api/v1/partner/crm';
 let platform: TestPlatform;

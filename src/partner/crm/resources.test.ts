@@ -1,7 +1,7 @@
 // The registry against the generated OpenAPI document: the same fields in the same order, the same required fields
 // and defaults, the same operations and scopes, so neither can change without the other.
 import { loadSpecification } from '../../platform/http/specification.js';
-import { createdNow, crmResources, required, type ResourceDef } from './resources.js';
+import { createdNow, crmResources, required, type ResourceDef } from '../../core/crm/resources.js';
 
 interface Schema {
   type?: string;

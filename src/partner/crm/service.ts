@@ -2,12 +2,12 @@
 // required ones present, types and enums checked); what is left here is paging, the partition, defaults and
 // references between records.
 import { cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
-import { crmRecordEvents } from '../../workspace/crm/events.js';
-import { emitAll, withEvents, type EventDeps } from '../../workspace/events/outbox.js';
-import type { Queryable } from '../db.js';
+import { crmRecordEvents } from '../../core/crm/events.js';
+import { emitAll, withEvents, type EventDeps } from '../../core/events/outbox.js';
+import type { Queryable } from '../../platform/db/queryable.js';
 import { partnerErrors } from '../errors.js';
-import { insertCrmRow, patchRow, renderRecord, resourcesOf, selectOne, selectPage, utcInstant, type CrmRecord, type Partition } from './records.js';
-import { resourceDef, type ResourceDef, type ResourceId } from './resources.js';
+import { insertCrmRow, patchRow, renderRecord, resourcesOf, selectOne, selectPage, utcInstant, type CrmRecord, type Partition } from '../../core/crm/records.js';
+import { resourceDef, type ResourceDef, type ResourceId } from '../../core/crm/resources.js';
 
 export interface ListQuery {
   limit?: number;

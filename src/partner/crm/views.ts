@@ -2,7 +2,7 @@
 import type { components } from '../../../generated/types/partner.js';
 import type { KeyPrincipal } from '../context.js';
 import { scopeCatalogue, scopePresets } from '../scopes/catalogue.js';
-import { crmBasePath, crmResources } from './resources.js';
+import { crmBasePath, crmResources } from '../../core/crm/resources.js';
 
 type Schemas = components['schemas'];
 

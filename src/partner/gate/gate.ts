@@ -1,7 +1,7 @@
 // The key gate of convention A, in the seed's order: the rate counter by calling IP, then key validation, then the
 // allowed surface (all on every request, routed or not), then the operation's scope (once the route is known).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Caller } from '../../chat/context.js';
+import type { Caller } from '../../core/auth/caller.js';
 import { partnerErrors } from '../errors.js';
 import { grants } from '../scopes/catalogue.js';
 import type { KeyLookup } from './key-lookup.js';

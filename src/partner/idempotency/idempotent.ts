@@ -1,15 +1,8 @@
 // Wraps the handlers of writes made with an API key so they run inside their Idempotency-Key record's transaction.
-import type { FastifyRequest } from 'fastify';
 import type { PartnerContext } from '../context.js';
-import { requestFingerprint } from './fingerprint.js';
 import type { IdempotencyStore } from './store.js';
 
 type AnyHandler = (input: { body?: unknown }, ctx: PartnerContext) => Promise<{ status: number; body: unknown; location?: string }>;
-
-export interface IdempotencyRequest {
-  key: string;
-  fingerprint: Buffer;
-}
 
 /** Operation ids of writes made with an API key: POST, PATCH and DELETE with api-key security. */
 export function keyWriteOperations(spec: Record<string, unknown>): Set<string> {
@@ -22,13 +15,6 @@ export function keyWriteOperations(spec: Record<string, unknown>): Set<string> {
     }
   }
   return result;
-}
-
-/** The request's Idempotency-Key and content fingerprint; null unless it is a write made with an API key. */
-export function idempotencyOf(request: FastifyRequest): IdempotencyRequest | null {
-  const key = request.headers['idempotency-key'];
-  if (typeof key !== 'string' || !request.apiKey || !['POST', 'PATCH', 'DELETE'].includes(request.method)) return null;
-  return { key, fingerprint: requestFingerprint(request.method, request.url, request.body) };
 }
 
 /** `afterCommit` runs once the record's transaction has committed (an outbox drain for the events it wrote). */

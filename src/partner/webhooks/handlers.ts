@@ -2,9 +2,9 @@
 // served by the workspace API's webhook engine and tables. Writes run in their Idempotency-Key transaction
 // (ctx.db), so the attempts they schedule are enqueued a little later than now, once it has committed (the
 // sweeper covers a transaction slower than that).
-import type { WebhookStatus } from '../../workspace/webhooks/rows.js';
-import type { WebhookEngine } from '../../workspace/webhooks/engine.js';
-import { WebhookService, type WebhookErrorFactory } from '../../workspace/webhooks/service.js';
+import type { WebhookStatus } from '../../core/webhooks/rows.js';
+import type { WebhookEngine } from '../../core/webhooks/engine.js';
+import { WebhookService, type WebhookErrorFactory } from '../../core/webhooks/service.js';
 import { keyOf, type PartnerContext } from '../context.js';
 import type { PartnerDeps } from '../deps.js';
 import { partnerErrors } from '../errors.js';

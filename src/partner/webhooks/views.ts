@@ -1,8 +1,8 @@
 // The partner API's (convention A) view of the webhooks the workspace API also serves: object fields, lower-case
 // statuses, list envelopes.
 import type { components } from '../../../generated/types/partner.js';
-import type { DeliveryRow, WebhookRow } from '../../workspace/webhooks/rows.js';
-import type { SendSummary } from '../../workspace/webhooks/service.js';
+import type { DeliveryRow, WebhookRow } from '../../core/webhooks/rows.js';
+import type { SendSummary } from '../../core/webhooks/service.js';
 
 type Schemas = components['schemas'];
 

@@ -1,32 +1,21 @@
 // Who may do what in a workspace: membership (non-members see 404, as if the workspace did not exist), the
 // owner/admin gate of administration, and the effective API Keys cells of a role.
-import type { Caller } from '../../chat/context.js';
-import type { Queryable } from '../db.js';
+import type { Caller } from '../../core/auth/caller.js';
+import type { Queryable } from '../../platform/db/queryable.js';
 import { partnerErrors } from '../errors.js';
 import { effectiveCells, isBuiltInRole, type ApiKeyCell, type Cells } from './permissions.js';
-import type { WorkspaceRow } from './views.js';
+import { loadMemberWorkspace, type WorkspaceRow } from '../../core/workspaces/membership.js';
 
 /** Roles that administer a workspace: its members, roles and cells. */
 const managingRoles = ['owner', 'admin'];
 
 export const workspaceNotFound = () => partnerErrors.notFound('workspace_not_found', 'The workspace');
 
-/**
- * The workspace with the caller's role. Non-members get workspace_not_found; platform administrators may read any
- * workspace when `platformAdminReads` is set (their my_role stays null unless they are members), and elsewhere get
- * 403: they can see that it exists, but acting in it takes membership.
- */
+const membershipRefusals = { notFound: workspaceNotFound, notMember: () => partnerErrors.permissionDenied('workspace.member') };
+
+/** The workspace with the caller's role, refused in the partner API's errors (see loadMemberWorkspace). */
 export async function loadWorkspace(db: Queryable, workspaceId: string, caller: Caller, platformAdminReads = false): Promise<WorkspaceRow> {
-  const { rows } = await db.query<WorkspaceRow>(
-    `select w.id, w.name, w.plan, w.owner_id, w.created_at, m.role as my_role
-       from workspaces w left join workspace_members m on m.workspace_id = w.id and m.account_id = $2
-      where w.id = $1`,
-    [workspaceId, caller.accountId],
-  );
-  const row = rows[0];
-  if (!row || (row.my_role === null && !caller.platformAdmin)) throw workspaceNotFound();
-  if (row.my_role === null && !platformAdminReads) throw partnerErrors.permissionDenied('workspace.member');
-  return row;
+  return loadMemberWorkspace(db, workspaceId, caller, membershipRefusals, platformAdminReads);
 }
 
 export function requireManage(workspace: WorkspaceRow): void {

@@ -1,5 +1,5 @@
 // Workspace administration: workspaces and their plan, members and roles with their API Keys cells.
-import type { Caller } from '../../chat/context.js';
+import type { Caller } from '../../core/auth/caller.js';
 import { inTransaction } from '../../platform/db/sql.js';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';

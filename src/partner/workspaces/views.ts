@@ -1,16 +1,9 @@
 // Rows of workspaces, members and roles, and their wire shapes; plus the list envelope every partner list uses.
+import type { WorkspaceRow } from '../../core/workspaces/membership.js';
 import { hasExternalApi, type PlanInfo } from './plans.js';
 import { lockedRoles, isBuiltInRole, type Cells } from './permissions.js';
 
-export interface WorkspaceRow {
-  id: string;
-  name: string;
-  plan: string;
-  owner_id: string;
-  created_at: Date;
-  /** The caller's role; null when the caller is not a member (a platform administrator reading it). */
-  my_role: string | null;
-}
+export type { WorkspaceRow };
 
 export interface MemberRow {
   account_id: string;

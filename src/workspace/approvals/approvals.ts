@@ -2,12 +2,12 @@
 // approver decides in turn. Approve completes the step (approval.step_completed) and, after the last one, the
 // request (approval.approved); reject ends it (approval.rejected); its requester may cancel it while pending
 // (approval.cancelled). Deciding for someone else, or cancelling someone else's request, is 403 forbidden.
-import type { Partition } from '../../partner/crm/records.js';
-import type { Queryable } from '../../partner/db.js';
+import type { Partition } from '../../core/crm/records.js';
+import type { Queryable } from '../../platform/db/queryable.js';
 import { newId } from '../../platform/ids.js';
 import { checkMembers } from '../common/checks.js';
 import { defaultLimit, Filters, pageOf, readCursor } from '../common/paging.js';
-import { withEvents, type EventDeps } from '../events/outbox.js';
+import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { workspaceErrors } from '../errors.js';
 import type { Page } from '../keys/service.js';
 import { approvalColumns, approvalView, decisionColumns, decisionView, type ApprovalRow, type ApprovalView, type DecisionRow, type DecisionView } from './views.js';

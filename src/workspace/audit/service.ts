@@ -1,6 +1,7 @@
 // Reading the audit log: one workspace's entries of the last 30 days, newest first, filtered by key, status code
 // and time range, in keyset pages on (time, id). Older entries are not shown even before the job deletes them.
-import type { Queryable } from '../../partner/db.js';
+import type { Queryable } from '../../platform/db/queryable.js';
+import type { PruneTask } from '../../platform/queues.js';
 import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { isUuid } from '../../platform/ids.js';
 import { workspaceErrors } from '../errors.js';
@@ -80,4 +81,9 @@ export async function listAuditLog(db: Queryable, workspaceId: string, query: Au
 export async function pruneAuditLog(db: Queryable, now: Date): Promise<number> {
   const { rowCount } = await db.query('delete from svc_audit_log where time < $1', [new Date(now.getTime() - retentionMs)]);
   return rowCount ?? 0;
+}
+
+/** The audit log keeps 30 days; pruned hourly on the maintenance queue. */
+export function auditPruneTask(db: Queryable): PruneTask {
+  return { scheduler: 'svc-audit-prune', job: 'prune-svc-audit', everyMs: 3_600_000, run: (now) => pruneAuditLog(db, now) };
 }

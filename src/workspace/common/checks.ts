@@ -1,6 +1,6 @@
 // Rules of the families that a schema cannot state: members of the workspace, instants PostgreSQL and the domain
 // accept, dates. Each refusal is 400 invalid_request naming the field, raised before anything is written.
-import type { Queryable } from '../../partner/db.js';
+import type { Queryable } from '../../platform/db/queryable.js';
 import { workspaceErrors } from '../errors.js';
 
 /** Every given id must be a member of the workspace (workspace_members); else 400 naming the field. */

@@ -1,7 +1,7 @@
 // Contacts and companies: the partner's crm.contact and crm.company rows under this API's names.
-import type { EventDeps } from '../events/outbox.js';
+import type { EventDeps } from '../../core/events/outbox.js';
 import { CrmFamilyService } from './family.js';
-import { companyView, contactView, type CompanyView, type ContactView } from './views.js';
+import { companyView, contactView, type CompanyView, type ContactView } from '../../core/crm/views.js';
 
 export function contactService(deps: EventDeps): CrmFamilyService<ContactView> {
   return new CrmFamilyService(deps, {

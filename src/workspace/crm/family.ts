@@ -1,17 +1,17 @@
 // List, get, create and update of a CRM family of this API over crm_records: this API's field names mapped to the
 // row's data keys, references to other records and to members checked before anything is written, and the events
 // of every write (crmRecordEvents, shared with the partner API) in the write's transaction.
-import { patchRow, selectOne, type CrmRow, type Partition } from '../../partner/crm/records.js';
-import { resourceDef, type ResourceId } from '../../partner/crm/resources.js';
+import { patchRow, selectOne, type CrmRow, type Partition } from '../../core/crm/records.js';
+import { resourceDef, type ResourceId } from '../../core/crm/resources.js';
 import { checkMembers } from '../common/checks.js';
 import { defaultLimit, pageOf, readCursor } from '../common/paging.js';
-import { emitAll, withEvents, type EventDeps, type EventSink } from '../events/outbox.js';
+import { emitAll, withEvents, type EventDeps, type EventSink } from '../../core/events/outbox.js';
 import { workspaceErrors } from '../errors.js';
 import type { Page } from '../keys/service.js';
-import { crmRecordEvents } from './events.js';
+import { crmRecordEvents } from '../../core/crm/events.js';
 import { patchChangesNothing } from './leads.js';
 import { checkReferences, insertRecord, selectRecords } from './store.js';
-import { dataKeyOf, toData, type CrmFamily } from './views.js';
+import { dataKeyOf, toData, type CrmFamily } from '../../core/crm/views.js';
 
 export interface FamilyDef<V> {
   family: CrmFamily & ResourceId;

@@ -3,17 +3,17 @@
 // owner_id and custom_fields, which the partner API does not show, live beside them in the row's data, so partner
 // writes keep them (its updates merge into data). Every write emits its events (crmRecordEvents) in its transaction.
 import type { components } from '../../../generated/types/workspace.js';
-import { patchRow, selectOne, type CrmRow, type Partition } from '../../partner/crm/records.js';
-import { resourceDef } from '../../partner/crm/resources.js';
-import { sameValue } from '../events/changes.js';
-import { emitAll, withEvents, type EventDeps } from '../events/outbox.js';
+import { patchRow, selectOne, type CrmRow, type Partition } from '../../core/crm/records.js';
+import { resourceDef } from '../../core/crm/resources.js';
+import { sameValue } from '../../core/events/changes.js';
+import { emitAll, withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { defaultLimit, pageOf, readCursor } from '../common/paging.js';
 import { checkMembers } from '../common/checks.js';
 import { workspaceErrors } from '../errors.js';
 import type { Page } from '../keys/service.js';
-import { crmRecordEvents } from './events.js';
+import { crmRecordEvents } from '../../core/crm/events.js';
 import { checkReferences, insertRecord, selectRecords } from './store.js';
-import { contactView, dealView, leadView, statusOfStage, type LeadView } from './views.js';
+import { contactView, dealView, leadView, statusOfStage, type LeadView } from '../../core/crm/views.js';
 
 type Schemas = components['schemas'];
 type LeadStatus = Schemas['Crm.LeadStatus'];

@@ -1,16 +1,16 @@
 // Quotations: the partner's crm.quotation rows (read only through the partner API), made and moved here. A draft
 // is edited, sent (quotation.sent), then accepted (quotation.accepted) while valid_until has not passed, or
 // declined. Repeating the move a quotation already made answers it unchanged; any other move is 409.
-import { patchRow, selectOne, type CrmRow, type Partition } from '../../partner/crm/records.js';
-import { resourceDef } from '../../partner/crm/resources.js';
+import { patchRow, selectOne, type CrmRow, type Partition } from '../../core/crm/records.js';
+import { resourceDef } from '../../core/crm/resources.js';
 import { newId } from '../../platform/ids.js';
 import { todayOf } from '../common/checks.js';
-import { changesOf } from '../events/changes.js';
-import type { WorkspaceEvent } from '../events/catalogue.js';
-import { withEvents, type EventDeps } from '../events/outbox.js';
+import { changesOf } from '../../core/events/changes.js';
+import type { WorkspaceEvent } from '../../core/events/catalogue.js';
+import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { workspaceErrors } from '../errors.js';
 import { CrmFamilyService } from './family.js';
-import { quotationView, type QuotationView } from './views.js';
+import { quotationView, type QuotationView } from '../../core/crm/views.js';
 
 type Status = QuotationView['status'];
 

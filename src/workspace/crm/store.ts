@@ -1,9 +1,9 @@
 // SQL of the workspace API over crm_records, bounded by workspace and key environment like the partner's: pages
 // with this API's filters (the status column, or a key of the row's data), inserts that return the row, and the
 // reference checks of writes.
-import type { Queryable } from '../../partner/db.js';
-import { recordData, resourcesOf, type CrmRow, type Partition } from '../../partner/crm/records.js';
-import { resourceDef, type ResourceId } from '../../partner/crm/resources.js';
+import type { Queryable } from '../../platform/db/queryable.js';
+import { recordData, resourcesOf, type CrmRow, type Partition } from '../../core/crm/records.js';
+import { resourceDef, type ResourceId } from '../../core/crm/resources.js';
 import { newId } from '../../platform/ids.js';
 import { Filters, type Position } from '../common/paging.js';
 import { workspaceErrors } from '../errors.js';

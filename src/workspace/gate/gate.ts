@@ -3,7 +3,7 @@
 // once the route is known, the operation's scope (403 forbidden naming it). Requests whose key was found are
 // marked for the audit log, refused ones included.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Caller } from '../../chat/context.js';
+import type { Caller } from '../../core/auth/caller.js';
 import type { Clock } from '../../platform/clock.js';
 import { workspaceErrors } from '../errors.js';
 import { grantingScopes, grants } from '../scopes/catalogue.js';

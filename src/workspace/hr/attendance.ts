@@ -1,11 +1,11 @@
 // Attendance: check-ins of active employees and their check-outs. An employee's records never overlap, so at most
 // one is open (checked in, not out); times are never in the future. The catalogue has no attendance event.
-import type { Partition } from '../../partner/crm/records.js';
-import type { Queryable } from '../../partner/db.js';
+import type { Partition } from '../../core/crm/records.js';
+import type { Queryable } from '../../platform/db/queryable.js';
 import { newId } from '../../platform/ids.js';
 import { instantOf, uniqueOr409 } from '../common/checks.js';
 import { defaultLimit, Filters, pageOf, readCursor } from '../common/paging.js';
-import { withEvents, type EventDeps } from '../events/outbox.js';
+import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { workspaceErrors } from '../errors.js';
 import type { Page } from '../keys/service.js';
 import { activeEmployee } from './employees.js';

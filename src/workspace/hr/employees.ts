@@ -1,12 +1,12 @@
 // Employees: added (employee.created), changed while active, terminated (employee.terminated). A terminated
 // employee is final: no changes, no check-ins, no leave.
-import type { Partition } from '../../partner/crm/records.js';
-import type { Queryable } from '../../partner/db.js';
+import type { Partition } from '../../core/crm/records.js';
+import type { Queryable } from '../../platform/db/queryable.js';
 import { newId } from '../../platform/ids.js';
 import { checkMembers, dateOf, todayOf, uniqueOr409 } from '../common/checks.js';
 import { defaultLimit, Filters, pageOf, readCursor } from '../common/paging.js';
-import { changesOf } from '../events/changes.js';
-import { withEvents, type EventDeps } from '../events/outbox.js';
+import { changesOf } from '../../core/events/changes.js';
+import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { workspaceErrors } from '../errors.js';
 import type { Page } from '../keys/service.js';
 import { employeeColumns, employeeView, type EmployeeRow, type EmployeeView } from './views.js';

@@ -1,11 +1,11 @@
 // Leave requests: made for an active employee (leave.requested), then approved (leave.approved) or rejected. A
 // request may not overlap another requested or approved leave of the employee.
-import type { Partition } from '../../partner/crm/records.js';
+import type { Partition } from '../../core/crm/records.js';
 import { newId } from '../../platform/ids.js';
 import { checkMembers, daysBetween, dateOf } from '../common/checks.js';
 import { defaultLimit, Filters, pageOf, readCursor } from '../common/paging.js';
-import { changesOf } from '../events/changes.js';
-import { withEvents, type EventDeps } from '../events/outbox.js';
+import { changesOf } from '../../core/events/changes.js';
+import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { workspaceErrors } from '../errors.js';
 import type { Page } from '../keys/service.js';
 import { activeEmployee } from './employees.js';

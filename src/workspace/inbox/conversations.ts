@@ -1,14 +1,14 @@
 // Conversations with customers: opened on a channel, assigned to a member (conversation.assigned), closed
 // (conversation.closed) and reopened (conversation.reopened), by hand or by an inbound message. Each move that
 // changes nothing (closing a closed conversation, assigning the current assignee) answers it unchanged, silently.
-import type { Partition } from '../../partner/crm/records.js';
-import type { Queryable } from '../../partner/db.js';
+import type { Partition } from '../../core/crm/records.js';
+import type { Queryable } from '../../platform/db/queryable.js';
 import { newId } from '../../platform/ids.js';
 import { checkMembers } from '../common/checks.js';
 import { defaultLimit, Filters, pageOf, readCursor } from '../common/paging.js';
 import { checkReferences } from '../crm/store.js';
-import { changesOf } from '../events/changes.js';
-import { withEvents, type EventDeps, type EventSink } from '../events/outbox.js';
+import { changesOf } from '../../core/events/changes.js';
+import { withEvents, type EventDeps, type EventSink } from '../../core/events/outbox.js';
 import { workspaceErrors } from '../errors.js';
 import type { Page } from '../keys/service.js';
 import { conversationColumns, conversationView, type ConversationRow, type ConversationView } from './views.js';

@@ -1,10 +1,10 @@
 // Messages of a conversation: inbound ones (received from the customer, message.received) and outbound ones (sent
 // to the customer, message.sent). An inbound message reopens a closed conversation; an outbound one needs it open.
-import type { Partition } from '../../partner/crm/records.js';
+import type { Partition } from '../../core/crm/records.js';
 import { newId } from '../../platform/ids.js';
 import { checkMembers } from '../common/checks.js';
 import { defaultLimit, Filters, pageOf, readCursor } from '../common/paging.js';
-import { withEvents, type EventDeps } from '../events/outbox.js';
+import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { workspaceErrors } from '../errors.js';
 import type { Page } from '../keys/service.js';
 import { lockConversation, setConversationStatus } from './conversations.js';

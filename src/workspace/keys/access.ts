@@ -1,16 +1,20 @@
 // Who administers a workspace's keys and reads its audit log: its Owner and Admin (workspace_members.role owner or
 // admin, the partner API's tables and membership lookup). Every other member is a Member: 403, and nothing of the
 // keys is shown. Non-members get 404, as if the workspace did not exist.
-import type { Caller } from '../../chat/context.js';
-import type { Queryable } from '../../partner/db.js';
-import { loadWorkspace } from '../../partner/workspaces/access.js';
-import type { WorkspaceRow } from '../../partner/workspaces/views.js';
-import { workspaceErrors } from '../errors.js';
+import type { Caller } from '../../core/auth/caller.js';
+import type { Queryable } from '../../platform/db/queryable.js';
+import { loadMemberWorkspace, type WorkspaceRow } from '../../core/workspaces/membership.js';
+import { WorkspaceAppError, workspaceErrors } from '../errors.js';
 
 const administeringRoles = ['owner', 'admin'];
 
+const membershipRefusals = {
+  notFound: () => new WorkspaceAppError(404, 'not_found', 'The workspace was not found.'),
+  notMember: () => new WorkspaceAppError(403, 'forbidden', 'Your role in this workspace lacks the workspace.member permission.'),
+};
+
 export async function requireOwnerOrAdmin(db: Queryable, caller: Caller, workspaceId: string): Promise<WorkspaceRow> {
-  const workspace = await loadWorkspace(db, workspaceId, caller);
+  const workspace = await loadMemberWorkspace(db, workspaceId, caller, membershipRefusals);
   if (workspace.my_role === null || !administeringRoles.includes(workspace.my_role)) throw workspaceErrors.ownerOrAdminOnly();
   return workspace;
 }

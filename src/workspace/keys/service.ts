@@ -3,7 +3,7 @@
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { isUuid, newId } from '../../platform/ids.js';
-import type { Queryable } from '../../partner/db.js';
+import type { Queryable } from '../../platform/db/queryable.js';
 import { workspaceErrors } from '../errors.js';
 import { normaliseEntry } from '../gate/ip-allow.js';
 import { isKnownScope } from '../scopes/catalogue.js';

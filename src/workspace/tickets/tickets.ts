@@ -1,13 +1,13 @@
 // Tickets: opened (ticket.created, SLA timer started), assigned (ticket.assigned), moved through open, pending,
 // resolved and closed as the lifecycle allows (ticket.status_changed), commented (ticket.commented), and breached
 // by their SLA timer (sla.ts). A reopened ticket that has not breached gets a fresh SLA window from the reopening.
-import type { Partition } from '../../partner/crm/records.js';
-import type { Queryable } from '../../partner/db.js';
+import type { Partition } from '../../core/crm/records.js';
+import type { Queryable } from '../../platform/db/queryable.js';
 import { newId } from '../../platform/ids.js';
 import { checkMembers } from '../common/checks.js';
 import { defaultLimit, Filters, pageOf, readCursor } from '../common/paging.js';
 import { checkReferences } from '../crm/store.js';
-import { withEvents, type EventDeps } from '../events/outbox.js';
+import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { workspaceErrors } from '../errors.js';
 import type { Page } from '../keys/service.js';
 import type { SlaTimers } from './sla.js';

@@ -4,9 +4,9 @@ import { keyOf, type WorkspaceContext } from '../context.js';
 import type { WorkspaceDeps } from '../deps.js';
 import { WorkspaceAppError, workspaceErrors } from '../errors.js';
 import type { WorkspaceFeatureHandlers } from '../handler-types.js';
-import type { WebhookEngine } from './engine.js';
-import type { WebhookPartition } from './rows.js';
-import { WebhookService, type WebhookErrorFactory } from './service.js';
+import type { WebhookEngine } from '../../core/webhooks/engine.js';
+import type { WebhookPartition } from '../../core/webhooks/rows.js';
+import { WebhookService, type WebhookErrorFactory } from '../../core/webhooks/service.js';
 import { deliveryView, sendResultView, webhookView } from './views.js';
 
 export type WebhookOperationId =

@@ -1,7 +1,7 @@
 // The workspace API's (convention B) view of webhooks and deliveries.
 import type { components } from '../../../generated/types/workspace.js';
-import type { DeliveryRow, WebhookRow } from './rows.js';
-import type { SendSummary } from './service.js';
+import type { DeliveryRow, WebhookRow } from '../../core/webhooks/rows.js';
+import type { SendSummary } from '../../core/webhooks/service.js';
 
 type Schemas = components['schemas'];
 

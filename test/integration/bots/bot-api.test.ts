@@ -161,7 +161,7 @@ describe('bad input changes nothing and answers the envelope', () => {
       try {
         expectBotError(res, status, description);
       } catch (err) {
-        throw new Error(`${method} ${JSON.stringify(body).slice(0, 120)}: ${JSON.stringify(res.body)}\n${String(err)}`);
+        throw new Error(`${method} ${JSON.stringify(body).slice(0, 120)}: ${JSON.stringify(res.body)}\n${String(err)}`, { cause: err });
       }
     }
     // Bodies that are not JSON, or too big, or of another type.

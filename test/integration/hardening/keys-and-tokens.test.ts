@@ -2,7 +2,7 @@
 // stored (and reported at start); tokens meant to live longer than MAX_TOKEN_LIFETIME_SECONDS are 401.
 import { createSign, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { generateKeyPair, SignJWT } from 'jose';
-import { reportUnusableKeys } from '../../../src/chat/auth/key-strength.js';
+import { reportUnusableKeys } from '../../../src/core/auth/key-strength.js';
 import { createSqlPool } from '../../../src/platform/db/sql.js';
 import { newId } from '../../../src/platform/ids.js';
 import { count, expectError, expectOk } from '../../helpers/expect.js';

@@ -4,7 +4,7 @@
 import WebSocket from 'ws';
 import { connectRealtime, type RealtimeEvent } from '../../../sdk/chat/src/index.js';
 import { randomUUID } from 'node:crypto';
-import { pruneEventLog, recordUserEvents } from '../../../src/realtime/log.js';
+import { pruneEventLog, recordUserEvents } from '../../../src/chat/realtime/log.js';
 import { eventually, expectError } from '../../helpers/expect.js';
 import { createSqlPool } from '../../../src/platform/db/sql.js';
 import { call, type TestPlatform } from '../../support/platform.js';

@@ -8,7 +8,7 @@ import { call, startTestPlatform, type TestAccount, type TestPlatform } from '..
 import { svcWorkspace, type SvcWorkspace } from '../../support/workspace.js';
 import { issueApiKey } from '../../../src/partner/api-keys/service.js';
 import { newId } from '../../../src/platform/ids.js';
-import { workspaceEvents } from '../../../src/workspace/events/catalogue.js';
+import { workspaceEvents } from '../../../src/core/events/catalogue.js';
 
 let platform: TestPlatform;
 let ws: SvcWorkspace;

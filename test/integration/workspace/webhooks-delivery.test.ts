@@ -9,7 +9,7 @@ import { expectSvcError } from '../../helpers/workspace-expect.js';
 import { svcWorkspace, type SvcWorkspace } from '../../support/workspace.js';
 import { emitEvent, eventually, requestsOf, svc, webhookRig, type WebhookRig } from '../../support/webhooks.js';
 import { verifyWebhook } from '../../../sdk/workspace/src/index.js';
-import { envelopeText } from '../../../src/workspace/webhooks/events.js';
+import { envelopeText } from '../../../src/core/webhooks/events.js';
 import type { TestPlatform } from '../../support/platform.js';
 
 let rig: WebhookRig;

@@ -92,3 +92,8 @@ export function botApiDiversion(bot: FastifyInstance): (req: IncomingMessage, re
     return true;
   };
 }
+
+/** For the chat listener: errors Node raises before routing, on a /bot path, answer in the Bot API's envelope. */
+export function botApiClientErrors(path: string): typeof renderBotError | undefined {
+  return path.startsWith('/bot') ? renderBotError : undefined;
+}

@@ -7,7 +7,7 @@ import { AppError } from '../../../platform/http/app-error.js';
 import { newId } from '../../../platform/ids.js';
 import type { Caller } from '../../context.js';
 import { MessageLifecycleService } from '../../messages/lifecycle.js';
-import { sendSql } from '../../messages/service.js';
+import { sendSql } from '../../messages/send-sql.js';
 import { emit, roomAudience } from '../../rooms/events.js';
 import { bumpSql, replySql } from '../../threads/reply.js';
 import type { BotDeps } from '../deps.js';

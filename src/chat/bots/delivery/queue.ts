@@ -12,6 +12,7 @@ import { connectRedis, type Redis } from '../../../platform/redis.js';
 import type { WebhookPolicy } from '../webhook-url.js';
 import { postUpdate } from './post.js';
 import { webhookSecureContext } from './tls.js';
+import { closeWorker } from '../../../platform/worker-close.js';
 
 export const webhookQueueName = 'bot-webhooks';
 const sweepEveryMs = 60_000;
@@ -87,7 +88,7 @@ export class WebhookWorker {
     private readonly log: Logger,
   ) {
     this.redis = connectRedis(redisUrl, 'bot-webhook-locks');
-    this.workerConnection = connectRedis(redisUrl, 'bot-webhook-worker');
+    this.workerConnection = connectRedis(redisUrl, 'bot-webhook-worker', { blocking: true });
     this.worker = new Worker(webhookQueueName, (job: Job) => this.process(job), { connection: this.workerConnection, concurrency: 16 });
     this.worker.on('failed', (job, err) => log.error({ err, job: job?.name }, 'webhook job failed'));
   }
@@ -178,7 +179,7 @@ export class WebhookWorker {
   }
 
   async close(): Promise<void> {
-    await this.worker?.close();
+    if (this.worker) await closeWorker(this.worker);
     this.worker = undefined;
     this.redis.disconnect();
     this.workerConnection.disconnect();

@@ -1,6 +1,7 @@
 // Updates a bot has not fetched (or its webhook has not taken) within 24 hours are dropped, as Telegram does; so
 // are button presses, which can no longer be answered.
 import type { SqlPool } from '../../../platform/db/sql.js';
+import type { PruneTask } from '../../../platform/queues.js';
 
 export const updateRetentionMs = 24 * 3_600_000;
 
@@ -9,4 +10,9 @@ export async function pruneBotUpdates(sql: SqlPool, now: Date): Promise<number> 
   const updates = await sql.query('delete from bot_updates where created_at < $1', [before]);
   const presses = await sql.query('delete from bot_callback_queries where created_at < $1', [before]);
   return (updates.rowCount ?? 0) + (presses.rowCount ?? 0);
+}
+
+/** Registered with the maintenance queue every ten minutes. */
+export function botUpdatesPruneTask(sql: SqlPool): PruneTask {
+  return { scheduler: 'bot-updates-prune', job: 'prune-bot-updates', everyMs: 600_000, run: (now) => pruneBotUpdates(sql, now) };
 }

@@ -1,0 +1,25 @@
+// Lint of the TypeScript sources (make lint, part of make test). Type-aware rules catch what the compiler does not:
+// a promise nobody awaits (an error that vanishes, a write that races its answer) and imports kept only for types.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'generated/**', 'node_modules/**', '.tools/**', 'sdk/*/dist/**', 'console/**', '**/*.mjs', '**/*.cjs', 'eslint.config.js'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      // A leading underscore names what is left out on purpose (a destructured secret, an unused handler argument).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    // Tests read wire JSON of every shape and poke at pages and frames; `any` there is the honest type.
+    files: ['test/**/*.ts', '**/*.test.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+);

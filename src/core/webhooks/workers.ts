@@ -1,0 +1,106 @@
+// What a worker node runs for webhooks: the BullMQ worker of delivery attempts, the notifier of paused webhooks'
+// Owners, and a sweeper (a timer of its own, so that it survives the loss of Redis's data) that every
+// WEBHOOK_SWEEP_MS re-enqueues due deliveries whose job was lost (a Redis restart, a crash between commit and
+// enqueue), retries pending notices, prunes the logs of webhooks that completed deliveries (200 kept), and asks for
+// an outbox drain when events wait unpublished (the drain's own scheduler lives in Redis too).
+import { Worker, type Job } from 'bullmq';
+import { connectRedis } from '../../platform/redis.js';
+import { AttemptRunner } from './attempts.js';
+import { deliveryQueueName, type DeliveryJob, type WebhookEngine } from './engine.js';
+import { PauseNotifier } from './notifier.js';
+import type { ScheduledAttempt } from './rows.js';
+import { closeWorker } from '../../platform/worker-close.js';
+
+export const logSize = 200;
+const sweepBatch = 1_000;
+
+export interface WebhookWorkers {
+  /** One pass of the sweeper now (tests and shutdown). */
+  sweep(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startWebhookWorkers(engine: WebhookEngine, requestOutboxDrain: () => void): Promise<WebhookWorkers> {
+  const runner = new AttemptRunner(engine);
+  const notifier = new PauseNotifier(engine);
+  const completed = new Set<string>();
+  const connection = connectRedis(engine.redisUrl, 'webhook-worker', { blocking: true });
+  const worker = new Worker(
+    deliveryQueueName,
+    async (job: Job<DeliveryJob>) => {
+      await Promise.all(
+        job.data.items.map(async (ref) => {
+          try {
+            const result = await runner.run(ref);
+            if (result.completedWebhookId) completed.add(result.completedWebhookId);
+            if (result.pausedWebhookId) void notifier.notify(result.pausedWebhookId);
+          } catch (err) {
+            // The row stays as it was (pending, or sending until its lease ends): the sweeper takes it up again.
+            engine.log.warn({ err, deliveryId: ref.id }, 'webhook attempt failed');
+          }
+        }),
+      );
+    },
+    // Jobs carry many attempts; the runner bounds how many are in flight.
+    { connection, concurrency: 8 },
+  );
+  worker.on('failed', (job, err) => engine.log.error({ err, deliveries: job?.data.items.length }, 'webhook delivery job failed'));
+  worker.on('error', (err) => engine.log.warn({ err }, 'webhook worker error'));
+
+  let running: Promise<void> | null = null;
+  const sweepOnce = async () => {
+    const { sql, clock } = engine;
+    const now = clock.now();
+    const overdue = new Date(now.getTime() - engine.settings.sweepMs);
+    const { rows } = await sql.query<{ id: string; round: number; attempt_count: number; status: string; next_attempt_at: Date }>(
+      `select id, round, attempt_count, status, next_attempt_at from webhook_deliveries
+        where status in ('pending', 'sending') and next_attempt_at <= $1 and (status = 'pending' or lease_until < $2)
+        order by next_attempt_at limit ${sweepBatch}`,
+      [overdue, now],
+    );
+    const attempts: ScheduledAttempt[] = rows.map((r) => ({
+      id: r.id,
+      round: r.round,
+      attempt: r.status === 'pending' ? r.attempt_count + 1 : r.attempt_count,
+      dueAt: r.next_attempt_at,
+    }));
+    await engine.enqueue(attempts);
+    await notifier.retryPending();
+    const webhooks = [...completed];
+    completed.clear();
+    for (const id of webhooks) await pruneLog(engine, id);
+    const waiting = await sql.query("select 1 from outbox where published_at is null and created_at < now() - $1 * interval '1 millisecond' limit 1", [engine.settings.sweepMs]);
+    if (waiting.rowCount) requestOutboxDrain();
+  };
+  const sweep = () => {
+    running ??= sweepOnce()
+      .catch((err: unknown) => engine.log.warn({ err }, 'webhook sweep failed'))
+      .finally(() => {
+        running = null;
+      });
+    return running;
+  };
+  const timer = setInterval(() => void sweep(), engine.settings.sweepMs);
+  timer.unref();
+  return {
+    sweep,
+    async close() {
+      clearInterval(timer);
+      await running;
+      await closeWorker(worker);
+      notifier.close();
+      connection.disconnect();
+    },
+  };
+}
+
+/** Finished deliveries beyond the 200 most recent of a webhook are deleted; unfinished ones always stay. */
+export async function pruneLog(engine: Pick<WebhookEngine, 'sql'>, webhookId: string): Promise<number> {
+  const res = await engine.sql.query(
+    `delete from webhook_deliveries
+      where webhook_id = $1 and status in ('succeeded', 'failed', 'cancelled')
+        and id < (select id from webhook_deliveries where webhook_id = $1 order by id desc offset ${logSize - 1} limit 1)`,
+    [webhookId],
+  );
+  return res.rowCount ?? 0;
+}
