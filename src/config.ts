@@ -198,12 +198,18 @@ function services(env: Env): ServiceName[] {
   return names as ServiceName[];
 }
 
+/** The one reading of a boolean setting: true/false, 1/0 or yes/no, in any case. */
+export function parseBoolean(name: string, raw: string): boolean {
+  const value = raw.trim().toLowerCase();
+  if (value === 'true' || value === '1' || value === 'yes') return true;
+  if (value === 'false' || value === '0' || value === 'no') return false;
+  throw new ConfigError(`${name} must be true or false (or 1/0, yes/no), got "${raw}"`);
+}
+
 function bool(env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (raw === 'true') return true;
-  if (raw === 'false') return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+  return parseBoolean(name, raw);
 }
 
 function cursorSecret(env: Env): string | undefined {
@@ -294,10 +300,7 @@ function retrySchedule(env: Env): number[] {
 }
 
 function flag(env: Env, name: string): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
-  if (raw === 'true' || raw === '1') return true;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+  return bool(env, name, false);
 }
 
 function webhookSecretKey(env: Env): Buffer | undefined {

@@ -28,6 +28,7 @@ import { BotSendLimit } from '../chat/bots/api/send-limit.js';
 import { createWebhookDeliveries, WebhookWorker } from '../chat/bots/delivery/queue.js';
 import { botUpdatesConsumer } from '../chat/bots/updates/consumer.js';
 import { UpdateWaiters } from '../chat/bots/updates/waiters.js';
+import { readSharedCa } from '../chat/bots/delivery/tls.js';
 import { createWebhookEngine } from '../core/webhooks/engine.js';
 import { webhookIntake } from '../core/webhooks/intake.js';
 import { startWebhookWorkers, type WebhookWorkers } from '../core/webhooks/workers.js';
@@ -168,7 +169,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         sql,
         infra.redisUrl,
         botDeliveries,
-        { ...webhookPolicy, timeoutMs: config.botWebhookTimeoutMs, retryBaseMs: config.botWebhookRetryBaseMs, retryMaxMs: config.botWebhookRetryMaxMs },
+        { ...webhookPolicy, timeoutMs: config.botWebhookTimeoutMs, retryBaseMs: config.botWebhookRetryBaseMs, retryMaxMs: config.botWebhookRetryMaxMs, caPem: readSharedCa(config.webhooks.caFile) },
         clock,
         log,
       );

@@ -2014,6 +2014,7 @@ export interface components {
         /** @description The new bot and its token. The token is shown here once: only its hash is kept. */
         CreateBotResponse: {
             bot: components["schemas"]["BotResponse"];
+            /** @description Telegram's shape: <the bot's integer Bot API id>:<43 characters of [A-Za-z0-9_-]>. */
             token: string;
         };
         /** @description A broadcast to every user of every module; a body with an audience is refused. */
@@ -2543,6 +2544,7 @@ export interface components {
         /** @description The new token, shown once; the previous one stopped working. */
         RegenerateBotTokenResponse: {
             botId: components["schemas"]["Platform.uuid"];
+            /** @description The same integer id before the colon, a new secret after it. */
             token: string;
         };
         RegisterAccountRequest: {

@@ -31,7 +31,10 @@ export const AccountEntity = defineEntity({
     createdAt: p.datetime().fieldName('created_at').defaultRaw('now()'),
     updatedAt: p.datetime().fieldName('updated_at').defaultRaw('now()'),
     email: p.text().nullable(),
+    // the Bot API's user id, drawn from the sequence bot_api_ids shared with rooms (its default, which MikroORM reads as autoincrement)
+    botApiId: p.bigint('number').fieldName('bot_api_id').autoincrement(),
   },
   indexes: [{ name: 'accounts_customer', properties: ['customerAccountId', 'moduleCode'] }],
+  uniques: [{ name: 'accounts_bot_api_id', properties: ['botApiId'] }],
 });
 export type Account = InferEntity<typeof AccountEntity>;

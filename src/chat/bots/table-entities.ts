@@ -25,6 +25,10 @@ export const BotEntity = defineEntity({
     createdAt: p.datetime().fieldName('created_at'),
     updatedAt: p.datetime().fieldName('updated_at'),
     deletedAt: p.datetime().fieldName('deleted_at').nullable(),
+    // the command menu (setMyCommands), [{command, description}]
+    commands: p.json<unknown>().defaultRaw("'[]'::jsonb"),
+    // the receiver's certificate (PEM) uploaded with setWebhook
+    webhookCertificate: p.text().fieldName('webhook_certificate').nullable(),
   },
   // Indexes given as DDL, which MikroORM matches by name only; the schema check compares it with the catalogue's text:
   // - an indexed expression such as lower(name), which MikroORM cannot declare

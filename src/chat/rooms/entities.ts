@@ -22,6 +22,8 @@ export const RoomEntity = defineEntity({
     snapMessageId: p.uuid().fieldName('snap_message_id').nullable(),
     snappedBy: p.uuid().fieldName('snapped_by').nullable(),
     snappedAt: p.datetime().fieldName('snapped_at').nullable(),
+    // the Bot API's chat id (negated for groups), drawn from the sequence bot_api_ids shared with accounts
+    botApiId: p.bigint('number').fieldName('bot_api_id').autoincrement(),
   },
   indexes: [
     {
@@ -32,6 +34,7 @@ export const RoomEntity = defineEntity({
   ],
   uniques: [
     { name: 'rooms_singleton_key_key', properties: ['singletonKey'] },
+    { name: 'rooms_bot_api_id', properties: ['botApiId'] },
   ],
 });
 export type Room = InferEntity<typeof RoomEntity>;

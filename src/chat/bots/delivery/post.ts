@@ -3,6 +3,7 @@
 // Telegram's words for getWebhookInfo's last_error_message. Redirects are not followed. The connection goes through
 // the platform's outbound guard, which checks the URL again under today's policy and every address it connects to.
 import type { ClientRequest } from 'node:http';
+import type { SecureContext } from 'node:tls';
 import { OutboundRefused, outboundRequest } from '../../../platform/http/outbound/index.js';
 import type { WebhookPolicy } from '../webhook-url.js';
 
@@ -10,7 +11,15 @@ export type PostOutcome = { ok: true; status: number } | { ok: false; error: str
 
 const maxAnswerBytes = 64 * 1024;
 
-export function postUpdate(url: string, body: string, secret: string | null, policy: WebhookPolicy, timeoutMs: number): Promise<PostOutcome> {
+/** secureContext: the trust for an https receiver beyond the system's roots (delivery/tls.ts). */
+export function postUpdate(
+  url: string,
+  body: string,
+  secret: string | null,
+  policy: WebhookPolicy,
+  timeoutMs: number,
+  secureContext?: SecureContext,
+): Promise<PostOutcome> {
   return new Promise((resolve) => {
     let settled = false;
     let timer: NodeJS.Timeout | undefined = undefined;
@@ -34,7 +43,7 @@ export function postUpdate(url: string, body: string, secret: string | null, pol
     if (secret !== null) headers['x-telegram-bot-api-secret-token'] = secret;
     let req: ClientRequest;
     try {
-      req = outboundRequest(target, { method: 'POST', headers }, policy, timeoutMs, (res) => {
+      req = outboundRequest(target, { method: 'POST', headers, ...(secureContext ? { secureContext } : {}) }, policy, timeoutMs, (res) => {
         let received = 0;
         res.on('data', (chunk: Buffer) => {
           received += chunk.length;
@@ -72,6 +81,11 @@ function describe(err: NodeJS.ErrnoException): string {
     case 'ECONNRESET':
       return 'Connection reset by peer';
     default:
-      return err.code?.startsWith('ERR_TLS') || err.code?.includes('CERT') ? `SSL error: ${err.message}` : `Connection failed: ${err.message}`;
+      return tlsFailure(err.code) ? `SSL error: ${err.message}` : `Connection failed: ${err.message}`;
   }
+}
+
+/** OpenSSL's verification codes (UNABLE_TO_VERIFY_LEAF_SIGNATURE, DEPTH_ZERO_SELF_SIGNED_CERT, ...) and Node's TLS errors. */
+function tlsFailure(code: string | undefined): boolean {
+  return code !== undefined && (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT') || code.includes('VERIFY'));
 }
