@@ -17,8 +17,12 @@ NODE_STAMP :=
 endif
 VENV := $(TOOLS)/venv
 SCHEMATHESIS_VERSION := 4.32.5
+# The Python bot libraries of the Bot API conformance matrix (test/integration/bots/matrix), in the same virtualenv.
+PTB_VERSION := 22.8
+AIOGRAM_VERSION := 3.31.0
+BOT_LIBRARIES := $(VENV)/.bot-libraries-ptb$(PTB_VERSION)-aiogram$(AIOGRAM_VERSION)
 
-.PHONY: help node deps redis chromium venv generate check-generated architecture lint build typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-scheduled bench-bots bench-webhooks bench-peer clean
+.PHONY: help node deps redis chromium venv bot-libraries generate check-generated architecture lint build typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-scheduled bench-bots bench-webhooks bench-peer clean
 
 help:
 	@echo "make run    install what is missing, generate, build, migrate and start the platform"
@@ -68,6 +72,13 @@ $(VENV)/bin/schemathesis:
 
 venv: $(VENV)/bin/schemathesis
 
+# `python -m pip` rather than bin/pip: a copied virtualenv's scripts name the interpreter of the original.
+$(BOT_LIBRARIES): $(VENV)/bin/schemathesis
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check python-telegram-bot==$(PTB_VERSION) aiogram==$(AIOGRAM_VERSION)
+	@touch $@
+
+bot-libraries: $(BOT_LIBRARIES)
+
 generate: deps
 	node scripts/generate.mjs
 
@@ -93,13 +104,13 @@ typecheck: deps
 run: deps redis generate build
 	DEV_SIGNING_KEY=1 node dist/src/main.js
 
-unit: deps redis chromium build
+unit: deps redis chromium bot-libraries build
 	npm test --silent
 
 contract: deps redis venv build
 	node test/contract/run.mjs
 
-test: deps redis chromium venv check-generated architecture lint typecheck build
+test: deps redis chromium venv bot-libraries check-generated architecture lint typecheck build
 	npm test --silent
 	node test/contract/run.mjs
 

@@ -1,5 +1,6 @@
 // Environment schema, validated once at start so that a bad value fails with a clear message.
 import { availableParallelism } from 'node:os';
+import type { DependencyTimeouts } from './platform/dependency-timeouts.js';
 
 export type ServiceName = 'chat' | 'partner' | 'workspace' | 'workers';
 
@@ -35,7 +36,7 @@ export interface Config {
   trustProxy: boolean | number;
   /** HMAC secret of pagination cursors, shared by every node; unset: one generated and kept in PostgreSQL. */
   cursorSecret: string | undefined;
-  /** Longest bearer-token lifetime accepted (exp - iat, or exp - now without iat). */
+  /** Longest bearer-token lifetime accepted (both exp - iat and exp - now). */
   maxTokenLifetimeSeconds: number;
   /** Messages one account may send per minute, counted in Redis across every node. */
   sendRateLimitPerMinute: number;
@@ -99,6 +100,8 @@ export interface Config {
   workers: number;
   /** Longest a SIGTERM/SIGINT drain may take before the process exits anyway (with status 1). */
   shutdownTimeoutMs: number;
+  /** Bounded waits on PostgreSQL and Redis (src/platform/dependency-timeouts.ts). */
+  dependencyTimeouts: DependencyTimeouts;
 }
 
 export interface WebhookConfig {
@@ -195,12 +198,18 @@ function services(env: Env): ServiceName[] {
   return names as ServiceName[];
 }
 
+/** The one reading of a boolean setting: true/false, 1/0 or yes/no, in any case. */
+export function parseBoolean(name: string, raw: string): boolean {
+  const value = raw.trim().toLowerCase();
+  if (value === 'true' || value === '1' || value === 'yes') return true;
+  if (value === 'false' || value === '0' || value === 'no') return false;
+  throw new ConfigError(`${name} must be true or false (or 1/0, yes/no), got "${raw}"`);
+}
+
 function bool(env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (raw === 'true') return true;
-  if (raw === 'false') return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+  return parseBoolean(name, raw);
 }
 
 function cursorSecret(env: Env): string | undefined {
@@ -270,7 +279,14 @@ function publicUrl(env: Env, name: string): string | undefined {
   if (raw === undefined) return undefined;
   const parsed = new URL(raw);
   if (parsed.search || parsed.hash) throw new ConfigError(`${name} must be a base URL without query or fragment, got "${raw}"`);
-  return raw.replace(/\/+$/, '');
+  return withoutTrailingSlashes(raw);
+}
+
+/** "a//" → "a", by a scan from the end (the regular expression /\/+$/ backtracks quadratically on "////…x"). */
+function withoutTrailingSlashes(s: string): string {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 0x2f) end--;
+  return s.slice(0, end);
 }
 
 function retrySchedule(env: Env): number[] {
@@ -284,10 +300,7 @@ function retrySchedule(env: Env): number[] {
 }
 
 function flag(env: Env, name: string): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
-  if (raw === 'true' || raw === '1') return true;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+  return bool(env, name, false);
 }
 
 function webhookSecretKey(env: Env): Buffer | undefined {
@@ -375,6 +388,12 @@ export function loadConfig(env: Env = process.env): Config {
     ...httpTimeouts(env),
     workers: env.WORKERS === 'auto' ? availableParallelism() : int(env, 'WORKERS', 1, 1, 256),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 1_000, 600_000),
+    dependencyTimeouts: {
+      databaseStatementTimeoutMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 4_000, 100, 600_000),
+      databaseLockTimeoutMs: int(env, 'DATABASE_LOCK_TIMEOUT_MS', 2_000, 100, 600_000),
+      databaseConnectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
+      redisCommandTimeoutMs: int(env, 'REDIS_COMMAND_TIMEOUT_MS', 2_000, 100, 600_000),
+    },
   };
 }
 

@@ -17,6 +17,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bot/{token}/copyMessage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Copies a message's text into a chat as the bot's own message, without naming the original. */
+        post: operations["copyMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bot/{token}/deleteMessage": {
         parameters: {
             query?: never;
@@ -28,6 +45,23 @@ export interface paths {
         put?: never;
         /** @description Recall a message for everyone: the bot's own, or any when the bot is an owner or admin of the room. */
         post: operations["deleteMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/deleteMyCommands": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Empties the bot's command menu. */
+        post: operations["deleteMyCommands"];
         delete?: never;
         options?: never;
         head?: never;
@@ -85,6 +119,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bot/{token}/forwardMessage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Forwards a message: a copy sent by the bot that names the original (forward_origin). */
+        post: operations["forwardMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/getChat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The room, as the bot may see it. */
+        post: operations["getChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/getChatMember": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description A member of the room and its role; an account that is not a member is `user not found`. */
+        post: operations["getChatMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/getChatMemberCount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description How many members the room has. */
+        post: operations["getChatMemberCount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bot/{token}/getMe": {
         parameters: {
             query?: never;
@@ -103,6 +205,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bot/{token}/getMyCommands": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The bot's command menu. */
+        post: operations["getMyCommands"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bot/{token}/getUpdates": {
         parameters: {
             query?: never;
@@ -112,7 +231,8 @@ export interface paths {
         };
         /**
          * @description Pending updates, oldest first. offset confirms (forgets) the updates before it. With timeout, an empty answer
-         *     waits until an update arrives (on any node) or the timeout passes. 409 while a webhook is set.
+         *     waits until an update arrives (on any node) or the timeout passes. 409 while a webhook is set, and 409
+         *     "Conflict: terminated by other getUpdates request" when another getUpdates of the same bot starts meanwhile.
          */
         get: operations["getUpdates"];
         put?: never;
@@ -142,6 +262,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bot/{token}/pinChatMessage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Pins a message for the whole room (the room pin); the bot must be an owner or admin of the room. */
+        post: operations["pinChatMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/sendChatAction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Shows the room's members that the bot is busy (typing, ...) as a bot.chat_action event; nothing is stored. */
+        post: operations["sendChatAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bot/{token}/sendMessage": {
         parameters: {
             query?: never;
@@ -153,6 +307,23 @@ export interface paths {
         put?: never;
         /** @description Send a text message into a room the bot is a member of. */
         post: operations["sendMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/setMyCommands": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Replaces the bot's command menu. */
+        post: operations["setMyCommands"];
         delete?: never;
         options?: never;
         head?: never;
@@ -176,10 +347,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bot/{token}/unpinChatMessage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Removes a room pin (the most recent one without message_id); owner or admin. */
+        post: operations["unpinChatMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A command of the bot's menu. */
+        BotCommand: {
+            command: string;
+            description: components["schemas"]["Platform.text"];
+        };
         /** @description The body of every Bot API error. */
         BotErrorBody: {
             /** @enum {boolean} */
@@ -195,7 +388,8 @@ export interface components {
         };
         /** @description What getMe answers: the bot's own account, with what it may do. */
         BotInfo: {
-            id: components["schemas"]["Platform.uuid"];
+            /** @description The bot's integer id, also the part of its token before the colon. */
+            id: components["schemas"]["TelegramId"];
             /** @description Always true. */
             is_bot: boolean;
             /** @description The bot's display name. */
@@ -232,22 +426,99 @@ export interface components {
             chat_instance: string;
             data: string;
         };
-        /** @description A room as bots see it: chat ids are room uuids. */
+        /** @description A room as bots see it: private rooms have positive ids, groups negative ones. */
         Chat: {
-            id: components["schemas"]["Platform.uuid"];
+            id: components["schemas"]["ChatIdentifier"];
             type: components["schemas"]["ChatType"];
             /** @description The room's name (groups). */
             title?: string;
             /** @description The other person's display name (private rooms). */
             first_name?: string;
         };
+        /** @description typing, upload_photo, upload_document, ... as in Telegram. */
+        ChatActionBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            action: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ChatBody: {
+            chat_id: components["schemas"]["ChatRef"];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A room as getChat answers it. */
+        ChatFullInfo: {
+            id: components["schemas"]["ChatIdentifier"];
+            type: components["schemas"]["ChatType"];
+            /** @description The room's name (groups). */
+            title?: string;
+            /** @description The other member's display name (private rooms). */
+            first_name?: string;
+            /**
+             * Format: int32
+             * @description Always 0: rooms have no accent colour.
+             */
+            accent_color_id: number;
+            /**
+             * Format: int32
+             * @description Reactions a message may carry per member: 1.
+             */
+            max_reaction_count: number;
+        };
+        /**
+         * Format: int64
+         * @description A chat's id: a private room's positive id, or a group's negated, as Telegram's group ids are negative.
+         */
+        ChatIdentifier: number;
+        /** @description An integer chat id written as a string, as Telegram also takes it. */
+        ChatIdentifierText: string;
+        /** @description A member of a room, with its role as Telegram's status. Administrators may do what room admins do here. */
+        ChatMember: {
+            status: components["schemas"]["ChatMemberStatus"];
+            user: components["schemas"]["User"];
+            is_anonymous?: boolean;
+            can_be_edited?: boolean;
+            can_manage_chat?: boolean;
+            can_delete_messages?: boolean;
+            can_manage_video_chats?: boolean;
+            can_restrict_members?: boolean;
+            can_promote_members?: boolean;
+            can_change_info?: boolean;
+            can_invite_users?: boolean;
+            can_post_stories?: boolean;
+            can_edit_stories?: boolean;
+            can_delete_stories?: boolean;
+            can_pin_messages?: boolean;
+        };
+        ChatMemberBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            user_id: components["schemas"]["TelegramId"];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description creator: the room's owner; administrator: an admin; member: any other member. Accounts that are not members of
+         *     the room are not found.
+         * @enum {string}
+         */
+        ChatMemberStatus: "creator" | "administrator" | "member";
+        /**
+         * @description A chat: the chat.id the bot was shown (integer, negative for groups), the integer id of a user the bot shares a
+         *     private room with, or the room's uuid.
+         */
+        ChatRef: components["schemas"]["ChatIdentifier"] | components["schemas"]["ChatIdentifierText"] | components["schemas"]["Platform.uuid"];
         /**
          * @description private: a 1-1 room with the bot; group: every other room (GROUP, CHANNEL, CROSS_MODULE).
          * @enum {string}
          */
         ChatType: "private" | "group";
+        /** @description Only the default scope (all chats, any language) is kept; other scopes are refused. */
+        CommandScope: {
+            type: string;
+        };
         DeleteMessageBody: {
-            chat_id: components["schemas"]["Platform.uuid"];
+            chat_id: components["schemas"]["ChatRef"];
             message_id: components["schemas"]["MessageId"];
         } & {
             [key: string]: unknown;
@@ -259,11 +530,26 @@ export interface components {
             [key: string]: unknown;
         };
         EditMessageBody: {
-            chat_id: components["schemas"]["Platform.uuid"];
+            chat_id: components["schemas"]["ChatRef"];
             message_id: components["schemas"]["MessageId"];
             text: components["schemas"]["Platform.text"];
             /** @description Replaces the keyboard; absent removes it, as in Telegram. */
             reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+        } & {
+            [key: string]: unknown;
+        };
+        ForwardBody: {
+            /** @description Where the copy goes. */
+            chat_id: components["schemas"]["ChatRef"];
+            /** @description Where the message is; the bot must be a member of both rooms. */
+            from_chat_id: components["schemas"]["ChatRef"];
+            message_id: components["schemas"]["MessageId"];
+        } & {
+            [key: string]: unknown;
+        };
+        GetCommandsBody: {
+            scope?: components["schemas"]["CommandScope"];
+            language_code?: string;
         } & {
             [key: string]: unknown;
         };
@@ -336,6 +622,8 @@ export interface components {
             message_thread_id?: number;
             is_topic_message?: boolean;
             reply_to_message?: components["schemas"]["RepliedMessage"];
+            /** @description A forwarded message: who sent the original, and when. */
+            forward_origin?: components["schemas"]["MessageOriginUser"];
         };
         /** @description A command or a mention in a message's text; offset and length count UTF-16 code units, as in Telegram. */
         MessageEntity: {
@@ -352,6 +640,32 @@ export interface components {
          * @description A message_id: the message's sequence number in its room.
          */
         MessageId: number;
+        /** @description What copyMessage answers: the copy's message_id. */
+        MessageIdResult: {
+            /** Format: int64 */
+            message_id: number;
+        };
+        /** @description Who sent the original of a forwarded message. */
+        MessageOriginUser: {
+            /**
+             * @description Always user.
+             * @enum {string}
+             */
+            type: "user";
+            sender_user: components["schemas"]["User"];
+            /**
+             * Format: int64
+             * @description Unix time the original was sent.
+             */
+            date: number;
+        };
+        PinBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            message_id: components["schemas"]["MessageId"];
+            disable_notification?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description Free text: any Unicode string without U+0000, which PostgreSQL text cannot store. */
         "Platform.text": string;
         /**
@@ -399,8 +713,7 @@ export interface components {
             retry_after?: number;
         };
         SendMessageBody: {
-            /** @description The room id. */
-            chat_id: components["schemas"]["Platform.uuid"];
+            chat_id: components["schemas"]["ChatRef"];
             text: components["schemas"]["Platform.text"];
             /** @description Sends a thread reply under this thread root (message_id of the root). */
             message_thread_id?: components["schemas"]["MessageId"];
@@ -409,6 +722,13 @@ export interface components {
             /** @description Same as reply_to_message_id. */
             reply_parameters?: components["schemas"]["ReplyParameters"];
             reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+        } & {
+            [key: string]: unknown;
+        };
+        SetCommandsBody: {
+            commands: components["schemas"]["BotCommand"][];
+            scope?: components["schemas"]["CommandScope"];
+            language_code?: string;
         } & {
             [key: string]: unknown;
         };
@@ -421,6 +741,24 @@ export interface components {
             max_connections?: number;
             allowed_updates?: string[];
             drop_pending_updates?: boolean;
+            /**
+             * @description The receiver's certificate or its private CA, PEM: trusted for this webhook's deliveries (besides the system's
+             *     roots and WEBHOOK_CA_FILE). Uploaded as a multipart file part, as Telegram takes it, or given as text.
+             */
+            certificate?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * Format: int64
+         * @description An integer id as Telegram's: positive, below 2^53 (so a JavaScript number or a 64-bit integer holds it), and
+         *     the same forever for that account or room.
+         */
+        TelegramId: number;
+        UnpinBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            /** @description Absent: the most recently pinned message. */
+            message_id?: components["schemas"]["MessageId"];
         } & {
             [key: string]: unknown;
         };
@@ -448,12 +786,9 @@ export interface components {
          * @enum {string}
          */
         UpdateType: "message" | "callback_query";
-        /**
-         * @description An account as bots see it. Unlike Telegram, id is the account's uuid (a string); libraries pass it through as
-         *     they receive it.
-         */
+        /** @description An account as bots see it, with its integer id. */
         User: {
-            id: components["schemas"]["Platform.uuid"];
+            id: components["schemas"]["TelegramId"];
             is_bot: boolean;
             /** @description The account's display name. */
             first_name: string;
@@ -464,7 +799,7 @@ export interface components {
         WebhookInfo: {
             /** @description Empty when no webhook is set. */
             url: string;
-            /** @description Always false: certificates are not uploaded here. */
+            /** @description Whether setWebhook uploaded a certificate for the receiver. */
             has_custom_certificate: boolean;
             /**
              * Format: int32
@@ -570,6 +905,92 @@ export interface operations {
             };
         };
     };
+    copyMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForwardBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["MessageIdResult"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
     deleteMessage: {
         parameters: {
             query?: never;
@@ -638,6 +1059,83 @@ export interface operations {
             };
             /** @description An error answer with one of the documented statuses. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    deleteMyCommands: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["GetCommandsBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: boolean;
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -905,6 +1403,324 @@ export interface operations {
             };
         };
     };
+    forwardMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForwardBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["Message"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    getChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["ChatFullInfo"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    getChatMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatMemberBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["ChatMember"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    getChatMemberCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        /** Format: int32 */
+                        result: number;
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
     getMe: {
         parameters: {
             query?: never;
@@ -1005,6 +1821,83 @@ export interface operations {
                         /** @enum {boolean} */
                         ok: true;
                         result: components["schemas"]["BotInfo"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    getMyCommands: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["GetCommandsBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["BotCommand"][];
                         /** @description A note some methods add ("Webhook was set"). */
                         description?: string;
                     };
@@ -1381,6 +2274,178 @@ export interface operations {
             };
         };
     };
+    pinChatMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PinBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: boolean;
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    sendChatAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatActionBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: boolean;
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
     sendMessage: {
         parameters: {
             query?: never;
@@ -1467,6 +2532,83 @@ export interface operations {
             };
         };
     };
+    setMyCommands: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetCommandsBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: boolean;
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
     setWebhook: {
         parameters: {
             query?: never;
@@ -1526,6 +2668,92 @@ export interface operations {
             };
             /** @description An error answer with one of the documented statuses. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    unpinChatMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UnpinBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: boolean;
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

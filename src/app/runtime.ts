@@ -28,6 +28,7 @@ import { BotSendLimit } from '../chat/bots/api/send-limit.js';
 import { createWebhookDeliveries, WebhookWorker } from '../chat/bots/delivery/queue.js';
 import { botUpdatesConsumer } from '../chat/bots/updates/consumer.js';
 import { UpdateWaiters } from '../chat/bots/updates/waiters.js';
+import { readSharedCa } from '../chat/bots/delivery/tls.js';
 import { createWebhookEngine } from '../core/webhooks/engine.js';
 import { webhookIntake } from '../core/webhooks/intake.js';
 import { startWebhookWorkers, type WebhookWorkers } from '../core/webhooks/workers.js';
@@ -47,6 +48,7 @@ import { cleanupUploads } from '../chat/media/cleanup.js';
 import { mediaStore } from '../chat/media/store.js';
 import { startTimeWorkers, sweepDue } from '../chat/time/worker.js';
 import { connectRedis } from '../platform/redis.js';
+import { installDependencyTimeouts } from '../platform/dependency-timeouts.js';
 
 export interface Platform {
   chat?: FastifyInstance;
@@ -104,6 +106,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       }
     })());
   try {
+    installDependencyTimeouts(config.dependencyTimeouts);
     const infra = await resolveInfra(config, log);
     stops.push(infra.stop);
 
@@ -120,7 +123,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
     installCursorSecret(await resolveCursorSecret(sql, config.cursorSecret));
 
     const redis = connectRedis(infra.redisUrl, 'commands', { autoPipelining: true, failFast: true });
-    const subscriber = connectRedis(infra.redisUrl, 'subscriber');
+    const subscriber = connectRedis(infra.redisUrl, 'subscriber', { blocking: true });
     stops.push(async () => {
       redis.disconnect();
       subscriber.disconnect();
@@ -166,7 +169,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         sql,
         infra.redisUrl,
         botDeliveries,
-        { ...webhookPolicy, timeoutMs: config.botWebhookTimeoutMs, retryBaseMs: config.botWebhookRetryBaseMs, retryMaxMs: config.botWebhookRetryMaxMs },
+        { ...webhookPolicy, timeoutMs: config.botWebhookTimeoutMs, retryBaseMs: config.botWebhookRetryBaseMs, retryMaxMs: config.botWebhookRetryMaxMs, caPem: readSharedCa(config.webhooks.caFile) },
         clock,
         log,
       );
@@ -327,10 +330,12 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
 async function migrateExclusively(sql: SqlPool, orm: Orm): Promise<string[]> {
   const lock = await sql.connect();
   try {
-    await lock.query("select pg_advisory_lock(hashtext('platform:migrations'))");
+    // Waiting for another node's migrations may take longer than any request may: no time-outs on this connection
+    // (its session settings die with it, it is not pooled again).
+    await lock.query("set statement_timeout = 0; set lock_timeout = 0; select pg_advisory_lock(hashtext('platform:migrations'))");
     return await migrate(orm);
   } finally {
     await lock.query("select pg_advisory_unlock(hashtext('platform:migrations'))").catch(() => undefined);
-    lock.release();
+    lock.release(true);
   }
 }

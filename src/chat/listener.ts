@@ -15,7 +15,7 @@ import { BroadcastService } from './broadcasts/service.js';
 import { channelHandlers } from './channels/handlers.js';
 import { ChannelService } from './channels/service.js';
 import { sendLimited, type SendLimit } from './auth/send-limit.js';
-import { botApiDiversion, buildBotListener } from './bots/api/listener.js';
+import { botApiClientErrors, botApiDiversion, buildBotListener } from './bots/api/listener.js';
 import type { BotSendLimit } from './bots/api/send-limit.js';
 import type { WebhookDeliveries } from './bots/delivery/queue.js';
 import { botHandlers } from './bots/handlers.js';
@@ -149,6 +149,7 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     // The Bot API's document, rendered by /docs beside the chat one once generated/openapi/bot.json exists.
     extraDocuments: await botDocument(),
     divert: botApiDiversion(botApi),
+    clientErrorRenderer: botApiClientErrors,
   });
   await mountMedia(chat, deps, options.media, authenticate);
   // Waiting long polls answer at once, so that closing does not wait for their timeouts.

@@ -8,6 +8,7 @@ import type { SqlPool } from './db/sql.js';
 import type { Logger } from './logger.js';
 import { drainOutbox, pruneOutbox, type OutboxReaders } from './outbox.js';
 import { connectRedis, type Redis } from './redis.js';
+import { closeWorker } from './worker-close.js';
 
 export const outboxQueueName = 'outbox';
 export const maintenanceQueueName = 'maintenance';
@@ -141,7 +142,7 @@ export async function startWorkers(
   // failFast: a drain while Redis is down fails and rolls back at once (its rows stay for the next drain) instead of
   // holding its rows and a database connection until Redis returns.
   const publisher: Redis = connectRedis(redisUrl, 'outbox-publisher', { failFast: true });
-  const connection = connectRedis(redisUrl, 'workers');
+  const connection = connectRedis(redisUrl, 'workers', { blocking: true });
   await queues.outbox.upsertJobScheduler('outbox-drain-safety-net', { every: pollMs }, { name: 'drain' });
   await queues.outbox.upsertJobScheduler('outbox-prune', { every: 3_600_000 }, { name: 'prune' });
   // Keep draining while full batches come back, so one call empties a backlog.
@@ -183,7 +184,7 @@ export async function startWorkers(
     async close() {
       await queues.drainLocally(null);
       await maintenance.close();
-      await worker.close();
+      await closeWorker(worker);
       connection.disconnect();
       publisher.disconnect();
     },

@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { encodeCursor } from '../../src/platform/http/cursor.js';
+import { historyList } from '../../src/chat/messages/service.js';
 import { call, startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { cleanups, elapsed, ms, progress, ratio, rps, runBenchmark, scratchInfra, table } from './report.js';
 import { clearSections, fmtMs, fmtRatio, fmtRps, loadNow, writeSection, type GoalRow } from './results.js';
@@ -311,7 +312,7 @@ async function main(): Promise<number> {
       for (const page of ['newest', 'middle'] as const) {
         const beforeSeq = page === 'middle' ? Math.floor(size / 2) + 1 : null;
         const common = { concurrency: 1, requests: SCROLL_PER_ROUND, warmup: 0, capMs: RUN_CAP_MS };
-        const query = beforeSeq !== null ? `?before=${encodeCursor({ s: beforeSeq })}` : '';
+        const query = beforeSeq !== null ? `?before=${encodeCursor({ s: beforeSeq }, historyList(roomId, undefined))}` : '';
         scrollCases.push({
           label: `${room} msgs, ${page === 'middle' ? `middle (before seq ${beforeSeq})` : 'newest'}`,
           room,
@@ -338,7 +339,7 @@ async function main(): Promise<number> {
     for (const c of scrollCases) plans.push(await explainPage(platform, c.roomId, c.beforeSeq));
     for (const r of results) checkPaired(r, 'scroll', failures);
     // Sanity: a middle page through the API holds the expected messages.
-    const probe = await call(platform.chatUrl, 'GET', `/api/v1/rooms/${bigRoom}/messages?before=${encodeCursor({ s: BIG_ROOM / 2 + 1 })}`, { token: alice.token });
+    const probe = await call(platform.chatUrl, 'GET', `/api/v1/rooms/${bigRoom}/messages?before=${encodeCursor({ s: BIG_ROOM / 2 + 1 }, historyList(bigRoom, undefined))}`, { token: alice.token });
     const texts = (probe.body?.data ?? []).map((m: { text: string }) => m.text);
     const expectedLast = `seeded message number ${BIG_ROOM / 2}`;
     if (probe.status !== 200 || texts.length !== PAGE_LIMIT || texts[texts.length - 1] !== expectedLast) {

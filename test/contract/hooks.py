@@ -1,5 +1,6 @@
 # Schemathesis hooks of the contract run (loaded through SCHEMATHESIS_HOOKS by run.mjs). Each one is narrow: one
-# operation, one artefact or one check, for the reason beside it; docs/decisions.md ("Contract fuzzing") lists them.
+# operation, one artefact or one check, for the reason beside it; docs/adr/0076-contract-seeded-rows.md and
+# docs/adr/0077-contract-schema-rules.md list them.
 import hashlib
 import json
 import os
@@ -102,8 +103,8 @@ def filter_failure(context, failure, case, response):
     return not (isinstance(failure, UseAfterFree) and failure.operation == "DELETE /api/v1/rooms/{roomId}/messages/{messageId}")
 
 
-# Dictionaries hold strings and numbers only, and a channel rule is an object in its own small language (docs/decisions.md,
-# "Channels, contacts, broadcasts"): generated objects are almost never rules, so PUT /channels/{id}/rule was refused in
+# Dictionaries hold strings and numbers only, and a channel rule is an object in its own small language (docs/chat.md,
+# "Channels"): generated objects are almost never rules, so PUT /channels/{id}/rule was refused in
 # every valid case of a phase. Half of the valid cases (chosen by the case's own content, so a seed replays the same
 # choice) carry a seeded rule instead, the object counterpart of a dictionary bound with probability 0.5 (run.mjs
 # writes them: CONTRACT_SEEDED, "objects", per operation and body field). Negative cases and the other half are left

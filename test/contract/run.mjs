@@ -13,7 +13,7 @@
 //                          80)
 //   CONTRACT_PARTNER_MAX_EXAMPLES, CONTRACT_WORKSPACE_MAX_EXAMPLES, CONTRACT_BOT_MAX_EXAMPLES  the same for those
 //                          suites (60, 40 and 100); with these defaults the whole run takes about 12 minutes on 2
-//                          idle cores (see docs/decisions.md, "Contract fuzzing")
+//                          idle cores (see docs/adr/0075-contract-warnings-fail.md)
 //   CONTRACT_SEED          replay a run with its seed (every run prints its seed)
 //   CONTRACT_SUITES        run only these suites, comma-separated (chat, partner, partner-revocation, workspace, bot)
 //   CONTRACT_WORKERS       Schemathesis workers (default 1, see below)
@@ -92,7 +92,7 @@ const semanticRejections = [
   'registerCustomerKey',
   // cursor must be a cursor this service issued.
   'listChannels', 'listChannelMembers', 'listContactRequests', 'listMyBroadcasts',
-  // rule must be a sentence of the rule language (docs/decisions.md), required in RULE mode only; memberIds in
+  // rule must be a sentence of the rule language (docs/chat.md, "Channels"), required in RULE mode only; memberIds in
   // EXPLICIT mode only, naming active accounts of the caller's module and customer.
   'createChannel',
   // rule must be a sentence of the rule language.
@@ -506,9 +506,20 @@ const botSemanticRejections = [
   'deleteMessage',
   // callback_query_id must be an unanswered press of a button of this bot.
   'answerCallbackQuery',
-  // url must be https and must not point at a private, loopback or link-local address.
+  // url must be https and must not point at a private, loopback or link-local address; a certificate must be PEM.
   'setWebhook',
+  // chat_id must be a room the bot is in (as for every chat method below).
+  'getChat', 'getChatMemberCount', 'sendChatAction',
+  // user_id must be a member of that room.
+  'getChatMember',
+  // pinning needs an owner or admin bot and a message of the room that is not recalled.
+  'pinChatMessage', 'unpinChatMessage',
+  // both chats must be rooms of the bot, and message_id a message of the source room (copyMessage: with text).
+  'forwardMessage', 'copyMessage',
 ];
+
+/** A binding that draws from the dictionary most of the time, for operations whose ids rarely hit by chance. */
+const often = (dictionary) => ({ dictionary, probability: 0.9 });
 
 // Messages of the bot per operation: edits on two of them, deletions on ten others. An edit must change something
 // (Telegram's "message is not modified"), and the generator repeats its smallest texts: half of the edits draw from
@@ -517,9 +528,16 @@ const botMessageIds = {
   editMessage: { 'body.chat_id': 'editRooms', 'body.message_id': 'editable', 'body.text': 'editTexts' },
   editMessageText: { 'body.chat_id': 'editRooms', 'body.message_id': 'editable', 'body.text': 'editTexts' },
   deleteMessage: { 'body.message_id': 'deletable' },
+  // Alice's first message of the sends room (the bot cannot delete it), the bot's own id, and the room where the
+  // bot is an admin with a message to pin.
+  forwardMessage: { 'body.chat_id': often('rooms'), 'body.from_chat_id': often('rooms'), 'body.message_id': often('forwardable') },
+  copyMessage: { 'body.chat_id': often('rooms'), 'body.from_chat_id': often('rooms'), 'body.message_id': often('forwardable') },
+  getChatMember: { 'body.chat_id': often('rooms'), 'body.user_id': often('members') },
+  pinChatMessage: { 'body.chat_id': often('pinRooms'), 'body.message_id': often('pinnable') },
+  unpinChatMessage: { 'body.chat_id': often('pinRooms'), 'body.message_id': often('pinnable') },
 };
 
-function botConfig({ tokens, rooms, editRooms, presses, editable, deletable }) {
+function botConfig({ tokens, rooms, editRooms, presses, editable, deletable, forwardable, members, pinRooms, pinnable }) {
   return [
     ...suiteRules,
     // The Bot API authenticates by the token in the path: most draws use the token of a bot that is a member of
@@ -532,6 +550,10 @@ function botConfig({ tokens, rooms, editRooms, presses, editable, deletable }) {
       editTexts: Array.from({ length: 10 }, (_, i) => `Edited ${i + 1}`),
       editable,
       deletable,
+      forwardable,
+      members,
+      pinRooms,
+      pinnable,
     }),
     '[parameters]',
     ...bindingLines({
@@ -580,8 +602,14 @@ async function prepareBots(chatUrl, adminToken, aliceToken) {
   const editable = [await botSays(editRoom.id, 'edit me'), await botSays(editRoom.id, 'edit me too')];
   const deletable = [];
   for (let i = 0; i < 10; i++) deletable.push(await botSays(room.id, `delete me ${i}`));
+  // A fourth room where the bot is an admin, for pins.
+  const pinRoom = await json('POST', '/api/v1/rooms', aliceToken, { type: 'GROUP', name: 'Contract bot pins', memberIds: [made.bot.accountId] });
+  await json('PATCH', `/api/v1/rooms/${pinRoom.id}/members/${made.bot.accountId}/role`, aliceToken, { role: 'ADMIN' });
+  const pinnable = [await botSays(pinRoom.id, 'pin me')];
+  const me = await json('GET', `/bot/${made.token}/getMe`);
   return {
     tokens: [made.token], rooms: [room.id], editRooms: [editRoom.id], presses, editable, deletable,
+    forwardable: [1], members: [me.id], pinRooms: [pinRoom.id], pinnable,
     // For the chat suite: the bot, its room, and the message with its keyboard in its room.
     botId: made.bot.id, roomId: room.id, keyboardRoomId: keyboardRoom.id, keyboardId: keyboard.id, callbackData: 'a',
   };

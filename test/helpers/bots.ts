@@ -106,3 +106,15 @@ export async function waitForEvent(platform: TestPlatform, topic: string, fields
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/** The integer id the Bot API shows for an account (from.id, getMe's id). */
+export async function userNumber(platform: TestPlatform, accountId: string): Promise<number> {
+  const { rows } = await platform.db.query('select bot_api_id from accounts where id = $1', [accountId]);
+  return Number(rows[0].bot_api_id);
+}
+
+/** The chat.id the Bot API shows for a room: positive for a private room, negative for a group. */
+export async function chatNumber(platform: TestPlatform, roomId: string): Promise<number> {
+  const { rows } = await platform.db.query('select bot_api_id, type from rooms where id = $1', [roomId]);
+  return rows[0].type === 'PRIVATE' ? Number(rows[0].bot_api_id) : -Number(rows[0].bot_api_id);
+}

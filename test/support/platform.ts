@@ -5,7 +5,7 @@ import { exportSPKI, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import pg from 'pg';
 import { loadConfig, type Config } from '../../src/config.js';
 import { systemClock, type Clock } from '../../src/platform/clock.js';
-import { createLogger } from '../../src/platform/logger.js';
+import { createLogger, type Logger } from '../../src/platform/logger.js';
 import { startPlatform, type Platform } from '../../src/app/runtime.js';
 import { newId } from '../../src/platform/ids.js';
 
@@ -113,12 +113,36 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     sendRateLimitPerMinute: 1_000_000,
     logLevel: 'silent',
     outboxPollMs: 60_000,
+    // A test machine shared with other work can stall a statement for seconds; the bounded waits are tested with
+    // short settings of their own (test/integration/reliability/frozen-dependencies.test.ts).
+    dependencyTimeouts: { databaseStatementTimeoutMs: 30_000, databaseLockTimeoutMs: 30_000, databaseConnectTimeoutMs: 30_000, redisCommandTimeoutMs: 30_000 },
     ...overrides,
   };
 }
 
 /** Tenants (module, customer, registered signing key) and their accounts, in any platform's database. */
-export function tenantFactory(db: pg.Pool, audience: string): (options?: { moduleCode?: string; customer?: string }) => Promise<TestTenant> {
+/**
+ * exp for a relative expiresIn ('1h', '-10m', '30s', '2d') counted from `nowSec`, as jose counts it from the real
+ * time; other forms are left to jose.
+ */
+function expiryFrom(nowSec: number, expiresIn: string | number): string | number {
+  if (typeof expiresIn === 'number') return expiresIn;
+  const m = /^(-?)(\d+)(s|m|h|d)$/.exec(expiresIn);
+  if (!m) return expiresIn;
+  const seconds = Number(m[2]) * { s: 1, m: 60, h: 3_600, d: 86_400 }[m[3] as 's' | 'm' | 'h' | 'd'];
+  return nowSec + (m[1] === '-' ? -seconds : seconds);
+}
+
+/**
+ * Tokens are issued at the platform's time (`clock`, which a test may have set anywhere): a token stamped with the
+ * real time under a clock months behind it would carry an iat in the future and a lifetime of months from now.
+ */
+export function tenantFactory(
+  db: pg.Pool,
+  audience: string,
+  clock: Clock = systemClock,
+  defaultExpiresIn = '1h',
+): (options?: { moduleCode?: string; customer?: string }) => Promise<TestTenant> {
   return async (options: { moduleCode?: string; customer?: string } = {}): Promise<TestTenant> => {
     const moduleCode = options.moduleCode ?? `m${randomUUID().slice(0, 8)}`;
     const customer = options.customer ?? `c-${randomUUID().slice(0, 8)}`;
@@ -135,9 +159,10 @@ export function tenantFactory(db: pg.Pool, audience: string): (options?: { modul
         .setProtectedHeader({ alg: 'ES256', kid: o.kid ?? kid })
         .setIssuer(o.issuer ?? moduleCode)
         .setSubject(o.subject ?? String(claims.sub ?? ''))
-        .setAudience(o.audience ?? audience)
-        .setIssuedAt();
-      if (o.expiresIn !== null) jwt.setExpirationTime(o.expiresIn ?? '1h');
+        .setAudience(o.audience ?? audience);
+      const nowSec = Math.floor(clock.now().getTime() / 1000);
+      jwt.setIssuedAt(nowSec);
+      if (o.expiresIn !== null) jwt.setExpirationTime(expiryFrom(nowSec, o.expiresIn ?? defaultExpiresIn));
       return jwt.sign(o.privateKey ?? privateKey);
     };
     return {
@@ -158,12 +183,20 @@ export function tenantFactory(db: pg.Pool, audience: string): (options?: { modul
   };
 }
 
-export async function startTestPlatform(overrides: Partial<Config> = {}, clock: Clock = systemClock): Promise<TestPlatform> {
-  const config = testConfig(overrides);
-  const platform = await startPlatform(config, createLogger('silent'), clock);
+/** Token lifetime on a platform whose clock a test moves: 200 days, within a one-year maximum. */
+const travellingTokenLifetime = '200d';
+
+/** log: the platform's logger (silent by default; a test that reads the log passes its own). */
+export async function startTestPlatform(overrides: Partial<Config> = {}, clock: Clock = systemClock, log: Logger = createLogger('silent')): Promise<TestPlatform> {
+  // A test that moves the platform's clock (weeks back and forth) keeps using the tokens it made at the start: they
+  // live 200 days from the clock's start and the maximum lifetime is a year, so exp - now stays within it anywhere in
+  // that range. The lifetime rule itself is tested on platforms that run on the real clock.
+  const travels = clock !== systemClock;
+  const config = testConfig({ ...(travels ? { maxTokenLifetimeSeconds: 31_536_000 } : {}), ...overrides });
+  const platform = await startPlatform(config, log, clock);
   const db = new pg.Pool({ connectionString: platform.databaseUrl, max: 4 });
 
-  const tenant = tenantFactory(db, config.jwtAudience);
+  const tenant = tenantFactory(db, config.jwtAudience, clock, travels ? travellingTokenLifetime : '1h');
 
   let admin: Promise<string> | undefined;
   return {

@@ -29,6 +29,17 @@ export const operationRoutes = {
   editMessageText: { method: 'post', path: '/bot/{token}/editMessageText' },
   deleteMessage: { method: 'post', path: '/bot/{token}/deleteMessage' },
   answerCallbackQuery: { method: 'post', path: '/bot/{token}/answerCallbackQuery' },
+  getChat: { method: 'post', path: '/bot/{token}/getChat' },
+  getChatMember: { method: 'post', path: '/bot/{token}/getChatMember' },
+  getChatMemberCount: { method: 'post', path: '/bot/{token}/getChatMemberCount' },
+  sendChatAction: { method: 'post', path: '/bot/{token}/sendChatAction' },
+  setMyCommands: { method: 'post', path: '/bot/{token}/setMyCommands' },
+  getMyCommands: { method: 'post', path: '/bot/{token}/getMyCommands' },
+  deleteMyCommands: { method: 'post', path: '/bot/{token}/deleteMyCommands' },
+  pinChatMessage: { method: 'post', path: '/bot/{token}/pinChatMessage' },
+  unpinChatMessage: { method: 'post', path: '/bot/{token}/unpinChatMessage' },
+  forwardMessage: { method: 'post', path: '/bot/{token}/forwardMessage' },
+  copyMessage: { method: 'post', path: '/bot/{token}/copyMessage' },
 } as const satisfies { readonly [K in OperationId]: RouteOf<K> };
 
 export const operationIds = Object.keys(operationRoutes) as OperationId[];

@@ -1,7 +1,7 @@
 // Drives the real Bot API through the SDK (imported by path: the package is not linked into node_modules).
 import { readFile } from 'node:fs/promises';
 import { startTestPlatform, type TestPlatform } from '../../../test/support/platform.js';
-import { createBot, groupWith, say } from '../../../test/helpers/bots.js';
+import { chatNumber, createBot, groupWith, say, userNumber } from '../../../test/helpers/bots.js';
 import { BotApiError, createBotClient, operationRoutes, type BotClient, type Update } from '../src/index.js';
 
 let platform: TestPlatform;
@@ -33,10 +33,11 @@ test('typed results: getMe, sendMessage with a keyboard, editMessageText, delete
   const { client, roomId, accountId } = await botAndRoom();
   const me = await client.getMe();
   if (!me.ok) throw new Error(me.error.description);
-  expect(me.result.id).toBe(accountId);
-  const sent = await client.sendMessage({ chat_id: roomId, text: 'hello', reply_markup: { inline_keyboard: [[{ text: 'Go', callback_data: 'go' }]] } });
+  expect(me.result.id).toBe(await userNumber(platform, accountId));
+  const chatId = await chatNumber(platform, roomId);
+  const sent = await client.sendMessage({ chat_id: chatId, text: 'hello', reply_markup: { inline_keyboard: [[{ text: 'Go', callback_data: 'go' }]] } });
   if (!sent.ok) throw new Error(sent.error.description);
-  expect(sent.result).toMatchObject({ message_id: 1, chat: { id: roomId, type: 'group' }, text: 'hello', reply_markup: { inline_keyboard: [[{ text: 'Go', callback_data: 'go' }]] } });
+  expect(sent.result).toMatchObject({ message_id: 1, chat: { id: chatId, type: 'group' }, text: 'hello', reply_markup: { inline_keyboard: [[{ text: 'Go', callback_data: 'go' }]] } });
   const edited = await client.editMessageText({ chat_id: roomId, message_id: sent.result.message_id, text: 'hello again' });
   expect(edited.ok && edited.result.text).toBe('hello again');
   const deleted = await client.deleteMessage({ chat_id: roomId, message_id: sent.result.message_id });

@@ -1944,7 +1944,7 @@ export interface components {
         /** @enum {string} */
         ChannelRole: "OWNER" | "ADMIN" | "MEMBER";
         /**
-         * @description A membership rule over account metadata (docs/decisions.md, "Channels, contacts, broadcasts"). Exactly one of:
+         * @description A membership rule over account metadata (docs/chat.md, "Channels"). Exactly one of:
          *     {"all": [rule, ...]} (every one matches), {"any": [rule, ...]} (at least one matches), {"not": rule},
          *     {"field": "team" | "department" | "role", "equals": "value"}, {"field": "team" | "department" | "role", "in": ["value", ...]},
          *     {"field": "tags", "contains": "value"}, {"field": "tags", "in": ["value", ...]} (has at least one of them).
@@ -2014,6 +2014,7 @@ export interface components {
         /** @description The new bot and its token. The token is shown here once: only its hash is kept. */
         CreateBotResponse: {
             bot: components["schemas"]["BotResponse"];
+            /** @description Telegram's shape: <the bot's integer Bot API id>:<43 characters of [A-Za-z0-9_-]>. */
             token: string;
         };
         /** @description A broadcast to every user of every module; a body with an audience is refused. */
@@ -2548,6 +2549,7 @@ export interface components {
         /** @description The new token, shown once; the previous one stopped working. */
         RegenerateBotTokenResponse: {
             botId: components["schemas"]["Platform.uuid"];
+            /** @description The same integer id before the colon, a new secret after it. */
             token: string;
         };
         RegisterAccountRequest: {

@@ -6371,7 +6371,7 @@ export interface operations {
                 /** @description The next_cursor of the previous page. */
                 cursor?: components["parameters"]["PageQuery.cursor"];
                 status?: components["schemas"]["Hr.EmployeeStatus"];
-                department?: string;
+                department?: components["schemas"]["Hr.shortLabel"];
                 manager_id?: components["schemas"]["Platform.uuid"];
             };
             header?: never;

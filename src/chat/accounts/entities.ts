@@ -1,4 +1,5 @@
 import { ArrayType, defineEntity, p, type InferEntity, type Platform, type TransformContext } from '@mikro-orm/core';
+import { reference } from '../../platform/db/reference.js';
 
 /**
  * text[] written as a PostgreSQL array literal with every element quoted and escaped. MikroORM's ArrayType leaves
@@ -17,7 +18,7 @@ export const AccountEntity = defineEntity({
   tableName: 'accounts',
   properties: {
     id: p.uuid().primary(),
-    moduleCode: p.text().fieldName('module_code'),
+    moduleCode: reference(p.text().fieldName('module_code'), 'Module', 'accounts_module_code_fkey'),
     customerAccountId: p.text().fieldName('customer_account_id'),
     displayName: p.text().fieldName('display_name'),
     avatarUrl: p.text().fieldName('avatar_url').nullable(),
@@ -26,9 +27,14 @@ export const AccountEntity = defineEntity({
     team: p.text().nullable(),
     department: p.text().nullable(),
     role: p.text().nullable(),
-    tags: p.array().type(new TextArrayType()).columnType('text[]'),
-    createdAt: p.datetime().fieldName('created_at'),
-    updatedAt: p.datetime().fieldName('updated_at'),
+    tags: p.array().type(new TextArrayType()).columnType('text[]').defaultRaw("'{}'::text[]"),
+    createdAt: p.datetime().fieldName('created_at').defaultRaw('now()'),
+    updatedAt: p.datetime().fieldName('updated_at').defaultRaw('now()'),
+    email: p.text().nullable(),
+    // the Bot API's user id, drawn from the sequence bot_api_ids shared with rooms (its default, which MikroORM reads as autoincrement)
+    botApiId: p.bigint('number').fieldName('bot_api_id').autoincrement(),
   },
+  indexes: [{ name: 'accounts_customer', properties: ['customerAccountId', 'moduleCode'] }],
+  uniques: [{ name: 'accounts_bot_api_id', properties: ['botApiId'] }],
 });
 export type Account = InferEntity<typeof AccountEntity>;

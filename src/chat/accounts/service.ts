@@ -101,7 +101,7 @@ export class AccountService {
 
   /**
    * Creates the account, or updates it when the id exists for the same module and customer. RULE channels of its
-   * module and customer are re-evaluated for it right after the commit, before the answer (docs/decisions.md).
+   * module and customer are re-evaluated for it right after the commit, before the answer (docs/adr/0048-channel-rules.md).
    */
   async register(input: RegisterInput): Promise<AccountView> {
     let view: AccountView;

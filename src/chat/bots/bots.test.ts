@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { call, startTestPlatform, type TestAccount, type TestPlatform } from '../../../test/support/platform.js';
 import { count, expectError, expectOk } from '../../../test/helpers/expect.js';
-import { botCall, botUsername, createBot, expectBotError, groupWith, privateRoomWith, resultOf, say } from '../../../test/helpers/bots.js';
+import { botCall, botUsername, chatNumber, createBot, expectBotError, groupWith, privateRoomWith, resultOf, say, userNumber } from '../../../test/helpers/bots.js';
 
 let platform: TestPlatform;
 let admin: string;
@@ -28,7 +28,8 @@ describe('createBot', () => {
     expectOk(res);
     const { bot, token } = res.body.data;
     expect(bot).toMatchObject({ username, displayName: 'Helper', description: 'Helps', moduleCode: tenant.moduleCode, customerAccountId: tenant.customer, webhook: null, readAllRoomIds: [], pendingUpdateCount: 0 });
-    expect(token).toMatch(/^[0-9a-f]{32}:[A-Za-z0-9_-]{43}$/);
+    expect(token).toMatch(/^[1-9][0-9]*:[A-Za-z0-9_-]{43}$/);
+    expect(token.split(':')[0]).toBe(String(await userNumber(platform, bot.accountId)));
     const { rows } = await platform.db.query('select a.account_type, a.status, a.module_code, a.customer_account_id, b.token_hash from bots b join accounts a on a.id = b.account_id where b.id = $1', [bot.id]);
     expect(rows[0]).toMatchObject({ account_type: 'BOT', status: 'ACTIVE', module_code: tenant.moduleCode, customer_account_id: tenant.customer });
     expect(Buffer.compare(rows[0].token_hash, createHash('sha256').update(token).digest())).toBe(0);
@@ -120,7 +121,11 @@ describe('tokens', () => {
     expect((await waiting).body).toEqual({ ok: false, error_code: 401, description: 'Unauthorized' });
     expectBotError(await botCall(platform, bot.token, 'getMe'), 401, 'Unauthorized');
     expectBotError(await botCall(platform, bot.token, 'sendMessage', { chat_id: bot.id, text: 'x' }, { telegram: true }), 401, 'Unauthorized');
-    expect(resultOf(await botCall(platform, res.body.data.token, 'getMe')).id).toBe(bot.accountId);
+    const me = resultOf(await botCall(platform, res.body.data.token, 'getMe'));
+    expect(me.id).toBe(await userNumber(platform, bot.accountId));
+    // The new token keeps the id part (Telegram's shape) and changes the secret.
+    expect(res.body.data.token.split(':')[0]).toBe(String(me.id));
+    expect(res.body.data.token).toMatch(/^\d+:[A-Za-z0-9_-]{35,}$/);
   });
 
   test('deleteBot: token refused, account deactivated, messages kept; the username is free again', async () => {
@@ -219,10 +224,10 @@ describe('pressInlineButton', () => {
     while (updates.length === 0 && Date.now() < deadline) updates = resultOf(await botCall(platform, bot.token, 'getUpdates', { timeout: 1 }));
     expect(updates[0].callback_query).toMatchObject({
       id: press.body.data.callbackQueryId,
-      from: { id: alice.id, is_bot: false },
+      from: { id: await userNumber(platform, alice.id), is_bot: false },
       data: 'a',
       chat_instance: roomId,
-      message: { message_id: 1, chat: { id: roomId, type: 'group' }, text: 'Pick', reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }, { text: 'Site', url: 'https://example.com' }]] } },
+      message: { message_id: 1, chat: { id: await chatNumber(platform, roomId), type: 'group' }, text: 'Pick', reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }, { text: 'Site', url: 'https://example.com' }]] } },
     });
     expect(resultOf(await botCall(platform, bot.token, 'answerCallbackQuery', { callback_query_id: press.body.data.callbackQueryId, text: 'Done', show_alert: true }))).toBe(true);
     expectBotError(await botCall(platform, bot.token, 'answerCallbackQuery', { callback_query_id: press.body.data.callbackQueryId }), 400, 'Bad Request: query is too old and response timeout expired or query ID is invalid');

@@ -59,6 +59,7 @@ export class BotAdminService {
 
   /** Oldest first, keyset on (created_at, id); platform administrators see every live bot. */
   private async page(caller: Caller, query: PageQuery, extra = ''): Promise<{ rows: BotRow[]; hasMore: boolean; nextCursor: string | null }> {
+    const list = `bots:${caller.accountId}:${extra}`;
     const limit = query.limit ?? 50;
     const params: unknown[] = [];
     let where = extra;
@@ -67,7 +68,7 @@ export class BotAdminService {
       where += ` and b.module_code = $${params.length - 1} and b.customer_account_id = $${params.length}`;
     }
     if (query.cursor !== undefined) {
-      const c = decodeCursor(query.cursor);
+      const c = decodeCursor(query.cursor, list);
       if (!c || !isCursorInstant(c.a) || !isCursorUuid(c.i)) throw chatErrors.invalidCursor('query.cursor');
       params.push(c.a, c.i);
       where += ` and (b.created_at, b.id) > ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
@@ -77,7 +78,7 @@ export class BotAdminService {
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    return { rows: page, hasMore, nextCursor: hasMore && last ? encodeCursor({ a: last.created_at.toISOString(), i: last.id }) : null };
+    return { rows: page, hasMore, nextCursor: hasMore && last ? encodeCursor({ a: last.created_at.toISOString(), i: last.id }, list) : null };
   }
 
   async list(caller: Caller, query: PageQuery): Promise<Page<BotView>> {
@@ -95,15 +96,16 @@ export class BotAdminService {
     if (rowCount === 0) throw chatErrors.invalid('body.moduleCode', `names no module; create module "${input.moduleCode}" first`);
     const botId = newId();
     const accountId = newId();
-    const token = newBotToken(botId);
     const now = this.deps.clock.now();
+    let token = '';
     try {
       await inTransaction(this.deps.sql, async (client) => {
-        await client.query(
+        const { rows } = await client.query<{ bot_api_id: number }>(
           `insert into accounts (id, module_code, customer_account_id, display_name, avatar_url, account_type, status, created_at, updated_at)
-           values ($1, $2, $3, $4, $5, 'BOT', 'ACTIVE', $6, $6)`,
+           values ($1, $2, $3, $4, $5, 'BOT', 'ACTIVE', $6, $6) returning bot_api_id`,
           [accountId, input.moduleCode, input.customerAccountId, input.displayName, input.avatarUrl ?? null, now],
         );
+        token = newBotToken(rows[0]!.bot_api_id);
         await client.query(
           `insert into bots (id, account_id, module_code, customer_account_id, username, description, token_hash, created_at, updated_at)
            values ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
@@ -195,13 +197,15 @@ export class BotAdminService {
     return { botId, status: 'deleted' };
   }
 
-  /** A new token; the old one fails from the commit on, long polls made with it included. */
+  /** A new token with the same id part; the old one fails from the commit on, long polls made with it included. */
   async regenerateToken(caller: Caller, botId: string): Promise<{ botId: string; token: string }> {
-    const token = newBotToken(botId);
-    await inTransaction(this.deps.sql, async (client) => {
+    const token = await inTransaction(this.deps.sql, async (client) => {
       await lockManagedBot(client, caller, botId);
+      const { rows } = await client.query<{ bot_api_id: number }>('select a.bot_api_id from bots b join accounts a on a.id = b.account_id where b.id = $1', [botId]);
+      const token = newBotToken(rows[0]!.bot_api_id);
       await client.query('update bots set token_hash = $2, updated_at = $3 where id = $1', [botId, tokenHash(token), this.deps.clock.now()]);
       await emit(client, 'bot.token_regenerated', { botId, regeneratedBy: caller.accountId }, accountsAudience([caller.accountId]));
+      return token;
     });
     this.deps.queues.requestOutboxDrain();
     await this.deps.waiters.notify([botId]);

@@ -1,19 +1,20 @@
 // Chat messages in the shape the Bot API hands to bots (Telegram's Message object): message_id is the room
-// sequence number, chat.id the room id, from.id the sender's account id; a thread reply carries its root as
-// message_thread_id with is_topic_message, and as reply_to_message.
+// sequence number, chat.id the room's integer id (negative for groups, as Telegram's), from.id the sender
+// account's integer id; a thread reply carries its root as message_thread_id with is_topic_message, and as
+// reply_to_message.
 import type { SqlClient, SqlPool } from '../../platform/db/sql.js';
 import { entitiesOf, type Entity } from './entities.js';
 import type { StoredKeyboard } from './keyboard.js';
 
 export interface TelegramUser {
-  id: string;
+  id: number;
   is_bot: boolean;
   first_name: string;
   username?: string;
 }
 
 export interface TelegramChat {
-  id: string;
+  id: number;
   type: 'private' | 'group';
   title?: string;
 }
@@ -33,6 +34,7 @@ export interface TelegramMessage extends RepliedMessage {
   message_thread_id?: number;
   is_topic_message?: boolean;
   reply_to_message?: RepliedMessage;
+  forward_origin?: { type: 'user'; sender_user: TelegramUser; date: number };
 }
 
 /** One message with what its Telegram shape needs: sender, room and thread root. */
@@ -41,6 +43,7 @@ export interface BotMessageRow {
   room_id: string;
   seq: number;
   sender_id: string;
+  sender_api_id: number;
   text: string | null;
   created_at: Date;
   edited_at: Date | null;
@@ -52,8 +55,10 @@ export interface BotMessageRow {
   sender_username: string | null;
   room_type: string;
   room_name: string | null;
+  room_api_id: number;
   root_seq: number | null;
   root_sender_id: string | null;
+  root_sender_api_id: number | null;
   root_text: string | null;
   root_created_at: Date | null;
   root_edited_at: Date | null;
@@ -62,22 +67,31 @@ export interface BotMessageRow {
   root_sender_name: string | null;
   root_sender_type: string | null;
   root_sender_username: string | null;
+  origin_sender_api_id: number | null;
+  origin_sender_name: string | null;
+  origin_sender_type: string | null;
+  origin_created_at: Date | null;
 }
 
 export const botMessageSelect = `
   select m.id, m.room_id, m.seq, m.sender_id, m.text, m.created_at, m.edited_at, m.recalled_at, m.thread_root_id, m.inline_keyboard,
          sa.display_name as sender_name, sa.account_type as sender_type, sb.username as sender_username,
-         r.type as room_type, r.name as room_name,
+         sa.bot_api_id as sender_api_id, r.type as room_type, r.name as room_name, r.bot_api_id as room_api_id,
          root.seq as root_seq, root.sender_id as root_sender_id, root.text as root_text, root.created_at as root_created_at,
          root.edited_at as root_edited_at, root.recalled_at as root_recalled_at, root.inline_keyboard as root_inline_keyboard,
-         ra.display_name as root_sender_name, ra.account_type as root_sender_type, rb.username as root_sender_username
+         ra.display_name as root_sender_name, ra.account_type as root_sender_type, rb.username as root_sender_username,
+         ra.bot_api_id as root_sender_api_id,
+         fa.bot_api_id as origin_sender_api_id, fa.display_name as origin_sender_name, fa.account_type as origin_sender_type,
+         fm.created_at as origin_created_at
     from messages m
     join accounts sa on sa.id = m.sender_id
     left join bots sb on sb.account_id = m.sender_id
     join rooms r on r.id = m.room_id
     left join messages root on root.id = m.thread_root_id
     left join accounts ra on ra.id = root.sender_id
-    left join bots rb on rb.account_id = root.sender_id`;
+    left join bots rb on rb.account_id = root.sender_id
+    left join messages fm on fm.id = m.forwarded_from_message_id
+    left join accounts fa on fa.id = fm.sender_id`;
 
 export async function loadBotMessages(db: SqlPool | SqlClient, ids: string[]): Promise<Map<string, BotMessageRow>> {
   if (ids.length === 0) return new Map();
@@ -87,12 +101,18 @@ export async function loadBotMessages(db: SqlPool | SqlClient, ids: string[]): P
 
 const unix = (at: Date) => Math.floor(at.getTime() / 1000);
 
-export function telegramUser(id: string, name: string, type: string, username: string | null): TelegramUser {
+export function telegramUser(id: number, name: string, type: string, username: string | null): TelegramUser {
   return { id, is_bot: type === 'BOT', first_name: name, ...(username ? { username } : {}) };
 }
 
-export function telegramChat(roomId: string, type: string, name: string | null): TelegramChat {
-  return type === 'PRIVATE' ? { id: roomId, type: 'private' } : { id: roomId, type: 'group', ...(name ? { title: name } : {}) };
+/** A room's chat id: its integer id, negated for groups as Telegram's group ids are negative. */
+export function chatIdOf(roomApiId: number, type: string): number {
+  return type === 'PRIVATE' ? roomApiId : -roomApiId;
+}
+
+export function telegramChat(roomApiId: number, type: string, name: string | null): TelegramChat {
+  const id = chatIdOf(roomApiId, type);
+  return type === 'PRIVATE' ? { id, type: 'private' } : { id, type: 'group', ...(name ? { title: name } : {}) };
 }
 
 function body(text: string | null, recalled: boolean, keyboard: StoredKeyboard | null, edited: Date | null) {
@@ -107,20 +127,27 @@ function body(text: string | null, recalled: boolean, keyboard: StoredKeyboard |
 }
 
 export function telegramMessage(row: BotMessageRow): TelegramMessage {
-  const chat = telegramChat(row.room_id, row.room_type, row.room_name);
+  const chat = telegramChat(row.room_api_id, row.room_type, row.room_name);
   const message: TelegramMessage = {
     message_id: row.seq,
-    from: telegramUser(row.sender_id, row.sender_name, row.sender_type, row.sender_username),
+    from: telegramUser(row.sender_api_id, row.sender_name, row.sender_type, row.sender_username),
     chat,
     date: unix(row.created_at),
     ...body(row.text, row.recalled_at !== null, row.inline_keyboard, row.edited_at),
   };
+  if (row.origin_sender_api_id !== null && row.origin_created_at !== null) {
+    message.forward_origin = {
+      type: 'user',
+      sender_user: telegramUser(row.origin_sender_api_id, row.origin_sender_name!, row.origin_sender_type!, null),
+      date: unix(row.origin_created_at),
+    };
+  }
   if (row.thread_root_id !== null && row.root_seq !== null) {
     message.message_thread_id = row.root_seq;
     message.is_topic_message = true;
     message.reply_to_message = {
       message_id: row.root_seq,
-      from: telegramUser(row.root_sender_id!, row.root_sender_name!, row.root_sender_type!, row.root_sender_username),
+      from: telegramUser(row.root_sender_api_id!, row.root_sender_name!, row.root_sender_type!, row.root_sender_username),
       chat,
       date: unix(row.root_created_at!),
       ...body(row.root_text, row.root_recalled_at !== null, row.root_inline_keyboard, row.root_edited_at),

@@ -11,6 +11,8 @@ export interface WebhookChange {
   url: string | null;
   secret?: string | null;
   maxConnections?: number | null;
+  /** The receiver's certificate or CA (PEM) uploaded with setWebhook; absent or null: none. */
+  certificate?: string | null;
   /** Absent: as it was; empty: every kind. Kinds this server does not produce are left out. */
   allowedUpdates?: string[];
   dropPendingUpdates?: boolean;
@@ -29,7 +31,8 @@ export async function changeWebhook(client: SqlClient, botId: string, change: We
   await client.query(
     `update bots set webhook_url = $2, webhook_secret = $3, webhook_max_connections = $4,
             allowed_updates = case when $5::boolean then $6::text[] else allowed_updates end,
-            webhook_failures = 0, webhook_retry_at = null, webhook_last_error_at = null, webhook_last_error_message = null
+            webhook_failures = 0, webhook_retry_at = null, webhook_last_error_at = null, webhook_last_error_message = null,
+            webhook_certificate = $7
       where id = $1`,
     [
       botId,
@@ -38,6 +41,7 @@ export async function changeWebhook(client: SqlClient, botId: string, change: We
       change.url === null ? null : (change.maxConnections ?? null),
       allowed !== undefined,
       allowed === undefined || allowed.length === 0 ? null : allowed,
+      change.url === null ? null : (change.certificate ?? null),
     ],
   );
   if (change.dropPendingUpdates) await client.query('delete from bot_updates where bot_id = $1', [botId]);
@@ -49,11 +53,14 @@ export async function changeWebhook(client: SqlClient, botId: string, change: We
   return { hadWebhook };
 }
 
-/** What follows a committed change: long polls look again, deliveries start. */
+/**
+ * What follows a committed change: long polls look again, deliveries start. The change cleared the failure count,
+ * so the backoff starts afresh: a retry still waiting for the old URL's backoff is moved to now.
+ */
 export async function afterWebhookChange(deps: BotDeps, botId: string, url: string | null): Promise<void> {
   deps.queues.requestOutboxDrain();
   await deps.waiters.notify([botId]);
-  if (url !== null) await deps.deliveries.request(botId);
+  if (url !== null) await deps.deliveries.restart(botId);
 }
 
 /** guard runs first in the transaction: it locks the bot and refuses when it is gone or no longer the caller's. */

@@ -61,11 +61,12 @@ export class BroadcastService {
 
   /** Newest first; keyset on seq. */
   async feed(caller: Caller, query: { limit?: number; cursor?: string }): Promise<Page<BroadcastFeedItem>> {
+    const list = `broadcasts:${caller.accountId}`;
     const limit = query.limit ?? 50;
     const params: unknown[] = [caller.accountId, caller.moduleCode];
     let filter = '';
     if (query.cursor !== undefined) {
-      const seq = cursorInt(decodeCursor(query.cursor)?.s, 1);
+      const seq = cursorInt(decodeCursor(query.cursor, list)?.s, 1);
       if (seq === null) throw chatErrors.invalidCursor('query.cursor');
       params.push(seq);
       filter = `and b.seq < $${params.length}`;
@@ -85,7 +86,7 @@ export class BroadcastService {
     return {
       items: page.map((r) => ({ ...broadcastView(r), read: r.read })),
       hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ s: last.seq }) : null,
+      nextCursor: hasMore && last ? encodeCursor({ s: last.seq }, list) : null,
     };
   }
 

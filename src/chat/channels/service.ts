@@ -52,11 +52,12 @@ export class ChannelService {
 
   /** The caller's pinned channels first, then newest first; keyset (pinned, created_at, id). */
   async list(caller: Caller, query: PageQuery): Promise<Page<ChannelView>> {
+    const list = `channels:${caller.accountId}`;
     const limit = query.limit ?? 50;
     const params: unknown[] = [caller.accountId];
     let filter = '';
     if (query.cursor !== undefined) {
-      const c = decodeCursor(query.cursor);
+      const c = decodeCursor(query.cursor, list);
       const at = cursorInstant(c?.a);
       const id = cursorUuid(c?.i);
       if (!c || (c.p !== 0 && c.p !== 1) || !at || !id) throw chatErrors.invalidCursor('query.cursor');
@@ -74,7 +75,7 @@ export class ChannelService {
     return {
       items: page.map(channelView),
       hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ p: last.pinned ? 1 : 0, a: last.created_at.toISOString(), i: last.id }) : null,
+      nextCursor: hasMore && last ? encodeCursor({ p: last.pinned ? 1 : 0, a: last.created_at.toISOString(), i: last.id }, list) : null,
     };
   }
 
@@ -184,11 +185,12 @@ export class ChannelService {
 
   /** Joining order, keyset (joined_at, account_id). */
   async members(caller: Caller, channelId: string, query: PageQuery): Promise<Page<ChannelMemberView>> {
+    const list = `channel-members:${channelId}`;
     const limit = query.limit ?? 100;
     const params: unknown[] = [channelId];
     let sql = channelMemberSelect;
     if (query.cursor !== undefined) {
-      const c = decodeCursor(query.cursor);
+      const c = decodeCursor(query.cursor, list);
       const at = cursorInstant(c?.a);
       const id = cursorUuid(c?.i);
       if (!at || !id) throw chatErrors.invalidCursor('query.cursor');
@@ -204,7 +206,7 @@ export class ChannelService {
     return {
       items: page.map(channelMemberView),
       hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ a: last.joined_at.toISOString(), i: last.account_id }) : null,
+      nextCursor: hasMore && last ? encodeCursor({ a: last.joined_at.toISOString(), i: last.account_id }, list) : null,
     };
   }
 

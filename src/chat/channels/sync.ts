@@ -22,7 +22,7 @@ export interface RuleChannel {
   rule: Rule;
 }
 
-/** Rule members are USER accounts of the channel's module and customer whatever their status (docs/decisions.md). */
+/** Rule members are USER accounts of the channel's module and customer whatever their status (docs/adr/0047-channel-tenancy-and-modes.md). */
 const tenantUsers = (module: string, customer: string) => `a.module_code = ${module} and a.customer_account_id = ${customer} and a.account_type = 'USER'`;
 
 /**

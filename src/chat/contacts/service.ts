@@ -24,11 +24,12 @@ export class ContactService {
 
   /** Pending requests in one direction, newest first; keyset (created_at, id). */
   async list(caller: Caller, query: ListContactsQuery): Promise<Page<ContactView>> {
+    const list = `contact-requests:${caller.accountId}:${query.direction ?? 'incoming'}`;
     const limit = query.limit ?? 50;
     const params: unknown[] = [caller.accountId];
     let filter = `and c.status = 'PENDING' and ${query.direction === 'outgoing' ? 'c.requester_id' : 'c.invitee_id'} = $1`;
     if (query.cursor !== undefined) {
-      const c = decodeCursor(query.cursor);
+      const c = decodeCursor(query.cursor, list);
       const at = cursorInstant(c?.a);
       const id = cursorUuid(c?.i);
       if (!at || !id) throw chatErrors.invalidCursor('query.cursor');
@@ -43,7 +44,7 @@ export class ContactService {
     return {
       items: page.map((r) => contactView(r, caller.accountId)),
       hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ a: last.created_at.toISOString(), i: last.id }) : null,
+      nextCursor: hasMore && last ? encodeCursor({ a: last.created_at.toISOString(), i: last.id }, list) : null,
     };
   }
 

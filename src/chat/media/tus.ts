@@ -29,6 +29,14 @@ export function buildTusServer(deps: ChatDeps, datastore: Awaited<ReturnType<Med
     return token;
   };
   const expired = (row: UploadRow) => row.expires_at.getTime() <= deps.clock.now().getTime();
+  // The Upload-Token outlives a status change: an account deactivated or banned since its session was made may not
+  // go on uploading with it (the cached status is dropped on every node when it changes).
+  const ownerMayUpload = async (row: UploadRow): Promise<void> => {
+    const owner = await deps.accounts.get(row.owner_id);
+    if (owner?.status === 'DEACTIVATED') throw refuse(403, 'The account is deactivated');
+    if (owner?.status === 'BANNED') throw refuse(403, 'The account is banned');
+    if (!owner) throw refuse(404, 'No such upload');
+  };
 
   const server = new Server({
     path: tusPath,
@@ -47,6 +55,7 @@ export function buildTusServer(deps: ChatDeps, datastore: Awaited<ReturnType<Med
       if (!row) throw refuse(401, `The ${uploadTokenHeader} names no upload session`);
       if (expired(row)) throw refuse(410, 'The upload session expired');
       if (row.status !== 'PENDING') throw refuse(409, 'The upload of this session exists already; resume it with HEAD and PATCH on its URL');
+      await ownerMayUpload(row);
       return row.id;
     },
     onIncomingRequest: async (req, id) => {
@@ -55,6 +64,7 @@ export function buildTusServer(deps: ChatDeps, datastore: Awaited<ReturnType<Med
       // Someone else's upload reads as none.
       if (!row || !tokenMatches(token, row.token_hash)) throw refuse(404, 'No such upload');
       if (expired(row) && row.status !== 'COMPLETE') throw refuse(410, 'The upload session expired');
+      await ownerMayUpload(row);
     },
     onUploadCreate: async (_req, upload: Upload) => {
       const row = await byId(upload.id);

@@ -367,7 +367,7 @@ describe('configuration', () => {
       { MEDIA_STORE: 's3', S3_BUCKET: 'Bad_Bucket' },
       { MEDIA_STORE: 's3', S3_BUCKET: 'ok-bucket', S3_ACCESS_KEY_ID: 'only-one' },
       { MEDIA_STORE: 's3', S3_BUCKET: 'ok-bucket', S3_ENDPOINT: 'minio:9000' },
-      { MEDIA_STORE: 's3', S3_BUCKET: 'ok-bucket', S3_FORCE_PATH_STYLE: 'yes' },
+      { MEDIA_STORE: 's3', S3_BUCKET: 'ok-bucket', S3_FORCE_PATH_STYLE: 'maybe' },
       { UPLOAD_ALLOWED_TYPES: 'images' },
       { UPLOAD_ALLOWED_TYPES: ' , ' },
       { UPLOAD_MAX_BYTES: '0' },

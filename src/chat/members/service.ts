@@ -39,11 +39,12 @@ export class MemberService {
 
   /** Joining order, keyset on (joined_at, account_id). */
   async list(caller: Caller, roomId: string, query: PageQuery): Promise<Page<MemberView>> {
+    const list = `members:${roomId}`;
     const limit = query.limit ?? 100;
     const params: unknown[] = [roomId];
     let sql = memberSelect;
     if (query.cursor !== undefined) {
-      const c = decodeCursor(query.cursor);
+      const c = decodeCursor(query.cursor, list);
       if (!c || !isCursorInstant(c.a) || !isCursorUuid(c.i)) throw chatErrors.invalidCursor('query.cursor');
       params.push(c.a, c.i);
       sql += ' and (m.joined_at, m.account_id) > ($2::timestamptz, $3::uuid)';
@@ -58,7 +59,7 @@ export class MemberService {
     return {
       items: page.map((row) => memberView(row, caller.accountId, now)),
       hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ a: last.joined_at.toISOString(), i: last.account_id }) : null,
+      nextCursor: hasMore && last ? encodeCursor({ a: last.joined_at.toISOString(), i: last.account_id }, list) : null,
     };
   }
 
@@ -210,11 +211,12 @@ export class MemberService {
 
   /** Pending requests, oldest first (request ids are time-ordered), owner/admin only. */
   async listJoinRequests(caller: Caller, roomId: string, query: PageQuery): Promise<Page<JoinRequestView>> {
+    const list = `join-requests:${roomId}`;
     const limit = query.limit ?? 50;
     const params: unknown[] = [roomId];
     let sql = `${joinRequestSelect} and j.status = 'PENDING'`;
     if (query.cursor !== undefined) {
-      const c = decodeCursor(query.cursor);
+      const c = decodeCursor(query.cursor, list);
       if (!c || !isCursorUuid(c.i)) throw chatErrors.invalidCursor('query.cursor');
       params.push(c.i);
       sql += ' and j.id > $2::uuid';
@@ -225,7 +227,7 @@ export class MemberService {
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    return { items: page.map(joinRequestView), hasMore, nextCursor: hasMore && last ? encodeCursor({ i: last.id }) : null };
+    return { items: page.map(joinRequestView), hasMore, nextCursor: hasMore && last ? encodeCursor({ i: last.id }, list) : null };
   }
 
   /** Owner/admin: the account becomes a MEMBER, provided it may still join (same checks as room creation). */

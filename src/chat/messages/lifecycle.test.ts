@@ -3,6 +3,7 @@
 import { ConfigError, loadConfig } from '../../config.js';
 import { ManualClock } from '../../platform/clock.js';
 import { encodeCursor } from '../../platform/http/cursor.js';
+import { historyList } from './service.js';
 import { newId } from '../../platform/ids.js';
 import { chatFixtures } from '../../../test/helpers/chat-fixtures.js';
 import { count, expectError, expectOk } from '../../../test/helpers/expect.js';
@@ -210,7 +211,7 @@ describe('scroll with hidden messages', () => {
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push((await fx.send(c.owner, c.roomId, `m${i}`)).id);
     await fx.api(c.member, 'DELETE', `/rooms/${c.roomId}/messages/${ids[1]}`);
-    const first = await fx.api(c.member, 'GET', `/rooms/${c.roomId}/messages?limit=2&after=${encodeCursor({ s: 0 })}`);
+    const first = await fx.api(c.member, 'GET', `/rooms/${c.roomId}/messages?limit=2&after=${encodeCursor({ s: 0 }, historyList(c.roomId, undefined))}`);
     expect(first.body.data.map((m: { id: string }) => m.id)).toEqual([ids[0]]);
     expect(first.body.meta.hasMore).toBe(true);
     const second = await fx.api(c.member, 'GET', `/rooms/${c.roomId}/messages?limit=2&after=${first.body.meta.nextCursor}`);

@@ -1,5 +1,6 @@
 // Messages over the real listener: send, membership, keyset scroll in both directions, idempotent sends.
 import { encodeCursor } from '../../platform/http/cursor.js';
+import { historyList } from './service.js';
 import { newId } from '../../platform/ids.js';
 import { count, expectError, expectOk } from '../../../test/helpers/expect.js';
 import { call, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../../test/support/platform.js';
@@ -221,7 +222,7 @@ describe('scroll', () => {
   });
 
   test.each([[50], [7], [100]])('after from the start with limit=%i visits each message exactly once, forward', async (limit) => {
-    const pages = await walk(`?limit=${limit}&after=${encodeCursor({ s: 0 })}`, 'after', limit);
+    const pages = await walk(`?limit=${limit}&after=${encodeCursor({ s: 0 }, historyList(roomId, undefined))}`, 'after', limit);
     expect(pages.flat()).toEqual(sent);
     expect(pages.length).toBe(Math.ceil(120 / limit));
   });
@@ -231,12 +232,12 @@ describe('scroll', () => {
     const back = newest.body.meta.nextCursor; // before m90
     const older = await list(alice, roomId, `?limit=30&before=${back}`);
     expect(older.body.data.map((m: Msg) => m.id)).toEqual(sent.slice(60, 90));
-    const forward = await list(alice, roomId, `?limit=30&after=${encodeCursor({ s: 60 })}`);
+    const forward = await list(alice, roomId, `?limit=30&after=${encodeCursor({ s: 60 }, historyList(roomId, undefined))}`);
     expect(forward.body.data.map((m: Msg) => m.id)).toEqual(sent.slice(60, 90));
   });
 
   test('a forward scroll at the end is an empty last page', async () => {
-    const res = await list(alice, roomId, `?after=${encodeCursor({ s: 10_000 })}`);
+    const res = await list(alice, roomId, `?after=${encodeCursor({ s: 10_000 }, historyList(roomId, undefined))}`);
     expectOk(res);
     expect(res.body.data).toEqual([]);
     expect(res.body.meta).toMatchObject({ hasMore: false, nextCursor: null });
@@ -251,7 +252,7 @@ describe('scroll', () => {
   });
 
   test('exactly limit messages left is hasMore false', async () => {
-    const res = await list(alice, roomId, `?limit=20&before=${encodeCursor({ s: 21 })}`);
+    const res = await list(alice, roomId, `?limit=20&before=${encodeCursor({ s: 21 }, historyList(roomId, undefined))}`);
     expect(res.body.data.map((m: Msg) => m.id)).toEqual(sent.slice(0, 20));
     expect(res.body.meta).toMatchObject({ hasMore: false, nextCursor: null });
   });
@@ -262,7 +263,7 @@ describe('scroll', () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await send(bob, room, { text: `x${i}` })).body.data.id);
     const seen: string[] = [];
-    const first = await call(base, 'GET', `/api/v1/rooms/${room}/messages?limit=3&after=${encodeCursor({ s: 0 })}`, { token: bob.token });
+    const first = await call(base, 'GET', `/api/v1/rooms/${room}/messages?limit=3&after=${encodeCursor({ s: 0 }, historyList(room, undefined))}`, { token: bob.token });
     seen.push(...first.body.data.map((m: Msg) => m.id));
     for (let i = 5; i < 8; i++) ids.push((await send(bob, room, { text: `x${i}` })).body.data.id);
     let cursor = first.body.meta.nextCursor;

@@ -24,8 +24,11 @@ export interface ScrollQuery {
   topLevelOnly?: boolean;
 }
 
-function parseSeqCursor(raw: string, location: string): number {
-  const c = decodeCursor(raw);
+/** A room's history (whole, or top-level only): a cursor from another room or the other view is refused. */
+export const historyList = (roomId: string, topLevelOnly: boolean | undefined) => `messages:${roomId}:${topLevelOnly === true}`;
+
+function parseSeqCursor(raw: string, location: string, list: string): number {
+  const c = decodeCursor(raw, list);
   if (!c || typeof c.s !== 'number' || !Number.isSafeInteger(c.s) || c.s < 0) throw chatErrors.invalidCursor(location);
   return c.s;
 }
@@ -53,7 +56,8 @@ export class MessageService {
     const limit = query.limit ?? 50;
     const forward = query.after !== undefined;
     const order = forward ? 'asc' : 'desc';
-    const bound = query.before !== undefined ? parseSeqCursor(query.before, 'query.before') : forward ? parseSeqCursor(query.after!, 'query.after') : null;
+    const list = historyList(roomId, query.topLevelOnly);
+    const bound = query.before !== undefined ? parseSeqCursor(query.before, 'query.before', list) : forward ? parseSeqCursor(query.after!, 'query.after', list) : null;
     const params: unknown[] = [roomId, limit + 1, caller.accountId];
     let where = 'room_id = $1';
     if (query.topLevelOnly) where += ' and thread_root_id is null';
@@ -85,7 +89,7 @@ export class MessageService {
     return {
       items,
       hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ s: last.seq }) : null,
+      nextCursor: hasMore && last ? encodeCursor({ s: last.seq }, list) : null,
     };
   }
 

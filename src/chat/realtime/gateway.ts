@@ -108,7 +108,7 @@ export async function startRealtimeGateway(deps: GatewayDeps): Promise<RealtimeG
     }
   };
 
-  const subscriber: Redis = connectRedis(deps.redisUrl, 'realtime');
+  const subscriber: Redis = connectRedis(deps.redisUrl, 'realtime', { blocking: true });
   subscriber.on('error', () => undefined);
   subscriber.on('message', (channel: string, message: string) => {
     if (channel === deliveryChannel) {

@@ -101,11 +101,12 @@ export class ReminderService {
 
   /** The caller's ACTIVE reminders, soonest first. */
   async list(caller: Caller, query: { limit?: number; cursor?: string }): Promise<Page<ReminderView>> {
+    const list = `reminders:${caller.accountId}`;
     const limit = query.limit ?? 50;
     const params: unknown[] = [caller.accountId];
     let filter = '';
     if (query.cursor !== undefined) {
-      const c = decodeCursor(query.cursor);
+      const c = decodeCursor(query.cursor, list);
       const at = cursorInstant(c?.a);
       const id = cursorUuid(c?.i);
       if (at === null || id === null) throw chatErrors.invalidCursor('query.cursor');
@@ -124,7 +125,7 @@ export class ReminderService {
     return {
       items: page.map(reminderView),
       hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ a: last.next_fire_at!.toISOString(), i: last.id }) : null,
+      nextCursor: hasMore && last ? encodeCursor({ a: last.next_fire_at!.toISOString(), i: last.id }, list) : null,
     };
   }
 

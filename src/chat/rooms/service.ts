@@ -63,8 +63,13 @@ interface RoomCursor {
   id: string;
 }
 
-function parseRoomCursor(raw: string): RoomCursor {
-  const c = decodeCursor(raw);
+/** The room list of one caller under one set of filters: a cursor opens only the list it came from. */
+function roomList(accountId: string, query: ListRoomsQuery): string {
+  return `rooms:${accountId}:${JSON.stringify([query.archived === true, query.q ?? null, query.standalone === true, query.channelId ?? null, query.labelId ?? null])}`;
+}
+
+function parseRoomCursor(raw: string, list: string): RoomCursor {
+  const c = decodeCursor(raw, list);
   if (!c || (c.p !== 0 && c.p !== 1) || !isCursorInstant(c.a) || !isCursorUuid(c.i)) throw chatErrors.invalidCursor('query.cursor');
   return { pinned: c.p === 1, at: c.a, id: c.i };
 }
@@ -106,7 +111,7 @@ export class RoomService {
       filter += ` and exists (select 1 from room_labels rl where rl.label_id = $${params.length} and rl.room_id = r.id and rl.account_id = $1)`;
     }
     if (query.cursor !== undefined) {
-      const c = parseRoomCursor(query.cursor);
+      const c = parseRoomCursor(query.cursor, roomList(caller.accountId, query));
       params.push(c.pinned, c.at, c.id);
       const n = params.length;
       filter += ` and (m.pinned, r.last_activity_at, r.id) < ($${n - 2}::boolean, $${n - 1}::timestamptz, $${n}::uuid)`;
@@ -124,7 +129,7 @@ export class RoomService {
     return {
       items,
       hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ p: last.pinned ? 1 : 0, a: last.last_activity_at.toISOString(), i: last.id }) : null,
+      nextCursor: hasMore && last ? encodeCursor({ p: last.pinned ? 1 : 0, a: last.last_activity_at.toISOString(), i: last.id }, roomList(caller.accountId, query)) : null,
     };
   }
 
@@ -237,7 +242,7 @@ export class RoomService {
     ]);
   }
 
-  /** The caller's direct room with the reminder bot of its module and customer (docs/decisions.md). */
+  /** The caller's direct room with the reminder bot of its module and customer (docs/adr/0012-get-or-create-rooms.md). */
   async getOrCreateReminder(caller: Caller): Promise<RoomView> {
     const botId = await ensureReminderBot(this.deps.sql, caller);
     return this.getOrCreateSingleton(caller, 'REMINDER', `reminder:${caller.accountId}`, [

@@ -85,7 +85,7 @@ export const preferenceColumns = `m.archived, m.pinned, m.notification_level,
   coalesce(m.muted_until = 'infinity', false) as muted_forever`;
 
 /**
- * The caller's unread count of a room (decision 5 of the team brief, docs/decisions.md): top-level messages after
+ * The caller's unread count of a room (decision 5 of the team brief, docs/adr/0015-unread-minus-hides.md): top-level messages after
  * the read mark, not the caller's, not recalled, not hidden by the caller. `$1` is the caller. Counted as the
  * qualifying messages (an index-only range scan of messages_room_top_level from the read mark, nothing probed per
  * message) minus the caller's hides among them (the caller's few hides of the room, from message_hides_room, looked

@@ -63,8 +63,10 @@ function cardView(row: CardRow): SavedCardView {
   };
 }
 
-function parseFeedCursor(raw: string): { at: string; id: string } {
-  const c = decodeCursor(raw);
+const savedList = (accountId: string) => `saved:${accountId}`;
+
+function parseFeedCursor(raw: string, list: string): { at: string; id: string } {
+  const c = decodeCursor(raw, list);
   const at = c ? cursorInstant(c.a) : null;
   const id = c ? cursorUuid(c.i) : null;
   if (!at || !id) throw chatErrors.invalidCursor('query.cursor');
@@ -80,7 +82,7 @@ export class SavedService {
     const params: unknown[] = [caller.accountId, limit + 1];
     let after = '';
     if (query.cursor !== undefined) {
-      const c = parseFeedCursor(query.cursor);
+      const c = parseFeedCursor(query.cursor, savedList(caller.accountId));
       params.push(c.at, c.id);
       after = ' and (s.saved_at, s.id) < ($3::timestamptz, $4::text)';
     }
@@ -91,7 +93,7 @@ export class SavedService {
     return {
       items: page.map(cardView),
       hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ a: last.saved_at.toISOString(), i: last.saved_id }) : null,
+      nextCursor: hasMore && last ? encodeCursor({ a: last.saved_at.toISOString(), i: last.saved_id }, savedList(caller.accountId)) : null,
     };
   }
 

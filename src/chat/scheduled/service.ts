@@ -62,6 +62,7 @@ export class ScheduledMessageService {
   }
 
   async list(caller: Caller, query: ListScheduledQuery): Promise<Page<ScheduledView>> {
+    const list = `scheduled:${caller.accountId}:${query.status ?? 'PENDING'}:${query.roomId ?? ''}`;
     const limit = query.limit ?? 50;
     const params: unknown[] = [caller.accountId, query.status ?? 'PENDING'];
     let filter = '';
@@ -70,7 +71,7 @@ export class ScheduledMessageService {
       filter += ` and room_id = $${params.length}`;
     }
     if (query.cursor !== undefined) {
-      const c = decodeCursor(query.cursor);
+      const c = decodeCursor(query.cursor, list);
       const at = cursorInstant(c?.a);
       const id = cursorUuid(c?.i);
       if (at === null || id === null) throw chatErrors.invalidCursor('query.cursor');
@@ -89,7 +90,7 @@ export class ScheduledMessageService {
     return {
       items: page.map(scheduledView),
       hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ a: last.send_at.toISOString(), i: last.id }) : null,
+      nextCursor: hasMore && last ? encodeCursor({ a: last.send_at.toISOString(), i: last.id }, list) : null,
     };
   }
 

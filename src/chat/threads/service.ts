@@ -5,7 +5,7 @@ import { chatErrors } from '../errors.js';
 import { messageView, type MessageRow, type MessageView } from '../messages/views.js';
 import { isMember, roomNotFound } from '../rooms/membership.js';
 import type { Page } from '../rooms/service.js';
-import { parseSeqCursor, parseThreadListCursor, seqCursor, threadListCursor } from './cursors.js';
+import { parseSeqCursor, parseThreadListCursor, seqCursor, threadListCursor, threadListList, threadRepliesList } from './cursors.js';
 import { accountsAudienceSql, checkedThreadPageSql, threadListSql, unreadRepliesSql, unreadThreadCountSql } from './sql.js';
 import { threadFollowView, threadSummaryView, type FollowState, type ThreadFactsRow, type ThreadFollowView, type ThreadSummaryView } from './views.js';
 import { prepared } from '../../platform/db/prepared.js';
@@ -63,7 +63,8 @@ export class ThreadService {
   /** Active threads of a room, newest reply first; keyset on (last_reply_at, id) over messages_active_threads. */
   async list(caller: Caller, roomId: string, query: ThreadListQuery): Promise<Page<ThreadSummaryView>> {
     const limit = query.limit ?? 20;
-    const cursor = query.cursor !== undefined ? parseThreadListCursor(query.cursor) : null;
+    const list = threadListList(roomId);
+    const cursor = query.cursor !== undefined ? parseThreadListCursor(query.cursor, list) : null;
     await this.requireMember(roomId, caller.accountId);
     const params: unknown[] = [caller.accountId, roomId, limit + 1];
     if (cursor) params.push(cursor.at, cursor.id);
@@ -74,7 +75,7 @@ export class ThreadService {
     return {
       items: page.map(threadSummaryView),
       hasMore,
-      nextCursor: hasMore && last ? threadListCursor(last.last_reply_at, last.id) : null,
+      nextCursor: hasMore && last ? threadListCursor(last.last_reply_at, last.id, list) : null,
     };
   }
 
@@ -89,7 +90,8 @@ export class ThreadService {
     }
     const limit = query.limit ?? 50;
     const forward = query.after !== undefined;
-    const bound = query.before !== undefined ? parseSeqCursor(query.before, 'query.before') : forward ? parseSeqCursor(query.after!, 'query.after') : null;
+    const list = threadRepliesList(rootId);
+    const bound = query.before !== undefined ? parseSeqCursor(query.before, 'query.before', list) : forward ? parseSeqCursor(query.after!, 'query.after', list) : null;
     const params: unknown[] = [rootId, caller.accountId, limit + 1];
     if (bound !== null) params.push(bound);
     params.push(roomId);
@@ -108,7 +110,7 @@ export class ThreadService {
     return {
       items: chronological.filter((r) => !r.hidden_for_me).map(messageView),
       hasMore,
-      nextCursor: hasMore && last ? seqCursor(last.seq) : null,
+      nextCursor: hasMore && last ? seqCursor(last.seq, list) : null,
     };
   }
 

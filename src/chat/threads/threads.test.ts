@@ -1,6 +1,8 @@
 // Threads over the real listener: replies through sendMessage, automatic and manual follows, read marks and
 // unread counts, the thread list, thread pages and the thread object of topLevelOnly pages.
 import { encodeCursor } from '../../platform/http/cursor.js';
+import { historyList } from '../messages/service.js';
+import { threadListList, threadRepliesList } from './cursors.js';
 import { newId } from '../../platform/ids.js';
 import { count, expectError, expectOk } from '../../../test/helpers/expect.js';
 import { threadListSql, threadPageSql, unreadThreadCountSql } from './sql.js';
@@ -451,7 +453,7 @@ describe('thread list', () => {
   ])('a hand-built cursor (%s) is 400 invalid_cursor', async (_name, keyset) => {
     const alice = await tenant.account();
     const roomId = await newRoom(alice);
-    expectError(await get(alice, `/api/v1/rooms/${roomId}/threads?cursor=${encodeCursor(keyset as Record<string, string>)}`), 400, 'invalid_cursor', 'query.cursor');
+    expectError(await get(alice, `/api/v1/rooms/${roomId}/threads?cursor=${encodeCursor(keyset as Record<string, string>, threadListList(roomId))}`), 400, 'invalid_cursor', 'query.cursor');
   });
 
   test('raw non-cursor strings are 400 invalid_cursor', async () => {
@@ -503,7 +505,7 @@ describe('thread page', () => {
     }
     expect(back.reverse().flat()).toEqual(replies);
     const forward: string[] = [];
-    res = await page(alice, `?limit=${limit}&after=${encodeCursor({ s: 0 })}`);
+    res = await page(alice, `?limit=${limit}&after=${encodeCursor({ s: 0 }, threadRepliesList(root.id))}`);
     for (;;) {
       forward.push(...res.body.data.map((m: Msg) => m.id));
       if (!res.body.meta.hasMore) break;
@@ -527,9 +529,9 @@ describe('thread page', () => {
   });
 
   test('bad cursors, both directions, unknown roots, replies and roots of other rooms are refused', async () => {
-    expectError(await page(alice, `?before=${encodeCursor({ s: 1 })}&after=${encodeCursor({ s: 1 })}`), 400, 'validation_failed', 'query.after');
-    expectError(await page(alice, `?before=${encodeCursor({ s: -1 })}`), 400, 'invalid_cursor', 'query.before');
-    expectError(await page(alice, `?after=${encodeCursor({ a: 'x' })}`), 400, 'invalid_cursor', 'query.after');
+    expectError(await page(alice, `?before=${encodeCursor({ s: 1 }, threadRepliesList(root.id))}&after=${encodeCursor({ s: 1 }, threadRepliesList(root.id))}`), 400, 'validation_failed', 'query.after');
+    expectError(await page(alice, `?before=${encodeCursor({ s: -1 }, threadRepliesList(root.id))}`), 400, 'invalid_cursor', 'query.before');
+    expectError(await page(alice, `?after=${encodeCursor({ a: 'x' }, threadRepliesList(root.id))}`), 400, 'invalid_cursor', 'query.after');
     expectError(await page(alice, '?limit=101'), 400, 'validation_failed', 'query.limit');
     expectError(await get(alice, `/api/v1/rooms/${roomId}/threads/${newId()}`), 404, 'message_not_found');
     expectError(await get(alice, `/api/v1/rooms/${roomId}/threads/${replies[0]}`), 404, 'message_not_found');
@@ -571,7 +573,7 @@ describe('topLevelOnly', () => {
     expect(full.body.data.map((m: Msg) => m.id)).toEqual([lonely.id, root.id, b1.id, b2.id, after.id]);
     expect(full.body.data.some((m: Msg) => 'thread' in m)).toBe(false);
     // Cursors keep working on topLevelOnly pages.
-    const older = await get(alice, `/api/v1/rooms/${roomId}/messages?topLevelOnly=true&limit=1&before=${encodeCursor({ s: await seqOf(after.id) })}`);
+    const older = await get(alice, `/api/v1/rooms/${roomId}/messages?topLevelOnly=true&limit=1&before=${encodeCursor({ s: await seqOf(after.id) }, historyList(roomId, true))}`);
     expect(older.body.data.map((m: Msg) => m.id)).toEqual([root.id]);
     expect(older.body.data[0].thread.replyCount).toBe(2);
   });

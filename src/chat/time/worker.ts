@@ -11,6 +11,7 @@ import { cleanupUploads } from '../media/cleanup.js';
 import { fireDueReminders } from '../reminders/fire.js';
 import { fireDueScheduled, type FireDeps } from '../scheduled/fire.js';
 import { armTimer, type TimerData } from './arm.js';
+import { closeWorker } from '../../platform/worker-close.js';
 
 const batch = 100;
 
@@ -32,7 +33,7 @@ export interface TimeWorkers {
 }
 
 export async function startTimeWorkers(deps: TimeDeps, redisUrl: string, options: { sweepMs: number; cleanupMs: number }, log: Logger): Promise<TimeWorkers> {
-  const connection = connectRedis(redisUrl, 'time-worker');
+  const connection = connectRedis(redisUrl, 'time-worker', { blocking: true });
   await deps.queues.time.upsertJobScheduler('time-sweep', { every: options.sweepMs }, { name: 'sweep' });
   await deps.queues.time.upsertJobScheduler('upload-cleanup', { every: options.cleanupMs }, { name: 'upload-cleanup' });
   const worker = new Worker(
@@ -62,7 +63,7 @@ export async function startTimeWorkers(deps: TimeDeps, redisUrl: string, options
   worker.on('failed', (job, err) => log.error({ err, job: job?.name }, 'time job failed'));
   return {
     async close() {
-      await worker.close();
+      await closeWorker(worker);
       connection.disconnect();
     },
   };

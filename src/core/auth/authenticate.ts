@@ -46,14 +46,16 @@ function unverifiedParts(token: string): { claims: ChatClaims; kid: string | und
 
 /**
  * A stolen long-lived token stays usable for its whole lifetime: tokens meant to live longer than the maximum are
- * refused. The lifetime is exp - iat as issued; a token without iat is measured from now.
+ * refused. Both exp - iat (the lifetime as issued) and exp - now are bounded: an iat set in the future would
+ * otherwise make a ten-year token look short.
  */
 function checkLifetime(payload: JWTPayload, nowSec: number, options: AuthOptions): void {
   const max = options.maxTokenLifetimeSec;
   const exp = payload.exp!;
-  if (typeof payload.iat === 'number') {
-    if (exp - payload.iat > max) throw bearerErrors.tokenLifetimeExceeded(Math.round(exp - payload.iat), max, 'exp - iat');
-  } else if (exp - nowSec > max + (options.clockToleranceSec ?? 30)) {
+  if (typeof payload.iat === 'number' && exp - payload.iat > max) {
+    throw bearerErrors.tokenLifetimeExceeded(Math.round(exp - payload.iat), max, 'exp - iat');
+  }
+  if (exp - nowSec > max + (options.clockToleranceSec ?? 30)) {
     throw bearerErrors.tokenLifetimeExceeded(Math.round(exp - nowSec), max, 'exp - now');
   }
 }

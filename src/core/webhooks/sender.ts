@@ -4,9 +4,9 @@
 // connection, time-out) retried; any other 4xx permanent. Connections are kept alive per receiver.
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
-import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createSecureContext, rootCertificates } from 'node:tls';
+import { pinnedLookup } from '../../platform/http/outbound/index.js';
 import { hostOf, parseWebhookUrl, resolveTarget, TargetRefused, type HostLookup, type ResolvedTarget } from './targets.js';
 
 export const excerptLength = 1000;
@@ -38,13 +38,6 @@ export function readCaFile(path: string | undefined): string | undefined {
   const pem = readFileSync(path, 'utf8');
   if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new Error(`WEBHOOK_CA_FILE ${path} holds no PEM certificate`);
   return pem;
-}
-
-function pinned(target: ResolvedTarget): LookupFunction {
-  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options?.all) callback(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
-  }) as unknown as LookupFunction;
 }
 
 function classify(status: number): { ok: boolean; retryable: boolean } {
@@ -110,7 +103,7 @@ export class WebhookSender {
         method: 'POST',
         headers: { ...headers, Host: url.host, 'Content-Length': String(bytes.length) },
         agent: this.agent,
-        lookup: pinned(target),
+        lookup: pinnedLookup(target),
       });
       // The time-out covers the whole exchange, the name's resolution included.
       const timer = setTimeout(() => {

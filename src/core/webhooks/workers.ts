@@ -9,6 +9,7 @@ import { AttemptRunner } from './attempts.js';
 import { deliveryQueueName, type DeliveryJob, type WebhookEngine } from './engine.js';
 import { PauseNotifier } from './notifier.js';
 import type { ScheduledAttempt } from './rows.js';
+import { closeWorker } from '../../platform/worker-close.js';
 
 export const logSize = 200;
 const sweepBatch = 1_000;
@@ -23,7 +24,7 @@ export async function startWebhookWorkers(engine: WebhookEngine, requestOutboxDr
   const runner = new AttemptRunner(engine);
   const notifier = new PauseNotifier(engine);
   const completed = new Set<string>();
-  const connection = connectRedis(engine.redisUrl, 'webhook-worker');
+  const connection = connectRedis(engine.redisUrl, 'webhook-worker', { blocking: true });
   const worker = new Worker(
     deliveryQueueName,
     async (job: Job<DeliveryJob>) => {
@@ -86,7 +87,7 @@ export async function startWebhookWorkers(engine: WebhookEngine, requestOutboxDr
     async close() {
       clearInterval(timer);
       await running;
-      await worker.close();
+      await closeWorker(worker);
       notifier.close();
       connection.disconnect();
     },

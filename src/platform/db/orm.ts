@@ -2,6 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { EntityManager, Options } from '@mikro-orm/postgresql';
 import { migrations } from './migrations/index.js';
+import { postgresTimeoutOptions } from '../dependency-timeouts.js';
 
 export type { EntityManager };
 export type Orm = MikroORM;
@@ -21,6 +22,8 @@ export async function openOrm(options: OrmOptions): Promise<Orm> {
     extensions: [Migrator],
     migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, tableName: 'schema_migrations', silent: true, snapshot: false },
     pool: { min: 0, max: options.poolMax ?? 10 },
+    // The same bounded waits as the hand-written SQL pool (sql.ts), as start-up options of every connection.
+    driverOptions: postgresTimeoutOptions(),
     debug: options.debug ?? false,
     allowGlobalContext: false,
     discovery: { warnWhenNoEntities: false },

@@ -1,6 +1,7 @@
 // A node-postgres pool for hand-written SQL on hot paths (send, scroll, room list), where the ORM's unit
 // of work would only add cost. Entities and migrations stay with MikroORM.
 import pg from 'pg';
+import { isClientReadTimeout, postgresTimeoutOptions } from '../dependency-timeouts.js';
 
 export type SqlPool = pg.Pool;
 export type SqlClient = pg.PoolClient;
@@ -9,9 +10,9 @@ export type SqlClient = pg.PoolClient;
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 export function createSqlPool(databaseUrl: string, max = 20): SqlPool {
-  // A database that does not answer a connection attempt (host gone, network cut) fails the request after 10 s
-  // (503) instead of holding it until the operating system gives up.
-  const pool = new pg.Pool({ connectionString: databaseUrl, max, connectionTimeoutMillis: 10_000 });
+  // A database that does not answer (host gone, network cut, server frozen) fails the request with 503 after the
+  // configured waits instead of holding it until the operating system gives up (dependency-timeouts.ts).
+  const pool = new pg.Pool({ connectionString: databaseUrl, max, ...postgresTimeoutOptions() });
   // An idle client whose server connection ends (database restart, shutdown) emits 'error' on the pool;
   // unhandled, that would crash the process. The pool drops the client and the next query reconnects.
   pool.on('error', () => undefined);
@@ -23,15 +24,22 @@ export function createSqlPool(databaseUrl: string, max = 20): SqlPool {
 
 export async function inTransaction<T>(pool: SqlPool, work: (client: SqlClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  let result: T;
   try {
     await client.query('begin');
-    const result = await work(client);
+    result = await work(client);
     await client.query('commit');
-    return result;
   } catch (err) {
+    // A connection whose server stopped answering would hold the rollback for another time-out: it is closed instead
+    // (which rolls the transaction back on the server).
+    if (isClientReadTimeout(err)) {
+      client.release(err as Error);
+      throw err;
+    }
     await client.query('rollback').catch(() => undefined);
-    throw err;
-  } finally {
     client.release();
+    throw err;
   }
+  client.release();
+  return result;
 }

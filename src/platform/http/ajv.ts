@@ -4,6 +4,7 @@ import type { FastifySchemaCompiler } from 'fastify';
 import Ajv2020Import from 'ajv/dist/2020.js';
 import type * as Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
+import { addBoundedPattern, boundPatterns } from './bounded-pattern.js';
 
 type AjvInstance = Ajv2020Module.default;
 const Ajv2020 = ((Ajv2020Import as unknown as { default?: unknown }).default ?? Ajv2020Import) as unknown as new (
@@ -27,6 +28,7 @@ function makeAjv(coerceTypes: boolean | 'array'): AjvInstance {
   // case whatever case the client wrote them in, names without surrounding whitespace.
   ajv.addKeyword({ keyword: 'x-lowercase', type: 'string', schemaType: 'boolean', modifying: true, validate: rewrite((s) => s.toLowerCase()) });
   ajv.addKeyword({ keyword: 'x-trim', type: 'string', schemaType: 'boolean', modifying: true, validate: rewrite((s) => s.trim()) });
+  addBoundedPattern(ajv);
   return ajv;
 }
 
@@ -57,7 +59,7 @@ export function ajv2020ValidatorCompiler(): FastifySchemaCompiler<unknown> {
   const paramAjv = makeAjv('array');
   return ({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? bodyAjv : paramAjv;
-    const copy = lowerUuids(schema) as Record<string, unknown>;
+    const copy = boundPatterns(lowerUuids(schema)) as Record<string, unknown>;
     delete copy.$id;
     return ajv.compile(copy) as ReturnType<FastifySchemaCompiler<unknown>>;
   };

@@ -19,8 +19,14 @@ export function installCursorSecret(secret: string): void {
   keys = [key, ...keys.filter((k) => !k.equals(key))];
 }
 
-function tag(key: KeyObject, payload: Buffer): Buffer {
-  return createHmac('sha256', key).update(payload).digest().subarray(0, tagBytes);
+/**
+ * The tag covers the list the cursor was issued for (when given) beside its keyset, so a cursor only opens the list
+ * it came from: another room's, another caller's or another operation's cursor fails like a forged one.
+ */
+function tag(key: KeyObject, payload: Buffer, list: string | undefined): Buffer {
+  const hmac = createHmac('sha256', key);
+  if (list !== undefined) hmac.update(`${list}\u0000`, 'utf8');
+  return hmac.update(payload).digest().subarray(0, tagBytes);
 }
 
 export type CursorValue = string | number;
@@ -37,21 +43,25 @@ function decodable(value: unknown): value is CursorValue {
   return !dateTimeShaped.test(value) || cursorInstant(value) !== null;
 }
 
-/** Fields must be safe integers or well-formed strings (timestamps from toISOString): decodeCursor refuses anything else. */
-export function encodeCursor(keyset: Record<string, CursorValue>): string {
+/**
+ * Fields must be safe integers or well-formed strings (timestamps from toISOString): decodeCursor refuses anything
+ * else. `list` names the list the cursor pages through (operation and scope, e.g. "messages:<roomId>"); only a
+ * decodeCursor given the same name accepts it.
+ */
+export function encodeCursor(keyset: Record<string, CursorValue>, list?: string): string {
   const signer = keys[0]!;
   const payload = Buffer.from(JSON.stringify(keyset), 'utf8');
-  return Buffer.concat([payload, tag(signer, payload)]).toString('base64url');
+  return Buffer.concat([payload, tag(signer, payload, list)]).toString('base64url');
 }
 
-/** The keyset of a cursor this deployment issued, or null for anything else (forged, altered, truncated). */
-export function decodeCursor(raw: string): Record<string, unknown> | null {
+/** The keyset of a cursor this deployment issued for this list, or null for anything else (forged, altered, truncated, another list's). */
+export function decodeCursor(raw: string, list?: string): Record<string, unknown> | null {
   if (typeof raw !== 'string' || raw.length > maxRawLength || !/^[A-Za-z0-9_-]+$/.test(raw)) return null;
   const bytes = Buffer.from(raw, 'base64url');
   if (bytes.length <= tagBytes) return null;
   const payload = bytes.subarray(0, bytes.length - tagBytes);
   const sent = bytes.subarray(bytes.length - tagBytes);
-  if (!keys.some((key) => timingSafeEqual(tag(key, payload), sent))) return null;
+  if (!keys.some((key) => timingSafeEqual(tag(key, payload, list), sent))) return null;
   try {
     const value: unknown = JSON.parse(payload.toString('utf8'));
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;

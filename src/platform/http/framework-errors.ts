@@ -3,6 +3,7 @@
 import type { FastifyError } from 'fastify';
 import { AppError, type ErrorDetail } from './app-error.js';
 import { dependencyUnavailable } from './unavailable.js';
+import { maxBodyDepth } from '../json-depth.js';
 
 interface AjvError {
   instancePath?: string;
@@ -90,6 +91,11 @@ export function methodNotAllowed(method: string, url: string, allowed: string[])
 
 export function bodyMissing(): AppError {
   return new AppError(400, 'validation_failed', 'The request is invalid: body is required', [{ location: 'body', message: 'is required' }]);
+}
+
+export function bodyTooDeep(): AppError {
+  const message = `nests objects and arrays deeper than ${maxBodyDepth} levels`;
+  return new AppError(400, 'validation_failed', `The request is invalid: body ${message}`, [{ location: 'body', message }]);
 }
 
 export function illFormedUnicode(location: string): AppError {

@@ -7,12 +7,14 @@ import openapiGlue from 'fastify-openapi-glue';
 import type { Logger } from '../logger.js';
 import { newId } from '../ids.js';
 import type { Readiness } from '../readiness.js';
+import { maxBodyDepth, nestsDeeperThan } from '../json-depth.js';
 import { illFormedPath } from '../unicode.js';
 import { ajv2020ValidatorCompiler } from './ajv.js';
+import { clientErrorPath } from './client-error-path.js';
 import { corsHook } from './cors.js';
 import { isPublicPath, registerReferenceDocs, type ExtraDocument } from './reference-docs.js';
 import { AppError } from './app-error.js';
-import { bodyMissing, clientErrorOf, illFormedUnicode, methodNotAllowed, routeNotFound, toAppError } from './framework-errors.js';
+import { bodyMissing, bodyTooDeep, clientErrorOf, illFormedUnicode, methodNotAllowed, routeNotFound, toAppError } from './framework-errors.js';
 import type { ContextFactory, HandlerMap, Result } from './typed.js';
 
 export interface ErrorRendering {
@@ -78,6 +80,11 @@ export interface ListenerOptions<Ops, Ctx> {
    * API shares the chat port); the others go through this listener.
    */
   divert?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /**
+   * The envelope for errors Node raises before routing (408, 431, not HTTP) on a request path another interface
+   * sharing this port owns (the Bot API's /bot paths); undefined keeps the listener's own renderError.
+   */
+  clientErrorRenderer?: (path: string) => ListenerOptions<Ops, Ctx>['renderError'] | undefined;
   /** Adds to the instance before the operations are registered (content type parsers reach them only so). */
   configure?: (app: FastifyInstance) => void;
 }
@@ -291,7 +298,9 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
       const inFlight = (socket as Socket & { _httpMessage?: (ServerResponse & { [rawRequestId]?: string }) | null })._httpMessage;
       const id = inFlight?.[rawRequestId] ?? newId();
       log.debug({ err: error, requestId: id }, 'client error');
-      writeSocketError(socket, appError, id, options.renderError(appError, { id }), headerName);
+      const path = clientErrorPath(socket, error as { rawPacket?: unknown });
+      const render = (path !== undefined ? options.clientErrorRenderer?.(path) : undefined) ?? options.renderError;
+      writeSocketError(socket, appError, id, render(appError, { id }), headerName);
     },
   });
   app.setValidatorCompiler(ajv2020ValidatorCompiler());
@@ -404,6 +413,8 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
           // Fastify picks the body schema by Content-Type, so a request without Content-Type and body
           // skips body validation and would reach the handler with no body at all.
           if (bodyRequired && request.body === undefined) throw bodyMissing();
+          // Before anything walks the body (this check, Ajv, fingerprints): past the bound a walk could overflow the stack.
+          if (nestsDeeperThan(request.body, maxBodyDepth)) throw bodyTooDeep();
           // JSON.parse turns a "\ud800" escape into a lone surrogate, which no schema keyword catches.
           for (const [part, value] of [['body', request.body], ['query', request.query]] as const) {
             const path = illFormedPath(value);

@@ -5,8 +5,11 @@ import { AppError } from './app-error.js';
 /** Node socket errors of a connection that could not be made or was lost. */
 const socketCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
-/** PostgreSQL SQLSTATEs: class 08 (connection exception), 57P01-57P03 (shutdown, crash, not yet accepting). */
-const sqlStatePattern = /^(08...|57P0[1-3])$/;
+/**
+ * PostgreSQL SQLSTATEs: class 08 (connection exception), 57P01-57P03 (shutdown, crash, not yet accepting), 57014
+ * (statement_timeout ran out) and 55P03 (lock_timeout ran out): the database did not serve the request in time.
+ */
+const sqlStatePattern = /^(08...|57P0[1-3]|57014|55P03)$/;
 
 const messagePatterns = [
   // node-postgres
@@ -14,10 +17,13 @@ const messagePatterns = [
   /timeout exceeded when trying to connect/i,
   /Client has encountered a connection error/i,
   /Connection ended unexpectedly/i,
+  // node-postgres' own query_timeout (a server that stopped answering)
+  /^Query read timeout$/,
   // ioredis
   /Stream isn't writeable/i,
   /Connection is closed/i,
   /Reached the max retries per request limit/i,
+  /^Command timed out$/,
 ];
 
 function isUnavailable(err: unknown, depth = 0): boolean {

@@ -11,6 +11,7 @@ import { changesOf } from '../../core/events/changes.js';
 import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { slaRunning } from './lifecycle.js';
 import { ticketColumns, ticketView, type TicketRow } from './views.js';
+import { closeWorker } from '../../platform/worker-close.js';
 
 export const slaQueueName = 'ticket-sla';
 const sweepEveryMs = 60_000;
@@ -87,7 +88,7 @@ export async function sweepSla(deps: EventDeps): Promise<number> {
 }
 
 export async function startSlaWorker(deps: EventDeps, redisUrl: string, queue: Queue, log: Logger): Promise<{ close(): Promise<void> }> {
-  const connection = connectRedis(redisUrl, 'sla-worker');
+  const connection = connectRedis(redisUrl, 'sla-worker', { blocking: true });
   await queue.upsertJobScheduler('ticket-sla-sweep', { every: sweepEveryMs }, { name: 'sweep', opts: { removeOnComplete: 10, removeOnFail: 100 } });
   const worker = new Worker(
     slaQueueName,
@@ -106,7 +107,7 @@ export async function startSlaWorker(deps: EventDeps, redisUrl: string, queue: Q
   worker.on('failed', (job, err) => log.error({ err, job: job?.name }, 'ticket SLA job failed'));
   return {
     async close() {
-      await worker.close();
+      await closeWorker(worker);
       connection.disconnect();
     },
   };

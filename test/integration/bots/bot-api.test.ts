@@ -3,7 +3,7 @@
 // bodies, update ids and offsets, thread replies, edits and deletions.
 import { startTestPlatform, type TestAccount, type TestPlatform } from '../../support/platform.js';
 import { count } from '../../helpers/expect.js';
-import { botCall, createBot, expectBotError, groupWith, pendingUpdates, resultOf, say, type TestBot } from '../../helpers/bots.js';
+import { botCall, chatNumber, createBot, expectBotError, groupWith, pendingUpdates, resultOf, say, userNumber, type TestBot } from '../../helpers/bots.js';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -58,7 +58,7 @@ describe('tokens and methods', () => {
   test('an unknown method is 404 Not Found in the envelope; a known one with the wrong HTTP method is 405', async () => {
     const { bot } = await scene();
     for (const telegram of [false, true]) {
-      expectBotError(await botCall(platform, bot.token, 'getChat', {}, { telegram }), 404, 'Not Found');
+      expectBotError(await botCall(platform, bot.token, 'getStarGiftsOfTheMoon', {}, { telegram }), 404, 'Not Found');
       expectBotError(await botCall(platform, bot.token, 'sendmessage', {}, { telegram }), 404, 'Not Found');
       expectBotError(await botCall(platform, bot.token, 'getMe/extra', undefined, { telegram }), 404, 'Not Found');
     }
@@ -105,6 +105,7 @@ describe('bad input changes nothing and answers the envelope', () => {
   test('every method', async () => {
     const { alice, bot, roomId } = await scene();
     const other = await scene();
+    const otherChat = await chatNumber(platform, other.roomId);
     await say(platform, alice, roomId, '/start');
     const mine = resultOf(await botCall(platform, bot.token, 'sendMessage', { chat_id: roomId, text: 'mine', reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] } }));
     await say(platform, alice, roomId, 'theirs');
@@ -127,8 +128,13 @@ describe('bad input changes nothing and answers the envelope', () => {
       ['sendMessage', { chat_id: roomId, text: '' }, 400, /^Bad Request: body.text/],
       ['sendMessage', { chat_id: roomId, text: 'x'.repeat(4001) }, 400, /^Bad Request: body.text/],
       ['sendMessage', { chat_id: roomId, text: 'nul \u0000' }, 400, /^Bad Request: body.text/],
-      ['sendMessage', { chat_id: 12345, text: 'x' }, 400, /^Bad Request: body.chat_id/],
+      ['sendMessage', { chat_id: 12345, text: 'x' }, 400, 'Bad Request: chat not found'],
+      ['sendMessage', { chat_id: -12345, text: 'x' }, 400, 'Bad Request: chat not found'],
+      ['sendMessage', { chat_id: 'not a chat', text: 'x' }, 400, /^Bad Request: body.chat_id/],
+      ['sendMessage', { chat_id: 2 ** 60, text: 'x' }, 400, /^Bad Request: body.chat_id/],
       ['sendMessage', { chat_id: other.roomId, text: 'x' }, 400, 'Bad Request: chat not found'],
+      ['sendMessage', { chat_id: otherChat, text: 'x' }, 400, 'Bad Request: chat not found'],
+      ['sendMessage', { chat_id: -otherChat, text: 'x' }, 400, 'Bad Request: chat not found'],
       ['sendMessage', { chat_id: '00000000-0000-4000-8000-000000000000', text: 'x' }, 400, 'Bad Request: chat not found'],
       ['sendMessage', { chat_id: roomId, text: 'x', reply_to_message_id: 999 }, 400, 'Bad Request: message to be replied not found'],
       ['sendMessage', { chat_id: roomId, text: 'x', message_thread_id: 999 }, 400, 'Bad Request: message thread not found'],
@@ -229,7 +235,7 @@ describe('bodies and paths', () => {
     const { alice, bot, roomId } = await scene();
     const root = await say(platform, alice, roomId, `@${bot.username} start a thread`);
     const reply = resultOf(await botCall(platform, bot.token, 'sendMessage', { chat_id: roomId, text: 'in the thread', reply_parameters: { message_id: 1 } }));
-    expect(reply).toMatchObject({ message_id: 2, message_thread_id: 1, is_topic_message: true, reply_to_message: { message_id: 1, text: `@${bot.username} start a thread`, from: { id: alice.id, first_name: 'Alice' } } });
+    expect(reply).toMatchObject({ message_id: 2, message_thread_id: 1, is_topic_message: true, reply_to_message: { message_id: 1, text: `@${bot.username} start a thread`, from: { id: await userNumber(platform, alice.id), first_name: 'Alice' } } });
     const stored = await platform.db.query('select thread_root_id from messages where room_id = $1 and seq = 2', [roomId]);
     expect(stored.rows[0].thread_root_id).toBe(root.id);
     // A reply to the reply joins the same thread.

@@ -9,6 +9,7 @@ import { expectPartnerError } from '../../helpers/partner-expect.js';
 import { testWorkspace, type TestWorkspace } from '../../support/partner.js';
 import { call, startTestPlatform, type TestAccount, type TestPlatform } from '../../support/platform.js';
 import { cursorSignedWith, storedCursorSecret, unsignedCursor } from './support.js';
+import { historyList } from '../../../src/chat/messages/service.js';
 
 let nodeA: TestPlatform;
 let nodeB: TestPlatform;
@@ -98,9 +99,9 @@ describe('chat listener', () => {
   test('a cursor signed with another secret is refused; one signed with the stored secret is accepted', async () => {
     const secret = await storedCursorSecret(nodeA.db);
     expect(secret.length).toBeGreaterThanOrEqual(32);
-    const foreign = cursorSignedWith('x'.repeat(43), { s: 3 });
+    const foreign = cursorSignedWith('x'.repeat(43), { s: 3 }, historyList(roomId, false));
     expectError(await call(nodeA.chatUrl, 'GET', `/api/v1/rooms/${roomId}/messages?before=${foreign}`, { token: alice.token }), 400, 'invalid_cursor');
-    const own = cursorSignedWith(secret, { s: 3 });
+    const own = cursorSignedWith(secret, { s: 3 }, historyList(roomId, false));
     const res = await call(nodeB.chatUrl, 'GET', `/api/v1/rooms/${roomId}/messages?before=${own}`, { token: alice.token });
     expectOk(res);
     expect(res.body.data.map((m: { text: string }) => m.text)).toEqual(['m0', 'm1']);
@@ -158,7 +159,7 @@ describe('the secret', () => {
     const secret = `configured-${randomUUID()}`;
     const node = await startTestPlatform({ services: ['chat'], cursorSecret: secret });
     try {
-      const res = await call(node.chatUrl, 'GET', `/api/v1/rooms/${roomId}/messages?limit=1&before=${cursorSignedWith(secret, { s: 2 })}`, { token: alice.token });
+      const res = await call(node.chatUrl, 'GET', `/api/v1/rooms/${roomId}/messages?limit=1&before=${cursorSignedWith(secret, { s: 2 }, historyList(roomId, false))}`, { token: alice.token });
       expectOk(res);
       expect(res.body.data.map((m: { text: string }) => m.text)).toEqual(['m0']);
     } finally {

@@ -9,9 +9,11 @@ export function unsignedCursor(keyset: unknown): string {
 }
 
 /** A cursor in the signed format, signed with a given secret. */
-export function cursorSignedWith(secret: string, keyset: unknown): string {
+export function cursorSignedWith(secret: string, keyset: unknown, list?: string): string {
   const payload = Buffer.from(JSON.stringify(keyset), 'utf8');
-  const tag = createHmac('sha256', Buffer.from(secret, 'utf8')).update(payload).digest().subarray(0, 16);
+  const hmac = createHmac('sha256', Buffer.from(secret, 'utf8'));
+  if (list !== undefined) hmac.update(`${list}\u0000`, 'utf8');
+  const tag = hmac.update(payload).digest().subarray(0, 16);
   return Buffer.concat([payload, tag]).toString('base64url');
 }
 

@@ -5,6 +5,8 @@ import { botApiErrors } from './errors.js';
 export interface BotPrincipal {
   id: string;
   accountId: string;
+  /** The bot's integer id (its account's): getMe's id and the id part of its token. */
+  apiId: number;
   username: string;
   displayName: string;
   moduleCode: string;

@@ -1,12 +1,15 @@
 // Form bodies, as Telegram reads them: application/x-www-form-urlencoded and multipart/form-data, every value a
 // string, objects and arrays JSON-encoded (libraries send reply_markup so). Values are turned into the JSON shapes
-// the methods' schemas describe, then validated like a JSON body. Files are not taken.
+// the methods' schemas describe, then validated like a JSON body. Files are not taken, except setWebhook's
+// certificate, read as text.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { botApiErrors } from './errors.js';
 
 const integerFields = new Set(['message_id', 'reply_to_message_id', 'message_thread_id', 'limit', 'timeout', 'max_connections', 'cache_time']);
 const booleanFields = new Set(['show_alert', 'drop_pending_updates', 'disable_notification', 'protect_content', 'disable_web_page_preview', 'allow_sending_without_reply']);
-const jsonFields = new Set(['reply_markup', 'allowed_updates', 'reply_parameters', 'link_preview_options', 'entities']);
+// Chat and user ids: integers as Telegram's, or (chat_id) a room uuid, which stays a string.
+const idFields = new Set(['chat_id', 'from_chat_id', 'user_id']);
+const jsonFields = new Set(['reply_markup', 'allowed_updates', 'reply_parameters', 'link_preview_options', 'entities', 'commands', 'scope']);
 
 /** A value that does not read as its field's type stays a string, and validation names the field. */
 function typed(name: string, value: string): unknown {
@@ -14,6 +17,7 @@ function typed(name: string, value: string): unknown {
     if (/^-?\d{1,15}$/.test(value)) return Number(value);
     return value;
   }
+  if (idFields.has(name)) return /^-?\d{1,16}$/.test(value) && Number.isSafeInteger(Number(value)) ? Number(value) : value;
   if (booleanFields.has(name)) return value === 'true' ? true : value === 'false' ? false : value;
   if (jsonFields.has(name)) {
     try {
@@ -23,6 +27,17 @@ function typed(name: string, value: string): unknown {
     }
   }
   return value;
+}
+
+// File parts read as text: setWebhook's certificate, a PEM file as Telegram takes it (the body limit bounds its size).
+const textFileFields = new Set(['certificate']);
+
+async function withTextFiles(form: FormData): Promise<Array<[string, unknown]>> {
+  const entries: Array<[string, unknown]> = [];
+  for (const [name, value] of form.entries()) {
+    entries.push([name, typeof value !== 'string' && textFileFields.has(name) ? await value.text() : value]);
+  }
+  return entries;
 }
 
 export function formObject(entries: Iterable<[string, unknown]>): Record<string, unknown> {
@@ -49,6 +64,6 @@ export function addFormParsers(app: FastifyInstance): void {
     } catch {
       throw botApiErrors.badRequest('the multipart/form-data body could not be read');
     }
-    return formObject(form.entries());
+    return formObject(await withTextFiles(form));
   });
 }

@@ -6,6 +6,7 @@ import type { SqlPool } from '../../../platform/db/sql.js';
 import { tokenHash } from '../tokens.js';
 import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
+import { unsupportedReason } from './unsupported.js';
 
 const tokenInPath = /^\/bot\/([^/?#]*)\/([^/?#]*)/;
 
@@ -23,8 +24,8 @@ export function declaredMethods(spec: Record<string, unknown>): Map<string, stri
 
 export async function findBot(sql: SqlPool, token: string): Promise<BotPrincipal | null> {
   const hash = tokenHash(token);
-  const { rows } = await sql.query<{ id: string; account_id: string; username: string; display_name: string; module_code: string; customer_account_id: string }>(
-    `select b.id, b.account_id, b.username, a.display_name, b.module_code, b.customer_account_id
+  const { rows } = await sql.query<{ id: string; account_id: string; bot_api_id: number; username: string; display_name: string; module_code: string; customer_account_id: string }>(
+    `select b.id, b.account_id, a.bot_api_id, b.username, a.display_name, b.module_code, b.customer_account_id
        from bots b join accounts a on a.id = b.account_id
       where b.token_hash = $1 and b.deleted_at is null and a.status = 'ACTIVE'`,
     [hash],
@@ -34,6 +35,7 @@ export async function findBot(sql: SqlPool, token: string): Promise<BotPrincipal
   return {
     id: row.id,
     accountId: row.account_id,
+    apiId: row.bot_api_id,
     username: row.username,
     displayName: row.display_name,
     moduleCode: row.module_code,
@@ -62,5 +64,8 @@ export function tokenGate(sql: SqlPool, declared: Map<string, string[]>) {
     const bot = token === '' ? null : await findBot(sql, token);
     if (!bot) throw botApiErrors.unauthorized();
     request.bot = bot;
+    // A Telegram method with no counterpart here: 400 saying why, not the 404 of an unknown name.
+    const reason = verbs ? undefined : unsupportedReason(match[2]!);
+    if (reason) throw botApiErrors.badRequest(`method ${match[2]} is not supported: ${reason}`);
   };
 }

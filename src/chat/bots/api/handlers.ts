@@ -3,6 +3,7 @@ import type { components, operations } from '../../../../generated/types/bot.js'
 import type { HandlerMap } from '../../../platform/http/typed.js';
 import type { BotDeps } from '../deps.js';
 import { answerCallbackQuery } from './callbacks.js';
+import type { BotChatMethods } from './chat-methods.js';
 import { botOf, type BotContext, type BotPrincipal } from './context.js';
 import type { BotMessages } from './messages.js';
 import type { BotUpdates } from './updates.js';
@@ -19,7 +20,7 @@ const answer = <T>(result: T, description?: string) => ({
 
 function me(bot: BotPrincipal): Schemas['BotInfo'] {
   return {
-    id: bot.accountId,
+    id: bot.apiId,
     is_bot: true,
     first_name: bot.displayName,
     username: bot.username,
@@ -29,7 +30,7 @@ function me(bot: BotPrincipal): Schemas['BotInfo'] {
   };
 }
 
-export function botApiHandlers(deps: BotDeps, messages: BotMessages, updates: BotUpdates): BotHandlers {
+export function botApiHandlers(deps: BotDeps, messages: BotMessages, updates: BotUpdates, chats: BotChatMethods): BotHandlers {
   const getUpdates = async (input: { offset?: number | string; limit?: number; timeout?: number; allowed_updates?: string[] }, ctx: BotContext) =>
     answer((await updates.get(botOf(ctx), input, ctx)) as Schemas['Update'][]);
   return {
@@ -73,6 +74,39 @@ export function botApiHandlers(deps: BotDeps, messages: BotMessages, updates: Bo
     },
     async answerCallbackQuery({ body }, ctx) {
       return answer(await answerCallbackQuery(deps, botOf(ctx), body));
+    },
+    async getChat({ body }, ctx) {
+      return answer((await chats.getChat(botOf(ctx), body)) as Schemas['ChatFullInfo']);
+    },
+    async getChatMember({ body }, ctx) {
+      return answer((await chats.getChatMember(botOf(ctx), body)) as Schemas['ChatMember']);
+    },
+    async getChatMemberCount({ body }, ctx) {
+      return answer(await chats.getChatMemberCount(botOf(ctx), body));
+    },
+    async sendChatAction({ body }, ctx) {
+      return answer(await chats.sendChatAction(botOf(ctx), body));
+    },
+    async setMyCommands({ body }, ctx) {
+      return answer(await chats.setMyCommands(botOf(ctx), body));
+    },
+    async getMyCommands(_input, ctx) {
+      return answer(await chats.getMyCommands(botOf(ctx)));
+    },
+    async deleteMyCommands(_input, ctx) {
+      return answer(await chats.deleteMyCommands(botOf(ctx)));
+    },
+    async pinChatMessage({ body }, ctx) {
+      return answer(await chats.pinChatMessage(botOf(ctx), body));
+    },
+    async unpinChatMessage({ body }, ctx) {
+      return answer(await chats.unpinChatMessage(botOf(ctx), body));
+    },
+    async forwardMessage({ body }, ctx) {
+      return answer((await chats.forwardMessage(botOf(ctx), body)) as Schemas['Message']);
+    },
+    async copyMessage({ body }, ctx) {
+      return answer(await chats.copyMessage(botOf(ctx), body));
     },
   };
 }

@@ -9,6 +9,9 @@ import { loadSpecification } from '../../../platform/http/specification.js';
 import type { Logger } from '../../../platform/logger.js';
 import type { Readiness } from '../../../platform/readiness.js';
 import type { BotDeps } from '../deps.js';
+import { ForwardService } from '../../messages/forward.js';
+import { PinService } from '../../pins/service.js';
+import { BotChatMethods } from './chat-methods.js';
 import { botContext, type BotContext } from './context.js';
 import { renderBotError } from './errors.js';
 import { addFormParsers } from './forms.js';
@@ -16,6 +19,7 @@ import { declaredMethods, tokenGate } from './gate.js';
 import { botApiHandlers, type BotOperations } from './handlers.js';
 import { BotMessages } from './messages.js';
 import type { BotSendLimit } from './send-limit.js';
+import { BotPollers } from '../updates/pollers.js';
 import { BotUpdates } from './updates.js';
 
 export interface BotListenerOptions {
@@ -44,12 +48,14 @@ function withFormBodies(spec: Record<string, unknown>): Record<string, unknown> 
 export async function buildBotListener(options: BotListenerOptions): Promise<FastifyInstance> {
   const { deps } = options;
   const specification = await loadSpecification('bot');
+  const messages = new BotMessages(deps, options.sendLimit);
+  const chats = new BotChatMethods(deps, messages, options.sendLimit, new PinService(deps), new ForwardService(deps));
   const app = await buildListener<BotOperations, BotContext>({
     name: 'bot',
     log: options.log,
     bodyLimit: options.bodyLimit,
     specification: withFormBodies(specification),
-    handlers: botApiHandlers(deps, new BotMessages(deps, options.sendLimit), new BotUpdates(deps.sql, deps.waiters, options.longPollMaxSeconds)),
+    handlers: botApiHandlers(deps, messages, new BotUpdates(deps.sql, deps.waiters, options.longPollMaxSeconds, new BotPollers(deps.waiters.publisher, deps.waiters)), chats),
     context: botContext,
     onRequest: tokenGate(deps.sql, declaredMethods(specification)),
     readiness: options.readiness,
@@ -85,4 +91,9 @@ export function botApiDiversion(bot: FastifyInstance): (req: IncomingMessage, re
     bot.routing(req, res);
     return true;
   };
+}
+
+/** For the chat listener: errors Node raises before routing, on a /bot path, answer in the Bot API's envelope. */
+export function botApiClientErrors(path: string): typeof renderBotError | undefined {
+  return path.startsWith('/bot') ? renderBotError : undefined;
 }

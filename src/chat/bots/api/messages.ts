@@ -2,7 +2,7 @@
 // the chat's own statements (the room's sequence, the thread counters, the outbox events), so its messages are
 // ordinary chat messages. Telegram's message_id is the room sequence number; a reply (reply_to_message_id,
 // reply_parameters or message_thread_id) is a thread reply, as threads are the chat's replies.
-import { inTransaction, type SqlClient } from '../../../platform/db/sql.js';
+import { inTransaction } from '../../../platform/db/sql.js';
 import { AppError } from '../../../platform/http/app-error.js';
 import { newId } from '../../../platform/ids.js';
 import type { Caller } from '../../context.js';
@@ -13,6 +13,7 @@ import { bumpSql, replySql } from '../../threads/reply.js';
 import type { BotDeps } from '../deps.js';
 import { storedKeyboard, type StoredKeyboard } from '../keyboard.js';
 import { loadBotMessages, telegramMessage, type TelegramMessage } from '../telegram.js';
+import { roomOfChat, type ChatRef } from './chats.js';
 import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
 import type { BotSendLimit } from './send-limit.js';
@@ -20,7 +21,7 @@ import type { BotSendLimit } from './send-limit.js';
 type Markup = { inline_keyboard: Array<Array<Record<string, unknown>>> };
 
 export interface SendInput {
-  chat_id: string;
+  chat_id: ChatRef;
   text: string;
   message_thread_id?: number;
   reply_to_message_id?: number;
@@ -29,14 +30,14 @@ export interface SendInput {
 }
 
 export interface EditInput {
-  chat_id: string;
+  chat_id: ChatRef;
   message_id: number;
   text: string;
   reply_markup?: Markup;
 }
 
 export interface DeleteInput {
-  chat_id: string;
+  chat_id: ChatRef;
   message_id: number;
 }
 
@@ -45,11 +46,6 @@ function keyboardOf(markup: Markup | undefined): StoredKeyboard | null {
   const keyboard = storedKeyboard(markup);
   if (typeof keyboard === 'string') throw botApiErrors.badRequest(keyboard);
   return keyboard;
-}
-
-async function requireMember(db: SqlClient, bot: BotPrincipal, roomId: string): Promise<void> {
-  const { rowCount } = await db.query('select 1 from room_members where room_id = $1 and account_id = $2', [roomId, bot.accountId]);
-  if (rowCount === 0) throw botApiErrors.chatNotFound();
 }
 
 /** The bot as a chat caller, for the chat services it shares (recall). */
@@ -82,13 +78,12 @@ export class BotMessages {
     const replyTo = input.message_thread_id ?? input.reply_to_message_id ?? input.reply_parameters?.message_id;
     const id = newId();
     const now = this.deps.clock.now();
-    const roomId = input.chat_id;
     await inTransaction(this.deps.sql, async (client) => {
+      const roomId = await roomOfChat(client, bot, input.chat_id);
       if (replyTo === undefined) {
         const { rows } = await client.query<{ id: string | null }>(sendSql, [id, roomId, bot.accountId, input.text, now, null]);
         if (!rows[0] || rows[0].id === null) throw botApiErrors.chatNotFound();
       } else {
-        await requireMember(client, bot, roomId);
         const named = await client.query<{ id: string }>('select id from messages where room_id = $1 and seq = $2', [roomId, replyTo]);
         const notFound = () => botApiErrors.badRequest(input.message_thread_id !== undefined ? 'message thread not found' : 'message to be replied not found');
         if (!named.rows[0]) throw notFound();
@@ -111,10 +106,10 @@ export class BotMessages {
     await this.limit.check(bot.id);
     const now = this.deps.clock.now();
     const messageId = await inTransaction(this.deps.sql, async (client) => {
-      await requireMember(client, bot, input.chat_id);
+      const roomId = await roomOfChat(client, bot, input.chat_id);
       const { rows } = await client.query<{ id: string; sender_id: string; text: string | null; inline_keyboard: StoredKeyboard | null; recalled_at: Date | null }>(
         'select id, sender_id, text, inline_keyboard, recalled_at from messages where room_id = $1 and seq = $2 for update',
-        [input.chat_id, input.message_id],
+        [roomId, input.message_id],
       );
       const message = rows[0];
       if (!message || message.recalled_at !== null) throw botApiErrors.badRequest('message to edit not found');
@@ -130,7 +125,7 @@ export class BotMessages {
         now,
         keyboard === null ? null : JSON.stringify(keyboard),
       ]);
-      await emit(client, 'message.edited', { roomId: input.chat_id, messageId: message.id, senderId: bot.accountId, editedAt: now.toISOString() }, roomAudience(input.chat_id));
+      await emit(client, 'message.edited', { roomId, messageId: message.id, senderId: bot.accountId, editedAt: now.toISOString() }, roomAudience(roomId));
       return message.id;
     });
     this.deps.queues.requestOutboxDrain();
@@ -140,16 +135,15 @@ export class BotMessages {
   /** A recall for everyone (the chat's recall: the bot's own messages, or any when it is an owner or admin). */
   async delete(bot: BotPrincipal, input: DeleteInput): Promise<true> {
     await this.limit.check(bot.id);
-    const { rows } = await this.deps.sql.query<{ id: string | null; recalled_at: Date | null; member: boolean }>(
-      `select m.id, m.recalled_at, exists (select 1 from room_members where room_id = $1 and account_id = $3) as member
-         from (select 1) one left join messages m on m.room_id = $1 and m.seq = $2`,
-      [input.chat_id, input.message_id, bot.accountId],
+    const roomId = await roomOfChat(this.deps.sql, bot, input.chat_id);
+    const { rows } = await this.deps.sql.query<{ id: string | null; recalled_at: Date | null }>(
+      'select m.id, m.recalled_at from (select 1) one left join messages m on m.room_id = $1 and m.seq = $2',
+      [roomId, input.message_id],
     );
     const found = rows[0]!;
-    if (!found.member) throw botApiErrors.chatNotFound();
     if (found.id === null || found.recalled_at !== null) throw botApiErrors.badRequest('message to delete not found');
     try {
-      await this.lifecycle.recall(callerOfBot(bot), input.chat_id, found.id);
+      await this.lifecycle.recall(callerOfBot(bot), roomId, found.id);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       if (err.code === 'room_not_found') throw botApiErrors.chatNotFound();

@@ -1,10 +1,12 @@
 // getUpdates: confirm by offset, then answer the pending updates, oldest first; with a timeout and nothing pending,
 // wait until the outbox relay (on any node) wakes this bot, the timeout passes (capped by
 // BOT_LONG_POLL_MAX_SECONDS), or the client goes away. After each wake the token and the webhook are checked again:
-// a regenerated token or a deleted bot ends the poll with 401, a webhook set meanwhile with 409.
+// a regenerated token or a deleted bot ends the poll with 401, a webhook set meanwhile with 409, and a getUpdates of
+// the same bot started meanwhile (another instance of the bot) with 409 too (updates/pollers.ts).
 import type { SqlPool } from '../../../platform/db/sql.js';
 import { isUuid } from '../../../platform/ids.js';
 import { updateKinds } from '../rows.js';
+import type { BotPollers, Poll } from '../updates/pollers.js';
 import type { UpdateWaiters } from '../updates/waiters.js';
 import type { BotContext, BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
@@ -16,6 +18,7 @@ export interface UpdatesInput {
   allowed_updates?: string[];
 }
 
+const terminated = () => botApiErrors.conflict('terminated by other getUpdates request; make sure that only one bot instance is running');
 const webhookActive = () => botApiErrors.conflict("can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
 
 export class BotUpdates {
@@ -23,6 +26,7 @@ export class BotUpdates {
     private readonly sql: SqlPool,
     private readonly waiters: UpdateWaiters,
     private readonly maxWaitSeconds: number,
+    private readonly pollers: BotPollers,
   ) {}
 
   /** The bot as it is now: 401 when its token changed or it was deleted, 409 while a webhook is set. */
@@ -69,10 +73,19 @@ export class BotUpdates {
       const kinds = input.allowed_updates.filter((k) => (updateKinds as string[]).includes(k));
       await this.sql.query('update bots set allowed_updates = $2 where id = $1', [bot.id, kinds.length === 0 ? null : kinds]);
     }
-    await this.confirm(bot.id, input.offset);
     const limit = input.limit ?? 100;
     const waitMs = Math.min(input.timeout ?? 0, this.maxWaitSeconds) * 1000;
-    if (waitMs === 0) return this.read(bot.id, limit);
+    const poll = await this.pollers.begin(bot.id, waitMs);
+    try {
+      await this.confirm(bot.id, input.offset);
+      if (waitMs === 0) return await this.read(bot.id, limit);
+      return await this.wait(bot, limit, waitMs, poll, ctx);
+    } finally {
+      await poll.end();
+    }
+  }
+
+  private async wait(bot: BotPrincipal, limit: number, waitMs: number, poll: Poll, ctx: BotContext): Promise<unknown[]> {
     const deadline = Date.now() + waitMs;
     // Registered before the first read, so an update committed between the read and the wait wakes it.
     const waiter = this.waiters.register(bot.id);
@@ -85,6 +98,7 @@ export class BotUpdates {
         if (left <= 0) return [];
         if ((await waiter.until(left)) === 'closed') return [];
         await this.recheck(bot);
+        if (!(await poll.current())) throw terminated();
       }
     } finally {
       off();

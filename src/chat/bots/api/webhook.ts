@@ -4,6 +4,7 @@ import { accountsAudience } from '../../rooms/events.js';
 import type { BotDeps } from '../deps.js';
 import { updateKinds } from '../rows.js';
 import { changeWebhookNow, type WebhookChange } from '../webhooks.js';
+import { certificateProblem } from '../delivery/tls.js';
 import { webhookUrlProblem } from '../webhook-url.js';
 import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
@@ -14,6 +15,7 @@ export interface SetWebhookInput {
   max_connections?: number;
   allowed_updates?: string[];
   drop_pending_updates?: boolean;
+  certificate?: string;
 }
 
 export interface WebhookInfo {
@@ -41,10 +43,14 @@ export async function setWebhook(deps: BotDeps, bot: BotPrincipal, input: SetWeb
   if (input.url === '') return deleteWebhook(deps, bot, { drop_pending_updates: input.drop_pending_updates });
   const problem = webhookUrlProblem(input.url, deps.webhookPolicy);
   if (problem) throw botApiErrors.badRequest(`bad webhook: the URL ${problem}`);
+  const certificate = input.certificate === undefined || input.certificate === '' ? null : input.certificate;
+  const badCertificate = certificate === null ? null : certificateProblem(certificate);
+  if (badCertificate) throw botApiErrors.badRequest(`bad webhook: ${badCertificate}`);
   await change(deps, bot, {
     url: input.url,
     secret: input.secret_token ?? null,
     maxConnections: input.max_connections ?? null,
+    certificate,
     ...(input.allowed_updates !== undefined ? { allowedUpdates: input.allowed_updates } : {}),
     dropPendingUpdates: input.drop_pending_updates ?? false,
   });
@@ -60,18 +66,19 @@ export async function webhookInfo(deps: BotDeps, bot: BotPrincipal): Promise<Web
   const { rows } = await deps.sql.query<{
     webhook_url: string | null;
     webhook_max_connections: number | null;
+    has_certificate: boolean;
     webhook_last_error_at: Date | null;
     webhook_last_error_message: string | null;
     allowed_updates: string[] | null;
     pending: number;
   }>(
-    `select webhook_url, webhook_max_connections, webhook_last_error_at, webhook_last_error_message, allowed_updates,
+    `select webhook_url, webhook_max_connections, webhook_certificate is not null as has_certificate, webhook_last_error_at, webhook_last_error_message, allowed_updates,
             (select count(*) from bot_updates u where u.bot_id = b.id)::int as pending
        from bots b where b.id = $1`,
     [bot.id],
   );
   const row = rows[0]!;
-  const info: WebhookInfo = { url: row.webhook_url ?? '', has_custom_certificate: false, pending_update_count: row.pending };
+  const info: WebhookInfo = { url: row.webhook_url ?? '', has_custom_certificate: row.has_certificate, pending_update_count: row.pending };
   if (row.webhook_last_error_at) {
     info.last_error_date = Math.floor(row.webhook_last_error_at.getTime() / 1000);
     info.last_error_message = row.webhook_last_error_message ?? '';

@@ -11,6 +11,8 @@ import type { Logger } from '../../../platform/logger.js';
 import { connectRedis, type Redis } from '../../../platform/redis.js';
 import type { WebhookPolicy } from '../webhook-url.js';
 import { postUpdate } from './post.js';
+import { webhookSecureContext } from './tls.js';
+import { closeWorker } from '../../../platform/worker-close.js';
 
 export const webhookQueueName = 'bot-webhooks';
 const sweepEveryMs = 60_000;
@@ -18,6 +20,8 @@ const lockMarginMs = 5_000;
 
 export interface DeliverySettings extends WebhookPolicy {
   timeoutMs: number;
+  /** The shared CA file's PEM (WEBHOOK_CA_FILE), trusted for every bot webhook. */
+  caPem?: string;
   retryBaseMs: number;
   retryMaxMs: number;
 }
@@ -25,6 +29,8 @@ export interface DeliverySettings extends WebhookPolicy {
 export interface WebhookDeliveries {
   /** Asks for the bot's pending updates to be delivered (after delayMs); never throws. */
   request(botId: string, delayMs?: number): Promise<void>;
+  /** Asks for delivery now, moving a retry that waits for its backoff to now (the webhook changed); never throws. */
+  restart(botId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,6 +50,13 @@ export function createWebhookDeliveries(redisUrl: string, log: Logger): WebhookD
         log.warn({ err, botId }, 'could not request a webhook delivery');
       }
     },
+    async restart(botId) {
+      try {
+        await queue.add('deliver', { botId }, { deduplication: { id: `deliver:${botId}`, reschedule: true }, delay: 0, attempts: 5, backoff: { type: 'exponential', delay: 1_000 } });
+      } catch (err) {
+        log.warn({ err, botId }, 'could not request a webhook delivery');
+      }
+    },
     async close() {
       await queue.close();
       connection.disconnect();
@@ -56,6 +69,7 @@ const releaseScript = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redi
 interface PendingBot {
   webhook_url: string | null;
   webhook_secret: string | null;
+  webhook_certificate: string | null;
   webhook_failures: number;
   webhook_retry_at: Date | null;
 }
@@ -74,7 +88,7 @@ export class WebhookWorker {
     private readonly log: Logger,
   ) {
     this.redis = connectRedis(redisUrl, 'bot-webhook-locks');
-    this.workerConnection = connectRedis(redisUrl, 'bot-webhook-worker');
+    this.workerConnection = connectRedis(redisUrl, 'bot-webhook-worker', { blocking: true });
     this.worker = new Worker(webhookQueueName, (job: Job) => this.process(job), { connection: this.workerConnection, concurrency: 16 });
     this.worker.on('failed', (job, err) => log.error({ err, job: job?.name }, 'webhook job failed'));
   }
@@ -108,7 +122,7 @@ export class WebhookWorker {
     let delivered = 0;
     for (;;) {
       const { rows } = await this.sql.query<PendingBot>(
-        `select webhook_url, webhook_secret, webhook_failures, webhook_retry_at from bots where id = $1 and deleted_at is null`,
+        `select webhook_url, webhook_secret, webhook_certificate, webhook_failures, webhook_retry_at from bots where id = $1 and deleted_at is null`,
         [botId],
       );
       const bot = rows[0];
@@ -125,7 +139,8 @@ export class WebhookWorker {
       const update = next.rows[0];
       if (!update) return { delivered };
       await this.redis.pexpire(lock, lockMs);
-      const outcome = await postUpdate(bot.webhook_url, JSON.stringify(update.payload), bot.webhook_secret, this.settings, this.settings.timeoutMs);
+      const trust = webhookSecureContext(this.settings.caPem, bot.webhook_certificate);
+      const outcome = await postUpdate(bot.webhook_url, JSON.stringify(update.payload), bot.webhook_secret, this.settings, this.settings.timeoutMs, trust);
       if (outcome.ok) {
         await this.sql.query(
           `with gone as (delete from bot_updates where bot_id = $1 and update_id = $2)
@@ -138,10 +153,14 @@ export class WebhookWorker {
       const failures = bot.webhook_failures + 1;
       const delay = Math.min(this.settings.retryBaseMs * 2 ** Math.min(failures - 1, 30), this.settings.retryMaxMs);
       const at = this.clock.now();
-      await this.sql.query(
-        `update bots set webhook_failures = $2, webhook_retry_at = $3, webhook_last_error_at = $4, webhook_last_error_message = $5 where id = $1`,
-        [botId, failures, new Date(at.getTime() + delay), at, outcome.error.slice(0, 500)],
+      // Only while the webhook is still the one posted to: a failure of a URL changed or removed meanwhile must not
+      // show in getWebhookInfo, nor hold back the new URL's first attempt.
+      const recorded = await this.sql.query(
+        `update bots set webhook_failures = $2, webhook_retry_at = $3, webhook_last_error_at = $4, webhook_last_error_message = $5
+          where id = $1 and webhook_url = $6`,
+        [botId, failures, new Date(at.getTime() + delay), at, outcome.error.slice(0, 500), bot.webhook_url],
       );
+      if (recorded.rowCount === 0) continue;
       this.log.info({ botId, failures, error: outcome.error }, 'webhook delivery failed');
       await this.deliveries.request(botId, delay);
       return { delivered };
@@ -160,7 +179,7 @@ export class WebhookWorker {
   }
 
   async close(): Promise<void> {
-    await this.worker?.close();
+    if (this.worker) await closeWorker(this.worker);
     this.worker = undefined;
     this.redis.disconnect();
     this.workerConnection.disconnect();

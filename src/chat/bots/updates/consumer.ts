@@ -88,6 +88,7 @@ interface PressRow {
   message_id: string;
   data: string;
   account_id: string;
+  account_api_id: number;
   display_name: string;
   account_type: string;
   room_id: string;
@@ -99,7 +100,7 @@ async function callbackUpdates(client: SqlClient, events: CallbackPressed[]): Pr
   const webhooks = new Set<string>();
   if (events.length === 0) return { updates: [], webhooks };
   const { rows } = await client.query<PressRow>(
-    `select e.ord, q.id, q.bot_id, q.message_id, q.data, q.account_id, a.display_name, a.account_type, q.room_id, b.allowed_updates,
+    `select e.ord, q.id, q.bot_id, q.message_id, q.data, q.account_id, a.bot_api_id as account_api_id, a.display_name, a.account_type, q.room_id, b.allowed_updates,
             b.webhook_url is not null as has_webhook
        from unnest($1::uuid[], $2::int[]) e(id, ord)
        join bot_callback_queries q on q.id = e.id
@@ -121,7 +122,7 @@ async function callbackUpdates(client: SqlClient, events: CallbackPressed[]): Pr
       body: {
         callback_query: {
           id: r.id,
-          from: telegramUser(r.account_id, r.display_name, r.account_type, null),
+          from: telegramUser(r.account_api_id, r.display_name, r.account_type, null),
           message: telegramMessage(m),
           chat_instance: r.room_id,
           data: r.data,

@@ -24,7 +24,8 @@ export class UpdateWaiters {
   private readonly channel: InvalidationChannel;
   private closed = false;
 
-  constructor(publisher: Redis) {
+  /** publisher: also the connection the bot's poll registrations use (updates/pollers.ts). */
+  constructor(readonly publisher: Redis) {
     this.channel = new InvalidationChannel(publisher, wakeChannelName);
   }
 

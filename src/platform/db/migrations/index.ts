@@ -13,6 +13,7 @@ import { Migration20261123000190Realtime } from './Migration20261123000190Realti
 import { Migration20261123000070TimeUploads } from './Migration20261123000070TimeUploads.js';
 import { Migration20261123000080Bots } from './Migration20261123000080Bots.js';
 import { Migration2026112300130Webhooks } from './Migration2026112300130Webhooks.js';
+import { Migration20261124000200BotApiIds } from './Migration20261124000200BotApiIds.js';
 
 export const migrations = [
   { name: 'Migration20261121000001Init', class: Migration20261121000001Init },
@@ -29,4 +30,5 @@ export const migrations = [
   { name: 'Migration20261123000070TimeUploads', class: Migration20261123000070TimeUploads },
   { name: 'Migration20261123000080Bots', class: Migration20261123000080Bots },
   { name: 'Migration2026112300130Webhooks', class: Migration2026112300130Webhooks },
+  { name: 'Migration20261124000200BotApiIds', class: Migration20261124000200BotApiIds },
 ];
