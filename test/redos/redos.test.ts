@@ -112,11 +112,13 @@ test('no regular expression applied to input is vulnerable to ReDoS', async () =
   for (const e of all) if (!unique.has(`${e.flags}/${e.source}`)) unique.set(`${e.flags}/${e.source}`, e);
   const verdicts: string[] = [];
   for (const e of unique.values()) {
-    const result = await check(e.source, e.flags, { timeout: 10_000 });
+    let result = await check(e.source, e.flags, { timeout: 10_000 });
+    // "unknown" means the checker ran out of time, which a busy machine causes: one longer try before it counts.
+    if (result.status === 'unknown') result = await check(e.source, e.flags, { timeout: 60_000 });
     if (result.status !== 'safe') {
       const complexity = result.status === 'vulnerable' ? ` (${result.complexity.type})` : '';
       verdicts.push(`${e.where}: /${e.source}/${e.flags} is ${result.status}${complexity}`);
     }
   }
   expect(verdicts).toEqual([]);
-});
+}, 600_000);

@@ -24,10 +24,13 @@ function makeAjv(coerceTypes: boolean | 'array'): AjvInstance {
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
   ajv.addFormat('double', { type: 'number', validate: () => true });
   ajv.addFormat('float', { type: 'number', validate: () => true });
-  // Normalising keywords rewrite the validated value in place, so handlers (and SQL) see one form: uuids in lower
-  // case whatever case the client wrote them in, names without surrounding whitespace.
-  ajv.addKeyword({ keyword: 'x-lowercase', type: 'string', schemaType: 'boolean', modifying: true, validate: rewrite((s) => s.toLowerCase()) });
-  ajv.addKeyword({ keyword: 'x-trim', type: 'string', schemaType: 'boolean', modifying: true, validate: rewrite((s) => s.trim()) });
+  // Normalising keywords rewrite the value, so handlers (and SQL) see one form: uuids in lower case whatever case
+  // the client wrote them in, names without surrounding whitespace. The rewrites wait until the whole request part
+  // has been validated (see normalisedAfterValidation), so every assertion judges what the client sent: a name of
+  // 101 characters with a leading space is over a maxLength of 100, as the document says, even though it would fit
+  // once trimmed.
+  ajv.addKeyword({ keyword: 'x-lowercase', type: 'string', schemaType: 'boolean', validate: rewrite((s) => s.toLowerCase()) });
+  ajv.addKeyword({ keyword: 'x-trim', type: 'string', schemaType: 'boolean', validate: rewrite((s) => s.trim()) });
   addBoundedPattern(ajv);
   return ajv;
 }
@@ -37,11 +40,35 @@ interface DataContext {
   parentDataProperty?: string | number;
 }
 
+// Validation is synchronous, so the rewrites one validator call asks for can be gathered in one module-level list.
+let pendingRewrites: Array<() => void> = [];
+
 function rewrite(change: (s: string) => string) {
   return (on: boolean, data: string, _schema?: unknown, cxt?: DataContext): boolean => {
-    if (on && cxt?.parentData !== undefined && cxt.parentDataProperty !== undefined) cxt.parentData[cxt.parentDataProperty] = change(data);
+    const parent = cxt?.parentData;
+    const property = cxt?.parentDataProperty;
+    if (on && parent !== undefined && property !== undefined) pendingRewrites.push(() => (parent[property] = change(data)));
     return true;
   };
+}
+
+type Validator = ReturnType<FastifySchemaCompiler<unknown>>;
+
+/** Runs the validator, then the rewrites its keywords asked for; `errors` stays the validator's, as Fastify reads it. */
+function normalisedAfterValidation(validate: Validator): Validator {
+  const run = (data: unknown) => {
+    const outer = pendingRewrites;
+    pendingRewrites = [];
+    try {
+      return validate(data);
+    } finally {
+      const rewrites = pendingRewrites;
+      pendingRewrites = outer;
+      for (const apply of rewrites) apply();
+    }
+  };
+  Object.defineProperty(run, 'errors', { get: () => (validate as { errors?: unknown }).errors });
+  return run as Validator;
 }
 
 /** Marks every `format: uuid` schema to be lowered, so one uuid rule holds in paths, queries and bodies alike. */
@@ -61,6 +88,6 @@ export function ajv2020ValidatorCompiler(): FastifySchemaCompiler<unknown> {
     const ajv = httpPart === 'body' ? bodyAjv : paramAjv;
     const copy = boundPatterns(lowerUuids(schema)) as Record<string, unknown>;
     delete copy.$id;
-    return ajv.compile(copy) as ReturnType<FastifySchemaCompiler<unknown>>;
+    return normalisedAfterValidation(ajv.compile(copy) as Validator);
   };
 }
