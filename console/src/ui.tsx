@@ -159,11 +159,11 @@ export function formatTime(value: string | null | undefined, empty = 'Never'): s
   return `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
-/** A table cell with a time, to the second, kept on one line. */
+/** A table cell with a time, to the second, kept on one line; its column header says "(UTC)". */
 export function TimeCell({ label, value, empty }: { label: string; value: string | null | undefined; empty?: string }) {
   return (
-    <td data-label={label} class="time">
-      {value ? <time dateTime={value}>{formatTime(value)}</time> : formatTime(value, empty)}
+    <td data-label={`${label} (UTC)`} class="time">
+      {value ? <time dateTime={value}>{formatTime(value).replace(/ UTC$/, '')}</time> : formatTime(value, empty)}
     </td>
   );
 }

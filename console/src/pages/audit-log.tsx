@@ -66,7 +66,7 @@ export function AuditLogPage({ clients, workspace }: { clients: Clients; workspa
               <caption class="sr-only">Audit log of {workspace.name}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Time</th>
+                  <th scope="col">Time (UTC)</th>
                   <th scope="col">Key</th>
                   <th scope="col">IP</th>
                   <th scope="col">Request</th>

@@ -62,8 +62,8 @@ export function PartnerKeysPage({ clients, workspace, cells }: { clients: Client
                   <th scope="col">Name</th>
                   <th scope="col">Prefix</th>
                   <th scope="col">Scopes</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Last used</th>
+                  <th scope="col">Expires (UTC)</th>
+                  <th scope="col">Last used (UTC)</th>
                   <th scope="col">Status</th>
                   {cells.delete && <th scope="col"><span class="sr-only">Actions</span></th>}
                 </tr>

@@ -81,8 +81,8 @@ export function SvcKeysPage({ clients, workspace }: { clients: Clients; workspac
                   <th scope="col">Scopes</th>
                   <th scope="col">IP allow-list</th>
                   <th scope="col">Creator</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
+                  <th scope="col">Created (UTC)</th>
+                  <th scope="col">Last used (UTC)</th>
                   <th scope="col">Status</th>
                   <th scope="col"><span class="sr-only">Actions</span></th>
                 </tr>

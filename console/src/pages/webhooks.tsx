@@ -96,7 +96,7 @@ function WebhookList({ client, workspace }: { client: WorkspaceClient; workspace
                   <th scope="col">URL</th>
                   <th scope="col">Events</th>
                   <th scope="col">Status</th>
-                  <th scope="col">Updated</th>
+                  <th scope="col">Updated (UTC)</th>
                 </tr>
               </thead>
               <tbody>
@@ -417,7 +417,7 @@ function DeliveryLog({ client, webhook, round, onChanged }: { client: WorkspaceC
               <caption class="sr-only">Deliveries of {webhook.name}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Time</th>
+                  <th scope="col">Time (UTC)</th>
                   <th scope="col">Event</th>
                   <th scope="col">Status</th>
                   <th scope="col">Attempt</th>
