@@ -3,7 +3,7 @@
 // .data/test-output/console/.
 // Page functions run in the browser; the server's program has no DOM typings.
 declare const document: any;
-declare const window: any; // eslint-disable-line @typescript-eslint/no-unused-vars -- used inside page functions
+declare const window: any;
 declare const location: any;
 import type { Browser } from 'puppeteer-core';
 import { call, isolatedInfra, startTestPlatform, testConfig, type TestAccount, type TestPlatform, type TestTenant } from '../support/platform.js';
