@@ -121,6 +121,7 @@ test('convention A: create a key and see it once, see the +N collapse, revoke it
       expect(chips[3]).toBe('+2');
       expect(await f.page.$eval('tbody td[data-label="Prefix"]', (e: any) => e.textContent)).toBe(key.slice(0, 8));
       expect(await f.page.evaluate((k) => document.body.innerText.includes(k), key)).toBe(false);
+      expect(await wrappedTimes(f)).toEqual([]);
       await f.shot('list');
     });
     await f.step('the key works', async () => {
@@ -407,6 +408,7 @@ test('webhooks: create one for a local HTTPS receiver, send a test event, see it
       await waitForText(f.page, 'Test ping to');
       await f.page.waitForFunction(() => document.querySelector('tbody .badge')?.textContent === 'Active');
       expect(receiver.received).toHaveLength(1);
+      expect(await wrappedTimes(f)).toEqual([]);
       await f.shot('list');
     });
     await f.step('send a test event with an edited payload: status, body and latency are shown', async () => {
