@@ -191,6 +191,11 @@ test('an account in no workspace is offered to create one, and lands in it as it
       await f.shot('empty');
     });
     await f.step('create it: the console opens it with the owner\'s pages', async () => {
+      await f.page.type('#workspace-name', '   ');
+      await waitForText(f.page, 'Give the workspace a name.');
+      expect(await f.page.evaluate(() => [...document.querySelectorAll('button')].find((b: any) => b.textContent === 'Create workspace')?.disabled)).toBe(true);
+      await f.page.click('#workspace-name', { count: 3 });
+      await f.page.keyboard.press('Backspace');
       await f.page.type('#workspace-name', 'Newcomer & Co');
       await clickButton(f.page, 'Create workspace');
       await f.page.waitForFunction(() => document.querySelector('.ws-name')?.textContent === 'Newcomer & Co');

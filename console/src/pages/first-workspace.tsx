@@ -31,9 +31,9 @@ export function FirstWorkspace({ clients, first, onCreated }: { clients: Clients
         }}
       >
         <label for="workspace-name">Workspace name</label>
-        <input id="workspace-name" value={name} maxLength={200} required onInput={(e) => setName((e.target as HTMLInputElement).value)} aria-describedby="workspace-name-help" />
-        <p id="workspace-name-help" class="hint">
-          {name.length} of 200 characters
+        <input id="workspace-name" value={name} maxLength={200} required aria-invalid={name !== '' && problem !== ''} onInput={(e) => setName((e.target as HTMLInputElement).value)} aria-describedby="workspace-name-help" />
+        <p id="workspace-name-help" class={name !== '' && problem ? 'field-error' : 'hint'}>
+          {name !== '' && problem ? problem : `${name.length} of 200 characters`}
         </p>
         {error && <ErrorMessage message={error} />}
         <div class="actions start">
