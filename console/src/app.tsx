@@ -1,5 +1,6 @@
 // The shell: sign-in, the workspace picker and the navigation between settings pages (hash routes, so the
 // server needs no fallback route). Pages a role may not use are not offered at all.
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { isUnauthenticated, loadClients, type Clients } from './api';
 import { AuditLogPage } from './pages/audit-log';
@@ -7,7 +8,8 @@ import { PartnerKeysPage } from './pages/partner-keys';
 import { SignIn } from './pages/sign-in';
 import { SvcKeysPage } from './pages/svc-keys';
 import { WebhooksPage } from './pages/webhooks';
-import { endAllSessions } from './webhook-session';
+import { endAllSessions, forgetAllSessions } from './webhook-session';
+import { FirstWorkspace } from './pages/first-workspace';
 import { session, takeTokenFromUrl } from './session';
 import { ErrorMessage, Loading, useAsync } from './ui';
 import { pagesFor, type Cells, type PageId, type WorkspaceInfo } from './access';
@@ -29,8 +31,12 @@ export function App() {
   // The surrounding platform may hand over a token by changing the fragment of an open page too.
   useEffect(() => {
     const on = () => {
+      const before = session.token();
       takeTokenFromUrl();
-      setToken(session.token());
+      const after = session.token();
+      // Another user's webhook session keys are not this user's to use (they expire on their own).
+      if (before && after !== before) forgetAllSessions();
+      setToken(after);
     };
     addEventListener('hashchange', on);
     on();
@@ -41,7 +47,10 @@ export function App() {
   if (clients.state === 'loading') return <Loading what="the console" />;
   if (clients.state === 'error') return <ErrorMessage message={clients.message} />;
   return (
+    // Keyed by the token: a token handed over to an open page starts the signed-in view afresh, with nothing of the
+    // previous user's workspaces or permissions left on screen.
     <SignedIn
+      key={token}
       clients={clients.value}
       onSignOut={async () => {
         await endAllSessions(clients.value);
@@ -69,7 +78,13 @@ function SignedIn({ clients, onSignOut }: { clients: Clients; onSignOut: () => P
   else if (workspaces.state === 'error') main = <ErrorMessage message={workspaces.message} onRetry={reload} />;
   else {
     const current = workspaces.value.find((w) => w.id === workspaceId);
-    if (!current) main = <WorkspacePicker workspaces={workspaces.value} />;
+    if (!current)
+      main = (
+        <WorkspacePicker
+          workspaces={workspaces.value}
+          create={<FirstWorkspace clients={clients} first={workspaces.value.length === 0} onCreated={(id) => (reload(), (location.hash = `#/w/${id}`))} />}
+        />
+      );
     else main = <Workspace clients={clients} workspace={current} pageId={pageId} itemId={itemId} />;
   }
   return (
@@ -93,12 +108,12 @@ function SignedIn({ clients, onSignOut }: { clients: Clients; onSignOut: () => P
 const isUnauthenticatedMessage = (m: string) => /token|unauthenticated|expired/i.test(m);
 void isUnauthenticated;
 
-function WorkspacePicker({ workspaces }: { workspaces: WorkspaceInfo[] }) {
+function WorkspacePicker({ workspaces, create }: { workspaces: WorkspaceInfo[]; create: ComponentChildren }) {
   return (
     <main id="main">
-      <h1>Choose a workspace</h1>
+      <h1>{workspaces.length === 0 ? 'Welcome' : 'Choose a workspace'}</h1>
       {workspaces.length === 0 ? (
-        <p>You are not a member of any workspace.</p>
+        <p>You are not a member of any workspace yet. Create your own below, or ask the owner of an existing one to add you.</p>
       ) : (
         <ul class="cards">
           {workspaces.map((w) => (
@@ -108,6 +123,7 @@ function WorkspacePicker({ workspaces }: { workspaces: WorkspaceInfo[] }) {
           ))}
         </ul>
       )}
+      {create}
     </main>
   );
 }

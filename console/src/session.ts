@@ -10,8 +10,21 @@ export function takeTokenFromUrl(): void {
   history.replaceState(null, '', `${location.pathname}${location.search}#/`);
 }
 
+/** The token's subject (the account id), read without checking the signature: it only labels "You" in lists. */
+function subjectOf(token: string): string {
+  try {
+    const payload = token.split('.')[1] ?? '';
+    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
+    const sub = (JSON.parse(json) as { sub?: unknown }).sub;
+    return typeof sub === 'string' ? sub : '';
+  } catch {
+    return '';
+  }
+}
+
 export const session = {
   token: (): string => sessionStorage.getItem(storageKey) ?? '',
+  accountId: (): string => subjectOf(sessionStorage.getItem(storageKey) ?? ''),
   signIn(token: string): void {
     sessionStorage.setItem(storageKey, token.trim());
   },

@@ -110,7 +110,14 @@ export function Confirm(props: { title: string; body: ComponentChildren; action:
 }
 
 /** The full secret, shown once, with a copy button and the warning that it cannot be shown again. */
-export function SecretOnce({ label, secret, onClose }: { label: string; secret: string; onClose: () => void }) {
+/** How the server keeps a secret after showing it once: API keys as a hash, webhook signing secrets encrypted. */
+export type Kept = 'hash' | 'encrypted';
+const keptWording: Record<Kept, string> = {
+  hash: 'the server keeps only a hash of it, so nobody can show it to you again',
+  encrypted: 'the server keeps it encrypted, to sign deliveries with it, and never shows it again',
+};
+
+export function SecretOnce({ label, secret, kept, onClose }: { label: string; secret: string; kept: Kept; onClose: () => void }) {
   const [copied, setCopied] = useState('');
   const copy = async () => {
     try {
@@ -125,7 +132,7 @@ export function SecretOnce({ label, secret, onClose }: { label: string; secret: 
   return (
     <Dialog title={`${label} created`} onClose={onClose} wide>
       <p class="warning" role="alert">
-        Copy the key now. It is shown only once: the server keeps only a hash, and closing this dialog loses it.
+        Copy it now. It is shown only once: {keptWording[kept]}. Closing this dialog loses it.
       </p>
       <label for="secret-value">{label}</label>
       <div class="secret">
@@ -149,7 +156,43 @@ export function SecretOnce({ label, secret, onClose }: { label: string; secret: 
 export function formatTime(value: string | null | undefined, empty = 'Never'): string {
   if (!value) return empty;
   const d = new Date(value);
-  return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/** A table cell with a time, to the second, kept on one line; its column header says "(UTC)". */
+export function TimeCell({ label, value, empty }: { label: string; value: string | null | undefined; empty?: string }) {
+  return (
+    <td data-label={`${label} (UTC)`} class="time">
+      {value ? <time dateTime={value}>{formatTime(value).replace(/ UTC$/, '')}</time> : formatTime(value, empty)}
+    </td>
+  );
+}
+
+/**
+ * An action the workspace's plan or the user's role does not allow yet: shown, disabled, with the reason next to it
+ * (and linked to it for screen readers), instead of being refused after the user filled a form.
+ */
+export function GatedButton(props: { id: string; label: string; reason: string | null; primary?: boolean; onClick: () => void }) {
+  const reasonId = `${props.id}-reason`;
+  return (
+    <span class="gated">
+      <button
+        type="button"
+        id={props.id}
+        class={props.primary ? 'primary' : undefined}
+        disabled={props.reason !== null}
+        aria-describedby={props.reason !== null ? reasonId : undefined}
+        onClick={props.onClick}
+      >
+        {props.label}
+      </button>
+      {props.reason !== null && (
+        <span id={reasonId} class="gate-reason">
+          {props.reason}
+        </span>
+      )}
+    </span>
+  );
 }
 
 /** At most three labels, the rest collapsed into +N. */

@@ -56,3 +56,8 @@ export async function endAllSessions(clients: Clients): Promise<void> {
 export function webhookClient(clients: Clients, session: WebhookSession): WorkspaceClient {
   return createWorkspaceClient({ baseUrl: clients.workspaceBaseUrl, apiKey: session.key, maxRetries: 0 });
 }
+
+/** Forgets this tab's webhook sessions without revoking them (another user's token took over the tab). */
+export function forgetAllSessions(): void {
+  for (const k of Object.keys(sessionStorage)) if (k.startsWith('console.webhooks.')) sessionStorage.removeItem(k);
+}

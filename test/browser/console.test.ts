@@ -3,10 +3,10 @@
 // .data/test-output/console/.
 // Page functions run in the browser; the server's program has no DOM typings.
 declare const document: any;
-declare const window: any; // eslint-disable-line @typescript-eslint/no-unused-vars -- used inside page functions
+declare const window: any;
 declare const location: any;
 import type { Browser } from 'puppeteer-core';
-import { call, isolatedInfra, startTestPlatform, testConfig, type TestAccount, type TestPlatform } from '../support/platform.js';
+import { call, isolatedInfra, startTestPlatform, testConfig, type TestAccount, type TestPlatform, type TestTenant } from '../support/platform.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { axeProblems, clickButton, ensureConsoleBuilt, flow, launch, overflowsHorizontally, waitForText, type Flow } from './browser.js';
 
@@ -18,6 +18,7 @@ let owner: TestAccount;
 let member: TestAccount;
 let staff: TestAccount;
 let workspaceId: string;
+let tenant: TestTenant;
 
 beforeAll(async () => {
   ensureConsoleBuilt();
@@ -30,7 +31,7 @@ beforeAll(async () => {
     outboxPollMs: 200,
     webhooks: { ...testConfig().webhooks, allowPrivateTargets: true, caFile: receiver.caFile, retrySchedule: [0, 1, 1, 1, 1, 1], timeoutMs: 2_000, sweepMs: 500 },
   });
-  const tenant = await platform.tenant();
+  tenant = await platform.tenant();
   [owner, member, staff] = [await tenant.account(), await tenant.account(), await tenant.account()];
   const ws = await call(platform.partnerUrl, 'POST', '/api/v1/workspaces', { token: owner.token, body: { name: 'Acme settings' } });
   expect(ws.status).toBe(201);
@@ -64,6 +65,19 @@ async function open(f: Flow, token: string, route: string): Promise<void> {
   await f.page.evaluate((r) => (location.hash = r), route);
 }
 
+/** Time cells whose text takes more than one line (a wrapped date), as "label: text". */
+async function wrappedTimes(f: Flow): Promise<string[]> {
+  return f.page.$$eval('td.time', (cells: any[]) =>
+    cells
+      .filter((td) => {
+        const range = document.createRange();
+        range.selectNodeContents(td);
+        return new Set([...range.getClientRects()].map((r: any) => Math.round(r.top))).size > 1;
+      })
+      .map((td) => `${td.dataset.label}: ${td.textContent}`),
+  );
+}
+
 async function expectAccessible(f: Flow, what: string): Promise<void> {
   const problems = await axeProblems(f.page);
   if (problems.length > 0) throw new Error(`${what}: ${problems.join('; ')}`);
@@ -92,6 +106,7 @@ test('convention A: create a key and see it once, see the +N collapse, revoke it
       await clickButton(f.page, 'Create key', 'dialog[open]');
       await f.page.waitForSelector('dialog[open] #secret-value');
       await waitForText(f.page, 'It is shown only once');
+      expect(await f.page.$eval('dialog[open] .warning', (e: any) => e.textContent)).toContain('the server keeps only a hash of it');
       await expectAccessible(f, 'key shown once');
       await f.shot('key-shown-once');
       return f.page.$eval('#secret-value', (el) => (el as any).value);
@@ -106,6 +121,7 @@ test('convention A: create a key and see it once, see the +N collapse, revoke it
       expect(chips[3]).toBe('+2');
       expect(await f.page.$eval('tbody td[data-label="Prefix"]', (e: any) => e.textContent)).toBe(key.slice(0, 8));
       expect(await f.page.evaluate((k) => document.body.innerText.includes(k), key)).toBe(false);
+      expect(await wrappedTimes(f)).toEqual([]);
       await f.shot('list');
     });
     await f.step('the key works', async () => {
@@ -129,7 +145,7 @@ test('convention A: create a key and see it once, see the +N collapse, revoke it
   }
 });
 
-test('on a plan without external API access the page says so and creating a key shows the refusal', async () => {
+test('on a plan without external API access "Create key" is shown disabled with the reason, and no dialog opens', async () => {
   const ws = await call(platform.partnerUrl, 'POST', '/api/v1/workspaces', { token: owner.token, body: { name: 'Free corner' } });
   const f = await flow(browser, 'plan-gate');
   try {
@@ -138,18 +154,83 @@ test('on a plan without external API access the page says so and creating a key 
       await waitForText(f.page, 'External API access is not enabled for this organisation.');
       await waitForText(f.page, 'No keys yet.');
     });
-    await f.step('creating a key is refused with the seed message', async () => {
-      await clickButton(f.page, 'Create key');
-      await f.page.waitForSelector('dialog[open] #key-name');
-      await f.page.type('#key-name', 'Blocked');
-      await clickButton(f.page, 'KB read', 'dialog[open]');
-      await clickButton(f.page, 'Create key', 'dialog[open]');
-      await f.page.waitForSelector('dialog[open] [role=alert]');
-      expect(await f.page.$eval('dialog[open] [role=alert]', (e) => e.textContent)).toContain('External API access is not enabled for this organisation.');
+    await f.step('"Create key" is disabled and names the reason', async () => {
+      const button = await f.page.$eval('#create-key', (b: any) => ({
+        text: b.textContent,
+        disabled: b.disabled,
+        reason: document.getElementById(b.getAttribute('aria-describedby'))?.textContent,
+      }));
+      expect(button).toEqual({ text: 'Create key', disabled: true, reason: 'The free plan has no external API access; a platform administrator can change the plan.' });
+      await f.page.click('#create-key').catch(() => undefined);
+      expect(await f.page.$('dialog[open]')).toBeNull();
       await expectAccessible(f, 'plan gate');
-      await f.shot('refused');
+      await f.shot('disabled');
+    });
+    await f.step('on a plan with the module the same button is enabled', async () => {
+      const admin = await platform.adminToken();
+      expect((await call(platform.partnerUrl, 'PUT', `/api/v1/workspaces/${ws.body.id}/plan`, { token: admin, body: { plan: 'team' } })).status).toBe(200);
+      await f.page.reload();
+      await f.page.waitForSelector('#create-key');
+      expect(await f.page.$eval('#create-key', (b: any) => [b.disabled, b.getAttribute('aria-describedby')])).toEqual([false, null]);
     });
     expect((await platform.db.query('select count(*)::int as n from api_keys where workspace_id = $1', [ws.body.id])).rows[0].n).toBe(0);
+  } finally {
+    await f.close();
+  }
+});
+
+test('an account in no workspace is offered to create one, and lands in it as its owner', async () => {
+  const newcomer = await (await platform.tenant()).account();
+  const f = await flow(browser, 'first-workspace');
+  try {
+    await f.step('the way forward is on the page', async () => {
+      await open(f, newcomer.token, '#/');
+      await waitForText(f.page, 'You are not a member of any workspace yet.');
+      await waitForText(f.page, 'Create your first workspace');
+      await expectAccessible(f, 'first workspace');
+      await f.shot('empty');
+    });
+    await f.step('create it: the console opens it with the owner\'s pages', async () => {
+      await f.page.type('#workspace-name', '   ');
+      await waitForText(f.page, 'Give the workspace a name.');
+      expect(await f.page.evaluate(() => [...document.querySelectorAll('button')].find((b: any) => b.textContent === 'Create workspace')?.disabled)).toBe(true);
+      await f.page.click('#workspace-name', { count: 3 });
+      await f.page.keyboard.press('Backspace');
+      await f.page.type('#workspace-name', 'Newcomer & Co');
+      await clickButton(f.page, 'Create workspace');
+      await f.page.waitForFunction(() => document.querySelector('.ws-name')?.textContent === 'Newcomer & Co');
+      expect(await f.page.$$eval('nav ul a', (els) => els.map((e) => e.textContent))).toEqual(['API keys', 'Service keys', 'Key audit log', 'Webhooks']);
+      await f.shot('created');
+    });
+    const rows = await platform.db.query('select w.name, m.role from workspaces w join workspace_members m on m.workspace_id = w.id where m.account_id = $1', [newcomer.id]);
+    expect(rows.rows).toEqual([{ name: 'Newcomer & Co', role: 'owner' }]);
+  } finally {
+    await f.close();
+  }
+});
+
+test('a token handed to an already open page (#token=) shows the new user at once, without a reload', async () => {
+  const newcomer = await (await platform.tenant()).account();
+  const f = await flow(browser, 'hand-off');
+  try {
+    await f.step('the first user sees their workspaces', async () => {
+      await open(f, owner.token, '#/');
+      await waitForText(f.page, 'Acme settings');
+      await f.page.evaluate(() => ((window as any).samePage = true));
+    });
+    await f.step('the platform hands over another user\'s token: their view replaces the first one', async () => {
+      await f.page.evaluate((t) => (location.hash = `#token=${encodeURIComponent(t)}`), newcomer.token);
+      await waitForText(f.page, 'You are not a member of any workspace yet.');
+      expect(await f.page.evaluate(() => document.body.innerText.includes('Acme settings'))).toBe(false);
+      expect(await f.page.evaluate(() => (window as any).samePage)).toBe(true);
+      expect(await f.page.evaluate(() => location.hash)).toBe('#/');
+      await f.shot('handed-over');
+    });
+    await f.step('and back: the first user\'s workspaces return', async () => {
+      await f.page.evaluate((t) => (location.hash = `#token=${encodeURIComponent(t)}`), owner.token);
+      await waitForText(f.page, 'Acme settings');
+      expect(await f.page.evaluate(() => (window as any).samePage)).toBe(true);
+    });
   } finally {
     await f.close();
   }
@@ -225,6 +306,7 @@ test('convention B: create a key with an IP allow-list checked as you type, see 
       await clickButton(f.page, 'I have copied it, close');
       await f.page.waitForSelector('tbody tr');
       await waitForText(f.page, '203.0.113.0/24');
+      expect(await f.page.$eval('tbody td[data-label="Creator"]', (e: any) => e.textContent.trim())).toBe('You');
       await f.shot('list');
       return value;
     });
@@ -242,11 +324,48 @@ test('convention B: create a key with an IP allow-list checked as you type, see 
       await f.page.select('#audit-key', keyId);
       await f.page.type('#audit-status', '403');
       await f.page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1 && document.body.innerText.includes('GET /api/v1/leads'));
+      // The status filter reloads the list as it is typed: read the row once the 403-filtered answer is shown.
+      await f.page.waitForFunction(() => /^4\d\d$/.test(document.querySelector('tbody td[data-label="Status"]')?.textContent ?? ''));
+      expect(await f.page.$eval('tbody td[data-label="Time (UTC)"]', (e: any) => e.textContent)).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+      expect(await wrappedTimes(f)).toEqual([]);
       await f.page.click('#audit-status', { count: 3 });
       await f.page.type('#audit-status', '200');
       await waitForText(f.page, 'No requests match.');
       await expectAccessible(f, 'audit log');
       await f.shot('audit');
+    });
+  } finally {
+    await f.close();
+  }
+});
+
+test('service keys name their creators and keep their dates on one line at 1280 px', async () => {
+  const colleague = await tenant.account();
+  expect((await call(platform.partnerUrl, 'PUT', `/api/v1/workspaces/${workspaceId}/members/${colleague.id}`, { token: owner.token, body: { role: 'admin' } })).status).toBe(200);
+  const made = await call(platform.workspaceUrl, 'POST', `/api/v1/workspaces/${workspaceId}/svc-keys`, {
+    token: colleague.token,
+    body: { name: 'Colleague key', scopes: ['crm.*'] },
+  });
+  expect(made.status).toBe(201);
+  const f = await flow(browser, 'creators');
+  try {
+    await f.step('the owner sees "You" for their keys and the role of the admin who made the other', async () => {
+      await open(f, owner.token, `#/w/${workspaceId}/svc-keys`);
+      await f.page.waitForSelector(`tr[data-key-id="${made.body.id}"]`);
+      const creators = await f.page.$$eval('tbody tr', (rows: any[]) =>
+        rows.map((r) => [r.querySelector('td[data-label="Name"]').firstChild.textContent, r.querySelector('td[data-label="Creator"]').textContent.trim()]),
+      );
+      expect(creators).toContainEqual(['Colleague key', 'Admin']);
+      expect(creators.filter(([name]) => name !== 'Colleague key').map(([, creator]) => creator)).toEqual(expect.arrayContaining(['You']));
+      expect(await f.page.evaluate(() => /[0-9a-f]{8}-[0-9a-f]{4}|^[0-9a-f]{8}$/m.test(document.querySelector('tbody').innerText))).toBe(false);
+    });
+    await f.step('every date of the list is on one line, to the second, and the table fits the page', async () => {
+      expect(await wrappedTimes(f)).toEqual([]);
+      expect(await overflowsHorizontally(f.page)).toBe(false);
+      expect(await f.page.$eval('.table-wrap', (e: any) => e.scrollWidth <= e.clientWidth)).toBe(true);
+      const created = await f.page.$$eval('td.time[data-label="Created (UTC)"]', (cells: any[]) => cells.map((c) => c.textContent));
+      for (const text of created) expect(text).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+      await f.shot('list');
     });
   } finally {
     await f.close();
@@ -286,10 +405,15 @@ test('webhooks: create one for a local HTTPS receiver, send a test event, see it
       await clickButton(f.page, 'Create webhook', 'dialog[open]');
       await f.page.waitForSelector('dialog[open] #secret-value');
       expect(await f.page.$eval('#secret-value', (e: any) => e.value)).toMatch(/^whsec_/);
+      // The server must sign with the secret, so it keeps it encrypted, not as a hash.
+      const warning = await f.page.$eval('dialog[open] .warning', (e: any) => e.textContent);
+      expect(warning).toContain('the server keeps it encrypted, to sign deliveries with it');
+      expect(warning).not.toContain('hash');
       await clickButton(f.page, 'I have copied it, close');
       await waitForText(f.page, 'Test ping to');
       await f.page.waitForFunction(() => document.querySelector('tbody .badge')?.textContent === 'Active');
       expect(receiver.received).toHaveLength(1);
+      expect(await wrappedTimes(f)).toEqual([]);
       await f.shot('list');
     });
     await f.step('send a test event with an edited payload: status, body and latency are shown', async () => {

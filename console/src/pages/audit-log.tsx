@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import type { Clients } from '../api';
 import type { WorkspaceInfo } from '../access';
-import { ErrorMessage, Loading, formatTime, useAsync } from '../ui';
+import { ErrorMessage, Loading, TimeCell, useAsync } from '../ui';
 
 export function AuditLogPage({ clients, workspace }: { clients: Clients; workspace: WorkspaceInfo }) {
   const [keyId, setKeyId] = useState('');
@@ -66,7 +66,7 @@ export function AuditLogPage({ clients, workspace }: { clients: Clients; workspa
               <caption class="sr-only">Audit log of {workspace.name}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Time</th>
+                  <th scope="col">Time (UTC)</th>
                   <th scope="col">Key</th>
                   <th scope="col">IP</th>
                   <th scope="col">Request</th>
@@ -76,7 +76,7 @@ export function AuditLogPage({ clients, workspace }: { clients: Clients; workspa
               <tbody>
                 {entries.value.items.map((e) => (
                   <tr key={e.id}>
-                    <td data-label="Time">{formatTime(e.time)}</td>
+                    <TimeCell label="Time" value={e.time} />
                     <td data-label="Key">{names.get(e.key_id) ?? <code>{e.key_id.slice(-8)}</code>}</td>
                     <td data-label="IP">{e.ip}</td>
                     <td data-label="Request">

@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { scopeCatalogue, scopePresets } from '../../../src/partner/scopes/catalogue';
 import { describeError, type Clients } from '../api';
 import type { Cells, WorkspaceInfo } from '../access';
-import { Confirm, Dialog, ErrorMessage, Loading, ScopeChips, SecretOnce, StatusBadge, endOfDay, formatTime, today, useAsync } from '../ui';
+import { Confirm, Dialog, ErrorMessage, GatedButton, Loading, ScopeChips, SecretOnce, StatusBadge, TimeCell, endOfDay, today, useAsync } from '../ui';
 
 const externalApiOff = 'External API access is not enabled for this organisation.';
 
@@ -35,9 +35,13 @@ export function PartnerKeysPage({ clients, workspace, cells }: { clients: Client
       <div class="page-head">
         <h1 id="page-title">API keys</h1>
         {cells.create && (
-          <button type="button" class="primary" onClick={() => setCreating(true)}>
-            Create key
-          </button>
+          <GatedButton
+            id="create-key"
+            label="Create key"
+            primary
+            reason={workspace.external_api_enabled ? null : `The ${workspace.plan} plan has no external API access; a platform administrator can change the plan.`}
+            onClick={() => setCreating(true)}
+          />
         )}
       </div>
       <p class="muted">Keys let software call the partner data API without a login. A key reads and writes the whole workspace within its scopes.</p>
@@ -58,8 +62,8 @@ export function PartnerKeysPage({ clients, workspace, cells }: { clients: Client
                   <th scope="col">Name</th>
                   <th scope="col">Prefix</th>
                   <th scope="col">Scopes</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Last used</th>
+                  <th scope="col">Expires (UTC)</th>
+                  <th scope="col">Last used (UTC)</th>
                   <th scope="col">Status</th>
                   {cells.delete && <th scope="col"><span class="sr-only">Actions</span></th>}
                 </tr>
@@ -70,8 +74,8 @@ export function PartnerKeysPage({ clients, workspace, cells }: { clients: Client
                     <td data-label="Name">{k.name}</td>
                     <td data-label="Prefix"><code>{k.prefix}</code></td>
                     <td data-label="Scopes"><ScopeChips scopes={k.scopes} /></td>
-                    <td data-label="Expires">{formatTime(k.expires_at, 'Never')}</td>
-                    <td data-label="Last used">{formatTime(k.last_used_at, 'Never used')}</td>
+                    <TimeCell label="Expires" value={k.expires_at} empty="Never" />
+                    <TimeCell label="Last used" value={k.last_used_at} empty="Never used" />
                     <td data-label="Status"><StatusBadge status={k.status === 'revoked' ? 'Revoked' : k.expired ? 'Expired' : 'Active'} /></td>
                     {cells.delete && (
                       <td>
@@ -107,7 +111,7 @@ export function PartnerKeysPage({ clients, workspace, cells }: { clients: Client
           }}
         />
       )}
-      {secret && <SecretOnce label="API key" secret={secret} onClose={() => setSecret('')} />}
+      {secret && <SecretOnce label="API key" kept="hash" secret={secret} onClose={() => setSecret('')} />}
       {revoking && (
         <Confirm
           title="Revoke this key?"

@@ -4,7 +4,9 @@ import { useState } from 'preact/hooks';
 import { describeError, type Clients } from '../api';
 import type { WorkspaceInfo } from '../access';
 import { parseAllowList } from '../ip';
-import { Confirm, Dialog, ErrorMessage, Loading, ScopeChips, SecretOnce, StatusBadge, endOfDay, formatTime, today, useAsync } from '../ui';
+import { Confirm, Dialog, ErrorMessage, Loading, ScopeChips, SecretOnce, StatusBadge, TimeCell, endOfDay, today, useAsync } from '../ui';
+import { creatorLabel, type MemberRow } from '../creators';
+import { session } from '../session';
 
 interface SvcKey {
   id: string;
@@ -32,6 +34,13 @@ export function SvcKeysPage({ clients, workspace }: { clients: Clients; workspac
     () => clients.workspace.listSvcKeys({ path: { workspace_id: workspace.id }, query: { limit: 100, ...(status ? { status: status as 'Active' } : {}) } }),
     [workspace.id, status],
   );
+  // Only for the creator column: when it cannot be read, creators read as "Former member" rather than failing the page.
+  const [members] = useAsync(
+    () => clients.partner.listMembers({ path: { workspace_id: workspace.id }, query: { limit: 100 } }).then((p) => p.data as MemberRow[]).catch(() => []),
+    [workspace.id],
+  );
+  const memberRows = members.state === 'ready' ? members.value : [];
+  const me = session.accountId();
   const [creating, setCreating] = useState(false);
   const [secret, setSecret] = useState('');
   const [revoking, setRevoking] = useState<SvcKey | null>(null);
@@ -72,8 +81,8 @@ export function SvcKeysPage({ clients, workspace }: { clients: Clients; workspac
                   <th scope="col">Scopes</th>
                   <th scope="col">IP allow-list</th>
                   <th scope="col">Creator</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
+                  <th scope="col">Created (UTC)</th>
+                  <th scope="col">Last used (UTC)</th>
                   <th scope="col">Status</th>
                   <th scope="col"><span class="sr-only">Actions</span></th>
                 </tr>
@@ -88,9 +97,11 @@ export function SvcKeysPage({ clients, workspace }: { clients: Clients; workspac
                     <td data-label="Prefix"><code>{k.prefix}…{k.last_four}</code></td>
                     <td data-label="Scopes"><ScopeChips scopes={k.scopes} /></td>
                     <td data-label="IP allow-list">{k.ip_allow_list.length ? k.ip_allow_list.join(', ') : 'Any address'}</td>
-                    <td data-label="Creator">{k.created_by ? <code title={k.created_by}>{k.created_by.slice(-8)}</code> : 'Command line'}</td>
-                    <td data-label="Created">{formatTime(k.created_at)}</td>
-                    <td data-label="Last used">{formatTime(k.last_used_at, 'Never used')}</td>
+                    <td data-label="Creator" title={k.created_by ?? undefined}>
+                      {creatorLabel(k.created_by, me, memberRows)}
+                    </td>
+                    <TimeCell label="Created" value={k.created_at} />
+                    <TimeCell label="Last used" value={k.last_used_at} empty="Never used" />
                     <td data-label="Status"><StatusBadge status={k.status} /></td>
                     <td>
                       {k.status !== 'Revoked' && (
@@ -119,7 +130,7 @@ export function SvcKeysPage({ clients, workspace }: { clients: Clients; workspac
           }}
         />
       )}
-      {secret && <SecretOnce label="Service key" secret={secret} onClose={() => setSecret('')} />}
+      {secret && <SecretOnce label="Service key" kept="hash" secret={secret} onClose={() => setSecret('')} />}
       {revoking && (
         <Confirm
           title="Revoke this service key?"

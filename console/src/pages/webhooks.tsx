@@ -5,7 +5,7 @@ import type { WorkspaceClient } from '@chat-platform/workspace-sdk';
 import { describeError, type Clients } from '../api';
 import type { WorkspaceInfo } from '../access';
 import { eventGroups, samplePayload } from '../events';
-import { Confirm, ErrorMessage, Loading, SecretOnce, StatusBadge, formatTime, useAsync } from '../ui';
+import { Confirm, ErrorMessage, Loading, SecretOnce, StatusBadge, TimeCell, formatTime, useAsync } from '../ui';
 import { currentSession, endSession, startSession, webhookClient, type WebhookSession } from '../webhook-session';
 import { WebhookForm, type SendResult, type WebhookView } from './webhook-form';
 
@@ -96,7 +96,7 @@ function WebhookList({ client, workspace }: { client: WorkspaceClient; workspace
                   <th scope="col">URL</th>
                   <th scope="col">Events</th>
                   <th scope="col">Status</th>
-                  <th scope="col">Updated</th>
+                  <th scope="col">Updated (UTC)</th>
                 </tr>
               </thead>
               <tbody>
@@ -112,7 +112,7 @@ function WebhookList({ client, workspace }: { client: WorkspaceClient; workspace
                     <td data-label="Status">
                       <StatusBadge status={w.status} />
                     </td>
-                    <td data-label="Updated">{formatTime(w.updated_at)}</td>
+                    <TimeCell label="Updated" value={w.updated_at} />
                   </tr>
                 ))}
               </tbody>
@@ -137,7 +137,7 @@ function WebhookList({ client, workspace }: { client: WorkspaceClient; workspace
           Test ping to {created.webhook.url}: {created.ping.status ?? created.ping.error} in {created.ping.latency_ms} ms. The webhook is {created.webhook.status}.
         </p>
       )}
-      {created?.secret && <SecretOnce label="Signing secret" secret={created.secret} onClose={() => setCreated({ ...created, secret: undefined })} />}
+      {created?.secret && <SecretOnce label="Signing secret" kept="encrypted" secret={created.secret} onClose={() => setCreated({ ...created, secret: undefined })} />}
     </section>
   );
 }
@@ -417,7 +417,7 @@ function DeliveryLog({ client, webhook, round, onChanged }: { client: WorkspaceC
               <caption class="sr-only">Deliveries of {webhook.name}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Time</th>
+                  <th scope="col">Time (UTC)</th>
                   <th scope="col">Event</th>
                   <th scope="col">Status</th>
                   <th scope="col">Attempt</th>
@@ -429,7 +429,7 @@ function DeliveryLog({ client, webhook, round, onChanged }: { client: WorkspaceC
               <tbody>
                 {log.value.map((d) => (
                   <tr key={d.id} data-delivery-id={d.id}>
-                    <td data-label="Time">{formatTime(d.last_attempt_at ?? d.created_at)}</td>
+                    <TimeCell label="Time" value={d.last_attempt_at ?? d.created_at} />
                     <td data-label="Event">
                       {d.event} <span class="muted small">({d.kind})</span>
                     </td>

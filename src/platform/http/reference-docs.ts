@@ -48,15 +48,56 @@ export async function registerReferenceDocs(
     app.get(doc.url, { logLevel: 'warn' }, async (_request, reply) => reply.type('application/json; charset=utf-8').send(doc.body));
   }
   const sources = documents.map((d, i) => ({ title: d.title, url: d.url, slug: i === 0 ? name : extra[i - 1]!.slug }));
-  await app.register(await loadScalar(), {
-    routePrefix: '/docs',
-    logLevel: 'warn',
-    configuration: {
-      ...(sources.length === 1 ? { url: sources[0]!.url } : { sources }),
-      // Fonts would come from a CDN; the page must work offline and leak no visit.
-      withDefaultFonts: false,
-      hideClientButton: true,
-      telemetry: false,
-    },
+  // In a scope of its own, so the language hook below touches only the reference's routes.
+  await app.register(async (scope) => {
+    scope.addHook('onSend', async (_request, reply, payload) => withPageLanguage(reply.getHeader('content-type'), payload));
+    await scope.register(await loadScalar(), {
+      routePrefix: '/docs',
+      logLevel: 'warn',
+      configuration: { ...(sources.length === 1 ? { url: sources[0]!.url } : { sources }), ...offlineReferenceOptions },
+    });
   });
+}
+
+/**
+ * Scalar's options for a deployment that may have no way out: nothing is fetched from or offered by a service
+ * outside it, and one light theme whose text keeps at least 4.5:1 contrast (see readableColours).
+ */
+export const offlineReferenceOptions = {
+  // Fonts would come from a CDN; the page must work offline and leak no visit.
+  withDefaultFonts: false,
+  telemetry: false,
+  // The hosted request client, the assistant ("Ask AI"), MCP set-up and the developer tools toolbar ("Deploy",
+  // "Generate SDK") all reach Scalar's services.
+  hideClientButton: true,
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  showDeveloperTools: 'never',
+  // One tested colour scheme: the dark one is not checked for contrast, so it is not offered.
+  theme: 'default',
+  forceDarkModeState: 'light',
+  hideDarkModeToggle: true,
+  customCss: readableColours(),
+} as const;
+
+/** The default light theme with its grey text, accent and method colours darkened to 4.5:1 on its backgrounds. */
+function readableColours(): string {
+  return `.light-mode {
+  --scalar-color-2: #595959;
+  --scalar-color-3: #595959;
+  --scalar-color-accent: #0058a3;
+  --scalar-color-green: #04704a;
+  --scalar-color-red: #c40005;
+  --scalar-color-yellow: #7a5c00;
+  --scalar-color-blue: #005a96;
+  --scalar-color-orange: #a83a00;
+  --scalar-color-purple: #5203d1;
+  --scalar-color-query: #00686c;
+}`;
+}
+
+/** The page Scalar renders starts with a bare <html>; screen readers need its language. */
+function withPageLanguage(contentType: unknown, payload: unknown): unknown {
+  if (typeof payload !== 'string' || !String(contentType ?? '').startsWith('text/html')) return payload;
+  return payload.replace(/<html>/, '<html lang="en">');
 }

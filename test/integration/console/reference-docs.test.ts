@@ -48,7 +48,11 @@ describe.each([
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await page.text();
+    expect(html).toContain('<html lang="en">');
     expect(html).toContain('/openapi.json');
+    // Scalar's assistant and developer toolbar (Ask AI, Deploy, Generate SDK) are switched off in the page's settings.
+    expect(html).toMatch(/"?agent"?:\s*\{\s*"?disabled"?:\s*true/);
+    expect(html).toMatch(/"?showDeveloperTools"?:\s*"never"/);
     expect(html).toContain('js/scalar.js');
     expect(html).not.toMatch(/https?:\/\/(cdn|fonts)\./);
     const script = await fetch(`${base()}/docs/js/scalar.js`);
