@@ -56,7 +56,7 @@ function partType(file: File): string {
 }
 
 function fileNameOf(file: File, kind: FileKind, image: ImageSize | null): string {
-  const name = file.name.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, maxFileName);
+  const name = [...file.name].filter((c) => c >= ' ' && c !== '\u007f').join('').trim().slice(0, maxFileName);
   if (name !== '' && name !== 'blob') return name;
   return image ? `${kind}.${image.contentType.slice(6)}` : kind;
 }
