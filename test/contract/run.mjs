@@ -516,6 +516,9 @@ const botSemanticRejections = [
   'pinChatMessage', 'unpinChatMessage',
   // both chats must be rooms of the bot, and message_id a message of the source room (copyMessage: with text).
   'forwardMessage', 'copyMessage',
+  // document, photo and file_id must name a file the bot can see (sendPhoto: an image); an uploadId must be a
+  // finished upload of the bot's account.
+  'sendDocument', 'sendPhoto', 'getFile',
 ];
 
 /** A binding that draws from the dictionary most of the time, for operations whose ids rarely hit by chance. */
@@ -535,9 +538,13 @@ const botMessageIds = {
   getChatMember: { 'body.chat_id': often('rooms'), 'body.user_id': often('members') },
   pinChatMessage: { 'body.chat_id': often('pinRooms'), 'body.message_id': often('pinnable') },
   unpinChatMessage: { 'body.chat_id': often('pinRooms'), 'body.message_id': often('pinnable') },
+  // Files the bot sent in its room: a document and a photo.
+  sendDocument: { 'body.chat_id': often('rooms'), 'body.document': often('files') },
+  sendPhoto: { 'body.chat_id': often('rooms'), 'body.photo': often('photos') },
+  getFile: { 'body.file_id': often('files') },
 };
 
-function botConfig({ tokens, rooms, editRooms, presses, editable, deletable, forwardable, members, pinRooms, pinnable }) {
+function botConfig({ tokens, rooms, editRooms, presses, editable, deletable, forwardable, members, pinRooms, pinnable, files, photos }) {
   return [
     ...suiteRules,
     // The Bot API authenticates by the token in the path: most draws use the token of a bot that is a member of
@@ -554,6 +561,8 @@ function botConfig({ tokens, rooms, editRooms, presses, editable, deletable, for
       members,
       pinRooms,
       pinnable,
+      files,
+      photos,
     }),
     '[parameters]',
     ...bindingLines({
@@ -607,9 +616,26 @@ async function prepareBots(chatUrl, adminToken, aliceToken) {
   await json('PATCH', `/api/v1/rooms/${pinRoom.id}/members/${made.bot.accountId}/role`, aliceToken, { role: 'ADMIN' });
   const pinnable = [await botSays(pinRoom.id, 'pin me')];
   const me = await json('GET', `/bot/${made.token}/getMe`);
+  // A document and a photo (a PNG header is all the size reader needs) the bot sent in the sends room.
+  const upload = async (method, field, blob, name) => {
+    const form = new FormData();
+    form.set('chat_id', room.id);
+    form.set(field, blob, name);
+    const res = await fetch(`${chatUrl}/bot${made.token}/${method}`, { method: 'POST', body: form });
+    const parsed = await res.json();
+    if (!parsed.ok) throw new Error(`bot setup: ${method}: ${res.status} ${JSON.stringify(parsed)}`);
+    return parsed.result;
+  };
+  const document = (await upload('sendDocument', 'document', new Blob(['contract file'], { type: 'text/plain' }), 'contract.txt')).document.file_id;
+  const png = Buffer.alloc(64);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).copy(png, 0);
+  png.write('IHDR', 12, 'latin1');
+  png.writeUInt32BE(4, 16);
+  png.writeUInt32BE(3, 20);
+  const photo = (await upload('sendPhoto', 'photo', new Blob([png]), 'contract.png')).photo[0].file_id;
   return {
     tokens: [made.token], rooms: [room.id], editRooms: [editRoom.id], presses, editable, deletable,
-    forwardable: [1], members: [me.id], pinRooms: [pinRoom.id], pinnable,
+    forwardable: [1], members: [me.id], pinRooms: [pinRoom.id], pinnable, files: [document, photo], photos: [photo],
     // For the chat suite: the bot, its room, and the message with its keyboard in its room.
     botId: made.bot.id, roomId: room.id, keyboardRoomId: keyboardRoom.id, keyboardId: keyboard.id, callbackData: 'a',
   };

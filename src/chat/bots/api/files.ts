@@ -9,7 +9,7 @@ import { claimUploads } from '../../media/attachments.js';
 import { discardDirectUpload, readHead, storeDirectUpload } from '../../media/direct-upload.js';
 import { imageHeadBytes, imageSize, type ImageSize } from '../../media/image-size.js';
 import type { MediaStore } from '../../media/store.js';
-import { typeAllowed } from '../../media/types.js';
+import { typeAllowed, typeOfFileName } from '../../media/types.js';
 import type { BotDeps } from '../deps.js';
 import type { BotAttachment, TelegramMessage } from '../telegram.js';
 import { roomOfChat } from './chats.js';
@@ -49,10 +49,16 @@ export async function visibleFile(sql: SqlPool, bot: BotPrincipal, fileId: strin
   return rows[0] ? { ...rows[0], size: Number(rows[0].size) } : null;
 }
 
-/** A content type without parameters, or octet-stream when the part named none. */
-function partType(file: File): string {
+const octetStream = 'application/octet-stream';
+
+/**
+ * The part's content type without parameters; when it names none (or octet-stream, as libraries send every file),
+ * the type of an image's header, then of the file name's extension, then octet-stream.
+ */
+function partType(file: File, fileName: string, image: ImageSize | null): string {
   const type = file.type.split(';')[0]!.trim().toLowerCase();
-  return /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(type) ? type : 'application/octet-stream';
+  if (type !== octetStream && /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(type)) return type;
+  return image?.contentType ?? typeOfFileName(fileName) ?? octetStream;
 }
 
 function fileNameOf(file: File, kind: FileKind, image: ImageSize | null): string {
@@ -110,9 +116,9 @@ export class BotFiles {
     const bytes = new Uint8Array(await part.arrayBuffer());
     const image = imageSize(Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, imageHeadBytes)));
     if (kind === 'photo' && !image) throw botApiErrors.badRequest('the photo is not a JPEG, PNG, GIF or WebP image');
-    const contentType = kind === 'photo' ? image!.contentType : partType(part);
-    if (!typeAllowed(contentType, uploadAllowedTypes)) throw botApiErrors.badRequest(`files of type ${contentType} may not be sent here`);
     const fileName = fileNameOf(part, kind, image);
+    const contentType = kind === 'photo' ? image!.contentType : partType(part, fileName, image);
+    if (!typeAllowed(contentType, uploadAllowedTypes)) throw botApiErrors.badRequest(`files of type ${contentType} may not be sent here`);
     const uploadId = await storeDirectUpload(this.deps, this.store, bot.accountId, { fileName, contentType, bytes });
     const pixels = kind === 'photo' ? { width: image!.width, height: image!.height } : {};
     try {
