@@ -538,10 +538,6 @@ const botMessageIds = {
   getChatMember: { 'body.chat_id': often('rooms'), 'body.user_id': often('members') },
   pinChatMessage: { 'body.chat_id': often('pinRooms'), 'body.message_id': often('pinnable') },
   unpinChatMessage: { 'body.chat_id': often('pinRooms'), 'body.message_id': often('pinnable') },
-  // Files the bot sent in its room: a document and a photo.
-  sendDocument: { 'body.chat_id': often('rooms'), 'body.document': often('files') },
-  sendPhoto: { 'body.chat_id': often('rooms'), 'body.photo': often('photos') },
-  getFile: { 'body.file_id': often('files') },
 };
 
 function botConfig({ tokens, rooms, editRooms, presses, editable, deletable, forwardable, members, pinRooms, pinnable, files, photos }) {
@@ -569,6 +565,11 @@ function botConfig({ tokens, rooms, editRooms, presses, editable, deletable, for
       'path.token': { dictionary: 'tokens', probability: 0.9 },
       'body.chat_id': { dictionary: 'rooms', probability: 0.7 },
       'body.callback_query_id': 'presses',
+      // Files the bot sent in its room, a document and a photo. Bound here rather than per operation: the coverage
+      // phase draws from these bindings only.
+      'body.document': often('files'),
+      'body.photo': often('photos'),
+      'body.file_id': often('files'),
     }),
     '',
     ...operationBlocks(botSemanticRejections, botMessageIds),
