@@ -96,6 +96,7 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     longPollMaxSeconds: options.bots.longPollMaxSeconds,
     log: options.log,
     bodyLimit: options.bodyLimit,
+    media: options.media,
     readiness: options.readiness,
   });
   const handlers: ChatHandlers = {

@@ -516,6 +516,9 @@ const botSemanticRejections = [
   'pinChatMessage', 'unpinChatMessage',
   // both chats must be rooms of the bot, and message_id a message of the source room (copyMessage: with text).
   'forwardMessage', 'copyMessage',
+  // document, photo and file_id must name a file the bot can see (sendPhoto: an image); an uploadId must be a
+  // finished upload of the bot's account.
+  'sendDocument', 'sendPhoto', 'getFile',
 ];
 
 /** A binding that draws from the dictionary most of the time, for operations whose ids rarely hit by chance. */
@@ -537,7 +540,7 @@ const botMessageIds = {
   unpinChatMessage: { 'body.chat_id': often('pinRooms'), 'body.message_id': often('pinnable') },
 };
 
-function botConfig({ tokens, rooms, editRooms, presses, editable, deletable, forwardable, members, pinRooms, pinnable }) {
+function botConfig({ tokens, rooms, editRooms, presses, editable, deletable, forwardable, members, pinRooms, pinnable, files, photos }) {
   return [
     ...suiteRules,
     // The Bot API authenticates by the token in the path: most draws use the token of a bot that is a member of
@@ -554,12 +557,18 @@ function botConfig({ tokens, rooms, editRooms, presses, editable, deletable, for
       members,
       pinRooms,
       pinnable,
+      files,
+      photos,
     }),
     '[parameters]',
     ...bindingLines({
       'path.token': { dictionary: 'tokens', probability: 0.9 },
       'body.chat_id': { dictionary: 'rooms', probability: 0.7 },
       'body.callback_query_id': 'presses',
+      // Files the bot sent in its room, a document and a photo (the coverage phase takes them from the seeded values).
+      'body.document': often('files'),
+      'body.photo': often('photos'),
+      'body.file_id': often('files'),
     }),
     '',
     ...operationBlocks(botSemanticRejections, botMessageIds),
@@ -607,9 +616,26 @@ async function prepareBots(chatUrl, adminToken, aliceToken) {
   await json('PATCH', `/api/v1/rooms/${pinRoom.id}/members/${made.bot.accountId}/role`, aliceToken, { role: 'ADMIN' });
   const pinnable = [await botSays(pinRoom.id, 'pin me')];
   const me = await json('GET', `/bot/${made.token}/getMe`);
+  // A document and a photo (a PNG header is all the size reader needs) the bot sent in the sends room.
+  const upload = async (method, field, blob, name) => {
+    const form = new FormData();
+    form.set('chat_id', room.id);
+    form.set(field, blob, name);
+    const res = await fetch(`${chatUrl}/bot${made.token}/${method}`, { method: 'POST', body: form });
+    const parsed = await res.json();
+    if (!parsed.ok) throw new Error(`bot setup: ${method}: ${res.status} ${JSON.stringify(parsed)}`);
+    return parsed.result;
+  };
+  const document = (await upload('sendDocument', 'document', new Blob(['contract file'], { type: 'text/plain' }), 'contract.txt')).document.file_id;
+  const png = Buffer.alloc(64);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).copy(png, 0);
+  png.write('IHDR', 12, 'latin1');
+  png.writeUInt32BE(4, 16);
+  png.writeUInt32BE(3, 20);
+  const photo = (await upload('sendPhoto', 'photo', new Blob([png]), 'contract.png')).photo[0].file_id;
   return {
     tokens: [made.token], rooms: [room.id], editRooms: [editRoom.id], presses, editable, deletable,
-    forwardable: [1], members: [me.id], pinRooms: [pinRoom.id], pinnable,
+    forwardable: [1], members: [me.id], pinRooms: [pinRoom.id], pinnable, files: [document, photo], photos: [photo],
     // For the chat suite: the bot, its room, and the message with its keyboard in its room.
     botId: made.bot.id, roomId: room.id, keyboardRoomId: keyboardRoom.id, keyboardId: keyboard.id, callbackData: 'a',
   };
@@ -939,6 +965,9 @@ async function main() {
               getChatMember: { 'body.user_id': bots.members[0] },
               pinChatMessage: { 'body.chat_id': bots.pinRooms[0], 'body.message_id': bots.pinnable[0] },
               unpinChatMessage: { 'body.chat_id': bots.pinRooms[0], 'body.message_id': bots.pinnable[0] },
+              sendDocument: { 'body.document': bots.files[0] },
+              sendPhoto: { 'body.photo': bots.photos[0] },
+              getFile: { 'body.file_id': bots.files[0] },
             },
           },
         }),

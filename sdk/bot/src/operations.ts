@@ -40,6 +40,9 @@ export const operationRoutes = {
   unpinChatMessage: { method: 'post', path: '/bot/{token}/unpinChatMessage' },
   forwardMessage: { method: 'post', path: '/bot/{token}/forwardMessage' },
   copyMessage: { method: 'post', path: '/bot/{token}/copyMessage' },
+  sendDocument: { method: 'post', path: '/bot/{token}/sendDocument' },
+  sendPhoto: { method: 'post', path: '/bot/{token}/sendPhoto' },
+  getFile: { method: 'post', path: '/bot/{token}/getFile' },
 } as const satisfies { readonly [K in OperationId]: RouteOf<K> };
 
 export const operationIds = Object.keys(operationRoutes) as OperationId[];

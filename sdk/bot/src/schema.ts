@@ -187,6 +187,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bot/{token}/getFile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description A file the bot can see (sent in a room it is a member of, or by the bot itself), ready to download. */
+        post: operations["getFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bot/{token}/getMe": {
         parameters: {
             query?: never;
@@ -296,6 +313,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bot/{token}/sendDocument": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Sends a file as a message; the caption is the message's text. Limits: UPLOAD_MAX_BYTES, UPLOAD_ALLOWED_TYPES. */
+        post: operations["sendDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bot/{token}/sendMessage": {
         parameters: {
             query?: never;
@@ -307,6 +341,23 @@ export interface paths {
         put?: never;
         /** @description Send a text message into a room the bot is a member of. */
         post: operations["sendMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/sendPhoto": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Sends an image (image/jpeg, image/png, image/gif or image/webp) as a message with one photo size. */
+        post: operations["sendPhoto"];
         delete?: never;
         options?: never;
         head?: never;
@@ -426,6 +477,8 @@ export interface components {
             chat_instance: string;
             data: string;
         };
+        /** @description A file's caption: the message's text. */
+        Caption: string;
         /** @description A room as bots see it: private rooms have positive ids, groups negative ones. */
         Chat: {
             id: components["schemas"]["ChatIdentifier"];
@@ -529,6 +582,17 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description A file, as a message carries it. */
+        Document: {
+            /** @description Names the file in getFile, sendDocument and sendPhoto. */
+            file_id: string;
+            /** @description The same file for every bot; it cannot be used to download or send the file. */
+            file_unique_id: string;
+            file_name?: string;
+            mime_type?: string;
+            /** Format: int64 */
+            file_size?: number;
+        };
         EditMessageBody: {
             chat_id: components["schemas"]["ChatRef"];
             message_id: components["schemas"]["MessageId"];
@@ -537,6 +601,17 @@ export interface components {
             reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
         } & {
             [key: string]: unknown;
+        };
+        /**
+         * @description A file ready to download: GET /file/bot{token}/{file_path} on the chat listener streams its bytes (also
+         *     /file/bot/{token}/{file_path}). file_path stays valid as long as the bot can see the file.
+         */
+        File: {
+            file_id: string;
+            file_unique_id: string;
+            /** Format: int64 */
+            file_size: number;
+            file_path: string;
         };
         ForwardBody: {
             /** @description Where the copy goes. */
@@ -550,6 +625,12 @@ export interface components {
         GetCommandsBody: {
             scope?: components["schemas"]["CommandScope"];
             language_code?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        GetFileBody: {
+            /** @description The file_id a Document or PhotoSize showed. */
+            file_id: string;
         } & {
             [key: string]: unknown;
         };
@@ -592,6 +673,12 @@ export interface components {
             [key: string]: unknown;
         };
         /**
+         * @description A file to send: in a multipart/form-data body, a file part under this field's name (the upload); or a string: the
+         *     file_id of a file the bot can see, or the uploadId of a finished upload session of the bot's own account.
+         *     URLs are refused.
+         */
+        InputFile: string;
+        /**
          * @description A message. Thread replies carry message_thread_id (the thread root's message_id) with is_topic_message true, as
          *     Telegram forum topics do, so libraries answer in the same thread; reply_to_message is then the thread root.
          */
@@ -618,6 +705,13 @@ export interface components {
             edit_date?: number;
             /** @description Set on messages the bot sent with an inline keyboard. */
             reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+            /** @description A message carrying files: its text, in place of text. */
+            caption?: string;
+            caption_entities?: components["schemas"]["MessageEntity"][];
+            /** @description A message's file (its first, when it carries several), unless it was sent as a photo. */
+            document?: components["schemas"]["Document"];
+            /** @description A photo sent with sendPhoto: one size, the image as sent. */
+            photo?: components["schemas"]["PhotoSize"][];
             /** Format: int64 */
             message_thread_id?: number;
             is_topic_message?: boolean;
@@ -659,6 +753,17 @@ export interface components {
              */
             date: number;
         };
+        /** @description An image: its size in pixels, read from the image's header. */
+        PhotoSize: {
+            file_id: string;
+            file_unique_id: string;
+            /** Format: int32 */
+            width: number;
+            /** Format: int32 */
+            height: number;
+            /** Format: int64 */
+            file_size?: number;
+        };
         PinBody: {
             chat_id: components["schemas"]["ChatRef"];
             message_id: components["schemas"]["MessageId"];
@@ -697,6 +802,13 @@ export interface components {
             edit_date?: number;
             /** @description Set on messages the bot sent with an inline keyboard. */
             reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+            /** @description A message carrying files: its text, in place of text. */
+            caption?: string;
+            caption_entities?: components["schemas"]["MessageEntity"][];
+            /** @description A message's file (its first, when it carries several), unless it was sent as a photo. */
+            document?: components["schemas"]["Document"];
+            /** @description A photo sent with sendPhoto: one size, the image as sent. */
+            photo?: components["schemas"]["PhotoSize"][];
         };
         /** @description Telegram's reply parameters; only message_id is read. */
         ReplyParameters: {
@@ -712,6 +824,20 @@ export interface components {
              */
             retry_after?: number;
         };
+        SendDocumentBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            caption?: components["schemas"]["Caption"];
+            /** @description Sends a thread reply under this thread root (message_id of the root). */
+            message_thread_id?: components["schemas"]["MessageId"];
+            /** @description Sends a thread reply under this message. */
+            reply_to_message_id?: components["schemas"]["MessageId"];
+            /** @description Same as reply_to_message_id. */
+            reply_parameters?: components["schemas"]["ReplyParameters"];
+            reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+            document: components["schemas"]["InputFile"];
+        } & {
+            [key: string]: unknown;
+        };
         SendMessageBody: {
             chat_id: components["schemas"]["ChatRef"];
             text: components["schemas"]["Platform.text"];
@@ -722,6 +848,20 @@ export interface components {
             /** @description Same as reply_to_message_id. */
             reply_parameters?: components["schemas"]["ReplyParameters"];
             reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+        } & {
+            [key: string]: unknown;
+        };
+        SendPhotoBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            caption?: components["schemas"]["Caption"];
+            /** @description Sends a thread reply under this thread root (message_id of the root). */
+            message_thread_id?: components["schemas"]["MessageId"];
+            /** @description Sends a thread reply under this message. */
+            reply_to_message_id?: components["schemas"]["MessageId"];
+            /** @description Same as reply_to_message_id. */
+            reply_parameters?: components["schemas"]["ReplyParameters"];
+            reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+            photo: components["schemas"]["InputFile"];
         } & {
             [key: string]: unknown;
         };
@@ -1721,6 +1861,83 @@ export interface operations {
             };
         };
     };
+    getFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GetFileBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["File"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
     getMe: {
         parameters: {
             query?: never;
@@ -2446,6 +2663,92 @@ export interface operations {
             };
         };
     };
+    sendDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendDocumentBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["Message"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
     sendMessage: {
         parameters: {
             query?: never;
@@ -2458,6 +2761,92 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SendMessageBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["Message"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    sendPhoto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendPhotoBody"];
             };
         };
         responses: {

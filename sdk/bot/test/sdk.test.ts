@@ -42,6 +42,8 @@ test('typed results: getMe, sendMessage with a keyboard, editMessageText, delete
   expect(edited.ok && edited.result.text).toBe('hello again');
   const deleted = await client.deleteMessage({ chat_id: roomId, message_id: sent.result.message_id });
   expect(deleted.ok && deleted.result).toBe(true);
+  const file = await client.getFile({ file_id: 'FAAAAAAAAAAAAAAAAAAAAAA' });
+  expect(!file.ok && file.error.description).toBe('Bad Request: file not found');
 });
 
 test('errors are values with Telegram error codes', async () => {

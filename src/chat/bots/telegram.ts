@@ -1,8 +1,11 @@
 // Chat messages in the shape the Bot API hands to bots (Telegram's Message object): message_id is the room
 // sequence number, chat.id the room's integer id (negative for groups, as Telegram's), from.id the sender
 // account's integer id; a thread reply carries its root as message_thread_id with is_topic_message, and as
-// reply_to_message.
+// reply_to_message. A message carrying files shows its first as document (photo when it was sent as one), and its
+// text as caption.
 import type { SqlClient, SqlPool } from '../../platform/db/sql.js';
+import { fileIdOf, fileUniqueIdOf } from './api/file-ids.js';
+import type { StoredAttachment } from '../media/attachments.js';
 import { entitiesOf, type Entity } from './entities.js';
 import type { StoredKeyboard } from './keyboard.js';
 
@@ -28,6 +31,32 @@ export interface RepliedMessage {
   entities?: Entity[];
   edit_date?: number;
   reply_markup?: { inline_keyboard: StoredKeyboard };
+  caption?: string;
+  caption_entities?: Entity[];
+  document?: TelegramDocument;
+  photo?: TelegramPhotoSize[];
+}
+
+export interface TelegramDocument {
+  file_id: string;
+  file_unique_id: string;
+  file_name: string;
+  mime_type: string;
+  file_size: number;
+}
+
+export interface TelegramPhotoSize {
+  file_id: string;
+  file_unique_id: string;
+  width: number;
+  height: number;
+  file_size: number;
+}
+
+/** A message's file as stored: a photo sent with sendPhoto also keeps its size in pixels. */
+export interface BotAttachment extends StoredAttachment {
+  width?: number;
+  height?: number;
 }
 
 export interface TelegramMessage extends RepliedMessage {
@@ -50,6 +79,7 @@ export interface BotMessageRow {
   recalled_at: Date | null;
   thread_root_id: string | null;
   inline_keyboard: StoredKeyboard | null;
+  attachments: BotAttachment[] | null;
   sender_name: string;
   sender_type: string;
   sender_username: string | null;
@@ -64,6 +94,7 @@ export interface BotMessageRow {
   root_edited_at: Date | null;
   root_recalled_at: Date | null;
   root_inline_keyboard: StoredKeyboard | null;
+  root_attachments: BotAttachment[] | null;
   root_sender_name: string | null;
   root_sender_type: string | null;
   root_sender_username: string | null;
@@ -74,11 +105,11 @@ export interface BotMessageRow {
 }
 
 export const botMessageSelect = `
-  select m.id, m.room_id, m.seq, m.sender_id, m.text, m.created_at, m.edited_at, m.recalled_at, m.thread_root_id, m.inline_keyboard,
+  select m.id, m.room_id, m.seq, m.sender_id, m.text, m.created_at, m.edited_at, m.recalled_at, m.thread_root_id, m.inline_keyboard, m.attachments,
          sa.display_name as sender_name, sa.account_type as sender_type, sb.username as sender_username,
          sa.bot_api_id as sender_api_id, r.type as room_type, r.name as room_name, r.bot_api_id as room_api_id,
          root.seq as root_seq, root.sender_id as root_sender_id, root.text as root_text, root.created_at as root_created_at,
-         root.edited_at as root_edited_at, root.recalled_at as root_recalled_at, root.inline_keyboard as root_inline_keyboard,
+         root.edited_at as root_edited_at, root.recalled_at as root_recalled_at, root.inline_keyboard as root_inline_keyboard, root.attachments as root_attachments,
          ra.display_name as root_sender_name, ra.account_type as root_sender_type, rb.username as root_sender_username,
          ra.bot_api_id as root_sender_api_id,
          fa.bot_api_id as origin_sender_api_id, fa.display_name as origin_sender_name, fa.account_type as origin_sender_type,
@@ -115,12 +146,22 @@ export function telegramChat(roomApiId: number, type: string, name: string | nul
   return type === 'PRIVATE' ? { id, type: 'private' } : { id, type: 'group', ...(name ? { title: name } : {}) };
 }
 
-function body(text: string | null, recalled: boolean, keyboard: StoredKeyboard | null, edited: Date | null) {
+/** The first file as Telegram shows it: a photo when it has a size in pixels, else a document. */
+export function fileFields(file: BotAttachment): Pick<RepliedMessage, 'document' | 'photo'> {
+  const ids = { file_id: fileIdOf(file.id), file_unique_id: fileUniqueIdOf(file.id) };
+  if (file.width !== undefined && file.height !== undefined) return { photo: [{ ...ids, width: file.width, height: file.height, file_size: file.size }] };
+  return { document: { ...ids, file_name: file.fileName, mime_type: file.contentType, file_size: file.size } };
+}
+
+function body(text: string | null, recalled: boolean, keyboard: StoredKeyboard | null, edited: Date | null, files: BotAttachment[] | null) {
   if (recalled || text === null) return {};
   const entities = entitiesOf(text);
+  const file = files?.[0];
+  const content = file
+    ? { ...fileFields(file), ...(text !== '' ? { caption: text } : {}), ...(entities.length > 0 ? { caption_entities: entities } : {}) }
+    : { text, ...(entities.length > 0 ? { entities } : {}) };
   return {
-    text,
-    ...(entities.length > 0 ? { entities } : {}),
+    ...content,
     ...(edited ? { edit_date: unix(edited) } : {}),
     ...(keyboard ? { reply_markup: { inline_keyboard: keyboard } } : {}),
   };
@@ -133,7 +174,7 @@ export function telegramMessage(row: BotMessageRow): TelegramMessage {
     from: telegramUser(row.sender_api_id, row.sender_name, row.sender_type, row.sender_username),
     chat,
     date: unix(row.created_at),
-    ...body(row.text, row.recalled_at !== null, row.inline_keyboard, row.edited_at),
+    ...body(row.text, row.recalled_at !== null, row.inline_keyboard, row.edited_at, row.attachments),
   };
   if (row.origin_sender_api_id !== null && row.origin_created_at !== null) {
     message.forward_origin = {
@@ -150,7 +191,7 @@ export function telegramMessage(row: BotMessageRow): TelegramMessage {
       from: telegramUser(row.root_sender_api_id!, row.root_sender_name!, row.root_sender_type!, row.root_sender_username),
       chat,
       date: unix(row.root_created_at!),
-      ...body(row.root_text, row.root_recalled_at !== null, row.root_inline_keyboard, row.root_edited_at),
+      ...body(row.root_text, row.root_recalled_at !== null, row.root_inline_keyboard, row.root_edited_at, row.root_attachments),
     };
   }
   return message;

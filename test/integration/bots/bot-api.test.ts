@@ -203,7 +203,7 @@ describe('bodies and paths', () => {
     withFile.set('document', new Blob(['data']), 'a.txt');
     const res3 = await fetch(`${platform.chatUrl}/bot${bot.token}/sendMessage`, { method: 'POST', body: withFile });
     expect(res3.status).toBe(400);
-    expect(((await res3.json()) as any).description).toBe('Bad Request: field document is a file; files are not supported');
+    expect(((await res3.json()) as any).description).toBe('Bad Request: field document is a file; only sendDocument and sendPhoto take files');
     const badNumber = await fetch(`${platform.chatUrl}/bot${bot.token}/deleteMessage`, { method: 'POST', body: new URLSearchParams({ chat_id: roomId, message_id: 'one' }) });
     expect(((await badNumber.json()) as any).description).toMatch(/^Bad Request: body.message_id/);
     await say(platform, alice, roomId, '/start');

@@ -4,7 +4,7 @@
 // answerCallbackQuery and editMessageText. A library that fails any step fails the build.
 import { call, startTestPlatform, type TestPlatform } from '../../support/platform.js';
 import { createBot, privateRoomWith, say, userNumber, waitForEvent, waitForMessage } from '../../helpers/bots.js';
-import { libraries } from './matrix/libraries.js';
+import { grammyFile, libraries } from './matrix/libraries.js';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -45,4 +45,22 @@ test.each(libraries.map((l) => [l.name, l] as const))('%s: echo, /start with an 
   expect(texts.filter((t: string) => t === 'echo: hello bot')).toHaveLength(1);
   expect(texts.filter((t: string) => t.startsWith('echo: /start'))).toHaveLength(0);
   process.stdout.write(`conformance: ${library.name} ${bot.version} passed\n`);
+});
+
+test('grammY: /file answered with a document uploaded with InputFile; the user downloads the same bytes', async () => {
+  const tenant = await platform.tenant();
+  const alice = await tenant.account({ displayName: 'Alice' });
+  const made = await createBot(platform, tenant);
+  const roomId = await privateRoomWith(platform, alice, made.accountId);
+  const bot = await libraries.find((l) => l.name === 'grammY')!.start(made.token, platform.chatUrl);
+  try {
+    await say(platform, alice, roomId, '/file');
+    const sent = await waitForMessage(platform, alice, roomId, (m) => m.senderId === made.accountId && m.text === 'Here is your file');
+    expect(sent.attachments).toEqual([expect.objectContaining({ fileName: 'grammy.txt', contentType: 'text/plain', size: grammyFile.length })]);
+    const res = await fetch(`${platform.chatUrl}${sent.attachments[0].url}`, { headers: { authorization: `Bearer ${alice.token}` } });
+    expect(await res.text()).toBe(grammyFile);
+  } finally {
+    await bot.stop();
+  }
+  expect(bot.errors).toEqual([]);
 });

@@ -18,6 +18,8 @@ export interface BotPrincipal {
 export interface BotContext {
   requestId: string;
   bot: BotPrincipal | null;
+  /** File parts of a multipart body (sendDocument, sendPhoto), by field name. */
+  files: Map<string, File>;
   /** Calls listener when the client goes away before the answer; returns the unsubscribe. */
   onDisconnect(listener: () => void): () => void;
 }
@@ -32,6 +34,7 @@ export function botContext(request: FastifyRequest): BotContext {
   return {
     requestId: request.id,
     bot: request.bot ?? null,
+    files: request.botFiles ?? new Map(),
     onDisconnect(listener) {
       const socket = request.raw.socket;
       socket.once('close', listener);

@@ -5,6 +5,7 @@ import type { BotDeps } from '../deps.js';
 import { answerCallbackQuery } from './callbacks.js';
 import type { BotChatMethods } from './chat-methods.js';
 import { botOf, type BotContext, type BotPrincipal } from './context.js';
+import type { BotFiles } from './files.js';
 import type { BotMessages } from './messages.js';
 import type { BotUpdates } from './updates.js';
 import { deleteWebhook, setWebhook, webhookInfo } from './webhook.js';
@@ -30,7 +31,7 @@ function me(bot: BotPrincipal): Schemas['BotInfo'] {
   };
 }
 
-export function botApiHandlers(deps: BotDeps, messages: BotMessages, updates: BotUpdates, chats: BotChatMethods): BotHandlers {
+export function botApiHandlers(deps: BotDeps, messages: BotMessages, updates: BotUpdates, chats: BotChatMethods, files: BotFiles): BotHandlers {
   const getUpdates = async (input: { offset?: number | string; limit?: number; timeout?: number; allowed_updates?: string[] }, ctx: BotContext) =>
     answer((await updates.get(botOf(ctx), input, ctx)) as Schemas['Update'][]);
   return {
@@ -107,6 +108,15 @@ export function botApiHandlers(deps: BotDeps, messages: BotMessages, updates: Bo
     },
     async copyMessage({ body }, ctx) {
       return answer(await chats.copyMessage(botOf(ctx), body));
+    },
+    async sendDocument({ body }, ctx) {
+      return answer((await files.send(botOf(ctx), 'document', body, ctx.files)) as Schemas['Message']);
+    },
+    async sendPhoto({ body }, ctx) {
+      return answer((await files.send(botOf(ctx), 'photo', body, ctx.files)) as Schemas['Message']);
+    },
+    async getFile({ body }, ctx) {
+      return answer(await files.getFile(botOf(ctx), body.file_id));
     },
   };
 }

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildListener } from '../../../platform/http/server.js';
 import { loadSpecification } from '../../../platform/http/specification.js';
 import type { Logger } from '../../../platform/logger.js';
+import type { MediaStore } from '../../media/store.js';
 import type { Readiness } from '../../../platform/readiness.js';
 import type { BotDeps } from '../deps.js';
 import { ForwardService } from '../../messages/forward.js';
@@ -14,6 +15,8 @@ import { PinService } from '../../pins/service.js';
 import { BotChatMethods } from './chat-methods.js';
 import { botContext, type BotContext } from './context.js';
 import { renderBotError } from './errors.js';
+import { mountFileDownloads } from './file-downloads.js';
+import { BotFiles } from './files.js';
 import { addFormParsers } from './forms.js';
 import { declaredMethods, tokenGate } from './gate.js';
 import { botApiHandlers, type BotOperations } from './handlers.js';
@@ -28,8 +31,12 @@ export interface BotListenerOptions {
   longPollMaxSeconds: number;
   log: Logger;
   bodyLimit: number;
+  media: MediaStore;
   readiness: () => Promise<Readiness>;
 }
+
+/** Telegram's own limit for files bots upload; the multipart body may also carry the other fields. */
+const botUploadCeiling = 50 * 1024 * 1024;
 
 const formTypes = ['application/x-www-form-urlencoded', 'multipart/form-data'];
 
@@ -50,12 +57,14 @@ export async function buildBotListener(options: BotListenerOptions): Promise<Fas
   const specification = await loadSpecification('bot');
   const messages = new BotMessages(deps, options.sendLimit);
   const chats = new BotChatMethods(deps, messages, options.sendLimit, new PinService(deps), new ForwardService(deps));
+  const files = new BotFiles(deps, options.media, messages);
+  const multipartLimit = options.bodyLimit + Math.min(deps.config.uploadMaxBytes, botUploadCeiling);
   const app = await buildListener<BotOperations, BotContext>({
     name: 'bot',
     log: options.log,
     bodyLimit: options.bodyLimit,
     specification: withFormBodies(specification),
-    handlers: botApiHandlers(deps, messages, new BotUpdates(deps.sql, deps.waiters, options.longPollMaxSeconds, new BotPollers(deps.waiters.publisher, deps.waiters)), chats),
+    handlers: botApiHandlers(deps, messages, new BotUpdates(deps.sql, deps.waiters, options.longPollMaxSeconds, new BotPollers(deps.waiters.publisher, deps.waiters)), chats, files),
     context: botContext,
     onRequest: tokenGate(deps.sql, declaredMethods(specification)),
     readiness: options.readiness,
@@ -63,7 +72,10 @@ export async function buildBotListener(options: BotListenerOptions): Promise<Fas
     // As Telegram's, the methods ignore fields they do not know; a `__proto__` or `constructor` key is one more, and is
     // dropped by the parser rather than refusing the whole body.
     poisonedJsonKeys: 'remove',
-    configure: addFormParsers,
+    configure: (app) => {
+      addFormParsers(app, multipartLimit);
+      mountFileDownloads(app, deps.sql, options.media);
+    },
   });
   await app.ready();
   return app;
@@ -77,16 +89,17 @@ const maxTokenLength = 256;
  * is replaced by one that is not a token either (answered 401), before the router refuses it as too long (414).
  */
 export function botApiPath(url: string): string {
+  if (url.startsWith('/file/bot')) return `/file${botApiPath(url.slice(5))}`;
   const path = url.startsWith('/bot') && !url.startsWith('/bot/') ? `/bot/${url.slice(4)}` : url;
   const end = path.indexOf('/', 5);
   return end - 5 > maxTokenLength ? `/bot/-${path.slice(end)}` : path;
 }
 
-/** For the chat listener: hands /bot... requests to the Bot API. */
+/** For the chat listener: hands /bot... requests (and the file downloads under /file/bot...) to the Bot API. */
 export function botApiDiversion(bot: FastifyInstance): (req: IncomingMessage, res: ServerResponse) => boolean {
   return (req, res) => {
     const url = req.url ?? '';
-    if (!url.startsWith('/bot')) return false;
+    if (!url.startsWith('/bot') && !url.startsWith('/file/bot')) return false;
     req.url = botApiPath(url);
     bot.routing(req, res);
     return true;
@@ -95,5 +108,5 @@ export function botApiDiversion(bot: FastifyInstance): (req: IncomingMessage, re
 
 /** For the chat listener: errors Node raises before routing, on a /bot path, answer in the Bot API's envelope. */
 export function botApiClientErrors(path: string): typeof renderBotError | undefined {
-  return path.startsWith('/bot') ? renderBotError : undefined;
+  return path.startsWith('/bot') || path.startsWith('/file/bot') ? renderBotError : undefined;
 }

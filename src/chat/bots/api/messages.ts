@@ -2,7 +2,7 @@
 // the chat's own statements (the room's sequence, the thread counters, the outbox events), so its messages are
 // ordinary chat messages. Telegram's message_id is the room sequence number; a reply (reply_to_message_id,
 // reply_parameters or message_thread_id) is a thread reply, as threads are the chat's replies.
-import { inTransaction } from '../../../platform/db/sql.js';
+import { inTransaction, type SqlClient } from '../../../platform/db/sql.js';
 import { AppError } from '../../../platform/http/app-error.js';
 import { newId } from '../../../platform/ids.js';
 import type { Caller } from '../../context.js';
@@ -12,7 +12,7 @@ import { emit, roomAudience } from '../../rooms/events.js';
 import { bumpSql, replySql } from '../../threads/reply.js';
 import type { BotDeps } from '../deps.js';
 import { storedKeyboard, type StoredKeyboard } from '../keyboard.js';
-import { loadBotMessages, telegramMessage, type TelegramMessage } from '../telegram.js';
+import { loadBotMessages, telegramMessage, type BotAttachment, type TelegramMessage } from '../telegram.js';
 import { roomOfChat, type ChatRef } from './chats.js';
 import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
@@ -28,6 +28,9 @@ export interface SendInput {
   reply_parameters?: { message_id: number };
   reply_markup?: Markup;
 }
+
+/** The files a send carries, found (or claimed) inside the send's transaction once the message id exists. */
+export type AttachFiles = (client: SqlClient, messageId: string, now: Date) => Promise<BotAttachment[]>;
 
 export interface EditInput {
   chat_id: ChatRef;
@@ -72,7 +75,7 @@ export class BotMessages {
     return telegramMessage(row);
   }
 
-  async send(bot: BotPrincipal, input: SendInput): Promise<TelegramMessage> {
+  async send(bot: BotPrincipal, input: SendInput, attach?: AttachFiles): Promise<TelegramMessage> {
     const keyboard = keyboardOf(input.reply_markup);
     await this.limit.check(bot.id);
     const replyTo = input.message_thread_id ?? input.reply_to_message_id ?? input.reply_parameters?.message_id;
@@ -95,6 +98,7 @@ export class BotMessages {
         if (!rows[0] || rows[0].id === null) throw notFound();
       }
       if (keyboard) await client.query('update messages set inline_keyboard = $2 where id = $1', [id, JSON.stringify(keyboard)]);
+      if (attach) await client.query('update messages set attachments = $2 where id = $1', [id, JSON.stringify(await attach(client, id, now))]);
     });
     this.deps.queues.requestOutboxDrain();
     return this.view(id);

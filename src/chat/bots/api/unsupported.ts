@@ -2,9 +2,9 @@
 // with a description that says why, instead of the 404 of a method nobody has heard of, so a library reports a
 // clear error. Method names are matched case-insensitively, as Telegram's are.
 const reasons: Record<string, string[]> = {
-  'files are not supported by this server yet': [
-    'sendPhoto', 'sendAudio', 'sendDocument', 'sendVideo', 'sendAnimation', 'sendVoice', 'sendVideoNote', 'sendMediaGroup',
-    'sendSticker', 'getFile', 'editMessageMedia', 'uploadStickerFile', 'setChatPhoto', 'deleteChatPhoto', 'getUserProfilePhotos',
+  'files are sent with sendDocument or sendPhoto here': [
+    'sendAudio', 'sendVideo', 'sendAnimation', 'sendVoice', 'sendVideoNote', 'sendMediaGroup',
+    'sendSticker', 'editMessageMedia', 'uploadStickerFile', 'setChatPhoto', 'deleteChatPhoto', 'getUserProfilePhotos',
   ],
   'the chat has no locations, contacts, dice, polls or games for bots': [
     'sendLocation', 'sendVenue', 'sendContact', 'sendPoll', 'sendDice', 'sendGame', 'setGameScore', 'getGameHighScores',

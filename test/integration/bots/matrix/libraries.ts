@@ -1,10 +1,10 @@
 // The libraries of the conformance matrix, each running the same bot (echo; /start with an inline keyboard; the
 // press answered with answerCallbackQuery and editMessageText) written as its own documentation writes one, with
-// only the API root pointed at the chat listener. The Python ones run in the project's virtualenv.
+// only the API root pointed at the chat listener. The grammY bot also answers /file with a document. The Python ones run in the project's virtualenv.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Bot as GrammyBot, InlineKeyboard } from 'grammy';
+import { Bot as GrammyBot, InlineKeyboard, InputFile } from 'grammy';
 import { Bot as NtbaBot, InlineKeyboardBuilder } from 'node-telegram-bot-api';
 import { Markup, Telegraf } from 'telegraf';
 import { message } from 'telegraf/filters';
@@ -27,6 +27,9 @@ export interface Library {
 const npmVersion = (name: string): string => (JSON.parse(readFileSync(path.join('node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 const describe = (err: unknown): string => (err instanceof Error ? `${err.name}: ${err.message}` : String(err));
 
+/** What the grammY bot's /file command sends as a document. */
+export const grammyFile = 'a file uploaded by grammY';
+
 const grammy: Library = {
   name: 'grammY',
   async start(token, apiRoot) {
@@ -37,6 +40,8 @@ const grammy: Library = {
       await ctx.answerCallbackQuery({ text: 'You pressed it' });
       await ctx.editMessageText(`Pressed by ${ctx.from.first_name}`);
     });
+    // A document uploaded as grammY uploads files: a multipart part referenced by attach://.
+    bot.command('file', (ctx) => ctx.replyWithDocument(new InputFile(new TextEncoder().encode(grammyFile), 'grammy.txt'), { caption: 'Here is your file' }));
     bot.on('message:text', (ctx) => ctx.reply(`echo: ${ctx.message.text}`));
     bot.catch((err) => void errors.push(describe(err.error)));
     let started!: () => void;
