@@ -1,16 +1,16 @@
 // createPartnerAdminClient: the workspace administration operations (/api/v1/workspaces, /api/v1/plans), called
 // by a workspace user with the platform's bearer JWT. Same conventions as the key client, without Idempotency-Keys
 // (the server keeps them for API-key writes only).
-import type { Client, Middleware } from 'openapi-fetch';
+import type { Client } from 'openapi-fetch';
 import { underlying, type CommonClientOptions } from './common.js';
 import { adminOperationIds, adminOperationRoutes, type AdminOperationId } from './operations.js';
 import { items, pages, type AdminPaginatedOperationId, type ItemOf, type ListEnvelope, type PageOf } from './pagination.js';
 import type { paths } from './schema.js';
-import { send, type LooseInput } from './transport.js';
-import type { CallOptions, OperationArgs, OperationData, PartnerAdminOperations, ResultWithResponse } from './types.js';
+import { bearerAuth, send, type LooseInput, type TokenProvider } from '@chat-platform/sdk-core';
+import { toPartnerApiError } from './errors.js';
+import type { ResultWithResponse } from '@chat-platform/sdk-core';
+import type { CallOptions, OperationArgs, OperationData, PartnerAdminOperations } from './types.js';
 
-/** Returns the bearer token to send; called once per attempt, so it may refresh. '' sends none. */
-export type TokenProvider = () => string | Promise<string>;
 
 export type PartnerAdminClientOptions = CommonClientOptions &
   ({ token: string; getToken?: undefined } | { getToken: TokenProvider; token?: undefined });
@@ -34,18 +34,6 @@ type ExtrasClash = Extract<AdminOperationId, keyof PartnerAdminClientExtras>;
 const noExtrasClash: [ExtrasClash] extends [never] ? true : ExtrasClash = true;
 void noExtrasClash;
 
-/** openapi-fetch middleware setting `Authorization: Bearer <token>`, unless the request already carries one. */
-export function bearerAuth(getToken: TokenProvider): Middleware {
-  return {
-    async onRequest({ request }) {
-      if (request.headers.has('authorization')) return undefined;
-      const token = await getToken();
-      if (token) request.headers.set('authorization', `Bearer ${token}`);
-      return request;
-    },
-  };
-}
-
 /** Methods whose repetition is harmless; POSTs (create workspace, role, key; revoke) are retried on 429 only. */
 const idempotentMethods: ReadonlySet<string> = new Set(['get', 'head', 'options', 'put', 'delete']);
 
@@ -61,11 +49,11 @@ export function createPartnerAdminClient(options: PartnerAdminClientOptions): Pa
   async function callWithResponse(operation: AdminOperationId, input?: LooseInput, callOptions: CallOptions = {}): Promise<ResultWithResponse<unknown>> {
     const route = adminOperationRoutes[operation];
     if (!route) throw new TypeError(`${String(operation)} is not an operation of the partner administration client`);
-    return send(request, policy, route, input, {
+    return send(request, policy, toPartnerApiError, route, input, {
       signal: callOptions.signal,
       headers: callOptions.headers,
       maxRetries: callOptions.maxRetries,
-      idempotent: idempotentMethods.has(route.method),
+      repeatable: idempotentMethods.has(route.method),
     });
   }
   const call = async (operation: AdminOperationId, input?: LooseInput, callOptions?: CallOptions) =>

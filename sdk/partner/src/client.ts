@@ -7,7 +7,8 @@ import { underlying, type CommonClientOptions } from './common.js';
 import { keyOperationIds, keyOperationRoutes, type KeyOperationId } from './operations.js';
 import { items, pages, type ItemOf, type KeyPaginatedOperationId, type ListEnvelope, type PageOf } from './pagination.js';
 import type { paths } from './schema.js';
-import { send, type LooseInput } from './transport.js';
+import { send, type LooseInput } from '@chat-platform/sdk-core';
+import { toPartnerApiError } from './errors.js';
 import type {
   CallOptions,
   KeyCallOptions,
@@ -15,9 +16,9 @@ import type {
   OperationData,
   OperationQuery,
   PartnerOperations,
-  ResultWithResponse,
   WriteCallOptions,
 } from './types.js';
+import type { ResultWithResponse } from '@chat-platform/sdk-core';
 
 export interface PartnerClientOptions extends CommonClientOptions {
   /** The API key (live_…, test_… or dev_…), sent as X-Api-Key on every request. */
@@ -73,12 +74,12 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     // One key per logical call, made before the first attempt, so every retry repeats it and the server answers a
     // repeat with the first result instead of creating a second record. Reads carry none and are idempotent anyway.
     const idempotencyKey = writeMethods.has(route.method) ? (callOptions.idempotencyKey ?? newKey()) : undefined;
-    return send(request, policy, route, input, {
+    // Reads are safe and every write carries its key, so each call may be repeated after a 5xx.
+    return send(request, policy, toPartnerApiError, route, input, {
       signal: callOptions.signal,
       headers: callOptions.headers,
       maxRetries: callOptions.maxRetries,
       idempotencyKey,
-      idempotent: true,
     });
   }
   const call = async (operation: KeyOperationId, input?: LooseInput, callOptions?: WriteCallOptions) =>

@@ -6,7 +6,8 @@ import { bearerAuth, underlying, type CommonClientOptions, type TokenProvider } 
 import { adminOperationRoutes, type AdminOperationId } from './operations.js';
 import type { AdminPaginatedOperationId, ItemOf, PageOf } from './pagination.js';
 import type { paths } from './schema.js';
-import type { OperationArgs, OperationData, ResultWithResponse, WorkspaceAdminOperations } from './types.js';
+import type { ResultWithResponse } from '@chat-platform/sdk-core';
+import type { OperationArgs, OperationData, WorkspaceAdminOperations } from './types.js';
 
 export type WorkspaceAdminClientOptions = CommonClientOptions &
   ({ token: string; getToken?: undefined } | { getToken: TokenProvider; token?: undefined });
