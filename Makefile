@@ -146,4 +146,4 @@ bench-peer: deps redis build $(SYNAPSE_VENV)/bin/synctl
 	SYNAPSE_PYTHON=$(SYNAPSE_VENV)/bin/python node dist/test/bench/peer.js
 
 clean:
-	rm -rf dist .data
+	rm -rf dist .data sdk/*/dist
