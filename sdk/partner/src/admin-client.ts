@@ -6,14 +6,11 @@ import { underlying, type CommonClientOptions } from './common.js';
 import { adminOperationIds, adminOperationRoutes, type AdminOperationId } from './operations.js';
 import { items, pages, type AdminPaginatedOperationId, type ItemOf, type ListEnvelope, type PageOf } from './pagination.js';
 import type { paths } from './schema.js';
-import { bearerAuth, send, type LooseInput, type TokenProvider } from '@chat-platform/sdk-core';
+import { bearerAuth, send, tokenProvider, type LooseInput, type ResultWithResponse, type TokenOptions } from '@chat-platform/sdk-core';
 import { toPartnerApiError } from './errors.js';
-import type { ResultWithResponse } from '@chat-platform/sdk-core';
 import type { CallOptions, OperationArgs, OperationData, PartnerAdminOperations } from './types.js';
 
-
-export type PartnerAdminClientOptions = CommonClientOptions &
-  ({ token: string; getToken?: undefined } | { getToken: TokenProvider; token?: undefined });
+export type PartnerAdminClientOptions = CommonClientOptions & TokenOptions;
 
 export interface PartnerAdminClientExtras {
   /** The underlying openapi-fetch client (bearer auth already installed; no retries). */
@@ -38,13 +35,7 @@ void noExtrasClash;
 const idempotentMethods: ReadonlySet<string> = new Set(['get', 'head', 'options', 'put', 'delete']);
 
 export function createPartnerAdminClient(options: PartnerAdminClientOptions): PartnerAdminClient {
-  let getToken: TokenProvider;
-  if (typeof options.getToken === 'function') getToken = options.getToken;
-  else if (typeof options.token === 'string') {
-    const token = options.token;
-    getToken = () => token;
-  } else throw new TypeError('createPartnerAdminClient needs a token or a getToken function');
-  const { raw, request, policy } = underlying(options, bearerAuth(getToken));
+  const { raw, request, policy } = underlying(options, bearerAuth(tokenProvider(options, 'createPartnerAdminClient')));
 
   async function callWithResponse(operation: AdminOperationId, input?: LooseInput, callOptions: CallOptions = {}): Promise<ResultWithResponse<unknown>> {
     const route = adminOperationRoutes[operation];

@@ -7,7 +7,7 @@ import { underlying, type CommonClientOptions } from './common.js';
 import { keyOperationIds, keyOperationRoutes, type KeyOperationId } from './operations.js';
 import { items, pages, type ItemOf, type KeyPaginatedOperationId, type ListEnvelope, type PageOf } from './pagination.js';
 import type { paths } from './schema.js';
-import { send, type LooseInput } from '@chat-platform/sdk-core';
+import { send, type LooseInput, type ResultWithResponse } from '@chat-platform/sdk-core';
 import { toPartnerApiError } from './errors.js';
 import type {
   CallOptions,
@@ -18,7 +18,6 @@ import type {
   PartnerOperations,
   WriteCallOptions,
 } from './types.js';
-import type { ResultWithResponse } from '@chat-platform/sdk-core';
 
 export interface PartnerClientOptions extends CommonClientOptions {
   /** The API key (live_…, test_… or dev_…), sent as X-Api-Key on every request. */
