@@ -22,12 +22,12 @@ PTB_VERSION := 22.8
 AIOGRAM_VERSION := 3.31.0
 BOT_LIBRARIES := $(VENV)/.bot-libraries-ptb$(PTB_VERSION)-aiogram$(AIOGRAM_VERSION)
 
-.PHONY: help node deps redis chromium venv bot-libraries generate check-generated architecture lint build typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-scheduled bench-bots bench-webhooks bench-peer clean
+.PHONY: help node deps redis chromium venv bot-libraries generate check-generated architecture lint build sdks typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-scheduled bench-bots bench-webhooks bench-peer clean
 
 help:
 	@echo "make run    install what is missing, generate, build, migrate and start the platform"
 	@echo "make test   typecheck, unit + integration + SDK tests on real PostgreSQL and Redis, contract fuzzing"
-	@echo "make generate | check-generated | architecture | lint | build | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-scheduled, bench-bots, bench-webhooks) | bench-peer | clean"
+	@echo "make generate | check-generated | architecture | lint | build (sdks) | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-scheduled, bench-bots, bench-webhooks) | bench-peer | clean"
 
 # Node 24 LTS from the npm registry's node-linux-<arch> package, into a git-ignored tools folder.
 $(LOCAL_NODE_BIN)/node:
@@ -85,9 +85,14 @@ generate: deps
 check-generated: deps
 	node scripts/generate.mjs --check
 
-build: deps
+build: deps sdks
 	npx tsc -p tsconfig.build.json
 	npx vite build --config console/vite.config.ts
+
+# The SDK packages' dist/ (what `npm pack` ships): the shared core first, since the four compile against its types.
+sdks: deps
+	npm run --silent build -w @chat-platform/sdk-core
+	npm run --silent build -w @chat-platform/chat-sdk -w @chat-platform/bot-sdk -w @chat-platform/partner-sdk -w @chat-platform/workspace-sdk
 
 # The layers of src/ (.dependency-cruiser.cjs): imports run one way and never in a circle.
 architecture: deps
@@ -141,4 +146,4 @@ bench-peer: deps redis build $(SYNAPSE_VENV)/bin/synctl
 	SYNAPSE_PYTHON=$(SYNAPSE_VENV)/bin/python node dist/test/bench/peer.js
 
 clean:
-	rm -rf dist .data
+	rm -rf dist .data sdk/*/dist

@@ -5,7 +5,8 @@ export default {
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2023' }, module: { type: 'es6' } }],
   },
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // The SDKs' shared core from its sources, so the tests need no build of it.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1', '^@chat-platform/sdk-core$': '<rootDir>/sdk/core/src/index.ts' },
   testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts', '<rootDir>/sdk/*/test/**/*.test.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
   globalTeardown: '<rootDir>/test/support/global-teardown.mjs',

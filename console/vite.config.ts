@@ -13,6 +13,7 @@ export default defineConfig({
     alias: {
       '@chat-platform/partner-sdk': here('../sdk/partner/src/index.ts'),
       '@chat-platform/workspace-sdk': here('../sdk/workspace/src/index.ts'),
+      '@chat-platform/sdk-core': here('../sdk/core/src/index.ts'),
     },
   },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },

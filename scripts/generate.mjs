@@ -1,5 +1,6 @@
 // Rebuilds generated/ (OpenAPI 3.1 documents and TypeScript types) and the SDK schema copies from spec/, after
-// writing the spec's error-code enums from src/*/error-codes.ts (error-code-enums.mjs).
+// writing the spec's error-code enums from src/*/error-codes.ts (error-code-enums.mjs), and the operations tables of
+// the SDK READMEs (sdk-readme-tables.mjs).
 // `node scripts/generate.mjs --check` regenerates into a temporary folder and fails when anything differs.
 import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { errorCodeEnums } from './error-code-enums.mjs';
+import { sdkReadmes } from './sdk-readme-tables.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const check = process.argv.includes('--check');
@@ -85,6 +87,9 @@ async function buildOutputs() {
 const enums = errorCodeEnums(root);
 if (!check) for (const [rel, content] of Object.entries(enums)) await writeFile(join(root, rel), content);
 const outputs = { ...enums, ...(await buildOutputs()) };
+// The SDK READMEs' operations tables, from the documents just built.
+const documents = Object.fromEntries(Object.values(services).map((name) => [name, outputs[`generated/openapi/${name}.json`]]));
+Object.assign(outputs, await sdkReadmes(root, documents));
 let stale = [];
 for (const [rel, content] of Object.entries(outputs)) {
   const path = join(root, rel);

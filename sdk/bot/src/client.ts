@@ -1,17 +1,18 @@
-// createBotClient: openapi-fetch underneath, the token in every path, one typed method per operation, and an
-// async iterator over updates (long polling, confirming by offset).
-import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
-import { BotApiError, toBotError } from './errors.js';
+// createBotClient: the core's openapi-fetch client underneath, the token in every path, one typed method per
+// operation resolving to the answer's result (or throwing BotApiError), and an async iterator over updates (long
+// polling, confirming by offset).
+import { send, underlying, type CommonClientOptions, type LooseInput } from '@chat-platform/sdk-core';
+import type { Client } from 'openapi-fetch';
+import { BotApiError, toBotApiError } from './errors.js';
 import { operationIds, operationRoutes, type OperationId } from './operations.js';
 import type { paths } from './schema.js';
-import type { BotOperations, BotResult, CallOptions, Update } from './types.js';
+import type { BotOperations, CallOptions, Update } from './types.js';
 
-export interface BotClientOptions {
+export interface BotClientOptions extends CommonClientOptions {
   /** Where the chat listener runs, e.g. http://localhost:8080 (the Bot API shares its port). */
   baseUrl: string;
   /** The bot's token, as the create or regenerate-token answer gave it. */
   token: string;
-  fetch?: ClientOptions['fetch'];
 }
 
 export interface PollOptions {
@@ -36,27 +37,27 @@ export interface BotClientExtras {
 
 export type BotClient = BotOperations & BotClientExtras;
 
-type LooseRequest = (method: string, path: string, init: Record<string, unknown>) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-
-const sleep = (ms: number, signal?: AbortSignal) =>
+const pause = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
   });
 
 export function createBotClient(options: BotClientOptions): BotClient {
-  const raw = createClient<paths>({ baseUrl: options.baseUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
-  const request = raw.request as unknown as LooseRequest;
+  if (typeof options.token !== 'string' || options.token === '') throw new TypeError('createBotClient needs the bot token');
+  // The token travels in the path, so there is no authentication middleware.
+  const { raw, request, policy } = underlying<paths>(options, undefined);
 
-  async function call(operation: OperationId, input: unknown, callOptions?: CallOptions): Promise<BotResult<OperationId>> {
+  async function call(operation: OperationId, input: unknown, callOptions: CallOptions = {}): Promise<unknown> {
     const route = operationRoutes[operation];
-    const init: Record<string, unknown> = { params: { path: { token: options.token }, ...(route.method === 'get' && input ? { query: input } : {}) } };
-    if (route.method === 'post') init.body = input ?? {};
-    if (callOptions?.signal) init.signal = callOptions.signal;
-    const { data, error, response } = await request(route.method, route.path, init);
-    const body = (data ?? error) as { ok?: boolean; result?: unknown; description?: string } | undefined;
-    if (!response.ok || body?.ok !== true) return { ok: false, error: toBotError(error ?? data, response), response };
-    return { ok: true, result: body.result as never, ...(body.description !== undefined ? { description: body.description } : {}), response };
+    const loose: LooseInput = { path: { token: options.token } };
+    if (route.method === 'get' && input) loose.query = input as Record<string, unknown>;
+    if (route.method === 'post') loose.body = input ?? {};
+    // GETs are repeated after a 5xx too; the POST methods (sendMessage, ...) only after a 429.
+    const { data, response } = await send(request, policy, toBotApiError, route, loose, { signal: callOptions.signal, maxRetries: callOptions.maxRetries });
+    const body = data as { ok?: boolean; result?: unknown } | undefined;
+    if (body?.ok !== true) throw toBotApiError(data, response);
+    return body.result;
   }
 
   const methods = Object.fromEntries(operationIds.map((id) => [id, (input?: unknown, o?: CallOptions) => call(id, input, o)])) as unknown as BotOperations;
@@ -64,9 +65,9 @@ export function createBotClient(options: BotClientOptions): BotClient {
   async function* updates(poll: PollOptions = {}): AsyncGenerator<Update, void, undefined> {
     let offset = poll.offset;
     while (!poll.signal?.aborted) {
-      let answer: BotResult<'getUpdatesByPost'>;
+      let batch: Update[];
       try {
-        answer = await methods.getUpdatesByPost(
+        batch = await methods.getUpdatesByPost(
           {
             timeout: poll.timeout ?? 30,
             ...(poll.limit !== undefined ? { limit: poll.limit } : {}),
@@ -77,16 +78,14 @@ export function createBotClient(options: BotClientOptions): BotClient {
         );
       } catch (err) {
         if (poll.signal?.aborted) return;
-        throw err;
-      }
-      if (!answer.ok) {
-        if (answer.error.errorCode === 429) {
-          await sleep((answer.error.retryAfter ?? 1) * 1000, poll.signal);
+        // A poll loop outlasts any retry budget: keep waiting out 429s for as long as the loop runs.
+        if (err instanceof BotApiError && err.status === 429) {
+          await pause((err.retryAfter ?? 1) * 1000, poll.signal);
           continue;
         }
-        throw new BotApiError(answer.error, answer.response);
+        throw err;
       }
-      for (const update of answer.result) {
+      for (const update of batch) {
         offset = update.update_id + 1;
         yield update;
       }

@@ -1,27 +1,43 @@
-// Error answers as typed values, and the exception thrown where a value cannot be returned (the update iterator).
-import type { BotError } from './types.js';
+// Error answers as a typed exception: every method resolves to the answer's result or throws BotApiError, the core's
+// ApiError read from the Bot API envelope { ok: false, error_code, description, parameters? }.
+import { ApiError, headerFields, isRecord, unexpectedFields } from '@chat-platform/sdk-core';
+import type { ResponseParameters } from './types.js';
 
-/** The code given to answers that are not the Bot API envelope (a proxy's 502 page). */
-export const UNEXPECTED_RESPONSE = 0;
+export { UNEXPECTED_RESPONSE } from '@chat-platform/sdk-core';
 
-export class BotApiError extends Error {
+/** A Bot API error. `code` is the description's prefix in snake case (bad_request, unauthorized, conflict, ...). */
+export class BotApiError extends ApiError<string, ResponseParameters> {
   override readonly name = 'BotApiError';
-  constructor(
-    readonly error: BotError,
-    readonly response: Response,
-  ) {
-    super(`${error.errorCode} ${error.description}`);
+  /** Telegram's error_code (the HTTP status). */
+  get errorCode(): number {
+    return this.status;
+  }
+  /** Telegram's description, e.g. "Bad Request: message to delete not found". */
+  get description(): string {
+    return this.message;
   }
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** "Bad Request: chat not found" → bad_request; "Too Many Requests: retry after 3" → too_many_requests. */
+function codeOf(description: string): string {
+  const prefix = description.split(':', 1)[0] ?? '';
+  return prefix.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'error';
+}
 
-export function toBotError(body: unknown, response: Response): BotError {
+export function toBotApiError(body: unknown, response: Response): BotApiError {
+  const headers = headerFields(response);
   if (isRecord(body) && body.ok === false && typeof body.error_code === 'number' && typeof body.description === 'string') {
-    const error: BotError = { errorCode: body.error_code, description: body.description };
-    if (isRecord(body.parameters) && typeof body.parameters.retry_after === 'number') error.retryAfter = body.parameters.retry_after;
-    return error;
+    const parameters = isRecord(body.parameters) ? (body.parameters as ResponseParameters) : undefined;
+    return new BotApiError({
+      status: body.error_code,
+      code: codeOf(body.description),
+      message: body.description,
+      details: parameters,
+      requestId: headers.requestId,
+      retryAfter: typeof parameters?.retry_after === 'number' ? parameters.retry_after : headers.retryAfter,
+      body,
+      response,
+    });
   }
-  const text = typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body);
-  return { errorCode: response.status || UNEXPECTED_RESPONSE, description: `HTTP ${response.status}${text ? `: ${text.slice(0, 500)}` : ''}` };
+  return new BotApiError(unexpectedFields(body, response));
 }

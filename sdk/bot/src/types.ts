@@ -24,22 +24,15 @@ export type InputOf<K extends OperationId> = [JsonOf<NonNullable<Operation<K>['r
 /** The `result` of a method's successful answer. */
 export type ResultOf<K extends OperationId> = JsonOf<Operation<K>['responses'][200]>['result'];
 
-/** A Bot API error as a value: Telegram's error_code (the HTTP status), description and retry_after. */
-export interface BotError {
-  errorCode: number;
-  description: string;
-  retryAfter?: number;
-}
-
-export type BotResult<K extends OperationId> =
-  | { ok: true; result: ResultOf<K>; description?: string; response: Response }
-  | { ok: false; error: BotError; response: Response };
+export type ResponseParameters = Schemas['ResponseParameters'];
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** Overrides the client's maxRetries for this call (0: a single attempt). */
+  maxRetries?: number;
 }
 
-/** One typed method per operation: input first (the body, or the query of GET getUpdates). */
+/** One typed method per operation: input first (the body, or the query of GET getUpdates); resolves to the result or throws BotApiError. */
 export type BotOperations = {
-  [K in OperationId]: InputOf<K> extends void ? (input?: undefined, options?: CallOptions) => Promise<BotResult<K>> : (input: InputOf<K>, options?: CallOptions) => Promise<BotResult<K>>;
+  [K in OperationId]: InputOf<K> extends void ? (input?: undefined, options?: CallOptions) => Promise<ResultOf<K>> : (input: InputOf<K>, options?: CallOptions) => Promise<ResultOf<K>>;
 };

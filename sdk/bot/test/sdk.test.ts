@@ -32,26 +32,24 @@ async function botAndRoom(): Promise<{ client: BotClient; roomId: string; say: (
 test('typed results: getMe, sendMessage with a keyboard, editMessageText, deleteMessage', async () => {
   const { client, roomId, accountId } = await botAndRoom();
   const me = await client.getMe();
-  if (!me.ok) throw new Error(me.error.description);
-  expect(me.result.id).toBe(await userNumber(platform, accountId));
+  expect(me.id).toBe(await userNumber(platform, accountId));
   const chatId = await chatNumber(platform, roomId);
   const sent = await client.sendMessage({ chat_id: chatId, text: 'hello', reply_markup: { inline_keyboard: [[{ text: 'Go', callback_data: 'go' }]] } });
-  if (!sent.ok) throw new Error(sent.error.description);
-  expect(sent.result).toMatchObject({ message_id: 1, chat: { id: chatId, type: 'group' }, text: 'hello', reply_markup: { inline_keyboard: [[{ text: 'Go', callback_data: 'go' }]] } });
-  const edited = await client.editMessageText({ chat_id: roomId, message_id: sent.result.message_id, text: 'hello again' });
-  expect(edited.ok && edited.result.text).toBe('hello again');
-  const deleted = await client.deleteMessage({ chat_id: roomId, message_id: sent.result.message_id });
-  expect(deleted.ok && deleted.result).toBe(true);
-  const file = await client.getFile({ file_id: 'FAAAAAAAAAAAAAAAAAAAAAA' });
-  expect(!file.ok && file.error.description).toBe('Bad Request: file not found');
+  expect(sent).toMatchObject({ message_id: 1, chat: { id: chatId, type: 'group' }, text: 'hello', reply_markup: { inline_keyboard: [[{ text: 'Go', callback_data: 'go' }]] } });
+  const edited = await client.editMessageText({ chat_id: roomId, message_id: sent.message_id, text: 'hello again' });
+  expect(edited).toMatchObject({ text: 'hello again' });
+  const deleted = await client.deleteMessage({ chat_id: roomId, message_id: sent.message_id });
+  expect(deleted).toBe(true);
+  await expect(client.getFile({ file_id: 'FAAAAAAAAAAAAAAAAAAAAAA' })).rejects.toMatchObject({ description: 'Bad Request: file not found' });
 });
 
-test('errors are values with Telegram error codes', async () => {
+test('errors throw BotApiError with Telegram error codes', async () => {
   const { client, roomId } = await botAndRoom();
-  const missing = await client.deleteMessage({ chat_id: roomId, message_id: 99 });
-  expect(missing).toMatchObject({ ok: false, error: { errorCode: 400, description: 'Bad Request: message to delete not found' } });
+  const missing = client.deleteMessage({ chat_id: roomId, message_id: 99 });
+  await expect(missing).rejects.toBeInstanceOf(BotApiError);
+  await expect(missing).rejects.toMatchObject({ status: 400, code: 'bad_request', errorCode: 400, description: 'Bad Request: message to delete not found' });
   const stranger = createBotClient({ baseUrl: platform.chatUrl, token: '1:nope' });
-  expect(await stranger.getMe()).toMatchObject({ ok: false, error: { errorCode: 401, description: 'Unauthorized' } });
+  await expect(stranger.getMe()).rejects.toMatchObject({ status: 401, code: 'unauthorized', description: 'Unauthorized' });
 });
 
 test('updates() long-polls, yields in order and confirms what it yielded', async () => {
@@ -73,15 +71,15 @@ test('updates() long-polls, yields in order and confirms what it yielded', async
   expect(seen.map((u) => u.update_id)).toEqual([seen[0]!.update_id, seen[0]!.update_id + 1]);
   // The second update is confirmed by the next request only; a fresh poll still finds it.
   const again = await client.getUpdates({ timeout: 0 });
-  expect(again.ok && again.result.map((u) => u.message?.text)).toEqual(['/start two']);
+  expect(again.map((u) => u.message?.text)).toEqual(['/start two']);
 });
 
 test('updates() throws BotApiError while a webhook is set (409)', async () => {
   const { client } = await botAndRoom();
-  expect((await client.setWebhook({ url: 'http://127.0.0.1:9/hook' })).ok).toBe(true);
+  expect(await client.setWebhook({ url: 'http://127.0.0.1:9/hook' })).toBe(true);
   const iterate = async () => {
     for await (const update of client.updates({ timeout: 1 })) void update;
   };
   await expect(iterate()).rejects.toThrow(BotApiError);
-  await expect(iterate()).rejects.toMatchObject({ error: { errorCode: 409 } });
+  await expect(iterate()).rejects.toMatchObject({ status: 409, code: 'conflict' });
 });

@@ -1,36 +1,25 @@
-// createChatClient: openapi-fetch underneath, a bearer-auth middleware, and one typed method per operation.
-import createClient, { type Client, type ClientOptions, type HeadersOptions, type Middleware } from 'openapi-fetch';
-import { toChatError } from './errors.js';
+// createChatClient: the core's openapi-fetch client underneath, a bearer-auth middleware, one typed method per
+// operation, retries, and cursor pagination. Methods resolve to { data, meta, response } or throw ChatApiError.
+import { bearerAuth as coreBearerAuth, send, tokenProvider, underlying, type CommonClientOptions, type LooseInput, type TokenOptions, type TokenProvider } from '@chat-platform/sdk-core';
+import type { Client, Middleware } from 'openapi-fetch';
+import { toChatApiError } from './errors.js';
 import { operationIds, operationRoutes, publicRouteKeys, type OperationId } from './operations.js';
 import { items, pages, type ItemOf, type PaginatedOperationId } from './pagination.js';
 import type { paths } from './schema.js';
 import type { CallOptions, ChatOperations, ChatResult, OperationArgs } from './types.js';
 
-/** Returns the bearer token to send; called once per authenticated request, so it may refresh. '' sends none. */
-export type TokenProvider = () => string | Promise<string>;
+export type { TokenProvider } from '@chat-platform/sdk-core';
 
-interface CommonClientOptions {
-  /** Where the chat service listens, e.g. http://localhost:8080 (no /api/v1: paths carry it). */
-  baseUrl: string;
-  /** A fetch to use instead of globalThis.fetch (it receives a Request). */
-  fetch?: ClientOptions['fetch'];
-  /** Headers sent with every request. */
-  headers?: HeadersOptions;
-  /** More openapi-fetch middleware, run after the bearer-auth middleware. */
-  middleware?: Middleware[];
-}
-
-export type ChatClientOptions = CommonClientOptions &
-  ({ token: string; getToken?: undefined } | { getToken: TokenProvider; token?: undefined });
+export type ChatClientOptions = CommonClientOptions & TokenOptions;
 
 export interface ChatClientExtras {
-  /** The underlying openapi-fetch client (bearer auth already installed) for anything the methods don't cover. */
+  /** The underlying openapi-fetch client (bearer auth already installed; no retries) for anything the methods don't cover. */
   readonly raw: Client<paths>;
   /** Calls any operation by its operationId. */
   call<K extends OperationId>(operation: K, ...args: OperationArgs<K>): Promise<ChatResult<K>>;
   /**
    * Pages of a list operation, following meta.nextCursor (listRooms through `cursor`, listMessages through
-   * `before`, or `after` when the first request sets it). A failed page is yielded and ends the iteration.
+   * `before`, or `after` when the first request sets it). A failed page throws ChatApiError.
    */
   pages<K extends PaginatedOperationId>(operation: K, ...args: OperationArgs<K>): AsyncGenerator<ChatResult<K>, void, undefined>;
   /** The items of every page of a list operation, in server order; a failed page throws ChatApiError. */
@@ -49,61 +38,27 @@ void noExtrasClash;
  * operations (health checks) and requests that already carry an Authorization header are left alone.
  */
 export function bearerAuth(getToken: TokenProvider): Middleware {
-  return {
-    async onRequest({ request, schemaPath }) {
-      if (publicRouteKeys.has(`${request.method} ${schemaPath}`)) return undefined;
-      if (request.headers.has('authorization')) return undefined;
-      const token = await getToken();
-      // An empty token (signed out) sends no header, so the server answers 401 unauthenticated.
-      if (token) request.headers.set('authorization', `Bearer ${token}`);
-      return request;
-    },
-  };
+  return coreBearerAuth(getToken, (method, schemaPath) => publicRouteKeys.has(`${method} ${schemaPath}`));
 }
-
-interface LooseInput {
-  path?: Record<string, unknown>;
-  query?: Record<string, unknown>;
-  body?: unknown;
-}
-
-type LooseRequest = (
-  method: string,
-  path: string,
-  init: Record<string, unknown>,
-) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
 function isEnvelope(body: unknown): body is { data: unknown; meta: unknown } {
   return typeof body === 'object' && body !== null && 'data' in body && 'meta' in body;
 }
 
 export function createChatClient(options: ChatClientOptions): ChatClient {
-  const { baseUrl, fetch, headers, middleware = [] } = options;
-  let getToken: TokenProvider;
-  if (typeof options.getToken === 'function') getToken = options.getToken;
-  else if (typeof options.token === 'string') {
-    const token = options.token;
-    getToken = () => token;
-  } else throw new TypeError('createChatClient needs a token or a getToken function');
+  const getToken = tokenProvider(options, 'createChatClient');
+  const { raw, request, policy } = underlying<paths>(options, bearerAuth(getToken));
 
-  const raw = createClient<paths>({ baseUrl, ...(fetch ? { fetch } : {}), ...(headers ? { headers } : {}) });
-  raw.use(bearerAuth(getToken), ...middleware);
-
-  // The one untyped spot: the method signatures above are derived from the schema, and the route table is
-  // checked against it, so the call itself only forwards.
-  const request = raw.request as unknown as LooseRequest;
-
-  async function call(operation: OperationId, input?: LooseInput, callOptions?: CallOptions): Promise<ChatResult<OperationId>> {
-    const route = operationRoutes[operation];
-    const init: Record<string, unknown> = { params: { path: input?.path, query: input?.query } };
-    if (input && 'body' in input) init.body = input.body;
-    if (callOptions?.signal) init.signal = callOptions.signal;
-    if (callOptions?.headers) init.headers = callOptions.headers;
-    const { data, error, response } = await request(route.method, route.path, init);
-    if (!response.ok) return { ok: false, error: toChatError(error, response), response };
-    const result = isEnvelope(data)
-      ? { ok: true as const, data: data.data, meta: data.meta, response }
-      : { ok: true as const, data, meta: undefined, response };
+  async function call(operation: OperationId, input?: LooseInput, callOptions: CallOptions = {}): Promise<ChatResult<OperationId>> {
+    const route = Object.hasOwn(operationRoutes, operation) ? operationRoutes[operation] : undefined;
+    if (!route) throw new TypeError(`${String(operation)} is not an operation of the chat API`);
+    const { data, response } = await send(request, policy, toChatApiError, route, input, {
+      signal: callOptions.signal,
+      headers: callOptions.headers,
+      maxRetries: callOptions.maxRetries,
+      idempotencyKey: callOptions.idempotencyKey,
+    });
+    const result = isEnvelope(data) ? { data: data.data, meta: data.meta, response } : { data, meta: undefined, response };
     return result as unknown as ChatResult<OperationId>;
   }
   const typedCall = call as ChatClientExtras['call'];

@@ -1,49 +1,36 @@
-// Turning error responses into typed values.
-import type { ChatError, ChatErrorCode, ErrorDetail } from './types.js';
+// Error responses as a typed exception: every method resolves to the body or throws ChatApiError, the core's
+// ApiError read from the chat envelope { error: { code, message, details? }, meta: { requestId } }.
+import { ApiError, headerFields, isRecord, unexpectedFields, type UNEXPECTED_RESPONSE } from '@chat-platform/sdk-core';
+import type { ChatErrorCode, ErrorDetail } from './types.js';
 
-/** The code given to error responses whose body is not the chat error envelope (a proxy's 502 page, /readyz's 503). */
-export const UNEXPECTED_RESPONSE = 'unexpected_response';
+export { UNEXPECTED_RESPONSE } from '@chat-platform/sdk-core';
 
-/** Thrown where a value cannot be returned (the `items()` iterator); carries the typed error. */
-export class ChatApiError extends Error {
+/** An error response of the chat API. `message` is the server's human-readable message. */
+export class ChatApiError extends ApiError<ChatErrorCode, ErrorDetail[]> {
   override readonly name = 'ChatApiError';
-  readonly error: ChatError;
-  readonly response: Response;
-  constructor(error: ChatError, response: Response) {
-    super(`${error.status} ${error.code}: ${error.message}${error.requestId ? ` (request ${error.requestId})` : ''}`);
-    this.error = error;
-    this.response = response;
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  /** A code of the catalogue (docs/errors.md), or unexpected_response when the body was not the chat envelope. */
+  declare readonly code: ChatErrorCode | typeof UNEXPECTED_RESPONSE;
 }
 
 function isDetail(value: unknown): value is ErrorDetail {
   return isRecord(value) && typeof value.location === 'string' && typeof value.message === 'string';
 }
 
-/** Reads openapi-fetch's parsed error body (JSON when it parsed, else the text, else undefined) into a ChatError. */
-export function toChatError(body: unknown, response: Response): ChatError {
-  const headerId = response.headers.get('x-request-id') ?? '';
+/** Reads openapi-fetch's parsed error body (JSON when it parsed, else the text, else undefined) into the error. */
+export function toChatApiError(body: unknown, response: Response): ChatApiError {
+  const headers = headerFields(response);
   if (isRecord(body) && isRecord(body.error) && typeof body.error.code === 'string' && typeof body.error.message === 'string') {
     const meta = isRecord(body.meta) ? body.meta : {};
-    const error: ChatError = {
+    return new ChatApiError({
       status: response.status,
       code: body.error.code as ChatErrorCode,
       message: body.error.message,
-      requestId: typeof meta.requestId === 'string' ? meta.requestId : headerId,
-    };
-    if (Array.isArray(body.error.details)) error.details = body.error.details.filter(isDetail);
-    return error;
+      details: Array.isArray(body.error.details) ? body.error.details.filter(isDetail) : undefined,
+      requestId: typeof meta.requestId === 'string' ? meta.requestId : headers.requestId,
+      retryAfter: headers.retryAfter,
+      body,
+      response,
+    });
   }
-  const text = typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body);
-  const statusLine = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
-  return {
-    status: response.status,
-    code: UNEXPECTED_RESPONSE,
-    message: text ? `${statusLine}: ${text.slice(0, 500)}` : statusLine,
-    requestId: headerId,
-  };
+  return new ChatApiError(unexpectedFields(body, response));
 }

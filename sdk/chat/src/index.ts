@@ -1,7 +1,9 @@
 // @chat-platform/chat-sdk: a typed client for the chat API, built on openapi-fetch and the generated schema.
 export { createChatClient, bearerAuth } from './client.js';
 export type { ChatClient, ChatClientExtras, ChatClientOptions, TokenProvider } from './client.js';
-export { ChatApiError, UNEXPECTED_RESPONSE, toChatError } from './errors.js';
+export { ChatApiError, UNEXPECTED_RESPONSE, toChatApiError } from './errors.js';
+export { ApiError, defaultSleep } from '@chat-platform/sdk-core';
+export type { CommonClientOptions, ResultWithResponse, RetryOptions, Sleep } from '@chat-platform/sdk-core';
 export { operationRoutes, operationIds } from './operations.js';
 export type { HttpMethod, OperationId, RouteOf } from './operations.js';
 export { cursorParams } from './pagination.js';
@@ -12,7 +14,6 @@ export type {
   CallOptions,
   ChatError,
   ChatErrorCode,
-  ChatFailure,
   ChatOperations,
   ChatResult,
   ChatSuccess,

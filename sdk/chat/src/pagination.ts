@@ -1,8 +1,8 @@
 // Cursor pagination over list operations, generic over every operation whose meta carries nextCursor.
 import type { OperationId } from './operations.js';
 import type { operations } from './schema.js';
-import { ChatApiError } from './errors.js';
-import type { CallOptions, ChatFailure, ChatResult, ChatSuccess, OperationArgs, OperationInput, SuccessBody } from './types.js';
+import { items as coreItems, pages as corePages, type LooseInput, type PageShape } from '@chat-platform/sdk-core';
+import type { CallOptions, ChatResult, ChatSuccess, OperationArgs, OperationInput, SuccessBody } from './types.js';
 
 /** Operations whose success body carries a list meta with nextCursor. */
 export type ListOperationId = {
@@ -56,17 +56,17 @@ export type ItemOf<K extends OperationId> = SuccessBody<K> extends { data: reado
 
 type Caller = <K extends OperationId>(operation: K, ...args: OperationArgs<K>) => Promise<ChatResult<K>>;
 
-interface LooseInput {
-  path?: Record<string, unknown>;
-  query?: Record<string, unknown>;
-  body?: unknown;
-}
+/** The list meta of every paginated operation: the next cursor counts only while hasMore is true. */
+const chatShape = {
+  nextCursor: (page: ChatSuccess<PaginatedOperationId>) => (page.meta.hasMore ? page.meta.nextCursor : undefined),
+  records: (page: ChatSuccess<PaginatedOperationId>) => page.data,
+};
 
 /**
- * Yields each page's result, following meta.nextCursor until hasMore is false. A failed page is yielded too (as
- * the typed failure) and ends the iteration.
+ * Yields each page's result, following meta.nextCursor (through the operation's first cursor parameter, or the one
+ * the first request sets) until hasMore is false. A failed page throws ChatApiError.
  */
-export async function* pages<K extends PaginatedOperationId>(
+export function pages<K extends PaginatedOperationId>(
   call: Caller,
   operation: K,
   input: OperationInput<K> | undefined,
@@ -75,33 +75,17 @@ export async function* pages<K extends PaginatedOperationId>(
   const base = (input ?? {}) as LooseInput;
   const names: readonly string[] = cursorParams[operation];
   const param = names.find((n) => base.query?.[n] !== undefined) ?? names[0]!;
-  let cursor = base.query?.[param] as string | undefined;
-  const seen = new Set<string>();
-  for (;;) {
-    const pageInput = { ...base, query: { ...base.query, [param]: cursor } } as LooseInput;
-    const result = await (call as (op: K, i: LooseInput, o?: CallOptions) => Promise<ChatResult<K>>)(operation, pageInput, options);
-    yield result;
-    if (!result.ok) return;
-    const meta = (result as ChatSuccess<PaginatedOperationId>).meta;
-    if (!meta.hasMore || !meta.nextCursor) return;
-    if (seen.has(meta.nextCursor)) throw new Error(`${operation}: the server returned the cursor ${meta.nextCursor} twice`);
-    seen.add(meta.nextCursor);
-    cursor = meta.nextCursor;
-  }
+  const loose = call as (op: K, i: LooseInput, o?: CallOptions) => Promise<ChatResult<K>>;
+  const fetchPage = (cursor: string | undefined) => loose(operation, { ...base, query: { ...base.query, [param]: cursor } }, options);
+  return corePages<ChatResult<K>>(operation, fetchPage, base.query?.[param] as string | undefined, chatShape as PageShape<ChatResult<K>>);
 }
 
-/** Yields the items of every page in turn; a failed page throws a ChatApiError. */
-export async function* items<K extends PaginatedOperationId>(
+/** Yields the items of every page in turn; a failed page throws ChatApiError. */
+export function items<K extends PaginatedOperationId>(
   call: Caller,
   operation: K,
   input: OperationInput<K> | undefined,
   options: CallOptions | undefined,
 ): AsyncGenerator<ItemOf<K>, void, undefined> {
-  for await (const page of pages(call, operation, input, options)) {
-    if (!page.ok) {
-      const failure = page as ChatFailure;
-      throw new ChatApiError(failure.error, failure.response);
-    }
-    yield* (page as ChatSuccess<PaginatedOperationId>).data as ItemOf<K>[];
-  }
+  return coreItems<ChatResult<K>, ItemOf<K>>(pages(call, operation, input, options), chatShape as PageShape<ChatResult<K>>);
 }

@@ -2,6 +2,7 @@
 // types. Nothing here restates a shape of the API: change the spec, regenerate, and these follow.
 import type { FetchResponse, HeadersOptions, RequestBodyOption } from 'openapi-fetch';
 import type { OperationId } from './operations.js';
+import type { ChatApiError } from './errors.js';
 import type { components, operations } from './schema.js';
 
 /** Flattens intersections so editors show one object type. */
@@ -18,19 +19,8 @@ export type ChatErrorCode = Schemas['Envelope.ChatErrorCode'];
 /** One per-field problem of a validation error. */
 export type ErrorDetail = Schemas['Envelope.ErrorDetail'];
 
-/**
- * An error response as a value: the spec's error body (code, message, details?) plus the HTTP status and the
- * request id (from the envelope's meta, else the X-Request-Id header).
- */
-export type ChatError = Simplify<
-  Omit<ErrorEnvelope['error'], 'code'> & {
-    /** A code of the catalogue, or unexpected_response when the body was not the chat error envelope. */
-    code: ChatErrorCode | 'unexpected_response';
-    /** HTTP status of the response. */
-    status: number;
-    requestId: ErrorEnvelope['meta']['requestId'];
-  }
->;
+/** What every error response becomes: the thrown ChatApiError (status, code, message, details, requestId). */
+export type ChatError = ChatApiError;
 
 type Operation<K extends OperationId> = operations[K];
 
@@ -51,6 +41,13 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Extra request headers (an Authorization header here overrides the client's token). */
   headers?: HeadersOptions;
+  /** Overrides the client's maxRetries for this call (0: a single attempt). */
+  maxRetries?: number;
+  /**
+   * Sent as the Idempotency-Key header on every attempt (sendMessage honours it: a repeat answers the first
+   * message). A write that carries one is repeated after a 5xx or a network error too.
+   */
+  idempotencyKey?: string;
 }
 
 /** The input is optional exactly when the operation has nothing required. */
@@ -68,17 +65,11 @@ export type SuccessBody<K extends OperationId> =
 /** Enveloped bodies split into data and meta; a bare body (health checks) is the data with no meta. */
 type Unwrap<B> = B extends { data: infer D; meta: infer M } ? { data: D; meta: M } : { data: B; meta: undefined };
 
-/** Distributes over K, so ChatSuccess<OperationId> is the union of every operation's success. */
-export type ChatSuccess<K extends OperationId> = K extends OperationId ? Simplify<{ ok: true } & Unwrap<SuccessBody<K>> & { response: Response }> : never;
+/** A success: the envelope's data and meta (a bare body, the health checks', is the data with no meta) and the Response. */
+export type ChatSuccess<K extends OperationId> = K extends OperationId ? Simplify<Unwrap<SuccessBody<K>> & { response: Response }> : never;
 
-export interface ChatFailure {
-  ok: false;
-  error: ChatError;
-  response: Response;
-}
-
-/** What every operation method resolves to. Transport failures (DNS, refused connection, abort) still reject. */
-export type ChatResult<K extends OperationId> = ChatSuccess<K> | ChatFailure;
+/** What every operation method resolves to; an error response throws ChatApiError, a transport failure its own error. */
+export type ChatResult<K extends OperationId> = ChatSuccess<K>;
 
 export type OperationData<K extends OperationId> = ChatSuccess<K>['data'];
 export type OperationMeta<K extends OperationId> = ChatSuccess<K>['meta'];

@@ -12,7 +12,6 @@ import {
   UNEXPECTED_RESPONSE,
   type ChatClient,
   type ChatError,
-  type ChatResult,
   type ChatSuccess,
   type OperationId,
 } from '../src/index.js';
@@ -27,17 +26,20 @@ afterAll(async () => {
 
 const clientFor = (account: { token: string }): ChatClient => createChatClient({ baseUrl: platform.chatUrl, token: account.token });
 
-/** Narrows a result to its success, failing the test with the typed error otherwise. */
-function expectOk<K extends OperationId>(result: ChatResult<K>): ChatSuccess<K> {
-  const r = result as ChatResult<OperationId>;
-  if (!r.ok) throw new Error(`expected success, got ${r.error.status} ${r.error.code}: ${r.error.message}`);
-  return result as ChatSuccess<K>;
+/** The success itself: an error response would have thrown. Kept so every call below reads as an expectation. */
+function expectOk<R extends ChatSuccess<OperationId>>(result: R): R {
+  return result;
 }
 
-/** Narrows a result to its failure, failing the test otherwise. */
-function expectError(result: ChatResult<OperationId>): ChatError & { response: Response } {
-  if (result.ok) throw new Error(`expected an error, got HTTP ${result.response.status}`);
-  return { ...result.error, response: result.response };
+/** The ChatApiError a call throws, failing the test when it succeeds or fails otherwise. */
+async function expectError(call: Promise<unknown>): Promise<ChatError> {
+  const outcome = await call.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  if (!('error' in outcome)) throw new Error('expected a ChatApiError, the call succeeded');
+  if (!(outcome.error instanceof ChatApiError)) throw outcome.error;
+  return outcome.error;
 }
 
 async function twoMembers(): Promise<{ alice: TestAccount; bob: TestAccount }> {
@@ -191,21 +193,20 @@ describe('rooms and messages', () => {
   });
 });
 
-describe('errors are typed values', () => {
+describe('errors are thrown as ChatApiError', () => {
   test('a room the caller is not a member of answers 404 room_not_found', async () => {
     const { alice } = await twoMembers();
     const outsider = await (await platform.tenant()).account();
     const room = expectOk(await clientFor(alice).createRoom({ body: { type: 'GROUP', name: 'Private club', addMemberPolicy: 'ADMIN_ONLY' } })).data;
 
-    const result = await clientFor(outsider).getRoom({ path: { id: room.id } });
-    expect(result.ok).toBe(false);
-    const error = expectError(result);
+    const error = await expectError(clientFor(outsider).getRoom({ path: { id: room.id } }));
+    expect(error).toBeInstanceOf(ChatApiError);
     expect(error).toMatchObject({ status: 404, code: 'room_not_found' });
     expect(error.message).toEqual(expect.any(String));
     expect(error.requestId).toBeTruthy();
     expect(error.requestId).toBe(error.response.headers.get('x-request-id'));
 
-    const send = expectError(await clientFor(outsider).sendMessage({ path: { roomId: room.id }, body: { text: 'let me in' } }));
+    const send = await expectError(clientFor(outsider).sendMessage({ path: { roomId: room.id }, body: { text: 'let me in' } }));
     expect(send).toMatchObject({ status: 404, code: 'room_not_found' });
 
     // items() cannot return a value, so it throws the typed error.
@@ -213,7 +214,7 @@ describe('errors are typed values', () => {
       for await (const m of clientFor(outsider).items('listMessages', { path: { roomId: room.id } })) void m;
     };
     await expect(walk()).rejects.toBeInstanceOf(ChatApiError);
-    await expect(walk()).rejects.toMatchObject({ error: { status: 404, code: 'room_not_found' } });
+    await expect(walk()).rejects.toMatchObject({ status: 404, code: 'room_not_found' });
   });
 
   test('validation errors come back as 400 validation_failed with details', async () => {
@@ -222,35 +223,35 @@ describe('errors are typed values', () => {
     const room = expectOk(await chat.createRoom({ body: { type: 'GROUP', name: 'Valid', addMemberPolicy: 'ALL_MEMBERS' } })).data;
 
     // The SDK's types refuse these bodies, so they are forced through as a JavaScript caller could send them.
-    const wrongType = expectError(await chat.sendMessage({ path: { roomId: room.id }, body: { text: 42 as unknown as string } }));
+    const wrongType = await expectError(chat.sendMessage({ path: { roomId: room.id }, body: { text: 42 as unknown as string } }));
     expect(wrongType).toMatchObject({ status: 400, code: 'validation_failed' });
     expect(wrongType.details).toEqual([{ location: 'body.text', message: expect.any(String) }]);
-    const unknownField = expectError(
-      await chat.createRoom({ body: { type: 'GROUP', name: 'x', addMemberPolicy: 'ALL_MEMBERS', colour: 'red' } as never }),
+    const unknownField = await expectError(
+      chat.createRoom({ body: { type: 'GROUP', name: 'x', addMemberPolicy: 'ALL_MEMBERS', colour: 'red' } as never }),
     );
     expect(unknownField).toMatchObject({ status: 400, code: 'validation_failed' });
     expect(unknownField.details).toEqual(expect.arrayContaining([expect.objectContaining({ location: 'body.colour' })]));
 
-    const limit = expectError(await chat.listMessages({ path: { roomId: room.id }, query: { limit: 0 } }));
+    const limit = await expectError(chat.listMessages({ path: { roomId: room.id }, query: { limit: 0 } }));
     expect(limit).toMatchObject({ status: 400, code: 'validation_failed' });
     expect(limit.details).toEqual(expect.arrayContaining([expect.objectContaining({ location: 'query.limit' })]));
 
-    const badId = expectError(await chat.getRoom({ path: { id: 'not-a-uuid' } }));
+    const badId = await expectError(chat.getRoom({ path: { id: 'not-a-uuid' } }));
     expect(badId).toMatchObject({ status: 400, code: 'validation_failed' });
     expect(badId.details?.map((d) => d.location)).toContain('path.id');
 
     // Checked by the handler rather than the schema: same typed shape.
-    const both = expectError(await chat.listMessages({ path: { roomId: room.id }, query: { before: 'x', after: 'y' } }));
+    const both = await expectError(chat.listMessages({ path: { roomId: room.id }, query: { before: 'x', after: 'y' } }));
     expect(both).toMatchObject({ status: 400, code: 'validation_failed', details: [{ location: 'query.after', message: expect.any(String) }] });
   });
 
   test('a missing, malformed or foreign token answers 401', async () => {
     const { alice } = await twoMembers();
-    const missing = expectError(await createChatClient({ baseUrl: platform.chatUrl, token: '' }).listRooms());
+    const missing = await expectError(createChatClient({ baseUrl: platform.chatUrl, token: '' }).listRooms());
     expect(missing).toMatchObject({ status: 401, code: 'unauthenticated' });
     expect(missing.details).toEqual([expect.objectContaining({ location: 'header.authorization' })]);
 
-    const malformed = expectError(await createChatClient({ baseUrl: platform.chatUrl, token: 'not-a-jwt' }).listRooms());
+    const malformed = await expectError(createChatClient({ baseUrl: platform.chatUrl, token: 'not-a-jwt' }).listRooms());
     expect(malformed).toMatchObject({ status: 401, code: 'token_malformed' });
 
     // Well-formed, but signed by a key nobody registered.
@@ -262,7 +263,7 @@ describe('errors are typed values', () => {
       .setAudience(testConfig().jwtAudience)
       .setExpirationTime('1h')
       .sign(privateKey);
-    const foreign = expectError(await createChatClient({ baseUrl: platform.chatUrl, token: forged }).getOrCreateSelfRoom());
+    const foreign = await expectError(createChatClient({ baseUrl: platform.chatUrl, token: forged }).getOrCreateSelfRoom());
     expect(foreign.status).toBe(401);
     expect(foreign.code).not.toBe('unauthenticated');
 
@@ -273,17 +274,61 @@ describe('errors are typed values', () => {
     expect(Array.isArray(overridden.data)).toBe(true);
   });
 
-  test('error bodies that are not the chat envelope still become ChatError values', async () => {
+  test('error bodies that are not the chat envelope still become ChatApiError', async () => {
     const { alice } = await twoMembers();
     const chat = createChatClient({
       baseUrl: platform.chatUrl,
       token: alice.token,
+      maxRetries: 0,
       fetch: async () => new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway', headers: { 'content-type': 'text/html' } }),
     });
-    const error = expectError(await chat.listRooms());
+    const error = await expectError(chat.listRooms());
     expect(error).toMatchObject({ status: 502, code: UNEXPECTED_RESPONSE, requestId: '' });
     expect(error.message).toContain('HTTP 502 Bad Gateway');
     expect(error.message).toContain('bad gateway');
+  });
+});
+
+describe('retries', () => {
+  /** A fetch that answers `statuses` in turn (then the real server), counting the attempts. */
+  function scripted(statuses: number[]) {
+    const seen: Request[] = [];
+    const fetch = async (request: Request) => {
+      seen.push(request.clone());
+      const status = statuses[seen.length - 1];
+      if (status === undefined) return globalThis.fetch(request);
+      return new Response(JSON.stringify({ error: { code: 'internal_error', message: 'try again' }, meta: { requestId: `r${seen.length}` } }), {
+        status,
+        headers: { 'content-type': 'application/json', ...(status === 429 ? { 'retry-after': '2' } : {}) },
+      });
+    };
+    return { fetch, seen };
+  }
+
+  test('a read is repeated after 5xx and after 429 with its Retry-After; a write without an Idempotency-Key only after 429', async () => {
+    const { alice } = await twoMembers();
+    const waits: number[] = [];
+    const sleep = async (ms: number) => void waits.push(ms);
+
+    const read = scripted([503, 429]);
+    const reader = createChatClient({ baseUrl: platform.chatUrl, token: alice.token, fetch: read.fetch, sleep });
+    expectOk(await reader.listRooms());
+    expect(read.seen).toHaveLength(3);
+    expect(waits[1]).toBe(2000);
+
+    const self = expectOk(await clientFor(alice).getOrCreateSelfRoom()).data;
+    const write = scripted([503]);
+    const writer = createChatClient({ baseUrl: platform.chatUrl, token: alice.token, fetch: write.fetch, sleep });
+    expect(await expectError(writer.sendMessage({ path: { roomId: self.id }, body: { text: 'once' } }))).toMatchObject({ status: 503, requestId: 'r1' });
+    expect(write.seen).toHaveLength(1);
+
+    // With an Idempotency-Key the write goes again, the same key on both attempts.
+    const keyed = scripted([503]);
+    const keyedWriter = createChatClient({ baseUrl: platform.chatUrl, token: alice.token, fetch: keyed.fetch, sleep });
+    const sent = expectOk(await keyedWriter.sendMessage({ path: { roomId: self.id }, body: { text: 'twice' } }, { idempotencyKey: randomUUID() }));
+    expect(sent.data.text).toBe('twice');
+    expect(keyed.seen).toHaveLength(2);
+    expect(keyed.seen[0]!.headers.get('idempotency-key')).toBe(keyed.seen[1]!.headers.get('idempotency-key'));
   });
 });
 
@@ -300,8 +345,7 @@ describe('token provider', () => {
         return token;
       },
     });
-    const first = await chat.listRooms();
-    expect(expectError(first)).toMatchObject({ status: 401, code: 'token_malformed' });
+    expect(await expectError(chat.listRooms())).toMatchObject({ status: 401, code: 'token_malformed' });
     expect(calls).toBe(1);
 
     const self = expectOk(await chat.getOrCreateSelfRoom());
@@ -350,7 +394,7 @@ describe('platform administration', () => {
     const module = expectOk(await admin.createModule({ body: { code, name: 'SDK module' } }));
     expect(module.response.status).toBe(201);
     expect(module.data).toMatchObject({ code, name: 'SDK module', customers: [] });
-    const duplicate = expectError(await admin.createModule({ body: { code, name: 'again' } }));
+    const duplicate = await expectError(admin.createModule({ body: { code, name: 'again' } }));
     expect(duplicate).toMatchObject({ status: 409, code: 'module_exists' });
 
     const { privateKey, publicKey } = await generateKeyPair('ES256');
@@ -393,9 +437,9 @@ describe('platform administration', () => {
     // ... until it is deactivated, which applies to the very next call.
     const status = expectOk(await admin.updateAccountStatus({ path: { id: accountId }, body: { status: 'DEACTIVATED' } }));
     expect(status.data.status).toBe('DEACTIVATED');
-    expect(expectError(await sam.getOrCreateSelfRoom())).toMatchObject({ status: 403, code: 'account_deactivated' });
+    expect(await expectError(sam.getOrCreateSelfRoom())).toMatchObject({ status: 403, code: 'account_deactivated' });
 
-    expect(expectError(await admin.updateAccountStatus({ path: { id: randomUUID() }, body: { status: 'ACTIVE' } }))).toMatchObject({
+    expect(await expectError(admin.updateAccountStatus({ path: { id: randomUUID() }, body: { status: 'ACTIVE' } }))).toMatchObject({
       status: 404,
       code: 'account_not_found',
     });
@@ -403,7 +447,7 @@ describe('platform administration', () => {
 
   test('administration needs a platform administrator', async () => {
     const { alice } = await twoMembers();
-    const error = expectError(await clientFor(alice).listModules());
+    const error = await expectError(clientFor(alice).listModules());
     expect(error).toMatchObject({ status: 403, code: 'platform_admin_required' });
   });
 });

@@ -1,5 +1,6 @@
 // Compile-time checks of the SDK's derived types. The root typecheck (tsc -p tsconfig.json) covers this file; it is
 // never run. Each @ts-expect-error line must stay an error, or the typecheck fails.
+import { ChatApiError } from '../src/index.js';
 import type { ChatClient, ChatError, OperationId, PaginatedOperationId, ListOperationId, operations, Schemas } from '../src/index.js';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -13,29 +14,28 @@ assert<Equal<ChatError['details'], Schemas['Envelope.ErrorDetail'][] | undefined
 
 export async function typeChecks(chat: ChatClient): Promise<void> {
   const room = await chat.getRoom({ path: { id: 'x' } });
-  if (room.ok) {
-    const type: Schemas['RoomType'] = room.data.type;
-    const requestId: string = room.meta.requestId;
-    void type;
-    void requestId;
-    // @ts-expect-error single-resource meta has no cursor
-    void room.meta.nextCursor;
-  } else {
-    const code: string = room.error.code;
-    const status: number = room.error.status;
-    void code;
-    void status;
-    // @ts-expect-error a failure has no data
-    void room.data;
+  const type: Schemas['RoomType'] = room.data.type;
+  const requestId: string = room.meta.requestId;
+  void type;
+  void requestId;
+  // @ts-expect-error single-resource meta has no cursor
+  void room.meta.nextCursor;
+  try {
+    await chat.getRoom({ path: { id: 'x' } });
+  } catch (error) {
+    if (error instanceof ChatApiError) {
+      const code: ChatError['code'] = error.code;
+      const status: number = error.status;
+      void code;
+      void status;
+    }
   }
 
   const page = await chat.listMessages({ path: { roomId: 'r' }, query: { before: 'c', limit: 10 } });
-  if (page.ok) {
-    const next: string | null = page.meta.nextCursor;
-    const text: string | null | undefined = page.data[0]?.text;
-    void next;
-    void text;
-  }
+  const next: string | null = page.meta.nextCursor;
+  const text: string | null | undefined = page.data[0]?.text;
+  void next;
+  void text;
 
   // Inputs are optional exactly when nothing is required.
   await chat.listRooms();

@@ -1,19 +1,16 @@
 // createPartnerAdminClient: the workspace administration operations (/api/v1/workspaces, /api/v1/plans), called
 // by a workspace user with the platform's bearer JWT. Same conventions as the key client, without Idempotency-Keys
 // (the server keeps them for API-key writes only).
-import type { Client, Middleware } from 'openapi-fetch';
+import type { Client } from 'openapi-fetch';
 import { underlying, type CommonClientOptions } from './common.js';
 import { adminOperationIds, adminOperationRoutes, type AdminOperationId } from './operations.js';
 import { items, pages, type AdminPaginatedOperationId, type ItemOf, type ListEnvelope, type PageOf } from './pagination.js';
 import type { paths } from './schema.js';
-import { send, type LooseInput } from './transport.js';
-import type { CallOptions, OperationArgs, OperationData, PartnerAdminOperations, ResultWithResponse } from './types.js';
+import { bearerAuth, send, tokenProvider, type LooseInput, type ResultWithResponse, type TokenOptions } from '@chat-platform/sdk-core';
+import { toPartnerApiError } from './errors.js';
+import type { CallOptions, OperationArgs, OperationData, PartnerAdminOperations } from './types.js';
 
-/** Returns the bearer token to send; called once per attempt, so it may refresh. '' sends none. */
-export type TokenProvider = () => string | Promise<string>;
-
-export type PartnerAdminClientOptions = CommonClientOptions &
-  ({ token: string; getToken?: undefined } | { getToken: TokenProvider; token?: undefined });
+export type PartnerAdminClientOptions = CommonClientOptions & TokenOptions;
 
 export interface PartnerAdminClientExtras {
   /** The underlying openapi-fetch client (bearer auth already installed; no retries). */
@@ -34,38 +31,20 @@ type ExtrasClash = Extract<AdminOperationId, keyof PartnerAdminClientExtras>;
 const noExtrasClash: [ExtrasClash] extends [never] ? true : ExtrasClash = true;
 void noExtrasClash;
 
-/** openapi-fetch middleware setting `Authorization: Bearer <token>`, unless the request already carries one. */
-export function bearerAuth(getToken: TokenProvider): Middleware {
-  return {
-    async onRequest({ request }) {
-      if (request.headers.has('authorization')) return undefined;
-      const token = await getToken();
-      if (token) request.headers.set('authorization', `Bearer ${token}`);
-      return request;
-    },
-  };
-}
-
 /** Methods whose repetition is harmless; POSTs (create workspace, role, key; revoke) are retried on 429 only. */
 const idempotentMethods: ReadonlySet<string> = new Set(['get', 'head', 'options', 'put', 'delete']);
 
 export function createPartnerAdminClient(options: PartnerAdminClientOptions): PartnerAdminClient {
-  let getToken: TokenProvider;
-  if (typeof options.getToken === 'function') getToken = options.getToken;
-  else if (typeof options.token === 'string') {
-    const token = options.token;
-    getToken = () => token;
-  } else throw new TypeError('createPartnerAdminClient needs a token or a getToken function');
-  const { raw, request, policy } = underlying(options, bearerAuth(getToken));
+  const { raw, request, policy } = underlying(options, bearerAuth(tokenProvider(options, 'createPartnerAdminClient')));
 
   async function callWithResponse(operation: AdminOperationId, input?: LooseInput, callOptions: CallOptions = {}): Promise<ResultWithResponse<unknown>> {
     const route = adminOperationRoutes[operation];
     if (!route) throw new TypeError(`${String(operation)} is not an operation of the partner administration client`);
-    return send(request, policy, route, input, {
+    return send(request, policy, toPartnerApiError, route, input, {
       signal: callOptions.signal,
       headers: callOptions.headers,
       maxRetries: callOptions.maxRetries,
-      idempotent: idempotentMethods.has(route.method),
+      repeatable: idempotentMethods.has(route.method),
     });
   }
   const call = async (operation: AdminOperationId, input?: LooseInput, callOptions?: CallOptions) =>

@@ -7,7 +7,8 @@ import { underlying, type CommonClientOptions } from './common.js';
 import { keyOperationIds, keyOperationRoutes, type KeyOperationId } from './operations.js';
 import { items, pages, type ItemOf, type KeyPaginatedOperationId, type ListEnvelope, type PageOf } from './pagination.js';
 import type { paths } from './schema.js';
-import { send, type LooseInput } from './transport.js';
+import { send, type LooseInput, type ResultWithResponse } from '@chat-platform/sdk-core';
+import { toPartnerApiError } from './errors.js';
 import type {
   CallOptions,
   KeyCallOptions,
@@ -15,7 +16,6 @@ import type {
   OperationData,
   OperationQuery,
   PartnerOperations,
-  ResultWithResponse,
   WriteCallOptions,
 } from './types.js';
 
@@ -73,12 +73,12 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     // One key per logical call, made before the first attempt, so every retry repeats it and the server answers a
     // repeat with the first result instead of creating a second record. Reads carry none and are idempotent anyway.
     const idempotencyKey = writeMethods.has(route.method) ? (callOptions.idempotencyKey ?? newKey()) : undefined;
-    return send(request, policy, route, input, {
+    // Reads are safe and every write carries its key, so each call may be repeated after a 5xx.
+    return send(request, policy, toPartnerApiError, route, input, {
       signal: callOptions.signal,
       headers: callOptions.headers,
       maxRetries: callOptions.maxRetries,
       idempotencyKey,
-      idempotent: true,
     });
   }
   const call = async (operation: KeyOperationId, input?: LooseInput, callOptions?: WriteCallOptions) =>

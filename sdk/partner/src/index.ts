@@ -2,8 +2,11 @@
 // (bearer JWT), built on openapi-fetch and the generated schema.
 export { createPartnerClient, apiKeyAuth } from './client.js';
 export type { PartnerClient, PartnerClientExtras, PartnerClientOptions } from './client.js';
-export { createPartnerAdminClient, bearerAuth } from './admin-client.js';
-export type { PartnerAdminClient, PartnerAdminClientExtras, PartnerAdminClientOptions, TokenProvider } from './admin-client.js';
+export { createPartnerAdminClient } from './admin-client.js';
+export { bearerAuth } from '@chat-platform/sdk-core';
+export type { PartnerAdminClient, PartnerAdminClientExtras, PartnerAdminClientOptions } from './admin-client.js';
+export { ApiError, defaultSleep } from '@chat-platform/sdk-core';
+export type { ResultWithResponse, RetryOptions, Sleep, TokenProvider } from '@chat-platform/sdk-core';
 export type { CommonClientOptions } from './common.js';
 export { PartnerApiError, UNEXPECTED_RESPONSE, parseRetryAfter, toPartnerApiError } from './errors.js';
 export { adminOperationIds, adminOperationRoutes, keyOperationIds, keyOperationRoutes } from './operations.js';
@@ -16,8 +19,6 @@ export type {
   PageOf,
   PaginatedOperationId,
 } from './pagination.js';
-export { defaultSleep } from './transport.js';
-export type { RetryOptions, Sleep } from './transport.js';
 export type {
   CallOptions,
   ErrorEnvelope,
@@ -29,7 +30,6 @@ export type {
   PartnerAdminOperations,
   PartnerErrorCode,
   PartnerOperations,
-  ResultWithResponse,
   Schemas,
   SuccessBody,
   WriteCallOptions,

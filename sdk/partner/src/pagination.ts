@@ -1,5 +1,6 @@
 // Cursor pagination over list operations (Stripe-style envelopes): repeat the call with next_cursor until has_more
 // is false. Generic over every operation whose body is a list envelope and whose query takes a cursor.
+import { items as coreItems, pages as corePages } from '@chat-platform/sdk-core';
 import type { AdminOperationId, KeyOperationId, OperationId } from './operations.js';
 import type { OperationQuery, SuccessBody } from './types.js';
 
@@ -32,27 +33,22 @@ export interface ListEnvelope {
   next_cursor?: string | null;
 }
 
-/**
- * Yields each page, starting at `cursor` (undefined: the first page), following next_cursor until has_more is
- * false. A failed page throws (the fetchPage error). A cursor returned twice would loop forever, so it throws.
- */
-export async function* pages<P extends ListEnvelope>(
+/** Where a Stripe-style list keeps its records and its next cursor (none once has_more is false). */
+const listShape = {
+  nextCursor: (page: ListEnvelope) => (page.has_more ? page.next_cursor : undefined),
+  records: (page: ListEnvelope) => page.data,
+};
+
+/** Yields each page from `cursor` (undefined: the first), following next_cursor until has_more is false. */
+export function pages<P extends ListEnvelope>(
   operation: string,
   fetchPage: (cursor: string | undefined) => Promise<P>,
   cursor: string | undefined,
 ): AsyncGenerator<P, void, undefined> {
-  const seen = new Set<string>();
-  for (;;) {
-    const page = await fetchPage(cursor);
-    yield page;
-    if (!page.has_more || !page.next_cursor) return;
-    if (seen.has(page.next_cursor)) throw new Error(`${operation}: the server returned the cursor ${page.next_cursor} twice`);
-    seen.add(page.next_cursor);
-    cursor = page.next_cursor;
-  }
+  return corePages<P>(operation, fetchPage, cursor, listShape);
 }
 
 /** Yields the records of every page in turn, in server order. */
-export async function* items<I>(pageIterator: AsyncIterable<ListEnvelope>): AsyncGenerator<I, void, undefined> {
-  for await (const page of pageIterator) yield* page.data as readonly I[];
+export function items<I>(pageIterator: AsyncIterable<ListEnvelope>): AsyncGenerator<I, void, undefined> {
+  return coreItems<ListEnvelope, I>(pageIterator, listShape);
 }

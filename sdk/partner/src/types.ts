@@ -71,14 +71,6 @@ export type SuccessBody<K extends OperationId> =
 /** What an operation method resolves to: the response body (the record, or the list envelope). */
 export type OperationData<K extends OperationId> = SuccessBody<K>;
 
-/** The body with the Response it came in, and how many attempts it took (1 when the first one answered). */
-export interface ResultWithResponse<D> {
-  data: D;
-  response: Response;
-  attempts: number;
-  /** The Idempotency-Key the call was sent with (writes of the key client only). */
-  idempotencyKey?: string;
-}
 
 /** One typed method per API-key operation; each resolves to the body or throws PartnerApiError. */
 export type PartnerOperations = {

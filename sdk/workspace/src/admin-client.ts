@@ -2,14 +2,14 @@
 // /svc-audit-log), called by the workspace's Owner or Admin with the platform's bearer JWT.
 import type { Client } from 'openapi-fetch';
 import { buildClient } from './build.js';
-import { bearerAuth, underlying, type CommonClientOptions, type TokenProvider } from './common.js';
+import { tokenProvider, type ResultWithResponse, type TokenOptions } from '@chat-platform/sdk-core';
+import { bearerAuth, underlying, type CommonClientOptions } from './common.js';
 import { adminOperationRoutes, type AdminOperationId } from './operations.js';
 import type { AdminPaginatedOperationId, ItemOf, PageOf } from './pagination.js';
 import type { paths } from './schema.js';
-import type { OperationArgs, OperationData, ResultWithResponse, WorkspaceAdminOperations } from './types.js';
+import type { OperationArgs, OperationData, WorkspaceAdminOperations } from './types.js';
 
-export type WorkspaceAdminClientOptions = CommonClientOptions &
-  ({ token: string; getToken?: undefined } | { getToken: TokenProvider; token?: undefined });
+export type WorkspaceAdminClientOptions = CommonClientOptions & TokenOptions;
 
 export interface WorkspaceAdminClientExtras {
   readonly raw: Client<paths>;
@@ -26,11 +26,6 @@ const noExtrasClash: [ExtrasClash] extends [never] ? true : ExtrasClash = true;
 void noExtrasClash;
 
 export function createWorkspaceAdminClient(options: WorkspaceAdminClientOptions): WorkspaceAdminClient {
-  let getToken: TokenProvider;
-  if (typeof options.getToken === 'function') getToken = options.getToken;
-  else if (typeof options.token === 'string') {
-    const token = options.token;
-    getToken = () => token;
-  } else throw new TypeError('createWorkspaceAdminClient needs a token or a getToken function');
+  const getToken = tokenProvider(options, 'createWorkspaceAdminClient');
   return buildClient('workspace administration client', adminOperationRoutes, underlying(options, bearerAuth(getToken))) as unknown as WorkspaceAdminClient;
 }

@@ -5,8 +5,9 @@ import type { Underlying } from './common.js';
 import { repeatableOperations, type OperationId, type Route } from './operations.js';
 import { items, pages, type PageEnvelope } from './pagination.js';
 import type { paths } from './schema.js';
-import { send, type LooseInput } from './transport.js';
-import type { CallOptions, ResultWithResponse } from './types.js';
+import { send, type LooseInput, type ResultWithResponse } from '@chat-platform/sdk-core';
+import { toWorkspaceApiError } from './errors.js';
+import type { CallOptions } from './types.js';
 
 export interface LooseClient {
   raw: Client<paths>;
@@ -21,11 +22,11 @@ export function buildClient(name: string, routes: Readonly<Record<string, Route>
   async function callWithResponse(operation: string, input?: LooseInput, options: CallOptions = {}): Promise<ResultWithResponse<unknown>> {
     const route = Object.hasOwn(routes, operation) ? routes[operation] : undefined;
     if (!route) throw new TypeError(`${operation} is not an operation of the ${name}`);
-    return send(request, policy, route, input, {
+    return send(request, policy, toWorkspaceApiError, route, input, {
       signal: options.signal,
       headers: options.headers,
       maxRetries: options.maxRetries,
-      repeatable: route.method === 'get' || repeatableOperations.has(operation as OperationId),
+      repeatable: repeatableOperations.has(operation as OperationId),
     });
   }
   const call = async (operation: string, input?: LooseInput, options?: CallOptions) => (await callWithResponse(operation, input, options)).data;

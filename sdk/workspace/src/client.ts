@@ -6,7 +6,8 @@ import { bearerAuth, underlying, type CommonClientOptions } from './common.js';
 import { keyOperationRoutes, type KeyOperationId } from './operations.js';
 import type { ItemOf, KeyPaginatedOperationId, PageOf } from './pagination.js';
 import type { paths } from './schema.js';
-import type { OperationArgs, OperationData, ResultWithResponse, WorkspaceOperations } from './types.js';
+import type { ResultWithResponse } from '@chat-platform/sdk-core';
+import type { OperationArgs, OperationData, WorkspaceOperations } from './types.js';
 
 export interface WorkspaceClientOptions extends CommonClientOptions {
   /** The key, svc_live_… or svc_test_…, sent as a bearer credential on every request. */

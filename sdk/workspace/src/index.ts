@@ -10,10 +10,10 @@ export { WorkspaceApiError, UNEXPECTED_RESPONSE, parseRetryAfter, toWorkspaceApi
 export { adminOperationIds, adminOperationRoutes, keyOperationIds, keyOperationRoutes, repeatableOperations } from './operations.js';
 export type { AdminOperationId, HttpMethod, KeyOperationId, OperationId, RouteOf } from './operations.js';
 export type { AdminPaginatedOperationId, ItemOf, KeyPaginatedOperationId, PageOf, PaginatedOperationId } from './pagination.js';
-export { defaultSleep } from './transport.js';
+export { ApiError, defaultSleep } from '@chat-platform/sdk-core';
 export { verifyWebhook, WebhookVerificationError } from './webhooks.js';
 export type { VerifiedWebhook, VerifyWebhookOptions, WebhookEnvelope, WebhookHeaders, WebhookVerificationFailure } from './webhooks.js';
-export type { RetryOptions, Sleep } from './transport.js';
+export type { ResultWithResponse, RetryOptions, Sleep } from '@chat-platform/sdk-core';
 export type {
   CallOptions,
   ErrorBody,
@@ -21,7 +21,6 @@ export type {
   OperationData,
   OperationInput,
   OperationQuery,
-  ResultWithResponse,
   Schemas,
   SuccessBody,
   WorkspaceAdminOperations,

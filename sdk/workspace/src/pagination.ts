@@ -1,4 +1,5 @@
 // Cursor pagination over list operations ({ items, next_cursor }): repeat the call with next_cursor until it is null.
+import { items as coreItems, pages as corePages } from '@chat-platform/sdk-core';
 import type { AdminOperationId, KeyOperationId, OperationId } from './operations.js';
 import type { OperationQuery, SuccessBody } from './types.js';
 
@@ -26,23 +27,21 @@ export interface PageEnvelope {
   next_cursor?: string | null;
 }
 
+/** Where a page keeps its records and its next cursor (null on the last page). */
+const pageShape = {
+  nextCursor: (page: PageEnvelope) => page.next_cursor,
+  records: (page: PageEnvelope) => page.items,
+};
+
 /** Yields each page from `cursor` (undefined: the first), following next_cursor; a repeated cursor throws. */
-export async function* pages<P extends PageEnvelope>(
+export function pages<P extends PageEnvelope>(
   operation: string,
   fetchPage: (cursor: string | undefined) => Promise<P>,
   cursor: string | undefined,
 ): AsyncGenerator<P, void, undefined> {
-  const seen = new Set<string>();
-  for (;;) {
-    const page = await fetchPage(cursor);
-    yield page;
-    if (!page.next_cursor) return;
-    if (seen.has(page.next_cursor)) throw new Error(`${operation}: the server returned the cursor ${page.next_cursor} twice`);
-    seen.add(page.next_cursor);
-    cursor = page.next_cursor;
-  }
+  return corePages<P>(operation, fetchPage, cursor, pageShape);
 }
 
-export async function* items<I>(pageIterator: AsyncIterable<PageEnvelope>): AsyncGenerator<I, void, undefined> {
-  for await (const page of pageIterator) yield* page.items as readonly I[];
+export function items<I>(pageIterator: AsyncIterable<PageEnvelope>): AsyncGenerator<I, void, undefined> {
+  return coreItems<PageEnvelope, I>(pageIterator, pageShape);
 }

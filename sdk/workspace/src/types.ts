@@ -50,12 +50,6 @@ export type SuccessBody<K extends OperationId> =
 
 export type OperationData<K extends OperationId> = SuccessBody<K>;
 
-/** The body with the Response it came in, and how many attempts it took. */
-export interface ResultWithResponse<D> {
-  data: D;
-  response: Response;
-  attempts: number;
-}
 
 /** One typed method per key operation; each resolves to the body or throws WorkspaceApiError. */
 export type WorkspaceOperations = {
