@@ -22,12 +22,12 @@ PTB_VERSION := 22.8
 AIOGRAM_VERSION := 3.31.0
 BOT_LIBRARIES := $(VENV)/.bot-libraries-ptb$(PTB_VERSION)-aiogram$(AIOGRAM_VERSION)
 
-.PHONY: help node deps redis chromium venv bot-libraries generate check-generated architecture lint build typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-scheduled bench-bots bench-webhooks bench-peer clean
+.PHONY: help node deps redis chromium venv bot-libraries generated-clients generate check-generated architecture lint openapi-lint build typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-scheduled bench-bots bench-webhooks bench-peer clean
 
 help:
 	@echo "make run    install what is missing, generate, build, migrate and start the platform"
 	@echo "make test   typecheck, unit + integration + SDK tests on real PostgreSQL and Redis, contract fuzzing"
-	@echo "make generate | check-generated | architecture | lint | build | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-scheduled, bench-bots, bench-webhooks) | bench-peer | clean"
+	@echo "make generate | check-generated | architecture | lint | openapi-lint | build | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-scheduled, bench-bots, bench-webhooks) | bench-peer | clean"
 
 # Node 24 LTS from the npm registry's node-linux-<arch> package, into a git-ignored tools folder.
 $(LOCAL_NODE_BIN)/node:
@@ -97,6 +97,10 @@ architecture: deps
 lint: deps
 	npx eslint src test sdk
 
+# The generated OpenAPI documents against Redocly's recommended rules (redocly.yaml); no telemetry, no update check.
+openapi-lint: deps
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx redocly lint --format=summary generated/openapi/*.json
+
 typecheck: deps
 	npx tsc -p tsconfig.json --noEmit
 	npx tsc -p console/tsconfig.json
@@ -110,7 +114,7 @@ unit: deps redis chromium bot-libraries build
 contract: deps redis venv build
 	node test/contract/run.mjs
 
-test: deps redis chromium venv bot-libraries check-generated architecture lint typecheck build
+test: deps redis chromium venv bot-libraries check-generated architecture lint openapi-lint typecheck build
 	npm test --silent
 	node test/contract/run.mjs
 

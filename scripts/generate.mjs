@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import openapiTS, { astToString } from 'openapi-typescript';
+import openapiTS, { astToString, NEVER } from 'openapi-typescript';
 import { errorCodeEnums } from './error-code-enums.mjs';
+import { addOperationSummaries } from './operation-summaries.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const check = process.argv.includes('--check');
@@ -38,6 +39,7 @@ async function emitOpenApi(outDir) {
     if (!name) throw new Error(`Unmapped service namespace ${namespace}; add it to scripts/generate.mjs`);
     const doc = JSON.parse(await readFile(join(emitted, file), 'utf8'));
     mirrorOpenMaps(doc);
+    addOperationSummaries(doc);
     files[name] = JSON.stringify(doc, null, 2) + '\n';
   }
   return files;
@@ -57,10 +59,15 @@ function mirrorOpenMaps(node) {
   Object.values(node).forEach(mirrorOpenMaps);
 }
 
+const isNothing = (schema) =>
+  Object.keys(schema).length === 1 && schema.not && typeof schema.not === 'object' && Object.keys(schema.not).length === 0;
+
 async function emitTypes(openapiJson) {
   const doc = JSON.parse(openapiJson);
   // defaultNonNullable: false keeps request fields that have a server-side default optional for callers.
-  const ast = await openapiTS(doc, { exportType: false, alphabetize: false, defaultNonNullable: false });
+  // `{ not: {} }` (the false schema spelled as an object, which every generator reads) admits no value: never.
+  const transform = (schema) => (isNothing(schema) ? NEVER : undefined);
+  const ast = await openapiTS(doc, { exportType: false, alphabetize: false, defaultNonNullable: false, transform });
   return banner + astToString(ast);
 }
 
