@@ -21,6 +21,9 @@ SCHEMATHESIS_VERSION := 4.32.5
 PTB_VERSION := 22.8
 AIOGRAM_VERSION := 3.31.0
 BOT_LIBRARIES := $(VENV)/.bot-libraries-ptb$(PTB_VERSION)-aiogram$(AIOGRAM_VERSION)
+# The client generator of the generated-client check (test/integration/generated-clients), in the same virtualenv.
+OPENAPI_PYTHON_CLIENT_VERSION := 0.29.1
+GENERATED_CLIENTS := $(VENV)/.openapi-python-client$(OPENAPI_PYTHON_CLIENT_VERSION)
 
 .PHONY: help node deps redis chromium venv bot-libraries generated-clients generate check-generated architecture lint openapi-lint build typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-scheduled bench-bots bench-webhooks bench-peer clean
 
@@ -79,6 +82,12 @@ $(BOT_LIBRARIES): $(VENV)/bin/schemathesis
 
 bot-libraries: $(BOT_LIBRARIES)
 
+$(GENERATED_CLIENTS): $(VENV)/bin/schemathesis
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check openapi-python-client==$(OPENAPI_PYTHON_CLIENT_VERSION)
+	@touch $@
+
+generated-clients: $(GENERATED_CLIENTS)
+
 generate: deps
 	node scripts/generate.mjs
 
@@ -108,13 +117,13 @@ typecheck: deps
 run: deps redis generate build
 	DEV_SIGNING_KEY=1 node dist/src/main.js
 
-unit: deps redis chromium bot-libraries build
+unit: deps redis chromium bot-libraries generated-clients build
 	npm test --silent
 
 contract: deps redis venv build
 	node test/contract/run.mjs
 
-test: deps redis chromium venv bot-libraries check-generated architecture lint openapi-lint typecheck build
+test: deps redis chromium venv bot-libraries generated-clients check-generated architecture lint openapi-lint typecheck build
 	npm test --silent
 	node test/contract/run.mjs
 

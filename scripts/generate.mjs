@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import openapiTS, { astToString, NEVER } from 'openapi-typescript';
+import openapiTS, { astToString } from 'openapi-typescript';
 import { errorCodeEnums } from './error-code-enums.mjs';
 import { addOperationSummaries } from './operation-summaries.mjs';
 
@@ -59,15 +59,10 @@ function mirrorOpenMaps(node) {
   Object.values(node).forEach(mirrorOpenMaps);
 }
 
-const isNothing = (schema) =>
-  Object.keys(schema).length === 1 && schema.not && typeof schema.not === 'object' && Object.keys(schema.not).length === 0;
-
 async function emitTypes(openapiJson) {
   const doc = JSON.parse(openapiJson);
   // defaultNonNullable: false keeps request fields that have a server-side default optional for callers.
-  // `{ not: {} }` (the false schema spelled as an object, which every generator reads) admits no value: never.
-  const transform = (schema) => (isNothing(schema) ? NEVER : undefined);
-  const ast = await openapiTS(doc, { exportType: false, alphabetize: false, defaultNonNullable: false, transform });
+  const ast = await openapiTS(doc, { exportType: false, alphabetize: false, defaultNonNullable: false });
   return banner + astToString(ast);
 }
 

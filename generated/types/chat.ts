@@ -2372,11 +2372,7 @@ export interface components {
             /** @description Strictly after now and at most five years ahead. */
             remindAt?: components["schemas"]["Platform.instant"];
             recurrence?: components["schemas"]["Recurrence"];
-        } & ({
-            recurrence?: never;
-        } | {
-            remindAt?: never;
-        });
+        } & (unknown & unknown);
         CreateRoomRequest: {
             type: components["schemas"]["CreatableRoomType"];
             name: components["schemas"]["RoomName"];
@@ -3236,10 +3232,6 @@ export interface components {
             text?: components["schemas"]["Platform.text"];
             remindAt?: components["schemas"]["Platform.instant"];
             recurrence?: components["schemas"]["Recurrence"];
-        } | {
-            recurrence?: never;
-        } | {
-            remindAt?: never;
         };
         /** @description Fields to change; an absent field stays as it is. */
         UpdateRoomRequest: {

@@ -15,6 +15,7 @@ import { BotChatMethods } from './chat-methods.js';
 import { botContext, type BotContext } from './context.js';
 import { renderBotError } from './errors.js';
 import { addFormParsers } from './forms.js';
+import { addEmptyJsonParser } from './empty-json.js';
 import { declaredMethods, tokenGate } from './gate.js';
 import { botApiHandlers, type BotOperations } from './handlers.js';
 import { BotMessages } from './messages.js';
@@ -63,7 +64,10 @@ export async function buildBotListener(options: BotListenerOptions): Promise<Fas
     // As Telegram's, the methods ignore fields they do not know; a `__proto__` or `constructor` key is one more, and is
     // dropped by the parser rather than refusing the whole body.
     poisonedJsonKeys: 'remove',
-    configure: addFormParsers,
+    configure: (app) => {
+      addFormParsers(app);
+      addEmptyJsonParser(app);
+    },
   });
   await app.ready();
   return app;
