@@ -21,13 +21,16 @@ SCHEMATHESIS_VERSION := 4.32.5
 PTB_VERSION := 22.8
 AIOGRAM_VERSION := 3.31.0
 BOT_LIBRARIES := $(VENV)/.bot-libraries-ptb$(PTB_VERSION)-aiogram$(AIOGRAM_VERSION)
+# The client generator of the generated-client check (test/integration/generated-clients), in the same virtualenv.
+OPENAPI_PYTHON_CLIENT_VERSION := 0.29.1
+GENERATED_CLIENTS := $(VENV)/.openapi-python-client$(OPENAPI_PYTHON_CLIENT_VERSION)
 
-.PHONY: help node deps redis chromium venv bot-libraries generate check-generated architecture lint build sdks typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-scheduled bench-bots bench-webhooks bench-peer clean
+.PHONY: help node deps redis chromium venv bot-libraries generated-clients generate check-generated architecture lint openapi-lint build sdks typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-scheduled bench-bots bench-webhooks bench-peer clean
 
 help:
 	@echo "make run    install what is missing, generate, build, migrate and start the platform"
 	@echo "make test   typecheck, unit + integration + SDK tests on real PostgreSQL and Redis, contract fuzzing"
-	@echo "make generate | check-generated | architecture | lint | build (sdks) | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-scheduled, bench-bots, bench-webhooks) | bench-peer | clean"
+	@echo "make generate | check-generated | architecture | lint | openapi-lint | build (sdks) | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-scheduled, bench-bots, bench-webhooks) | bench-peer | clean"
 
 # Node 24 LTS from the npm registry's node-linux-<arch> package, into a git-ignored tools folder.
 $(LOCAL_NODE_BIN)/node:
@@ -79,6 +82,12 @@ $(BOT_LIBRARIES): $(VENV)/bin/schemathesis
 
 bot-libraries: $(BOT_LIBRARIES)
 
+$(GENERATED_CLIENTS): $(VENV)/bin/schemathesis
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check openapi-python-client==$(OPENAPI_PYTHON_CLIENT_VERSION)
+	@touch $@
+
+generated-clients: $(GENERATED_CLIENTS)
+
 generate: deps
 	node scripts/generate.mjs
 
@@ -102,6 +111,10 @@ architecture: deps
 lint: deps
 	npx eslint src test sdk
 
+# The generated OpenAPI documents against Redocly's recommended rules (redocly.yaml); no telemetry, no update check.
+openapi-lint: deps
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx redocly lint --format=summary generated/openapi/*.json
+
 typecheck: deps
 	npx tsc -p tsconfig.json --noEmit
 	npx tsc -p console/tsconfig.json
@@ -109,13 +122,13 @@ typecheck: deps
 run: deps redis generate build
 	DEV_SIGNING_KEY=1 node dist/src/main.js
 
-unit: deps redis chromium bot-libraries build
+unit: deps redis chromium bot-libraries generated-clients build
 	npm test --silent
 
 contract: deps redis venv build
 	node test/contract/run.mjs
 
-test: deps redis chromium venv bot-libraries check-generated architecture lint typecheck build
+test: deps redis chromium venv bot-libraries generated-clients check-generated architecture lint openapi-lint typecheck build
 	npm test --silent
 	node test/contract/run.mjs
 

@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { errorCodeEnums } from './error-code-enums.mjs';
 import { sdkReadmes } from './sdk-readme-tables.mjs';
+import { addOperationSummaries } from './operation-summaries.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const check = process.argv.includes('--check');
@@ -40,6 +41,7 @@ async function emitOpenApi(outDir) {
     if (!name) throw new Error(`Unmapped service namespace ${namespace}; add it to scripts/generate.mjs`);
     const doc = JSON.parse(await readFile(join(emitted, file), 'utf8'));
     mirrorOpenMaps(doc);
+    addOperationSummaries(doc);
     files[name] = JSON.stringify(doc, null, 2) + '\n';
   }
   return files;

@@ -51,6 +51,13 @@ export interface Config {
   /** Where the console's browser reaches the partner and workspace listeners; unset: the page's host, that listener's port. */
   consolePartnerUrl: string | undefined;
   consoleWorkspaceUrl: string | undefined;
+  /**
+   * The address callers reach each listener at (behind a proxy or a host name): the `servers` of the OpenAPI
+   * documents it serves and of its /docs page. Unset: relative ("/"), the address the document was fetched from.
+   */
+  chatPublicUrl: string | undefined;
+  partnerPublicUrl: string | undefined;
+  workspacePublicUrl: string | undefined;
   /** Realtime (docs/realtime.md): hours the per-account event log keeps events for resume-after (at least 24). */
   realtimeRetentionHours: number;
   realtimeMaxFrameBytes: number;
@@ -361,6 +368,9 @@ export function loadConfig(env: Env = process.env): Config {
     consoleOrigins: origins(env, 'CONSOLE_ORIGINS'),
     consolePartnerUrl: url(env, 'CONSOLE_PARTNER_URL', ['http', 'https']),
     consoleWorkspaceUrl: url(env, 'CONSOLE_WORKSPACE_URL', ['http', 'https']),
+    chatPublicUrl: url(env, 'CHAT_PUBLIC_URL', ['http', 'https']),
+    partnerPublicUrl: url(env, 'PARTNER_PUBLIC_URL', ['http', 'https']),
+    workspacePublicUrl: url(env, 'WORKSPACE_PUBLIC_URL', ['http', 'https']),
     realtimeRetentionHours: int(env, 'REALTIME_RETENTION_HOURS', 24, 24, 720),
     realtimeMaxFrameBytes: int(env, 'REALTIME_MAX_FRAME_BYTES', 65_536, 1_024, 16_777_216),
     realtimeMaxSubscriptions: int(env, 'REALTIME_MAX_SUBSCRIPTIONS', 8, 1, 100),

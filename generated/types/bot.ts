@@ -9,7 +9,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Answer a button press; the text reaches the user who pressed it as an event. */
+        /**
+         * Answer a button press; the text reaches the user who pressed it as an event
+         * @description Answer a button press; the text reaches the user who pressed it as an event.
+         */
         post: operations["answerCallbackQuery"];
         delete?: never;
         options?: never;
@@ -26,7 +29,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Copies a message's text into a chat as the bot's own message, without naming the original. */
+        /**
+         * Copies a message's text into a chat as the bot's own message
+         * @description Copies a message's text into a chat as the bot's own message, without naming the original.
+         */
         post: operations["copyMessage"];
         delete?: never;
         options?: never;
@@ -43,7 +49,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Recall a message for everyone: the bot's own, or any when the bot is an owner or admin of the room. */
+        /**
+         * Recall a message for everyone
+         * @description Recall a message for everyone: the bot's own, or any when the bot is an owner or admin of the room.
+         */
         post: operations["deleteMessage"];
         delete?: never;
         options?: never;
@@ -60,7 +69,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Empties the bot's command menu. */
+        /**
+         * Empties the bot's command menu
+         * @description Empties the bot's command menu.
+         */
         post: operations["deleteMyCommands"];
         delete?: never;
         options?: never;
@@ -77,7 +89,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Stop webhook delivery; drop_pending_updates also forgets the pending updates. */
+        /**
+         * Stop webhook delivery; drop_pending_updates also forgets the pending updates
+         * @description Stop webhook delivery; drop_pending_updates also forgets the pending updates.
+         */
         post: operations["deleteWebhook"];
         delete?: never;
         options?: never;
@@ -94,7 +109,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Replace the text (and keyboard) of a message the bot sent. */
+        /**
+         * Replace the text (and keyboard) of a message the bot sent
+         * @description Replace the text (and keyboard) of a message the bot sent.
+         */
         post: operations["editMessage"];
         delete?: never;
         options?: never;
@@ -111,7 +129,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description editMessage under Telegram's name. */
+        /**
+         * editMessage under Telegram's name
+         * @description editMessage under Telegram's name.
+         */
         post: operations["editMessageText"];
         delete?: never;
         options?: never;
@@ -128,7 +149,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Forwards a message: a copy sent by the bot that names the original (forward_origin). */
+        /**
+         * Forwards a message
+         * @description Forwards a message: a copy sent by the bot that names the original (forward_origin).
+         */
         post: operations["forwardMessage"];
         delete?: never;
         options?: never;
@@ -145,7 +169,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description The room, as the bot may see it. */
+        /**
+         * The room, as the bot may see it
+         * @description The room, as the bot may see it.
+         */
         post: operations["getChat"];
         delete?: never;
         options?: never;
@@ -162,7 +189,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description A member of the room and its role; an account that is not a member is `user not found`. */
+        /**
+         * A member of the room and its role
+         * @description A member of the room and its role; an account that is not a member is `user not found`.
+         */
         post: operations["getChatMember"];
         delete?: never;
         options?: never;
@@ -179,7 +209,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description How many members the room has. */
+        /**
+         * How many members the room has
+         * @description How many members the room has.
+         */
         post: operations["getChatMemberCount"];
         delete?: never;
         options?: never;
@@ -196,7 +229,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description A file the bot can see (sent in a room it is a member of, or by the bot itself), ready to download. */
+        /**
+         * A file the bot can see
+         * @description A file the bot can see (sent in a room it is a member of, or by the bot itself), ready to download.
+         */
         post: operations["getFile"];
         delete?: never;
         options?: never;
@@ -211,10 +247,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The bot itself. */
+        /**
+         * The bot itself
+         * @description The bot itself.
+         */
         get: operations["getMe"];
         put?: never;
-        /** @description getMe, as libraries call it. */
+        /**
+         * getMe, as libraries call it
+         * @description getMe, as libraries call it.
+         */
         post: operations["getMeByPost"];
         delete?: never;
         options?: never;
@@ -231,7 +273,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description The bot's command menu. */
+        /**
+         * The bot's command menu
+         * @description The bot's command menu.
+         */
         post: operations["getMyCommands"];
         delete?: never;
         options?: never;
@@ -247,13 +292,17 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Pending updates, oldest first
          * @description Pending updates, oldest first. offset confirms (forgets) the updates before it. With timeout, an empty answer
          *     waits until an update arrives (on any node) or the timeout passes. 409 while a webhook is set, and 409
          *     "Conflict: terminated by other getUpdates request" when another getUpdates of the same bot starts meanwhile.
          */
         get: operations["getUpdates"];
         put?: never;
-        /** @description getUpdates, as libraries call it. */
+        /**
+         * getUpdates, as libraries call it
+         * @description getUpdates, as libraries call it.
+         */
         post: operations["getUpdatesByPost"];
         delete?: never;
         options?: never;
@@ -268,10 +317,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The webhook's state and the number of pending updates. */
+        /**
+         * The webhook's state and the number of pending updates
+         * @description The webhook's state and the number of pending updates.
+         */
         get: operations["getWebhookInfo"];
         put?: never;
-        /** @description getWebhookInfo, as libraries call it. */
+        /**
+         * getWebhookInfo, as libraries call it
+         * @description getWebhookInfo, as libraries call it.
+         */
         post: operations["getWebhookInfoByPost"];
         delete?: never;
         options?: never;
@@ -288,7 +343,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Pins a message for the whole room (the room pin); the bot must be an owner or admin of the room. */
+        /**
+         * Pins a message for the whole room (the room pin)
+         * @description Pins a message for the whole room (the room pin); the bot must be an owner or admin of the room.
+         */
         post: operations["pinChatMessage"];
         delete?: never;
         options?: never;
@@ -305,7 +363,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Shows the room's members that the bot is busy (typing, ...) as a bot.chat_action event; nothing is stored. */
+        /**
+         * Shows the room's members that the bot is busy
+         * @description Shows the room's members that the bot is busy (typing, ...) as a bot.chat_action event; nothing is stored.
+         */
         post: operations["sendChatAction"];
         delete?: never;
         options?: never;
@@ -322,7 +383,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Sends a file as a message; the caption is the message's text. Limits: UPLOAD_MAX_BYTES, UPLOAD_ALLOWED_TYPES. */
+        /**
+         * Sends a file as a message; the caption is the message's text
+         * @description Sends a file as a message; the caption is the message's text. Limits: UPLOAD_MAX_BYTES, UPLOAD_ALLOWED_TYPES.
+         */
         post: operations["sendDocument"];
         delete?: never;
         options?: never;
@@ -339,7 +403,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Send a text message into a room the bot is a member of. */
+        /**
+         * Send a text message into a room the bot is a member of
+         * @description Send a text message into a room the bot is a member of.
+         */
         post: operations["sendMessage"];
         delete?: never;
         options?: never;
@@ -356,7 +423,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Sends an image (image/jpeg, image/png, image/gif or image/webp) as a message with one photo size. */
+        /**
+         * Sends an image
+         * @description Sends an image (image/jpeg, image/png, image/gif or image/webp) as a message with one photo size.
+         */
         post: operations["sendPhoto"];
         delete?: never;
         options?: never;
@@ -373,7 +443,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Replaces the bot's command menu. */
+        /**
+         * Replaces the bot's command menu
+         * @description Replaces the bot's command menu.
+         */
         post: operations["setMyCommands"];
         delete?: never;
         options?: never;
@@ -390,7 +463,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Deliver updates to this URL from now on (one at a time, in order, retried); getUpdates then answers 409. */
+        /**
+         * Deliver updates to this URL from now on (one at a time, in order, retried)
+         * @description Deliver updates to this URL from now on (one at a time, in order, retried); getUpdates then answers 409.
+         */
         post: operations["setWebhook"];
         delete?: never;
         options?: never;
@@ -407,7 +483,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Removes a room pin (the most recent one without message_id); owner or admin. */
+        /**
+         * Removes a room pin (the most recent one without message_id); owner or admin
+         * @description Removes a room pin (the most recent one without message_id); owner or admin.
+         */
         post: operations["unpinChatMessage"];
         delete?: never;
         options?: never;

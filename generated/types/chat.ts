@@ -9,7 +9,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Register an account, or update it when it exists (same module and customer). */
+        /**
+         * Register an account, or update it when it exists (same module and customer)
+         * @description Register an account, or update it when it exists (same module and customer).
+         */
         post: operations["registerAccount"];
         delete?: never;
         options?: never;
@@ -30,7 +33,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** @description Update team, department, role and tags. */
+        /**
+         * Update team, department, role and tags
+         * @description Update team, department, role and tags.
+         */
         patch: operations["updateAccountMetadata"];
         trace?: never;
     };
@@ -47,7 +53,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** @description Set the account status; DEACTIVATED and BANNED take effect on the very next call. */
+        /**
+         * Set the account status; DEACTIVATED and BANNED take effect on the very next call
+         * @description Set the account status; DEACTIVATED and BANNED take effect on the very next call.
+         */
         patch: operations["updateAccountStatus"];
         trace?: never;
     };
@@ -60,7 +69,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Send to every user of every module. */
+        /**
+         * Send to every user of every module
+         * @description Send to every user of every module.
+         */
         post: operations["createBroadcast"];
         delete?: never;
         options?: never;
@@ -77,7 +89,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Send to every user of the listed modules; an unknown module refuses the whole request and nothing is sent. */
+        /**
+         * Send to every user of the listed modules
+         * @description Send to every user of the listed modules; an unknown module refuses the whole request and nothing is sent.
+         */
         post: operations["createTargetedBroadcast"];
         delete?: never;
         options?: never;
@@ -92,10 +107,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description List modules. */
+        /**
+         * List modules
+         * @description List modules.
+         */
         get: operations["listModules"];
         put?: never;
-        /** @description Create a module. */
+        /**
+         * Create a module
+         * @description Create a module.
+         */
         post: operations["createModule"];
         delete?: never;
         options?: never;
@@ -110,10 +131,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Verify keys of one customer of a module. */
+        /**
+         * Verify keys of one customer of a module
+         * @description Verify keys of one customer of a module.
+         */
         get: operations["listCustomerKeys"];
         put?: never;
-        /** @description Register a verify key for one customer of a module. */
+        /**
+         * Register a verify key for one customer of a module
+         * @description Register a verify key for one customer of a module.
+         */
         post: operations["registerCustomerKey"];
         delete?: never;
         options?: never;
@@ -130,7 +157,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Empty the verify-key cache of this customer on every node. */
+        /**
+         * Empty the verify-key cache of this customer on every node
+         * @description Empty the verify-key cache of this customer on every node.
+         */
         post: operations["refreshCustomerKeys"];
         delete?: never;
         options?: never;
@@ -145,10 +175,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Bots the caller manages (every bot for a platform administrator), oldest first; deleted bots are left out. */
+        /**
+         * Bots the caller manages (every bot for a platform administrator), oldest first
+         * @description Bots the caller manages (every bot for a platform administrator), oldest first; deleted bots are left out.
+         */
         get: operations["listBots"];
         put?: never;
-        /** @description Create a bot with its BOT account in the given module and customer (platform admin only). The token is in this answer only. */
+        /**
+         * Create a bot with its BOT account in the given module and customer
+         * @description Create a bot with its BOT account in the given module and customer (platform admin only). The token is in this answer only.
+         */
         post: operations["createBot"];
         delete?: never;
         options?: never;
@@ -163,15 +199,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description One bot: accounts of its module and customer, or platform administrators. */
+        /**
+         * One bot: accounts of its module and customer, or platform administrators
+         * @description One bot: accounts of its module and customer, or platform administrators.
+         */
         get: operations["getBot"];
         put?: never;
         post?: never;
-        /** @description Soft delete (platform admin only): the token stops at once, pending updates go, the account is deactivated; messages stay. */
+        /**
+         * Soft delete (platform admin only)
+         * @description Soft delete (platform admin only): the token stops at once, pending updates go, the account is deactivated; messages stay.
+         */
         delete: operations["deleteBot"];
         options?: never;
         head?: never;
-        /** @description Change the bot's username, name, description or avatar (its account follows). */
+        /**
+         * Change the bot's username, name, description or avatar (its account follows)
+         * @description Change the bot's username, name, description or avatar (its account follows).
+         */
         patch: operations["updateBot"];
         trace?: never;
     };
@@ -184,7 +229,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description A new token, answered once; the old one stops at once. */
+        /**
+         * A new token, answered once; the old one stops at once
+         * @description A new token, answered once; the old one stops at once.
+         */
         post: operations["regenerateBotToken"];
         delete?: never;
         options?: never;
@@ -206,6 +254,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
+         * Switch reading every message of a group room on or off
          * @description Switch reading every message of a group room on or off. The caller manages the bot and is an owner or admin of
          *     the room; the bot must be a member of it.
          */
@@ -221,7 +270,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Install the bot's webhook (or remove it with url null); getUpdates then answers 409. */
+        /**
+         * Install the bot's webhook (or remove it with url null)
+         * @description Install the bot's webhook (or remove it with url null); getUpdates then answers 409.
+         */
         post: operations["setBotWebhook"];
         delete?: never;
         options?: never;
@@ -236,10 +288,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Channels the caller is a member of: pinned first, then newest first. */
+        /**
+         * Channels the caller is a member of: pinned first, then newest first
+         * @description Channels the caller is a member of: pinned first, then newest first.
+         */
         get: operations["listChannels"];
         put?: never;
-        /** @description Create a channel; the caller becomes OWNER. In RULE mode the rule's accounts become members at once. */
+        /**
+         * Create a channel; the caller becomes OWNER
+         * @description Create a channel; the caller becomes OWNER. In RULE mode the rule's accounts become members at once.
+         */
         post: operations["createChannel"];
         delete?: never;
         options?: never;
@@ -254,15 +312,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Channel detail; a channel the caller is not a member of answers 404. */
+        /**
+         * Channel detail; a channel the caller is not a member of answers 404
+         * @description Channel detail; a channel the caller is not a member of answers 404.
+         */
         get: operations["getChannel"];
         put?: never;
         post?: never;
-        /** @description Delete the channel and every room of it (owner). */
+        /**
+         * Delete the channel and every room of it (owner)
+         * @description Delete the channel and every room of it (owner).
+         */
         delete: operations["deleteChannel"];
         options?: never;
         head?: never;
-        /** @description Rename or describe the channel (owner/admin). */
+        /**
+         * Rename or describe the channel (owner/admin)
+         * @description Rename or describe the channel (owner/admin).
+         */
         patch: operations["updateChannel"];
         trace?: never;
     };
@@ -273,10 +340,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Members in joining order. */
+        /**
+         * Members in joining order
+         * @description Members in joining order.
+         */
         get: operations["listChannelMembers"];
         put?: never;
-        /** @description Add a member (owner/admin, EXPLICIT mode only); adding a member again answers the current membership. */
+        /**
+         * Add a member (owner/admin, EXPLICIT mode only)
+         * @description Add a member (owner/admin, EXPLICIT mode only); adding a member again answers the current membership.
+         */
         post: operations["addChannelMember"];
         delete?: never;
         options?: never;
@@ -297,7 +370,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** @description The caller's own preferences in the channel (any member). */
+        /**
+         * The caller's own preferences in the channel (any member)
+         * @description The caller's own preferences in the channel (any member).
+         */
         patch: operations["updateChannelPreferences"];
         trace?: never;
     };
@@ -309,7 +385,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** @description Replace the rule (owner/admin, RULE mode only); membership is re-evaluated before the answer. */
+        /**
+         * Replace the rule (owner/admin, RULE mode only)
+         * @description Replace the rule (owner/admin, RULE mode only); membership is re-evaluated before the answer.
+         */
         put: operations["updateChannelRule"];
         post?: never;
         delete?: never;
@@ -325,10 +404,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Pending requests addressed to the caller (incoming, the default) or sent by the caller (outgoing), newest first. */
+        /**
+         * Pending requests addressed to the caller
+         * @description Pending requests addressed to the caller (incoming, the default) or sent by the caller (outgoing), newest first.
+         */
         get: operations["listContactRequests"];
         put?: never;
-        /** @description Invite an account. Idempotent: a repeat answers the same request. When the other side already invited the caller, both requests become ACCEPTED at once. */
+        /**
+         * Invite an account
+         * @description Invite an account. Idempotent: a repeat answers the same request. When the other side already invited the caller, both requests become ACCEPTED at once.
+         */
         post: operations["createContactRequest"];
         delete?: never;
         options?: never;
@@ -345,7 +430,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Accept a request (the invitee only); accepting an accepted request answers it unchanged. */
+        /**
+         * Accept a request (the invitee only)
+         * @description Accept a request (the invitee only); accepting an accepted request answers it unchanged.
+         */
         post: operations["acceptContactRequest"];
         delete?: never;
         options?: never;
@@ -363,6 +451,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Open an upload session for one file of the caller
          * @description Open an upload session for one file of the caller. A size over UPLOAD_MAX_BYTES or a media type outside
          *     UPLOAD_ALLOWED_TYPES is refused here (400) and by the media service.
          */
@@ -380,7 +469,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Broadcasts addressed to the caller since its registration, newest first, each with its read flag. */
+        /**
+         * Broadcasts addressed to the caller since its registration
+         * @description Broadcasts addressed to the caller since its registration, newest first, each with its read flag.
+         */
         get: operations["listMyBroadcasts"];
         put?: never;
         post?: never;
@@ -399,7 +491,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Mark broadcasts read up to one (or the newest); the mark never moves backwards. */
+        /**
+         * Mark broadcasts read up to one (or the newest); the mark never moves backwards
+         * @description Mark broadcasts read up to one (or the newest); the mark never moves backwards.
+         */
         post: operations["markBroadcastsRead"];
         delete?: never;
         options?: never;
@@ -414,7 +509,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The caller's unread broadcast count (the badge) and read mark. */
+        /**
+         * The caller's unread broadcast count (the badge) and read mark
+         * @description The caller's unread broadcast count (the badge) and read mark.
+         */
         get: operations["getBroadcastUnreadCount"];
         put?: never;
         post?: never;
@@ -432,6 +530,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * The caller's events after `after`, oldest first
          * @description The caller's events after `after`, oldest first: the catch-up a STOMP client gets with `resume-after`.
          *     An `after` at or beyond the newest seq answers no events. 410 events_expired when events after `after` are
          *     past the retention window: the client refetches its state and continues from `lastSeq`.
@@ -452,10 +551,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The caller's labels ordered by name, each with its roomCount; one page (an account holds at most 100 labels). */
+        /**
+         * The caller's labels ordered by name, each with its roomCount
+         * @description The caller's labels ordered by name, each with its roomCount; one page (an account holds at most 100 labels).
+         */
         get: operations["listLabels"];
         put?: never;
-        /** @description Create a label. A name the caller already uses (ignoring letter case) is 409 label_name_taken. */
+        /**
+         * Create a label
+         * @description Create a label. A name the caller already uses (ignoring letter case) is 409 label_name_taken.
+         */
         post: operations["createLabel"];
         delete?: never;
         options?: never;
@@ -473,11 +578,17 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** @description Delete a label (its owner only); it is removed from every room. */
+        /**
+         * Delete a label (its owner only); it is removed from every room
+         * @description Delete a label (its owner only); it is removed from every room.
+         */
         delete: operations["deleteLabel"];
         options?: never;
         head?: never;
-        /** @description Rename or recolor a label (its owner only: any other label is 404 label_not_found). */
+        /**
+         * Rename or recolor a label (its owner only
+         * @description Rename or recolor a label (its owner only: any other label is 404 label_not_found).
+         */
         patch: operations["updateLabel"];
         trace?: never;
     };
@@ -488,12 +599,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The caller's draft in the room; text is null when there is none. */
+        /**
+         * The caller's draft in the room; text is null when there is none
+         * @description The caller's draft in the room; text is null when there is none.
+         */
         get: operations["getDraft"];
-        /** @description Overwrite the draft; empty text deletes it. Saving the same text again changes nothing. */
+        /**
+         * Overwrite the draft; empty text deletes it
+         * @description Overwrite the draft; empty text deletes it. Saving the same text again changes nothing.
+         */
         put: operations["saveDraft"];
         post?: never;
-        /** @description Delete the draft; idempotent. */
+        /**
+         * Delete the draft; idempotent
+         * @description Delete the draft; idempotent.
+         */
         delete: operations["deleteDraft"];
         options?: never;
         head?: never;
@@ -509,6 +629,7 @@ export interface paths {
         };
         get?: never;
         /**
+         * Replace all of the caller's labels on the room (the caller must be a member)
          * @description Replace all of the caller's labels on the room (the caller must be a member). Every id must name a label of
          *     the caller; otherwise 400 names each body.labelIds[i] and nothing changes.
          */
@@ -527,10 +648,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The caller's saved cards, newest saved first, with the origin of each message. */
+        /**
+         * The caller's saved cards, newest saved first, with the origin of each message
+         * @description The caller's saved cards, newest saved first, with the origin of each message.
+         */
         get: operations["listSavedMessages"];
         put?: never;
         /**
+         * Save a message of a room the caller is a member of
          * @description Save a message of a room the caller is a member of. Idempotent: saving the same message again answers the same
          *     savedId and updates the note when one is given.
          */
@@ -551,11 +676,17 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** @description Unsave: remove the card. */
+        /**
+         * Unsave: remove the card
+         * @description Unsave: remove the card.
+         */
         delete: operations["unsaveMessage"];
         options?: never;
         head?: never;
-        /** @description Edit the note of a card. */
+        /**
+         * Edit the note of a card
+         * @description Edit the note of a card.
+         */
         patch: operations["updateSavedMessage"];
         trace?: never;
     };
@@ -566,7 +697,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The caller's scheduled messages in one status (PENDING unless asked), soonest sendAt first. */
+        /**
+         * The caller's scheduled messages in one status
+         * @description The caller's scheduled messages in one status (PENDING unless asked), soonest sendAt first.
+         */
         get: operations["listScheduledMessages"];
         put?: never;
         post?: never;
@@ -583,15 +717,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description One scheduled message of the caller. */
+        /**
+         * One scheduled message of the caller
+         * @description One scheduled message of the caller.
+         */
         get: operations["getScheduledMessage"];
         put?: never;
         post?: never;
-        /** @description Cancel a PENDING message: it is never sent and answers 404 from then on. A SENT or FAILED one is 409. */
+        /**
+         * Cancel a PENDING message: it is never sent and answers 404 from then on
+         * @description Cancel a PENDING message: it is never sent and answers 404 from then on. A SENT or FAILED one is 409.
+         */
         delete: operations["deleteScheduledMessage"];
         options?: never;
         head?: never;
-        /** @description Change the text or the time; only while PENDING. */
+        /**
+         * Change the text or the time; only while PENDING
+         * @description Change the text or the time; only while PENDING.
+         */
         patch: operations["updateScheduledMessage"];
         trace?: never;
     };
@@ -602,7 +745,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The poll with its results and the caller's vote. */
+        /**
+         * The poll with its results and the caller's vote
+         * @description The poll with its results and the caller's vote.
+         */
         get: operations["getPoll"];
         put?: never;
         post?: never;
@@ -621,7 +767,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Close the poll (its creator or an owner/admin of the room); closing a closed poll changes nothing. */
+        /**
+         * Close the poll (its creator or an owner/admin of the room)
+         * @description Close the poll (its creator or an owner/admin of the room); closing a closed poll changes nothing.
+         */
         post: operations["closePoll"];
         delete?: never;
         options?: never;
@@ -639,6 +788,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Vote: the options replace the caller's whole previous vote
          * @description Vote: the options replace the caller's whole previous vote. An option of another poll or an unknown one is 400
          *     naming body.optionIds[i]; a closed poll is 409 poll_closed. Nothing changes on a refusal.
          */
@@ -656,10 +806,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The caller's ACTIVE reminders, soonest nextFireAt first. */
+        /**
+         * The caller's ACTIVE reminders, soonest nextFireAt first
+         * @description The caller's ACTIVE reminders, soonest nextFireAt first.
+         */
         get: operations["listReminders"];
         put?: never;
-        /** @description Create a one-time or recurring reminder; the caller's reminder room is made if it does not exist yet. */
+        /**
+         * Create a one-time or recurring reminder
+         * @description Create a one-time or recurring reminder; the caller's reminder room is made if it does not exist yet.
+         */
         post: operations["createReminder"];
         delete?: never;
         options?: never;
@@ -674,15 +830,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description One reminder of the caller. */
+        /**
+         * One reminder of the caller
+         * @description One reminder of the caller.
+         */
         get: operations["getReminder"];
         put?: never;
         post?: never;
-        /** @description Cancel: the reminder never fires again and answers 404 from then on. A DONE reminder is 409. */
+        /**
+         * Cancel: the reminder never fires again and answers 404 from then on
+         * @description Cancel: the reminder never fires again and answers 404 from then on. A DONE reminder is 409.
+         */
         delete: operations["deleteReminder"];
         options?: never;
         head?: never;
-        /** @description Change the text or the schedule; only while ACTIVE. */
+        /**
+         * Change the text or the schedule; only while ACTIVE
+         * @description Change the text or the schedule; only while ACTIVE.
+         */
         patch: operations["updateReminder"];
         trace?: never;
     };
@@ -693,10 +858,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description List the caller's rooms: the caller's pinned rooms first, then most recently active first. */
+        /**
+         * List the caller's rooms
+         * @description List the caller's rooms: the caller's pinned rooms first, then most recently active first.
+         */
         get: operations["listRooms"];
         put?: never;
-        /** @description Create a GROUP, CHANNEL or CROSS_MODULE room; the caller becomes OWNER. */
+        /**
+         * Create a GROUP, CHANNEL or CROSS_MODULE room; the caller becomes OWNER
+         * @description Create a GROUP, CHANNEL or CROSS_MODULE room; the caller becomes OWNER.
+         */
         post: operations["createRoom"];
         delete?: never;
         options?: never;
@@ -713,7 +884,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Get-or-create the 1-1 room between the caller and another account. */
+        /**
+         * Get-or-create the 1-1 room between the caller and another account
+         * @description Get-or-create the 1-1 room between the caller and another account.
+         */
         post: operations["getOrCreatePrivateRoom"];
         delete?: never;
         options?: never;
@@ -730,7 +904,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Get-or-create the caller's direct room with the reminder bot of its module and customer. */
+        /**
+         * Get-or-create the caller's direct room with the reminder bot of its module and…
+         * @description Get-or-create the caller's direct room with the reminder bot of its module and customer.
+         */
         post: operations["getOrCreateReminderRoom"];
         delete?: never;
         options?: never;
@@ -747,7 +924,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Get-or-create the caller's saved-messages room. */
+        /**
+         * Get-or-create the caller's saved-messages room
+         * @description Get-or-create the caller's saved-messages room.
+         */
         post: operations["getOrCreateSelfRoom"];
         delete?: never;
         options?: never;
@@ -762,15 +942,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Room detail; a room the caller is not a member of answers 404. */
+        /**
+         * Room detail; a room the caller is not a member of answers 404
+         * @description Room detail; a room the caller is not a member of answers 404.
+         */
         get: operations["getRoom"];
         put?: never;
         post?: never;
-        /** @description Delete the room (owner): every member leaves it at once and it answers 404 from then on. */
+        /**
+         * Delete the room (owner)
+         * @description Delete the room (owner): every member leaves it at once and it answers 404 from then on.
+         */
         delete: operations["deleteRoom"];
         options?: never;
         head?: never;
-        /** @description Rename, describe or change the add-member policy (owner/admin). Not for PRIVATE, SELF and REMINDER rooms. */
+        /**
+         * Rename, describe or change the add-member policy (owner/admin)
+         * @description Rename, describe or change the add-member policy (owner/admin). Not for PRIVATE, SELF and REMINDER rooms.
+         */
         patch: operations["updateRoom"];
         trace?: never;
     };
@@ -783,7 +972,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Hide the room from the caller's default room list. */
+        /**
+         * Hide the room from the caller's default room list
+         * @description Hide the room from the caller's default room list.
+         */
         post: operations["archiveRoom"];
         delete?: never;
         options?: never;
@@ -800,7 +992,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Leave the room. The last owner of a room with other members must hand ownership on first. */
+        /**
+         * Leave the room
+         * @description Leave the room. The last owner of a room with other members must hand ownership on first.
+         */
         post: operations["leaveRoom"];
         delete?: never;
         options?: never;
@@ -817,9 +1012,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Mute the room for the caller, until an instant or permanently. */
+        /**
+         * Mute the room for the caller, until an instant or permanently
+         * @description Mute the room for the caller, until an instant or permanently.
+         */
         post: operations["muteRoom"];
-        /** @description Unmute the room for the caller; idempotent. */
+        /**
+         * Unmute the room for the caller; idempotent
+         * @description Unmute the room for the caller; idempotent.
+         */
         delete: operations["unmuteRoom"];
         options?: never;
         head?: never;
@@ -839,7 +1040,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** @description The caller's notification level, mute, pinned and archived flags in the room. */
+        /**
+         * The caller's notification level, mute, pinned and archived flags in the room
+         * @description The caller's notification level, mute, pinned and archived flags in the room.
+         */
         patch: operations["updateRoomPreferences"];
         trace?: never;
     };
@@ -852,7 +1056,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Show the room in the caller's default room list again. */
+        /**
+         * Show the room in the caller's default room list again
+         * @description Show the room in the caller's default room list again.
+         */
         post: operations["unarchiveRoom"];
         delete?: never;
         options?: never;
@@ -870,6 +1077,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Copy messages of another room
          * @description Copy messages of another room (or of this one) into this room, as new messages sent by the caller, in the
          *     order given. The caller must be a member of both rooms. Every id must be a message of fromRoomId that is not
          *     recalled; otherwise nothing is copied. Each copy carries forwardedFrom.
@@ -888,7 +1096,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Pending join requests, oldest first (owner/admin). */
+        /**
+         * Pending join requests, oldest first (owner/admin)
+         * @description Pending join requests, oldest first (owner/admin).
+         */
         get: operations["listJoinRequests"];
         put?: never;
         post?: never;
@@ -907,7 +1118,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Approve a pending join request (owner/admin): the account becomes a MEMBER. */
+        /**
+         * Approve a pending join request (owner/admin): the account becomes a MEMBER
+         * @description Approve a pending join request (owner/admin): the account becomes a MEMBER.
+         */
         post: operations["approveJoinRequest"];
         delete?: never;
         options?: never;
@@ -924,7 +1138,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Reject a pending join request (owner/admin); nobody is added. */
+        /**
+         * Reject a pending join request (owner/admin); nobody is added
+         * @description Reject a pending join request (owner/admin); nobody is added.
+         */
         post: operations["rejectJoinRequest"];
         delete?: never;
         options?: never;
@@ -939,10 +1156,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Members with their display name, avatar and account type, in joining order. */
+        /**
+         * Members with their display name, avatar and account type, in joining order
+         * @description Members with their display name, avatar and account type, in joining order.
+         */
         get: operations["listRoomMembers"];
         put?: never;
         /**
+         * Add members under the room's policy
          * @description Add members under the room's policy. ADMIN_ONLY: owner/admin only. ALL_MEMBERS: any member adds.
          *     ALL_MEMBERS_WITH_APPROVAL: owner/admin add, a regular member creates pending join requests.
          *     Not for PRIVATE, SELF and REMINDER rooms.
@@ -967,7 +1188,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** @description Change a member's role (owner only). The last owner cannot be demoted. */
+        /**
+         * Change a member's role (owner only)
+         * @description Change a member's role (owner only). The last owner cannot be demoted.
+         */
         patch: operations["changeRoomMemberRole"];
         trace?: never;
     };
@@ -979,12 +1203,16 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Scroll: no cursor gives the newest page
          * @description Scroll: no cursor gives the newest page; before scrolls back, after catches up forward.
          *     Items are in chronological order; meta.nextCursor continues in the same direction.
          */
         get: operations["listMessages"];
         put?: never;
-        /** @description Send a message. */
+        /**
+         * Send a message
+         * @description Send a message.
+         */
         post: operations["sendMessage"];
         delete?: never;
         options?: never;
@@ -1002,6 +1230,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Schedule a message of the caller (a member of the room) for sendAt
          * @description Schedule a message of the caller (a member of the room) for sendAt. At sendAt it is posted as the caller, or
          *     becomes FAILED when the caller can no longer post there.
          */
@@ -1019,15 +1248,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description One message. */
+        /**
+         * One message
+         * @description One message.
+         */
         get: operations["getMessage"];
         put?: never;
         post?: never;
-        /** @description Hide the message for the caller only; others still see it. Repeating it is harmless. */
+        /**
+         * Hide the message for the caller only; others still see it
+         * @description Hide the message for the caller only; others still see it. Repeating it is harmless.
+         */
         delete: operations["hideMessage"];
         options?: never;
         head?: never;
         /**
+         * Replace the text
          * @description Replace the text. Only the sender, and only inside the edit window (MESSAGE_EDIT_WINDOW_SECONDS after sending):
          *     later 409 edit_window_expired. A recalled message cannot be edited (409 message_recalled).
          */
@@ -1044,6 +1280,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Press a button of a bot's message: any member of the room
          * @description Press a button of a bot's message: any member of the room. The bot receives a callback_query update; its
          *     answerCallbackQuery reaches the caller as a bot.callback_answered event.
          */
@@ -1064,12 +1301,16 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Pin a message
          * @description Pin a message. scope=ROOM (default) pins it for the whole room: owner/admin only. scope=PERSONAL pins it for
          *     the caller only: any member, and no event. Pinning again changes nothing. Answers the message's pinned entry as
          *     GET /rooms/{roomId}/pinned shows it to the caller.
          */
         post: operations["pinMessage"];
-        /** @description Remove the pin of that scope (ROOM: owner/admin; PERSONAL: the caller's own). Removing a missing pin changes nothing. */
+        /**
+         * Remove the pin of that scope (ROOM: owner/admin; PERSONAL: the caller's own)
+         * @description Remove the pin of that scope (ROOM: owner/admin; PERSONAL: the caller's own). Removing a missing pin changes nothing.
+         */
         delete: operations["unpinMessage"];
         options?: never;
         head?: never;
@@ -1083,10 +1324,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Reactions per emoji, in the order each emoji was first used. */
+        /**
+         * Reactions per emoji, in the order each emoji was first used
+         * @description Reactions per emoji, in the order each emoji was first used.
+         */
         get: operations["listReactions"];
         put?: never;
-        /** @description React with an emoji; reacting twice with the same emoji changes nothing. */
+        /**
+         * React with an emoji; reacting twice with the same emoji changes nothing
+         * @description React with an emoji; reacting twice with the same emoji changes nothing.
+         */
         post: operations["addReaction"];
         delete?: never;
         options?: never;
@@ -1104,7 +1351,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** @description Remove the caller's own reaction with this emoji; removing one that is not there changes nothing. */
+        /**
+         * Remove the caller's own reaction with this emoji
+         * @description Remove the caller's own reaction with this emoji; removing one that is not there changes nothing.
+         */
         delete: operations["removeReaction"];
         options?: never;
         head?: never;
@@ -1121,6 +1371,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Recall for everyone: the sender or an owner/admin of the room
          * @description Recall for everyone: the sender or an owner/admin of the room. The message stays in place with text null and
          *     recalled true; its reactions, pins and snap banner go. Recalling again answers the recalled message.
          */
@@ -1140,7 +1391,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Show a message the caller hid again. Repeating it is harmless. */
+        /**
+         * Show a message the caller hid again
+         * @description Show a message the caller hid again. Repeating it is harmless.
+         */
         post: operations["restoreMessage"];
         delete?: never;
         options?: never;
@@ -1157,7 +1411,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Make this message the room's snap-to-top banner (owner/admin), replacing the previous one. */
+        /**
+         * Make this message the room's snap-to-top banner
+         * @description Make this message the room's snap-to-top banner (owner/admin), replacing the previous one.
+         */
         post: operations["snapMessage"];
         delete?: never;
         options?: never;
@@ -1173,6 +1430,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * The room's pins from the caller's view, one entry per message, newest pin first
          * @description The room's pins from the caller's view, one entry per message, newest pin first: room pins plus the caller's
          *     personal pins; a message pinned both ways has scope ROOM and personal true. Pins are unlimited; one page.
          */
@@ -1195,6 +1453,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Create a poll in a room (any member)
          * @description Create a poll in a room (any member). The poll is announced in the room by a message of type POLL whose text is
          *     the question and whose pollId names the poll.
          */
@@ -1214,7 +1473,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Mark the room read up to a message (or the newest); the read mark never moves backwards. */
+        /**
+         * Mark the room read up to a message (or the newest)
+         * @description Mark the room read up to a message (or the newest); the read mark never moves backwards.
+         */
         post: operations["markRoomRead"];
         delete?: never;
         options?: never;
@@ -1229,11 +1491,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The current snap-to-top message; 404 snap_not_found when the room has none. */
+        /**
+         * The current snap-to-top message; 404 snap_not_found when the room has none
+         * @description The current snap-to-top message; 404 snap_not_found when the room has none.
+         */
         get: operations["getSnap"];
         put?: never;
         post?: never;
-        /** @description Remove the banner (owner/admin); removing when there is none changes nothing. */
+        /**
+         * Remove the banner (owner/admin); removing when there is none changes nothing
+         * @description Remove the banner (owner/admin); removing when there is none changes nothing.
+         */
         delete: operations["removeSnap"];
         options?: never;
         head?: never;
@@ -1247,7 +1515,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Active threads (roots with replies), newest reply first. */
+        /**
+         * Active threads (roots with replies), newest reply first
+         * @description Active threads (roots with replies), newest reply first.
+         */
         get: operations["listThreads"];
         put?: never;
         post?: never;
@@ -1265,6 +1536,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Replies of a thread
          * @description Replies of a thread: no cursor gives the newest page; before scrolls back, after catches up forward.
          *     Items are in chronological order; meta.hasMore and meta.nextCursor are computed before replies the caller hid
          *     are left out, as in listMessages.
@@ -1285,7 +1557,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Number of threads the caller follows that have unread replies (the sidebar badge). */
+        /**
+         * Number of threads the caller follows that have unread replies
+         * @description Number of threads the caller follows that have unread replies (the sidebar badge).
+         */
         get: operations["getUnreadThreadCount"];
         put?: never;
         post?: never;
@@ -1304,9 +1579,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Follow a thread. Idempotent: following again answers the same state. */
+        /**
+         * Follow a thread
+         * @description Follow a thread. Idempotent: following again answers the same state.
+         */
         post: operations["followThread"];
-        /** @description Unfollow a thread; later replies never make the caller follow it again automatically. Idempotent. */
+        /**
+         * Unfollow a thread
+         * @description Unfollow a thread; later replies never make the caller follow it again automatically. Idempotent.
+         */
         delete: operations["unfollowThread"];
         options?: never;
         head?: never;
@@ -1320,7 +1601,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Accounts following the thread. */
+        /**
+         * Accounts following the thread
+         * @description Accounts following the thread.
+         */
         get: operations["listThreadFollowers"];
         put?: never;
         post?: never;
@@ -1339,7 +1623,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Mark the thread read up to a message; the mark never moves backwards and does not make the caller follow. */
+        /**
+         * Mark the thread read up to a message
+         * @description Mark the thread read up to a message; the mark never moves backwards and does not make the caller follow.
+         */
         post: operations["markThreadRead"];
         delete?: never;
         options?: never;
@@ -1354,10 +1641,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The webhooks of the bots the caller manages (every bot for a platform administrator). */
+        /**
+         * The webhooks of the bots the caller manages
+         * @description The webhooks of the bots the caller manages (every bot for a platform administrator).
+         */
         get: operations["listWebhooks"];
         put?: never;
-        /** @description Install a webhook on a bot the caller manages with a secret made here, answered once (it replaces any webhook). */
+        /**
+         * Install a webhook on a bot the caller manages with a secret made here
+         * @description Install a webhook on a bot the caller manages with a secret made here, answered once (it replaces any webhook).
+         */
         post: operations["createWebhook"];
         delete?: never;
         options?: never;
@@ -1372,7 +1665,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The process is up. */
+        /**
+         * The process is up
+         * @description The process is up.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -1389,7 +1685,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description PostgreSQL and Redis are reachable. */
+        /**
+         * PostgreSQL and Redis are reachable
+         * @description PostgreSQL and Redis are reachable.
+         */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -2073,11 +2372,7 @@ export interface components {
             /** @description Strictly after now and at most five years ahead. */
             remindAt?: components["schemas"]["Platform.instant"];
             recurrence?: components["schemas"]["Recurrence"];
-        } & ({
-            recurrence?: never;
-        } | {
-            remindAt?: never;
-        });
+        } & (unknown & unknown);
         CreateRoomRequest: {
             type: components["schemas"]["CreatableRoomType"];
             name: components["schemas"]["RoomName"];
@@ -2937,10 +3232,6 @@ export interface components {
             text?: components["schemas"]["Platform.text"];
             remindAt?: components["schemas"]["Platform.instant"];
             recurrence?: components["schemas"]["Recurrence"];
-        } | {
-            recurrence?: never;
-        } | {
-            remindAt?: never;
         };
         /** @description Fields to change; an absent field stays as it is. */
         UpdateRoomRequest: {

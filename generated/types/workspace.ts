@@ -7,10 +7,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Approval requests, newest first. */
+        /**
+         * Approval requests, newest first
+         * @description Approval requests, newest first.
+         */
         get: operations["listApprovals"];
         put?: never;
-        /** @description Request an approval (approval.requested). */
+        /**
+         * Request an approval (approval.requested)
+         * @description Request an approval (approval.requested).
+         */
         post: operations["createApproval"];
         delete?: never;
         options?: never;
@@ -25,7 +31,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description An approval request. */
+        /**
+         * An approval request
+         * @description An approval request.
+         */
         get: operations["getApproval"];
         put?: never;
         post?: never;
@@ -44,7 +53,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Cancel a pending request, by its requester (approval.cancelled); cancelling a cancelled one answers it unchanged; an approved or rejected one is 409. */
+        /**
+         * Cancel a pending request, by its requester (approval.cancelled)
+         * @description Cancel a pending request, by its requester (approval.cancelled); cancelling a cancelled one answers it unchanged; an approved or rejected one is 409.
+         */
         post: operations["cancelApproval"];
         delete?: never;
         options?: never;
@@ -59,10 +71,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The decisions taken, oldest first. */
+        /**
+         * The decisions taken, oldest first
+         * @description The decisions taken, oldest first.
+         */
         get: operations["listApprovalDecisions"];
         put?: never;
-        /** @description Decide the current step, by its approver: approve (approval.step_completed, and approval.approved after the last step) or reject (approval.rejected). 409 once the request has ended. */
+        /**
+         * Decide the current step, by its approver
+         * @description Decide the current step, by its approver: approve (approval.step_completed, and approval.approved after the last step) or reject (approval.rejected). 409 once the request has ended.
+         */
         post: operations["createApprovalDecision"];
         delete?: never;
         options?: never;
@@ -77,10 +95,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Attendance records, newest check-in first. */
+        /**
+         * Attendance records, newest check-in first
+         * @description Attendance records, newest check-in first.
+         */
         get: operations["listAttendance"];
         put?: never;
-        /** @description Record a check-in (no event: the catalogue has none). */
+        /**
+         * Record a check-in (no event: the catalogue has none)
+         * @description Record a check-in (no event: the catalogue has none).
+         */
         post: operations["createAttendance"];
         delete?: never;
         options?: never;
@@ -95,14 +119,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description An attendance record. */
+        /**
+         * An attendance record
+         * @description An attendance record.
+         */
         get: operations["getAttendance"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** @description Check out or correct the note. */
+        /**
+         * Check out or correct the note
+         * @description Check out or correct the note.
+         */
         patch: operations["updateAttendance"];
         trace?: never;
     };
@@ -113,10 +143,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Companies, newest first. */
+        /**
+         * Companies, newest first
+         * @description Companies, newest first.
+         */
         get: operations["listCompanies"];
         put?: never;
-        /** @description Create a company (company.created). */
+        /**
+         * Create a company (company.created)
+         * @description Create a company (company.created).
+         */
         post: operations["createCompany"];
         delete?: never;
         options?: never;
@@ -131,14 +167,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A company. */
+        /**
+         * A company
+         * @description A company.
+         */
         get: operations["getCompany"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** @description Change a company (the catalogue has no company.updated event). */
+        /**
+         * Change a company (the catalogue has no company.updated event)
+         * @description Change a company (the catalogue has no company.updated event).
+         */
         patch: operations["updateCompany"];
         trace?: never;
     };
@@ -149,10 +191,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Contacts, newest first. */
+        /**
+         * Contacts, newest first
+         * @description Contacts, newest first.
+         */
         get: operations["listContacts"];
         put?: never;
-        /** @description Create a contact (contact.created). */
+        /**
+         * Create a contact (contact.created)
+         * @description Create a contact (contact.created).
+         */
         post: operations["createContact"];
         delete?: never;
         options?: never;
@@ -167,14 +215,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A contact. */
+        /**
+         * A contact
+         * @description A contact.
+         */
         get: operations["getContact"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** @description Change a contact (contact.updated when something changes). */
+        /**
+         * Change a contact (contact.updated when something changes)
+         * @description Change a contact (contact.updated when something changes).
+         */
         patch: operations["updateContact"];
         trace?: never;
     };
@@ -185,10 +239,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Conversations, newest first. */
+        /**
+         * Conversations, newest first
+         * @description Conversations, newest first.
+         */
         get: operations["listConversations"];
         put?: never;
-        /** @description Open a conversation (no event: the catalogue has none for it; assign it with /assign). */
+        /**
+         * Open a conversation (no event
+         * @description Open a conversation (no event: the catalogue has none for it; assign it with /assign).
+         */
         post: operations["createConversation"];
         delete?: never;
         options?: never;
@@ -203,7 +263,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A conversation. */
+        /**
+         * A conversation
+         * @description A conversation.
+         */
         get: operations["getConversation"];
         put?: never;
         post?: never;
@@ -222,7 +285,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Assign it to a member, or unassign it with null (conversation.assigned when the assignee changes). */
+        /**
+         * Assign it to a member, or unassign it with null
+         * @description Assign it to a member, or unassign it with null (conversation.assigned when the assignee changes).
+         */
         post: operations["assignConversation"];
         delete?: never;
         options?: never;
@@ -239,7 +305,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Close it (conversation.closed); closing a closed one answers it unchanged. */
+        /**
+         * Close it (conversation.closed); closing a closed one answers it unchanged
+         * @description Close it (conversation.closed); closing a closed one answers it unchanged.
+         */
         post: operations["closeConversation"];
         delete?: never;
         options?: never;
@@ -256,7 +325,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Reopen it (conversation.reopened); reopening an open one answers it unchanged. */
+        /**
+         * Reopen it (conversation.reopened); reopening an open one answers it unchanged
+         * @description Reopen it (conversation.reopened); reopening an open one answers it unchanged.
+         */
         post: operations["reopenConversation"];
         delete?: never;
         options?: never;
@@ -271,10 +343,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Deals, newest first. */
+        /**
+         * Deals, newest first
+         * @description Deals, newest first.
+         */
         get: operations["listDeals"];
         put?: never;
-        /** @description Create a deal (deal.created). */
+        /**
+         * Create a deal (deal.created)
+         * @description Create a deal (deal.created).
+         */
         post: operations["createDeal"];
         delete?: never;
         options?: never;
@@ -289,14 +367,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A deal. */
+        /**
+         * A deal
+         * @description A deal.
+         */
         get: operations["getDeal"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** @description Change a deal: deal.stage_changed for the stage, deal.won or deal.lost when it closes, deal.updated for the other fields. */
+        /**
+         * Change a deal
+         * @description Change a deal: deal.stage_changed for the stage, deal.won or deal.lost when it closes, deal.updated for the other fields.
+         */
         patch: operations["updateDeal"];
         trace?: never;
     };
@@ -307,10 +391,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Employees, newest first. */
+        /**
+         * Employees, newest first
+         * @description Employees, newest first.
+         */
         get: operations["listEmployees"];
         put?: never;
-        /** @description Add an employee (employee.created). */
+        /**
+         * Add an employee (employee.created)
+         * @description Add an employee (employee.created).
+         */
         post: operations["createEmployee"];
         delete?: never;
         options?: never;
@@ -325,14 +415,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description An employee. */
+        /**
+         * An employee
+         * @description An employee.
+         */
         get: operations["getEmployee"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** @description Change an active employee (no event: the catalogue has none); 409 once terminated. */
+        /**
+         * Change an active employee (no event
+         * @description Change an active employee (no event: the catalogue has none); 409 once terminated.
+         */
         patch: operations["updateEmployee"];
         trace?: never;
     };
@@ -345,7 +441,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Terminate an employee (employee.terminated); terminating a terminated one answers it unchanged. */
+        /**
+         * Terminate an employee (employee.terminated)
+         * @description Terminate an employee (employee.terminated); terminating a terminated one answers it unchanged.
+         */
         post: operations["terminateEmployee"];
         delete?: never;
         options?: never;
@@ -360,10 +459,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Leads, newest first. */
+        /**
+         * Leads, newest first
+         * @description Leads, newest first.
+         */
         get: operations["listLeads"];
         put?: never;
-        /** @description Create a lead (status new, no owner). */
+        /**
+         * Create a lead (status new, no owner)
+         * @description Create a lead (status new, no owner).
+         */
         post: operations["createLead"];
         delete?: never;
         options?: never;
@@ -378,14 +483,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A lead; 404 not_found when it is not one of the key's workspace and environment. */
+        /**
+         * A lead; 404 not_found when it is not one of the key's workspace and environment
+         * @description A lead; 404 not_found when it is not one of the key's workspace and environment.
+         */
         get: operations["getLead"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** @description Change a lead's status or owner: lead.updated for the status, lead.assigned for the owner. */
+        /**
+         * Change a lead's status or owner
+         * @description Change a lead's status or owner: lead.updated for the status, lead.assigned for the owner.
+         */
         patch: operations["updateLead"];
         trace?: never;
     };
@@ -398,7 +509,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Convert the lead: in one transaction its status becomes converted and a contact (its name, e-mail, phone, source) and a deal (owned by its owner) are created; lead.converted, contact.created and deal.created. 409 conflict when it is already converted. */
+        /**
+         * Convert the lead
+         * @description Convert the lead: in one transaction its status becomes converted and a contact (its name, e-mail, phone, source) and a deal (owned by its owner) are created; lead.converted, contact.created and deal.created. 409 conflict when it is already converted.
+         */
         post: operations["convertLead"];
         delete?: never;
         options?: never;
@@ -413,10 +527,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Leave requests, newest first. */
+        /**
+         * Leave requests, newest first
+         * @description Leave requests, newest first.
+         */
         get: operations["listLeaves"];
         put?: never;
-        /** @description Request leave for an employee (leave.requested). */
+        /**
+         * Request leave for an employee (leave.requested)
+         * @description Request leave for an employee (leave.requested).
+         */
         post: operations["createLeave"];
         delete?: never;
         options?: never;
@@ -431,7 +551,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A leave request. */
+        /**
+         * A leave request
+         * @description A leave request.
+         */
         get: operations["getLeave"];
         put?: never;
         post?: never;
@@ -450,7 +573,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Approve a requested leave (leave.approved); approving an approved one answers it unchanged, a rejected one is 409. */
+        /**
+         * Approve a requested leave (leave.approved)
+         * @description Approve a requested leave (leave.approved); approving an approved one answers it unchanged, a rejected one is 409.
+         */
         post: operations["approveLeave"];
         delete?: never;
         options?: never;
@@ -467,7 +593,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Reject a requested leave (no event: the catalogue has none); rejecting a rejected one answers it unchanged, an approved one is 409. */
+        /**
+         * Reject a requested leave (no event
+         * @description Reject a requested leave (no event: the catalogue has none); rejecting a rejected one answers it unchanged, an approved one is 409.
+         */
         post: operations["rejectLeave"];
         delete?: never;
         options?: never;
@@ -482,10 +611,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Messages, newest first. */
+        /**
+         * Messages, newest first
+         * @description Messages, newest first.
+         */
         get: operations["listMessages"];
         put?: never;
-        /** @description Record an inbound message (message.received) or send an outbound one (message.sent). */
+        /**
+         * Record an inbound message
+         * @description Record an inbound message (message.received) or send an outbound one (message.sent).
+         */
         post: operations["createMessage"];
         delete?: never;
         options?: never;
@@ -500,7 +635,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A message. */
+        /**
+         * A message
+         * @description A message.
+         */
         get: operations["getMessage"];
         put?: never;
         post?: never;
@@ -517,10 +655,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Quotations, newest first. */
+        /**
+         * Quotations, newest first
+         * @description Quotations, newest first.
+         */
         get: operations["listQuotations"];
         put?: never;
-        /** @description Create a draft quotation. */
+        /**
+         * Create a draft quotation
+         * @description Create a draft quotation.
+         */
         post: operations["createQuotation"];
         delete?: never;
         options?: never;
@@ -535,14 +679,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A quotation. */
+        /**
+         * A quotation
+         * @description A quotation.
+         */
         get: operations["getQuotation"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** @description Change a draft; 409 conflict once it is sent. */
+        /**
+         * Change a draft; 409 conflict once it is sent
+         * @description Change a draft; 409 conflict once it is sent.
+         */
         patch: operations["updateQuotation"];
         trace?: never;
     };
@@ -555,7 +705,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Record the customer's acceptance of a sent quotation (quotation.accepted); 409 for a draft, a declined one or one past valid_until. Repeating answers it unchanged. */
+        /**
+         * Record the customer's acceptance of a sent quotation (quotation.accepted)
+         * @description Record the customer's acceptance of a sent quotation (quotation.accepted); 409 for a draft, a declined one or one past valid_until. Repeating answers it unchanged.
+         */
         post: operations["acceptQuotation"];
         delete?: never;
         options?: never;
@@ -572,7 +725,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Record the customer's refusal of a sent quotation (no event: the catalogue has none). Repeating answers it unchanged. */
+        /**
+         * Record the customer's refusal of a sent quotation (no event
+         * @description Record the customer's refusal of a sent quotation (no event: the catalogue has none). Repeating answers it unchanged.
+         */
         post: operations["declineQuotation"];
         delete?: never;
         options?: never;
@@ -589,7 +745,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Send a draft (quotation.sent). Sending a sent quotation answers it unchanged; accepted, declined or expired: 409. */
+        /**
+         * Send a draft (quotation.sent)
+         * @description Send a draft (quotation.sent). Sending a sent quotation answers it unchanged; accepted, declined or expired: 409.
+         */
         post: operations["sendQuotation"];
         delete?: never;
         options?: never;
@@ -604,7 +763,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The scope catalogue (public: it is the same for every workspace). */
+        /**
+         * The scope catalogue (public: it is the same for every workspace)
+         * @description The scope catalogue (public: it is the same for every workspace).
+         */
         get: operations["listScopes"];
         put?: never;
         post?: never;
@@ -621,10 +783,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Tickets, newest first. */
+        /**
+         * Tickets, newest first
+         * @description Tickets, newest first.
+         */
         get: operations["listTickets"];
         put?: never;
-        /** @description Open a ticket (ticket.created); its SLA timer starts. */
+        /**
+         * Open a ticket (ticket.created); its SLA timer starts
+         * @description Open a ticket (ticket.created); its SLA timer starts.
+         */
         post: operations["createTicket"];
         delete?: never;
         options?: never;
@@ -639,14 +807,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A ticket. */
+        /**
+         * A ticket
+         * @description A ticket.
+         */
         get: operations["getTicket"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** @description Change a ticket: ticket.assigned for the assignee, ticket.status_changed for the status. */
+        /**
+         * Change a ticket
+         * @description Change a ticket: ticket.assigned for the assignee, ticket.status_changed for the status.
+         */
         patch: operations["updateTicket"];
         trace?: never;
     };
@@ -657,10 +831,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The ticket's comments, oldest first. */
+        /**
+         * The ticket's comments, oldest first
+         * @description The ticket's comments, oldest first.
+         */
         get: operations["listTicketComments"];
         put?: never;
-        /** @description Comment on a ticket that is not closed (ticket.commented). */
+        /**
+         * Comment on a ticket that is not closed (ticket.commented)
+         * @description Comment on a ticket that is not closed (ticket.commented).
+         */
         post: operations["createTicketComment"];
         delete?: never;
         options?: never;
@@ -675,10 +855,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The webhooks of the key's workspace and environment, newest first. */
+        /**
+         * The webhooks of the key's workspace and environment, newest first
+         * @description The webhooks of the key's workspace and environment, newest first.
+         */
         get: operations["listWebhooks"];
         put?: never;
-        /** @description Register a webhook for the key's workspace and environment. The URL is checked (https; loopback, private and link-local addresses are refused unless WEBHOOK_ALLOW_PRIVATE_TARGETS) and sent a signed ping: a 2xx makes it Active, anything else Unverified (still saved). */
+        /**
+         * Register a webhook for the key's workspace and environment
+         * @description Register a webhook for the key's workspace and environment. The URL is checked (https; loopback, private and link-local addresses are refused unless WEBHOOK_ALLOW_PRIVATE_TARGETS) and sent a signed ping: a 2xx makes it Active, anything else Unverified (still saved).
+         */
         post: operations["createWebhook"];
         delete?: never;
         options?: never;
@@ -693,15 +879,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A webhook; 404 not_found when it is not one of the key's workspace and environment. */
+        /**
+         * A webhook; 404 not_found when it is not one of the key's workspace and…
+         * @description A webhook; 404 not_found when it is not one of the key's workspace and environment.
+         */
         get: operations["getWebhook"];
         put?: never;
         post?: never;
-        /** @description Delete a webhook with its log; deliveries not yet sent are dropped. */
+        /**
+         * Delete a webhook with its log; deliveries not yet sent are dropped
+         * @description Delete a webhook with its log; deliveries not yet sent are dropped.
+         */
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
-        /** @description Change a webhook (409 when Disabled). */
+        /**
+         * Change a webhook (409 when Disabled)
+         * @description Change a webhook (409 when Disabled).
+         */
         patch: operations["updateWebhook"];
         trace?: never;
     };
@@ -712,7 +907,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The delivery log of a webhook, newest first (the 200 most recent are kept). */
+        /**
+         * The delivery log of a webhook, newest first (the 200 most recent are kept)
+         * @description The delivery log of a webhook, newest first (the 200 most recent are kept).
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -731,7 +929,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Send a delivery's envelope again as a new delivery with a new delivery id (kind replay). 409 when the webhook is Disabled. */
+        /**
+         * Send a delivery's envelope again as a new delivery with a new delivery id
+         * @description Send a delivery's envelope again as a new delivery with a new delivery id (kind replay). 409 when the webhook is Disabled.
+         */
         post: operations["replayWebhookDelivery"];
         delete?: never;
         options?: never;
@@ -748,7 +949,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Send a delivery again with the same delivery id (receivers that de-duplicate will skip it), through a new round of the retry schedule. 409 while it is pending, sending or held, or when the webhook is Disabled. */
+        /**
+         * Send a delivery again with the same delivery id
+         * @description Send a delivery again with the same delivery id (receivers that de-duplicate will skip it), through a new round of the retry schedule. 409 while it is pending, sending or held, or when the webhook is Disabled.
+         */
         post: operations["resendWebhookDelivery"];
         delete?: never;
         options?: never;
@@ -765,7 +969,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Disable for good: no more events reach it and its unsent deliveries are cancelled; it stays (with its log) until deleted. Repeating answers it unchanged. */
+        /**
+         * Disable for good
+         * @description Disable for good: no more events reach it and its unsent deliveries are cancelled; it stays (with its log) until deleted. Repeating answers it unchanged.
+         */
         post: operations["disableWebhook"];
         delete?: never;
         options?: never;
@@ -782,7 +989,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Pause: new events are held, not sent, until resume. Repeating answers the paused webhook; 409 when Disabled. */
+        /**
+         * Pause: new events are held, not sent, until resume
+         * @description Pause: new events are held, not sent, until resume. Repeating answers the paused webhook; 409 when Disabled.
+         */
         post: operations["pauseWebhook"];
         delete?: never;
         options?: never;
@@ -799,7 +1009,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Resume a Paused webhook: Active again, its failure count reset, and the held deliveries sent. An Active or Unverified webhook is answered unchanged; 409 when Disabled. */
+        /**
+         * Resume a Paused webhook
+         * @description Resume a Paused webhook: Active again, its failure count reset, and the held deliveries sent. An Active or Unverified webhook is answered unchanged; 409 when Disabled.
+         */
         post: operations["resumeWebhook"];
         delete?: never;
         options?: never;
@@ -816,7 +1029,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Send a signed delivery of the chosen event now and answer the receiver's status, body and latency (logged as a test delivery; a 2xx makes an Unverified webhook Active). 409 when Disabled. */
+        /**
+         * Send a signed delivery of the chosen event now and answer the receiver's status
+         * @description Send a signed delivery of the chosen event now and answer the receiver's status, body and latency (logged as a test delivery; a 2xx makes an Unverified webhook Active). 409 when Disabled.
+         */
         post: operations["testWebhook"];
         delete?: never;
         options?: never;
@@ -831,7 +1047,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Requests made with the workspace's keys over the last 30 days, newest first (Owner and Admin only). Entries reach the log within seconds (they are written in batches). */
+        /**
+         * Requests made with the workspace's keys over the last 30 days, newest first
+         * @description Requests made with the workspace's keys over the last 30 days, newest first (Owner and Admin only). Entries reach the log within seconds (they are written in batches).
+         */
         get: operations["listSvcAuditLog"];
         put?: never;
         post?: never;
@@ -848,10 +1067,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The workspace's keys, newest first (Owner and Admin only). */
+        /**
+         * The workspace's keys, newest first (Owner and Admin only)
+         * @description The workspace's keys, newest first (Owner and Admin only).
+         */
         get: operations["listSvcKeys"];
         put?: never;
-        /** @description Create a key (Owner and Admin of the workspace only); the response carries the full key, shown this once. */
+        /**
+         * Create a key (Owner and Admin of the workspace only)
+         * @description Create a key (Owner and Admin of the workspace only); the response carries the full key, shown this once.
+         */
         post: operations["createSvcKey"];
         delete?: never;
         options?: never;
@@ -866,7 +1091,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description One key (Owner and Admin only). */
+        /**
+         * One key (Owner and Admin only)
+         * @description One key (Owner and Admin only).
+         */
         get: operations["getSvcKey"];
         put?: never;
         post?: never;
@@ -885,7 +1113,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Revoke a key (Owner and Admin only): every node refuses it from the next request on; irreversible. Repeating answers the revoked key. */
+        /**
+         * Revoke a key (Owner and Admin only)
+         * @description Revoke a key (Owner and Admin only): every node refuses it from the next request on; irreversible. Repeating answers the revoked key.
+         */
         post: operations["revokeSvcKey"];
         delete?: never;
         options?: never;
@@ -900,7 +1131,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The process is up. */
+        /**
+         * The process is up
+         * @description The process is up.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -917,7 +1151,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description PostgreSQL and Redis are reachable. */
+        /**
+         * PostgreSQL and Redis are reachable
+         * @description PostgreSQL and Redis are reachable.
+         */
         get: operations["getReadiness"];
         put?: never;
         post?: never;

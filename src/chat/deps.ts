@@ -17,6 +17,6 @@ export interface ChatDeps {
   accounts: AccountCache;
   config: Pick<
     Config,
-    'inlineMembersMax' | 'platformModule' | 'messageEditWindowSeconds' | 'uploadMaxBytes' | 'uploadAllowedTypes' | 'uploadSessionTtlSeconds' | 'mediaPublicUrl'
+    'inlineMembersMax' | 'platformModule' | 'messageEditWindowSeconds' | 'uploadMaxBytes' | 'uploadAllowedTypes' | 'uploadSessionTtlSeconds' | 'mediaPublicUrl' | 'chatPublicUrl'
   >;
 }

@@ -149,6 +149,7 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     renderError: renderChatError,
     // The Bot API's document, rendered by /docs beside the chat one once generated/openapi/bot.json exists.
     extraDocuments: await botDocument(),
+    publicUrl: deps.config.chatPublicUrl,
     divert: botApiDiversion(botApi),
     clientErrorRenderer: botApiClientErrors,
   });

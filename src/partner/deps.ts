@@ -10,7 +10,7 @@ export interface PartnerDeps {
   orm: Orm;
   sql: SqlPool;
   clock: Clock;
-  config: Pick<Config, 'platformModule'>;
+  config: Pick<Config, 'platformModule' | 'partnerPublicUrl'>;
   /** Emptied on every node after a key is revoked or a workspace's plan changes (see GateKeyCache). */
   gateKeys?: Pick<GateKeyCache, 'invalidate'>;
   /** Asks for an outbox drain after a commit that wrote events (CRM writes emit the workspace API's events). */

@@ -76,5 +76,8 @@ export async function buildPartnerListener(options: PartnerListenerOptions): Pro
     renderError: renderPartnerError,
     trustProxy: options.trustProxy,
     allowedOrigins: options.allowedOrigins,
+    publicUrl: deps.config.partnerPublicUrl,
+    // The document once named this path with a trailing slash; callers written against it keep working.
+    pathAliases: { '/api/v1/partner/crm/': '/api/v1/partner/crm' },
   });
 }

@@ -11,7 +11,7 @@ export interface WorkspaceDeps {
   orm: Orm;
   sql: SqlPool;
   clock: Clock;
-  config: Pick<Config, 'platformModule'>;
+  config: Pick<Config, 'platformModule' | 'workspacePublicUrl'>;
   /** Emptied on every node after a key is revoked (see GateKeyCache). */
   gateKeys?: Pick<GateKeyCache, 'invalidate'>;
   /** Asks for an outbox drain after a commit that wrote events. */

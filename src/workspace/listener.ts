@@ -84,5 +84,6 @@ export async function buildWorkspaceListener(options: WorkspaceListenerOptions):
     trustProxy: options.trustProxy,
     readiness: options.readiness,
     allowedOrigins: options.allowedOrigins,
+    publicUrl: deps.config.workspacePublicUrl,
   });
 }

@@ -51,6 +51,11 @@ def seeded_coverage_ids(context, case):
                     case.body[name] = [pool[i % len(pool)] for i in range(len(case.body[name]))]
             elif name in case.body:
                 case.body[name] = value
+            # "object.field": a field of an object in the body (body.recurrence.timeZone), when both are there.
+            elif "." in name and isinstance(case.body.get(name.partition(".")[0]), dict):
+                parent, _, field = name.partition(".")
+                if field in case.body[parent]:
+                    case.body[parent][field] = value
     return case
 
 

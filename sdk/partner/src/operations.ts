@@ -54,7 +54,7 @@ export type KeyWriteOperationId = {
 export const keyOperationRoutes = {
   getCurrentApiKey: { method: 'get', path: '/api/v1/api-keys/current' },
   revokeCurrentApiKey: { method: 'post', path: '/api/v1/api-keys/current/revoke' },
-  listCrmResources: { method: 'get', path: '/api/v1/partner/crm/' },
+  listCrmResources: { method: 'get', path: '/api/v1/partner/crm' },
   getScopeCatalogue: { method: 'get', path: '/api/v1/partner/crm/_scopes' },
   getApiIdentity: { method: 'get', path: '/api/v1/partner/crm/_me' },
   listLeads: { method: 'get', path: '/api/v1/partner/crm/leads' },

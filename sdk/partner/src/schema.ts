@@ -7,7 +7,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The calling key. */
+        /**
+         * The calling key
+         * @description The calling key.
+         */
         get: operations["getCurrentApiKey"];
         put?: never;
         post?: never;
@@ -26,7 +29,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Revoke the calling key; it dies at once on every node, and the row stays for audit. */
+        /**
+         * Revoke the calling key
+         * @description Revoke the calling key; it dies at once on every node, and the row stays for audit.
+         */
         post: operations["revokeCurrentApiKey"];
         delete?: never;
         options?: never;
@@ -34,14 +40,17 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/partner/crm/": {
+    "/api/v1/partner/crm": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** @description The resources of this API and the scopes they need. */
+        /**
+         * The resources of this API and the scopes they need
+         * @description The resources of this API and the scopes they need.
+         */
         get: operations["listCrmResources"];
         put?: never;
         post?: never;
@@ -58,7 +67,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The identity of the calling key. */
+        /**
+         * The identity of the calling key
+         * @description The identity of the calling key.
+         */
         get: operations["getApiIdentity"];
         put?: never;
         post?: never;
@@ -75,7 +87,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The scope catalogue with its presets. */
+        /**
+         * The scope catalogue with its presets
+         * @description The scope catalogue with its presets.
+         */
         get: operations["getScopeCatalogue"];
         put?: never;
         post?: never;
@@ -92,10 +107,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description List activities, newest first (no status filter). */
+        /**
+         * List activities, newest first (no status filter)
+         * @description List activities, newest first (no status filter).
+         */
         get: operations["listActivities"];
         put?: never;
-        /** @description Record an activity; activities cannot be changed afterwards. */
+        /**
+         * Record an activity; activities cannot be changed afterwards
+         * @description Record an activity; activities cannot be changed afterwards.
+         */
         post: operations["createActivity"];
         delete?: never;
         options?: never;
@@ -110,7 +131,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description An activity; 404 activity_not_found. */
+        /**
+         * An activity; 404 activity_not_found
+         * @description An activity; 404 activity_not_found.
+         */
         get: operations["getActivity"];
         put?: never;
         post?: never;
@@ -127,10 +151,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description List companies, newest first. */
+        /**
+         * List companies, newest first
+         * @description List companies, newest first.
+         */
         get: operations["listCompanies"];
         put?: never;
-        /** @description Create a company. */
+        /**
+         * Create a company
+         * @description Create a company.
+         */
         post: operations["createCompany"];
         delete?: never;
         options?: never;
@@ -145,14 +175,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A company; 404 company_not_found. */
+        /**
+         * A company; 404 company_not_found
+         * @description A company; 404 company_not_found.
+         */
         get: operations["getCompany"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** @description Change a company. */
+        /**
+         * Change a company
+         * @description Change a company.
+         */
         patch: operations["updateCompany"];
         trace?: never;
     };
@@ -163,10 +199,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description List contacts, newest first. */
+        /**
+         * List contacts, newest first
+         * @description List contacts, newest first.
+         */
         get: operations["listContacts"];
         put?: never;
-        /** @description Create a contact. */
+        /**
+         * Create a contact
+         * @description Create a contact.
+         */
         post: operations["createContact"];
         delete?: never;
         options?: never;
@@ -181,14 +223,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A contact; 404 contact_not_found. */
+        /**
+         * A contact; 404 contact_not_found
+         * @description A contact; 404 contact_not_found.
+         */
         get: operations["getContact"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** @description Change a contact. */
+        /**
+         * Change a contact
+         * @description Change a contact.
+         */
         patch: operations["updateContact"];
         trace?: never;
     };
@@ -199,10 +247,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description List deals, newest first. */
+        /**
+         * List deals, newest first
+         * @description List deals, newest first.
+         */
         get: operations["listDeals"];
         put?: never;
-        /** @description Create a deal. */
+        /**
+         * Create a deal
+         * @description Create a deal.
+         */
         post: operations["createDeal"];
         delete?: never;
         options?: never;
@@ -217,14 +271,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A deal; 404 deal_not_found when it does not exist in the key's workspace. */
+        /**
+         * A deal; 404 deal_not_found when it does not exist in the key's workspace
+         * @description A deal; 404 deal_not_found when it does not exist in the key's workspace.
+         */
         get: operations["getDeal"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** @description Change a deal. */
+        /**
+         * Change a deal
+         * @description Change a deal.
+         */
         patch: operations["updateDeal"];
         trace?: never;
     };
@@ -235,7 +295,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description List invoices, newest first (read only). */
+        /**
+         * List invoices, newest first (read only)
+         * @description List invoices, newest first (read only).
+         */
         get: operations["listInvoices"];
         put?: never;
         post?: never;
@@ -252,7 +315,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description An invoice; 404 invoice_not_found. */
+        /**
+         * An invoice; 404 invoice_not_found
+         * @description An invoice; 404 invoice_not_found.
+         */
         get: operations["getInvoice"];
         put?: never;
         post?: never;
@@ -269,10 +335,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description List leads, newest first. */
+        /**
+         * List leads, newest first
+         * @description List leads, newest first.
+         */
         get: operations["listLeads"];
         put?: never;
-        /** @description Create a lead. */
+        /**
+         * Create a lead
+         * @description Create a lead.
+         */
         post: operations["createLead"];
         delete?: never;
         options?: never;
@@ -287,14 +359,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A lead; 404 lead_not_found when it does not exist in the key's workspace. */
+        /**
+         * A lead; 404 lead_not_found when it does not exist in the key's workspace
+         * @description A lead; 404 lead_not_found when it does not exist in the key's workspace.
+         */
         get: operations["getLead"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** @description Change a lead. */
+        /**
+         * Change a lead
+         * @description Change a lead.
+         */
         patch: operations["updateLead"];
         trace?: never;
     };
@@ -305,7 +383,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description List payments, newest first (read only). */
+        /**
+         * List payments, newest first (read only)
+         * @description List payments, newest first (read only).
+         */
         get: operations["listPayments"];
         put?: never;
         post?: never;
@@ -322,7 +403,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A payment; 404 payment_not_found. */
+        /**
+         * A payment; 404 payment_not_found
+         * @description A payment; 404 payment_not_found.
+         */
         get: operations["getPayment"];
         put?: never;
         post?: never;
@@ -339,7 +423,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description List products, newest first (read only). */
+        /**
+         * List products, newest first (read only)
+         * @description List products, newest first (read only).
+         */
         get: operations["listProducts"];
         put?: never;
         post?: never;
@@ -356,7 +443,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A product; 404 product_not_found. */
+        /**
+         * A product; 404 product_not_found
+         * @description A product; 404 product_not_found.
+         */
         get: operations["getProduct"];
         put?: never;
         post?: never;
@@ -373,7 +463,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description List quotations, newest first (read only). */
+        /**
+         * List quotations, newest first (read only)
+         * @description List quotations, newest first (read only).
+         */
         get: operations["listQuotations"];
         put?: never;
         post?: never;
@@ -390,7 +483,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A quotation; 404 quotation_not_found. */
+        /**
+         * A quotation; 404 quotation_not_found
+         * @description A quotation; 404 quotation_not_found.
+         */
         get: operations["getQuotation"];
         put?: never;
         post?: never;
@@ -407,7 +503,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description List subscriptions, newest first (read only). */
+        /**
+         * List subscriptions, newest first (read only)
+         * @description List subscriptions, newest first (read only).
+         */
         get: operations["listSubscriptions"];
         put?: never;
         post?: never;
@@ -424,7 +523,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A subscription; 404 subscription_not_found. */
+        /**
+         * A subscription; 404 subscription_not_found
+         * @description A subscription; 404 subscription_not_found.
+         */
         get: operations["getSubscription"];
         put?: never;
         post?: never;
@@ -441,7 +543,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The plan catalogue. */
+        /**
+         * The plan catalogue
+         * @description The plan catalogue.
+         */
         get: operations["listPlans"];
         put?: never;
         post?: never;
@@ -458,7 +563,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Deliveries of the key's workspace and environment, newest first. */
+        /**
+         * Deliveries of the key's workspace and environment, newest first
+         * @description Deliveries of the key's workspace and environment, newest first.
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -475,7 +583,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A delivery; 404 delivery_not_found. */
+        /**
+         * A delivery; 404 delivery_not_found
+         * @description A delivery; 404 delivery_not_found.
+         */
         get: operations["getWebhookDelivery"];
         put?: never;
         post?: never;
@@ -494,7 +605,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Send the envelope again as a new delivery with a new id. */
+        /**
+         * Send the envelope again as a new delivery with a new id
+         * @description Send the envelope again as a new delivery with a new id.
+         */
         post: operations["replayWebhookDelivery"];
         delete?: never;
         options?: never;
@@ -511,7 +625,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Send again with the same delivery id, through a new round of the retry schedule; 409 delivery_in_progress while pending, sending or held. */
+        /**
+         * Send again with the same delivery id, through a new round of the retry schedule
+         * @description Send again with the same delivery id, through a new round of the retry schedule; 409 delivery_in_progress while pending, sending or held.
+         */
         post: operations["resendWebhookDelivery"];
         delete?: never;
         options?: never;
@@ -526,10 +643,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Webhook endpoints of the key's workspace and environment, newest first. */
+        /**
+         * Webhook endpoints of the key's workspace and environment, newest first
+         * @description Webhook endpoints of the key's workspace and environment, newest first.
+         */
         get: operations["listWebhookEndpoints"];
         put?: never;
-        /** @description Register a webhook endpoint; it is sent a signed ping (2xx: active, else unverified, still saved). */
+        /**
+         * Register a webhook endpoint; it is sent a signed ping (2xx
+         * @description Register a webhook endpoint; it is sent a signed ping (2xx: active, else unverified, still saved).
+         */
         post: operations["createWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -544,15 +667,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A webhook endpoint; 404 webhook_not_found. */
+        /**
+         * A webhook endpoint; 404 webhook_not_found
+         * @description A webhook endpoint; 404 webhook_not_found.
+         */
         get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
-        /** @description Delete a webhook endpoint with its log. */
+        /**
+         * Delete a webhook endpoint with its log
+         * @description Delete a webhook endpoint with its log.
+         */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
-        /** @description Change a webhook endpoint; 409 webhook_disabled when disabled. */
+        /**
+         * Change a webhook endpoint; 409 webhook_disabled when disabled
+         * @description Change a webhook endpoint; 409 webhook_disabled when disabled.
+         */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
@@ -565,7 +697,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Disable for good: no more events; unsent deliveries are cancelled. */
+        /**
+         * Disable for good: no more events; unsent deliveries are cancelled
+         * @description Disable for good: no more events; unsent deliveries are cancelled.
+         */
         post: operations["disableWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -582,7 +717,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Pause: events are held until resume. */
+        /**
+         * Pause: events are held until resume
+         * @description Pause: events are held until resume.
+         */
         post: operations["pauseWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -599,7 +737,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Resume a paused endpoint: active, failures reset, held deliveries sent. */
+        /**
+         * Resume a paused endpoint: active, failures reset, held deliveries sent
+         * @description Resume a paused endpoint: active, failures reset, held deliveries sent.
+         */
         post: operations["resumeWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -616,7 +757,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Send a signed delivery of the chosen event now and answer the receiver's status, body and latency. */
+        /**
+         * Send a signed delivery of the chosen event now and answer the receiver's status
+         * @description Send a signed delivery of the chosen event now and answer the receiver's status, body and latency.
+         */
         post: operations["testWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -631,10 +775,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The workspaces the caller belongs to, newest first. */
+        /**
+         * The workspaces the caller belongs to, newest first
+         * @description The workspaces the caller belongs to, newest first.
+         */
         get: operations["listWorkspaces"];
         put?: never;
-        /** @description Create a workspace on the free plan; the caller becomes its owner. */
+        /**
+         * Create a workspace on the free plan; the caller becomes its owner
+         * @description Create a workspace on the free plan; the caller becomes its owner.
+         */
         post: operations["createWorkspace"];
         delete?: never;
         options?: never;
@@ -649,7 +799,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A workspace; 404 workspace_not_found for non-members. */
+        /**
+         * A workspace; 404 workspace_not_found for non-members
+         * @description A workspace; 404 workspace_not_found for non-members.
+         */
         get: operations["getWorkspace"];
         put?: never;
         post?: never;
@@ -666,10 +819,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The workspace's keys (View cell); empty when the workspace lacks external API access. */
+        /**
+         * The workspace's keys (View cell)
+         * @description The workspace's keys (View cell); empty when the workspace lacks external API access.
+         */
         get: operations["listApiKeys"];
         put?: never;
-        /** @description Issue a key (Create cell); the response carries the full secret, shown this once. */
+        /**
+         * Issue a key (Create cell); the response carries the full secret, shown this once
+         * @description Issue a key (Create cell); the response carries the full secret, shown this once.
+         */
         post: operations["createApiKey"];
         delete?: never;
         options?: never;
@@ -684,7 +843,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description One key (View cell). */
+        /**
+         * One key (View cell)
+         * @description One key (View cell).
+         */
         get: operations["getApiKey"];
         put?: never;
         post?: never;
@@ -703,7 +865,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Revoke a key (Delete cell); it dies at once and the row stays for audit. */
+        /**
+         * Revoke a key (Delete cell); it dies at once and the row stays for audit
+         * @description Revoke a key (Delete cell); it dies at once and the row stays for audit.
+         */
         post: operations["revokeApiKey"];
         delete?: never;
         options?: never;
@@ -718,7 +883,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The members and their roles. */
+        /**
+         * The members and their roles
+         * @description The members and their roles.
+         */
         get: operations["listMembers"];
         put?: never;
         post?: never;
@@ -736,10 +904,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** @description Add an account or change its role (owner and admin only). */
+        /**
+         * Add an account or change its role (owner and admin only)
+         * @description Add an account or change its role (owner and admin only).
+         */
         put: operations["putMember"];
         post?: never;
-        /** @description Remove a member (owner and admin only); the owner cannot be removed. */
+        /**
+         * Remove a member (owner and admin only); the owner cannot be removed
+         * @description Remove a member (owner and admin only); the owner cannot be removed.
+         */
         delete: operations["removeMember"];
         options?: never;
         head?: never;
@@ -754,7 +928,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** @description Change the plan (platform administrators only). */
+        /**
+         * Change the plan (platform administrators only)
+         * @description Change the plan (platform administrators only).
+         */
         put: operations["setWorkspacePlan"];
         post?: never;
         delete?: never;
@@ -770,10 +947,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The roles with their API Keys cells. */
+        /**
+         * The roles with their API Keys cells
+         * @description The roles with their API Keys cells.
+         */
         get: operations["listRoles"];
         put?: never;
-        /** @description Create a custom role (owner and admin only). */
+        /**
+         * Create a custom role (owner and admin only)
+         * @description Create a custom role (owner and admin only).
+         */
         post: operations["createRole"];
         delete?: never;
         options?: never;
@@ -789,7 +972,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** @description Set a role's API Keys cells (owner and admin only); owner and admin cells are fixed. */
+        /**
+         * Set a role's API Keys cells (owner and admin only)
+         * @description Set a role's API Keys cells (owner and admin only); owner and admin cells are fixed.
+         */
         put: operations["setRoleApiKeyCells"];
         post?: never;
         delete?: never;

@@ -289,8 +289,12 @@ describe('read-only resources', () => {
 
 describe('descriptive endpoints', () => {
   test('the index lists the ten resources with their scopes and writability', async () => {
-    const res = await api.get('/');
+    const res = await api.get('');
     expectStatus(res, 200);
+    // The spelling with a trailing slash, documented before, answers the same.
+    const alias = await api.get('/');
+    expectStatus(alias, 200);
+    expect(alias.body).toEqual(res.body);
     expect(res.body.object).toBe('list');
     expect(res.body.has_more).toBe(false);
     expect(res.body.next_cursor).toBeNull();

@@ -27,8 +27,11 @@ function detailOf(part: string, e: AjvError): ErrorDetail {
   if ((e.keyword === 'unevaluatedProperties' || e.keyword === 'additionalProperties') && (params.unevaluatedProperty || params.additionalProperty)) {
     return { location: `${base}.${String(params.unevaluatedProperty ?? params.additionalProperty)}`, message: 'is not a known field' };
   }
-  // A `false` subschema forbids a field beside others (e.g. two fields of which only one may be given).
-  if (e.keyword === 'false schema') return { location: base, message: 'cannot be given together with the other fields of this request' };
+  // A `false` subschema, or `not: {}` in a conditional's then, forbids a field beside others (two fields of which only
+  // one may be given).
+  if (e.keyword === 'false schema' || (e.keyword === 'not' && /\/then\/properties\/[^/]+\/not$/.test(e.schemaPath ?? ''))) {
+    return { location: base, message: 'cannot be given together with the other fields of this request' };
+  }
   if (e.keyword === 'enum' && Array.isArray(params.allowedValues)) {
     return { location: base, message: `must be one of ${params.allowedValues.map(String).join(', ')}` };
   }
@@ -48,7 +51,9 @@ export function toAppError(err: unknown): AppError {
   if (e?.name === 'Unauthorized' && Array.isArray(e.errors) && e.errors[0] instanceof AppError) return e.errors[0];
   if (Array.isArray(e?.validation)) {
     const part = partNames[e.validationContext ?? 'body'] ?? 'body';
-    const details = uniqueByLocation(e.validation.map((v) => detailOf(part, v)));
+    // A failed if/then is reported by the errors of its branch, which name the field; the `if` error itself names none.
+    const errors = e.validation.filter((v) => v.keyword !== 'if');
+    const details = uniqueByLocation((errors.length > 0 ? errors : e.validation).map((v) => detailOf(part, v)));
     const summary = details.map((d) => `${d.location} ${d.message}`).join('; ');
     return new AppError(400, 'validation_failed', `The request is invalid: ${summary}`, details);
   }

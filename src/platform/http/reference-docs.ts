@@ -1,6 +1,7 @@
 // The interactive reference of a listener's OpenAPI documents: /openapi.json is the raw document the listener
-// serves (byte for byte what generated/openapi holds), /docs renders it with Scalar, whose script is served from
-// the package itself (no CDN). Both are public: they pass no gate and need no credential.
+// serves (what generated/openapi holds, its `servers` set to the listener's public URL when one is configured),
+// /docs renders it with Scalar, whose script is served from the package itself (no CDN). Both are public: they pass
+// no gate and need no credential.
 import type { FastifyInstance, FastifyPluginCallback } from 'fastify';
 
 // Loaded by a computed name: the package's type declarations pull browser typings into the server's program (and
@@ -34,15 +35,26 @@ function titleOf(specification: Record<string, unknown>, fallback: string): stri
   return typeof info?.title === 'string' ? info.title : fallback;
 }
 
+/**
+ * The document as served: its own `servers` (relative, "/") unless the listener has a public URL, which then is the
+ * one server. /docs reads the served document, so its requests go where the document says.
+ */
+export function servedDocument(specification: Record<string, unknown>, publicUrl: string | undefined): string {
+  if (publicUrl === undefined) return JSON.stringify(specification);
+  const url = publicUrl.replace(/\/+$/, '') || '/';
+  return JSON.stringify({ ...specification, servers: [{ url, description: 'This listener' }] });
+}
+
 export async function registerReferenceDocs(
   app: FastifyInstance,
   name: string,
   specification: Record<string, unknown>,
   extra: ExtraDocument[] = [],
+  publicUrl?: string,
 ): Promise<void> {
   const documents = [
-    { url: '/openapi.json', title: titleOf(specification, name), body: JSON.stringify(specification) },
-    ...extra.map((d) => ({ url: `/openapi/${d.slug}.json`, title: d.title, body: JSON.stringify(d.specification) })),
+    { url: '/openapi.json', title: titleOf(specification, name), body: servedDocument(specification, publicUrl) },
+    ...extra.map((d) => ({ url: `/openapi/${d.slug}.json`, title: d.title, body: servedDocument(d.specification, publicUrl) })),
   ];
   for (const doc of documents) {
     app.get(doc.url, { logLevel: 'warn' }, async (_request, reply) => reply.type('application/json; charset=utf-8').send(doc.body));

@@ -13,6 +13,7 @@ import { ajv2020ValidatorCompiler } from './ajv.js';
 import { clientErrorPath } from './client-error-path.js';
 import { corsHook } from './cors.js';
 import { isPublicPath, registerReferenceDocs, type ExtraDocument } from './reference-docs.js';
+import { aliasRewriter } from './path-aliases.js';
 import { AppError } from './app-error.js';
 import { bodyMissing, bodyTooDeep, clientErrorOf, illFormedUnicode, methodNotAllowed, routeNotFound, toAppError } from './framework-errors.js';
 import type { ContextFactory, HandlerMap, Result } from './typed.js';
@@ -75,6 +76,10 @@ export interface ListenerOptions<Ops, Ctx> {
   allowedOrigins?: () => readonly string[];
   /** More documents rendered by /docs beside the listener's own, each at /openapi/<slug>.json. */
   extraDocuments?: ExtraDocument[];
+  /** The `servers` URL of the documents this listener serves (CHAT_PUBLIC_URL etc.); undefined: the spec's "/". */
+  publicUrl?: string;
+  /** Undocumented paths answered as another path (old spellings kept for existing callers): alias → path. */
+  pathAliases?: Record<string, string>;
   /**
    * Sees every raw request first and returns true when it took it (another interface sharing this port, as the Bot
    * API shares the chat port); the others go through this listener.
@@ -286,6 +291,7 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
     // A hop count trusts that many proxies nearest to this server.
     trustProxy: typeof options.trustProxy === 'number' ? (_address: string, hop: number) => hop < (options.trustProxy as number) : (options.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    ...(options.pathAliases ? { rewriteUrl: aliasRewriter(options.pathAliases) } : {}),
     requestTimeout: timeouts.requestTimeoutMs,
     keepAliveTimeout: timeouts.keepAliveTimeoutMs,
     http: httpOptions,
@@ -433,6 +439,6 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
       };
     }) as never,
   });
-  await registerReferenceDocs(app as unknown as FastifyInstance, options.name, options.specification, options.extraDocuments);
+  await registerReferenceDocs(app as unknown as FastifyInstance, options.name, options.specification, options.extraDocuments, options.publicUrl);
   return app as unknown as FastifyInstance;
 }

@@ -1,7 +1,7 @@
 // The Bot API's contract with Telegram libraries: the envelope on every answer (401 for any token that is not a
 // live bot's, 404 for unknown methods, 400 for bad input, which changes nothing), both path shapes, JSON and form
 // bodies, update ids and offsets, thread replies, edits and deletions.
-import { startTestPlatform, type TestAccount, type TestPlatform } from '../../support/platform.js';
+import { call, startTestPlatform, type TestAccount, type TestPlatform } from '../../support/platform.js';
 import { count } from '../../helpers/expect.js';
 import { botCall, chatNumber, createBot, expectBotError, groupWith, pendingUpdates, resultOf, say, userNumber, type TestBot } from '../../helpers/bots.js';
 
@@ -80,6 +80,15 @@ describe('tokens and methods', () => {
       expect(resultOf(await botCall(platform, bot.token, 'getWebhookInfo', body, { httpMethod })).url).toBe('');
       expect(resultOf(await botCall(platform, bot.token, 'getUpdates', body, { httpMethod }))).toEqual([]);
     }
+  });
+
+  test('an empty JSON body is a call without parameters: optional ones answer, required ones are named', async () => {
+    const { bot } = await scene();
+    const empty = (method: string) => call(platform.chatUrl, 'POST', `/bot/${bot.token}/${method}`, { rawBody: '', headers: { 'content-type': 'application/json' } });
+    expect(resultOf(await empty('getMe')).username).toBe(bot.username);
+    expect(resultOf(await empty('getMyCommands'))).toEqual([]);
+    const refused = await empty('sendMessage');
+    expectBotError(refused, 400, /chat_id|text/);
   });
 });
 

@@ -18,6 +18,7 @@ import { renderBotError } from './errors.js';
 import { mountFileDownloads } from './file-downloads.js';
 import { BotFiles } from './files.js';
 import { addFormParsers } from './forms.js';
+import { addEmptyJsonParser } from './empty-json.js';
 import { declaredMethods, tokenGate } from './gate.js';
 import { botApiHandlers, type BotOperations } from './handlers.js';
 import { BotMessages } from './messages.js';
@@ -75,6 +76,7 @@ export async function buildBotListener(options: BotListenerOptions): Promise<Fas
     configure: (app) => {
       addFormParsers(app, multipartLimit);
       mountFileDownloads(app, deps.sql, options.media);
+      addEmptyJsonParser(app);
     },
   });
   await app.ready();
