@@ -1,9 +1,9 @@
-// Who made a key, in words. The workspace documents carry the creator's account id only, and no operation there
-// turns an account id into a display name; the member list gives each member's role. So the signed-in user reads
-// "You", another member reads as their role in the workspace ("Admin"), an account no longer in it as "Former member", and a
-// key made by the command line (no account) as "Command line". The account id stays in the cell's title.
+// Who made a key, in words: the signed-in user reads "You", another member of the workspace their display name and
+// role ("Dana Reyes (Admin)") from the member list, an account no longer in it "Former member", and a key made by the
+// command line (no account) "Command line". The account id stays in the cell's title.
 export interface MemberRow {
   account_id: string;
+  display_name: string;
   role: string;
 }
 
@@ -13,5 +13,5 @@ export function creatorLabel(createdBy: string | null, me: string, members: read
   if (!createdBy) return 'Command line';
   if (createdBy === me) return 'You';
   const member = members.find((m) => m.account_id === createdBy);
-  return member ? roleTitle(member.role) : 'Former member';
+  return member ? `${member.display_name} (${roleTitle(member.role)})` : 'Former member';
 }

@@ -340,7 +340,7 @@ test('convention B: create a key with an IP allow-list checked as you type, see 
 });
 
 test('service keys name their creators and keep their dates on one line at 1280 px', async () => {
-  const colleague = await tenant.account();
+  const colleague = await tenant.account({ displayName: 'Dana Reyes' });
   expect((await call(platform.partnerUrl, 'PUT', `/api/v1/workspaces/${workspaceId}/members/${colleague.id}`, { token: owner.token, body: { role: 'admin' } })).status).toBe(200);
   const made = await call(platform.workspaceUrl, 'POST', `/api/v1/workspaces/${workspaceId}/svc-keys`, {
     token: colleague.token,
@@ -349,13 +349,13 @@ test('service keys name their creators and keep their dates on one line at 1280 
   expect(made.status).toBe(201);
   const f = await flow(browser, 'creators');
   try {
-    await f.step('the owner sees "You" for their keys and the role of the admin who made the other', async () => {
+    await f.step('the owner sees "You" for their keys and the name and role of the admin who made the other', async () => {
       await open(f, owner.token, `#/w/${workspaceId}/svc-keys`);
       await f.page.waitForSelector(`tr[data-key-id="${made.body.id}"]`);
       const creators = await f.page.$$eval('tbody tr', (rows: any[]) =>
         rows.map((r) => [r.querySelector('td[data-label="Name"]').firstChild.textContent, r.querySelector('td[data-label="Creator"]').textContent.trim()]),
       );
-      expect(creators).toContainEqual(['Colleague key', 'Admin']);
+      expect(creators).toContainEqual(['Colleague key', 'Dana Reyes (Admin)']);
       expect(creators.filter(([name]) => name !== 'Colleague key').map(([, creator]) => creator)).toEqual(expect.arrayContaining(['You']));
       expect(await f.page.evaluate(() => /[0-9a-f]{8}-[0-9a-f]{4}|^[0-9a-f]{8}$/m.test(document.querySelector('tbody').innerText))).toBe(false);
     });

@@ -1022,6 +1022,8 @@ export interface components {
             /** @enum {string} */
             object: "workspace_member";
             account_id: components["schemas"]["Platform.uuid"];
+            /** @description The account's display name, so a member (and what they created) can be shown by name. */
+            display_name: string;
             role: string;
             added_at: components["schemas"]["Platform.instant"];
         };

@@ -85,14 +85,15 @@ export class WorkspaceService {
     await loadWorkspace(this.deps.sql, workspaceId, caller);
     const limit = query.limit ?? 50;
     const params: unknown[] = [workspaceId];
-    let sql = 'select account_id, role, added_at from workspace_members where workspace_id = $1';
+    let sql = `select m.account_id, a.display_name, m.role, m.added_at
+                 from workspace_members m join accounts a on a.id = m.account_id where m.workspace_id = $1`;
     if (query.cursor !== undefined) {
       const c = parseCursor(query.cursor);
       params.push(c.at, c.id);
-      sql += ' and (added_at, account_id) > ($2::timestamptz, $3::uuid)';
+      sql += ' and (m.added_at, m.account_id) > ($2::timestamptz, $3::uuid)';
     }
     params.push(limit + 1);
-    sql += ` order by added_at, account_id limit $${params.length}`;
+    sql += ` order by m.added_at, m.account_id limit $${params.length}`;
     const { rows } = await this.deps.sql.query<MemberRow>(sql, params);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
@@ -114,9 +115,11 @@ export class WorkspaceService {
     );
     if (!rowCount) throw partnerErrors.notFound('account_not_found', 'The account');
     const { rows } = await this.deps.sql.query<MemberRow>(
-      `insert into workspace_members (workspace_id, account_id, role, added_at) values ($1, $2, $3, $4)
-       on conflict (workspace_id, account_id) do update set role = excluded.role
-       returning account_id, role, added_at`,
+      `with put as (
+         insert into workspace_members (workspace_id, account_id, role, added_at) values ($1, $2, $3, $4)
+         on conflict (workspace_id, account_id) do update set role = excluded.role
+         returning account_id, role, added_at)
+       select put.account_id, a.display_name, put.role, put.added_at from put join accounts a on a.id = put.account_id`,
       [workspaceId, accountId, role, this.deps.clock.now()],
     );
     return memberView(rows[0]!);

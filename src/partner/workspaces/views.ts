@@ -7,6 +7,7 @@ export type { WorkspaceRow };
 
 export interface MemberRow {
   account_id: string;
+  display_name: string;
   role: string;
   added_at: Date;
 }
@@ -40,7 +41,13 @@ export function workspaceView(row: WorkspaceRow) {
 }
 
 export function memberView(row: MemberRow) {
-  return { object: 'workspace_member' as const, account_id: row.account_id, role: row.role, added_at: row.added_at.toISOString() };
+  return {
+    object: 'workspace_member' as const,
+    account_id: row.account_id,
+    display_name: row.display_name,
+    role: row.role,
+    added_at: row.added_at.toISOString(),
+  };
 }
 
 export function roleView(name: string, cells: Cells) {

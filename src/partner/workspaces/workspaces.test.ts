@@ -147,17 +147,18 @@ describe('workspaces', () => {
 
 describe('members', () => {
   test('owner adds and re-roles members; any member lists them; non-members get 404', async () => {
-    const owner = await tenant.account();
+    const owner = await tenant.account({ displayName: 'Olga Owner' });
     const ws = await newWorkspace(owner);
-    const staff = await addMember(owner, ws, 'staff');
+    const staff = await tenant.account({ displayName: 'Sam Staff' });
+    expect((await as(owner, 'PUT', `/api/v1/workspaces/${ws}/members/${staff.id}`, { role: 'staff' })).status).toBe(200);
     const changed = await as(owner, 'PUT', `/api/v1/workspaces/${ws}/members/${staff.id}`, { role: 'manager' });
     expect(changed.status).toBe(200);
-    expect(changed.body).toEqual({ object: 'workspace_member', account_id: staff.id, role: 'manager', added_at: expect.any(String) });
+    expect(changed.body).toEqual({ object: 'workspace_member', account_id: staff.id, display_name: 'Sam Staff', role: 'manager', added_at: expect.any(String) });
     const list = await as(staff, 'GET', `/api/v1/workspaces/${ws}/members`);
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ object: 'list', has_more: false, next_cursor: null });
-    expect(list.body.data.map((m: { account_id: string; role: string }) => [m.account_id, m.role]).sort()).toEqual(
-      [[owner.id, 'owner'], [staff.id, 'manager']].sort(),
+    expect(list.body.data.map((m: { account_id: string; display_name: string; role: string }) => [m.account_id, m.display_name, m.role]).sort()).toEqual(
+      [[owner.id, 'Olga Owner', 'owner'], [staff.id, 'Sam Staff', 'manager']].sort(),
     );
     expectPartnerError(await as(await tenant.account(), 'GET', `/api/v1/workspaces/${ws}/members`), 404, 'workspace_not_found');
   });
