@@ -2,7 +2,8 @@
 // room where a message that is not recalled carries the file may download it; anyone else, and everyone once every
 // message carrying it is recalled, gets 404 file_not_found. Files are always attachments (never rendered inline
 // by a browser), whatever their type.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
@@ -19,9 +20,21 @@ const readableSql = `
                   where m.attachments @> $3::jsonb and m.recalled_at is null)`;
 
 /** RFC 6266: an ASCII fallback and the UTF-8 name (RFC 8187). */
-export function contentDisposition(fileName: string): string {
+function contentDisposition(fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}
+
+/** A stored file's bytes, always as an attachment that a browser neither renders nor sniffs, never cached. */
+export function sendStoredFile(reply: FastifyReply, file: { file_name: string; content_type: string; size: number }, body: Readable): FastifyReply {
+  return reply
+    .header('content-type', file.content_type)
+    .header('content-length', String(file.size))
+    .header('content-disposition', contentDisposition(file.file_name))
+    .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', "default-src 'none'; sandbox")
+    .header('cache-control', 'private, no-store')
+    .send(body);
 }
 
 export function mountDownloads(app: FastifyInstance, deps: ChatDeps, store: MediaStore, authenticate: (request: FastifyRequest) => Promise<Caller>): void {
@@ -32,14 +45,6 @@ export function mountDownloads(app: FastifyInstance, deps: ChatDeps, store: Medi
     const { rows } = await deps.sql.query<{ file_name: string; content_type: string; size: number }>(readableSql, [id, caller.accountId, JSON.stringify([{ id }])]);
     const file = rows[0];
     if (!file) throw fileNotFound();
-    const body = await store.read(id);
-    return reply
-      .header('content-type', file.content_type)
-      .header('content-length', String(file.size))
-      .header('content-disposition', contentDisposition(file.file_name))
-      .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', "default-src 'none'; sandbox")
-      .header('cache-control', 'private, no-store')
-      .send(body);
+    return sendStoredFile(reply, file, await store.read(id));
   });
 }

@@ -3,7 +3,7 @@
 // see it. A wrong token is 401; a path that names no file the bot can see is 404, both in the Bot API's envelope.
 import type { FastifyInstance } from 'fastify';
 import type { SqlPool } from '../../../platform/db/sql.js';
-import { contentDisposition } from '../../media/downloads.js';
+import { sendStoredFile } from '../../media/downloads.js';
 import type { MediaStore } from '../../media/store.js';
 import { BotApiError, botApiErrors } from './errors.js';
 import { filePathPrefix } from './file-ids.js';
@@ -19,13 +19,6 @@ export function mountFileDownloads(app: FastifyInstance, sql: SqlPool, store: Me
     if (!bot) throw botApiErrors.unauthorized();
     const file = await visibleFile(sql, bot, fileId);
     if (!file) throw new BotApiError(404, 'Not Found');
-    return reply
-      .header('content-type', file.content_type)
-      .header('content-length', String(file.size))
-      .header('content-disposition', contentDisposition(file.file_name))
-      .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', "default-src 'none'; sandbox")
-      .header('cache-control', 'private, no-store')
-      .send(await store.read(file.id));
+    return sendStoredFile(reply, file, await store.read(file.id));
   });
 }
