@@ -24,13 +24,12 @@ function makeAjv(coerceTypes: boolean | 'array'): AjvInstance {
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
   ajv.addFormat('double', { type: 'number', validate: () => true });
   ajv.addFormat('float', { type: 'number', validate: () => true });
-  // Normalising keywords rewrite the value, so handlers (and SQL) see one form: uuids in lower case whatever case
-  // the client wrote them in, names without surrounding whitespace. The rewrites wait until the whole request part
+  // Normalising keywords rewrite the value, so handlers (and SQL) see one form. Uuids are lowered in place while
+  // validating, so uniqueItems already compares them in one case. Names are trimmed only once the whole request part
   // has been validated (see normalisedAfterValidation), so every assertion judges what the client sent: a name of
-  // 101 characters with a leading space is over a maxLength of 100, as the document says, even though it would fit
-  // once trimmed.
-  ajv.addKeyword({ keyword: 'x-lowercase', type: 'string', schemaType: 'boolean', validate: rewrite((s) => s.toLowerCase()) });
-  ajv.addKeyword({ keyword: 'x-trim', type: 'string', schemaType: 'boolean', validate: rewrite((s) => s.trim()) });
+  // 101 characters with a leading space is over a maxLength of 100, as the document says.
+  ajv.addKeyword({ keyword: 'x-lowercase', type: 'string', schemaType: 'boolean', modifying: true, validate: rewriteNow((s) => s.toLowerCase()) });
+  ajv.addKeyword({ keyword: 'x-trim', type: 'string', schemaType: 'boolean', validate: rewriteAfterValidation((s) => s.trim()) });
   addBoundedPattern(ajv);
   return ajv;
 }
@@ -40,10 +39,17 @@ interface DataContext {
   parentDataProperty?: string | number;
 }
 
+function rewriteNow(change: (s: string) => string) {
+  return (on: boolean, data: string, _schema?: unknown, cxt?: DataContext): boolean => {
+    if (on && cxt?.parentData !== undefined && cxt.parentDataProperty !== undefined) cxt.parentData[cxt.parentDataProperty] = change(data);
+    return true;
+  };
+}
+
 // Validation is synchronous, so the rewrites one validator call asks for can be gathered in one module-level list.
 let pendingRewrites: Array<() => void> = [];
 
-function rewrite(change: (s: string) => string) {
+function rewriteAfterValidation(change: (s: string) => string) {
   return (on: boolean, data: string, _schema?: unknown, cxt?: DataContext): boolean => {
     const parent = cxt?.parentData;
     const property = cxt?.parentDataProperty;

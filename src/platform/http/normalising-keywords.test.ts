@@ -1,5 +1,6 @@
-// x-trim and x-lowercase rewrite a value only after the whole request part is validated: every assertion judges what
-// the client sent (the document's maxLength counts the surrounding whitespace), and the handler sees the rewritten form.
+// x-trim rewrites a value only after the whole request part is validated, so every assertion judges what the client
+// sent (the document's maxLength counts the surrounding whitespace); x-lowercase lowers uuids while validating, so
+// uniqueItems compares them in one case. The handler sees the rewritten forms.
 import { ajv2020ValidatorCompiler } from './ajv.js';
 
 function validator(schema: Record<string, unknown>) {
@@ -19,6 +20,11 @@ test('maxLength beside a referenced trimmed name counts the whitespace that was 
   const fits = { name: ' abc ' };
   expect(check(fits)).toEqual([]);
   expect(fits.name).toBe('abc');
+});
+
+test('uuids differing only in case are one item for uniqueItems', () => {
+  const check = validator({ type: 'array', uniqueItems: true, items: { type: 'string', format: 'uuid' } });
+  expect(check(['aaaaaaaa-0000-4000-8000-00000000000a', 'AAAAAAAA-0000-4000-8000-00000000000A'])).toEqual([{ keyword: 'uniqueItems', instancePath: '' }]);
 });
 
 test('a valid body is trimmed and lowered, also deep in arrays; the errors of an earlier call do not linger', () => {

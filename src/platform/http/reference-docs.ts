@@ -41,7 +41,10 @@ function titleOf(specification: Record<string, unknown>, fallback: string): stri
  */
 export function servedDocument(specification: Record<string, unknown>, publicUrl: string | undefined): string {
   if (publicUrl === undefined) return JSON.stringify(specification);
-  const url = publicUrl.replace(/\/+$/, '') || '/';
+  // Trailing slashes cut by a loop: /\/+$/ backtracks quadratically on a long run of slashes followed by another character.
+  let end = publicUrl.length;
+  while (end > 0 && publicUrl[end - 1] === '/') end--;
+  const url = publicUrl.slice(0, end) || '/';
   return JSON.stringify({ ...specification, servers: [{ url, description: 'This listener' }] });
 }
 
