@@ -27,15 +27,23 @@ export async function testWorkspace(platform: TestPlatform, options: { plan?: st
   return {
     id,
     owner,
-    async key(scopes, o = {}) {
-      const secret = newSecret(o.environment ?? 'live');
-      const keyId = newId();
-      await platform.db.query(
-        `insert into api_keys (id, workspace_id, name, prefix, key_hash, environment, scopes, status, created_by, expires_at)
-         values ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9)`,
-        [keyId, id, o.name ?? 'test key', secret.prefix, secret.hash, o.environment ?? 'live', scopes, owner.id, o.expiresAt ?? null],
-      );
-      return { id: keyId, key: secret.key, prefix: secret.prefix };
-    },
+    key: (scopes, o = {}) => partnerKey(platform, id, scopes, { createdBy: owner.id, ...o }),
   };
+}
+
+/** Issues an active partner key of a workspace and returns the full secret (createdBy null: made by the command line). */
+export async function partnerKey(
+  platform: TestPlatform,
+  workspaceId: string,
+  scopes: string[],
+  o: { environment?: KeyEnvironment; expiresAt?: Date; name?: string; createdBy?: string | null } = {},
+): Promise<TestKey> {
+  const secret = newSecret(o.environment ?? 'live');
+  const keyId = newId();
+  await platform.db.query(
+    `insert into api_keys (id, workspace_id, name, prefix, key_hash, environment, scopes, status, created_by, expires_at)
+     values ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9)`,
+    [keyId, workspaceId, o.name ?? 'test key', secret.prefix, secret.hash, o.environment ?? 'live', scopes, o.createdBy ?? null, o.expiresAt ?? null],
+  );
+  return { id: keyId, key: secret.key, prefix: secret.prefix };
 }

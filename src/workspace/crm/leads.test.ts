@@ -5,7 +5,7 @@ import { keyHeaders } from '../../../test/helpers/partner-expect.js';
 import { expectSvcError, expectSvcRateHeaders, svcHeaders } from '../../../test/helpers/workspace-expect.js';
 import { call, startTestPlatform, type TestPlatform } from '../../../test/support/platform.js';
 import { svcWorkspace, type SvcWorkspace } from '../../../test/support/workspace.js';
-import { issueApiKey } from '../../partner/api-keys/service.js';
+import { partnerKey } from '../../../test/support/partner.js';
 import { newId } from '../../platform/ids.js';
 
 let platform: TestPlatform;
@@ -24,8 +24,8 @@ afterAll(async () => {
 });
 
 const svc = (method: string, path: string, body?: unknown, k = key) => call(base, method, path, { headers: svcHeaders(k), body });
-const partnerKey = async (workspace: SvcWorkspace, environment: 'live' | 'test' = 'live') =>
-  (await issueApiKey(platform.db, { workspaceId: workspace.id, name: 'partner', scopes: ['crm_leads:*'], environment, createdBy: null })).key;
+const leadsKey = async (workspace: SvcWorkspace, environment: 'live' | 'test' = 'live') =>
+  (await partnerKey(platform, workspace.id, ['crm_leads:*'], { name: 'partner', environment })).key;
 const partner = (method: string, path: string, k: string, body?: unknown) =>
   call(platform.partnerUrl, method, `/api/v1/partner/crm${path}`, { headers: keyHeaders(k, method === 'GET' ? undefined : newId()), body });
 
@@ -121,7 +121,7 @@ describe('update', () => {
 
 describe('one lead, two APIs', () => {
   test('created through the workspace API, read and changed through the partner API, and back', async () => {
-    const pk = await partnerKey(ws);
+    const pk = await leadsKey(ws);
     const created = (await svc('POST', '/api/v1/leads', { name: 'Grace Hopper', email: 'grace@example.com', phone: '+1 555 0100', source: 'referral', note: 'COBOL', custom_fields: { tier: 'gold' } })).body;
     const owner = await ws.member('manager');
     await svc('PATCH', `/api/v1/leads/${created.id}`, { owner_id: owner.id, status: 'qualified' });
@@ -140,7 +140,7 @@ describe('one lead, two APIs', () => {
   });
 
   test('created through the partner API, read, listed and changed through the workspace API', async () => {
-    const pk = await partnerKey(ws);
+    const pk = await leadsKey(ws);
     const created = await partner('POST', '/leads', pk, { full_name: 'Alan Turing', email: 'alan@example.com', notes: 'Bletchley', company_name: 'GC&CS' });
     expect(created.status).toBe(201);
     const got = await svc('GET', `/api/v1/leads/${created.body.id}`);
@@ -155,10 +155,10 @@ describe('one lead, two APIs', () => {
   });
 
   test('environments line up: svc_test_ keys and test_ partner keys share the test leads', async () => {
-    const pk = await partnerKey(ws, 'test');
+    const pk = await leadsKey(ws, 'test');
     const svcTest = (await ws.key(['crm.*'], { environment: 'test' })).key;
     const created = (await svc('POST', '/api/v1/leads', { name: 'Test lead' }, svcTest)).body;
     expect((await partner('GET', `/leads/${created.id}`, pk)).status).toBe(200);
-    expect((await partner('GET', `/leads/${created.id}`, await partnerKey(ws, 'live'))).status).toBe(404);
+    expect((await partner('GET', `/leads/${created.id}`, await leadsKey(ws, 'live'))).status).toBe(404);
   });
 });

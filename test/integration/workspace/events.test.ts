@@ -6,7 +6,7 @@ import { svcHeaders } from '../../helpers/workspace-expect.js';
 import { dealDataKeys, during, expectEnvelope, leadDataKeys, names, only, type OutboxEvent } from '../../helpers/workspace-events.js';
 import { call, startTestPlatform, type TestAccount, type TestPlatform } from '../../support/platform.js';
 import { svcWorkspace, type SvcWorkspace } from '../../support/workspace.js';
-import { issueApiKey } from '../../../src/partner/api-keys/service.js';
+import { partnerKey } from '../../support/partner.js';
 import { newId } from '../../../src/platform/ids.js';
 import { workspaceEvents } from '../../../src/core/events/catalogue.js';
 
@@ -102,7 +102,7 @@ describe('CRM', () => {
   });
 
   test('the partner API emits the same lead events; test keys mark them test; dev keys have none', async () => {
-    const live = (await issueApiKey(platform.db, { workspaceId: ws.id, name: 'p', scopes: ['crm_leads:*', 'crm_deals:*'], environment: 'live', createdBy: null })).key;
+    const live = (await partnerKey(platform, ws.id, ['crm_leads:*', 'crm_deals:*'], { name: 'p', environment: 'live' })).key;
     const partner = (method: string, path: string, k: string, body?: unknown) =>
       during(platform.db, ws.id, () => call(platform.partnerUrl, method, `/api/v1/partner/crm${path}`, { headers: keyHeaders(k, method === 'GET' ? undefined : newId()), body }));
     const created = await partner('POST', '/leads', live, { full_name: 'Alan', email: 'alan@example.com', company_name: 'GC&CS' });
@@ -123,11 +123,11 @@ describe('CRM', () => {
     expect(names(closed.events)).toEqual(['deal.won']);
     expect(closed.events[0]!.envelope.changes).toEqual({ status: { from: 'open', to: 'won' } });
 
-    const test = (await issueApiKey(platform.db, { workspaceId: ws.id, name: 'p', scopes: ['crm_leads:*'], environment: 'test', createdBy: null })).key;
+    const test = (await partnerKey(platform, ws.id, ['crm_leads:*'], { name: 'p', environment: 'test' })).key;
     const inTest = await partner('POST', '/leads', test, { full_name: 'Test lead' });
     expect(inTest.events).toHaveLength(1);
     expect(inTest.events[0]!.environment).toBe('test');
-    const dev = (await issueApiKey(platform.db, { workspaceId: ws.id, name: 'p', scopes: ['crm_leads:*'], environment: 'dev', createdBy: null })).key;
+    const dev = (await partnerKey(platform, ws.id, ['crm_leads:*'], { name: 'p', environment: 'dev' })).key;
     const inDev = await partner('POST', '/leads', dev, { full_name: 'Dev lead' });
     expect(inDev.result.status).toBe(201);
     expect(inDev.events).toEqual([]);
@@ -340,7 +340,7 @@ test('an event commits in the transaction of its change, through either API', as
     (await platform.db.query<{ x: string }>(`select xmin::text as x from ${table} where ${where} = $1`, [id])).rows[0]!.x;
   const created = await act('POST', '/leads', { name: 'Same transaction' });
   expect(await xmin('outbox', 'id', created.events[0]!.id)).toBe(await xmin('crm_records', 'id', created.res.body.id));
-  const live = (await issueApiKey(platform.db, { workspaceId: ws.id, name: 'p', scopes: ['crm_contacts:*'], environment: 'live', createdBy: null })).key;
+  const live = (await partnerKey(platform, ws.id, ['crm_contacts:*'], { name: 'p', environment: 'live' })).key;
   const viaPartner = await during(platform.db, ws.id, () =>
     call(platform.partnerUrl, 'POST', '/api/v1/partner/crm/contacts', { headers: keyHeaders(live, newId()), body: { full_name: 'Partner contact' } }));
   expect(names(viaPartner.events)).toEqual(['contact.created']);

@@ -6,7 +6,7 @@ import { keyHeaders } from '../../helpers/partner-expect.js';
 import { expectSvcError, expectSvcRateHeaders, svcHeaders } from '../../helpers/workspace-expect.js';
 import { call, startTestPlatform, type TestAccount, type TestPlatform } from '../../support/platform.js';
 import { svcWorkspace, type SvcWorkspace } from '../../support/workspace.js';
-import { issueApiKey } from '../../../src/partner/api-keys/service.js';
+import { partnerKey as issuePartnerKey } from '../../support/partner.js';
 import { newId } from '../../../src/platform/ids.js';
 
 let platform: TestPlatform;
@@ -20,7 +20,7 @@ beforeAll(async () => {
   ws = await svcWorkspace(platform);
   key = (await ws.key(['crm.*'])).key;
   seller = await ws.member('staff');
-  partnerKey = (await issueApiKey(platform.db, { workspaceId: ws.id, name: 'p', scopes: ['crm_deals:*', 'crm_contacts:*', 'crm_companies:*', 'crm_quotations:read', 'crm_leads:*'], environment: 'live', createdBy: null })).key;
+  partnerKey = (await issuePartnerKey(platform, ws.id, ['crm_deals:*', 'crm_contacts:*', 'crm_companies:*', 'crm_quotations:read', 'crm_leads:*'], { name: 'p', environment: 'live' })).key;
 });
 afterAll(async () => {
   await platform.stop();
