@@ -1,6 +1,6 @@
 // The spec's error-code enums are written from the catalogue modules in src/ (src/<interface>/error-codes.ts), so a
 // code is added in one place: a line in the catalogue, then `make generate` (and a row in the docs). Lists may spread
-// other lists they import (`...frameworkErrorCodes`); line comments are ignored.
+// other lists they import or define themselves (`...frameworkErrorCodes`); line comments are ignored.
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
@@ -19,6 +19,10 @@ function codesOf(root, file, list) {
   for (const m of body.matchAll(/'([a-z][a-z0-9_]*)'|\.\.\.(\w+)/g)) {
     if (m[1]) {
       codes.push(m[1]);
+      continue;
+    }
+    if (text.includes(`export const ${m[2]} = [`)) {
+      codes.push(...codesOf(root, file, m[2]));
       continue;
     }
     const from = text.match(new RegExp(`import \\{[^}]*\\b${m[2]}\\b[^}]*\\} from '([^']+)\\.js'`));

@@ -2,22 +2,14 @@
 // each one and `make generate` writes them into the spec as the enum PartnerErrorCode
 // (spec/partner/error-codes.tsp). Adding a code: one line here, `make generate`, a row in the docs table
 // (error-catalogue.test.ts checks that all of them agree).
-// Framework 400s (validation_failed, malformed_json, malformed_request, invalid_cursor) reach the wire as bad_input.
+// Framework 400s (frameworkInputErrorCodes, bad_request with 400, invalid_cursor) reach the wire as bad_input.
 import { bearerErrorCodes } from '../core/auth/error-codes.js';
 import { crmNotFoundCodes } from '../core/crm/not-found-codes.js';
+import { frameworkOtherErrorCodes } from '../platform/http/framework-error-codes.js';
 
 export const partnerErrorCodes = [
   // made by the shared HTTP layer and passed on as they are
-  'bad_request',
-  'route_not_found',
-  'method_not_allowed',
-  'request_timeout',
-  'payload_too_large',
-  'uri_too_long',
-  'unsupported_media_type',
-  'headers_too_large',
-  'internal_error',
-  'service_unavailable',
+  ...frameworkOtherErrorCodes,
   // administration calls take a platform bearer token
   ...bearerErrorCodes,
   // the key gate

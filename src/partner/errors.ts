@@ -1,6 +1,7 @@
 // The partner interface's error envelope (convention A): { error: { code, message, details }, request_id }.
 // Every error, framework ones included, is rendered here; the catalogue is error-codes.ts, written down in docs/partner.md.
 import { AppError, type ErrorDetail } from '../platform/http/app-error.js';
+import { frameworkInputErrorCodes } from '../platform/http/framework-error-codes.js';
 import type { ErrorRendering, ErrorRequest } from '../platform/http/server.js';
 import type { PartnerErrorCode } from './error-codes.js';
 
@@ -19,7 +20,7 @@ export class PartnerAppError extends AppError {
 }
 
 /** Framework and shared 400 codes all mean "the input is not acceptable" in this convention. */
-const badInputCodes = new Set(['validation_failed', 'malformed_json', 'malformed_request', 'bad_request', 'invalid_cursor']);
+const badInputCodes = new Set<string>([...frameworkInputErrorCodes, 'bad_request', 'invalid_cursor']);
 
 function fieldDetails(details: ErrorDetail[]): Record<string, unknown> {
   return { field: details[0]?.location, errors: details.map((d) => ({ field: d.location, message: d.message })) };

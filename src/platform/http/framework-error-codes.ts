@@ -1,9 +1,10 @@
 // The codes the shared HTTP layer makes itself (framework-errors.ts, unavailable.ts) before any interface code runs.
 // Each interface's renderer passes them on or renames them; its catalogue lists what reaches the wire.
-export const frameworkErrorCodes = [
-  'validation_failed',
-  'malformed_json',
-  'malformed_request',
+/** The framework's 400s for input it cannot read or accept; the partner interface answers them as bad_input. */
+export const frameworkInputErrorCodes = ['validation_failed', 'malformed_json', 'malformed_request'] as const;
+
+/** The framework's other codes, which every interface passes on (workspace names some of them by status instead). */
+export const frameworkOtherErrorCodes = [
   'bad_request',
   'route_not_found',
   'method_not_allowed',
@@ -15,5 +16,7 @@ export const frameworkErrorCodes = [
   'internal_error',
   'service_unavailable',
 ] as const;
+
+export const frameworkErrorCodes = [...frameworkInputErrorCodes, ...frameworkOtherErrorCodes] as const;
 
 export type FrameworkErrorCode = (typeof frameworkErrorCodes)[number];
