@@ -47,7 +47,7 @@ function rewriteNow(change: (s: string) => string) {
 }
 
 // Validation is synchronous, so the rewrites one validator call asks for can be gathered in one module-level list.
-let pendingRewrites: Array<() => void> = [];
+const pendingRewrites: Array<() => void> = [];
 
 function rewriteAfterValidation(change: (s: string) => string) {
   return (on: boolean, data: string, _schema?: unknown, cxt?: DataContext): boolean => {
@@ -63,14 +63,13 @@ type Validator = ReturnType<FastifySchemaCompiler<unknown>>;
 /** Runs the validator, then the rewrites its keywords asked for; `errors` stays the validator's, as Fastify reads it. */
 function normalisedAfterValidation(validate: Validator): Validator {
   const run = (data: unknown) => {
-    const outer = pendingRewrites;
-    pendingRewrites = [];
+    // One shared list and no allocation per call: this runs on every request with a body or parameters.
+    const start = pendingRewrites.length;
     try {
       return validate(data);
     } finally {
-      const rewrites = pendingRewrites;
-      pendingRewrites = outer;
-      for (const apply of rewrites) apply();
+      for (let i = start; i < pendingRewrites.length; i++) pendingRewrites[i]!();
+      pendingRewrites.length = start;
     }
   };
   Object.defineProperty(run, 'errors', { get: () => (validate as { errors?: unknown }).errors });
