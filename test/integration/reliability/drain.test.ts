@@ -27,8 +27,12 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
+// The sends under test wait on a row lock held by the test: bounded waits longer than any drain here, so that only
+// the shutdown bound (or the lock's release) ends them, not the default 2 s lock timeout.
+const patientWaits = { DATABASE_LOCK_TIMEOUT_MS: '60000', DATABASE_STATEMENT_TIMEOUT_MS: '60000' };
+
 async function start(env: Record<string, string> = {}) {
-  const child = await startChildPlatform({ dataDir, env: { DATABASE_URL: infra.databaseUrl, REDIS_URL: infra.redisUrl, ...env } });
+  const child = await startChildPlatform({ dataDir, env: { DATABASE_URL: infra.databaseUrl, REDIS_URL: infra.redisUrl, ...patientWaits, ...env } });
   children.push(child);
   db ??= new pg.Pool({ connectionString: infra.databaseUrl, max: 3 });
   const alice = await (await tenantFactory(db, 'chat')()).account();
