@@ -63,18 +63,33 @@ beforeAll(async () => {
   alice = await (await tenantFactory(db, 'chat')()).account();
   // The waits are short: on a busy machine the first requests of a cold process may run into them, so retry.
   roomId = await eventually(async () => {
-    const res = await fetch(`${platform.chatUrl}/api/v1/rooms`, {
+    const res = await coldFetch(`${platform.chatUrl}/api/v1/rooms`, {
       method: 'POST',
       headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ type: 'GROUP', name: 'Frozen' }),
     });
-    return res.status === 201 ? ((await res.json()) as { data: { id: string } }).data.id : undefined;
+    return res?.status === 201 ? ((await res.json()) as { data: { id: string } }).data.id : undefined;
   }, 60_000, 200);
   // Workspace fixtures need only the database and a tenant factory.
   const fixtures = { db, tenant: tenantFactory(db, 'chat') } as unknown as TestPlatform;
   svcKey = (await (await svcWorkspace(fixtures)).key(['webhook.webhooks.read'])).key;
   botToken = await createBot();
 }, long);
+
+/**
+ * The setup's requests to the cold child: a connection the loaded machine resets counts as "not yet" and is retried
+ * (undefined); a child that exited fails the setup with what it printed.
+ */
+async function coldFetch(url: string, init: RequestInit): Promise<Response | undefined> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    if (platform.proc.exitCode !== null || platform.proc.signalCode !== null) {
+      throw new Error(`the platform exited during the setup (${String(err)}):\n${platform.output()}`, { cause: err });
+    }
+    return undefined;
+  }
+}
 
 /** A bot made through the administration API by a platform administrator. */
 async function createBot(): Promise<string> {
@@ -88,12 +103,12 @@ async function createBot(): Promise<string> {
   const tenant = await tenantFactory(db, 'chat')();
   const username = `bot_${newId().replace(/-/g, '').slice(-12)}`;
   return eventually(async () => {
-    const res = await fetch(`${platform.chatUrl}/api/v1/bots`, {
+    const res = await coldFetch(`${platform.chatUrl}/api/v1/bots`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ username, displayName: 'Frozen bot', moduleCode: tenant.moduleCode, customerAccountId: tenant.customer }),
     });
-    return res.status === 200 ? ((await res.json()) as { data: { token: string } }).data.token : undefined;
+    return res?.status === 200 ? ((await res.json()) as { data: { token: string } }).data.token : undefined;
   }, 60_000, 200);
 }
 
