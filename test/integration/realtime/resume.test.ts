@@ -75,13 +75,13 @@ test('the SDK helper resumes by itself: a restart notice from one node, a reconn
     onConnect: () => connects++,
   });
   try {
-    await eventually(async () => conn.connected);
+    await eventually(async () => conn.connected, 10_000);
     await new Promise((r) => setTimeout(r, 100)); // the subscriptions sent right after CONNECTED reach the server
     const early = await send(a, bob, roomId, 'before the restart');
-    await eventually(async () => received.some((e) => e.payload.messageId === early));
+    await eventually(async () => received.some((e) => e.payload.messageId === early), 10_000);
 
     await c.stop();
-    await eventually(async () => notices.length > 0);
+    await eventually(async () => notices.length > 0, 10_000);
     expect(notices).toEqual(['restarting']);
     const during: string[] = [];
     for (let i = 0; i < 3; i++) during.push(await send(a, bob, roomId, `while away ${i}`));
