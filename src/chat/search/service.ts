@@ -70,10 +70,11 @@ export class SearchService {
         : order === 'relevance'
           ? `where (r.rank, r.created_at, r.id) < (${param(after.rank)}::float8, ${param(after.at)}::timestamptz, ${param(after.id)}::uuid)`
           : `where (r.created_at, r.id) < (${param(after.at)}::timestamptz, ${param(after.id)}::uuid)`;
+    // The rank reads each match's words again: computed only when it orders the page.
     const sort = order === 'relevance' ? 'r.rank desc, r.created_at desc, r.id desc' : 'r.created_at desc, r.id desc';
     const { rows } = await this.deps.sql.query<HitRow>(
       `select r.* from (
-         select ${messageColumnsOf('x')}, ${hiddenForMeColumn('$1', 'x')}, ts_rank(${document}, t.query, 1)::float8 as rank
+         select ${messageColumnsOf('x')}, ${hiddenForMeColumn('$1', 'x')}, ${order === 'relevance' ? `ts_rank(${document}, t.query, 1)::float8` : '0::float8'} as rank
            from plainto_tsquery('simple'::regconfig, $2) t(query)
            join messages x on ${document} @@ t.query and x.text is not null and x.recalled_at is null
            join room_members m on m.room_id = x.room_id and m.account_id = $1
