@@ -1550,6 +1550,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/search/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search messages
+         * @description Messages of the rooms the caller is a member of whose text contains every word of `q` (words are compared in
+         *     lower case, without stemming, so the search works the same in every language). Thread replies are included;
+         *     recalled messages and messages the caller hid are never returned. `q` is plain words: the characters
+         *     & | ! ( ) : * < > \ and double quotes are refused (400), as is a query with no word or more than 10 words.
+         *     A cursor is valid only for the same query, filters and order.
+         */
+        get: operations["searchMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/threads/unread-count": {
         parameters: {
             query?: never;
@@ -3054,6 +3078,29 @@ export interface components {
          * @enum {string}
          */
         ScheduledMessageStatus: "PENDING" | "SENT" | "FAILED";
+        /** @description Where a word of the query occurs in the message text: offset and length in UTF-16 code units, as JavaScript strings count. */
+        SearchHighlight: {
+            /** Format: int32 */
+            offset: number;
+            /** Format: int32 */
+            length: number;
+        };
+        /** @description A message that matches a search, as the caller sees it, with where the query's words occur in its text. */
+        SearchHitView: {
+            message: components["schemas"]["MessageResponse"];
+            /** @description Each occurrence of a query word in the text, in text order; empty when only a longer form matched. */
+            highlights: components["schemas"]["SearchHighlight"][];
+        };
+        /**
+         * @description The order of the results.
+         * @enum {string}
+         */
+        SearchOrder: "newest" | "relevance";
+        /** @description A page of search results. */
+        SearchPageView: {
+            data: components["schemas"]["SearchHitView"][];
+            meta: components["schemas"]["Envelope.ListMeta"];
+        };
         SendMessageRequest: {
             text: components["schemas"]["Platform.text"];
             /** @description Makes the send idempotent: a repeat with the same id returns the first message. */
@@ -14680,6 +14727,127 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiListResponseMessageResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    searchMessages: {
+        parameters: {
+            query: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+                /** @description The words to find; 1 to 200 characters. */
+                q: components["schemas"]["Platform.text"];
+                /** @description Only messages of this room (the caller must be a member; otherwise 404). */
+                roomId?: components["schemas"]["Platform.uuid"];
+                /** @description Only messages sent by this account. */
+                from?: components["schemas"]["Platform.uuid"];
+                /** @description Only messages sent at or after this instant. */
+                after?: components["schemas"]["Platform.instant"];
+                /** @description Only messages sent before this instant. */
+                before?: components["schemas"]["Platform.instant"];
+                /** @description newest (default) or relevance. */
+                order?: components["schemas"]["SearchOrder"];
+                limit?: number;
+                cursor?: components["schemas"]["Platform.cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with a page of search results. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchPageView"];
                 };
             };
             /** @description An error response with one of the documented statuses. */

@@ -52,6 +52,8 @@ import { labelHandlers } from './labels/handlers.js';
 import { LabelService } from './labels/service.js';
 import { savedHandlers } from './saved/handlers.js';
 import { SavedService } from './saved/service.js';
+import { searchHandlers } from './search/handlers.js';
+import { SearchService } from './search/service.js';
 import { pollHandlers } from './polls/handlers.js';
 import { PollService } from './polls/service.js';
 import { uploadHandlers } from './media/handlers.js';
@@ -115,6 +117,7 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     ...draftHandlers(new DraftService(deps)),
     ...labelHandlers(new LabelService(deps)),
     ...savedHandlers(new SavedService(deps)),
+    ...searchHandlers(new SearchService(deps)),
     ...pollHandlers(new PollService(deps)),
     ...realtimeHandlers(deps.sql),
     ...uploadHandlers(new UploadService(deps)),

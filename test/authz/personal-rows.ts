@@ -176,4 +176,16 @@ const polls: Row[] = [
   }),
 ];
 
-export const personalRows: Row[] = [...drafts, ...labels, ...saved, ...polls];
+const search: Row[] = [
+  row({ operationId: 'searchMessages', method: 'GET', path: '/api/v1/search/messages', audience: 'caller', request: () => ({ query: { q: 'hello' } }) }),
+  row({
+    operationId: 'searchMessages',
+    variant: 'in one room',
+    method: 'GET',
+    path: '/api/v1/search/messages',
+    audience: 'room',
+    request: (w) => ({ query: { q: 'hello', roomId: w.roomId } }),
+  }),
+];
+
+export const personalRows: Row[] = [...drafts, ...labels, ...saved, ...search, ...polls];

@@ -14,6 +14,7 @@ import { call, startTestPlatform, type TestPlatform } from '../support/platform.
 import { cleanups, elapsed, ms, progress, ratio, rps, runBenchmark, scratchInfra, table } from './report.js';
 import { clearSections, fmtMs, fmtRatio, fmtRps, loadNow, writeSection, type GoalRow } from './results.js';
 import { benchRoomList } from './room-list.js';
+import { benchSearch } from './search.js';
 import { checkPaired, measurePaired, type PairedCase, type PairedResult } from './rounds.js';
 import { benchChannels } from './channels.js';
 import { benchThreads } from './threads.js';
@@ -41,7 +42,7 @@ const SEND_RATIO_GOAL = 0.6; // issue 14 (issue 9 asked >= 0.5)
 const SEND_P99_GOAL_MS = 25;
 const SCROLL_ADDED_GOAL_MS = 0.5;
 
-const allSections = ['send', 'rate', 'scroll', 'rooms', 'threads', 'workers', 'channels'];
+const allSections = ['send', 'rate', 'scroll', 'rooms', 'search', 'threads', 'workers', 'channels'];
 const sections = new Set((process.env.BENCH_SECTIONS ?? allSections.join(',')).split(',').map((s) => s.trim()).filter(Boolean));
 
 // ---------------------------------------------------------------------------------------------- helpers
@@ -394,6 +395,7 @@ async function main(): Promise<number> {
   // ------------------------------------------------------------------ room list, threads, workers, channels
   for (const [name, runSection] of [
     ['rooms', () => benchRoomList(platform, tenant, load)],
+    ['search', () => benchSearch(platform, tenant, load)],
     [
       'threads',
       async () => {

@@ -144,6 +144,8 @@ const semanticRejections = [
   'muteRoom', 'updateRoomPreferences',
   // accountIds must name active accounts of the caller's customer (and module, unless CROSS_MODULE).
   'addRoomMembers',
+  // q must be plain words (no query operators, 1 to 10 words); cursor must be a cursor this service issued.
+  'searchMessages',
 ];
 
 function positiveInt(name, fallback) {

@@ -112,6 +112,7 @@ export const operationRoutes = {
   saveMessage: { method: 'post', path: '/api/v1/me/saved' },
   updateSavedMessage: { method: 'patch', path: '/api/v1/me/saved/{savedId}' },
   unsaveMessage: { method: 'delete', path: '/api/v1/me/saved/{savedId}' },
+  searchMessages: { method: 'get', path: '/api/v1/search/messages' },
   createPoll: { method: 'post', path: '/api/v1/rooms/{roomId}/polls' },
   getPoll: { method: 'get', path: '/api/v1/polls/{pollId}' },
   votePoll: { method: 'post', path: '/api/v1/polls/{pollId}/votes' },

@@ -40,6 +40,7 @@ export const cursorParams = {
   listMyBroadcasts: ['cursor'],
   listLabels: [],
   listSavedMessages: ['cursor'],
+  searchMessages: ['cursor'],
   listReminders: ['cursor'],
   listScheduledMessages: ['cursor'],
   listBots: ['cursor'],

@@ -29,6 +29,7 @@ export const MessageEntity = defineEntity({
   // Indexes given as DDL, which MikroORM matches by name only; the schema check compares it with the catalogue's text:
   // - descending columns: MikroORM reads DESC back as ASC when the name ends an earlier column's (id after room_id)
   // - an operator class (jsonb_path_ops), which MikroORM cannot declare
+  // - an expression (the words of the text, for search)
   indexes: [
     { name: 'messages_thread', properties: ['threadRootId', 'seq'], where: '(thread_root_id IS NOT NULL)' },
     {
@@ -40,6 +41,11 @@ export const MessageEntity = defineEntity({
     {
       name: 'messages_active_threads',
       expression: 'CREATE INDEX messages_active_threads ON messages USING btree (room_id, last_reply_at DESC, id DESC) WHERE ((reply_count > 0) AND (thread_root_id IS NULL))',
+    },
+    {
+      name: 'messages_search',
+      expression:
+        "CREATE INDEX messages_search ON messages USING gin (to_tsvector('simple'::regconfig, text)) WHERE ((text IS NOT NULL) AND (recalled_at IS NULL))",
     },
     {
       name: 'messages_attachments',
