@@ -51,7 +51,8 @@ export function instrumentPool(pool: pg.Pool, name: string): () => void {
   pool.on('connect', (client) => {
     const query = client.query as unknown as QueryFn;
     (client as unknown as { query: QueryFn }).query = function timedQuery(this: unknown, ...args: unknown[]) {
-      const end = timer.startTimer();
+      const start = performance.now();
+      const end = () => timer.observe((performance.now() - start) / 1000);
       const last = args.length - 1;
       const callback = args[last];
       if (typeof callback === 'function') {

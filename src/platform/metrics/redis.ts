@@ -19,7 +19,8 @@ export function instrumentRedis(redis: Redis, connection: string): void {
   const timer = commandDuration.labels({ connection });
   const send = redis.sendCommand;
   redis.sendCommand = function timedSend(this: Redis, ...args: Parameters<SendCommand>) {
-    const end = timer.startTimer();
+    const start = performance.now();
+    const end = () => timer.observe((performance.now() - start) / 1000);
     args[0].promise.then(end, end);
     return send.apply(this, args);
   } as SendCommand;
