@@ -20,14 +20,31 @@ const duration = new Histogram({
 
 const statusClasses = ['1xx', '2xx', '3xx', '4xx', '5xx'];
 
+interface Recorders {
+  count: { inc(): void };
+  time: { observe(seconds: number): void };
+}
+
 /** An onResponse hook for one listener. Unrouted requests share one label value, so paths never become labels. */
 export function httpMetricsHook(listener: string) {
+  // Bound children per operation and status class: a request costs a map lookup, not a hash of its label set.
+  const recorders = new Map<string, Recorders>();
+  const recordersOf = (operation: string, statusClass: string): Recorders => {
+    const key = `${operation} ${statusClass}`;
+    let r = recorders.get(key);
+    if (!r) {
+      r = { count: requests.labels({ listener, operation, status_class: statusClass }), time: duration.labels({ listener, operation }) };
+      recorders.set(key, r);
+    }
+    return r;
+  };
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const options = request.routeOptions;
     const operation = (options.schema as { operationId?: string } | undefined)?.operationId ?? (request.is404 ? 'unmatched' : (options.url ?? 'unmatched'));
     const statusClass = statusClasses[Math.floor(reply.statusCode / 100) - 1] ?? 'other';
-    requests.inc({ listener, operation, status_class: statusClass });
-    duration.observe({ listener, operation }, reply.elapsedTime / 1000);
+    const r = recordersOf(operation, statusClass);
+    r.count.inc();
+    r.time.observe(reply.elapsedTime / 1000);
     countRateLimitRefusal(listener, reply.statusCode);
   };
 }
