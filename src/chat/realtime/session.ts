@@ -68,11 +68,6 @@ export class StompSession {
   private state: State = 'awaiting-connect';
   private readonly parser: FrameParser;
   private readonly subscriptions = new Map<string, Subscription>();
-
-  /** Subscriptions held now (read by the metrics scrape). */
-  get subscriptionCount(): number {
-    return this.subscriptions.size;
-  }
   private chain: Promise<void> = Promise.resolve();
   private messageCounter = 0;
   private lastReceivedAt = Date.now();
@@ -95,6 +90,11 @@ export class StompSession {
     this.later(host.options.connectTimeoutMs, () => {
       if (this.state === 'awaiting-connect' || this.state === 'authenticating') this.fail('connect_timeout', 'no valid CONNECT frame in time');
     });
+  }
+
+  /** Subscriptions held now (read by the metrics scrape). */
+  get subscriptionCount(): number {
+    return this.subscriptions.size;
   }
 
   get isOpen(): boolean {
