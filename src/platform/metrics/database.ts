@@ -49,8 +49,9 @@ type QueryFn = (...args: unknown[]) => unknown;
 export function instrumentPool(pool: pg.Pool, name: string): () => void {
   const timer = queryDuration.labels({ pool: name });
   pool.on('connect', (client) => {
-    const query = client.query as unknown as QueryFn;
-    (client as unknown as { query: QueryFn }).query = function timedQuery(this: unknown, ...args: unknown[]) {
+    (client as unknown as { query: QueryFn }).query = function timedQuery(this: object, ...args: unknown[]) {
+      // The class's method, looked up on each call: a wrapper put on it later (a statement counter) still runs.
+      const query = (Object.getPrototypeOf(this) as { query: QueryFn }).query;
       const start = performance.now();
       const end = () => timer.observe((performance.now() - start) / 1000);
       const last = args.length - 1;

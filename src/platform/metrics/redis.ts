@@ -17,11 +17,11 @@ type SendCommand = Redis['sendCommand'];
 /** Times the commands of one connection (ioredis hands every command, pipelined ones too, to sendCommand). */
 export function instrumentRedis(redis: Redis, connection: string): void {
   const timer = commandDuration.labels({ connection });
-  const send = redis.sendCommand;
   redis.sendCommand = function timedSend(this: Redis, ...args: Parameters<SendCommand>) {
     const start = performance.now();
     const end = () => timer.observe((performance.now() - start) / 1000);
     args[0].promise.then(end, end);
-    return send.apply(this, args);
+    // The class's method, looked up on each call like the instance's own would be.
+    return (Object.getPrototypeOf(this) as Redis).sendCommand.apply(this, args);
   } as SendCommand;
 }
