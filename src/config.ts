@@ -10,6 +10,10 @@ export interface Config {
   chatPort: number;
   partnerPort: number;
   workspacePort: number;
+  /** The operations listener (GET /metrics): off when unset; METRICS_PORT=0 takes a free port. */
+  metricsPort: number | undefined;
+  /** Where the operations listener binds (METRICS_HOST): loopback unless set otherwise. */
+  metricsHost: string;
   /** Unset: an embedded PostgreSQL is started with its data under dataDir. */
   databaseUrl: string | undefined;
   /** Unset: a local redis-server is started on a free port. */
@@ -343,6 +347,8 @@ export function loadConfig(env: Env = process.env): Config {
     chatPort: int(env, 'CHAT_PORT', 8080, 0, 65535),
     partnerPort: int(env, 'PARTNER_PORT', 8081, 0, 65535),
     workspacePort: int(env, 'WORKSPACE_PORT', 8082, 0, 65535),
+    metricsPort: env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? undefined : int(env, 'METRICS_PORT', 0, 0, 65535),
+    metricsHost: env.METRICS_HOST || '127.0.0.1',
     databaseUrl: url(env, 'DATABASE_URL', ['postgres', 'postgresql']),
     redisUrl: url(env, 'REDIS_URL', ['redis', 'rediss']),
     dataDir: env.DATA_DIR ?? '.data',

@@ -49,6 +49,8 @@ import { mediaStore } from '../chat/media/store.js';
 import { startTimeWorkers, sweepDue } from '../chat/time/worker.js';
 import { connectRedis } from '../platform/redis.js';
 import { installDependencyTimeouts } from '../platform/dependency-timeouts.js';
+import { isClusterWorker } from '../platform/cluster.js';
+import { startMetrics, watchGateway, watchPlatform } from './metrics.js';
 
 export interface Platform {
   chat?: FastifyInstance;
@@ -72,6 +74,8 @@ export interface Platform {
   sweepTime: () => Promise<{ scheduled: number; reminders: number }>;
   /** Deletes expired upload sessions and files of recalled messages now (what the cleanup job does). */
   cleanupUploads: () => Promise<{ expired: number; purged: number }>;
+  /** Base URL of the operations listener (GET /metrics), when METRICS_PORT is set and this process serves it. */
+  metricsUrl?: string;
   /** The webhook workers of this node (with `workers`): sweep() runs one sweeper pass now. */
   webhookWorkers?: WebhookWorkers;
   databaseUrl: string;
@@ -187,6 +191,8 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
     // Ticket SLA timers: queued by the workspace listener, run by the workers.
     const slaQueue = config.services.includes('workspace') || config.services.includes('workers') ? createSlaQueue(infra.redisUrl) : undefined;
     if (slaQueue) stops.push(() => slaQueue.close());
+    const unwatch = watchPlatform(sql, [queues.outbox, queues.maintenance, queues.time, botDeliveries.queue, webhooks.queue, ...(slaQueue ? [slaQueue.queue] : [])]);
+    stops.push(async () => unwatch());
     if (slaQueue && config.services.includes('workers')) {
       const slaWorker = await startSlaWorker({ sql, clock, queues }, infra.redisUrl, slaQueue.queue, log);
       stops.push(() => slaWorker.close());
@@ -202,6 +208,11 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       stops.push(await gateKeys.listen(subscriber));
     }
     const readiness = () => checkReadiness(sql, redis);
+    const metrics = await startMetrics(config, log, readiness, isClusterWorker());
+    if (metrics) {
+      stops.push(() => metrics.close());
+      platform.metricsUrl = metrics.url;
+    }
     // The console's page origin: listed ones, else the chat listener's (known once it listens), under both local names.
     let consoleOrigins = config.consoleOrigins;
     const allowedOrigins = () => consoleOrigins;
@@ -251,6 +262,8 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       });
       // A drain hook: sockets get their reconnect notice before any listener starts draining.
       drainHooks.push(() => realtime.stop());
+      const unwatchRealtime = watchGateway(realtime);
+      stops.push(async () => unwatchRealtime());
       platform.realtime = realtime;
       platform.chat = chat;
       platform.chatUrl = address;

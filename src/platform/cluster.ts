@@ -8,6 +8,8 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Config } from '../config.js';
 import { resolveInfra, type Infra } from './infra/index.js';
 import type { Logger } from './logger.js';
+import { clusterExposition } from './metrics/cluster.js';
+import { startOperationsListener, type OperationsListener } from './metrics/operations-listener.js';
 
 /** Message a worker sends the primary once its listeners are up. */
 export const workerReadyMessage = 'platform:worker-ready';
@@ -26,7 +28,7 @@ export function announceReady(): void {
  * Runs the primary: infrastructure, then `config.workers` workers. Resolves once every worker is serving; the
  * returned stop() ends the workers, then the local servers.
  */
-export async function startPrimary(config: Config, log: Logger): Promise<{ databaseUrl: string; stop(): Promise<void> }> {
+export async function startPrimary(config: Config, log: Logger): Promise<{ databaseUrl: string; metricsUrl?: string; stop(): Promise<void> }> {
   const infra: Infra = await resolveInfra(config, log);
   const env = { DATABASE_URL: infra.databaseUrl, REDIS_URL: infra.redisUrl };
   let stopping = false;
@@ -67,6 +69,22 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ datab
   }
   log.info({ workers: config.workers }, 'every worker is serving');
 
+  // METRICS_PORT: the primary serves it, with every worker's metrics aggregated; ready while every worker serves.
+  let metrics: OperationsListener | undefined;
+  if (config.metricsPort !== undefined) {
+    metrics = await startOperationsListener({
+      host: config.metricsHost,
+      port: config.metricsPort,
+      log,
+      metrics: clusterExposition,
+      readiness: async () => {
+        const serving = ready.size >= config.workers;
+        return { ready: serving, checks: { workers: serving ? 'ok' : 'fail' } };
+      },
+    });
+    log.info({ address: metrics.url }, 'metrics listener ready');
+  }
+
   // A worker that dies after start is replaced, so the node keeps its capacity.
   cluster.on('exit', (worker, code, signal) => {
     ready.delete(worker.id);
@@ -78,9 +96,11 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ datab
   let stopped: Promise<void> | undefined;
   return {
     databaseUrl: infra.databaseUrl,
+    metricsUrl: metrics?.url,
     stop() {
       stopping = true;
       stopped ??= (async () => {
+        await metrics?.close();
         await stopWorkers(log, config.shutdownTimeoutMs);
         await infra.stop();
       })();

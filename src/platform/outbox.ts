@@ -4,6 +4,7 @@ import type { EntityManager } from './db/orm.js';
 import type { SqlClient, SqlPool } from './db/sql.js';
 import type { Redis } from './redis.js';
 import { prepared } from './db/prepared.js';
+import { observeOutboxDrain } from './metrics/outbox.js';
 
 /** The Redis pub/sub channel every relayed domain event is published on. */
 export const eventsChannel = 'platform:events';
@@ -98,6 +99,7 @@ export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500, reade
     client.release(!unlocked);
   }
   for (const after of afterCommit) await after();
+  observeOutboxDrain(published);
   return published;
 }
 

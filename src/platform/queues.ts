@@ -9,6 +9,7 @@ import type { Logger } from './logger.js';
 import { drainOutbox, pruneOutbox, type OutboxReaders } from './outbox.js';
 import { connectRedis, type Redis } from './redis.js';
 import { closeWorker } from './worker-close.js';
+import { workerMetrics } from './metrics/queues.js';
 
 export const outboxQueueName = 'outbox';
 export const maintenanceQueueName = 'maintenance';
@@ -163,7 +164,7 @@ export async function startWorkers(
       await job.removeDeduplicationKey();
       return { published: await drainAll() };
     },
-    { connection, concurrency: 1 },
+    { connection, concurrency: 1, metrics: workerMetrics },
   );
   void queues.drainLocally(drainAll);
   worker.on('failed', (job, err) => log.error({ err, job: job?.name }, 'outbox job failed'));
@@ -177,7 +178,7 @@ export async function startWorkers(
       if (!task) throw new Error(`no prune task is registered for the job ${job.name}`);
       return { pruned: await task.run(new Date()) };
     },
-    { connection, concurrency: 1 },
+    { connection, concurrency: 1, metrics: workerMetrics },
   );
   maintenance.on('failed', (job, err) => log.error({ err, job: job?.name }, 'maintenance job failed'));
   return {

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { dependencyTimeouts } from './dependency-timeouts.js';
+import { instrumentRedis } from './metrics/redis.js';
 
 /**
  * A Redis connection for commands and publishing. blocking: a queue worker's or a subscriber's connection, whose
@@ -23,6 +24,8 @@ export function connectRedis(url: string, name: string, options: { autoPipelinin
   // While Redis is away every reconnection attempt emits 'error'; without a listener ioredis reports each as an
   // unhandled error event. Commands still fail (503 on requests) and /readyz tells the state.
   redis.on('error', () => undefined);
+  // Blocking connections wait by design: their commands' times would say nothing about Redis.
+  if (!options.blocking) instrumentRedis(redis, name);
   if (options.failFast) redis.once('ready', () => (redis.options.enableOfflineQueue = false));
   return redis;
 }

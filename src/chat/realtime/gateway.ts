@@ -36,6 +36,8 @@ export interface GatewayDeps {
 export interface RealtimeGateway {
   /** Open sessions on this node. */
   readonly sessions: number;
+  /** Subscriptions held by those sessions. */
+  readonly subscriptions: number;
   /** Sends every session the reconnect notice and closes it; stops taking new ones. */
   stop(): Promise<void>;
 }
@@ -156,6 +158,11 @@ export async function startRealtimeGateway(deps: GatewayDeps): Promise<RealtimeG
   return {
     get sessions() {
       return all.size;
+    },
+    get subscriptions() {
+      let n = 0;
+      for (const s of all) n += s.subscriptionCount;
+      return n;
     },
     async stop() {
       stopping = true;

@@ -2,6 +2,7 @@
 // user destinations, receipts, and an ERROR frame followed by the close for anything refused.
 import type { WebSocket } from 'ws';
 import { AppError } from '../../platform/http/app-error.js';
+import { stompFramesReceived, stompFramesSent, stompSlowConsumersDropped } from '../../platform/metrics/realtime.js';
 import type { Caller } from '../context.js';
 import { FrameParser, serializeFrame, StompProtocolError, type Frame } from './frame.js';
 import type { LogPage, UserEvent } from './log.js';
@@ -91,6 +92,11 @@ export class StompSession {
     });
   }
 
+  /** Subscriptions held now (read by the metrics scrape). */
+  get subscriptionCount(): number {
+    return this.subscriptions.size;
+  }
+
   get isOpen(): boolean {
     return this.state !== 'closing';
   }
@@ -114,6 +120,7 @@ export class StompSession {
       this.windowCount = 0;
     }
     this.windowCount += Math.max(1, parsed.frames.length);
+    if (parsed.frames.length > 0) stompFramesReceived.inc(parsed.frames.length);
     if (this.windowCount > this.host.options.maxFramesPerSecond) {
       return this.fail('rate_limited', `more than ${this.host.options.maxFramesPerSecond} frames per second`);
     }
@@ -454,10 +461,12 @@ export class StompSession {
       this.stopTimers();
       this.host.unregister(this);
       this.ws.terminate();
+      stompSlowConsumersDropped.inc();
       return;
     }
     this.lastSentAt = Date.now();
     this.ws.send(text);
+    stompFramesSent.inc();
   }
 
   private startHeartbeats(sendEvery: number, expectEvery: number): void {

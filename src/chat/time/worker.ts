@@ -12,6 +12,7 @@ import { fireDueReminders } from '../reminders/fire.js';
 import { fireDueScheduled, type FireDeps } from '../scheduled/fire.js';
 import { armTimer, type TimerData } from './arm.js';
 import { closeWorker } from '../../platform/worker-close.js';
+import { workerMetrics } from '../../platform/metrics/queues.js';
 
 const batch = 100;
 
@@ -58,7 +59,7 @@ export async function startTimeWorkers(deps: TimeDeps, redisUrl: string, options
           return null;
       }
     },
-    { connection, concurrency: 4 },
+    { connection, concurrency: 4, metrics: workerMetrics },
   );
   worker.on('failed', (job, err) => log.error({ err, job: job?.name }, 'time job failed'));
   return {

@@ -5,6 +5,7 @@
 // attempt of WEBHOOK_RETRY_SCHEDULE, and the last failed attempt pauses the webhook and leaves a notice for its
 // Owner. A claimed delivery whose webhook is Paused is held; one whose webhook is Disabled is cancelled.
 import { inTransaction } from '../../platform/db/sql.js';
+import { countWebhookAttempt } from '../../platform/metrics/webhooks.js';
 import { MicroBatcher, Semaphore } from './batching.js';
 import type { DeliveryRef, WebhookEngine } from './engine.js';
 import { deliveryHeaders } from './headers.js';
@@ -132,6 +133,7 @@ export class AttemptRunner {
       this.slots.release();
     }
     const done = this.engine.clock.now();
+    countWebhookAttempt('workspace', outcome.ok, claimed.attempt_count);
     if (outcome.ok) {
       await this.successes.add({ row: claimed, outcome, at, done });
       return { completedWebhookId: claimed.webhook_id };

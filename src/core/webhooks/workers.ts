@@ -10,6 +10,7 @@ import { deliveryQueueName, type DeliveryJob, type WebhookEngine } from './engin
 import { PauseNotifier } from './notifier.js';
 import type { ScheduledAttempt } from './rows.js';
 import { closeWorker } from '../../platform/worker-close.js';
+import { workerMetrics } from '../../platform/metrics/queues.js';
 
 export const logSize = 200;
 const sweepBatch = 1_000;
@@ -42,7 +43,7 @@ export async function startWebhookWorkers(engine: WebhookEngine, requestOutboxDr
       );
     },
     // Jobs carry many attempts; the runner bounds how many are in flight.
-    { connection, concurrency: 8 },
+    { connection, concurrency: 8, metrics: workerMetrics },
   );
   worker.on('failed', (job, err) => engine.log.error({ err, deliveries: job?.data.items.length }, 'webhook delivery job failed'));
   worker.on('error', (err) => engine.log.warn({ err }, 'webhook worker error'));

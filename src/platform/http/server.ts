@@ -15,6 +15,7 @@ import { corsHook } from './cors.js';
 import { isPublicPath, registerReferenceDocs, type ExtraDocument } from './reference-docs.js';
 import { aliasRewriter } from './path-aliases.js';
 import { AppError } from './app-error.js';
+import { httpMetricsHook } from '../metrics/http.js';
 import { bodyMissing, bodyTooDeep, clientErrorOf, illFormedUnicode, methodNotAllowed, routeNotFound, toAppError } from './framework-errors.js';
 import type { ContextFactory, HandlerMap, Result } from './typed.js';
 
@@ -339,6 +340,7 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
       if (!isPublicPath(pathOf(request.url))) await gate(request, reply);
     });
   }
+  app.addHook('onResponse', httpMetricsHook(options.name));
   if (options.onResponse) app.addHook('onResponse', options.onResponse);
 
   const templates = pathTemplates(options.specification);

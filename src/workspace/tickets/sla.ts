@@ -12,6 +12,7 @@ import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { slaRunning } from './lifecycle.js';
 import { ticketColumns, ticketView, type TicketRow } from './views.js';
 import { closeWorker } from '../../platform/worker-close.js';
+import { workerMetrics } from '../../platform/metrics/queues.js';
 
 export const slaQueueName = 'ticket-sla';
 const sweepEveryMs = 60_000;
@@ -102,7 +103,7 @@ export async function startSlaWorker(deps: EventDeps, redisUrl: string, queue: Q
       }
       return outcome;
     },
-    { connection, concurrency: 4 },
+    { connection, concurrency: 4, metrics: workerMetrics },
   );
   worker.on('failed', (job, err) => log.error({ err, job: job?.name }, 'ticket SLA job failed'));
   return {

@@ -13,6 +13,8 @@ import type { WebhookPolicy } from '../webhook-url.js';
 import { postUpdate } from './post.js';
 import { webhookSecureContext } from './tls.js';
 import { closeWorker } from '../../../platform/worker-close.js';
+import { workerMetrics } from '../../../platform/metrics/queues.js';
+import { countWebhookAttempt } from '../../../platform/metrics/webhooks.js';
 
 export const webhookQueueName = 'bot-webhooks';
 const sweepEveryMs = 60_000;
@@ -89,7 +91,7 @@ export class WebhookWorker {
   ) {
     this.redis = connectRedis(redisUrl, 'bot-webhook-locks');
     this.workerConnection = connectRedis(redisUrl, 'bot-webhook-worker', { blocking: true });
-    this.worker = new Worker(webhookQueueName, (job: Job) => this.process(job), { connection: this.workerConnection, concurrency: 16 });
+    this.worker = new Worker(webhookQueueName, (job: Job) => this.process(job), { connection: this.workerConnection, concurrency: 16, metrics: workerMetrics });
     this.worker.on('failed', (job, err) => log.error({ err, job: job?.name }, 'webhook job failed'));
   }
 
@@ -141,6 +143,7 @@ export class WebhookWorker {
       await this.redis.pexpire(lock, lockMs);
       const trust = webhookSecureContext(this.settings.caPem, bot.webhook_certificate);
       const outcome = await postUpdate(bot.webhook_url, JSON.stringify(update.payload), bot.webhook_secret, this.settings, this.settings.timeoutMs, trust);
+      countWebhookAttempt('bot', outcome.ok, bot.webhook_failures + 1);
       if (outcome.ok) {
         await this.sql.query(
           `with gone as (delete from bot_updates where bot_id = $1 and update_id = $2)
