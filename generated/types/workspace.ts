@@ -931,7 +931,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery's envelope again as a new delivery with a new delivery id
-         * @description Send a delivery's envelope again as a new delivery with a new delivery id (kind replay). 409 when the webhook is Disabled.
+         * @description Send a delivery's envelope again as a new delivery with a new delivery id: a new evt_ id in X-SVC-Delivery and the envelope, whose replay_of names the original event (kind replay). 409 when the webhook is Disabled.
          */
         post: operations["replayWebhookDelivery"];
         delete?: never;
@@ -950,8 +950,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a delivery again with the same delivery id
-         * @description Send a delivery again with the same delivery id (receivers that de-duplicate will skip it), through a new round of the retry schedule. 409 while it is pending, sending or held, or when the webhook is Disabled.
+         * Send a delivery again with the same delivery id, envelope id included
+         * @description Send a delivery again with the same delivery id, envelope id included (receivers that de-duplicate will skip it), through a new round of the retry schedule. 409 while it is pending, sending or held, or when the webhook is Disabled.
          */
         post: operations["resendWebhookDelivery"];
         delete?: never;
@@ -2003,13 +2003,13 @@ export interface components {
         };
         /** @description One delivery of the log (the 200 most recent per webhook are kept). */
         "Webhooks.Delivery": {
-            /** @description The delivery id (X-SVC-Delivery): kept by resend, new on replay. */
+            /** @description The delivery's entry in the log, used in paths. */
             id: components["schemas"]["Platform.uuid"];
             webhook_id: components["schemas"]["Platform.uuid"];
             kind: components["schemas"]["Webhooks.DeliveryKind"];
             /** @description The event name (ping for the save ping). */
             event: string;
-            /** @description The envelope's id (evt_…). */
+            /** @description The delivery id on the wire: the envelope's id and X-SVC-Delivery (evt_…), the same on every attempt and on resend, new on replay (whose envelope carries replay_of, the original event's id). */
             event_id: string;
             status: components["schemas"]["Webhooks.DeliveryStatus"];
             /**
@@ -2028,7 +2028,7 @@ export interface components {
             created_at: components["schemas"]["Platform.instant"];
             last_attempt_at: components["schemas"]["Platform.instant"] | null;
             next_attempt_at: components["schemas"]["Platform.instant"] | null;
-            /** @description For a replay: the delivery it repeats. */
+            /** @description For a replay: the log entry it repeats. */
             replay_of: components["schemas"]["Platform.uuid"] | null;
         };
         /**
@@ -2050,8 +2050,10 @@ export interface components {
         "Webhooks.PauseReason": "manual" | "failures";
         /** @description The outcome of one signed request sent at once: the save ping or a test delivery. */
         "Webhooks.SendResult": {
-            /** @description The delivery as logged (X-SVC-Delivery). */
+            /** @description The delivery's entry in the log (deliveries/{delivery_id}). */
             delivery_id: components["schemas"]["Platform.uuid"];
+            /** @description The id sent: the envelope's id and X-SVC-Delivery (evt_…). */
+            event_id: string;
             /** @description True for a 2xx answer. */
             ok: boolean;
             /** @description The receiver's HTTP status; null when no answer came (refused target, DNS, TLS, connection, time-out). */

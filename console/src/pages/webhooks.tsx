@@ -382,11 +382,11 @@ function DeliveryLog({ client, webhook, round, onChanged }: { client: WorkspaceC
     const timer = setTimeout(reload, 1500);
     return () => clearTimeout(timer);
   }, [inFlight, log]);
-  const act = async (label: string, action: () => Promise<{ id: string }>) => {
+  const act = async (label: string, action: () => Promise<{ event_id: string }>) => {
     setError('');
     try {
       const d = await action();
-      setNotice(`${label}: delivery ${d.id}.`);
+      setNotice(`${label}: delivery ${d.event_id}.`);
       onChanged();
     } catch (e) {
       setError(describeError(e));
@@ -428,7 +428,7 @@ function DeliveryLog({ client, webhook, round, onChanged }: { client: WorkspaceC
               </thead>
               <tbody>
                 {log.value.map((d) => (
-                  <tr key={d.id} data-delivery-id={d.id}>
+                  <tr key={d.id} data-delivery-id={d.event_id}>
                     <TimeCell label="Time" value={d.last_attempt_at ?? d.created_at} />
                     <td data-label="Event">
                       {d.event} <span class="muted small">({d.kind})</span>
@@ -440,15 +440,15 @@ function DeliveryLog({ client, webhook, round, onChanged }: { client: WorkspaceC
                     <td data-label="Attempt">{d.attempt}</td>
                     <td data-label="Latency">{d.latency_ms === null ? '–' : `${d.latency_ms} ms`}</td>
                     <td data-label="Delivery id">
-                      <code title={d.id}>{d.id.slice(-12)}</code>
+                      <code title={d.event_id}>{d.event_id.slice(-12)}</code>
                     </td>
                     <td>
                       {!final && (
                         <span class="row-actions">
-                          <button type="button" onClick={() => act('Resent', () => client.resendWebhookDelivery({ path: { id: webhook.id, delivery_id: d.id } }))} aria-label={`Resend delivery ${d.id}`}>
+                          <button type="button" onClick={() => act('Resent', () => client.resendWebhookDelivery({ path: { id: webhook.id, delivery_id: d.id } }))} aria-label={`Resend delivery ${d.event_id}`}>
                             Resend
                           </button>
-                          <button type="button" onClick={() => act('Replayed', () => client.replayWebhookDelivery({ path: { id: webhook.id, delivery_id: d.id } }))} aria-label={`Replay delivery ${d.id}`}>
+                          <button type="button" onClick={() => act('Replayed', () => client.replayWebhookDelivery({ path: { id: webhook.id, delivery_id: d.id } }))} aria-label={`Replay delivery ${d.event_id}`}>
                             Replay
                           </button>
                         </span>

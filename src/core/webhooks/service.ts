@@ -7,7 +7,7 @@ import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import type { Queryable } from '../../platform/db/queryable.js';
 import type { ImmediateResult, WebhookEngine } from './engine.js';
-import { isWebhookEvent, pingEvent, sampleData } from './events.js';
+import { isWebhookEvent, newEventId, pingEvent, replayEnvelopeText, sampleData } from './events.js';
 import { headersProblem } from './headers.js';
 import {
   deliveryColumns,
@@ -56,6 +56,8 @@ export interface WebhookInput {
 
 export interface SendSummary {
   deliveryId: string;
+  /** The evt_ id sent as the envelope's id and X-SVC-Delivery. */
+  eventId: string;
   ok: boolean;
   status: number | null;
   body: string;
@@ -79,7 +81,7 @@ interface SealedRow extends WebhookRow {
 
 function summary(result: ImmediateResult): SendSummary {
   const o = result.outcome;
-  return { deliveryId: result.deliveryId, ok: o.ok, status: o.status, body: o.excerpt, latencyMs: o.latencyMs, error: o.error };
+  return { deliveryId: result.deliveryId, eventId: result.eventId, ok: o.ok, status: o.status, body: o.excerpt, latencyMs: o.latencyMs, error: o.error };
 }
 
 export class WebhookService {
@@ -423,16 +425,27 @@ export class WebhookService {
     return { value: row, attempts: [{ id: row.id, round: row.round, attempt: 1, dueAt: now }] };
   }
 
-  /** The delivery's envelope again, as a new delivery with a new id (kind replay). */
+  /**
+   * The delivery's envelope again as a new delivery (kind replay) under a new evt_ id, which receivers that
+   * de-duplicate on the id therefore process; the envelope's replay_of names the original event.
+   */
   async replay(db: Queryable, part: WebhookPartition, deliveryId: string, webhookId?: string): Promise<Scheduled<DeliveryRow>> {
     const now = this.now();
+    const { rows: sources } = await db.query<{ envelope: string }>(
+      `select d.envelope from webhook_deliveries d join webhooks w on w.id = d.webhook_id
+        where d.id = $1 and d.workspace_id = $2 and d.environment = $3 and ($4::uuid is null or d.webhook_id = $4) and w.status <> 'Disabled'`,
+      [deliveryId, part.workspaceId, part.environment, webhookId ?? null],
+    );
+    const source = sources[0];
+    if (!source) throw await this.refusal(db, part, deliveryId, webhookId);
+    const eventId = newEventId();
     const { rows } = await db.query<DeliveryRow>(
       `insert into webhook_deliveries (id, webhook_id, workspace_id, environment, kind, event, event_id, envelope, status, next_attempt_at, replay_of, created_at)
-       select $5, d.webhook_id, d.workspace_id, d.environment, 'replay', d.event, d.event_id, d.envelope, 'pending', $6, d.id, $6
+       select $5, d.webhook_id, d.workspace_id, d.environment, 'replay', d.event, $7, $8, 'pending', $6, d.id, $6
          from webhook_deliveries d join webhooks w on w.id = d.webhook_id
         where d.id = $1 and d.workspace_id = $2 and d.environment = $3 and ($4::uuid is null or d.webhook_id = $4) and w.status <> 'Disabled'
        returning ${deliveryColumns}`,
-      [deliveryId, part.workspaceId, part.environment, webhookId ?? null, newId(), now],
+      [deliveryId, part.workspaceId, part.environment, webhookId ?? null, newId(), now, eventId, replayEnvelopeText(source.envelope, eventId)],
     );
     const row = rows[0];
     if (!row) throw await this.refusal(db, part, deliveryId, webhookId);

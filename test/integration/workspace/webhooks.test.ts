@@ -46,7 +46,7 @@ describe('create', () => {
     expect(ok.body.ping).toMatchObject({ ok: true, status: 200, body: 'ok', error: null });
 
     // The ping: signed like every delivery, event "ping", verified by the SDK helper over the raw bytes.
-    const pings = rig.receiver.received.slice(before).filter((r) => r.headers['x-svc-delivery'] === ok.body.ping.delivery_id);
+    const pings = rig.receiver.received.slice(before).filter((r) => r.headers['x-svc-delivery'] === ok.body.ping.event_id);
     expect(pings).toHaveLength(1);
     const ping = pings[0]!;
     expect(ping.path).toBe('/hooks');
@@ -73,7 +73,7 @@ describe('create', () => {
     // Its log holds the failed ping.
     const log = await svc(platform, key, 'GET', `/api/v1/webhooks/${res.body.id}/deliveries`);
     expect(log.body.items).toEqual([expect.objectContaining({ id: res.body.ping.delivery_id, kind: 'ping', event: 'ping', status: 'failed', attempt: 1, response_status: 503, response_excerpt: 'maintenance' })]);
-    const ping = rig.receiver.received.find((r) => r.headers['x-svc-delivery'] === res.body.ping.delivery_id)!;
+    const ping = rig.receiver.received.find((r) => r.headers['x-svc-delivery'] === res.body.ping.event_id)!;
     await expect(verifyWebhook({ rawBody: ping.body, headers: ping.headers, secret: 'my-own-secret-of-24-chars' })).resolves.toMatchObject({ event: 'ping' });
 
     // A later 2xx (here the test operation) verifies it.
@@ -169,16 +169,16 @@ describe('pause, resume, disable', () => {
 
     const held = await emitEvent(platform.db, { workspaceId: ws.id, event: 'lead.updated' });
     const row = await eventually(async () => {
-      const { rows } = await platform.db.query("select id, status from webhook_deliveries where webhook_id = $1 and kind = 'event'", [hook.id]);
+      const { rows } = await platform.db.query("select id, event_id, status from webhook_deliveries where webhook_id = $1 and kind = 'event'", [hook.id]);
       return rows[0];
     });
     expect(row.status).toBe('held');
-    expect(rig.receiver.received.some((r) => r.headers['x-svc-delivery'] === row.id)).toBe(false);
+    expect(rig.receiver.received.some((r) => r.headers['x-svc-delivery'] === row.event_id)).toBe(false);
 
     const resumed = await svc(platform, key, 'POST', `/api/v1/webhooks/${hook.id}/resume`);
     expect(resumed.body).toMatchObject({ status: 'Active', paused_reason: null });
-    await rig.receiver.waitFor((r) => r.some((x) => x.headers['x-svc-delivery'] === row.id));
-    const sent = rig.receiver.received.find((r) => r.headers['x-svc-delivery'] === row.id)!;
+    await rig.receiver.waitFor((r) => r.some((x) => x.headers['x-svc-delivery'] === row.event_id));
+    const sent = rig.receiver.received.find((r) => r.headers['x-svc-delivery'] === row.event_id)!;
     expect(JSON.parse(sent.body.toString()).id).toBe(held.id);
 
     await svc(platform, key, 'POST', `/api/v1/webhooks/${hook.id}/pause`);
@@ -206,11 +206,11 @@ describe('test', () => {
     rig.receiver.respond((r) => (r.headers['x-svc-event'] === 'deal.stage_changed' ? { status: 202, body: 'queued for later' } : { status: 200 }));
     const res = await svc(platform, key, 'POST', `/api/v1/webhooks/${hook.id}/test`, { event: 'deal.stage_changed', payload: { id: 'd1', stage: 'won' } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ delivery_id: expect.any(String), ok: true, status: 202, body: 'queued for later', latency_ms: expect.any(Number), error: null });
-    const sent = rig.receiver.received.find((r) => r.headers['x-svc-delivery'] === res.body.delivery_id)!;
+    expect(res.body).toEqual({ delivery_id: expect.any(String), event_id: expect.stringMatching(/^evt_/), ok: true, status: 202, body: 'queued for later', latency_ms: expect.any(Number), error: null });
+    const sent = rig.receiver.received.find((r) => r.headers['x-svc-delivery'] === res.body.event_id)!;
     expect(JSON.parse(sent.body.toString())).toMatchObject({ event: 'deal.stage_changed', data: { id: 'd1', stage: 'won' } });
     const sample = await svc(platform, key, 'POST', `/api/v1/webhooks/${hook.id}/test`, { event: 'lead.created' });
-    const sampled = JSON.parse(rig.receiver.received.find((r) => r.headers['x-svc-delivery'] === sample.body.delivery_id)!.body.toString());
+    const sampled = JSON.parse(rig.receiver.received.find((r) => r.headers['x-svc-delivery'] === sample.body.event_id)!.body.toString());
     expect(Object.keys(sampled.data).sort()).toEqual(['created_at', 'custom_fields', 'email', 'id', 'name', 'owner_id', 'phone', 'source', 'status']);
     const log = (await svc(platform, key, 'GET', `/api/v1/webhooks/${hook.id}/deliveries?limit=2`)).body.items;
     expect(log.map((d: { kind: string; event: string }) => [d.kind, d.event])).toEqual([['test', 'lead.created'], ['test', 'deal.stage_changed']]);
