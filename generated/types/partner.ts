@@ -1015,8 +1015,8 @@ export interface components {
             preset?: string;
             /** @default live */
             environment?: components["schemas"]["Keys.KeyEnvironment"];
-            /** @description Optional expiry, in the future; absent: never expires. */
-            expires_at?: components["schemas"]["Platform.instant"];
+            /** @description Optional expiry in the future: a date (the key works to the end of that day, UTC) or an instant; absent: never expires. Answered as the instant the key dies (for a date, the next midnight UTC). */
+            expires_at?: components["schemas"]["Platform.expiry"];
         } & (unknown | unknown);
         "Admin.Member": {
             /** @enum {string} */
@@ -1643,6 +1643,8 @@ export interface components {
         };
         /** @description An opaque pagination cursor; pass back exactly what the server returned. */
         "Platform.cursor": string;
+        /** @description A date (YYYY-MM-DD: the key works until the end of that day, UTC, and is dead from the next midnight) or an instant (ISO 8601 / RFC 3339 with a UTC offset). */
+        "Platform.expiry": string | components["schemas"]["Platform.instant"];
         /**
          * Format: date-time
          * @description An instant in time, ISO 8601 / RFC 3339 with a UTC offset.

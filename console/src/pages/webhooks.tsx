@@ -350,6 +350,8 @@ function TestTool({ client, webhook, onSent }: { client: WorkspaceClient; webhoo
 
 interface Delivery {
   id: string;
+  /** The id sent: X-SVC-Delivery and the envelope's id. */
+  event_id: string;
   kind: string;
   event: string;
   status: string;

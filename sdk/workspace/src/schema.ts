@@ -1822,8 +1822,8 @@ export interface components {
             scopes: components["schemas"]["Scope"][];
             /** @description At most 50 addresses or CIDR ranges; absent or empty: any address. */
             ip_allow_list?: components["schemas"]["Keys.IpRange"][];
-            /** @description In the future; absent or null: never expires. */
-            expires_at?: components["schemas"]["Platform.instant"] | null;
+            /** @description In the future: a date (the key works to the end of that day, UTC) or an instant; absent or null: never expires. Answered as the instant the key expires (for a date, the next midnight UTC). */
+            expires_at?: components["schemas"]["Platform.expiry"] | null;
             /** @default live */
             environment?: components["schemas"]["Keys.KeyEnvironment"];
         };
@@ -1874,6 +1874,8 @@ export interface components {
         };
         /** @description An opaque pagination cursor; pass back exactly what the server returned. */
         "Platform.cursor": string;
+        /** @description A date (YYYY-MM-DD: the key works until the end of that day, UTC, and is dead from the next midnight) or an instant (ISO 8601 / RFC 3339 with a UTC offset). */
+        "Platform.expiry": string | components["schemas"]["Platform.instant"];
         /**
          * Format: date-time
          * @description An instant in time, ISO 8601 / RFC 3339 with a UTC offset.
