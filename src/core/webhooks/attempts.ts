@@ -156,9 +156,9 @@ export class AttemptRunner {
                 where x.id = r.id and x.round = r.round and x.attempt_count = r.attempt and x.status = 'sending'
             returning x.webhook_id),
              b as (select distinct w.id, w.workspace_id, w.environment, w.status from webhooks w join d on w.id = d.webhook_id
-                    where w.consecutive_failures <> 0 or w.status = 'Unverified'),
+                    where w.consecutive_failures <> 0 or w.status = 'Unverified' or not w.verified),
              u as (update webhooks w
-                      set consecutive_failures = 0,
+                      set consecutive_failures = 0, verified = true,
                           status = case when w.status = 'Unverified' then 'Active' else w.status end,
                           updated_at = case when w.status = 'Unverified' then $9 else w.updated_at end
                      from b where w.id = b.id returning w.id),

@@ -17,6 +17,8 @@ export const WebhookEntity = defineEntity({
     secretCiphertext: p.blob().fieldName('secret_ciphertext'),
     secretLastFour: p.text().fieldName('secret_last_four'),
     status: p.text(),
+    /** Whether the URL has ever answered 2xx: resume returns to Active only then, else to Unverified. */
+    verified: p.boolean().defaultRaw('false'),
     pausedReason: p.text().fieldName('paused_reason').nullable(),
     consecutiveFailures: p.integer().fieldName('consecutive_failures').defaultRaw('0'),
     noticePending: p.boolean().fieldName('notice_pending').defaultRaw('false'),

@@ -170,11 +170,11 @@ export class WebhookService {
     const now = this.now();
     const { rows } = await db.query<WebhookRow>(
       `insert into webhooks (id, workspace_id, environment, name, url, events, description, headers, secret_ciphertext, secret_last_four, status,
-                             created_via, created_by_key, created_at, updated_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)
+                             verified, created_via, created_by_key, created_at, updated_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $15, $12, $13, $14, $14)
        returning ${webhookColumns}`,
       [id, part.workspaceId, part.environment, name, url.href, events, description, JSON.stringify(headers), this.engine.box.seal(secret, id), secret.slice(-4),
-        ping.outcome.ok ? 'Active' : 'Unverified', actor.via, actor.keyId, now],
+        ping.outcome.ok ? 'Active' : 'Unverified', actor.via, actor.keyId, now, ping.outcome.ok],
     );
     const webhook = rows[0]!;
     await this.logImmediate(db, webhook, 'ping', pingEvent, ping);
@@ -249,10 +249,12 @@ export class WebhookService {
         set.url = url.href;
         const headers = input.headers ?? current.headers;
         ping = await this.ping(id, part, url.href, secret ?? this.engine.box.open(current.secret_ciphertext, id), headers, String(set.name ?? current.name), (set.events as string[] | undefined) ?? current.events);
+        // A new URL is verified by its own ping, whatever the old one did.
+        set.verified = ping.outcome.ok;
         if (current.status === 'Active' || current.status === 'Unverified') set.status = ping.outcome.ok ? 'Active' : 'Unverified';
       }
     }
-    const changed = Object.keys(set);
+    const changed = Object.keys(set).filter((n) => n !== 'verified');
     if (changed.length === 0) return this.get(db, part, id);
     set.updated_at = this.now();
     const names = Object.keys(set);
@@ -298,11 +300,14 @@ export class WebhookService {
     return current;
   }
 
-  /** Active again, failures reset, its held deliveries due now. */
+  /**
+   * Active again (Unverified when its URL has never answered 2xx: a pause does not verify it), failures reset, its
+   * held deliveries due now.
+   */
   async resume(db: Queryable, part: WebhookPartition, id: string): Promise<Scheduled<WebhookRow>> {
     const now = this.now();
     const { rows } = await db.query<WebhookRow>(
-      `update webhooks set status = 'Active', paused_reason = null, paused_at = null, consecutive_failures = 0, updated_at = $4
+      `update webhooks set status = case when verified then 'Active' else 'Unverified' end, paused_reason = null, paused_at = null, consecutive_failures = 0, updated_at = $4
         where id = $1 and workspace_id = $2 and environment = $3 and status = 'Paused'
         returning ${webhookColumns}`,
       [id, part.workspaceId, part.environment, now],
@@ -359,11 +364,16 @@ export class WebhookService {
     });
     await this.logImmediate(db, webhook, 'test', input.event, result);
     if (result.outcome.ok) {
-      const { rows } = await db.query<WebhookRow>(
-        `update webhooks set status = 'Active', consecutive_failures = 0, updated_at = $2 where id = $1 and status = 'Unverified' returning ${webhookColumns}`,
+      const { rows } = await db.query<WebhookRow & { previous_status: WebhookStatus }>(
+        `with before as (select status from webhooks where id = $1 for update)
+         update webhooks w set status = case when w.status = 'Unverified' then 'Active' else w.status end, verified = true,
+                consecutive_failures = case when w.status = 'Unverified' then 0 else w.consecutive_failures end,
+                updated_at = case when w.status = 'Unverified' then $2 else w.updated_at end
+           from before where w.id = $1 and not w.verified
+         returning ${webhookColumns.split(', ').map((c) => `w.${c}`).join(', ')}, before.status as previous_status`,
         [id, this.now()],
       );
-      if (rows[0]) await webhookOutbox(db, 'webhook.verified', rows[0]);
+      if (rows[0]?.previous_status === 'Unverified') await webhookOutbox(db, 'webhook.verified', rows[0]);
     }
     return summary(result);
   }

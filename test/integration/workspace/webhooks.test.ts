@@ -161,6 +161,25 @@ describe('read, change, delete', () => {
 });
 
 describe('pause, resume, disable', () => {
+  test('an Unverified webhook paused and resumed without a 2xx stays Unverified; a 2xx while Paused makes resume Active', async () => {
+    rig.receiver.respond(() => ({ status: 503 }));
+    const hook = (await create({ events: ['lead.updated'] })).body;
+    expect(hook.status).toBe('Unverified');
+    expect((await svc(platform, key, 'POST', `/api/v1/webhooks/${hook.id}/pause`)).body).toMatchObject({ status: 'Paused', paused_reason: 'manual' });
+    expect((await svc(platform, key, 'POST', `/api/v1/webhooks/${hook.id}/resume`)).body).toMatchObject({ status: 'Unverified', paused_reason: null });
+    expect((await svc(platform, key, 'GET', `/api/v1/webhooks/${hook.id}`)).body.status).toBe('Unverified');
+    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'webhook.verified' and payload->>'webhookId' = $1", [hook.id])).toBe(0);
+
+    // Paused again; a test answered 2xx verifies the URL without ending the pause, and resume then makes it Active.
+    await svc(platform, key, 'POST', `/api/v1/webhooks/${hook.id}/pause`);
+    rig.receiver.respond(() => ({ status: 200, body: 'ok' }));
+    expect((await svc(platform, key, 'POST', `/api/v1/webhooks/${hook.id}/test`, { event: 'lead.updated' })).body.ok).toBe(true);
+    expect((await svc(platform, key, 'GET', `/api/v1/webhooks/${hook.id}`)).body.status).toBe('Paused');
+    expect((await svc(platform, key, 'POST', `/api/v1/webhooks/${hook.id}/resume`)).body).toMatchObject({ status: 'Active' });
+    // Gone, so that the workspace's later lead.updated events reach only the webhooks of their own tests.
+    expect((await svc(platform, key, 'DELETE', `/api/v1/webhooks/${hook.id}`)).status).toBe(204);
+  });
+
   test('pause holds events, resume sends them, disable cancels and stops for good', async () => {
     const hook = (await create({ events: ['lead.updated'] })).body;
     const paused = await svc(platform, key, 'POST', `/api/v1/webhooks/${hook.id}/pause`);
