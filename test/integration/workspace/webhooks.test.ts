@@ -238,7 +238,7 @@ describe('test', () => {
 });
 
 describe('scopes and environments', () => {
-  test('read-only keys list and get; creating needs webhook.webhooks.create; other modules get nothing', async () => {
+  test('read-only and read-write keys list and get; managing needs webhook.* or admin; other modules get nothing', async () => {
     const hook = (await create({})).body;
     const reader = (await ws.key(['read-only'])).key;
     expect((await svc(platform, reader, 'GET', `/api/v1/webhooks/${hook.id}`)).status).toBe(200);
@@ -248,8 +248,17 @@ describe('scopes and environments', () => {
     expectSvcError(await svc(platform, reader, 'POST', `/api/v1/webhooks/${hook.id}/disable`), 403, 'forbidden', 'webhook.webhooks.delete');
     const crm = (await ws.key(['crm.*'])).key;
     expectSvcError(await svc(platform, crm, 'GET', '/api/v1/webhooks'), 403, 'forbidden', 'webhook.webhooks.read');
+    // read-write reads webhooks but no longer manages them: that takes webhook.* or admin.
     const writer = (await ws.key(['read-write'])).key;
-    expect((await create({}, writer)).status).toBe(201);
+    expect((await svc(platform, writer, 'GET', `/api/v1/webhooks/${hook.id}`)).status).toBe(200);
+    const before = await webhookCount();
+    expectSvcError(await create({}, writer), 403, 'forbidden', 'webhook.webhooks.create');
+    expectSvcError(await svc(platform, writer, 'PATCH', `/api/v1/webhooks/${hook.id}`, { url: hookUrl('/elsewhere') }), 403, 'forbidden', 'webhook.webhooks.update');
+    expectSvcError(await svc(platform, writer, 'POST', `/api/v1/webhooks/${hook.id}/disable`), 403, 'forbidden', 'webhook.webhooks.delete');
+    expect(await webhookCount()).toBe(before);
+    expect((await svc(platform, writer, 'GET', `/api/v1/webhooks/${hook.id}`)).body).toMatchObject({ url: hookUrl(), status: 'Active' });
+    const admin = (await ws.key(['admin'])).key;
+    expect((await create({}, admin)).status).toBe(201);
   });
 
   test('a test-key webhook gets test events only; a live webhook never gets them', async () => {
