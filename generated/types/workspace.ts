@@ -1124,6 +1124,198 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace_id}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's webhooks of one environment, newest first (Owner and Admin only)
+         * @description The workspace's webhooks of one environment, newest first (Owner and Admin only).
+         */
+        get: operations["listWorkspaceWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook
+         * @description Register a webhook (Owner and Admin only) for the environment named in the body (live by default). The URL is checked and pinged as for createWebhook: a 2xx makes it Active, anything else Unverified (still saved).
+         */
+        post: operations["createWorkspaceWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook of the workspace (Owner and Admin only)
+         * @description A webhook of the workspace (Owner and Admin only); 404 not_found when it is not one.
+         */
+        get: operations["getWorkspaceWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook with its log (Owner and Admin only)
+         * @description Delete a webhook with its log (Owner and Admin only).
+         */
+        delete: operations["deleteWorkspaceWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook (Owner and Admin only; 409 when Disabled)
+         * @description Change a webhook (Owner and Admin only; 409 when Disabled). A new url is pinged again.
+         */
+        patch: operations["updateWorkspaceWebhook"];
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The delivery log of a webhook, newest first (Owner and Admin only)
+         * @description The delivery log of a webhook, newest first (Owner and Admin only).
+         */
+        get: operations["listWorkspaceWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/webhooks/{id}/deliveries/{delivery_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery's envelope again as a new delivery with a new evt_ id
+         * @description Send a delivery's envelope again as a new delivery with a new evt_ id (Owner and Admin only); 409 when Disabled.
+         */
+        post: operations["replayWorkspaceWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/webhooks/{id}/deliveries/{delivery_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again with the same delivery id (Owner and Admin only)
+         * @description Send a delivery again with the same delivery id (Owner and Admin only); 409 while pending, sending or held, or when Disabled.
+         */
+        post: operations["resendWorkspaceWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/webhooks/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable for good (Owner and Admin only)
+         * @description Disable for good (Owner and Admin only): no more events, unsent deliveries cancelled.
+         */
+        post: operations["disableWorkspaceWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/webhooks/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause (Owner and Admin only)
+         * @description Pause (Owner and Admin only): new events are held until resume; 409 when Disabled.
+         */
+        post: operations["pauseWorkspaceWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/webhooks/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a Paused webhook (Owner and Admin only)
+         * @description Resume a Paused webhook (Owner and Admin only): Active again (Unverified when its URL never answered 2xx), failures reset, held deliveries sent; 409 when Disabled.
+         */
+        post: operations["resumeWorkspaceWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed delivery of the chosen event now
+         * @description Send a signed delivery of the chosen event now (Owner and Admin only) and answer the receiver's status, body and latency; 409 when Disabled.
+         */
+        post: operations["testWorkspaceWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -2091,6 +2283,25 @@ export interface components {
             consecutive_failures: number;
             created_at: components["schemas"]["Platform.instant"];
             updated_at: components["schemas"]["Platform.instant"];
+        };
+        /** @description A webhook created by an Owner or Admin: the fields of WebhookCreate and the environment whose events it gets. */
+        "Webhooks.WebhookAdminCreate": {
+            name: components["schemas"]["Platform.name"];
+            url: components["schemas"]["Webhooks.WebhookUrl"];
+            /** @description 1 to 33 names of the catalogue; repeats are dropped. */
+            events: components["schemas"]["Webhooks.WebhookEvent"][];
+            /** @description Absent: a whsec_ secret of 32 random bytes is generated. */
+            secret?: components["schemas"]["Webhooks.WebhookSecret"];
+            description?: components["schemas"]["Platform.text"] | null;
+            /** @description At most 20 headers; names are HTTP tokens of at most 100 characters and may not be Content-Type, User-Agent, Host, a hop-by-hop header or one of the delivery's X-SVC- headers. */
+            headers?: {
+                [key: string]: components["schemas"]["Webhooks.HeaderValue"];
+            };
+            /**
+             * @description The environment whose events the webhook gets (live by default).
+             * @default live
+             */
+            environment?: components["schemas"]["Webhooks.WebhookEnvironment"];
         };
         "Webhooks.WebhookCreate": {
             name: components["schemas"]["Platform.name"];
@@ -14184,6 +14395,1345 @@ export interface operations {
             };
             /** @description An error answered to a workspace user (bearer JWT). */
             404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listWorkspaceWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, at most 100. */
+                limit?: components["parameters"]["PageQuery.limit"];
+                /** @description The next_cursor of the previous page. */
+                cursor?: components["parameters"]["PageQuery.cursor"];
+                /** @description The environment (live by default). */
+                environment?: components["schemas"]["Webhooks.WebhookEnvironment"];
+                /** @description Only webhooks in this status. */
+                status?: components["schemas"]["Webhooks.WebhookStatus"];
+            };
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 to a workspace user. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookPage"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createWorkspaceWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Webhooks.WebhookAdminCreate"];
+            };
+        };
+        responses: {
+            /** @description 201 with the created object and its Location, to a workspace user. */
+            201: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.WebhookWithSecret"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            409: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWorkspaceWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 to a workspace user. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Webhook"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteWorkspaceWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 204 to a workspace user: done, no body. */
+            204: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateWorkspaceWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Webhooks.WebhookUpdate"];
+            };
+        };
+        responses: {
+            /** @description 200 to a workspace user. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Webhook"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            409: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listWorkspaceWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, at most 100. */
+                limit?: components["parameters"]["PageQuery.limit"];
+                /** @description The next_cursor of the previous page. */
+                cursor?: components["parameters"]["PageQuery.cursor"];
+                /** @description Only deliveries in this status. */
+                status?: components["schemas"]["Webhooks.DeliveryStatus"];
+            };
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 to a workspace user. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryPage"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    replayWorkspaceWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+                id: components["schemas"]["Platform.uuid"];
+                delivery_id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 202 to a workspace user: the delivery is scheduled now. */
+            202: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Delivery"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            409: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resendWorkspaceWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+                id: components["schemas"]["Platform.uuid"];
+                delivery_id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 202 to a workspace user: the delivery is scheduled now. */
+            202: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Delivery"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            409: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    disableWorkspaceWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 to a workspace user. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Webhook"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            409: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    pauseWorkspaceWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 to a workspace user. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Webhook"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            409: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resumeWorkspaceWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 to a workspace user. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Webhook"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            409: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    testWorkspaceWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Webhooks.WebhookTest"];
+            };
+        };
+        responses: {
+            /** @description 200 to a workspace user. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.SendResult"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            409: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;

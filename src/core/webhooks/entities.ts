@@ -25,6 +25,7 @@ export const WebhookEntity = defineEntity({
     noticeLeaseUntil: p.datetime().fieldName('notice_lease_until').nullable(),
     createdVia: p.text().fieldName('created_via'),
     createdByKey: p.uuid().fieldName('created_by_key').nullable(),
+    createdByAccount: p.uuid().fieldName('created_by_account').nullable(),
     createdAt: p.datetime().fieldName('created_at'),
     updatedAt: p.datetime().fieldName('updated_at'),
     pausedAt: p.datetime().fieldName('paused_at').nullable(),
@@ -54,7 +55,7 @@ export const WebhookEntity = defineEntity({
     },
     {
       name: 'webhooks_created_via_check',
-      expression: "((created_via = ANY (ARRAY['svc_key'::text, 'api_key'::text])))",
+      expression: "((created_via = ANY (ARRAY['svc_key'::text, 'api_key'::text, 'account'::text])))",
     },
   ],
 });

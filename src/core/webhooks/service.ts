@@ -39,11 +39,8 @@ export interface WebhookErrorFactory {
   limitReached(limit: number): AppError;
 }
 
-/** Who creates a webhook: a svc_ key of the workspace API or an API key of the partner API. */
-export interface WebhookActor {
-  via: 'svc_key' | 'api_key';
-  keyId: string;
-}
+/** Who creates a webhook: a svc_ key of the workspace API, an API key of the partner API, or a person (Owner, Admin). */
+export type WebhookActor = { via: 'svc_key' | 'api_key'; keyId: string } | { via: 'account'; accountId: string };
 
 export interface WebhookInput {
   name?: string;
@@ -170,11 +167,12 @@ export class WebhookService {
     const now = this.now();
     const { rows } = await db.query<WebhookRow>(
       `insert into webhooks (id, workspace_id, environment, name, url, events, description, headers, secret_ciphertext, secret_last_four, status,
-                             verified, created_via, created_by_key, created_at, updated_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $15, $12, $13, $14, $14)
+                             verified, created_via, created_by_key, created_by_account, created_at, updated_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $15, $12, $13, $16, $14, $14)
        returning ${webhookColumns}`,
       [id, part.workspaceId, part.environment, name, url.href, events, description, JSON.stringify(headers), this.engine.box.seal(secret, id), secret.slice(-4),
-        ping.outcome.ok ? 'Active' : 'Unverified', actor.via, actor.keyId, now, ping.outcome.ok],
+        ping.outcome.ok ? 'Active' : 'Unverified', actor.via, actor.via === 'account' ? null : actor.keyId, now, ping.outcome.ok,
+        actor.via === 'account' ? actor.accountId : null],
     );
     const webhook = rows[0]!;
     await this.logImmediate(db, webhook, 'ping', pingEvent, ping);
@@ -219,6 +217,13 @@ export class WebhookService {
     );
     if (!rows[0]) throw this.errors.webhookNotFound();
     return rows[0];
+  }
+
+  /** The partition of one webhook of the workspace, whatever its environment (people see every environment). */
+  async partitionOf(db: Queryable, workspaceId: string, id: string): Promise<WebhookPartition> {
+    const { rows } = await db.query<{ environment: string }>('select environment from webhooks where id = $1 and workspace_id = $2', [id, workspaceId]);
+    if (!rows[0]) throw this.errors.webhookNotFound();
+    return { workspaceId, environment: rows[0].environment };
   }
 
   async get(db: Queryable, part: WebhookPartition, id: string): Promise<WebhookRow> {
