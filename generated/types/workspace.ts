@@ -2090,7 +2090,8 @@ export interface components {
         };
         /**
          * @description Every scope a key may carry. Workspace level: read-only (every read), read-write (every read and write of every
-         *     module), admin (read-write plus administration). Module level: <module>.* (all of a module), crm.read and hr.read
+         *     module, except managing webhooks, which it only reads), admin (read-write plus administration, webhook management
+         *     included). Module level: <module>.* (all of a module), crm.read and hr.read
          *     (the module's reads), inbox.send (sending messages only). Action level: <module>.<resource>.<verb>, one action:
          *     read is GET, create POST, update PATCH (and the actions of a resource: convert, assign, close, approve, pause),
          *     delete DELETE, send POST of a message. Each operation names the action scope it requires in x-required-scope.
