@@ -300,12 +300,15 @@ function withoutTrailingSlashes(s: string): string {
   return s.slice(0, end);
 }
 
+/** The seed's limit: at most 6 delivery attempts, after which the webhook is paused. */
+export const maxWebhookAttempts = 6;
+
 function retrySchedule(env: Env): number[] {
   const raw = env.WEBHOOK_RETRY_SCHEDULE;
   if (raw === undefined || raw.trim() === '') return [0, 60, 300, 1800, 7200, 43200];
   const parts = raw.split(',').map((p) => p.trim());
-  if (parts.length > 20 || parts.some((p) => !/^\d{1,7}$/.test(p) || Number(p) > 604_800)) {
-    throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE must be 1 to 20 comma-separated whole seconds (each at most 604800), got "${raw}"`);
+  if (parts.length > maxWebhookAttempts || parts.some((p) => !/^\d{1,7}$/.test(p) || Number(p) > 604_800)) {
+    throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE must be 1 to ${maxWebhookAttempts} comma-separated whole seconds (each at most 604800; one per delivery attempt), got "${raw}"`);
   }
   return parts.map(Number);
 }

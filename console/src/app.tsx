@@ -8,7 +8,6 @@ import { PartnerKeysPage } from './pages/partner-keys';
 import { SignIn } from './pages/sign-in';
 import { SvcKeysPage } from './pages/svc-keys';
 import { WebhooksPage } from './pages/webhooks';
-import { endAllSessions, forgetAllSessions } from './webhook-session';
 import { FirstWorkspace } from './pages/first-workspace';
 import { session, takeTokenFromUrl } from './session';
 import { ErrorMessage, Loading, useAsync } from './ui';
@@ -31,12 +30,8 @@ export function App() {
   // The surrounding platform may hand over a token by changing the fragment of an open page too.
   useEffect(() => {
     const on = () => {
-      const before = session.token();
       takeTokenFromUrl();
-      const after = session.token();
-      // Another user's webhook session keys are not this user's to use (they expire on their own).
-      if (before && after !== before) forgetAllSessions();
-      setToken(after);
+      setToken(session.token());
     };
     addEventListener('hashchange', on);
     on();
@@ -53,7 +48,6 @@ export function App() {
       key={token}
       clients={clients.value}
       onSignOut={async () => {
-        await endAllSessions(clients.value);
         session.signOut();
         setToken('');
         location.hash = '#/';

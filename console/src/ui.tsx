@@ -219,14 +219,6 @@ export function StatusBadge({ status }: { status: string }) {
   return <span class={`badge ${status.toLowerCase()}`}>{status}</span>;
 }
 
-/** The end of a picked date (UTC), as the instant the API takes; '' for none. */
-export function endOfDay(date: string): string | undefined {
-  if (!date) return undefined;
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString();
-}
-
 export function today(): string {
   return new Date().toISOString().slice(0, 10);
 }

@@ -607,7 +607,7 @@ export interface paths {
         put?: never;
         /**
          * Send the envelope again as a new delivery with a new id
-         * @description Send the envelope again as a new delivery with a new id.
+         * @description Send the envelope again as a new delivery with a new id: a new evt_ id in X-SVC-Delivery and the envelope, whose replay_of names the original event.
          */
         post: operations["replayWebhookDelivery"];
         delete?: never;
@@ -1015,8 +1015,8 @@ export interface components {
             preset?: string;
             /** @default live */
             environment?: components["schemas"]["Keys.KeyEnvironment"];
-            /** @description Optional expiry, in the future; absent: never expires. */
-            expires_at?: components["schemas"]["Platform.instant"];
+            /** @description Optional expiry in the future: a date (the key works to the end of that day, UTC) or an instant; absent: never expires. Answered as the instant the key dies (for a date, the next midnight UTC). */
+            expires_at?: components["schemas"]["Platform.expiry"];
         } & (unknown | unknown);
         "Admin.Member": {
             /** @enum {string} */
@@ -1643,6 +1643,8 @@ export interface components {
         };
         /** @description An opaque pagination cursor; pass back exactly what the server returned. */
         "Platform.cursor": string;
+        /** @description A date (YYYY-MM-DD: the key works until the end of that day, UTC, and is dead from the next midnight) or an instant (ISO 8601 / RFC 3339 with a UTC offset). */
+        "Platform.expiry": string | components["schemas"]["Platform.instant"];
         /**
          * Format: date-time
          * @description An instant in time, ISO 8601 / RFC 3339 with a UTC offset.
@@ -1747,11 +1749,12 @@ export interface components {
         "Webhooks.WebhookDelivery": {
             /** @enum {string} */
             object: "webhook_delivery";
-            /** @description X-SVC-Delivery: kept by resend, new on replay. */
+            /** @description The delivery's entry in the log, used in paths. */
             id: components["schemas"]["Platform.uuid"];
             webhook_id: components["schemas"]["Platform.uuid"];
             kind: components["schemas"]["Webhooks.DeliveryKind"];
             event: string;
+            /** @description The id on the wire: the envelope's id and X-SVC-Delivery (evt_…), the same on every attempt and on resend, new on replay (whose envelope carries replay_of, the original event's id). */
             event_id: string;
             status: components["schemas"]["Webhooks.DeliveryStatus"];
             /** Format: int32 */
@@ -1763,6 +1766,7 @@ export interface components {
             created_at: components["schemas"]["Platform.instant"];
             last_attempt_at: components["schemas"]["Platform.instant"] | null;
             next_attempt_at: components["schemas"]["Platform.instant"] | null;
+            /** @description For a replay: the log entry it repeats. */
             replay_of: components["schemas"]["Platform.uuid"] | null;
         };
         /** @description A webhook endpoint: the same webhooks the workspace API serves at /api/v1/webhooks, for the key's workspace and environment. */
@@ -1850,7 +1854,10 @@ export interface components {
         "Webhooks.WebhookSendResult": {
             /** @enum {string} */
             object: "webhook_send_result";
+            /** @description The delivery's entry in the log (webhook-deliveries/{id}). */
             delivery_id: components["schemas"]["Platform.uuid"];
+            /** @description The id sent: the envelope's id and X-SVC-Delivery (evt_…). */
+            event_id: string;
             ok: boolean;
             /** @description The receiver's HTTP status; null when no answer came. */
             status: number | null;

@@ -27,6 +27,7 @@ import { svcKeyHandlers } from './keys/handlers.js';
 import { scopeHandlers } from './scopes/handlers.js';
 import { ticketHandlers } from './tickets/handlers.js';
 import type { WebhookEngine } from '../core/webhooks/engine.js';
+import { workspaceWebhookHandlers } from './webhooks/admin-handlers.js';
 import { webhookHandlers } from './webhooks/handlers.js';
 
 export interface WorkspaceListenerOptions {
@@ -63,6 +64,7 @@ export async function buildWorkspaceListener(options: WorkspaceListenerOptions):
     ...ticketHandlers(deps),
     ...approvalHandlers(deps),
     ...webhookHandlers(deps, options.webhooks),
+    ...workspaceWebhookHandlers(deps, options.webhooks),
   };
   const authenticateUser = createAuthenticator(options.accounts, options.verifyKeys, deps.clock, {
     audience: options.audience,

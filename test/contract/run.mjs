@@ -668,6 +668,7 @@ const workspaceSemanticRejections = [
   // cursor as above; the URL's host must resolve to public addresses only; custom header names must be HTTP tokens
   // other than the delivery's own headers.
   'listWebhooks', 'listWebhookDeliveries', 'createWebhook', 'updateWebhook',
+  'listWorkspaceWebhooks', 'listWorkspaceWebhookDeliveries', 'createWorkspaceWebhook', 'updateWorkspaceWebhook',
 ];
 
 function workspaceConfig({ authFile, scopes, workspaces, keyIds, seeded }) {
@@ -1011,7 +1012,7 @@ async function main() {
         baseUrl: platform.workspaceUrl,
         auth: [bearerSvc('key', svcKey), bearer('alice', aliceToken), bearerSvc('peer', svcPeer)],
         seedRows: () => seedWorkspace({
-          baseUrl: platform.workspaceUrl, partnerUrl: platform.partnerUrl, svcKey, bobToken, accounts: { bob, carol }, aliceWorkspace: aliceSvcWorkspace,
+          baseUrl: platform.workspaceUrl, partnerUrl: platform.partnerUrl, svcKey, bobToken, aliceToken, accounts: { bob, carol }, aliceWorkspace: aliceSvcWorkspace,
           aliceKeyIds: aliceSvcKeys.items.map((k) => k.id), webhook: svcHook.id, delivery: svcHook.ping.delivery_id,
         }),
         config: (authFile, seeded) => workspaceConfig({ authFile, scopes: svcScopes, workspaces: [aliceSvcWorkspace], keyIds: aliceSvcKeys.items.map((k) => k.id), seeded }),

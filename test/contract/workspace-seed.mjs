@@ -20,7 +20,7 @@ async function call(baseUrl, method, path, headers, body) {
 
 const times = (n, make) => Promise.all(Array.from({ length: n }, (_, i) => make(i)));
 
-export async function seedWorkspace({ baseUrl, partnerUrl, svcKey, bobToken, accounts, aliceWorkspace, aliceKeyIds, webhook, delivery }) {
+export async function seedWorkspace({ baseUrl, partnerUrl, svcKey, bobToken, aliceToken, accounts, aliceWorkspace, aliceKeyIds, webhook, delivery }) {
   const as = (method, path, body) => call(baseUrl, method, path, { authorization: `Bearer ${svcKey}`, 'idempotency-key': randomUUID() }, body);
   const id = async (method, path, body) => (await as(method, path, body)).id;
   const { bob, carol } = accounts;
@@ -82,6 +82,13 @@ export async function seedWorkspace({ baseUrl, partnerUrl, svcKey, bobToken, acc
   const deletableWebhooks = await times(6, () => id('POST', '/api/v1/webhooks', hookBody));
   // A Disabled webhook takes no more resends or replays: disable draws from webhooks of its own.
   const disablableWebhooks = await times(6, () => id('POST', '/api/v1/webhooks', hookBody));
+  // The same for the Owner/Admin surface, in alice's workspace with her token (alice's webhook and its ping delivery).
+  const asAlice = (body) => call(baseUrl, 'POST', `/api/v1/workspaces/${aliceWorkspace}/webhooks`, { authorization: `Bearer ${aliceToken}` }, body);
+  const aliceHook = await asAlice(hookBody);
+  const aliceWebhooks = [aliceHook.id];
+  const aliceDeliveries = [aliceHook.ping.delivery_id];
+  const aliceDeletableWebhooks = (await times(6, () => asAlice(hookBody))).map((w) => w.id);
+  const aliceDisablableWebhooks = (await times(6, () => asAlice(hookBody))).map((w) => w.id);
 
   const perOperation = {
     getCompany: 'companies', updateCompany: 'companies',
@@ -100,12 +107,18 @@ export async function seedWorkspace({ baseUrl, partnerUrl, svcKey, bobToken, acc
     getWebhook: 'webhooks', updateWebhook: 'webhooks', listWebhookDeliveries: 'webhooks', replayWebhookDelivery: 'webhooks',
     resendWebhookDelivery: 'webhooks', disableWebhook: 'disablableWebhooks', pauseWebhook: 'webhooks', resumeWebhook: 'webhooks', testWebhook: 'webhooks',
     deleteWebhook: 'deletableWebhooks',
+    getWorkspaceWebhook: 'aliceWebhooks', updateWorkspaceWebhook: 'aliceWebhooks', listWorkspaceWebhookDeliveries: 'aliceWebhooks',
+    pauseWorkspaceWebhook: 'aliceWebhooks', resumeWorkspaceWebhook: 'aliceWebhooks', testWorkspaceWebhook: 'aliceWebhooks',
+    disableWorkspaceWebhook: 'aliceDisablableWebhooks', deleteWorkspaceWebhook: 'aliceDeletableWebhooks',
   };
+  // Resend and replay on the Owner/Admin surface take alice's webhook and its delivery together.
+  const aliceDeliveryOperations = ['resendWorkspaceWebhookDelivery', 'replayWorkspaceWebhookDelivery'];
   const dictionaries = {
     members, companies, contacts, deals, leads, convertibleLeads, quotations, draftQuotations, sendableQuotations,
     acceptableQuotations, declinableQuotations, conversations, messages, employees, changeableEmployees,
     terminableEmployees, attendance, leaves, approvableLeaves, rejectableLeaves, tickets, commentTickets, approvals,
     cancellableApprovals, decidableApprovals, webhooks: [webhook], deletableWebhooks, disablableWebhooks, deliveries: [delivery],
+    aliceWebhooks, aliceDeletableWebhooks, aliceDisablableWebhooks, aliceDeliveries,
     webhookUrls: ['https://hooks.example.invalid/in'],
     attendanceEmployees,
     // Attendance instants may not be in the future and check_out follows check_in: past check-ins, later check-outs.
@@ -131,6 +144,7 @@ export async function seedWorkspace({ baseUrl, partnerUrl, svcKey, bobToken, acc
     },
     operations: {
       ...Object.fromEntries(Object.entries(perOperation).map(([op, name]) => [op, { 'path.id': name }])),
+      ...Object.fromEntries(aliceDeliveryOperations.map((op) => [op, { 'path.id': 'aliceWebhooks', 'path.delivery_id': 'aliceDeliveries' }])),
       // Mostly seeded values: a made-up employee or a generated (mostly future) instant is refused with 400.
       createAttendance: {
         'body.employee_id': { dictionary: 'attendanceEmployees', probability: 0.9 },
@@ -139,7 +153,10 @@ export async function seedWorkspace({ baseUrl, partnerUrl, svcKey, bobToken, acc
       },
     },
     // Cases that would disable or delete the suite's webhook (ids reused from earlier answers) are not sent (hooks.py).
-    protect: { disableWebhook: [{ id: [webhook] }], deleteWebhook: [{ id: [webhook] }] },
+    protect: {
+      disableWebhook: [{ id: [webhook] }], deleteWebhook: [{ id: [webhook] }],
+      disableWorkspaceWebhook: [{ id: aliceWebhooks }], deleteWorkspaceWebhook: [{ id: aliceWebhooks }],
+    },
     coverage: {
       parameters: {
         'path.workspace_id': aliceWorkspace, 'path.key_id': aliceKeyIds[0], 'query.key_id': aliceKeyIds[0],
@@ -153,6 +170,7 @@ export async function seedWorkspace({ baseUrl, partnerUrl, svcKey, bobToken, acc
       },
       operations: {
         ...Object.fromEntries(Object.entries(perOperation).map(([op, name]) => [op, { 'path.id': name === 'webhooks' ? webhook : first(name) }])),
+        ...Object.fromEntries(aliceDeliveryOperations.map((op) => [op, { 'path.id': aliceWebhooks[0], 'path.delivery_id': aliceDeliveries[0] }])),
         // An employee cannot be its own manager.
         updateEmployee: { 'path.id': changeableEmployees[0], 'body.manager_id': employees[0] },
         createAttendance: { 'body.employee_id': attendanceEmployees[0] },

@@ -98,3 +98,21 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
 export function requestsOf(receiver: WebhookReceiver, deliveryId: string) {
   return receiver.received.filter((r) => r.headers['x-svc-delivery'] === deliveryId);
 }
+
+/**
+ * A receiver that de-duplicates on the envelope's id, as the seed invites: the requests of `path` in arrival order,
+ * each processed the first time its body's id is seen and skipped after that.
+ */
+export function deduplicatedByBodyId(receiver: WebhookReceiver, path: string): { processed: string[]; skipped: string[] } {
+  const seen = new Set<string>();
+  const processed: string[] = [];
+  const skipped: string[] = [];
+  for (const r of receiver.received) {
+    if (r.path.split('?')[0] !== path || r.headers['x-svc-event'] === 'ping') continue;
+    const id = String(JSON.parse(r.body.toString('utf8')).id);
+    if (seen.has(id)) skipped.push(id);
+    else processed.push(id);
+    seen.add(id);
+  }
+  return { processed, skipped };
+}

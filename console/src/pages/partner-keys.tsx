@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { scopeCatalogue, scopePresets } from '../../../src/partner/scopes/catalogue';
 import { describeError, type Clients } from '../api';
 import type { Cells, WorkspaceInfo } from '../access';
-import { Confirm, Dialog, ErrorMessage, GatedButton, Loading, ScopeChips, SecretOnce, StatusBadge, TimeCell, endOfDay, today, useAsync } from '../ui';
+import { Confirm, Dialog, ErrorMessage, GatedButton, Loading, ScopeChips, SecretOnce, StatusBadge, TimeCell, today, useAsync } from '../ui';
 
 const externalApiOff = 'External API access is not enabled for this organisation.';
 
@@ -162,7 +162,7 @@ function CreateKey(props: { clients: Clients; workspace: WorkspaceInfo; onClose:
           try {
             const created = await props.clients.partner.createApiKey({
               path: { workspace_id: props.workspace.id },
-              body: { name: name.trim(), scopes, environment, ...(expires ? { expires_at: endOfDay(expires) } : {}) },
+              body: { name: name.trim(), scopes, environment, ...(expires ? { expires_at: expires } : {}) },
             });
             props.onCreated(created.key);
           } catch (err) {

@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { describeError, type Clients } from '../api';
 import type { WorkspaceInfo } from '../access';
 import { parseAllowList } from '../ip';
-import { Confirm, Dialog, ErrorMessage, Loading, ScopeChips, SecretOnce, StatusBadge, TimeCell, endOfDay, today, useAsync } from '../ui';
+import { Confirm, Dialog, ErrorMessage, Loading, ScopeChips, SecretOnce, StatusBadge, TimeCell, today, useAsync } from '../ui';
 import { creatorLabel, type MemberRow } from '../creators';
 import { session } from '../session';
 
@@ -194,7 +194,7 @@ function CreateSvcKey(props: { clients: Clients; workspace: WorkspaceInfo; onClo
                 scopes: scopes as never,
                 ip_allow_list: ip.entries,
                 environment,
-                ...(expires ? { expires_at: endOfDay(expires) } : {}),
+                ...(expires ? { expires_at: expires } : {}),
               },
             });
             props.onCreated(created.key);
@@ -256,7 +256,10 @@ function CreateSvcKey(props: { clients: Clients; workspace: WorkspaceInfo; onClo
         </div>
 
         <label for="svc-expires">Expiry date (optional)</label>
-        <input id="svc-expires" type="date" min={today()} value={expires} onInput={(e) => setExpires((e.target as HTMLInputElement).value)} />
+        <input id="svc-expires" type="date" min={today()} value={expires} onInput={(e) => setExpires((e.target as HTMLInputElement).value)} aria-describedby="svc-expires-help" />
+        <p id="svc-expires-help" class="hint">
+          Empty: the key never expires. It stops working at the end of the chosen day (UTC).
+        </p>
 
         {problems.length > 0 && (
           <ul class="problems" aria-live="polite">

@@ -1,77 +1,33 @@
-// Webhooks: the session key panel, the list with status, create, and a webhook's detail page (pause, resume,
+// Webhooks, managed with the signed-in Owner's or Admin's token: the environment, the list with status, create, and a webhook's detail page (pause, resume,
 // disable, edit, delete, the test tool and the delivery log of the 200 most recent deliveries with Resend and Replay).
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { WorkspaceClient } from '@chat-platform/workspace-sdk';
 import { describeError, type Clients } from '../api';
 import type { WorkspaceInfo } from '../access';
 import { eventGroups, samplePayload } from '../events';
-import { Confirm, ErrorMessage, Loading, SecretOnce, StatusBadge, TimeCell, formatTime, useAsync } from '../ui';
-import { currentSession, endSession, startSession, webhookClient, type WebhookSession } from '../webhook-session';
+import { Confirm, ErrorMessage, Loading, SecretOnce, StatusBadge, TimeCell, useAsync } from '../ui';
+import { webhookClient, type WebhookClient, type WebhookEnvironment } from '../webhook-client';
 import { WebhookForm, type SendResult, type WebhookView } from './webhook-form';
 
 export function WebhooksPage({ clients, workspace, webhookId }: { clients: Clients; workspace: WorkspaceInfo; webhookId?: string }) {
-  const [session, setSession] = useState<WebhookSession | null>(() => currentSession(workspace.id));
-  const client = useMemo(() => (session ? webhookClient(clients, session) : null), [session, clients]);
-  if (!session || !client) return <StartSession clients={clients} workspace={workspace} onStarted={setSession} />;
-  const end = async () => {
-    await endSession(clients, workspace.id);
-    setSession(null);
-  };
+  const [environment, setEnvironment] = useState<WebhookEnvironment>('live');
+  const client = useMemo(() => webhookClient(clients.workspace, workspace.id, environment), [clients, workspace.id, environment]);
+  if (webhookId) return <WebhookDetail client={client} workspace={workspace} id={webhookId} />;
   return (
     <>
       <p class="hint session">
-        Managing <strong>{session.environment}</strong> webhooks with a session key until {formatTime(session.expiresAt)}.{' '}
-        <button type="button" onClick={end}>
-          End webhook session
-        </button>
+        <label for="wh-env">Environment</label>{' '}
+        <select id="wh-env" value={environment} onChange={(e) => setEnvironment((e.target as HTMLSelectElement).value as WebhookEnvironment)}>
+          <option value="live">Live</option>
+          <option value="test">Test</option>
+        </select>{' '}
+        Webhooks belong to one environment: live events never reach test webhooks.
       </p>
-      {webhookId ? <WebhookDetail client={client} workspace={workspace} id={webhookId} /> : <WebhookList client={client} workspace={workspace} />}
+      <WebhookList key={environment} client={client} workspace={workspace} />
     </>
   );
 }
 
-function StartSession({ clients, workspace, onStarted }: { clients: Clients; workspace: WorkspaceInfo; onStarted: (s: WebhookSession) => void }) {
-  const [environment, setEnvironment] = useState<'live' | 'test'>('live');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
-  return (
-    <section aria-labelledby="page-title">
-      <h1 id="page-title">Webhooks</h1>
-      <p>
-        Webhooks are managed with a service key holding <code>webhook.*</code>. Starting a webhook session creates such a key for this browser tab only
-        (named “Settings console: webhooks”, valid 8 hours, revoked when you end the session or sign out). Webhooks belong to one environment: live
-        events never reach test webhooks.
-      </p>
-      <label for="wh-env">Environment</label>
-      <select id="wh-env" value={environment} onChange={(e) => setEnvironment((e.target as HTMLSelectElement).value as 'live')}>
-        <option value="live">Live</option>
-        <option value="test">Test</option>
-      </select>
-      {error && <ErrorMessage message={error} />}
-      <div class="actions start">
-        <button
-          type="button"
-          class="primary"
-          disabled={busy}
-          onClick={async () => {
-            setBusy(true);
-            setError('');
-            try {
-              onStarted(await startSession(clients, workspace.id, environment));
-            } catch (e) {
-              setError(describeError(e));
-              setBusy(false);
-            }
-          }}
-        >
-          {busy ? 'Starting…' : 'Start webhook session'}
-        </button>
-      </div>
-    </section>
-  );
-}
-
-function WebhookList({ client, workspace }: { client: WorkspaceClient; workspace: WorkspaceInfo }) {
+function WebhookList({ client, workspace }: { client: WebhookClient; workspace: WorkspaceInfo }) {
   const [list, reload] = useAsync(() => client.listWebhooks({ query: { limit: 50 } }), [client]);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<{ webhook: WebhookView; secret?: string; ping?: SendResult } | null>(null);
@@ -142,7 +98,7 @@ function WebhookList({ client, workspace }: { client: WorkspaceClient; workspace
   );
 }
 
-function WebhookDetail({ client, workspace, id }: { client: WorkspaceClient; workspace: WorkspaceInfo; id: string }) {
+function WebhookDetail({ client, workspace, id }: { client: WebhookClient; workspace: WorkspaceInfo; id: string }) {
   const [hook, reload] = useAsync(() => client.getWebhook({ path: { id } }) as Promise<WebhookView>, [client, id]);
   const [deliveriesRound, setDeliveriesRound] = useState(0);
   const [editing, setEditing] = useState(false);
@@ -268,7 +224,7 @@ function WebhookDetail({ client, workspace, id }: { client: WorkspaceClient; wor
   );
 }
 
-function TestTool({ client, webhook, onSent }: { client: WorkspaceClient; webhook: WebhookView; onSent: () => void }) {
+function TestTool({ client, webhook, onSent }: { client: WebhookClient; webhook: WebhookView; onSent: () => void }) {
   const firstEvent = (webhook.events[0] ?? eventGroups.CRM[0]) as string;
   const [event, setEvent] = useState(firstEvent);
   const [payload, setPayload] = useState(() => JSON.stringify(samplePayload(firstEvent), null, 2));
@@ -350,6 +306,8 @@ function TestTool({ client, webhook, onSent }: { client: WorkspaceClient; webhoo
 
 interface Delivery {
   id: string;
+  /** The id sent: X-SVC-Delivery and the envelope's id. */
+  event_id: string;
   kind: string;
   event: string;
   status: string;
@@ -361,7 +319,7 @@ interface Delivery {
   replay_of: string | null;
 }
 
-function DeliveryLog({ client, webhook, round, onChanged }: { client: WorkspaceClient; webhook: WebhookView; round: number; onChanged: () => void }) {
+function DeliveryLog({ client, webhook, round, onChanged }: { client: WebhookClient; webhook: WebhookView; round: number; onChanged: () => void }) {
   const [log, reload] = useAsync(async () => {
     const items: Delivery[] = [];
     let cursor: string | undefined;
@@ -382,11 +340,11 @@ function DeliveryLog({ client, webhook, round, onChanged }: { client: WorkspaceC
     const timer = setTimeout(reload, 1500);
     return () => clearTimeout(timer);
   }, [inFlight, log]);
-  const act = async (label: string, action: () => Promise<{ id: string }>) => {
+  const act = async (label: string, action: () => Promise<{ event_id: string }>) => {
     setError('');
     try {
       const d = await action();
-      setNotice(`${label}: delivery ${d.id}.`);
+      setNotice(`${label}: delivery ${d.event_id}.`);
       onChanged();
     } catch (e) {
       setError(describeError(e));
@@ -428,7 +386,7 @@ function DeliveryLog({ client, webhook, round, onChanged }: { client: WorkspaceC
               </thead>
               <tbody>
                 {log.value.map((d) => (
-                  <tr key={d.id} data-delivery-id={d.id}>
+                  <tr key={d.id} data-delivery-id={d.event_id}>
                     <TimeCell label="Time" value={d.last_attempt_at ?? d.created_at} />
                     <td data-label="Event">
                       {d.event} <span class="muted small">({d.kind})</span>
@@ -440,15 +398,15 @@ function DeliveryLog({ client, webhook, round, onChanged }: { client: WorkspaceC
                     <td data-label="Attempt">{d.attempt}</td>
                     <td data-label="Latency">{d.latency_ms === null ? '–' : `${d.latency_ms} ms`}</td>
                     <td data-label="Delivery id">
-                      <code title={d.id}>{d.id.slice(-12)}</code>
+                      <code title={d.event_id}>{d.event_id.slice(-12)}</code>
                     </td>
                     <td>
                       {!final && (
                         <span class="row-actions">
-                          <button type="button" onClick={() => act('Resent', () => client.resendWebhookDelivery({ path: { id: webhook.id, delivery_id: d.id } }))} aria-label={`Resend delivery ${d.id}`}>
+                          <button type="button" onClick={() => act('Resent', () => client.resendWebhookDelivery({ path: { id: webhook.id, delivery_id: d.id } }))} aria-label={`Resend delivery ${d.event_id}`}>
                             Resend
                           </button>
-                          <button type="button" onClick={() => act('Replayed', () => client.replayWebhookDelivery({ path: { id: webhook.id, delivery_id: d.id } }))} aria-label={`Replay delivery ${d.id}`}>
+                          <button type="button" onClick={() => act('Replayed', () => client.replayWebhookDelivery({ path: { id: webhook.id, delivery_id: d.id } }))} aria-label={`Replay delivery ${d.event_id}`}>
                             Replay
                           </button>
                         </span>

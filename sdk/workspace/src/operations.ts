@@ -113,6 +113,18 @@ export const adminOperationRoutes = {
   getSvcKey: { method: 'get', path: '/api/v1/workspaces/{workspace_id}/svc-keys/{key_id}' },
   revokeSvcKey: { method: 'post', path: '/api/v1/workspaces/{workspace_id}/svc-keys/{key_id}/revoke' },
   listSvcAuditLog: { method: 'get', path: '/api/v1/workspaces/{workspace_id}/svc-audit-log' },
+  createWorkspaceWebhook: { method: 'post', path: '/api/v1/workspaces/{workspace_id}/webhooks' },
+  listWorkspaceWebhooks: { method: 'get', path: '/api/v1/workspaces/{workspace_id}/webhooks' },
+  getWorkspaceWebhook: { method: 'get', path: '/api/v1/workspaces/{workspace_id}/webhooks/{id}' },
+  updateWorkspaceWebhook: { method: 'patch', path: '/api/v1/workspaces/{workspace_id}/webhooks/{id}' },
+  deleteWorkspaceWebhook: { method: 'delete', path: '/api/v1/workspaces/{workspace_id}/webhooks/{id}' },
+  pauseWorkspaceWebhook: { method: 'post', path: '/api/v1/workspaces/{workspace_id}/webhooks/{id}/pause' },
+  resumeWorkspaceWebhook: { method: 'post', path: '/api/v1/workspaces/{workspace_id}/webhooks/{id}/resume' },
+  disableWorkspaceWebhook: { method: 'post', path: '/api/v1/workspaces/{workspace_id}/webhooks/{id}/disable' },
+  testWorkspaceWebhook: { method: 'post', path: '/api/v1/workspaces/{workspace_id}/webhooks/{id}/test' },
+  listWorkspaceWebhookDeliveries: { method: 'get', path: '/api/v1/workspaces/{workspace_id}/webhooks/{id}/deliveries' },
+  resendWorkspaceWebhookDelivery: { method: 'post', path: '/api/v1/workspaces/{workspace_id}/webhooks/{id}/deliveries/{delivery_id}/resend' },
+  replayWorkspaceWebhookDelivery: { method: 'post', path: '/api/v1/workspaces/{workspace_id}/webhooks/{id}/deliveries/{delivery_id}/replay' },
 } as const satisfies { readonly [K in AdminOperationId]: RouteOf<K> };
 
 export const keyOperationIds = Object.keys(keyOperationRoutes) as KeyOperationId[];
@@ -132,6 +144,7 @@ export const repeatableOperations: ReadonlySet<OperationId> = new Set<OperationI
   'updateEmployee', 'terminateEmployee', 'updateAttendance', 'approveLeave', 'rejectLeave',
   'updateTicket', 'cancelApproval',
   'updateLead', 'revokeSvcKey', 'updateWebhook', 'pauseWebhook', 'resumeWebhook', 'disableWebhook',
+  'updateWorkspaceWebhook', 'pauseWorkspaceWebhook', 'resumeWorkspaceWebhook', 'disableWorkspaceWebhook',
 ]);
 
 export interface Route {

@@ -931,7 +931,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery's envelope again as a new delivery with a new delivery id
-         * @description Send a delivery's envelope again as a new delivery with a new delivery id (kind replay). 409 when the webhook is Disabled.
+         * @description Send a delivery's envelope again as a new delivery with a new delivery id: a new evt_ id in X-SVC-Delivery and the envelope, whose replay_of names the original event (kind replay). 409 when the webhook is Disabled.
          */
         post: operations["replayWebhookDelivery"];
         delete?: never;
@@ -950,8 +950,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a delivery again with the same delivery id
-         * @description Send a delivery again with the same delivery id (receivers that de-duplicate will skip it), through a new round of the retry schedule. 409 while it is pending, sending or held, or when the webhook is Disabled.
+         * Send a delivery again with the same delivery id, envelope id included
+         * @description Send a delivery again with the same delivery id, envelope id included (receivers that de-duplicate will skip it), through a new round of the retry schedule. 409 while it is pending, sending or held, or when the webhook is Disabled.
          */
         post: operations["resendWebhookDelivery"];
         delete?: never;
@@ -1118,6 +1118,198 @@ export interface paths {
          * @description Revoke a key (Owner and Admin only): every node refuses it from the next request on; irreversible. Repeating answers the revoked key.
          */
         post: operations["revokeSvcKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's webhooks of one environment, newest first (Owner and Admin only)
+         * @description The workspace's webhooks of one environment, newest first (Owner and Admin only).
+         */
+        get: operations["listWorkspaceWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook
+         * @description Register a webhook (Owner and Admin only) for the environment named in the body (live by default). The URL is checked and pinged as for createWebhook: a 2xx makes it Active, anything else Unverified (still saved).
+         */
+        post: operations["createWorkspaceWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook of the workspace (Owner and Admin only)
+         * @description A webhook of the workspace (Owner and Admin only); 404 not_found when it is not one.
+         */
+        get: operations["getWorkspaceWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook with its log (Owner and Admin only)
+         * @description Delete a webhook with its log (Owner and Admin only).
+         */
+        delete: operations["deleteWorkspaceWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook (Owner and Admin only; 409 when Disabled)
+         * @description Change a webhook (Owner and Admin only; 409 when Disabled). A new url is pinged again.
+         */
+        patch: operations["updateWorkspaceWebhook"];
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The delivery log of a webhook, newest first (Owner and Admin only)
+         * @description The delivery log of a webhook, newest first (Owner and Admin only).
+         */
+        get: operations["listWorkspaceWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/webhooks/{id}/deliveries/{delivery_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery's envelope again as a new delivery with a new evt_ id
+         * @description Send a delivery's envelope again as a new delivery with a new evt_ id (Owner and Admin only); 409 when Disabled.
+         */
+        post: operations["replayWorkspaceWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/webhooks/{id}/deliveries/{delivery_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again with the same delivery id (Owner and Admin only)
+         * @description Send a delivery again with the same delivery id (Owner and Admin only); 409 while pending, sending or held, or when Disabled.
+         */
+        post: operations["resendWorkspaceWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/webhooks/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable for good (Owner and Admin only)
+         * @description Disable for good (Owner and Admin only): no more events, unsent deliveries cancelled.
+         */
+        post: operations["disableWorkspaceWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/webhooks/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause (Owner and Admin only)
+         * @description Pause (Owner and Admin only): new events are held until resume; 409 when Disabled.
+         */
+        post: operations["pauseWorkspaceWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/webhooks/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a Paused webhook (Owner and Admin only)
+         * @description Resume a Paused webhook (Owner and Admin only): Active again (Unverified when its URL never answered 2xx), failures reset, held deliveries sent; 409 when Disabled.
+         */
+        post: operations["resumeWorkspaceWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed delivery of the chosen event now
+         * @description Send a signed delivery of the chosen event now (Owner and Admin only) and answer the receiver's status, body and latency; 409 when Disabled.
+         */
+        post: operations["testWorkspaceWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1822,8 +2014,8 @@ export interface components {
             scopes: components["schemas"]["Scope"][];
             /** @description At most 50 addresses or CIDR ranges; absent or empty: any address. */
             ip_allow_list?: components["schemas"]["Keys.IpRange"][];
-            /** @description In the future; absent or null: never expires. */
-            expires_at?: components["schemas"]["Platform.instant"] | null;
+            /** @description In the future: a date (the key works to the end of that day, UTC) or an instant; absent or null: never expires. Answered as the instant the key expires (for a date, the next midnight UTC). */
+            expires_at?: components["schemas"]["Platform.expiry"] | null;
             /** @default live */
             environment?: components["schemas"]["Keys.KeyEnvironment"];
         };
@@ -1874,6 +2066,8 @@ export interface components {
         };
         /** @description An opaque pagination cursor; pass back exactly what the server returned. */
         "Platform.cursor": string;
+        /** @description A date (YYYY-MM-DD: the key works until the end of that day, UTC, and is dead from the next midnight) or an instant (ISO 8601 / RFC 3339 with a UTC offset). */
+        "Platform.expiry": string | components["schemas"]["Platform.instant"];
         /**
          * Format: date-time
          * @description An instant in time, ISO 8601 / RFC 3339 with a UTC offset.
@@ -1896,7 +2090,8 @@ export interface components {
         };
         /**
          * @description Every scope a key may carry. Workspace level: read-only (every read), read-write (every read and write of every
-         *     module), admin (read-write plus administration). Module level: <module>.* (all of a module), crm.read and hr.read
+         *     module, except managing webhooks, which it only reads), admin (read-write plus administration, webhook management
+         *     included). Module level: <module>.* (all of a module), crm.read and hr.read
          *     (the module's reads), inbox.send (sending messages only). Action level: <module>.<resource>.<verb>, one action:
          *     read is GET, create POST, update PATCH (and the actions of a resource: convert, assign, close, approve, pause),
          *     delete DELETE, send POST of a message. Each operation names the action scope it requires in x-required-scope.
@@ -2003,13 +2198,13 @@ export interface components {
         };
         /** @description One delivery of the log (the 200 most recent per webhook are kept). */
         "Webhooks.Delivery": {
-            /** @description The delivery id (X-SVC-Delivery): kept by resend, new on replay. */
+            /** @description The delivery's entry in the log, used in paths. */
             id: components["schemas"]["Platform.uuid"];
             webhook_id: components["schemas"]["Platform.uuid"];
             kind: components["schemas"]["Webhooks.DeliveryKind"];
             /** @description The event name (ping for the save ping). */
             event: string;
-            /** @description The envelope's id (evt_…). */
+            /** @description The delivery id on the wire: the envelope's id and X-SVC-Delivery (evt_…), the same on every attempt and on resend, new on replay (whose envelope carries replay_of, the original event's id). */
             event_id: string;
             status: components["schemas"]["Webhooks.DeliveryStatus"];
             /**
@@ -2028,7 +2223,7 @@ export interface components {
             created_at: components["schemas"]["Platform.instant"];
             last_attempt_at: components["schemas"]["Platform.instant"] | null;
             next_attempt_at: components["schemas"]["Platform.instant"] | null;
-            /** @description For a replay: the delivery it repeats. */
+            /** @description For a replay: the log entry it repeats. */
             replay_of: components["schemas"]["Platform.uuid"] | null;
         };
         /**
@@ -2050,8 +2245,10 @@ export interface components {
         "Webhooks.PauseReason": "manual" | "failures";
         /** @description The outcome of one signed request sent at once: the save ping or a test delivery. */
         "Webhooks.SendResult": {
-            /** @description The delivery as logged (X-SVC-Delivery). */
+            /** @description The delivery's entry in the log (deliveries/{delivery_id}). */
             delivery_id: components["schemas"]["Platform.uuid"];
+            /** @description The id sent: the envelope's id and X-SVC-Delivery (evt_…). */
+            event_id: string;
             /** @description True for a 2xx answer. */
             ok: boolean;
             /** @description The receiver's HTTP status; null when no answer came (refused target, DNS, TLS, connection, time-out). */
@@ -2087,6 +2284,25 @@ export interface components {
             consecutive_failures: number;
             created_at: components["schemas"]["Platform.instant"];
             updated_at: components["schemas"]["Platform.instant"];
+        };
+        /** @description A webhook created by an Owner or Admin: the fields of WebhookCreate and the environment whose events it gets. */
+        "Webhooks.WebhookAdminCreate": {
+            name: components["schemas"]["Platform.name"];
+            url: components["schemas"]["Webhooks.WebhookUrl"];
+            /** @description 1 to 33 names of the catalogue; repeats are dropped. */
+            events: components["schemas"]["Webhooks.WebhookEvent"][];
+            /** @description Absent: a whsec_ secret of 32 random bytes is generated. */
+            secret?: components["schemas"]["Webhooks.WebhookSecret"];
+            description?: components["schemas"]["Platform.text"] | null;
+            /** @description At most 20 headers; names are HTTP tokens of at most 100 characters and may not be Content-Type, User-Agent, Host, a hop-by-hop header or one of the delivery's X-SVC- headers. */
+            headers?: {
+                [key: string]: components["schemas"]["Webhooks.HeaderValue"];
+            };
+            /**
+             * @description The environment whose events the webhook gets (live by default).
+             * @default live
+             */
+            environment?: components["schemas"]["Webhooks.WebhookEnvironment"];
         };
         "Webhooks.WebhookCreate": {
             name: components["schemas"]["Platform.name"];
@@ -14180,6 +14396,1345 @@ export interface operations {
             };
             /** @description An error answered to a workspace user (bearer JWT). */
             404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listWorkspaceWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, at most 100. */
+                limit?: components["parameters"]["PageQuery.limit"];
+                /** @description The next_cursor of the previous page. */
+                cursor?: components["parameters"]["PageQuery.cursor"];
+                /** @description The environment (live by default). */
+                environment?: components["schemas"]["Webhooks.WebhookEnvironment"];
+                /** @description Only webhooks in this status. */
+                status?: components["schemas"]["Webhooks.WebhookStatus"];
+            };
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 to a workspace user. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookPage"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createWorkspaceWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Webhooks.WebhookAdminCreate"];
+            };
+        };
+        responses: {
+            /** @description 201 with the created object and its Location, to a workspace user. */
+            201: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.WebhookWithSecret"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            409: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWorkspaceWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 to a workspace user. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Webhook"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteWorkspaceWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 204 to a workspace user: done, no body. */
+            204: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateWorkspaceWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Webhooks.WebhookUpdate"];
+            };
+        };
+        responses: {
+            /** @description 200 to a workspace user. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Webhook"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            409: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listWorkspaceWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, at most 100. */
+                limit?: components["parameters"]["PageQuery.limit"];
+                /** @description The next_cursor of the previous page. */
+                cursor?: components["parameters"]["PageQuery.cursor"];
+                /** @description Only deliveries in this status. */
+                status?: components["schemas"]["Webhooks.DeliveryStatus"];
+            };
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 to a workspace user. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryPage"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    replayWorkspaceWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+                id: components["schemas"]["Platform.uuid"];
+                delivery_id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 202 to a workspace user: the delivery is scheduled now. */
+            202: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Delivery"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            409: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resendWorkspaceWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+                id: components["schemas"]["Platform.uuid"];
+                delivery_id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 202 to a workspace user: the delivery is scheduled now. */
+            202: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Delivery"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            409: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    disableWorkspaceWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 to a workspace user. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Webhook"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            409: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    pauseWorkspaceWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 to a workspace user. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Webhook"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            409: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resumeWorkspaceWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 to a workspace user. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.Webhook"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            409: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    testWorkspaceWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Webhooks.WebhookTest"];
+            };
+        };
+        responses: {
+            /** @description 200 to a workspace user. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhooks.SendResult"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            409: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;

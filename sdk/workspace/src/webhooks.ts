@@ -5,8 +5,10 @@
 
 /** The event envelope every delivery carries. */
 export interface WebhookEnvelope {
-  /** evt_…: the event's id (the same for every webhook and every replay of it). */
+  /** evt_…: the delivery id, equal to X-SVC-Delivery: the same on every attempt and on resend, new on replay. */
   id: string;
+  /** On a replay only: the id (evt_…) of the event's original delivery. */
+  replay_of?: string;
   event: string;
   /** ISO 8601 UTC with milliseconds. */
   occurred_at: string;
@@ -19,7 +21,7 @@ export interface WebhookEnvelope {
 }
 
 export interface VerifiedWebhook {
-  /** X-SVC-Delivery: remember it (24 hours) and skip repeats; a resend repeats it, a replay has a new one. */
+  /** X-SVC-Delivery, equal to the envelope's id: remember it (24 hours) and skip repeats; a resend repeats it, a replay has a new one. */
   deliveryId: string;
   event: string;
   workspaceId: string;

@@ -5,7 +5,11 @@ import type { AdminOperationId, ItemOf, KeyOperationId, KeyPaginatedOperationId,
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 function assert<T extends true>(): T | void {}
 
-assert<Equal<AdminOperationId, 'createSvcKey' | 'listSvcKeys' | 'getSvcKey' | 'revokeSvcKey' | 'listSvcAuditLog'>>();
+type WorkspaceWebhookOperationId =
+  | 'createWorkspaceWebhook' | 'listWorkspaceWebhooks' | 'getWorkspaceWebhook' | 'updateWorkspaceWebhook' | 'deleteWorkspaceWebhook'
+  | 'pauseWorkspaceWebhook' | 'resumeWorkspaceWebhook' | 'disableWorkspaceWebhook' | 'testWorkspaceWebhook'
+  | 'listWorkspaceWebhookDeliveries' | 'resendWorkspaceWebhookDelivery' | 'replayWorkspaceWebhookDelivery';
+assert<Equal<AdminOperationId, 'createSvcKey' | 'listSvcKeys' | 'getSvcKey' | 'revokeSvcKey' | 'listSvcAuditLog' | WorkspaceWebhookOperationId>>();
 assert<Equal<Exclude<keyof operations, KeyOperationId | AdminOperationId>, 'getHealth' | 'getReadiness'>>();
 assert<Equal<KeyPaginatedOperationId, 'listApprovalDecisions' | 'listApprovals' | 'listAttendance' | 'listCompanies' | 'listContacts' | 'listConversations' | 'listDeals' | 'listEmployees' | 'listLeads' | 'listLeaves' | 'listMessages' | 'listQuotations' | 'listTicketComments' | 'listTickets' | 'listWebhooks' | 'listWebhookDeliveries'>>();
 assert<Equal<ItemOf<'listDeals'>, Schemas['Crm.Deal']>>();

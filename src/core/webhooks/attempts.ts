@@ -17,6 +17,7 @@ interface ClaimedRow {
   webhook_id: string;
   workspace_id: string;
   event: string;
+  event_id: string;
   envelope: string;
   attempt_count: number;
   round: number;
@@ -95,7 +96,7 @@ export class AttemptRunner {
               where d.id = j.id and d.round = j.round and w.id = d.webhook_id
                 and ((d.status = 'pending' and d.attempt_count = j.attempt - 1 and d.next_attempt_at <= $4::timestamptz + $6 * interval '1 millisecond')
                   or (d.status = 'sending' and d.attempt_count = j.attempt and d.lease_until < $4::timestamptz))
-          returning d.id, d.webhook_id, d.workspace_id, d.event, d.envelope, d.attempt_count, d.round, d.status, w.url, w.headers, w.secret_ciphertext`,
+          returning d.id, d.webhook_id, d.workspace_id, d.event, d.event_id, d.envelope, d.attempt_count, d.round, d.status, w.url, w.headers, w.secret_ciphertext`,
       values: [refs.map((r) => r.id), refs.map((r) => r.round), refs.map((r) => r.attempt), now, new Date(now.getTime() + this.leaseMs()), slackMs],
     });
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -122,7 +123,8 @@ export class AttemptRunner {
         secret: this.secretOf(claimed),
         body: claimed.envelope,
         event: claimed.event,
-        deliveryId: claimed.id,
+        // The envelope's own id: one id on the wire, kept by every attempt and by resend.
+        deliveryId: claimed.event_id,
         workspaceId: claimed.workspace_id,
         attempt: claimed.attempt_count,
         timestamp: Math.floor(at.getTime() / 1000),
@@ -156,9 +158,9 @@ export class AttemptRunner {
                 where x.id = r.id and x.round = r.round and x.attempt_count = r.attempt and x.status = 'sending'
             returning x.webhook_id),
              b as (select distinct w.id, w.workspace_id, w.environment, w.status from webhooks w join d on w.id = d.webhook_id
-                    where w.consecutive_failures <> 0 or w.status = 'Unverified'),
+                    where w.consecutive_failures <> 0 or w.status = 'Unverified' or not w.verified),
              u as (update webhooks w
-                      set consecutive_failures = 0,
+                      set consecutive_failures = 0, verified = true,
                           status = case when w.status = 'Unverified' then 'Active' else w.status end,
                           updated_at = case when w.status = 'Unverified' then $9 else w.updated_at end
                      from b where w.id = b.id returning w.id),

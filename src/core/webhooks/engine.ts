@@ -110,7 +110,7 @@ export class WebhookEngine {
       secret: input.secret,
       body: envelope,
       event: input.event,
-      deliveryId,
+      deliveryId: eventId,
       workspaceId: input.workspaceId,
       attempt: 1,
       timestamp: Math.floor(at.getTime() / 1000),

@@ -17,12 +17,15 @@ export const WebhookEntity = defineEntity({
     secretCiphertext: p.blob().fieldName('secret_ciphertext'),
     secretLastFour: p.text().fieldName('secret_last_four'),
     status: p.text(),
+    /** Whether the URL has ever answered 2xx: resume returns to Active only then, else to Unverified. */
+    verified: p.boolean().defaultRaw('false'),
     pausedReason: p.text().fieldName('paused_reason').nullable(),
     consecutiveFailures: p.integer().fieldName('consecutive_failures').defaultRaw('0'),
     noticePending: p.boolean().fieldName('notice_pending').defaultRaw('false'),
     noticeLeaseUntil: p.datetime().fieldName('notice_lease_until').nullable(),
     createdVia: p.text().fieldName('created_via'),
     createdByKey: p.uuid().fieldName('created_by_key').nullable(),
+    createdByAccount: p.uuid().fieldName('created_by_account').nullable(),
     createdAt: p.datetime().fieldName('created_at'),
     updatedAt: p.datetime().fieldName('updated_at'),
     pausedAt: p.datetime().fieldName('paused_at').nullable(),
@@ -52,7 +55,7 @@ export const WebhookEntity = defineEntity({
     },
     {
       name: 'webhooks_created_via_check',
-      expression: "((created_via = ANY (ARRAY['svc_key'::text, 'api_key'::text])))",
+      expression: "((created_via = ANY (ARRAY['svc_key'::text, 'api_key'::text, 'account'::text])))",
     },
   ],
 });

@@ -21,7 +21,10 @@ export function isWebhookEvent(name: string): name is WebhookEvent {
 export const pingEvent = 'ping';
 
 export interface Envelope {
+  /** evt_…: the delivery's id, also sent as X-SVC-Delivery; new on each replay. */
   id: string;
+  /** On a replay only: the id of the event's first delivery, kept through replays of replays. */
+  replay_of?: string;
   event: string;
   occurred_at: string;
   workspace_id: string;
@@ -43,9 +46,22 @@ function orderedChanges(changes: unknown): unknown {
 
 /** The bytes sent and signed: the envelope's fields in the seed's order, serialised once and stored as is. */
 export function envelopeText(e: Envelope): string {
-  const ordered: Envelope = { id: e.id, event: e.event, occurred_at: e.occurred_at, workspace_id: e.workspace_id, api_version: e.api_version, data: e.data };
+  const ordered: Envelope = { id: e.id, ...(e.replay_of !== undefined ? { replay_of: e.replay_of } : {}), event: e.event, occurred_at: e.occurred_at, workspace_id: e.workspace_id, api_version: e.api_version, data: e.data };
   if (e.changes !== undefined && e.changes !== null) ordered.changes = orderedChanges(e.changes);
   return JSON.stringify(ordered);
+}
+
+const leadingIds = /^\{"id":("[^"\\]*"),(?:"replay_of":("[^"\\]*"),)?/;
+
+/**
+ * The stored envelope of a replay: the same bytes under a new id, with replay_of naming the original event. Only the
+ * leading fields are rewritten, so the data keep the bytes (and key order) they were first sent with.
+ */
+export function replayEnvelopeText(stored: string, newId: string): string {
+  const match = leadingIds.exec(stored);
+  if (!match) throw new Error('a stored envelope does not start with its id');
+  const origin = match[2] ?? match[1]!;
+  return `{"id":${JSON.stringify(newId)},"replay_of":${origin},${stored.slice(match[0].length)}`;
 }
 
 export interface SvcEvent {

@@ -7,7 +7,7 @@ import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import type { Queryable } from '../../platform/db/queryable.js';
 import type { ImmediateResult, WebhookEngine } from './engine.js';
-import { isWebhookEvent, pingEvent, sampleData } from './events.js';
+import { isWebhookEvent, newEventId, pingEvent, replayEnvelopeText, sampleData } from './events.js';
 import { headersProblem } from './headers.js';
 import {
   deliveryColumns,
@@ -39,11 +39,8 @@ export interface WebhookErrorFactory {
   limitReached(limit: number): AppError;
 }
 
-/** Who creates a webhook: a svc_ key of the workspace API or an API key of the partner API. */
-export interface WebhookActor {
-  via: 'svc_key' | 'api_key';
-  keyId: string;
-}
+/** Who creates a webhook: a svc_ key of the workspace API, an API key of the partner API, or a person (Owner, Admin). */
+export type WebhookActor = { via: 'svc_key' | 'api_key'; keyId: string } | { via: 'account'; accountId: string };
 
 export interface WebhookInput {
   name?: string;
@@ -56,6 +53,8 @@ export interface WebhookInput {
 
 export interface SendSummary {
   deliveryId: string;
+  /** The evt_ id sent as the envelope's id and X-SVC-Delivery. */
+  eventId: string;
   ok: boolean;
   status: number | null;
   body: string;
@@ -79,7 +78,7 @@ interface SealedRow extends WebhookRow {
 
 function summary(result: ImmediateResult): SendSummary {
   const o = result.outcome;
-  return { deliveryId: result.deliveryId, ok: o.ok, status: o.status, body: o.excerpt, latencyMs: o.latencyMs, error: o.error };
+  return { deliveryId: result.deliveryId, eventId: result.eventId, ok: o.ok, status: o.status, body: o.excerpt, latencyMs: o.latencyMs, error: o.error };
 }
 
 export class WebhookService {
@@ -168,11 +167,12 @@ export class WebhookService {
     const now = this.now();
     const { rows } = await db.query<WebhookRow>(
       `insert into webhooks (id, workspace_id, environment, name, url, events, description, headers, secret_ciphertext, secret_last_four, status,
-                             created_via, created_by_key, created_at, updated_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)
+                             verified, created_via, created_by_key, created_by_account, created_at, updated_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $15, $12, $13, $16, $14, $14)
        returning ${webhookColumns}`,
       [id, part.workspaceId, part.environment, name, url.href, events, description, JSON.stringify(headers), this.engine.box.seal(secret, id), secret.slice(-4),
-        ping.outcome.ok ? 'Active' : 'Unverified', actor.via, actor.keyId, now],
+        ping.outcome.ok ? 'Active' : 'Unverified', actor.via, actor.via === 'account' ? null : actor.keyId, now, ping.outcome.ok,
+        actor.via === 'account' ? actor.accountId : null],
     );
     const webhook = rows[0]!;
     await this.logImmediate(db, webhook, 'ping', pingEvent, ping);
@@ -219,6 +219,13 @@ export class WebhookService {
     return rows[0];
   }
 
+  /** The partition of one webhook of the workspace, whatever its environment (people see every environment). */
+  async partitionOf(db: Queryable, workspaceId: string, id: string): Promise<WebhookPartition> {
+    const { rows } = await db.query<{ environment: string }>('select environment from webhooks where id = $1 and workspace_id = $2', [id, workspaceId]);
+    if (!rows[0]) throw this.errors.webhookNotFound();
+    return { workspaceId, environment: rows[0].environment };
+  }
+
   async get(db: Queryable, part: WebhookPartition, id: string): Promise<WebhookRow> {
     const { secret_ciphertext: _sealed, ...row } = await this.load(db, part, id);
     return row;
@@ -247,10 +254,12 @@ export class WebhookService {
         set.url = url.href;
         const headers = input.headers ?? current.headers;
         ping = await this.ping(id, part, url.href, secret ?? this.engine.box.open(current.secret_ciphertext, id), headers, String(set.name ?? current.name), (set.events as string[] | undefined) ?? current.events);
+        // A new URL is verified by its own ping, whatever the old one did.
+        set.verified = ping.outcome.ok;
         if (current.status === 'Active' || current.status === 'Unverified') set.status = ping.outcome.ok ? 'Active' : 'Unverified';
       }
     }
-    const changed = Object.keys(set);
+    const changed = Object.keys(set).filter((n) => n !== 'verified');
     if (changed.length === 0) return this.get(db, part, id);
     set.updated_at = this.now();
     const names = Object.keys(set);
@@ -296,11 +305,14 @@ export class WebhookService {
     return current;
   }
 
-  /** Active again, failures reset, its held deliveries due now. */
+  /**
+   * Active again (Unverified when its URL has never answered 2xx: a pause does not verify it), failures reset, its
+   * held deliveries due now.
+   */
   async resume(db: Queryable, part: WebhookPartition, id: string): Promise<Scheduled<WebhookRow>> {
     const now = this.now();
     const { rows } = await db.query<WebhookRow>(
-      `update webhooks set status = 'Active', paused_reason = null, paused_at = null, consecutive_failures = 0, updated_at = $4
+      `update webhooks set status = case when verified then 'Active' else 'Unverified' end, paused_reason = null, paused_at = null, consecutive_failures = 0, updated_at = $4
         where id = $1 and workspace_id = $2 and environment = $3 and status = 'Paused'
         returning ${webhookColumns}`,
       [id, part.workspaceId, part.environment, now],
@@ -357,11 +369,16 @@ export class WebhookService {
     });
     await this.logImmediate(db, webhook, 'test', input.event, result);
     if (result.outcome.ok) {
-      const { rows } = await db.query<WebhookRow>(
-        `update webhooks set status = 'Active', consecutive_failures = 0, updated_at = $2 where id = $1 and status = 'Unverified' returning ${webhookColumns}`,
+      const { rows } = await db.query<WebhookRow & { previous_status: WebhookStatus }>(
+        `with before as (select status from webhooks where id = $1 for update)
+         update webhooks w set status = case when w.status = 'Unverified' then 'Active' else w.status end, verified = true,
+                consecutive_failures = case when w.status = 'Unverified' then 0 else w.consecutive_failures end,
+                updated_at = case when w.status = 'Unverified' then $2 else w.updated_at end
+           from before where w.id = $1 and not w.verified
+         returning ${webhookColumns.split(', ').map((c) => `w.${c}`).join(', ')}, before.status as previous_status`,
         [id, this.now()],
       );
-      if (rows[0]) await webhookOutbox(db, 'webhook.verified', rows[0]);
+      if (rows[0]?.previous_status === 'Unverified') await webhookOutbox(db, 'webhook.verified', rows[0]);
     }
     return summary(result);
   }
@@ -423,16 +440,27 @@ export class WebhookService {
     return { value: row, attempts: [{ id: row.id, round: row.round, attempt: 1, dueAt: now }] };
   }
 
-  /** The delivery's envelope again, as a new delivery with a new id (kind replay). */
+  /**
+   * The delivery's envelope again as a new delivery (kind replay) under a new evt_ id, which receivers that
+   * de-duplicate on the id therefore process; the envelope's replay_of names the original event.
+   */
   async replay(db: Queryable, part: WebhookPartition, deliveryId: string, webhookId?: string): Promise<Scheduled<DeliveryRow>> {
     const now = this.now();
+    const { rows: sources } = await db.query<{ envelope: string }>(
+      `select d.envelope from webhook_deliveries d join webhooks w on w.id = d.webhook_id
+        where d.id = $1 and d.workspace_id = $2 and d.environment = $3 and ($4::uuid is null or d.webhook_id = $4) and w.status <> 'Disabled'`,
+      [deliveryId, part.workspaceId, part.environment, webhookId ?? null],
+    );
+    const source = sources[0];
+    if (!source) throw await this.refusal(db, part, deliveryId, webhookId);
+    const eventId = newEventId();
     const { rows } = await db.query<DeliveryRow>(
       `insert into webhook_deliveries (id, webhook_id, workspace_id, environment, kind, event, event_id, envelope, status, next_attempt_at, replay_of, created_at)
-       select $5, d.webhook_id, d.workspace_id, d.environment, 'replay', d.event, d.event_id, d.envelope, 'pending', $6, d.id, $6
+       select $5, d.webhook_id, d.workspace_id, d.environment, 'replay', d.event, $7, $8, 'pending', $6, d.id, $6
          from webhook_deliveries d join webhooks w on w.id = d.webhook_id
         where d.id = $1 and d.workspace_id = $2 and d.environment = $3 and ($4::uuid is null or d.webhook_id = $4) and w.status <> 'Disabled'
        returning ${deliveryColumns}`,
-      [deliveryId, part.workspaceId, part.environment, webhookId ?? null, newId(), now],
+      [deliveryId, part.workspaceId, part.environment, webhookId ?? null, newId(), now, eventId, replayEnvelopeText(source.envelope, eventId)],
     );
     const row = rows[0];
     if (!row) throw await this.refusal(db, part, deliveryId, webhookId);

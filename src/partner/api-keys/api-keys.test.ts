@@ -148,6 +148,21 @@ describe('create', () => {
     expectPartnerError(await createKey(ws.owner, { name: 'x', scopes, environment: 'prod' }), 400, 'bad_input');
   });
 
+  test('expires_at as a date: the key works to the end of that day (UTC), is dead from the next midnight', async () => {
+    const day = new Date(clock.now().getTime() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const midnight = new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000);
+    const created = (await createKey(ws.owner, { name: 'dated', scopes: ['kb:read'], expires_at: day })).body;
+    expect(created.expires_at).toBe(midnight.toISOString());
+    clock.set(new Date(midnight.getTime() - 1));
+    expect((await current(created.key)).status).toBe(200);
+    clock.set(midnight);
+    expectPartnerError(await current(created.key), 401, 'invalid_api_key');
+    const yesterday = new Date(clock.now().getTime() - 86_400_000).toISOString().slice(0, 10);
+    for (const expires_at of ['2026-02-30', '2026-12-31T25:00:00Z', yesterday]) {
+      expectPartnerError(await createKey(ws.owner, { name: 'x', scopes: ['kb:read'], expires_at }), 400, 'bad_input', { field: 'body.expires_at' });
+    }
+  });
+
   test('an expired key is refused with 401 and lists as expired', async () => {
     const expiresAt = new Date(clock.now().getTime() + 60_000);
     const created = (await createKey(ws.owner, { name: 'short', scopes: ['kb:read'], expires_at: expiresAt.toISOString() })).body;

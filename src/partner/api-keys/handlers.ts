@@ -1,5 +1,6 @@
 // API key management: by workspace members over bearer JWTs (/api/v1/workspaces/{id}/api-keys), and by a key
 // itself (/api/v1/api-keys/current), whose revocation commits with its Idempotency-Key record through ctx.db.
+import { expiryInstant } from '../../core/keys/expiry.js';
 import { keyOf, userOf, whenCommitted } from '../context.js';
 import type { PartnerDeps } from '../deps.js';
 import { PartnerAppError } from '../errors.js';
@@ -36,7 +37,7 @@ export function apiKeyHandlers(deps: PartnerDeps): PartnerFeatureHandlers<ApiKey
           name: body.name,
           scopes,
           environment: body.environment,
-          expiresAt: body.expires_at === undefined ? null : new Date(body.expires_at),
+          expiresAt: body.expires_at === undefined ? null : expiryInstant(body.expires_at),
           createdBy: caller.accountId,
         },
         deps.clock,

@@ -1,4 +1,5 @@
 // Key administration by the workspace's Owner and Admin over bearer JWTs (/api/v1/workspaces/{id}/svc-keys).
+import { expiryInstant } from '../../core/keys/expiry.js';
 import type { WorkspaceDeps } from '../deps.js';
 import { userOf } from '../context.js';
 import type { WorkspaceFeatureHandlers } from '../handler-types.js';
@@ -21,7 +22,7 @@ export function svcKeyHandlers(deps: WorkspaceDeps): WorkspaceFeatureHandlers<Sv
           scopes: body.scopes,
           ipAllowList: body.ip_allow_list ?? [],
           environment: body.environment,
-          expiresAt: body.expires_at == null ? null : new Date(body.expires_at),
+          expiresAt: body.expires_at == null ? null : expiryInstant(body.expires_at),
           createdBy: caller.accountId,
         },
         deps.clock,

@@ -230,6 +230,26 @@ describe('revoke', () => {
 });
 
 describe('expiry', () => {
+  test('a date expires at the end of that day, UTC: answered as the next midnight, refused from then on', async () => {
+    const day = new Date(clock.now().getTime() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const midnight = new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000);
+    const created = (await create(ws.owner, { name: 'dated', scopes: ['crm.leads.read'], expires_at: day })).body;
+    expect(created.expires_at).toBe(midnight.toISOString());
+    clock.set(new Date(midnight.getTime() - 1));
+    expect((await useKey(created.key)).status).toBe(200);
+    clock.set(midnight);
+    expectSvcError(await useKey(created.key), 401, 'unauthorized');
+  });
+
+  test('a date that is not one, or whose day has ended, is refused and creates nothing', async () => {
+    const before = await keyCount();
+    const yesterday = new Date(clock.now().getTime() - 86_400_000).toISOString().slice(0, 10);
+    for (const expires_at of ['2026-02-30', '2026-13-01', '31.12.2026', yesterday]) {
+      expectSvcError(await create(ws.owner, { name: 'x', scopes: ['read-only'], expires_at }), 400, 'invalid_request', 'body.expires_at');
+    }
+    expect(await keyCount()).toBe(before);
+  });
+
   test('once expires_at passes the key is Expired and refused, with no sweeper: the row is unchanged', async () => {
     const expiresAt = new Date(clock.now().getTime() + 60_000);
     const created = (await create(ws.owner, { name: 'short', scopes: ['crm.leads.read'], expires_at: expiresAt.toISOString() })).body;

@@ -46,7 +46,7 @@ describe('grants', () => {
     expect(grants(['crm.leads.create'], 'crm.leads.read')).toBe(false);
     expect(grants(['crm.deals.read'], 'crm.leads.read')).toBe(false);
   });
-  test('workspace levels: read-only reads everything, read-write and admin everything', () => {
+  test('workspace levels: read-only reads everything, read-write and admin everything else', () => {
     expect(grants(['read-only'], 'crm.leads.read')).toBe(true);
     expect(grants(['read-only'], 'webhook.webhooks.read')).toBe(true);
     expect(grants(['read-only'], 'crm.leads.create')).toBe(false);
@@ -54,7 +54,16 @@ describe('grants', () => {
     for (const level of ['read-write', 'admin']) {
       expect(grants([level], 'crm.leads.delete')).toBe(true);
       expect(grants([level], 'inbox.messages.send')).toBe(true);
+      expect(grants([level], 'webhook.webhooks.read')).toBe(true);
     }
+  });
+  test('managing webhooks takes webhook.* (or its actions) or admin; read-write no longer does', () => {
+    for (const action of ['create', 'update', 'delete']) {
+      expect(grants(['read-write'], `webhook.webhooks.${action}`)).toBe(false);
+      expect(grants(['admin'], `webhook.webhooks.${action}`)).toBe(true);
+      expect(grants(['webhook.*'], `webhook.webhooks.${action}`)).toBe(true);
+    }
+    expect(grantingScopes('webhook.webhooks.create')).toEqual(['admin', 'webhook.*']);
   });
   test('module levels: module.* its module only; crm.read and hr.read reads; inbox.send sending only', () => {
     expect(grants(['crm.*'], 'crm.leads.update')).toBe(true);

@@ -61,14 +61,14 @@ const moduleDescriptions: Record<string, string> = {
   hr: 'All of HR (/employees, /attendance, /leaves)',
   ticket: 'Tickets (/tickets, /tickets/{id}/comments)',
   approval: 'Approvals (/approvals, /approvals/{id}/decisions)',
-  webhook: 'Webhook management (/webhooks)',
+  webhook: 'Webhook management (/webhooks); also granted by admin, not by read-write',
 };
 
 function build(): ScopeEntry[] {
   const entries: ScopeEntry[] = [
     { scope: 'read-only', level: 'workspace', description: 'GET on every module' },
-    { scope: 'read-write', level: 'workspace', description: 'GET, POST, PATCH and DELETE on every module' },
-    { scope: 'admin', level: 'workspace', description: 'read-write plus administration (users and roles)' },
+    { scope: 'read-write', level: 'workspace', description: 'GET, POST, PATCH and DELETE on every module; webhooks read only (managing them needs webhook.* or admin)' },
+    { scope: 'admin', level: 'workspace', description: 'read-write plus administration (users and roles) and webhook management' },
   ];
   for (const module of Object.keys(families)) {
     entries.push({ scope: `${module}.*`, level: 'module', description: moduleDescriptions[module]! });
@@ -94,12 +94,15 @@ export function isKnownScope(scope: string): boolean {
 
 /**
  * Whether the held scopes grant an action scope: itself, its module's `.*`, a partial module scope that covers it
- * (crm.read, hr.read, inbox.send), read-only for reads, read-write and admin for everything.
+ * (crm.read, hr.read, inbox.send), read-only for reads, admin for everything, read-write for everything but
+ * managing webhooks: a webhook redirects or stops the workspace's whole event flow, which the seed leaves to Owners
+ * and Admins, so a key needs webhook.* (or admin) for it.
  */
 export function grants(held: readonly string[], required: string): boolean {
   if (held.includes(required)) return true;
   const [module, , verb] = required.split('.') as [string, string, Verb];
-  if (held.includes('admin') || held.includes('read-write')) return true;
+  if (held.includes('admin')) return true;
+  if (held.includes('read-write') && (module !== 'webhook' || verb === 'read')) return true;
   if (verb === 'read' && held.includes('read-only')) return true;
   if (held.includes(`${module}.*`)) return true;
   for (const scope of held) {

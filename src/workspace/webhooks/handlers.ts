@@ -2,11 +2,11 @@
 // (autocommit), so their attempts are enqueued right after.
 import { keyOf, type WorkspaceContext } from '../context.js';
 import type { WorkspaceDeps } from '../deps.js';
-import { WorkspaceAppError, workspaceErrors } from '../errors.js';
 import type { WorkspaceFeatureHandlers } from '../handler-types.js';
 import type { WebhookEngine } from '../../core/webhooks/engine.js';
 import type { WebhookPartition } from '../../core/webhooks/rows.js';
-import { WebhookService, type WebhookErrorFactory } from '../../core/webhooks/service.js';
+import { WebhookService } from '../../core/webhooks/service.js';
+import { webhookErrors } from './errors.js';
 import { deliveryView, sendResultView, webhookView } from './views.js';
 
 export type WebhookOperationId =
@@ -16,22 +16,13 @@ export type WebhookOperationId =
 
 export const webhooksPath = '/api/v1/webhooks';
 
-const errors: WebhookErrorFactory = {
-  invalid: (field, message) => workspaceErrors.invalid(field, message),
-  webhookNotFound: () => workspaceErrors.notFound('The webhook'),
-  deliveryNotFound: () => workspaceErrors.notFound('The delivery'),
-  disabled: () => new WorkspaceAppError(409, 'conflict', 'The webhook is Disabled: it can only be read, listed and deleted.'),
-  inProgress: () => new WorkspaceAppError(409, 'conflict', 'The delivery is still pending, sending or held; resend it once it has ended.'),
-  limitReached: (limit) => new WorkspaceAppError(409, 'conflict', `The workspace already has ${limit} webhooks in this environment; delete one first.`),
-};
-
 function partitionOf(ctx: WorkspaceContext): WebhookPartition {
   const key = keyOf(ctx);
   return { workspaceId: key.workspaceId, environment: key.environment };
 }
 
 export function webhookHandlers(deps: WorkspaceDeps, engine: WebhookEngine): WorkspaceFeatureHandlers<WebhookOperationId> {
-  const service = new WebhookService(engine, errors);
+  const service = new WebhookService(engine, webhookErrors);
   const db = deps.sql;
   return {
     async createWebhook({ body }, ctx) {

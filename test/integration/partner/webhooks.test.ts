@@ -6,7 +6,7 @@ import { count } from '../../helpers/expect.js';
 import { expectPartnerError, keyHeaders } from '../../helpers/partner-expect.js';
 import { call, type TestPlatform } from '../../support/platform.js';
 import { svcWorkspace, type SvcWorkspace } from '../../support/workspace.js';
-import { emitEvent, eventually, requestsOf, svc, webhookRig, type WebhookRig } from '../../support/webhooks.js';
+import { deduplicatedByBodyId, emitEvent, eventually, requestsOf, svc, webhookRig, type WebhookRig } from '../../support/webhooks.js';
 import { verifyWebhook } from '../../../sdk/workspace/src/index.js';
 import { newSecret } from '../../../src/partner/api-keys/secret.js';
 import { newId } from '../../../src/platform/ids.js';
@@ -69,17 +69,21 @@ test('a partner key registers a webhook for lead events; Idempotency-Key repeats
     return page.body.data.find((d: { event_id: string }) => d.event_id === emitted.id);
   });
   expect(delivery).toMatchObject({ object: 'webhook_delivery', webhook_id: res.body.id, kind: 'event', event: 'lead.created', status: 'succeeded', attempt: 1 });
-  const [sent] = requestsOf(rig.receiver, delivery.id);
+  expect(delivery.event_id).toBe(emitted.id);
+  const [sent] = requestsOf(rig.receiver, delivery.event_id);
   await expect(verifyWebhook({ rawBody: sent!.body, headers: sent!.headers, secret: res.body.secret })).resolves.toMatchObject({ envelope: { id: emitted.id } });
   expect((await partner('GET', `/api/v1/webhook-deliveries/${delivery.id}`, manager)).body).toEqual(delivery);
 
   const resent = await partner('POST', `/api/v1/webhook-deliveries/${delivery.id}/resend`, manager);
   expect(resent.status).toBe(202);
   expect(resent.body).toMatchObject({ object: 'webhook_delivery', id: delivery.id, status: 'pending' });
-  await rig.receiver.waitFor(() => requestsOf(rig.receiver, delivery.id).length === 2);
+  await rig.receiver.waitFor(() => requestsOf(rig.receiver, delivery.event_id).length === 2);
   const replayed = await partner('POST', `/api/v1/webhook-deliveries/${delivery.id}/replay`, manager);
   expect(replayed.body).toMatchObject({ kind: 'replay', replay_of: delivery.id });
-  await rig.receiver.waitFor(() => requestsOf(rig.receiver, replayed.body.id).length === 1);
+  await rig.receiver.waitFor(() => requestsOf(rig.receiver, replayed.body.event_id).length === 1);
+  // A receiver that de-duplicates on the body's id processed the event and the replay, and skipped the resend.
+  const path = new URL(res.body.url).pathname;
+  expect(deduplicatedByBodyId(rig.receiver, path)).toEqual({ processed: [emitted.id, replayed.body.event_id], skipped: [emitted.id] });
 });
 
 test('scopes: webhooks:read reads, webhooks:manage writes, CRM scopes get nothing', async () => {

@@ -2,12 +2,12 @@
 // reach a real HTTPS receiver signed over the exact bytes sent, with the seed's headers; failures are retried on the
 // schedule (WEBHOOK_RETRY_SCHEDULE shortened to seconds), permanent 4xx are not, the last failure pauses the webhook
 // and mails its Owner through real SMTP; a receiver that is down for a while gets every event once it is back;
-// resend keeps the delivery id, replay makes a new one; the log keeps the 200 most recent.
+// resend keeps the delivery id (the envelope's id), replay makes a new one; the log keeps the 200 most recent.
 import { createHmac } from 'node:crypto';
 import { count } from '../../helpers/expect.js';
 import { expectSvcError } from '../../helpers/workspace-expect.js';
 import { svcWorkspace, type SvcWorkspace } from '../../support/workspace.js';
-import { emitEvent, eventually, requestsOf, svc, webhookRig, type WebhookRig } from '../../support/webhooks.js';
+import { deduplicatedByBodyId, emitEvent, eventually, requestsOf, svc, webhookRig, type WebhookRig } from '../../support/webhooks.js';
 import { verifyWebhook } from '../../../sdk/workspace/src/index.js';
 import { envelopeText } from '../../../src/core/webhooks/events.js';
 import type { TestPlatform } from '../../support/platform.js';
@@ -66,7 +66,7 @@ test('the envelope and the seed headers, signed over exactly the bytes sent', as
     changes: { stage: { from: 'proposal', to: 'won' } },
   });
   const [row] = await settled(hook.id, 1);
-  const [req] = requestsOf(rig.receiver, row.id);
+  const [req] = requestsOf(rig.receiver, row.event_id);
   expect(req).toBeDefined();
   expect(req!.method).toBe('POST');
   // The bytes stored once at intake, sent and signed as they are (the seed's field order; nested keys as the outbox
@@ -79,14 +79,14 @@ test('the envelope and the seed headers, signed over exactly the bytes sent', as
   expect(h['content-type']).toBe('application/json');
   expect(h['user-agent']).toBe('Svc-Webhook/1.0');
   expect(h['x-svc-event']).toBe('deal.stage_changed');
-  expect(h['x-svc-delivery']).toBe(row.id);
+  expect(h['x-svc-delivery']).toBe(emitted.id);
   expect(h['x-svc-workspace']).toBe(hook.ws.id);
   expect(h['x-svc-attempt']).toBe('1');
   expect(h['x-tenant']).toBe('acme');
   expect(Math.abs(Number(h['x-svc-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
   expect(h['x-svc-signature']).toBe(`sha256=${createHmac('sha256', hook.secret).update(req!.body).digest('hex')}`);
   const verified = await verifyWebhook({ rawBody: req!.body, headers: h, secret: hook.secret, toleranceSeconds: 300, requireTimestampSignature: true });
-  expect(verified).toMatchObject({ deliveryId: row.id, event: 'deal.stage_changed', workspaceId: hook.ws.id, attempt: 1, envelope: emitted });
+  expect(verified).toMatchObject({ deliveryId: emitted.id, event: 'deal.stage_changed', workspaceId: hook.ws.id, attempt: 1, envelope: emitted });
   expect(row).toMatchObject({ status: 'succeeded', attempt_count: 1, event_id: emitted.id, response_status: 200 });
 });
 
@@ -96,7 +96,7 @@ test('5xx, 408, 429 and time-outs are retried on the schedule with the same deli
   rig.receiver.respond(((previous) => (r) => (r.path === '/flaky' && r.headers['x-svc-attempt'] === '4' ? { status: 200, delayMs: 2_500 } : previous(r)))(responderOf()));
   await emitEvent(platform.db, { workspaceId: hook.ws.id, event: 'lead.created' });
   const [row] = await settled(hook.id, 1);
-  const requests = requestsOf(rig.receiver, row.id);
+  const requests = requestsOf(rig.receiver, row.event_id);
   expect(requests.map((r) => r.headers['x-svc-attempt'])).toEqual(['1', '2', '3', '4', '5']);
   // Never earlier than the schedule (1 s between attempts here; the 4th waited out the 2 s time-out).
   for (let i = 1; i < requests.length; i++) expect(requests[i]!.at - requests[i - 1]!.at).toBeGreaterThanOrEqual(900);
@@ -119,7 +119,7 @@ test('a 4xx other than 408 and 429 is permanent: one attempt, failed, the webhoo
   const [row] = await settled(hook.id, 1);
   expect(row).toMatchObject({ status: 'failed', attempt_count: 1, response_status: 410 });
   expect(row.error).toContain('permanent');
-  expect(requestsOf(rig.receiver, row.id)).toHaveLength(1);
+  expect(requestsOf(rig.receiver, row.event_id)).toHaveLength(1);
   expect((await svc(platform, hook.key, 'GET', `/api/v1/webhooks/${hook.id}`)).body).toMatchObject({ status: 'Active', consecutive_failures: 1 });
 });
 
@@ -132,7 +132,7 @@ test('after 6 failed attempts the webhook is Paused and its Owner is mailed; hel
   const [failed] = await settled(hook.id, 1);
   expect(failed).toMatchObject({ status: 'failed', attempt_count: 6, response_status: 503 });
   expect(failed.error).toContain('every attempt failed');
-  expect(requestsOf(rig.receiver, failed.id).map((r) => r.headers['x-svc-attempt'])).toEqual(['1', '2', '3', '4', '5', '6']);
+  expect(requestsOf(rig.receiver, failed.event_id).map((r) => r.headers['x-svc-attempt'])).toEqual(['1', '2', '3', '4', '5', '6']);
   const paused = (await svc(platform, hook.key, 'GET', `/api/v1/webhooks/${hook.id}`)).body;
   expect(paused).toMatchObject({ status: 'Paused', paused_reason: 'failures', consecutive_failures: 6 });
 
@@ -152,7 +152,7 @@ test('after 6 failed attempts the webhook is Paused and its Owner is mailed; hel
   down = false;
   const resumed = await svc(platform, hook.key, 'POST', `/api/v1/webhooks/${hook.id}/resume`);
   expect(resumed.body).toMatchObject({ status: 'Active', paused_reason: null, consecutive_failures: 0 });
-  await rig.receiver.waitFor(() => requestsOf(rig.receiver, heldRow.id).length === 1);
+  await rig.receiver.waitFor(() => requestsOf(rig.receiver, heldRow.event_id).length === 1);
   expect(rig.smtp.mails.filter((m) => m.text.includes(hook.id))).toHaveLength(1);
 });
 
@@ -171,7 +171,7 @@ test('a receiver down for a while, then back: every event is delivered, each del
   expect(rows.every((r) => r.status === 'succeeded')).toBe(true);
   expect(rows.map((r) => r.event_id).sort()).toEqual(events.map((e) => e.id).sort());
   for (const row of rows) {
-    const got = requestsOf(rig.receiver, row.id);
+    const got = requestsOf(rig.receiver, row.event_id);
     expect(got).toHaveLength(1);
     expect(Number(got[0]!.headers['x-svc-attempt'])).toBeGreaterThanOrEqual(2);
   }
@@ -188,17 +188,26 @@ test('resend repeats the same delivery id, replay sends a new one; 409 while hel
   const resent = await svc(platform, hook.key, 'POST', `/api/v1/webhooks/${hook.id}/deliveries/${row.id}/resend`);
   expect(resent.status).toBe(202);
   expect(resent.body).toMatchObject({ id: row.id, status: 'pending', attempt: 0 });
-  await rig.receiver.waitFor(() => requestsOf(rig.receiver, row.id).length === 2);
-  const [firstSend, secondSend] = requestsOf(rig.receiver, row.id);
+  await rig.receiver.waitFor(() => requestsOf(rig.receiver, row.event_id).length === 2);
+  const [firstSend, secondSend] = requestsOf(rig.receiver, row.event_id);
   expect(secondSend!.body.equals(firstSend!.body)).toBe(true);
   expect(secondSend!.headers['x-svc-attempt']).toBe('1');
 
   const replayed = await svc(platform, hook.key, 'POST', `/api/v1/webhooks/${hook.id}/deliveries/${row.id}/replay`);
   expect(replayed.status).toBe(202);
-  expect(replayed.body).toMatchObject({ kind: 'replay', replay_of: row.id, event_id: emitted.id, status: 'pending' });
+  expect(replayed.body).toMatchObject({ kind: 'replay', replay_of: row.id, status: 'pending' });
   expect(replayed.body.id).not.toBe(row.id);
-  await rig.receiver.waitFor(() => requestsOf(rig.receiver, replayed.body.id).length === 1);
-  expect(JSON.parse(requestsOf(rig.receiver, replayed.body.id)[0]!.body.toString()).id).toBe(emitted.id);
+  expect(replayed.body.event_id).toMatch(/^evt_/);
+  expect(replayed.body.event_id).not.toBe(emitted.id);
+  await rig.receiver.waitFor(() => requestsOf(rig.receiver, replayed.body.event_id).length === 1);
+  // The same envelope under the new id, naming the original event; signed over those bytes.
+  const replaySent = requestsOf(rig.receiver, replayed.body.event_id)[0]!;
+  expect(JSON.parse(replaySent.body.toString())).toEqual({ ...emitted, id: replayed.body.event_id, replay_of: emitted.id });
+  expect(replaySent.headers['x-svc-signature']).toBe(`sha256=${createHmac('sha256', hook.secret).update(replaySent.body).digest('hex')}`);
+  // A replay of the replay keeps naming the original event.
+  const again = await svc(platform, hook.key, 'POST', `/api/v1/webhooks/${hook.id}/deliveries/${replayed.body.id}/replay`);
+  await rig.receiver.waitFor(() => requestsOf(rig.receiver, again.body.event_id).length === 1);
+  expect(JSON.parse(requestsOf(rig.receiver, again.body.event_id)[0]!.body.toString())).toMatchObject({ id: again.body.event_id, replay_of: emitted.id });
 
   expectSvcError(await svc(platform, hook.key, 'POST', `/api/v1/webhooks/${other.id}/deliveries/${row.id}/resend`), 404, 'not_found');
   expectSvcError(await svc(platform, other.key, 'POST', `/api/v1/webhooks/${hook.id}/deliveries/${row.id}/replay`), 404, 'not_found');
@@ -210,7 +219,21 @@ test('resend repeats the same delivery id, replay sends a new one; 409 while hel
   expect(await count(platform.db, 'select count(*) as n from webhook_deliveries where webhook_id = $1', [hook.id])).toBe(before);
 });
 
-test('one event reaches every subscribed webhook of its workspace, each with its own delivery id', async () => {
+test('a receiver that de-duplicates on the body\'s id skips a Resend and processes a Replay; X-SVC-Delivery is that id', async () => {
+  const hook = await hookOn('/dedupe', ['deal.won'], () => 200);
+  const emitted = await emitEvent(platform.db, { workspaceId: hook.ws.id, event: 'deal.won' });
+  const [row] = await settled(hook.id, 1);
+  expect((await svc(platform, hook.key, 'POST', `/api/v1/webhooks/${hook.id}/deliveries/${row.id}/resend`)).status).toBe(202);
+  await rig.receiver.waitFor(() => requestsOf(rig.receiver, emitted.id).length === 2);
+  const replayed = await svc(platform, hook.key, 'POST', `/api/v1/webhooks/${hook.id}/deliveries/${row.id}/replay`);
+  await rig.receiver.waitFor(() => requestsOf(rig.receiver, replayed.body.event_id).length === 1);
+  expect(deduplicatedByBodyId(rig.receiver, '/dedupe')).toEqual({ processed: [emitted.id, replayed.body.event_id], skipped: [emitted.id] });
+  for (const r of rig.receiver.received.filter((x) => x.path === '/dedupe' && x.headers['x-svc-event'] === 'deal.won')) {
+    expect(r.headers['x-svc-delivery']).toBe(JSON.parse(r.body.toString()).id);
+  }
+});
+
+test('one event reaches every subscribed webhook of its workspace, each with its own log entry and the event id', async () => {
   const a = await hookOn('/fan-a', ['contact.created'], () => 200);
   const ws = a.ws;
   const bRes = await svc(platform, a.key, 'POST', '/api/v1/webhooks', { name: 'b', url: `${rig.receiver.origin}/fan-b`, events: ['contact.created', 'contact.updated'] });
@@ -220,6 +243,8 @@ test('one event reaches every subscribed webhook of its workspace, each with its
   const [rb] = await settled(bRes.body.id, 1);
   expect(ra.id).not.toBe(rb.id);
   expect([ra.event_id, rb.event_id]).toEqual([emitted.id, emitted.id]);
+  const paths = requestsOf(rig.receiver, emitted.id).map((r) => r.path).sort();
+  expect(paths).toEqual(['/fan-a', '/fan-b']);
   expect(await deliveryRows(cRes.body.id)).toEqual([]);
 });
 
@@ -269,7 +294,7 @@ test('lead.created from POST /api/v1/leads reaches a webhook (once workspace cha
   // Lead writes do not write svc.event yet (the module families add it); until they do there is nothing to deliver.
   if (emitted === 0) return;
   const [row] = await settled(hook.id, 1);
-  const sent = JSON.parse(requestsOf(rig.receiver, row.id)[0]!.body.toString());
+  const sent = JSON.parse(requestsOf(rig.receiver, row.event_id)[0]!.body.toString());
   expect(sent).toMatchObject({ event: 'lead.created', workspace_id: hook.ws.id, api_version: 'v1', data: { id: lead.body.id, name: 'Ada Lovelace' } });
   expect(sent.id).toMatch(/^evt_/);
   expect(sent.occurred_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

@@ -150,9 +150,9 @@ test('SIGKILL of the platform and an empty Redis mid-schedule: every event deliv
   }, 60_000, 'all 25 delivered');
   expect(rows.map((r) => r.event_id).sort()).toEqual([...before, ...during].map((e) => e.id).sort());
   const eventRequests = receiver.received.filter((r) => r.headers['x-svc-event'] === 'ticket.status_changed');
-  expect(new Set(eventRequests.map((r) => r.headers['x-svc-delivery']))).toEqual(new Set(rows.map((r) => r.id)));
+  expect(new Set(eventRequests.map((r) => r.headers['x-svc-delivery']))).toEqual(new Set(rows.map((r) => r.event_id)));
   for (const row of rows) {
-    const attempts = eventRequests.filter((r) => r.headers['x-svc-delivery'] === row.id).map((r) => r.headers['x-svc-attempt']);
+    const attempts = eventRequests.filter((r) => r.headers['x-svc-delivery'] === row.event_id).map((r) => r.headers['x-svc-attempt']);
     expect({ id: row.id, attempts }).toEqual({ id: row.id, attempts: ['1', '2', '3'] });
     expect(row.attempt_count).toBe(3);
   }

@@ -46,7 +46,7 @@ describe('create', () => {
     expect(ok.body.ping).toMatchObject({ ok: true, status: 200, body: 'ok', error: null });
 
     // The ping: signed like every delivery, event "ping", verified by the SDK helper over the raw bytes.
-    const pings = rig.receiver.received.slice(before).filter((r) => r.headers['x-svc-delivery'] === ok.body.ping.delivery_id);
+    const pings = rig.receiver.received.slice(before).filter((r) => r.headers['x-svc-delivery'] === ok.body.ping.event_id);
     expect(pings).toHaveLength(1);
     const ping = pings[0]!;
     expect(ping.path).toBe('/hooks');
@@ -73,7 +73,7 @@ describe('create', () => {
     // Its log holds the failed ping.
     const log = await svc(platform, key, 'GET', `/api/v1/webhooks/${res.body.id}/deliveries`);
     expect(log.body.items).toEqual([expect.objectContaining({ id: res.body.ping.delivery_id, kind: 'ping', event: 'ping', status: 'failed', attempt: 1, response_status: 503, response_excerpt: 'maintenance' })]);
-    const ping = rig.receiver.received.find((r) => r.headers['x-svc-delivery'] === res.body.ping.delivery_id)!;
+    const ping = rig.receiver.received.find((r) => r.headers['x-svc-delivery'] === res.body.ping.event_id)!;
     await expect(verifyWebhook({ rawBody: ping.body, headers: ping.headers, secret: 'my-own-secret-of-24-chars' })).resolves.toMatchObject({ event: 'ping' });
 
     // A later 2xx (here the test operation) verifies it.
@@ -161,6 +161,25 @@ describe('read, change, delete', () => {
 });
 
 describe('pause, resume, disable', () => {
+  test('an Unverified webhook paused and resumed without a 2xx stays Unverified; a 2xx while Paused makes resume Active', async () => {
+    rig.receiver.respond(() => ({ status: 503 }));
+    const hook = (await create({ events: ['lead.updated'] })).body;
+    expect(hook.status).toBe('Unverified');
+    expect((await svc(platform, key, 'POST', `/api/v1/webhooks/${hook.id}/pause`)).body).toMatchObject({ status: 'Paused', paused_reason: 'manual' });
+    expect((await svc(platform, key, 'POST', `/api/v1/webhooks/${hook.id}/resume`)).body).toMatchObject({ status: 'Unverified', paused_reason: null });
+    expect((await svc(platform, key, 'GET', `/api/v1/webhooks/${hook.id}`)).body.status).toBe('Unverified');
+    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'webhook.verified' and payload->>'webhookId' = $1", [hook.id])).toBe(0);
+
+    // Paused again; a test answered 2xx verifies the URL without ending the pause, and resume then makes it Active.
+    await svc(platform, key, 'POST', `/api/v1/webhooks/${hook.id}/pause`);
+    rig.receiver.respond(() => ({ status: 200, body: 'ok' }));
+    expect((await svc(platform, key, 'POST', `/api/v1/webhooks/${hook.id}/test`, { event: 'lead.updated' })).body.ok).toBe(true);
+    expect((await svc(platform, key, 'GET', `/api/v1/webhooks/${hook.id}`)).body.status).toBe('Paused');
+    expect((await svc(platform, key, 'POST', `/api/v1/webhooks/${hook.id}/resume`)).body).toMatchObject({ status: 'Active' });
+    // Gone, so that the workspace's later lead.updated events reach only the webhooks of their own tests.
+    expect((await svc(platform, key, 'DELETE', `/api/v1/webhooks/${hook.id}`)).status).toBe(204);
+  });
+
   test('pause holds events, resume sends them, disable cancels and stops for good', async () => {
     const hook = (await create({ events: ['lead.updated'] })).body;
     const paused = await svc(platform, key, 'POST', `/api/v1/webhooks/${hook.id}/pause`);
@@ -169,16 +188,16 @@ describe('pause, resume, disable', () => {
 
     const held = await emitEvent(platform.db, { workspaceId: ws.id, event: 'lead.updated' });
     const row = await eventually(async () => {
-      const { rows } = await platform.db.query("select id, status from webhook_deliveries where webhook_id = $1 and kind = 'event'", [hook.id]);
+      const { rows } = await platform.db.query("select id, event_id, status from webhook_deliveries where webhook_id = $1 and kind = 'event'", [hook.id]);
       return rows[0];
     });
     expect(row.status).toBe('held');
-    expect(rig.receiver.received.some((r) => r.headers['x-svc-delivery'] === row.id)).toBe(false);
+    expect(rig.receiver.received.some((r) => r.headers['x-svc-delivery'] === row.event_id)).toBe(false);
 
     const resumed = await svc(platform, key, 'POST', `/api/v1/webhooks/${hook.id}/resume`);
     expect(resumed.body).toMatchObject({ status: 'Active', paused_reason: null });
-    await rig.receiver.waitFor((r) => r.some((x) => x.headers['x-svc-delivery'] === row.id));
-    const sent = rig.receiver.received.find((r) => r.headers['x-svc-delivery'] === row.id)!;
+    await rig.receiver.waitFor((r) => r.some((x) => x.headers['x-svc-delivery'] === row.event_id));
+    const sent = rig.receiver.received.find((r) => r.headers['x-svc-delivery'] === row.event_id)!;
     expect(JSON.parse(sent.body.toString()).id).toBe(held.id);
 
     await svc(platform, key, 'POST', `/api/v1/webhooks/${hook.id}/pause`);
@@ -206,11 +225,11 @@ describe('test', () => {
     rig.receiver.respond((r) => (r.headers['x-svc-event'] === 'deal.stage_changed' ? { status: 202, body: 'queued for later' } : { status: 200 }));
     const res = await svc(platform, key, 'POST', `/api/v1/webhooks/${hook.id}/test`, { event: 'deal.stage_changed', payload: { id: 'd1', stage: 'won' } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ delivery_id: expect.any(String), ok: true, status: 202, body: 'queued for later', latency_ms: expect.any(Number), error: null });
-    const sent = rig.receiver.received.find((r) => r.headers['x-svc-delivery'] === res.body.delivery_id)!;
+    expect(res.body).toEqual({ delivery_id: expect.any(String), event_id: expect.stringMatching(/^evt_/), ok: true, status: 202, body: 'queued for later', latency_ms: expect.any(Number), error: null });
+    const sent = rig.receiver.received.find((r) => r.headers['x-svc-delivery'] === res.body.event_id)!;
     expect(JSON.parse(sent.body.toString())).toMatchObject({ event: 'deal.stage_changed', data: { id: 'd1', stage: 'won' } });
     const sample = await svc(platform, key, 'POST', `/api/v1/webhooks/${hook.id}/test`, { event: 'lead.created' });
-    const sampled = JSON.parse(rig.receiver.received.find((r) => r.headers['x-svc-delivery'] === sample.body.delivery_id)!.body.toString());
+    const sampled = JSON.parse(rig.receiver.received.find((r) => r.headers['x-svc-delivery'] === sample.body.event_id)!.body.toString());
     expect(Object.keys(sampled.data).sort()).toEqual(['created_at', 'custom_fields', 'email', 'id', 'name', 'owner_id', 'phone', 'source', 'status']);
     const log = (await svc(platform, key, 'GET', `/api/v1/webhooks/${hook.id}/deliveries?limit=2`)).body.items;
     expect(log.map((d: { kind: string; event: string }) => [d.kind, d.event])).toEqual([['test', 'lead.created'], ['test', 'deal.stage_changed']]);
@@ -219,7 +238,7 @@ describe('test', () => {
 });
 
 describe('scopes and environments', () => {
-  test('read-only keys list and get; creating needs webhook.webhooks.create; other modules get nothing', async () => {
+  test('read-only and read-write keys list and get; managing needs webhook.* or admin; other modules get nothing', async () => {
     const hook = (await create({})).body;
     const reader = (await ws.key(['read-only'])).key;
     expect((await svc(platform, reader, 'GET', `/api/v1/webhooks/${hook.id}`)).status).toBe(200);
@@ -229,8 +248,17 @@ describe('scopes and environments', () => {
     expectSvcError(await svc(platform, reader, 'POST', `/api/v1/webhooks/${hook.id}/disable`), 403, 'forbidden', 'webhook.webhooks.delete');
     const crm = (await ws.key(['crm.*'])).key;
     expectSvcError(await svc(platform, crm, 'GET', '/api/v1/webhooks'), 403, 'forbidden', 'webhook.webhooks.read');
+    // read-write reads webhooks but no longer manages them: that takes webhook.* or admin.
     const writer = (await ws.key(['read-write'])).key;
-    expect((await create({}, writer)).status).toBe(201);
+    expect((await svc(platform, writer, 'GET', `/api/v1/webhooks/${hook.id}`)).status).toBe(200);
+    const before = await webhookCount();
+    expectSvcError(await create({}, writer), 403, 'forbidden', 'webhook.webhooks.create');
+    expectSvcError(await svc(platform, writer, 'PATCH', `/api/v1/webhooks/${hook.id}`, { url: hookUrl('/elsewhere') }), 403, 'forbidden', 'webhook.webhooks.update');
+    expectSvcError(await svc(platform, writer, 'POST', `/api/v1/webhooks/${hook.id}/disable`), 403, 'forbidden', 'webhook.webhooks.delete');
+    expect(await webhookCount()).toBe(before);
+    expect((await svc(platform, writer, 'GET', `/api/v1/webhooks/${hook.id}`)).body).toMatchObject({ url: hookUrl(), status: 'Active' });
+    const admin = (await ws.key(['admin'])).key;
+    expect((await create({}, admin)).status).toBe(201);
   });
 
   test('a test-key webhook gets test events only; a live webhook never gets them', async () => {
