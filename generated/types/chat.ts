@@ -11,7 +11,7 @@ export interface paths {
         put?: never;
         /**
          * Register an account, or update it when it exists (same module and customer)
-         * @description Register an account, or update it when it exists (same module and customer).
+         * @description Register an account, or update it when it exists (same module and customer). A module's own token may register accounts of its own module and customer only: any other moduleCode or customerAccountId is 403 forbidden. An id that exists for another module or customer is 409 account_conflict.
          */
         post: operations["registerAccount"];
         delete?: never;
@@ -35,7 +35,7 @@ export interface paths {
         head?: never;
         /**
          * Update team, department, role and tags
-         * @description Update team, department, role and tags.
+         * @description Update team, department, role and tags. A module's own token: accounts of its own module and customer only (another's is 404 account_not_found).
          */
         patch: operations["updateAccountMetadata"];
         trace?: never;
@@ -55,7 +55,7 @@ export interface paths {
         head?: never;
         /**
          * Set the account status; DEACTIVATED and BANNED take effect on the very next call
-         * @description Set the account status; DEACTIVATED and BANNED take effect on the very next call.
+         * @description Set the account status; DEACTIVATED and BANNED take effect on the very next call. A module's own token: accounts of its own module and customer only (another's is 404 account_not_found).
          */
         patch: operations["updateAccountStatus"];
         trace?: never;
@@ -2544,7 +2544,7 @@ export interface components {
          * @description A stable snake_case error code; each is described in docs/errors.md.
          * @enum {string}
          */
-        "Envelope.ChatErrorCode": "validation_failed" | "malformed_json" | "malformed_request" | "bad_request" | "route_not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "internal_error" | "service_unavailable" | "unauthenticated" | "token_malformed" | "token_invalid" | "token_expired" | "token_lifetime_exceeded" | "unknown_signing_key" | "token_audience_mismatch" | "account_unknown" | "account_deactivated" | "account_banned" | "invalid_cursor" | "platform_admin_required" | "forbidden" | "rate_limited" | "events_expired" | "module_not_found" | "module_exists" | "key_exists" | "account_not_found" | "account_conflict" | "room_not_found" | "member_not_found" | "join_request_not_found" | "join_request_resolved" | "unsupported_room_type" | "last_owner" | "message_not_found" | "message_recalled" | "message_not_editable" | "edit_window_expired" | "snap_not_found" | "channel_not_found" | "channel_rule_managed" | "channel_not_rule_based" | "contact_request_not_found" | "contact_request_not_pending" | "contact_not_accepted" | "broadcast_not_found" | "label_not_found" | "label_name_taken" | "label_limit_reached" | "saved_not_found" | "poll_closed" | "upload_not_found" | "upload_incomplete" | "upload_already_attached" | "file_not_found" | "reminder_not_found" | "reminder_not_active" | "scheduled_message_not_found" | "scheduled_message_not_pending" | "bot_not_found" | "username_taken" | "bot_not_in_room" | "bot_unavailable";
+        "Envelope.ChatErrorCode": "validation_failed" | "malformed_json" | "malformed_request" | "bad_request" | "route_not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "internal_error" | "service_unavailable" | "unauthenticated" | "token_malformed" | "token_invalid" | "token_expired" | "token_lifetime_exceeded" | "unknown_signing_key" | "token_audience_mismatch" | "account_unknown" | "account_deactivated" | "account_banned" | "invalid_cursor" | "platform_admin_required" | "account_admin_required" | "forbidden" | "rate_limited" | "events_expired" | "module_not_found" | "module_exists" | "key_exists" | "account_not_found" | "account_conflict" | "room_not_found" | "member_not_found" | "join_request_not_found" | "join_request_resolved" | "unsupported_room_type" | "last_owner" | "message_not_found" | "message_recalled" | "message_not_editable" | "edit_window_expired" | "snap_not_found" | "channel_not_found" | "channel_rule_managed" | "channel_not_rule_based" | "contact_request_not_found" | "contact_request_not_pending" | "contact_not_accepted" | "broadcast_not_found" | "label_not_found" | "label_name_taken" | "label_limit_reached" | "saved_not_found" | "poll_closed" | "upload_not_found" | "upload_incomplete" | "upload_already_attached" | "file_not_found" | "reminder_not_found" | "reminder_not_active" | "scheduled_message_not_found" | "scheduled_message_not_pending" | "bot_not_found" | "username_taken" | "bot_not_in_room" | "bot_unavailable";
         /** @description The body of every chat error response. */
         "Envelope.ErrorBody": {
             /** @description Stable snake_case error code; see the error catalogue in docs/errors.md. */
@@ -2740,7 +2740,7 @@ export interface components {
             hiddenForMe: boolean;
             /** @description The original message when this one is a forwarded copy. */
             forwardedFrom: components["schemas"]["MessageOrigin"] | null;
-            /** @description Present on a top-level message that has replies. */
+            /** @description Present on a top-level message that has replies, in every view of it: scroll pages with or without topLevelOnly, GET of one message, pins, the snap banner, saved cards, and the answers of edit and recall. Absent on replies and on roots without replies. */
             thread?: components["schemas"]["ThreadInfo"];
             /** @description Present on a message of type POLL: the poll it announces. */
             pollId?: components["schemas"]["Platform.uuid"];

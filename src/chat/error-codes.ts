@@ -9,6 +9,7 @@ export const chatErrorCodes = [
   ...bearerErrorCodes,
   'invalid_cursor',
   'platform_admin_required',
+  'account_admin_required',
   'forbidden',
   'rate_limited',
   'events_expired',
