@@ -9,6 +9,7 @@ export const chatErrorCodes = [
   ...bearerErrorCodes,
   'invalid_cursor',
   'platform_admin_required',
+  'account_admin_required',
   'forbidden',
   'rate_limited',
   'events_expired',
@@ -36,6 +37,8 @@ export const chatErrorCodes = [
   'channel_rule_managed',
   'channel_not_rule_based',
   'contact_request_not_found',
+  'contact_request_not_pending',
+  'contact_not_accepted',
   'broadcast_not_found',
   // drafts, labels, saved messages, polls
   'label_not_found',

@@ -25,6 +25,7 @@ import type { UpdateWaiters } from './bots/updates/waiters.js';
 import type { WebhookPolicy } from './bots/webhook-url.js';
 import { chatContext, type ChatContext } from './context.js';
 import type { ChatDeps } from './deps.js';
+import { accountAdminOperations, requireAccountAdmin } from './accounts/admin-gate.js';
 import { contactHandlers } from './contacts/handlers.js';
 import { ContactService } from './contacts/service.js';
 import { chatErrors, renderChatError } from './errors.js';
@@ -134,16 +135,19 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     platformModule: deps.config.platformModule,
     maxTokenLifetimeSec: options.maxTokenLifetimeSeconds,
   });
+  const specification = await loadSpecification('chat');
+  const accountAdmin = accountAdminOperations(specification);
   const chat = await buildListener<ChatOperations, ChatContext>({
     name: 'chat',
     log: options.log,
     bodyLimit: options.bodyLimit,
     timeouts: options.timeouts,
-    specification: await loadSpecification('chat'),
+    specification,
     handlers,
     context: chatContext,
-    authenticate: async (request) => {
+    authenticate: async (request, _security, operationId) => {
       request.caller = await authenticate(request);
+      if (accountAdmin.has(operationId)) await requireAccountAdmin(deps.sql, request.caller);
     },
     requirePlatformAdmin: (request) => {
       if (!request.caller?.platformAdmin) throw chatErrors.platformAdminRequired();

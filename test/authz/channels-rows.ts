@@ -170,7 +170,47 @@ const contacts: Row[] = [
       ) as Partial<Record<Persona, string>>,
     request: (_w, p, mine) => ({ params: { requestId: mine[p] ?? mine.member! } }),
   }),
+  row({
+    operationId: 'declineContactRequest',
+    method: 'POST',
+    path: '/api/v1/contacts/requests/{requestId}/decline',
+    audience: 'caller',
+    // The spare account invites every caller persona; each declines the request addressed to it.
+    setup: (w) => eachCaller((p) => invitation(w, w.spare, w.accountOf(p)!)),
+    request: (_w, p, mine) => ({ params: { requestId: mine[p] ?? mine.member! } }),
+  }),
+  row({
+    operationId: 'cancelContactRequest',
+    method: 'POST',
+    path: '/api/v1/contacts/requests/{requestId}/cancel',
+    audience: 'caller',
+    // Every caller persona invites the spare account and withdraws its own invitation.
+    setup: (w) => eachCaller((p) => invitation(w, w.accountOf(p)!, w.spare)),
+    request: (_w, p, mine) => ({ params: { requestId: mine[p] ?? mine.member! } }),
+  }),
+  row({
+    operationId: 'removeContact',
+    method: 'POST',
+    path: '/api/v1/contacts/requests/{requestId}/remove',
+    audience: 'caller',
+    // The spare account and every caller persona are contacts (the persona accepted); each removes its own.
+    setup: (w) =>
+      eachCaller(async (p) => {
+        const id = await invitation(w, w.spare, w.accountOf(p)!);
+        await must('accept', api(w, w.accountOf(p)!, 'POST', `/contacts/requests/${id}/accept`));
+        return id;
+      }),
+    request: (_w, p, mine) => ({ params: { requestId: mine[p] ?? mine.member! } }),
+  }),
 ];
+
+/** The id of a PENDING contact request from `from` to `to`. */
+const invitation = async (w: World, from: TestAccount, to: TestAccount) =>
+  (await must<{ id: string }>('invite', api(w, from, 'POST', '/contacts/requests', { accountId: to.id }))).id;
+
+/** One request per caller persona, keyed by the persona. */
+const eachCaller = async (make: (p: Persona) => Promise<string>) =>
+  Object.fromEntries(await Promise.all(CALLERS.map(async (p) => [p, await make(p)] as const))) as Partial<Record<Persona, string>>;
 
 const broadcasts: Row[] = [
   row({

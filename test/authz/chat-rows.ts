@@ -63,29 +63,83 @@ const administration: Row[] = [
     audience: 'platformAdmin',
     request: (w) => ({ params: { code: w.tenant.moduleCode, customerAccountId: w.tenant.customer } }),
   }),
-  row({
-    operationId: 'registerAccount',
-    method: 'POST',
-    path: '/api/v1/accounts/register',
-    audience: 'platformAdmin',
-    setup: async () => newId(),
-    request: (w, _p, id) => ({ body: { id, moduleCode: w.tenant.moduleCode, customerAccountId: w.tenant.customer, displayName: 'Registered' } }),
-  }),
-  row({
-    operationId: 'updateAccountStatus',
-    method: 'PATCH',
-    path: '/api/v1/accounts/{id}/status',
-    audience: 'platformAdmin',
-    request: (w) => ({ params: { id: w.spare.id }, body: { status: 'DEACTIVATED' } }),
-  }),
-  row({
-    operationId: 'updateAccountMetadata',
-    method: 'PATCH',
-    path: '/api/v1/accounts/{id}/metadata',
-    audience: 'platformAdmin',
-    request: (w) => ({ params: { id: w.spare.id }, body: { team: 'Support', tags: ['authz'] } }),
-  }),
+  ...accountRows(),
 ];
+
+/**
+ * Account administration: the platform administrator for every account; a module's SERVICE account for those of
+ * its module and customer (another module's account: 404, like a missing one); USER accounts are refused before the
+ * body is read (403 account_admin_required). Three rows per operation: USER personas, the personas made SERVICE
+ * accounts of the world's module, and those SERVICE accounts aimed at another module's account.
+ */
+function accountRows(): Row[] {
+  const USERS: Persona[] = ['nonMember', 'member', 'admin', 'owner'];
+  const refused = Object.fromEntries(USERS.map((p) => [p, refusal(403, 'account_admin_required')]));
+  const elsewhere = (r: ReturnType<typeof refusal>) => Object.fromEntries(USERS.map((p) => [p, r]));
+  const asServices = async (w: World) => {
+    await w.platform.db.query(`update accounts set account_type = 'SERVICE' where id = any($1::uuid[])`, [USERS.map((p) => w.accountOf(p)!.id)]);
+  };
+  const foreignAccount = async (w: World) => {
+    await asServices(w);
+    const other = await w.platform.tenant();
+    return { id: (await other.account()).id, moduleCode: other.moduleCode, customer: other.customer };
+  };
+  const ops = [
+    {
+      operationId: 'registerAccount',
+      method: 'POST' as const,
+      path: '/api/v1/accounts/register',
+      // Registering for another module is refused outright: the caller names the module itself.
+      foreignRefusal: refusal(403, 'forbidden'),
+      request: (_w: World, target: { id: string; moduleCode: string; customer: string }) => ({
+        body: { id: target.id, moduleCode: target.moduleCode, customerAccountId: target.customer, displayName: 'Registered' },
+      }),
+    },
+    {
+      operationId: 'updateAccountStatus',
+      method: 'PATCH' as const,
+      path: '/api/v1/accounts/{id}/status',
+      foreignRefusal: refusal(404, 'account_not_found'),
+      request: (_w: World, target: { id: string; moduleCode: string; customer: string }) => ({ params: { id: target.id }, body: { status: 'DEACTIVATED' } }),
+    },
+    {
+      operationId: 'updateAccountMetadata',
+      method: 'PATCH' as const,
+      path: '/api/v1/accounts/{id}/metadata',
+      foreignRefusal: refusal(404, 'account_not_found'),
+      request: (_w: World, target: { id: string; moduleCode: string; customer: string }) => ({ params: { id: target.id }, body: { team: 'Support', tags: ['authz'] } }),
+    },
+  ];
+  return ops.flatMap((op) => {
+    // registerAccount takes a new id of the world's module; the others the spare account.
+    const own = (w: World, id: string) => ({ id: op.operationId === 'registerAccount' ? id : w.spare.id, moduleCode: w.tenant.moduleCode, customer: w.tenant.customer });
+    const base = { operationId: op.operationId, method: op.method, path: op.path, audience: 'platformAdmin' as const };
+    return [
+      row({ ...base, outcomes: refused, setup: async () => newId(), request: (w, _p, id) => op.request(w, own(w, id)) }),
+      row({
+        ...base,
+        variant: 'SERVICE accounts of the module',
+        allowed: [...USERS, 'platformAdmin'],
+        setup: async (w) => {
+          await asServices(w);
+          return newId();
+        },
+        request: (w, _p, id) => op.request(w, own(w, id)),
+      }),
+      row({
+        ...base,
+        variant: "SERVICE accounts, another module's account",
+        outcomes: elsewhere(op.foreignRefusal),
+        setup: async (w) => {
+          const foreign = await foreignAccount(w);
+          // registerAccount: a new id for the other module (the platform administrator may register it).
+          return { id: op.operationId === 'registerAccount' ? newId() : foreign.id, moduleCode: foreign.moduleCode, customer: foreign.customer };
+        },
+        request: (w, _p, target) => op.request(w, target),
+      }),
+    ];
+  });
+}
 
 /** Operations on the caller's own things: any active account may call them. */
 const callerScoped: Row[] = [

@@ -25,7 +25,7 @@ async function api(baseUrl, token, method, path, body) {
  * - three messages in main kept for recall.
  */
 export async function seedChat({ baseUrl, tokens, accounts, bots }) {
-  const { alice, bob, carol, admin } = tokens;
+  const { alice, bob, carol, gina, hank, admin } = tokens;
   const [dave, erin, frank] = [randomUUID(), randomUUID(), randomUUID()];
   for (const [id, displayName] of [[dave, 'Dave'], [erin, 'Erin'], [frank, 'Frank']]) {
     await api(baseUrl, admin, 'POST', '/api/v1/accounts/register', { id, moduleCode: 'dev', customerAccountId: 'dev', displayName });
@@ -84,6 +84,12 @@ export async function seedChat({ baseUrl, tokens, accounts, bots }) {
 
   // A contact request from carol to alice, for alice to accept (accepting again answers it unchanged).
   const contactRequest = (await api(baseUrl, carol, 'POST', '/api/v1/contacts/requests', { accountId: accounts.alice })).id;
+  // One from gina for alice to decline, one of alice to dave for her to cancel, and an accepted contact of alice and
+  // hank (mutual invitations) for her to remove; repeating each move answers the request unchanged.
+  const declinable = (await api(baseUrl, gina, 'POST', '/api/v1/contacts/requests', { accountId: accounts.alice })).id;
+  const cancellable = (await api(baseUrl, alice, 'POST', '/api/v1/contacts/requests', { accountId: dave })).id;
+  const removable = (await api(baseUrl, alice, 'POST', '/api/v1/contacts/requests', { accountId: accounts.hank })).id;
+  await api(baseUrl, hank, 'POST', '/api/v1/contacts/requests', { accountId: accounts.alice });
 
   // A RULE channel of alice, for the rule's replacement (a rule is an object: no dictionary can hold one).
   const rule = { field: 'team', equals: 'core' };
@@ -129,6 +135,9 @@ export async function seedChat({ baseUrl, tokens, accounts, bots }) {
       scheduled,
       deletableScheduled,
       contactRequests: [contactRequest],
+      declinableContacts: [declinable],
+      cancellableContacts: [cancellable],
+      removableContacts: [removable],
       ruleChannels: [ruleChannel],
       explicitChannels: [explicitChannel],
       futureInstants: future,
@@ -189,6 +198,9 @@ export async function seedChat({ baseUrl, tokens, accounts, bots }) {
       deleteBot: { 'path.id': 'deletableBots' },
       updateChannelRule: { 'path.id': 'ruleChannels' },
       addChannelMember: { 'path.id': 'explicitChannels' },
+      declineContactRequest: { 'path.requestId': 'declinableContacts' },
+      cancelContactRequest: { 'path.requestId': 'cancellableContacts' },
+      removeContact: { 'path.requestId': 'removableContacts' },
       pressInlineButton: { 'path.roomId': 'keyboardRooms', 'path.messageId': 'keyboards', 'body.data': 'callbackData' },
     },
     // Rules of the rule language for half of the valid cases of the rule's replacement (see hooks.py).
@@ -258,6 +270,9 @@ export async function seedChat({ baseUrl, tokens, accounts, bots }) {
         closePoll: { 'path.pollId': closable[0] },
         ...Object.fromEntries(['getReminder', 'updateReminder'].map((op) => [op, { 'path.id': reminders[0] }])),
         deleteReminder: { 'path.id': deletableReminders[0] },
+        declineContactRequest: { 'path.requestId': declinable },
+        cancelContactRequest: { 'path.requestId': cancellable },
+        removeContact: { 'path.requestId': removable },
         ...Object.fromEntries(['getScheduledMessage', 'updateScheduledMessage'].map((op) => [op, { 'path.id': scheduled[0] }])),
         deleteScheduledMessage: { 'path.id': deletableScheduled[0] },
         setBotRoomReadAll: { 'path.id': bots.botId, 'path.roomId': bots.roomId },

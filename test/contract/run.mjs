@@ -70,7 +70,7 @@ const stopTimeoutMs = 30_000;
 // these operations only, each for the reason beside it; every other check still applies to them.
 const defaultPositiveStatuses = ['2xx', '3xx', '401', '403', '404', '409', '429', '5xx'];
 const semanticRejections = [
-  // cursor must be a cursor this service issued (anything else is invalid_cursor); q only with archived=true.
+  // cursor must be a cursor this service issued (anything else is invalid_cursor).
   'listRooms',
   // before and after must be cursors this service issued, and are mutually exclusive.
   'listMessages', 'listThreadMessages',
@@ -888,12 +888,15 @@ async function main() {
     const keyFile = join(dataDir, 'dev-signing-key.json');
     for (let i = 0; i < 100 && !existsSync(keyFile); i++) await sleep(100);
 
-    const [alice, bob, carol] = [randomUUID(), randomUUID(), randomUUID()];
-    const [adminToken, aliceToken, bobToken, carolToken] = await Promise.all([
+    const [alice, bob, carol, gina, hank] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const [adminToken, aliceToken, bobToken, carolToken, ginaToken, hankToken] = await Promise.all([
       devToken(dataDir, ['--platform-admin']),
       devToken(dataDir, ['--account', alice, '--name', 'Alice']),
       devToken(dataDir, ['--account', bob, '--name', 'Bob']),
       devToken(dataDir, ['--account', carol, '--name', 'Carol']),
+      // gina and hank only answer contact requests of the chat seed (a decline and a removal)
+      devToken(dataDir, ['--account', gina, '--name', 'Gina']),
+      devToken(dataDir, ['--account', hank, '--name', 'Hank']),
     ]);
     const bearer = (name, token) => ({ name, fixedHeaders: [{ name: 'Authorization', value: `Bearer ${token}` }] });
     const apiKey = (name, key) => ({ name, fixedHeaders: [{ name: 'X-Api-Key', value: key }] });
@@ -982,7 +985,7 @@ async function main() {
         specFile: spec,
         baseUrl: platform.url,
         auth: [bearer('alice', aliceToken), bearer('bob', bobToken), bearer('admin', adminToken)],
-        seedRows: () => seedChat({ baseUrl: platform.url, tokens: { alice: aliceToken, bob: bobToken, carol: carolToken, admin: adminToken }, accounts: { alice, bob, carol }, bots }),
+        seedRows: () => seedChat({ baseUrl: platform.url, tokens: { alice: aliceToken, bob: bobToken, carol: carolToken, gina: ginaToken, hank: hankToken, admin: adminToken }, accounts: { alice, bob, carol, gina, hank }, bots }),
         config: (authFile, seeded) => schemathesisConfig({ authFile, accounts: [bob, carol], seeded }),
         examples: maxExamples,
       },

@@ -11,7 +11,7 @@ export interface paths {
         put?: never;
         /**
          * Register an account, or update it when it exists (same module and customer)
-         * @description Register an account, or update it when it exists (same module and customer).
+         * @description Register an account, or update it when it exists (same module and customer). A module's own token may register accounts of its own module and customer only: any other moduleCode or customerAccountId is 403 forbidden. An id that exists for another module or customer is 409 account_conflict.
          */
         post: operations["registerAccount"];
         delete?: never;
@@ -35,7 +35,7 @@ export interface paths {
         head?: never;
         /**
          * Update team, department, role and tags
-         * @description Update team, department, role and tags.
+         * @description Update team, department, role and tags. A module's own token: accounts of its own module and customer only (another's is 404 account_not_found).
          */
         patch: operations["updateAccountMetadata"];
         trace?: never;
@@ -55,7 +55,7 @@ export interface paths {
         head?: never;
         /**
          * Set the account status; DEACTIVATED and BANNED take effect on the very next call
-         * @description Set the account status; DEACTIVATED and BANNED take effect on the very next call.
+         * @description Set the account status; DEACTIVATED and BANNED take effect on the very next call. A module's own token: accounts of its own module and customer only (another's is 404 account_not_found).
          */
         patch: operations["updateAccountStatus"];
         trace?: never;
@@ -412,7 +412,7 @@ export interface paths {
         put?: never;
         /**
          * Invite an account
-         * @description Invite an account. Idempotent: a repeat answers the same request. When the other side already invited the caller, both requests become ACCEPTED at once.
+         * @description Invite an account. Idempotent: a repeat answers the same request while it is PENDING or ACCEPTED. When the other side already invited the caller (PENDING or ACCEPTED), both requests become ACCEPTED at once. After a DECLINED, CANCELLED or REMOVED request a new invitation is a new PENDING request.
          */
         post: operations["createContactRequest"];
         delete?: never;
@@ -432,9 +432,69 @@ export interface paths {
         put?: never;
         /**
          * Accept a request (the invitee only)
-         * @description Accept a request (the invitee only); accepting an accepted request answers it unchanged.
+         * @description Accept a request (the invitee only); accepting an accepted request answers it unchanged. A declined, cancelled or removed request: 409 contact_request_not_pending.
          */
         post: operations["acceptContactRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/requests/{requestId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw a PENDING request (the requester only
+         * @description Withdraw a PENDING request (the requester only; the invitee gets 403, anyone else 404). Cancelling a cancelled request answers it unchanged; an accepted, declined or removed one: 409 contact_request_not_pending.
+         */
+        post: operations["cancelContactRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/requests/{requestId}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a PENDING request (the invitee only
+         * @description Decline a PENDING request (the invitee only; the requester gets 403, anyone else 404). Declining a declined request answers it unchanged; an accepted, cancelled or removed one: 409 contact_request_not_pending.
+         */
+        post: operations["declineContactRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/requests/{requestId}/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove an accepted contact (either side)
+         * @description Remove an accepted contact (either side). Both directions' ACCEPTED requests between the two become REMOVED, so neither opens a 1-1 room across customers any more; the room itself and its messages stay. Removing a removed request answers it unchanged; a PENDING, declined or cancelled one: 409 contact_not_accepted.
+         */
+        post: operations["removeContact"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2302,7 +2362,7 @@ export interface components {
             [key: string]: unknown;
         };
         /** @enum {string} */
-        ContactRequestStatus: "PENDING" | "ACCEPTED";
+        ContactRequestStatus: "PENDING" | "ACCEPTED" | "DECLINED" | "CANCELLED" | "REMOVED";
         /** @description A contact request seen from the caller: incoming when the caller is the invitee, outgoing when the caller sent it. */
         ContactResponse: {
             id: components["schemas"]["Platform.uuid"];
@@ -2317,6 +2377,8 @@ export interface components {
             customerAccountId: components["schemas"]["CustomerAccountId"];
             createdAt: components["schemas"]["Platform.instant"];
             acceptedAt: components["schemas"]["Platform.instant"] | null;
+            /** @description When the request was declined, cancelled or removed; null while PENDING or ACCEPTED. */
+            endedAt: components["schemas"]["Platform.instant"] | null;
         };
         /**
          * @description Room types a client may create directly; the others come from get-or-create operations.
@@ -2506,7 +2568,7 @@ export interface components {
          * @description A stable snake_case error code; each is described in docs/errors.md.
          * @enum {string}
          */
-        "Envelope.ChatErrorCode": "validation_failed" | "malformed_json" | "malformed_request" | "bad_request" | "route_not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "internal_error" | "service_unavailable" | "unauthenticated" | "token_malformed" | "token_invalid" | "token_expired" | "token_lifetime_exceeded" | "unknown_signing_key" | "token_audience_mismatch" | "account_unknown" | "account_deactivated" | "account_banned" | "invalid_cursor" | "platform_admin_required" | "forbidden" | "rate_limited" | "events_expired" | "module_not_found" | "module_exists" | "key_exists" | "account_not_found" | "account_conflict" | "room_not_found" | "member_not_found" | "join_request_not_found" | "join_request_resolved" | "unsupported_room_type" | "last_owner" | "message_not_found" | "message_recalled" | "message_not_editable" | "edit_window_expired" | "snap_not_found" | "channel_not_found" | "channel_rule_managed" | "channel_not_rule_based" | "contact_request_not_found" | "broadcast_not_found" | "label_not_found" | "label_name_taken" | "label_limit_reached" | "saved_not_found" | "poll_closed" | "upload_not_found" | "upload_incomplete" | "upload_already_attached" | "file_not_found" | "reminder_not_found" | "reminder_not_active" | "scheduled_message_not_found" | "scheduled_message_not_pending" | "bot_not_found" | "username_taken" | "bot_not_in_room" | "bot_unavailable";
+        "Envelope.ChatErrorCode": "validation_failed" | "malformed_json" | "malformed_request" | "bad_request" | "route_not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "internal_error" | "service_unavailable" | "unauthenticated" | "token_malformed" | "token_invalid" | "token_expired" | "token_lifetime_exceeded" | "unknown_signing_key" | "token_audience_mismatch" | "account_unknown" | "account_deactivated" | "account_banned" | "invalid_cursor" | "platform_admin_required" | "account_admin_required" | "forbidden" | "rate_limited" | "events_expired" | "module_not_found" | "module_exists" | "key_exists" | "account_not_found" | "account_conflict" | "room_not_found" | "member_not_found" | "join_request_not_found" | "join_request_resolved" | "unsupported_room_type" | "last_owner" | "message_not_found" | "message_recalled" | "message_not_editable" | "edit_window_expired" | "snap_not_found" | "channel_not_found" | "channel_rule_managed" | "channel_not_rule_based" | "contact_request_not_found" | "contact_request_not_pending" | "contact_not_accepted" | "broadcast_not_found" | "label_not_found" | "label_name_taken" | "label_limit_reached" | "saved_not_found" | "poll_closed" | "upload_not_found" | "upload_incomplete" | "upload_already_attached" | "file_not_found" | "reminder_not_found" | "reminder_not_active" | "scheduled_message_not_found" | "scheduled_message_not_pending" | "bot_not_found" | "username_taken" | "bot_not_in_room" | "bot_unavailable";
         /** @description The body of every chat error response. */
         "Envelope.ErrorBody": {
             /** @description Stable snake_case error code; see the error catalogue in docs/errors.md. */
@@ -2702,7 +2764,7 @@ export interface components {
             hiddenForMe: boolean;
             /** @description The original message when this one is a forwarded copy. */
             forwardedFrom: components["schemas"]["MessageOrigin"] | null;
-            /** @description Present on a top-level message that has replies. */
+            /** @description Present on a top-level message that has replies, in every view of it: scroll pages with or without topLevelOnly, GET of one message, pins, the snap banner, saved cards, and the answers of edit and recall. Absent on replies and on roots without replies. */
             thread?: components["schemas"]["ThreadInfo"];
             /** @description Present on a message of type POLL: the poll it announces. */
             pollId?: components["schemas"]["Platform.uuid"];
@@ -6670,6 +6732,373 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    cancelContactRequest: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                requestId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseContactResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    declineContactRequest: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                requestId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseContactResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    removeContact: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                requestId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseContactResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             413: {
                 headers: {
                     "X-Request-Id": string;
@@ -9926,7 +10355,7 @@ export interface operations {
                 channelId?: components["schemas"]["Platform.uuid"];
                 /** @description true: only rooms the caller archived; false or absent: only visible rooms. */
                 archived?: boolean;
-                /** @description Name filter, only together with archived=true. */
+                /** @description Name filter (case-insensitive substring of GROUP and CHANNEL room names) of archived rooms: applied only together with archived=true and ignored otherwise, so a search box that always sends q still lists the visible rooms. */
                 q?: components["schemas"]["Platform.text"];
                 /** @description members: inline members up to the configured maximum. */
                 include?: "members";

@@ -1,5 +1,6 @@
-// Accounts pushed by the core platform: register is an upsert within one module and customer, metadata follows
-// "absent keeps, null clears, tags replace", and unknown ids are 404.
+// Accounts pushed by the core platform or their own module: register is an upsert within one module and customer,
+// metadata follows "absent keeps, null clears, tags replace", unknown ids are 404, and a module's SERVICE account
+// administers the accounts of its own module and customer only.
 import { newId } from '../../platform/ids.js';
 import { count, expectError, expectOk } from '../../../test/helpers/expect.js';
 import { call, startTestPlatform, type TestPlatform, type TestTenant } from '../../../test/support/platform.js';
@@ -129,12 +130,85 @@ describe('register', () => {
     expect(await row(id)).toBeUndefined();
   });
 
-  test('a non-admin cannot register accounts', async () => {
+  test('a USER account cannot register accounts, even of its own module and customer', async () => {
     const alice = await tenant.account();
     const id = newId();
     const res = await register({ id, moduleCode: tenant.moduleCode, customerAccountId: tenant.customer, displayName: 'Sneaky' }, alice.token);
-    expectError(res, 403, 'platform_admin_required');
+    expectError(res, 403, 'account_admin_required');
     expect(await row(id)).toBeUndefined();
+  });
+});
+
+describe("a module's own token (a SERVICE account of the module and customer)", () => {
+  /** A SERVICE account of `of`, registered by the platform administrator, with a token of its module. */
+  const serviceOf = async (of: TestTenant) => {
+    const id = newId();
+    expectOk(await register({ id, moduleCode: of.moduleCode, customerAccountId: of.customer, displayName: 'Module service', accountType: 'SERVICE' }));
+    return { id, token: await of.sign({}, { subject: id }) };
+  };
+  const as = (token: string, method: string, path: string, body: unknown) => call(base, method, `/api/v1/accounts${path}`, { token, body });
+
+  test('registers, re-registers, sets status and metadata of accounts of its own module and customer', async () => {
+    const service = await serviceOf(tenant);
+    const id = newId();
+    const created = await register({ id, moduleCode: tenant.moduleCode, customerAccountId: tenant.customer, displayName: 'Pushed' }, service.token);
+    expectOk(created);
+    expect(created.body.data).toMatchObject({ id, accountType: 'USER', status: 'ACTIVE' });
+    expectOk(await register({ id, moduleCode: tenant.moduleCode, customerAccountId: tenant.customer, displayName: 'Renamed' }, service.token));
+    const status = await as(service.token, 'PATCH', `/${id}/status`, { status: 'DEACTIVATED' });
+    expectOk(status);
+    expect(status.body.data.status).toBe('DEACTIVATED');
+    const metadata = await as(service.token, 'PATCH', `/${id}/metadata`, { team: 'Ops', tags: ['a'] });
+    expectOk(metadata);
+    expect(await row(id)).toMatchObject({ display_name: 'Renamed', status: 'DEACTIVATED', team: 'Ops', tags: ['a'] });
+  });
+
+  test("another module's or customer's account is 404 account_not_found, like a missing one, and changes nothing", async () => {
+    const [otherModule, otherCustomer] = await Promise.all([platform.tenant(), platform.tenant({ moduleCode: tenant.moduleCode })]);
+    const service = await serviceOf(tenant);
+    for (const target of [await otherModule.account(), await otherCustomer.account()]) {
+      expectError(await as(service.token, 'PATCH', `/${target.id}/status`, { status: 'BANNED' }), 404, 'account_not_found');
+      expectError(await as(service.token, 'PATCH', `/${target.id}/metadata`, { team: 'Taken' }), 404, 'account_not_found');
+      expect(await row(target.id)).toMatchObject({ status: 'ACTIVE', team: null });
+    }
+    expectError(await as(service.token, 'PATCH', `/${newId()}/status`, { status: 'BANNED' }), 404, 'account_not_found');
+  });
+
+  test('registering for another module or customer is 403 forbidden; an id of another module is 409 account_conflict', async () => {
+    const other = await platform.tenant();
+    const service = await serviceOf(tenant);
+    const id = newId();
+    for (const body of [
+      { id, moduleCode: other.moduleCode, customerAccountId: other.customer, displayName: 'Elsewhere' },
+      { id, moduleCode: tenant.moduleCode, customerAccountId: `${tenant.customer}-x`, displayName: 'Elsewhere' },
+    ]) {
+      expectError(await register(body, service.token), 403, 'forbidden');
+    }
+    expect(await row(id)).toBeUndefined();
+    const theirs = await other.account();
+    expectError(await register({ id: theirs.id, moduleCode: tenant.moduleCode, customerAccountId: tenant.customer, displayName: 'Hijack' }, service.token), 409, 'account_conflict');
+    expect((await row(theirs.id)).module_code).toBe(other.moduleCode);
+  });
+
+  test('the platform administrator keeps every account; a pa claim from the module does not widen its reach', async () => {
+    const other = await platform.tenant();
+    const target = await other.account();
+    expectOk(await as(admin, 'PATCH', `/${target.id}/metadata`, { team: 'Platform' }));
+    const service = await serviceOf(tenant);
+    const withClaim = await tenant.sign({ pa: true }, { subject: service.id });
+    expectError(await as(withClaim, 'PATCH', `/${target.id}/metadata`, { team: 'Module' }), 404, 'account_not_found');
+    expect((await row(target.id)).team).toBe('Platform');
+  });
+
+  test('a USER or BOT token is refused before its body is read, whatever the target', async () => {
+    const [user, bot] = await Promise.all([tenant.account(), tenant.account()]);
+    await platform.db.query(`update accounts set account_type = 'BOT' where id = $1`, [bot.id]);
+    const target = await tenant.account();
+    for (const who of [user, bot]) {
+      expectError(await as(who.token, 'PATCH', `/${target.id}/status`, { status: 'BANNED' }), 403, 'account_admin_required');
+      expectError(await as(who.token, 'PATCH', `/${target.id}/status`, { status: 'NOPE' }), 403, 'account_admin_required');
+    }
+    expect((await row(target.id)).status).toBe('ACTIVE');
   });
 });
 

@@ -7,6 +7,7 @@ import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { ModuleEntity } from '../admin-modules/entities.js';
 import { AccountEntity, type Account } from './entities.js';
+import type { AccountScope } from './admin-gate.js';
 
 export type AccountStatus = 'ACTIVE' | 'DEACTIVATED' | 'BANNED';
 export type AccountType = 'USER' | 'BOT' | 'SERVICE';
@@ -88,6 +89,11 @@ export function accountView(a: Account): AccountView {
   };
 }
 
+/** Accounts outside the caller's scope answer exactly like missing ones. */
+const accountNotFound = () => chatErrors.notFound('Account', 'account_not_found');
+const inScope = (scope: AccountScope, a: { moduleCode: string; customerAccountId: string }) =>
+  scope === null || (a.moduleCode === scope.moduleCode && a.customerAccountId === scope.customerAccountId);
+
 function applyMetadata(account: Account, metadata: MetadataInput | undefined): void {
   if (!metadata) return;
   if (metadata.team !== undefined) account.team = metadata.team;
@@ -103,7 +109,8 @@ export class AccountService {
    * Creates the account, or updates it when the id exists for the same module and customer. RULE channels of its
    * module and customer are re-evaluated for it right after the commit, before the answer (docs/adr/0048-channel-rules.md).
    */
-  async register(input: RegisterInput): Promise<AccountView> {
+  async register(input: RegisterInput, scope: AccountScope): Promise<AccountView> {
+    if (!inScope(scope, input)) throw chatErrors.forbidden('A module may register accounts of its own module and customer only.');
     let view: AccountView;
     try {
       view = await this.registerOnce(input);
@@ -161,8 +168,8 @@ export class AccountService {
    * Every node drops its cached status before this answers, so the change holds from the very next request
    * anywhere. A repeat publishes again: a retry after a failed publish still reaches every node.
    */
-  async setStatus(id: string, status: AccountStatus): Promise<AccountView> {
-    const view = await this.update(id, (account, em) => {
+  async setStatus(id: string, status: AccountStatus, scope: AccountScope): Promise<AccountView> {
+    const view = await this.update(id, scope, (account, em) => {
       const previous = account.status;
       account.status = status;
       return previous === status ? undefined : appendOutbox(em, 'account.status_changed', { accountId: id, from: previous, to: status, audience: { kind: 'accounts', accountIds: [account.id] } });
@@ -175,17 +182,20 @@ export class AccountService {
    * Metadata, its event and the re-evaluation of every RULE channel of the account's module and customer commit
    * together: when this answers, the account's channel (and channel room) memberships follow the new metadata.
    */
-  async setMetadata(id: string, metadata: MetadataInput): Promise<AccountView> {
+  async setMetadata(id: string, metadata: MetadataInput, scope: AccountScope): Promise<AccountView> {
     const now = this.deps.clock.now();
     const row = await inTransaction(this.deps.sql, async (client) => {
       const set = (field: keyof MetadataInput) => metadata[field] !== undefined;
       const { rows } = await client.query<AccountRow>(
         `update accounts set team = case when $2 then $3 else team end, department = case when $4 then $5 else department end,
                 role = case when $6 then $7 else role end, tags = case when $8 then $9::text[] else tags end, updated_at = $10
-          where id = $1 returning *`,
-        [id, set('team'), metadata.team ?? null, set('department'), metadata.department ?? null, set('role'), metadata.role ?? null, set('tags'), [...new Set(metadata.tags ?? [])], now],
+          where id = $1 and ($11::text is null or (module_code = $11 and customer_account_id = $12)) returning *`,
+        [
+          id, set('team'), metadata.team ?? null, set('department'), metadata.department ?? null, set('role'), metadata.role ?? null, set('tags'), [...new Set(metadata.tags ?? [])], now,
+          scope?.moduleCode ?? null, scope?.customerAccountId ?? null,
+        ],
       );
-      if (!rows[0]) throw chatErrors.notFound('Account', 'account_not_found');
+      if (!rows[0]) throw accountNotFound();
       await client.query('insert into outbox (topic, payload) values ($1, $2)', ['account.metadata_changed', JSON.stringify({ accountId: id, audience: { kind: 'accounts', accountIds: [rows[0].id] } })]);
       await syncAccount(client, id, now);
       return rows[0];
@@ -194,10 +204,10 @@ export class AccountService {
     return accountRowView(row);
   }
 
-  private async update(id: string, change: (account: Account, em: EntityManager) => Promise<void> | undefined): Promise<AccountView> {
+  private async update(id: string, scope: AccountScope, change: (account: Account, em: EntityManager) => Promise<void> | undefined): Promise<AccountView> {
     const view = await this.deps.orm.em.fork().transactional(async (em) => {
       const account = await em.findOne(AccountEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!account) throw chatErrors.notFound('Account', 'account_not_found');
+      if (!account || !inScope(scope, account)) throw accountNotFound();
       await change(account, em);
       account.updatedAt = this.deps.clock.now();
       await em.flush();

@@ -1,5 +1,6 @@
 // Contacts over the real listener: idempotent invitations, mutual invitations accepted at once (also when they
-// race), accept by the invitee only, the pending lists, and 1-1 rooms across customers through an accepted contact.
+// race), accept by the invitee only, the pending lists, decline, cancel and removal with new invitations after
+// them, and 1-1 rooms across customers through an accepted contact.
 import { count, expectError, expectOk } from '../../../test/helpers/expect.js';
 import { call, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../../test/support/platform.js';
 
@@ -118,6 +119,121 @@ describe('accept', () => {
     expect(again.body.data).toEqual(res.body.data);
     expect(await count(platform.db, "select count(*) as n from outbox where topic = 'contact_request.accepted' and payload->>'requestId' = $1", [request.id])).toBe(1);
     expect(await pending(bo)).toEqual([]);
+  });
+});
+
+const statusOf = async (requestId: string) => (await platform.db.query('select status from contact_requests where id = $1', [requestId])).rows[0].status as string;
+const eventsOf = (topic: string, requestId: string) =>
+  count(platform.db, 'select count(*) as n from outbox where topic = $1 and payload->>\'requestId\' = $2', [topic, requestId]);
+
+describe('decline and cancel', () => {
+  test('the invitee declines: DECLINED with endedAt, out of both pending lists, one event; declining again answers it unchanged', async () => {
+    const [ana, bo, cy] = await Promise.all([tenant.account(), otherTenant.account(), tenant.account()]);
+    const request = (await invite(ana, bo)).body.data;
+    expectError(await api(ana, 'POST', `/contacts/requests/${request.id}/decline`), 403, 'forbidden');
+    expectError(await api(cy, 'POST', `/contacts/requests/${request.id}/decline`), 404, 'contact_request_not_found');
+    expect(await statusOf(request.id)).toBe('PENDING');
+    const res = await api(bo, 'POST', `/contacts/requests/${request.id}/decline`);
+    expectOk(res);
+    expect(res.body.data).toMatchObject({ id: request.id, direction: 'incoming', status: 'DECLINED', accountId: ana.id, acceptedAt: null });
+    expect(res.body.data.endedAt).not.toBeNull();
+    expect((await api(bo, 'POST', `/contacts/requests/${request.id}/decline`)).body.data).toEqual(res.body.data);
+    expect(await eventsOf('contact_request.declined', request.id)).toBe(1);
+    expect(await pending(bo)).toEqual([]);
+    expect(await pending(ana, 'outgoing')).toEqual([]);
+    expectError(await api(bo, 'POST', `/contacts/requests/${request.id}/accept`), 409, 'contact_request_not_pending');
+    expectError(await api(ana, 'POST', `/contacts/requests/${request.id}/cancel`), 409, 'contact_request_not_pending');
+    expect(await statusOf(request.id)).toBe('DECLINED');
+  });
+
+  test('the requester cancels: CANCELLED, the invitee is refused 403 and can no longer accept', async () => {
+    const [ana, bo] = await Promise.all([tenant.account(), otherTenant.account()]);
+    const request = (await invite(ana, bo)).body.data;
+    expectError(await api(bo, 'POST', `/contacts/requests/${request.id}/cancel`), 403, 'forbidden');
+    const res = await api(ana, 'POST', `/contacts/requests/${request.id}/cancel`);
+    expectOk(res);
+    expect(res.body.data).toMatchObject({ id: request.id, direction: 'outgoing', status: 'CANCELLED' });
+    expect((await api(ana, 'POST', `/contacts/requests/${request.id}/cancel`)).body.data).toEqual(res.body.data);
+    expect(await eventsOf('contact_request.cancelled', request.id)).toBe(1);
+    expect(await pending(bo)).toEqual([]);
+    expectError(await api(bo, 'POST', `/contacts/requests/${request.id}/accept`), 409, 'contact_request_not_pending');
+    expectError(await api(bo, 'POST', `/contacts/requests/${request.id}/decline`), 409, 'contact_request_not_pending');
+    expect(await statusOf(request.id)).toBe('CANCELLED');
+  });
+
+  test('an accepted request cannot be declined or cancelled (409), and stays ACCEPTED', async () => {
+    const [ana, bo] = await Promise.all([tenant.account(), otherTenant.account()]);
+    const request = (await invite(ana, bo)).body.data;
+    expectOk(await api(bo, 'POST', `/contacts/requests/${request.id}/accept`));
+    expectError(await api(bo, 'POST', `/contacts/requests/${request.id}/decline`), 409, 'contact_request_not_pending');
+    expectError(await api(ana, 'POST', `/contacts/requests/${request.id}/cancel`), 409, 'contact_request_not_pending');
+    expect(await statusOf(request.id)).toBe('ACCEPTED');
+  });
+
+  test('after a decline or a cancel, either side may invite again: a new PENDING request, not an automatic acceptance', async () => {
+    const [ana, bo] = await Promise.all([tenant.account(), otherTenant.account()]);
+    const declined = (await invite(ana, bo)).body.data;
+    await api(bo, 'POST', `/contacts/requests/${declined.id}/decline`);
+    const again = await invite(ana, bo);
+    expectOk(again);
+    expect(again.body.data).toMatchObject({ status: 'PENDING', direction: 'outgoing' });
+    expect(again.body.data.id).not.toBe(declined.id);
+    await api(ana, 'POST', `/contacts/requests/${again.body.data.id}/cancel`);
+    const back = await invite(bo, ana);
+    expect(back.body.data).toMatchObject({ status: 'PENDING', direction: 'outgoing' });
+    expect((await pending(ana)).map((r) => r.id)).toEqual([back.body.data.id]);
+    expect(await requestsBetween(ana.id, bo.id)).toBe(3);
+  });
+
+  test('a decline racing the other side\'s invitation: one of them wins whole, never an ACCEPTED request with a DECLINED twin', async () => {
+    for (let i = 0; i < 5; i++) {
+      const [ana, bo] = await Promise.all([tenant.account(), otherTenant.account()]);
+      const request = (await invite(ana, bo)).body.data;
+      const [declined, invited] = await Promise.all([api(bo, 'POST', `/contacts/requests/${request.id}/decline`), invite(bo, ana)]);
+      expectOk(invited);
+      const { rows } = await platform.db.query('select requester_id, status from contact_requests where requester_id = any($1::uuid[]) order by created_at', [[ana.id, bo.id]]);
+      if (declined.status === 200) {
+        expect(rows.map((r) => r.status)).toEqual(['DECLINED', 'PENDING']);
+      } else {
+        expectError(declined, 409, 'contact_request_not_pending');
+        expect(rows.map((r) => r.status)).toEqual(['ACCEPTED', 'ACCEPTED']);
+      }
+    }
+  });
+});
+
+describe('remove', () => {
+  test('either side removes an accepted contact: both directions end REMOVED, the 1-1 room can no longer be opened, a new invitation is PENDING', async () => {
+    for (const remover of ['requester', 'invitee'] as const) {
+      const [ana, bo, cy] = await Promise.all([tenant.account(), otherTenant.account(), tenant.account()]);
+      const hers = (await invite(ana, bo)).body.data;
+      const his = (await invite(bo, ana)).body.data;
+      expect(his.status).toBe('ACCEPTED');
+      expectOk(await api(ana, 'POST', '/rooms/private', { accountId: bo.id }));
+      expectError(await api(cy, 'POST', `/contacts/requests/${hers.id}/remove`), 404, 'contact_request_not_found');
+      const res = await api(remover === 'requester' ? ana : bo, 'POST', `/contacts/requests/${hers.id}/remove`);
+      expectOk(res);
+      expect(res.body.data).toMatchObject({ id: hers.id, status: 'REMOVED' });
+      expect(res.body.data.endedAt).not.toBeNull();
+      expect([await statusOf(hers.id), await statusOf(his.id)]).toEqual(['REMOVED', 'REMOVED']);
+      expect(await eventsOf('contact_request.removed', hers.id)).toBe(1);
+      expect(await eventsOf('contact_request.removed', his.id)).toBe(1);
+      expect((await api(bo, 'POST', `/contacts/requests/${his.id}/remove`)).body.data).toMatchObject({ id: his.id, status: 'REMOVED' });
+      expect(await eventsOf('contact_request.removed', his.id)).toBe(1);
+      expectError(await api(bo, 'POST', '/rooms/private', { accountId: ana.id }), 400, 'validation_failed', 'body.accountId');
+      expectError(await api(ana, 'POST', `/contacts/requests/${his.id}/accept`), 409, 'contact_request_not_pending');
+      expect((await invite(ana, bo)).body.data).toMatchObject({ status: 'PENDING' });
+    }
+  });
+
+  test('a pending, declined or cancelled request is no contact to remove (409), and keeps its status', async () => {
+    const [ana, bo] = await Promise.all([tenant.account(), otherTenant.account()]);
+    const request = (await invite(ana, bo)).body.data;
+    expectError(await api(ana, 'POST', `/contacts/requests/${request.id}/remove`), 409, 'contact_not_accepted');
+    expect(await statusOf(request.id)).toBe('PENDING');
+    await api(ana, 'POST', `/contacts/requests/${request.id}/cancel`);
+    expectError(await api(bo, 'POST', `/contacts/requests/${request.id}/remove`), 409, 'contact_not_accepted');
+    expect(await statusOf(request.id)).toBe('CANCELLED');
   });
 });
 

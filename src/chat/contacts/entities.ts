@@ -12,6 +12,7 @@ export const ContactRequestEntity = defineEntity({
     status: p.text(),
     createdAt: p.datetime().fieldName('created_at'),
     acceptedAt: p.datetime().fieldName('accepted_at').nullable(),
+    endedAt: p.datetime().fieldName('ended_at').nullable(),
   },
   // Indexes given as DDL, which MikroORM matches by name only; the schema check compares it with the catalogue's text:
   // - descending columns: MikroORM reads DESC back as ASC when the name ends an earlier column's (id after room_id)
@@ -24,9 +25,12 @@ export const ContactRequestEntity = defineEntity({
       name: 'contact_requests_outgoing',
       expression: "CREATE INDEX contact_requests_outgoing ON contact_requests USING btree (requester_id, created_at DESC, id DESC) WHERE (status = 'PENDING'::text)",
     },
-  ],
-  uniques: [
-    { name: 'contact_requests_requester_id_invitee_id_key', properties: ['requesterId', 'inviteeId'] },
+    // one live request per direction; ended ones (DECLINED, CANCELLED, REMOVED) stay as history
+    {
+      name: 'contact_requests_live',
+      expression:
+        "CREATE UNIQUE INDEX contact_requests_live ON contact_requests USING btree (requester_id, invitee_id) WHERE (status = ANY (ARRAY['PENDING'::text, 'ACCEPTED'::text]))",
+    },
   ],
 });
 export type ContactRequest = InferEntity<typeof ContactRequestEntity>;

@@ -3,7 +3,9 @@ import { ok, okList } from '../envelope.js';
 import type { ChatFeatureHandlers } from '../handler-types.js';
 import type { ContactService } from './service.js';
 
-export function contactHandlers(contacts: ContactService): ChatFeatureHandlers<'listContactRequests' | 'createContactRequest' | 'acceptContactRequest'> {
+export function contactHandlers(contacts: ContactService): ChatFeatureHandlers<
+  'listContactRequests' | 'createContactRequest' | 'acceptContactRequest' | 'declineContactRequest' | 'cancelContactRequest' | 'removeContact'
+> {
   return {
     async listContactRequests({ query }, ctx) {
       const page = await contacts.list(callerOf(ctx), query ?? {});
@@ -14,6 +16,15 @@ export function contactHandlers(contacts: ContactService): ChatFeatureHandlers<'
     },
     async acceptContactRequest({ params }, ctx) {
       return ok(ctx, await contacts.accept(callerOf(ctx), params.requestId));
+    },
+    async declineContactRequest({ params }, ctx) {
+      return ok(ctx, await contacts.decline(callerOf(ctx), params.requestId));
+    },
+    async cancelContactRequest({ params }, ctx) {
+      return ok(ctx, await contacts.cancel(callerOf(ctx), params.requestId));
+    },
+    async removeContact({ params }, ctx) {
+      return ok(ctx, await contacts.remove(callerOf(ctx), params.requestId));
     },
   };
 }

@@ -1,6 +1,7 @@
-// Contact requests between accounts of any module and customer. Invitations between one pair of accounts are
-// serialised on an advisory lock of the pair, so two people inviting each other at the same moment always end
-// ACCEPTED (the second sees the first's request).
+// Contact requests between accounts of any module and customer, and their lifecycle: PENDING, then ACCEPTED,
+// DECLINED (invitee) or CANCELLED (requester); ACCEPTED, then REMOVED (either side). Changes to the requests of one
+// pair of accounts are serialised on an advisory lock of the pair, so two people inviting each other at the same
+// moment always end ACCEPTED (the second sees the first's request), and an answer never races an invitation.
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
@@ -18,6 +19,34 @@ export interface ListContactsQuery {
 }
 
 const requestNotFound = () => chatErrors.notFound('Contact request', 'contact_request_not_found');
+const notPending = () => chatErrors.conflict('contact_request_not_pending', 'The contact request is no longer pending.');
+
+interface RequestRow {
+  id: string;
+  requester_id: string;
+  invitee_id: string;
+  status: ContactStatus;
+}
+
+interface Transition {
+  /** Who may make the move; the other side is refused with `refusal` (403). */
+  by: 'invitee' | 'requester' | 'either';
+  refusal: string;
+  from: ContactStatus;
+  to: ContactStatus;
+  /** The refusal for a request in neither `from` nor `to`. */
+  ended: () => Error;
+  apply: (client: SqlClient, request: RequestRow, now: Date) => Promise<void>;
+}
+
+const parties = (r: RequestRow) => ({ requestId: r.id, requesterId: r.requester_id, inviteeId: r.invitee_id });
+const pairAudience = (r: RequestRow) => accountsAudience([r.requester_id, r.invitee_id]);
+
+/** Every change to the requests of one pair of accounts is serialised on this transaction lock. */
+async function lockPair(client: SqlClient, a: string, b: string): Promise<void> {
+  const [low, high] = [a, b].sort();
+  await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`contact:${low}:${high}`]);
+}
 
 export class ContactService {
   constructor(private readonly deps: ChatDeps) {}
@@ -58,8 +87,7 @@ export class ContactService {
     const { rowCount } = await this.deps.sql.query(`select 1 from accounts where id = $1 and status = 'ACTIVE' and account_type = 'USER'`, [otherId]);
     if (!rowCount) throw chatErrors.invalid('body.accountId', 'names no active user account');
     const { id, changed } = await inTransaction(this.deps.sql, async (client) => {
-      const [low, high] = [caller.accountId, otherId].sort();
-      await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`contact:${low}:${high}`]);
+      await lockPair(client, caller.accountId, otherId);
       const mine = await this.between(client, caller.accountId, otherId);
       if (mine) return { id: mine.id, changed: false };
       const theirs = await this.between(client, otherId, caller.accountId);
@@ -88,31 +116,105 @@ export class ContactService {
 
   /** The invitee only: the requester is refused (403), anyone else learns nothing (404). Accepting twice answers it unchanged. */
   async accept(caller: Caller, requestId: string): Promise<ContactView> {
+    return this.transition(caller, requestId, {
+      by: 'invitee',
+      refusal: 'Only the invitee may accept a contact request.',
+      from: 'PENDING',
+      to: 'ACCEPTED',
+      ended: notPending,
+      apply: async (client, request, now) => {
+        await client.query(`update contact_requests set status = 'ACCEPTED', accepted_at = $2 where id = $1`, [request.id, now]);
+        await emit(client, 'contact_request.accepted', { ...parties(request), acceptedBy: caller.accountId, automatic: false }, pairAudience(request));
+      },
+    });
+  }
+
+  /** The invitee turns a PENDING request down; the requester is refused (403). Declining twice answers it unchanged. */
+  async decline(caller: Caller, requestId: string): Promise<ContactView> {
+    return this.transition(caller, requestId, {
+      by: 'invitee',
+      refusal: 'Only the invitee may decline a contact request.',
+      from: 'PENDING',
+      to: 'DECLINED',
+      ended: notPending,
+      apply: (client, request, now) => this.end(client, [request], 'DECLINED', now, 'contact_request.declined', { declinedBy: caller.accountId }),
+    });
+  }
+
+  /** The requester withdraws a PENDING request; the invitee is refused (403). Cancelling twice answers it unchanged. */
+  async cancel(caller: Caller, requestId: string): Promise<ContactView> {
+    return this.transition(caller, requestId, {
+      by: 'requester',
+      refusal: 'Only the requester may cancel a contact request.',
+      from: 'PENDING',
+      to: 'CANCELLED',
+      ended: notPending,
+      apply: (client, request, now) => this.end(client, [request], 'CANCELLED', now, 'contact_request.cancelled', { cancelledBy: caller.accountId }),
+    });
+  }
+
+  /** Either side ends an accepted contact: every ACCEPTED request between the two (one per direction) becomes REMOVED. */
+  async remove(caller: Caller, requestId: string): Promise<ContactView> {
+    return this.transition(caller, requestId, {
+      by: 'either',
+      refusal: '',
+      from: 'ACCEPTED',
+      to: 'REMOVED',
+      ended: () => chatErrors.conflict('contact_not_accepted', 'Only an accepted contact can be removed.'),
+      apply: async (client, request, now) => {
+        const { rows } = await client.query<RequestRow>(
+          `select id, requester_id, invitee_id, status from contact_requests
+            where status = 'ACCEPTED' and ((requester_id = $1 and invitee_id = $2) or (requester_id = $2 and invitee_id = $1))
+            for update`,
+          [request.requester_id, request.invitee_id],
+        );
+        await this.end(client, rows, 'REMOVED', now, 'contact_request.removed', { removedBy: caller.accountId });
+      },
+    });
+  }
+
+  /**
+   * One move of a request's state, under the pair's lock (the one invitations take), so that an invitation that
+   * accepts automatically and a decline or cancel of the same request never both win. A request already in the
+   * target state answers unchanged; one in any other state than `from` is refused with `ended`.
+   */
+  private async transition(caller: Caller, requestId: string, move: Transition): Promise<ContactView> {
     const changed = await inTransaction(this.deps.sql, async (client) => {
-      const { rows } = await client.query<{ requester_id: string; invitee_id: string; status: ContactStatus }>(
-        'select requester_id, invitee_id, status from contact_requests where id = $1 for update',
-        [requestId],
-      );
-      const request = rows[0];
-      if (!request || (request.invitee_id !== caller.accountId && request.requester_id !== caller.accountId)) throw requestNotFound();
-      if (request.invitee_id !== caller.accountId) throw chatErrors.forbidden('Only the invitee may accept a contact request.');
-      if (request.status === 'ACCEPTED') return false;
-      await client.query(`update contact_requests set status = 'ACCEPTED', accepted_at = $2 where id = $1`, [requestId, this.deps.clock.now()]);
-      await emit(
-        client,
-        'contact_request.accepted',
-        { requestId, requesterId: request.requester_id, inviteeId: caller.accountId, acceptedBy: caller.accountId, automatic: false },
-        accountsAudience([request.requester_id, caller.accountId]),
-      );
+      const first = await this.request(client, requestId, false);
+      if (!first || (first.invitee_id !== caller.accountId && first.requester_id !== caller.accountId)) throw requestNotFound();
+      const side = first.invitee_id === caller.accountId ? 'invitee' : 'requester';
+      if (move.by !== 'either' && move.by !== side) throw chatErrors.forbidden(move.refusal);
+      await lockPair(client, first.requester_id, first.invitee_id);
+      const request = (await this.request(client, requestId, true))!;
+      if (request.status === move.to) return false;
+      if (request.status !== move.from) throw move.ended();
+      await move.apply(client, request, this.deps.clock.now());
       return true;
     });
     if (changed) this.deps.queues.requestOutboxDrain();
     return this.view(caller, requestId);
   }
 
+  /** Ends requests in one status, with one event per request to both sides. */
+  private async end(client: SqlClient, requests: RequestRow[], status: ContactStatus, now: Date, topic: string, by: Record<string, string>): Promise<void> {
+    for (const request of requests) {
+      await client.query('update contact_requests set status = $2, ended_at = $3 where id = $1', [request.id, status, now]);
+      await emit(client, topic, { ...parties(request), ...by }, pairAudience(request));
+    }
+  }
+
+  private async request(client: SqlClient, requestId: string, forUpdate: boolean): Promise<RequestRow | undefined> {
+    const { rows } = await client.query<RequestRow>(
+      `select id, requester_id, invitee_id, status from contact_requests where id = $1${forUpdate ? ' for update' : ''}`,
+      [requestId],
+    );
+    return rows[0];
+  }
+
+  /** The live (PENDING or ACCEPTED) request of one direction; ended ones are history. */
   private async between(client: SqlClient, requesterId: string, inviteeId: string): Promise<{ id: string; status: ContactStatus } | undefined> {
     const { rows } = await client.query<{ id: string; status: ContactStatus }>(
-      'select id, status from contact_requests where requester_id = $1 and invitee_id = $2',
+      `select id, status from contact_requests where requester_id = $1 and invitee_id = $2 and status in ('PENDING', 'ACCEPTED')`,
       [requesterId, inviteeId],
     );
     return rows[0];

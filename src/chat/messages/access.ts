@@ -40,7 +40,7 @@ export async function loadMessage(
   lock: 'update' | 'key share' | null = null,
 ): Promise<MessageRow> {
   const { rows } = await db.query<MessageRow>(
-    `select ${messageColumns}, ${hiddenForMeColumn('$3')} from messages where room_id = $1 and id = $2${lock ? ` for ${lock}` : ''}`,
+    `select ${messageColumns}, reply_count, ${hiddenForMeColumn('$3')} from messages where room_id = $1 and id = $2${lock ? ` for ${lock}` : ''}`,
     [roomId, messageId, callerId],
   );
   if (!rows[0]) throw chatErrors.notFound('Message', 'message_not_found');

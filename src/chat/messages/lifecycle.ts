@@ -8,6 +8,7 @@ import { pollErrors } from '../polls/errors.js';
 import { isManager, roleIn } from '../rooms/membership.js';
 import { loadMessage, messageErrors } from './access.js';
 import { accountsAudience, emit, roomAudience } from './events.js';
+import { replyCountColumn, withThread } from '../threads/thread-info.js';
 import { hiddenForMeColumn, messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
 
 export interface VisibilityView {
@@ -32,14 +33,14 @@ export class MessageLifecycleService {
       if (now.getTime() >= message.created_at.getTime() + windowSeconds * 1000) throw messageErrors.editWindowExpired(windowSeconds);
       const { rows } = await client.query<MessageRow>(
         `update messages set text = $3, edited_at = $4 where room_id = $1 and id = $2
-         returning ${messageColumns}, ${hiddenForMeColumn('$5')}`,
+         returning ${messageColumns}, ${replyCountColumn()}, ${hiddenForMeColumn('$5')}`,
         [roomId, messageId, text, now, caller.accountId],
       );
       await emit(client, 'message.edited', roomAudience(roomId), { roomId, messageId, senderId: caller.accountId, editedAt: now.toISOString() });
       return rows[0]!;
     });
     this.deps.queues.requestOutboxDrain();
-    return messageView(row);
+    return withThread(this.deps.sql, caller.accountId, row, messageView(row));
   }
 
   /** Hides for the caller only; a repeat finds the row there and changes nothing. */
@@ -91,7 +92,7 @@ export class MessageLifecycleService {
       if (message.recalled_at !== null) return { row: message, changed: false };
       const { rows } = await client.query<MessageRow>(
         `update messages set recalled_at = $3, text = null where room_id = $1 and id = $2
-         returning ${messageColumns}, ${hiddenForMeColumn('$4')}`,
+         returning ${messageColumns}, ${replyCountColumn()}, ${hiddenForMeColumn('$4')}`,
         [roomId, messageId, now, caller.accountId],
       );
       if (message.type === 'POLL') await closePollOfRecalledMessage(client, messageId, caller.accountId, now);
@@ -115,6 +116,6 @@ export class MessageLifecycleService {
       return { row: rows[0]!, changed: true };
     });
     if (result.changed) this.deps.queues.requestOutboxDrain();
-    return messageView(result.row);
+    return withThread(this.deps.sql, caller.accountId, result.row, messageView(result.row));
   }
 }

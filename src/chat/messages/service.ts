@@ -6,7 +6,7 @@ import { chatErrors } from '../errors.js';
 import type { Page } from '../rooms/service.js';
 import { isMember, roomNotFound } from '../rooms/membership.js';
 import { sendReply } from '../threads/reply.js';
-import { attachThreadInfo } from '../threads/thread-info.js';
+import { attachThreadInfo, replyCountColumn, rootsWithReplies, withThread } from '../threads/thread-info.js';
 import { hiddenForMeColumn, messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
 import { plainSendSql, sendSql, type SendInput } from './send-sql.js';
 import { sendWithAttachments } from './with-attachments.js';
@@ -69,7 +69,7 @@ export class MessageService {
       `select k.member, p.* from (select exists (select 1 from room_members where room_id = $1 and account_id = $3) as member) k
          left join lateral (
            select * from (
-             select ${messageColumns}, ${hiddenForMeColumn('$3')} from messages
+             select ${messageColumns}, ${replyCountColumn()}, ${hiddenForMeColumn('$3')} from messages
               where k.member and ${where} order by seq ${order} limit ${MAX_PAGE + 1}
            ) q order by seq ${order} limit $2
          ) p on true`,
@@ -84,8 +84,8 @@ export class MessageService {
     const last = page[page.length - 1];
     const chronological = forward ? page : page.reverse();
     const items = chronological.filter((row) => !row.hidden_for_me).map(messageView);
-    // Roots with replies carry their thread facts (one batched query; src/chat/threads).
-    if (query.topLevelOnly) await attachThreadInfo(this.deps.sql, caller.accountId, items);
+    // Roots with replies carry their thread facts, in both views (one batched query, none without such roots).
+    await attachThreadInfo(this.deps.sql, caller.accountId, items, rootsWithReplies(page));
     return {
       items,
       hasMore,
@@ -120,10 +120,10 @@ export class MessageService {
   async get(caller: Caller, roomId: string, messageId: string): Promise<MessageView> {
     await this.requireMember(caller, roomId);
     const { rows } = await this.deps.sql.query<MessageRow>(
-      `select ${messageColumns}, ${hiddenForMeColumn('$3')} from messages where room_id = $1 and id = $2`,
+      `select ${messageColumns}, ${replyCountColumn()}, ${hiddenForMeColumn('$3')} from messages where room_id = $1 and id = $2`,
       [roomId, messageId, caller.accountId],
     );
     if (!rows[0]) throw chatErrors.notFound('Message', 'message_not_found');
-    return messageView(rows[0]);
+    return withThread(this.deps.sql, caller.accountId, rows[0], messageView(rows[0]));
   }
 }

@@ -24,6 +24,8 @@ export interface MessageRow {
   inline_keyboard: StoredKeyboard | null;
   /** Per caller; selected with hiddenForMeColumn, absent (false) where no caller view applies. */
   hidden_for_me?: boolean;
+  /** Replies of a root; selected (replyCountColumn) where the view carries thread summaries. */
+  reply_count?: number;
 }
 
 export interface MessageView {

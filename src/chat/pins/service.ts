@@ -6,6 +6,7 @@ import { loadMessage, messageErrors } from '../messages/access.js';
 import { requireManager, roleIn } from '../rooms/membership.js';
 import { emit, roomAudience } from '../messages/events.js';
 import { hiddenForMeColumn, messageColumnsOf, messageView, type MessageRow, type MessageView } from '../messages/views.js';
+import { attachThreadInfo, replyCountColumn, rootsWithReplies, withThread } from '../threads/thread-info.js';
 
 export type PinScope = 'ROOM' | 'PERSONAL';
 
@@ -42,7 +43,7 @@ const pinnedSql = `
          select coalesce(r.message_id, p.message_id) as message_id, r.message_id is not null as room_scope,
                 p.message_id is not null as personal, coalesce(r.pinned_at, p.pinned_at) as entry_pinned_at, r.pinned_by
            from r full join p on p.message_id = r.message_id)
-  select ${messageColumnsOf('m')}, ${hiddenForMeColumn('$2', 'm')}, e.room_scope, e.personal, e.entry_pinned_at, e.pinned_by
+  select ${messageColumnsOf('m')}, ${replyCountColumn('m')}, ${hiddenForMeColumn('$2', 'm')}, e.room_scope, e.personal, e.entry_pinned_at, e.pinned_by
     from e join messages m on m.id = e.message_id`;
 
 function pinnedView(row: PinnedRow): PinnedView {
@@ -62,12 +63,19 @@ export class PinService {
   async list(caller: Caller, roomId: string): Promise<PinnedView[]> {
     await roleIn(this.deps.sql, roomId, caller.accountId);
     const { rows } = await this.deps.sql.query<PinnedRow>(`${pinnedSql} order by e.entry_pinned_at desc, e.message_id desc`, [roomId, caller.accountId]);
-    return rows.map(pinnedView);
+    return this.withThreads(this.deps.sql, caller, rows);
+  }
+
+  /** The entries' views, roots with replies carrying their thread (one batched query). */
+  private async withThreads(db: SqlPool | SqlClient, caller: Caller, rows: PinnedRow[]): Promise<PinnedView[]> {
+    const entries = rows.map(pinnedView);
+    await attachThreadInfo(db, caller.accountId, entries.map((e) => e.message), rootsWithReplies(rows));
+    return entries;
   }
 
   private async entry(db: SqlPool | SqlClient, caller: Caller, roomId: string, messageId: string): Promise<PinnedView> {
     const { rows } = await db.query<PinnedRow>(`${pinnedSql} where e.message_id = $3`, [roomId, caller.accountId, messageId]);
-    return pinnedView(rows[0]!);
+    return (await this.withThreads(db, caller, [rows[0]!]))[0]!;
   }
 
   /** ROOM: owner/admin, emits pin.added. PERSONAL: any member, no event. Pinning again changes nothing. */
@@ -154,11 +162,11 @@ export class PinService {
   async getSnap(caller: Caller, roomId: string): Promise<MessageView> {
     await roleIn(this.deps.sql, roomId, caller.accountId);
     const { rows } = await this.deps.sql.query<MessageRow>(
-      `select ${messageColumnsOf('m')}, ${hiddenForMeColumn('$2', 'm')} from rooms r join messages m on m.id = r.snap_message_id where r.id = $1`,
+      `select ${messageColumnsOf('m')}, ${replyCountColumn('m')}, ${hiddenForMeColumn('$2', 'm')} from rooms r join messages m on m.id = r.snap_message_id where r.id = $1`,
       [roomId, caller.accountId],
     );
     if (!rows[0]) throw messageErrors.snapNotFound();
-    return messageView(rows[0]);
+    return withThread(this.deps.sql, caller.accountId, rows[0], messageView(rows[0]));
   }
 
   /** Owner/admin; removing when there is no banner changes nothing. */

@@ -65,7 +65,8 @@ interface RoomCursor {
 
 /** The room list of one caller under one set of filters: a cursor opens only the list it came from. */
 function roomList(accountId: string, query: ListRoomsQuery): string {
-  return `rooms:${accountId}:${JSON.stringify([query.archived === true, query.q ?? null, query.standalone === true, query.channelId ?? null, query.labelId ?? null])}`;
+  const q = query.archived === true ? (query.q ?? null) : null; // q filters archived rooms only; elsewhere it is ignored
+  return `rooms:${accountId}:${JSON.stringify([query.archived === true, q, query.standalone === true, query.channelId ?? null, query.labelId ?? null])}`;
 }
 
 function parseRoomCursor(raw: string, list: string): RoomCursor {
@@ -95,8 +96,7 @@ export class RoomService {
     const limit = query.limit ?? 50;
     const params: unknown[] = [caller.accountId, query.archived === true];
     let filter = 'and m.archived = $2';
-    if (query.q !== undefined) {
-      if (query.archived !== true) throw chatErrors.invalid('query.q', 'is only accepted together with archived=true');
+    if (query.q !== undefined && query.archived === true) {
       params.push(`%${escapeLike(query.q)}%`);
       filter += ` and r.type in ('GROUP', 'CHANNEL') and r.name ilike $${params.length}`;
     }

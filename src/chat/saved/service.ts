@@ -10,6 +10,7 @@ import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { lockMembership } from '../drafts/membership.js';
 import { hiddenForMeColumn, messageColumnsOf, messageView, type MessageRow, type MessageView } from '../messages/views.js';
+import { attachThreadInfo, replyCountColumn, rootsWithReplies } from '../threads/thread-info.js';
 import { accountsAudience, emit } from '../rooms/events.js';
 import type { Queryable } from '../rooms/membership.js';
 import type { Page } from '../rooms/service.js';
@@ -46,11 +47,18 @@ const noteOf = (note: string | null): string | null => (note === null || note.tr
 
 /** Cards of the caller ($1) whose room it is still a member of, with the message as the caller sees it. */
 const cardSelect = `
-  select s.id as saved_id, s.note, s.saved_at, s.updated_at as saved_updated_at, ${messageColumnsOf('x')}, ${hiddenForMeColumn('$1', 'x')}
+  select s.id as saved_id, s.note, s.saved_at, s.updated_at as saved_updated_at, ${messageColumnsOf('x')}, ${replyCountColumn('x')}, ${hiddenForMeColumn('$1', 'x')}
     from saved_messages s
     join messages x on x.id = s.message_id
     join room_members m on m.room_id = s.room_id and m.account_id = s.account_id
    where s.account_id = $1`;
+
+/** The cards' views, roots with replies carrying their thread (one batched query). */
+async function cardViews(db: Queryable, accountId: string, rows: CardRow[]): Promise<SavedCardView[]> {
+  const cards = rows.map(cardView);
+  await attachThreadInfo(db, accountId, cards.map((c) => c.message), rootsWithReplies(rows));
+  return cards;
+}
 
 function cardView(row: CardRow): SavedCardView {
   return {
@@ -91,7 +99,7 @@ export class SavedService {
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
-      items: page.map(cardView),
+      items: await cardViews(this.deps.sql, caller.accountId, page),
       hasMore,
       nextCursor: hasMore && last ? encodeCursor({ a: last.saved_at.toISOString(), i: last.saved_id }, savedList(caller.accountId)) : null,
     };
@@ -183,6 +191,6 @@ export class SavedService {
   private async card(db: Queryable, caller: Caller, savedId: string): Promise<SavedCardView> {
     const { rows } = await db.query<CardRow>(`${cardSelect} and s.id = $2`, [caller.accountId, savedId]);
     if (!rows[0]) throw savedErrors.notFound();
-    return cardView(rows[0]);
+    return (await cardViews(db, caller.accountId, [rows[0]]))[0]!;
   }
 }

@@ -11,7 +11,7 @@ import { chatErrors } from '../errors.js';
 import { hiddenForMeColumn, messageColumnsOf, messageView, type MessageRow, type MessageView } from '../messages/views.js';
 import { isMember, roomNotFound } from '../rooms/membership.js';
 import type { Page } from '../rooms/service.js';
-import { attachThreadInfo } from '../threads/thread-info.js';
+import { attachThreadInfo, replyCountColumn, rootsWithReplies } from '../threads/thread-info.js';
 import { highlightsOf, queryWords, type Highlight } from './words.js';
 
 export type SearchOrder = 'newest' | 'relevance';
@@ -74,7 +74,7 @@ export class SearchService {
     const sort = order === 'relevance' ? 'r.rank desc, r.created_at desc, r.id desc' : 'r.created_at desc, r.id desc';
     const { rows } = await this.deps.sql.query<HitRow>(
       `select r.* from (
-         select ${messageColumnsOf('x')}, ${hiddenForMeColumn('$1', 'x')}, ${order === 'relevance' ? `ts_rank(${document}, t.query, 1)::float8` : '0::float8'} as rank
+         select ${messageColumnsOf('x')}, ${replyCountColumn('x')}, ${hiddenForMeColumn('$1', 'x')}, ${order === 'relevance' ? `ts_rank(${document}, t.query, 1)::float8` : '0::float8'} as rank
            from plainto_tsquery('simple'::regconfig, $2) t(query)
            join messages x on ${document} @@ t.query and x.text is not null and x.recalled_at is null
            join room_members m on m.room_id = x.room_id and m.account_id = $1
@@ -87,7 +87,7 @@ export class SearchService {
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
     const hits = page.map((row) => ({ message: messageView(row), highlights: highlightsOf(row.text, words) }));
-    await attachThreadInfo(this.deps.sql, caller.accountId, hits.map((h) => h.message));
+    await attachThreadInfo(this.deps.sql, caller.accountId, hits.map((h) => h.message), rootsWithReplies(page));
     const last = page[page.length - 1];
     return {
       items: hits,

@@ -6,6 +6,9 @@ import { threadListList, threadRepliesList } from './cursors.js';
 import { newId } from '../../platform/ids.js';
 import { count, expectError, expectOk } from '../../../test/helpers/expect.js';
 import { threadListSql, threadPageSql, unreadThreadCountSql } from './sql.js';
+import { attachThreadInfo, replyCountColumn, rootsWithReplies, type MessageWithThread } from './thread-info.js';
+import { messageColumns, messageView } from '../messages/views.js';
+import type { Queryable } from '../rooms/membership.js';
 import { call, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../../test/support/platform.js';
 
 let platform: TestPlatform;
@@ -568,14 +571,96 @@ describe('topLevelOnly', () => {
     await unfollow(bob, root.id);
     const bobs = await get(bob, `/api/v1/rooms/${roomId}/messages?topLevelOnly=true`);
     expect(bobs.body.data[1].thread).toMatchObject({ replyCount: 2, unreadCount: 0, following: false });
-    // Without topLevelOnly the replies are in the scroll and no message carries a thread object.
+    // Without topLevelOnly the replies are in the scroll too; the root carries the same thread object, no reply does.
     const full = await get(alice, `/api/v1/rooms/${roomId}/messages`);
     expect(full.body.data.map((m: Msg) => m.id)).toEqual([lonely.id, root.id, b1.id, b2.id, after.id]);
-    expect(full.body.data.some((m: Msg) => 'thread' in m)).toBe(false);
+    expect(full.body.data.filter((m: Msg) => 'thread' in m).map((m: Msg) => m.id)).toEqual([root.id]);
+    expect(full.body.data[1].thread).toEqual(items[1]!.thread);
     // Cursors keep working on topLevelOnly pages.
     const older = await get(alice, `/api/v1/rooms/${roomId}/messages?topLevelOnly=true&limit=1&before=${encodeCursor({ s: await seqOf(after.id) }, historyList(roomId, true))}`);
     expect(older.body.data.map((m: Msg) => m.id)).toEqual([root.id]);
     expect(older.body.data[0].thread.replyCount).toBe(2);
+  });
+});
+
+describe('thread summaries in every message view', () => {
+  const at = (who: TestAccount, method: string, path: string, body?: unknown) => call(base, method, `/api/v1${path}`, { token: who.token, ...(body === undefined ? {} : { body }) });
+
+  test('GET one, pins, the snap banner, saved cards, edit and recall answers carry the root\'s thread, from the caller\'s view', async () => {
+    const [alice, bob] = await accounts(2);
+    const roomId = await newRoom(alice, [bob]);
+    const root = await post(alice, roomId, 'root');
+    const lonely = await post(alice, roomId, 'no replies');
+    await reply(bob, roomId, root.id, 'r1');
+    const last = await reply(bob, roomId, root.id, 'r2');
+    const expected = {
+      replyCount: 2,
+      lastReplyAt: last.createdAt,
+      lastReply: { id: last.id, senderId: bob.id, text: 'r2', createdAt: last.createdAt },
+      unreadCount: 2,
+      following: true,
+    };
+    const one = await at(alice, 'GET', `/rooms/${roomId}/messages/${root.id}`);
+    expectOk(one);
+    expect(one.body.data.thread).toEqual(expected);
+    // The replier's view: its own replies are not unread.
+    expect((await at(bob, 'GET', `/rooms/${roomId}/messages/${root.id}`)).body.data.thread).toMatchObject({ replyCount: 2, unreadCount: 0 });
+    expect((await at(alice, 'GET', `/rooms/${roomId}/messages/${lonely.id}`)).body.data.thread).toBeUndefined();
+    expect((await at(alice, 'GET', `/rooms/${roomId}/messages/${last.id}`)).body.data.thread).toBeUndefined();
+
+    const pinned = await at(alice, 'POST', `/rooms/${roomId}/messages/${root.id}/pin`);
+    expectOk(pinned);
+    expect(pinned.body.data.message.thread).toEqual(expected);
+    await at(alice, 'POST', `/rooms/${roomId}/messages/${lonely.id}/pin`);
+    const pins = await at(alice, 'GET', `/rooms/${roomId}/pinned`);
+    expect(pins.body.data.map((e: { message: Msg }) => [e.message.id, e.message.thread])).toEqual([
+      [lonely.id, undefined],
+      [root.id, expected],
+    ]);
+    expectOk(await at(alice, 'POST', `/rooms/${roomId}/messages/${root.id}/snap`));
+    expect((await at(alice, 'GET', `/rooms/${roomId}/snap`)).body.data.thread).toEqual(expected);
+
+    const saved = await at(alice, 'POST', '/me/saved', { roomId, messageId: root.id });
+    expectOk(saved);
+    expect(saved.body.data.message.thread).toEqual(expected);
+    await at(alice, 'POST', '/me/saved', { roomId, messageId: last.id });
+    const cards = await at(alice, 'GET', '/me/saved');
+    expect(cards.body.data.map((c: { message: Msg }) => [c.message.id, c.message.thread])).toEqual([
+      [last.id, undefined],
+      [root.id, expected],
+    ]);
+
+    const edited = await at(alice, 'PATCH', `/rooms/${roomId}/messages/${root.id}`, { text: 'root, edited' });
+    expectOk(edited);
+    expect(edited.body.data.thread).toEqual(expected);
+    const recalled = await at(alice, 'POST', `/rooms/${roomId}/messages/${root.id}/recall`);
+    expectOk(recalled);
+    expect(recalled.body.data).toMatchObject({ recalled: true, thread: expected });
+    expect((await at(alice, 'POST', `/rooms/${roomId}/messages/${root.id}/recall`)).body.data.thread).toEqual(expected);
+  });
+
+  test('the threads of a page come from one statement for all its roots, and from none when it has no root with replies', async () => {
+    const [alice, bob] = await accounts(2);
+    const roomId = await newRoom(alice, [bob]);
+    const roots: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const r = await post(alice, roomId, `root ${i}`);
+      roots.push(r.id);
+      await reply(bob, roomId, r.id, `reply ${i}`);
+    }
+    const page = await get(alice, `/api/v1/rooms/${roomId}/messages`);
+    expect(page.body.data.filter((m: Msg) => m.thread).map((m: Msg) => m.id)).toEqual(roots);
+    // The scroll's helper, over the real database, counting its statements.
+    const { rows } = await platform.db.query(`select ${messageColumns}, ${replyCountColumn()} from messages where room_id = $1 order by seq`, [roomId]);
+    let statements = 0;
+    const counting = { query: (text: string, values: unknown[]) => (statements++, platform.db.query(text, values)) } as unknown as Queryable;
+    const views: MessageWithThread[] = rows.map(messageView);
+    await attachThreadInfo(counting, alice.id, views, rootsWithReplies(rows));
+    expect(statements).toBe(1);
+    expect(views.filter((v) => v.thread).map((v) => v.id)).toEqual(roots);
+    const replies = rows.filter((r) => r.thread_root_id !== null);
+    await attachThreadInfo(counting, alice.id, replies.map(messageView), rootsWithReplies(replies));
+    expect(statements).toBe(1);
   });
 });
 

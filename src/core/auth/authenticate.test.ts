@@ -204,8 +204,9 @@ describe('platform administrators', () => {
     expectError(await call(base, 'GET', '/api/v1/admin/modules', { token: alice.token }), 403, 'platform_admin_required');
     const create = await call(base, 'POST', '/api/v1/admin/modules', { token: alice.token, body: { code: `x${newId().slice(0, 8)}`, name: 'x' } });
     expectError(create, 403, 'platform_admin_required');
+    // Account administration is open to a module's SERVICE accounts too, so a USER gets its own refusal.
     const status = await call(base, 'PATCH', `/api/v1/accounts/${alice.id}/status`, { token: alice.token, body: { status: 'BANNED' } });
-    expectError(status, 403, 'platform_admin_required');
+    expectError(status, 403, 'account_admin_required');
     expect(await count(platform.db, "select count(*) as n from accounts where id = $1 and status = 'ACTIVE'", [alice.id])).toBe(1);
   });
 
@@ -215,7 +216,7 @@ describe('platform administrators', () => {
     expectError(await call(base, 'GET', '/api/v1/admin/modules', { token }), 403, 'platform_admin_required');
     const target = await tenant.account();
     const res = await call(base, 'PATCH', `/api/v1/accounts/${target.id}/status`, { token, body: { status: 'BANNED' } });
-    expectError(res, 403, 'platform_admin_required');
+    expectError(res, 403, 'account_admin_required');
     expect(await count(platform.db, "select count(*) as n from accounts where id = $1 and status = 'ACTIVE'", [target.id])).toBe(1);
   });
 

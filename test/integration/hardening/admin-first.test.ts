@@ -1,7 +1,7 @@
-// Who may call comes first: on every operation the spec marks x-platform-admin, a caller without the role gets 403
-// whatever the body (invalid, malformed, absent, oversized), and a caller without a token gets 401; only a platform
-// administrator learns about the body's shape. The table is read from the generated documents, so a newly marked
-// operation is covered without a new row.
+// Who may call comes first: on every operation the spec marks x-platform-admin (or, for account administration,
+// x-account-admin), a caller without the role gets 403 whatever the body (invalid, malformed, absent, oversized), and
+// a caller without a token gets 401; only an administrator learns about the body's shape. The table is read from the
+// generated documents, so a newly marked operation is covered without a new row.
 import { readFileSync } from 'node:fs';
 import { expectError } from '../../helpers/expect.js';
 import { expectPartnerError } from '../../helpers/partner-expect.js';
@@ -9,20 +9,22 @@ import { testWorkspace } from '../../support/partner.js';
 import { call, startTestPlatform, type TestAccount, type TestPlatform } from '../../support/platform.js';
 import { rawJson } from './support.js';
 
-type Operation = { method: string; path: string; operationId: string; hasBody: boolean };
+type Operation = { method: string; path: string; operationId: string; hasBody: boolean; refusal: string };
 
-function adminOperations(service: string): Operation[] {
+function adminOperations(service: string, marks: Record<string, string> = { 'x-platform-admin': 'platform_admin_required' }): Operation[] {
   const doc = JSON.parse(readFileSync(new URL(`../../../generated/openapi/${service}.json`, import.meta.url), 'utf8'));
   const ops: Operation[] = [];
   for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) {
     for (const [method, op] of Object.entries<any>(item)) {
-      if (op?.['x-platform-admin'] === true) ops.push({ method: method.toUpperCase(), path, operationId: op.operationId, hasBody: op.requestBody !== undefined });
+      for (const [mark, refusal] of Object.entries(marks)) {
+        if (op?.[mark] === true) ops.push({ method: method.toUpperCase(), path, operationId: op.operationId, hasBody: op.requestBody !== undefined, refusal });
+      }
     }
   }
   return ops;
 }
 
-const chatOps = adminOperations('chat');
+const chatOps = adminOperations('chat', { 'x-platform-admin': 'platform_admin_required', 'x-account-admin': 'account_admin_required' });
 const partnerOps = adminOperations('partner');
 
 let platform: TestPlatform;
@@ -71,9 +73,9 @@ const bodies: Array<[string, { rawBody?: string; headers?: Record<string, string
 const bodiesFor = (op: Operation) => (op.method === 'GET' ? bodies.filter(([what]) => what === 'no body') : bodies);
 
 describe.each(chatOps.map((o) => [`${o.method} ${o.path}`, o] as const))('chat %s', (_label, op) => {
-  test.each(bodiesFor(op))('a non-admin sending %s gets 403 platform_admin_required', async (_what, body) => {
+  test.each(bodiesFor(op))(`a non-admin sending %s gets 403 ${op.refusal}`, async (_what, body) => {
     const res = await call(platform.chatUrl, op.method, concrete(op.path), { token: user.token, ...body });
-    expectError(res, 403, 'platform_admin_required');
+    expectError(res, 403, op.refusal);
     expect(res.body.error.details).toBeUndefined();
   });
 
@@ -110,7 +112,7 @@ test('a non-admin cannot tell an existing account from a missing one or a valid 
     call(platform.chatUrl, 'PATCH', '/api/v1/accounts/01900000-0000-7000-8000-000000000009/status', { token: user.token, body: { status: 'BANNED' } }),
     call(platform.chatUrl, 'PATCH', `/api/v1/accounts/${target.id}/status`, rawJson(user.token, '{"status":"NOPE"}')),
   ]);
-  for (const res of answers) expectError(res, 403, 'platform_admin_required');
+  for (const res of answers) expectError(res, 403, 'account_admin_required');
   const { rows } = await platform.db.query('select status from accounts where id = $1', [target.id]);
   expect(rows[0].status).toBe('ACTIVE');
 });

@@ -14,6 +14,7 @@ import { Migration20261123000070TimeUploads } from './Migration20261123000070Tim
 import { Migration20261123000080Bots } from './Migration20261123000080Bots.js';
 import { Migration2026112300130Webhooks } from './Migration2026112300130Webhooks.js';
 import { Migration20261124000200BotApiIds } from './Migration20261124000200BotApiIds.js';
+import { Migration20261124000210ContactLifecycle } from './Migration20261124000210ContactLifecycle.js';
 import { Migration20261124000210WebhookVerified } from './Migration20261124000210WebhookVerified.js';
 import { Migration20261124000300MessageSearch } from './Migration20261124000300MessageSearch.js';
 
@@ -33,6 +34,7 @@ export const migrations = [
   { name: 'Migration20261123000080Bots', class: Migration20261123000080Bots },
   { name: 'Migration2026112300130Webhooks', class: Migration2026112300130Webhooks },
   { name: 'Migration20261124000200BotApiIds', class: Migration20261124000200BotApiIds },
+  { name: 'Migration20261124000210ContactLifecycle', class: Migration20261124000210ContactLifecycle },
   { name: 'Migration20261124000210WebhookVerified', class: Migration20261124000210WebhookVerified },
   { name: 'Migration20261124000300MessageSearch', class: Migration20261124000300MessageSearch },
 ];
