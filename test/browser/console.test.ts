@@ -23,7 +23,7 @@ let tenant: TestTenant;
 beforeAll(async () => {
   ensureConsoleBuilt();
   // A database and Redis of its own: no other test file's workers take this file's webhook deliveries.
-  infra = await isolatedInfra(15);
+  infra = await isolatedInfra();
   receiver = await startWebhookReceiver();
   platform = await startTestPlatform({
     databaseUrl: infra.databaseUrl,
