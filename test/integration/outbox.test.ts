@@ -69,7 +69,7 @@ test('a message sent through the API is published as message.created within seco
 
 describe('on a database and queue of their own', () => {
   test('a row nobody asked to drain is published by the periodic safety net', async () => {
-    const infra = await isolatedInfra(1);
+    const infra = await isolatedInfra();
     const platform = await startTestPlatform({ databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, outboxPollMs: 250, services: ['workers'] });
     const events = await subscribe();
     try {
@@ -89,7 +89,7 @@ describe('on a database and queue of their own', () => {
   });
 
   test('with two platform instances and extra concurrent relays, every row is published exactly once', async () => {
-    const infra = await isolatedInfra(2);
+    const infra = await isolatedInfra();
     const options = { databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, outboxPollMs: 100, services: ['workers' as const] };
     const nodes: TestPlatform[] = await Promise.all([startTestPlatform(options), startTestPlatform(options)]);
     const events = await subscribe();

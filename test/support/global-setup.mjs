@@ -23,7 +23,8 @@ export default async function globalSetup() {
     stops.push(db.stop);
   }
   if (!process.env.TEST_REDIS_URL) {
-    const redis = await startLocalRedis(dir);
+    // Databases enough for every test that takes one of its own (test/support/platform.ts, isolatedInfra).
+    const redis = await startLocalRedis(dir, { databases: 256 });
     process.env.TEST_REDIS_URL = redis.url;
     stops.push(redis.stop);
   }

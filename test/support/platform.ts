@@ -2,6 +2,7 @@
 // tokens for accounts it registers, so tests talk to the real HTTP listener.
 import { randomUUID } from 'node:crypto';
 import { exportSPKI, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { loadConfig, type Config } from '../../src/config.js';
 import { systemClock, type Clock } from '../../src/platform/clock.js';
@@ -56,11 +57,31 @@ export async function generateSigningKey(): Promise<{ privateKey: CryptoKey; pub
 }
 
 /**
+ * A Redis logical database that no other isolated test of this run uses: numbered by a counter in database 0 (the
+ * global setup starts the test Redis with 256 databases), emptied before use. Against a Redis with fewer databases
+ * the numbers wrap, and isolation holds only among as many tests as it has databases.
+ */
+async function freshRedisDb(redisBase: string): Promise<number> {
+  const redis = new Redis(redisBase, { maxRetriesPerRequest: 1 });
+  try {
+    const counted = await redis.incr('test:isolated-redis-databases');
+    const reply = (await redis.config('GET', 'databases')) as string[];
+    const databases = Number(reply[1] ?? 16);
+    const db = ((counted - 1) % (databases - 1)) + 1;
+    await redis.select(db);
+    await redis.flushdb();
+    return db;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/**
  * A database and a Redis logical database of their own, for tests that must not see the queue jobs and
  * outbox rows of the other test files running at the same time on the shared servers. The platform
  * migrates the new database when it starts. Redis pub/sub channels are server-wide, not per database.
  */
-export async function isolatedInfra(redisDb: number): Promise<{ databaseUrl: string; redisUrl: string; drop(): Promise<void> }> {
+export async function isolatedInfra(): Promise<{ databaseUrl: string; redisUrl: string; drop(): Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   const redisBase = process.env.TEST_REDIS_URL;
   if (!base || !redisBase) throw new Error('TEST_DATABASE_URL and TEST_REDIS_URL are set by the jest global setup');
@@ -75,7 +96,7 @@ export async function isolatedInfra(redisDb: number): Promise<{ databaseUrl: str
   const databaseUrl = new URL(base);
   databaseUrl.pathname = `/${name}`;
   const redisUrl = new URL(redisBase);
-  redisUrl.pathname = `/${redisDb}`;
+  redisUrl.pathname = `/${await freshRedisDb(redisBase)}`;
   return {
     databaseUrl: databaseUrl.toString(),
     redisUrl: redisUrl.toString(),

@@ -18,10 +18,10 @@ export interface WebhookRig {
   stop(): Promise<void>;
 }
 
-export async function webhookRig(redisDb: number, webhooks: Partial<WebhookConfig> = {}, overrides: Partial<Config> = {}): Promise<WebhookRig> {
+export async function webhookRig(webhooks: Partial<WebhookConfig> = {}, overrides: Partial<Config> = {}): Promise<WebhookRig> {
   const receiver = await startWebhookReceiver();
   const smtp = await startSmtpSink();
-  const infra = await isolatedInfra(redisDb);
+  const infra = await isolatedInfra();
   const settings = (extra: Partial<WebhookConfig>): WebhookConfig => ({
     ...testConfig().webhooks,
     allowPrivateTargets: true,

@@ -12,7 +12,7 @@ let platform: TestPlatform;
 const clock = new ManualClock(new Date('2026-11-21T10:00:20.000Z'));
 
 beforeAll(async () => {
-  infra = await isolatedInfra(11);
+  infra = await isolatedInfra();
   platform = await startTestPlatform(
     { services: ['partner'], databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, rateLimitPerMinute: 2, rateLimitPerDay: 1000 },
     clock,

@@ -69,7 +69,7 @@ describe('webhook methods of the key client', () => {
   let workspaceId: string;
 
   beforeAll(async () => {
-    rig = await webhookRig(9);
+    rig = await webhookRig();
     platform = rig.platform;
     const ws = await svcWorkspace(platform);
     workspaceId = ws.id;

@@ -12,7 +12,7 @@ let sales: TestTenant;
 let support: TestTenant;
 
 beforeAll(async () => {
-  infra = await isolatedInfra(11);
+  infra = await isolatedInfra();
   platform = await startTestPlatform({ databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, services: ['chat'] });
   base = platform.chatUrl;
   [sales, support] = await Promise.all([platform.tenant({ moduleCode: 'sales' }), platform.tenant({ moduleCode: 'support' })]);

@@ -24,7 +24,7 @@ let fx: ReturnType<typeof chatFixtures>;
 
 // A database of its own is created and migrated first: slow on a busy machine.
 beforeAll(async () => {
-  infra = await isolatedInfra(11);
+  infra = await isolatedInfra();
   dataDir = await mkdtemp(join(tmpdir(), 'uploads-test-'));
   platform = await startTestPlatform(
     {

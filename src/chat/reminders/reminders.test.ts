@@ -15,7 +15,7 @@ let tenant: TestTenant;
 
 // A database of its own is created and migrated first: slow on a busy machine.
 beforeAll(async () => {
-  infra = await isolatedInfra(10);
+  infra = await isolatedInfra();
   platform = await startTestPlatform({ services: ['chat'], databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl }, clock);
   tenant = await platform.tenant();
 }, 120_000);

@@ -15,7 +15,7 @@ let fx: ReturnType<typeof chatFixtures>;
 
 // A database of its own is created and migrated first: slow on a busy machine.
 beforeAll(async () => {
-  infra = await isolatedInfra(9);
+  infra = await isolatedInfra();
   // No workers: only the test's sweeps fire, so every assertion sees a settled state.
   platform = await startTestPlatform({ services: ['chat'], databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl }, clock);
   tenant = await platform.tenant();

@@ -22,7 +22,8 @@ export class RedisMissingError extends Error {
   }
 }
 
-export async function startLocalRedis(dataDir: string, options: { port?: number } = {}): Promise<LocalRedis> {
+/** `databases`: how many logical databases the server offers (Redis' default is 16). */
+export async function startLocalRedis(dataDir: string, options: { port?: number; databases?: number } = {}): Promise<LocalRedis> {
   if (spawnSync('redis-server', ['--version']).error) throw new RedisMissingError();
   const dir = resolve(join(dataDir, 'redis'));
   await mkdir(dir, { recursive: true });
@@ -30,7 +31,10 @@ export async function startLocalRedis(dataDir: string, options: { port?: number 
   // Append-only persistence: queued jobs survive a restart of the local server.
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--protected-mode', 'yes'],
+    [
+      ...['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--protected-mode', 'yes'],
+      ...(options.databases !== undefined ? ['--databases', String(options.databases)] : []),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   if (child.pid !== undefined) await writeFile(redisPidFile(dataDir), `${child.pid}\n`);

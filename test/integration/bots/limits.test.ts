@@ -12,7 +12,7 @@ let platform: TestPlatform;
 let infra: Awaited<ReturnType<typeof isolatedInfra>>;
 beforeAll(async () => {
   // A database of its own: pruning at a clock moved a day ahead would remove every other test file's updates.
-  infra = await isolatedInfra(9);
+  infra = await isolatedInfra();
   platform = await startTestPlatform(
     { services: ['chat', 'workers'], databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, botSendRatePerSecond: 2, botLongPollMaxSeconds: 1 },
     clock,

@@ -49,7 +49,7 @@ const receivers: TlsReceiver[] = [];
 beforeAll(async () => {
   // A database and queue of its own: another test file's webhook worker (other CA file, other backoff) must not take
   // these deliveries.
-  infra = await isolatedInfra(3);
+  infra = await isolatedInfra();
   const caFile = join(tmpdir(), `bot-webhook-ca-${randomUUID()}.pem`);
   await writeFile(caFile, sharedCa.certPem);
   platform = await startTestPlatform({

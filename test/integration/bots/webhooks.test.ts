@@ -3,7 +3,7 @@
 // POST /api/v1/webhooks shown once, and getUpdates refused while a webhook is set.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { call, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../support/platform.js';
+import { call, isolatedInfra, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../support/platform.js';
 import { botCall, createBot, expectBotError, groupWith, resultOf, say, type TestBot } from '../../helpers/bots.js';
 
 interface Delivery {
@@ -64,10 +64,16 @@ class Receiver {
 }
 
 let platform: TestPlatform;
+let infra: Awaited<ReturnType<typeof isolatedInfra>>;
 const receivers: Receiver[] = [];
 beforeAll(async () => {
+  // A queue of its own: another test file's webhook worker (without http receivers allowed) must not take these
+  // deliveries.
+  infra = await isolatedInfra();
   platform = await startTestPlatform({
     services: ['chat', 'workers'],
+    databaseUrl: infra.databaseUrl,
+    redisUrl: infra.redisUrl,
     botWebhookAllowHttp: true,
     botWebhookAllowPrivate: true,
     botWebhookRetryBaseMs: 50,
@@ -77,6 +83,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
   await platform?.stop();
+  await infra?.drop();
 });
 
 async function receiver(answer?: (n: number) => number, delayMs?: number): Promise<Receiver> {

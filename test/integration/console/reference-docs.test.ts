@@ -9,7 +9,7 @@ beforeAll(async () => {
   // A low partner rate limit shows that these paths are not counted; the counter is per IP in Redis, so this file
   // has a Redis database apart from the files that call the partner API from 127.0.0.1 (it shares error-table's,
   // which runs the workspace listener alone, without workers; so does this file).
-  infra = await isolatedInfra(14);
+  infra = await isolatedInfra();
   platform = await startTestPlatform({
     services: ['chat', 'partner', 'workspace'],
     rateLimitPerMinute: 3,

@@ -17,7 +17,7 @@ import { sample, scrape } from './scrape.js';
 const long = 120_000;
 let infra: Awaited<ReturnType<typeof isolatedInfra>>;
 beforeAll(async () => {
-  infra = await isolatedInfra(10);
+  infra = await isolatedInfra();
 }, long);
 afterAll(async () => {
   await infra?.drop();

@@ -12,7 +12,7 @@ let second: TestPlatform;
 const clock = new ManualClock(new Date('2026-11-21T10:00:00.000Z'));
 
 beforeAll(async () => {
-  infra = await isolatedInfra(7);
+  infra = await isolatedInfra();
   const limits = { services: ['partner' as const], databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, rateLimitPerMinute: 5, rateLimitPerDay: 8 };
   platform = await startTestPlatform(limits, clock);
   second = await startTestPlatform(limits, clock);

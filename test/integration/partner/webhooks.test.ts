@@ -17,7 +17,7 @@ let ws: SvcWorkspace;
 let manager: string;
 
 beforeAll(async () => {
-  rig = await webhookRig(6);
+  rig = await webhookRig();
   platform = rig.platform;
   ws = await svcWorkspace(platform);
   manager = await partnerKey(['webhooks:manage', 'webhooks:read', 'crm_leads:*']);

@@ -17,7 +17,7 @@ let dataDir: string;
 const children: ChildPlatform[] = [];
 
 beforeAll(async () => {
-  infra = await isolatedInfra(11);
+  infra = await isolatedInfra();
   dataDir = await mkdtemp(join(tmpdir(), 'platform-drain-'));
 }, long);
 afterAll(async () => {

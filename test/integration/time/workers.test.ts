@@ -64,7 +64,7 @@ class WorkerProcess {
 }
 
 beforeAll(async () => {
-  infra = await isolatedInfra(12);
+  infra = await isolatedInfra();
   dataDir = await mkdtemp(join(tmpdir(), 'time-workers-'));
   // The API node: no workers of its own, so every fire below happens in a worker process.
   api = await startTestPlatform({ services: ['chat'], databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl });

@@ -13,7 +13,7 @@ let queue: Queue;
 let connection: Redis;
 
 beforeAll(async () => {
-  infra = await isolatedInfra(13);
+  infra = await isolatedInfra();
   platform = await startTestPlatform({ services: ['workspace', 'workers'], databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl });
   connection = new Redis(infra.redisUrl, { maxRetriesPerRequest: null });
   queue = new Queue('maintenance', { connection });

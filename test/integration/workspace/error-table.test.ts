@@ -9,7 +9,7 @@ let platform: TestPlatform;
 let ws: SvcWorkspace;
 
 beforeAll(async () => {
-  infra = await isolatedInfra(14);
+  infra = await isolatedInfra();
   platform = await startTestPlatform({ services: ['workspace'], databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl });
   ws = await svcWorkspace(platform, { plan: 'enterprise', perHour: 1000, perMinute: 2 });
 });

@@ -21,7 +21,7 @@ let ws: SvcWorkspace;
 let key: string;
 
 beforeAll(async () => {
-  infra = await isolatedInfra(9);
+  infra = await isolatedInfra();
   platform = await startTestPlatform({ databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, services: ['workspace', 'workers'] }, clock);
   redis = connectRedis(infra.redisUrl, 'sla-test');
   queue = new Queue(slaQueueName, { connection: redis });

@@ -13,7 +13,7 @@ let platform: TestPlatform;
 let ws: SvcWorkspace;
 
 beforeAll(async () => {
-  rig = await webhookRig(10);
+  rig = await webhookRig();
   platform = rig.platform;
   ws = await svcWorkspace(platform);
 });

@@ -16,7 +16,7 @@ let rig: WebhookRig;
 let platform: TestPlatform;
 
 beforeAll(async () => {
-  rig = await webhookRig(4);
+  rig = await webhookRig();
   platform = rig.platform;
 });
 afterAll(async () => {

@@ -88,7 +88,7 @@ async function startNode(): Promise<void> {
 }
 
 beforeAll(async () => {
-  infra = await isolatedInfra(8);
+  infra = await isolatedInfra();
   db = new pg.Pool({ connectionString: infra.databaseUrl, max: 2 });
   receiver = await startWebhookReceiver();
   redisDir = await mkdtemp(join(tmpdir(), 'webhook-redis-'));

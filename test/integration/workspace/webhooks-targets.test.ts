@@ -13,7 +13,7 @@ let ws: SvcWorkspace;
 let key: string;
 
 beforeAll(async () => {
-  rig = await webhookRig(5, { allowPrivateTargets: false });
+  rig = await webhookRig({ allowPrivateTargets: false });
   platform = rig.platform;
   ws = await svcWorkspace(platform);
   key = (await ws.key(['webhook.*'])).key;

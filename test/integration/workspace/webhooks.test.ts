@@ -14,7 +14,7 @@ let ws: SvcWorkspace;
 let key: string;
 
 beforeAll(async () => {
-  rig = await webhookRig(3);
+  rig = await webhookRig();
   platform = rig.platform;
   ws = await svcWorkspace(platform);
   key = (await ws.key(['webhook.*'])).key;
