@@ -2011,7 +2011,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -2022,6 +2022,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2199,7 +2201,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -2210,6 +2212,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2346,7 +2350,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -2357,6 +2361,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2493,7 +2499,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -2504,6 +2510,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2640,7 +2648,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -2651,6 +2659,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2792,7 +2802,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -2803,6 +2813,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2981,7 +2993,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -2992,6 +3004,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3147,7 +3161,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -3158,6 +3172,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3301,7 +3317,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -3312,6 +3328,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3490,7 +3508,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -3501,6 +3519,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3656,7 +3676,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -3667,6 +3687,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3846,7 +3868,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -3857,6 +3879,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4000,7 +4024,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -4011,6 +4035,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4189,7 +4215,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -4200,6 +4226,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4355,7 +4383,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -4366,6 +4394,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4545,7 +4575,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -4556,6 +4586,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4699,7 +4731,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -4710,6 +4742,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4888,7 +4922,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -4899,6 +4933,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5054,7 +5090,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -5065,6 +5101,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5244,7 +5282,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -5255,6 +5293,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5398,7 +5438,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -5409,6 +5449,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5564,7 +5606,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -5575,6 +5617,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5718,7 +5762,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -5729,6 +5773,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5907,7 +5953,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -5918,6 +5964,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6073,7 +6121,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -6084,6 +6132,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6263,7 +6313,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -6274,6 +6324,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6417,7 +6469,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -6428,6 +6480,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6583,7 +6637,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -6594,6 +6648,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6737,7 +6793,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -6748,6 +6804,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6903,7 +6961,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -6914,6 +6972,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7057,7 +7117,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -7068,6 +7128,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7223,7 +7285,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -7234,6 +7296,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7377,7 +7441,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -7388,6 +7452,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7543,7 +7609,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -7554,6 +7620,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7707,7 +7775,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -7718,6 +7786,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7862,7 +7932,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -7873,6 +7943,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8028,7 +8100,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -8039,6 +8111,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8214,7 +8288,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -8225,6 +8299,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8400,7 +8476,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -8411,6 +8487,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8553,7 +8631,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -8564,6 +8642,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8742,7 +8822,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -8753,6 +8833,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8908,7 +8990,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -8919,6 +9001,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9094,7 +9178,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -9105,6 +9189,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9284,7 +9370,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -9295,6 +9381,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9470,7 +9558,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -9481,6 +9569,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9656,7 +9746,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -9667,6 +9757,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9842,7 +9934,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -9853,6 +9945,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10032,7 +10126,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -10043,6 +10137,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10201,7 +10297,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -10212,6 +10308,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10370,7 +10468,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -10381,6 +10479,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10536,7 +10636,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -10547,6 +10647,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10707,7 +10809,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -10718,6 +10820,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10878,7 +10982,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -10889,6 +10993,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11045,7 +11151,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -11056,6 +11162,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11233,7 +11341,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -11244,6 +11352,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11404,7 +11514,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -11415,6 +11525,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11592,7 +11704,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -11603,6 +11715,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11774,7 +11888,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -11785,6 +11899,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11944,7 +12060,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -11955,6 +12071,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12110,7 +12228,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -12121,6 +12239,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12298,7 +12418,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -12309,6 +12429,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12486,7 +12608,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -12497,6 +12619,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
