@@ -50,5 +50,5 @@ declare const envelope: WebhookEnvelope;
 if (envelope.event === 'deal.won') envelope.data.amount satisfies number | null;
 if (envelope.event === 'message.received') envelope.data.conversation_id satisfies string;
 // @ts-expect-error an event outside the catalogue
-envelope.event === 'deal.vanished';
+void (envelope.event === 'deal.vanished');
 
