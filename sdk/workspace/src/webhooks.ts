@@ -1,8 +1,7 @@
 // Verifying a webhook delivery on the receiving side: X-SVC-Signature is "sha256=" and the hex HMAC-SHA256 of the
 // raw request body keyed with the webhook's secret, so it must be checked over the exact bytes received (never over
 // JSON parsed and serialised again). Web Crypto's HMAC verify compares in constant time and runs on Node 20+,
-// Deno, Bun, workers and browsers alike.
-
+// Deno, Bun, workers and browsers alike. The envelope and header types are the generated schema's `webhooks` map.
 import type { webhooks } from './schema.js';
 
 /** The name of every event a delivery can carry: the catalogue's, and ping. */
