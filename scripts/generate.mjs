@@ -34,17 +34,82 @@ async function emitOpenApi(outDir) {
     process.exit(1);
   }
   const emitted = join(outDir, '@typespec/openapi3');
-  const files = {};
+  const parsed = {};
   for (const file of await readdir(emitted)) {
     const namespace = file.replace(/\.json$/, '');
     const name = services[namespace];
     if (!name) throw new Error(`Unmapped service namespace ${namespace}; add it to scripts/generate.mjs`);
     const doc = JSON.parse(await readFile(join(emitted, file), 'utf8'));
     mirrorOpenMaps(doc);
+    moveWebhookDeliveries(doc);
     addOperationSummaries(doc);
-    files[name] = JSON.stringify(doc, null, 2) + '\n';
+    parsed[name] = doc;
   }
-  return files;
+  // The partner API's webhooks deliver the workspace API's envelopes (one engine, one catalogue).
+  copyWebhooks(parsed.workspace, parsed.partner);
+  return Object.fromEntries(Object.entries(parsed).map(([name, doc]) => [name, JSON.stringify(doc, null, 2) + '\n']));
+}
+
+/** Paths of the operations that describe outgoing webhook deliveries (spec/workspace/deliveries.tsp). */
+const deliveriesPrefix = '/webhook-deliveries/';
+
+/**
+ * TypeSpec emits operations as paths only; the deliveries the platform sends are moved into OpenAPI 3.1's top-level
+ * `webhooks` map, keyed by event name, so the document does not claim to serve them.
+ */
+function moveWebhookDeliveries(doc) {
+  const names = Object.keys(doc.paths ?? {}).filter((path) => path.startsWith(deliveriesPrefix));
+  if (names.length === 0) return;
+  doc.webhooks = {};
+  for (const path of names) {
+    const event = path.slice(deliveriesPrefix.length);
+    const item = doc.paths[path];
+    // No operationId: the generated `operations` type is the server's handler map, which these are not part of.
+    delete item.post.operationId;
+    item.post.summary = `The ${event} event`;
+    item.post.description = `Sent to each webhook subscribed to ${event}, with the envelope as the body and the X-SVC-* headers below.`;
+    doc.webhooks[event] = item;
+    delete doc.paths[path];
+  }
+}
+
+const schemaRef = /^#\/components\/schemas\/(.+)$/;
+
+/** The component schemas a part of a document refers to, directly or through other schemas. */
+function referencedSchemas(doc, node, found = new Set()) {
+  if (Array.isArray(node)) {
+    for (const item of node) referencedSchemas(doc, item, found);
+  } else if (node !== null && typeof node === 'object') {
+    const name = typeof node.$ref === 'string' ? schemaRef.exec(node.$ref)?.[1] : undefined;
+    if (name !== undefined && !found.has(name)) {
+      found.add(name);
+      referencedSchemas(doc, doc.components.schemas[name], found);
+    }
+    for (const value of Object.values(node)) referencedSchemas(doc, value, found);
+  }
+  return found;
+}
+
+/**
+ * Copies `from`'s webhooks into `to` with the schemas they use. A schema `to` already holds under the same name and
+ * the same content is shared; one whose name `to` uses for something else is copied as Workspace.<name>.
+ */
+function copyWebhooks(from, to) {
+  if (!from?.webhooks || !to) return;
+  const names = referencedSchemas(from, from.webhooks);
+  const target = to.components.schemas;
+  const renamed = new Map();
+  for (const name of names) {
+    const same = target[name] !== undefined && JSON.stringify(target[name]) === JSON.stringify(from.components.schemas[name]);
+    renamed.set(name, target[name] === undefined || same ? name : `Workspace.${name}`);
+  }
+  const rewrite = (node) => JSON.parse(JSON.stringify(node), (key, value) => {
+    if (key !== '$ref' || typeof value !== 'string') return value;
+    const name = schemaRef.exec(value)?.[1];
+    return name !== undefined && renamed.has(name) ? `#/components/schemas/${renamed.get(name)}` : value;
+  });
+  for (const name of names) target[renamed.get(name)] ??= rewrite(from.components.schemas[name]);
+  to.webhooks = rewrite(from.webhooks);
 }
 
 /**

@@ -16,7 +16,7 @@ export function summaryOf(description) {
 
 /** Writes a summary on every operation of an OpenAPI document that has a description and no summary. */
 export function addOperationSummaries(doc) {
-  for (const item of Object.values(doc.paths ?? {})) {
+  for (const item of [...Object.values(doc.paths ?? {}), ...Object.values(doc.webhooks ?? {})]) {
     for (const method of methods) {
       const operation = item[method];
       if (operation && !operation.summary && operation.description) operation.summary = summaryOf(operation.description);

@@ -985,7 +985,3646 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "approval.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The approval.approved event
+         * @description Sent to each webhook subscribed to approval.approved, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "approval.approved";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "approval.approved";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Approvals.Approval"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "approval.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The approval.cancelled event
+         * @description Sent to each webhook subscribed to approval.cancelled, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "approval.cancelled";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "approval.cancelled";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Approvals.Approval"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "approval.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The approval.rejected event
+         * @description Sent to each webhook subscribed to approval.rejected, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "approval.rejected";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "approval.rejected";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Approvals.Approval"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "approval.requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The approval.requested event
+         * @description Sent to each webhook subscribed to approval.requested, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "approval.requested";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "approval.requested";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Approvals.Approval"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "approval.step_completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The approval.step_completed event
+         * @description Sent to each webhook subscribed to approval.step_completed, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "approval.step_completed";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "approval.step_completed";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Approvals.Approval"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "company.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The company.created event
+         * @description Sent to each webhook subscribed to company.created, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "company.created";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "company.created";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Workspace.Crm.Company"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The contact.created event
+         * @description Sent to each webhook subscribed to contact.created, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "contact.created";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "contact.created";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Workspace.Crm.Contact"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The contact.updated event
+         * @description Sent to each webhook subscribed to contact.updated, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "contact.updated";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "contact.updated";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Workspace.Crm.Contact"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conversation.assigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The conversation.assigned event
+         * @description Sent to each webhook subscribed to conversation.assigned, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "conversation.assigned";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "conversation.assigned";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Inbox.Conversation"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conversation.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The conversation.closed event
+         * @description Sent to each webhook subscribed to conversation.closed, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "conversation.closed";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "conversation.closed";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Inbox.Conversation"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conversation.reopened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The conversation.reopened event
+         * @description Sent to each webhook subscribed to conversation.reopened, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "conversation.reopened";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "conversation.reopened";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Inbox.Conversation"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deal.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The deal.created event
+         * @description Sent to each webhook subscribed to deal.created, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "deal.created";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "deal.created";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Deliveries.DealEventData"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deal.lost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The deal.lost event
+         * @description Sent to each webhook subscribed to deal.lost, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "deal.lost";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "deal.lost";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Deliveries.DealEventData"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deal.stage_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The deal.stage_changed event
+         * @description Sent to each webhook subscribed to deal.stage_changed, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "deal.stage_changed";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "deal.stage_changed";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Deliveries.DealEventData"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deal.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The deal.updated event
+         * @description Sent to each webhook subscribed to deal.updated, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "deal.updated";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "deal.updated";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Deliveries.DealEventData"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deal.won": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The deal.won event
+         * @description Sent to each webhook subscribed to deal.won, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "deal.won";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "deal.won";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Deliveries.DealEventData"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "employee.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The employee.created event
+         * @description Sent to each webhook subscribed to employee.created, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "employee.created";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "employee.created";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Hr.Employee"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "employee.terminated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The employee.terminated event
+         * @description Sent to each webhook subscribed to employee.terminated, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "employee.terminated";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "employee.terminated";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Hr.Employee"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "lead.assigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The lead.assigned event
+         * @description Sent to each webhook subscribed to lead.assigned, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "lead.assigned";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "lead.assigned";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Deliveries.LeadEventData"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "lead.converted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The lead.converted event
+         * @description Sent to each webhook subscribed to lead.converted, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "lead.converted";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "lead.converted";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Deliveries.LeadEventData"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "lead.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The lead.created event
+         * @description Sent to each webhook subscribed to lead.created, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "lead.created";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "lead.created";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Deliveries.LeadEventData"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "lead.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The lead.updated event
+         * @description Sent to each webhook subscribed to lead.updated, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "lead.updated";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "lead.updated";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Deliveries.LeadEventData"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "leave.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The leave.approved event
+         * @description Sent to each webhook subscribed to leave.approved, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "leave.approved";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "leave.approved";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Hr.Leave"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "leave.requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The leave.requested event
+         * @description Sent to each webhook subscribed to leave.requested, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "leave.requested";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "leave.requested";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Hr.Leave"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The message.received event
+         * @description Sent to each webhook subscribed to message.received, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "message.received";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "message.received";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Inbox.Message"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The message.sent event
+         * @description Sent to each webhook subscribed to message.sent, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "message.sent";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "message.sent";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Inbox.Message"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ping event
+         * @description Sent to each webhook subscribed to ping, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "ping";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "ping";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Deliveries.PingData"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "quotation.accepted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The quotation.accepted event
+         * @description Sent to each webhook subscribed to quotation.accepted, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "quotation.accepted";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "quotation.accepted";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Workspace.Crm.Quotation"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "quotation.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The quotation.sent event
+         * @description Sent to each webhook subscribed to quotation.sent, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "quotation.sent";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "quotation.sent";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Workspace.Crm.Quotation"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.assigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ticket.assigned event
+         * @description Sent to each webhook subscribed to ticket.assigned, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "ticket.assigned";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "ticket.assigned";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Tickets.Ticket"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.commented": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ticket.commented event
+         * @description Sent to each webhook subscribed to ticket.commented, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "ticket.commented";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "ticket.commented";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Tickets.Comment"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ticket.created event
+         * @description Sent to each webhook subscribed to ticket.created, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "ticket.created";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "ticket.created";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Tickets.Ticket"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.sla_breached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ticket.sla_breached event
+         * @description Sent to each webhook subscribed to ticket.sla_breached, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "ticket.sla_breached";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "ticket.sla_breached";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Tickets.Ticket"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ticket.status_changed event
+         * @description Sent to each webhook subscribed to ticket.status_changed, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "ticket.status_changed";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "ticket.status_changed";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Tickets.Ticket"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description A Stripe-style list: a page of objects and the cursor of the next page. */
@@ -1884,6 +5523,256 @@ export interface components {
             /** @description Cursor of the next page; null when has_more is false. */
             next_cursor: components["schemas"]["Platform.cursor"] | null;
         };
+        /** @description An event id: evt_ and 32 lower-case hex digits. */
+        "Deliveries.EventId": string;
+        /** @description sha256= and the lower-case hex HMAC-SHA256 (64 digits) keyed with the webhook's secret. */
+        "Deliveries.Signature": string;
+        /** @description A request that each step's approver decides in turn. */
+        "Approvals.Approval": {
+            id: components["schemas"]["Platform.uuid"];
+            title: string;
+            description: string | null;
+            /** @description The member who asked; only they may cancel it. */
+            requested_by: components["schemas"]["Platform.uuid"];
+            status: components["schemas"]["Approvals.ApprovalStatus"];
+            /** @description The step waiting for a decision; null once the request has ended. */
+            current_step: number | null;
+            steps: components["schemas"]["Approvals.ApprovalStep"][];
+            completed_at: components["schemas"]["Platform.instant"] | null;
+            created_at: components["schemas"]["Platform.instant"];
+            updated_at: components["schemas"]["Platform.instant"];
+        };
+        /**
+         * @description pending while a step waits; approved once every step is; rejected or cancelled otherwise.
+         * @enum {string}
+         */
+        "Approvals.ApprovalStatus": "pending" | "approved" | "rejected" | "cancelled";
+        "Approvals.ApprovalStep": {
+            /**
+             * Format: int32
+             * @description 1 for the first step.
+             */
+            step: number;
+            approver_id: components["schemas"]["Platform.uuid"];
+            status: components["schemas"]["Approvals.StepStatus"];
+            decided_at: components["schemas"]["Platform.instant"] | null;
+        };
+        /**
+         * @description waiting (a later step), pending (the current step), approved, rejected; skipped once the request ends before it.
+         * @enum {string}
+         */
+        "Approvals.StepStatus": "waiting" | "pending" | "approved" | "rejected" | "skipped";
+        /** @description One field's change on an update-type event: its value before and after. */
+        "Deliveries.Change": {
+            from: unknown;
+            to: unknown;
+        };
+        /** @description A company: the same record the partner API serves as crm.company (note is its notes). */
+        "Workspace.Crm.Company": {
+            id: components["schemas"]["Platform.uuid"];
+            name: string;
+            domain: string | null;
+            industry: string | null;
+            email: string | null;
+            phone: string | null;
+            status: components["schemas"]["Crm.CompanyStatus"];
+            note: string | null;
+            created_at: components["schemas"]["Platform.instant"];
+            updated_at: components["schemas"]["Platform.instant"];
+        };
+        /** @description A contact: the same record the partner API serves as crm.contact (name is its full_name, note its notes). */
+        "Workspace.Crm.Contact": {
+            id: components["schemas"]["Platform.uuid"];
+            name: string;
+            email: string | null;
+            phone: string | null;
+            source: string | null;
+            status: components["schemas"]["Crm.ContactStatus"];
+            job_title: string | null;
+            company_id: components["schemas"]["Platform.uuid"] | null;
+            note: string | null;
+            created_at: components["schemas"]["Platform.instant"];
+            updated_at: components["schemas"]["Platform.instant"];
+        };
+        /** @description A conversation with a customer on one channel. */
+        "Inbox.Conversation": {
+            id: components["schemas"]["Platform.uuid"];
+            channel: components["schemas"]["Inbox.Channel"];
+            subject: string | null;
+            /** @description The CRM contact it is with, when known. */
+            contact_id: components["schemas"]["Platform.uuid"] | null;
+            customer_handle: string | null;
+            status: components["schemas"]["Inbox.ConversationStatus"];
+            /** @description The workspace member handling it. */
+            assignee_id: components["schemas"]["Platform.uuid"] | null;
+            /** @description Time of its newest message; null before the first. */
+            last_message_at: components["schemas"]["Platform.instant"] | null;
+            closed_at: components["schemas"]["Platform.instant"] | null;
+            created_at: components["schemas"]["Platform.instant"];
+            updated_at: components["schemas"]["Platform.instant"];
+        };
+        /** @enum {string} */
+        "Inbox.Channel": "email" | "sms" | "whatsapp" | "webchat" | "phone" | "other";
+        /** @enum {string} */
+        "Inbox.ConversationStatus": "open" | "closed";
+        /** @description A deal as its events carry it: the seed's deal shape. amount is in the currency's minor unit (cents). */
+        "Deliveries.DealEventData": {
+            id: components["schemas"]["Platform.uuid"];
+            name: string;
+            stage: string | null;
+            amount: components["schemas"]["amount"] | null;
+            owner_id: components["schemas"]["Platform.uuid"] | null;
+        };
+        /**
+         * Format: int64
+         * @description An amount in the currency's minor unit (cents), never negative: the same number both APIs show.
+         */
+        amount: number;
+        "Hr.Employee": {
+            id: components["schemas"]["Platform.uuid"];
+            name: string;
+            email: string | null;
+            job_title: string | null;
+            department: string | null;
+            /** @description The workspace member this employee signs in as, if any. */
+            account_id: components["schemas"]["Platform.uuid"] | null;
+            /** @description Another employee of the workspace. */
+            manager_id: components["schemas"]["Platform.uuid"] | null;
+            /** Format: date */
+            hire_date: string;
+            status: components["schemas"]["Hr.EmployeeStatus"];
+            terminated_on: string | null;
+            termination_reason: string | null;
+            created_at: components["schemas"]["Platform.instant"];
+            updated_at: components["schemas"]["Platform.instant"];
+        };
+        /** @enum {string} */
+        "Hr.EmployeeStatus": "active" | "terminated";
+        /** @description A lead as its events carry it: the seed's lead shape. */
+        "Deliveries.LeadEventData": {
+            id: components["schemas"]["Platform.uuid"];
+            name: string;
+            phone: string | null;
+            email: string | null;
+            source: string | null;
+            status: components["schemas"]["Crm.LeadStatus"];
+            owner_id: components["schemas"]["Platform.uuid"] | null;
+            /** Format: date-time */
+            created_at: string;
+            custom_fields: {
+                [key: string]: string;
+            };
+        };
+        "Hr.Leave": {
+            id: components["schemas"]["Platform.uuid"];
+            employee_id: components["schemas"]["Platform.uuid"];
+            type: components["schemas"]["Hr.LeaveType"];
+            /** Format: date */
+            start_date: string;
+            /** Format: date */
+            end_date: string;
+            /**
+             * Format: int32
+             * @description Calendar days from start_date to end_date, both included.
+             */
+            days: number;
+            reason: string | null;
+            status: components["schemas"]["Hr.LeaveStatus"];
+            /** @description The member who approved or rejected it. */
+            decided_by: components["schemas"]["Platform.uuid"] | null;
+            decided_at: components["schemas"]["Platform.instant"] | null;
+            created_at: components["schemas"]["Platform.instant"];
+            updated_at: components["schemas"]["Platform.instant"];
+        };
+        /** @enum {string} */
+        "Hr.LeaveType": "annual" | "sick" | "unpaid" | "other";
+        /**
+         * @description requested, then approved or rejected.
+         * @enum {string}
+         */
+        "Hr.LeaveStatus": "requested" | "approved" | "rejected";
+        /** @description One message of a conversation. */
+        "Inbox.Message": {
+            id: components["schemas"]["Platform.uuid"];
+            conversation_id: components["schemas"]["Platform.uuid"];
+            direction: components["schemas"]["Inbox.Direction"];
+            text: string;
+            /** @description The member who wrote an outbound message; null for inbound ones and outbound ones sent by the integration itself. */
+            author_id: components["schemas"]["Platform.uuid"] | null;
+            created_at: components["schemas"]["Platform.instant"];
+        };
+        /**
+         * @description inbound: received from the customer (message.received); outbound: sent to the customer (message.sent).
+         * @enum {string}
+         */
+        "Inbox.Direction": "inbound" | "outbound";
+        /** @description The data of a ping, sent when a webhook is saved or its URL changes: which webhook, under which name, for which events. */
+        "Deliveries.PingData": {
+            webhook_id: components["schemas"]["Platform.uuid"];
+            name: string;
+            events: string[];
+        };
+        /** @description A quotation: the same record the partner API serves (read only there) as crm.quotation. */
+        "Workspace.Crm.Quotation": {
+            id: components["schemas"]["Platform.uuid"];
+            number: string;
+            status: components["schemas"]["Workspace.Crm.QuotationStatus"];
+            currency: string;
+            amount_total: components["schemas"]["amount"];
+            deal_id: components["schemas"]["Platform.uuid"] | null;
+            contact_id: components["schemas"]["Platform.uuid"] | null;
+            company_id: components["schemas"]["Platform.uuid"] | null;
+            /** @description The last day it can be accepted. */
+            valid_until: string | null;
+            sent_at: components["schemas"]["Platform.instant"] | null;
+            accepted_at: components["schemas"]["Platform.instant"] | null;
+            created_at: components["schemas"]["Platform.instant"];
+            updated_at: components["schemas"]["Platform.instant"];
+        };
+        /**
+         * @description draft (editable), sent, accepted; declined and expired are final too.
+         * @enum {string}
+         */
+        "Workspace.Crm.QuotationStatus": "draft" | "sent" | "accepted" | "declined" | "expired";
+        "Tickets.Ticket": {
+            id: components["schemas"]["Platform.uuid"];
+            subject: string;
+            description: string | null;
+            priority: components["schemas"]["Tickets.Priority"];
+            status: components["schemas"]["Tickets.TicketStatus"];
+            /** @description The workspace member handling it. */
+            assignee_id: components["schemas"]["Platform.uuid"] | null;
+            /** @description The CRM contact who raised it. */
+            contact_id: components["schemas"]["Platform.uuid"] | null;
+            /** @description It must be resolved or closed by then (created_at plus its priority's SLA). */
+            sla_due_at: components["schemas"]["Platform.instant"];
+            /** @description When it passed sla_due_at unresolved (ticket.sla_breached); null otherwise. */
+            sla_breached_at: components["schemas"]["Platform.instant"] | null;
+            resolved_at: components["schemas"]["Platform.instant"] | null;
+            closed_at: components["schemas"]["Platform.instant"] | null;
+            created_at: components["schemas"]["Platform.instant"];
+            updated_at: components["schemas"]["Platform.instant"];
+        };
+        /**
+         * @description Sets the SLA: urgent 4 hours, high 8, normal 24, low 72, from creation to resolution.
+         * @enum {string}
+         */
+        "Tickets.Priority": "low" | "normal" | "high" | "urgent";
+        /**
+         * @description open ⇄ pending; open or pending → resolved or closed; resolved → open (reopen) or closed; closed is final.
+         * @enum {string}
+         */
+        "Tickets.TicketStatus": "open" | "pending" | "resolved" | "closed";
+        "Tickets.Comment": {
+            id: components["schemas"]["Platform.uuid"];
+            ticket_id: components["schemas"]["Platform.uuid"];
+            body: string;
+            /** @description The member who wrote it; null when the integration itself did. */
+            author_id: components["schemas"]["Platform.uuid"] | null;
+            /** @description Internal notes are for the team, not the customer. */
+            internal: boolean;
+            created_at: components["schemas"]["Platform.instant"];
+        };
     };
     responses: never;
     parameters: {
@@ -2011,7 +5900,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -2022,6 +5911,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2199,7 +6090,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -2210,6 +6101,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2346,7 +6239,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -2357,6 +6250,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2493,7 +6388,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -2504,6 +6399,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2640,7 +6537,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -2651,6 +6548,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2792,7 +6691,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -2803,6 +6702,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2981,7 +6882,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -2992,6 +6893,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3147,7 +7050,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -3158,6 +7061,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3301,7 +7206,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -3312,6 +7217,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3490,7 +7397,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -3501,6 +7408,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3656,7 +7565,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -3667,6 +7576,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3846,7 +7757,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -3857,6 +7768,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4000,7 +7913,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -4011,6 +7924,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4189,7 +8104,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -4200,6 +8115,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4355,7 +8272,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -4366,6 +8283,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4545,7 +8464,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -4556,6 +8475,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4699,7 +8620,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -4710,6 +8631,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4888,7 +8811,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -4899,6 +8822,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5054,7 +8979,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -5065,6 +8990,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5244,7 +9171,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -5255,6 +9182,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5398,7 +9327,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -5409,6 +9338,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5564,7 +9495,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -5575,6 +9506,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5718,7 +9651,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -5729,6 +9662,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5907,7 +9842,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -5918,6 +9853,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6073,7 +10010,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -6084,6 +10021,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6263,7 +10202,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -6274,6 +10213,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6417,7 +10358,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -6428,6 +10369,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6583,7 +10526,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -6594,6 +10537,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6737,7 +10682,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -6748,6 +10693,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6903,7 +10850,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -6914,6 +10861,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7057,7 +11006,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -7068,6 +11017,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7223,7 +11174,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -7234,6 +11185,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7377,7 +11330,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -7388,6 +11341,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7543,7 +11498,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -7554,6 +11509,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7707,7 +11664,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -7718,6 +11675,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7862,7 +11821,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -7873,6 +11832,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8028,7 +11989,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -8039,6 +12000,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8214,7 +12177,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -8225,6 +12188,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8400,7 +12365,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -8411,6 +12376,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8553,7 +12520,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -8564,6 +12531,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8742,7 +12711,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -8753,6 +12722,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8908,7 +12879,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -8919,6 +12890,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9094,7 +13067,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -9105,6 +13078,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9284,7 +13259,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -9295,6 +13270,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9470,7 +13447,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -9481,6 +13458,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9656,7 +13635,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -9667,6 +13646,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9842,7 +13823,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -9853,6 +13834,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10032,7 +14015,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -10043,6 +14026,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10201,7 +14186,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -10212,6 +14197,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10370,7 +14357,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -10381,6 +14368,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10536,7 +14525,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -10547,6 +14536,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10707,7 +14698,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -10718,6 +14709,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10878,7 +14871,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -10889,6 +14882,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11045,7 +15040,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -11056,6 +15051,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11233,7 +15230,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -11244,6 +15241,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11404,7 +15403,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -11415,6 +15414,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11592,7 +15593,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -11603,6 +15604,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11774,7 +15777,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -11785,6 +15788,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11944,7 +15949,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -11955,6 +15960,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12110,7 +16117,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -12121,6 +16128,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12298,7 +16307,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -12309,6 +16318,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12486,7 +16497,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerErrorEnvelope"];
                 };
             };
-            /** @description An error response with one of the documented statuses. */
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -12497,6 +16508,8 @@ export interface operations {
                     "X-RateLimit-Reset": number;
                     /** @description The request id; error bodies repeat it as request_id. */
                     "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {

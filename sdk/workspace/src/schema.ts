@@ -1357,7 +1357,3646 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "approval.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The approval.approved event
+         * @description Sent to each webhook subscribed to approval.approved, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "approval.approved";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "approval.approved";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Approvals.Approval"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "approval.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The approval.cancelled event
+         * @description Sent to each webhook subscribed to approval.cancelled, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "approval.cancelled";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "approval.cancelled";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Approvals.Approval"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "approval.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The approval.rejected event
+         * @description Sent to each webhook subscribed to approval.rejected, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "approval.rejected";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "approval.rejected";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Approvals.Approval"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "approval.requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The approval.requested event
+         * @description Sent to each webhook subscribed to approval.requested, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "approval.requested";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "approval.requested";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Approvals.Approval"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "approval.step_completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The approval.step_completed event
+         * @description Sent to each webhook subscribed to approval.step_completed, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "approval.step_completed";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "approval.step_completed";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Approvals.Approval"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "company.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The company.created event
+         * @description Sent to each webhook subscribed to company.created, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "company.created";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "company.created";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Crm.Company"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The contact.created event
+         * @description Sent to each webhook subscribed to contact.created, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "contact.created";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "contact.created";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Crm.Contact"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The contact.updated event
+         * @description Sent to each webhook subscribed to contact.updated, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "contact.updated";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "contact.updated";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Crm.Contact"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conversation.assigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The conversation.assigned event
+         * @description Sent to each webhook subscribed to conversation.assigned, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "conversation.assigned";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "conversation.assigned";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Inbox.Conversation"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conversation.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The conversation.closed event
+         * @description Sent to each webhook subscribed to conversation.closed, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "conversation.closed";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "conversation.closed";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Inbox.Conversation"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conversation.reopened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The conversation.reopened event
+         * @description Sent to each webhook subscribed to conversation.reopened, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "conversation.reopened";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "conversation.reopened";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Inbox.Conversation"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deal.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The deal.created event
+         * @description Sent to each webhook subscribed to deal.created, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "deal.created";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "deal.created";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Deliveries.DealEventData"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deal.lost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The deal.lost event
+         * @description Sent to each webhook subscribed to deal.lost, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "deal.lost";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "deal.lost";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Deliveries.DealEventData"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deal.stage_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The deal.stage_changed event
+         * @description Sent to each webhook subscribed to deal.stage_changed, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "deal.stage_changed";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "deal.stage_changed";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Deliveries.DealEventData"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deal.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The deal.updated event
+         * @description Sent to each webhook subscribed to deal.updated, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "deal.updated";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "deal.updated";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Deliveries.DealEventData"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deal.won": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The deal.won event
+         * @description Sent to each webhook subscribed to deal.won, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "deal.won";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "deal.won";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Deliveries.DealEventData"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "employee.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The employee.created event
+         * @description Sent to each webhook subscribed to employee.created, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "employee.created";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "employee.created";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Hr.Employee"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "employee.terminated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The employee.terminated event
+         * @description Sent to each webhook subscribed to employee.terminated, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "employee.terminated";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "employee.terminated";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Hr.Employee"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "lead.assigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The lead.assigned event
+         * @description Sent to each webhook subscribed to lead.assigned, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "lead.assigned";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "lead.assigned";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Deliveries.LeadEventData"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "lead.converted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The lead.converted event
+         * @description Sent to each webhook subscribed to lead.converted, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "lead.converted";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "lead.converted";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Deliveries.LeadEventData"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "lead.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The lead.created event
+         * @description Sent to each webhook subscribed to lead.created, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "lead.created";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "lead.created";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Deliveries.LeadEventData"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "lead.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The lead.updated event
+         * @description Sent to each webhook subscribed to lead.updated, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "lead.updated";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "lead.updated";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Deliveries.LeadEventData"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "leave.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The leave.approved event
+         * @description Sent to each webhook subscribed to leave.approved, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "leave.approved";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "leave.approved";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Hr.Leave"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "leave.requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The leave.requested event
+         * @description Sent to each webhook subscribed to leave.requested, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "leave.requested";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "leave.requested";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Hr.Leave"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The message.received event
+         * @description Sent to each webhook subscribed to message.received, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "message.received";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "message.received";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Inbox.Message"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The message.sent event
+         * @description Sent to each webhook subscribed to message.sent, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "message.sent";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "message.sent";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Inbox.Message"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ping event
+         * @description Sent to each webhook subscribed to ping, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "ping";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "ping";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Deliveries.PingData"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "quotation.accepted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The quotation.accepted event
+         * @description Sent to each webhook subscribed to quotation.accepted, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "quotation.accepted";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "quotation.accepted";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Crm.Quotation"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "quotation.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The quotation.sent event
+         * @description Sent to each webhook subscribed to quotation.sent, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "quotation.sent";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "quotation.sent";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Crm.Quotation"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.assigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ticket.assigned event
+         * @description Sent to each webhook subscribed to ticket.assigned, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "ticket.assigned";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "ticket.assigned";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Tickets.Ticket"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.commented": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ticket.commented event
+         * @description Sent to each webhook subscribed to ticket.commented, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "ticket.commented";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "ticket.commented";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Tickets.Comment"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ticket.created event
+         * @description Sent to each webhook subscribed to ticket.created, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "ticket.created";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "ticket.created";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Tickets.Ticket"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.sla_breached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ticket.sla_breached event
+         * @description Sent to each webhook subscribed to ticket.sla_breached, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "ticket.sla_breached";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "ticket.sla_breached";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Tickets.Ticket"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ticket.status_changed event
+         * @description Sent to each webhook subscribed to ticket.status_changed, with the envelope as the body and the X-SVC-* headers below.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's name, as in the envelope's event. */
+                    "X-SVC-Event": "ticket.status_changed";
+                    /** @description The delivery id, equal to the envelope's id (evt_...): the same on every attempt and on a resend, new on a replay (whose envelope names the original in replay_of). Remember it for 24 hours and skip repeats. */
+                    "X-SVC-Delivery": components["schemas"]["Deliveries.EventId"];
+                    /** @description The workspace the event belongs to. */
+                    "X-SVC-Workspace": components["schemas"]["Platform.uuid"];
+                    /** @description Unix time in seconds when this attempt was signed; each attempt is signed afresh. Refuse one far from now (300 s is usual). */
+                    "X-SVC-Timestamp": number;
+                    /** @description sha256= and the hex HMAC-SHA256 of exactly the body bytes, keyed with the webhook's secret. Check it over the raw body before parsing it. */
+                    "X-SVC-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description sha256= and the hex HMAC-SHA256 of "<X-SVC-Timestamp>.<body>": binds the timestamp to the body, so a captured delivery cannot be sent again under a new timestamp. */
+                    "X-SVC-Timestamp-Signature": components["schemas"]["Deliveries.Signature"];
+                    /** @description Which attempt this is: 1 for the first, up to 6 when every retry of WEBHOOK_RETRY_SCHEDULE (at most five) is used. A resend starts again at 1. */
+                    "X-SVC-Attempt": number;
+                    /** @description Svc-Webhook/1.0. */
+                    "User-Agent": "Svc-Webhook/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id, equal to X-SVC-Delivery: the same on every attempt and on a resend, new on a replay. A receiver de-duplicates on it. */
+                        id: components["schemas"]["Deliveries.EventId"];
+                        /** @description On a replay only: the id of the event's first delivery, kept through replays of replays. */
+                        replay_of?: components["schemas"]["Deliveries.EventId"];
+                        /**
+                         * @description The event's name, equal to X-SVC-Event.
+                         * @enum {string}
+                         */
+                        event: "ticket.status_changed";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened: ISO 8601 UTC with milliseconds.
+                         */
+                        occurred_at: string;
+                        /** @description The workspace the event belongs to, equal to X-SVC-Workspace. */
+                        workspace_id: components["schemas"]["Platform.uuid"];
+                        /**
+                         * @description The version of the envelope and data shapes.
+                         * @enum {string}
+                         */
+                        api_version: "v1";
+                        /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
+                        data: components["schemas"]["Tickets.Ticket"];
+                        /** @description On events that change an existing record: each changed field's value before and after. */
+                        changes?: {
+                            [key: string]: components["schemas"]["Deliveries.Change"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery; the response body is ignored. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A redirect is not followed: the delivery failed and is retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt. */
+                "3XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A permanent failure, not retried: the delivery is logged as failed. 408 and 429 are the exceptions, retried like a 5xx. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A failure, retried on WEBHOOK_RETRY_SCHEDULE with the same id and the next X-SVC-Attempt (so are timeouts and connection errors); when the last attempt fails too, the webhook is paused. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description One page of a list: its items and the cursor of the next page. */
@@ -1747,6 +5386,44 @@ export interface components {
             /** @description Pass it back as cursor for the next page; null on the last page. */
             next_cursor: components["schemas"]["Platform.cursor"] | null;
         };
+        /** @description One field's change on an update-type event: its value before and after. */
+        "Deliveries.Change": {
+            from: unknown;
+            to: unknown;
+        };
+        /** @description A deal as its events carry it: the seed's deal shape. amount is in the currency's minor unit (cents). */
+        "Deliveries.DealEventData": {
+            id: components["schemas"]["Platform.uuid"];
+            name: string;
+            stage: string | null;
+            amount: components["schemas"]["amount"] | null;
+            owner_id: components["schemas"]["Platform.uuid"] | null;
+        };
+        /** @description An event id: evt_ and 32 lower-case hex digits. */
+        "Deliveries.EventId": string;
+        /** @description A lead as its events carry it: the seed's lead shape. */
+        "Deliveries.LeadEventData": {
+            id: components["schemas"]["Platform.uuid"];
+            name: string;
+            phone: string | null;
+            email: string | null;
+            source: string | null;
+            status: components["schemas"]["Crm.LeadStatus"];
+            owner_id: components["schemas"]["Platform.uuid"] | null;
+            /** Format: date-time */
+            created_at: string;
+            custom_fields: {
+                [key: string]: string;
+            };
+        };
+        /** @description The data of a ping, sent when a webhook is saved or its URL changes: which webhook, under which name, for which events. */
+        "Deliveries.PingData": {
+            webhook_id: components["schemas"]["Platform.uuid"];
+            name: string;
+            events: string[];
+        };
+        /** @description sha256= and the lower-case hex HMAC-SHA256 (64 digits) keyed with the webhook's secret. */
+        "Deliveries.Signature": string;
         /** @description One page of a list: its items and the cursor of the next page. */
         DeliveryPage: {
             items: components["schemas"]["Webhooks.Delivery"][];

@@ -1,24 +1,23 @@
 // Verifying a webhook delivery on the receiving side: X-SVC-Signature is "sha256=" and the hex HMAC-SHA256 of the
 // raw request body keyed with the webhook's secret, so it must be checked over the exact bytes received (never over
 // JSON parsed and serialised again). Web Crypto's HMAC verify compares in constant time and runs on Node 20+,
-// Deno, Bun, workers and browsers alike.
+// Deno, Bun, workers and browsers alike. The envelope and header types are the generated schema's `webhooks` map.
+import type { webhooks } from './schema.js';
 
-/** The event envelope every delivery carries. */
-export interface WebhookEnvelope {
-  /** evt_…: the delivery id, equal to X-SVC-Delivery: the same on every attempt and on resend, new on replay. */
-  id: string;
-  /** On a replay only: the id (evt_…) of the event's original delivery. */
-  replay_of?: string;
-  event: string;
-  /** ISO 8601 UTC with milliseconds. */
-  occurred_at: string;
-  workspace_id: string;
-  api_version: string;
-  /** A snapshot of the entity at event time. */
-  data: Record<string, unknown>;
-  /** On update events: field → { from, to }. */
-  changes?: Record<string, { from: unknown; to: unknown }>;
-}
+/** The name of every event a delivery can carry: the catalogue's, and ping. */
+export type WebhookEventName = keyof webhooks;
+
+/** The envelope of one event, as the workspace document's `webhooks` map declares it. */
+export type WebhookEnvelopeOf<E extends WebhookEventName> = webhooks[E]['post']['requestBody']['content']['application/json'];
+
+/** The data of one event's envelope. */
+export type WebhookDataOf<E extends WebhookEventName> = WebhookEnvelopeOf<E>['data'];
+
+/** The X-SVC-* headers of one event's delivery. */
+export type WebhookDeliveryHeadersOf<E extends WebhookEventName> = webhooks[E]['post']['parameters']['header'];
+
+/** The envelope every delivery carries: a union narrowed by its `event`. */
+export type WebhookEnvelope = { [E in WebhookEventName]: WebhookEnvelopeOf<E> }[WebhookEventName];
 
 export interface VerifiedWebhook {
   /** X-SVC-Delivery, equal to the envelope's id: remember it (24 hours) and skip repeats; a resend repeats it, a replay has a new one. */

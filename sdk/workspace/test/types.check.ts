@@ -1,6 +1,6 @@
 // Compile-time checks of the SDK's derived types. The root typecheck (tsc -p tsconfig.json) covers this file; it is
 // never run. Each @ts-expect-error line must stay an error, or the typecheck fails.
-import type { AdminOperationId, ItemOf, KeyOperationId, KeyPaginatedOperationId, operations, Schemas, WorkspaceAdminClient, WorkspaceClient } from '../src/index.js';
+import type { AdminOperationId, ItemOf, KeyOperationId, KeyPaginatedOperationId, operations, Schemas, WebhookDataOf, WebhookDeliveryHeadersOf, WebhookEnvelope, WebhookEventName, WorkspaceAdminClient, WorkspaceClient } from '../src/index.js';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 function assert<T extends true>(): T | void {}
@@ -19,6 +19,11 @@ type WebhookOperationId =
   | 'disableWebhook' | 'testWebhook' | 'listWebhookDeliveries' | 'resendWebhookDelivery' | 'replayWebhookDelivery';
 assert<Equal<KeyOperationId, 'acceptQuotation' | 'approveLeave' | 'assignConversation' | 'cancelApproval' | 'closeConversation' | 'convertLead' | 'createApproval' | 'createApprovalDecision' | 'createAttendance' | 'createCompany' | 'createContact' | 'createConversation' | 'createDeal' | 'createEmployee' | 'createLead' | 'createLeave' | 'createMessage' | 'createQuotation' | 'createTicket' | 'createTicketComment' | 'declineQuotation' | 'getApproval' | 'getAttendance' | 'getCompany' | 'getContact' | 'getConversation' | 'getDeal' | 'getEmployee' | 'getLead' | 'getLeave' | 'getMessage' | 'getQuotation' | 'getTicket' | 'listApprovalDecisions' | 'listApprovals' | 'listAttendance' | 'listCompanies' | 'listContacts' | 'listConversations' | 'listDeals' | 'listEmployees' | 'listLeads' | 'listLeaves' | 'listMessages' | 'listQuotations' | 'listScopes' | 'listTicketComments' | 'listTickets' | 'rejectLeave' | 'reopenConversation' | 'sendQuotation' | 'terminateEmployee' | 'updateAttendance' | 'updateCompany' | 'updateContact' | 'updateDeal' | 'updateEmployee' | 'updateLead' | 'updateQuotation' | 'updateTicket' | WebhookOperationId>>();
 assert<Equal<ItemOf<'listLeads'>, Schemas['Crm.Lead']>>();
+// The webhook types come from the document's webhooks map: the 33 catalogue events and ping, each with its data.
+assert<Equal<Extract<WebhookEventName, `deal.${string}`>, 'deal.created' | 'deal.updated' | 'deal.stage_changed' | 'deal.won' | 'deal.lost'>>();
+assert<Equal<WebhookDataOf<'deal.won'>, Schemas['Deliveries.DealEventData']>>();
+assert<Equal<WebhookDataOf<'ticket.commented'>, Schemas['Tickets.Comment']>>();
+assert<Equal<WebhookDeliveryHeadersOf<'lead.created'>['X-SVC-Event'], 'lead.created'>>();
 
 declare const crm: WorkspaceClient;
 declare const admin: WorkspaceAdminClient;
@@ -40,3 +45,10 @@ void (async () => {
   // @ts-expect-error a scope outside the catalogue
   await admin.createSvcKey({ path: { workspace_id: '' }, body: { name: 'x', scopes: ['crm.leads.fly'] } });
 });
+
+declare const envelope: WebhookEnvelope;
+if (envelope.event === 'deal.won') envelope.data.amount satisfies number | null;
+if (envelope.event === 'message.received') envelope.data.conversation_id satisfies string;
+// @ts-expect-error an event outside the catalogue
+void (envelope.event === 'deal.vanished');
+

@@ -1,6 +1,7 @@
-// The event catalogue is one list: the code's, the workspace document's and the partner document's.
+// The event catalogue is one list: the code's, the workspace document's and the partner document's, whose webhooks
+// maps declare a delivery for each event.
 import { readFile } from 'node:fs/promises';
-import { envelopeText, parseSvcEvent, webhookEvents } from './events.js';
+import { envelopeText, parseSvcEvent, pingEvent, webhookEvents } from './events.js';
 
 async function enumOf(doc: string, schema: string): Promise<string[]> {
   const spec = JSON.parse(await readFile(new URL(`../../../generated/openapi/${doc}.json`, import.meta.url), 'utf8'));
@@ -13,6 +14,14 @@ test('the catalogue of the seed, the same in both documents', async () => {
   expect(new Set(webhookEvents).size).toBe(33);
   expect(await enumOf('workspace', 'Webhooks.WebhookEvent')).toEqual([...webhookEvents]);
   expect(await enumOf('partner', 'Webhooks.WebhookEvent')).toEqual([...webhookEvents]);
+});
+
+test('both documents declare a delivery (the webhooks map) for every catalogue event and the ping', async () => {
+  for (const doc of ['workspace', 'partner']) {
+    const spec = JSON.parse(await readFile(new URL(`../../../generated/openapi/${doc}.json`, import.meta.url), 'utf8'));
+    expect(Object.keys(spec.webhooks).sort()).toEqual([...webhookEvents, pingEvent].sort());
+    expect(Object.keys(spec.paths).filter((path) => path.startsWith('/webhook-deliveries'))).toEqual([]);
+  }
 });
 
 test('the envelope is written in the seed order, changes as {from, to}; the outbox payload is read defensively', () => {

@@ -2,7 +2,8 @@
 // reach a real HTTPS receiver signed over the exact bytes sent, with the seed's headers; failures are retried on the
 // schedule (WEBHOOK_RETRY_SCHEDULE shortened to seconds), permanent 4xx are not, the last failure pauses the webhook
 // and mails its Owner through real SMTP; a receiver that is down for a while gets every event once it is back;
-// resend keeps the delivery id (the envelope's id), replay makes a new one; the log keeps the 200 most recent.
+// resend keeps the delivery id (the envelope's id), replay makes a new one; the log keeps the 200 most recent; what
+// the receiver gets matches the webhooks map of both listeners' served /openapi.json.
 import { createHmac } from 'node:crypto';
 import { count } from '../../helpers/expect.js';
 import { expectSvcError } from '../../helpers/workspace-expect.js';
@@ -11,6 +12,7 @@ import { deduplicatedByBodyId, emitEvent, eventually, requestsOf, svc, webhookRi
 import { verifyWebhook } from '../../../sdk/workspace/src/index.js';
 import { envelopeText } from '../../../src/core/webhooks/events.js';
 import type { TestPlatform } from '../../support/platform.js';
+import { deliveryContract } from '../../support/webhook-contract.js';
 
 let rig: WebhookRig;
 let platform: TestPlatform;
@@ -298,4 +300,36 @@ test('lead.created from POST /api/v1/leads reaches a webhook (once workspace cha
   expect(sent).toMatchObject({ event: 'lead.created', workspace_id: hook.ws.id, api_version: 'v1', data: { id: lead.body.id, name: 'Ada Lovelace' } });
   expect(sent.id).toMatch(/^evt_/);
   expect(sent.occurred_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+});
+
+test('the served documents declare what the wire carries: real deliveries, a retry, a replay and the ping match both listeners\' webhooks', async () => {
+  const hook = await hookOn('/contract', ['lead.created', 'deal.created'], () => 200);
+  const crmKey = (await hook.ws.key(['crm.*'])).key;
+  expect((await svc(platform, crmKey, 'POST', '/api/v1/leads', { name: 'Ada Lovelace', email: 'ada@example.com' })).status).toBe(201);
+  const lead = await eventually(async () => (await deliveryRows(hook.id)).find((r) => r.status === 'succeeded'));
+  // The deal's first attempt fails, so its retry (X-SVC-Attempt 2) is checked too.
+  rig.receiver.respond((r) => ({ status: r.headers['x-svc-event'] === 'deal.created' && r.headers['x-svc-attempt'] === '1' ? 500 : 200, body: 'ok' }));
+  expect((await svc(platform, crmKey, 'POST', '/api/v1/deals', { name: 'Analytical engine', amount: 125000, currency: 'GBP' })).status).toBe(201);
+  const replayed = await svc(platform, hook.key, 'POST', `/api/v1/webhooks/${hook.id}/deliveries/${lead.id}/replay`);
+  expect(replayed.status).toBe(202);
+  await settled(hook.id, 3, ['succeeded']);
+
+  const received = rig.receiver.received.filter((r) => r.path === '/contract');
+  const attempts = received.map((r) => `${r.headers['x-svc-event']}#${r.headers['x-svc-attempt']}`).sort();
+  expect(attempts).toEqual(['deal.created#1', 'deal.created#2', 'lead.created#1', 'lead.created#1', 'ping#1']);
+  const replay = received.find((r) => r.headers['x-svc-delivery'] === replayed.body.event_id)!;
+  expect(JSON.parse(replay.body.toString())).toMatchObject({ id: replayed.body.event_id, replay_of: lead.event_id });
+  const deal = received.find((r) => r.headers['x-svc-event'] === 'deal.created')!;
+  expect(JSON.parse(deal.body.toString()).data).toMatchObject({ amount: 125000 });
+
+  for (const url of [platform.workspaceUrl, platform.partnerUrl]) {
+    const contract = await deliveryContract(url);
+    expect(contract.events).toHaveLength(34);
+    for (const r of received) expect({ delivery: `${r.headers['x-svc-event']}#${r.headers['x-svc-attempt']}`, problems: contract.problems(r) }).toEqual({ delivery: expect.any(String), problems: [] });
+    // What the document forbids is told apart: a seventh attempt, an amount in major units, an unknown field.
+    expect(contract.problems({ ...deal, headers: { ...deal.headers, 'x-svc-attempt': '7' } })).toEqual([expect.stringMatching(/^X-SVC-Attempt "7"/)]);
+    const body = JSON.parse(deal.body.toString());
+    expect(contract.problems({ ...deal, body: Buffer.from(JSON.stringify({ ...body, data: { ...body.data, amount: '1250.00' } })) })).not.toEqual([]);
+    expect(contract.problems({ ...deal, body: Buffer.from(JSON.stringify({ ...body, extra: true })) })).not.toEqual([]);
+  }
 });
