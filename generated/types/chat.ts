@@ -34,8 +34,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Update team, department, role and tags
-         * @description Update team, department, role and tags. A module's own token: accounts of its own module and customer only (another's is 404 account_not_found).
+         * Update team, department, role, tags and the e-mail address
+         * @description Update team, department, role, tags and the e-mail address. A module's own token: accounts of its own module and customer only (another's is 404 account_not_found).
          */
         patch: operations["updateAccountMetadata"];
         trace?: never;
@@ -1833,6 +1833,8 @@ export interface components {
             accountType: components["schemas"]["AccountType"];
             status: components["schemas"]["AccountStatus"];
             metadata: components["schemas"]["AccountMetadata"];
+            /** @description Where mail for the account goes (a workspace Owner's webhook warnings); null when none was given. */
+            email: string | null;
             createdAt: components["schemas"]["Platform.instant"];
             updatedAt: components["schemas"]["Platform.instant"];
         };
@@ -2599,6 +2601,11 @@ export interface components {
             text: components["schemas"]["Platform.text"];
         };
         /**
+         * Format: email
+         * @description An e-mail address (at most 254 characters, the longest a mail path allows).
+         */
+        EmailAddress: string;
+        /**
          * @description A stable snake_case error code; each is described in docs/errors.md.
          * @enum {string}
          */
@@ -2978,6 +2985,8 @@ export interface components {
             /** @default USER */
             accountType?: components["schemas"]["AccountType"];
             metadata?: components["schemas"]["AccountMetadataInput"];
+            /** @description The account's e-mail address; on an existing account, absent keeps it and null clears it. */
+            email?: components["schemas"]["EmailAddress"] | null;
         };
         RegisterCustomerKeyRequest: {
             /** @description Key id matched against the JWT header kid. Defaults to the first 16 hex characters of the key fingerprint. */
@@ -3335,6 +3344,14 @@ export interface components {
              */
             count: number;
         };
+        /** @description The metadata update: metadata fields and the account's e-mail address; an absent field stays as it is, null clears it. */
+        UpdateAccountMetadataRequest: {
+            team?: components["schemas"]["Platform.text"] | null;
+            department?: components["schemas"]["Platform.text"] | null;
+            role?: components["schemas"]["Platform.text"] | null;
+            tags?: components["schemas"]["Tag"][];
+            email?: components["schemas"]["EmailAddress"] | null;
+        };
         UpdateAccountStatusRequest: {
             status: components["schemas"]["AccountStatus"];
         };
@@ -3643,7 +3660,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AccountMetadataInput"];
+                "application/json": components["schemas"]["UpdateAccountMetadataRequest"];
             };
         };
         responses: {
