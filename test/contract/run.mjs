@@ -88,6 +88,8 @@ const semanticRejections = [
   'getOrCreatePrivateRoom',
   // moduleCode must name an existing module.
   'registerAccount',
+  // the contract limits ratePerHour and burstPerMinute come with the enterprise plan only.
+  'setWorkspacePlan',
   // publicKeyPem must be a PEM SubjectPublicKeyInfo key usable with the chosen algorithm.
   'registerCustomerKey',
   // cursor must be a cursor this service issued.
