@@ -34,8 +34,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Update team, department, role and tags
-         * @description Update team, department, role and tags. A module's own token: accounts of its own module and customer only (another's is 404 account_not_found).
+         * Update team, department, role, tags and the e-mail address
+         * @description Update team, department, role, tags and the e-mail address. A module's own token: accounts of its own module and customer only (another's is 404 account_not_found).
          */
         patch: operations["updateAccountMetadata"];
         trace?: never;
@@ -162,6 +162,30 @@ export interface paths {
          * @description Empty the verify-key cache of this customer on every node.
          */
         post: operations["refreshCustomerKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/workspaces/{workspaceId}/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A workspace's plan and the limits in force
+         * @description A workspace's plan and the limits in force.
+         */
+        get: operations["getWorkspacePlan"];
+        /**
+         * Set a workspace's plan and, for enterprise, its contract limits
+         * @description Set a workspace's plan and, for enterprise, its contract limits. Every node applies them to the next request.
+         */
+        put: operations["setWorkspacePlan"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1809,6 +1833,8 @@ export interface components {
             accountType: components["schemas"]["AccountType"];
             status: components["schemas"]["AccountStatus"];
             metadata: components["schemas"]["AccountMetadata"];
+            /** @description Where mail for the account goes (a workspace Owner's webhook warnings); null when none was given. */
+            email: string | null;
             createdAt: components["schemas"]["Platform.instant"];
             updatedAt: components["schemas"]["Platform.instant"];
         };
@@ -2183,6 +2209,11 @@ export interface components {
             data: components["schemas"]["UserEventPage"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseWorkspacePlanResponse: {
+            data: components["schemas"]["WorkspacePlanResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
         /** @description A file carried by a message. */
         Attachment: {
             /** @description The upload's id, also the file's id. */
@@ -2381,6 +2412,11 @@ export interface components {
             endedAt: components["schemas"]["Platform.instant"] | null;
         };
         /**
+         * Format: int32
+         * @description A contract limit: a whole number of requests.
+         */
+        ContractLimit: number;
+        /**
          * @description Room types a client may create directly; the others come from get-or-create operations.
          * @enum {string}
          */
@@ -2565,10 +2601,15 @@ export interface components {
             text: components["schemas"]["Platform.text"];
         };
         /**
+         * Format: email
+         * @description An e-mail address (at most 254 characters, the longest a mail path allows).
+         */
+        EmailAddress: string;
+        /**
          * @description A stable snake_case error code; each is described in docs/errors.md.
          * @enum {string}
          */
-        "Envelope.ChatErrorCode": "validation_failed" | "malformed_json" | "malformed_request" | "bad_request" | "route_not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "internal_error" | "service_unavailable" | "unauthenticated" | "token_malformed" | "token_invalid" | "token_expired" | "token_lifetime_exceeded" | "unknown_signing_key" | "token_audience_mismatch" | "account_unknown" | "account_deactivated" | "account_banned" | "invalid_cursor" | "platform_admin_required" | "account_admin_required" | "forbidden" | "rate_limited" | "events_expired" | "module_not_found" | "module_exists" | "key_exists" | "account_not_found" | "account_conflict" | "room_not_found" | "member_not_found" | "join_request_not_found" | "join_request_resolved" | "unsupported_room_type" | "last_owner" | "message_not_found" | "message_recalled" | "message_not_editable" | "edit_window_expired" | "snap_not_found" | "channel_not_found" | "channel_rule_managed" | "channel_not_rule_based" | "contact_request_not_found" | "contact_request_not_pending" | "contact_not_accepted" | "broadcast_not_found" | "label_not_found" | "label_name_taken" | "label_limit_reached" | "saved_not_found" | "poll_closed" | "upload_not_found" | "upload_incomplete" | "upload_already_attached" | "file_not_found" | "reminder_not_found" | "reminder_not_active" | "scheduled_message_not_found" | "scheduled_message_not_pending" | "bot_not_found" | "username_taken" | "bot_not_in_room" | "bot_unavailable";
+        "Envelope.ChatErrorCode": "validation_failed" | "malformed_json" | "malformed_request" | "bad_request" | "route_not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "internal_error" | "service_unavailable" | "unauthenticated" | "token_malformed" | "token_invalid" | "token_expired" | "token_lifetime_exceeded" | "unknown_signing_key" | "token_audience_mismatch" | "account_unknown" | "account_deactivated" | "account_banned" | "invalid_cursor" | "platform_admin_required" | "account_admin_required" | "forbidden" | "rate_limited" | "events_expired" | "module_not_found" | "module_exists" | "key_exists" | "account_not_found" | "account_conflict" | "workspace_not_found" | "room_not_found" | "member_not_found" | "join_request_not_found" | "join_request_resolved" | "unsupported_room_type" | "last_owner" | "message_not_found" | "message_recalled" | "message_not_editable" | "edit_window_expired" | "snap_not_found" | "channel_not_found" | "channel_rule_managed" | "channel_not_rule_based" | "contact_request_not_found" | "contact_request_not_pending" | "contact_not_accepted" | "broadcast_not_found" | "label_not_found" | "label_name_taken" | "label_limit_reached" | "saved_not_found" | "poll_closed" | "upload_not_found" | "upload_incomplete" | "upload_already_attached" | "file_not_found" | "reminder_not_found" | "reminder_not_active" | "scheduled_message_not_found" | "scheduled_message_not_pending" | "bot_not_found" | "username_taken" | "bot_not_in_room" | "bot_unavailable";
         /** @description The body of every chat error response. */
         "Envelope.ErrorBody": {
             /** @description Stable snake_case error code; see the error catalogue in docs/errors.md. */
@@ -2944,6 +2985,8 @@ export interface components {
             /** @default USER */
             accountType?: components["schemas"]["AccountType"];
             metadata?: components["schemas"]["AccountMetadataInput"];
+            /** @description The account's e-mail address; on an existing account, absent keeps it and null clears it. */
+            email?: components["schemas"]["EmailAddress"] | null;
         };
         RegisterCustomerKeyRequest: {
             /** @description Key id matched against the JWT header kid. Defaults to the first 16 hex characters of the key fingerprint. */
@@ -3194,6 +3237,13 @@ export interface components {
             /** @description The caller's labels the room carries from now on, replacing the previous ones; empty removes them all. */
             labelIds: components["schemas"]["Platform.uuid"][];
         };
+        SetWorkspacePlanRequest: {
+            plan: components["schemas"]["WorkspacePlan"];
+            /** @description Contract requests per hour; enterprise only. Absent: business's. */
+            ratePerHour?: components["schemas"]["ContractLimit"];
+            /** @description Contract burst per minute; enterprise only. Absent: business's. */
+            burstPerMinute?: components["schemas"]["ContractLimit"];
+        };
         /** @description What removing the banner leaves. */
         SnapRemovedResponse: {
             roomId: components["schemas"]["Platform.uuid"];
@@ -3293,6 +3343,14 @@ export interface components {
              * @description Threads the caller follows that have unread replies.
              */
             count: number;
+        };
+        /** @description The metadata update: metadata fields and the account's e-mail address; an absent field stays as it is, null clears it. */
+        UpdateAccountMetadataRequest: {
+            team?: components["schemas"]["Platform.text"] | null;
+            department?: components["schemas"]["Platform.text"] | null;
+            role?: components["schemas"]["Platform.text"] | null;
+            tags?: components["schemas"]["Tag"][];
+            email?: components["schemas"]["EmailAddress"] | null;
         };
         UpdateAccountStatusRequest: {
             status: components["schemas"]["AccountStatus"];
@@ -3435,6 +3493,29 @@ export interface components {
             pendingUpdateCount: number;
             lastErrorAt: components["schemas"]["Platform.instant"] | null;
             lastErrorMessage: string | null;
+        };
+        /**
+         * @description A workspace API plan (convention B): its requests per hour and burst per minute.
+         * @enum {string}
+         */
+        WorkspacePlan: "free" | "pro" | "business" | "enterprise";
+        /** @description The limits the workspace API's gate applies to every key of the workspace. */
+        WorkspacePlanLimits: {
+            /** Format: int32 */
+            ratePerHour: number;
+            /** Format: int32 */
+            burstPerMinute: number;
+        };
+        /** @description A workspace's plan on the workspace API, with the limits in force. */
+        WorkspacePlanResponse: {
+            workspaceId: components["schemas"]["Platform.uuid"];
+            plan: components["schemas"]["WorkspacePlan"];
+            /** @description The contract limits as stored (enterprise only); null where the plan's own apply. */
+            contract: {
+                ratePerHour: number | null;
+                burstPerMinute: number | null;
+            } | null;
+            limits: components["schemas"]["WorkspacePlanLimits"];
         };
     };
     responses: never;
@@ -3579,7 +3660,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AccountMetadataInput"];
+                "application/json": components["schemas"]["UpdateAccountMetadataRequest"];
             };
         };
         responses: {
@@ -4460,6 +4541,228 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiResponseRecord"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getWorkspacePlan: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                workspaceId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseWorkspacePlanResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    setWorkspacePlan: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                workspaceId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetWorkspacePlanRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseWorkspacePlanResponse"];
                 };
             };
             /** @description An error response with one of the documented statuses. */

@@ -222,7 +222,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
     if (config.services.includes('chat')) {
       stops.push(await botWaiters.listen(subscriber));
       const chat = await buildChatListener({
-        deps: { orm, sql, clock, queues, verifyKeys, accounts, config },
+        deps: { orm, sql, clock, queues, verifyKeys, accounts, config, gateKeys },
         log,
         bodyLimit: config.bodyLimitBytes,
         audience: config.jwtAudience,

@@ -19,6 +19,7 @@ export const chatErrorCodes = [
   'key_exists',
   'account_not_found',
   'account_conflict',
+  'workspace_not_found',
   // rooms and members
   'room_not_found',
   'member_not_found',

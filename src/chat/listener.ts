@@ -9,6 +9,8 @@ import { accountHandlers } from './accounts/handlers.js';
 import { AccountService } from './accounts/service.js';
 import { moduleHandlers } from './admin-modules/handlers.js';
 import { ModuleService } from './admin-modules/service.js';
+import { workspacePlanHandlers } from './admin-workspaces/handlers.js';
+import { WorkspacePlanService } from './admin-workspaces/service.js';
 import { createAuthenticator } from '../core/auth/authenticate.js';
 import { broadcastHandlers } from './broadcasts/handlers.js';
 import { BroadcastService } from './broadcasts/service.js';
@@ -105,6 +107,7 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
   const handlers: ChatHandlers = {
     ...healthHandlers(options.readiness),
     ...moduleHandlers(new ModuleService(deps)),
+    ...workspacePlanHandlers(new WorkspacePlanService(deps, deps.gateKeys)),
     ...accountHandlers(new AccountService(deps)),
     ...roomHandlers(rooms, new PersonalRoomService(deps, rooms), members),
     ...memberHandlers(members),

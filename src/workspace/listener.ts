@@ -18,6 +18,7 @@ import type { WorkspaceDeps } from './deps.js';
 import { renderWorkspaceError } from './errors.js';
 import { createAuditHook, createGate, createOperationAuth, requiredScopes } from './gate/gate.js';
 import type { KeyLookup } from './gate/key-lookup.js';
+import { notificationHandlers } from './notifications/handlers.js';
 import type { WorkspaceRateLimiter } from './gate/rate-limit.js';
 import type { WorkspaceHandlers, WorkspaceOperations } from './handler-types.js';
 import { healthHandlers } from './health/handlers.js';
@@ -57,6 +58,7 @@ export async function buildWorkspaceListener(options: WorkspaceListenerOptions):
     ...healthHandlers(options.readiness),
     ...scopeHandlers(),
     ...svcKeyHandlers(deps),
+    ...notificationHandlers(deps),
     ...auditHandlers(deps),
     ...crmHandlers(deps),
     ...inboxHandlers(deps),

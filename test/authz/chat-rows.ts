@@ -7,6 +7,7 @@
 // Rows of operations that are not in this branch's spec yet (OPS.md) carry the bodies their briefs describe;
 // the test skips them until the operation appears in generated/openapi/chat.json.
 import { newId } from '../../src/platform/ids.js';
+import { testWorkspace } from '../support/partner.js';
 import { generateSigningKey } from '../support/platform.js';
 import { refusal, type Persona } from './personas.js';
 import { row, type Row } from './row.js';
@@ -62,6 +63,22 @@ const administration: Row[] = [
     path: '/api/v1/admin/modules/{code}/customers/{customerAccountId}/keys/refresh',
     audience: 'platformAdmin',
     request: (w) => ({ params: { code: w.tenant.moduleCode, customerAccountId: w.tenant.customer } }),
+  }),
+  row({
+    operationId: 'getWorkspacePlan',
+    method: 'GET',
+    path: '/api/v1/admin/workspaces/{workspaceId}/plan',
+    audience: 'platformAdmin',
+    setup: (w) => testWorkspace(w.platform, { owner: w.spare }),
+    request: (_w, _p, ws) => ({ params: { workspaceId: ws.id } }),
+  }),
+  row({
+    operationId: 'setWorkspacePlan',
+    method: 'PUT',
+    path: '/api/v1/admin/workspaces/{workspaceId}/plan',
+    audience: 'platformAdmin',
+    setup: (w) => testWorkspace(w.platform, { owner: w.spare }),
+    request: (_w, _p, ws) => ({ params: { workspaceId: ws.id }, body: { plan: 'enterprise', ratePerHour: 20_000, burstPerMinute: 600 } }),
   }),
   ...accountRows(),
 ];

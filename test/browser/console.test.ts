@@ -389,6 +389,14 @@ test('webhooks: create one for a local HTTPS receiver, send a test event, see it
       const keysAfter = await platform.db.query('select count(*)::int as n from svc_keys where workspace_id = $1', [workspaceId]);
       expect(keysAfter.rows[0].n).toBe(keysBefore.rows[0].n);
     });
+    await f.step("set the warning mail's address under the list: the page says where warnings go", async () => {
+      await f.page.waitForSelector('#warning-email');
+      await f.page.type('#warning-email', 'alerts@example.com');
+      await clickButton(f.page, 'Save address');
+      await waitForText(f.page, 'Warnings go to alerts@example.com.');
+      const stored = await platform.db.query('select notification_email from workspaces where id = $1', [workspaceId]);
+      expect(stored.rows[0].notification_email).toBe('alerts@example.com');
+    });
     await f.step('an http:// URL is refused as you type; create with an event, a custom header and a generated secret', async () => {
       await clickButton(f.page, 'Create webhook');
       await f.page.waitForSelector('dialog[open] #wh-name');

@@ -22,9 +22,10 @@ async function api(baseUrl, token, method, path, body) {
  *   a reaction and a message alice hid; the room of every room-scoped operation;
  * - approval: a group whose add policy needs approval, where bob (a member) asked for dave, erin and frank;
  * - twelve rooms of bob's that alice is a member of (for leave) and twelve of alice's own (for delete);
- * - three messages in main kept for recall.
+ * - three messages in main kept for recall;
+ * - and binds the plan administration operations to a workspace the runner made for them alone.
  */
-export async function seedChat({ baseUrl, tokens, accounts, bots }) {
+export async function seedChat({ baseUrl, tokens, accounts, bots, planWorkspace }) {
   const { alice, bob, carol, gina, hank, admin } = tokens;
   const [dave, erin, frank] = [randomUUID(), randomUUID(), randomUUID()];
   for (const [id, displayName] of [[dave, 'Dave'], [erin, 'Erin'], [frank, 'Frank']]) {
@@ -151,6 +152,7 @@ export async function seedChat({ baseUrl, tokens, accounts, bots }) {
       keyboardRooms: [bots.keyboardRoomId],
       keyboards: [bots.keyboardId],
       callbackData: [bots.callbackData],
+      planWorkspaces: [planWorkspace],
     },
     // Bindings that apply to every operation with the parameter.
     parameters: {
@@ -196,6 +198,7 @@ export async function seedChat({ baseUrl, tokens, accounts, bots }) {
       setBotRoomReadAll: { 'path.id': 'bots', 'path.roomId': 'botRooms' },
       ...Object.fromEntries(['getBot', 'updateBot', 'regenerateBotToken', 'setBotWebhook'].map((op) => [op, { 'path.id': 'spareBots' }])),
       deleteBot: { 'path.id': 'deletableBots' },
+      ...Object.fromEntries(['getWorkspacePlan', 'setWorkspacePlan'].map((op) => [op, { 'path.workspaceId': 'planWorkspaces' }])),
       updateChannelRule: { 'path.id': 'ruleChannels' },
       addChannelMember: { 'path.id': 'explicitChannels' },
       declineContactRequest: { 'path.requestId': 'declinableContacts' },

@@ -88,6 +88,8 @@ const semanticRejections = [
   'getOrCreatePrivateRoom',
   // moduleCode must name an existing module.
   'registerAccount',
+  // the contract limits ratePerHour and burstPerMinute come with the enterprise plan only.
+  'setWorkspacePlan',
   // publicKeyPem must be a PEM SubjectPublicKeyInfo key usable with the chosen algorithm.
   'registerCustomerKey',
   // cursor must be a cursor this service issued.
@@ -919,6 +921,9 @@ async function main() {
     // The workspaces alice creates while fuzzed are on the free plan; hers on the business plan lets key
     // management answer 201 too.
     const aliceWorkspace = (await partnerGet('/api/v1/partner/crm/_me', aliceKey)).tenant_id;
+    // A workspace of its own for the chat suite's plan administration, whose fuzzed plans limit no other suite.
+    const planKey = await devApiKey(dataDir, ['--workspace', 'Contract plan administration', '--scopes', 'crm_leads:read']);
+    const planWorkspace = (await partnerGet('/api/v1/partner/crm/_me', planKey)).tenant_id;
     const catalogueScopes = catalogue.scopes.map((x) => x.id);
     const cataloguePresets = catalogue.presets.map((x) => x.id);
 
@@ -985,7 +990,7 @@ async function main() {
         specFile: spec,
         baseUrl: platform.url,
         auth: [bearer('alice', aliceToken), bearer('bob', bobToken), bearer('admin', adminToken)],
-        seedRows: () => seedChat({ baseUrl: platform.url, tokens: { alice: aliceToken, bob: bobToken, carol: carolToken, gina: ginaToken, hank: hankToken, admin: adminToken }, accounts: { alice, bob, carol, gina, hank }, bots }),
+        seedRows: () => seedChat({ baseUrl: platform.url, tokens: { alice: aliceToken, bob: bobToken, carol: carolToken, gina: ginaToken, hank: hankToken, admin: adminToken }, accounts: { alice, bob, carol, gina, hank }, bots, planWorkspace }),
         config: (authFile, seeded) => schemathesisConfig({ authFile, accounts: [bob, carol], seeded }),
         examples: maxExamples,
       },

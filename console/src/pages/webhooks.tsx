@@ -1,4 +1,4 @@
-// Webhooks, managed with the signed-in Owner's or Admin's token: the environment, the list with status, create, and a webhook's detail page (pause, resume,
+// Webhooks, managed with the signed-in Owner's or Admin's token: the environment, the list with status, create, the warning mail's address, and a webhook's detail page (pause, resume,
 // disable, edit, delete, the test tool and the delivery log of the 200 most recent deliveries with Resend and Replay).
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { describeError, type Clients } from '../api';
@@ -6,6 +6,7 @@ import type { WorkspaceInfo } from '../access';
 import { eventGroups, samplePayload } from '../events';
 import { Confirm, ErrorMessage, Loading, SecretOnce, StatusBadge, TimeCell, useAsync } from '../ui';
 import { webhookClient, type WebhookClient, type WebhookEnvironment } from '../webhook-client';
+import { WarningAddress } from './warning-address';
 import { WebhookForm, type SendResult, type WebhookView } from './webhook-form';
 
 export function WebhooksPage({ clients, workspace, webhookId }: { clients: Clients; workspace: WorkspaceInfo; webhookId?: string }) {
@@ -23,6 +24,7 @@ export function WebhooksPage({ clients, workspace, webhookId }: { clients: Clien
         Webhooks belong to one environment: live events never reach test webhooks.
       </p>
       <WebhookList key={environment} client={client} workspace={workspace} />
+      <WarningAddress clients={clients} workspace={workspace} />
     </>
   );
 }

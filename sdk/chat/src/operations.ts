@@ -38,6 +38,8 @@ export const operationRoutes = {
   listCustomerKeys: { method: 'get', path: '/api/v1/admin/modules/{code}/customers/{customerAccountId}/keys' },
   registerCustomerKey: { method: 'post', path: '/api/v1/admin/modules/{code}/customers/{customerAccountId}/keys' },
   refreshCustomerKeys: { method: 'post', path: '/api/v1/admin/modules/{code}/customers/{customerAccountId}/keys/refresh' },
+  getWorkspacePlan: { method: 'get', path: '/api/v1/admin/workspaces/{workspaceId}/plan' },
+  setWorkspacePlan: { method: 'put', path: '/api/v1/admin/workspaces/{workspaceId}/plan' },
   listRooms: { method: 'get', path: '/api/v1/rooms' },
   createRoom: { method: 'post', path: '/api/v1/rooms' },
   getOrCreatePrivateRoom: { method: 'post', path: '/api/v1/rooms/private' },

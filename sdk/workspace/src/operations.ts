@@ -125,6 +125,8 @@ export const adminOperationRoutes = {
   listWorkspaceWebhookDeliveries: { method: 'get', path: '/api/v1/workspaces/{workspace_id}/webhooks/{id}/deliveries' },
   resendWorkspaceWebhookDelivery: { method: 'post', path: '/api/v1/workspaces/{workspace_id}/webhooks/{id}/deliveries/{delivery_id}/resend' },
   replayWorkspaceWebhookDelivery: { method: 'post', path: '/api/v1/workspaces/{workspace_id}/webhooks/{id}/deliveries/{delivery_id}/replay' },
+  getWorkspaceNotifications: { method: 'get', path: '/api/v1/workspaces/{workspace_id}/notifications' },
+  setWorkspaceNotifications: { method: 'put', path: '/api/v1/workspaces/{workspace_id}/notifications' },
 } as const satisfies { readonly [K in AdminOperationId]: RouteOf<K> };
 
 export const keyOperationIds = Object.keys(keyOperationRoutes) as KeyOperationId[];
@@ -145,6 +147,8 @@ export const repeatableOperations: ReadonlySet<OperationId> = new Set<OperationI
   'updateTicket', 'cancelApproval',
   'updateLead', 'revokeSvcKey', 'updateWebhook', 'pauseWebhook', 'resumeWebhook', 'disableWebhook',
   'updateWorkspaceWebhook', 'pauseWorkspaceWebhook', 'resumeWorkspaceWebhook', 'disableWorkspaceWebhook',
+  // A PUT sets the whole value.
+  'setWorkspaceNotifications',
 ]);
 
 export interface Route {

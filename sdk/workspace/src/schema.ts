@@ -1040,6 +1040,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace_id}/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's notification address and where warnings go now
+         * @description The workspace's notification address and where warnings go now (Owner and Admin only).
+         */
+        get: operations["getWorkspaceNotifications"];
+        /**
+         * Set or clear the workspace's notification address (Owner and Admin only)
+         * @description Set or clear the workspace's notification address (Owner and Admin only).
+         */
+        put: operations["setWorkspaceNotifications"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspace_id}/svc-audit-log": {
         parameters: {
             query?: never;
@@ -5740,6 +5764,23 @@ export interface components {
             items: components["schemas"]["Inbox.Message"][];
             /** @description Pass it back as cursor for the next page; null on the last page. */
             next_cursor: components["schemas"]["Platform.cursor"] | null;
+        };
+        /**
+         * Format: email
+         * @description An e-mail address (at most 254 characters).
+         */
+        "Notifications.NotificationEmail": string;
+        /** @description Where the workspace's warning mail goes (a webhook paused after failed deliveries). */
+        "Notifications.NotificationSettings": {
+            workspace_id: components["schemas"]["Platform.uuid"];
+            /** @description The workspace's notification address; null: none set. */
+            email: string | null;
+            /** @description Where warnings go now: the notification address, else the Owner's account e-mail; null: nowhere (the warning is only logged). */
+            recipient: string | null;
+        };
+        "Notifications.NotificationSettingsUpdate": {
+            /** @description The notification address; null clears it, and warnings go to the Owner's account e-mail again. */
+            email: components["schemas"]["Notifications.NotificationEmail"] | null;
         };
         /** @description An opaque pagination cursor; pass back exactly what the server returned. */
         "Platform.cursor": string;
@@ -17577,6 +17618,212 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Seconds to wait; on 429 only. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWorkspaceNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 to a workspace user. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Notifications.NotificationSettings"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setWorkspaceNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Notifications.NotificationSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description 200 to a workspace user. */
+            200: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Notifications.NotificationSettings"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            400: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            401: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            403: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            404: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            413: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            500: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -9,7 +9,7 @@ type WorkspaceWebhookOperationId =
   | 'createWorkspaceWebhook' | 'listWorkspaceWebhooks' | 'getWorkspaceWebhook' | 'updateWorkspaceWebhook' | 'deleteWorkspaceWebhook'
   | 'pauseWorkspaceWebhook' | 'resumeWorkspaceWebhook' | 'disableWorkspaceWebhook' | 'testWorkspaceWebhook'
   | 'listWorkspaceWebhookDeliveries' | 'resendWorkspaceWebhookDelivery' | 'replayWorkspaceWebhookDelivery';
-assert<Equal<AdminOperationId, 'createSvcKey' | 'listSvcKeys' | 'getSvcKey' | 'revokeSvcKey' | 'listSvcAuditLog' | WorkspaceWebhookOperationId>>();
+assert<Equal<AdminOperationId, 'createSvcKey' | 'listSvcKeys' | 'getSvcKey' | 'revokeSvcKey' | 'listSvcAuditLog' | WorkspaceWebhookOperationId | 'getWorkspaceNotifications' | 'setWorkspaceNotifications'>>();
 assert<Equal<Exclude<keyof operations, KeyOperationId | AdminOperationId>, 'getHealth' | 'getReadiness'>>();
 assert<Equal<KeyPaginatedOperationId, 'listApprovalDecisions' | 'listApprovals' | 'listAttendance' | 'listCompanies' | 'listContacts' | 'listConversations' | 'listDeals' | 'listEmployees' | 'listLeads' | 'listLeaves' | 'listMessages' | 'listQuotations' | 'listTicketComments' | 'listTickets' | 'listWebhooks' | 'listWebhookDeliveries'>>();
 assert<Equal<ItemOf<'listDeals'>, Schemas['Crm.Deal']>>();

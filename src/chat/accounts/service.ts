@@ -19,6 +19,11 @@ export interface MetadataInput {
   tags?: string[];
 }
 
+/** The metadata update: metadata and the account's e-mail address (absent: unchanged, null: cleared). */
+export interface MetadataUpdate extends MetadataInput {
+  email?: string | null;
+}
+
 export interface RegisterInput {
   id: string;
   moduleCode: string;
@@ -27,6 +32,7 @@ export interface RegisterInput {
   avatarUrl?: string | null;
   accountType?: AccountType;
   metadata?: MetadataInput;
+  email?: string | null;
 }
 
 export interface AccountView {
@@ -38,6 +44,7 @@ export interface AccountView {
   accountType: AccountType;
   status: AccountStatus;
   metadata: { team: string | null; department: string | null; role: string | null; tags: string[] };
+  email: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -55,6 +62,7 @@ interface AccountRow {
   department: string | null;
   role: string | null;
   tags: string[];
+  email: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -69,6 +77,7 @@ function accountRowView(r: AccountRow): AccountView {
     accountType: r.account_type,
     status: r.status,
     metadata: { team: r.team, department: r.department, role: r.role, tags: r.tags },
+    email: r.email,
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
   };
@@ -84,6 +93,7 @@ export function accountView(a: Account): AccountView {
     accountType: a.accountType as AccountType,
     status: a.status as AccountStatus,
     metadata: { team: a.team ?? null, department: a.department ?? null, role: a.role ?? null, tags: [...a.tags] },
+    email: a.email ?? null,
     createdAt: a.createdAt.toISOString(),
     updatedAt: a.updatedAt.toISOString(),
   };
@@ -149,6 +159,7 @@ export class AccountService {
           department: null,
           role: null,
           tags: [],
+          email: input.email ?? null,
           createdAt: now,
           updatedAt: now,
         });
@@ -156,6 +167,7 @@ export class AccountService {
         account.displayName = input.displayName;
         if (input.avatarUrl !== undefined) account.avatarUrl = input.avatarUrl;
         if (input.accountType !== undefined) account.accountType = input.accountType;
+        if (input.email !== undefined) account.email = input.email;
         account.updatedAt = now;
       }
       applyMetadata(account, input.metadata);
@@ -182,17 +194,18 @@ export class AccountService {
    * Metadata, its event and the re-evaluation of every RULE channel of the account's module and customer commit
    * together: when this answers, the account's channel (and channel room) memberships follow the new metadata.
    */
-  async setMetadata(id: string, metadata: MetadataInput, scope: AccountScope): Promise<AccountView> {
+  async setMetadata(id: string, metadata: MetadataUpdate, scope: AccountScope): Promise<AccountView> {
     const now = this.deps.clock.now();
     const row = await inTransaction(this.deps.sql, async (client) => {
-      const set = (field: keyof MetadataInput) => metadata[field] !== undefined;
+      const set = (field: keyof MetadataUpdate) => metadata[field] !== undefined;
       const { rows } = await client.query<AccountRow>(
         `update accounts set team = case when $2 then $3 else team end, department = case when $4 then $5 else department end,
-                role = case when $6 then $7 else role end, tags = case when $8 then $9::text[] else tags end, updated_at = $10
+                role = case when $6 then $7 else role end, tags = case when $8 then $9::text[] else tags end, updated_at = $10,
+                email = case when $13 then $14 else email end
           where id = $1 and ($11::text is null or (module_code = $11 and customer_account_id = $12)) returning *`,
         [
           id, set('team'), metadata.team ?? null, set('department'), metadata.department ?? null, set('role'), metadata.role ?? null, set('tags'), [...new Set(metadata.tags ?? [])], now,
-          scope?.moduleCode ?? null, scope?.customerAccountId ?? null,
+          scope?.moduleCode ?? null, scope?.customerAccountId ?? null, set('email'), metadata.email ?? null,
         ],
       );
       if (!rows[0]) throw accountNotFound();

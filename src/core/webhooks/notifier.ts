@@ -1,7 +1,9 @@
 // The warning mail to a workspace's Owner when a webhook was paused after a delivery failed every attempt. The
 // notice is a flag on the webhook, set in the transaction that paused it; one node at a time leases it, mails the
-// Owner (nodemailer to SMTP_URL) and clears it, and the sweeper retries notices whose mail did not go out.
+// workspace's notification address or else the Owner's account e-mail (nodemailer to SMTP_URL) and clears it, and
+// the sweeper retries notices whose mail did not go out.
 import { createTransport, type Transporter } from 'nodemailer';
+import { warningRecipientSql } from '../workspaces/warning-recipient.js';
 import type { WebhookEngine } from './engine.js';
 
 const leaseMs = 60_000;
@@ -15,7 +17,8 @@ interface NoticeRow {
   consecutive_failures: number;
   paused_at: Date | null;
   workspace_name: string;
-  owner_email: string | null;
+  recipient: string | null;
+  notification_email: string | null;
   owner_name: string;
 }
 
@@ -36,14 +39,15 @@ export class PauseNotifier {
            update webhooks set notice_lease_until = $3
             where id = $1 and notice_pending and (notice_lease_until is null or notice_lease_until < $2)
         returning id, name, url, workspace_id, environment, consecutive_failures, paused_at)
-         select l.*, ws.name as workspace_name, a.email as owner_email, a.display_name as owner_name
+         select l.*, ws.name as workspace_name, ${warningRecipientSql} as recipient, ws.notification_email, a.display_name as owner_name
            from leased l join workspaces ws on ws.id = l.workspace_id join accounts a on a.id = ws.owner_id`,
         [webhookId, now, new Date(now.getTime() + leaseMs)],
       );
       const notice = rows[0];
       if (!notice) return;
-      if (!notice.owner_email || !this.transport) {
-        log.warn({ webhookId, workspaceId: notice.workspace_id, reason: this.transport ? 'the Owner has no email address' : 'SMTP_URL is not set' }, 'webhook paused after failed deliveries; the Owner was not mailed');
+      if (!notice.recipient || !this.transport) {
+        const reason = this.transport ? 'neither the workspace nor its Owner has an email address' : 'SMTP_URL is not set';
+        log.warn({ webhookId, workspaceId: notice.workspace_id, reason }, 'webhook paused after failed deliveries; the warning was not mailed');
       } else {
         const last = await sql.query<{ error: string | null }>(
           "select error from webhook_deliveries where webhook_id = $1 and status = 'failed' order by id desc limit 1",
@@ -51,10 +55,11 @@ export class PauseNotifier {
         );
         await this.transport.sendMail({
           from: this.engine.settings.smtpFrom,
-          to: { name: notice.owner_name, address: notice.owner_email },
+          // The notification address is the workspace's, not a person's: it is addressed without the Owner's name.
+          to: notice.notification_email ? notice.recipient : { name: notice.owner_name, address: notice.recipient },
           subject: `Webhook "${notice.name}" was paused after ${this.engine.maxAttempts} failed delivery attempts`,
           text: [
-            `Hello ${notice.owner_name},`,
+            notice.notification_email ? 'Hello,' : `Hello ${notice.owner_name},`,
             '',
             `The webhook "${notice.name}" (${notice.id}) of the workspace "${notice.workspace_name}" (${notice.environment}) was paused`,
             `at ${notice.paused_at?.toISOString() ?? now.toISOString()}: a delivery to ${notice.url} failed ${this.engine.maxAttempts} consecutive attempts.`,

@@ -15,6 +15,7 @@ export const WorkspaceEntity = defineEntity({
     svcPlan: p.text().fieldName('svc_plan').defaultRaw("'free'::text"),
     svcRatePerHour: p.integer().fieldName('svc_rate_per_hour').nullable(),
     svcRatePerMinute: p.integer().fieldName('svc_rate_per_minute').nullable(),
+    notificationEmail: p.text().fieldName('notification_email').nullable(),
   },
   checks: [
     {

@@ -17,6 +17,7 @@ import { Migration20261124000200BotApiIds } from './Migration20261124000200BotAp
 import { Migration20261124000210ContactLifecycle } from './Migration20261124000210ContactLifecycle.js';
 import { Migration20261124000210WebhookVerified } from './Migration20261124000210WebhookVerified.js';
 import { Migration20261124000300MessageSearch } from './Migration20261124000300MessageSearch.js';
+import { Migration20261124000400WorkspaceNotificationEmail } from './Migration20261124000400WorkspaceNotificationEmail.js';
 
 export const migrations = [
   { name: 'Migration20261121000001Init', class: Migration20261121000001Init },
@@ -37,4 +38,5 @@ export const migrations = [
   { name: 'Migration20261124000210ContactLifecycle', class: Migration20261124000210ContactLifecycle },
   { name: 'Migration20261124000210WebhookVerified', class: Migration20261124000210WebhookVerified },
   { name: 'Migration20261124000300MessageSearch', class: Migration20261124000300MessageSearch },
+  { name: 'Migration20261124000400WorkspaceNotificationEmail', class: Migration20261124000400WorkspaceNotificationEmail },
 ];
