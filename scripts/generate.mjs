@@ -41,6 +41,7 @@ async function emitOpenApi(outDir) {
     if (!name) throw new Error(`Unmapped service namespace ${namespace}; add it to scripts/generate.mjs`);
     const doc = JSON.parse(await readFile(join(emitted, file), 'utf8'));
     mirrorOpenMaps(doc);
+    if (name !== 'bot') refuseProtoKeys(doc);
     moveWebhookDeliveries(doc);
     addOperationSummaries(doc);
     parsed[name] = doc;
@@ -124,6 +125,18 @@ function mirrorOpenMaps(node) {
   const u = node.unevaluatedProperties;
   if (u && typeof u === 'object' && !('not' in u) && node.additionalProperties === undefined) node.additionalProperties = u;
   Object.values(node).forEach(mirrorOpenMaps);
+}
+
+/**
+ * The JSON parser of the chat, partner and workspace listeners refuses a body with a `__proto__` key (400; the Bot
+ * API's drops such keys instead): open maps say so, so that no schema-valid body is refused.
+ */
+function refuseProtoKeys(node) {
+  if (Array.isArray(node)) return node.forEach(refuseProtoKeys);
+  if (node === null || typeof node !== 'object') return;
+  const a = node.additionalProperties;
+  if (a && typeof a === 'object' && !('not' in a) && node.propertyNames === undefined) node.propertyNames = { not: { const: '__proto__' } };
+  Object.values(node).forEach(refuseProtoKeys);
 }
 
 async function emitTypes(openapiJson) {
