@@ -55,6 +55,7 @@ test('the specs mark the administration operations', () => {
   expect(chatOps.map((o) => o.operationId).sort()).toEqual(
     ['createModule', 'listCustomerKeys', 'listModules', 'refreshCustomerKeys', 'registerAccount', 'registerCustomerKey', 'updateAccountMetadata', 'updateAccountStatus']
       .concat(['createBroadcast', 'createTargetedBroadcast', 'createBot', 'deleteBot'])
+      .concat(['getWorkspacePlan', 'setWorkspacePlan'])
       .sort(),
   );
   expect(partnerOps.map((o) => o.operationId)).toEqual(['setWorkspacePlan']);
