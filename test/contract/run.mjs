@@ -1020,7 +1020,7 @@ async function main() {
         baseUrl: platform.workspaceUrl,
         auth: [bearerSvc('key', svcKey), bearer('alice', aliceToken), bearerSvc('peer', svcPeer)],
         seedRows: () => seedWorkspace({
-          baseUrl: platform.workspaceUrl, partnerUrl: platform.partnerUrl, svcKey, bobToken, aliceToken, accounts: { bob, carol }, aliceWorkspace: aliceSvcWorkspace,
+          baseUrl: platform.workspaceUrl, partnerUrl: platform.partnerUrl, chatUrl: platform.url, adminToken, svcKey, bobToken, aliceToken, accounts: { bob, carol }, aliceWorkspace: aliceSvcWorkspace,
           aliceKeyIds: aliceSvcKeys.items.map((k) => k.id), webhook: svcHook.id, delivery: svcHook.ping.delivery_id,
         }),
         config: (authFile, seeded) => workspaceConfig({ authFile, scopes: svcScopes, workspaces: [aliceSvcWorkspace], keyIds: aliceSvcKeys.items.map((k) => k.id), seeded }),

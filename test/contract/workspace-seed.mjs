@@ -20,11 +20,14 @@ async function call(baseUrl, method, path, headers, body) {
 
 const times = (n, make) => Promise.all(Array.from({ length: n }, (_, i) => make(i)));
 
-export async function seedWorkspace({ baseUrl, partnerUrl, svcKey, bobToken, aliceToken, accounts, aliceWorkspace, aliceKeyIds, webhook, delivery }) {
+export async function seedWorkspace({ baseUrl, partnerUrl, chatUrl, adminToken, svcKey, bobToken, aliceToken, accounts, aliceWorkspace, aliceKeyIds, webhook, delivery }) {
   const as = (method, path, body) => call(baseUrl, method, path, { authorization: `Bearer ${svcKey}`, 'idempotency-key': randomUUID() }, body);
   const id = async (method, path, body) => (await as(method, path, body)).id;
   const { bob, carol } = accounts;
 
+  // The chat suite, which runs first, may have deactivated or banned carol (her id is in its dictionaries and its
+  // responses): she is made active again before she joins.
+  await call(chatUrl, 'PATCH', `/api/v1/accounts/${carol}/status`, { authorization: `Bearer ${adminToken}` }, { status: 'ACTIVE' });
   // carol joins bob's workspace (the key's) through the partner administration API.
   const bobWorkspaces = await call(partnerUrl, 'GET', '/api/v1/workspaces?limit=100', { authorization: `Bearer ${bobToken}` });
   const keyWorkspace = bobWorkspaces.data.find((w) => w.name === 'Contract B').id;
