@@ -3,10 +3,11 @@
 // closed that day (opened → closed), each as median and mean seconds over the conversations that have one.
 import type { Partition } from '../crm/records.js';
 import type { Queryable } from '../../platform/db/queryable.js';
+import type { ChannelKind } from './channels.js';
 
 export interface InboxReportRow {
   day: string;
-  channel: string;
+  channel: ChannelKind;
   opened: number;
   closed: number;
   first_response_count: number;
@@ -62,7 +63,8 @@ export async function inboxReport(db: Queryable, part: Partition, range: { from:
   );
   return rows.map((r) => ({
     day: r.day,
-    channel: r.channel,
+    // The schemas of both APIs allow conversations only on these channels.
+    channel: r.channel as ChannelKind,
     opened: Number(r.opened ?? 0),
     closed: Number(r.closed ?? 0),
     first_response_count: Number(r.fr_count ?? 0),
