@@ -10,7 +10,7 @@ import { changesOf } from '../events/changes.js';
 import { withEvents, type EventDeps, type EventSink } from '../events/outbox.js';
 import type { InboxErrorFactory } from './errors.js';
 import { checkContact, checkMembers } from './references.js';
-import { conversationColumns, conversationView, type ConversationRow, type ConversationView } from './views.js';
+import { conversationColumns, conversationView, type ConversationRow } from './views.js';
 
 export interface ConversationFilters {
   status?: string;
