@@ -47,7 +47,7 @@ const schemathesis = process.env.SCHEMATHESIS ?? join(root, '.tools/venv/bin/sch
 // Narrow hooks: each says which operation and why (see the file).
 const hooksFile = join(root, 'test/contract/hooks.py');
 
-// Cases per operation are set so that the whole run (chat 111 operations, partner 61 + 1, workspace 79, bot 13) stays
+// Cases per operation are set so that the whole run (chat 111 operations, partner 74 + 1, workspace 79, bot 13) stays
 // within about 12 minutes on 2 idle cores (it is part of `make test`); a long run raises them.
 const maxExamples = positiveInt('CONTRACT_MAX_EXAMPLES', 80);
 const partnerMaxExamples = positiveInt('CONTRACT_PARTNER_MAX_EXAMPLES', 60);
