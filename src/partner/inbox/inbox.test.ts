@@ -7,6 +7,8 @@ import { call, startTestPlatform, type TestPlatform } from '../../../test/suppor
 import { testWorkspace, type TestWorkspace } from '../../../test/support/partner.js';
 import { insertConversation } from '../../../test/support/inbox.js';
 import { expectPartnerError, keyHeaders } from '../../../test/helpers/partner-expect.js';
+import { loadSpecification } from '../../platform/http/specification.js';
+import { isKnownScope } from '../scopes/catalogue.js';
 
 const inbox = '/api/v1/inbox';
 const clock = new ManualClock(new Date('2026-11-25T09:00:00.000Z'));
@@ -197,6 +199,15 @@ describe('channels', () => {
 });
 
 describe('scopes', () => {
+  test('every operation under /api/v1/inbox and /api/v1/reports names a scope of the catalogue', async () => {
+    const spec = (await loadSpecification('partner')) as { paths: Record<string, Record<string, { operationId: string; 'x-required-scope'?: string }>> };
+    const named = Object.entries(spec.paths)
+      .filter(([path]) => path.startsWith(`${inbox}/`) || path.startsWith('/api/v1/reports/'))
+      .flatMap(([, item]) => Object.values(item).map((op) => ({ op: op.operationId, scope: op['x-required-scope'] ?? null })));
+    expect(named.length).toBeGreaterThanOrEqual(13);
+    for (const { op, scope } of named) expect({ op, known: scope !== null && isKnownScope(scope) }).toEqual({ op, known: true });
+  });
+
   // Each operation with the scope it needs, a request it accepts, and the status of that request.
   const operations: Array<{ scope: string; call: (key: string, conversation: string, channel: string) => Promise<{ status: number; body: any; headers: Headers }>; ok: number }> = [
     { scope: 'conversations:read', call: (k) => req('GET', '/conversations', k), ok: 200 },
