@@ -26,7 +26,7 @@ import { OutboxEntity, PlatformSecretEntity } from '../platform/db/entities.js';
 import { ApprovalEntity, ApprovalDecisionEntity } from '../workspace/approvals/entities.js';
 import { SvcAuditLogEntity } from '../workspace/audit/entities.js';
 import { HrEmployeeEntity, HrAttendanceEntity, HrLeaveEntity } from '../workspace/hr/entities.js';
-import { InboxConversationEntity, InboxMessageEntity } from '../workspace/inbox/entities.js';
+import { InboxChannelEntity, InboxConversationEntity, InboxMessageEntity } from '../core/inbox/entities.js';
 import { SvcKeyEntity } from '../workspace/keys/entities.js';
 import { TicketEntity, TicketCommentEntity } from '../workspace/tickets/entities.js';
 import { AccountEntity } from '../chat/accounts/entities.js';
@@ -59,7 +59,7 @@ export const entities = [
   ApprovalEntity, ApprovalDecisionEntity,
   SvcAuditLogEntity,
   HrEmployeeEntity, HrAttendanceEntity, HrLeaveEntity,
-  InboxConversationEntity, InboxMessageEntity,
+  InboxConversationEntity, InboxMessageEntity, InboxChannelEntity,
   SvcKeyEntity,
   TicketEntity, TicketCommentEntity,
   AccountEntity,

@@ -39,6 +39,11 @@ export const partnerErrorCodes = [
   'webhook_disabled',
   'delivery_in_progress',
   'webhook_limit_reached',
+  // inbox
+  'conversation_not_found',
+  'message_not_found',
+  'channel_not_found',
+  'conversation_closed',
 ] as const;
 
 export type PartnerErrorCode = (typeof partnerErrorCodes)[number];

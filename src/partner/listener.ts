@@ -20,6 +20,9 @@ import type { IdempotencyStore } from './idempotency/store.js';
 import { workspaceHandlers } from './workspaces/handlers.js';
 import type { WebhookEngine } from '../core/webhooks/engine.js';
 import { partnerWebhookHandlers } from './webhooks/handlers.js';
+import { inboxHandlers } from './inbox/handlers.js';
+import { channelHandlers } from './inbox/channel-handlers.js';
+import { reportHandlers } from './reports/handlers.js';
 
 export interface PartnerListenerOptions {
   deps: PartnerDeps;
@@ -49,6 +52,9 @@ export async function buildPartnerListener(options: PartnerListenerOptions): Pro
     ...workspaceHandlers(deps),
     ...apiKeyHandlers(deps),
     ...partnerWebhookHandlers(deps, options.webhooks),
+    ...inboxHandlers(deps),
+    ...channelHandlers(deps),
+    ...reportHandlers(deps),
   };
   for (const operationId of keyWriteOperations(specification)) {
     const id = operationId as keyof PartnerHandlers;

@@ -44,10 +44,24 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   const records = {};
+  // Conversations have no create operation in this convention (channels open them), so they are written straight
+  // into the database, as the workspace API would open them; members of the key's workspace feed assignee_id and
+  // author_id.
+  const conversations = [];
+  let members;
   try {
     for (const [resource, data] of Object.entries(readOnly)) {
       records[resource] = (await insertCrmRecord(db, { workspaceId, environment: 'live', resource, data })).id;
     }
+    for (const channel of ['email', 'whatsapp', 'webchat']) {
+      const id = randomUUID();
+      await db.query(
+        `insert into inbox_conversations (id, workspace_id, environment, channel, subject, status, created_at, updated_at) values ($1, $2, 'live', $3, 'Contract conversation', 'open', now(), now())`,
+        [id, workspaceId, channel],
+      );
+      conversations.push(id);
+    }
+    members = (await db.query('select account_id from workspace_members where workspace_id = $1', [workspaceId])).rows.map((r) => r.account_id);
   } finally {
     await db.end();
   }
@@ -82,8 +96,26 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
     disablableWebhooks.push(await newHook());
   }
 
+  // Inbox: a reply in each conversation, and channels (delete draws from channels of its own).
+  const messages = [];
+  for (const id of conversations) messages.push((await asKey('POST', `/api/v1/inbox/conversations/${id}/messages`, { text: 'Contract reply' })).id);
+  const newChannel = async (name) => (await asKey('POST', '/api/v1/inbox/channels', { kind: 'email', name })).id;
+  const channel = await newChannel('Contract channel');
+  const deletableChannels = [];
+  for (let i = 0; i < 6; i++) deletableChannels.push(await newChannel(`Contract channel ${i}`));
+
   const operations = {};
   const coverageOperations = {};
+  const inboxOperations = {
+    getInboxConversation: 'conversations', updateInboxConversation: 'conversations', listInboxConversationMessages: 'conversations',
+    sendInboxMessage: 'conversations', getInboxMessage: 'messages', getInboxChannel: 'channels', updateInboxChannel: 'channels',
+    deleteInboxChannel: 'deletableChannels',
+  };
+  const firstInbox = { conversations: conversations[0], messages: messages[0], channels: channel, deletableChannels: deletableChannels[0] };
+  for (const [op, name] of Object.entries(inboxOperations)) {
+    operations[op] = { 'path.id': name };
+    coverageOperations[op] = { 'path.id': firstInbox[name] };
+  }
   const hookOperations = {
     getWebhookEndpoint: 'webhooks', updateWebhookEndpoint: 'webhooks', pauseWebhookEndpoint: 'webhooks', resumeWebhookEndpoint: 'webhooks',
     testWebhookEndpoint: 'webhooks', deleteWebhookEndpoint: 'deletableWebhooks', disableWebhookEndpoint: 'disablableWebhooks',
@@ -121,6 +153,11 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
       disablableWebhooks,
       deliveries: [delivery],
       webhookUrls: ['https://hooks.example.invalid/in'],
+      conversations,
+      messages,
+      channels: [channel],
+      deletableChannels,
+      members,
     },
     parameters: {
       'body.entity_id': 'entities',
@@ -129,10 +166,13 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
       'path.key_id': 'readableKeys',
       'path.account_id': 'accounts',
       'body.url': 'webhookUrls',
+      'body.assignee_id': 'members',
+      'body.author_id': 'members',
+      'query.conversation_id': 'conversations',
     },
     operations,
     // A case that would delete or disable the suite's endpoint (its id reused from an earlier answer) is not sent.
-    protect: { setWorkspacePlan: [{ workspace_id: [aliceWorkspace] }], deleteWebhookEndpoint: [{ id: [webhook] }], disableWebhookEndpoint: [{ id: [webhook] }] },
+    protect: { setWorkspacePlan: [{ workspace_id: [aliceWorkspace] }], deleteWebhookEndpoint: [{ id: [webhook] }], disableWebhookEndpoint: [{ id: [webhook] }], deleteInboxChannel: [{ id: [channel] }] },
     // Ids for the positive cases of the coverage phase (see hooks.py).
     coverage: {
       parameters: {
@@ -144,6 +184,8 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
         'body.contact_id': contact,
         'body.scopes[*]': 'crm_leads:read',
         'body.url': 'https://hooks.example.invalid/in',
+        'body.assignee_id': members[0],
+        'body.author_id': members[0],
       },
       operations: coverageOperations,
     },

@@ -47,7 +47,7 @@ const schemathesis = process.env.SCHEMATHESIS ?? join(root, '.tools/venv/bin/sch
 // Narrow hooks: each says which operation and why (see the file).
 const hooksFile = join(root, 'test/contract/hooks.py');
 
-// Cases per operation are set so that the whole run (chat 111 operations, partner 61 + 1, workspace 79, bot 13) stays
+// Cases per operation are set so that the whole run (chat 111 operations, partner 74 + 1, workspace 79, bot 13) stays
 // within about 12 minutes on 2 idle cores (it is part of `make test`); a long run raises them.
 const maxExamples = positiveInt('CONTRACT_MAX_EXAMPLES', 80);
 const partnerMaxExamples = positiveInt('CONTRACT_PARTNER_MAX_EXAMPLES', 60);
@@ -452,6 +452,10 @@ const partnerSemanticRejections = [
   // cursor as above; the URL's host must resolve to public addresses only; custom header names must be HTTP tokens
   // other than the delivery's own headers.
   'listWebhookEndpoints', 'listWebhookDeliveries', 'createWebhookEndpoint', 'updateWebhookEndpoint',
+  // cursor as above; assignee_id and author_id must be members of the key's workspace; a report's to must not be
+  // before its from, at most 366 days after it, and both must be calendar dates.
+  'listInboxConversations', 'listInboxConversationMessages', 'listInboxMessages', 'listInboxChannels',
+  'updateInboxConversation', 'sendInboxMessage', 'getInboxReport',
 ];
 
 function partnerConfig({ authFile, scopes, presets, workspaces, seeded = { dictionaries: {}, parameters: {}, operations: {} } }) {
@@ -909,6 +913,7 @@ async function main() {
       'crm_leads:*', 'crm_deals:*', 'crm_contacts:*', 'crm_companies:*', 'crm_activities:*',
       'crm_invoices:read', 'crm_quotations:read', 'crm_payments:read', 'crm_products:read', 'crm_subscriptions:read',
       'webhooks:*',
+      'conversations:*', 'messages:*', 'channels:*',
     ].join(',');
     const [key, peer, revocable, aliceKey] = [
       await devApiKey(dataDir, ['--workspace', 'Contract', '--scopes', crmScopes]),

@@ -25,8 +25,10 @@ export type RouteOf<K extends OperationId> = {
   }[HttpMethod & keyof paths[P]];
 }[keyof paths];
 
-/** Path prefixes an API key may enter that this SDK covers: the partner data API and key self-management. */
-export type KeySurfacePath = `/api/v1/partner/crm${string}` | `/api/v1/api-keys${string}` | `/api/v1/webhooks${string}` | `/api/v1/webhook-deliveries${string}`;
+/** Path prefixes an API key may enter that this SDK covers: the partner data API, key self-management, webhooks, the inbox and reports. */
+export type KeySurfacePath =
+  | `/api/v1/partner/crm${string}` | `/api/v1/api-keys${string}` | `/api/v1/webhooks${string}` | `/api/v1/webhook-deliveries${string}`
+  | `/api/v1/inbox${string}` | `/api/v1/reports${string}`;
 
 /** Path prefixes of the administration operations, called with a workspace user's bearer JWT. */
 export type AdminSurfacePath = `/api/v1/workspaces${string}` | `/api/v1/plans${string}`;
@@ -99,6 +101,19 @@ export const keyOperationRoutes = {
   getWebhookDelivery: { method: 'get', path: '/api/v1/webhook-deliveries/{id}' },
   resendWebhookDelivery: { method: 'post', path: '/api/v1/webhook-deliveries/{id}/resend' },
   replayWebhookDelivery: { method: 'post', path: '/api/v1/webhook-deliveries/{id}/replay' },
+  listInboxConversations: { method: 'get', path: '/api/v1/inbox/conversations' },
+  getInboxConversation: { method: 'get', path: '/api/v1/inbox/conversations/{id}' },
+  updateInboxConversation: { method: 'patch', path: '/api/v1/inbox/conversations/{id}' },
+  listInboxConversationMessages: { method: 'get', path: '/api/v1/inbox/conversations/{id}/messages' },
+  sendInboxMessage: { method: 'post', path: '/api/v1/inbox/conversations/{id}/messages' },
+  listInboxMessages: { method: 'get', path: '/api/v1/inbox/messages' },
+  getInboxMessage: { method: 'get', path: '/api/v1/inbox/messages/{id}' },
+  listInboxChannels: { method: 'get', path: '/api/v1/inbox/channels' },
+  createInboxChannel: { method: 'post', path: '/api/v1/inbox/channels' },
+  getInboxChannel: { method: 'get', path: '/api/v1/inbox/channels/{id}' },
+  updateInboxChannel: { method: 'patch', path: '/api/v1/inbox/channels/{id}' },
+  deleteInboxChannel: { method: 'delete', path: '/api/v1/inbox/channels/{id}' },
+  getInboxReport: { method: 'get', path: '/api/v1/reports/inbox' },
 } as const satisfies { readonly [K in KeyOperationId]: RouteOf<K> };
 
 /** operationId → HTTP method and path template of every bearer-JWT (administration) operation. */

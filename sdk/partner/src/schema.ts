@@ -40,6 +40,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/inbox/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Connected channels, newest first
+         * @description Connected channels, newest first.
+         */
+        get: operations["listInboxChannels"];
+        put?: never;
+        /**
+         * Connect a channel
+         * @description Connect a channel.
+         */
+        post: operations["createInboxChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inbox/channels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A channel; 404 channel_not_found
+         * @description A channel; 404 channel_not_found.
+         */
+        get: operations["getInboxChannel"];
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect a channel; its conversations stay
+         * @description Disconnect a channel; its conversations stay.
+         */
+        delete: operations["deleteInboxChannel"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a channel or pause and resume it
+         * @description Rename a channel or pause and resume it.
+         */
+        patch: operations["updateInboxChannel"];
+        trace?: never;
+    };
+    "/api/v1/inbox/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Conversations, newest first
+         * @description Conversations, newest first.
+         */
+        get: operations["listInboxConversations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inbox/conversations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A conversation; 404 conversation_not_found
+         * @description A conversation; 404 conversation_not_found.
+         */
+        get: operations["getInboxConversation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Assign, unassign, close or reopen a conversation
+         * @description Assign, unassign, close or reopen a conversation.
+         */
+        patch: operations["updateInboxConversation"];
+        trace?: never;
+    };
+    "/api/v1/inbox/conversations/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The conversation's messages, newest first; 404 conversation_not_found
+         * @description The conversation's messages, newest first; 404 conversation_not_found.
+         */
+        get: operations["listInboxConversationMessages"];
+        put?: never;
+        /**
+         * Send an outbound reply (message.sent)
+         * @description Send an outbound reply (message.sent); 409 conversation_closed while the conversation is closed.
+         */
+        post: operations["sendInboxMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inbox/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Messages of every conversation, newest first
+         * @description Messages of every conversation, newest first.
+         */
+        get: operations["listInboxMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inbox/messages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A message; 404 message_not_found
+         * @description A message; 404 message_not_found.
+         */
+        get: operations["getInboxMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/partner/crm": {
         parameters: {
             query?: never;
@@ -548,6 +708,26 @@ export interface paths {
          * @description The plan catalogue.
          */
         get: operations["listPlans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Conversations opened and closed
+         * @description Conversations opened and closed, first-response and resolution times by day and channel, from..to (both included, at most 366 days).
+         */
+        get: operations["getInboxReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1904,7 +2084,7 @@ export interface webhooks {
                          */
                         api_version: "v1";
                         /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
-                        data: components["schemas"]["Inbox.Conversation"];
+                        data: components["schemas"]["Workspace.Inbox.Conversation"];
                         /** @description On events that change an existing record: each changed field's value before and after. */
                         changes?: {
                             [key: string]: components["schemas"]["Deliveries.Change"];
@@ -2011,7 +2191,7 @@ export interface webhooks {
                          */
                         api_version: "v1";
                         /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
-                        data: components["schemas"]["Inbox.Conversation"];
+                        data: components["schemas"]["Workspace.Inbox.Conversation"];
                         /** @description On events that change an existing record: each changed field's value before and after. */
                         changes?: {
                             [key: string]: components["schemas"]["Deliveries.Change"];
@@ -2118,7 +2298,7 @@ export interface webhooks {
                          */
                         api_version: "v1";
                         /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
-                        data: components["schemas"]["Inbox.Conversation"];
+                        data: components["schemas"]["Workspace.Inbox.Conversation"];
                         /** @description On events that change an existing record: each changed field's value before and after. */
                         changes?: {
                             [key: string]: components["schemas"]["Deliveries.Change"];
@@ -3616,7 +3796,7 @@ export interface webhooks {
                          */
                         api_version: "v1";
                         /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
-                        data: components["schemas"]["Inbox.Message"];
+                        data: components["schemas"]["Workspace.Inbox.Message"];
                         /** @description On events that change an existing record: each changed field's value before and after. */
                         changes?: {
                             [key: string]: components["schemas"]["Deliveries.Change"];
@@ -3723,7 +3903,7 @@ export interface webhooks {
                          */
                         api_version: "v1";
                         /** @description A snapshot of the record at event time. Money amounts are integers in the currency's minor unit (cents), as both APIs show them. */
-                        data: components["schemas"]["Inbox.Message"];
+                        data: components["schemas"]["Workspace.Inbox.Message"];
                         /** @description On events that change an existing record: each changed field's value before and after. */
                         changes?: {
                             [key: string]: components["schemas"]["Deliveries.Change"];
@@ -4735,6 +4915,16 @@ export interface components {
             next_cursor: components["schemas"]["Platform.cursor"] | null;
         };
         /** @description A Stripe-style list: a page of objects and the cursor of the next page. */
+        ChannelList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Inbox.Channel"][];
+            /** @description True when another page follows; repeat the call with next_cursor until it is false. */
+            has_more: boolean;
+            /** @description Cursor of the next page; null when has_more is false. */
+            next_cursor: components["schemas"]["Platform.cursor"] | null;
+        };
+        /** @description A Stripe-style list: a page of objects and the cursor of the next page. */
         CompanyList: {
             /** @enum {string} */
             object: "list";
@@ -4749,6 +4939,16 @@ export interface components {
             /** @enum {string} */
             object: "list";
             data: components["schemas"]["Crm.Contact"][];
+            /** @description True when another page follows; repeat the call with next_cursor until it is false. */
+            has_more: boolean;
+            /** @description Cursor of the next page; null when has_more is false. */
+            next_cursor: components["schemas"]["Platform.cursor"] | null;
+        };
+        /** @description A Stripe-style list: a page of objects and the cursor of the next page. */
+        ConversationList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Inbox.Conversation"][];
             /** @description True when another page follows; repeat the call with next_cursor until it is false. */
             has_more: boolean;
             /** @description Cursor of the next page; null when has_more is false. */
@@ -5130,6 +5330,107 @@ export interface components {
         };
         /** @description Letters, digits, underscore and hyphen; at most 64 characters. */
         IdempotencyKey: string;
+        /** @description A connected channel of the inbox. */
+        "Inbox.Channel": {
+            /** @enum {string} */
+            object: "inbox.channel";
+            id: components["schemas"]["Platform.uuid"];
+            /** @description Fixed once created. */
+            kind: components["schemas"]["Inbox.ChannelKind"];
+            name: string;
+            status: components["schemas"]["Inbox.ChannelStatus"];
+            created_at: components["schemas"]["Platform.instant"];
+            updated_at: components["schemas"]["Platform.instant"];
+        };
+        "Inbox.ChannelCreate": {
+            kind: components["schemas"]["Inbox.ChannelKind"];
+            name: components["schemas"]["Inbox.channelName"];
+            /**
+             * @description Default active.
+             * @default active
+             */
+            status?: components["schemas"]["Inbox.ChannelStatus"];
+        };
+        /**
+         * @description A channel kind, the same values as a conversation's channel.
+         * @enum {string}
+         */
+        "Inbox.ChannelKind": "email" | "sms" | "whatsapp" | "webchat" | "phone" | "other";
+        /**
+         * @description active: traffic flows; paused: stopped by hand.
+         * @enum {string}
+         */
+        "Inbox.ChannelStatus": "active" | "paused";
+        "Inbox.ChannelUpdate": {
+            name?: components["schemas"]["Inbox.channelName"];
+            status?: components["schemas"]["Inbox.ChannelStatus"];
+        };
+        /** @description A conversation with a customer on one channel. */
+        "Inbox.Conversation": {
+            /** @enum {string} */
+            object: "inbox.conversation";
+            id: components["schemas"]["Platform.uuid"];
+            channel: components["schemas"]["Inbox.ChannelKind"];
+            subject: string | null;
+            /** @description The CRM contact it is with, when known. */
+            contact_id: components["schemas"]["Platform.uuid"] | null;
+            /** @description The customer's address on the channel. */
+            customer_handle: string | null;
+            status: components["schemas"]["Inbox.ConversationStatus"];
+            /** @description The workspace member (agent) handling it. */
+            assignee_id: components["schemas"]["Platform.uuid"] | null;
+            /** @description Time of its newest message; null before the first. */
+            last_message_at: components["schemas"]["Platform.instant"] | null;
+            /** @description Time of its first outbound message; null before it. */
+            first_response_at: components["schemas"]["Platform.instant"] | null;
+            closed_at: components["schemas"]["Platform.instant"] | null;
+            created_at: components["schemas"]["Platform.instant"];
+            updated_at: components["schemas"]["Platform.instant"];
+        };
+        /** @enum {string} */
+        "Inbox.ConversationStatus": "open" | "closed";
+        /** @description A change of a conversation; absent fields stay as they are. The assignee changes first (conversation.assigned), then the status (conversation.closed or conversation.reopened); a field that already has the value emits nothing. */
+        "Inbox.ConversationUpdate": {
+            /** @description A member of the workspace (an agent's account id); null unassigns. */
+            assignee_id?: components["schemas"]["Platform.uuid"] | null;
+            /** @description closed closes it, open reopens it. */
+            status?: components["schemas"]["Inbox.ConversationStatus"];
+        };
+        /** @description The answer to a deletion. */
+        "Inbox.DeletedChannel": {
+            /** @enum {string} */
+            object: "inbox.channel";
+            id: components["schemas"]["Platform.uuid"];
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        /**
+         * @description inbound: received from the customer; outbound: sent to the customer.
+         * @enum {string}
+         */
+        "Inbox.Direction": "inbound" | "outbound";
+        /** @description One message of a conversation. */
+        "Inbox.Message": {
+            /** @enum {string} */
+            object: "inbox.message";
+            id: components["schemas"]["Platform.uuid"];
+            conversation_id: components["schemas"]["Platform.uuid"];
+            direction: components["schemas"]["Inbox.Direction"];
+            text: string;
+            /** @description The member who wrote an outbound message; null for inbound ones and for ones the integration sent itself. */
+            author_id: components["schemas"]["Platform.uuid"] | null;
+            created_at: components["schemas"]["Platform.instant"];
+        };
+        /** @description An outbound reply in a conversation. */
+        "Inbox.MessageSend": {
+            text: components["schemas"]["Inbox.body"];
+            /** @description The member who wrote it; absent or null when the integration sends it itself. */
+            author_id?: components["schemas"]["Platform.uuid"] | null;
+        };
+        /** @description A message body: 1 to 10000 characters, not all blank. */
+        "Inbox.body": string;
+        /** @description A channel's name: 1 to 100 characters, not all blank. */
+        "Inbox.channelName": string;
         /** @description A Stripe-style list: a page of objects and the cursor of the next page. */
         InvoiceList: {
             /** @enum {string} */
@@ -5233,6 +5534,16 @@ export interface components {
             /** @description Cursor of the next page; null when has_more is false. */
             next_cursor: components["schemas"]["Platform.cursor"] | null;
         };
+        /** @description A Stripe-style list: a page of objects and the cursor of the next page. */
+        MessageList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Inbox.Message"][];
+            /** @description True when another page follows; repeat the call with next_cursor until it is false. */
+            has_more: boolean;
+            /** @description Cursor of the next page; null when has_more is false. */
+            next_cursor: components["schemas"]["Platform.cursor"] | null;
+        };
         /** @description The error of every failed request. */
         PartnerErrorBody: {
             /** @description Stable snake_case code, e.g. invalid_api_key, scope_required, bad_input; see docs/partner.md. */
@@ -5253,7 +5564,7 @@ export interface components {
          * @description A stable snake_case error code; each is described in docs/partner.md.
          * @enum {string}
          */
-        PartnerErrorCode: "bad_request" | "route_not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "internal_error" | "service_unavailable" | "unauthenticated" | "token_malformed" | "token_invalid" | "token_expired" | "token_lifetime_exceeded" | "unknown_signing_key" | "token_audience_mismatch" | "account_unknown" | "account_deactivated" | "account_banned" | "bad_input" | "invalid_api_key" | "external_api_disabled" | "scope_required" | "permission_denied" | "platform_admin_required" | "rate_limit_exceeded" | "idempotency_conflict" | "lead_not_found" | "deal_not_found" | "contact_not_found" | "company_not_found" | "activity_not_found" | "invoice_not_found" | "quotation_not_found" | "payment_not_found" | "product_not_found" | "subscription_not_found" | "workspace_not_found" | "api_key_not_found" | "account_not_found" | "member_not_found" | "role_not_found" | "api_key_already_revoked" | "role_exists" | "role_locked" | "owner_immutable" | "not_found" | "webhook_not_found" | "delivery_not_found" | "webhook_disabled" | "delivery_in_progress" | "webhook_limit_reached";
+        PartnerErrorCode: "bad_request" | "route_not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "internal_error" | "service_unavailable" | "unauthenticated" | "token_malformed" | "token_invalid" | "token_expired" | "token_lifetime_exceeded" | "unknown_signing_key" | "token_audience_mismatch" | "account_unknown" | "account_deactivated" | "account_banned" | "bad_input" | "invalid_api_key" | "external_api_disabled" | "scope_required" | "permission_denied" | "platform_admin_required" | "rate_limit_exceeded" | "idempotency_conflict" | "lead_not_found" | "deal_not_found" | "contact_not_found" | "company_not_found" | "activity_not_found" | "invoice_not_found" | "quotation_not_found" | "payment_not_found" | "product_not_found" | "subscription_not_found" | "workspace_not_found" | "api_key_not_found" | "account_not_found" | "member_not_found" | "role_not_found" | "api_key_already_revoked" | "role_exists" | "role_locked" | "owner_immutable" | "not_found" | "webhook_not_found" | "delivery_not_found" | "webhook_disabled" | "delivery_in_progress" | "webhook_limit_reached" | "conversation_not_found" | "message_not_found" | "channel_not_found" | "conversation_closed";
         /** @description The error envelope of the partner interface. */
         PartnerErrorEnvelope: {
             error: components["schemas"]["PartnerErrorBody"];
@@ -5317,6 +5628,52 @@ export interface components {
             has_more: boolean;
             /** @description Cursor of the next page; null when has_more is false. */
             next_cursor: components["schemas"]["Platform.cursor"] | null;
+        };
+        /** @description An inbox report over a range of days: one row per day and channel that had any activity, by day then channel. */
+        "Reports.InboxReport": {
+            /** @enum {string} */
+            object: "inbox.report";
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            channel: components["schemas"]["Inbox.ChannelKind"] | null;
+            data: components["schemas"]["Reports.InboxReportRow"][];
+        };
+        /** @description One UTC day and channel of an inbox report. First-response times belong to the day a conversation was opened (opened → first outbound message); resolution times to the day it was closed (opened → closed). A mean or median is null when no conversation of the row has the time. */
+        "Reports.InboxReportRow": {
+            /** @enum {string} */
+            object: "inbox.report_row";
+            /**
+             * Format: date
+             * @description YYYY-MM-DD, UTC.
+             */
+            day: string;
+            channel: components["schemas"]["Inbox.ChannelKind"];
+            /**
+             * Format: int32
+             * @description Conversations opened that day.
+             */
+            opened: number;
+            /**
+             * Format: int32
+             * @description Conversations closed that day (and still closed).
+             */
+            closed: number;
+            /**
+             * Format: int32
+             * @description Conversations opened that day that have had a reply.
+             */
+            first_response_count: number;
+            first_response_median_seconds: number | null;
+            first_response_mean_seconds: number | null;
+            /**
+             * Format: int32
+             * @description Conversations closed that day with a resolution time (the same as closed).
+             */
+            resolution_count: number;
+            resolution_median_seconds: number | null;
+            resolution_mean_seconds: number | null;
         };
         /** @description A Stripe-style list: a page of objects and the cursor of the next page. */
         ResourceInfoList: {
@@ -5595,9 +5952,9 @@ export interface components {
             updated_at: components["schemas"]["Platform.instant"];
         };
         /** @description A conversation with a customer on one channel. */
-        "Inbox.Conversation": {
+        "Workspace.Inbox.Conversation": {
             id: components["schemas"]["Platform.uuid"];
-            channel: components["schemas"]["Inbox.Channel"];
+            channel: components["schemas"]["Workspace.Inbox.Channel"];
             subject: string | null;
             /** @description The CRM contact it is with, when known. */
             contact_id: components["schemas"]["Platform.uuid"] | null;
@@ -5612,9 +5969,7 @@ export interface components {
             updated_at: components["schemas"]["Platform.instant"];
         };
         /** @enum {string} */
-        "Inbox.Channel": "email" | "sms" | "whatsapp" | "webchat" | "phone" | "other";
-        /** @enum {string} */
-        "Inbox.ConversationStatus": "open" | "closed";
+        "Workspace.Inbox.Channel": "email" | "sms" | "whatsapp" | "webchat" | "phone" | "other";
         /** @description A deal as its events carry it: the seed's deal shape. amount is in the currency's minor unit (cents). */
         "Deliveries.DealEventData": {
             id: components["schemas"]["Platform.uuid"];
@@ -5692,10 +6047,10 @@ export interface components {
          */
         "Hr.LeaveStatus": "requested" | "approved" | "rejected";
         /** @description One message of a conversation. */
-        "Inbox.Message": {
+        "Workspace.Inbox.Message": {
             id: components["schemas"]["Platform.uuid"];
             conversation_id: components["schemas"]["Platform.uuid"];
-            direction: components["schemas"]["Inbox.Direction"];
+            direction: components["schemas"]["Workspace.Inbox.Direction"];
             text: string;
             /** @description The member who wrote an outbound message; null for inbound ones and outbound ones sent by the integration itself. */
             author_id: components["schemas"]["Platform.uuid"] | null;
@@ -5705,7 +6060,7 @@ export interface components {
          * @description inbound: received from the customer (message.received); outbound: sent to the customer (message.sent).
          * @enum {string}
          */
-        "Inbox.Direction": "inbound" | "outbound";
+        "Workspace.Inbox.Direction": "inbound" | "outbound";
         /** @description The data of a ping, sent when a webhook is saved or its URL changes: which webhook, under which name, for which events. */
         "Deliveries.PingData": {
             webhook_id: components["schemas"]["Platform.uuid"];
@@ -6041,6 +6396,2111 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             409: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listInboxChannels: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, at most 100. */
+                limit?: components["parameters"]["PageQuery.limit"];
+                /** @description The next_cursor of the previous page. */
+                cursor?: components["parameters"]["PageQuery.cursor"];
+                kind?: components["schemas"]["Inbox.ChannelKind"];
+                status?: components["schemas"]["Inbox.ChannelStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelList"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createInboxChannel: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Repeating a request with the same key and content within 24 hours returns the first result and creates nothing new; the same key with other content is 409 idempotency_conflict. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Inbox.ChannelCreate"];
+            };
+        };
+        responses: {
+            /** @description 201 with the created object and its Location. */
+            201: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inbox.Channel"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getInboxChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inbox.Channel"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteInboxChannel: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Repeating a request with the same key and content within 24 hours returns the first result and creates nothing new; the same key with other content is 409 idempotency_conflict. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inbox.DeletedChannel"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateInboxChannel: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Repeating a request with the same key and content within 24 hours returns the first result and creates nothing new; the same key with other content is 409 idempotency_conflict. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Inbox.ChannelUpdate"];
+            };
+        };
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inbox.Channel"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listInboxConversations: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, at most 100. */
+                limit?: components["parameters"]["PageQuery.limit"];
+                /** @description The next_cursor of the previous page. */
+                cursor?: components["parameters"]["PageQuery.cursor"];
+                status?: components["schemas"]["Inbox.ConversationStatus"];
+                channel?: components["schemas"]["Inbox.ChannelKind"];
+                /** @description Only those assigned to this member. */
+                assignee_id?: components["schemas"]["Platform.uuid"];
+                contact_id?: components["schemas"]["Platform.uuid"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationList"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getInboxConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inbox.Conversation"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateInboxConversation: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Repeating a request with the same key and content within 24 hours returns the first result and creates nothing new; the same key with other content is 409 idempotency_conflict. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Inbox.ConversationUpdate"];
+            };
+        };
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inbox.Conversation"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listInboxConversationMessages: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, at most 100. */
+                limit?: components["parameters"]["PageQuery.limit"];
+                /** @description The next_cursor of the previous page. */
+                cursor?: components["parameters"]["PageQuery.cursor"];
+                direction?: components["schemas"]["Inbox.Direction"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageList"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    sendInboxMessage: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Repeating a request with the same key and content within 24 hours returns the first result and creates nothing new; the same key with other content is 409 idempotency_conflict. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Inbox.MessageSend"];
+            };
+        };
+        responses: {
+            /** @description 201 with the created object and its Location. */
+            201: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inbox.Message"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listInboxMessages: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, at most 100. */
+                limit?: components["parameters"]["PageQuery.limit"];
+                /** @description The next_cursor of the previous page. */
+                cursor?: components["parameters"]["PageQuery.cursor"];
+                conversation_id?: components["schemas"]["Platform.uuid"];
+                direction?: components["schemas"]["Inbox.Direction"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageList"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getInboxMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inbox.Message"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
                     "X-RateLimit-Limit": number;
@@ -11615,6 +14075,162 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getInboxReport: {
+        parameters: {
+            query: {
+                /** @description First day, YYYY-MM-DD (UTC). */
+                from: string;
+                /** @description Last day, YYYY-MM-DD (UTC); not before from. */
+                to: string;
+                /** @description Only this channel. */
+                channel?: components["schemas"]["Inbox.ChannelKind"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reports.InboxReport"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
                     "X-RateLimit-Limit": number;

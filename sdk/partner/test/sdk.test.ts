@@ -75,7 +75,7 @@ describe('route tables', () => {
     expect(plain(keyOperationRoutes)).toEqual(bySecurity['api-key']);
     expect(plain(adminOperationRoutes)).toEqual(bySecurity['bearer-jwt']);
     expect(Object.keys(bySecurity).sort()).toEqual(['api-key', 'bearer-jwt']);
-    expect(Object.keys(keyOperationRoutes)).toHaveLength(47);
+    expect(Object.keys(keyOperationRoutes)).toHaveLength(60);
   });
 });
 

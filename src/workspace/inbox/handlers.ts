@@ -1,46 +1,60 @@
-// The inbox families (/conversations, /messages): typed in, one service call, the record out.
+// The inbox families (/conversations, /messages): typed in, one call of the shared inbox store, the record out,
+// paged with this API's cursors.
+import { ConversationStore } from '../../core/inbox/conversations.js';
+import { MessageStore } from '../../core/inbox/messages.js';
+import { conversationView, messageView } from '../../core/inbox/views.js';
+import { defaultLimit, pageOf, readCursor } from '../common/paging.js';
 import { partitionOf } from '../crm/partition.js';
 import type { WorkspaceDeps } from '../deps.js';
+import { workspaceErrors } from '../errors.js';
 import type { WorkspaceFeatureHandlers } from '../handler-types.js';
-import { ConversationService, conversationsPath } from './conversations.js';
-import { MessageService, messagesPath } from './messages.js';
+import { workspaceInboxErrors } from './errors.js';
+
+export const conversationsPath = '/api/v1/conversations';
+export const messagesPath = '/api/v1/messages';
 
 export type InboxOperationId =
   | 'listConversations' | 'createConversation' | 'getConversation' | 'assignConversation' | 'closeConversation' | 'reopenConversation'
   | 'listMessages' | 'createMessage' | 'getMessage';
 
 export function inboxHandlers(deps: WorkspaceDeps): WorkspaceFeatureHandlers<InboxOperationId> {
-  const conversations = new ConversationService(deps);
-  const messages = new MessageService(deps);
+  const conversations = new ConversationStore(deps, workspaceInboxErrors);
+  const messages = new MessageStore(deps, workspaceInboxErrors);
+  const conversationMissing = () => workspaceErrors.invalid('body.conversation_id', 'names no conversation of this workspace');
   return {
     async listConversations({ query }, ctx) {
-      return { status: 200, body: await conversations.list(partitionOf(ctx), query ?? {}) };
+      const { limit = defaultLimit, cursor, ...filters } = query ?? {};
+      const rows = await conversations.list(partitionOf(ctx), filters, { limit, beforeId: readCursor('conversations', cursor)?.id });
+      return { status: 200, body: pageOf(rows, limit, 'conversations', conversationView) };
     },
     async createConversation({ body }, ctx) {
-      const conversation = await conversations.create(partitionOf(ctx), body);
+      const conversation = conversationView(await conversations.create(partitionOf(ctx), body));
       return { status: 201, body: conversation, location: `${conversationsPath}/${conversation.id}` };
     },
     async getConversation({ params }, ctx) {
-      return { status: 200, body: await conversations.get(partitionOf(ctx), params.id) };
+      return { status: 200, body: conversationView(await conversations.get(partitionOf(ctx), params.id)) };
     },
     async assignConversation({ params, body }, ctx) {
-      return { status: 200, body: await conversations.assign(partitionOf(ctx), params.id, body.assignee_id) };
+      return { status: 200, body: conversationView(await conversations.change(deps.sql, partitionOf(ctx), params.id, { assignee_id: body.assignee_id })) };
     },
     async closeConversation({ params }, ctx) {
-      return { status: 200, body: await conversations.setStatus(partitionOf(ctx), params.id, 'closed') };
+      return { status: 200, body: conversationView(await conversations.change(deps.sql, partitionOf(ctx), params.id, { status: 'closed' })) };
     },
     async reopenConversation({ params }, ctx) {
-      return { status: 200, body: await conversations.setStatus(partitionOf(ctx), params.id, 'open') };
+      return { status: 200, body: conversationView(await conversations.change(deps.sql, partitionOf(ctx), params.id, { status: 'open' })) };
     },
     async listMessages({ query }, ctx) {
-      return { status: 200, body: await messages.list(partitionOf(ctx), query ?? {}) };
+      const { limit = defaultLimit, cursor, ...filters } = query ?? {};
+      const rows = await messages.list(partitionOf(ctx), filters, { limit, beforeId: readCursor('messages', cursor)?.id });
+      return { status: 200, body: pageOf(rows, limit, 'messages', messageView) };
     },
     async createMessage({ body }, ctx) {
-      const message = await messages.create(partitionOf(ctx), body);
+      const { conversation_id, direction = 'outbound', ...rest } = body;
+      const message = messageView(await messages.create(deps.sql, partitionOf(ctx), conversation_id, { direction, ...rest }, conversationMissing));
       return { status: 201, body: message, location: `${messagesPath}/${message.id}` };
     },
     async getMessage({ params }, ctx) {
-      return { status: 200, body: await messages.get(partitionOf(ctx), params.id) };
+      return { status: 200, body: messageView(await messages.get(partitionOf(ctx), params.id)) };
     },
   };
 }

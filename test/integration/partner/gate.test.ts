@@ -101,8 +101,13 @@ describe('surface', () => {
     expectPartnerError(res, 403, 'scope_required', { scope: 'user_only' });
   });
 
-  test('a surface without operations yet passes the gate to the router', async () => {
-    expectPartnerError(await call(base, 'GET', '/api/v1/inbox/conversations', { headers: { 'x-api-key': allCrm } }), 404, 'route_not_found');
+  test('a path of a surface that no operation serves passes the gate to the router', async () => {
+    expectPartnerError(await call(base, 'GET', '/api/v1/reports/no-such-report', { headers: { 'x-api-key': allCrm } }), 404, 'route_not_found');
+    expectPartnerError(await call(base, 'GET', '/api/v1/reports/no-such-report'), 401, 'invalid_api_key');
+  });
+
+  test('a served inbox path with a key lacking its scope is 403 naming the scope', async () => {
+    expectPartnerError(await call(base, 'GET', '/api/v1/inbox/conversations', { headers: { 'x-api-key': allCrm } }), 403, 'scope_required', { scope: 'conversations:read' });
     expectPartnerError(await call(base, 'GET', '/api/v1/inbox/conversations'), 401, 'invalid_api_key');
   });
 

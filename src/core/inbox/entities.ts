@@ -1,4 +1,4 @@
-// The tables workspace/inbox owns, as the migrations create them; the schema check holds the two together.
+// The inbox tables (the store both conventions serve), as the migrations create them; the schema check holds the two together.
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { reference } from '../../platform/db/reference.js';
 
@@ -16,6 +16,7 @@ export const InboxConversationEntity = defineEntity({
     status: p.text(),
     assigneeId: p.uuid().fieldName('assignee_id').nullable(),
     lastMessageAt: p.datetime().fieldName('last_message_at').nullable(),
+    firstResponseAt: p.datetime().fieldName('first_response_at').nullable(),
     closedAt: p.datetime().fieldName('closed_at').nullable(),
     createdAt: p.datetime().fieldName('created_at'),
     updatedAt: p.datetime().fieldName('updated_at'),
@@ -27,11 +28,19 @@ export const InboxConversationEntity = defineEntity({
       name: 'inbox_conversations_list',
       expression: 'CREATE INDEX inbox_conversations_list ON inbox_conversations USING btree (workspace_id, environment, id DESC)',
     },
+    {
+      name: 'inbox_conversations_opened',
+      expression: 'CREATE INDEX inbox_conversations_opened ON inbox_conversations USING btree (workspace_id, environment, created_at)',
+    },
+    {
+      name: 'inbox_conversations_closed',
+      expression: 'CREATE INDEX inbox_conversations_closed ON inbox_conversations USING btree (workspace_id, environment, closed_at)',
+    },
   ],
   checks: [
     {
       name: 'inbox_conversations_environment_check',
-      expression: "((environment = ANY (ARRAY['live'::text, 'test'::text])))",
+      expression: "((environment = ANY (ARRAY['live'::text, 'test'::text, 'dev'::text])))",
     },
     {
       name: 'inbox_conversations_status_check',
@@ -69,7 +78,7 @@ export const InboxMessageEntity = defineEntity({
   checks: [
     {
       name: 'inbox_messages_environment_check',
-      expression: "((environment = ANY (ARRAY['live'::text, 'test'::text])))",
+      expression: "((environment = ANY (ARRAY['live'::text, 'test'::text, 'dev'::text])))",
     },
     {
       name: 'inbox_messages_direction_check',
@@ -78,3 +87,39 @@ export const InboxMessageEntity = defineEntity({
   ],
 });
 export type InboxMessage = InferEntity<typeof InboxMessageEntity>;
+
+export const InboxChannelEntity = defineEntity({
+  name: 'InboxChannel',
+  tableName: 'inbox_channels',
+  properties: {
+    id: p.uuid().primary(),
+    workspaceId: reference(p.uuid().fieldName('workspace_id'), 'Workspace', 'inbox_channels_workspace_id_fkey'),
+    environment: p.text(),
+    kind: p.text(),
+    name: p.text(),
+    status: p.text(),
+    createdAt: p.datetime().fieldName('created_at'),
+    updatedAt: p.datetime().fieldName('updated_at'),
+  },
+  indexes: [
+    {
+      name: 'inbox_channels_list',
+      expression: 'CREATE INDEX inbox_channels_list ON inbox_channels USING btree (workspace_id, environment, id DESC)',
+    },
+  ],
+  checks: [
+    {
+      name: 'inbox_channels_environment_check',
+      expression: "((environment = ANY (ARRAY['live'::text, 'test'::text, 'dev'::text])))",
+    },
+    {
+      name: 'inbox_channels_kind_check',
+      expression: "((kind = ANY (ARRAY['email'::text, 'sms'::text, 'whatsapp'::text, 'webchat'::text, 'phone'::text, 'other'::text])))",
+    },
+    {
+      name: 'inbox_channels_status_check',
+      expression: "((status = ANY (ARRAY['active'::text, 'paused'::text])))",
+    },
+  ],
+});
+export type InboxChannel = InferEntity<typeof InboxChannelEntity>;

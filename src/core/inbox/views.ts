@@ -1,3 +1,5 @@
+// The rows of the inbox tables and the records their events carry (the workspace API's shapes, which it also serves,
+// so a webhook receives the same data whichever API made the change).
 import type { components } from '../../../generated/types/workspace.js';
 
 type Schemas = components['schemas'];
@@ -13,12 +15,14 @@ export interface ConversationRow {
   status: string;
   assignee_id: string | null;
   last_message_at: Date | null;
+  /** When the first outbound message was sent; null before it (inbox reports measure first-response times by it). */
+  first_response_at: Date | null;
   closed_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
 
-export const conversationColumns = 'id, channel, subject, contact_id, customer_handle, status, assignee_id, last_message_at, closed_at, created_at, updated_at';
+export const conversationColumns = 'id, channel, subject, contact_id, customer_handle, status, assignee_id, last_message_at, first_response_at, closed_at, created_at, updated_at';
 
 export function conversationView(r: ConversationRow): ConversationView {
   return {

@@ -1,0 +1,26 @@
+// References an inbox write may carry: workspace members (assignee, author) and CRM contacts. Each unknown one is
+// 400 naming the field, raised before anything is written.
+import type { Partition } from '../crm/records.js';
+import { resourcesOf } from '../crm/records.js';
+import type { Queryable } from '../../platform/db/queryable.js';
+import type { InboxErrorFactory } from './errors.js';
+
+type Ref = { field: string; id: string | null | undefined };
+
+export async function checkMembers(db: Queryable, errors: InboxErrorFactory, workspaceId: string, members: Ref[]): Promise<void> {
+  const wanted = members.filter((m): m is { field: string; id: string } => typeof m.id === 'string');
+  if (wanted.length === 0) return;
+  const { rows } = await db.query<{ account_id: string }>('select account_id from workspace_members where workspace_id = $1 and account_id = any($2::uuid[])', [
+    workspaceId,
+    wanted.map((m) => m.id),
+  ]);
+  const found = new Set(rows.map((r) => r.account_id));
+  const missing = wanted.find((m) => !found.has(m.id));
+  if (missing) throw errors.invalid(missing.field, 'names no member of this workspace');
+}
+
+export async function checkContact(db: Queryable, errors: InboxErrorFactory, part: Partition, ref: Ref): Promise<void> {
+  if (typeof ref.id !== 'string') return;
+  const found = await resourcesOf(db, part, [ref.id]);
+  if (found.get(ref.id) !== 'contacts') throw errors.invalid(ref.field, 'names no contact of this workspace');
+}

@@ -1,0 +1,65 @@
+// /api/v1/inbox/conversations and /api/v1/inbox/messages: the shared inbox store in convention A. Writes run on
+// ctx.db, the Idempotency-Key record's transaction, so their events (conversation.assigned, conversation.closed,
+// conversation.reopened, message.sent) commit with the record or not at all.
+import type { Partition } from '../../core/crm/records.js';
+import { ConversationStore } from '../../core/inbox/conversations.js';
+import { MessageStore } from '../../core/inbox/messages.js';
+import { keyOf, type PartnerContext } from '../context.js';
+import type { PartnerDeps } from '../deps.js';
+import type { PartnerFeatureHandlers } from '../handler-types.js';
+import { partnerInboxErrors } from './errors.js';
+import { beforeIdOf, defaultLimit, listOf } from './paging.js';
+import { conversationObject, messageObject } from './views.js';
+
+export const inboxBasePath = '/api/v1/inbox';
+
+export type InboxOperationId =
+  | 'listInboxConversations' | 'getInboxConversation' | 'updateInboxConversation'
+  | 'listInboxConversationMessages' | 'sendInboxMessage' | 'listInboxMessages' | 'getInboxMessage';
+
+export function partitionOf(ctx: PartnerContext): Partition {
+  const key = keyOf(ctx);
+  return { workspaceId: key.workspaceId, environment: key.environment };
+}
+
+export function inboxHandlers(deps: PartnerDeps): PartnerFeatureHandlers<InboxOperationId> {
+  const conversations = new ConversationStore(deps, partnerInboxErrors);
+  const messages = new MessageStore(deps, partnerInboxErrors);
+  return {
+    async listInboxConversations({ query }, ctx) {
+      const { limit = defaultLimit, cursor, ...filters } = query ?? {};
+      const rows = await conversations.list(partitionOf(ctx), filters, { limit, beforeId: beforeIdOf('inbox.conversations', cursor) });
+      return { status: 200, body: listOf(rows, limit, 'inbox.conversations', conversationObject) };
+    },
+    async getInboxConversation({ params }, ctx) {
+      return { status: 200, body: conversationObject(await conversations.get(partitionOf(ctx), params.id)) };
+    },
+    async updateInboxConversation({ params, body }, ctx) {
+      return { status: 200, body: conversationObject(await conversations.change(ctx.db, partitionOf(ctx), params.id, body)) };
+    },
+    async listInboxConversationMessages({ params, query }, ctx) {
+      const part = partitionOf(ctx);
+      const { limit = defaultLimit, cursor, direction } = query ?? {};
+      const list = `inbox.conversation-messages:${params.id}`;
+      const beforeId = beforeIdOf(list, cursor);
+      // 404 for a conversation that is not the key's, rather than an empty list.
+      await conversations.get(part, params.id);
+      const rows = await messages.list(part, { conversation_id: params.id, direction }, { limit, beforeId });
+      return { status: 200, body: listOf(rows, limit, list, messageObject) };
+    },
+    async sendInboxMessage({ params, body }, ctx) {
+      const message = messageObject(
+        await messages.create(ctx.db, partitionOf(ctx), params.id, { direction: 'outbound', ...body }, () => partnerInboxErrors.conversationNotFound()),
+      );
+      return { status: 201, body: message, location: `${inboxBasePath}/messages/${message.id}` };
+    },
+    async listInboxMessages({ query }, ctx) {
+      const { limit = defaultLimit, cursor, ...filters } = query ?? {};
+      const rows = await messages.list(partitionOf(ctx), filters, { limit, beforeId: beforeIdOf('inbox.messages', cursor) });
+      return { status: 200, body: listOf(rows, limit, 'inbox.messages', messageObject) };
+    },
+    async getInboxMessage({ params }, ctx) {
+      return { status: 200, body: messageObject(await messages.get(partitionOf(ctx), params.id)) };
+    },
+  };
+}
