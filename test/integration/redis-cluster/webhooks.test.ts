@@ -4,17 +4,16 @@
 import { createHmac } from 'node:crypto';
 import { emitEvent, eventually, requestsOf, svc, webhookRig, type WebhookRig } from '../../support/webhooks.js';
 import { svcWorkspace } from '../../support/workspace.js';
-import type { TestPlatform } from '../../support/platform.js';
 import { clusterInfra, type ClusterInfra } from './support.js';
 
 let infra: ClusterInfra;
 let rig: WebhookRig;
-let worker: TestPlatform;
 
 beforeAll(async () => {
   infra = await clusterInfra();
   rig = await webhookRig({}, { databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, services: ['workspace', 'partner'] });
-  worker = await rig.node({ databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, services: ['workers'] });
+  // The second node, the only one with workers (rig.stop stops it).
+  await rig.node({ databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, services: ['workers'] });
 }, 60_000);
 afterAll(async () => {
   await rig?.stop();
