@@ -97,7 +97,7 @@ export class InvalidationChannel {
         isCluster(this.publisher) ? subscribersAcrossCluster(this.publisher, this.name) : undefined,
       ]);
       pending.expected = subscribed ?? receivers;
-      if (pending.acked >= receivers) return;
+      if (pending.acked >= pending.expected) return;
       await Promise.race([confirmed, new Promise<void>((r) => (timer = setTimeout(r, ackTimeoutMs)))]);
     } finally {
       if (timer) clearTimeout(timer);
