@@ -14,9 +14,8 @@ let b: TestPlatform;
 beforeAll(async () => {
   infra = await clusterInfra();
   const shared = { databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, services: ['chat' as const, 'workers' as const], scheduleSweepMs: 3_600_000 };
-  a = await startTestPlatform(shared);
-  b = await startTestPlatform(shared);
-}, 60_000);
+  [a, b] = await Promise.all([startTestPlatform(shared), startTestPlatform(shared)]);
+});
 afterAll(async () => {
   await b?.stop();
   await a?.stop();

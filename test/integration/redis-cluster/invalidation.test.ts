@@ -10,7 +10,7 @@ const connections: Redis[] = [];
 
 beforeAll(async () => {
   infra = await clusterInfra();
-}, 60_000);
+});
 afterAll(async () => {
   for (const c of connections) c.disconnect();
   await infra?.stop();

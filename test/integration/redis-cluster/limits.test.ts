@@ -27,9 +27,8 @@ beforeAll(async () => {
     rateLimitPerMinute: 5,
     rateLimitPerDay: 1_000,
   };
-  a = await startTestPlatform(shared, clock);
-  b = await startTestPlatform(shared, clock);
-}, 60_000);
+  [a, b] = await Promise.all([startTestPlatform(shared, clock), startTestPlatform(shared, clock)]);
+});
 afterAll(async () => {
   await b?.stop();
   await a?.stop();

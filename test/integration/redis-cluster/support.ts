@@ -4,6 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { migrate, openOrm } from '../../../src/platform/db/orm.js';
 import { startLocalRedisCluster } from '../../../src/platform/infra/local-redis-cluster.js';
 import { connectRedis, type Redis } from '../../../src/platform/redis.js';
 import { isolatedInfra } from '../../support/platform.js';
@@ -21,10 +22,16 @@ export interface ClusterInfra {
   stop(): Promise<void>;
 }
 
+/** The cluster and a migrated database, so that the suite's platforms can start side by side. */
 export async function clusterInfra(): Promise<ClusterInfra> {
   const dir = await mkdtemp(join(tmpdir(), 'redis-cluster-'));
-  const cluster = await startLocalRedisCluster(dir);
-  const infra = await isolatedInfra();
+  const [cluster, infra] = await Promise.all([startLocalRedisCluster(dir), isolatedInfra()]);
+  const orm = await openOrm({ databaseUrl: infra.databaseUrl });
+  try {
+    await migrate(orm);
+  } finally {
+    await orm.close();
+  }
   const redis = connectRedis(cluster.url, 'cluster-test');
   return {
     databaseUrl: infra.databaseUrl,

@@ -14,7 +14,7 @@ beforeAll(async () => {
   rig = await webhookRig({}, { databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, services: ['workspace', 'partner'] });
   // The second node, the only one with workers (rig.stop stops it).
   await rig.node({ databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, services: ['workers'] });
-}, 60_000);
+});
 afterAll(async () => {
   await rig?.stop();
   await infra?.stop();
