@@ -34,8 +34,8 @@ test('a message sent through either node is stored once and reaches the members 
     const fromA = await send(a, bob, roomId, 'through node A');
     const fromB = await send(b, alice, roomId, 'through node B');
 
-    await aliceOnB.waitFor((e) => isMessageIn(roomId)(e) && e.payload.messageId === fromB);
-    await bobOnA.waitFor((e) => isMessageIn(roomId)(e) && e.payload.messageId === fromB);
+    await aliceOnB.waitFor((e) => isMessageIn(roomId)(e) && e.payload.messageId === fromB, 15_000);
+    await bobOnA.waitFor((e) => isMessageIn(roomId)(e) && e.payload.messageId === fromB, 15_000);
     expect(aliceOnB.events.filter(isMessageIn(roomId)).map((e) => e.payload.messageId)).toEqual([fromA, fromB]);
     expect(bobOnA.events.filter(isMessageIn(roomId)).map((e) => e.payload.messageId)).toEqual([fromA, fromB]);
     expect(await count(a.db, 'select count(*) as n from messages where room_id = $1', [roomId])).toBe(2);
@@ -56,11 +56,11 @@ test('a scheduled message fires at its time through its delayed job and reaches 
   try {
     await aliceOnB.subscribeEvents();
     const roomId = await createRoom(a, bob, [alice], 'Later');
-    const sendAt = new Date(Date.now() + 2_000);
+    const sendAt = new Date(Date.now() + 4_000);
     const scheduled = await call(a.chatUrl, 'POST', `/api/v1/rooms/${roomId}/messages/scheduled`, { token: bob.token, body: { text: 'on time', sendAt: sendAt.toISOString() } });
     expect(scheduled.status).toBe(201);
 
-    const event = await aliceOnB.waitFor((e) => isMessageIn(roomId)(e), 20_000);
+    const event = await aliceOnB.waitFor((e) => isMessageIn(roomId)(e), 30_000);
     expect(Date.now()).toBeGreaterThanOrEqual(sendAt.getTime());
     const { rows } = await a.db.query<{ text: string }>('select text from messages where id = $1', [event.payload.messageId]);
     expect(rows[0]?.text).toBe('on time');
