@@ -1,8 +1,13 @@
 // The chat service on a Redis Cluster (three masters): two nodes that share only the cluster and PostgreSQL; a send
 // on one reaches a STOMP client on the other (pub/sub is broadcast over the cluster bus); a scheduled message is
-// fired by its delayed BullMQ job (the sweeper is set to an hour, so only the job can fire it); every queue's keys
-// carry their own hash tag and spread over the masters.
+// fired by its delayed BullMQ job (the sweeper is set to an hour, so only the job can fire it); the built platform
+// given only REDIS_CLUSTER_NODES joins the same cluster; every queue's keys carry their own hash tag and spread over
+// the masters.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { count, eventually } from '../../helpers/expect.js';
+import { startChildPlatform } from '../../support/child-platform.js';
 import { call, startTestPlatform, type TestPlatform } from '../../support/platform.js';
 import { createRoom, isMessageIn, Probe, send, wsUrl } from '../realtime/support.js';
 import { clusterInfra, type ClusterInfra } from './support.js';
@@ -67,6 +72,30 @@ test('a scheduled message fires at its time through its delayed job and reaches 
     await eventually(async () => (await count(a.db, "select count(*) as n from scheduled_messages where id = $1 and status = 'SENT'", [scheduled.body.data.id])) === 1 || undefined, 10_000);
   } finally {
     await aliceOnB.close();
+  }
+});
+
+test('the built platform given only REDIS_CLUSTER_NODES joins the cluster: its sends reach a member on another node', async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'cluster-child-'));
+  const seeds = infra.redisUrl.replace('redis+cluster://', '');
+  // No workers: its sends ask the other nodes' workers for a drain through the outbox queue on the cluster.
+  const child = await startChildPlatform({ dataDir, env: { DATABASE_URL: infra.databaseUrl, REDIS_CLUSTER_NODES: seeds, SERVICES: 'chat', LOG_LEVEL: 'info' } });
+  const tenant = await a.tenant();
+  const [alice, bob] = [await tenant.account(), await tenant.account()];
+  const aliceOnB = await Probe.open(wsUrl(b), alice.token);
+  try {
+    expect((await fetch(`${child.chatUrl}/readyz`)).status).toBe(200);
+    await aliceOnB.subscribeEvents();
+    const room = await call(child.chatUrl, 'POST', '/api/v1/rooms', { token: bob.token, body: { type: 'GROUP', name: 'Seeds', memberIds: [alice.id] } });
+    expect(room.status).toBe(201);
+    const sent = await call(child.chatUrl, 'POST', `/api/v1/rooms/${room.body.data.id}/messages`, { token: bob.token, body: { text: 'from the seeds' } });
+    expect(sent.status).toBe(201);
+    await aliceOnB.waitFor((e) => e.topic === 'message.created' && e.payload.messageId === sent.body.data.id, 15_000);
+  } finally {
+    await aliceOnB.close();
+    child.proc.kill('SIGTERM');
+    await child.exited;
+    await rm(dataDir, { recursive: true, force: true });
   }
 });
 
