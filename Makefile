@@ -49,14 +49,15 @@ node_modules/.installed: package-lock.json package.json $(NODE_STAMP)
 
 deps: node_modules/.installed
 
+# redis-cli (Debian's redis-tools, a dependency of redis-server) joins the Redis Cluster suite's local cluster.
 redis:
-	@if command -v redis-server >/dev/null 2>&1 || [ -n "$$REDIS_URL" ]; then exit 0; fi; \
+	@if { command -v redis-server && command -v redis-cli; } >/dev/null 2>&1 || [ -n "$$REDIS_URL" ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	  echo "redis-server missing: installing Debian's redis-server"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null; \
+	  echo "redis-server or redis-cli missing: installing Debian's redis-server and redis-tools"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server redis-tools >/dev/null; \
 	  systemctl disable --now redis-server >/dev/null 2>&1 || true; \
 	else \
-	  echo "redis-server is not installed. Install it (Debian/Ubuntu: apt-get install redis-server) or set REDIS_URL." >&2; exit 1; \
+	  echo "redis-server or redis-cli is not installed. Install them (Debian/Ubuntu: apt-get install redis-server redis-tools) or set REDIS_URL." >&2; exit 1; \
 	fi
 
 # The console's browser tests drive Debian's chromium (puppeteer-core brings no browser of its own).

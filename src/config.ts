@@ -1,6 +1,7 @@
 // Environment schema, validated once at start so that a bad value fails with a clear message.
 import { availableParallelism } from 'node:os';
 import type { DependencyTimeouts } from './platform/dependency-timeouts.js';
+import { clusterUrlFromNodes, isClusterUrl, parseClusterUrl } from './platform/redis-target.js';
 
 export type ServiceName = 'chat' | 'partner' | 'workspace' | 'workers';
 
@@ -175,6 +176,23 @@ function url(env: Env, name: string, schemes: string[]): string | undefined {
     throw new ConfigError(`${name} must use ${schemes.join(' or ')}, got "${parsed.protocol}"`);
   }
   return raw;
+}
+
+/**
+ * REDIS_URL: one server (redis, rediss) or a cluster (redis+cluster://host:port,host:port); REDIS_CLUSTER_NODES
+ * (host:port,host:port) names a cluster's seeds, with the scheme and credentials of REDIS_URL when that is set too.
+ */
+function redisTarget(env: Env): string | undefined {
+  const raw = env.REDIS_URL;
+  const nodes = env.REDIS_CLUSTER_NODES;
+  try {
+    if (raw && isClusterUrl(raw)) parseClusterUrl(raw);
+    if (nodes !== undefined && nodes.trim() !== '') return clusterUrlFromNodes(nodes, raw && isClusterUrl(raw) ? raw : url(env, 'REDIS_URL', ['redis', 'rediss']));
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    throw new ConfigError(`${nodes ? 'REDIS_CLUSTER_NODES' : 'REDIS_URL'}: ${(err as Error).message}`);
+  }
+  return raw && isClusterUrl(raw) ? raw : url(env, 'REDIS_URL', ['redis', 'rediss']);
 }
 
 /** A comma-separated list of origins: scheme, host and optional port, nothing else (the Origin header's form). */
@@ -353,7 +371,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsPort: env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? undefined : int(env, 'METRICS_PORT', 0, 0, 65535),
     metricsHost: env.METRICS_HOST || '127.0.0.1',
     databaseUrl: url(env, 'DATABASE_URL', ['postgres', 'postgresql']),
-    redisUrl: url(env, 'REDIS_URL', ['redis', 'rediss']),
+    redisUrl: redisTarget(env),
     dataDir: env.DATA_DIR ?? '.data',
     logLevel,
     jwtAudience: env.JWT_AUDIENCE ?? 'chat',

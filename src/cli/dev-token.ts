@@ -4,10 +4,10 @@
 import { parseArgs } from 'node:util';
 import { SignJWT } from 'jose';
 import pg from 'pg';
-import { Redis } from 'ioredis';
 import { verifyKeyInvalidationChannel } from '../core/auth/verify-key-cache.js';
 import { runtimeFile } from '../platform/infra/index.js';
 import { platformUrls } from './platform-urls.js';
+import { publishOnce } from './publish-once.js';
 import { isUuid, newId } from '../platform/ids.js';
 import { loadOrCreateDevKey, registerDevKey } from './dev-signing-key.js';
 
@@ -46,9 +46,7 @@ try {
   const added = await registerDevKey(db, key, moduleCode, customer);
   if (added && redisUrl) {
     // Other nodes may have cached "no keys" for this customer.
-    const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-    await redis.connect().then(() => redis.publish(verifyKeyInvalidationChannel, `${moduleCode}\n${customer}`)).catch(() => undefined);
-    redis.disconnect();
+    await publishOnce(redisUrl, verifyKeyInvalidationChannel, `${moduleCode}\n${customer}`, 'dev-token').catch(() => undefined);
   }
   let accountId = values.account;
   if (admin && !accountId) {

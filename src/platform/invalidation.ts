@@ -2,7 +2,8 @@
 // messages published while the subscriber is disconnected are lost, so until it has subscribed again the cache is
 // bypassed, and once it has, everything cached before is dropped.
 import { randomUUID } from 'node:crypto';
-import type { Redis } from './redis.js';
+import { isCluster, type Redis } from './redis.js';
+import type { Cluster } from 'ioredis';
 
 /** How long publish waits for every subscribed node to confirm it dropped the entry. */
 const ackTimeoutMs = 1_000;
@@ -91,15 +92,33 @@ export class InvalidationChannel {
     this.pending.set(nonce, pending);
     let timer: NodeJS.Timeout | undefined;
     try {
-      const receivers = await this.publisher.publish(this.name, `${nonce} ${key}`);
-      pending.expected = receivers;
-      if (pending.acked >= receivers) return;
+      const [receivers, subscribed] = await Promise.all([
+        this.publisher.publish(this.name, `${nonce} ${key}`),
+        isCluster(this.publisher) ? subscribersAcrossCluster(this.publisher, this.name) : undefined,
+      ]);
+      pending.expected = subscribed ?? receivers;
+      if (pending.acked >= pending.expected) return;
       await Promise.race([confirmed, new Promise<void>((r) => (timer = setTimeout(r, ackTimeoutMs)))]);
     } finally {
       if (timer) clearTimeout(timer);
       this.pending.delete(nonce);
     }
   }
+}
+
+/**
+ * A cluster node's PUBLISH reply counts only the subscribers connected to that node, though the message reaches
+ * those of every node (over the cluster bus): the receivers are counted on every node instead. A subscriber that
+ * comes or goes meanwhile only makes the publisher wait out its bounded wait.
+ */
+async function subscribersAcrossCluster(cluster: Cluster, channel: string): Promise<number> {
+  const counts = await Promise.all(
+    cluster.nodes('all').map(async (node) => {
+      const reply = (await node.call('PUBSUB', 'NUMSUB', channel)) as [string, number];
+      return Number(reply[1]);
+    }),
+  );
+  return counts.reduce((a, b) => a + b, 0);
 }
 
 /** The key named by an invalidation message ("<nonce> <key>"). */

@@ -35,9 +35,9 @@ if c == tonumber(ARGV[1]) then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
 return c
 `;
 
-interface LeaseRedis extends Redis {
+type LeaseRedis = Redis & {
   platformLeaseHit(numberOfKeys: number, key: string, units: number, ttl: number): Promise<number>;
-}
+};
 
 export class LeasedWindowCounter {
   private readonly redis: LeaseRedis;

@@ -7,7 +7,7 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { SqlPool } from './db/sql.js';
 import type { Logger } from './logger.js';
 import { drainOutbox, pruneOutbox, type OutboxReaders } from './outbox.js';
-import { connectRedis, type Redis } from './redis.js';
+import { connectRedis, isCluster, type Redis } from './redis.js';
 import { closeWorker } from './worker-close.js';
 import { workerMetrics } from './metrics/queues.js';
 
@@ -15,6 +15,15 @@ export const outboxQueueName = 'outbox';
 export const maintenanceQueueName = 'maintenance';
 export const timeQueueName = 'time';
 const drainCoalesceMs = 5;
+
+/**
+ * BullMQ's key prefix for a queue. BullMQ's scripts touch many keys of a queue at once, which a cluster allows only
+ * within one slot: there each queue's keys carry a hash tag of their own ({<queue>}), so the queues spread over the
+ * masters. On one server the keys keep BullMQ's default prefix, and the jobs already queued there stay found.
+ */
+export function queuePrefix(connection: Redis, queue: string): string {
+  return isCluster(connection) ? `{${queue}}` : 'bull';
+}
 
 export interface Queues {
   outbox: Queue;
@@ -35,9 +44,9 @@ export interface Queues {
 
 export function createQueues(redisUrl: string, log: Logger, relayIntervalMs = 0): Queues {
   const connection = connectRedis(redisUrl, 'queues');
-  const outbox = new Queue(outboxQueueName, { connection, defaultJobOptions: { removeOnComplete: 100, removeOnFail: 1000 } });
-  const maintenance = new Queue(maintenanceQueueName, { connection, defaultJobOptions: { removeOnComplete: 10, removeOnFail: 100 } });
-  const time = new Queue(timeQueueName, { connection, defaultJobOptions: { removeOnComplete: true, removeOnFail: 1000 } });
+  const outbox = new Queue(outboxQueueName, { connection, prefix: queuePrefix(connection, outboxQueueName), defaultJobOptions: { removeOnComplete: 100, removeOnFail: 1000 } });
+  const maintenance = new Queue(maintenanceQueueName, { connection, prefix: queuePrefix(connection, maintenanceQueueName), defaultJobOptions: { removeOnComplete: 10, removeOnFail: 100 } });
+  const time = new Queue(timeQueueName, { connection, prefix: queuePrefix(connection, timeQueueName), defaultJobOptions: { removeOnComplete: true, removeOnFail: 1000 } });
   // Requests within a few milliseconds of each other share one job: under load a drain then publishes a batch
   // instead of one row, and sends do not each pay a Redis round trip.
   let pending: NodeJS.Timeout | undefined;
@@ -164,7 +173,7 @@ export async function startWorkers(
       await job.removeDeduplicationKey();
       return { published: await drainAll() };
     },
-    { connection, concurrency: 1, metrics: workerMetrics },
+    { connection, prefix: queuePrefix(connection, outboxQueueName), concurrency: 1, metrics: workerMetrics },
   );
   void queues.drainLocally(drainAll);
   worker.on('failed', (job, err) => log.error({ err, job: job?.name }, 'outbox job failed'));
@@ -178,7 +187,7 @@ export async function startWorkers(
       if (!task) throw new Error(`no prune task is registered for the job ${job.name}`);
       return { pruned: await task.run(new Date()) };
     },
-    { connection, concurrency: 1, metrics: workerMetrics },
+    { connection, prefix: queuePrefix(connection, maintenanceQueueName), concurrency: 1, metrics: workerMetrics },
   );
   maintenance.on('failed', (job, err) => log.error({ err, job: job?.name }, 'maintenance job failed'));
   return {

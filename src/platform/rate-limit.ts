@@ -1,7 +1,7 @@
 // Fixed-window request counters in Redis, shared by every node: one script call increments every window of a
 // subject at once, and the first hit of a window sets its expiry. Used by the partner gate (per IP, per minute and
 // per day), chat sends (per account, per minute) and the workspace gate (per workspace, per minute and hour).
-import type { Redis } from './redis.js';
+import { slotTag, type Redis } from './redis.js';
 import type { Clock } from './clock.js';
 
 export interface RateWindow {
@@ -68,14 +68,17 @@ export interface HitOptions {
   limits?: number[];
 }
 
-interface CounterRedis extends Redis {
+type CounterRedis = Redis & {
   platformRateHit(numberOfKeys: number, ...keysAndArgs: Array<string | number>): Promise<number[]>;
-}
+};
 
 export class FixedWindowCounter {
   private readonly redis: CounterRedis;
 
-  /** Keys are `<prefix>:<window name>:<window index>:<subject>`. */
+  /**
+   * Keys are `<prefix>:<window name>:<window index>:<subject>`; on a cluster the subject is a hash tag
+   * (`...:{<subject>}`), so that the windows one script call counts share a slot.
+   */
   constructor(redis: Redis, private readonly prefix: string, readonly windows: RateWindow[], private readonly clock: Clock) {
     if (windows.length === 0) throw new Error('FixedWindowCounter needs at least one window');
     if (!('platformRateHit' in redis)) redis.defineCommand('platformRateHit', { lua: script });
@@ -88,7 +91,8 @@ export class FixedWindowCounter {
     const limits = this.windows.map((w, i) => options.limits?.[i] ?? w.limit);
     const nowSec = Math.floor(this.clock.now().getTime() / 1000);
     const indices = this.windows.map((w) => Math.floor(nowSec / w.seconds));
-    const keys = this.windows.map((w, i) => `${this.prefix}:${w.name}:${indices[i]}:${subject}`);
+    const tagged = slotTag(this.redis, subject);
+    const keys = this.windows.map((w, i) => `${this.prefix}:${w.name}:${indices[i]}:${tagged}`);
     // A counter outlives its window by one more window, so a late hit near the boundary still finds it.
     const ttls = this.windows.map((w) => w.seconds * 2);
     const result = await this.redis.platformRateHit(keys.length, ...keys, ...ttls, mode, ...limits);

@@ -4,7 +4,7 @@
 // (src/chat/scheduled/fire.ts, src/chat/reminders/fire.ts).
 import { Worker, type Job } from 'bullmq';
 import type { Logger } from '../../platform/logger.js';
-import { timeQueueName } from '../../platform/queues.js';
+import { queuePrefix, timeQueueName } from '../../platform/queues.js';
 import { connectRedis } from '../../platform/redis.js';
 import type { MediaStore } from '../media/store.js';
 import { cleanupUploads } from '../media/cleanup.js';
@@ -59,7 +59,7 @@ export async function startTimeWorkers(deps: TimeDeps, redisUrl: string, options
           return null;
       }
     },
-    { connection, concurrency: 4, metrics: workerMetrics },
+    { connection, prefix: queuePrefix(connection, timeQueueName), concurrency: 4, metrics: workerMetrics },
   );
   worker.on('failed', (job, err) => log.error({ err, job: job?.name }, 'time job failed'));
   return {

@@ -8,6 +8,7 @@ import type { SqlPool } from '../../platform/db/sql.js';
 import { newId } from '../../platform/ids.js';
 import type { Logger } from '../../platform/logger.js';
 import { connectRedis, type Redis } from '../../platform/redis.js';
+import { queuePrefix } from '../../platform/queues.js';
 import { envelopeText, newEventId } from './events.js';
 import { deliveryHeaders } from './headers.js';
 import type { ScheduledAttempt } from './rows.js';
@@ -61,7 +62,7 @@ export class WebhookEngine {
     readonly redisUrl: string,
     private readonly connection: Redis,
   ) {
-    this.queue = new Queue(deliveryQueueName, { connection, defaultJobOptions: { removeOnComplete: true, removeOnFail: true } });
+    this.queue = new Queue(deliveryQueueName, { connection, prefix: queuePrefix(connection, deliveryQueueName), defaultJobOptions: { removeOnComplete: true, removeOnFail: true } });
   }
 
   /** The number of attempts a delivery gets: one per entry of the schedule. */

@@ -5,6 +5,7 @@
 // an outbox drain when events wait unpublished (the drain's own scheduler lives in Redis too).
 import { Worker, type Job } from 'bullmq';
 import { connectRedis } from '../../platform/redis.js';
+import { queuePrefix } from '../../platform/queues.js';
 import { AttemptRunner } from './attempts.js';
 import { deliveryQueueName, type DeliveryJob, type WebhookEngine } from './engine.js';
 import { PauseNotifier } from './notifier.js';
@@ -43,7 +44,7 @@ export async function startWebhookWorkers(engine: WebhookEngine, requestOutboxDr
       );
     },
     // Jobs carry many attempts; the runner bounds how many are in flight.
-    { connection, concurrency: 8, metrics: workerMetrics },
+    { connection, prefix: queuePrefix(connection, deliveryQueueName), concurrency: 8, metrics: workerMetrics },
   );
   worker.on('failed', (job, err) => engine.log.error({ err, deliveries: job?.data.items.length }, 'webhook delivery job failed'));
   worker.on('error', (err) => engine.log.warn({ err }, 'webhook worker error'));

@@ -1,7 +1,7 @@
 // The rate counter by calling IP address, first step of the gate. Fixed per-minute and per-day windows counted in
 // Redis with one script call (src/platform/rate-limit.ts), so every node shares one allowance and switching keys
 // does not reset it.
-import type { Redis } from 'ioredis';
+import type { Redis } from '../../platform/redis.js';
 import type { Clock } from '../../platform/clock.js';
 import { FixedWindowCounter } from '../../platform/rate-limit.js';
 

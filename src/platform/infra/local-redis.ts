@@ -49,7 +49,8 @@ export async function startLocalRedis(dataDir: string, options: { port?: number;
   };
 }
 
-function waitForReady(child: ChildProcess, port: number): Promise<void> {
+/** Resolves once the redis-server child says it accepts connections; rejects if it exits first. */
+export function waitForReady(child: ChildProcess, port: number): Promise<void> {
   return new Promise((resolvePromise, reject) => {
     let output = '';
     const onData = (chunk: Buffer) => {
@@ -66,7 +67,8 @@ function waitForReady(child: ChildProcess, port: number): Promise<void> {
   });
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
+/** Stops a redis-server child (SIGTERM) and resolves once it exited. */
+export function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return Promise.resolve();
   return new Promise((resolvePromise) => {
     child.once('exit', () => resolvePromise());

@@ -1,7 +1,7 @@
 // Redis command latency per connection, from the command being issued to its reply (time spent in an automatic
 // pipeline included: the caller waits for it too).
 import { Histogram } from 'prom-client';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { metricsRegistry } from './registry.js';
 
 const commandDuration = new Histogram({
@@ -15,13 +15,13 @@ const commandDuration = new Histogram({
 type SendCommand = Redis['sendCommand'];
 
 /** Times the commands of one connection (ioredis hands every command, pipelined ones too, to sendCommand). */
-export function instrumentRedis(redis: Redis, connection: string): void {
+export function instrumentRedis(redis: Redis | Cluster, connection: string): void {
   const timer = commandDuration.labels({ connection });
-  redis.sendCommand = function timedSend(this: Redis, ...args: Parameters<SendCommand>) {
+  redis.sendCommand = function timedSend(this: Redis | Cluster, ...args: Parameters<SendCommand>) {
     const start = performance.now();
     const end = () => timer.observe((performance.now() - start) / 1000);
     args[0].promise.then(end, end);
     // The class's method, looked up on each call like the instance's own would be.
-    return (Object.getPrototypeOf(this) as Redis).sendCommand.apply(this, args);
+    return (Object.getPrototypeOf(this) as Redis).sendCommand.apply(this as Redis, args);
   } as SendCommand;
 }

@@ -1,7 +1,7 @@
 // The rate limit per workspace: an hourly allowance and a per-minute burst by plan, counted in Redis by the shared
 // fixed-window counter (src/platform/rate-limit.ts) so every node shares them. Only admitted requests count: a
 // refused one consumes nothing, so a client that retries too early does not burn its hour.
-import type { Redis } from 'ioredis';
+import type { Redis } from '../../platform/redis.js';
 import type { Clock } from '../../platform/clock.js';
 import { FixedWindowCounter, type CountMode } from '../../platform/rate-limit.js';
 import type { RateLimits } from '../plans.js';

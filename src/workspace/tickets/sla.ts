@@ -7,6 +7,7 @@ import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import { connectRedis } from '../../platform/redis.js';
+import { queuePrefix } from '../../platform/queues.js';
 import { changesOf } from '../../core/events/changes.js';
 import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { slaRunning } from './lifecycle.js';
@@ -47,7 +48,7 @@ export class SlaTimers {
 
 export function createSlaQueue(redisUrl: string): { queue: Queue; close(): Promise<void> } {
   const connection = connectRedis(redisUrl, 'sla-queue');
-  const queue = new Queue(slaQueueName, { connection });
+  const queue = new Queue(slaQueueName, { connection, prefix: queuePrefix(connection, slaQueueName) });
   return {
     queue,
     async close() {
@@ -103,7 +104,7 @@ export async function startSlaWorker(deps: EventDeps, redisUrl: string, queue: Q
       }
       return outcome;
     },
-    { connection, concurrency: 4, metrics: workerMetrics },
+    { connection, prefix: queuePrefix(connection, slaQueueName), concurrency: 4, metrics: workerMetrics },
   );
   worker.on('failed', (job, err) => log.error({ err, job: job?.name }, 'ticket SLA job failed'));
   return {

@@ -9,6 +9,7 @@ import type { Clock } from '../../../platform/clock.js';
 import type { SqlPool } from '../../../platform/db/sql.js';
 import type { Logger } from '../../../platform/logger.js';
 import { connectRedis, type Redis } from '../../../platform/redis.js';
+import { queuePrefix } from '../../../platform/queues.js';
 import type { WebhookPolicy } from '../webhook-url.js';
 import { postUpdate } from './post.js';
 import { webhookSecureContext } from './tls.js';
@@ -38,7 +39,7 @@ export interface WebhookDeliveries {
 
 export function createWebhookDeliveries(redisUrl: string, log: Logger): WebhookDeliveries & { queue: Queue } {
   const connection = connectRedis(redisUrl, 'bot-webhooks');
-  const queue = new Queue(webhookQueueName, { connection, defaultJobOptions: { removeOnComplete: 100, removeOnFail: 1000 } });
+  const queue = new Queue(webhookQueueName, { connection, prefix: queuePrefix(connection, webhookQueueName), defaultJobOptions: { removeOnComplete: 100, removeOnFail: 1000 } });
   return {
     queue,
     async request(botId, delayMs = 0) {
@@ -91,7 +92,7 @@ export class WebhookWorker {
   ) {
     this.redis = connectRedis(redisUrl, 'bot-webhook-locks');
     this.workerConnection = connectRedis(redisUrl, 'bot-webhook-worker', { blocking: true });
-    this.worker = new Worker(webhookQueueName, (job: Job) => this.process(job), { connection: this.workerConnection, concurrency: 16, metrics: workerMetrics });
+    this.worker = new Worker(webhookQueueName, (job: Job) => this.process(job), { connection: this.workerConnection, prefix: queuePrefix(this.workerConnection, webhookQueueName), concurrency: 16, metrics: workerMetrics });
     this.worker.on('failed', (job, err) => log.error({ err, job: job?.name }, 'webhook job failed'));
   }
 

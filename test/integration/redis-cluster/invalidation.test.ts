@@ -1,0 +1,37 @@
+// Cross-node cache invalidation on a Redis Cluster. A subscriber of ioredis' Cluster client sits on one node of the
+// cluster, and a node's PUBLISH reply counts only the subscribers connected to it, though the message reaches all of
+// them: a publish still resolves only once every subscribed node, wherever it is connected, has dropped the entry.
+import { InvalidationChannel } from '../../../src/platform/invalidation.js';
+import { connectRedis, type Redis } from '../../../src/platform/redis.js';
+import { clusterInfra, type ClusterInfra } from './support.js';
+
+let infra: ClusterInfra;
+const connections: Redis[] = [];
+
+beforeAll(async () => {
+  infra = await clusterInfra();
+});
+afterAll(async () => {
+  for (const c of connections) c.disconnect();
+  await infra?.stop();
+});
+
+test('after publish resolves, the entry is gone on every one of six nodes', async () => {
+  const nodes = await Promise.all(
+    Array.from({ length: 6 }, async (_, i) => {
+      const publisher = connectRedis(infra.redisUrl, `publisher-${i}`);
+      const subscriber = connectRedis(infra.redisUrl, `subscriber-${i}`, { blocking: true });
+      connections.push(publisher, subscriber);
+      const channel = new InvalidationChannel(publisher, 'test:cache:invalidate');
+      const dropped = new Set<string>();
+      await channel.listen(subscriber, { drop: (key) => dropped.add(key), dropAll: () => dropped.clear() });
+      expect(channel.isLive).toBe(true);
+      return { channel, dropped };
+    }),
+  );
+  for (let round = 0; round < 10; round++) {
+    const key = `entry-${round}`;
+    await nodes[round % nodes.length]!.channel.publish(key);
+    expect(nodes.filter((n) => !n.dropped.has(key)).length).toBe(0);
+  }
+});
