@@ -1,6 +1,7 @@
 // Conversations with customers: opened on a channel, assigned to a member (conversation.assigned), closed
 // (conversation.closed) and reopened (conversation.reopened), by hand or by an inbound message. Each move that
 // changes nothing (closing a closed conversation, assigning the current assignee) answers it unchanged, silently.
+import { readPool } from '../../platform/db/read-router.js';
 import type { Partition } from '../../core/crm/records.js';
 import type { Queryable } from '../../platform/db/queryable.js';
 import { newId } from '../../platform/ids.js';
@@ -42,6 +43,7 @@ export class ConversationService {
   constructor(private readonly deps: EventDeps) {}
 
   async list(part: Partition, query: { limit?: number; cursor?: string; status?: string; channel?: string; assignee_id?: string; contact_id?: string }): Promise<Page<ConversationView>> {
+    const db = await readPool(this.deps);
     const limit = query.limit ?? defaultLimit;
     const after = readCursor('conversations', query.cursor);
     const where = new Filters([part.workspaceId, part.environment])
@@ -50,7 +52,7 @@ export class ConversationService {
       .eq('assignee_id', query.assignee_id)
       .eq('contact_id', query.contact_id)
       .raw('id < $?', after?.id);
-    const { rows } = await this.deps.sql.query<ConversationRow>(
+    const { rows } = await db.query<ConversationRow>(
       `select ${conversationColumns} from inbox_conversations where workspace_id = $1 and environment = $2${where.sql()} order by id desc limit ${where.push(limit + 1)}`,
       where.params,
     );
@@ -58,7 +60,8 @@ export class ConversationService {
   }
 
   async get(part: Partition, id: string): Promise<ConversationView> {
-    const { rows } = await this.deps.sql.query<ConversationRow>(
+    const db = await readPool(this.deps);
+    const { rows } = await db.query<ConversationRow>(
       `select ${conversationColumns} from inbox_conversations where id = $1 and workspace_id = $2 and environment = $3`,
       [id, part.workspaceId, part.environment],
     );

@@ -1,5 +1,6 @@
 // Messages of a conversation: inbound ones (received from the customer, message.received) and outbound ones (sent
 // to the customer, message.sent). An inbound message reopens a closed conversation; an outbound one needs it open.
+import { readPool } from '../../platform/db/read-router.js';
 import type { Partition } from '../../core/crm/records.js';
 import { newId } from '../../platform/ids.js';
 import { checkMembers } from '../common/checks.js';
@@ -23,10 +24,11 @@ export class MessageService {
   constructor(private readonly deps: EventDeps) {}
 
   async list(part: Partition, query: { limit?: number; cursor?: string; conversation_id?: string; direction?: string }): Promise<Page<MessageView>> {
+    const db = await readPool(this.deps);
     const limit = query.limit ?? defaultLimit;
     const after = readCursor('messages', query.cursor);
     const where = new Filters([part.workspaceId, part.environment]).eq('conversation_id', query.conversation_id).eq('direction', query.direction).raw('id < $?', after?.id);
-    const { rows } = await this.deps.sql.query<MessageRow>(
+    const { rows } = await db.query<MessageRow>(
       `select ${messageColumns} from inbox_messages where workspace_id = $1 and environment = $2${where.sql()} order by id desc limit ${where.push(limit + 1)}`,
       where.params,
     );
@@ -34,7 +36,8 @@ export class MessageService {
   }
 
   async get(part: Partition, id: string): Promise<MessageView> {
-    const { rows } = await this.deps.sql.query<MessageRow>(`select ${messageColumns} from inbox_messages where id = $1 and workspace_id = $2 and environment = $3`, [
+    const db = await readPool(this.deps);
+    const { rows } = await db.query<MessageRow>(`select ${messageColumns} from inbox_messages where id = $1 and workspace_id = $2 and environment = $3`, [
       id,
       part.workspaceId,
       part.environment,
