@@ -8,6 +8,10 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../../src/platf
 import { startStreamingReplica, type StreamingReplica } from '../../../src/platform/infra/streaming-replica.js';
 import { routedReads } from '../../../src/platform/metrics/replicas.js';
 import { chatFixtures } from '../../helpers/chat-fixtures.js';
+import { keyHeaders } from '../../helpers/partner-expect.js';
+import { svcHeaders } from '../../helpers/workspace-expect.js';
+import { testWorkspace } from '../../support/partner.js';
+import { svcWorkspace } from '../../support/workspace.js';
 import { call, isolatedInfra, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../support/platform.js';
 
 let dir: string;
@@ -132,4 +136,32 @@ test('reads shift to the primary while the replica is stopped and come back when
   const toReplica = await routed('replica');
   await until('the replica has caught up', async () => (await seen(bob, roomId))?.length === 2);
   expect(await routed('replica')).toBeGreaterThan(toReplica);
+});
+
+test('partner and workspace keys read their own new records; another key of the workspace reads the paused replica', async () => {
+  const partnerWs = await testWorkspace(platform);
+  const [writer, reader] = await Promise.all([partnerWs.key(['crm_contacts:*']), partnerWs.key(['crm_contacts:*'])]);
+  const svcWs = await svcWorkspace(platform);
+  const [svcWriter, svcReader] = await Promise.all([svcWs.key(['crm.*']), svcWs.key(['crm.*'])]);
+  const partner = (method: string, path: string, key: string, body?: unknown) =>
+    call(platform.partnerUrl, method, `/api/v1/partner/crm${path}`, { headers: keyHeaders(key, method === 'POST' ? crypto.randomUUID() : undefined), body });
+  const svc = (method: string, path: string, key: string, body?: unknown) => call(platform.workspaceUrl, method, `/api/v1${path}`, { headers: svcHeaders(key), body });
+  await until('the replica has both workspaces', async () => (await partner('GET', '/contacts', reader.key)).status === 200 && (await svc('GET', '/contacts', svcReader.key)).status === 200);
+  await replicaAdmin.query('select pg_wal_replay_pause()');
+  try {
+    const contact = await partner('POST', '/contacts', writer.key, { full_name: 'Ada' });
+    expect(contact.status).toBe(201);
+    const own = await partner('GET', `/contacts/${contact.body.id}`, writer.key);
+    expect(own.status).toBe(200);
+    expect((await partner('GET', '/contacts', writer.key)).body.data.map((c: { id: string }) => c.id)).toContain(contact.body.id);
+    expect((await partner('GET', `/contacts/${contact.body.id}`, reader.key)).status).toBe(404);
+
+    const record = await svc('POST', '/contacts', svcWriter.key, { name: 'Grace' });
+    expect(record.status).toBe(201);
+    expect((await svc('GET', `/contacts/${record.body.id}`, svcWriter.key)).status).toBe(200);
+    expect((await svc('GET', '/contacts', svcWriter.key)).body.items.map((c: { id: string }) => c.id)).toContain(record.body.id);
+    expect((await svc('GET', `/contacts/${record.body.id}`, svcReader.key)).status).toBe(404);
+  } finally {
+    await replicaAdmin.query('select pg_wal_replay_resume()');
+  }
 });
