@@ -29,13 +29,17 @@ beforeAll(async () => {
   await chmod(dir, 0o755);
   primary = await startEmbeddedPostgres(join(dir, 'primary'));
   replica = await startStreamingReplica(primary.url, join(dir, 'primary', 'postgres'), join(dir, 'replica'));
-  replicaAdmin = new pg.Pool({ connectionString: replica.url, max: 1 });
+  replicaAdmin = adminPool(replica.url);
   infra = await isolatedInfra();
   platform = await startTestPlatform({
     databaseUrl: primary.url,
     redisUrl: infra.redisUrl,
+    // No queue workers: the reads under test need none, and the platform starts sooner.
+    services: ['chat', 'partner', 'workspace'],
     readReplicas: { urls: [replica.url], pollMs: 50, maxLagMs: 15_000, maxLagBytes: 64 * 1024 * 1024 },
   });
+  // The suite stops both servers at its end: a connection they close while the pool lets go of it is expected.
+  platform.db.on('error', () => undefined);
   tenant = await platform.tenant();
   fixtures = chatFixtures(platform, tenant);
 });
@@ -48,6 +52,13 @@ afterAll(async () => {
   await infra?.drop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
+
+/** A pool on a server this suite stops and starts: a connection the server ends is dropped, not an error. */
+function adminPool(url: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  pool.on('error', () => undefined);
+  return pool;
+}
 
 const routed = async (target: string) => (await routedReads.get()).values.find((v) => v.labels.target === target)?.value ?? 0;
 
@@ -130,7 +141,7 @@ test('reads shift to the primary while the replica is stopped and come back when
     expect(await routed('primary_no_replica')).toBeGreaterThanOrEqual(noReplica + 5);
   } finally {
     await replica.start();
-    replicaAdmin = new pg.Pool({ connectionString: replica.url, max: 1 });
+    replicaAdmin = adminPool(replica.url);
   }
   await until('the replica is back in rotation', () => standby().inRotation);
   const toReplica = await routed('replica');
@@ -146,6 +157,7 @@ test('partner and workspace keys read their own new records; another key of the 
   const partner = (method: string, path: string, key: string, body?: unknown) =>
     call(platform.partnerUrl, method, `/api/v1/partner/crm${path}`, { headers: keyHeaders(key, method === 'POST' ? crypto.randomUUID() : undefined), body });
   const svc = (method: string, path: string, key: string, body?: unknown) => call(platform.workspaceUrl, method, `/api/v1${path}`, { headers: svcHeaders(key), body });
+  await until('the standby is in rotation', () => standby().inRotation);
   await until('the replica has both workspaces', async () => (await partner('GET', '/contacts', reader.key)).status === 200 && (await svc('GET', '/contacts', svcReader.key)).status === 200);
   await replicaAdmin.query('select pg_wal_replay_pause()');
   try {
