@@ -51,6 +51,7 @@ export class ReplicaSet {
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
   private readonly unwatch: Array<() => void> = [];
+  private primaryAnswered = true;
 
   constructor(
     private readonly primary: SqlPool,
@@ -98,10 +99,12 @@ export class ReplicaSet {
     try {
       const { rows } = await this.primary.query<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn');
       primaryLsn = parseLsn(rows[0]!.lsn)!;
+      this.primaryAnswered = true;
     } catch (err) {
       // Without the primary's position no lag can be measured; the replicas keep their last state, and reads that
-      // need the primary fail as they would without replicas.
-      this.log.warn({ err }, 'read replicas: the primary did not answer the health poll');
+      // need the primary fail as they would without replicas. Logged once per outage, not every poll.
+      if (this.primaryAnswered) this.log.warn({ err }, 'read replicas: the primary did not answer the health poll');
+      this.primaryAnswered = false;
       return;
     }
     const now = Date.now();

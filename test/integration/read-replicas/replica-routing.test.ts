@@ -7,6 +7,7 @@ import pg from 'pg';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../../src/platform/infra/embedded-postgres.js';
 import { startStreamingReplica, type StreamingReplica } from '../../../src/platform/infra/streaming-replica.js';
 import { routedReads } from '../../../src/platform/metrics/replicas.js';
+import { metricsRegistry } from '../../../src/platform/metrics/registry.js';
 import { chatFixtures } from '../../helpers/chat-fixtures.js';
 import { keyHeaders } from '../../helpers/partner-expect.js';
 import { svcHeaders } from '../../helpers/workspace-expect.js';
@@ -84,6 +85,9 @@ test('the standby streams from the primary and is in rotation', async () => {
   const { rows } = await replicaAdmin.query<{ standby: boolean }>('select pg_is_in_recovery() as standby');
   expect(rows[0]!.standby).toBe(true);
   await until('the standby is in rotation', () => standby().inRotation);
+  const scrape = await metricsRegistry.metrics();
+  expect(scrape).toContain(`platform_db_replica_in_rotation{replica="${standby().name}"} 1`);
+  expect(scrape).toMatch(new RegExp(`platform_db_replica_lag_bytes\\{replica="${standby().name}"\\} \\d+`));
 });
 
 test("a user's own new message is always in their next history page, while others read from the replica", async () => {
