@@ -19,6 +19,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Unset: a local redis-server is started on a free port. */
   redisUrl: string | undefined;
+  /** Streaming replicas of the primary some reads go to (DATABASE_READ_URLS; none: every read on the primary). */
+  readReplicas: ReadReplicaConfig;
   dataDir: string;
   logLevel: string;
   jwtAudience: string;
@@ -150,6 +152,17 @@ export type MediaStoreConfig =
       forcePathStyle: boolean;
     };
 
+/** DATABASE_READ_URLS and the bounds that take a replica out of rotation (docs/operations.md, read replicas). */
+export interface ReadReplicaConfig {
+  urls: string[];
+  /** REPLICA_POLL_MS: how often each node reads the primary's and every replica's WAL position. */
+  pollMs: number;
+  /** REPLICA_MAX_LAG_MS: a replica missing data older than this leaves the rotation. */
+  maxLagMs: number;
+  /** REPLICA_MAX_LAG_BYTES: a replica this many WAL bytes behind the primary leaves the rotation. */
+  maxLagBytes: number;
+}
+
 export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
@@ -211,6 +224,12 @@ function origins(env: Env, name: string): string[] {
     }
     return origin;
   });
+}
+
+function urlList(env: Env, name: string, schemes: string[]): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw.split(',').map((s) => s.trim()).filter(Boolean).map((one) => url({ [name]: one }, name, schemes)!);
 }
 
 const allServices: ServiceName[] = ['chat', 'partner', 'workspace', 'workers'];
@@ -372,6 +391,12 @@ export function loadConfig(env: Env = process.env): Config {
     metricsHost: env.METRICS_HOST || '127.0.0.1',
     databaseUrl: url(env, 'DATABASE_URL', ['postgres', 'postgresql']),
     redisUrl: redisTarget(env),
+    readReplicas: {
+      urls: urlList(env, 'DATABASE_READ_URLS', ['postgres', 'postgresql']),
+      pollMs: int(env, 'REPLICA_POLL_MS', 200, 20, 10_000),
+      maxLagMs: int(env, 'REPLICA_MAX_LAG_MS', 30_000, 100, 3_600_000),
+      maxLagBytes: int(env, 'REPLICA_MAX_LAG_BYTES', 16 * 1024 * 1024, 0, Number.MAX_SAFE_INTEGER),
+    },
     dataDir: env.DATA_DIR ?? '.data',
     logLevel,
     jwtAudience: env.JWT_AUDIENCE ?? 'chat',

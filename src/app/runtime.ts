@@ -35,6 +35,8 @@ import { startWebhookWorkers, type WebhookWorkers } from '../core/webhooks/worke
 import { systemClock, type Clock } from '../platform/clock.js';
 import { migrate, openOrm, type Orm } from '../platform/db/orm.js';
 import { createSqlPool, type SqlPool } from '../platform/db/sql.js';
+import { openReadRouter } from '../platform/db/open-read-router.js';
+import type { ReadRouter } from '../platform/db/read-router.js';
 import { resolveInfra } from '../platform/infra/index.js';
 import type { Logger } from '../platform/logger.js';
 import { createQueues, startWorkers } from '../platform/queues.js';
@@ -79,6 +81,8 @@ export interface Platform {
   /** The webhook workers of this node (with `workers`): sweep() runs one sweeper pass now. */
   webhookWorkers?: WebhookWorkers;
   databaseUrl: string;
+  /** The read router of DATABASE_READ_URLS; absent without replicas. */
+  reads?: ReadRouter;
   redisUrl: string;
   /**
    * Registers work to run first when the platform stops, while listeners, pools and Redis are still up: e.g. telling
@@ -132,12 +136,15 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       redis.disconnect();
       subscriber.disconnect();
     });
+    const reads = await openReadRouter(sql, redis, config.readReplicas, log);
+    if (reads) stops.push(() => reads.replicas.close());
     const queues = createQueues(infra.redisUrl, log, config.relayIntervalMs);
     stops.push(() => queues.close());
 
     const media = mediaStore(config.media, config.dataDir);
     const platform: Platform = {
       databaseUrl: infra.databaseUrl,
+      ...(reads ? { reads } : {}),
       redisUrl: infra.redisUrl,
       sweepTime: () => sweepDue({ sql, clock, queues }),
       cleanupUploads: () => cleanupUploads({ sql, clock, queues }, media),
@@ -222,7 +229,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
     if (config.services.includes('chat')) {
       stops.push(await botWaiters.listen(subscriber));
       const chat = await buildChatListener({
-        deps: { orm, sql, clock, queues, verifyKeys, accounts, config, gateKeys },
+        deps: { orm, sql, reads, clock, queues, verifyKeys, accounts, config, gateKeys },
         log,
         bodyLimit: config.bodyLimitBytes,
         audience: config.jwtAudience,
@@ -277,7 +284,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       lastUsed.start(config.lastUsedFlushMs);
       stops.push(() => lastUsed.stop());
       const partner = await buildPartnerListener({
-        deps: { orm, sql, clock, config, queues, gateKeys },
+        deps: { orm, sql, reads, clock, config, queues, gateKeys },
         gate: {
           limiter: new RateLimiter(redis, { perMinute: config.rateLimitPerMinute, perDay: config.rateLimitPerDay }, clock),
           keys: new KeyLookup(sql, clock, gateKeys),
@@ -309,7 +316,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
       audit.start(config.svcAuditFlushMs);
       stops.push(() => audit.stop());
       const workspace = await buildWorkspaceListener({
-        deps: { orm, sql, clock, config, queues, gateKeys, sla: slaQueue && new SlaTimers(slaQueue.queue, clock, log) },
+        deps: { orm, sql, reads, clock, config, queues, gateKeys, sla: slaQueue && new SlaTimers(slaQueue.queue, clock, log) },
         keys: new SvcKeyLookup(sql, clock, gateKeys),
         limiter: new WorkspaceRateLimiter(redis, clock),
         audit,

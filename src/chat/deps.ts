@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Clock } from '../platform/clock.js';
 import type { Orm } from '../platform/db/orm.js';
 import type { SqlPool } from '../platform/db/sql.js';
+import type { ReadRouter } from '../platform/db/read-router.js';
 import type { Queues } from '../platform/queues.js';
 import type { AccountCache } from '../core/auth/account-cache.js';
 import type { VerifyKeyCache } from '../core/auth/verify-key-cache.js';
@@ -11,6 +12,8 @@ import type { GateKeyCache } from '../platform/gate-key-cache.js';
 export interface ChatDeps {
   orm: Orm;
   sql: SqlPool;
+  /** Routes the read-only operations to replicas (readPool); absent without DATABASE_READ_URLS. */
+  reads?: ReadRouter | undefined;
   clock: Clock;
   queues: Queues;
   verifyKeys: VerifyKeyCache;

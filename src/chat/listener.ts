@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../platform/logger.js';
 import { buildListener, type HttpTimeouts } from '../platform/http/server.js';
+import { routeReadsByCaller } from '../platform/http/read-your-writes.js';
 import { loadOptionalSpecification, loadSpecification } from '../platform/http/specification.js';
 import type { Readiness } from '../platform/readiness.js';
 import { accountHandlers } from './accounts/handlers.js';
@@ -162,6 +163,7 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     publicUrl: deps.config.chatPublicUrl,
     divert: botApiDiversion(botApi),
     clientErrorRenderer: botApiClientErrors,
+    configure: (app) => routeReadsByCaller(app, deps.reads, (request) => (request.caller ? `account:${request.caller.accountId}` : undefined), options.log),
   });
   await mountMedia(chat, deps, options.media, authenticate);
   // Waiting long polls answer at once, so that closing does not wait for their timeouts.

@@ -40,6 +40,8 @@ export async function whenCommitted(ctx: PartnerContext, work: () => Promise<voi
 declare module 'fastify' {
   interface FastifyRequest {
     apiKey?: KeyPrincipal;
+    /** A GET operation's pool, chosen by the read router (a replica that has the caller's writes, or the primary). */
+    partnerReadDb?: Queryable;
   }
 }
 
@@ -59,7 +61,7 @@ export function partnerContextFactory(db: Queryable) {
     requestId: request.id,
     key: request.apiKey ?? null,
     user: request.caller ?? null,
-    db,
+    db: request.partnerReadDb ?? db,
     idempotency: idempotencyOf(request),
   });
 }

@@ -1,11 +1,13 @@
 // The partner listener: the partner OpenAPI document bound to its handlers, behind the key gate (rate limit by IP,
 // key, surface, scope), with Idempotency-Key records around key writes and the convention A error envelope.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccountCache } from '../core/auth/account-cache.js';
 import { createAuthenticator } from '../core/auth/authenticate.js';
 import type { VerifyKeyCache } from '../core/auth/verify-key-cache.js';
 import type { Logger } from '../platform/logger.js';
 import { buildListener, type HttpTimeouts } from '../platform/http/server.js';
+import { routeReadsByCaller } from '../platform/http/read-your-writes.js';
+import { readPool } from '../platform/db/read-router.js';
 import { loadSpecification } from '../platform/http/specification.js';
 import type { Readiness } from '../platform/readiness.js';
 import { apiKeyHandlers } from './api-keys/handlers.js';
@@ -85,5 +87,20 @@ export async function buildPartnerListener(options: PartnerListenerOptions): Pro
     publicUrl: deps.config.partnerPublicUrl,
     // The document once named this path with a trailing slash; callers written against it keep working.
     pathAliases: { '/api/v1/partner/crm/': '/api/v1/partner/crm' },
+    configure: (app) => {
+      routeReadsByCaller(app, deps.reads, partnerCallerOf, options.log);
+      // Every GET operation is a list or a get: its handler reads through ctx.db, the routed pool.
+      if (deps.reads) {
+        app.addHook('preHandler', async (request) => {
+          if (request.method === 'GET') request.partnerReadDb = await readPool(deps);
+        });
+      }
+    },
   });
+}
+
+/** Whose writes a request's reads must see: the API key's, or the bearer user's on administration operations. */
+function partnerCallerOf(request: FastifyRequest): string | undefined {
+  if (request.apiKey) return `key:${request.apiKey.keyId}`;
+  return request.caller ? `account:${request.caller.accountId}` : undefined;
 }

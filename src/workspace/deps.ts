@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Clock } from '../platform/clock.js';
 import type { Orm } from '../platform/db/orm.js';
 import type { SqlPool } from '../platform/db/sql.js';
+import type { ReadRouter } from '../platform/db/read-router.js';
 import type { GateKeyCache } from '../platform/gate-key-cache.js';
 import type { Queues } from '../platform/queues.js';
 import type { SlaTimers } from './tickets/sla.js';
@@ -10,6 +11,8 @@ import type { SlaTimers } from './tickets/sla.js';
 export interface WorkspaceDeps {
   orm: Orm;
   sql: SqlPool;
+  /** Routes the read-only operations to replicas (readPool); absent without DATABASE_READ_URLS. */
+  reads?: ReadRouter | undefined;
   clock: Clock;
   config: Pick<Config, 'platformModule' | 'workspacePublicUrl'>;
   /** Emptied on every node after a key is revoked (see GateKeyCache). */

@@ -1,11 +1,12 @@
 // The workspace listener (convention B): the workspace OpenAPI document bound to its handlers, behind the svc_ key
 // gate (key, IP allow-list, rate limit by plan, scope), with bearer-JWT administration of keys and the audit log,
 // every request made with a key written to the audit log, and the { error, message } envelope for every error.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccountCache } from '../core/auth/account-cache.js';
 import { createAuthenticator } from '../core/auth/authenticate.js';
 import type { VerifyKeyCache } from '../core/auth/verify-key-cache.js';
 import { buildListener, type HttpTimeouts } from '../platform/http/server.js';
+import { routeReadsByCaller } from '../platform/http/read-your-writes.js';
 import { loadSpecification } from '../platform/http/specification.js';
 import type { Logger } from '../platform/logger.js';
 import type { Readiness } from '../platform/readiness.js';
@@ -89,5 +90,12 @@ export async function buildWorkspaceListener(options: WorkspaceListenerOptions):
     readiness: options.readiness,
     allowedOrigins: options.allowedOrigins,
     publicUrl: deps.config.workspacePublicUrl,
+    configure: (app) => routeReadsByCaller(app, deps.reads, svcCallerOf, options.log),
   });
+}
+
+/** Whose writes a request's reads must see: the svc_ key's, or the bearer user's on administration operations. */
+function svcCallerOf(request: FastifyRequest): string | undefined {
+  if (request.svcKey) return `svc:${request.svcKey.keyId}`;
+  return request.caller ? `account:${request.caller.accountId}` : undefined;
 }

@@ -1,3 +1,4 @@
+import { readPool } from '../../platform/db/read-router.js';
 import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
@@ -65,7 +66,8 @@ export class MessageService {
       params.push(bound);
       where += forward ? ' and seq > $4' : ' and seq < $4';
     }
-    const { rows } = await this.deps.sql.query<{ member: boolean } & ({ id: string } & MessageRow | { id: null })>(prepared(
+    const db = await readPool(this.deps);
+    const { rows } = await db.query<{ member: boolean } & ({ id: string } & MessageRow | { id: null })>(prepared(
       `select k.member, p.* from (select exists (select 1 from room_members where room_id = $1 and account_id = $3) as member) k
          left join lateral (
            select * from (
@@ -85,7 +87,7 @@ export class MessageService {
     const chronological = forward ? page : page.reverse();
     const items = chronological.filter((row) => !row.hidden_for_me).map(messageView);
     // Roots with replies carry their thread facts, in both views (one batched query, none without such roots).
-    await attachThreadInfo(this.deps.sql, caller.accountId, items, rootsWithReplies(page));
+    await attachThreadInfo(db, caller.accountId, items, rootsWithReplies(page));
     return {
       items,
       hasMore,

@@ -1,4 +1,5 @@
-import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
+import { readPool } from '../../platform/db/read-router.js';
+import { inTransaction, type SqlClient, type SqlPool } from '../../platform/db/sql.js';
 import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
@@ -119,12 +120,13 @@ export class RoomService {
     params.push(limit + 1);
     const page = `order by m.pinned desc, r.last_activity_at desc, r.id desc limit $${params.length}`;
     // Filters add clauses from a fixed set, never values: a bounded set of texts to prepare.
-    const { rows } = await this.deps.sql.query<RoomRow>(prepared(`${roomQuery(filter, page)} ${listOrder}`, params));
+    const db = await readPool(this.deps);
+    const { rows } = await db.query<RoomRow>(prepared(`${roomQuery(filter, page)} ${listOrder}`, params));
     const hasMore = rows.length > limit;
     const pageRows = rows.slice(0, limit);
     const now = this.deps.clock.now();
     const items = pageRows.map((row) => roomView(row, now));
-    if (query.include === 'members') await this.inlineMembers(items);
+    if (query.include === 'members') await this.inlineMembers(db, items);
     const last = pageRows[pageRows.length - 1];
     return {
       items,
@@ -134,7 +136,7 @@ export class RoomService {
   }
 
   /** Inlines members of rooms within the configured maximum; larger rooms get membersTruncated. */
-  private async inlineMembers(rooms: RoomView[]): Promise<void> {
+  private async inlineMembers(db: SqlPool, rooms: RoomView[]): Promise<void> {
     const max = this.deps.config.inlineMembersMax;
     const small = rooms.filter((r) => r.memberCount <= max);
     for (const room of rooms) {
@@ -142,7 +144,7 @@ export class RoomService {
       room.membersTruncated = room.memberCount > max;
     }
     if (small.length === 0) return;
-    const { rows } = await this.deps.sql.query<{ room_id: string; account_id: string; role: RoomRole; joined_at: Date }>(
+    const { rows } = await db.query<{ room_id: string; account_id: string; role: RoomRole; joined_at: Date }>(
       'select room_id, account_id, role, joined_at from room_members where room_id = any($1::uuid[]) order by joined_at, account_id',
       [small.map((r) => r.id)],
     );
@@ -153,7 +155,7 @@ export class RoomService {
   }
 
   async get(caller: Caller, roomId: string): Promise<RoomView> {
-    const { rows } = await this.deps.sql.query<RoomRow>(roomQuery('and r.id = $2'), [caller.accountId, roomId]);
+    const { rows } = await (await readPool(this.deps)).query<RoomRow>(roomQuery('and r.id = $2'), [caller.accountId, roomId]);
     const row = rows[0];
     // A room the caller is not a member of is indistinguishable from one that does not exist.
     if (!row) throw roomNotFound();

@@ -3,6 +3,7 @@
 // left out). The room_members join is the access rule: only rooms the caller is a member of (a deleted room has no
 // members). Messages the caller hid are left out. Cursors are signed for the caller, the query, its filters and the
 // order, so a cursor of one search cannot page another.
+import { readPool } from '../../platform/db/read-router.js';
 import { createHash } from 'node:crypto';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import type { Caller } from '../context.js';
@@ -53,7 +54,8 @@ export class SearchService {
     const words = queryWords(q);
     const order = query.order ?? 'newest';
     const limit = query.limit ?? 20;
-    if (query.roomId !== undefined && !(await isMember(this.deps.sql, query.roomId, caller.accountId))) throw roomNotFound();
+    const db = await readPool(this.deps);
+    if (query.roomId !== undefined && !(await isMember(db, query.roomId, caller.accountId))) throw roomNotFound();
     const list = searchList(caller.accountId, q, query, order);
     const after = query.cursor === undefined ? null : parseSearchCursor(query.cursor, list, order);
 
@@ -72,7 +74,7 @@ export class SearchService {
           : `where (r.created_at, r.id) < (${param(after.at)}::timestamptz, ${param(after.id)}::uuid)`;
     // The rank reads each match's words again: computed only when it orders the page.
     const sort = order === 'relevance' ? 'r.rank desc, r.created_at desc, r.id desc' : 'r.created_at desc, r.id desc';
-    const { rows } = await this.deps.sql.query<HitRow>(
+    const { rows } = await db.query<HitRow>(
       `select r.* from (
          select ${messageColumnsOf('x')}, ${replyCountColumn('x')}, ${hiddenForMeColumn('$1', 'x')}, ${order === 'relevance' ? `ts_rank(${document}, t.query, 1)::float8` : '0::float8'} as rank
            from plainto_tsquery('simple'::regconfig, $2) t(query)
@@ -87,7 +89,7 @@ export class SearchService {
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
     const hits = page.map((row) => ({ message: messageView(row), highlights: highlightsOf(row.text, words) }));
-    await attachThreadInfo(this.deps.sql, caller.accountId, hits.map((h) => h.message), rootsWithReplies(page));
+    await attachThreadInfo(db, caller.accountId, hits.map((h) => h.message), rootsWithReplies(page));
     const last = page[page.length - 1];
     return {
       items: hits,

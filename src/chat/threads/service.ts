@@ -1,3 +1,4 @@
+import { readPool } from '../../platform/db/read-router.js';
 import { inTransaction, type SqlClient, type SqlPool } from '../../platform/db/sql.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
@@ -65,10 +66,11 @@ export class ThreadService {
     const limit = query.limit ?? 20;
     const list = threadListList(roomId);
     const cursor = query.cursor !== undefined ? parseThreadListCursor(query.cursor, list) : null;
-    await this.requireMember(roomId, caller.accountId);
+    const db = await readPool(this.deps);
+    if (!(await isMember(db, roomId, caller.accountId))) throw roomNotFound();
     const params: unknown[] = [caller.accountId, roomId, limit + 1];
     if (cursor) params.push(cursor.at, cursor.id);
-    const { rows } = await this.deps.sql.query<ThreadFactsRow>(threadListSql(cursor !== null), params);
+    const { rows } = await db.query<ThreadFactsRow>(threadListSql(cursor !== null), params);
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
@@ -95,7 +97,7 @@ export class ThreadService {
     const params: unknown[] = [rootId, caller.accountId, limit + 1];
     if (bound !== null) params.push(bound);
     params.push(roomId);
-    const result = await this.deps.sql.query<{ member: boolean; is_root: boolean | null } & (MessageRow | { id: null })>(
+    const result = await (await readPool(this.deps)).query<{ member: boolean; is_root: boolean | null } & (MessageRow | { id: null })>(
       prepared(checkedThreadPageSql(forward, bound !== null), params),
     );
     if (!result.rows[0]?.member) throw roomNotFound();

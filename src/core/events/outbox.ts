@@ -2,6 +2,7 @@
 // svc.event with the payload { environment, envelope } that the webhook delivery engine consumes. The envelope is
 // the seed's: evt_ id, event, occurred_at (UTC, milliseconds), workspace_id, api_version v1, data, and changes on
 // events that change an existing record.
+import type { ReadRouter } from '../../platform/db/read-router.js';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Queryable } from '../../platform/db/queryable.js';
@@ -67,6 +68,8 @@ export interface EventSink {
 
 export interface EventDeps {
   sql: SqlPool;
+  /** Routes the read-only operations to replicas (readPool); absent without DATABASE_READ_URLS. */
+  reads?: ReadRouter | undefined;
   clock: Clock;
   queues?: Pick<Queues, 'requestOutboxDrain'>;
 }

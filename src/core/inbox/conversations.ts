@@ -5,6 +5,7 @@
 // and the events are the same whichever API made the change.
 import type { Partition } from '../crm/records.js';
 import type { Queryable } from '../../platform/db/queryable.js';
+import { readPool } from '../../platform/db/read-router.js';
 import { newId } from '../../platform/ids.js';
 import { changesOf } from '../events/changes.js';
 import { withEvents, type EventDeps, type EventSink } from '../events/outbox.js';
@@ -72,6 +73,7 @@ export class ConversationStore {
 
   /** Newest first, filtered; limit + 1 rows at most. */
   async list(part: Partition, filters: ConversationFilters, page: RowPage): Promise<ConversationRow[]> {
+    const db = await readPool(this.deps);
     const params: unknown[] = [part.workspaceId, part.environment];
     const clauses: string[] = [];
     const add = (column: string, value: unknown, op = '=') => {
@@ -85,7 +87,7 @@ export class ConversationStore {
     add('contact_id', filters.contact_id);
     add('id', page.beforeId, '<');
     params.push(page.limit + 1);
-    const { rows } = await this.deps.sql.query<ConversationRow>(
+    const { rows } = await db.query<ConversationRow>(
       `select ${conversationColumns} from inbox_conversations where workspace_id = $1 and environment = $2${clauses.join('')} order by id desc limit $${params.length}`,
       params,
     );
@@ -93,7 +95,8 @@ export class ConversationStore {
   }
 
   async get(part: Partition, id: string): Promise<ConversationRow> {
-    const { rows } = await this.deps.sql.query<ConversationRow>(
+    const db = await readPool(this.deps);
+    const { rows } = await db.query<ConversationRow>(
       `select ${conversationColumns} from inbox_conversations where id = $1 and workspace_id = $2 and environment = $3`,
       [id, part.workspaceId, part.environment],
     );

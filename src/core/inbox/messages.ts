@@ -3,6 +3,7 @@
 // The first outbound message of a conversation stamps its first_response_at.
 import type { Partition } from '../crm/records.js';
 import type { Queryable } from '../../platform/db/queryable.js';
+import { readPool } from '../../platform/db/read-router.js';
 import { newId } from '../../platform/ids.js';
 import { withEvents, type EventDeps } from '../events/outbox.js';
 import { lockConversation, setConversationStatus, type RowPage } from './conversations.js';
@@ -29,6 +30,7 @@ export class MessageStore {
 
   /** Newest first, filtered; limit + 1 rows at most. */
   async list(part: Partition, filters: MessageFilters, page: RowPage): Promise<MessageRow[]> {
+    const db = await readPool(this.deps);
     const params: unknown[] = [part.workspaceId, part.environment];
     const clauses: string[] = [];
     const add = (column: string, value: unknown, op = '=') => {
@@ -40,7 +42,7 @@ export class MessageStore {
     add('direction', filters.direction);
     add('id', page.beforeId, '<');
     params.push(page.limit + 1);
-    const { rows } = await this.deps.sql.query<MessageRow>(
+    const { rows } = await db.query<MessageRow>(
       `select ${messageColumns} from inbox_messages where workspace_id = $1 and environment = $2${clauses.join('')} order by id desc limit $${params.length}`,
       params,
     );
@@ -48,7 +50,8 @@ export class MessageStore {
   }
 
   async get(part: Partition, id: string): Promise<MessageRow> {
-    const { rows } = await this.deps.sql.query<MessageRow>(`select ${messageColumns} from inbox_messages where id = $1 and workspace_id = $2 and environment = $3`, [
+    const db = await readPool(this.deps);
+    const { rows } = await db.query<MessageRow>(`select ${messageColumns} from inbox_messages where id = $1 and workspace_id = $2 and environment = $3`, [
       id,
       part.workspaceId,
       part.environment,

@@ -2,6 +2,7 @@
 // approver decides in turn. Approve completes the step (approval.step_completed) and, after the last one, the
 // request (approval.approved); reject ends it (approval.rejected); its requester may cancel it while pending
 // (approval.cancelled). Deciding for someone else, or cancelling someone else's request, is 403 forbidden.
+import { readPool } from '../../platform/db/read-router.js';
 import type { Partition } from '../../core/crm/records.js';
 import type { Queryable } from '../../platform/db/queryable.js';
 import { newId } from '../../platform/ids.js';
@@ -35,6 +36,7 @@ export class ApprovalService {
   constructor(private readonly deps: EventDeps) {}
 
   async list(part: Partition, query: { limit?: number; cursor?: string; status?: string; requested_by?: string; approver_id?: string }): Promise<Page<ApprovalView>> {
+    const db = await readPool(this.deps);
     const limit = query.limit ?? defaultLimit;
     const after = readCursor('approvals', query.cursor);
     const where = new Filters([part.workspaceId, part.environment])
@@ -42,18 +44,19 @@ export class ApprovalService {
       .eq('requested_by', query.requested_by)
       .raw("status = 'pending' and approver_ids[current_step] = $?::uuid", query.approver_id)
       .raw('id < $?', after?.id);
-    const { rows } = await this.deps.sql.query<ApprovalRow>(
+    const { rows } = await db.query<ApprovalRow>(
       `select ${approvalColumns} from approvals where workspace_id = $1 and environment = $2${where.sql()} order by id desc limit ${where.push(limit + 1)}`,
       where.params,
     );
-    const decisions = await decisionsOf(this.deps.sql, rows.slice(0, limit).map((r) => r.id));
+    const decisions = await decisionsOf(db, rows.slice(0, limit).map((r) => r.id));
     return pageOf(rows, limit, 'approvals', (r) => approvalView(r, decisions.get(r.id) ?? []));
   }
 
   async get(part: Partition, id: string): Promise<ApprovalView> {
-    const row = await findApproval(this.deps.sql, part, id);
+    const db = await readPool(this.deps);
+    const row = await findApproval(db, part, id);
     if (!row) throw notFound();
-    return approvalView(row, (await decisionsOf(this.deps.sql, [id])).get(id)!);
+    return approvalView(row, (await decisionsOf(db, [id])).get(id)!);
   }
 
   async create(part: Partition, body: { title: string; description?: string | null; requested_by: string; approver_ids: string[] }): Promise<ApprovalView> {
@@ -93,11 +96,12 @@ export class ApprovalService {
   }
 
   async listDecisions(part: Partition, id: string, query: { limit?: number; cursor?: string }): Promise<Page<DecisionView>> {
-    if (!(await findApproval(this.deps.sql, part, id))) throw notFound();
+    const db = await readPool(this.deps);
+    if (!(await findApproval(db, part, id))) throw notFound();
     const limit = query.limit ?? defaultLimit;
     const after = readCursor('approval_decisions', query.cursor);
     const where = new Filters([id]).raw('id > $?', after?.id);
-    const { rows } = await this.deps.sql.query<DecisionRow>(
+    const { rows } = await db.query<DecisionRow>(
       `select ${decisionColumns} from approval_decisions where approval_id = $1${where.sql()} order by id limit ${where.push(limit + 1)}`,
       where.params,
     );

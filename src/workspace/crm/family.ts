@@ -1,6 +1,7 @@
 // List, get, create and update of a CRM family of this API over crm_records: this API's field names mapped to the
 // row's data keys, references to other records and to members checked before anything is written, and the events
 // of every write (crmRecordEvents, shared with the partner API) in the write's transaction.
+import { readPool } from '../../platform/db/read-router.js';
 import { patchRow, selectOne, type CrmRow, type Partition } from '../../core/crm/records.js';
 import { resourceDef, type ResourceId } from '../../core/crm/resources.js';
 import { checkMembers } from '../common/checks.js';
@@ -53,14 +54,16 @@ export class CrmFamilyService<V> {
   }
 
   async list(part: Partition, query: Record<string, unknown> & { limit?: number; cursor?: string }): Promise<Page<V>> {
+    const db = await readPool(this.deps);
     const limit = query.limit ?? defaultLimit;
     const filters = Object.entries(this.def.filters).map(([param, key]) => ({ key, value: query[param] as string | undefined }));
-    const rows = await selectRecords(this.deps.sql, part, this.def.family, limit, readCursor(this.def.family, query.cursor), filters);
+    const rows = await selectRecords(db, part, this.def.family, limit, readCursor(this.def.family, query.cursor), filters);
     return pageOf(rows, limit, this.def.family, this.def.view);
   }
 
   async get(part: Partition, id: string): Promise<V> {
-    const row = await selectOne(this.deps.sql, part, this.def.family, id);
+    const db = await readPool(this.deps);
+    const row = await selectOne(db, part, this.def.family, id);
     if (!row) throw this.notFound();
     return this.def.view(row);
   }

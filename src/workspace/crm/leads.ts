@@ -2,6 +2,7 @@
 // through either API is one lead. The seed's fields map onto the partner's (name ↔ full_name, note ↔ notes);
 // owner_id and custom_fields, which the partner API does not show, live beside them in the row's data, so partner
 // writes keep them (its updates merge into data). Every write emits its events (crmRecordEvents) in its transaction.
+import { readPool } from '../../platform/db/read-router.js';
 import type { components } from '../../../generated/types/workspace.js';
 import { patchRow, selectOne, type CrmRow, type Partition } from '../../core/crm/records.js';
 import { resourceDef } from '../../core/crm/resources.js';
@@ -43,8 +44,9 @@ export class LeadService {
   constructor(private readonly deps: EventDeps) {}
 
   async list(part: Partition, query: { limit?: number; cursor?: string; status?: LeadStatus; owner_id?: string }): Promise<Page<LeadView>> {
+    const db = await readPool(this.deps);
     const limit = query.limit ?? defaultLimit;
-    const rows = await selectRecords(this.deps.sql, part, 'leads', limit, readCursor('leads', query.cursor), [
+    const rows = await selectRecords(db, part, 'leads', limit, readCursor('leads', query.cursor), [
       { key: 'status', value: query.status },
       { key: 'owner_id', value: query.owner_id },
     ]);
@@ -52,7 +54,8 @@ export class LeadService {
   }
 
   async get(part: Partition, id: string): Promise<LeadView> {
-    const row = await selectOne(this.deps.sql, part, 'leads', id);
+    const db = await readPool(this.deps);
+    const row = await selectOne(db, part, 'leads', id);
     if (!row) throw leadNotFound();
     return leadView(row);
   }

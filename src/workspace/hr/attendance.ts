@@ -1,5 +1,6 @@
 // Attendance: check-ins of active employees and their check-outs. An employee's records never overlap, so at most
 // one is open (checked in, not out); times are never in the future. The catalogue has no attendance event.
+import { readPool } from '../../platform/db/read-router.js';
 import type { Partition } from '../../core/crm/records.js';
 import type { Queryable } from '../../platform/db/queryable.js';
 import { newId } from '../../platform/ids.js';
@@ -34,6 +35,7 @@ export class AttendanceService {
   constructor(private readonly deps: EventDeps) {}
 
   async list(part: Partition, query: { limit?: number; cursor?: string; employee_id?: string; from?: string; to?: string; open?: boolean }): Promise<Page<AttendanceView>> {
+    const db = await readPool(this.deps);
     const limit = query.limit ?? defaultLimit;
     const after = readCursor('attendance', query.cursor, true);
     const where = new Filters([part.workspaceId, part.environment])
@@ -43,7 +45,7 @@ export class AttendanceService {
       .when(query.open === true, 'check_out is null')
       .when(query.open === false, 'check_out is not null');
     if (after) where.clauses.push(`(check_in, id) < (${where.push(after.at)}::timestamptz, ${where.push(after.id)}::uuid)`);
-    const { rows } = await this.deps.sql.query<AttendanceRow>(
+    const { rows } = await db.query<AttendanceRow>(
       `select ${attendanceColumns} from hr_attendance where workspace_id = $1 and environment = $2${where.sql()} order by check_in desc, id desc limit ${where.push(limit + 1)}`,
       where.params,
     );
@@ -51,7 +53,8 @@ export class AttendanceService {
   }
 
   async get(part: Partition, id: string): Promise<AttendanceView> {
-    const { rows } = await this.deps.sql.query<AttendanceRow>(`select ${attendanceColumns} from hr_attendance where id = $1 and workspace_id = $2 and environment = $3`, [
+    const db = await readPool(this.deps);
+    const { rows } = await db.query<AttendanceRow>(`select ${attendanceColumns} from hr_attendance where id = $1 and workspace_id = $2 and environment = $3`, [
       id,
       part.workspaceId,
       part.environment,

@@ -1,5 +1,6 @@
 // Employees: added (employee.created), changed while active, terminated (employee.terminated). A terminated
 // employee is final: no changes, no check-ins, no leave.
+import { readPool } from '../../platform/db/read-router.js';
 import type { Partition } from '../../core/crm/records.js';
 import type { Queryable } from '../../platform/db/queryable.js';
 import { newId } from '../../platform/ids.js';
@@ -56,10 +57,11 @@ export class EmployeeService {
   constructor(private readonly deps: EventDeps) {}
 
   async list(part: Partition, query: { limit?: number; cursor?: string; status?: string; department?: string; manager_id?: string }): Promise<Page<EmployeeView>> {
+    const db = await readPool(this.deps);
     const limit = query.limit ?? defaultLimit;
     const after = readCursor('employees', query.cursor);
     const where = new Filters([part.workspaceId, part.environment]).eq('status', query.status).eq('department', query.department).eq('manager_id', query.manager_id).raw('id < $?', after?.id);
-    const { rows } = await this.deps.sql.query<EmployeeRow>(
+    const { rows } = await db.query<EmployeeRow>(
       `select ${employeeColumns} from hr_employees where workspace_id = $1 and environment = $2${where.sql()} order by id desc limit ${where.push(limit + 1)}`,
       where.params,
     );
@@ -67,7 +69,8 @@ export class EmployeeService {
   }
 
   async get(part: Partition, id: string): Promise<EmployeeView> {
-    const { rows } = await this.deps.sql.query<EmployeeRow>(`select ${employeeColumns} from hr_employees where id = $1 and workspace_id = $2 and environment = $3`, [
+    const db = await readPool(this.deps);
+    const { rows } = await db.query<EmployeeRow>(`select ${employeeColumns} from hr_employees where id = $1 and workspace_id = $2 and environment = $3`, [
       id,
       part.workspaceId,
       part.environment,

@@ -1,5 +1,6 @@
 // Leave requests: made for an active employee (leave.requested), then approved (leave.approved) or rejected. A
 // request may not overlap another requested or approved leave of the employee.
+import { readPool } from '../../platform/db/read-router.js';
 import type { Partition } from '../../core/crm/records.js';
 import { newId } from '../../platform/ids.js';
 import { checkMembers, daysBetween, dateOf } from '../common/checks.js';
@@ -19,10 +20,11 @@ export class LeaveService {
   constructor(private readonly deps: EventDeps) {}
 
   async list(part: Partition, query: { limit?: number; cursor?: string; employee_id?: string; status?: string; type?: string }): Promise<Page<LeaveView>> {
+    const db = await readPool(this.deps);
     const limit = query.limit ?? defaultLimit;
     const after = readCursor('leaves', query.cursor);
     const where = new Filters([part.workspaceId, part.environment]).eq('employee_id', query.employee_id).eq('status', query.status).eq('type', query.type).raw('id < $?', after?.id);
-    const { rows } = await this.deps.sql.query<LeaveRow>(
+    const { rows } = await db.query<LeaveRow>(
       `select ${leaveColumns} from hr_leaves where workspace_id = $1 and environment = $2${where.sql()} order by id desc limit ${where.push(limit + 1)}`,
       where.params,
     );
@@ -30,7 +32,8 @@ export class LeaveService {
   }
 
   async get(part: Partition, id: string): Promise<LeaveView> {
-    const { rows } = await this.deps.sql.query<LeaveRow>(`select ${leaveColumns} from hr_leaves where id = $1 and workspace_id = $2 and environment = $3`, [
+    const db = await readPool(this.deps);
+    const { rows } = await db.query<LeaveRow>(`select ${leaveColumns} from hr_leaves where id = $1 and workspace_id = $2 and environment = $3`, [
       id,
       part.workspaceId,
       part.environment,

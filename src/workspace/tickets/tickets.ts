@@ -1,6 +1,7 @@
 // Tickets: opened (ticket.created, SLA timer started), assigned (ticket.assigned), moved through open, pending,
 // resolved and closed as the lifecycle allows (ticket.status_changed), commented (ticket.commented), and breached
 // by their SLA timer (sla.ts). A reopened ticket that has not breached gets a fresh SLA window from the reopening.
+import { readPool } from '../../platform/db/read-router.js';
 import type { Partition } from '../../core/crm/records.js';
 import type { Queryable } from '../../platform/db/queryable.js';
 import { newId } from '../../platform/ids.js';
@@ -55,7 +56,7 @@ export class TicketService {
       .when(query.sla_breached === true, 'sla_breached_at is not null')
       .when(query.sla_breached === false, 'sla_breached_at is null')
       .raw('id < $?', after?.id);
-    const { rows } = await this.deps.sql.query<TicketRow>(
+    const { rows } = await (await readPool(this.deps)).query<TicketRow>(
       `select ${ticketColumns} from tickets where workspace_id = $1 and environment = $2${where.sql()} order by id desc limit ${where.push(limit + 1)}`,
       where.params,
     );
@@ -63,7 +64,8 @@ export class TicketService {
   }
 
   async get(part: Partition, id: string): Promise<TicketView> {
-    const { rows } = await this.deps.sql.query<TicketRow>(`select ${ticketColumns} from tickets where id = $1 and workspace_id = $2 and environment = $3`, [
+    const db = await readPool(this.deps);
+    const { rows } = await db.query<TicketRow>(`select ${ticketColumns} from tickets where id = $1 and workspace_id = $2 and environment = $3`, [
       id,
       part.workspaceId,
       part.environment,
@@ -129,11 +131,12 @@ export class TicketService {
   }
 
   async listComments(part: Partition, ticketId: string, query: { limit?: number; cursor?: string }): Promise<Page<CommentView>> {
+    const db = await readPool(this.deps);
     await this.get(part, ticketId);
     const limit = query.limit ?? defaultLimit;
     const after = readCursor('ticket_comments', query.cursor);
     const where = new Filters([ticketId]).raw('id > $?', after?.id);
-    const { rows } = await this.deps.sql.query<CommentRow>(
+    const { rows } = await db.query<CommentRow>(
       `select ${commentColumns} from ticket_comments where ticket_id = $1${where.sql()} order by id limit ${where.push(limit + 1)}`,
       where.params,
     );
