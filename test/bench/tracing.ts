@@ -62,7 +62,7 @@ function offHookNanos(): { check: number; consumer: number } {
   return { check: Math.max(0, check - bare), consumer: Math.max(0, consumer - bare) };
 }
 
-runBenchmark(async () => {
+await runBenchmark(async () => {
   const { databaseUrl } = await scratchInfra('tracing-bench-');
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -104,12 +104,15 @@ runBenchmark(async () => {
     };
     process.stdout.write(
       `\nTracing cost (${STATEMENTS} \`select 1\` per round on one connection, median of ${ROUNDS} rounds)\n\n` +
-        table(['case', 'wall µs/stmt', 'CPU µs/stmt', 'CPU vs none'], [
-          row('tracing off: no wrapper installed (the default)', bare),
-          row('wrapper installed, tracing switched off', offWrapped),
-          row('tracing on, no active span', noSpan),
-          row('tracing on, a SQL span per statement', withSpan),
-        ]) +
+        table(
+          ['case', 'wall µs/stmt', 'CPU µs/stmt', 'CPU vs none'],
+          [
+            row('tracing off: no wrapper installed (the default)', bare),
+            row('wrapper installed, tracing switched off', offWrapped),
+            row('tracing on, no active span', noSpan),
+            row('tracing on, a SQL span per statement', withSpan),
+          ],
+        ) +
         `\n\nOff path of a hook (${HOOK_CALLS} calls, median of 3): tracingOn() test ${off.check.toFixed(2)} ns, ` +
         `inConsumerSpan ${off.consumer.toFixed(2)} ns per call\n`,
     );

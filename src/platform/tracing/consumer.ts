@@ -23,7 +23,11 @@ function linksOf(traceparents: Iterable<unknown>): Link[] {
 /** Runs `work` in a consumer span linked to the producers' traceparents (the work alone when tracing is off). */
 export function inConsumerSpan<T>(name: string, traceparents: Iterable<unknown>, attributes: Attributes, work: () => T): T {
   if (!tracingOn()) return work();
-  const span = platformTracer().startSpan(name, { kind: SpanKind.CONSUMER, root: true, links: linksOf(traceparents), attributes }, ROOT_CONTEXT);
+  const span = platformTracer().startSpan(
+    name,
+    { kind: SpanKind.CONSUMER, root: true, links: linksOf(traceparents), attributes },
+    ROOT_CONTEXT,
+  );
   const fail = (err: unknown) => {
     span.recordException(err as Error);
     span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.message });

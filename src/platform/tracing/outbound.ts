@@ -12,10 +12,13 @@ export interface OutboundCall {
 
 export function startOutboundCall(method: string, url: URL | string): OutboundCall {
   if (!tracingOn()) return { span: undefined, end: () => undefined };
-  const target = typeof url === 'string' ? new URL(url) : url;
+  const target = typeof url === 'string' ? (URL.parse(url) ?? new URL('invalid://unknown')) : url;
   const span = platformTracer().startSpan(
     `${method} ${target.host}`,
-    { kind: SpanKind.CLIENT, attributes: { 'http.request.method': method, 'server.address': target.hostname, 'url.scheme': target.protocol.replace(':', '') } },
+    {
+      kind: SpanKind.CLIENT,
+      attributes: { 'http.request.method': method, 'server.address': target.hostname, 'url.scheme': target.protocol.replace(':', '') },
+    },
     context.active(),
   );
   return {

@@ -33,7 +33,10 @@ function carryTraceContext(client: object & { [carried]?: string }, query: Query
   // A connection that never had it set reads NULL already.
   if ((client[carried] ?? '') === wanted) return;
   client[carried] = wanted;
-  const settled = query.call(client, { text: "select set_config('platform.traceparent', $1, false)", values: [wanted] }) as Promise<unknown>;
+  const settled = query.call(client, {
+    text: "select set_config('platform.traceparent', $1, false)",
+    values: [wanted],
+  }) as Promise<unknown>;
   settled.catch(() => undefined);
 }
 
@@ -59,7 +62,10 @@ export function traceStatements(pg: PgModule): void {
     if (!trace.getSpan(active)) return original.apply(this, args);
     const span = platformTracer().startSpan(
       operationOf(text),
-      { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'postgresql', 'db.operation.name': operationOf(text), 'db.query.text': text.slice(0, 2_000) } },
+      {
+        kind: SpanKind.CLIENT,
+        attributes: { 'db.system.name': 'postgresql', 'db.operation.name': operationOf(text), 'db.query.text': text.slice(0, 2_000) },
+      },
       active,
     );
     const last = args.length - 1;
@@ -73,7 +79,10 @@ export function traceStatements(pg: PgModule): void {
     }
     const result = original.apply(this, args) as { then?: unknown; once?: unknown } | undefined;
     if (result && typeof result.then === 'function') {
-      (result as Promise<unknown>).then(() => finish(span, null), (err: unknown) => finish(span, err));
+      (result as Promise<unknown>).then(
+        () => finish(span, null),
+        (err: unknown) => finish(span, err),
+      );
     } else if (result && typeof result.once === 'function') {
       // A submittable (a cursor, a stream) reports its end by events.
       const events = result as { once(event: string, listener: (err?: unknown) => void): void };

@@ -15,7 +15,11 @@ export function traceRedisCommands(): void {
     const active = context.active();
     if (!tracingOn() || !trace.getSpan(active)) return original.apply(this, args);
     const name = String(args[0].name).toUpperCase();
-    const span = platformTracer().startSpan(name, { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'redis', 'db.operation.name': name } }, active);
+    const span = platformTracer().startSpan(
+      name,
+      { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'redis', 'db.operation.name': name } },
+      active,
+    );
     args[0].promise.then(
       () => span.end(),
       (err: unknown) => {

@@ -35,7 +35,9 @@ export interface TracingSetup {
 }
 
 export async function startTracing(setup: TracingSetup): Promise<Tracing> {
-  const processor: SpanProcessor = setup.immediate ? new SimpleSpanProcessor({ exporter: setup.exporter }) : new BatchSpanProcessor({ exporter: setup.exporter });
+  const processor: SpanProcessor = setup.immediate
+    ? new SimpleSpanProcessor({ exporter: setup.exporter })
+    : new BatchSpanProcessor({ exporter: setup.exporter });
   // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (the env detector) override the default name.
   const resource = resourceFromAttributes({ 'service.name': 'chat-platform' }).merge(detectResources({ detectors: [envDetector] }));
   const provider = new TracerProvider({ resource, sampler: setup.sampler, spanProcessors: [processor] });

@@ -18,7 +18,11 @@ describe('tracingSettings', () => {
   test('the sampler: parent-based always-on by default, the named one otherwise, with its ratio', () => {
     expect(tracingSettings({ OTEL_TRACES_EXPORTER: 'otlp' })?.sampler).toBeInstanceOf(ParentBasedSampler);
     expect(tracingSettings({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'always_off' })?.sampler).toBeInstanceOf(AlwaysOffSampler);
-    const ratio = tracingSettings({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.25' })?.sampler;
+    const ratio = tracingSettings({
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_TRACES_SAMPLER: 'traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.25',
+    })?.sampler;
     expect(ratio).toBeInstanceOf(TraceIdRatioBasedSampler);
     expect(ratio?.toString()).toContain('0.25');
   });
@@ -26,6 +30,8 @@ describe('tracingSettings', () => {
   test('values it cannot honour are refused, not ignored', () => {
     expect(() => tracingSettings({ OTEL_TRACES_EXPORTER: 'zipkin' })).toThrow(TracingSettingsError);
     expect(() => tracingSettings({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'sometimes' })).toThrow(TracingSettingsError);
-    expect(() => tracingSettings({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' })).toThrow(TracingSettingsError);
+    expect(() =>
+      tracingSettings({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' }),
+    ).toThrow(TracingSettingsError);
   });
 });

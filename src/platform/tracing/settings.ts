@@ -1,12 +1,6 @@
 // The standard OTEL_* variables this platform reads. Tracing is off unless an exporter is configured: by
 // OTEL_TRACES_EXPORTER, or by an OTLP endpoint (which implies the otlp exporter).
-import {
-  AlwaysOffSampler,
-  AlwaysOnSampler,
-  ParentBasedSampler,
-  TraceIdRatioBasedSampler,
-  type Sampler,
-} from '@opentelemetry/sdk-trace';
+import { AlwaysOffSampler, AlwaysOnSampler, ParentBasedSampler, TraceIdRatioBasedSampler, type Sampler } from '@opentelemetry/sdk-trace';
 
 export type ExporterName = 'otlp' | 'console';
 
@@ -20,7 +14,8 @@ export class TracingSettingsError extends Error {}
 function ratioOf(arg: string | undefined): number {
   if (arg === undefined || arg.trim() === '') return 1;
   const ratio = Number(arg);
-  if (!Number.isFinite(ratio) || ratio < 0 || ratio > 1) throw new TracingSettingsError(`OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1, got "${arg}"`);
+  if (!Number.isFinite(ratio) || ratio < 0 || ratio > 1)
+    throw new TracingSettingsError(`OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1, got "${arg}"`);
   return ratio;
 }
 
@@ -46,11 +41,15 @@ export function samplerOf(name: string | undefined, arg: string | undefined): Sa
 }
 
 function exporterOf(env: NodeJS.ProcessEnv): ExporterName | null {
-  const listed = (env.OTEL_TRACES_EXPORTER ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const listed = (env.OTEL_TRACES_EXPORTER ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (listed.length === 0) return env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? 'otlp' : null;
   if (listed.includes('none')) return null;
   const unknown = listed.filter((s) => s !== 'otlp' && s !== 'console');
-  if (unknown.length > 0) throw new TracingSettingsError(`OTEL_TRACES_EXPORTER "${unknown.join(',')}" is not supported: use otlp, console or none`);
+  if (unknown.length > 0)
+    throw new TracingSettingsError(`OTEL_TRACES_EXPORTER "${unknown.join(',')}" is not supported: use otlp, console or none`);
   return listed[0] as ExporterName;
 }
 

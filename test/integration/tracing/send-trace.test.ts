@@ -42,7 +42,11 @@ test('a send: the request span named sendMessage, its SQL and Redis children, an
     expect(res.body.meta.requestId).toBe(traceId);
     const request = await eventually(async () => spans().find((s) => s.name === 'sendMessage' && s.spanContext().traceId === traceId));
     expect(request.kind).toBe(SpanKind.SERVER);
-    expect(request.attributes).toMatchObject({ 'http.route': '/api/v1/rooms/:roomId/messages', 'http.response.status_code': 201, listener: 'chat' });
+    expect(request.attributes).toMatchObject({
+      'http.route': '/api/v1/rooms/:roomId/messages',
+      'http.response.status_code': 201,
+      listener: 'chat',
+    });
 
     const sql = childrenOf(request).filter((s) => s.attributes['db.system.name'] === 'postgresql');
     expect(sql.length).toBeGreaterThan(0);
@@ -51,7 +55,11 @@ test('a send: the request span named sendMessage, its SQL and Redis children, an
 
     // The delivery runs in a trace of its own, linked to the span that wrote the outbox row.
     const delivery = await eventually(async () =>
-      spans().find((s) => s.name === 'realtime.deliver' && s.links.some((l) => l.context.traceId === traceId && l.context.spanId === request.spanContext().spanId)),
+      spans().find(
+        (s) =>
+          s.name === 'realtime.deliver' &&
+          s.links.some((l) => l.context.traceId === traceId && l.context.spanId === request.spanContext().spanId),
+      ),
     );
     expect(delivery.kind).toBe(SpanKind.CONSUMER);
     expect(delivery.spanContext().traceId).not.toBe(traceId);
@@ -64,7 +72,10 @@ test('a send: the request span named sendMessage, its SQL and Redis children, an
 test('an error envelope carries the trace id as its request id, and the span records the status', async () => {
   const tenant = await node.tenant();
   const alice = await tenant.account();
-  const res = await call(node.chatUrl, 'POST', '/api/v1/rooms/00000000-0000-4000-8000-000000000000/messages', { token: alice.token, body: { text: 'nowhere' } });
+  const res = await call(node.chatUrl, 'POST', '/api/v1/rooms/00000000-0000-4000-8000-000000000000/messages', {
+    token: alice.token,
+    body: { text: 'nowhere' },
+  });
   expect(res.status).toBeGreaterThanOrEqual(400);
   const requestId = res.body.meta.requestId as string;
   expect(requestId).toMatch(/^[0-9a-f]{32}$/);
@@ -79,7 +90,10 @@ test("a caller's traceparent makes the request span its child, in the caller's t
   const alice = await tenant.account();
   const callerTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
   const callerSpan = '00f067aa0ba902b7';
-  const res = await call(node.chatUrl, 'GET', '/api/v1/me/labels', { token: alice.token, headers: { traceparent: `00-${callerTrace}-${callerSpan}-01` } });
+  const res = await call(node.chatUrl, 'GET', '/api/v1/me/labels', {
+    token: alice.token,
+    headers: { traceparent: `00-${callerTrace}-${callerSpan}-01` },
+  });
   expect(res.status).toBe(200);
   expect(res.headers.get('x-request-id')).toBe(callerTrace);
   const span = await eventually(async () => spans().find((s) => s.spanContext().traceId === callerTrace && s.kind === SpanKind.SERVER));

@@ -6,7 +6,7 @@ import type { ClientRequest } from 'node:http';
 import type { SecureContext } from 'node:tls';
 import { OutboundRefused, outboundRequest } from '../../../platform/http/outbound/index.js';
 import type { WebhookPolicy } from '../webhook-url.js';
-import { startOutboundCall, type OutboundCall } from '../../../platform/tracing/outbound.js';
+import { startOutboundCall } from '../../../platform/tracing/outbound.js';
 
 export type PostOutcome = { ok: true; status: number } | { ok: false; error: string };
 
@@ -24,12 +24,12 @@ export function postUpdate(
   return new Promise((resolve) => {
     let settled = false;
     let timer: NodeJS.Timeout | undefined = undefined;
-    let call: OutboundCall | undefined;
+    const call = startOutboundCall('POST', url);
     const settle = (outcome: PostOutcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      call?.end(outcome.ok ? outcome.status : null, outcome.ok ? undefined : outcome.error);
+      call.end(outcome.ok ? outcome.status : null, outcome.ok ? undefined : outcome.error);
       resolve(outcome);
     };
     let target: URL;
@@ -39,7 +39,6 @@ export function postUpdate(
       settle({ ok: false, error: 'Bad webhook: the URL is invalid' });
       return;
     }
-    call = startOutboundCall('POST', target);
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'content-length': String(Buffer.byteLength(body)),
