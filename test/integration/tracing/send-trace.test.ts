@@ -7,6 +7,7 @@ import { startTracing, type Tracing } from '../../../src/platform/tracing/sdk.js
 import { eventually } from '../../helpers/expect.js';
 import { call, type TestPlatform } from '../../support/platform.js';
 import { createRoom, Probe, startNode, wsUrl } from '../realtime/support.js';
+import { createBot, pendingUpdates, privateRoomWith } from '../../helpers/bots.js';
 
 const exporter = new InMemorySpanExporter();
 let tracing: Tracing;
@@ -98,4 +99,22 @@ test("a caller's traceparent makes the request span its child, in the caller's t
   expect(res.headers.get('x-request-id')).toBe(callerTrace);
   const span = await eventually(async () => spans().find((s) => s.spanContext().traceId === callerTrace && s.kind === SpanKind.SERVER));
   expect(span.parentSpanContext?.spanId).toBe(callerSpan);
+});
+
+test('a message to a bot: the bot.updates span that stored its update links to the send', async () => {
+  const tenant = await node.tenant();
+  const alice = await tenant.account();
+  const bot = await createBot(node, tenant);
+  const roomId = await privateRoomWith(node, alice, bot.accountId);
+  const res = await call(node.chatUrl, 'POST', `/api/v1/rooms/${roomId}/messages`, { token: alice.token, body: { text: 'hello bot' } });
+  expect(res.status).toBe(201);
+  const traceId = res.body.meta.requestId as string;
+  expect(await pendingUpdates(node, bot.token)).toHaveLength(1);
+  const request = await eventually(async () => spans().find((s) => s.name === 'sendMessage' && s.spanContext().traceId === traceId));
+  const consumer = await eventually(async () =>
+    spans().find((s) => s.name === 'bot.updates' && s.links.some((l) => l.context.spanId === request.spanContext().spanId)),
+  );
+  expect(consumer.kind).toBe(SpanKind.CONSUMER);
+  // Its SQL (the updates stored) are its children.
+  expect(childrenOf(consumer).some((s) => s.attributes['db.system.name'] === 'postgresql')).toBe(true);
 });
