@@ -4,6 +4,8 @@ import { createLogger } from './platform/logger.js';
 import { startPlatform } from './app/runtime.js';
 import { registerDevSigningKey } from './cli/dev-signing-key.js';
 import { announceReady, isClusterWorker, startPrimary } from './platform/cluster.js';
+import { startTracingFromEnvironment } from './platform/tracing/sdk.js';
+import { TracingSettingsError } from './platform/tracing/settings.js';
 
 async function main(): Promise<void> {
   let config;
@@ -19,6 +21,17 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel);
   // WORKERS > 1: this process is the primary of a cluster (src/platform/cluster.ts), or one of its workers.
   const clustered = config.workers > 1 && !isClusterWorker();
+  // Tracing (the OTEL_* variables) starts before any listener or worker, in each process that serves.
+  let tracing;
+  try {
+    tracing = clustered ? null : await startTracingFromEnvironment();
+  } catch (err) {
+    if (err instanceof TracingSettingsError) {
+      process.stderr.write(`Configuration error: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
   const platform = clustered ? await startPrimary(config, log) : await startPlatform(config, log);
   if (process.env.DEV_SIGNING_KEY === '1' && !isClusterWorker()) await registerDevSigningKey(config, platform.databaseUrl, log);
   announceReady();
@@ -51,6 +64,8 @@ async function main(): Promise<void> {
     }, config.shutdownTimeoutMs).unref();
     platform
       .stop()
+      // Spans still buffered are exported before the process ends.
+      .then(() => tracing?.shutdown())
       .then(() => process.exit(0))
       .catch((err: unknown) => {
         log.error({ err }, 'shutdown failed');

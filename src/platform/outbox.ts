@@ -25,6 +25,8 @@ export interface OutboxRow {
   topic: string;
   payload: unknown;
   created_at: Date;
+  /** The W3C traceparent of the span that wrote the row (null when tracing was off). */
+  trace_context: string | null;
 }
 
 /** Session-level advisory lock that serialises relays across nodes, so that per-account seqs follow id order. */
@@ -68,7 +70,7 @@ export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500, reade
     const announcements: Array<() => Promise<void>> = [];
     try {
       const { rows } = await client.query<OutboxRow>(
-        prepared('select id, topic, payload, created_at from outbox where published_at is null order by id limit $1 for update skip locked', [batch]),
+        prepared('select id, topic, payload, created_at, trace_context from outbox where published_at is null order by id limit $1 for update skip locked', [batch]),
       );
       if (rows.length > 0) {
         for (const log of logs) announcements.push(await log(client, rows, redis));

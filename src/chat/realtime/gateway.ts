@@ -13,6 +13,7 @@ import type { SqlPool } from '../../platform/db/sql.js';
 import type { Logger } from '../../platform/logger.js';
 import { confirmInvalidation, invalidatedKey } from '../../platform/invalidation.js';
 import { connectRedis, type Redis } from '../../platform/redis.js';
+import { inConsumerSpan } from '../../platform/tracing/consumer.js';
 import { deliveryChannel, parseDelivery } from './delivery.js';
 import { lastSeqOf, lastSeqsOf, readUserEvents, type Delivery } from './log.js';
 import type { RealtimeOptions } from './options.js';
@@ -115,7 +116,7 @@ export async function startRealtimeGateway(deps: GatewayDeps): Promise<RealtimeG
   subscriber.on('message', (channel: string, message: string) => {
     if (channel === deliveryChannel) {
       const d = parseDelivery(message);
-      if (d) deliver(d);
+      if (d) inConsumerSpan('realtime.deliver', [d.traceContext], { 'messaging.destination.name': d.topic, 'realtime.recipients': d.to.length }, () => deliver(d));
     } else if (channel === accountInvalidationChannel) {
       confirmInvalidation(deps.publisher, channel, message);
       recheck(invalidatedKey(message)).catch((err: unknown) => host.onError(err, 'account recheck'));

@@ -21,6 +21,8 @@ export interface Delivery {
   payload: unknown;
   /** [accountId, seq] per recipient. */
   to: Array<[string, number]>;
+  /** The producer's W3C traceparent, which the delivery's span links to. */
+  traceContext?: string;
 }
 
 export interface OutboxEvent {

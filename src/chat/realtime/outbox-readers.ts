@@ -8,6 +8,12 @@ import { pruneEventLog, recordUserEvents } from './log.js';
 
 export const realtimeEventLog: OutboxLog = async (client, rows, redis) => {
   const deliveries = await recordUserEvents(client, [...rows]);
+  // Each announcement carries its producer's span context, for the delivering node's span to link to.
+  const traced = new Map(rows.filter((r) => r.trace_context).map((r) => [String(r.id), r.trace_context!]));
+  for (const d of deliveries) {
+    const traceContext = traced.get(d.id);
+    if (traceContext) d.traceContext = traceContext;
+  }
   return () => publishDeliveries(redis, deliveries);
 };
 

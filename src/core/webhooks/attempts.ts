@@ -6,6 +6,8 @@
 // Owner. A claimed delivery whose webhook is Paused is held; one whose webhook is Disabled is cancelled.
 import { inTransaction } from '../../platform/db/sql.js';
 import { countWebhookAttempt } from '../../platform/metrics/webhooks.js';
+import { inConsumerSpan } from '../../platform/tracing/consumer.js';
+import { tracingOn } from '../../platform/tracing/state.js';
 import { MicroBatcher, Semaphore } from './batching.js';
 import type { DeliveryRef, WebhookEngine } from './engine.js';
 import { deliveryHeaders } from './headers.js';
@@ -25,6 +27,8 @@ interface ClaimedRow {
   url: string;
   headers: Record<string, string>;
   secret_ciphertext: Buffer;
+  /** The traceparent of the change that emitted the event (while its outbox row is kept), for the attempt's span. */
+  trace_context: string | null;
 }
 
 interface Success {
@@ -83,8 +87,10 @@ export class AttemptRunner {
   /** The rows, leased for these attempts; null for a stale job (done already, superseded, or not yet due). */
   private async claim(refs: DeliveryRef[]): Promise<Array<ClaimedRow | null>> {
     const now = this.engine.clock.now();
+    // The producer's traceparent is read only while tracing is on.
+    const traced = tracingOn();
     const { rows } = await this.engine.sql.query<ClaimedRow>({
-      name: 'webhook_claim',
+      name: traced ? 'webhook_claim_traced' : 'webhook_claim',
       text: `update webhook_deliveries d
                 set status = case w.status when 'Paused' then 'held' when 'Disabled' then 'cancelled' else 'sending' end,
                     attempt_count = case when w.status in ('Paused', 'Disabled') or d.status = 'sending' then d.attempt_count else d.attempt_count + 1 end,
@@ -96,7 +102,8 @@ export class AttemptRunner {
               where d.id = j.id and d.round = j.round and w.id = d.webhook_id
                 and ((d.status = 'pending' and d.attempt_count = j.attempt - 1 and d.next_attempt_at <= $4::timestamptz + $6 * interval '1 millisecond')
                   or (d.status = 'sending' and d.attempt_count = j.attempt and d.lease_until < $4::timestamptz))
-          returning d.id, d.webhook_id, d.workspace_id, d.event, d.event_id, d.envelope, d.attempt_count, d.round, d.status, w.url, w.headers, w.secret_ciphertext`,
+          returning d.id, d.webhook_id, d.workspace_id, d.event, d.event_id, d.envelope, d.attempt_count, d.round, d.status, w.url, w.headers, w.secret_ciphertext,
+                    ${traced ? '(select o.trace_context from outbox o where o.id = d.outbox_id)' : 'null::text'} as trace_context`,
       values: [refs.map((r) => r.id), refs.map((r) => r.round), refs.map((r) => r.attempt), now, new Date(now.getTime() + this.leaseMs()), slackMs],
     });
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -130,7 +137,10 @@ export class AttemptRunner {
         timestamp: Math.floor(at.getTime() / 1000),
         custom: claimed.headers,
       });
-      outcome = await this.engine.sender.post(claimed.url, claimed.envelope, headers);
+      const sending = claimed;
+      outcome = await inConsumerSpan('webhook.attempt', [sending.trace_context], { 'webhook.event': sending.event, 'webhook.attempt': sending.attempt_count }, () =>
+        this.engine.sender.post(sending.url, sending.envelope, headers),
+      );
     } finally {
       this.slots.release();
     }

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { createSecureContext, rootCertificates } from 'node:tls';
 import { pinnedLookup } from '../../platform/http/outbound/index.js';
 import { hostOf, parseWebhookUrl, resolveTarget, TargetRefused, type HostLookup, type ResolvedTarget } from './targets.js';
+import { startOutboundCall } from '../../platform/tracing/outbound.js';
 
 export const excerptLength = 1000;
 const maxResponseBytes = 64 * 1024;
@@ -74,10 +75,12 @@ export class WebhookSender {
     const started = performance.now();
     const url = parseWebhookUrl(rawUrl);
     if (typeof url === 'string') return { ...noAnswer(started, `invalid_url: ${url}`), retryable: false };
+    const call = startOutboundCall('POST', url);
     let target: ResolvedTarget;
     try {
       target = await resolveTarget(url, this.options.allowPrivateTargets, this.options.timeoutMs, this.options.lookup);
     } catch (err) {
+      call.end(null, errorName(err));
       return noAnswer(started, errorName(err));
     }
     const bytes = Buffer.from(body, 'utf8');
@@ -91,6 +94,7 @@ export class WebhookSender {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        call.end(status, error ?? undefined);
         const excerpt = Buffer.concat(chunks).toString('utf8').slice(0, excerptLength);
         if (status === null) return resolve({ ...noAnswer(started, error ?? 'no_response'), excerpt });
         resolve({ status, ...classify(status), excerpt, latencyMs, error: null });

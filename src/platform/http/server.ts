@@ -16,6 +16,8 @@ import { isPublicPath, registerReferenceDocs, type ExtraDocument } from './refer
 import { aliasRewriter } from './path-aliases.js';
 import { AppError } from './app-error.js';
 import { httpMetricsHook } from '../metrics/http.js';
+import { tracingOn } from '../tracing/state.js';
+import { endRequestSpan, enterRequestSpan, resumeRequestSpan, startRequestSpan } from '../tracing/http.js';
 import { bodyMissing, bodyTooDeep, clientErrorOf, illFormedUnicode, methodNotAllowed, routeNotFound, toAppError } from './framework-errors.js';
 import type { ContextFactory, HandlerMap, Result } from './typed.js';
 
@@ -283,6 +285,8 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
     onProtoPoisoning: options.poisonedJsonKeys ?? 'error',
     onConstructorPoisoning: options.poisonedJsonKeys ?? 'error',
     genReqId: (req) => {
+      // Tracing on: the request id is the trace id of the request's span.
+      if (tracingOn()) return startRequestSpan(req, options.name);
       const incoming = req.headers[headerName];
       return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : newId();
     },
@@ -311,6 +315,13 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
     },
   });
   app.setValidatorCompiler(ajv2020ValidatorCompiler());
+  if (tracingOn()) {
+    // First of the hooks, so that the gates' and the handler's SQL and Redis calls are children of the request's span.
+    app.addHook('onRequest', enterRequestSpan);
+    app.addHook('preHandler', resumeRequestSpan);
+    app.addHook('onResponse', async (request, reply) => endRequestSpan(request, reply));
+    app.addHook('onRequestAbort', async (request) => endRequestSpan(request, undefined));
+  }
   // Drain: once close() begins, responses end their keep-alive connection (Connection: close), so the close waits
   // for in-flight requests only, not for idle clients' keep-alive timeout; connections idle by then are closed.
   let closing = false;

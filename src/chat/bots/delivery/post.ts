@@ -6,6 +6,7 @@ import type { ClientRequest } from 'node:http';
 import type { SecureContext } from 'node:tls';
 import { OutboundRefused, outboundRequest } from '../../../platform/http/outbound/index.js';
 import type { WebhookPolicy } from '../webhook-url.js';
+import { startOutboundCall } from '../../../platform/tracing/outbound.js';
 
 export type PostOutcome = { ok: true; status: number } | { ok: false; error: string };
 
@@ -23,10 +24,12 @@ export function postUpdate(
   return new Promise((resolve) => {
     let settled = false;
     let timer: NodeJS.Timeout | undefined = undefined;
+    const call = startOutboundCall('POST', url);
     const settle = (outcome: PostOutcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      call.end(outcome.ok ? outcome.status : null, outcome.ok ? undefined : outcome.error);
       resolve(outcome);
     };
     let target: URL;

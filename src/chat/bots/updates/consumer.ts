@@ -8,6 +8,7 @@ import type { SqlClient } from '../../../platform/db/sql.js';
 import { newId } from '../../../platform/ids.js';
 import type { Logger } from '../../../platform/logger.js';
 import type { OutboxConsumer } from '../../../platform/outbox.js';
+import { inConsumerSpan } from '../../../platform/tracing/consumer.js';
 import type { WebhookDeliveries } from '../delivery/queue.js';
 import { loadBotMessages, telegramMessage, telegramUser } from '../telegram.js';
 import { receives } from './recipients.js';
@@ -186,20 +187,23 @@ export function botUpdatesConsumer(parts: ConsumerParts): OutboxConsumer {
       else if (e.topic === 'bot.callback_query') pressed.push({ ord, callbackQueryId: p.callbackQueryId as string });
     });
     if (created.length === 0 && pressed.length === 0) return undefined;
-    const fromMessages = await messageUpdates(client, created, parts.log);
-    const fromPresses = await callbackUpdates(client, pressed);
-    const updates = [...fromMessages.updates, ...fromPresses.updates].sort((a, b) => a.ord - b.ord);
-    if (updates.length === 0) return undefined;
-    await store(client, updates, parts.now());
-    const woken = new Set(updates.map((u) => u.botId));
-    const webhooks = new Set([...fromMessages.webhooks, ...fromPresses.webhooks]);
-    return async () => {
-      try {
-        await parts.waiters.notify(woken);
-      } catch (err) {
-        parts.log.warn({ err }, 'could not wake long polls; they look again within seconds');
-      }
-      for (const botId of webhooks) await parts.deliveries.request(botId);
-    };
+    const producers = [...created, ...pressed].map((e) => events[e.ord]!.trace_context);
+    return inConsumerSpan('bot.updates', producers, { 'messaging.batch.message_count': producers.length }, async () => {
+      const fromMessages = await messageUpdates(client, created, parts.log);
+      const fromPresses = await callbackUpdates(client, pressed);
+      const updates = [...fromMessages.updates, ...fromPresses.updates].sort((a, b) => a.ord - b.ord);
+      if (updates.length === 0) return undefined;
+      await store(client, updates, parts.now());
+      const woken = new Set(updates.map((u) => u.botId));
+      const webhooks = new Set([...fromMessages.webhooks, ...fromPresses.webhooks]);
+      return async () => {
+        try {
+          await parts.waiters.notify(woken);
+        } catch (err) {
+          parts.log.warn({ err }, 'could not wake long polls; they look again within seconds');
+        }
+        for (const botId of webhooks) await parts.deliveries.request(botId);
+      };
+    });
   };
 }

@@ -19,6 +19,7 @@ import { Migration20261124000210WebhookVerified } from './Migration2026112400021
 import { Migration20261124000300MessageSearch } from './Migration20261124000300MessageSearch.js';
 import { Migration20261124000400WorkspaceNotificationEmail } from './Migration20261124000400WorkspaceNotificationEmail.js';
 import { Migration20261125000400PartnerInbox } from './Migration20261125000400PartnerInbox.js';
+import { Migration20261125000600OutboxTraceContext } from './Migration20261125000600OutboxTraceContext.js';
 
 export const migrations = [
   { name: 'Migration20261121000001Init', class: Migration20261121000001Init },
@@ -41,4 +42,5 @@ export const migrations = [
   { name: 'Migration20261124000300MessageSearch', class: Migration20261124000300MessageSearch },
   { name: 'Migration20261124000400WorkspaceNotificationEmail', class: Migration20261124000400WorkspaceNotificationEmail },
   { name: 'Migration20261125000400PartnerInbox', class: Migration20261125000400PartnerInbox },
+  { name: 'Migration20261125000600OutboxTraceContext', class: Migration20261125000600OutboxTraceContext },
 ];
