@@ -1691,8 +1691,8 @@ export interface paths {
          * Tell the room's other members that the caller is typing
          * @description Tell the room's other members that the caller is typing: a `typing` event on /user/queue/ephemeral of their
          *     sessions, expiring after ttlMs. The same as a STOMP SEND to /app/rooms/{roomId}/typing. Nothing is stored.
-         *     A non-member gets 404 room_not_found. One notice per room every 2 s per account: more is 429 rate_limited
-         *     with Retry-After.
+         *     A non-member gets 404 room_not_found. One notice per room and account every REALTIME_TYPING_INTERVAL_MS
+         *     (2 s by default): more is 429 rate_limited with Retry-After.
          */
         post: operations["sendTyping"];
         delete?: never;

@@ -223,7 +223,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
 
     if (config.services.includes('chat')) {
       stops.push(await botWaiters.listen(subscriber));
-      const presence = { typing: new TypingService(sql, redis), presence: new PresenceService(sql, redis) };
+      const presence = { typing: new TypingService(sql, redis, config.realtimeTypingIntervalMs), presence: new PresenceService(sql, redis) };
       const chat = await buildChatListener({
         deps: { orm, sql, clock, queues, verifyKeys, accounts, config, gateKeys },
         log,

@@ -2,13 +2,13 @@ import { chatError, chatErrors } from '../errors.js';
 import { presenceMaxIds } from './limits.js';
 
 export const presenceErrors = {
-  typingTooOften: (retryAfterMs: number) => {
+  typingTooOften: (intervalMs: number, retryAfterMs: number) => {
     const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
     return chatError(
       429,
       'rate_limited',
-      `One typing notice per room every 2 s; retry in ${seconds} s.`,
-      [{ location: 'path.roomId', message: 'a typing notice for this room was sent less than 2 s ago' }],
+      `One typing notice per room every ${intervalMs} ms; retry in ${seconds} s.`,
+      [{ location: 'path.roomId', message: `a typing notice for this room was sent less than ${intervalMs} ms ago` }],
       { 'retry-after': String(seconds) },
     );
   },

@@ -3,9 +3,6 @@
 /** How long a typing indicator shows after one notice; clients repeat the notice while the user keeps typing. */
 export const typingTtlMs = 6_000;
 
-/** One typing notice per account and room in this window; more is refused (REST 429) or dropped (STOMP). */
-export const typingIntervalMs = 2_000;
-
 /** A session's presence entry lives this many refresh intervals without a heart-beat before it counts as gone. */
 export const presenceTtlIntervals = 3;
 
