@@ -14,7 +14,7 @@ export const SESSION = '/user/queue/session';
 /** Typing and presence notices: no seq, no log, nothing to resume (docs/realtime.md "Presence and typing"). */
 export const EPHEMERAL = '/user/queue/ephemeral';
 /** The one destination a client may SEND to. */
-const typingDestination = /^\/app\/rooms\/([0-9a-fA-F-]{36})\/typing$/;
+const typingDestination = /^\/app\/rooms\/([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\/typing$/;
 
 /** What a session needs from its gateway. */
 export interface SessionHost {

@@ -159,8 +159,11 @@ describe('typing', () => {
     const tenant = await a.tenant();
     const alice = await tenant.account();
     const raw = await RawStomp.connected(wsUrl(a), alice.token);
-    raw.send(`SEND\ndestination:/app/rooms/not-a-room/typing\n\n\0`);
+    raw.send(`SEND\ndestination:/app/rooms/${'-'.repeat(36)}/typing\n\n\0`);
     expect((await raw.error()).headers).toMatchObject({ code: 'send_not_supported' });
+    const other = await RawStomp.connected(wsUrl(a), alice.token);
+    other.send(`SEND\ndestination:/app/rooms/${newId()}/messages\n\nhello\0`);
+    expect((await other.error()).headers).toMatchObject({ code: 'send_not_supported' });
   });
 });
 
