@@ -10310,6 +10310,7 @@ export interface operations {
                  * @description Ignored. Identity comes only from the verified bearer token.
                  */
                 actor?: components["parameters"]["ActorParam"];
+                /** @description Comma-separated account ids (UUIDs), 1 to 100. */
                 accountIds: string;
             };
             header?: never;
