@@ -9,14 +9,15 @@ const seenKey = (accountId: string) => `presence:seen:${accountId}`;
 
 /**
  * Adds or refreshes one session: drops entries past their time, notes how many were alive before, scores this one
- * until now+ttl, keeps the set a little longer than its newest entry, records last-seen. Returns the count before.
+ * until now+ttl, keeps the key for at least twice ttl, records last-seen. Returns the count before.
  */
 const touchScript = `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 local before = redis.call('ZCARD', KEYS[1])
 if redis.call('ZSCORE', KEYS[1], ARGV[3]) then before = before - 1 end
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
+-- Only ever lengthened: another session of the account may have a longer heart-beat interval.
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
 redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[5])
 return before`;
 

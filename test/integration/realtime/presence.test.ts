@@ -287,6 +287,12 @@ describe('presence store', () => {
       expect(gone.lastSeen).toBeGreaterThan(Date.now() - 5_000);
       // The next sign of life is a fresh start.
       expect(await store.touch(id, 's1', 300)).toBe(true);
+      // A session with a short interval does not cut short the key of one with a long interval.
+      const other = newId();
+      await store.touch(other, 'long', 60_000);
+      await store.touch(other, 'short', 100);
+      await new Promise((r) => setTimeout(r, 400));
+      expect((await store.read([other])).get(other)).toMatchObject({ online: true });
     } finally {
       redis.disconnect();
     }
