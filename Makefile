@@ -25,12 +25,12 @@ BOT_LIBRARIES := $(VENV)/.bot-libraries-ptb$(PTB_VERSION)-aiogram$(AIOGRAM_VERSI
 OPENAPI_PYTHON_CLIENT_VERSION := 0.29.1
 GENERATED_CLIENTS := $(VENV)/.openapi-python-client$(OPENAPI_PYTHON_CLIENT_VERSION)
 
-.PHONY: help node deps redis chromium venv bot-libraries generated-clients generate check-generated architecture lint openapi-lint build sdks typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-scheduled bench-bots bench-webhooks bench-tracing bench-peer clean
+.PHONY: help node deps redis chromium venv bot-libraries generated-clients generate check-generated architecture lint openapi-lint build sdks typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-typing bench-scheduled bench-bots bench-webhooks bench-tracing bench-peer clean
 
 help:
 	@echo "make run    install what is missing, generate, build, migrate and start the platform"
 	@echo "make test   typecheck, unit + integration + SDK tests on real PostgreSQL and Redis, contract fuzzing"
-	@echo "make generate | check-generated | architecture | lint | openapi-lint | build (sdks) | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-scheduled, bench-bots, bench-webhooks) | bench-tracing | bench-peer | clean"
+	@echo "make generate | check-generated | architecture | lint | openapi-lint | build (sdks) | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-typing, bench-scheduled, bench-bots, bench-webhooks) | bench-tracing | bench-peer | clean"
 
 # Node 24 LTS from the npm registry's node-linux-<arch> package, into a git-ignored tools folder.
 $(LOCAL_NODE_BIN)/node:
@@ -133,7 +133,7 @@ test: deps redis chromium venv bot-libraries generated-clients check-generated a
 	npm test --silent
 	node test/contract/run.mjs
 
-bench: bench-chat bench-partner bench-realtime bench-scheduled bench-bots bench-webhooks
+bench: bench-chat bench-partner bench-realtime bench-typing bench-scheduled bench-bots bench-webhooks
 	node dist/test/bench/summary.js
 
 bench-chat: deps redis build
@@ -144,6 +144,8 @@ bench-partner: deps redis build
 
 bench-realtime: deps redis build
 	node dist/test/bench/realtime.js
+bench-typing: deps redis build
+	node dist/test/bench/typing.js
 bench-scheduled: deps redis build
 	node dist/test/bench/scheduled.js
 bench-bots: deps redis build

@@ -75,6 +75,8 @@ export interface Config {
   realtimeConnectTimeoutMs: number;
   realtimeMaxBufferedBytes: number;
   realtimeSweepMs: number;
+  /** One typing notice per account and room in this window (docs/realtime.md "Presence and typing"). */
+  realtimeTypingIntervalMs: number;
   /** Largest file an upload session accepts. */
   uploadMaxBytes: number;
   /** Media types an upload may declare: type/subtype or type/* entries, lower case. */
@@ -432,6 +434,7 @@ export function loadConfig(env: Env = process.env): Config {
     realtimeConnectTimeoutMs: int(env, 'REALTIME_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
     realtimeMaxBufferedBytes: int(env, 'REALTIME_MAX_BUFFERED_BYTES', 4_194_304, 65_536, 1_073_741_824),
     realtimeSweepMs: int(env, 'REALTIME_SWEEP_MS', 10_000, 100, 3_600_000),
+    realtimeTypingIntervalMs: int(env, 'REALTIME_TYPING_INTERVAL_MS', 2_000, 500, 60_000),
     uploadMaxBytes: int(env, 'UPLOAD_MAX_BYTES', 100 * 1024 * 1024, 1, 1024 ** 4),
     uploadAllowedTypes: uploadTypes(env),
     uploadSessionTtlSeconds: int(env, 'UPLOAD_SESSION_TTL_SECONDS', 86_400, 60, 2_592_000),

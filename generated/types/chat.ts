@@ -676,6 +676,27 @@ export interface paths {
         patch: operations["updateLabel"];
         trace?: never;
     };
+    "/api/v1/me/presence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the caller AWAY or back ONLINE
+         * @description Set the caller AWAY or back ONLINE. The setting holds until changed; while the caller has no open session it
+         *     is OFFLINE whatever the setting. Those who may see the caller get a `presence` event when the status changes.
+         */
+        put: operations["setMyPresence"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/rooms/{roomId}/draft": {
         parameters: {
             query?: never;
@@ -877,6 +898,29 @@ export interface paths {
          *     naming body.optionIds[i]; a closed poll is 409 poll_closed. Nothing changes on a refusal.
          */
         post: operations["votePoll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/presence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The presence of up to 100 accounts, comma-separated, in the order asked
+         * @description The presence of up to 100 accounts, comma-separated, in the order asked (repeats once). An account the caller
+         *     shares no room or accepted contact with, or that does not exist, answers OFFLINE without lastSeenAt, the same as
+         *     a visible account that never connected: the answer tells nothing about strangers. More than 100 ids, or an id
+         *     that is not a UUID: 400 validation_failed.
+         */
+        get: operations["listPresence"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1634,6 +1678,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/rooms/{roomId}/typing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tell the room's other members that the caller is typing
+         * @description Tell the room's other members that the caller is typing: a `typing` event on /user/queue/ephemeral of their
+         *     sessions, expiring after ttlMs. The same as a STOMP SEND to /app/rooms/{roomId}/typing. Nothing is stored.
+         *     A non-member gets 404 room_not_found. One notice per room and account every REALTIME_TYPING_INTERVAL_MS
+         *     (2 s by default): more is 429 rate_limited with Retry-After.
+         */
+        post: operations["sendTyping"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/search/messages": {
         parameters: {
             query?: never;
@@ -1933,6 +2000,11 @@ export interface components {
             meta: components["schemas"]["Envelope.ListMeta"];
         };
         /** @description The response envelope of a chat list operation. */
+        ApiListResponsePresenceResponse: {
+            data: components["schemas"]["PresenceResponse"][];
+            meta: components["schemas"]["Envelope.ListMeta"];
+        };
+        /** @description The response envelope of a chat list operation. */
         ApiListResponseReactionSummary: {
             data: components["schemas"]["ReactionSummary"][];
             meta: components["schemas"]["Envelope.ListMeta"];
@@ -2093,6 +2165,11 @@ export interface components {
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
+        ApiResponsePresenceResponse: {
+            data: components["schemas"]["PresenceResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
         ApiResponseReactionResponse: {
             data: components["schemas"]["ReactionResponse"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
@@ -2187,6 +2264,11 @@ export interface components {
         /** @description The response envelope of every chat operation. */
         ApiResponseThreadUnfollowResponse: {
             data: components["schemas"]["ThreadUnfollowResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseTypingResponse: {
+            data: components["schemas"]["TypingResponse"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
@@ -2913,6 +2995,22 @@ export interface components {
             totalVoters: number;
             createdAt: components["schemas"]["Platform.instant"];
         };
+        /** @enum {string} */
+        PresenceChoice: "ONLINE" | "AWAY";
+        /** @description One account's presence as the caller may see it (docs/realtime.md "Presence"); also the payload of a `presence` event. */
+        PresenceResponse: {
+            accountId: components["schemas"]["Platform.uuid"];
+            status: components["schemas"]["PresenceStatus"];
+            /** @description When the account's last session was last known alive; absent while it is online, when it never connected, and for an account the caller may not see. */
+            lastSeenAt?: components["schemas"]["Platform.instant"];
+        };
+        /** @enum {string} */
+        PresenceStatus: "ONLINE" | "AWAY" | "OFFLINE";
+        /** @description What PUT /api/v1/me/presence takes. */
+        PresenceUpdateRequest: {
+            /** @description AWAY keeps the account AWAY while it has sessions, until it sets ONLINE again. */
+            status: components["schemas"]["PresenceChoice"];
+        };
         /**
          * @description Reaction text: 1 to 64 characters without whitespace, control, invisible formatting or bidirectional
          *     characters (the zero-width joiner of composed emoji is allowed).
@@ -3325,6 +3423,19 @@ export interface components {
         ThreadUnfollowResponse: {
             /** @enum {string} */
             status: "NOT_FOLLOWING";
+        };
+        /** @description A typing notice as it went out; also the payload of a `typing` event on /user/queue/ephemeral. */
+        TypingResponse: {
+            roomId: components["schemas"]["Platform.uuid"];
+            /** @description Who is typing. */
+            accountId: components["schemas"]["Platform.uuid"];
+            /** @description When a client stops showing the indicator unless another notice arrives. */
+            expiresAt: components["schemas"]["Platform.instant"];
+            /**
+             * Format: int32
+             * @description Milliseconds from the notice to expiresAt.
+             */
+            ttlMs: number;
         };
         /** @description What removing a pin leaves. */
         UnpinResponse: {
@@ -8410,6 +8521,107 @@ export interface operations {
             };
         };
     };
+    setMyPresence: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PresenceUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponsePresenceResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getDraft: {
         parameters: {
             query?: {
@@ -10040,6 +10252,105 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listPresence: {
+        parameters: {
+            query: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+                /** @description Comma-separated account ids (UUIDs), 1 to 100. */
+                accountIds: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped list. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiListResponsePresenceResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -15459,6 +15770,115 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiListResponseMessageResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    sendTyping: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                roomId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseTypingResponse"];
                 };
             };
             /** @description An error response with one of the documented statuses. */

@@ -15,6 +15,8 @@ import { SendLimit } from '../chat/auth/send-limit.js';
 import { VerifyKeyCache } from '../core/auth/verify-key-cache.js';
 import { createAuthenticator } from '../core/auth/authenticate.js';
 import { startRealtimeGateway, type RealtimeGateway } from '../chat/realtime/gateway.js';
+import { PresenceService } from '../chat/presence/service.js';
+import { TypingService } from '../chat/presence/typing.js';
 import { realtimeOptions } from '../chat/realtime/options.js';
 import { resolveCursorSecret } from '../platform/cursor-secret.js';
 import { registerConsole } from '../platform/http/console.js';
@@ -228,6 +230,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
 
     if (config.services.includes('chat')) {
       stops.push(await botWaiters.listen(subscriber));
+      const presence = { typing: new TypingService(sql, redis, config.realtimeTypingIntervalMs), presence: new PresenceService(sql, redis) };
       const chat = await buildChatListener({
         deps: { orm, sql, reads, clock, queues, verifyKeys, accounts, config, gateKeys },
         log,
@@ -244,6 +247,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
           sendLimit: new BotSendLimit(redis, config.botSendRatePerSecond, clock),
           longPollMaxSeconds: config.botLongPollMaxSeconds,
         },
+        presence,
         timeouts: config,
       });
       const portOf = (url: string | undefined, fallback: number) => (url ? Number(new URL(url).port) : fallback);
@@ -261,6 +265,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         clock,
         log,
         options: realtimeOptions(config),
+        ...presence,
         authenticate: createAuthenticator(accounts, verifyKeys, clock, {
           audience: config.jwtAudience,
           platformModule: config.platformModule,

@@ -43,6 +43,9 @@ import { MessageLifecycleService } from './messages/lifecycle.js';
 import { ReactionService } from './messages/reactions.js';
 import { MessageService } from './messages/service.js';
 import { pinHandlers } from './pins/handlers.js';
+import { presenceHandlers } from './presence/handlers.js';
+import type { PresenceService } from './presence/service.js';
+import type { TypingService } from './presence/typing.js';
 import { PinService } from './pins/service.js';
 import { roomHandlers } from './rooms/handlers.js';
 import { PersonalRoomService } from './rooms/personal.js';
@@ -86,6 +89,8 @@ export interface ChatListenerOptions {
     sendLimit: BotSendLimit;
     longPollMaxSeconds: number;
   };
+  /** Typing notices and presence, shared with the realtime gateway (both live in Redis). */
+  presence: { typing: TypingService; presence: PresenceService };
   /** Socket timeouts (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS). */
   timeouts?: HttpTimeouts;
 }
@@ -125,6 +130,7 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     ...searchHandlers(new SearchService(deps)),
     ...pollHandlers(new PollService(deps)),
     ...realtimeHandlers(deps.sql),
+    ...presenceHandlers(options.presence.typing, options.presence.presence),
     ...uploadHandlers(new UploadService(deps)),
     ...reminderHandlers(new ReminderService(deps, rooms)),
     ...scheduledHandlers(new ScheduledMessageService(deps)),

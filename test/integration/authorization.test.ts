@@ -7,6 +7,7 @@ import { chatRows as coreRows } from '../authz/chat-rows.js';
 import { channelsRows } from '../authz/channels-rows.js';
 import { personalRows } from '../authz/personal-rows.js';
 import { realtimeRows } from '../authz/realtime-rows.js';
+import { presenceRows } from '../authz/presence-rows.js';
 import { botRows } from '../authz/bots-rows.js';
 import type { Row } from '../authz/row.js';
 import { timeUploadsRows } from '../authz/timeuploads-rows.js';
@@ -36,6 +37,7 @@ const chatRows: Row[] = [
   ...channelsRows,
   ...personalRows,
   ...realtimeRows,
+  ...presenceRows,
   ...timeUploadsRows,
   ...botRows,
 ];

@@ -145,6 +145,9 @@ export const operationRoutes = {
   listWebhooks: { method: 'get', path: '/api/v1/webhooks' },
   createWebhook: { method: 'post', path: '/api/v1/webhooks' },
   pressInlineButton: { method: 'post', path: '/api/v1/rooms/{roomId}/messages/{messageId}/callback' },
+  sendTyping: { method: 'post', path: '/api/v1/rooms/{roomId}/typing' },
+  setMyPresence: { method: 'put', path: '/api/v1/me/presence' },
+  listPresence: { method: 'get', path: '/api/v1/presence' },
   getHealth: { method: 'get', path: '/healthz', public: true },
   getReadiness: { method: 'get', path: '/readyz', public: true },
 } as const satisfies { readonly [K in OperationId]: RouteOf<K> };

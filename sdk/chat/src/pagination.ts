@@ -45,6 +45,7 @@ export const cursorParams = {
   listScheduledMessages: ['cursor'],
   listBots: ['cursor'],
   listWebhooks: ['cursor'],
+  listPresence: [],
 } as const satisfies { readonly [K in ListOperationId]: readonly CursorParamOf<K>[] };
 
 /** List operations that can be followed page by page. */

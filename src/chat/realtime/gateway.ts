@@ -14,6 +14,9 @@ import type { Logger } from '../../platform/logger.js';
 import { confirmInvalidation, invalidatedKey } from '../../platform/invalidation.js';
 import { connectRedis, type Redis } from '../../platform/redis.js';
 import { inConsumerSpan } from '../../platform/tracing/consumer.js';
+import { ephemeralBody, ephemeralChannel, parseEphemeral } from '../presence/ephemeral.js';
+import type { PresenceService } from '../presence/service.js';
+import type { TypingService } from '../presence/typing.js';
 import { deliveryChannel, parseDelivery } from './delivery.js';
 import { lastSeqOf, lastSeqsOf, readUserEvents, type Delivery } from './log.js';
 import type { RealtimeOptions } from './options.js';
@@ -30,6 +33,10 @@ export interface GatewayDeps {
   clock: Clock;
   log: Logger;
   options: RealtimeOptions;
+  /** Typing notices sent over STOMP, as the REST twin sends them. */
+  typing: TypingService;
+  /** Presence entries of this node's sessions, kept in Redis. */
+  presence: PresenceService;
   /** The chat listener's bearer authentication. */
   authenticate: (request: FastifyRequest) => Promise<Caller>;
 }
@@ -68,6 +75,10 @@ export async function startRealtimeGateway(deps: GatewayDeps): Promise<RealtimeG
       all.delete(session);
       const id = session.accountId;
       if (!id) return;
+      if (session.presenceOpen) {
+        session.presenceOpen = false;
+        deps.presence.sessionClosed(id, session.id).catch((err: unknown) => log.error({ err }, 'realtime: presence close failed'));
+      }
       const set = byAccount.get(id);
       set?.delete(session);
       if (set?.size === 0) byAccount.delete(id);
@@ -78,6 +89,13 @@ export async function startRealtimeGateway(deps: GatewayDeps): Promise<RealtimeG
     },
     readLog: (accountId, after, limit) => readUserEvents(deps.sql, accountId, after, limit),
     lastSeq: (accountId) => lastSeqOf(deps.sql, accountId),
+    typing: async (accountId, roomId) => {
+      await deps.typing.notify(accountId, roomId);
+    },
+    presenceAlive(session, ttlMs) {
+      if (!session.accountId) return;
+      deps.presence.sessionAlive(session.accountId, session.id, ttlMs).catch((err: unknown) => log.error({ err }, 'realtime: presence refresh failed'));
+    },
     onError: (err, what) => log.error({ err }, `realtime: ${what} failed`),
   };
 
@@ -117,6 +135,11 @@ export async function startRealtimeGateway(deps: GatewayDeps): Promise<RealtimeG
     if (channel === deliveryChannel) {
       const d = parseDelivery(message);
       if (d) inConsumerSpan('realtime.deliver', [d.traceContext], { 'messaging.destination.name': d.topic, 'realtime.recipients': d.to.length }, () => deliver(d));
+    } else if (channel === ephemeralChannel) {
+      const n = parseEphemeral(message);
+      if (!n) return;
+      let body: string | undefined;
+      for (const accountId of n.to) for (const s of byAccount.get(accountId) ?? []) s.deliverEphemeral(n.topic, (body ??= ephemeralBody(n)));
     } else if (channel === accountInvalidationChannel) {
       confirmInvalidation(deps.publisher, channel, message);
       recheck(invalidatedKey(message)).catch((err: unknown) => host.onError(err, 'account recheck'));
@@ -129,7 +152,7 @@ export async function startRealtimeGateway(deps: GatewayDeps): Promise<RealtimeG
     sweep().catch((err: unknown) => host.onError(err, 'sweep'));
     Promise.all([...byAccount.keys()].map(recheck)).catch((err: unknown) => host.onError(err, 'account recheck'));
   });
-  await subscriber.subscribe(deliveryChannel, accountInvalidationChannel);
+  await subscriber.subscribe(deliveryChannel, ephemeralChannel, accountInvalidationChannel);
   subscribed = true;
   const sweeper = setInterval(() => {
     sweep().catch((err: unknown) => host.onError(err, 'sweep'));

@@ -4,12 +4,17 @@ import type { WebSocket } from 'ws';
 import { AppError } from '../../platform/http/app-error.js';
 import { stompFramesReceived, stompFramesSent, stompSlowConsumersDropped } from '../../platform/metrics/realtime.js';
 import type { Caller } from '../context.js';
+import { presenceMinRefreshMs, presenceTtlIntervals } from '../presence/limits.js';
 import { FrameParser, serializeFrame, StompProtocolError, type Frame } from './frame.js';
 import type { LogPage, UserEvent } from './log.js';
 import type { RealtimeOptions } from './options.js';
 
 export const EVENTS = '/user/queue/events';
 export const SESSION = '/user/queue/session';
+/** Typing and presence notices: no seq, no log, nothing to resume (docs/realtime.md "Presence and typing"). */
+export const EPHEMERAL = '/user/queue/ephemeral';
+/** The one destination a client may SEND to. */
+const typingDestination = /^\/app\/rooms\/([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\/typing$/;
 
 /** What a session needs from its gateway. */
 export interface SessionHost {
@@ -25,6 +30,10 @@ export interface SessionHost {
   statusOf(accountId: string): Promise<string | null>;
   readLog(accountId: string, after: number, limit: number): Promise<LogPage>;
   lastSeq(accountId: string): Promise<number>;
+  /** A typing notice of the account in the room; throws the REST operation's AppError (404, 429). */
+  typing(accountId: string, roomId: string): Promise<void>;
+  /** The session is alive (connected, or a heart-beat came): its presence entry lasts ttlMs from now. */
+  presenceAlive(session: StompSession, ttlMs: number): void;
   onError(err: unknown, what: string): void;
 }
 
@@ -51,7 +60,7 @@ interface EventSubscription {
 
 interface NoticeSubscription {
   id: string;
-  destination: typeof SESSION;
+  destination: typeof SESSION | typeof EPHEMERAL;
 }
 
 type Subscription = EventSubscription | NoticeSubscription;
@@ -75,6 +84,10 @@ export class StompSession {
   private windowStart = Date.now();
   private windowCount = 0;
   private readonly timers: NodeJS.Timeout[] = [];
+  /** True from CONNECTED until the gateway has removed the session's presence entry. */
+  presenceOpen = false;
+  private presenceRefreshMs = presenceMinRefreshMs;
+  private presenceRefreshedAt = 0;
 
   constructor(
     private readonly ws: WebSocket,
@@ -84,6 +97,7 @@ export class StompSession {
     ws.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => this.onMessage(toBuffer(data)));
     ws.on('pong', () => {
       this.lastReceivedAt = Date.now();
+      this.alive();
     });
     ws.on('close', () => this.closed());
     ws.on('error', () => this.closed());
@@ -106,6 +120,7 @@ export class StompSession {
   private onMessage(data: Buffer): void {
     if (this.state === 'closing') return;
     this.lastReceivedAt = Date.now();
+    this.alive();
     let parsed: { frames: Frame[]; heartbeats: number };
     try {
       parsed = this.parser.push(data);
@@ -156,7 +171,8 @@ export class StompSession {
       case 'STOMP':
         throw new StompProtocolError('already_connected', 'the session is already connected');
       case 'SEND':
-        throw new StompProtocolError('send_not_supported', 'clients cannot send to destinations; changes go through the REST API');
+        await this.sendTyping(frame);
+        break;
       case 'ACK':
       case 'NACK':
         throw new StompProtocolError('ack_not_supported', 'subscriptions are ack:auto; ACK and NACK are not used');
@@ -212,6 +228,11 @@ export class StompSession {
       ]),
     );
     this.startHeartbeats(sendEvery, expectEvery);
+    // The entry outlives a few heart-beat intervals (or pings, for clients without heart-beats) unrefreshed.
+    this.presenceRefreshMs = Math.max(presenceMinRefreshMs, expectEvery || Math.max(30_000, heartbeatMs));
+    this.presenceOpen = true;
+    this.presenceRefreshedAt = Date.now();
+    this.host.presenceAlive(this, this.presenceRefreshMs * presenceTtlIntervals);
     this.later(this.host.msUntil(exp), () => this.fail('token_expired', 'the bearer token expired; reconnect with a fresh token'));
   }
 
@@ -225,12 +246,12 @@ export class StompSession {
       throw new StompProtocolError('too_many_subscriptions', `a connection may hold ${this.host.options.maxSubscriptions} subscriptions`);
     }
     const resume = frame.headers.get('resume-after');
-    if (destination === SESSION) {
+    if (destination === SESSION || destination === EPHEMERAL) {
       if (resume !== undefined) throw new StompProtocolError('invalid_header', 'resume-after applies to /user/queue/events only');
       this.subscriptions.set(id, { id, destination });
       return;
     }
-    if (destination !== EVENTS) throw new StompProtocolError('unknown_destination', `no destination "${destination.slice(0, 100)}"; use ${EVENTS} or ${SESSION}`);
+    if (destination !== EVENTS) throw new StompProtocolError('unknown_destination', `no destination "${destination.slice(0, 100)}"; use ${EVENTS}, ${EPHEMERAL} or ${SESSION}`);
     if (resume !== undefined && !/^\d{1,15}$/.test(resume)) throw new StompProtocolError('invalid_header', 'resume-after must be a seq (a whole number)');
     const sub: EventSubscription = {
       id,
@@ -243,6 +264,33 @@ export class StompSession {
     };
     this.subscriptions.set(id, sub);
     void this.readLog(sub);
+  }
+
+  /**
+   * SEND to /app/rooms/{roomId}/typing: the REST twin's rules. A non-member gets the ERROR frame; a notice within
+   * the rate window is dropped without an error (the receipt still comes), since a client repeating it while the
+   * user types is behaving as meant.
+   */
+  private async sendTyping(frame: Frame): Promise<void> {
+    const destination = required(frame, 'destination');
+    const match = typingDestination.exec(destination);
+    if (!match) throw new StompProtocolError('send_not_supported', 'clients SEND only to /app/rooms/{roomId}/typing; changes go through the REST API');
+    try {
+      await this.host.typing(this.accountId!, match[1]!.toLowerCase());
+    } catch (err) {
+      if (err instanceof AppError && err.status === 429) return;
+      if (err instanceof AppError) throw new StompProtocolError(err.code, err.message);
+      throw err;
+    }
+  }
+
+  /** Refreshes the presence entry at most once per refresh interval, on any sign of life. */
+  private alive(): void {
+    if (!this.presenceOpen || this.state !== 'connected') return;
+    const now = Date.now();
+    if (now - this.presenceRefreshedAt < this.presenceRefreshMs) return;
+    this.presenceRefreshedAt = now;
+    this.host.presenceAlive(this, this.presenceRefreshMs * presenceTtlIntervals);
   }
 
   private receipt(frame: Frame): void {
@@ -273,6 +321,27 @@ export class StompSession {
       sub.live = false;
       sub.pendingMax = seq;
       void this.readLog(sub);
+    }
+  }
+
+  /** A typing or presence notice for this session's account: straight out to every /user/queue/ephemeral subscription. */
+  deliverEphemeral(topic: string, body: string): void {
+    if (this.state !== 'connected') return;
+    for (const sub of this.subscriptions.values()) {
+      if (sub.destination !== EPHEMERAL) continue;
+      this.send(
+        serializeFrame(
+          'MESSAGE',
+          [
+            ['subscription', sub.id],
+            ['message-id', `${this.id}-${++this.messageCounter}`],
+            ['destination', EPHEMERAL],
+            ['content-type', 'application/json'],
+            ['topic', topic],
+          ],
+          body,
+        ),
+      );
     }
   }
 

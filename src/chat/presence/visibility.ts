@@ -1,0 +1,39 @@
+// Whose presence an account may learn: its own, that of anyone it shares a room with, and that of its accepted
+// contacts. Strangers learn nothing, not even whether an account exists.
+import type { SqlPool } from '../../platform/db/sql.js';
+import { presenceEventRoomMaxMembers } from './limits.js';
+
+/** The subset of `ids` the viewer may see (a deleted room has no members left, so it shares nothing). */
+export async function visibleTo(sql: SqlPool, viewerId: string, ids: string[]): Promise<Set<string>> {
+  const { rows } = await sql.query<{ id: string }>(
+    `select x.id from unnest($2::uuid[]) as x(id)
+      where x.id = $1
+         or exists (select 1 from room_members a join room_members b on b.room_id = a.room_id
+                     where a.account_id = $1 and b.account_id = x.id)
+         or exists (select 1 from contact_requests c
+                     where c.status = 'ACCEPTED'
+                       and ((c.requester_id = $1 and c.invitee_id = x.id) or (c.invitee_id = $1 and c.requester_id = x.id)))`,
+    [viewerId, ids],
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * Who hears the account's presence events: itself (its other devices), co-members of its rooms up to
+ * presenceEventRoomMaxMembers members and its accepted contacts.
+ */
+export async function presenceAudience(sql: SqlPool, accountId: string): Promise<string[]> {
+  const { rows } = await sql.query<{ id: string }>(
+    `select $1::uuid as id
+     union
+     select b.account_id from room_members a
+       join rooms r on r.id = a.room_id and r.member_count <= $2
+       join room_members b on b.room_id = a.room_id
+      where a.account_id = $1
+     union
+     select case when c.requester_id = $1 then c.invitee_id else c.requester_id end from contact_requests c
+      where c.status = 'ACCEPTED' and (c.requester_id = $1 or c.invitee_id = $1)`,
+    [accountId, presenceEventRoomMaxMembers],
+  );
+  return rows.map((r) => r.id);
+}
