@@ -11,7 +11,7 @@ export interface paths {
         put?: never;
         /**
          * Register an account, or update it when it exists (same module and customer)
-         * @description Register an account, or update it when it exists (same module and customer). A module's own token may register accounts of its own module and customer only: any other moduleCode or customerAccountId is 403 forbidden. An id that exists for another module or customer is 409 account_conflict.
+         * @description Register an account, or update it when it exists (same module and customer). A module's own token may register accounts of its own module and customer only: any other moduleCode or customerAccountId is 403 forbidden. An id that exists for another module or customer is 409 account_conflict; a username another account of the customer holds is 409 username_taken.
          */
         post: operations["registerAccount"];
         delete?: never;
@@ -34,8 +34,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Update team, department, role, tags and the e-mail address
-         * @description Update team, department, role, tags and the e-mail address. A module's own token: accounts of its own module and customer only (another's is 404 account_not_found).
+         * Update team, department, role, tags, the e-mail address and the username
+         * @description Update team, department, role, tags, the e-mail address and the username (another account of the customer holding it, in any case: 409 username_taken). A module's own token: accounts of its own module and customer only (another's is 404 account_not_found).
          */
         patch: operations["updateAccountMetadata"];
         trace?: never;
@@ -1835,6 +1835,8 @@ export interface components {
             metadata: components["schemas"]["AccountMetadata"];
             /** @description Where mail for the account goes (a workspace Owner's webhook warnings); null when none was given. */
             email: string | null;
+            /** @description The handle `@username` mentions resolve, as it was set (unique per customer whatever its case); null when none. */
+            username: string | null;
             createdAt: components["schemas"]["Platform.instant"];
             updatedAt: components["schemas"]["Platform.instant"];
         };
@@ -2987,6 +2989,8 @@ export interface components {
             metadata?: components["schemas"]["AccountMetadataInput"];
             /** @description The account's e-mail address; on an existing account, absent keeps it and null clears it. */
             email?: components["schemas"]["EmailAddress"] | null;
+            /** @description The account's username; on an existing account, absent keeps it and null clears it. A name another account of the customer holds (in any case) is 409 username_taken. */
+            username?: components["schemas"]["Username"] | null;
         };
         RegisterCustomerKeyRequest: {
             /** @description Key id matched against the JWT header kid. Defaults to the first 16 hex characters of the key fingerprint. */
@@ -3344,13 +3348,15 @@ export interface components {
              */
             count: number;
         };
-        /** @description The metadata update: metadata fields and the account's e-mail address; an absent field stays as it is, null clears it. */
+        /** @description The metadata update: metadata fields, the account's e-mail address and username; an absent field stays as it is, null clears it. */
         UpdateAccountMetadataRequest: {
             team?: components["schemas"]["Platform.text"] | null;
             department?: components["schemas"]["Platform.text"] | null;
             role?: components["schemas"]["Platform.text"] | null;
             tags?: components["schemas"]["Tag"][];
             email?: components["schemas"]["EmailAddress"] | null;
+            /** @description A name another account of the customer holds (in any case) is 409 username_taken. */
+            username?: components["schemas"]["Username"] | null;
         };
         UpdateAccountStatusRequest: {
             status: components["schemas"]["AccountStatus"];
@@ -3478,6 +3484,8 @@ export interface components {
              */
             lastSeq: number;
         };
+        /** @description A username: 2 to 32 letters, digits, dots, underscores or hyphens, starting with a letter or digit. Unique per customer whatever its case (`Ann` and `ann` are one name); mentions match it case-insensitively. */
+        Username: string;
         VotePollRequest: {
             /** @description The options chosen; they replace the caller's whole previous vote. Exactly one on a single-choice poll. */
             optionIds: components["schemas"]["Platform.uuid"][];
@@ -3706,6 +3714,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
