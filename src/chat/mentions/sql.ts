@@ -13,13 +13,21 @@ export function mentionCtes(room: string, sender: string, candidates: string): s
   return `cand as (
     select c.o, c.l, c.k, c.n, c.a from jsonb_to_recordset(${candidates}::jsonb) as c(o int, l int, k text, n text, a uuid)
   ), hit as (
+    -- lateral lookups: one probe of accounts_username and of room_members' key per candidate, whatever the size of
+    -- the customer or the room (a join could hash every account of the customer or every member of the room);
+    -- limit 1 (each is unique anyway) keeps the planner from pulling the subqueries up into such a join
     select c.o, c.l, c.k, a.id as account_id from cand c
-      join accounts a on lower(a.username) = c.n
-                     and a.customer_account_id = (select customer_account_id from accounts where id = ${sender})
-     where c.n is not null and exists (select 1 from room_members where room_id = ${room} and account_id = a.id)
+     cross join lateral (
+       select x.id from accounts x
+        where x.customer_account_id = (select customer_account_id from accounts where id = ${sender}) and lower(x.username) = c.n
+        limit 1
+     ) a
+     cross join lateral (select 1 from room_members where room_id = ${room} and account_id = a.id limit 1) rm
+     where c.n is not null
     union all
     select c.o, c.l, c.k, c.a from cand c
-     where c.a is not null and exists (select 1 from room_members where room_id = ${room} and account_id = c.a)
+     cross join lateral (select 1 from room_members where room_id = ${room} and account_id = c.a limit 1) rm
+     where c.a is not null
     union all
     select c.o, c.l, c.k, null from cand c
      where c.k <> 'user'
