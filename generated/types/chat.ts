@@ -11,7 +11,7 @@ export interface paths {
         put?: never;
         /**
          * Register an account, or update it when it exists (same module and customer)
-         * @description Register an account, or update it when it exists (same module and customer). A module's own token may register accounts of its own module and customer only: any other moduleCode or customerAccountId is 403 forbidden. An id that exists for another module or customer is 409 account_conflict.
+         * @description Register an account, or update it when it exists (same module and customer). A module's own token may register accounts of its own module and customer only: any other moduleCode or customerAccountId is 403 forbidden. An id that exists for another module or customer is 409 account_conflict; a username another account of the customer holds is 409 username_taken.
          */
         post: operations["registerAccount"];
         delete?: never;
@@ -34,8 +34,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Update team, department, role, tags and the e-mail address
-         * @description Update team, department, role, tags and the e-mail address. A module's own token: accounts of its own module and customer only (another's is 404 account_not_found).
+         * Update team, department, role, tags, the e-mail address and the username
+         * @description Update team, department, role, tags, the e-mail address and the username (another account of the customer holding it, in any case: 409 username_taken). A module's own token: accounts of its own module and customer only (another's is 404 account_not_found).
          */
         patch: operations["updateAccountMetadata"];
         trace?: never;
@@ -674,6 +674,66 @@ export interface paths {
          * @description Rename or recolor a label (its owner only: any other label is 404 label_not_found).
          */
         patch: operations["updateLabel"];
+        trace?: never;
+    };
+    "/api/v1/me/mentions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's mentions, newest first, with the room and a read flag
+         * @description The caller's mentions, newest first, with the room and a read flag.
+         */
+        get: operations["listMentions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/mentions/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark every unread mention of the caller read, or those of one room
+         * @description Mark every unread mention of the caller read, or those of one room.
+         */
+        post: operations["markMentionsRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/mentions/{messageId}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark one mention read
+         * @description Mark one mention read: the caller's mention in this message (a message that does not mention the caller, or of a room the caller is not a member of: 404 mention_not_found). A repeat answers the same.
+         */
+        post: operations["markMentionRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/me/presence": {
@@ -1902,6 +1962,8 @@ export interface components {
             metadata: components["schemas"]["AccountMetadata"];
             /** @description Where mail for the account goes (a workspace Owner's webhook warnings); null when none was given. */
             email: string | null;
+            /** @description The handle `@username` mentions resolve, as it was set (unique per customer whatever its case); null when none. */
+            username: string | null;
             createdAt: components["schemas"]["Platform.instant"];
             updatedAt: components["schemas"]["Platform.instant"];
         };
@@ -2137,6 +2199,16 @@ export interface components {
         /** @description The response envelope of every chat operation. */
         ApiResponseMemberResponse: {
             data: components["schemas"]["MemberResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseMentionReadResult: {
+            data: components["schemas"]["MentionReadResult"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseMentionsReadResult: {
+            data: components["schemas"]["MentionsReadResult"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
@@ -2691,7 +2763,7 @@ export interface components {
          * @description A stable snake_case error code; each is described in docs/errors.md.
          * @enum {string}
          */
-        "Envelope.ChatErrorCode": "validation_failed" | "malformed_json" | "malformed_request" | "bad_request" | "route_not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "internal_error" | "service_unavailable" | "unauthenticated" | "token_malformed" | "token_invalid" | "token_expired" | "token_lifetime_exceeded" | "unknown_signing_key" | "token_audience_mismatch" | "account_unknown" | "account_deactivated" | "account_banned" | "invalid_cursor" | "platform_admin_required" | "account_admin_required" | "forbidden" | "rate_limited" | "events_expired" | "module_not_found" | "module_exists" | "key_exists" | "account_not_found" | "account_conflict" | "workspace_not_found" | "room_not_found" | "member_not_found" | "join_request_not_found" | "join_request_resolved" | "unsupported_room_type" | "last_owner" | "message_not_found" | "message_recalled" | "message_not_editable" | "edit_window_expired" | "snap_not_found" | "channel_not_found" | "channel_rule_managed" | "channel_not_rule_based" | "contact_request_not_found" | "contact_request_not_pending" | "contact_not_accepted" | "broadcast_not_found" | "label_not_found" | "label_name_taken" | "label_limit_reached" | "saved_not_found" | "poll_closed" | "upload_not_found" | "upload_incomplete" | "upload_already_attached" | "file_not_found" | "reminder_not_found" | "reminder_not_active" | "scheduled_message_not_found" | "scheduled_message_not_pending" | "bot_not_found" | "username_taken" | "bot_not_in_room" | "bot_unavailable";
+        "Envelope.ChatErrorCode": "validation_failed" | "malformed_json" | "malformed_request" | "bad_request" | "route_not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "internal_error" | "service_unavailable" | "unauthenticated" | "token_malformed" | "token_invalid" | "token_expired" | "token_lifetime_exceeded" | "unknown_signing_key" | "token_audience_mismatch" | "account_unknown" | "account_deactivated" | "account_banned" | "invalid_cursor" | "platform_admin_required" | "account_admin_required" | "forbidden" | "rate_limited" | "events_expired" | "module_not_found" | "module_exists" | "key_exists" | "account_not_found" | "account_conflict" | "workspace_not_found" | "room_not_found" | "member_not_found" | "join_request_not_found" | "join_request_resolved" | "unsupported_room_type" | "last_owner" | "message_not_found" | "message_recalled" | "message_not_editable" | "edit_window_expired" | "snap_not_found" | "mention_not_found" | "channel_not_found" | "channel_rule_managed" | "channel_not_rule_based" | "contact_request_not_found" | "contact_request_not_pending" | "contact_not_accepted" | "broadcast_not_found" | "label_not_found" | "label_name_taken" | "label_limit_reached" | "saved_not_found" | "poll_closed" | "upload_not_found" | "upload_incomplete" | "upload_already_attached" | "file_not_found" | "reminder_not_found" | "reminder_not_active" | "scheduled_message_not_found" | "scheduled_message_not_pending" | "bot_not_found" | "username_taken" | "bot_not_in_room" | "bot_unavailable";
         /** @description The body of every chat error response. */
         "Envelope.ErrorBody": {
             /** @description Stable snake_case error code; see the error catalogue in docs/errors.md. */
@@ -2821,6 +2893,10 @@ export interface components {
             /** @description A broadcast of the caller's feed; null or absent: the newest one. */
             id?: components["schemas"]["Platform.uuid"] | null;
         };
+        MarkMentionsReadRequest: {
+            /** @description Only the mentions of this room (the caller must be a member; otherwise 404 room_not_found); absent: every room. */
+            roomId?: components["schemas"]["Platform.uuid"];
+        };
         MarkRoomReadRequest: {
             /** @description Marks the room read up to this message of the room; absent: up to the newest message. */
             messageId?: components["schemas"]["Platform.uuid"];
@@ -2855,6 +2931,53 @@ export interface components {
         };
         /** @enum {string} */
         MembershipMode: "EXPLICIT" | "RULE";
+        /** @enum {string} */
+        MentionBroadcast: "all" | "here";
+        /** @description A page of the caller's mentions inbox. */
+        MentionPageView: {
+            data: components["schemas"]["MentionView"][];
+            meta: components["schemas"]["Envelope.ListMeta"];
+        };
+        /** @description One mention marked read. */
+        MentionReadResult: {
+            messageId: components["schemas"]["Platform.uuid"];
+            /** @enum {boolean} */
+            read: true;
+        };
+        /** @description The room a mention is in, enough to render the inbox row. */
+        MentionRoomSummary: {
+            id: components["schemas"]["Platform.uuid"];
+            type: components["schemas"]["RoomType"];
+            /** @description Null for private, saved-messages and reminder rooms. */
+            name: string | null;
+        };
+        /** @description One mention of the caller: the message as the caller sees it now, its room and whether it is read. */
+        MentionView: {
+            message: components["schemas"]["MessageResponse"];
+            room: components["schemas"]["MentionRoomSummary"];
+            /** @description True once marked read here, or once the caller's read mark of the room reached the message. */
+            read: boolean;
+            /** @description When the message was sent; the inbox is ordered by it, newest first. */
+            mentionedAt: components["schemas"]["Platform.instant"];
+        };
+        /** @description How many of the caller's unread mentions a mark read. */
+        MentionsReadResult: {
+            /** Format: int32 */
+            marked: number;
+        };
+        /** @description A span of the message text. offset and length count UTF-16 code units (JavaScript string indices). */
+        MessageEntity: {
+            /** @enum {string} */
+            type: "mention";
+            /** Format: int32 */
+            offset: number;
+            /** Format: int32 */
+            length: number;
+            /** @description The member mentioned; absent for `@all` and `@here`. */
+            accountId?: components["schemas"]["Platform.uuid"];
+            /** @description Present for `@all` and `@here` (both notify every member of the room but the sender). */
+            broadcast?: components["schemas"]["MentionBroadcast"];
+        };
         /** @description Where a forwarded copy came from. */
         MessageOrigin: {
             roomId: components["schemas"]["Platform.uuid"];
@@ -2895,6 +3018,8 @@ export interface components {
             attachments: components["schemas"]["Attachment"][];
             /** @description Buttons of a bot's message, row by row; press one with pressInlineButton. */
             inlineKeyboard?: components["schemas"]["InlineButton"][][];
+            /** @description The mentions in the text, in text order: `@username` and `<@accountId>` of room members, and `@all` / `@here` written by a room OWNER or ADMIN. Anything else that looks like a mention is plain text and has no entity. Empty when none and once the message is recalled. */
+            entities: components["schemas"]["MessageEntity"][];
         };
         /** @enum {string} */
         MessageType: "TEXT" | "POLL";
@@ -3085,6 +3210,8 @@ export interface components {
             metadata?: components["schemas"]["AccountMetadataInput"];
             /** @description The account's e-mail address; on an existing account, absent keeps it and null clears it. */
             email?: components["schemas"]["EmailAddress"] | null;
+            /** @description The account's username; on an existing account, absent keeps it and null clears it. A name another account of the customer holds (in any case) is 409 username_taken. */
+            username?: components["schemas"]["Username"] | null;
         };
         RegisterCustomerKeyRequest: {
             /** @description Key id matched against the JWT header kid. Defaults to the first 16 hex characters of the key fingerprint. */
@@ -3166,6 +3293,11 @@ export interface components {
             lastReadSeq: number;
             /** Format: int32 */
             unreadCount: number;
+            /**
+             * Format: int32
+             * @description The caller's unread mentions left in the room: reading the room up to a message reads the mentions up to it.
+             */
+            mentionCount: number;
         };
         RoomResponse: {
             id: components["schemas"]["Platform.uuid"];
@@ -3197,6 +3329,11 @@ export interface components {
              * @description Top-level messages after the caller's read mark, not sent by the caller, not recalled, not hidden by the caller.
              */
             unreadCount: number;
+            /**
+             * Format: int32
+             * @description The caller's unread mentions in the room (top-level messages and replies past the read mark, not marked read in GET /api/v1/me/mentions); muted rooms count them too.
+             */
+            mentionCount: number;
             /** @description The newest top-level message the caller has not hidden (text null when recalled); null when there is none. */
             lastMessage: components["schemas"]["MessagePreview"] | null;
             /** @description Present with include=members, empty when membersTruncated is true. */
@@ -3455,13 +3592,15 @@ export interface components {
              */
             count: number;
         };
-        /** @description The metadata update: metadata fields and the account's e-mail address; an absent field stays as it is, null clears it. */
+        /** @description The metadata update: metadata fields, the account's e-mail address and username; an absent field stays as it is, null clears it. */
         UpdateAccountMetadataRequest: {
             team?: components["schemas"]["Platform.text"] | null;
             department?: components["schemas"]["Platform.text"] | null;
             role?: components["schemas"]["Platform.text"] | null;
             tags?: components["schemas"]["Tag"][];
             email?: components["schemas"]["EmailAddress"] | null;
+            /** @description A name another account of the customer holds (in any case) is 409 username_taken. */
+            username?: components["schemas"]["Username"] | null;
         };
         UpdateAccountStatusRequest: {
             status: components["schemas"]["AccountStatus"];
@@ -3589,6 +3728,8 @@ export interface components {
              */
             lastSeq: number;
         };
+        /** @description A username: 2 to 32 letters, digits, dots, underscores or hyphens, starting with a letter or digit. Unique per customer whatever its case (`Ann` and `ann` are one name); mentions match it case-insensitively. */
+        Username: string;
         VotePollRequest: {
             /** @description The options chosen; they replace the caller's whole previous vote. Exactly one on a single-choice poll. */
             optionIds: components["schemas"]["Platform.uuid"][];
@@ -3817,6 +3958,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -8471,6 +8622,327 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listMentions: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+                /** @description Only unread mentions. */
+                unreadOnly?: boolean;
+                limit?: number;
+                cursor?: components["schemas"]["Platform.cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with a page of the mentions inbox. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MentionPageView"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    markMentionsRead: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["MarkMentionsReadRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseMentionsReadResult"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    markMentionRead: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                messageId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseMentionReadResult"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;

@@ -7,6 +7,7 @@ import { ContactRequestEntity } from '../chat/contacts/entities.js';
 import { DraftEntity } from '../chat/drafts/entities.js';
 import { LabelEntity, RoomLabelEntity } from '../chat/labels/entities.js';
 import { UploadEntity } from '../chat/media/entities.js';
+import { MentionEntity } from '../chat/mentions/entities.js';
 import { MessageEntity, MessageHideEntity, MessageReactionEntity } from '../chat/messages/entities.js';
 import { RoomPinEntity, PersonalPinEntity } from '../chat/pins/entities.js';
 import { PollEntity, PollOptionEntity, PollBallotEntity } from '../chat/polls/entities.js';
@@ -40,6 +41,7 @@ export const entities = [
   DraftEntity,
   LabelEntity, RoomLabelEntity,
   UploadEntity,
+  MentionEntity,
   MessageEntity, MessageHideEntity, MessageReactionEntity,
   RoomPinEntity, PersonalPinEntity,
   PollEntity, PollOptionEntity, PollBallotEntity,

@@ -33,6 +33,7 @@ export const chatErrorCodes = [
   'message_not_editable',
   'edit_window_expired',
   'snap_not_found',
+  'mention_not_found',
   // channels, contacts, broadcasts
   'channel_not_found',
   'channel_rule_managed',

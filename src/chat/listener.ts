@@ -59,6 +59,8 @@ import { labelHandlers } from './labels/handlers.js';
 import { LabelService } from './labels/service.js';
 import { savedHandlers } from './saved/handlers.js';
 import { SavedService } from './saved/service.js';
+import { mentionHandlers } from './mentions/handlers.js';
+import { MentionInboxService } from './mentions/inbox.js';
 import { searchHandlers } from './search/handlers.js';
 import { SearchService } from './search/service.js';
 import { pollHandlers } from './polls/handlers.js';
@@ -128,6 +130,7 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     ...labelHandlers(new LabelService(deps)),
     ...savedHandlers(new SavedService(deps)),
     ...searchHandlers(new SearchService(deps)),
+    ...mentionHandlers(new MentionInboxService(deps)),
     ...pollHandlers(new PollService(deps)),
     ...realtimeHandlers(deps.sql),
     ...presenceHandlers(options.presence.typing, options.presence.presence),

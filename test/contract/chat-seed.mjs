@@ -49,6 +49,8 @@ export async function seedChat({ baseUrl, tokens, accounts, bots, planWorkspace 
   await api(baseUrl, alice, 'DELETE', `/api/v1/rooms/${main}/messages/${hidden}`);
   await api(baseUrl, alice, 'POST', `/api/v1/rooms/${main}/messages/${others[2]}/snap`);
   await api(baseUrl, alice, 'POST', `/api/v1/rooms/${main}/messages/${root}/reactions`, { emoji: '👍' });
+  // carol mentions alice (the suite's caller), so marking a mention read has a mention to mark.
+  const mentionOfAlice = (await send(carol, main, { text: `<@${accounts.alice}> have a look` })).id;
   const recallable = [];
   for (let i = 0; i < 3; i++) recallable.push((await send(alice, main, { text: `to recall ${i}` })).id);
 
@@ -123,6 +125,7 @@ export async function seedChat({ baseUrl, tokens, accounts, bots, planWorkspace 
       threadRoots: [root],
       threadMessages: [root, ...replies],
       recallable,
+      mentions: [mentionOfAlice],
       approvable: [requestOf(dave)],
       rejectable: [requestOf(erin), requestOf(frank)],
       emojis: ['👍'],
@@ -186,6 +189,7 @@ export async function seedChat({ baseUrl, tokens, accounts, bots, planWorkspace 
       approveJoinRequest: { 'path.roomId': 'approvalRooms', 'path.requestId': 'approvable' },
       rejectJoinRequest: { 'path.roomId': 'approvalRooms', 'path.requestId': 'rejectable' },
       recallMessage: { 'path.messageId': 'recallable' },
+      markMentionRead: { 'path.messageId': 'mentions' },
       markThreadRead: { 'body.messageId': 'threadMessages' },
       unsaveMessage: { 'path.savedId': 'unsavable' },
       closePoll: { 'path.pollId': 'closablePolls' },
@@ -268,6 +272,7 @@ export async function seedChat({ baseUrl, tokens, accounts, bots, planWorkspace 
         approveJoinRequest: { 'path.roomId': approval, 'path.requestId': requestOf(dave) },
         rejectJoinRequest: { 'path.roomId': approval, 'path.requestId': requestOf(erin) },
         recallMessage: { 'path.messageId': recallable[0] },
+        markMentionRead: { 'path.messageId': mentionOfAlice },
         markThreadRead: { 'body.messageId': replies[0] },
         unsaveMessage: { 'path.savedId': unsavable[0] },
         closePoll: { 'path.pollId': closable[0] },

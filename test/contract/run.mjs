@@ -106,7 +106,7 @@ const semanticRejections = [
   // audience.modules must name existing modules.
   'createTargetedBroadcast',
   // cursor must be a cursor this service issued.
-  'listRoomMembers', 'listJoinRequests', 'listThreads', 'listThreadMessages', 'listSavedMessages',
+  'listRoomMembers', 'listJoinRequests', 'listThreads', 'listThreadMessages', 'listSavedMessages', 'listMentions',
   // a mute end (until, mutedUntil) must lie in the future; muted: false cannot come with mutedUntil.
   'muteRoom', 'updateRoomPreferences',
   // accountIds must name active accounts that can join the room (customer, module unless CROSS_MODULE).

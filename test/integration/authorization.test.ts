@@ -6,6 +6,7 @@ import { expectedReport, runRow, type RowReport } from '../authz/run-row.js';
 import { chatRows as coreRows } from '../authz/chat-rows.js';
 import { channelsRows } from '../authz/channels-rows.js';
 import { personalRows } from '../authz/personal-rows.js';
+import { mentionRows } from '../authz/mentions-rows.js';
 import { realtimeRows } from '../authz/realtime-rows.js';
 import { presenceRows } from '../authz/presence-rows.js';
 import { botRows } from '../authz/bots-rows.js';
@@ -36,6 +37,7 @@ const chatRows: Row[] = [
   ...coreRows,
   ...channelsRows,
   ...personalRows,
+  ...mentionRows,
   ...realtimeRows,
   ...presenceRows,
   ...timeUploadsRows,

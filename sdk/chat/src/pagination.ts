@@ -40,6 +40,7 @@ export const cursorParams = {
   listMyBroadcasts: ['cursor'],
   listLabels: [],
   listSavedMessages: ['cursor'],
+  listMentions: ['cursor'],
   searchMessages: ['cursor'],
   listReminders: ['cursor'],
   listScheduledMessages: ['cursor'],

@@ -75,7 +75,7 @@ describe('route table', () => {
       ]),
     );
     expect(fromSdk).toEqual(fromDoc);
-    expect(Object.keys(fromDoc)).toHaveLength(120);
+    expect(Object.keys(fromDoc)).toHaveLength(123);
   });
 });
 

@@ -8,8 +8,8 @@ function assert<T extends true>(): T | void {}
 
 // Every operation of the generated schema is a method, and nothing else is.
 assert<Equal<Extract<keyof ChatClient, OperationId>, keyof operations>>();
-assert<Equal<PaginatedOperationId, 'listRooms' | 'listMessages' | 'listRoomMembers' | 'listJoinRequests' | 'listThreads' | 'listThreadMessages' | 'listChannels' | 'listChannelMembers' | 'listContactRequests' | 'listMyBroadcasts' | 'listSavedMessages' | 'searchMessages' | 'listReminders' | 'listScheduledMessages' | 'listBots' | 'listWebhooks'>>();
-assert<Equal<ListOperationId, 'listRooms' | 'listMessages' | 'listModules' | 'listCustomerKeys' | 'listRoomMembers' | 'listJoinRequests' | 'listReactions' | 'listPinnedMessages' | 'forwardMessages' | 'listThreads' | 'listThreadMessages' | 'listChannels' | 'listChannelMembers' | 'listContactRequests' | 'listMyBroadcasts' | 'listLabels' | 'listSavedMessages' | 'searchMessages' | 'listReminders' | 'listScheduledMessages' | 'listBots' | 'listWebhooks' | 'listPresence'>>();
+assert<Equal<PaginatedOperationId, 'listRooms' | 'listMessages' | 'listRoomMembers' | 'listJoinRequests' | 'listThreads' | 'listThreadMessages' | 'listChannels' | 'listChannelMembers' | 'listContactRequests' | 'listMyBroadcasts' | 'listSavedMessages' | 'listMentions' | 'searchMessages' | 'listReminders' | 'listScheduledMessages' | 'listBots' | 'listWebhooks'>>();
+assert<Equal<ListOperationId, 'listRooms' | 'listMessages' | 'listModules' | 'listCustomerKeys' | 'listRoomMembers' | 'listJoinRequests' | 'listReactions' | 'listPinnedMessages' | 'forwardMessages' | 'listThreads' | 'listThreadMessages' | 'listChannels' | 'listChannelMembers' | 'listContactRequests' | 'listMyBroadcasts' | 'listLabels' | 'listSavedMessages' | 'listMentions' | 'searchMessages' | 'listReminders' | 'listScheduledMessages' | 'listBots' | 'listWebhooks' | 'listPresence'>>();
 assert<Equal<ChatError['details'], Schemas['Envelope.ErrorDetail'][] | undefined>>();
 
 export async function typeChecks(chat: ChatClient): Promise<void> {

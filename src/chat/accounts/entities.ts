@@ -33,8 +33,17 @@ export const AccountEntity = defineEntity({
     email: p.text().nullable(),
     // the Bot API's user id, drawn from the sequence bot_api_ids shared with rooms (its default, which MikroORM reads as autoincrement)
     botApiId: p.bigint('number').fieldName('bot_api_id').autoincrement(),
+    // the handle @username mentions resolve (docs/adr/0112-mentions.md); unique per customer whatever its case
+    username: p.text().nullable(),
   },
-  indexes: [{ name: 'accounts_customer', properties: ['customerAccountId', 'moduleCode'] }],
+  indexes: [
+    { name: 'accounts_customer', properties: ['customerAccountId', 'moduleCode'] },
+    // an expression (the lower-cased name), which MikroORM cannot declare as a unique: given as DDL, matched by name
+    {
+      name: 'accounts_username',
+      expression: 'CREATE UNIQUE INDEX accounts_username ON accounts USING btree (customer_account_id, lower(username)) WHERE (username IS NOT NULL)',
+    },
+  ],
   uniques: [{ name: 'accounts_bot_api_id', properties: ['botApiId'] }],
 });
 export type Account = InferEntity<typeof AccountEntity>;

@@ -22,6 +22,7 @@ export interface MetadataInput {
 /** The metadata update: metadata and the account's e-mail address (absent: unchanged, null: cleared). */
 export interface MetadataUpdate extends MetadataInput {
   email?: string | null;
+  username?: string | null;
 }
 
 export interface RegisterInput {
@@ -33,6 +34,7 @@ export interface RegisterInput {
   accountType?: AccountType;
   metadata?: MetadataInput;
   email?: string | null;
+  username?: string | null;
 }
 
 export interface AccountView {
@@ -45,6 +47,7 @@ export interface AccountView {
   status: AccountStatus;
   metadata: { team: string | null; department: string | null; role: string | null; tags: string[] };
   email: string | null;
+  username: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -63,6 +66,7 @@ interface AccountRow {
   role: string | null;
   tags: string[];
   email: string | null;
+  username: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -78,6 +82,7 @@ function accountRowView(r: AccountRow): AccountView {
     status: r.status,
     metadata: { team: r.team, department: r.department, role: r.role, tags: r.tags },
     email: r.email,
+    username: r.username,
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
   };
@@ -94,6 +99,7 @@ export function accountView(a: Account): AccountView {
     status: a.status as AccountStatus,
     metadata: { team: a.team ?? null, department: a.department ?? null, role: a.role ?? null, tags: [...a.tags] },
     email: a.email ?? null,
+    username: a.username ?? null,
     createdAt: a.createdAt.toISOString(),
     updatedAt: a.updatedAt.toISOString(),
   };
@@ -101,6 +107,10 @@ export function accountView(a: Account): AccountView {
 
 /** Accounts outside the caller's scope answer exactly like missing ones. */
 const accountNotFound = () => chatErrors.notFound('Account', 'account_not_found');
+/** A username another account of the customer holds: the unique index accounts_username refused the write. */
+const usernameTaken = (err: unknown): boolean =>
+  typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505' && (err as { constraint?: unknown }).constraint === 'accounts_username';
+const usernameTakenError = () => chatErrors.conflict('username_taken', 'Another account of this customer holds this username.');
 const inScope = (scope: AccountScope, a: { moduleCode: string; customerAccountId: string }) =>
   scope === null || (a.moduleCode === scope.moduleCode && a.customerAccountId === scope.customerAccountId);
 
@@ -125,10 +135,15 @@ export class AccountService {
     try {
       view = await this.registerOnce(input);
     } catch (err) {
+      if (usernameTaken(err)) throw usernameTakenError();
       // Concurrent first registrations of one id: the row lock cannot lock a row that does not exist yet, so the
       // loser's insert hits the primary key (was a 500). Once more, it finds and locks the winner's row and upserts.
       if (!(err instanceof UniqueConstraintViolationException)) throw err;
-      view = await this.registerOnce(input);
+      try {
+        view = await this.registerOnce(input);
+      } catch (again) {
+        throw usernameTaken(again) ? usernameTakenError() : again;
+      }
     }
     const changed = await inTransaction(this.deps.sql, (client) => syncAccount(client, view.id, this.deps.clock.now()));
     if (changed) this.deps.queues.requestOutboxDrain();
@@ -160,6 +175,7 @@ export class AccountService {
           role: null,
           tags: [],
           email: input.email ?? null,
+          username: input.username ?? null,
           createdAt: now,
           updatedAt: now,
         });
@@ -168,6 +184,7 @@ export class AccountService {
         if (input.avatarUrl !== undefined) account.avatarUrl = input.avatarUrl;
         if (input.accountType !== undefined) account.accountType = input.accountType;
         if (input.email !== undefined) account.email = input.email;
+        if (input.username !== undefined) account.username = input.username;
         account.updatedAt = now;
       }
       applyMetadata(account, input.metadata);
@@ -198,20 +215,24 @@ export class AccountService {
     const now = this.deps.clock.now();
     const row = await inTransaction(this.deps.sql, async (client) => {
       const set = (field: keyof MetadataUpdate) => metadata[field] !== undefined;
+      // the username is set in the same statement, so a taken name fails the whole update
       const { rows } = await client.query<AccountRow>(
         `update accounts set team = case when $2 then $3 else team end, department = case when $4 then $5 else department end,
                 role = case when $6 then $7 else role end, tags = case when $8 then $9::text[] else tags end, updated_at = $10,
-                email = case when $13 then $14 else email end
+                email = case when $13 then $14 else email end, username = case when $15 then $16 else username end
           where id = $1 and ($11::text is null or (module_code = $11 and customer_account_id = $12)) returning *`,
         [
           id, set('team'), metadata.team ?? null, set('department'), metadata.department ?? null, set('role'), metadata.role ?? null, set('tags'), [...new Set(metadata.tags ?? [])], now,
           scope?.moduleCode ?? null, scope?.customerAccountId ?? null, set('email'), metadata.email ?? null,
+          set('username'), metadata.username ?? null,
         ],
       );
       if (!rows[0]) throw accountNotFound();
       await client.query('insert into outbox (topic, payload) values ($1, $2)', ['account.metadata_changed', JSON.stringify({ accountId: id, audience: { kind: 'accounts', accountIds: [rows[0].id] } })]);
       await syncAccount(client, id, now);
       return rows[0];
+    }).catch((err: unknown) => {
+      throw usernameTaken(err) ? usernameTakenError() : err;
     });
     this.deps.queues.requestOutboxDrain();
     return accountRowView(row);

@@ -25,6 +25,8 @@ export const MessageEntity = defineEntity({
     pollId: p.uuid().fieldName('poll_id').nullable(),
     attachments: p.json<unknown>().nullable(),
     inlineKeyboard: p.json<unknown>().fieldName('inline_keyboard').nullable(),
+    /** Mention entities found in the text (src/chat/mentions); null when none. */
+    entities: p.json<unknown>().nullable(),
   },
   // Indexes given as DDL, which MikroORM matches by name only; the schema check compares it with the catalogue's text:
   // - descending columns: MikroORM reads DESC back as ASC when the name ends an earlier column's (id after room_id)

@@ -7,6 +7,7 @@ import { closePollOfRecalledMessage } from '../polls/service.js';
 import { pollErrors } from '../polls/errors.js';
 import { isManager, roleIn } from '../rooms/membership.js';
 import { loadMessage, messageErrors } from './access.js';
+import { recomputeMentions, withdrawMentions } from '../mentions/record.js';
 import { accountsAudience, emit, roomAudience } from './events.js';
 import { replyCountColumn, withThread } from '../threads/thread-info.js';
 import { hiddenForMeColumn, messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
@@ -36,8 +37,10 @@ export class MessageLifecycleService {
          returning ${messageColumns}, ${replyCountColumn()}, ${hiddenForMeColumn('$5')}`,
         [roomId, messageId, text, now, caller.accountId],
       );
+      // The new text's mentions replace the old ones: new ones notify, removed ones leave their inboxes.
+      const entities = await recomputeMentions(client, rows[0]!, text);
       await emit(client, 'message.edited', roomAudience(roomId), { roomId, messageId, senderId: caller.accountId, editedAt: now.toISOString() });
-      return rows[0]!;
+      return { ...rows[0]!, entities };
     });
     this.deps.queues.requestOutboxDrain();
     return withThread(this.deps.sql, caller.accountId, row, messageView(row));
@@ -97,6 +100,7 @@ export class MessageLifecycleService {
       );
       if (message.type === 'POLL') await closePollOfRecalledMessage(client, messageId, caller.accountId, now);
       await client.query('delete from message_reactions where message_id = $1', [messageId]);
+      await withdrawMentions(client, messageId, roomId);
       await client.query('delete from personal_pins where message_id = $1', [messageId]);
       const unpinned = await client.query('delete from room_pins where room_id = $1 and message_id = $2', [roomId, messageId]);
       const unsnapped = await client.query(

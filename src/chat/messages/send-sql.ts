@@ -1,4 +1,5 @@
 // The send statement: membership check, sequence bump, message insert and its outbox event in one round trip.
+import { mentionCtes, mentionWritesCtes } from '../mentions/sql.js';
 import { messageColumns } from './views.js';
 
 export interface SendInput {
@@ -15,9 +16,11 @@ export interface SendInput {
  * statement also skips a retry of a stored send; without one (the common case) it carries neither that check
  * nor the ON CONFLICT arbiter, whose speculative insertion costs the database on every send.
  */
-function buildSendSql(withClientMessageId: boolean): string {
+function buildSendSql(withClientMessageId: boolean, withMentions = false): string {
+  // With mentions, the candidates (the next parameter) resolve in the same statement: no extra round trip.
+  const mentions = withMentions ? `$${withClientMessageId ? 7 : 6}` : null;
   return `
-  with bump as (
+  with ${mentions ? `${mentionCtes('$2::uuid', '$3::uuid', mentions)}, ` : ''}bump as (
     update rooms set last_seq = last_seq + 1, last_activity_at = $5
      where id = $2 and exists (select 1 from room_members where room_id = $2 and account_id = $3)${
        withClientMessageId
@@ -28,8 +31,8 @@ function buildSendSql(withClientMessageId: boolean): string {
      }
     returning last_seq
   ), msg as (
-    insert into messages (id, room_id, seq, sender_id, type, text, client_message_id, created_at)
-    select $1, $2, bump.last_seq, $3, 'TEXT', $4, ${withClientMessageId ? '$6' : 'null'}, $5 from bump${
+    insert into messages (id, room_id, seq, sender_id, type, text, client_message_id, created_at${mentions ? ', entities' : ''})
+    select $1, $2, bump.last_seq, $3, 'TEXT', $4, ${withClientMessageId ? '$6' : 'null'}, $5${mentions ? ', (select e from ents)' : ''} from bump${
       withClientMessageId ? `
     on conflict (room_id, sender_id, client_message_id) where client_message_id is not null do nothing` : ''
     }
@@ -38,7 +41,7 @@ function buildSendSql(withClientMessageId: boolean): string {
     insert into outbox (topic, payload)
     select 'message.created', jsonb_build_object('roomId', room_id, 'messageId', id, 'senderId', sender_id, 'seq', seq,
              'threadRootId', thread_root_id, 'audience', jsonb_build_object('kind', 'room', 'roomId', room_id)) from msg
-  )
+  )${mentions ? `, ${mentionWritesCtes}` : ''}
   select b.last_seq as bumped, m.* from bump b left join msg m on true`;
 }
 
@@ -46,3 +49,7 @@ function buildSendSql(withClientMessageId: boolean): string {
 export const sendSql = buildSendSql(true);
 /** The same without a clientMessageId: $1 id, $2 room, $3 sender, $4 text, $5 time. */
 export const plainSendSql = buildSendSql(false);
+/** sendSql with the text's mention candidates (jsonb) as $7. */
+export const mentionSendSql = buildSendSql(true, true);
+/** plainSendSql with the text's mention candidates (jsonb) as $6. */
+export const plainMentionSendSql = buildSendSql(false, true);

@@ -9,8 +9,9 @@ import { isMember, roomNotFound } from '../rooms/membership.js';
 import { sendReply } from '../threads/reply.js';
 import { attachThreadInfo, replyCountColumn, rootsWithReplies, withThread } from '../threads/thread-info.js';
 import { hiddenForMeColumn, messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
-import { plainSendSql, sendSql, type SendInput } from './send-sql.js';
-import { sendWithAttachments } from './with-attachments.js';
+import { mentionSendSql, plainMentionSendSql, plainSendSql, sendSql, type SendInput } from './send-sql.js';
+import { mentionCandidates } from '../mentions/parse.js';
+import { sendWithAttachments, withMentionsOf } from './with-attachments.js';
 
 export type { SendInput };
 import { prepared } from '../../platform/db/prepared.js';
@@ -97,11 +98,15 @@ export class MessageService {
 
   async send(caller: Caller, roomId: string, input: SendInput): Promise<MessageView> {
     if (input.attachments !== undefined) return sendWithAttachments(this.deps, caller, roomId, { ...input, attachments: input.attachments });
-    if (input.threadRootId !== undefined) return sendReply(this.deps, caller, roomId, { ...input, threadRootId: input.threadRootId });
-    const params = [newId(), roomId, caller.accountId, input.text, this.deps.clock.now()];
-    const { rows } = await this.deps.sql.query<MessageRow & { bumped: number }>(
-      input.clientMessageId === undefined ? prepared(plainSendSql, params) : prepared(sendSql, [...params, input.clientMessageId]),
-    );
+    if (input.threadRootId !== undefined) return sendReply(this.deps, caller, roomId, { ...input, threadRootId: input.threadRootId }, withMentionsOf(input.text));
+    const params: unknown[] = [newId(), roomId, caller.accountId, input.text, this.deps.clock.now()];
+    // A text without '@' takes the statement without any mention step; one with candidates resolves them in the same statement.
+    const candidates = mentionCandidates(input.text);
+    const withMentions = candidates.length > 0;
+    if (input.clientMessageId !== undefined) params.push(input.clientMessageId);
+    if (withMentions) params.push(JSON.stringify(candidates));
+    const statement = input.clientMessageId === undefined ? (withMentions ? plainMentionSendSql : plainSendSql) : withMentions ? mentionSendSql : sendSql;
+    const { rows } = await this.deps.sql.query<MessageRow & { bumped: number }>(prepared(statement, params));
     const row = rows[0];
     // No row: not a member, or a retry of a send that already stored its message. A row without a message:
     // a concurrent retry won the insert.

@@ -1,6 +1,7 @@
 export type MessageType = 'TEXT' | 'POLL';
 import { attachmentViews, type AttachmentView, type StoredAttachment } from '../media/attachments.js';
 import { chatKeyboard, type ChatButton, type StoredKeyboard } from '../bots/keyboard.js';
+import type { MentionEntity } from '../mentions/record.js';
 
 export interface MessageRow {
   id: string;
@@ -22,6 +23,8 @@ export interface MessageRow {
   attachments: StoredAttachment[] | null;
   /** Buttons of a bot's message (Bot API reply_markup). */
   inline_keyboard: StoredKeyboard | null;
+  /** Mentions found in the text (src/chat/mentions); null when none. */
+  entities: MentionEntity[] | null;
   /** Per caller; selected with hiddenForMeColumn, absent (false) where no caller view applies. */
   hidden_for_me?: boolean;
   /** Replies of a root; selected (replyCountColumn) where the view carries thread summaries. */
@@ -44,11 +47,12 @@ export interface MessageView {
   pollId?: string;
   attachments: AttachmentView[];
   inlineKeyboard?: ChatButton[][];
+  entities: MentionEntity[];
 }
 
 export const messageColumns =
   'id, room_id, seq, sender_id, type, text, client_message_id, thread_root_id, created_at, edited_at, recalled_at, ' +
-  'forwarded_from_room_id, forwarded_from_message_id, poll_id, attachments, inline_keyboard';
+  'forwarded_from_room_id, forwarded_from_message_id, poll_id, attachments, inline_keyboard, entities';
 
 /** messageColumns of the table alias `alias`, for statements that join messages with a table of the same names. */
 export const messageColumnsOf = (alias: string): string =>
@@ -84,5 +88,7 @@ export function messageView(row: MessageRow): MessageView {
     // A recalled message no longer shows (or serves) its files.
     attachments: recalled ? [] : attachmentViews(row.attachments),
     ...(row.inline_keyboard && !recalled ? { inlineKeyboard: chatKeyboard(row.inline_keyboard) } : {}),
+    // A recalled message has no text left to point into.
+    entities: recalled ? [] : (row.entities ?? []),
   };
 }

@@ -10,9 +10,20 @@ import { sendSql, type SendInput } from './send-sql.js';
 import { firstSend } from './retried-send.js';
 import { messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
 import { roomNotFound } from '../rooms/membership.js';
+import { recordMentions } from '../mentions/record.js';
+import { mayMention } from '../mentions/parse.js';
 
 export interface AttachmentSendInput extends SendInput {
   attachments: Array<{ uploadId: string }>;
+}
+
+/**
+ * The step that records a stored message's mentions in its transaction (a reply's `decorate`); none for a text
+ * without '@'.
+ */
+export function withMentionsOf(text: string): ((client: SqlClient, row: MessageRow) => Promise<MessageRow>) | undefined {
+  if (!mayMention(text)) return undefined;
+  return async (client, row) => ({ ...row, entities: await recordMentions(client, row, text) });
 }
 
 const setAttachmentsSql = `update messages set attachments = $2 where id = $1 returning ${messageColumns}`;
@@ -26,7 +37,7 @@ export async function sendWithAttachments(deps: ChatDeps, caller: Caller, roomId
   const attach = async (client: SqlClient, row: MessageRow): Promise<MessageRow> => {
     const stored = await claimUploads(client, caller.accountId, row.id, uploadIds, now);
     const { rows } = await client.query<MessageRow>(setAttachmentsSql, [row.id, JSON.stringify(stored)]);
-    return rows[0]!;
+    return { ...rows[0]!, entities: await recordMentions(client, row, input.text) };
   };
   if (input.threadRootId !== undefined) {
     return sendReply(deps, caller, roomId, { text: input.text, clientMessageId: input.clientMessageId, threadRootId: input.threadRootId }, attach);

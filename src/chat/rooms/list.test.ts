@@ -94,16 +94,16 @@ describe('unread counts and last message', () => {
 
     const up = await markRead(alice, roomId, { messageId: b2.id });
     expectOk(up);
-    expect(up.body.data).toEqual({ roomId, lastReadSeq: 2, unreadCount: 3 });
+    expect(up.body.data).toEqual({ roomId, lastReadSeq: 2, unreadCount: 3, mentionCount: 0 });
     expect((await listed(alice, roomId)).unreadCount).toBe(3);
     expect((await detail(alice, roomId)).unreadCount).toBe(3);
 
     // A mark behind the current one changes nothing.
     const back = await markRead(alice, roomId, { messageId: b1.id });
-    expect(back.body.data).toEqual({ roomId, lastReadSeq: 2, unreadCount: 3 });
+    expect(back.body.data).toEqual({ roomId, lastReadSeq: 2, unreadCount: 3, mentionCount: 0 });
 
     const all = await markRead(alice, roomId);
-    expect(all.body.data).toEqual({ roomId, lastReadSeq: 6, unreadCount: 0 });
+    expect(all.body.data).toEqual({ roomId, lastReadSeq: 6, unreadCount: 0, mentionCount: 0 });
     expect((await listed(alice, roomId)).unreadCount).toBe(0);
     // The others' counts are their own.
     expect((await listed(bob, roomId)).unreadCount).toBe(3);

@@ -8,6 +8,7 @@ import { memberSelect, memberView, type MemberRow, type MemberView } from '../me
 import { accountsAudience, emit } from './events.js';
 import { roomNotFound } from './membership.js';
 import type { RoomService } from './service.js';
+import { unreadMentionsOf } from '../mentions/sql.js';
 import { muteState, preferenceColumns, unreadCountOf, type NotificationLevel, type PreferenceColumns, type RoomView } from './views.js';
 
 /** A mute: until an instant, permanently, or none. */
@@ -32,6 +33,7 @@ export interface ReadState {
   roomId: string;
   lastReadSeq: number;
   unreadCount: number;
+  mentionCount: number;
 }
 
 const latestInstant = Date.UTC(9999, 0, 1);
@@ -98,14 +100,15 @@ export class PersonalRoomService {
     if (!row) throw roomNotFound();
     if (row.target === null) throw chatErrors.notFound('Message', 'message_not_found');
     if (row.moved !== null) this.deps.queues.requestOutboxDrain();
-    const state = await this.deps.sql.query<{ last_read_seq: number; unread_count: number }>(
-      `select m.last_read_seq, ${unreadCountOf('m.room_id', 'm.last_read_seq')} as unread_count
+    const state = await this.deps.sql.query<{ last_read_seq: number; unread_count: number; mention_count: number }>(
+      `select m.last_read_seq, ${unreadCountOf('m.room_id', 'm.last_read_seq')} as unread_count,
+              ${unreadMentionsOf('m.room_id', 'm.last_read_seq')} as mention_count
          from room_members m where m.room_id = $2 and m.account_id = $1`,
       [caller.accountId, roomId],
     );
     const now = state.rows[0];
     if (!now) throw roomNotFound();
-    return { roomId, lastReadSeq: now.last_read_seq, unreadCount: now.unread_count };
+    return { roomId, lastReadSeq: now.last_read_seq, unreadCount: now.unread_count, mentionCount: now.mention_count };
   }
 
   private future(instant: string, location: string): Date {

@@ -1,4 +1,5 @@
 // Rows of rooms joined with the caller's membership, and their wire shape.
+import { unreadMentionsOf } from '../mentions/sql.js';
 
 export type RoomType = 'GROUP' | 'CHANNEL' | 'CROSS_MODULE' | 'PRIVATE' | 'SELF' | 'REMINDER';
 export type RoomRole = 'OWNER' | 'ADMIN' | 'MEMBER';
@@ -30,6 +31,7 @@ export interface RoomRow extends PreferenceColumns {
   last_activity_at: Date;
   my_role: RoomRole;
   unread_count: number;
+  mention_count: number;
   last_id: string | null;
   last_sender_id: string | null;
   last_text: string | null;
@@ -73,6 +75,7 @@ export interface RoomView extends MuteState {
   pinned: boolean;
   notificationLevel: NotificationLevel;
   unreadCount: number;
+  mentionCount: number;
   lastMessage: MessagePreview | null;
   members?: RoomMemberSummary[];
   membersTruncated: boolean;
@@ -107,7 +110,7 @@ export function unreadCountOf(roomColumn: string, markColumn: string): string {
  */
 export function roomQuery(filter: string, page = ''): string {
   return `
-  select p.*, ${unreadCountOf('p.id', 'p.last_read_seq')} as unread_count,
+  select p.*, ${unreadCountOf('p.id', 'p.last_read_seq')} as unread_count, ${unreadMentionsOf('p.id', 'p.last_read_seq')} as mention_count,
          lm.id as last_id, lm.sender_id as last_sender_id, lm.text as last_text,
          lm.recalled_at is not null as last_recalled, lm.created_at as last_created_at,
          array(select l.id from room_labels rl join labels l on l.id = rl.label_id
@@ -153,6 +156,7 @@ export function roomView(row: RoomRow, now: Date): RoomView {
     ...muteState(row, now),
     notificationLevel: row.notification_level,
     unreadCount: row.unread_count,
+    mentionCount: row.mention_count,
     lastMessage:
       row.last_id && row.last_sender_id && row.last_created_at
         ? { id: row.last_id, senderId: row.last_sender_id, text: row.last_recalled ? null : row.last_text, createdAt: row.last_created_at.toISOString() }

@@ -2,6 +2,7 @@
 // and, in the same transaction, inserts their messages and marks each row SENT (or FAILED with the reason). Another
 // worker skips the locked rows, and after the commit finds them no longer PENDING; a worker that dies mid-batch
 // leaves nothing behind (its transaction rolls back) and the rows stay due.
+import { recordMentions } from '../mentions/record.js';
 import type { Clock } from '../../platform/clock.js';
 import { inTransaction, type SqlClient, type SqlPool } from '../../platform/db/sql.js';
 import { newId } from '../../platform/ids.js';
@@ -127,6 +128,11 @@ export async function fireDueScheduled(deps: FireDeps, batch = 100): Promise<num
       });
     }
     for (const row of postable.filter((r) => r.thread_root_id !== null)) outcomes.set(row.id, await sendReplyOf(client, row, now));
+    // A scheduled message mentions as a send does (nothing runs for a text without '@').
+    for (const row of postable) {
+      const messageId = outcomes.get(row.id)?.messageId;
+      if (messageId) await recordMentions(client, { id: messageId, room_id: row.room_id, sender_id: row.sender_id }, row.text);
+    }
     const all = [...outcomes.values()];
     await client.query(settleSql, [all.map((o) => o.id), all.map((o) => o.status), all.map((o) => o.messageId), all.map((o) => o.reason), now]);
     return rows.length;

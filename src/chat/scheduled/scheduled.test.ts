@@ -272,3 +272,21 @@ describe('firing', () => {
     }
   });
 });
+
+describe('mentions', () => {
+  test('a scheduled message mentions as a send does, top-level and thread reply', async () => {
+    const { roomId, owner, member } = await fx.cast();
+    const root = await fx.send(owner, roomId, 'root');
+    const top = (await schedule(owner, roomId, { text: `<@${member.id}> later`, sendAt: at(HOUR) })).body.data;
+    const reply = (await schedule(owner, roomId, { text: `<@${member.id}> in the thread`, sendAt: at(HOUR), threadRootId: root.id })).body.data;
+    clock.set(new Date(at(HOUR)));
+    await platform.sweepTime();
+    for (const sm of [top, reply]) {
+      const sent = (await fx.api(owner, 'GET', `/messages/scheduled/${sm.id}`)).body.data;
+      expect(sent.status).toBe('SENT');
+      const message = (await fx.api(owner, 'GET', `/rooms/${roomId}/messages/${sent.messageId}`)).body.data;
+      expect(message.entities).toEqual([{ type: 'mention', offset: 0, length: 39, accountId: member.id }]);
+    }
+    expect(await count(platform.db, 'select count(*) as n from mentions where account_id = $1', [member.id])).toBe(2);
+  });
+});

@@ -18,6 +18,7 @@ import { Migration20261124000210ContactLifecycle } from './Migration202611240002
 import { Migration20261124000210WebhookVerified } from './Migration20261124000210WebhookVerified.js';
 import { Migration20261124000300MessageSearch } from './Migration20261124000300MessageSearch.js';
 import { Migration20261124000400WorkspaceNotificationEmail } from './Migration20261124000400WorkspaceNotificationEmail.js';
+import { Migration20261125000200Mentions } from './Migration20261125000200Mentions.js';
 import { Migration20261125000400PartnerInbox } from './Migration20261125000400PartnerInbox.js';
 import { Migration20261125000600OutboxTraceContext } from './Migration20261125000600OutboxTraceContext.js';
 
@@ -41,6 +42,7 @@ export const migrations = [
   { name: 'Migration20261124000210WebhookVerified', class: Migration20261124000210WebhookVerified },
   { name: 'Migration20261124000300MessageSearch', class: Migration20261124000300MessageSearch },
   { name: 'Migration20261124000400WorkspaceNotificationEmail', class: Migration20261124000400WorkspaceNotificationEmail },
+  { name: 'Migration20261125000200Mentions', class: Migration20261125000200Mentions },
   { name: 'Migration20261125000400PartnerInbox', class: Migration20261125000400PartnerInbox },
   { name: 'Migration20261125000600OutboxTraceContext', class: Migration20261125000600OutboxTraceContext },
 ];
