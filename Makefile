@@ -152,16 +152,13 @@ bench-bots: deps redis build
 	node dist/test/bench/bots.js
 bench-webhooks: deps redis build
 	node dist/test/bench/webhooks.js
-<<<<<<< HEAD
 # What tracing costs off (the default) and on; not part of make bench (it writes no goal rows).
 bench-tracing: deps redis build
 	node dist/test/bench/tracing.js
-=======
 # 100,000 STOMP sessions on one chat node (BENCH_SOCKETS=n for fewer); not part of `make bench`: it holds the
 # machine for several minutes.
 bench-sockets: deps redis build
 	node dist/test/bench/sockets.js
->>>>>>> issue-27i
 # Synapse (matrix-synapse from PyPI) in a virtualenv of its own, beside ours on the same PostgreSQL; not in make test.
 SYNAPSE_VENV := $(TOOLS)/synapse
 $(SYNAPSE_VENV)/bin/synctl:
