@@ -1,6 +1,8 @@
 // Events a client renders without a request: message events carry the message as GET returns it (without the
 // per-user hiddenForMe), reactions their new counts, room and member events the room and member views; the
-// REST catch-up returns the same bodies; a payload above the size bound carries its ids and truncated: true.
+// REST catch-up returns the same bodies; a payload above the size bound carries its ids and truncated: true. Every
+// event validates against the body its topic declares in the chat document.
+import { realtimeContract } from '../../support/realtime-contract.js';
 import { startTestPlatform, type TestPlatform } from '../../support/platform.js';
 import { maxEventBytes } from '../../../src/chat/realtime/event-views.js';
 import { api, createRoom, Probe, restEvents, send, wsUrl, type EventBody } from './support.js';
@@ -67,6 +69,13 @@ test('message, reaction, room and member events carry their views, the same over
     const recalled = await live.waitFor((e) => e.topic === 'message.recalled' && e.payload.messageId === root);
     expect(recalled.payload.message).toMatchObject({ id: root, recalled: true, text: null, attachments: [] });
 
+    // Each event is its topic's declared body.
+    const contract = await realtimeContract(p.chatUrl);
+    expect(live.events.flatMap((e) => contract.problems(e))).toEqual([]);
+    const undeclared = { ...sent, payload: { ...sent.payload, message: { ...sent.payload.message, text: 42 } } };
+    expect(contract.problems(undeclared)).toEqual(['message.created/payload/message/text must be string', 'message.created/payload/message/text must be null', 'message.created/payload/message/text must match a schema in anyOf']);
+    expect(contract.problems({ ...sent, topic: 'message.unknown' })).toEqual(['the document declares no event message.unknown']);
+
     // The log holds the same bodies: resume-after and GET /me/events return what the socket got.
     const rest = await restEvents(p, alice, start);
     expect(rest.slice(0, live.events.length)).toEqual(live.events);
@@ -109,4 +118,6 @@ test('an event whose views would pass the size bound carries its ids and truncat
   const small = events.find((e) => e.topic === 'message.created' && e.payload.messageId === messageId)!;
   expect(small.payload.message).toMatchObject({ id: messageId, text: 'small' });
   expect(small.payload).not.toHaveProperty('truncated');
+  const contract = await realtimeContract(p.chatUrl);
+  expect([big, small].flatMap((e) => contract.problems(e))).toEqual([]);
 });
