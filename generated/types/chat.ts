@@ -7068,7 +7068,7 @@ export interface components {
             name: string;
             membershipMode: string;
             /** @description The membership rule; null in EXPLICIT mode. */
-            rule: unknown | null;
+            rule: unknown;
             createdBy: components["schemas"]["Platform.uuid"];
         } & {
             [key: string]: unknown;
