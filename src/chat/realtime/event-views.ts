@@ -3,6 +3,7 @@
 // set-based statements per batch whatever the number of recipients. Only the fields every recipient shares go in:
 // per-user state (hiddenForMe, a thread's unreadCount and following, reactedByMe, the room's preferences and unread
 // count) comes with the per-user events.
+import { prepared } from '../../platform/db/prepared.js';
 import type { SqlClient } from '../../platform/db/sql.js';
 import { messageColumnsOf, messageView, type MessageRow, type MessageView } from '../messages/views.js';
 import type { AccountType } from '../members/views.js';
@@ -91,7 +92,8 @@ function eventMessageView(row: MessageFactsRow): EventMessageView {
 /** Messages by id with the shared part of their thread summary (the newest reply, whoever hid it). */
 async function messageViews(client: SqlClient, ids: string[]): Promise<Map<string, { view: EventMessageView; thread?: SharedThreadView }>> {
   if (ids.length === 0) return new Map();
-  const { rows } = await client.query<MessageFactsRow>(
+  // Prepared: it runs on the path from a commit to the sockets.
+  const { rows } = await client.query<MessageFactsRow>(prepared(
     `select ${messageColumnsOf('m')}, m.reply_count, m.last_reply_at,
             lr.id as lr_id, lr.sender_id as lr_sender_id, lr.text as lr_text, lr.recalled_at as lr_recalled_at, lr.created_at as lr_created_at
        from messages m
@@ -102,7 +104,7 @@ async function messageViews(client: SqlClient, ids: string[]): Promise<Map<strin
        ) lr on true
       where m.id = any($1::uuid[])`,
     [ids],
-  );
+  ));
   return new Map(rows.map((r) => [r.id, { view: eventMessageView(r), thread: threadOf(r) }]));
 }
 
