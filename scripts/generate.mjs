@@ -43,6 +43,7 @@ async function emitOpenApi(outDir) {
     mirrorOpenMaps(doc);
     if (name !== 'bot') refuseProtoKeys(doc);
     moveWebhookDeliveries(doc);
+    moveRealtimeEvents(doc);
     addOperationSummaries(doc);
     parsed[name] = doc;
   }
@@ -70,6 +71,30 @@ function moveWebhookDeliveries(doc) {
     item.post.summary = `The ${event} event`;
     item.post.description = `Sent to each webhook subscribed to ${event}, with the envelope as the body and the X-SVC-* headers below.`;
     doc.webhooks[event] = item;
+    delete doc.paths[path];
+  }
+}
+
+/** Paths of the operations that declare the chat service's realtime events (spec/chat/events.tsp). */
+const realtimeEventsPrefix = '/realtime-events/';
+
+/**
+ * The chat service's realtime events are messages it sends (STOMP MESSAGEs on /user/queue/events, items of
+ * GET /api/v1/me/events), not operations it serves: like webhook deliveries they go into the top-level `webhooks`
+ * map, keyed by topic, and the SDK's realtime event types are generated from there.
+ */
+function moveRealtimeEvents(doc) {
+  const names = Object.keys(doc.paths ?? {}).filter((path) => path.startsWith(realtimeEventsPrefix));
+  if (names.length === 0) return;
+  doc.webhooks ??= {};
+  for (const path of names) {
+    const topic = path.slice(realtimeEventsPrefix.length);
+    const item = doc.paths[path];
+    delete item.post.operationId;
+    item.post.summary = `The ${topic} event`;
+    item.post.description = `A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).`;
+    item.post.responses = { 204: { description: 'Nothing answers a STOMP MESSAGE.' } };
+    doc.webhooks[topic] = item;
     delete doc.paths[path];
   }
 }

@@ -1934,7 +1934,4436 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "account.metadata_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The account.metadata_changed event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "account.metadata_changed";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.AccountMetadataChanged"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "account.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The account.status_changed event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "account.status_changed";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.AccountStatusChanged"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bot.callback_answered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The bot.callback_answered event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "bot.callback_answered";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.BotCallbackQuery"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bot.callback_query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The bot.callback_query event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "bot.callback_query";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.BotCallbackQuery"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bot.chat_action": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The bot.chat_action event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "bot.chat_action";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.BotChatAction"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bot.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The bot.created event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "bot.created";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.BotEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bot.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The bot.deleted event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "bot.deleted";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.BotEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bot.read_all_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The bot.read_all_changed event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "bot.read_all_changed";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.BotReadAllChanged"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bot.token_regenerated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The bot.token_regenerated event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "bot.token_regenerated";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.BotEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bot.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The bot.updated event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "bot.updated";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.BotEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bot.webhook_removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The bot.webhook_removed event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "bot.webhook_removed";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.BotWebhookChanged"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bot.webhook_set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The bot.webhook_set event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "bot.webhook_set";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.BotWebhookChanged"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "broadcast.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The broadcast.created event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "broadcast.created";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.BroadcastCreated"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "broadcast.read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The broadcast.read event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "broadcast.read";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.BroadcastRead"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "channel.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The channel.created event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "channel.created";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ChannelCreated"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "channel.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The channel.deleted event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "channel.deleted";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ChannelDeleted"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "channel.members_added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The channel.members_added event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "channel.members_added";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ChannelMembersChanged"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "channel.members_removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The channel.members_removed event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "channel.members_removed";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ChannelMembersChanged"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "channel.preferences_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The channel.preferences_changed event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "channel.preferences_changed";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ChannelPreferencesChanged"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "channel.rule_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The channel.rule_changed event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "channel.rule_changed";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ChannelRuleChanged"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "channel.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The channel.updated event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "channel.updated";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ChannelUpdated"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact_request.accepted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The contact_request.accepted event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "contact_request.accepted";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ContactRequestEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact_request.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The contact_request.cancelled event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "contact_request.cancelled";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ContactRequestEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact_request.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The contact_request.created event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "contact_request.created";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ContactRequestEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact_request.declined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The contact_request.declined event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "contact_request.declined";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ContactRequestEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact_request.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The contact_request.removed event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "contact_request.removed";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ContactRequestEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "draft.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The draft.deleted event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "draft.deleted";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.DraftDeleted"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "draft.saved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The draft.saved event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "draft.saved";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.DraftSaved"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "join_request.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The join_request.approved event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "join_request.approved";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.JoinRequestEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "join_request.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The join_request.created event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "join_request.created";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.JoinRequestEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "join_request.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The join_request.rejected event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "join_request.rejected";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.JoinRequestEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "label.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The label.created event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "label.created";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.LabelCreated"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "label.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The label.deleted event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "label.deleted";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.LabelDeleted"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "label.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The label.updated event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "label.updated";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.LabelUpdated"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The member.added event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "member.added";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.MemberAdded"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.left": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The member.left event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "member.left";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.MemberLeft"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The member.removed event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "member.removed";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.MemberRemoved"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.role_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The member.role_changed event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "member.role_changed";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.MemberRoleChanged"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "mention.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The mention.created event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "mention.created";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.MentionCreated"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "mention.read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The mention.read event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "mention.read";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.MentionRead"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "mention.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The mention.removed event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "mention.removed";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.MentionRemoved"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The message.created event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "message.created";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.MessageCreated"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.edited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The message.edited event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "message.edited";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.MessageEdited"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.hidden": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The message.hidden event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "message.hidden";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.MessageVisibility"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.recalled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The message.recalled event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "message.recalled";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.MessageRecalled"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.restored": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The message.restored event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "message.restored";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.MessageVisibility"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pin.added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The pin.added event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "pin.added";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.PinAdded"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pin.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The pin.removed event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "pin.removed";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.PinRemoved"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "poll.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The poll.closed event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "poll.closed";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.PollClosed"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "poll.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The poll.created event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "poll.created";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.PollCreated"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "poll.voted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The poll.voted event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "poll.voted";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.PollVoted"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "reaction.added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The reaction.added event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "reaction.added";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ReactionChanged"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "reaction.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The reaction.removed event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "reaction.removed";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ReactionChanged"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "reminder.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The reminder.cancelled event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "reminder.cancelled";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ReminderEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "reminder.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The reminder.created event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "reminder.created";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ReminderEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "reminder.fired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The reminder.fired event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "reminder.fired";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ReminderEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "reminder.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The reminder.updated event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "reminder.updated";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ReminderEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "room.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The room.created event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "room.created";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.RoomCreated"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "room.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The room.deleted event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "room.deleted";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.RoomDeleted"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "room.labels_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The room.labels_changed event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "room.labels_changed";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.RoomLabelsChanged"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "room.preferences_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The room.preferences_changed event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "room.preferences_changed";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.RoomPreferencesChanged"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "room.read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The room.read event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "room.read";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.RoomRead"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "room.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The room.updated event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "room.updated";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.RoomUpdated"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "saved.added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The saved.added event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "saved.added";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.SavedEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "saved.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The saved.removed event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "saved.removed";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.SavedEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "saved.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The saved.updated event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "saved.updated";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.SavedEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "scheduled_message.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The scheduled_message.cancelled event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "scheduled_message.cancelled";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ScheduledMessageEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "scheduled_message.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The scheduled_message.created event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "scheduled_message.created";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ScheduledMessageEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "scheduled_message.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The scheduled_message.failed event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "scheduled_message.failed";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ScheduledMessageEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "scheduled_message.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The scheduled_message.sent event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "scheduled_message.sent";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ScheduledMessageEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "scheduled_message.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The scheduled_message.updated event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "scheduled_message.updated";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ScheduledMessageEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "snap.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The snap.removed event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "snap.removed";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.PinRemoved"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "snap.set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The snap.set event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "snap.set";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.SnapSet"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "thread.followed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The thread.followed event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "thread.followed";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ThreadFollowed"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "thread.read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The thread.read event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "thread.read";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ThreadRead"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "thread.unfollowed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The thread.unfollowed event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "thread.unfollowed";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.ThreadUnfollowed"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "upload.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The upload.completed event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "upload.completed";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.UploadEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "upload.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The upload.created event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "upload.created";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.UploadEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "upload.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The upload.expired event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "upload.expired";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.UploadEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "upload.purged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The upload.purged event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "upload.purged";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.UploadEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "upload.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The upload.started event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "upload.started";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.UploadEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "upload.terminated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The upload.terminated event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "upload.terminated";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.UploadEvent"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description Organisational metadata that rule-based channel membership reads. */
@@ -2798,6 +7227,916 @@ export interface components {
         "Envelope.ResponseMeta": {
             /** @description The request id, also returned in the X-Request-Id header. */
             requestId: string;
+        };
+        "Events.AccountMetadataChanged": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            accountId: components["schemas"]["Platform.uuid"];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.AccountStatusChanged": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            accountId: components["schemas"]["Platform.uuid"];
+            from: string | null;
+            to: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Who an event reaches (docs/events.md): a room's or a channel's members, the listed accounts, or a broadcast's modules. */
+        "Events.Audience": {
+            /** @enum {string} */
+            kind: "room" | "accounts" | "channel" | "broadcast";
+            roomId?: components["schemas"]["Platform.uuid"];
+            accountIds?: components["schemas"]["Platform.uuid"][];
+            channelId?: components["schemas"]["Platform.uuid"];
+            /** @description A broadcast's module codes, or "all". */
+            modules?: string[] | "all";
+        };
+        "Events.BotCallbackQuery": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            callbackQueryId: string;
+            botId: components["schemas"]["Platform.uuid"];
+            roomId: components["schemas"]["Platform.uuid"];
+            messageId: components["schemas"]["Platform.uuid"];
+            accountId?: components["schemas"]["Platform.uuid"];
+            data?: string;
+            text?: string | null;
+            showAlert?: boolean;
+            url?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.BotChatAction": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            botId: components["schemas"]["Platform.uuid"];
+            accountId: components["schemas"]["Platform.uuid"];
+            action: string;
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.BotEvent": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            botId: components["schemas"]["Platform.uuid"];
+            accountId?: components["schemas"]["Platform.uuid"];
+            username?: string;
+            moduleCode?: string;
+            customerAccountId?: string;
+            createdBy?: components["schemas"]["Platform.uuid"];
+            updatedBy?: components["schemas"]["Platform.uuid"];
+            deletedBy?: components["schemas"]["Platform.uuid"];
+            regeneratedBy?: components["schemas"]["Platform.uuid"];
+            changes?: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.BotReadAllChanged": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            botId: components["schemas"]["Platform.uuid"];
+            botAccountId: components["schemas"]["Platform.uuid"];
+            roomId: components["schemas"]["Platform.uuid"];
+            readAll: boolean;
+            changedBy: components["schemas"]["Platform.uuid"];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.BotWebhookChanged": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            botId: components["schemas"]["Platform.uuid"];
+            url?: string;
+            changedBy: components["schemas"]["Platform.uuid"];
+            droppedPending: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.BroadcastCreated": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            broadcastId: components["schemas"]["Platform.uuid"];
+            title: string | null;
+            text: string;
+            createdBy: components["schemas"]["Platform.uuid"];
+            createdAt: components["schemas"]["Platform.instant"];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.BroadcastRead": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            accountId: components["schemas"]["Platform.uuid"];
+            lastReadId: components["schemas"]["Platform.uuid"];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.ChannelCreated": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            channelId: components["schemas"]["Platform.uuid"];
+            name: string;
+            membershipMode: string;
+            /** @description The membership rule; null in EXPLICIT mode. */
+            rule: unknown;
+            createdBy: components["schemas"]["Platform.uuid"];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.ChannelDeleted": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            channelId: components["schemas"]["Platform.uuid"];
+            deletedBy: components["schemas"]["Platform.uuid"];
+            roomIds: components["schemas"]["Platform.uuid"][];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.ChannelMembersChanged": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            channelId: components["schemas"]["Platform.uuid"];
+            accountIds: components["schemas"]["Platform.uuid"][];
+            /** @enum {string} */
+            cause: "explicit" | "rule" | "metadata";
+            by: components["schemas"]["Platform.uuid"] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.ChannelPreferencesChanged": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            channelId: components["schemas"]["Platform.uuid"];
+            accountId: components["schemas"]["Platform.uuid"];
+            pinned: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.ChannelRuleChanged": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            channelId: components["schemas"]["Platform.uuid"];
+            rule: unknown;
+            changedBy: components["schemas"]["Platform.uuid"];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.ChannelUpdated": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            channelId: components["schemas"]["Platform.uuid"];
+            updatedBy: components["schemas"]["Platform.uuid"];
+            changes: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.ContactRequestEvent": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            requestId: components["schemas"]["Platform.uuid"];
+            requesterId: components["schemas"]["Platform.uuid"];
+            inviteeId: components["schemas"]["Platform.uuid"];
+            acceptedBy?: components["schemas"]["Platform.uuid"];
+            automatic?: boolean;
+            declinedBy?: components["schemas"]["Platform.uuid"];
+            cancelledBy?: components["schemas"]["Platform.uuid"];
+            removedBy?: components["schemas"]["Platform.uuid"];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.DraftDeleted": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            accountId: components["schemas"]["Platform.uuid"];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.DraftSaved": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            accountId: components["schemas"]["Platform.uuid"];
+            text: string;
+            updatedAt: components["schemas"]["Platform.instant"];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A member as GET /api/v1/rooms/{roomId}/members lists it for another member (no preferences). */
+        "Events.EventMember": {
+            accountId: components["schemas"]["Platform.uuid"];
+            role: components["schemas"]["RoomRole"];
+            joinedAt: components["schemas"]["Platform.instant"];
+            displayName: string;
+            avatarUrl: string | null;
+            accountType: components["schemas"]["AccountType"];
+        };
+        /** @description The message as GET /api/v1/rooms/{roomId}/messages/{messageId} returns it, without the per-user hiddenForMe (message.hidden and message.restored tell it), its thread without unreadCount and following. */
+        "Events.EventMessage": {
+            id: components["schemas"]["Platform.uuid"];
+            roomId: components["schemas"]["Platform.uuid"];
+            /** @description The sender's account id. */
+            senderId: components["schemas"]["Platform.uuid"];
+            type: components["schemas"]["MessageType"];
+            /** @description Null once the message is recalled. */
+            text: string | null;
+            /** @description The client's idempotency id for the send, when it gave one. */
+            clientMessageId: string | null;
+            /** @description The root message when this is a thread reply. */
+            threadRootId: components["schemas"]["Platform.uuid"] | null;
+            createdAt: components["schemas"]["Platform.instant"];
+            editedAt: components["schemas"]["Platform.instant"] | null;
+            recalled: boolean;
+            /** @description The original message when this one is a forwarded copy. */
+            forwardedFrom: components["schemas"]["MessageOrigin"] | null;
+            /** @description Present on a message of type POLL: the poll it announces. */
+            pollId?: components["schemas"]["Platform.uuid"];
+            /** @description Files the message carries, in the order sent; empty when none and once the message is recalled. */
+            attachments: components["schemas"]["Attachment"][];
+            /** @description Buttons of a bot's message, row by row; press one with pressInlineButton. */
+            inlineKeyboard?: components["schemas"]["InlineButton"][][];
+            /** @description The mentions in the text, in text order: `@username` and `<@accountId>` of room members, and `@all` / `@here` written by a room OWNER or ADMIN. Anything else that looks like a mention is plain text and has no entity. Empty when none and once the message is recalled. */
+            entities: components["schemas"]["MessageEntity"][];
+            /** @description On a top-level message with replies. */
+            thread?: components["schemas"]["Events.SharedThread"];
+        };
+        /** @description The room's view every member shares: without the member's role, preferences, unread count and labels. */
+        "Events.EventRoom": {
+            id: components["schemas"]["Platform.uuid"];
+            type: components["schemas"]["RoomType"];
+            /** @description Null for private, saved-messages and reminder rooms. */
+            name: string | null;
+            description: string | null;
+            addMemberPolicy: components["schemas"]["AddMemberPolicy"];
+            channelId: components["schemas"]["Platform.uuid"] | null;
+            /** Format: int32 */
+            memberCount: number;
+            createdBy: components["schemas"]["Platform.uuid"];
+            createdAt: components["schemas"]["Platform.instant"];
+            /** @description Time of the newest message, or of creation when there is none. */
+            lastActivityAt: components["schemas"]["Platform.instant"];
+            /** @description The newest top-level message (text null when recalled), whoever hid it; null when there is none. */
+            lastMessage: components["schemas"]["MessagePreview"] | null;
+        };
+        "Events.JoinRequestEvent": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            requestId: components["schemas"]["Platform.uuid"];
+            accountId: components["schemas"]["Platform.uuid"];
+            requestedBy?: components["schemas"]["Platform.uuid"];
+            resolvedBy?: components["schemas"]["Platform.uuid"];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.LabelCreated": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            labelId: components["schemas"]["Platform.uuid"];
+            name: string;
+            color: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.LabelDeleted": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            labelId: components["schemas"]["Platform.uuid"];
+            roomIds: components["schemas"]["Platform.uuid"][];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.LabelUpdated": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            labelId: components["schemas"]["Platform.uuid"];
+            changes: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.MemberAdded": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            /** @description The room as it is when the event is relayed; absent when truncated or once the room is deleted. */
+            room?: components["schemas"]["Events.EventRoom"];
+            accountIds: components["schemas"]["Platform.uuid"][];
+            role: components["schemas"]["RoomRole"];
+            /** @description Null for a metadata change of a channel rule. */
+            addedBy: components["schemas"]["Platform.uuid"] | null;
+            channelId?: components["schemas"]["Platform.uuid"];
+            /** @description The views of the added accounts still members when the event is relayed; absent when truncated. */
+            members?: components["schemas"]["Events.EventMember"][];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.MemberLeft": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            /** @description The room as it is when the event is relayed; absent when truncated or once the room is deleted. */
+            room?: components["schemas"]["Events.EventRoom"];
+            accountId: components["schemas"]["Platform.uuid"];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.MemberRemoved": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            /** @description The room as it is when the event is relayed; absent when truncated or once the room is deleted. */
+            room?: components["schemas"]["Events.EventRoom"];
+            accountIds: components["schemas"]["Platform.uuid"][];
+            channelId: components["schemas"]["Platform.uuid"];
+            /** @enum {string} */
+            reason: "left_channel";
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.MemberRoleChanged": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            /** @description The room as it is when the event is relayed; absent when truncated or once the room is deleted. */
+            room?: components["schemas"]["Events.EventRoom"];
+            accountId: components["schemas"]["Platform.uuid"];
+            role: components["schemas"]["RoomRole"];
+            previousRole: components["schemas"]["RoomRole"];
+            changedBy: components["schemas"]["Platform.uuid"];
+            /** @description The member's view; absent when truncated or no longer a member. */
+            members?: components["schemas"]["Events.EventMember"][];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.MentionCreated": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            messageId: components["schemas"]["Platform.uuid"];
+            /** @description The message as it is when the event is relayed; absent when truncated or when its room is gone. */
+            message?: components["schemas"]["Events.EventMessage"];
+            senderId: components["schemas"]["Platform.uuid"];
+            /**
+             * Format: int64
+             * @description The message's seq in its room.
+             */
+            seq: number;
+            threadRootId?: components["schemas"]["Platform.uuid"] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.MentionRead": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            accountId: components["schemas"]["Platform.uuid"];
+            /** @description The room whose mentions were marked; null when every room's were. */
+            roomId: components["schemas"]["Platform.uuid"] | null;
+            /** @description The messages whose mentions were marked read. */
+            messageIds: components["schemas"]["Platform.uuid"][];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.MentionRemoved": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            messageId: components["schemas"]["Platform.uuid"];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.MessageCreated": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            messageId: components["schemas"]["Platform.uuid"];
+            /** @description The message as it is when the event is relayed; absent when truncated or when its room is gone. */
+            message?: components["schemas"]["Events.EventMessage"];
+            senderId: components["schemas"]["Platform.uuid"];
+            /**
+             * Format: int64
+             * @description The message's seq in its room.
+             */
+            seq: number;
+            threadRootId?: components["schemas"]["Platform.uuid"] | null;
+            forwardedFrom?: components["schemas"]["MessageOrigin"];
+            /** @enum {string} */
+            type?: "POLL";
+            pollId?: components["schemas"]["Platform.uuid"];
+            /** @description On a thread reply: the root's new thread summary. */
+            rootThread?: components["schemas"]["Events.SharedThread"];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.MessageEdited": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            messageId: components["schemas"]["Platform.uuid"];
+            /** @description The message as it is when the event is relayed; absent when truncated or when its room is gone. */
+            message?: components["schemas"]["Events.EventMessage"];
+            senderId: components["schemas"]["Platform.uuid"];
+            editedAt: components["schemas"]["Platform.instant"];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.MessageRecalled": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            messageId: components["schemas"]["Platform.uuid"];
+            /** @description The message as it is when the event is relayed; absent when truncated or when its room is gone. */
+            message?: components["schemas"]["Events.EventMessage"];
+            senderId: components["schemas"]["Platform.uuid"];
+            recalledBy: components["schemas"]["Platform.uuid"];
+            recalledAt: components["schemas"]["Platform.instant"];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.MessageVisibility": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            messageId: components["schemas"]["Platform.uuid"];
+            /** @description The message as it is when the event is relayed; absent when truncated or when its room is gone. */
+            message?: components["schemas"]["Events.EventMessage"];
+            accountId: components["schemas"]["Platform.uuid"];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.PinAdded": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            messageId: components["schemas"]["Platform.uuid"];
+            /** @description The message as it is when the event is relayed; absent when truncated or when its room is gone. */
+            message?: components["schemas"]["Events.EventMessage"];
+            pinnedBy: components["schemas"]["Platform.uuid"];
+            pinnedAt: components["schemas"]["Platform.instant"];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.PinRemoved": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            messageId: components["schemas"]["Platform.uuid"];
+            removedBy: components["schemas"]["Platform.uuid"];
+            /** @enum {string} */
+            reason?: "recalled";
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.PollClosed": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            pollId: components["schemas"]["Platform.uuid"];
+            roomId: components["schemas"]["Platform.uuid"];
+            closedBy: components["schemas"]["Platform.uuid"];
+            closedAt: components["schemas"]["Platform.instant"];
+            /** @enum {string} */
+            reason?: "recalled";
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.PollCreated": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            pollId: components["schemas"]["Platform.uuid"];
+            roomId: components["schemas"]["Platform.uuid"];
+            messageId: components["schemas"]["Platform.uuid"];
+            creatorId: components["schemas"]["Platform.uuid"];
+            question: string;
+            options: components["schemas"]["Events.PollOption"][];
+            multipleChoice: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.PollOption": {
+            id: components["schemas"]["Platform.uuid"];
+            text: string;
+        };
+        "Events.PollVoted": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            pollId: components["schemas"]["Platform.uuid"];
+            roomId: components["schemas"]["Platform.uuid"];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.ReactionChanged": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            messageId: components["schemas"]["Platform.uuid"];
+            emoji: string;
+            accountId: components["schemas"]["Platform.uuid"];
+            /** @description The message's counts after the change, in the order each emoji was first used; absent when truncated. */
+            reactions?: components["schemas"]["Events.ReactionCount"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description One emoji's count on a message (reactedByMe is left to the reaction events' accountId). */
+        "Events.ReactionCount": {
+            emoji: string;
+            /** Format: int32 */
+            count: number;
+        };
+        "Events.ReminderEvent": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            reminderId: components["schemas"]["Platform.uuid"];
+            ownerId: components["schemas"]["Platform.uuid"];
+            roomId: components["schemas"]["Platform.uuid"];
+            kind: string;
+            status: string;
+            nextFireAt: components["schemas"]["Platform.instant"] | null;
+            changes?: {
+                [key: string]: unknown;
+            };
+            occurrenceAt?: components["schemas"]["Platform.instant"];
+            messageId?: components["schemas"]["Platform.uuid"] | null;
+            skippedReason?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.RoomCreated": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            /** @description The room as it is when the event is relayed; absent when truncated or once the room is deleted. */
+            room?: components["schemas"]["Events.EventRoom"];
+            type: components["schemas"]["RoomType"];
+            memberIds: components["schemas"]["Platform.uuid"][];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.RoomDeleted": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            deletedBy: components["schemas"]["Platform.uuid"];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.RoomLabelsChanged": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            labelIds: components["schemas"]["Platform.uuid"][];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.RoomPreferencesChanged": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            accountId: components["schemas"]["Platform.uuid"];
+            archived: boolean;
+            pinned: boolean;
+            notificationLevel: components["schemas"]["NotificationLevel"];
+            muted: boolean;
+            mutedUntil: components["schemas"]["Platform.instant"] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.RoomRead": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            accountId: components["schemas"]["Platform.uuid"];
+            /** Format: int64 */
+            lastReadSeq: number;
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.RoomUpdated": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            /** @description The room as it is when the event is relayed; absent when truncated or once the room is deleted. */
+            room?: components["schemas"]["Events.EventRoom"];
+            updatedBy: components["schemas"]["Platform.uuid"];
+            /** @description Only the fields that changed: name, description, addMemberPolicy, each {from, to}. */
+            changes: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.SavedEvent": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            savedId: components["schemas"]["Platform.uuid"];
+            roomId: components["schemas"]["Platform.uuid"];
+            messageId: components["schemas"]["Platform.uuid"];
+            note?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.ScheduledMessageEvent": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            scheduledMessageId: components["schemas"]["Platform.uuid"];
+            roomId: components["schemas"]["Platform.uuid"];
+            senderId: components["schemas"]["Platform.uuid"];
+            sendAt: components["schemas"]["Platform.instant"];
+            /** @enum {string} */
+            status: "PENDING" | "SENT" | "FAILED" | "CANCELLED";
+            changes?: {
+                [key: string]: unknown;
+            };
+            messageId?: components["schemas"]["Platform.uuid"] | null;
+            failureReason?: string | null;
+            firedAt?: components["schemas"]["Platform.instant"];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A thread's facts every member shares: the summary without the per-user unreadCount and following. */
+        "Events.SharedThread": {
+            /** Format: int32 */
+            replyCount: number;
+            lastReplyAt: components["schemas"]["Platform.instant"] | null;
+            /** @description The newest reply (text null when recalled), whoever hid it. */
+            lastReply: components["schemas"]["MessagePreview"] | null;
+        };
+        "Events.SnapSet": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            messageId: components["schemas"]["Platform.uuid"];
+            /** @description The message as it is when the event is relayed; absent when truncated or when its room is gone. */
+            message?: components["schemas"]["Events.EventMessage"];
+            snappedBy: components["schemas"]["Platform.uuid"];
+            snappedAt: components["schemas"]["Platform.instant"];
+            replacedMessageId: components["schemas"]["Platform.uuid"] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.ThreadFollowed": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            rootId: components["schemas"]["Platform.uuid"];
+            roomId: components["schemas"]["Platform.uuid"];
+            accountId: components["schemas"]["Platform.uuid"];
+            automatic: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.ThreadRead": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            rootId: components["schemas"]["Platform.uuid"];
+            roomId: components["schemas"]["Platform.uuid"];
+            accountId: components["schemas"]["Platform.uuid"];
+            /** Format: int64 */
+            lastReadSeq: number;
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.ThreadUnfollowed": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            rootId: components["schemas"]["Platform.uuid"];
+            roomId: components["schemas"]["Platform.uuid"];
+            accountId: components["schemas"]["Platform.uuid"];
+        } & {
+            [key: string]: unknown;
+        };
+        "Events.UploadEvent": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            uploadId: components["schemas"]["Platform.uuid"];
+            ownerId: components["schemas"]["Platform.uuid"];
+            fileName?: string;
+            contentType?: string;
+            /** Format: int64 */
+            size?: number;
+            expiresAt?: components["schemas"]["Platform.instant"];
+            status?: string;
+        } & {
+            [key: string]: unknown;
         };
         ForwardRequest: {
             /** @description The room the messages are taken from; the caller must be a member of it. */

@@ -3,7 +3,10 @@
 // account, in 20 rooms of 50 members; messages sent through node A. Prints p50/p99 from commit to receipt (goal
 // p99 <= 50 ms) beside a baseline (a bare Redis PUBLISH to a subscriber in this process, the floor of any
 // cross-node fan-out), checks that every socket got every event of its room with consecutive seqs, and prints the
-// nodes' resident memory per open connection. Run with `make bench-realtime` (node dist/test/bench/realtime.js).
+// nodes' resident memory per open connection. Events carry the message (docs/events.md): it prints the event bytes
+// per delivery and the chat HTTP requests the nodes answered while measuring (the sends, none per recipient), and
+// checks that every delivery carried its message's text. Run with `make bench-realtime` (node
+// dist/test/bench/realtime.js); REALTIME_BENCH_SOCKETS and REALTIME_BENCH_MESSAGES run it smaller on a busy machine.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -17,10 +20,10 @@ import WebSocket from 'ws';
 import { call, startTestPlatform } from '../support/platform.js';
 import { cleanups, ms, progress, runBenchmark, scratchInfra, table } from './report.js';
 
-const SOCKETS = 1_000;
 const ROOM_SIZE = 50;
+const SOCKETS = Math.max(ROOM_SIZE, Math.floor(Number(process.env.REALTIME_BENCH_SOCKETS ?? 1_000) / ROOM_SIZE) * ROOM_SIZE);
 const WARMUP_MESSAGES = 40;
-const MESSAGES = 400;
+const MESSAGES = Number(process.env.REALTIME_BENCH_MESSAGES ?? 400);
 const SEND_GAP_MS = 10; // about 60-80 messages/s through node A, 3,000-4,000 deliveries/s
 const GOAL_P99_MS = 50;
 
@@ -39,11 +42,23 @@ function freePort(): Promise<number> {
 
 interface Node {
   url: string;
+  metricsUrl: string;
   child: ChildProcess;
+}
+
+/** Chat HTTP requests a node has answered (its platform_http_requests_total of the chat listener). */
+async function chatRequests(node: Node): Promise<number> {
+  const text = await (await fetch(`${node.metricsUrl}/metrics`)).text();
+  let total = 0;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('platform_http_requests_total{') && line.includes('listener="chat"')) total += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return total;
 }
 
 async function startNode(name: string, databaseUrl: string, redisUrl: string): Promise<Node> {
   const port = await freePort();
+  const metricsPort = await freePort();
   const child = spawn(process.execPath, [mainJs], {
     env: {
       ...process.env,
@@ -51,6 +66,7 @@ async function startNode(name: string, databaseUrl: string, redisUrl: string): P
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
       CHAT_PORT: String(port),
+      METRICS_PORT: String(metricsPort),
       LOG_LEVEL: 'warn',
       SEND_RATE_LIMIT_PER_MINUTE: '1000000',
       REALTIME_MAX_SESSIONS_PER_ACCOUNT: '5',
@@ -66,7 +82,7 @@ async function startNode(name: string, databaseUrl: string, redisUrl: string): P
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`node ${name} exited with ${child.exitCode}`);
     const ok = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
-    if (ok) return { url, child };
+    if (ok) return { url, metricsUrl: `http://127.0.0.1:${metricsPort}`, child };
     await sleep(100);
   }
   throw new Error(`node ${name} did not become ready`);
@@ -87,6 +103,9 @@ interface Socket {
   seqs: number[];
   messageIds: Set<string>;
 }
+
+/** Sizes of the measured message.created MESSAGE bodies, and how many lacked the message's text. */
+const bodies = { bytes: 0, count: 0, withoutText: 0 };
 
 async function main(): Promise<number> {
   const { databaseUrl, redisUrl } = await scratchInfra('realtime-bench-');
@@ -131,11 +150,15 @@ async function main(): Promise<number> {
       socket.client.onConnect = () => {
         socket.client.subscribe('/user/queue/events', (m: IMessage) => {
           const received = Date.now();
-          const event = JSON.parse(m.body) as { seq: number; topic: string; createdAt: string; payload: { messageId?: string } };
+          const event = JSON.parse(m.body) as { seq: number; topic: string; createdAt: string; payload: { messageId?: string; message?: { text?: string } } };
           socket.seqs.push(event.seq);
           if (event.topic !== 'message.created') return;
           socket.messageIds.add(event.payload.messageId!);
-          if (measuring) latencies.push(received - Date.parse(event.createdAt));
+          if (!measuring) return;
+          latencies.push(received - Date.parse(event.createdAt));
+          bodies.bytes += Buffer.byteLength(m.body);
+          bodies.count++;
+          if (!event.payload.message?.text?.startsWith('measured ')) bodies.withoutText++;
         });
         resolve();
       };
@@ -163,12 +186,14 @@ async function main(): Promise<number> {
   await sendRound(WARMUP_MESSAGES, 'warm-up');
   await sleep(500);
   progress(`measuring: ${MESSAGES} messages through node A, each to ${ROOM_SIZE} sockets`);
+  const requestsBefore = (await chatRequests(a)) + (await chatRequests(b));
   measuring = true;
   const started = performance.now();
   const sent = await sendRound(MESSAGES, 'measured');
   const expected = MESSAGES * ROOM_SIZE;
   for (let i = 0; i < 100 && latencies.length < expected; i++) await sleep(100);
   measuring = false;
+  const requestsMeasured = (await chatRequests(a)) + (await chatRequests(b)) - requestsBefore;
   const seconds = (performance.now() - started) / 1000;
   // Where the time goes: from the event row's creation to the relay's transaction (published_at is its now()).
   const { rows: lag } = await control.db.query<{ p50: number; p99: number }>(
@@ -204,7 +229,7 @@ async function main(): Promise<number> {
   const sorted = [...latencies].sort((x, y) => x - y);
   const baseSorted = [...base].sort((x, y) => x - y);
   const p99 = percentile(sorted, 99);
-  process.stdout.write('\nRealtime fan-out: commit (the event row\'s created_at) to MESSAGE receipt, 2 nodes, 1,000 sockets\n\n');
+  process.stdout.write(`\nRealtime fan-out: commit (the event row's created_at) to MESSAGE receipt, 2 nodes, ${SOCKETS.toLocaleString('en')} sockets\n\n`);
   process.stdout.write(
     table(
       ['measure', 'samples', 'p50 ms', 'p99 ms', 'max ms', 'goal'],
@@ -218,11 +243,15 @@ async function main(): Promise<number> {
   const delta = rssAfter[0]! - rssBefore[0]! + (rssAfter[1]! - rssBefore[1]!);
   process.stdout.write(
     `\ndeliveries: ${latencies.length} of ${expected} measured (${(latencies.length / seconds).toFixed(0)}/s), ${missing} missing, ${gapped} sockets with a seq gap\n` +
+      `event bytes per delivery: ${(bodies.bytes / Math.max(1, bodies.count)).toFixed(0)} (message.created MESSAGE body with the message view; ` +
+      `${bodies.withoutText} deliveries without the message text)\n` +
+      `chat HTTP requests answered by both nodes while measuring: ${requestsMeasured} for ${sent.length} sends and ${latencies.length} deliveries ` +
+      `(${((requestsMeasured - sent.length) / Math.max(1, latencies.length)).toFixed(3)} per delivery besides the sends)\n` +
       `memory: node RSS ${(rssBefore[0]! / 2 ** 20).toFixed(1)} + ${(rssBefore[1]! / 2 ** 20).toFixed(1)} MiB before, ` +
       `${(rssAfter[0]! / 2 ** 20).toFixed(1)} + ${(rssAfter[1]! / 2 ** 20).toFixed(1)} MiB with ${SOCKETS} sockets open: ` +
       `${(delta / SOCKETS / 1024).toFixed(1)} KiB per connection (RSS delta / sockets)\n`,
   );
-  return missing === 0 && gapped === 0 ? 0 : 1;
+  return missing === 0 && gapped === 0 && bodies.withoutText === 0 && requestsMeasured === sent.length ? 0 : 1;
 }
 
 await runBenchmark(main);

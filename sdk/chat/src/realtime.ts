@@ -3,18 +3,22 @@
 // handler sees every event once, in order, across disconnects and nodes.
 import { Client, type IFrame, type IMessage } from '@stomp/stompjs';
 import type { TokenProvider } from './client.js';
+import type { webhooks } from './schema.js';
 
 export const EVENTS_DESTINATION = '/user/queue/events';
 export const SESSION_DESTINATION = '/user/queue/session';
 
-/** One event of the caller's stream (the same object GET /api/v1/me/events lists). */
-export interface RealtimeEvent {
-  seq: number;
-  eventId: string;
-  topic: string;
-  createdAt: string;
-  payload: Record<string, unknown>;
-}
+/** The topics of the caller's stream, as the chat document declares them (its `webhooks` map, docs/events.md). */
+export type RealtimeTopic = keyof webhooks;
+
+/** One event of a topic, as declared: seq, eventId, topic, createdAt and the topic's payload. */
+export type RealtimeEventOf<T extends RealtimeTopic> = webhooks[T]['post']['requestBody']['content']['application/json'];
+
+/** The payload of one topic's event. */
+export type RealtimePayloadOf<T extends RealtimeTopic> = RealtimeEventOf<T>['payload'];
+
+/** One event of the caller's stream (the same object GET /api/v1/me/events lists): a union narrowed by `topic`. */
+export type RealtimeEvent = { [T in RealtimeTopic]: RealtimeEventOf<T> }[RealtimeTopic];
 
 /** A notice of /user/queue/session: the account was deactivated or banned, or the node is restarting. */
 export interface SessionNotice {

@@ -1,7 +1,7 @@
 // Compile-time checks of the SDK's derived types. The root typecheck (tsc -p tsconfig.json) covers this file; it is
 // never run. Each @ts-expect-error line must stay an error, or the typecheck fails.
 import { ChatApiError } from '../src/index.js';
-import type { ChatClient, ChatError, OperationId, PaginatedOperationId, ListOperationId, operations, Schemas } from '../src/index.js';
+import type { ChatClient, ChatError, OperationId, PaginatedOperationId, ListOperationId, operations, RealtimeEvent, RealtimePayloadOf, Schemas } from '../src/index.js';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 function assert<T extends true>(): T | void {}
@@ -72,4 +72,23 @@ export async function typeChecks(chat: ChatClient): Promise<void> {
     const id: string = raw.data.data.id;
     void id;
   }
+}
+
+// Realtime events are a union narrowed by topic, each with its declared payload (spec/chat/events.tsp).
+export function realtimeTypeChecks(e: RealtimeEvent): void {
+  if (e.topic === 'message.created') {
+    const text: string | null | undefined = e.payload.message?.text;
+    const seq: number = e.payload.seq;
+    void text;
+    void seq;
+  }
+  if (e.topic === 'reaction.added') {
+    const counts: Array<{ emoji: string; count: number }> | undefined = e.payload.reactions;
+    void counts;
+  }
+  const room: RealtimePayloadOf<'room.updated'>['room'] = undefined;
+  void room;
+  // @ts-expect-error a topic the document does not declare
+  const unknown: RealtimePayloadOf<'message.unknown'> = {};
+  void unknown;
 }

@@ -3,6 +3,7 @@
 // are told after the commit, and whatever they miss is read back from here.
 import type { SqlClient, SqlPool } from '../../platform/db/sql.js';
 import { addAudience, emptyAudience } from './audience.js';
+import { withViews } from './event-views.js';
 import { prepared } from '../../platform/db/prepared.js';
 
 export interface UserEvent {
@@ -34,13 +35,16 @@ export interface OutboxEvent {
 
 /**
  * Writes the log rows of a batch of outbox events, in id order, inside the relay's transaction; returns the
- * deliveries to announce once it commits. One statement whatever the batch: the recipients of every event (room
- * and channel members and named accounts as they are now, USER accounts for broadcasts), numbered per account.
+ * deliveries to announce once it commits. The views events carry (event-views.ts) are built first, once per event;
+ * then one statement whatever the batch: the recipients of every event (room and channel members and named accounts
+ * as they are now, USER accounts for broadcasts), numbered per account, and the logged payloads.
  */
 export async function recordUserEvents(client: SqlClient, events: OutboxEvent[]): Promise<Delivery[]> {
   const a = emptyAudience();
-  const addressed = events.filter((e) => addAudience(a, Number(e.id), e.payload));
-  if (addressed.length === 0) return [];
+  const found = events.filter((e) => addAudience(a, Number(e.id), e.payload));
+  if (found.length === 0) return [];
+  const addressed = await withViews(client, found);
+  const viewed = addressed.filter((e, i) => e.payload !== found[i]!.payload);
   const { rows } = await client.query<{ event_id: number; account_id: string; seq: number }>(prepared(
     `with rcpt as (
        select distinct x.event_id, x.account_id from (
@@ -67,7 +71,9 @@ export async function recordUserEvents(client: SqlClient, events: OutboxEvent[])
      ),
      logged as (
        insert into event_log (id, topic, payload, created_at)
-       select o.id, o.topic, o.payload, o.created_at from outbox o where o.id in (select event_id from rcpt)
+       select o.id, o.topic, coalesce(v.payload, o.payload), o.created_at
+         from outbox o left join unnest($10::bigint[], $11::jsonb[]) v(id, payload) on v.id = o.id
+        where o.id in (select event_id from rcpt)
        on conflict (id) do nothing
      ),
      bumped as (
@@ -79,7 +85,8 @@ export async function recordUserEvents(client: SqlClient, events: OutboxEvent[])
      insert into user_events (account_id, seq, event_id)
      select n.account_id, b.last_seq - n.total + n.n, n.event_id from numbered n join bumped b using (account_id)
      returning event_id, account_id, seq`,
-    [a.roomEvents, a.roomIds, a.channelEvents, a.channelIds, a.accountEvents, a.accountIds, a.everyoneEvents, a.moduleEvents, a.moduleCodes],
+    [a.roomEvents, a.roomIds, a.channelEvents, a.channelIds, a.accountEvents, a.accountIds, a.everyoneEvents, a.moduleEvents, a.moduleCodes,
+     viewed.map((e) => Number(e.id)), viewed.map((e) => JSON.stringify(e.payload))],
   ));
   const byEvent = new Map<number, Array<[string, number]>>();
   for (const r of rows) {

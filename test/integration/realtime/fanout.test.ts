@@ -2,6 +2,7 @@
 // @stomp/stompjs clients on node B with consecutive per-account seqs, for every audience kind, and only their
 // audience; GET /api/v1/me/events returns the same stream.
 import { expectError } from '../../helpers/expect.js';
+import { realtimeContract } from '../../support/realtime-contract.js';
 import { call, type TestPlatform } from '../../support/platform.js';
 import { api, createRoom, isMessageIn, Probe, restEvents, send, startNode, wsUrl } from './support.js';
 
@@ -78,6 +79,9 @@ test('every audience kind: room, accounts, channel and a targeted broadcast, eac
     expect(onB.events.find((e) => e.topic === 'message.created' && e.payload.messageId === reply.id)!.payload.threadRootId).toBe(root);
     expect(onB.events.find((e) => e.topic === 'channel.created')!.payload.channelId).toBe(channel.id);
     expect(onB.events.map((e) => e.seq)).toEqual(onB.events.map((_, i) => start + 1 + i));
+    // Each event of every kind is the body its topic declares in the chat document.
+    const contract = await realtimeContract(a.chatUrl);
+    expect(onB.events.flatMap((e) => contract.problems(e))).toEqual([]);
 
     // dave is in the module but in no room or channel: the broadcast only.
     await daveOnA.waitFor((e) => e.topic === 'broadcast.created' && e.payload.broadcastId === broadcast.id);
