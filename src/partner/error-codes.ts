@@ -39,6 +39,11 @@ export const partnerErrorCodes = [
   'webhook_disabled',
   'delivery_in_progress',
   'webhook_limit_reached',
+  // knowledge base, AI agents and stored files
+  'article_not_found',
+  'agent_not_found',
+  'agent_disabled',
+  'file_not_found',
 ] as const;
 
 export type PartnerErrorCode = (typeof partnerErrorCodes)[number];

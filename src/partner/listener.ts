@@ -20,6 +20,11 @@ import type { IdempotencyStore } from './idempotency/store.js';
 import { workspaceHandlers } from './workspaces/handlers.js';
 import type { WebhookEngine } from '../core/webhooks/engine.js';
 import { partnerWebhookHandlers } from './webhooks/handlers.js';
+import { kbHandlers } from './kb/handlers.js';
+import { aiHandlers } from './ai/handlers.js';
+import { storageHandlers } from './storage/handlers.js';
+import { acceptOctetStream } from './storage/body-parser.js';
+import type { MediaStore } from '../core/media/store.js';
 
 export interface PartnerListenerOptions {
   deps: PartnerDeps;
@@ -39,6 +44,8 @@ export interface PartnerListenerOptions {
   webhooks?: WebhookEngine;
   /** Socket timeouts (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS). */
   timeouts?: HttpTimeouts;
+  /** The media store the chat's uploads use; /api/v1/storage keeps its bytes there. */
+  media?: MediaStore;
 }
 
 export async function buildPartnerListener(options: PartnerListenerOptions): Promise<FastifyInstance> {
@@ -49,6 +56,9 @@ export async function buildPartnerListener(options: PartnerListenerOptions): Pro
     ...workspaceHandlers(deps),
     ...apiKeyHandlers(deps),
     ...partnerWebhookHandlers(deps, options.webhooks),
+    ...kbHandlers(deps),
+    ...aiHandlers(deps),
+    ...storageHandlers(deps, options.media),
   };
   for (const operationId of keyWriteOperations(specification)) {
     const id = operationId as keyof PartnerHandlers;
@@ -79,5 +89,6 @@ export async function buildPartnerListener(options: PartnerListenerOptions): Pro
     publicUrl: deps.config.partnerPublicUrl,
     // The document once named this path with a trailing slash; callers written against it keep working.
     pathAliases: { '/api/v1/partner/crm/': '/api/v1/partner/crm' },
+    configure: acceptOctetStream,
   });
 }

@@ -26,7 +26,8 @@ export type RouteOf<K extends OperationId> = {
 }[keyof paths];
 
 /** Path prefixes an API key may enter that this SDK covers: the partner data API and key self-management. */
-export type KeySurfacePath = `/api/v1/partner/crm${string}` | `/api/v1/api-keys${string}` | `/api/v1/webhooks${string}` | `/api/v1/webhook-deliveries${string}`;
+export type KeySurfacePath = `/api/v1/partner/crm${string}` | `/api/v1/api-keys${string}` | `/api/v1/webhooks${string}` | `/api/v1/webhook-deliveries${string}`
+  | `/api/v1/inbox/kb${string}` | `/api/v1/inbox/ai${string}` | `/api/v1/storage${string}`;
 
 /** Path prefixes of the administration operations, called with a workspace user's bearer JWT. */
 export type AdminSurfacePath = `/api/v1/workspaces${string}` | `/api/v1/plans${string}`;
@@ -99,6 +100,24 @@ export const keyOperationRoutes = {
   getWebhookDelivery: { method: 'get', path: '/api/v1/webhook-deliveries/{id}' },
   resendWebhookDelivery: { method: 'post', path: '/api/v1/webhook-deliveries/{id}/resend' },
   replayWebhookDelivery: { method: 'post', path: '/api/v1/webhook-deliveries/{id}/replay' },
+  listKbArticles: { method: 'get', path: '/api/v1/inbox/kb/articles' },
+  createKbArticle: { method: 'post', path: '/api/v1/inbox/kb/articles' },
+  getKbArticle: { method: 'get', path: '/api/v1/inbox/kb/articles/{id}' },
+  updateKbArticle: { method: 'patch', path: '/api/v1/inbox/kb/articles/{id}' },
+  deleteKbArticle: { method: 'delete', path: '/api/v1/inbox/kb/articles/{id}' },
+  searchKbArticles: { method: 'get', path: '/api/v1/inbox/kb/search' },
+  getAiSettings: { method: 'get', path: '/api/v1/inbox/ai/settings' },
+  createAiSuggestions: { method: 'post', path: '/api/v1/inbox/ai/suggestions' },
+  listAiAgents: { method: 'get', path: '/api/v1/inbox/ai/agents' },
+  createAiAgent: { method: 'post', path: '/api/v1/inbox/ai/agents' },
+  getAiAgent: { method: 'get', path: '/api/v1/inbox/ai/agents/{id}' },
+  updateAiAgent: { method: 'patch', path: '/api/v1/inbox/ai/agents/{id}' },
+  deleteAiAgent: { method: 'delete', path: '/api/v1/inbox/ai/agents/{id}' },
+  uploadStorageFile: { method: 'post', path: '/api/v1/storage/files' },
+  listStorageFiles: { method: 'get', path: '/api/v1/storage/files' },
+  getStorageFile: { method: 'get', path: '/api/v1/storage/files/{id}' },
+  getStorageFileContent: { method: 'get', path: '/api/v1/storage/files/{id}/content' },
+  deleteStorageFile: { method: 'delete', path: '/api/v1/storage/files/{id}' },
 } as const satisfies { readonly [K in KeyOperationId]: RouteOf<K> };
 
 /** operationId → HTTP method and path template of every bearer-JWT (administration) operation. */

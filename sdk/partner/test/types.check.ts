@@ -30,6 +30,12 @@ type WebhookWriteOperationId =
   | 'createWebhookEndpoint' | 'updateWebhookEndpoint' | 'deleteWebhookEndpoint' | 'pauseWebhookEndpoint' | 'resumeWebhookEndpoint'
   | 'disableWebhookEndpoint' | 'testWebhookEndpoint' | 'resendWebhookDelivery' | 'replayWebhookDelivery';
 type WebhookOperationId = WebhookWriteOperationId | 'listWebhookEndpoints' | 'getWebhookEndpoint' | 'listWebhookDeliveries' | 'getWebhookDelivery';
+type KbAiStorageWriteOperationId =
+  | 'createKbArticle' | 'updateKbArticle' | 'deleteKbArticle' | 'createAiSuggestions' | 'createAiAgent' | 'updateAiAgent' | 'deleteAiAgent'
+  | 'uploadStorageFile' | 'deleteStorageFile';
+type KbAiStorageOperationId =
+  | KbAiStorageWriteOperationId | 'listKbArticles' | 'getKbArticle' | 'searchKbArticles' | 'getAiSettings' | 'listAiAgents' | 'getAiAgent'
+  | 'listStorageFiles' | 'getStorageFile' | 'getStorageFileContent';
 
 // The two clients split the spec's operations between them, and each client has exactly its own as methods.
 assert<Equal<KeyOperationId | AdminOperationId, keyof operations>>();
@@ -49,11 +55,12 @@ assert<
     | 'listProducts' | 'getProduct' | 'listSubscriptions' | 'getSubscription'
     | 'getCurrentApiKey' | 'revokeCurrentApiKey'
     | WebhookOperationId
+    | KbAiStorageOperationId
   >
 >();
 // The writes the client sends an Idempotency-Key with are exactly those the spec gives the header.
 assert<Equal<KeyWriteOperationId, WithIdempotencyHeader>>();
-assert<Equal<KeyWriteOperationId, 'createLead' | 'updateLead' | 'createDeal' | 'updateDeal' | 'createContact' | 'updateContact' | 'createCompany' | 'updateCompany' | 'createActivity' | 'revokeCurrentApiKey' | WebhookWriteOperationId>>();
+assert<Equal<KeyWriteOperationId, 'createLead' | 'updateLead' | 'createDeal' | 'updateDeal' | 'createContact' | 'updateContact' | 'createCompany' | 'updateCompany' | 'createActivity' | 'revokeCurrentApiKey' | WebhookWriteOperationId | KbAiStorageWriteOperationId>>();
 
 // Pagination: lists with a cursor; the one-page lists are lists but cannot be walked.
 assert<Equal<AdminPaginatedOperationId, 'listWorkspaces' | 'listMembers' | 'listApiKeys'>>();

@@ -18,6 +18,7 @@ import { Migration20261124000210ContactLifecycle } from './Migration202611240002
 import { Migration20261124000210WebhookVerified } from './Migration20261124000210WebhookVerified.js';
 import { Migration20261124000300MessageSearch } from './Migration20261124000300MessageSearch.js';
 import { Migration20261124000400WorkspaceNotificationEmail } from './Migration20261124000400WorkspaceNotificationEmail.js';
+import { Migration20261125000500PartnerKnowledge } from './Migration20261125000500PartnerKnowledge.js';
 
 export const migrations = [
   { name: 'Migration20261121000001Init', class: Migration20261121000001Init },
@@ -39,4 +40,5 @@ export const migrations = [
   { name: 'Migration20261124000210WebhookVerified', class: Migration20261124000210WebhookVerified },
   { name: 'Migration20261124000300MessageSearch', class: Migration20261124000300MessageSearch },
   { name: 'Migration20261124000400WorkspaceNotificationEmail', class: Migration20261124000400WorkspaceNotificationEmail },
+  { name: 'Migration20261125000500PartnerKnowledge', class: Migration20261125000500PartnerKnowledge },
 ];
