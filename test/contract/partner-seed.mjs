@@ -82,8 +82,45 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
     disablableWebhooks.push(await newHook());
   }
 
+  // Knowledge-base articles, AI agents and stored files of the key's workspace: the suite's own for reads and
+  // updates, and a supply for the deletions.
+  const newArticle = async () => (await asKey('POST', '/api/v1/inbox/kb/articles', { title: 'Contract article', body: 'A refund takes five days.', tags: ['contract'] })).id;
+  const newAgent = async () => (await asKey('POST', '/api/v1/inbox/ai/agents', { name: 'Contract agent' })).id;
+  const newFile = async () => {
+    const res = await fetch(`${baseUrl}/api/v1/storage/files?file_name=contract.txt&content_type=text/plain`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'idempotency-key': randomUUID(), 'content-type': 'application/octet-stream' },
+      body: Buffer.from('contract file'),
+    });
+    if (res.status !== 201) throw new Error(`seeding the partner suite: upload answered ${res.status} ${await res.text()}`);
+    return (await res.json()).id;
+  };
+  const article = await newArticle();
+  const agent = await newAgent();
+  const file = await newFile();
+  const deletableArticles = [];
+  const deletableAgents = [];
+  const deletableFiles = [];
+  for (let i = 0; i < 6; i++) {
+    deletableArticles.push(await newArticle());
+    deletableAgents.push(await newAgent());
+    deletableFiles.push(await newFile());
+  }
+
   const operations = {};
   const coverageOperations = {};
+  const inboxOperations = {
+    getKbArticle: 'articles', updateKbArticle: 'articles', deleteKbArticle: 'deletableArticles',
+    getAiAgent: 'agents', updateAiAgent: 'agents', deleteAiAgent: 'deletableAgents',
+    getStorageFile: 'files', getStorageFileContent: 'files', deleteStorageFile: 'deletableFiles',
+  };
+  const firstInbox = { articles: article, deletableArticles: deletableArticles[0], agents: agent, deletableAgents: deletableAgents[0], files: file, deletableFiles: deletableFiles[0] };
+  for (const [op, name] of Object.entries(inboxOperations)) {
+    operations[op] = { 'path.id': name };
+    coverageOperations[op] = { 'path.id': firstInbox[name] };
+  }
+  operations.createAiSuggestions = { 'body.agent_id': 'agents' };
+  coverageOperations.createAiSuggestions = { 'body.agent_id': agent };
   const hookOperations = {
     getWebhookEndpoint: 'webhooks', updateWebhookEndpoint: 'webhooks', pauseWebhookEndpoint: 'webhooks', resumeWebhookEndpoint: 'webhooks',
     testWebhookEndpoint: 'webhooks', deleteWebhookEndpoint: 'deletableWebhooks', disableWebhookEndpoint: 'disablableWebhooks',
@@ -121,6 +158,12 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
       disablableWebhooks,
       deliveries: [delivery],
       webhookUrls: ['https://hooks.example.invalid/in'],
+      articles: [article],
+      deletableArticles,
+      agents: [agent],
+      deletableAgents,
+      files: [file],
+      deletableFiles,
     },
     parameters: {
       'body.entity_id': 'entities',
@@ -129,10 +172,14 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
       'path.key_id': 'readableKeys',
       'path.account_id': 'accounts',
       'body.url': 'webhookUrls',
+      'body.kb_article_ids[*]': 'articles',
     },
     operations,
     // A case that would delete or disable the suite's endpoint (its id reused from an earlier answer) is not sent.
-    protect: { setWorkspacePlan: [{ workspace_id: [aliceWorkspace] }], deleteWebhookEndpoint: [{ id: [webhook] }], disableWebhookEndpoint: [{ id: [webhook] }] },
+    protect: {
+      setWorkspacePlan: [{ workspace_id: [aliceWorkspace] }], deleteWebhookEndpoint: [{ id: [webhook] }], disableWebhookEndpoint: [{ id: [webhook] }],
+      deleteKbArticle: [{ id: [article] }], deleteAiAgent: [{ id: [agent] }], deleteStorageFile: [{ id: [file] }],
+    },
     // Ids for the positive cases of the coverage phase (see hooks.py).
     coverage: {
       parameters: {
@@ -144,6 +191,7 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
         'body.contact_id': contact,
         'body.scopes[*]': 'crm_leads:read',
         'body.url': 'https://hooks.example.invalid/in',
+        'body.kb_article_ids[*]': article,
       },
       operations: coverageOperations,
     },

@@ -452,6 +452,8 @@ const partnerSemanticRejections = [
   // cursor as above; the URL's host must resolve to public addresses only; custom header names must be HTTP tokens
   // other than the delivery's own headers.
   'listWebhookEndpoints', 'listWebhookDeliveries', 'createWebhookEndpoint', 'updateWebhookEndpoint',
+  // cursor as above (a search's is bound to its q and tag); kb_article_ids must name articles of the workspace.
+  'listKbArticles', 'searchKbArticles', 'listAiAgents', 'listStorageFiles', 'createAiAgent', 'updateAiAgent',
 ];
 
 function partnerConfig({ authFile, scopes, presets, workspaces, seeded = { dictionaries: {}, parameters: {}, operations: {} } }) {
@@ -908,7 +910,7 @@ async function main() {
     const crmScopes = [
       'crm_leads:*', 'crm_deals:*', 'crm_contacts:*', 'crm_companies:*', 'crm_activities:*',
       'crm_invoices:read', 'crm_quotations:read', 'crm_payments:read', 'crm_products:read', 'crm_subscriptions:read',
-      'webhooks:*',
+      'webhooks:*', 'kb:*', 'ai:*', 'agents:*',
     ].join(',');
     const [key, peer, revocable, aliceKey] = [
       await devApiKey(dataDir, ['--workspace', 'Contract', '--scopes', crmScopes]),

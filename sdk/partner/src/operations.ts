@@ -139,6 +139,9 @@ export const adminOperationRoutes = {
   revokeApiKey: { method: 'post', path: '/api/v1/workspaces/{workspace_id}/api-keys/{key_id}/revoke' },
 } as const satisfies { readonly [K in AdminOperationId]: RouteOf<K> };
 
+/** Operations whose 2xx body is a file's bytes (any media type): the client resolves them to an ArrayBuffer. */
+export const byteResponseOperations: ReadonlySet<KeyOperationId> = new Set<KeyOperationId>(['getStorageFileContent']);
+
 export const keyOperationIds = Object.keys(keyOperationRoutes) as KeyOperationId[];
 export const adminOperationIds = Object.keys(adminOperationRoutes) as AdminOperationId[];
 

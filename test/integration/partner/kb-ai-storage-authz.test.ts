@@ -94,9 +94,10 @@ describe.each(partnerKbAiStorageRows.map((row) => [row.operationId, row] as cons
     const before = await fingerprint();
 
     expectPartnerError(await send(row, undefined, f), 401, 'invalid_api_key');
-    if (row.scope) {
-      const without = (await ws.key(inboxScopes.filter((s) => s !== row.scope && s !== `${row.scope.split(':')[0]}:*`))).key;
-      expectPartnerError(await send(row, without, f), 403, 'scope_required', { scope: row.scope });
+    const scope = row.scope;
+    if (scope) {
+      const without = (await ws.key(inboxScopes.filter((s) => s !== scope && s !== `${scope.split(':')[0]}:*`))).key;
+      expectPartnerError(await send(row, without, f), 403, 'scope_required', { scope });
     }
     const stranger = await testWorkspace(platform);
     const strangerKey = (await stranger.key(row.scope ? [row.scope] : ['kb:read'])).key;
