@@ -23,7 +23,7 @@ export function storageHandlers(deps: PartnerDeps, media: MediaStore | undefined
       // The JSON parser also answers this route (the spec declares bytes only); a JSON body is no file.
       if (!Buffer.isBuffer(body)) throw partnerErrors.unsupportedMediaType('application/octet-stream');
       const file = await files().create(ctx.db, partitionOf(ctx), {
-        fileName: query.file_name.trim(),
+        fileName: query.file_name,
         contentType: query.content_type ?? 'application/octet-stream',
         bytes: body,
         uploadedBy: keyOf(ctx).keyId,
