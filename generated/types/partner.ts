@@ -40,6 +40,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/inbox/ai/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Agents of the key's workspace and environment, newest first
+         * @description Agents of the key's workspace and environment, newest first.
+         */
+        get: operations["listAiAgents"];
+        put?: never;
+        /**
+         * Configure a new agent
+         * @description Configure a new agent; 400 naming body.kb_article_ids when an id is no article of the workspace.
+         */
+        post: operations["createAiAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inbox/ai/agents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An agent; 404 agent_not_found
+         * @description An agent; 404 agent_not_found.
+         */
+        get: operations["getAiAgent"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an agent
+         * @description Delete an agent.
+         */
+        delete: operations["deleteAiAgent"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an agent's configuration
+         * @description Change an agent's configuration.
+         */
+        patch: operations["updateAiAgent"];
+        trace?: never;
+    };
+    "/api/v1/inbox/ai/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The AI configuration of the key's workspace and environment
+         * @description The AI configuration of the key's workspace and environment.
+         */
+        get: operations["getAiSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inbox/ai/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suggested replies to a message
+         * @description Suggested replies to a message, drawn from the knowledge base by full-text search (PostgreSQL, `simple`
+         *     configuration): the best-ranked articles for the message's words, each with the passage around the matched words
+         *     as the reply text. No external language model is called and nothing is stored. 404 agent_not_found, 409
+         *     agent_disabled.
+         */
+        post: operations["createAiSuggestions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/inbox/channels": {
         parameters: {
             query?: never;
@@ -154,6 +249,79 @@ export interface paths {
          * @description Send an outbound reply (message.sent); 409 conversation_closed while the conversation is closed.
          */
         post: operations["sendInboxMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inbox/kb/articles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Articles of the key's workspace and environment, newest first
+         * @description Articles of the key's workspace and environment, newest first; `tag` keeps those carrying it.
+         */
+        get: operations["listKbArticles"];
+        put?: never;
+        /**
+         * Write an article
+         * @description Write an article.
+         */
+        post: operations["createKbArticle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inbox/kb/articles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An article; 404 article_not_found when it does not exist in the key's workspace…
+         * @description An article; 404 article_not_found when it does not exist in the key's workspace and environment.
+         */
+        get: operations["getKbArticle"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an article; agents that named it no longer draw on it
+         * @description Delete an article; agents that named it no longer draw on it.
+         */
+        delete: operations["deleteKbArticle"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an article's title, body or tags
+         * @description Change an article's title, body or tags.
+         */
+        patch: operations["updateKbArticle"];
+        trace?: never;
+    };
+    "/api/v1/inbox/kb/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Full-text search over the articles' titles and bodies
+         * @description Full-text search over the articles' titles and bodies (PostgreSQL, the language-neutral `simple` configuration:
+         *     words are lower-cased, not stemmed): best match first, with an excerpt around the matched words.
+         */
+        get: operations["searchKbArticles"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -728,6 +896,76 @@ export interface paths {
          * @description Conversations opened and closed, first-response and resolution times by day and channel, from..to (both included, at most 366 days).
          */
         get: operations["getInboxReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/storage/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Files of the key's workspace and environment, newest first
+         * @description Files of the key's workspace and environment, newest first.
+         */
+        get: operations["listStorageFiles"];
+        put?: never;
+        /**
+         * Upload a file
+         * @description Upload a file: the raw bytes as the body (Content-Type: application/octet-stream), at most 10 MiB (10485760
+         *     bytes; more is 413 payload_too_large); any valid key of the workspace may (no scope names storage). The file
+         *     belongs to the key's workspace and environment.
+         */
+        post: operations["uploadStorageFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/storage/files/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file's metadata; 404 file_not_found
+         * @description A file's metadata; 404 file_not_found.
+         */
+        get: operations["getStorageFile"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a file and its bytes
+         * @description Delete a file and its bytes.
+         */
+        delete: operations["deleteStorageFile"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/storage/files/{id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file's bytes, as an attachment; 404 file_not_found
+         * @description A file's bytes, as an attachment; 404 file_not_found.
+         */
+        get: operations["getStorageFileContent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4905,10 +5143,173 @@ export interface components {
             name: components["schemas"]["Platform.text"];
         };
         /** @description A Stripe-style list: a page of objects and the cursor of the next page. */
+        AgentList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Ai.Agent"][];
+            /** @description True when another page follows; repeat the call with next_cursor until it is false. */
+            has_more: boolean;
+            /** @description Cursor of the next page; null when has_more is false. */
+            next_cursor: components["schemas"]["Platform.cursor"] | null;
+        };
+        /** @description An AI agent: the configuration suggested replies are drawn with. */
+        "Ai.Agent": {
+            /** @enum {string} */
+            object: "ai.agent";
+            id: components["schemas"]["Platform.uuid"];
+            name: string;
+            /** @description Guidance for whoever sends the suggested replies; the full-text engine does not rewrite text. */
+            instructions: string;
+            tone: components["schemas"]["Ai.Tone"];
+            /** @description The agent draws on articles carrying any of these tags (with kb_article_ids); both empty: the whole knowledge base. */
+            kb_tags: components["schemas"]["Kb.Tag"][];
+            /** @description Articles the agent draws on besides those of kb_tags; a deleted article is left out. */
+            kb_article_ids: components["schemas"]["Platform.uuid"][];
+            /**
+             * Format: int32
+             * @description At most this many suggestions per call, 1 to 10.
+             */
+            max_suggestions: number;
+            /** @description A disabled agent answers 409 agent_disabled to suggestion calls. */
+            enabled: boolean;
+            created_at: components["schemas"]["Platform.instant"];
+            updated_at: components["schemas"]["Platform.instant"];
+        };
+        /** @description A new agent. */
+        "Ai.AgentCreate": {
+            name: components["schemas"]["Platform.name"];
+            /** @default  */
+            instructions?: components["schemas"]["Platform.text"];
+            /** @default neutral */
+            tone?: components["schemas"]["Ai.Tone"];
+            kb_tags?: components["schemas"]["Kb.Tag"][];
+            kb_article_ids?: components["schemas"]["Platform.uuid"][];
+            /**
+             * Format: int32
+             * @default 3
+             */
+            max_suggestions?: number;
+            /** @default true */
+            enabled?: boolean;
+        };
+        /** @description The fields to change; absent fields stay as they are. */
+        "Ai.AgentUpdate": {
+            name?: components["schemas"]["Platform.name"];
+            instructions?: components["schemas"]["Platform.text"];
+            tone?: components["schemas"]["Ai.Tone"];
+            kb_tags?: components["schemas"]["Kb.Tag"][];
+            kb_article_ids?: components["schemas"]["Platform.uuid"][];
+            /** Format: int32 */
+            max_suggestions?: number;
+            enabled?: boolean;
+        };
+        /** @description The answer to a deletion. */
+        "Ai.DeletedAgent": {
+            /** @enum {string} */
+            object: "ai.agent";
+            id: components["schemas"]["Platform.uuid"];
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        /** @description The workspace's AI configuration as suggestion calls use it, for the key's environment. */
+        "Ai.Settings": {
+            /** @enum {string} */
+            object: "ai.settings";
+            /**
+             * @description How suggestions are made: full-text search over the knowledge base; no external language model is called.
+             * @enum {string}
+             */
+            engine: "kb_full_text_search";
+            /**
+             * @description Always false: no text leaves the platform.
+             * @enum {boolean}
+             */
+            external_model: false;
+            /**
+             * @description The PostgreSQL text-search configuration (language-neutral).
+             * @enum {string}
+             */
+            search_configuration: "simple";
+            /**
+             * Format: int32
+             * @description Suggestions per call without an agent.
+             */
+            default_max_suggestions: number;
+            /**
+             * Format: int32
+             * @description The largest max_suggestions an agent may have.
+             */
+            max_suggestions_limit: number;
+            /**
+             * Format: int32
+             * @description Articles in the knowledge base.
+             */
+            articles: number;
+            /** Format: int32 */
+            agents: number;
+            /** Format: int32 */
+            enabled_agents: number;
+        };
+        /** @description One suggested reply: an excerpt of a matching article. */
+        "Ai.Suggestion": {
+            /** @enum {string} */
+            object: "ai.suggestion";
+            /** @description The suggested reply: the passage of the article around the matched words. */
+            text: string;
+            article_id: components["schemas"]["Platform.uuid"];
+            article_title: string;
+            /**
+             * Format: double
+             * @description PostgreSQL ts_rank_cd of the article for the message's words; higher is better.
+             */
+            rank: number;
+        };
+        /** @description A message to suggest replies to. */
+        "Ai.SuggestionRequest": {
+            /** @description The text to answer, e.g. a customer's message; its words are looked up in the knowledge base (any of them may match). */
+            text: components["schemas"]["Platform.text"];
+            /** @description Draw with this agent's configuration; absent: the whole knowledge base, default_max_suggestions. */
+            agent_id?: components["schemas"]["Platform.uuid"];
+        };
+        /** @description Suggested replies, best first; empty when no article matches. */
+        "Ai.Suggestions": {
+            /** @enum {string} */
+            object: "ai.suggestions";
+            agent_id: components["schemas"]["Platform.uuid"] | null;
+            /** @description The agent's tone, or neutral without an agent. */
+            tone: components["schemas"]["Ai.Tone"];
+            suggestions: components["schemas"]["Ai.Suggestion"][];
+        };
+        /**
+         * @description How an agent's replies are meant to sound; stored for the people and clients that use its suggestions.
+         * @enum {string}
+         */
+        "Ai.Tone": "neutral" | "friendly" | "formal" | "concise";
+        /** @description A Stripe-style list: a page of objects and the cursor of the next page. */
         ApiKeyList: {
             /** @enum {string} */
             object: "list";
             data: components["schemas"]["Keys.ApiKey"][];
+            /** @description True when another page follows; repeat the call with next_cursor until it is false. */
+            has_more: boolean;
+            /** @description Cursor of the next page; null when has_more is false. */
+            next_cursor: components["schemas"]["Platform.cursor"] | null;
+        };
+        /** @description A Stripe-style list: a page of objects and the cursor of the next page. */
+        ArticleList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Kb.Article"][];
+            /** @description True when another page follows; repeat the call with next_cursor until it is false. */
+            has_more: boolean;
+            /** @description Cursor of the next page; null when has_more is false. */
+            next_cursor: components["schemas"]["Platform.cursor"] | null;
+        };
+        /** @description A Stripe-style list: a page of objects and the cursor of the next page. */
+        ArticleMatchList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Kb.ArticleMatch"][];
             /** @description True when another page follows; repeat the call with next_cursor until it is false. */
             has_more: boolean;
             /** @description Cursor of the next page; null when has_more is false. */
@@ -5441,6 +5842,57 @@ export interface components {
             /** @description Cursor of the next page; null when has_more is false. */
             next_cursor: components["schemas"]["Platform.cursor"] | null;
         };
+        /** @description An article of the workspace's knowledge base (one set per workspace and key environment). */
+        "Kb.Article": {
+            /** @enum {string} */
+            object: "kb.article";
+            id: components["schemas"]["Platform.uuid"];
+            title: string;
+            /** @description The article's text; suggested replies quote from it. */
+            body: string;
+            /** @description Tags, in the order given; AI agents may draw on the articles of some tags only. */
+            tags: components["schemas"]["Kb.Tag"][];
+            created_at: components["schemas"]["Platform.instant"];
+            updated_at: components["schemas"]["Platform.instant"];
+        };
+        /** @description A new article. */
+        "Kb.ArticleCreate": {
+            title: components["schemas"]["Platform.name"];
+            body: components["schemas"]["Platform.text"];
+            /** @description At most 20 tags; repeated tags are kept once. */
+            tags?: components["schemas"]["Kb.Tag"][];
+        };
+        /** @description An article that matches a search, with its rank and the passage that matched. */
+        "Kb.ArticleMatch": {
+            /** @enum {string} */
+            object: "kb.search_result";
+            article: components["schemas"]["Kb.Article"];
+            /**
+             * Format: double
+             * @description PostgreSQL ts_rank_cd of the article for the query; higher is better.
+             */
+            rank: number;
+            /** @description The passage of the body around the matched words (at most about 300 characters). */
+            excerpt: string;
+        };
+        /** @description The fields to change; absent fields stay as they are. */
+        "Kb.ArticleUpdate": {
+            title?: components["schemas"]["Platform.name"];
+            body?: components["schemas"]["Platform.text"];
+            tags?: components["schemas"]["Kb.Tag"][];
+        };
+        /** @description The answer to a deletion. */
+        "Kb.DeletedArticle": {
+            /** @enum {string} */
+            object: "kb.article";
+            id: components["schemas"]["Platform.uuid"];
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        /** @description What to search for, in web-search syntax (PostgreSQL websearch_to_tsquery): every word must occur, "quoted words" in that order, `or` between alternatives, `-word` excludes; at most 500 characters. */
+        "Kb.SearchText": string;
+        /** @description A tag of a knowledge-base article: lower-case letters, digits, underscore and hyphen, starting with a letter or digit; at most 40 characters. */
+        "Kb.Tag": string;
         /** @description An API key as listed; the secret itself is never shown again after creation. */
         "Keys.ApiKey": {
             /** @enum {string} */
@@ -5564,7 +6016,7 @@ export interface components {
          * @description A stable snake_case error code; each is described in docs/partner.md.
          * @enum {string}
          */
-        PartnerErrorCode: "bad_request" | "route_not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "internal_error" | "service_unavailable" | "unauthenticated" | "token_malformed" | "token_invalid" | "token_expired" | "token_lifetime_exceeded" | "unknown_signing_key" | "token_audience_mismatch" | "account_unknown" | "account_deactivated" | "account_banned" | "bad_input" | "invalid_api_key" | "external_api_disabled" | "scope_required" | "permission_denied" | "platform_admin_required" | "rate_limit_exceeded" | "idempotency_conflict" | "lead_not_found" | "deal_not_found" | "contact_not_found" | "company_not_found" | "activity_not_found" | "invoice_not_found" | "quotation_not_found" | "payment_not_found" | "product_not_found" | "subscription_not_found" | "workspace_not_found" | "api_key_not_found" | "account_not_found" | "member_not_found" | "role_not_found" | "api_key_already_revoked" | "role_exists" | "role_locked" | "owner_immutable" | "not_found" | "webhook_not_found" | "delivery_not_found" | "webhook_disabled" | "delivery_in_progress" | "webhook_limit_reached" | "conversation_not_found" | "message_not_found" | "channel_not_found" | "conversation_closed";
+        PartnerErrorCode: "bad_request" | "route_not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "internal_error" | "service_unavailable" | "unauthenticated" | "token_malformed" | "token_invalid" | "token_expired" | "token_lifetime_exceeded" | "unknown_signing_key" | "token_audience_mismatch" | "account_unknown" | "account_deactivated" | "account_banned" | "bad_input" | "invalid_api_key" | "external_api_disabled" | "scope_required" | "permission_denied" | "platform_admin_required" | "rate_limit_exceeded" | "idempotency_conflict" | "lead_not_found" | "deal_not_found" | "contact_not_found" | "company_not_found" | "activity_not_found" | "invoice_not_found" | "quotation_not_found" | "payment_not_found" | "product_not_found" | "subscription_not_found" | "workspace_not_found" | "api_key_not_found" | "account_not_found" | "member_not_found" | "role_not_found" | "api_key_already_revoked" | "role_exists" | "role_locked" | "owner_immutable" | "not_found" | "webhook_not_found" | "delivery_not_found" | "webhook_disabled" | "delivery_in_progress" | "webhook_limit_reached" | "conversation_not_found" | "message_not_found" | "channel_not_found" | "conversation_closed" | "article_not_found" | "agent_not_found" | "agent_disabled" | "file_not_found";
         /** @description The error envelope of the partner interface. */
         PartnerErrorEnvelope: {
             error: components["schemas"]["PartnerErrorBody"];
@@ -5690,6 +6142,47 @@ export interface components {
             /** @enum {string} */
             object: "list";
             data: components["schemas"]["Admin.Role"][];
+            /** @description True when another page follows; repeat the call with next_cursor until it is false. */
+            has_more: boolean;
+            /** @description Cursor of the next page; null when has_more is false. */
+            next_cursor: components["schemas"]["Platform.cursor"] | null;
+        };
+        /** @description The answer to a deletion. */
+        "Storage.DeletedFile": {
+            /** @enum {string} */
+            object: "storage.file";
+            id: components["schemas"]["Platform.uuid"];
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        /** @description A file name: at most 255 characters, no U+0000, no slash or backslash, at least one character other than whitespace. */
+        "Storage.FileName": string;
+        /** @description A media type such as image/png or application/pdf (type/subtype, parameters not kept). */
+        "Storage.MediaType": string;
+        /** @description A stored file (attachment) of the key's workspace and environment. */
+        "Storage.StoredFile": {
+            /** @enum {string} */
+            object: "storage.file";
+            id: components["schemas"]["Platform.uuid"];
+            file_name: string;
+            /** @description The media type given at upload; the content is served with it. */
+            content_type: string;
+            /**
+             * Format: int64
+             * @description Bytes.
+             */
+            size: number;
+            /** @description SHA-256 of the content, lower-case hex. */
+            sha256: string;
+            /** @description Path of the content on this listener (GET with an API key of the workspace). */
+            content_url: string;
+            created_at: components["schemas"]["Platform.instant"];
+        };
+        /** @description A Stripe-style list: a page of objects and the cursor of the next page. */
+        StoredFileList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Storage.StoredFile"][];
             /** @description True when another page follows; repeat the call with next_cursor until it is false. */
             has_more: boolean;
             /** @description Cursor of the next page; null when has_more is false. */
@@ -6324,6 +6817,1238 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Keys.ApiKey"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listAiAgents: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, at most 100. */
+                limit?: components["parameters"]["PageQuery.limit"];
+                /** @description The next_cursor of the previous page. */
+                cursor?: components["parameters"]["PageQuery.cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentList"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createAiAgent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Repeating a request with the same key and content within 24 hours returns the first result and creates nothing new; the same key with other content is 409 idempotency_conflict. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Ai.AgentCreate"];
+            };
+        };
+        responses: {
+            /** @description 201 with the created object and its Location. */
+            201: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ai.Agent"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAiAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ai.Agent"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteAiAgent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Repeating a request with the same key and content within 24 hours returns the first result and creates nothing new; the same key with other content is 409 idempotency_conflict. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ai.DeletedAgent"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateAiAgent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Repeating a request with the same key and content within 24 hours returns the first result and creates nothing new; the same key with other content is 409 idempotency_conflict. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Ai.AgentUpdate"];
+            };
+        };
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ai.Agent"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getAiSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ai.Settings"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createAiSuggestions: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Repeating a request with the same key and content within 24 hours returns the first result and creates nothing new; the same key with other content is 409 idempotency_conflict. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Ai.SuggestionRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ai.Suggestions"];
                 };
             };
             /** @description An error response with one of the documented statuses. */
@@ -8177,6 +9902,1059 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             409: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listKbArticles: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, at most 100. */
+                limit?: components["parameters"]["PageQuery.limit"];
+                /** @description The next_cursor of the previous page. */
+                cursor?: components["parameters"]["PageQuery.cursor"];
+                /** @description Only articles with this tag. */
+                tag?: components["schemas"]["Kb.Tag"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleList"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createKbArticle: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Repeating a request with the same key and content within 24 hours returns the first result and creates nothing new; the same key with other content is 409 idempotency_conflict. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Kb.ArticleCreate"];
+            };
+        };
+        responses: {
+            /** @description 201 with the created object and its Location. */
+            201: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Kb.Article"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getKbArticle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Kb.Article"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteKbArticle: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Repeating a request with the same key and content within 24 hours returns the first result and creates nothing new; the same key with other content is 409 idempotency_conflict. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Kb.DeletedArticle"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateKbArticle: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Repeating a request with the same key and content within 24 hours returns the first result and creates nothing new; the same key with other content is 409 idempotency_conflict. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Kb.ArticleUpdate"];
+            };
+        };
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Kb.Article"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    searchKbArticles: {
+        parameters: {
+            query: {
+                /** @description Page size, default 50, at most 100. */
+                limit?: components["parameters"]["PageQuery.limit"];
+                /** @description The next_cursor of the previous page. */
+                cursor?: components["parameters"]["PageQuery.cursor"];
+                /** @description The words to look for. */
+                q: components["schemas"]["Kb.SearchText"];
+                /** @description Only articles with this tag. */
+                tag?: components["schemas"]["Kb.Tag"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleMatchList"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
                     "X-RateLimit-Limit": number;
@@ -14231,6 +17009,882 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listStorageFiles: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, at most 100. */
+                limit?: components["parameters"]["PageQuery.limit"];
+                /** @description The next_cursor of the previous page. */
+                cursor?: components["parameters"]["PageQuery.cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoredFileList"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    uploadStorageFile: {
+        parameters: {
+            query: {
+                /** @description The file's name. */
+                file_name: components["schemas"]["Storage.FileName"];
+                /** @description The file's media type; default application/octet-stream. */
+                content_type?: components["schemas"]["Storage.MediaType"];
+            };
+            header: {
+                /** @description Repeating a request with the same key and content within 24 hours returns the first result and creates nothing new; the same key with other content is 409 idempotency_conflict. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": unknown;
+            };
+        };
+        responses: {
+            /** @description 201 with the created object and its Location. */
+            201: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Storage.StoredFile"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getStorageFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Storage.StoredFile"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteStorageFile: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Repeating a request with the same key and content within 24 hours returns the first result and creates nothing new; the same key with other content is 409 idempotency_conflict. */
+                "Idempotency-Key": components["parameters"]["IdempotencyHeader"];
+            };
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the object itself as the body. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Storage.DeletedFile"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description 429 rate_limit_exceeded: a limit per minute or per day was reached; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying (the same number as error.retry_after). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getStorageFileContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the file's bytes. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    /** @description Always attachment, with the file's name: a browser saves the file and never renders it. */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": unknown;
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
                     "X-RateLimit-Limit": number;

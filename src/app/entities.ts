@@ -22,6 +22,9 @@ import { WebhookEntity, WebhookDeliveryEntity } from '../core/webhooks/entities.
 import { WorkspaceEntity, WorkspaceMemberEntity } from '../core/workspaces/entities.js';
 import { ApiKeyEntity } from '../partner/api-keys/entities.js';
 import { IdempotencyKeyEntity } from '../partner/idempotency/entities.js';
+import { KbArticleEntity } from '../partner/kb/entities.js';
+import { AiAgentEntity } from '../partner/ai/entities.js';
+import { StorageFileEntity } from '../partner/storage/entities.js';
 import { WorkspaceRoleEntity, RoleCellEntity } from '../partner/workspaces/entities.js';
 import { OutboxEntity, PlatformSecretEntity } from '../platform/db/entities.js';
 import { ApprovalEntity, ApprovalDecisionEntity } from '../workspace/approvals/entities.js';
@@ -56,6 +59,7 @@ export const entities = [
   WorkspaceEntity, WorkspaceMemberEntity,
   ApiKeyEntity,
   IdempotencyKeyEntity,
+  KbArticleEntity, AiAgentEntity, StorageFileEntity,
   WorkspaceRoleEntity, RoleCellEntity,
   OutboxEntity, PlatformSecretEntity,
   ApprovalEntity, ApprovalDecisionEntity,

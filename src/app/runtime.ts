@@ -49,7 +49,7 @@ import { auditPruneTask } from '../workspace/audit/service.js';
 import { idempotencyPruneTask } from '../partner/idempotency/prune.js';
 import { checkReadiness } from '../platform/readiness.js';
 import { cleanupUploads } from '../chat/media/cleanup.js';
-import { mediaStore } from '../chat/media/store.js';
+import { mediaStore } from '../core/media/store.js';
 import { startTimeWorkers, sweepDue } from '../chat/time/worker.js';
 import { connectRedis } from '../platform/redis.js';
 import { installDependencyTimeouts } from '../platform/dependency-timeouts.js';
@@ -307,6 +307,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
         allowedOrigins,
         webhooks,
         timeouts: config,
+        media,
       });
       const address = await partner.listen({ host: config.host, port: config.partnerPort });
       stops.push(() => partner.close());

@@ -68,7 +68,7 @@ import { PollService } from './polls/service.js';
 import { uploadHandlers } from './media/handlers.js';
 import { mountMedia } from './media/mount.js';
 import { UploadService } from './media/sessions.js';
-import type { MediaStore } from './media/store.js';
+import type { MediaStore } from '../core/media/store.js';
 import { reminderHandlers } from './reminders/handlers.js';
 import { ReminderService } from './reminders/service.js';
 import { scheduledHandlers } from './scheduled/handlers.js';

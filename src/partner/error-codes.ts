@@ -44,6 +44,11 @@ export const partnerErrorCodes = [
   'message_not_found',
   'channel_not_found',
   'conversation_closed',
+  // knowledge base, AI agents and stored files
+  'article_not_found',
+  'agent_not_found',
+  'agent_disabled',
+  'file_not_found',
 ] as const;
 
 export type PartnerErrorCode = (typeof partnerErrorCodes)[number];

@@ -60,4 +60,6 @@ export const partnerErrors = {
     new PartnerAppError(403, 'permission_denied', `Your role in this workspace lacks the ${permission} permission.`, { permission }),
   platformAdminRequired: () => new PartnerAppError(403, 'platform_admin_required', 'Only platform administrators may call this operation.'),
   conflict: (code: PartnerErrorCode, message: string, info: Record<string, unknown> = {}) => new PartnerAppError(409, code, message, info),
+  unsupportedMediaType: (expected: string) =>
+    new PartnerAppError(415, 'unsupported_media_type', `This operation takes the body as ${expected}.`, { header: 'Content-Type', expected }),
 };

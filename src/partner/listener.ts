@@ -25,6 +25,11 @@ import { partnerWebhookHandlers } from './webhooks/handlers.js';
 import { inboxHandlers } from './inbox/handlers.js';
 import { channelHandlers } from './inbox/channel-handlers.js';
 import { reportHandlers } from './reports/handlers.js';
+import { kbHandlers } from './kb/handlers.js';
+import { aiHandlers } from './ai/handlers.js';
+import { storageHandlers } from './storage/handlers.js';
+import { acceptOctetStream } from './storage/body-parser.js';
+import type { MediaStore } from '../core/media/store.js';
 
 export interface PartnerListenerOptions {
   deps: PartnerDeps;
@@ -44,6 +49,8 @@ export interface PartnerListenerOptions {
   webhooks?: WebhookEngine;
   /** Socket timeouts (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS). */
   timeouts?: HttpTimeouts;
+  /** The media store the chat's uploads use; /api/v1/storage keeps its bytes there. */
+  media?: MediaStore;
 }
 
 export async function buildPartnerListener(options: PartnerListenerOptions): Promise<FastifyInstance> {
@@ -57,6 +64,9 @@ export async function buildPartnerListener(options: PartnerListenerOptions): Pro
     ...inboxHandlers(deps),
     ...channelHandlers(deps),
     ...reportHandlers(deps),
+    ...kbHandlers(deps),
+    ...aiHandlers(deps),
+    ...storageHandlers(deps, options.media),
   };
   for (const operationId of keyWriteOperations(specification)) {
     const id = operationId as keyof PartnerHandlers;
@@ -88,6 +98,7 @@ export async function buildPartnerListener(options: PartnerListenerOptions): Pro
     // The document once named this path with a trailing slash; callers written against it keep working.
     pathAliases: { '/api/v1/partner/crm/': '/api/v1/partner/crm' },
     configure: (app) => {
+      acceptOctetStream(app);
       routeReadsByCaller(app, deps.reads, partnerCallerOf, options.log);
       // Every GET operation is a list or a get: its handler reads through ctx.db, the routed pool.
       if (deps.reads) {

@@ -103,6 +103,30 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
   const channel = await newChannel('Contract channel');
   const deletableChannels = [];
   for (let i = 0; i < 6; i++) deletableChannels.push(await newChannel(`Contract channel ${i}`));
+  // Knowledge-base articles, AI agents and stored files of the key's workspace: the suite's own for reads and
+  // updates, and a supply for the deletions.
+  const newArticle = async () => (await asKey('POST', '/api/v1/inbox/kb/articles', { title: 'Contract article', body: 'A refund takes five days.', tags: ['contract'] })).id;
+  const newAgent = async () => (await asKey('POST', '/api/v1/inbox/ai/agents', { name: 'Contract agent' })).id;
+  const newFile = async () => {
+    const res = await fetch(`${baseUrl}/api/v1/storage/files?file_name=contract.txt&content_type=text/plain`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'idempotency-key': randomUUID(), 'content-type': 'application/octet-stream' },
+      body: Buffer.from('contract file'),
+    });
+    if (res.status !== 201) throw new Error(`seeding the partner suite: upload answered ${res.status} ${await res.text()}`);
+    return (await res.json()).id;
+  };
+  const article = await newArticle();
+  const agent = await newAgent();
+  const file = await newFile();
+  const deletableArticles = [];
+  const deletableAgents = [];
+  const deletableFiles = [];
+  for (let i = 0; i < 6; i++) {
+    deletableArticles.push(await newArticle());
+    deletableAgents.push(await newAgent());
+    deletableFiles.push(await newFile());
+  }
 
   const operations = {};
   const coverageOperations = {};
@@ -110,12 +134,17 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
     getInboxConversation: 'conversations', updateInboxConversation: 'conversations', listInboxConversationMessages: 'conversations',
     sendInboxMessage: 'conversations', getInboxMessage: 'messages', getInboxChannel: 'channels', updateInboxChannel: 'channels',
     deleteInboxChannel: 'deletableChannels',
+    getKbArticle: 'articles', updateKbArticle: 'articles', deleteKbArticle: 'deletableArticles',
+    getAiAgent: 'agents', updateAiAgent: 'agents', deleteAiAgent: 'deletableAgents',
+    getStorageFile: 'files', getStorageFileContent: 'files', deleteStorageFile: 'deletableFiles',
   };
-  const firstInbox = { conversations: conversations[0], messages: messages[0], channels: channel, deletableChannels: deletableChannels[0] };
+  const firstInbox = { conversations: conversations[0], messages: messages[0], channels: channel, deletableChannels: deletableChannels[0], articles: article, deletableArticles: deletableArticles[0], agents: agent, deletableAgents: deletableAgents[0], files: file, deletableFiles: deletableFiles[0] };
   for (const [op, name] of Object.entries(inboxOperations)) {
     operations[op] = { 'path.id': name };
     coverageOperations[op] = { 'path.id': firstInbox[name] };
   }
+  operations.createAiSuggestions = { 'body.agent_id': 'agents' };
+  coverageOperations.createAiSuggestions = { 'body.agent_id': agent };
   const hookOperations = {
     getWebhookEndpoint: 'webhooks', updateWebhookEndpoint: 'webhooks', pauseWebhookEndpoint: 'webhooks', resumeWebhookEndpoint: 'webhooks',
     testWebhookEndpoint: 'webhooks', deleteWebhookEndpoint: 'deletableWebhooks', disableWebhookEndpoint: 'disablableWebhooks',
@@ -158,6 +187,12 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
       channels: [channel],
       deletableChannels,
       members,
+      articles: [article],
+      deletableArticles,
+      agents: [agent],
+      deletableAgents,
+      files: [file],
+      deletableFiles,
     },
     parameters: {
       'body.entity_id': 'entities',
@@ -169,10 +204,15 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
       'body.assignee_id': 'members',
       'body.author_id': 'members',
       'query.conversation_id': 'conversations',
+      'body.kb_article_ids[*]': 'articles',
     },
     operations,
     // A case that would delete or disable the suite's endpoint (its id reused from an earlier answer) is not sent.
-    protect: { setWorkspacePlan: [{ workspace_id: [aliceWorkspace] }], deleteWebhookEndpoint: [{ id: [webhook] }], disableWebhookEndpoint: [{ id: [webhook] }], deleteInboxChannel: [{ id: [channel] }] },
+    protect: {
+      setWorkspacePlan: [{ workspace_id: [aliceWorkspace] }], deleteWebhookEndpoint: [{ id: [webhook] }], disableWebhookEndpoint: [{ id: [webhook] }],
+      deleteKbArticle: [{ id: [article] }], deleteAiAgent: [{ id: [agent] }], deleteStorageFile: [{ id: [file] }],
+      deleteInboxChannel: [{ id: [channel] }],
+    },
     // Ids for the positive cases of the coverage phase (see hooks.py).
     coverage: {
       parameters: {
@@ -186,6 +226,7 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
         'body.url': 'https://hooks.example.invalid/in',
         'body.assignee_id': members[0],
         'body.author_id': members[0],
+        'body.kb_article_ids[*]': article,
       },
       operations: coverageOperations,
     },

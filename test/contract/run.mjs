@@ -456,6 +456,8 @@ const partnerSemanticRejections = [
   // before its from, at most 366 days after it, and both must be calendar dates.
   'listInboxConversations', 'listInboxConversationMessages', 'listInboxMessages', 'listInboxChannels',
   'updateInboxConversation', 'sendInboxMessage', 'getInboxReport',
+  // cursor as above (a search's is bound to its q and tag); kb_article_ids must name articles of the workspace.
+  'listKbArticles', 'searchKbArticles', 'listAiAgents', 'listStorageFiles', 'createAiAgent', 'updateAiAgent',
 ];
 
 function partnerConfig({ authFile, scopes, presets, workspaces, seeded = { dictionaries: {}, parameters: {}, operations: {} } }) {
@@ -913,7 +915,7 @@ async function main() {
       'crm_leads:*', 'crm_deals:*', 'crm_contacts:*', 'crm_companies:*', 'crm_activities:*',
       'crm_invoices:read', 'crm_quotations:read', 'crm_payments:read', 'crm_products:read', 'crm_subscriptions:read',
       'webhooks:*',
-      'conversations:*', 'messages:*', 'channels:*',
+      'conversations:*', 'messages:*', 'channels:*', 'kb:*', 'ai:*', 'agents:*',
     ].join(',');
     const [key, peer, revocable, aliceKey] = [
       await devApiKey(dataDir, ['--workspace', 'Contract', '--scopes', crmScopes]),

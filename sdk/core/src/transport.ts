@@ -30,6 +30,13 @@ export interface SendOptions {
   idempotencyKey?: string | undefined;
   /** The operation is harmless to repeat though it is a write without an Idempotency-Key (a PUT, a PATCH that sets). */
   repeatable?: boolean | undefined;
+  /** How a 2xx body is read: JSON (the default), or an ArrayBuffer for an operation that answers a file's bytes. */
+  parseAs?: 'json' | 'arrayBuffer' | undefined;
+}
+
+/** A body of raw bytes (an upload), sent as it is instead of as JSON. */
+function isBytes(body: unknown): body is Uint8Array | ArrayBuffer | Blob {
+  return body instanceof Uint8Array || body instanceof ArrayBuffer || (typeof Blob !== 'undefined' && body instanceof Blob);
 }
 
 /** The 2xx body with the Response it came in, and how many attempts it took (1 when the first one answered). */
@@ -67,10 +74,14 @@ export async function send(
   const maxRetries = options.maxRetries === undefined ? policy.maxRetries : wholeNumber('maxRetries', options.maxRetries);
   const repeatable = isRepeatable(route, options);
   const init: Record<string, unknown> = { params: { path: input?.path, query: input?.query } };
+  const bytes = input !== undefined && 'body' in input && isBytes(input.body);
   if (input && 'body' in input) init.body = input.body;
+  if (bytes) init.bodySerializer = (body: unknown) => body;
+  if (options.parseAs) init.parseAs = options.parseAs;
   if (options.signal) init.signal = options.signal;
   const extra = options.idempotencyKey === undefined ? undefined : { 'Idempotency-Key': options.idempotencyKey };
-  if (options.headers || extra) init.headers = mergeHeaders(options.headers, extra);
+  const type = bytes ? { 'Content-Type': 'application/octet-stream' } : undefined;
+  if (options.headers || extra || type) init.headers = mergeHeaders(type, options.headers, extra);
 
   for (let attempt = 1; ; attempt++) {
     let outcome: Awaited<ReturnType<LooseRequest>>;

@@ -1,10 +1,12 @@
 // createPartnerClient: the API-key client of the partner data API (/api/v1/partner/crm), of key self-management
-// (/api/v1/api-keys) and of webhooks (/api/v1/webhooks, /api/v1/webhook-deliveries). openapi-fetch underneath,
+// (/api/v1/api-keys), of webhooks (/api/v1/webhooks, /api/v1/webhook-deliveries), of the knowledge base and AI
+// (/api/v1/inbox/kb, /api/v1/inbox/ai) and of storage (/api/v1/storage; uploads take a Uint8Array, ArrayBuffer or
+// Blob as the body, getStorageFileContent resolves to an ArrayBuffer). openapi-fetch underneath,
 // X-Api-Key on every request, one typed method per operation, an Idempotency-Key per logical write, retries and
 // cursor pagination.
 import type { Client, Middleware } from 'openapi-fetch';
 import { underlying, type CommonClientOptions } from './common.js';
-import { keyOperationIds, keyOperationRoutes, type KeyOperationId } from './operations.js';
+import { byteResponseOperations, keyOperationIds, keyOperationRoutes, type KeyOperationId } from './operations.js';
 import { items, pages, type ItemOf, type KeyPaginatedOperationId, type ListEnvelope, type PageOf } from './pagination.js';
 import type { paths } from './schema.js';
 import { send, type LooseInput, type ResultWithResponse } from '@chat-platform/sdk-core';
@@ -79,6 +81,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
       headers: callOptions.headers,
       maxRetries: callOptions.maxRetries,
       idempotencyKey,
+      parseAs: byteResponseOperations.has(operation) ? 'arrayBuffer' : undefined,
     });
   }
   const call = async (operation: KeyOperationId, input?: LooseInput, callOptions?: WriteCallOptions) =>

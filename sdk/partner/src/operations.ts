@@ -25,10 +25,11 @@ export type RouteOf<K extends OperationId> = {
   }[HttpMethod & keyof paths[P]];
 }[keyof paths];
 
-/** Path prefixes an API key may enter that this SDK covers: the partner data API, key self-management, webhooks, the inbox and reports. */
+/** Path prefixes an API key may enter that this SDK covers: the partner data API, key self-management, webhooks, the inbox
+ * (conversations, messages, channels, knowledge base, AI), reports and storage. */
 export type KeySurfacePath =
   | `/api/v1/partner/crm${string}` | `/api/v1/api-keys${string}` | `/api/v1/webhooks${string}` | `/api/v1/webhook-deliveries${string}`
-  | `/api/v1/inbox${string}` | `/api/v1/reports${string}`;
+  | `/api/v1/inbox${string}` | `/api/v1/reports${string}` | `/api/v1/storage${string}`;
 
 /** Path prefixes of the administration operations, called with a workspace user's bearer JWT. */
 export type AdminSurfacePath = `/api/v1/workspaces${string}` | `/api/v1/plans${string}`;
@@ -114,6 +115,24 @@ export const keyOperationRoutes = {
   updateInboxChannel: { method: 'patch', path: '/api/v1/inbox/channels/{id}' },
   deleteInboxChannel: { method: 'delete', path: '/api/v1/inbox/channels/{id}' },
   getInboxReport: { method: 'get', path: '/api/v1/reports/inbox' },
+  listKbArticles: { method: 'get', path: '/api/v1/inbox/kb/articles' },
+  createKbArticle: { method: 'post', path: '/api/v1/inbox/kb/articles' },
+  getKbArticle: { method: 'get', path: '/api/v1/inbox/kb/articles/{id}' },
+  updateKbArticle: { method: 'patch', path: '/api/v1/inbox/kb/articles/{id}' },
+  deleteKbArticle: { method: 'delete', path: '/api/v1/inbox/kb/articles/{id}' },
+  searchKbArticles: { method: 'get', path: '/api/v1/inbox/kb/search' },
+  getAiSettings: { method: 'get', path: '/api/v1/inbox/ai/settings' },
+  createAiSuggestions: { method: 'post', path: '/api/v1/inbox/ai/suggestions' },
+  listAiAgents: { method: 'get', path: '/api/v1/inbox/ai/agents' },
+  createAiAgent: { method: 'post', path: '/api/v1/inbox/ai/agents' },
+  getAiAgent: { method: 'get', path: '/api/v1/inbox/ai/agents/{id}' },
+  updateAiAgent: { method: 'patch', path: '/api/v1/inbox/ai/agents/{id}' },
+  deleteAiAgent: { method: 'delete', path: '/api/v1/inbox/ai/agents/{id}' },
+  uploadStorageFile: { method: 'post', path: '/api/v1/storage/files' },
+  listStorageFiles: { method: 'get', path: '/api/v1/storage/files' },
+  getStorageFile: { method: 'get', path: '/api/v1/storage/files/{id}' },
+  getStorageFileContent: { method: 'get', path: '/api/v1/storage/files/{id}/content' },
+  deleteStorageFile: { method: 'delete', path: '/api/v1/storage/files/{id}' },
 } as const satisfies { readonly [K in KeyOperationId]: RouteOf<K> };
 
 /** operationId → HTTP method and path template of every bearer-JWT (administration) operation. */
@@ -134,6 +153,9 @@ export const adminOperationRoutes = {
   getApiKey: { method: 'get', path: '/api/v1/workspaces/{workspace_id}/api-keys/{key_id}' },
   revokeApiKey: { method: 'post', path: '/api/v1/workspaces/{workspace_id}/api-keys/{key_id}/revoke' },
 } as const satisfies { readonly [K in AdminOperationId]: RouteOf<K> };
+
+/** Operations whose 2xx body is a file's bytes (any media type): the client resolves them to an ArrayBuffer. */
+export const byteResponseOperations: ReadonlySet<KeyOperationId> = new Set<KeyOperationId>(['getStorageFileContent']);
 
 export const keyOperationIds = Object.keys(keyOperationRoutes) as KeyOperationId[];
 export const adminOperationIds = Object.keys(adminOperationRoutes) as AdminOperationId[];

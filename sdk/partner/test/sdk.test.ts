@@ -6,6 +6,7 @@ import { startTestPlatform, type TestPlatform } from '../../../test/support/plat
 import { testWorkspace, type TestWorkspace } from '../../../test/support/partner.js';
 import {
   adminOperationRoutes,
+  byteResponseOperations,
   createPartnerAdminClient,
   createPartnerClient,
   keyOperationRoutes,
@@ -75,7 +76,34 @@ describe('route tables', () => {
     expect(plain(keyOperationRoutes)).toEqual(bySecurity['api-key']);
     expect(plain(adminOperationRoutes)).toEqual(bySecurity['bearer-jwt']);
     expect(Object.keys(bySecurity).sort()).toEqual(['api-key', 'bearer-jwt']);
-    expect(Object.keys(keyOperationRoutes)).toHaveLength(60);
+    expect(Object.keys(keyOperationRoutes)).toHaveLength(78);
+  });
+
+  test('byteResponseOperations are exactly the operations whose 2xx body is not JSON', async () => {
+    const doc = JSON.parse(await readFile(new URL('../../../generated/openapi/partner.json', import.meta.url), 'utf8')) as {
+      paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, unknown> }> }>>;
+    };
+    const bytes = Object.values(doc.paths).flatMap((item) =>
+      Object.values(item).filter((op) => Object.entries(op.responses).some(([status, r]) => status.startsWith('2') && r.content && !('application/json' in r.content))).map((op) => op.operationId),
+    );
+    expect([...byteResponseOperations]).toEqual(bytes);
+  });
+});
+
+describe('knowledge base and storage through the typed methods', () => {
+  test('an article found by search; a file uploaded as bytes and read back as an ArrayBuffer', async () => {
+    const client = clientFor((await ws.key(['kb:*'])).key);
+    const article = await client.createKbArticle({ body: { title: 'Refunds', body: 'A refund takes five days.' } });
+    const found = await client.searchKbArticles({ query: { q: 'refund' } });
+    expect(found.data.map((m) => m.article.id)).toEqual([article.id]);
+
+    const bytes = new Uint8Array([0, 1, 2, 250, 255]);
+    const file = await client.uploadStorageFile({ query: { file_name: 'b.bin', content_type: 'application/x-test' }, body: bytes });
+    expect(file).toMatchObject({ object: 'storage.file', size: 5, content_type: 'application/x-test' });
+    const content = await client.getStorageFileContent({ path: { id: file.id } });
+    expect(new Uint8Array(content as ArrayBuffer)).toEqual(bytes);
+    const missing = await apiError(client.getStorageFile({ path: { id: article.id } }));
+    expect(missing.code).toBe('file_not_found');
   });
 });
 

@@ -34,6 +34,12 @@ type InboxWriteOperationId = 'updateInboxConversation' | 'sendInboxMessage' | 'c
 type InboxOperationId =
   | InboxWriteOperationId | 'listInboxConversations' | 'getInboxConversation' | 'listInboxConversationMessages' | 'listInboxMessages' | 'getInboxMessage'
   | 'listInboxChannels' | 'getInboxChannel' | 'getInboxReport';
+type KbAiStorageWriteOperationId =
+  | 'createKbArticle' | 'updateKbArticle' | 'deleteKbArticle' | 'createAiSuggestions' | 'createAiAgent' | 'updateAiAgent' | 'deleteAiAgent'
+  | 'uploadStorageFile' | 'deleteStorageFile';
+type KbAiStorageOperationId =
+  | KbAiStorageWriteOperationId | 'listKbArticles' | 'getKbArticle' | 'searchKbArticles' | 'getAiSettings' | 'listAiAgents' | 'getAiAgent'
+  | 'listStorageFiles' | 'getStorageFile' | 'getStorageFileContent';
 
 // The two clients split the spec's operations between them, and each client has exactly its own as methods.
 assert<Equal<KeyOperationId | AdminOperationId, keyof operations>>();
@@ -54,11 +60,12 @@ assert<
     | 'getCurrentApiKey' | 'revokeCurrentApiKey'
     | WebhookOperationId
     | InboxOperationId
+    | KbAiStorageOperationId
   >
 >();
 // The writes the client sends an Idempotency-Key with are exactly those the spec gives the header.
 assert<Equal<KeyWriteOperationId, WithIdempotencyHeader>>();
-assert<Equal<KeyWriteOperationId, 'createLead' | 'updateLead' | 'createDeal' | 'updateDeal' | 'createContact' | 'updateContact' | 'createCompany' | 'updateCompany' | 'createActivity' | 'revokeCurrentApiKey' | WebhookWriteOperationId | InboxWriteOperationId>>();
+assert<Equal<KeyWriteOperationId, 'createLead' | 'updateLead' | 'createDeal' | 'updateDeal' | 'createContact' | 'updateContact' | 'createCompany' | 'updateCompany' | 'createActivity' | 'revokeCurrentApiKey' | WebhookWriteOperationId | InboxWriteOperationId | KbAiStorageWriteOperationId>>();
 
 // Pagination: lists with a cursor; the one-page lists are lists but cannot be walked.
 assert<Equal<AdminPaginatedOperationId, 'listWorkspaces' | 'listMembers' | 'listApiKeys'>>();

@@ -6,7 +6,7 @@
 import type { Clock } from '../../platform/clock.js';
 import { inTransaction, type SqlPool } from '../../platform/db/sql.js';
 import type { Queues } from '../../platform/queues.js';
-import type { MediaStore } from './store.js';
+import type { MediaStore } from '../../core/media/store.js';
 
 export interface CleanupDeps {
   sql: SqlPool;

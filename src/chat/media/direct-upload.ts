@@ -3,13 +3,12 @@
 // like any session's file (attachments.ts). The row is written before the bytes and expires like an unsent
 // session's, so a send that fails after it, or a crash, leaves nothing the upload cleanup does not remove.
 import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
-import { Upload } from '@tus/server';
 import type { Clock } from '../../platform/clock.js';
 import type { SqlPool } from '../../platform/db/sql.js';
 import { newId } from '../../platform/ids.js';
 import { hashToken } from './sessions.js';
-import type { MediaStore } from './store.js';
+import type { MediaStore } from '../../core/media/store.js';
+import { writeWhole } from '../../core/media/write.js';
 
 export interface DirectUploadDeps {
   sql: SqlPool;
@@ -35,9 +34,7 @@ export async function storeDirectUpload(deps: DirectUploadDeps, store: MediaStor
     [id, ownerId, file.fileName, file.contentType, file.bytes.length, hashToken(randomBytes(32).toString('base64url')), expiresAt, now],
   );
   try {
-    const datastore = await store.datastore();
-    await datastore.create(new Upload({ id, size: file.bytes.length, offset: 0, metadata: { filename: file.fileName, filetype: file.contentType } }));
-    await datastore.write(Readable.from([Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.length)]), id, 0);
+    await writeWhole(store, id, file.bytes, file);
   } catch (err) {
     await discardDirectUpload(deps, store, id);
     throw err;

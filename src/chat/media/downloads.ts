@@ -9,7 +9,8 @@ import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { isUuid } from '../../platform/ids.js';
 import { filePath } from './attachments.js';
-import type { MediaStore } from './store.js';
+import type { MediaStore } from '../../core/media/store.js';
+import { attachmentHeaders } from '../../core/media/attachment-headers.js';
 
 const fileNotFound = () => chatErrors.notFound('File', 'file_not_found');
 
@@ -19,22 +20,9 @@ const readableSql = `
      and exists (select 1 from messages m join room_members rm on rm.room_id = m.room_id and rm.account_id = $2
                   where m.attachments @> $3::jsonb and m.recalled_at is null)`;
 
-/** RFC 6266: an ASCII fallback and the UTF-8 name (RFC 8187). */
-function contentDisposition(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
-}
-
 /** A stored file's bytes, always as an attachment that a browser neither renders nor sniffs, never cached. */
 export function sendStoredFile(reply: FastifyReply, file: { file_name: string; content_type: string; size: number }, body: Readable): FastifyReply {
-  return reply
-    .header('content-type', file.content_type)
-    .header('content-length', String(file.size))
-    .header('content-disposition', contentDisposition(file.file_name))
-    .header('x-content-type-options', 'nosniff')
-    .header('content-security-policy', "default-src 'none'; sandbox")
-    .header('cache-control', 'private, no-store')
-    .send(body);
+  return reply.headers(attachmentHeaders(file)).send(body);
 }
 
 export function mountDownloads(app: FastifyInstance, deps: ChatDeps, store: MediaStore, authenticate: (request: FastifyRequest) => Promise<Caller>): void {

@@ -5,7 +5,7 @@ import type { Server } from '@tus/server';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { mountDownloads } from './downloads.js';
-import type { MediaStore } from './store.js';
+import type { MediaStore } from '../../core/media/store.js';
 import { buildTusServer, mountTus } from './tus.js';
 
 export async function mountMedia(app: FastifyInstance, deps: ChatDeps, store: MediaStore, authenticate: (request: FastifyRequest) => Promise<Caller>): Promise<void> {

@@ -8,7 +8,7 @@ import type { ChatDeps } from '../deps.js';
 import { accountsAudience, emit } from '../rooms/events.js';
 import { inTransaction } from '../../platform/db/sql.js';
 import { isUuid } from '../../platform/ids.js';
-import type { MediaStore } from './store.js';
+import type { MediaStore } from '../../core/media/store.js';
 import { tokenMatches, tusPath, uploadColumns, uploadTokenHeader, hashToken, type UploadRow } from './sessions.js';
 import { typeAllowed } from './types.js';
 

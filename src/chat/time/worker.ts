@@ -6,7 +6,7 @@ import { Worker, type Job } from 'bullmq';
 import type { Logger } from '../../platform/logger.js';
 import { queuePrefix, timeQueueName } from '../../platform/queues.js';
 import { connectRedis } from '../../platform/redis.js';
-import type { MediaStore } from '../media/store.js';
+import type { MediaStore } from '../../core/media/store.js';
 import { cleanupUploads } from '../media/cleanup.js';
 import { fireDueReminders } from '../reminders/fire.js';
 import { fireDueScheduled, type FireDeps } from '../scheduled/fire.js';

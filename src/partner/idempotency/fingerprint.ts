@@ -38,8 +38,9 @@ export function sortedJson(value: unknown): string {
 }
 
 export function requestFingerprint(method: string, url: string, body: unknown): Buffer {
+  // Raw bytes (an uploaded file) count as they are; walking them as JSON would cost a key per byte.
   return createHash('sha256')
     .update(`${method.toUpperCase()} ${url}\n`)
-    .update(sortedJson(body ?? null))
+    .update(Buffer.isBuffer(body) ? Buffer.concat([Buffer.from('bytes:'), body]) : Buffer.from(sortedJson(body ?? null)))
     .digest();
 }

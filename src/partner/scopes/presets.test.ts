@@ -1,7 +1,6 @@
 // Every preset of the catalogue, one row each: a key made with the preset (through key creation, as a workspace
 // administrator makes it) does what its scopes say on served paths, and is refused (403 scope_required naming the
-// scope) outside them. A preset whose scopes name operations not served yet says which in `awaiting`; its row
-// gains `allowed` calls when they are.
+// scope) outside them.
 import { randomUUID } from 'node:crypto';
 import { call, startTestPlatform, type TestPlatform } from '../../../test/support/platform.js';
 import { testWorkspace, type TestWorkspace } from '../../../test/support/partner.js';
@@ -29,8 +28,6 @@ interface PresetRow {
   allowed: Probe[];
   /** Calls outside its scopes: each is 403 scope_required naming the probe's scope. */
   refused: Probe[];
-  /** Operations of the preset's scopes that no path serves yet. */
-  awaiting?: string;
 }
 
 let platform: TestPlatform;
@@ -51,6 +48,12 @@ const probes = {
   sendMessage: { scope: 'messages:send', ok: 201, send: (key, w) => send('POST', `/api/v1/inbox/conversations/${w.conversation}/messages`, key, { text: 'Thanks!' }) } satisfies Probe,
   listChannels: get('channels:read', '/api/v1/inbox/channels'),
   createChannel: { scope: 'channels:manage', ok: 201, send: (key) => send('POST', '/api/v1/inbox/channels', key, { kind: 'email', name: 'Mail' }) } satisfies Probe,
+  aiSettings: get('ai:read', '/api/v1/inbox/ai/settings'),
+  aiSuggestions: { scope: 'ai:invoke', ok: 200, send: (key) => send('POST', '/api/v1/inbox/ai/suggestions', key, { text: 'How long does a refund take?' }) } satisfies Probe,
+  listAgents: get('agents:read', '/api/v1/inbox/ai/agents'),
+  listArticles: get('kb:read', '/api/v1/inbox/kb/articles'),
+  searchArticles: get('kb:read', '/api/v1/inbox/kb/search?q=refund'),
+  createArticle: { scope: 'kb:write', ok: 201, send: (key) => send('POST', '/api/v1/inbox/kb/articles', key, { title: 'Refunds', body: 'A refund takes five days.' }) } satisfies Probe,
   listWebhooks: get('webhooks:read', '/api/v1/webhooks'),
   listDeliveries: get('webhooks:read', '/api/v1/webhook-deliveries'),
   createWebhook: { scope: 'webhooks:manage', ok: 201, send: (key) => send('POST', '/api/v1/webhooks', key, { name: 'x', url: 'https://hooks.example.com/x', events: ['lead.created'] }) } satisfies Probe,
@@ -87,14 +90,12 @@ const presetRows: Record<string, PresetRow> = {
     refused: [p.updateConversation, p.listChannels, p.createChannel, p.listLeads],
   },
   'Conversations + AI': {
-    allowed: [p.listConversations, p.updateConversation, p.listMessages, p.sendMessage, p.inboxReport],
-    refused: [p.listChannels, p.listLeads, p.listWebhooks],
-    awaiting: 'the AI operations (ai:read, ai:invoke)',
+    allowed: [p.listConversations, p.updateConversation, p.listMessages, p.sendMessage, p.inboxReport, p.aiSettings, p.aiSuggestions],
+    refused: [p.listChannels, p.listAgents, p.listArticles, p.listLeads, p.listWebhooks],
   },
   'KB read': {
-    allowed: [],
-    refused: [p.listConversations, p.listMessages, p.listChannels, p.listLeads, p.listWebhooks],
-    awaiting: 'the knowledge-base read operations (kb:read)',
+    allowed: [p.listArticles, p.searchArticles],
+    refused: [p.createArticle, p.aiSuggestions, p.listConversations, p.listMessages, p.listChannels, p.listLeads, p.listWebhooks],
   },
   'Webhooks read': {
     allowed: [p.listWebhooks, p.listDeliveries],
@@ -139,11 +140,9 @@ async function presetKey(preset: string): Promise<string> {
   return res.body.key;
 }
 
-test('every preset of the catalogue has a row, and only a row awaiting operations has no allowed call', () => {
+test('every preset of the catalogue has a row, and every row has allowed calls', () => {
   expect(Object.keys(presetRows).sort()).toEqual(Object.keys(scopePresets).sort());
-  for (const [name, row] of Object.entries(presetRows)) {
-    if (row.allowed.length === 0) expect({ name, awaiting: row.awaiting }).toEqual({ name, awaiting: expect.any(String) });
-  }
+  for (const [name, row] of Object.entries(presetRows)) expect({ name, allowed: row.allowed.length > 0 }).toEqual({ name, allowed: true });
 });
 
 test.each(Object.keys(scopePresets))('%s: allowed where its scopes say, 403 scope_required elsewhere', async (preset) => {

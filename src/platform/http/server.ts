@@ -99,7 +99,7 @@ export interface ListenerOptions<Ops, Ctx> {
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 
-type RawHandler = (input: { params: unknown; query: unknown; body: unknown }, ctx: unknown) => Promise<Result<unknown> & { status: number; body: unknown; location?: string }>;
+type RawHandler = (input: { params: unknown; query: unknown; body: unknown }, ctx: unknown) => Promise<Result<unknown> & { status: number; body: unknown; location?: string; headers?: Record<string, string> }>;
 
 function securityByOperation(spec: Record<string, unknown>): Map<string, Array<Record<string, string[]>>> {
   const result = new Map<string, Array<Record<string, string[]>>>();
@@ -446,6 +446,7 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
             options.context(request),
           );
           if (result.location) reply.header('location', result.location);
+          for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
           reply.code(result.status);
           return result.body;
         },

@@ -1,14 +1,22 @@
 // Handler types derived from openapi-typescript's `operations`, so that an operation without a handler,
 // or a handler answering a status or body the spec does not declare, fails the typecheck.
+import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 
 type SuccessStatus = 200 | 201 | 202 | 204;
-type JsonBody<R> = R extends { content: { 'application/json': infer B } } ? B : undefined;
+// Raw bytes in (application/octet-stream bodies arrive as a Buffer) and out (a file of any type, streamed).
+type JsonBody<R> = R extends { content: { 'application/json': infer B } }
+  ? B
+  : R extends { content: { 'application/octet-stream': unknown } }
+    ? Buffer
+    : R extends { content: { '*/*': unknown } }
+      ? Readable
+      : undefined;
 type Responses<Op> = Op extends { responses: infer R } ? R : never;
 
 /** What a handler returns: one of the operation's success statuses with its body. */
 export type Result<Op> = {
-  [S in keyof Responses<Op> & SuccessStatus]: { status: S; body: JsonBody<Responses<Op>[S]>; location?: string };
+  [S in keyof Responses<Op> & SuccessStatus]: { status: S; body: JsonBody<Responses<Op>[S]>; location?: string; headers?: Record<string, string> };
 }[keyof Responses<Op> & SuccessStatus];
 
 type Param<Op, K extends string> = Op extends { parameters: infer P }

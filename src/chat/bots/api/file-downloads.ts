@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { SqlPool } from '../../../platform/db/sql.js';
 import { sendStoredFile } from '../../media/downloads.js';
-import type { MediaStore } from '../../media/store.js';
+import type { MediaStore } from '../../../core/media/store.js';
 import { BotApiError, botApiErrors } from './errors.js';
 import { filePathPrefix } from './file-ids.js';
 import { visibleFile } from './files.js';

@@ -8,7 +8,7 @@ import type { SqlPool } from '../../../platform/db/sql.js';
 import { claimUploads } from '../../media/attachments.js';
 import { discardDirectUpload, readHead, storeDirectUpload } from '../../media/direct-upload.js';
 import { imageHeadBytes, imageSize, type ImageSize } from '../../media/image-size.js';
-import type { MediaStore } from '../../media/store.js';
+import type { MediaStore } from '../../../core/media/store.js';
 import { typeAllowed, typeOfFileName } from '../../media/types.js';
 import type { BotDeps } from '../deps.js';
 import type { BotAttachment, TelegramMessage } from '../telegram.js';

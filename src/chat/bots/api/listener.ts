@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildListener } from '../../../platform/http/server.js';
 import { loadSpecification } from '../../../platform/http/specification.js';
 import type { Logger } from '../../../platform/logger.js';
-import type { MediaStore } from '../../media/store.js';
+import type { MediaStore } from '../../../core/media/store.js';
 import type { Readiness } from '../../../platform/readiness.js';
 import type { BotDeps } from '../deps.js';
 import { ForwardService } from '../../messages/forward.js';

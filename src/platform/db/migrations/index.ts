@@ -20,6 +20,7 @@ import { Migration20261124000300MessageSearch } from './Migration20261124000300M
 import { Migration20261124000400WorkspaceNotificationEmail } from './Migration20261124000400WorkspaceNotificationEmail.js';
 import { Migration20261125000200Mentions } from './Migration20261125000200Mentions.js';
 import { Migration20261125000400PartnerInbox } from './Migration20261125000400PartnerInbox.js';
+import { Migration20261125000500PartnerKnowledge } from './Migration20261125000500PartnerKnowledge.js';
 import { Migration20261125000600OutboxTraceContext } from './Migration20261125000600OutboxTraceContext.js';
 
 export const migrations = [
@@ -44,5 +45,6 @@ export const migrations = [
   { name: 'Migration20261124000400WorkspaceNotificationEmail', class: Migration20261124000400WorkspaceNotificationEmail },
   { name: 'Migration20261125000200Mentions', class: Migration20261125000200Mentions },
   { name: 'Migration20261125000400PartnerInbox', class: Migration20261125000400PartnerInbox },
+  { name: 'Migration20261125000500PartnerKnowledge', class: Migration20261125000500PartnerKnowledge },
   { name: 'Migration20261125000600OutboxTraceContext', class: Migration20261125000600OutboxTraceContext },
 ];

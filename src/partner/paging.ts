@@ -1,0 +1,27 @@
+// Stripe-style lists over a table ordered by id (UUIDv7, so newest first is id descending): the cursor is the last
+// id of the page, signed for its list so that it pages nothing else.
+import { cursorUuid, decodeCursor, encodeCursor } from '../platform/http/cursor.js';
+import { partnerErrors } from './errors.js';
+
+export interface ListPage<T> {
+  object: 'list';
+  data: T[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/** The id a page continues after, or undefined for the first page; 400 for a cursor of another list. */
+export function afterIdOf(list: string, raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const id = cursorUuid(decodeCursor(raw, list)?.i);
+  if (!id) throw partnerErrors.badInput('query.cursor', 'is not a cursor this list returned; pass next_cursor back unchanged');
+  return id;
+}
+
+/** A page from rows fetched with limit + 1 (the extra row only tells that more follow). */
+export function idPage<R extends { id: string }, T>(list: string, rows: R[], limit: number, render: (row: R) => T): ListPage<T> {
+  const hasMore = rows.length > limit;
+  const page = hasMore ? rows.slice(0, limit) : rows;
+  const last = page[page.length - 1];
+  return { object: 'list', data: page.map(render), has_more: hasMore, next_cursor: hasMore && last ? encodeCursor({ i: last.id }, list) : null };
+}
