@@ -230,7 +230,12 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
 
     if (config.services.includes('chat')) {
       stops.push(await botWaiters.listen(subscriber));
-      const presence = { typing: new TypingService(sql, redis, config.realtimeTypingIntervalMs), presence: new PresenceService(sql, redis) };
+      const presence = {
+        typing: new TypingService(sql, redis, config.realtimeTypingIntervalMs),
+        presence: new PresenceService(sql, redis, (err: unknown) => log.error({ err }, 'realtime: presence announcement failed')),
+      };
+      // Stopped after the listener (stops run in reverse): the sessions it closes are not announced any more.
+      stops.push(async () => presence.presence.close());
       const chat = await buildChatListener({
         deps: { orm, sql, reads, clock, queues, verifyKeys, accounts, config, gateKeys },
         log,

@@ -8,13 +8,13 @@ const awayKey = (accountId: string) => `presence:away:${accountId}`;
 const seenKey = (accountId: string) => `presence:seen:${accountId}`;
 
 /**
- * Adds or refreshes one session: drops entries past their time, notes how many were alive before, scores this one
- * until now+ttl, keeps the key for at least twice ttl, records last-seen. Returns the count before.
+ * Adds or refreshes one session: drops entries past their time, notes how many were alive before (this session's
+ * own entry included, so that a refresh of a live session is no change), scores this one until now+ttl, keeps the
+ * key for at least twice ttl, records last-seen. Returns the count before.
  */
 const touchScript = `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 local before = redis.call('ZCARD', KEYS[1])
-if redis.call('ZSCORE', KEYS[1], ARGV[3]) then before = before - 1 end
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
 -- Only ever lengthened: another session of the account may have a longer heart-beat interval.
 if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
@@ -39,7 +39,7 @@ export interface StoredPresence {
 export class PresenceStore {
   constructor(private readonly redis: Redis) {}
 
-  /** Opens or refreshes a session's entry for ttlMs; returns whether the account had no other live session. */
+  /** Opens or refreshes a session's entry for ttlMs; returns whether the account was offline until now. */
   async touch(accountId: string, sessionId: string, ttlMs: number): Promise<boolean> {
     const now = Date.now();
     const before = (await this.redis.eval(touchScript, 2, sessionsKey(accountId), seenKey(accountId), now, now + ttlMs, sessionId, ttlMs * 2, presenceKeepMs)) as number;

@@ -19,21 +19,24 @@ export async function visibleTo(sql: SqlPool, viewerId: string, ids: string[]): 
 }
 
 /**
- * Who hears the account's presence events: itself (its other devices), co-members of its rooms up to
- * presenceEventRoomMaxMembers members and its accepted contacts.
+ * Who hears each account's presence events, for many accounts in one statement: the account itself (its other
+ * devices), co-members of its rooms up to presenceEventRoomMaxMembers members and its accepted contacts.
  */
-export async function presenceAudience(sql: SqlPool, accountId: string): Promise<string[]> {
-  const { rows } = await sql.query<{ id: string }>(
-    `select $1::uuid as id
+export async function presenceAudiences(sql: SqlPool, accountIds: string[]): Promise<Map<string, string[]>> {
+  const { rows } = await sql.query<{ subject: string; id: string }>(
+    `with s as (select unnest($1::uuid[]) as id)
+     select s.id as subject, s.id as id from s
      union
-     select b.account_id from room_members a
+     select s.id, b.account_id from s
+       join room_members a on a.account_id = s.id
        join rooms r on r.id = a.room_id and r.member_count <= $2
        join room_members b on b.room_id = a.room_id
-      where a.account_id = $1
      union
-     select case when c.requester_id = $1 then c.invitee_id else c.requester_id end from contact_requests c
-      where c.status = 'ACCEPTED' and (c.requester_id = $1 or c.invitee_id = $1)`,
-    [accountId, presenceEventRoomMaxMembers],
+     select s.id, case when c.requester_id = s.id then c.invitee_id else c.requester_id end from s
+       join contact_requests c on c.status = 'ACCEPTED' and (c.requester_id = s.id or c.invitee_id = s.id)`,
+    [accountIds, presenceEventRoomMaxMembers],
   );
-  return rows.map((r) => r.id);
+  const out = new Map<string, string[]>(accountIds.map((id) => [id, []]));
+  for (const r of rows) out.get(r.subject)?.push(r.id);
+  return out;
 }

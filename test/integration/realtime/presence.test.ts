@@ -274,6 +274,8 @@ describe('presence store', () => {
       const store = new PresenceStore(redis);
       const id = newId();
       expect(await store.touch(id, 's1', 300)).toBe(true);
+      // A heart-beat of the only live session is no change: nothing to announce.
+      expect(await store.touch(id, 's1', 300)).toBe(false);
       expect(await store.touch(id, 's2', 300)).toBe(false);
       expect((await store.read([id])).get(id)).toMatchObject({ online: true });
       await new Promise((r) => setTimeout(r, 200));
