@@ -25,12 +25,15 @@ export type SwarmCommand = SwarmConnect | { type: 'collect'; topic: string } | {
 
 export type SwarmReply =
   | { type: 'connected'; open: number; failed: number; firstError?: string; seconds: number }
-  | { type: 'collected'; topic: string; latencies: number[]; bytes: number }
+  | { type: 'collected'; topic: string; latencies: number[]; bytes: number; closed: number; closeReasons: Record<string, number> }
   | { type: 'closed' };
 
 const sockets: WebSocket[] = [];
 const latencies = new Map<string, number[]>();
 const bytes = new Map<string, number>();
+/** Sessions the server closed after they opened, by close code and reason. */
+const closeReasons: Record<string, number> = {};
+let closed = 0;
 
 function record(body: string): void {
   const received = Date.now();
@@ -52,7 +55,12 @@ function open(c: SwarmConnect, token: string): Promise<WebSocket> {
     const ws = new WebSocket(c.url, { localAddress: c.localAddress, perMessageDeflate: false });
     let ready = false;
     ws.on('error', (err) => (ready ? undefined : reject(err)));
-    ws.on('close', (code, reason) => (ready ? undefined : reject(new Error(`closed ${code} ${reason.toString()}`))));
+    ws.on('close', (code, reason) => {
+      if (!ready) return reject(new Error(`closed ${code} ${reason.toString()}`));
+      closed++;
+      const key = `${code} ${reason.toString()}`.trim();
+      closeReasons[key] = (closeReasons[key] ?? 0) + 1;
+    });
     if (c.raw) {
       ws.on('open', () => {
         ready = true;
@@ -129,7 +137,7 @@ process.on('message', (command: SwarmCommand) => {
   if (command.type === 'connect') {
     connectAll(command).then(reply, (err: unknown) => reply({ type: 'connected', open: 0, failed: command.accountIds.length, firstError: String(err), seconds: 0 }));
   } else if (command.type === 'collect') {
-    reply({ type: 'collected', topic: command.topic, latencies: latencies.get(command.topic) ?? [], bytes: bytes.get(command.topic) ?? 0 });
+    reply({ type: 'collected', topic: command.topic, latencies: latencies.get(command.topic) ?? [], bytes: bytes.get(command.topic) ?? 0, closed, closeReasons });
     latencies.delete(command.topic);
     bytes.delete(command.topic);
   } else {

@@ -121,18 +121,26 @@ class Generator {
 }
 
 /** Collects the latencies of a topic from every generator until `expected` arrived or `waitMs` passed. */
-async function collect(generators: Generator[], topic: string, expected: number, waitMs: number): Promise<{ latencies: number[]; bytes: number }> {
+async function collect(generators: Generator[], topic: string, expected: number, waitMs: number): Promise<{ latencies: number[]; bytes: number; closed: number; closeReasons: Record<string, number> }> {
   const latencies: number[] = [];
   let bytes = 0;
+  let closed: number;
+  let closeReasons: Record<string, number>;
   const deadline = Date.now() + waitMs;
   do {
     await sleep(250);
     for (const r of await Promise.all(generators.map((g) => g.ask<Extract<SwarmReply, { type: 'collected' }>>({ type: 'collect', topic })))) {
-      latencies.push(...r.latencies);
+      // One at a time: a spread of 100,000 values would pass the call stack's limit.
+      for (const v of r.latencies) latencies.push(v);
       bytes += r.bytes;
     }
+    // The generators' running totals of sessions the server closed, as of this round.
+    const totals = await Promise.all(generators.map((g) => g.ask<Extract<SwarmReply, { type: 'collected' }>>({ type: 'collect', topic: '' })));
+    closed = totals.reduce((n, r) => n + r.closed, 0);
+    closeReasons = {};
+    for (const r of totals) for (const [k, v] of Object.entries(r.closeReasons)) closeReasons[k] = (closeReasons[k] ?? 0) + v;
   } while (latencies.length < expected && Date.now() < deadline);
-  return { latencies: latencies.sort((a, b) => a - b), bytes };
+  return { latencies: latencies.sort((a, b) => a - b), bytes, closed, closeReasons };
 }
 
 /** Opens `accountIds.length` sessions spread over the generators, each from its own source address. */
@@ -263,10 +271,12 @@ async function main(): Promise<number> {
   );
   process.stdout.write(
     `\nsessions: ${opened.open} of ${TOTAL} opened in ${opened.seconds.toFixed(1)} s (${(opened.open / Math.max(opened.seconds, 0.001)).toFixed(0)}/s), ${opened.failed} failed` +
+      `, ${broadcast.closed} closed by the node afterwards${broadcast.closed > 0 ? ` ${JSON.stringify(broadcast.closeReasons)}` : ''}` +
       `; event bytes per delivery: room ${room.latencies.length ? (room.bytes / room.latencies.length).toFixed(0) : '-'}, broadcast ${broadcast.latencies.length ? (broadcast.bytes / broadcast.latencies.length).toFixed(0) : '-'}\n`,
   );
   const failures: string[] = [];
   if (opened.failed > 0) failures.push(`${opened.failed} sessions failed to open (first: ${opened.firstError})`);
+  if (broadcast.closed > 0) failures.push(`${broadcast.closed} sessions closed by the node during the run: ${JSON.stringify(broadcast.closeReasons)}`);
   if (room.latencies.length < ROOM_MESSAGES * ROOM) failures.push(`room: ${ROOM_MESSAGES * ROOM - room.latencies.length} deliveries missing`);
   if (broadcast.latencies.length < BROADCASTS * opened.open) failures.push(`broadcast: ${BROADCASTS * opened.open - broadcast.latencies.length} deliveries missing`);
   const baseP99 = percentile(base.latencies, 99);
