@@ -3,6 +3,9 @@
 import { cursorUuid, decodeCursor, encodeCursor } from '../platform/http/cursor.js';
 import { partnerErrors } from './errors.js';
 
+/** The page size of a list asked without limit. */
+export const defaultLimit = 50;
+
 export interface ListPage<T> {
   object: 'list';
   data: T[];

@@ -36,7 +36,9 @@ export function mentionCandidates(text: string): MentionCandidate[] {
       continue;
     }
     // A sentence's full stop after a name is not part of it: "ask @ann." mentions ann.
-    const name = m[2]!.replace(/\.+$/, '');
+    let end = m[2]!.length;
+    while (end > 0 && m[2]![end - 1] === '.') end--;
+    const name = m[2]!.slice(0, end);
     if (name.length < 2) continue;
     const lower = name.toLowerCase();
     const k: MentionKind = lower === 'all' ? 'all' : lower === 'here' ? 'here' : 'user';

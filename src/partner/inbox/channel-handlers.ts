@@ -5,7 +5,7 @@ import type { PartnerDeps } from '../deps.js';
 import type { PartnerFeatureHandlers } from '../handler-types.js';
 import { partnerInboxErrors } from './errors.js';
 import { inboxBasePath, partitionOf } from './handlers.js';
-import { beforeIdOf, defaultLimit, listOf } from './paging.js';
+import { afterIdOf, defaultLimit, idPage } from '../paging.js';
 import { channelObject } from './views.js';
 
 export type ChannelOperationId = 'listInboxChannels' | 'createInboxChannel' | 'getInboxChannel' | 'updateInboxChannel' | 'deleteInboxChannel';
@@ -15,8 +15,8 @@ export function channelHandlers(deps: PartnerDeps): PartnerFeatureHandlers<Chann
   return {
     async listInboxChannels({ query }, ctx) {
       const { limit = defaultLimit, cursor, ...filters } = query ?? {};
-      const rows = await channels.list(partitionOf(ctx), filters, { limit, beforeId: beforeIdOf('inbox.channels', cursor) });
-      return { status: 200, body: listOf(rows, limit, 'inbox.channels', channelObject) };
+      const rows = await channels.list(partitionOf(ctx), filters, { limit, beforeId: afterIdOf('inbox.channels', cursor) });
+      return { status: 200, body: idPage('inbox.channels', rows, limit, channelObject) };
     },
     async createInboxChannel({ body }, ctx) {
       const channel = channelObject(await channels.create(ctx.db, partitionOf(ctx), body, deps.clock.now()));

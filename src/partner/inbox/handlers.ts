@@ -8,7 +8,7 @@ import { keyOf, type PartnerContext } from '../context.js';
 import type { PartnerDeps } from '../deps.js';
 import type { PartnerFeatureHandlers } from '../handler-types.js';
 import { partnerInboxErrors } from './errors.js';
-import { beforeIdOf, defaultLimit, listOf } from './paging.js';
+import { afterIdOf, defaultLimit, idPage } from '../paging.js';
 import { conversationObject, messageObject } from './views.js';
 
 export const inboxBasePath = '/api/v1/inbox';
@@ -28,8 +28,8 @@ export function inboxHandlers(deps: PartnerDeps): PartnerFeatureHandlers<InboxOp
   return {
     async listInboxConversations({ query }, ctx) {
       const { limit = defaultLimit, cursor, ...filters } = query ?? {};
-      const rows = await conversations.list(partitionOf(ctx), filters, { limit, beforeId: beforeIdOf('inbox.conversations', cursor) });
-      return { status: 200, body: listOf(rows, limit, 'inbox.conversations', conversationObject) };
+      const rows = await conversations.list(partitionOf(ctx), filters, { limit, beforeId: afterIdOf('inbox.conversations', cursor) });
+      return { status: 200, body: idPage('inbox.conversations', rows, limit, conversationObject) };
     },
     async getInboxConversation({ params }, ctx) {
       return { status: 200, body: conversationObject(await conversations.get(partitionOf(ctx), params.id)) };
@@ -41,11 +41,11 @@ export function inboxHandlers(deps: PartnerDeps): PartnerFeatureHandlers<InboxOp
       const part = partitionOf(ctx);
       const { limit = defaultLimit, cursor, direction } = query ?? {};
       const list = `inbox.conversation-messages:${params.id}`;
-      const beforeId = beforeIdOf(list, cursor);
+      const beforeId = afterIdOf(list, cursor);
       // 404 for a conversation that is not the key's, rather than an empty list.
       await conversations.get(part, params.id);
       const rows = await messages.list(part, { conversation_id: params.id, direction }, { limit, beforeId });
-      return { status: 200, body: listOf(rows, limit, list, messageObject) };
+      return { status: 200, body: idPage(list, rows, limit, messageObject) };
     },
     async sendInboxMessage({ params, body }, ctx) {
       const message = messageObject(
@@ -55,8 +55,8 @@ export function inboxHandlers(deps: PartnerDeps): PartnerFeatureHandlers<InboxOp
     },
     async listInboxMessages({ query }, ctx) {
       const { limit = defaultLimit, cursor, ...filters } = query ?? {};
-      const rows = await messages.list(partitionOf(ctx), filters, { limit, beforeId: beforeIdOf('inbox.messages', cursor) });
-      return { status: 200, body: listOf(rows, limit, 'inbox.messages', messageObject) };
+      const rows = await messages.list(partitionOf(ctx), filters, { limit, beforeId: afterIdOf('inbox.messages', cursor) });
+      return { status: 200, body: idPage('inbox.messages', rows, limit, messageObject) };
     },
     async getInboxMessage({ params }, ctx) {
       return { status: 200, body: messageObject(await messages.get(partitionOf(ctx), params.id)) };

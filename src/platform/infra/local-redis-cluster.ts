@@ -68,7 +68,10 @@ async function waitUntilOk(ports: number[], masters: number): Promise<void> {
   const deadline = Date.now() + settleTimeoutMs;
   for (;;) {
     const infos = await Promise.all(ports.map(async (p) => (await run('redis-cli', ['-p', String(p), 'cluster', 'info'])).stdout));
-    const ready = infos.every((info) => /cluster_state:ok/.test(info) && new RegExp(`cluster_known_nodes:${masters}\\b`).test(info));
+    const ready = infos.every((info) => {
+      const lines = info.split('\n').map((line) => line.trim());
+      return lines.includes('cluster_state:ok') && lines.includes(`cluster_known_nodes:${masters}`);
+    });
     if (ready) return;
     if (Date.now() > deadline) throw new Error(`the local Redis Cluster did not reach cluster_state:ok within ${settleTimeoutMs} ms`);
     await sleep(100);

@@ -56,9 +56,26 @@ const typingIn = (roomId: string, from: string) => (n: Notice) => n.topic === 't
 const presenceOf = (accountId: string, status: string) => (n: Notice) => n.topic === 'presence' && n.payload.accountId === accountId && n.payload.status === status;
 
 /** Rows that typing or presence must never add: outbox events and per-account log entries. */
-async function eventRows(p: TestPlatform): Promise<number> {
-  const { rows } = await p.db.query<{ n: string }>('select (select count(*) from outbox) + (select count(*) from user_events) as n');
+/** Outbox rows addressed to these rooms or accounts and the accounts' event-log rows (other suites write their own). */
+async function eventRows(p: TestPlatform, accountIds: string[], roomIds: string[]): Promise<number> {
+  const { rows } = await p.db.query<{ n: string }>(
+    `select (select count(*) from outbox
+              where payload->'audience'->>'roomId' = any($2::text[]) or payload->'audience'->'accountIds' ?| $1::text[])
+          + (select count(*) from user_events where account_id = any($1::uuid[])) as n`,
+    [accountIds, roomIds],
+  );
   return Number(rows[0]!.n);
+}
+
+/** The count once the relay has written what the rooms' creation caused: the same twice, 300 ms apart. */
+async function settledEventRows(p: TestPlatform, accountIds: string[], roomIds: string[]): Promise<number> {
+  let last = -1;
+  for (;;) {
+    const n = await eventRows(p, accountIds, roomIds);
+    if (n === last) return n;
+    last = n;
+    await new Promise((r) => setTimeout(r, 300));
+  }
 }
 
 describe('typing', () => {
@@ -71,7 +88,8 @@ describe('typing', () => {
     const member = await listener(b, bob);
     const outsider = await listener(b, carol);
     try {
-      const before = await eventRows(a);
+      const scope: [string[], string[]] = [[alice.id, bob.id, carol.id], [roomId, otherRoom]];
+      const before = await settledEventRows(a, ...scope);
       const sentAt = Date.now();
       await stompTyping(sender.probe, roomId, 't1');
       const notice = await eventually(async () => member.notices.find(typingIn(roomId, alice.id)));
@@ -86,7 +104,7 @@ describe('typing', () => {
       await eventually(async () => outsider.notices.find(typingIn(otherRoom, alice.id)));
       expect(outsider.notices.filter((n) => n.payload.roomId === roomId)).toEqual([]);
       expect(sender.notices.filter((n) => n.topic === 'typing')).toEqual([]);
-      expect(await eventRows(a)).toBe(before);
+      expect(await eventRows(a, ...scope)).toBe(before);
     } finally {
       await Promise.all([sender.probe.close(), member.probe.close(), outsider.probe.close()]);
     }
