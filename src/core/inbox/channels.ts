@@ -2,6 +2,7 @@
 // and a status (active, or paused while its traffic is stopped). A channel's kind is one of the conversation
 // channels, so reports by channel line up with it. Removing a channel leaves its conversations as they are.
 import type { Partition } from '../crm/records.js';
+import { Filters } from '../../platform/db/filters.js';
 import type { Queryable } from '../../platform/db/queryable.js';
 import { newId } from '../../platform/ids.js';
 import type { RowPage } from './conversations.js';
@@ -29,20 +30,13 @@ export class ChannelStore {
   ) {}
 
   async list(part: Partition, filters: { kind?: string; status?: string }, page: RowPage): Promise<ChannelRow[]> {
-    const params: unknown[] = [part.workspaceId, part.environment];
-    const clauses: string[] = [];
-    const add = (column: string, value: unknown, op = '=') => {
-      if (value === undefined) return;
-      params.push(value);
-      clauses.push(` and ${column} ${op} $${params.length}`);
-    };
-    add('kind', filters.kind);
-    add('status', filters.status);
-    add('id', page.beforeId, '<');
-    params.push(page.limit + 1);
+    const where = new Filters([part.workspaceId, part.environment])
+      .eq('kind', filters.kind)
+      .eq('status', filters.status)
+      .raw('id < $?', page.beforeId);
     const { rows } = await this.sql.query<ChannelRow>(
-      `select ${columns} from inbox_channels where workspace_id = $1 and environment = $2${clauses.join('')} order by id desc limit $${params.length}`,
-      params,
+      `select ${columns} from inbox_channels where workspace_id = $1 and environment = $2${where.sql()} order by id desc limit ${where.push(page.limit + 1)}`,
+      where.params,
     );
     return rows;
   }

@@ -4,6 +4,7 @@
 // One store for both conventions: the workspace API and the partner API call the same functions, so the records
 // and the events are the same whichever API made the change.
 import type { Partition } from '../crm/records.js';
+import { Filters } from '../../platform/db/filters.js';
 import type { Queryable } from '../../platform/db/queryable.js';
 import { readPool } from '../../platform/db/read-router.js';
 import { newId } from '../../platform/ids.js';
@@ -74,22 +75,15 @@ export class ConversationStore {
   /** Newest first, filtered; limit + 1 rows at most. */
   async list(part: Partition, filters: ConversationFilters, page: RowPage): Promise<ConversationRow[]> {
     const db = await readPool(this.deps);
-    const params: unknown[] = [part.workspaceId, part.environment];
-    const clauses: string[] = [];
-    const add = (column: string, value: unknown, op = '=') => {
-      if (value === undefined) return;
-      params.push(value);
-      clauses.push(` and ${column} ${op} $${params.length}`);
-    };
-    add('status', filters.status);
-    add('channel', filters.channel);
-    add('assignee_id', filters.assignee_id);
-    add('contact_id', filters.contact_id);
-    add('id', page.beforeId, '<');
-    params.push(page.limit + 1);
+    const where = new Filters([part.workspaceId, part.environment])
+      .eq('status', filters.status)
+      .eq('channel', filters.channel)
+      .eq('assignee_id', filters.assignee_id)
+      .eq('contact_id', filters.contact_id)
+      .raw('id < $?', page.beforeId);
     const { rows } = await db.query<ConversationRow>(
-      `select ${conversationColumns} from inbox_conversations where workspace_id = $1 and environment = $2${clauses.join('')} order by id desc limit $${params.length}`,
-      params,
+      `select ${conversationColumns} from inbox_conversations where workspace_id = $1 and environment = $2${where.sql()} order by id desc limit ${where.push(page.limit + 1)}`,
+      where.params,
     );
     return rows;
   }

@@ -2,6 +2,7 @@
 // to the customer, message.sent). An inbound message reopens a closed conversation; an outbound one needs it open.
 // The first outbound message of a conversation stamps its first_response_at.
 import type { Partition } from '../crm/records.js';
+import { Filters } from '../../platform/db/filters.js';
 import type { Queryable } from '../../platform/db/queryable.js';
 import { readPool } from '../../platform/db/read-router.js';
 import { newId } from '../../platform/ids.js';
@@ -31,20 +32,13 @@ export class MessageStore {
   /** Newest first, filtered; limit + 1 rows at most. */
   async list(part: Partition, filters: MessageFilters, page: RowPage): Promise<MessageRow[]> {
     const db = await readPool(this.deps);
-    const params: unknown[] = [part.workspaceId, part.environment];
-    const clauses: string[] = [];
-    const add = (column: string, value: unknown, op = '=') => {
-      if (value === undefined) return;
-      params.push(value);
-      clauses.push(` and ${column} ${op} $${params.length}`);
-    };
-    add('conversation_id', filters.conversation_id);
-    add('direction', filters.direction);
-    add('id', page.beforeId, '<');
-    params.push(page.limit + 1);
+    const where = new Filters([part.workspaceId, part.environment])
+      .eq('conversation_id', filters.conversation_id)
+      .eq('direction', filters.direction)
+      .raw('id < $?', page.beforeId);
     const { rows } = await db.query<MessageRow>(
-      `select ${messageColumns} from inbox_messages where workspace_id = $1 and environment = $2${clauses.join('')} order by id desc limit $${params.length}`,
-      params,
+      `select ${messageColumns} from inbox_messages where workspace_id = $1 and environment = $2${where.sql()} order by id desc limit ${where.push(page.limit + 1)}`,
+      where.params,
     );
     return rows;
   }

@@ -7,7 +7,8 @@ import type { InboxErrorFactory } from './errors.js';
 
 type Ref = { field: string; id: string | null | undefined };
 
-export async function checkMembers(db: Queryable, errors: InboxErrorFactory, workspaceId: string, members: Ref[]): Promise<void> {
+/** Every given id must be a member of the workspace (workspace_members); else 400 naming the field. */
+export async function checkMembers(db: Queryable, errors: Pick<InboxErrorFactory, 'invalid'>, workspaceId: string, members: Ref[]): Promise<void> {
   const wanted = members.filter((m): m is { field: string; id: string } => typeof m.id === 'string');
   if (wanted.length === 0) return;
   const { rows } = await db.query<{ account_id: string }>('select account_id from workspace_members where workspace_id = $1 and account_id = any($2::uuid[])', [

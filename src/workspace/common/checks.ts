@@ -1,19 +1,12 @@
 // Rules of the families that a schema cannot state: members of the workspace, instants PostgreSQL and the domain
 // accept, dates. Each refusal is 400 invalid_request naming the field, raised before anything is written.
 import type { Queryable } from '../../platform/db/queryable.js';
+import { checkMembers as checkWorkspaceMembers } from '../../core/inbox/references.js';
 import { workspaceErrors } from '../errors.js';
 
 /** Every given id must be a member of the workspace (workspace_members); else 400 naming the field. */
-export async function checkMembers(db: Queryable, workspaceId: string, members: Array<{ field: string; id: string | null | undefined }>): Promise<void> {
-  const wanted = members.filter((m): m is { field: string; id: string } => typeof m.id === 'string');
-  if (wanted.length === 0) return;
-  const { rows } = await db.query<{ account_id: string }>('select account_id from workspace_members where workspace_id = $1 and account_id = any($2::uuid[])', [
-    workspaceId,
-    wanted.map((m) => m.id),
-  ]);
-  const found = new Set(rows.map((r) => r.account_id));
-  const missing = wanted.find((m) => !found.has(m.id));
-  if (missing) throw workspaceErrors.invalid(missing.field, 'names no member of this workspace');
+export function checkMembers(db: Queryable, workspaceId: string, members: Array<{ field: string; id: string | null | undefined }>): Promise<void> {
+  return checkWorkspaceMembers(db, workspaceErrors, workspaceId, members);
 }
 
 const minInstant = Date.UTC(1970, 0, 1);

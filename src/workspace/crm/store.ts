@@ -5,7 +5,8 @@ import type { Queryable } from '../../platform/db/queryable.js';
 import { recordData, resourcesOf, type CrmRow, type Partition } from '../../core/crm/records.js';
 import { resourceDef, type ResourceId } from '../../core/crm/resources.js';
 import { newId } from '../../platform/ids.js';
-import { Filters, type Position } from '../common/paging.js';
+import { Filters } from '../../platform/db/filters.js';
+import { type Position } from '../common/paging.js';
 import { workspaceErrors } from '../errors.js';
 
 const columns = 'id, data, created_at, updated_at';
