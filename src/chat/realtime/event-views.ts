@@ -6,8 +6,8 @@
 import { prepared } from '../../platform/db/prepared.js';
 import type { SqlClient } from '../../platform/db/sql.js';
 import { messageColumnsOf, messageView, type MessageRow, type MessageView } from '../messages/views.js';
-import type { AccountType } from '../members/views.js';
-import type { AddMemberPolicy, MessagePreview, RoomRole, RoomType } from '../rooms/views.js';
+import type { AccountType, MemberView } from '../members/views.js';
+import type { AddMemberPolicy, MessagePreview, RoomRole, RoomType, RoomView } from '../rooms/views.js';
 
 /** The largest payload an event carries with its views (bytes of its JSON); above it the views are left out. */
 export const maxEventBytes = 65_536;
@@ -24,28 +24,14 @@ const memberTopics = new Set(['member.added', 'member.role_changed']);
 export type SharedThreadView = { replyCount: number; lastReplyAt: string | null; lastReply: MessagePreview | null };
 export type EventMessageView = Omit<MessageView, 'hiddenForMe'> & { thread?: SharedThreadView };
 
-export interface EventRoomView {
-  id: string;
-  type: RoomType;
-  name: string | null;
-  description: string | null;
-  addMemberPolicy: AddMemberPolicy;
-  channelId: string | null;
-  memberCount: number;
-  createdBy: string;
-  createdAt: string;
-  lastActivityAt: string;
-  lastMessage: MessagePreview | null;
-}
+/** The room's view without the caller's own fields (role, preferences, unread counts). */
+export type EventRoomView = Pick<
+  RoomView,
+  'id' | 'type' | 'name' | 'description' | 'addMemberPolicy' | 'channelId' | 'memberCount' | 'createdBy' | 'createdAt' | 'lastActivityAt' | 'lastMessage'
+>;
 
-export interface EventMemberView {
-  accountId: string;
-  role: RoomRole;
-  joinedAt: string;
-  displayName: string;
-  avatarUrl: string | null;
-  accountType: AccountType;
-}
+/** A member's view without the member's own preferences. */
+export type EventMemberView = Pick<MemberView, 'accountId' | 'role' | 'joinedAt' | 'displayName' | 'avatarUrl' | 'accountType'>;
 
 export interface ReactionCount {
   emoji: string;
