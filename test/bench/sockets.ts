@@ -129,16 +129,16 @@ async function collect(generators: Generator[], topic: string, expected: number,
   const deadline = Date.now() + waitMs;
   do {
     await sleep(250);
-    for (const r of await Promise.all(generators.map((g) => g.ask<Extract<SwarmReply, { type: 'collected' }>>({ type: 'collect', topic })))) {
+    const replies = await Promise.all(generators.map((g) => g.ask<Extract<SwarmReply, { type: 'collected' }>>({ type: 'collect', topic })));
+    for (const r of replies) {
       // One at a time: a spread of 100,000 values would pass the call stack's limit.
       for (const v of r.latencies) latencies.push(v);
       bytes += r.bytes;
     }
-    // The generators' running totals of sessions the server closed, as of this round.
-    const totals = await Promise.all(generators.map((g) => g.ask<Extract<SwarmReply, { type: 'collected' }>>({ type: 'collect', topic: '' })));
-    closed = totals.reduce((n, r) => n + r.closed, 0);
+    // Each reply also carries its generator's running total of sessions the server closed.
+    closed = replies.reduce((n, r) => n + r.closed, 0);
     closeReasons = {};
-    for (const r of totals) for (const [k, v] of Object.entries(r.closeReasons)) closeReasons[k] = (closeReasons[k] ?? 0) + v;
+    for (const r of replies) for (const [k, v] of Object.entries(r.closeReasons)) closeReasons[k] = (closeReasons[k] ?? 0) + v;
   } while (latencies.length < expected && Date.now() < deadline);
   return { latencies: latencies.sort((a, b) => a - b), bytes, closed, closeReasons };
 }
