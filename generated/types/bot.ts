@@ -1114,6 +1114,15 @@ export interface operations {
                 };
             };
             /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -1192,6 +1201,15 @@ export interface operations {
             };
             /** @description An error answer with one of the documented statuses. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1286,6 +1304,15 @@ export interface operations {
                 };
             };
             /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -1363,6 +1390,15 @@ export interface operations {
                 };
             };
             /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -1432,6 +1468,15 @@ export interface operations {
             };
             /** @description An error answer with one of the documented statuses. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1526,6 +1571,15 @@ export interface operations {
                 };
             };
             /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -1604,6 +1658,15 @@ export interface operations {
             };
             /** @description An error answer with one of the documented statuses. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1698,6 +1761,15 @@ export interface operations {
                 };
             };
             /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -1775,6 +1847,15 @@ export interface operations {
                 };
             };
             /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -1844,6 +1925,15 @@ export interface operations {
             };
             /** @description An error answer with one of the documented statuses. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1930,6 +2020,15 @@ export interface operations {
                 };
             };
             /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2007,6 +2106,15 @@ export interface operations {
                 };
             };
             /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2072,6 +2180,15 @@ export interface operations {
             };
             /** @description An error answer with one of the documented statuses. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2159,6 +2276,15 @@ export interface operations {
                 };
             };
             /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2228,6 +2354,15 @@ export interface operations {
             };
             /** @description An error answer with one of the documented statuses. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2322,6 +2457,15 @@ export interface operations {
                 };
             };
             /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2408,6 +2552,15 @@ export interface operations {
                 };
             };
             /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2473,6 +2626,15 @@ export interface operations {
             };
             /** @description An error answer with one of the documented statuses. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2552,6 +2714,15 @@ export interface operations {
             };
             /** @description An error answer with one of the documented statuses. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2646,6 +2817,15 @@ export interface operations {
                 };
             };
             /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2724,6 +2904,15 @@ export interface operations {
             };
             /** @description An error answer with one of the documented statuses. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2818,6 +3007,15 @@ export interface operations {
                 };
             };
             /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2896,6 +3094,15 @@ export interface operations {
             };
             /** @description An error answer with one of the documented statuses. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2990,6 +3197,15 @@ export interface operations {
                 };
             };
             /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3067,6 +3283,15 @@ export interface operations {
                 };
             };
             /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -3136,6 +3361,15 @@ export interface operations {
             };
             /** @description An error answer with one of the documented statuses. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3222,6 +3456,15 @@ export interface operations {
             };
             /** @description An error answer with one of the documented statuses. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -6768,6 +6768,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -6958,6 +6975,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -7105,6 +7139,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7303,6 +7354,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -7464,6 +7532,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7652,6 +7737,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7851,6 +7953,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -7993,6 +8112,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8190,6 +8326,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -8339,6 +8492,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8537,6 +8707,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -8698,6 +8885,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8886,6 +9090,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9085,6 +9306,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -9237,6 +9475,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9405,6 +9660,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9604,6 +9876,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -9771,6 +10060,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9971,6 +10277,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -10120,6 +10443,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10318,6 +10658,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -10479,6 +10836,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10667,6 +11041,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10866,6 +11257,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -11024,6 +11432,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -11173,6 +11598,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11348,6 +11790,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -11490,6 +11949,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11646,6 +12122,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -11788,6 +12281,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11942,6 +12452,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12140,6 +12667,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -12308,6 +12852,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -12457,6 +13018,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12655,6 +13233,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -12816,6 +13411,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13015,6 +13627,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -13164,6 +13793,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13362,6 +14008,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -13523,6 +14186,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13722,6 +14402,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -13871,6 +14568,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14069,6 +14783,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -14230,6 +14961,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14429,6 +15177,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -14578,6 +15343,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14753,6 +15535,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -14902,6 +15701,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15100,6 +15916,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -15261,6 +16094,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15460,6 +16310,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -15609,6 +16476,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15784,6 +16668,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -15933,6 +16834,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16108,6 +17026,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -16257,6 +17192,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16432,6 +17384,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -16581,6 +17550,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16756,6 +17742,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -16922,6 +17925,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -17078,6 +18098,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -17225,6 +18262,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17428,6 +18482,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -17589,6 +18660,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17784,6 +18872,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -17954,6 +19059,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -18104,6 +19226,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18272,6 +19411,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18467,6 +19623,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -18655,6 +19828,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -18803,6 +19993,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19001,6 +20208,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -19162,6 +20386,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19350,6 +20591,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19549,6 +20807,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -19730,6 +21005,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19925,6 +21217,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -20106,6 +21415,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20305,6 +21631,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -20469,6 +21812,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20647,6 +22007,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -20808,6 +22185,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20988,6 +22382,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -21161,6 +22572,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -21323,6 +22751,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21520,6 +22965,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -21686,6 +23148,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21883,6 +23362,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -22067,6 +23563,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -22239,6 +23752,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -22400,6 +23930,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22597,6 +24144,23 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     /** @description Requests allowed per minute from the calling IP address. */
@@ -22780,6 +24344,23 @@ export interface operations {
                     "X-Request-Id": string;
                     /** @description Seconds to wait before retrying (the same number as error.retry_after). */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    /** @description Requests allowed per minute from the calling IP address. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left before a limit (per minute or per day, whichever is lower) is reached. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the per-minute window resets. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request id; error bodies repeat it as request_id. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -6274,6 +6274,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -6404,6 +6420,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -6562,6 +6594,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -6755,6 +6803,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -6903,6 +6967,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -7097,6 +7177,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -7234,6 +7330,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -7410,6 +7522,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -7553,6 +7681,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -7746,6 +7890,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -7877,6 +8037,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -8037,6 +8213,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -8180,6 +8372,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -8357,6 +8565,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -8489,6 +8713,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -8649,6 +8889,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -8792,6 +9048,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -8969,6 +9241,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -9103,6 +9391,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -9263,6 +9567,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -9406,6 +9726,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -9583,6 +9919,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -9726,6 +10078,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -9899,6 +10267,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -10037,6 +10421,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -10197,6 +10597,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -10340,6 +10756,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -10517,6 +10949,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -10650,6 +11098,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -10826,6 +11290,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -10969,6 +11449,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -11162,6 +11658,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -11340,6 +11852,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -11489,6 +12017,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -11619,6 +12163,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -11792,6 +12352,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -11939,6 +12515,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -12132,6 +12724,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -12265,6 +12873,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -12441,6 +13065,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -12584,6 +13224,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -12777,6 +13433,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -12955,6 +13627,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -13087,6 +13775,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -13263,6 +13967,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -13406,6 +14126,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -13568,6 +14304,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -13698,6 +14450,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -13856,6 +14624,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -14049,6 +14833,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -14208,6 +15008,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -14397,6 +15213,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -14556,6 +15388,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -14755,6 +15603,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -14885,6 +15749,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -15043,6 +15923,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -15236,6 +16132,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -15384,6 +16296,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -15578,6 +16506,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -15710,6 +16654,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -15902,6 +16862,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -16060,6 +17036,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -16201,6 +17193,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -16394,6 +17402,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -16544,6 +17568,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -16734,6 +17774,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -16894,6 +17950,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -17083,6 +18155,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -17257,6 +18345,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -17416,6 +18520,22 @@ export interface operations {
             };
             /** @description An error answered to a request made with a key. */
             429: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -17609,6 +18729,22 @@ export interface operations {
                 };
             };
             /** @description An error answered to a request made with a key. */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    "X-RateLimit-Limit"?: number;
+                    "X-RateLimit-Remaining"?: number;
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait; on 429 only. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a request made with a key. */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -17715,6 +18851,17 @@ export interface operations {
                 };
             };
             /** @description An error answered to a workspace user (bearer JWT). */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -17810,6 +18957,17 @@ export interface operations {
             };
             /** @description An error answered to a workspace user (bearer JWT). */
             415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -17934,6 +19092,17 @@ export interface operations {
                 };
             };
             /** @description An error answered to a workspace user (bearer JWT). */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -18032,6 +19201,17 @@ export interface operations {
             };
             /** @description An error answered to a workspace user (bearer JWT). */
             415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -18148,6 +19328,17 @@ export interface operations {
                 };
             };
             /** @description An error answered to a workspace user (bearer JWT). */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -18240,6 +19431,17 @@ export interface operations {
             };
             /** @description An error answered to a workspace user (bearer JWT). */
             415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -18352,6 +19554,17 @@ export interface operations {
                 };
             };
             /** @description An error answered to a workspace user (bearer JWT). */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -18452,6 +19665,17 @@ export interface operations {
             };
             /** @description An error answered to a workspace user (bearer JWT). */
             415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -18579,6 +19803,17 @@ export interface operations {
                 };
             };
             /** @description An error answered to a workspace user (bearer JWT). */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -18681,6 +19916,17 @@ export interface operations {
                 };
             };
             /** @description An error answered to a workspace user (bearer JWT). */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -18771,6 +20017,17 @@ export interface operations {
             };
             /** @description An error answered to a workspace user (bearer JWT). */
             415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -18898,6 +20155,17 @@ export interface operations {
                 };
             };
             /** @description An error answered to a workspace user (bearer JWT). */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -18997,6 +20265,17 @@ export interface operations {
             };
             /** @description An error answered to a workspace user (bearer JWT). */
             415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -19121,6 +20400,17 @@ export interface operations {
                 };
             };
             /** @description An error answered to a workspace user (bearer JWT). */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -19225,6 +20515,17 @@ export interface operations {
             };
             /** @description An error answered to a workspace user (bearer JWT). */
             415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -19348,6 +20649,17 @@ export interface operations {
                 };
             };
             /** @description An error answered to a workspace user (bearer JWT). */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -19451,6 +20763,17 @@ export interface operations {
             };
             /** @description An error answered to a workspace user (bearer JWT). */
             415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;
@@ -19574,6 +20897,17 @@ export interface operations {
                 };
             };
             /** @description An error answered to a workspace user (bearer JWT). */
+            431: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
             500: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
@@ -19681,6 +21015,17 @@ export interface operations {
             };
             /** @description An error answered to a workspace user (bearer JWT). */
             415: {
+                headers: {
+                    /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
+                    "X-Request-ID": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error answered to a workspace user (bearer JWT). */
+            431: {
                 headers: {
                     /** @description The request id (the caller's own X-Request-ID when it is 1 to 128 of A-Z a-z 0-9 . _ : -, else a new one); quote it when reporting an error. */
                     "X-Request-ID": string;

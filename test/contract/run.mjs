@@ -62,7 +62,7 @@ const seed = process.env.CONTRACT_SEED ? positiveInt('CONTRACT_SEED', 0) : Math.
 const readyTimeoutMs = 60_000;
 const stopTimeoutMs = 30_000;
 
-// The narrowings of checks (this one, and 413 among negative_data_rejection's statuses below); nothing else is
+// The narrowings of checks (this one, and 413 and 431 among negative_data_rejection's statuses below); nothing else is
 // excluded (all checks, all operations, all phases).
 // positive_data_acceptance fails any 400 answered to a request its schema allows. These operations have rules
 // OpenAPI cannot state (cross-parameter rules, opaque server-issued tokens, references to other rows, key
@@ -350,10 +350,11 @@ const toml = (value) => JSON.stringify(value);
 // constraints (see the *-seed.mjs files) to pass.
 const unreachedWarnings = ['missing_auth', 'missing_test_data', 'validation_mismatch'];
 
-// negative_data_rejection takes Schemathesis' default statuses, and 413: a listener refuses a body over
-// BODY_LIMIT_BYTES before reading it (the Bot API's keyboards let generated invalid data grow past 256 KiB), which
-// rejects the request as surely as a 400.
-const negativeDataStatuses = ['400', '401', '403', '404', '405', '406', '409', '413', '415', '422', '428', '429', '5xx'];
+// negative_data_rejection takes Schemathesis' default statuses, 413 and 431: a listener refuses a body over
+// BODY_LIMIT_BYTES before reading it (the Bot API's keyboards let generated invalid data grow past 256 KiB), and Node
+// refuses a request line and headers over 16 KiB before routing (an over-long query value of multi-byte characters,
+// percent-encoded, grows past it); both reject the request as surely as a 400.
+const negativeDataStatuses = ['400', '401', '403', '404', '405', '406', '409', '413', '415', '422', '428', '429', '431', '5xx'];
 
 /** What every suite's configuration starts with: the warnings that fail it, and the checks' own settings. */
 const suiteRules = [

@@ -9223,6 +9223,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -9346,6 +9356,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -9459,6 +9479,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -9551,6 +9581,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9661,6 +9701,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -9749,6 +9799,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -9870,6 +9930,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -9971,6 +10041,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -10105,6 +10185,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -10215,6 +10305,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -10315,6 +10415,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -10437,6 +10547,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -10527,6 +10647,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -10647,6 +10777,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -10756,6 +10896,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -10856,6 +11006,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -10988,6 +11148,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -11088,6 +11258,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -11221,6 +11401,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -11334,6 +11524,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -11424,6 +11624,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -11545,6 +11755,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -11654,6 +11874,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -11754,6 +11984,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -11876,6 +12116,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -11978,6 +12228,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -12110,6 +12370,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -12214,6 +12484,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -12346,6 +12626,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -12437,6 +12727,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -12548,6 +12848,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -12676,6 +12986,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -12786,6 +13106,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -12914,6 +13244,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -13033,6 +13373,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -13134,6 +13484,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -13224,6 +13584,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -13344,6 +13714,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -13432,6 +13812,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -13550,6 +13940,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -13638,6 +14038,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -13768,6 +14178,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -13868,6 +14288,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -14000,6 +14430,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -14092,6 +14532,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -14212,6 +14662,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -14312,6 +14772,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -14422,6 +14892,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -14522,6 +15002,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -14644,6 +15134,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -14744,6 +15244,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -14866,6 +15376,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -14956,6 +15476,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -15086,6 +15616,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -15186,6 +15726,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -15308,6 +15858,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -15401,6 +15961,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -15510,6 +16080,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -15629,6 +16209,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -15761,6 +16351,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -15870,6 +16470,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -15970,6 +16580,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -16102,6 +16722,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -16201,6 +16831,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -16291,6 +16931,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -16402,6 +17052,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -16502,6 +17162,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -16621,6 +17291,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -16753,6 +17433,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -16855,6 +17545,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -16976,6 +17676,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -17087,6 +17797,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -17184,6 +17904,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -17272,6 +18002,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -17381,6 +18121,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -17500,6 +18250,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -17632,6 +18392,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -17732,6 +18502,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -17860,6 +18640,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -17973,6 +18763,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -18073,6 +18873,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -18195,6 +19005,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -18295,6 +19115,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -18427,6 +19257,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -18529,6 +19369,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -18658,6 +19508,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -18778,6 +19638,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -18880,6 +19750,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -19003,6 +19883,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -19136,6 +20026,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -19241,6 +20141,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -19358,6 +20268,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -19491,6 +20411,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -19601,6 +20531,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -19702,6 +20642,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -19835,6 +20785,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -19950,6 +20910,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -20080,6 +21050,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -20191,6 +21171,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -20292,6 +21282,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -20425,6 +21425,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -20527,6 +21537,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -20646,6 +21666,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -20747,6 +21777,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -20876,6 +21916,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -20976,6 +22026,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -21099,6 +22159,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -21203,6 +22273,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -21321,6 +22401,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -21421,6 +22511,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -21532,6 +22632,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -21654,6 +22764,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -21754,6 +22874,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -21884,6 +23014,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -21972,6 +23112,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -22090,6 +23240,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -22199,6 +23359,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -22299,6 +23469,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -22421,6 +23601,16 @@ export interface operations {
                 };
             };
             /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
             500: {
                 headers: {
                     "X-Request-Id": string;
@@ -22511,6 +23701,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
@@ -22622,6 +23822,16 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;
