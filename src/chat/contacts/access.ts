@@ -1,14 +1,23 @@
 // Whether two accounts are contacts: an ACCEPTED request in either direction, and the other account still active.
 // A 1-1 room across customers needs it (RoomService.getOrCreatePrivate).
-import type { Queryable } from '../rooms/membership.js';
+import { affected, type Runner } from '../../platform/db/typed.js';
+import { chatDb } from '../tables.js';
 
-export async function acceptedContact(db: Queryable, callerId: string, otherId: string): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `select 1 from contact_requests c join accounts a on a.id = $2 and a.status = 'ACTIVE'
-      where c.status = 'ACCEPTED'
-        and ((c.requester_id = $1 and c.invitee_id = $2) or (c.requester_id = $2 and c.invitee_id = $1))
-      limit 1`,
-    [callerId, otherId],
+export async function acceptedContact(db: Runner, callerId: string, otherId: string): Promise<boolean> {
+  const found = await affected(
+    db,
+    chatDb
+      .selectFrom('contact_requests as c')
+      .innerJoin('accounts as a', (join) => join.on('a.id', '=', otherId).on('a.status', '=', 'ACTIVE'))
+      .select('c.id')
+      .where('c.status', '=', 'ACCEPTED')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('c.requester_id', '=', callerId), eb('c.invitee_id', '=', otherId)]),
+          eb.and([eb('c.requester_id', '=', otherId), eb('c.invitee_id', '=', callerId)]),
+        ]),
+      )
+      .limit(1),
   );
-  return (rowCount ?? 0) > 0;
+  return found > 0;
 }

@@ -2,7 +2,9 @@
 // DECLINED (invitee) or CANCELLED (requester); ACCEPTED, then REMOVED (either side). Changes to the requests of one
 // pair of accounts are serialised on an advisory lock of the pair, so two people inviting each other at the same
 // moment always end ACCEPTED (the second sees the first's request), and an answer never races an invitation.
+import { sql } from 'kysely';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
+import { affected, firstRow, lockKey, rows } from '../../platform/db/typed.js';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
@@ -10,7 +12,8 @@ import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { accountsAudience, emit } from '../rooms/events.js';
 import type { Page } from '../rooms/service.js';
-import { contactQuery, contactView, type ContactRow, type ContactStatus, type ContactView, type Direction } from './views.js';
+import { chatDb } from '../tables.js';
+import { contactQuery, contactView, type ContactStatus, type ContactView, type Direction } from './views.js';
 
 export interface ListContactsQuery {
   direction?: Direction;
@@ -21,12 +24,8 @@ export interface ListContactsQuery {
 const requestNotFound = () => chatErrors.notFound('Contact request', 'contact_request_not_found');
 const notPending = () => chatErrors.conflict('contact_request_not_pending', 'The contact request is no longer pending.');
 
-interface RequestRow {
-  id: string;
-  requester_id: string;
-  invitee_id: string;
-  status: ContactStatus;
-}
+const requestSelect = chatDb.selectFrom('contact_requests').select(['id', 'requester_id', 'invitee_id', 'status']);
+type RequestRow = NonNullable<Awaited<ReturnType<typeof requestSelect.executeTakeFirst>>>;
 
 interface Transition {
   /** Who may make the move; the other side is refused with `refusal` (403). */
@@ -45,7 +44,11 @@ const pairAudience = (r: RequestRow) => accountsAudience([r.requester_id, r.invi
 /** Every change to the requests of one pair of accounts is serialised on this transaction lock. */
 async function lockPair(client: SqlClient, a: string, b: string): Promise<void> {
   const [low, high] = [a, b].sort();
-  await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`contact:${low}:${high}`]);
+  await lockKey(client, `contact:${low}:${high}`);
+}
+
+async function accept(client: SqlClient, requestId: string, now: Date): Promise<void> {
+  await affected(client, chatDb.updateTable('contact_requests').set({ status: 'ACCEPTED', accepted_at: now }).where('id', '=', requestId));
 }
 
 export class ContactService {
@@ -55,20 +58,19 @@ export class ContactService {
   async list(caller: Caller, query: ListContactsQuery): Promise<Page<ContactView>> {
     const list = `contact-requests:${caller.accountId}:${query.direction ?? 'incoming'}`;
     const limit = query.limit ?? 50;
-    const params: unknown[] = [caller.accountId];
-    let filter = `and c.status = 'PENDING' and ${query.direction === 'outgoing' ? 'c.requester_id' : 'c.invitee_id'} = $1`;
+    let select = contactQuery(caller.accountId)
+      .where('c.status', '=', 'PENDING')
+      .where(query.direction === 'outgoing' ? 'c.requester_id' : 'c.invitee_id', '=', caller.accountId);
     if (query.cursor !== undefined) {
       const c = decodeCursor(query.cursor, list);
       const at = cursorInstant(c?.a);
       const id = cursorUuid(c?.i);
       if (!at || !id) throw chatErrors.invalidCursor('query.cursor');
-      params.push(at, id);
-      filter += ' and (c.created_at, c.id) < ($2::timestamptz, $3::uuid)';
+      select = select.where((eb) => eb(eb.refTuple('c.created_at', 'c.id'), '<', eb.tuple(sql<Date>`${at}::timestamptz`, sql<string>`${id}::uuid`)));
     }
-    params.push(limit + 1);
-    const { rows } = await this.deps.sql.query<ContactRow>(`${contactQuery(filter)} order by c.created_at desc, c.id desc limit $${params.length}`, params);
-    const hasMore = rows.length > limit;
-    const page = rows.slice(0, limit);
+    const found = await rows(this.deps.sql, select.orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').limit(limit + 1));
+    const hasMore = found.length > limit;
+    const page = found.slice(0, limit);
     const last = page[page.length - 1];
     return {
       items: page.map((r) => contactView(r, caller.accountId)),
@@ -84,8 +86,11 @@ export class ContactService {
   async invite(caller: Caller, rawAccountId: string): Promise<ContactView> {
     const otherId = rawAccountId.toLowerCase();
     if (otherId === caller.accountId) throw chatErrors.invalid('body.accountId', 'is the caller; invite someone else');
-    const { rowCount } = await this.deps.sql.query(`select 1 from accounts where id = $1 and status = 'ACTIVE' and account_type = 'USER'`, [otherId]);
-    if (!rowCount) throw chatErrors.invalid('body.accountId', 'names no active user account');
+    const active = await affected(
+      this.deps.sql,
+      chatDb.selectFrom('accounts').select('id').where('id', '=', otherId).where('status', '=', 'ACTIVE').where('account_type', '=', 'USER'),
+    );
+    if (!active) throw chatErrors.invalid('body.accountId', 'names no active user account');
     const { id, changed } = await inTransaction(this.deps.sql, async (client) => {
       await lockPair(client, caller.accountId, otherId);
       const mine = await this.between(client, caller.accountId, otherId);
@@ -94,9 +99,11 @@ export class ContactService {
       const now = this.deps.clock.now();
       const status: ContactStatus = theirs ? 'ACCEPTED' : 'PENDING';
       const requestId = newId();
-      await client.query(
-        'insert into contact_requests (id, requester_id, invitee_id, status, created_at, accepted_at) values ($1, $2, $3, $4, $5, $6)',
-        [requestId, caller.accountId, otherId, status, now, theirs ? now : null],
+      await affected(
+        client,
+        chatDb
+          .insertInto('contact_requests')
+          .values({ id: requestId, requester_id: caller.accountId, invitee_id: otherId, status, created_at: now, accepted_at: theirs ? now : null }),
       );
       const audience = accountsAudience([caller.accountId, otherId]);
       if (!theirs) {
@@ -104,7 +111,7 @@ export class ContactService {
         return { id: requestId, changed: true };
       }
       if (theirs.status === 'PENDING') {
-        await client.query(`update contact_requests set status = 'ACCEPTED', accepted_at = $2 where id = $1`, [theirs.id, now]);
+        await accept(client, theirs.id, now);
         await emit(client, 'contact_request.accepted', { requestId: theirs.id, requesterId: otherId, inviteeId: caller.accountId, acceptedBy: caller.accountId, automatic: true }, audience);
       }
       await emit(client, 'contact_request.accepted', { requestId, requesterId: caller.accountId, inviteeId: otherId, acceptedBy: caller.accountId, automatic: true }, audience);
@@ -123,7 +130,7 @@ export class ContactService {
       to: 'ACCEPTED',
       ended: notPending,
       apply: async (client, request, now) => {
-        await client.query(`update contact_requests set status = 'ACCEPTED', accepted_at = $2 where id = $1`, [request.id, now]);
+        await accept(client, request.id, now);
         await emit(client, 'contact_request.accepted', { ...parties(request), acceptedBy: caller.accountId, automatic: false }, pairAudience(request));
       },
     });
@@ -162,13 +169,19 @@ export class ContactService {
       to: 'REMOVED',
       ended: () => chatErrors.conflict('contact_not_accepted', 'Only an accepted contact can be removed.'),
       apply: async (client, request, now) => {
-        const { rows } = await client.query<RequestRow>(
-          `select id, requester_id, invitee_id, status from contact_requests
-            where status = 'ACCEPTED' and ((requester_id = $1 and invitee_id = $2) or (requester_id = $2 and invitee_id = $1))
-            for update`,
-          [request.requester_id, request.invitee_id],
+        const accepted = await rows(
+          client,
+          requestSelect
+            .where('status', '=', 'ACCEPTED')
+            .where((eb) =>
+              eb.or([
+                eb.and([eb('requester_id', '=', request.requester_id), eb('invitee_id', '=', request.invitee_id)]),
+                eb.and([eb('requester_id', '=', request.invitee_id), eb('invitee_id', '=', request.requester_id)]),
+              ]),
+            )
+            .forUpdate(),
         );
-        await this.end(client, rows, 'REMOVED', now, 'contact_request.removed', { removedBy: caller.accountId });
+        await this.end(client, accepted, 'REMOVED', now, 'contact_request.removed', { removedBy: caller.accountId });
       },
     });
   }
@@ -198,31 +211,32 @@ export class ContactService {
   /** Ends requests in one status, with one event per request to both sides. */
   private async end(client: SqlClient, requests: RequestRow[], status: ContactStatus, now: Date, topic: string, by: Record<string, string>): Promise<void> {
     for (const request of requests) {
-      await client.query('update contact_requests set status = $2, ended_at = $3 where id = $1', [request.id, status, now]);
+      await affected(client, chatDb.updateTable('contact_requests').set({ status, ended_at: now }).where('id', '=', request.id));
       await emit(client, topic, { ...parties(request), ...by }, pairAudience(request));
     }
   }
 
   private async request(client: SqlClient, requestId: string, forUpdate: boolean): Promise<RequestRow | undefined> {
-    const { rows } = await client.query<RequestRow>(
-      `select id, requester_id, invitee_id, status from contact_requests where id = $1${forUpdate ? ' for update' : ''}`,
-      [requestId],
-    );
-    return rows[0];
+    const one = requestSelect.where('id', '=', requestId);
+    return firstRow(client, forUpdate ? one.forUpdate() : one);
   }
 
   /** The live (PENDING or ACCEPTED) request of one direction; ended ones are history. */
-  private async between(client: SqlClient, requesterId: string, inviteeId: string): Promise<{ id: string; status: ContactStatus } | undefined> {
-    const { rows } = await client.query<{ id: string; status: ContactStatus }>(
-      `select id, status from contact_requests where requester_id = $1 and invitee_id = $2 and status in ('PENDING', 'ACCEPTED')`,
-      [requesterId, inviteeId],
+  private async between(client: SqlClient, requesterId: string, inviteeId: string) {
+    return firstRow(
+      client,
+      chatDb
+        .selectFrom('contact_requests')
+        .select(['id', 'status'])
+        .where('requester_id', '=', requesterId)
+        .where('invitee_id', '=', inviteeId)
+        .where('status', 'in', ['PENDING', 'ACCEPTED']),
     );
-    return rows[0];
   }
 
   private async view(caller: Caller, requestId: string): Promise<ContactView> {
-    const { rows } = await this.deps.sql.query<ContactRow>(contactQuery('and c.id = $2'), [caller.accountId, requestId]);
-    if (!rows[0]) throw requestNotFound();
-    return contactView(rows[0], caller.accountId);
+    const row = await firstRow(this.deps.sql, contactQuery(caller.accountId).where('c.id', '=', requestId));
+    if (!row) throw requestNotFound();
+    return contactView(row, caller.accountId);
   }
 }

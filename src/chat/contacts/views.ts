@@ -1,22 +1,8 @@
 // Contact requests as the caller sees them: incoming when the caller is the invitee, outgoing when it asked.
+import { chatDb } from '../tables.js';
 
 export type ContactStatus = 'PENDING' | 'ACCEPTED' | 'DECLINED' | 'CANCELLED' | 'REMOVED';
 export type Direction = 'incoming' | 'outgoing';
-
-export interface ContactRow {
-  id: string;
-  requester_id: string;
-  invitee_id: string;
-  status: ContactStatus;
-  created_at: Date;
-  accepted_at: Date | null;
-  ended_at: Date | null;
-  other_id: string;
-  display_name: string;
-  avatar_url: string | null;
-  module_code: string;
-  customer_account_id: string;
-}
 
 export interface ContactView {
   id: string;
@@ -32,19 +18,25 @@ export interface ContactView {
   endedAt: string | null;
 }
 
-/** Requests involving the caller ($1), with the other side's account; `filter` adds conditions on c. */
-export const contactQuery = (filter: string) => `
-  select c.id, c.requester_id, c.invitee_id, c.status, c.created_at, c.accepted_at, c.ended_at, a.id as other_id,
-         a.display_name, a.avatar_url, a.module_code, a.customer_account_id
-    from contact_requests c
-    join accounts a on a.id = case when c.requester_id = $1 then c.invitee_id else c.requester_id end
-   where (c.requester_id = $1 or c.invitee_id = $1) ${filter}`;
+/** Requests involving the caller, with the other side's account; callers add conditions on c. */
+export const contactQuery = (callerId: string) =>
+  chatDb
+    .selectFrom('contact_requests as c')
+    .innerJoin('accounts as a', (join) =>
+      join.on((eb) => eb('a.id', '=', eb.case().when('c.requester_id', '=', callerId).then(eb.ref('c.invitee_id')).else(eb.ref('c.requester_id')).end())),
+    )
+    .select(['c.id', 'c.requester_id', 'c.invitee_id', 'c.status', 'c.created_at', 'c.accepted_at', 'c.ended_at', 'a.id as other_id'])
+    .select(['a.display_name', 'a.avatar_url', 'a.module_code', 'a.customer_account_id'])
+    .where((eb) => eb.or([eb('c.requester_id', '=', callerId), eb('c.invitee_id', '=', callerId)]));
+
+export type ContactRow = NonNullable<Awaited<ReturnType<ReturnType<typeof contactQuery>['executeTakeFirst']>>>;
 
 export function contactView(row: ContactRow, callerId: string): ContactView {
   return {
     id: row.id,
     direction: row.invitee_id === callerId ? 'incoming' : 'outgoing',
-    status: row.status,
+    // the service writes no other status (ContactService)
+    status: row.status as ContactStatus,
     accountId: row.other_id,
     displayName: row.display_name,
     avatarUrl: row.avatar_url,

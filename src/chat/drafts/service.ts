@@ -1,10 +1,12 @@
 // The caller's draft per room: overwritten by a save, deleted by empty text or DELETE. Each change is announced to
 // the caller's own sessions only; a save of the same text, or a delete of no draft, changes and announces nothing.
 import { inTransaction } from '../../platform/db/sql.js';
+import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { accountsAudience, emit } from '../rooms/events.js';
 import { roomNotFound } from '../rooms/membership.js';
+import { chatDb } from '../tables.js';
 import { lockMembership } from './membership.js';
 
 export interface DraftView {
@@ -17,14 +19,16 @@ export class DraftService {
   constructor(private readonly deps: ChatDeps) {}
 
   async get(caller: Caller, roomId: string): Promise<DraftView> {
-    const { rows } = await this.deps.sql.query<{ text: string | null; updated_at: Date | null }>(
-      `select d.text, d.updated_at
-         from room_members m join rooms r on r.id = m.room_id and r.deleted_at is null
-         left join drafts d on d.account_id = m.account_id and d.room_id = m.room_id
-        where m.room_id = $1 and m.account_id = $2`,
-      [roomId, caller.accountId],
+    const row = await firstRow(
+      this.deps.sql,
+      chatDb
+        .selectFrom('room_members as m')
+        .innerJoin('rooms as r', (join) => join.onRef('r.id', '=', 'm.room_id').on('r.deleted_at', 'is', null))
+        .leftJoin('drafts as d', (join) => join.onRef('d.account_id', '=', 'm.account_id').onRef('d.room_id', '=', 'm.room_id'))
+        .select(['d.text', 'd.updated_at'])
+        .where('m.room_id', '=', roomId)
+        .where('m.account_id', '=', caller.accountId),
     );
-    const row = rows[0];
     if (!row) throw roomNotFound();
     return { roomId, text: row.text, updatedAt: row.updated_at ? row.updated_at.toISOString() : null };
   }
@@ -38,14 +42,20 @@ export class DraftService {
     const now = this.deps.clock.now();
     const result = await inTransaction(this.deps.sql, async (client) => {
       await lockMembership(client, caller, roomId);
-      const { rows } = await client.query<{ updated_at: Date }>(
-        `insert into drafts (account_id, room_id, text, updated_at) values ($1, $2, $3, $4)
-         on conflict (account_id, room_id) do update set text = excluded.text, updated_at = excluded.updated_at
-          where drafts.text <> excluded.text
-         returning updated_at`,
-        [caller.accountId, roomId, text, now],
+      const written = await rows(
+        client,
+        chatDb
+          .insertInto('drafts')
+          .values({ account_id: caller.accountId, room_id: roomId, text, updated_at: now })
+          .onConflict((oc) =>
+            oc
+              .columns(['account_id', 'room_id'])
+              .doUpdateSet((eb) => ({ text: eb.ref('excluded.text'), updated_at: eb.ref('excluded.updated_at') }))
+              .whereRef('drafts.text', '<>', 'excluded.text'),
+          )
+          .returning('updated_at'),
       );
-      if (!rows[0]) return { changed: false };
+      if (!written[0]) return { changed: false };
       await emit(client, 'draft.saved', { roomId, accountId: caller.accountId, text, updatedAt: now.toISOString() }, accountsAudience([caller.accountId]));
       return { changed: true };
     });
@@ -56,8 +66,8 @@ export class DraftService {
   async delete(caller: Caller, roomId: string): Promise<{ roomId: string; status: 'deleted' }> {
     const changed = await inTransaction(this.deps.sql, async (client) => {
       await lockMembership(client, caller, roomId);
-      const { rowCount } = await client.query('delete from drafts where account_id = $1 and room_id = $2', [caller.accountId, roomId]);
-      if (!rowCount) return false;
+      const deleted = await affected(client, chatDb.deleteFrom('drafts').where('account_id', '=', caller.accountId).where('room_id', '=', roomId));
+      if (!deleted) return false;
       await emit(client, 'draft.deleted', { roomId, accountId: caller.accountId }, accountsAudience([caller.accountId]));
       return true;
     });

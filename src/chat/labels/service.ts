@@ -1,14 +1,16 @@
 // Personal labels: each account's own, invisible to anyone else (another account's label is 404 like an unknown
 // one). A label is put on rooms the owner is a member of; roomCount counts them exactly, because the rows go when
 // the label, the room or the owner's membership goes. Every change is announced to the owner's sessions only.
+import { sql } from 'kysely';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
+import { affected, firstRow, lockKey, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatError, chatErrors } from '../errors.js';
 import { lockMembership } from '../drafts/membership.js';
 import { accountsAudience, emit } from '../rooms/events.js';
-import type { Queryable } from '../rooms/membership.js';
+import { chatDb } from '../tables.js';
 
 /** Labels per account: the label list is one page, and a sidebar of more labels than this helps nobody. */
 export const labelsPerAccountMax = 100;
@@ -23,16 +25,6 @@ export interface LabelView {
   updatedAt: string;
 }
 
-interface LabelRow {
-  id: string;
-  owner_id: string;
-  name: string;
-  color: string;
-  room_count: number;
-  created_at: Date;
-  updated_at: Date;
-}
-
 export const labelErrors = {
   notFound: () => chatErrors.notFound('Label', 'label_not_found'),
   nameTaken: (location: string) =>
@@ -40,10 +32,19 @@ export const labelErrors = {
   limit: () => chatErrors.conflict('label_limit_reached', `An account holds at most ${labelsPerAccountMax} labels; delete one first.`),
 };
 
-const labelSelect = `
-  select l.id, l.owner_id, l.name, l.color, l.created_at, l.updated_at,
-         (select count(*)::int from room_labels rl where rl.label_id = l.id) as room_count
-    from labels l`;
+const labelSelect = chatDb
+  .selectFrom('labels as l')
+  .select(['l.id', 'l.owner_id', 'l.name', 'l.color', 'l.created_at', 'l.updated_at'])
+  .select((eb) =>
+    eb
+      .selectFrom('room_labels as rl')
+      .whereRef('rl.label_id', '=', 'l.id')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .$asScalar()
+      .as('room_count'),
+  );
+
+type LabelRow = NonNullable<Awaited<ReturnType<typeof labelSelect.executeTakeFirst>>>;
 
 const view = (row: LabelRow): LabelView => ({
   id: row.id,
@@ -66,8 +67,14 @@ export class LabelService {
   constructor(private readonly deps: ChatDeps) {}
 
   async list(caller: Caller): Promise<LabelView[]> {
-    const { rows } = await this.deps.sql.query<LabelRow>(`${labelSelect} where l.owner_id = $1 order by lower(l.name), l.id`, [caller.accountId]);
-    return rows.map(view);
+    const found = await rows(
+      this.deps.sql,
+      labelSelect
+        .where('l.owner_id', '=', caller.accountId)
+        .orderBy(sql`lower(l.name)`)
+        .orderBy('l.id'),
+    );
+    return found.map(view);
   }
 
   async create(caller: Caller, input: Required<LabelInput>): Promise<LabelView> {
@@ -77,12 +84,15 @@ export class LabelService {
     const now = this.deps.clock.now();
     await this.write(async (client) => {
       // One create at a time per account, so the count below cannot be passed by a concurrent create.
-      await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`labels:${caller.accountId}`]);
-      const { rows } = await client.query<{ n: number }>('select count(*)::int as n from labels where owner_id = $1', [caller.accountId]);
-      if (rows[0]!.n >= labelsPerAccountMax) throw labelErrors.limit();
-      await client.query(
-        'insert into labels (id, owner_id, name, color, created_at, updated_at) values ($1, $2, $3, $4, $5, $5)',
-        [id, caller.accountId, name, color, now],
+      await lockKey(client, `labels:${caller.accountId}`);
+      const held = await firstRow(
+        client,
+        chatDb.selectFrom('labels').select(sql<number>`count(*)::int`.as('n')).where('owner_id', '=', caller.accountId),
+      );
+      if (held!.n >= labelsPerAccountMax) throw labelErrors.limit();
+      await affected(
+        client,
+        chatDb.insertInto('labels').values({ id, owner_id: caller.accountId, name, color, created_at: now, updated_at: now }),
       );
       await emit(client, 'label.created', { labelId: id, name, color }, accountsAudience([caller.accountId]));
     });
@@ -99,12 +109,13 @@ export class LabelService {
       if (name !== undefined && name !== current.name) changes.name = name;
       if (color !== undefined && color !== current.color) changes.color = color;
       if (Object.keys(changes).length === 0) return false;
-      await client.query('update labels set name = $2, color = $3, updated_at = $4 where id = $1', [
-        labelId,
-        changes.name ?? current.name,
-        changes.color ?? current.color,
-        this.deps.clock.now(),
-      ]);
+      await affected(
+        client,
+        chatDb
+          .updateTable('labels')
+          .set({ name: changes.name ?? current.name, color: changes.color ?? current.color, updated_at: this.deps.clock.now() })
+          .where('id', '=', labelId),
+      );
       await emit(client, 'label.updated', { labelId, changes }, accountsAudience([caller.accountId]));
       return true;
     });
@@ -115,9 +126,9 @@ export class LabelService {
   async delete(caller: Caller, labelId: string): Promise<{ labelId: string; status: 'deleted'; roomCount: number }> {
     const roomIds = await this.write(async (client) => {
       await this.get(client, caller, labelId, true);
-      const { rows } = await client.query<{ room_id: string }>('delete from room_labels where label_id = $1 returning room_id', [labelId]);
-      await client.query('delete from labels where id = $1', [labelId]);
-      const ids = rows.map((r) => r.room_id).sort();
+      const removed = await rows(client, chatDb.deleteFrom('room_labels').where('label_id', '=', labelId).returning('room_id'));
+      await affected(client, chatDb.deleteFrom('labels').where('id', '=', labelId));
+      const ids = removed.map((r) => r.room_id).sort();
       await emit(client, 'label.deleted', { labelId, roomIds: ids }, accountsAudience([caller.accountId]));
       return ids;
     });
@@ -131,25 +142,41 @@ export class LabelService {
   async setRoomLabels(caller: Caller, roomId: string, labelIds: string[]): Promise<{ roomId: string; labelIds: string[] }> {
     const result = await this.write(async (client) => {
       await lockMembership(client, caller, roomId, 'no key update');
-      const { rows } = await client.query<{ id: string }>('select id from labels where owner_id = $1 and id = any($2::uuid[]) for key share', [
-        caller.accountId,
-        labelIds,
-      ]);
-      const mine = new Set(rows.map((r) => r.id));
+      const owned = await rows(
+        client,
+        chatDb
+          .selectFrom('labels')
+          .select('id')
+          .where('owner_id', '=', caller.accountId)
+          .where('id', '=', sql<string>`any(${labelIds}::uuid[])`)
+          .forKeyShare(),
+      );
+      const mine = new Set(owned.map((r) => r.id));
       const foreign = labelIds.flatMap((id, i) => (mine.has(id) ? [] : [{ location: `body.labelIds[${i}]`, message: 'names no label of the caller' }]));
       if (foreign.length > 0) {
         throw chatError(400, 'validation_failed', `The request is invalid: ${foreign.map((d) => `${d.location} ${d.message}`).join('; ')}`, foreign);
       }
-      const removed = await client.query(
-        'delete from room_labels where account_id = $1 and room_id = $2 and not (label_id = any($3::uuid[]))',
-        [caller.accountId, roomId, labelIds],
+      const removed = await affected(
+        client,
+        chatDb
+          .deleteFrom('room_labels')
+          .where('account_id', '=', caller.accountId)
+          .where('room_id', '=', roomId)
+          .where((eb) => eb.not(eb('label_id', '=', sql<string>`any(${labelIds}::uuid[])`))),
       );
-      const added = await client.query(
-        `insert into room_labels (label_id, room_id, account_id, created_at) select unnest($3::uuid[]), $2, $1, $4 on conflict do nothing`,
-        [caller.accountId, roomId, labelIds, this.deps.clock.now()],
-      );
+      const now = this.deps.clock.now();
+      const added =
+        labelIds.length === 0
+          ? 0
+          : await affected(
+              client,
+              chatDb
+                .insertInto('room_labels')
+                .values(labelIds.map((labelId) => ({ label_id: labelId, room_id: roomId, account_id: caller.accountId, created_at: now })))
+                .onConflict((oc) => oc.doNothing()),
+            );
       const current = await roomLabelIds(client, caller.accountId, roomId);
-      const changed = (removed.rowCount ?? 0) + (added.rowCount ?? 0) > 0;
+      const changed = removed + added > 0;
       if (changed) await emit(client, 'room.labels_changed', { roomId, labelIds: current }, accountsAudience([caller.accountId]));
       return { changed, current };
     });
@@ -168,19 +195,26 @@ export class LabelService {
     }
   }
 
-  private async get(db: Queryable, caller: Caller, labelId: string, lock = false): Promise<LabelView> {
-    const { rows } = await db.query<LabelRow>(`${labelSelect} where l.id = $1 and l.owner_id = $2${lock ? ' for update of l' : ''}`, [labelId, caller.accountId]);
-    if (!rows[0]) throw labelErrors.notFound();
-    return view(rows[0]);
+  private async get(db: Runner, caller: Caller, labelId: string, lock = false): Promise<LabelView> {
+    const one = labelSelect.where('l.id', '=', labelId).where('l.owner_id', '=', caller.accountId);
+    const row = await firstRow(db, lock ? one.forUpdate('l') : one);
+    if (!row) throw labelErrors.notFound();
+    return view(row);
   }
 }
 
 /** The caller's label ids on a room, by label name. */
-export async function roomLabelIds(db: Queryable, accountId: string, roomId: string): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>(
-    `select l.id from room_labels rl join labels l on l.id = rl.label_id
-      where rl.account_id = $1 and rl.room_id = $2 order by lower(l.name), l.id`,
-    [accountId, roomId],
+export async function roomLabelIds(db: Runner, accountId: string, roomId: string): Promise<string[]> {
+  const found = await rows(
+    db,
+    chatDb
+      .selectFrom('room_labels as rl')
+      .innerJoin('labels as l', 'l.id', 'rl.label_id')
+      .select('l.id')
+      .where('rl.account_id', '=', accountId)
+      .where('rl.room_id', '=', roomId)
+      .orderBy(sql`lower(l.name)`)
+      .orderBy('l.id'),
   );
-  return rows.map((r) => r.id);
+  return found.map((r) => r.id);
 }
