@@ -1,12 +1,13 @@
 // AI agents of one workspace and environment: their configuration rows, wire form, and list/get/create/update/delete.
 import type { components } from '../../../generated/types/partner.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Queryable } from '../../platform/db/queryable.js';
+import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { partnerErrors } from '../errors.js';
 import { ArticleStore } from '../kb/articles.js';
 import { afterIdOf, idPage, type ListPage } from '../paging.js';
 import type { Partition } from '../partition.js';
+import { partnerDb } from '../tables.js';
 
 export type Agent = components['schemas']['Ai.Agent'];
 type AgentCreate = components['schemas']['Ai.AgentCreate'];
@@ -17,24 +18,21 @@ type Tone = components['schemas']['Ai.Tone'];
 export const defaultMaxSuggestions = 3;
 export const maxSuggestionsLimit = 10;
 
-export interface AgentRow {
-  id: string;
-  name: string;
-  instructions: string;
-  tone: Tone;
-  kb_tags: string[];
-  kb_article_ids: string[];
-  max_suggestions: number;
-  enabled: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
+const columns = ['id', 'name', 'instructions', 'tone', 'kb_tags', 'kb_article_ids', 'max_suggestions', 'enabled', 'created_at', 'updated_at'] as const;
 
-const columns = 'id, name, instructions, tone, kb_tags, kb_article_ids, max_suggestions, enabled, created_at, updated_at';
+/** One partition's agents, or (with an id) one of them: every statement of the store starts here. */
+const inPartition = (part: Partition) =>
+  partnerDb.selectFrom('ai_agents').where('workspace_id', '=', part.workspaceId).where('environment', '=', part.environment);
+
+const agentSelect = partnerDb.selectFrom('ai_agents').select(columns);
+export type AgentRow = NonNullable<Awaited<ReturnType<typeof agentSelect.executeTakeFirst>>>;
 
 export const agentNotFound = () => partnerErrors.notFound('agent_not_found', 'The agent');
 
 export const agentPath = (id: string) => `/api/v1/inbox/ai/agents/${id}`;
+
+/** The column holds only the spec's Tone values: create and update write nothing else. */
+export const agentTone = (row: AgentRow): Tone => row.tone as Tone;
 
 export function renderAgent(row: AgentRow): Agent {
   return {
@@ -42,7 +40,7 @@ export function renderAgent(row: AgentRow): Agent {
     id: row.id,
     name: row.name,
     instructions: row.instructions,
-    tone: row.tone,
+    tone: agentTone(row),
     kb_tags: row.kb_tags,
     kb_article_ids: row.kb_article_ids,
     max_suggestions: row.max_suggestions,
@@ -61,75 +59,107 @@ export class AgentStore {
     this.articles = new ArticleStore(clock);
   }
 
-  async list(db: Queryable, part: Partition, query: { limit?: number; cursor?: string }): Promise<ListPage<Agent>> {
+  async list(db: Runner, part: Partition, query: { limit?: number; cursor?: string }): Promise<ListPage<Agent>> {
     const limit = query.limit ?? 50;
     const after = afterIdOf('ai_agents', query.cursor);
-    const { rows } = await db.query<AgentRow>(
-      `select ${columns} from ai_agents where workspace_id = $1 and environment = $2 and ($3::uuid is null or id < $3) order by id desc limit $4`,
-      [part.workspaceId, part.environment, after ?? null, limit + 1],
+    const found = await rows(
+      db,
+      inPartition(part)
+        .select(columns)
+        .$if(after !== undefined, (qb) => qb.where('id', '<', after!))
+        .orderBy('id', 'desc')
+        .limit(limit + 1),
     );
-    return idPage('ai_agents', rows, limit, renderAgent);
+    return idPage('ai_agents', found, limit, renderAgent);
   }
 
-  async row(db: Queryable, part: Partition, id: string): Promise<AgentRow> {
-    const { rows } = await db.query<AgentRow>(`select ${columns} from ai_agents where workspace_id = $1 and environment = $2 and id = $3`, [part.workspaceId, part.environment, id]);
-    if (!rows[0]) throw agentNotFound();
-    return rows[0];
+  async row(db: Runner, part: Partition, id: string): Promise<AgentRow> {
+    const row = await firstRow(db, inPartition(part).select(columns).where('id', '=', id));
+    if (!row) throw agentNotFound();
+    return row;
   }
 
-  async create(db: Queryable, part: Partition, body: AgentCreate): Promise<Agent> {
+  async create(db: Runner, part: Partition, body: AgentCreate): Promise<Agent> {
     const articleIds = unique(body.kb_article_ids?.map((id) => id.toLowerCase()));
     await this.checkArticles(db, part, articleIds);
     const now = this.clock.now();
-    const { rows } = await db.query<AgentRow>(
-      `insert into ai_agents (id, workspace_id, environment, name, instructions, tone, kb_tags, kb_article_ids, max_suggestions, enabled, created_at, updated_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) returning ${columns}`,
-      [
-        newId(), part.workspaceId, part.environment, body.name, body.instructions ?? '', body.tone ?? 'neutral',
-        unique(body.kb_tags), articleIds, body.max_suggestions ?? defaultMaxSuggestions, body.enabled ?? true, now,
-      ],
+    const [row] = await rows(
+      db,
+      partnerDb
+        .insertInto('ai_agents')
+        .values({
+          id: newId(),
+          workspace_id: part.workspaceId,
+          environment: part.environment,
+          name: body.name,
+          instructions: body.instructions ?? '',
+          tone: body.tone ?? 'neutral',
+          kb_tags: unique(body.kb_tags),
+          kb_article_ids: articleIds,
+          max_suggestions: body.max_suggestions ?? defaultMaxSuggestions,
+          enabled: body.enabled ?? true,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning(columns),
     );
-    return renderAgent(rows[0]!);
+    return renderAgent(row!);
   }
 
   /** Changes the given fields only; an empty body changes nothing. */
-  async update(db: Queryable, part: Partition, id: string, body: AgentUpdate): Promise<Agent> {
+  async update(db: Runner, part: Partition, id: string, body: AgentUpdate): Promise<Agent> {
     if (Object.values(body).every((v) => v === undefined)) return renderAgent(await this.row(db, part, id));
     const articleIds = body.kb_article_ids ? unique(body.kb_article_ids.map((a) => a.toLowerCase())) : null;
     if (articleIds) await this.checkArticles(db, part, articleIds);
-    const { rows } = await db.query<AgentRow>(
-      `update ai_agents set name = coalesce($4, name), instructions = coalesce($5, instructions), tone = coalesce($6, tone),
-              kb_tags = coalesce($7, kb_tags), kb_article_ids = coalesce($8, kb_article_ids),
-              max_suggestions = coalesce($9, max_suggestions), enabled = coalesce($10, enabled), updated_at = $11
-        where workspace_id = $1 and environment = $2 and id = $3 returning ${columns}`,
-      [
-        part.workspaceId, part.environment, id, body.name ?? null, body.instructions ?? null, body.tone ?? null,
-        body.kb_tags ? unique(body.kb_tags) : null, articleIds, body.max_suggestions ?? null, body.enabled ?? null, this.clock.now(),
-      ],
+    // Fields left out (undefined) are not written.
+    const row = await firstRow(
+      db,
+      partnerDb
+        .updateTable('ai_agents')
+        .set({
+          name: body.name,
+          instructions: body.instructions,
+          tone: body.tone,
+          kb_tags: body.kb_tags ? unique(body.kb_tags) : undefined,
+          kb_article_ids: articleIds ?? undefined,
+          max_suggestions: body.max_suggestions,
+          enabled: body.enabled,
+          updated_at: this.clock.now(),
+        })
+        .where('workspace_id', '=', part.workspaceId)
+        .where('environment', '=', part.environment)
+        .where('id', '=', id)
+        .returning(columns),
     );
-    if (!rows[0]) throw agentNotFound();
-    return renderAgent(rows[0]);
+    if (!row) throw agentNotFound();
+    return renderAgent(row);
   }
 
-  async delete(db: Queryable, part: Partition, id: string): Promise<void> {
-    const { rowCount } = await db.query('delete from ai_agents where workspace_id = $1 and environment = $2 and id = $3', [part.workspaceId, part.environment, id]);
-    if (rowCount !== 1) throw agentNotFound();
+  async delete(db: Runner, part: Partition, id: string): Promise<void> {
+    const deleted = await affected(
+      db,
+      partnerDb.deleteFrom('ai_agents').where('workspace_id', '=', part.workspaceId).where('environment', '=', part.environment).where('id', '=', id),
+    );
+    if (deleted !== 1) throw agentNotFound();
   }
 
   /** Counts for the settings view. */
-  async counts(db: Queryable, part: Partition): Promise<{ articles: number; agents: number; enabled_agents: number }> {
-    const { rows } = await db.query<{ articles: string; agents: string; enabled_agents: string }>(
-      `select (select count(*) from kb_articles where workspace_id = $1 and environment = $2) as articles,
-              (select count(*) from ai_agents where workspace_id = $1 and environment = $2) as agents,
-              (select count(*) from ai_agents where workspace_id = $1 and environment = $2 and enabled) as enabled_agents`,
-      [part.workspaceId, part.environment],
-    );
-    const r = rows[0]!;
+  async counts(db: Runner, part: Partition): Promise<{ articles: number; agents: number; enabled_agents: number }> {
+    const articles = partnerDb.selectFrom('kb_articles').where('workspace_id', '=', part.workspaceId).where('environment', '=', part.environment);
+    const agents = inPartition(part);
+    const r = (await firstRow(
+      db,
+      partnerDb.selectNoFrom((eb) => [
+        articles.select(eb.fn.countAll<number>().as('n')).$asScalar().as('articles'),
+        agents.select(eb.fn.countAll<number>().as('n')).$asScalar().as('agents'),
+        agents.select(eb.fn.countAll<number>().as('n')).where('enabled', '=', true).$asScalar().as('enabled_agents'),
+      ]),
+    ))!;
     return { articles: Number(r.articles), agents: Number(r.agents), enabled_agents: Number(r.enabled_agents) };
   }
 
   /** Every named article must be one of the partition's; otherwise 400 naming the field. */
-  private async checkArticles(db: Queryable, part: Partition, ids: string[]): Promise<void> {
+  private async checkArticles(db: Runner, part: Partition, ids: string[]): Promise<void> {
     const found = await this.articles.existing(db, part, ids);
     const missing = ids.find((id) => !found.has(id));
     if (missing) throw partnerErrors.badInput('body.kb_article_ids', `names ${missing}, which is no article of this workspace`);

@@ -1,12 +1,14 @@
 // Full-text search over knowledge-base articles: PostgreSQL text search with the language-neutral `simple`
 // configuration, over the same expression the GIN index kb_articles_search is built on (so the planner uses it).
 // Ranked with ts_rank_cd; the excerpt (ts_headline) is computed for the returned rows only.
-import type { Queryable } from '../../platform/db/queryable.js';
+import { sql } from 'kysely';
+import { rows, type Runner } from '../../platform/db/typed.js';
 import type { Partition } from '../partition.js';
+import { partnerDb } from '../tables.js';
 import type { ArticleRow } from './articles.js';
 
 /** The index's expression over the alias a; the planner uses the index only for this very expression. */
-const documentSql = `to_tsvector('simple'::regconfig, a.title || ' ' || a.body)`;
+const document = sql`to_tsvector('simple'::regconfig, a.title || ' ' || a.body)`;
 
 /** A plain-text passage of about 35 words around the matched words (no highlight markers). */
 const excerptOptions = 'StartSel="", StopSel="", MaxWords=35, MinWords=15, ShortWord=0, MaxFragments=0';
@@ -29,21 +31,33 @@ export interface ArticleFilter {
  * Articles matching `query` (websearch_to_tsquery syntax, which never fails on odd input), best first.
  * `offset` pages through the ranking.
  */
-export async function searchArticles(db: Queryable, part: Partition, query: string, filter: ArticleFilter, limit: number, offset = 0): Promise<Match[]> {
+export async function searchArticles(db: Runner, part: Partition, query: string, filter: ArticleFilter, limit: number, offset = 0): Promise<Match[]> {
   const restricted = (filter.tags?.length ?? 0) > 0 || (filter.ids?.length ?? 0) > 0;
-  const { rows } = await db.query<ArticleRow & { rank: number; excerpt: string }>(
-    `select m.id, m.title, m.body, m.tags, m.created_at, m.updated_at, m.rank, ts_headline('simple'::regconfig, m.body, m.q, $9) as excerpt
-       from (select a.*, q, ts_rank_cd(${documentSql}, q) as rank
-               from kb_articles a, websearch_to_tsquery('simple'::regconfig, $3) q
-              where a.workspace_id = $1 and a.environment = $2 and ${documentSql} @@ q
-                and ($4::text is null or a.tags @> array[$4::text])
-                and (not $5::boolean or a.tags && $6::text[] or a.id = any($7::uuid[]))
-              order by rank desc, a.id desc
-              limit $8 offset $10) m
-      order by m.rank desc, m.id desc`,
-    [part.workspaceId, part.environment, query, filter.tag ?? null, restricted, filter.tags ?? [], filter.ids ?? [], limit, excerptOptions, offset],
+  // The ranked page first; the excerpt, the costly part, only for its rows.
+  const ranked = partnerDb
+    .selectFrom(['kb_articles as a', sql<{ q: string }>`websearch_to_tsquery('simple'::regconfig, ${query})`.as('q')])
+    .selectAll('a')
+    .select(['q.q', sql<number>`ts_rank_cd(${document}, q.q)`.as('rank')])
+    .where('a.workspace_id', '=', part.workspaceId)
+    .where('a.environment', '=', part.environment)
+    .where(sql<boolean>`${document} @@ q.q`)
+    .$if(filter.tag !== undefined, (qb) => qb.where(sql<boolean>`a.tags @> array[${filter.tag}::text]`))
+    .$if(restricted, (qb) => qb.where(sql<boolean>`(a.tags && ${filter.tags ?? []}::text[] or a.id = any(${filter.ids ?? []}::uuid[]))`))
+    .orderBy('rank', 'desc')
+    .orderBy('a.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .as('m');
+  const found = await rows(
+    db,
+    partnerDb
+      .selectFrom(ranked)
+      .select(['m.id', 'm.title', 'm.body', 'm.tags', 'm.created_at', 'm.updated_at', 'm.rank'])
+      .select(sql<string>`ts_headline('simple'::regconfig, m.body, m.q, ${excerptOptions})`.as('excerpt'))
+      .orderBy('m.rank', 'desc')
+      .orderBy('m.id', 'desc'),
   );
-  return rows.map(({ rank, excerpt, ...row }) => ({ row, rank: Number(rank), excerpt: excerpt.trim() }));
+  return found.map(({ rank, excerpt, ...row }) => ({ row, rank: Number(rank), excerpt: excerpt.trim() }));
 }
 
 /** The words of a free text as a query any of whose words may match (websearch syntax: `a or b or c`). */

@@ -6,27 +6,26 @@ import type { components } from '../../../generated/types/partner.js';
 import type { MediaStore } from '../../core/media/store.js';
 import { writeWhole } from '../../core/media/write.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Queryable } from '../../platform/db/queryable.js';
+import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { partnerErrors } from '../errors.js';
 import { afterIdOf, idPage, type ListPage } from '../paging.js';
 import type { Partition } from '../partition.js';
+import { partnerDb } from '../tables.js';
 
 export type StoredFile = components['schemas']['Storage.StoredFile'];
 
 /** The largest upload: 10 MiB (documented in the spec and docs/partner.md). */
 export const storageMaxBytes = 10 * 1024 * 1024;
 
-export interface FileRow {
-  id: string;
-  file_name: string;
-  content_type: string;
-  size: number;
-  sha256: string;
-  created_at: Date;
-}
+const columns = ['id', 'file_name', 'content_type', 'size', 'sha256', 'created_at'] as const;
 
-const columns = 'id, file_name, content_type, size, sha256, created_at';
+/** The partition's files: every read of the store starts here. */
+const inPartition = (part: Partition) =>
+  partnerDb.selectFrom('storage_files').where('workspace_id', '=', part.workspaceId).where('environment', '=', part.environment);
+
+const fileSelect = partnerDb.selectFrom('storage_files').select(columns);
+export type FileRow = NonNullable<Awaited<ReturnType<typeof fileSelect.executeTakeFirst>>>;
 
 export const fileNotFound = () => partnerErrors.notFound('file_not_found', 'The file');
 
@@ -56,36 +55,52 @@ export class FileStore {
   constructor(private readonly clock: Clock, private readonly media: MediaStore) {}
 
   /** Bytes first, then the row (in the request's transaction): a failed write leaves no row, a failed row no bytes. */
-  async create(db: Queryable, part: Partition, file: NewFile): Promise<StoredFile> {
+  async create(db: Runner, part: Partition, file: NewFile): Promise<StoredFile> {
     const id = newId();
     await writeWhole(this.media, id, file.bytes, file);
     try {
-      const { rows } = await db.query<FileRow>(
-        `insert into storage_files (id, workspace_id, environment, file_name, content_type, size, sha256, uploaded_by, created_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning ${columns}`,
-        [id, part.workspaceId, part.environment, file.fileName, file.contentType, file.bytes.length, createHash('sha256').update(file.bytes).digest('hex'), file.uploadedBy, this.clock.now()],
+      const [row] = await rows(
+        db,
+        partnerDb
+          .insertInto('storage_files')
+          .values({
+            id,
+            workspace_id: part.workspaceId,
+            environment: part.environment,
+            file_name: file.fileName,
+            content_type: file.contentType,
+            size: file.bytes.length,
+            sha256: createHash('sha256').update(file.bytes).digest('hex'),
+            uploaded_by: file.uploadedBy,
+            created_at: this.clock.now(),
+          })
+          .returning(columns),
       );
-      return renderFile(rows[0]!);
+      return renderFile(row!);
     } catch (err) {
       await this.media.remove(id);
       throw err;
     }
   }
 
-  async list(db: Queryable, part: Partition, query: { limit?: number; cursor?: string }): Promise<ListPage<StoredFile>> {
+  async list(db: Runner, part: Partition, query: { limit?: number; cursor?: string }): Promise<ListPage<StoredFile>> {
     const limit = query.limit ?? 50;
     const after = afterIdOf('storage_files', query.cursor);
-    const { rows } = await db.query<FileRow>(
-      `select ${columns} from storage_files where workspace_id = $1 and environment = $2 and ($3::uuid is null or id < $3) order by id desc limit $4`,
-      [part.workspaceId, part.environment, after ?? null, limit + 1],
+    const found = await rows(
+      db,
+      inPartition(part)
+        .select(columns)
+        .$if(after !== undefined, (qb) => qb.where('id', '<', after!))
+        .orderBy('id', 'desc')
+        .limit(limit + 1),
     );
-    return idPage('storage_files', rows, limit, renderFile);
+    return idPage('storage_files', found, limit, renderFile);
   }
 
-  async row(db: Queryable, part: Partition, id: string): Promise<FileRow> {
-    const { rows } = await db.query<FileRow>(`select ${columns} from storage_files where workspace_id = $1 and environment = $2 and id = $3`, [part.workspaceId, part.environment, id]);
-    if (!rows[0]) throw fileNotFound();
-    return { ...rows[0], size: Number(rows[0].size) };
+  async row(db: Runner, part: Partition, id: string): Promise<FileRow> {
+    const row = await firstRow(db, inPartition(part).select(columns).where('id', '=', id));
+    if (!row) throw fileNotFound();
+    return row;
   }
 
   read(id: string): Promise<Readable> {
@@ -93,9 +108,12 @@ export class FileStore {
   }
 
   /** The row goes in the request's transaction; the bytes once it committed (see the handler). */
-  async deleteRow(db: Queryable, part: Partition, id: string): Promise<void> {
-    const { rowCount } = await db.query('delete from storage_files where workspace_id = $1 and environment = $2 and id = $3', [part.workspaceId, part.environment, id]);
-    if (rowCount !== 1) throw fileNotFound();
+  async deleteRow(db: Runner, part: Partition, id: string): Promise<void> {
+    const deleted = await affected(
+      db,
+      partnerDb.deleteFrom('storage_files').where('workspace_id', '=', part.workspaceId).where('environment', '=', part.environment).where('id', '=', id),
+    );
+    if (deleted !== 1) throw fileNotFound();
   }
 
   removeBytes(id: string): Promise<void> {
