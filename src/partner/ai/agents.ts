@@ -1,4 +1,5 @@
 // AI agents of one workspace and environment: their configuration rows, wire form, and list/get/create/update/delete.
+import type { Selectable } from 'kysely';
 import type { components } from '../../../generated/types/partner.js';
 import type { Clock } from '../../platform/clock.js';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
@@ -7,7 +8,7 @@ import { partnerErrors } from '../errors.js';
 import { ArticleStore } from '../kb/articles.js';
 import { afterIdOf, idPage, type ListPage } from '../paging.js';
 import type { Partition } from '../partition.js';
-import { partnerDb } from '../tables.js';
+import { partnerDb, type PartnerTables } from '../tables.js';
 
 export type Agent = components['schemas']['Ai.Agent'];
 type AgentCreate = components['schemas']['Ai.AgentCreate'];
@@ -24,8 +25,7 @@ const columns = ['id', 'name', 'instructions', 'tone', 'kb_tags', 'kb_article_id
 const inPartition = (part: Partition) =>
   partnerDb.selectFrom('ai_agents').where('workspace_id', '=', part.workspaceId).where('environment', '=', part.environment);
 
-const agentSelect = partnerDb.selectFrom('ai_agents').select(columns);
-export type AgentRow = NonNullable<Awaited<ReturnType<typeof agentSelect.executeTakeFirst>>>;
+export type AgentRow = Pick<Selectable<PartnerTables['ai_agents']>, (typeof columns)[number]>;
 
 export const agentNotFound = () => partnerErrors.notFound('agent_not_found', 'The agent');
 

@@ -1,5 +1,5 @@
 // Knowledge-base articles of one workspace and environment: rows, their wire form, and list/get/create/update/delete.
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { components } from '../../../generated/types/partner.js';
 import type { Clock } from '../../platform/clock.js';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
@@ -7,7 +7,7 @@ import { newId } from '../../platform/ids.js';
 import { partnerErrors } from '../errors.js';
 import { afterIdOf, idPage, type ListPage } from '../paging.js';
 import type { Partition } from '../partition.js';
-import { partnerDb } from '../tables.js';
+import { partnerDb, type PartnerTables } from '../tables.js';
 
 export type Article = components['schemas']['Kb.Article'];
 type ArticleCreate = components['schemas']['Kb.ArticleCreate'];
@@ -19,8 +19,7 @@ export const articleColumns = ['id', 'title', 'body', 'tags', 'created_at', 'upd
 const inPartition = (part: Partition) =>
   partnerDb.selectFrom('kb_articles').where('workspace_id', '=', part.workspaceId).where('environment', '=', part.environment);
 
-const articleSelect = partnerDb.selectFrom('kb_articles').select(articleColumns);
-export type ArticleRow = NonNullable<Awaited<ReturnType<typeof articleSelect.executeTakeFirst>>>;
+export type ArticleRow = Pick<Selectable<PartnerTables['kb_articles']>, (typeof articleColumns)[number]>;
 
 export const articleNotFound = () => partnerErrors.notFound('article_not_found', 'The article');
 

@@ -2,6 +2,7 @@
 // store the chat's uploads use, under the same id.
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import type { Selectable } from 'kysely';
 import type { components } from '../../../generated/types/partner.js';
 import type { MediaStore } from '../../core/media/store.js';
 import { writeWhole } from '../../core/media/write.js';
@@ -11,7 +12,7 @@ import { newId } from '../../platform/ids.js';
 import { partnerErrors } from '../errors.js';
 import { afterIdOf, idPage, type ListPage } from '../paging.js';
 import type { Partition } from '../partition.js';
-import { partnerDb } from '../tables.js';
+import { partnerDb, type PartnerTables } from '../tables.js';
 
 export type StoredFile = components['schemas']['Storage.StoredFile'];
 
@@ -24,8 +25,7 @@ const columns = ['id', 'file_name', 'content_type', 'size', 'sha256', 'created_a
 const inPartition = (part: Partition) =>
   partnerDb.selectFrom('storage_files').where('workspace_id', '=', part.workspaceId).where('environment', '=', part.environment);
 
-const fileSelect = partnerDb.selectFrom('storage_files').select(columns);
-export type FileRow = NonNullable<Awaited<ReturnType<typeof fileSelect.executeTakeFirst>>>;
+export type FileRow = Pick<Selectable<PartnerTables['storage_files']>, (typeof columns)[number]>;
 
 export const fileNotFound = () => partnerErrors.notFound('file_not_found', 'The file');
 
