@@ -25,12 +25,12 @@ BOT_LIBRARIES := $(VENV)/.bot-libraries-ptb$(PTB_VERSION)-aiogram$(AIOGRAM_VERSI
 OPENAPI_PYTHON_CLIENT_VERSION := 0.29.1
 GENERATED_CLIENTS := $(VENV)/.openapi-python-client$(OPENAPI_PYTHON_CLIENT_VERSION)
 
-.PHONY: help node deps redis chromium venv bot-libraries generated-clients generate check-generated architecture lint openapi-lint build sdks typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-typing bench-scheduled bench-bots bench-webhooks bench-tracing bench-sockets bench-peer clean
+.PHONY: help node deps redis chromium venv bot-libraries generated-clients generate check-generated architecture lint openapi-lint build sdks typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-typing bench-scheduled bench-bots bench-webhooks bench-tracing bench-typed-queries bench-sockets bench-peer clean
 
 help:
 	@echo "make run    install what is missing, generate, build, migrate and start the platform"
 	@echo "make test   typecheck, unit + integration + SDK tests on real PostgreSQL and Redis, contract fuzzing"
-	@echo "make generate | check-generated | architecture | lint | openapi-lint | build (sdks) | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-typing, bench-scheduled, bench-bots, bench-webhooks) | bench-tracing | bench-sockets | bench-peer | clean"
+	@echo "make generate | check-generated | architecture | lint | openapi-lint | build (sdks) | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-typing, bench-scheduled, bench-bots, bench-webhooks) | bench-tracing | bench-typed-queries | bench-sockets | bench-peer | clean"
 
 # Node 24 LTS from the npm registry's node-linux-<arch> package, into a git-ignored tools folder.
 $(LOCAL_NODE_BIN)/node:
@@ -152,6 +152,9 @@ bench-bots: deps redis build
 	node dist/test/bench/bots.js
 bench-webhooks: deps redis build
 	node dist/test/bench/webhooks.js
+# What typed queries cost beside hand-written SQL (docs/adr/0119-typed-queries-over-entities.md); not part of make bench.
+bench-typed-queries: deps redis build
+	node dist/test/bench/typed-queries.js
 # What tracing costs off (the default) and on; not part of make bench (it writes no goal rows).
 bench-tracing: deps redis build
 	node dist/test/bench/tracing.js

@@ -63,7 +63,9 @@ describe('hand-written SQL outside the typed queries', () => {
   const counts = countSites(join(process.cwd(), 'src'));
 
   it('prints the current counts', () => {
-    const lines = Object.entries(counts).map(([folder, n]) => `${folder.padEnd(16)} ${String(n).padStart(4)} (budget ${budgets[folder] ?? 0})`);
+    const lines = Object.entries(counts).map(
+      ([folder, n]) => `${folder.padEnd(16)} ${String(n).padStart(4)} (budget ${budgets[folder] ?? 0})`,
+    );
     process.stdout.write(`Raw .query( sites per folder of src/:\n${lines.join('\n')}\n`);
     expect(Object.keys(counts)).toEqual(expect.arrayContaining(['chat', 'partner', 'workspace', 'core', 'platform', 'app', 'cli']));
   });
