@@ -2,30 +2,37 @@
 // one is open (checked in, not out); times are never in the future. The catalogue has no attendance event.
 import { readPool } from '../../platform/db/read-router.js';
 import type { Partition } from '../../core/crm/records.js';
-import type { Queryable } from '../../platform/db/queryable.js';
+import { sql } from 'kysely';
+import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { instantOf, uniqueOr409 } from '../common/checks.js';
-import { Filters } from '../../platform/db/filters.js';
 import { defaultLimit, pageOf, readCursor } from '../common/paging.js';
 import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { workspaceErrors } from '../errors.js';
 import type { Page } from '../keys/service.js';
 import { activeEmployee } from './employees.js';
-import { attendanceColumns, attendanceView, type AttendanceRow, type AttendanceView } from './views.js';
+import { workspaceDb } from '../tables.js';
+import { attendanceColumns, attendanceOf, attendanceView, type AttendanceView } from './views.js';
 
 export const attendancePath = '/api/v1/attendance';
 const notFound = () => workspaceErrors.notFound('The attendance record');
 const overlapping = 'The times overlap another attendance record of the employee (or it is still checked in).';
 
 /** 409 when [checkIn, checkOut) (open-ended when checkOut is null) overlaps another record of the employee. */
-async function checkNoOverlap(db: Queryable, employeeId: string, checkIn: Date, checkOut: Date | null, except?: string): Promise<void> {
-  const { rowCount } = await db.query(
-    `select 1 from hr_attendance
-      where employee_id = $1 and id <> coalesce($4::uuid, '00000000-0000-0000-0000-000000000000')
-        and check_in < coalesce($3::timestamptz, 'infinity') and coalesce(check_out, 'infinity') > $2 limit 1`,
-    [employeeId, checkIn, checkOut, except ?? null],
+async function checkNoOverlap(db: Runner, employeeId: string, checkIn: Date, checkOut: Date | null, except?: string): Promise<void> {
+  const overlaps = await affected(
+    db,
+    workspaceDb
+      .selectFrom('hr_attendance')
+      .select('id')
+      .where('employee_id', '=', employeeId)
+      .$if(except !== undefined, (qb) => qb.where('id', '<>', except!))
+      // an open record (no check-out) runs to infinity
+      .$if(checkOut !== null, (qb) => qb.where('check_in', '<', checkOut!))
+      .where((eb) => eb.or([eb('check_out', 'is', null), eb('check_out', '>', checkIn)]))
+      .limit(1),
   );
-  if (rowCount) throw workspaceErrors.conflict(overlapping);
+  if (overlaps) throw workspaceErrors.conflict(overlapping);
 }
 
 function notFuture(field: string, at: Date, now: Date): void {
@@ -39,29 +46,31 @@ export class AttendanceService {
     const db = await readPool(this.deps);
     const limit = query.limit ?? defaultLimit;
     const after = readCursor('attendance', query.cursor, true);
-    const where = new Filters([part.workspaceId, part.environment])
-      .eq('employee_id', query.employee_id)
-      .raw('check_in >= $?', query.from !== undefined ? instantOf('query.from', query.from) : undefined)
-      .raw('check_in < $?', query.to !== undefined ? instantOf('query.to', query.to) : undefined)
-      .when(query.open === true, 'check_out is null')
-      .when(query.open === false, 'check_out is not null');
-    if (after) where.clauses.push(`(check_in, id) < (${where.push(after.at)}::timestamptz, ${where.push(after.id)}::uuid)`);
-    const { rows } = await db.query<AttendanceRow>(
-      `select ${attendanceColumns} from hr_attendance where workspace_id = $1 and environment = $2${where.sql()} order by check_in desc, id desc limit ${where.push(limit + 1)}`,
-      where.params,
+    const from = query.from !== undefined ? instantOf('query.from', query.from) : undefined;
+    const to = query.to !== undefined ? instantOf('query.to', query.to) : undefined;
+    const found = await rows(
+      db,
+      attendanceOf(part)
+        .$if(query.employee_id !== undefined, (qb) => qb.where('employee_id', '=', query.employee_id!))
+        .$if(from !== undefined, (qb) => qb.where('check_in', '>=', from!))
+        .$if(to !== undefined, (qb) => qb.where('check_in', '<', to!))
+        .$if(query.open === true, (qb) => qb.where('check_out', 'is', null))
+        .$if(query.open === false, (qb) => qb.where('check_out', 'is not', null))
+        .$if(after !== undefined, (qb) =>
+          qb.where((eb) => eb(eb.refTuple('check_in', 'id'), '<', eb.tuple(sql<Date>`${after!.at}::timestamptz`, sql<string>`${after!.id}::uuid`))),
+        )
+        .orderBy('check_in', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit + 1),
     );
-    return pageOf(rows, limit, 'attendance', attendanceView, (r) => r.check_in);
+    return pageOf(found, limit, 'attendance', attendanceView, (r) => r.check_in);
   }
 
   async get(part: Partition, id: string): Promise<AttendanceView> {
     const db = await readPool(this.deps);
-    const { rows } = await db.query<AttendanceRow>(`select ${attendanceColumns} from hr_attendance where id = $1 and workspace_id = $2 and environment = $3`, [
-      id,
-      part.workspaceId,
-      part.environment,
-    ]);
-    if (!rows[0]) throw notFound();
-    return attendanceView(rows[0]);
+    const row = await firstRow(db, attendanceOf(part).where('id', '=', id));
+    if (!row) throw notFound();
+    return attendanceView(row);
   }
 
   async create(part: Partition, body: { employee_id: string; check_in?: string; check_out?: string | null; note?: string | null }): Promise<AttendanceView> {
@@ -77,16 +86,28 @@ export class AttendanceService {
       // Locking the employee serialises the overlap check of concurrent check-ins.
       await activeEmployee(tx, part, 'body.employee_id', body.employee_id);
       await checkNoOverlap(tx, body.employee_id, checkIn, checkOut);
-      const { rows } = await uniqueOr409(
+      const [row] = await uniqueOr409(
         () =>
-          tx.query<AttendanceRow>(
-            `insert into hr_attendance (id, workspace_id, environment, employee_id, check_in, check_out, note, created_at, updated_at)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $8) returning ${attendanceColumns}`,
-            [newId(), part.workspaceId, part.environment, body.employee_id, checkIn, checkOut, body.note ?? null, now],
+          rows(
+            tx,
+            workspaceDb
+              .insertInto('hr_attendance')
+              .values({
+                id: newId(),
+                workspace_id: part.workspaceId,
+                environment: part.environment,
+                employee_id: body.employee_id,
+                check_in: checkIn,
+                check_out: checkOut,
+                note: body.note ?? null,
+                created_at: now,
+                updated_at: now,
+              })
+              .returning(attendanceColumns),
           ),
         overlapping,
       );
-      return attendanceView(rows[0]!);
+      return attendanceView(row!);
     });
   }
 
@@ -95,23 +116,23 @@ export class AttendanceService {
     const checkOut = typeof body.check_out === 'string' ? instantOf('body.check_out', body.check_out) : body.check_out;
     if (checkOut) notFuture('body.check_out', checkOut, now);
     return withEvents(this.deps, this.deps.sql, part, async (tx) => {
-      const { rows: found } = await tx.query<AttendanceRow>(
-        `select ${attendanceColumns} from hr_attendance where id = $1 and workspace_id = $2 and environment = $3 for update`,
-        [id, part.workspaceId, part.environment],
-      );
-      const before = found[0];
+      const before = await firstRow(tx, attendanceOf(part).where('id', '=', id).forUpdate());
       if (!before) throw notFound();
       const nextOut = checkOut === undefined ? before.check_out : checkOut;
       const nextNote = body.note === undefined ? before.note : body.note;
       if (nextOut && nextOut <= before.check_in) throw workspaceErrors.invalid('body.check_out', 'must be after check_in');
       if ((nextOut?.getTime() ?? null) === (before.check_out?.getTime() ?? null) && nextNote === before.note) return attendanceView(before);
-      await tx.query('select 1 from hr_employees where id = $1 for update', [before.employee_id]);
+      await affected(tx, workspaceDb.selectFrom('hr_employees').select('id').where('id', '=', before.employee_id).forUpdate());
       await checkNoOverlap(tx, before.employee_id, before.check_in, nextOut, id);
-      const { rows } = await uniqueOr409(
-        () => tx.query<AttendanceRow>(`update hr_attendance set check_out = $2, note = $3, updated_at = $4 where id = $1 returning ${attendanceColumns}`, [id, nextOut, nextNote, now]),
+      const [row] = await uniqueOr409(
+        () =>
+          rows(
+            tx,
+            workspaceDb.updateTable('hr_attendance').set({ check_out: nextOut, note: nextNote, updated_at: now }).where('id', '=', id).returning(attendanceColumns),
+          ),
         overlapping,
       );
-      return attendanceView(rows[0]!);
+      return attendanceView(row!);
     });
   }
 }

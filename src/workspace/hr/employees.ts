@@ -2,46 +2,38 @@
 // employee is final: no changes, no check-ins, no leave.
 import { readPool } from '../../platform/db/read-router.js';
 import type { Partition } from '../../core/crm/records.js';
-import type { Queryable } from '../../platform/db/queryable.js';
+import { sql } from 'kysely';
+import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { checkMembers, dateOf, todayOf, uniqueOr409 } from '../common/checks.js';
-import { Filters } from '../../platform/db/filters.js';
 import { defaultLimit, pageOf, readCursor } from '../common/paging.js';
 import { changesOf } from '../../core/events/changes.js';
 import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { workspaceErrors } from '../errors.js';
 import type { Page } from '../keys/service.js';
-import { employeeColumns, employeeView, type EmployeeRow, type EmployeeView } from './views.js';
+import { workspaceDb } from '../tables.js';
+import { employeeColumns, employeesOf, employeeView, type EmployeeRow, type EmployeeView } from './views.js';
 
 export const employeesPath = '/api/v1/employees';
 const notFound = () => workspaceErrors.notFound('The employee');
 
-export async function lockEmployee(db: Queryable, part: Partition, id: string): Promise<EmployeeRow | undefined> {
-  const { rows } = await db.query<EmployeeRow>(`select ${employeeColumns} from hr_employees where id = $1 and workspace_id = $2 and environment = $3 for update`, [
-    id,
-    part.workspaceId,
-    part.environment,
-  ]);
-  return rows[0];
+export async function lockEmployee(db: Runner, part: Partition, id: string): Promise<EmployeeRow | undefined> {
+  return firstRow(db, employeesOf(part).where('id', '=', id).forUpdate());
 }
 
 /** The employee named by a body field: 400 when not in the partition, 409 when terminated. */
-export async function activeEmployee(db: Queryable, part: Partition, field: string, id: string): Promise<EmployeeRow> {
+export async function activeEmployee(db: Runner, part: Partition, field: string, id: string): Promise<EmployeeRow> {
   const employee = await lockEmployee(db, part, id);
   if (!employee) throw workspaceErrors.invalid(field, 'names no employee of this workspace');
   if (employee.status !== 'active') throw workspaceErrors.conflict('The employee is terminated.');
   return employee;
 }
 
-async function checkManager(db: Queryable, part: Partition, managerId: string | null | undefined, self?: string): Promise<void> {
+async function checkManager(db: Runner, part: Partition, managerId: string | null | undefined, self?: string): Promise<void> {
   if (typeof managerId !== 'string') return;
   if (managerId === self) throw workspaceErrors.invalid('body.manager_id', 'cannot be the employee itself');
-  const { rows } = await db.query<{ status: string }>('select status from hr_employees where id = $1 and workspace_id = $2 and environment = $3', [
-    managerId,
-    part.workspaceId,
-    part.environment,
-  ]);
-  if (rows[0]?.status !== 'active') throw workspaceErrors.invalid('body.manager_id', 'names no active employee of this workspace');
+  const manager = await firstRow(db, employeesOf(part).where('id', '=', managerId));
+  if (manager?.status !== 'active') throw workspaceErrors.invalid('body.manager_id', 'names no active employee of this workspace');
 }
 
 export interface EmployeeInput {
@@ -61,23 +53,24 @@ export class EmployeeService {
     const db = await readPool(this.deps);
     const limit = query.limit ?? defaultLimit;
     const after = readCursor('employees', query.cursor);
-    const where = new Filters([part.workspaceId, part.environment]).eq('status', query.status).eq('department', query.department).eq('manager_id', query.manager_id).raw('id < $?', after?.id);
-    const { rows } = await db.query<EmployeeRow>(
-      `select ${employeeColumns} from hr_employees where workspace_id = $1 and environment = $2${where.sql()} order by id desc limit ${where.push(limit + 1)}`,
-      where.params,
+    const found = await rows(
+      db,
+      employeesOf(part)
+        .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status!))
+        .$if(query.department !== undefined, (qb) => qb.where('department', '=', query.department!))
+        .$if(query.manager_id !== undefined, (qb) => qb.where('manager_id', '=', query.manager_id!))
+        .$if(after !== undefined, (qb) => qb.where('id', '<', after!.id))
+        .orderBy('id', 'desc')
+        .limit(limit + 1),
     );
-    return pageOf(rows, limit, 'employees', employeeView);
+    return pageOf(found, limit, 'employees', employeeView);
   }
 
   async get(part: Partition, id: string): Promise<EmployeeView> {
     const db = await readPool(this.deps);
-    const { rows } = await db.query<EmployeeRow>(`select ${employeeColumns} from hr_employees where id = $1 and workspace_id = $2 and environment = $3`, [
-      id,
-      part.workspaceId,
-      part.environment,
-    ]);
-    if (!rows[0]) throw notFound();
-    return employeeView(rows[0]);
+    const row = await firstRow(db, employeesOf(part).where('id', '=', id));
+    if (!row) throw notFound();
+    return employeeView(row);
   }
 
   async create(part: Partition, body: EmployeeInput & { name: string }): Promise<EmployeeView> {
@@ -87,19 +80,35 @@ export class EmployeeService {
       await checkManager(tx, part, body.manager_id);
       const alreadyEmployed = 'The member is already an active employee of this workspace.';
       if (body.account_id) {
-        const { rowCount } = await tx.query("select 1 from hr_employees where workspace_id = $1 and environment = $2 and account_id = $3 and status = 'active'", [
-          part.workspaceId,
-          part.environment,
-          body.account_id,
-        ]);
-        if (rowCount) throw workspaceErrors.conflict(alreadyEmployed);
+        const employed = await affected(tx, employeesOf(part).where('account_id', '=', body.account_id).where('status', '=', 'active'));
+        if (employed) throw workspaceErrors.conflict(alreadyEmployed);
       }
-      const { rows } = await uniqueOr409(() => tx.query<EmployeeRow>(
-        `insert into hr_employees (id, workspace_id, environment, name, email, job_title, department, account_id, manager_id, hire_date, status, created_at, updated_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'active', $11, $11) returning ${employeeColumns}`,
-        [newId(), part.workspaceId, part.environment, body.name, body.email ?? null, body.job_title ?? null, body.department ?? null, body.account_id ?? null, body.manager_id ?? null, hireDate ?? todayOf(now), now],
-      ), alreadyEmployed);
-      const view = employeeView(rows[0]!);
+      const [row] = await uniqueOr409(
+        () =>
+          rows(
+            tx,
+            workspaceDb
+              .insertInto('hr_employees')
+              .values({
+                id: newId(),
+                workspace_id: part.workspaceId,
+                environment: part.environment,
+                name: body.name,
+                email: body.email ?? null,
+                job_title: body.job_title ?? null,
+                department: body.department ?? null,
+                account_id: body.account_id ?? null,
+                manager_id: body.manager_id ?? null,
+                hire_date: hireDate ?? todayOf(now),
+                status: 'active',
+                created_at: now,
+                updated_at: now,
+              })
+              .returning(employeeColumns),
+          ),
+        alreadyEmployed,
+      );
+      const view = employeeView(row!);
       sink.emit('employee.created', view);
       return view;
     });
@@ -115,13 +124,15 @@ export class EmployeeService {
       const fields = (['name', 'email', 'job_title', 'department', 'manager_id'] as const).filter((f) => body[f] !== undefined && body[f] !== before[f]);
       if (fields.length === 0) return employeeView(before);
       const now = this.deps.clock.now();
-      const sets = fields.map((f, i) => `${f} = $${i + 2}`).join(', ');
-      const { rows } = await tx.query<EmployeeRow>(`update hr_employees set ${sets}, updated_at = $${fields.length + 2} where id = $1 returning ${employeeColumns}`, [
-        id,
-        ...fields.map((f) => body[f]),
-        now,
-      ]);
-      return employeeView(rows[0]!);
+      const [row] = await rows(
+        tx,
+        workspaceDb
+          .updateTable('hr_employees')
+          .set({ ...Object.fromEntries(fields.map((f) => [f, body[f]])), updated_at: now })
+          .where('id', '=', id)
+          .returning(employeeColumns),
+      );
+      return employeeView(row!);
     });
   }
 
@@ -133,13 +144,24 @@ export class EmployeeService {
       if (before.status === 'terminated') return employeeView(before);
       const date = on ?? todayOf(now);
       if (date < before.hire_date) throw workspaceErrors.invalid('body.terminated_on', `is before the hire date ${before.hire_date}`);
-      const { rows } = await tx.query<EmployeeRow>(
-        `update hr_employees set status = 'terminated', terminated_on = $2, termination_reason = $3, updated_at = $4 where id = $1 returning ${employeeColumns}`,
-        [id, date, body.reason ?? null, now],
+      const [row] = await rows(
+        tx,
+        workspaceDb
+          .updateTable('hr_employees')
+          .set({ status: 'terminated', terminated_on: date, termination_reason: body.reason ?? null, updated_at: now })
+          .where('id', '=', id)
+          .returning(employeeColumns),
       );
       // An open check-in ends with the employment.
-      await tx.query('update hr_attendance set check_out = greatest($2, check_in + interval \'1 millisecond\'), updated_at = $2 where employee_id = $1 and check_out is null', [id, now]);
-      const view = employeeView(rows[0]!);
+      await affected(
+        tx,
+        workspaceDb
+          .updateTable('hr_attendance')
+          .set({ check_out: sql<Date>`greatest(${now}, check_in + interval '1 millisecond')`, updated_at: now })
+          .where('employee_id', '=', id)
+          .where('check_out', 'is', null),
+      );
+      const view = employeeView(row!);
       sink.emit('employee.terminated', view, changesOf(employeeView(before), view, ['status', 'terminated_on', 'termination_reason']));
       return view;
     });

@@ -1,4 +1,7 @@
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { components } from '../../../generated/types/workspace.js';
+import type { Partition } from '../../core/crm/records.js';
+import { workspaceDb, type WorkspaceTables } from '../tables.js';
 
 type Schemas = components['schemas'];
 export type EmployeeView = Schemas['Hr.Employee'];
@@ -7,24 +10,40 @@ export type LeaveView = Schemas['Hr.Leave'];
 
 // Dates are read as text: node-postgres would turn a date into a local-midnight Date.
 
-export interface EmployeeRow {
-  id: string;
-  name: string;
-  email: string | null;
-  job_title: string | null;
-  department: string | null;
-  account_id: string | null;
-  manager_id: string | null;
-  hire_date: string;
-  status: string;
-  terminated_on: string | null;
-  termination_reason: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+/** The columns of an employee as the views read them; for select and returning alike. */
+export const employeeColumns = (eb: ExpressionBuilder<WorkspaceTables, 'hr_employees'>) =>
+  [
+    'id', 'name', 'email', 'job_title', 'department', 'account_id', 'manager_id',
+    eb.cast<string>('hire_date', 'text').as('hire_date'),
+    'status',
+    eb.cast<string | null>('terminated_on', 'text').as('terminated_on'),
+    'termination_reason', 'created_at', 'updated_at',
+  ] as const;
 
-export const employeeColumns =
-  'id, name, email, job_title, department, account_id, manager_id, hire_date::text as hire_date, status, terminated_on::text as terminated_on, termination_reason, created_at, updated_at';
+export const attendanceColumns = ['id', 'employee_id', 'check_in', 'check_out', 'note', 'created_at', 'updated_at'] as const;
+
+export const leaveColumns = (eb: ExpressionBuilder<WorkspaceTables, 'hr_leaves'>) =>
+  [
+    'id', 'employee_id', 'type',
+    eb.cast<string>('start_date', 'text').as('start_date'),
+    eb.cast<string>('end_date', 'text').as('end_date'),
+    sql<number>`(end_date - start_date + 1)`.as('days'),
+    'reason', 'status', 'decided_by', 'decided_at', 'created_at', 'updated_at',
+  ] as const;
+
+const employeeSelect = workspaceDb.selectFrom('hr_employees').select(employeeColumns);
+const attendanceSelect = workspaceDb.selectFrom('hr_attendance').select(attendanceColumns);
+const leaveSelect = workspaceDb.selectFrom('hr_leaves').select(leaveColumns);
+
+/** One partition's rows of a table, with the views' columns: every read of hr starts here. */
+export const employeesOf = (part: Partition) => employeeSelect.where('workspace_id', '=', part.workspaceId).where('environment', '=', part.environment);
+export const attendanceOf = (part: Partition) => attendanceSelect.where('workspace_id', '=', part.workspaceId).where('environment', '=', part.environment);
+export const leavesOf = (part: Partition) => leaveSelect.where('workspace_id', '=', part.workspaceId).where('environment', '=', part.environment);
+
+type RowOf<Q extends { executeTakeFirstOrThrow(): Promise<unknown> }> = Awaited<ReturnType<Q['executeTakeFirstOrThrow']>>;
+export type EmployeeRow = RowOf<typeof employeeSelect>;
+export type AttendanceRow = RowOf<typeof attendanceSelect>;
+export type LeaveRow = RowOf<typeof leaveSelect>;
 
 export function employeeView(r: EmployeeRow): EmployeeView {
   return {
@@ -44,18 +63,6 @@ export function employeeView(r: EmployeeRow): EmployeeView {
   };
 }
 
-export interface AttendanceRow {
-  id: string;
-  employee_id: string;
-  check_in: Date;
-  check_out: Date | null;
-  note: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export const attendanceColumns = 'id, employee_id, check_in, check_out, note, created_at, updated_at';
-
 export function attendanceView(r: AttendanceRow): AttendanceView {
   return {
     id: r.id,
@@ -68,24 +75,6 @@ export function attendanceView(r: AttendanceRow): AttendanceView {
     updated_at: r.updated_at.toISOString(),
   };
 }
-
-export interface LeaveRow {
-  id: string;
-  employee_id: string;
-  type: string;
-  start_date: string;
-  end_date: string;
-  days: number;
-  reason: string | null;
-  status: string;
-  decided_by: string | null;
-  decided_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export const leaveColumns =
-  'id, employee_id, type, start_date::text as start_date, end_date::text as end_date, (end_date - start_date + 1) as days, reason, status, decided_by, decided_at, created_at, updated_at';
 
 export function leaveView(r: LeaveRow): LeaveView {
   return {
