@@ -14,7 +14,7 @@ const budgets: Record<string, number> = {
   // top-level folders (and src/*.ts as "src")
   chat: 285,
   partner: 29,
-  workspace: 33,
+  workspace: 21,
   core: 64,
   platform: 17,
   app: 3,
@@ -28,6 +28,7 @@ const budgets: Record<string, number> = {
   'partner/ai': 0,
   'partner/storage': 0,
   'workspace/hr': 0,
+  'workspace/tickets': 0,
 };
 
 const allowed = [/^platform\/db\/migrations\//, /^platform\/db\/sql\.ts$/, /^platform\/db\/typed\.ts$/, /\.test\.ts$/];

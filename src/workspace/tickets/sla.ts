@@ -11,7 +11,9 @@ import { queuePrefix } from '../../platform/queues.js';
 import { changesOf } from '../../core/events/changes.js';
 import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { slaRunning } from './lifecycle.js';
-import { ticketColumns, ticketView, type TicketRow } from './views.js';
+import { ticketColumns, ticketView } from './views.js';
+import { firstRow, rows } from '../../platform/db/typed.js';
+import { workspaceDb } from '../tables.js';
 import { closeWorker } from '../../platform/worker-close.js';
 import { workerMetrics } from '../../platform/metrics/queues.js';
 
@@ -62,17 +64,15 @@ export type SlaOutcome = { state: 'breached' } | { state: 'done' } | { state: 'm
 
 /** Judges one ticket's SLA now; `dueAt` is the deadline the timer was set for (undefined: the sweep). */
 export async function checkSla(deps: EventDeps, ticketId: string, dueAt?: number): Promise<SlaOutcome> {
-  const { rows: found } = await deps.sql.query<{ workspace_id: string; environment: string }>('select workspace_id, environment from tickets where id = $1', [ticketId]);
-  const scope = found[0];
+  const scope = await firstRow(deps.sql, workspaceDb.selectFrom('tickets').select(['workspace_id', 'environment']).where('id', '=', ticketId));
   if (!scope) return { state: 'done' };
   return withEvents(deps, deps.sql, { workspaceId: scope.workspace_id, environment: scope.environment }, async (tx, sink, now) => {
-    const { rows } = await tx.query<TicketRow>(`select ${ticketColumns} from tickets where id = $1 for update`, [ticketId]);
-    const before = rows[0]!;
+    const before = (await firstRow(tx, workspaceDb.selectFrom('tickets').select(ticketColumns).where('id', '=', ticketId).forUpdate()))!;
     if (before.sla_breached_at || !slaRunning(before.status)) return { state: 'done' } as const;
     if (dueAt !== undefined && before.sla_due_at.getTime() !== dueAt) return { state: 'moved' } as const;
     if (before.sla_due_at.getTime() > now.getTime()) return { state: 'early', dueAt: before.sla_due_at } as const;
-    const { rows: updated } = await tx.query<TicketRow>(`update tickets set sla_breached_at = $2 where id = $1 returning ${ticketColumns}`, [ticketId, now]);
-    const view = ticketView(updated[0]!);
+    const [updated] = await rows(tx, workspaceDb.updateTable('tickets').set({ sla_breached_at: now }).where('id', '=', ticketId).returning(ticketColumns));
+    const view = ticketView(updated!);
     sink.emit('ticket.sla_breached', view, changesOf(ticketView(before), view, ['sla_breached_at']));
     return { state: 'breached' } as const;
   });
@@ -80,12 +80,19 @@ export async function checkSla(deps: EventDeps, ticketId: string, dueAt?: number
 
 /** Judges every ticket past its deadline by the clock and not yet breached (timers lost on the way to the queue). */
 export async function sweepSla(deps: EventDeps): Promise<number> {
-  const { rows } = await deps.sql.query<{ id: string }>(
-    "select id from tickets where sla_breached_at is null and status in ('open', 'pending') and sla_due_at <= $1 order by sla_due_at limit $2",
-    [deps.clock.now(), sweepBatch],
+  const due = await rows(
+    deps.sql,
+    workspaceDb
+      .selectFrom('tickets')
+      .select('id')
+      .where('sla_breached_at', 'is', null)
+      .where('status', 'in', ['open', 'pending'])
+      .where('sla_due_at', '<=', deps.clock.now())
+      .orderBy('sla_due_at')
+      .limit(sweepBatch),
   );
   let breached = 0;
-  for (const { id } of rows) if ((await checkSla(deps, id)).state === 'breached') breached++;
+  for (const { id } of due) if ((await checkSla(deps, id)).state === 'breached') breached++;
   return breached;
 }
 

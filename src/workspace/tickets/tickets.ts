@@ -3,10 +3,9 @@
 // by their SLA timer (sla.ts). A reopened ticket that has not breached gets a fresh SLA window from the reopening.
 import { readPool } from '../../platform/db/read-router.js';
 import type { Partition } from '../../core/crm/records.js';
-import type { Queryable } from '../../platform/db/queryable.js';
+import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { checkMembers } from '../common/checks.js';
-import { Filters } from '../../platform/db/filters.js';
 import { defaultLimit, pageOf, readCursor } from '../common/paging.js';
 import { checkReferences } from '../crm/store.js';
 import { withEvents, type EventDeps } from '../../core/events/outbox.js';
@@ -14,7 +13,8 @@ import { workspaceErrors } from '../errors.js';
 import type { Page } from '../keys/service.js';
 import type { SlaTimers } from './sla.js';
 import { canMove, slaDue, slaRunning } from './lifecycle.js';
-import { commentColumns, commentView, ticketColumns, ticketView, type CommentRow, type CommentView, type Priority, type TicketRow, type TicketStatus, type TicketView } from './views.js';
+import { workspaceDb } from '../tables.js';
+import { commentColumns, commentView, ticketColumns, ticketView, type CommentView, type Priority, type TicketRow, type TicketStatus, type TicketView } from './views.js';
 
 export const ticketsPath = '/api/v1/tickets';
 const notFound = () => workspaceErrors.notFound('The ticket');
@@ -23,13 +23,12 @@ export interface TicketDeps extends EventDeps {
   sla?: Pick<SlaTimers, 'schedule'>;
 }
 
-async function lockTicket(db: Queryable, part: Partition, id: string): Promise<TicketRow | undefined> {
-  const { rows } = await db.query<TicketRow>(`select ${ticketColumns} from tickets where id = $1 and workspace_id = $2 and environment = $3 for update`, [
-    id,
-    part.workspaceId,
-    part.environment,
-  ]);
-  return rows[0];
+/** The partition's tickets with the view's columns: every read of a ticket starts here. */
+const ticketsOf = (part: Partition) =>
+  workspaceDb.selectFrom('tickets').select(ticketColumns).where('workspace_id', '=', part.workspaceId).where('environment', '=', part.environment);
+
+async function lockTicket(db: Runner, part: Partition, id: string): Promise<TicketRow | undefined> {
+  return firstRow(db, ticketsOf(part).where('id', '=', id).forUpdate());
 }
 
 export interface TicketChanges {
@@ -49,30 +48,27 @@ export class TicketService {
   ): Promise<Page<TicketView>> {
     const limit = query.limit ?? defaultLimit;
     const after = readCursor('tickets', query.cursor);
-    const where = new Filters([part.workspaceId, part.environment])
-      .eq('status', query.status)
-      .eq('priority', query.priority)
-      .eq('assignee_id', query.assignee_id)
-      .eq('contact_id', query.contact_id)
-      .when(query.sla_breached === true, 'sla_breached_at is not null')
-      .when(query.sla_breached === false, 'sla_breached_at is null')
-      .raw('id < $?', after?.id);
-    const { rows } = await (await readPool(this.deps)).query<TicketRow>(
-      `select ${ticketColumns} from tickets where workspace_id = $1 and environment = $2${where.sql()} order by id desc limit ${where.push(limit + 1)}`,
-      where.params,
+    const found = await rows(
+      await readPool(this.deps),
+      ticketsOf(part)
+        .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status!))
+        .$if(query.priority !== undefined, (qb) => qb.where('priority', '=', query.priority!))
+        .$if(query.assignee_id !== undefined, (qb) => qb.where('assignee_id', '=', query.assignee_id!))
+        .$if(query.contact_id !== undefined, (qb) => qb.where('contact_id', '=', query.contact_id!))
+        .$if(query.sla_breached === true, (qb) => qb.where('sla_breached_at', 'is not', null))
+        .$if(query.sla_breached === false, (qb) => qb.where('sla_breached_at', 'is', null))
+        .$if(after !== undefined, (qb) => qb.where('id', '<', after!.id))
+        .orderBy('id', 'desc')
+        .limit(limit + 1),
     );
-    return pageOf(rows, limit, 'tickets', ticketView);
+    return pageOf(found, limit, 'tickets', ticketView);
   }
 
   async get(part: Partition, id: string): Promise<TicketView> {
     const db = await readPool(this.deps);
-    const { rows } = await db.query<TicketRow>(`select ${ticketColumns} from tickets where id = $1 and workspace_id = $2 and environment = $3`, [
-      id,
-      part.workspaceId,
-      part.environment,
-    ]);
-    if (!rows[0]) throw notFound();
-    return ticketView(rows[0]);
+    const row = await firstRow(db, ticketsOf(part).where('id', '=', id));
+    if (!row) throw notFound();
+    return ticketView(row);
   }
 
   async create(part: Partition, body: { subject: string; description?: string | null; priority?: Priority; assignee_id?: string | null; contact_id?: string | null }): Promise<TicketView> {
@@ -81,12 +77,27 @@ export class TicketService {
       await checkReferences(tx, part, [{ field: 'body.contact_id', id: body.contact_id, resource: 'contacts' }]);
       const priority = body.priority ?? 'normal';
       const due = slaDue(now, priority);
-      const { rows } = await tx.query<TicketRow>(
-        `insert into tickets (id, workspace_id, environment, subject, description, priority, status, assignee_id, contact_id, sla_due_at, created_at, updated_at)
-         values ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $9, $10, $10) returning ${ticketColumns}`,
-        [newId(), part.workspaceId, part.environment, body.subject, body.description ?? null, priority, body.assignee_id ?? null, body.contact_id ?? null, due, now],
+      const [row] = await rows(
+        tx,
+        workspaceDb
+          .insertInto('tickets')
+          .values({
+            id: newId(),
+            workspace_id: part.workspaceId,
+            environment: part.environment,
+            subject: body.subject,
+            description: body.description ?? null,
+            priority,
+            status: 'open',
+            assignee_id: body.assignee_id ?? null,
+            contact_id: body.contact_id ?? null,
+            sla_due_at: due,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning(ticketColumns),
       );
-      const view = ticketView(rows[0]!);
+      const view = ticketView(row!);
       sink.emit('ticket.created', view);
       sink.afterCommit(() => this.deps.sla?.schedule(view.id, due));
       return view;
@@ -118,12 +129,8 @@ export class TicketService {
       if (due.getTime() !== before.sla_due_at.getTime()) next.sla_due_at = due;
       if (Object.keys(next).length === 0) return ticketView(before);
 
-      const fields = Object.keys(next);
-      const { rows } = await tx.query<TicketRow>(
-        `update tickets set ${fields.map((f, i) => `${f} = $${i + 2}`).join(', ')}, updated_at = $${fields.length + 2} where id = $1 returning ${ticketColumns}`,
-        [id, ...fields.map((f) => next[f]), now],
-      );
-      const view = ticketView(rows[0]!);
+      const [row] = await rows(tx, workspaceDb.updateTable('tickets').set({ ...next, updated_at: now }).where('id', '=', id).returning(ticketColumns));
+      const view = ticketView(row!);
       if ('assignee_id' in next) sink.emit('ticket.assigned', view, { assignee_id: { from: before.assignee_id, to: view.assignee_id } });
       if ('status' in next) sink.emit('ticket.status_changed', view, { status: { from, to } });
       if (next.sla_due_at && slaRunning(to)) sink.afterCommit(() => this.deps.sla?.schedule(id, due));
@@ -136,12 +143,17 @@ export class TicketService {
     await this.get(part, ticketId);
     const limit = query.limit ?? defaultLimit;
     const after = readCursor('ticket_comments', query.cursor);
-    const where = new Filters([ticketId]).raw('id > $?', after?.id);
-    const { rows } = await db.query<CommentRow>(
-      `select ${commentColumns} from ticket_comments where ticket_id = $1${where.sql()} order by id limit ${where.push(limit + 1)}`,
-      where.params,
+    const found = await rows(
+      db,
+      workspaceDb
+        .selectFrom('ticket_comments')
+        .select(commentColumns)
+        .where('ticket_id', '=', ticketId)
+        .$if(after !== undefined, (qb) => qb.where('id', '>', after!.id))
+        .orderBy('id')
+        .limit(limit + 1),
     );
-    return pageOf(rows, limit, 'ticket_comments', commentView);
+    return pageOf(found, limit, 'ticket_comments', commentView);
   }
 
   async comment(part: Partition, ticketId: string, body: { body: string; author_id?: string | null; internal?: boolean }): Promise<CommentView> {
@@ -150,13 +162,24 @@ export class TicketService {
       if (!ticket) throw notFound();
       if (ticket.status === 'closed') throw workspaceErrors.conflict('The ticket is closed; a closed ticket takes no comments.');
       await checkMembers(tx, part.workspaceId, [{ field: 'body.author_id', id: body.author_id }]);
-      const { rows } = await tx.query<CommentRow>(
-        `insert into ticket_comments (id, ticket_id, workspace_id, environment, body, author_id, internal, created_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8) returning ${commentColumns}`,
-        [newId(), ticketId, part.workspaceId, part.environment, body.body, body.author_id ?? null, body.internal ?? false, now],
+      const [row] = await rows(
+        tx,
+        workspaceDb
+          .insertInto('ticket_comments')
+          .values({
+            id: newId(),
+            ticket_id: ticketId,
+            workspace_id: part.workspaceId,
+            environment: part.environment,
+            body: body.body,
+            author_id: body.author_id ?? null,
+            internal: body.internal ?? false,
+            created_at: now,
+          })
+          .returning(commentColumns),
       );
-      await tx.query('update tickets set updated_at = $2 where id = $1', [ticketId, now]);
-      const view = commentView(rows[0]!);
+      await affected(tx, workspaceDb.updateTable('tickets').set({ updated_at: now }).where('id', '=', ticketId));
+      const view = commentView(row!);
       sink.emit('ticket.commented', view);
       return view;
     });
