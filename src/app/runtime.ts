@@ -49,6 +49,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
     const shared = await wire(config, log, clock, shutdown, base, () => consoleOrigins);
 
     if (config.services.includes('workers')) platform.webhookWorkers = await startQueueWorkers(shared);
+    // Opened after the queue workers so that, stops running in reverse, it closes before them.
     const w = openSlaQueue(shared);
     const unwatch = watchPlatform(sql, [queues.outbox, queues.maintenance, queues.time, w.botDeliveries.queue, w.webhooks.queue, ...(w.slaQueue ? [w.slaQueue.queue] : [])]);
     shutdown.add(async () => unwatch());
