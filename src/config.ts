@@ -383,6 +383,23 @@ const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 export function loadConfig(env: Env = process.env): Config {
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!logLevels.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${logLevels.join(', ')}, got "${logLevel}"`);
+  // Read group by group in this order, so that of several bad variables the same one is reported first as before.
+  return {
+    ...addresses(env),
+    logLevel,
+    ...apiSettings(env),
+    ...realtimeSettings(env),
+    ...mediaSettings(env),
+    scheduleSweepMs: int(env, 'SCHEDULE_SWEEP_MS', 5_000, 100, 3_600_000),
+    ...botSettings(env),
+    webhooks: webhookConfig(env),
+    ...httpTimeouts(env),
+    ...processSettings(env),
+  };
+}
+
+/** What runs here and where: services, ports, PostgreSQL (and its replicas), Redis, the data directory. */
+function addresses(env: Env) {
   return {
     services: services(env),
     host: env.HOST ?? '127.0.0.1',
@@ -400,7 +417,12 @@ export function loadConfig(env: Env = process.env): Config {
       maxLagBytes: int(env, 'REPLICA_MAX_LAG_BYTES', 16 * 1024 * 1024, 0, Number.MAX_SAFE_INTEGER),
     },
     dataDir: env.DATA_DIR ?? '.data',
-    logLevel,
+  };
+}
+
+/** Tokens, request and send limits, caches, the outbox's timers, the console and the public addresses of the listeners. */
+function apiSettings(env: Env) {
+  return {
     jwtAudience: env.JWT_AUDIENCE ?? 'chat',
     platformModule: env.PLATFORM_MODULE ?? 'platform',
     inlineMembersMax: int(env, 'INLINE_MEMBERS_MAX', 50, 0, 10_000),
@@ -425,6 +447,12 @@ export function loadConfig(env: Env = process.env): Config {
     chatPublicUrl: url(env, 'CHAT_PUBLIC_URL', ['http', 'https']),
     partnerPublicUrl: url(env, 'PARTNER_PUBLIC_URL', ['http', 'https']),
     workspacePublicUrl: url(env, 'WORKSPACE_PUBLIC_URL', ['http', 'https']),
+  };
+}
+
+/** The STOMP gateway's limits and timers (docs/realtime.md). */
+function realtimeSettings(env: Env) {
+  return {
     realtimeRetentionHours: int(env, 'REALTIME_RETENTION_HOURS', 24, 24, 720),
     realtimeMaxFrameBytes: int(env, 'REALTIME_MAX_FRAME_BYTES', 65_536, 1_024, 16_777_216),
     realtimeMaxSubscriptions: int(env, 'REALTIME_MAX_SUBSCRIPTIONS', 8, 1, 100),
@@ -435,13 +463,24 @@ export function loadConfig(env: Env = process.env): Config {
     realtimeMaxBufferedBytes: int(env, 'REALTIME_MAX_BUFFERED_BYTES', 4_194_304, 65_536, 1_073_741_824),
     realtimeSweepMs: int(env, 'REALTIME_SWEEP_MS', 10_000, 100, 3_600_000),
     realtimeTypingIntervalMs: int(env, 'REALTIME_TYPING_INTERVAL_MS', 2_000, 500, 60_000),
+  };
+}
+
+/** Uploads and where their files are kept. */
+function mediaSettings(env: Env) {
+  return {
     uploadMaxBytes: int(env, 'UPLOAD_MAX_BYTES', 100 * 1024 * 1024, 1, 1024 ** 4),
     uploadAllowedTypes: uploadTypes(env),
     uploadSessionTtlSeconds: int(env, 'UPLOAD_SESSION_TTL_SECONDS', 86_400, 60, 2_592_000),
     uploadCleanupIntervalMs: int(env, 'UPLOAD_CLEANUP_INTERVAL_MS', 600_000, 1_000, 86_400_000),
     media: mediaStore(env),
     mediaPublicUrl: publicUrl(env, 'MEDIA_PUBLIC_URL'),
-    scheduleSweepMs: int(env, 'SCHEDULE_SWEEP_MS', 5_000, 100, 3_600_000),
+  };
+}
+
+/** The Bot API's send limit, long polls and webhook deliveries. */
+function botSettings(env: Env) {
+  return {
     botSendRatePerSecond: int(env, 'BOT_SEND_RATE_PER_SECOND', 30, 1, 1_000_000),
     botLongPollMaxSeconds: int(env, 'BOT_LONG_POLL_MAX_SECONDS', 50, 0, 3_600),
     botWebhookAllowHttp: bool(env, 'BOT_WEBHOOK_ALLOW_HTTP', false),
@@ -449,8 +488,12 @@ export function loadConfig(env: Env = process.env): Config {
     botWebhookTimeoutMs: int(env, 'BOT_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     botWebhookRetryBaseMs: int(env, 'BOT_WEBHOOK_RETRY_BASE_MS', 1_000, 10, 3_600_000),
     botWebhookRetryMaxMs: int(env, 'BOT_WEBHOOK_RETRY_MAX_MS', 300_000, 10, 86_400_000),
-    webhooks: webhookConfig(env),
-    ...httpTimeouts(env),
+  };
+}
+
+/** The process itself: cluster workers, the shutdown bound and the time-outs of calls to PostgreSQL and Redis. */
+function processSettings(env: Env) {
+  return {
     workers: env.WORKERS === 'auto' ? availableParallelism() : int(env, 'WORKERS', 1, 1, 256),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 1_000, 600_000),
     dependencyTimeouts: {

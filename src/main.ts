@@ -1,9 +1,9 @@
 // Process entry: configuration → infrastructure → listeners → workers; graceful shutdown on SIGTERM/SIGINT.
-import { ConfigError, loadConfig } from './config.js';
-import { createLogger } from './platform/logger.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createLogger, type Logger } from './platform/logger.js';
 import { startPlatform } from './app/runtime.js';
 import { registerDevSigningKey } from './cli/dev-signing-key.js';
-import { announceReady, isClusterWorker, startPrimary } from './platform/cluster.js';
+import { announceReady, isClusterWorker, primaryShutdownBoundMs, startPrimary } from './platform/cluster.js';
 import { startTracingFromEnvironment } from './platform/tracing/sdk.js';
 import { TracingSettingsError } from './platform/tracing/settings.js';
 
@@ -35,37 +35,47 @@ async function main(): Promise<void> {
   const platform = clustered ? await startPrimary(config, log) : await startPlatform(config, log);
   if (process.env.DEV_SIGNING_KEY === '1' && !isClusterWorker()) await registerDevSigningKey(config, platform.databaseUrl, log);
   announceReady();
-  if (!isClusterWorker()) {
-    // A cluster primary listens on nothing itself: its workers share the configured ports.
-    const own = platform as { chatUrl?: string; partnerUrl?: string; workspaceUrl?: string };
-    const configured = (service: 'chat' | 'partner' | 'workspace', port: number) =>
-      config.services.includes(service) ? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}` : undefined;
-    const chat = own.chatUrl ?? configured('chat', config.chatPort);
-    const partner = own.partnerUrl ?? configured('partner', config.partnerPort);
-    const workspace = own.workspaceUrl ?? configured('workspace', config.workspacePort);
-    for (const [what, url] of [
-      ['Settings console', chat && `${chat}/console/`],
-      ['Chat reference', chat && `${chat}/docs/`],
-      ['Partner reference', partner && `${partner}/docs/`],
-      ['Workspace reference', workspace && `${workspace}/docs/`],
-    ] as const) {
-      if (url) process.stdout.write(`${what}: ${url}\n`);
-    }
+  // A cluster primary listens on nothing itself: its workers share the configured ports.
+  if (!isClusterWorker()) printAddresses(config, platform as { chatUrl?: string; partnerUrl?: string; workspaceUrl?: string });
+  // The primary's bound covers its workers' (SHUTDOWN_TIMEOUT_MS) and the margins after it (src/platform/cluster.ts).
+  const boundMs = clustered ? primaryShutdownBoundMs(config.shutdownTimeoutMs) : config.shutdownTimeoutMs;
+  // Spans still buffered are exported before the process ends.
+  stopOnSignals(log, boundMs, () => platform.stop().then(() => tracing?.shutdown()));
+}
+
+/** Where a person finds the console and the reference docs; a cluster primary lists the ports its workers share. */
+function printAddresses(config: Config, platform: { chatUrl?: string; partnerUrl?: string; workspaceUrl?: string }): void {
+  const configured = (service: 'chat' | 'partner' | 'workspace', port: number) =>
+    config.services.includes(service) ? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}` : undefined;
+  const chat = platform.chatUrl ?? configured('chat', config.chatPort);
+  const partner = platform.partnerUrl ?? configured('partner', config.partnerPort);
+  const workspace = platform.workspaceUrl ?? configured('workspace', config.workspacePort);
+  for (const [what, url] of [
+    ['Settings console', chat && `${chat}/console/`],
+    ['Chat reference', chat && `${chat}/docs/`],
+    ['Partner reference', partner && `${partner}/docs/`],
+    ['Workspace reference', workspace && `${workspace}/docs/`],
+  ] as const) {
+    if (url) process.stdout.write(`${what}: ${url}\n`);
   }
+}
+
+/**
+ * SIGTERM, SIGINT (and, in a worker, a lost primary) run the drain once; a second signal waits for it. Past the
+ * bound, what is still running is abandoned and the process exits 1.
+ */
+function stopOnSignals(log: Logger, boundMs: number, stop: () => Promise<unknown>): void {
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal, boundMs: config.shutdownTimeoutMs }, 'shutting down');
+    log.info({ signal, boundMs }, 'shutting down');
     // The drain (src/app/runtime.ts, stop) has a stated bound: past it, what is still running is abandoned.
     setTimeout(() => {
-      log.error({ boundMs: config.shutdownTimeoutMs }, 'shutdown did not finish within SHUTDOWN_TIMEOUT_MS; exiting with work still in progress');
+      log.error({ boundMs }, 'shutdown did not finish within SHUTDOWN_TIMEOUT_MS; exiting with work still in progress');
       process.exit(1);
-    }, config.shutdownTimeoutMs).unref();
-    platform
-      .stop()
-      // Spans still buffered are exported before the process ends.
-      .then(() => tracing?.shutdown())
+    }, boundMs).unref();
+    stop()
       .then(() => process.exit(0))
       .catch((err: unknown) => {
         log.error({ err }, 'shutdown failed');

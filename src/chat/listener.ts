@@ -28,6 +28,7 @@ import type { UpdateWaiters } from './bots/updates/waiters.js';
 import type { WebhookPolicy } from './bots/webhook-url.js';
 import { chatContext, type ChatContext } from './context.js';
 import type { ChatDeps } from './deps.js';
+import type { BotDeps } from './bots/deps.js';
 import { accountAdminOperations, requireAccountAdmin } from './accounts/admin-gate.js';
 import { contactHandlers } from './contacts/handlers.js';
 import { ContactService } from './contacts/service.js';
@@ -99,8 +100,6 @@ export interface ChatListenerOptions {
 
 export async function buildChatListener(options: ChatListenerOptions): Promise<FastifyInstance> {
   const { deps } = options;
-  const rooms = new RoomService(deps);
-  const members = new MemberService(deps, rooms);
   const botDeps = { ...deps, waiters: options.bots.waiters, deliveries: options.bots.deliveries, webhookPolicy: options.bots.webhookPolicy };
   // The Bot API shares this port (docs/bots.md): requests under /bot go to its own listener.
   const botApi = await buildBotListener({
@@ -112,33 +111,7 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     media: options.media,
     readiness: options.readiness,
   });
-  const handlers: ChatHandlers = {
-    ...healthHandlers(options.readiness),
-    ...moduleHandlers(new ModuleService(deps)),
-    ...workspacePlanHandlers(new WorkspacePlanService(deps, deps.gateKeys)),
-    ...accountHandlers(new AccountService(deps)),
-    ...roomHandlers(rooms, new PersonalRoomService(deps, rooms), members),
-    ...memberHandlers(members),
-    ...messageHandlers(new MessageService(deps)),
-    ...messageActionHandlers({ lifecycle: new MessageLifecycleService(deps), reactions: new ReactionService(deps), forward: new ForwardService(deps) }),
-    ...pinHandlers(new PinService(deps)),
-    ...threadHandlers(new ThreadService(deps)),
-    ...channelHandlers(new ChannelService(deps, rooms)),
-    ...contactHandlers(new ContactService(deps)),
-    ...broadcastHandlers(new BroadcastService(deps)),
-    ...draftHandlers(new DraftService(deps)),
-    ...labelHandlers(new LabelService(deps)),
-    ...savedHandlers(new SavedService(deps)),
-    ...searchHandlers(new SearchService(deps)),
-    ...mentionHandlers(new MentionInboxService(deps)),
-    ...pollHandlers(new PollService(deps)),
-    ...realtimeHandlers(deps.sql),
-    ...presenceHandlers(options.presence.typing, options.presence.presence),
-    ...uploadHandlers(new UploadService(deps)),
-    ...reminderHandlers(new ReminderService(deps, rooms)),
-    ...scheduledHandlers(new ScheduledMessageService(deps)),
-    ...botHandlers(new BotAdminService(botDeps), new InlineButtonService(botDeps)),
-  };
+  const handlers = chatHandlers(options, botDeps);
   handlers.sendMessage = sendLimited(handlers.sendMessage, options.sendLimit);
   // Scheduling is sending later: it counts at request time, so a schedule cannot outrun the limit.
   handlers.createScheduledMessage = sendLimited(handlers.createScheduledMessage, options.sendLimit);
@@ -179,6 +152,40 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
   chat.addHook('preClose', async () => options.bots.waiters.close());
   chat.addHook('onClose', async () => botApi.close());
   return chat;
+}
+
+/** Every chat operation's handler over its service; the services that others build on are made once. */
+function chatHandlers(options: ChatListenerOptions, botDeps: BotDeps): ChatHandlers {
+  const { deps } = options;
+  const rooms = new RoomService(deps);
+  const members = new MemberService(deps, rooms);
+  return {
+    ...healthHandlers(options.readiness),
+    ...moduleHandlers(new ModuleService(deps)),
+    ...workspacePlanHandlers(new WorkspacePlanService(deps, deps.gateKeys)),
+    ...accountHandlers(new AccountService(deps)),
+    ...roomHandlers(rooms, new PersonalRoomService(deps, rooms), members),
+    ...memberHandlers(members),
+    ...messageHandlers(new MessageService(deps)),
+    ...messageActionHandlers({ lifecycle: new MessageLifecycleService(deps), reactions: new ReactionService(deps), forward: new ForwardService(deps) }),
+    ...pinHandlers(new PinService(deps)),
+    ...threadHandlers(new ThreadService(deps)),
+    ...channelHandlers(new ChannelService(deps, rooms)),
+    ...contactHandlers(new ContactService(deps)),
+    ...broadcastHandlers(new BroadcastService(deps)),
+    ...draftHandlers(new DraftService(deps)),
+    ...labelHandlers(new LabelService(deps)),
+    ...savedHandlers(new SavedService(deps)),
+    ...searchHandlers(new SearchService(deps)),
+    ...mentionHandlers(new MentionInboxService(deps)),
+    ...pollHandlers(new PollService(deps)),
+    ...realtimeHandlers(deps.sql),
+    ...presenceHandlers(options.presence.typing, options.presence.presence),
+    ...uploadHandlers(new UploadService(deps)),
+    ...reminderHandlers(new ReminderService(deps, rooms)),
+    ...scheduledHandlers(new ScheduledMessageService(deps)),
+    ...botHandlers(new BotAdminService(botDeps), new InlineButtonService(botDeps)),
+  };
 }
 
 async function botDocument() {

@@ -3,7 +3,7 @@
 // and hands their URLs to the workers; each worker is a complete node of the platform (listeners, caches
 // invalidated through Redis, outbox relay), exactly as several machines would run it. The primary accepts
 // connections and deals them out round robin; a worker that dies is replaced; SIGTERM stops the workers (each
-// drains as a single process does), then the local servers.
+// drains as a single process does, within SHUTDOWN_TIMEOUT_MS), then the local servers.
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from '../config.js';
 import { resolveInfra, type Infra } from './infra/index.js';
@@ -25,12 +25,29 @@ export function announceReady(): void {
 }
 
 /**
+ * How much longer than SHUTDOWN_TIMEOUT_MS the primary gives a worker before SIGKILL: the worker's own bound comes
+ * first, so it ends its drain by itself and logs why; SIGKILL is left for a worker whose event loop is stuck.
+ */
+export const workerKillMarginMs = 2_000;
+
+/** When the primary kills a worker still running after SIGTERM. */
+export function workerKillAfterMs(shutdownTimeoutMs: number): number {
+  return shutdownTimeoutMs + workerKillMarginMs;
+}
+
+/** The primary's own bound: its workers' kill time plus the same margin again to stop the embedded servers. */
+export function primaryShutdownBoundMs(shutdownTimeoutMs: number): number {
+  return workerKillAfterMs(shutdownTimeoutMs) + workerKillMarginMs;
+}
+
+/**
  * Runs the primary: infrastructure, then `config.workers` workers. Resolves once every worker is serving; the
  * returned stop() ends the workers, then the local servers.
  */
 export async function startPrimary(config: Config, log: Logger): Promise<{ databaseUrl: string; metricsUrl?: string; stop(): Promise<void> }> {
   const infra: Infra = await resolveInfra(config, log);
   const env = { DATABASE_URL: infra.databaseUrl, REDIS_URL: infra.redisUrl };
+  const killAfterMs = workerKillAfterMs(config.shutdownTimeoutMs);
   let stopping = false;
   const ready = new Set<number>();
 
@@ -38,52 +55,16 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ datab
   cluster.on('message', (worker: Worker, msg: { type?: string }) => {
     if (msg?.type === workerReadyMessage) ready.add(worker.id);
   });
-
-  // All workers start together: the first applies pending migrations under an advisory lock, the others wait.
-  const started = new Promise<void>((resolve, reject) => {
-    const onExit = (worker: Worker, code: number | null, signal: string | null) => {
-      if (!ready.has(worker.id)) {
-        cluster.off('exit', onExit);
-        reject(new Error(`worker ${worker.process.pid} exited during start (code ${code}, signal ${signal}); its error is above`));
-      }
-    };
-    cluster.on('exit', onExit);
-    // Registered after the handler above, so it sees the worker it is told about already counted.
-    const onMessage = () => {
-      if (ready.size >= config.workers) {
-        cluster.off('exit', onExit);
-        cluster.off('message', onMessage);
-        resolve();
-      }
-    };
-    cluster.on('message', onMessage);
-  });
-  for (let i = 0; i < config.workers; i++) fork();
   try {
-    await started;
+    await forkAll(config.workers, ready, fork);
   } catch (err) {
     stopping = true;
-    await stopWorkers(log, config.shutdownTimeoutMs);
+    await stopWorkers(log, killAfterMs);
     await infra.stop();
     throw err;
   }
   log.info({ workers: config.workers }, 'every worker is serving');
-
-  // METRICS_PORT: the primary serves it, with every worker's metrics aggregated; ready while every worker serves.
-  let metrics: OperationsListener | undefined;
-  if (config.metricsPort !== undefined) {
-    metrics = await startOperationsListener({
-      host: config.metricsHost,
-      port: config.metricsPort,
-      log,
-      metrics: clusterExposition,
-      readiness: async () => {
-        const serving = ready.size >= config.workers;
-        return { ready: serving, checks: { workers: serving ? 'ok' : 'fail' } };
-      },
-    });
-    log.info({ address: metrics.url }, 'metrics listener ready');
-  }
+  const metrics = await startClusterMetrics(config, log, ready);
 
   // A worker that dies after start is replaced, so the node keeps its capacity.
   cluster.on('exit', (worker, code, signal) => {
@@ -101,7 +82,7 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ datab
       stopping = true;
       stopped ??= (async () => {
         await metrics?.close();
-        await stopWorkers(log, config.shutdownTimeoutMs);
+        await stopWorkers(log, killAfterMs);
         await infra.stop();
       })();
       return stopped;
@@ -110,10 +91,54 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ datab
 }
 
 /**
- * SIGTERM to every worker (each drains and exits within SHUTDOWN_TIMEOUT_MS by itself); SIGKILL to any still running
- * after that same bound, so a node stops within one stated bound.
+ * Forks the workers and resolves once each is serving. All start together: the first applies pending migrations
+ * under an advisory lock, the others wait. A worker that exits before it serves fails the start.
  */
-async function stopWorkers(log: Logger, graceMs: number): Promise<void> {
+async function forkAll(count: number, ready: Set<number>, fork: () => Worker): Promise<void> {
+  const started = new Promise<void>((resolve, reject) => {
+    const onExit = (worker: Worker, code: number | null, signal: string | null) => {
+      if (!ready.has(worker.id)) {
+        cluster.off('exit', onExit);
+        reject(new Error(`worker ${worker.process.pid} exited during start (code ${code}, signal ${signal}); its error is above`));
+      }
+    };
+    cluster.on('exit', onExit);
+    // Registered after the primary's ready handler, so it sees the worker it is told about already counted.
+    const onMessage = () => {
+      if (ready.size >= count) {
+        cluster.off('exit', onExit);
+        cluster.off('message', onMessage);
+        resolve();
+      }
+    };
+    cluster.on('message', onMessage);
+  });
+  for (let i = 0; i < count; i++) fork();
+  await started;
+}
+
+/** METRICS_PORT: the primary serves it, with every worker's metrics aggregated; ready while every worker serves. */
+async function startClusterMetrics(config: Config, log: Logger, ready: Set<number>): Promise<OperationsListener | undefined> {
+  if (config.metricsPort === undefined) return undefined;
+  const metrics = await startOperationsListener({
+    host: config.metricsHost,
+    port: config.metricsPort,
+    log,
+    metrics: clusterExposition,
+    readiness: async () => {
+      const serving = ready.size >= config.workers;
+      return { ready: serving, checks: { workers: serving ? 'ok' : 'fail' } };
+    },
+  });
+  log.info({ address: metrics.url }, 'metrics listener ready');
+  return metrics;
+}
+
+/**
+ * SIGTERM to every worker (each drains and exits within SHUTDOWN_TIMEOUT_MS by itself); SIGKILL to any still running
+ * `killAfterMs` later (workerKillAfterMs), so a node stops within one stated bound.
+ */
+async function stopWorkers(log: Logger, killAfterMs: number): Promise<void> {
   const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());
   await Promise.all(
     workers.map(
@@ -122,7 +147,7 @@ async function stopWorkers(log: Logger, graceMs: number): Promise<void> {
           const timer = setTimeout(() => {
             log.warn({ workerPid: w.process.pid }, 'worker did not stop in time; killing it');
             w.process.kill('SIGKILL');
-          }, graceMs);
+          }, killAfterMs);
           w.once('exit', () => {
             clearTimeout(timer);
             resolve();

@@ -2,13 +2,13 @@
 // process's own relay when it runs the workers (coalesced: a burst of sends costs one drain, and no Redis round
 // trip per send), else by a "drain" job on the outbox queue (deduplicated); a job scheduler runs a drain
 // periodically as a safety net for a process that died between commit and request.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { SqlPool } from './db/sql.js';
 import type { Logger } from './logger.js';
 import { drainOutbox, pruneOutbox, type OutboxReaders } from './outbox.js';
 import { connectRedis, isCluster, type Redis } from './redis.js';
 import { closeWorker } from './worker-close.js';
+import { localDrain } from './local-drain.js';
 import { workerMetrics } from './metrics/queues.js';
 
 export const outboxQueueName = 'outbox';
@@ -50,62 +50,14 @@ export function createQueues(redisUrl: string, log: Logger, relayIntervalMs = 0)
   // Requests within a few milliseconds of each other share one job: under load a drain then publishes a batch
   // instead of one row, and sends do not each pay a Redis round trip.
   let pending: NodeJS.Timeout | undefined;
-  // Local drains: one at a time; a request during a drain runs one more after it (its rows may have committed
-  // after that drain read the table). Drains start at least relayIntervalMs apart: on an idle node the first request
-  // drains at once, under a stream of sends one drain takes the rows of several (each drain is several round trips,
-  // whose cost on a busy machine lands on the sends beside it).
-  let local: (() => Promise<unknown>) | null = null;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let lastStart = -Infinity;
-  let timer: NodeJS.Timeout | undefined;
-  const untilNext = () => lastStart + relayIntervalMs - performance.now();
-  const drainHere = (drain: () => Promise<unknown>) => {
-    if (running) {
-      again = true;
-      return;
-    }
-    if (timer) return;
-    const wait = untilNext();
-    if (wait > 0) {
-      timer = setTimeout(() => {
-        timer = undefined;
-        if (local) drainHere(local);
-      }, wait);
-      return;
-    }
-    running = (async () => {
-      try {
-        do {
-          again = false;
-          lastStart = performance.now();
-          await drain();
-          if (again && untilNext() > 0) await sleep(untilNext());
-        } while (again);
-      } catch (err) {
-        log.warn({ err }, 'outbox drain failed; the periodic drain catches up');
-      } finally {
-        running = undefined;
-      }
-    })();
-  };
+  const relay = localDrain(log, relayIntervalMs);
   return {
     outbox,
     maintenance,
-    async drainLocally(drain) {
-      const previous = local;
-      local = drain;
-      await running;
-      // Going back to jobs (a stop): a drain still waiting for its turn runs now, so no request is left behind.
-      if (drain === null && timer) {
-        clearTimeout(timer);
-        timer = undefined;
-        if (previous) await previous().catch((err: unknown) => log.warn({ err }, 'last outbox drain failed; the periodic drain catches up'));
-      }
-    },
+    drainLocally: (drain) => relay.use(drain),
     time,
     requestOutboxDrain() {
-      if (local) return drainHere(local);
+      if (relay.active) return relay.request();
       if (pending) return;
       pending = setTimeout(() => {
         pending = undefined;
@@ -116,8 +68,7 @@ export function createQueues(redisUrl: string, log: Logger, relayIntervalMs = 0)
     },
     async close() {
       if (pending) clearTimeout(pending);
-      local = null;
-      await running;
+      await relay.close();
       await outbox.close();
       await maintenance.close();
       await time.close();

@@ -12,6 +12,7 @@ import { illFormedPath } from '../unicode.js';
 import { ajv2020ValidatorCompiler } from './ajv.js';
 import { clientErrorPath } from './client-error-path.js';
 import { corsHook } from './cors.js';
+import { closeConnectionsOnDrain } from './drain-close.js';
 import { isPublicPath, registerReferenceDocs, type ExtraDocument } from './reference-docs.js';
 import { aliasRewriter } from './path-aliases.js';
 import { AppError } from './app-error.js';
@@ -258,18 +259,12 @@ function writeSocketError(socket: Socket, error: AppError, id: string, rendered:
   socket.destroy();
 }
 
+/** Answers an error in the interface's envelope, with the request id and the error's headers. */
+type SendError = (error: AppError, request: FastifyRequest, reply: FastifyReply) => FastifyReply;
+
 export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>): Promise<FastifyInstance> {
   const headerName = options.requestIdHeader ?? 'x-request-id';
-  const timeouts = options.timeouts ?? defaultTimeouts;
-  const httpOptions: ServerOptions = {
-    requestTimeout: timeouts.requestTimeoutMs,
-    headersTimeout: timeouts.headersTimeoutMs,
-    // Node looks for expired requests every 30 s by default, which would let a slow client run that much over.
-    connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(timeouts.headersTimeoutMs / 4))),
-  };
-  const log = options.log.child({ listener: options.name });
-
-  const sendError = (error: AppError, request: FastifyRequest, reply: FastifyReply) => {
+  const sendError: SendError = (error, request, reply) => {
     // 503: PostgreSQL or Redis unreachable; one warning per request, the cause is logged where it is known.
     if (error.status >= 500 && error.status !== 503) request.log.error({ err: error }, 'request failed');
     const rendered = options.renderError(error, request);
@@ -278,8 +273,41 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
     for (const [k, v] of Object.entries({ ...error.headers, ...rendered.headers })) reply.header(k, v);
     return reply.code(error.status).type('application/json; charset=utf-8').send(rendered.body);
   };
+  const app = createFastify(options, headerName, sendError);
+  app.setValidatorCompiler(ajv2020ValidatorCompiler());
+  if (tracingOn()) {
+    // First of the hooks, so that the gates' and the handler's SQL and Redis calls are children of the request's span.
+    app.addHook('onRequest', enterRequestSpan);
+    app.addHook('preHandler', resumeRequestSpan);
+    app.addHook('onResponse', async (request, reply) => endRequestSpan(request, reply));
+    app.addHook('onRequestAbort', async (request) => endRequestSpan(request, undefined));
+  }
+  closeConnectionsOnDrain(app as unknown as FastifyInstance);
+  // Bodies are JSON only: without this, Fastify's built-in text/plain parser would let unvalidated strings in.
+  app.removeContentTypeParser('text/plain');
+  options.configure?.(app as unknown as FastifyInstance);
+  installRequestHooks(app as unknown as FastifyInstance, options, headerName);
+  installRoutingAnswers(app as unknown as FastifyInstance, options, sendError);
+  await app.register(openapiGlue, {
+    specification: lowercaseHeaderParameters(keepRefSiblings(options.specification)) as Record<string, unknown>,
+    // The glue's typings want full RouteOptions; partial options are merged into its own route config.
+    operationResolver: operationResolver(options) as never,
+  });
+  await registerReferenceDocs(app as unknown as FastifyInstance, options.name, options.specification, options.extraDocuments, options.publicUrl);
+  return app as unknown as FastifyInstance;
+}
 
-  const app = Fastify({
+/** The Fastify instance with the listener's socket timeouts, request ids, proxies and errors raised before routing. */
+function createFastify<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>, headerName: string, sendError: SendError) {
+  const timeouts = options.timeouts ?? defaultTimeouts;
+  const httpOptions: ServerOptions = {
+    requestTimeout: timeouts.requestTimeoutMs,
+    headersTimeout: timeouts.headersTimeoutMs,
+    // Node looks for expired requests every 30 s by default, which would let a slow client run that much over.
+    connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(timeouts.headersTimeoutMs / 4))),
+  };
+  const log = options.log.child({ listener: options.name });
+  return Fastify({
     loggerInstance: log,
     bodyLimit: options.bodyLimit,
     onProtoPoisoning: options.poisonedJsonKeys ?? 'error',
@@ -314,30 +342,10 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
       writeSocketError(socket, appError, id, render(appError, { id }), headerName);
     },
   });
-  app.setValidatorCompiler(ajv2020ValidatorCompiler());
-  if (tracingOn()) {
-    // First of the hooks, so that the gates' and the handler's SQL and Redis calls are children of the request's span.
-    app.addHook('onRequest', enterRequestSpan);
-    app.addHook('preHandler', resumeRequestSpan);
-    app.addHook('onResponse', async (request, reply) => endRequestSpan(request, reply));
-    app.addHook('onRequestAbort', async (request) => endRequestSpan(request, undefined));
-  }
-  // Drain: once close() begins, responses end their keep-alive connection (Connection: close), so the close waits
-  // for in-flight requests only, not for idle clients' keep-alive timeout; connections idle by then are closed.
-  let closing = false;
-  let reaper: NodeJS.Timeout | undefined;
-  app.addHook('preClose', async () => {
-    closing = true;
-    reaper = setInterval(() => app.server.closeIdleConnections?.(), 200).unref();
-  });
-  app.addHook('onClose', async () => clearInterval(reaper));
-  app.addHook('onSend', async (_request, reply) => {
-    if (closing) reply.header('connection', 'close');
-  });
-  // Bodies are JSON only: without this, Fastify's built-in text/plain parser would let unvalidated strings in.
-  app.removeContentTypeParser('text/plain');
-  options.configure?.(app as unknown as FastifyInstance);
+}
 
+/** Hooks every request passes, routed or not: its id on the response, CORS, the interface's gate, metrics, audit. */
+function installRequestHooks<Ops, Ctx>(app: FastifyInstance, options: ListenerOptions<Ops, Ctx>, headerName: string): void {
   app.addHook('onRequest', async (request, reply) => {
     reply.header(headerName, request.id);
     (reply.raw as ServerResponse & { [rawRequestId]?: string })[rawRequestId] = request.id;
@@ -353,7 +361,10 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
   }
   app.addHook('onResponse', httpMetricsHook(options.name));
   if (options.onResponse) app.addHook('onResponse', options.onResponse);
+}
 
+/** What a request that no operation takes is answered: 404, 405 with Allow, OPTIONS, the health probes, errors. */
+function installRoutingAnswers<Ops, Ctx>(app: FastifyInstance, options: ListenerOptions<Ops, Ctx>, sendError: SendError): void {
   const templates = pathTemplates(options.specification);
   const undeclaredHealth = healthPaths.filter((path) => !templates.some((t) => t.segments.join('/') === path));
   for (const path of undeclaredHealth) templates.push({ segments: path.split('/'), methods: ['GET', 'HEAD'] });
@@ -398,7 +409,13 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
       return reply.code(r.ready ? 200 : 503).send({ status: r.ready ? 'ok' : 'fail', checks: r.checks });
     });
   }
+}
 
+/**
+ * fastify-openapi-glue's resolver: each operationId's route with who may call it (before the body is read), the
+ * checks no schema keyword makes, and the hand-written handler.
+ */
+function operationResolver<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>) {
   const security = securityByOperation(options.specification);
   const requiresBody = operationsRequiringBody(options.specification);
   const adminOnly = platformAdminOperations(options.specification);
@@ -406,53 +423,43 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
   const handlers = options.handlers as unknown as Record<string, RawHandler>;
   const authenticate = options.authenticate;
   const requirePlatformAdmin = options.requirePlatformAdmin;
-
-  await app.register(openapiGlue, {
-    specification: lowercaseHeaderParameters(keepRefSiblings(options.specification)) as Record<string, unknown>,
-    // The glue's typings want full RouteOptions; partial options are merged into its own route config.
-    operationResolver: ((operationId: string) => {
-      const handler = handlers[operationId];
-      if (!handler) throw new Error(`No handler for operation ${operationId}`);
-      const requirements = security.get(operationId) ?? [];
-      const authenticates = authenticate !== undefined && requirements.length > 0;
-      const adminRequired = adminOnly.has(operationId);
-      const bodyRequired = requiresBody.has(operationId);
-      return {
-        // Who may call comes before anything about the request itself: before the body is read (413, 415,
-        // malformed JSON) and before it is validated.
-        ...(authenticates || adminRequired
-          ? {
-              preParsing: async (request: FastifyRequest) => {
-                if (authenticates) await authenticate(request, requirements, operationId);
-                if (adminRequired) requirePlatformAdmin!(request);
-              },
-            }
-          : {}),
-        preValidation: async (request: FastifyRequest) => {
-          // Fastify picks the body schema by Content-Type, so a request without Content-Type and body
-          // skips body validation and would reach the handler with no body at all.
-          if (bodyRequired && request.body === undefined) throw bodyMissing();
-          // Before anything walks the body (this check, Ajv, fingerprints): past the bound a walk could overflow the stack.
-          if (nestsDeeperThan(request.body, maxBodyDepth)) throw bodyTooDeep();
-          // JSON.parse turns a "\ud800" escape into a lone surrogate, which no schema keyword catches.
-          for (const [part, value] of [['body', request.body], ['query', request.query]] as const) {
-            const path = illFormedPath(value);
-            if (path) throw illFormedUnicode([part, ...path].join('.'));
+  return (operationId: string) => {
+    const handler = handlers[operationId];
+    if (!handler) throw new Error(`No handler for operation ${operationId}`);
+    const requirements = security.get(operationId) ?? [];
+    const authenticates = authenticate !== undefined && requirements.length > 0;
+    const adminRequired = adminOnly.has(operationId);
+    const bodyRequired = requiresBody.has(operationId);
+    return {
+      // Who may call comes before anything about the request itself: before the body is read (413, 415,
+      // malformed JSON) and before it is validated.
+      ...(authenticates || adminRequired
+        ? {
+            preParsing: async (request: FastifyRequest) => {
+              if (authenticates) await authenticate(request, requirements, operationId);
+              if (adminRequired) requirePlatformAdmin!(request);
+            },
           }
-        },
-        handler: async (request: FastifyRequest, reply: FastifyReply) => {
-          const result = await handler(
-            { params: request.params, query: request.query, body: request.body },
-            options.context(request),
-          );
-          if (result.location) reply.header('location', result.location);
-          for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
-          reply.code(result.status);
-          return result.body;
-        },
-      };
-    }) as never,
-  });
-  await registerReferenceDocs(app as unknown as FastifyInstance, options.name, options.specification, options.extraDocuments, options.publicUrl);
-  return app as unknown as FastifyInstance;
+        : {}),
+      preValidation: async (request: FastifyRequest) => {
+        // Fastify picks the body schema by Content-Type, so a request without Content-Type and body
+        // skips body validation and would reach the handler with no body at all.
+        if (bodyRequired && request.body === undefined) throw bodyMissing();
+        // Before anything walks the body (this check, Ajv, fingerprints): past the bound a walk could overflow the stack.
+        if (nestsDeeperThan(request.body, maxBodyDepth)) throw bodyTooDeep();
+        // JSON.parse turns a "\ud800" escape into a lone surrogate, which no schema keyword catches.
+        for (const [part, value] of [['body', request.body], ['query', request.query]] as const) {
+          const path = illFormedPath(value);
+          if (path) throw illFormedUnicode([part, ...path].join('.'));
+        }
+      },
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const result = await handler({ params: request.params, query: request.query, body: request.body }, options.context(request));
+        if (result.location) reply.header('location', result.location);
+        for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
+        reply.code(result.status);
+        return result.body;
+      },
+    };
+  };
 }

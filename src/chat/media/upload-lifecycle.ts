@@ -1,0 +1,65 @@
+// The upload session's states as tus moves an upload along: PENDING → UPLOADING on creation (the session's size and
+// type are the limits), → COMPLETE when the last byte is stored, back to PENDING when an unfinished upload is
+// terminated. Each change commits with its event.
+import type { Upload } from '@tus/server';
+import type { ChatDeps } from '../deps.js';
+import { accountsAudience, emit } from '../rooms/events.js';
+import { inTransaction } from '../../platform/db/sql.js';
+import { refuse, type UploadAccess } from './upload-access.js';
+import { typeAllowed } from './types.js';
+
+/** Creation: checks the upload against its session and starts it; the session's name and type become the file's. */
+export function onUploadCreate(deps: ChatDeps, access: UploadAccess) {
+  return async (_req: unknown, upload: Upload) => {
+    const row = await access.byId(upload.id);
+    if (!row) throw refuse(404, 'No such upload');
+    if (upload.sizeIsDeferred || upload.size === undefined) throw refuse(400, 'Upload-Length is required: the session declared the size');
+    if (upload.size > row.declared_size) throw refuse(413, `Upload-Length exceeds the size the session declared (${row.declared_size} bytes)`);
+    const filetype = upload.metadata?.filetype ?? upload.metadata?.contentType;
+    if (filetype && filetype.toLowerCase() !== row.content_type) throw refuse(415, `The file type differs from the session's (${row.content_type})`);
+    if (!typeAllowed(row.content_type, deps.config.uploadAllowedTypes)) throw refuse(415, `${row.content_type} is not a type uploads may have`);
+    const started = await inTransaction(deps.sql, async (client) => {
+      const { rowCount } = await client.query(`update uploads set status = 'UPLOADING' where id = $1 and status = 'PENDING'`, [row.id]);
+      if (rowCount !== 1) return false;
+      await emit(client, 'upload.started', { uploadId: row.id, ownerId: row.owner_id, size: upload.size }, accountsAudience([row.owner_id]));
+      return true;
+    });
+    if (!started) throw refuse(409, 'The upload of this session exists already');
+    deps.queues.requestOutboxDrain();
+    // The session's name and type are the file's, whatever the client's metadata said.
+    return { metadata: { ...upload.metadata, filename: row.file_name, filetype: row.content_type } };
+  };
+}
+
+export function onUploadFinish(deps: ChatDeps) {
+  return async (_req: unknown, upload: Upload) => {
+    const now = deps.clock.now();
+    await inTransaction(deps.sql, async (client) => {
+      const { rows } = await client.query<{ owner_id: string }>(
+        `update uploads set status = 'COMPLETE', size = $2, completed_at = $3 where id = $1 and status = 'UPLOADING' returning owner_id`,
+        [upload.id, upload.offset, now],
+      );
+      if (rows[0]) {
+        await emit(client, 'upload.completed', { uploadId: upload.id, ownerId: rows[0].owner_id, size: upload.offset }, accountsAudience([rows[0].owner_id]));
+      }
+    });
+    deps.queues.requestOutboxDrain();
+    return {};
+  };
+}
+
+/** A terminated (unfinished) upload can be created again under the same session. */
+export function onUploadTerminated(deps: ChatDeps) {
+  return (_req: unknown, _res: unknown, id: string) => {
+    inTransaction(deps.sql, async (client) => {
+      const { rows } = await client.query<{ owner_id: string }>(
+        `update uploads set status = 'PENDING' where id = $1 and status = 'UPLOADING' returning owner_id`,
+        [id],
+      );
+      if (rows[0]) await emit(client, 'upload.terminated', { uploadId: id, ownerId: rows[0].owner_id }, accountsAudience([rows[0].owner_id]));
+    })
+      .then(() => deps.queues.requestOutboxDrain())
+      // The row stays UPLOADING: a new creation is refused (409) until the session expires and is cleaned up.
+      .catch(() => undefined);
+  };
+}

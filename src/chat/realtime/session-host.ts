@@ -1,0 +1,55 @@
+// What each STOMP session asks of its node: authentication, the per-account session limit, the event log, typing
+// and presence. One host serves every session of the gateway.
+import { decodeJwt } from 'jose';
+import type { FastifyRequest } from 'fastify';
+import type { GatewayDeps } from './gateway-deps.js';
+import { lastSeqOf, readUserEvents } from './log.js';
+import type { SessionHost } from './session.js';
+import type { SessionIndex } from './session-index.js';
+
+export function sessionHost(deps: GatewayDeps, index: SessionIndex): SessionHost {
+  const { options, log } = deps;
+  const { all, byAccount } = index;
+  return {
+    options,
+    async authenticate(token) {
+      const caller = await deps.authenticate({ headers: { authorization: `Bearer ${token}` } } as FastifyRequest);
+      return { caller, exp: decodeJwt(token).exp! };
+    },
+    msUntil: (exp) => exp * 1000 - deps.clock.now().getTime(),
+    register(session) {
+      const id = session.accountId!;
+      let set = byAccount.get(id);
+      if (!set) byAccount.set(id, (set = new Set()));
+      if (set.size >= options.maxSessionsPerAccount) return false;
+      set.add(session);
+      return true;
+    },
+    unregister(session) {
+      all.delete(session);
+      const id = session.accountId;
+      if (!id) return;
+      if (session.presenceOpen) {
+        session.presenceOpen = false;
+        deps.presence.sessionClosed(id, session.id).catch((err: unknown) => log.error({ err }, 'realtime: presence close failed'));
+      }
+      const set = byAccount.get(id);
+      set?.delete(session);
+      if (set?.size === 0) byAccount.delete(id);
+    },
+    async statusOf(accountId) {
+      const { rows } = await deps.sql.query<{ status: string }>('select status from accounts where id = $1', [accountId]);
+      return rows[0]?.status ?? null;
+    },
+    readLog: (accountId, after, limit) => readUserEvents(deps.sql, accountId, after, limit),
+    lastSeq: (accountId) => lastSeqOf(deps.sql, accountId),
+    typing: async (accountId, roomId) => {
+      await deps.typing.notify(accountId, roomId);
+    },
+    presenceAlive(session, ttlMs) {
+      if (!session.accountId) return;
+      deps.presence.sessionAlive(session.accountId, session.id, ttlMs).catch((err: unknown) => log.error({ err }, 'realtime: presence refresh failed'));
+    },
+    onError: (err, what) => log.error({ err }, `realtime: ${what} failed`),
+  };
+}
