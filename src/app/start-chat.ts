@@ -1,5 +1,5 @@
 // The chat listener (SERVICES includes `chat`): the REST API, the Bot API on the same port, the settings console and
-// the realtime gateway at /ws. Listens before the gateway attaches to its server.
+// the realtime gateway at /ws. The gateway attaches to the server before the port opens.
 import { buildChatListener } from '../chat/listener.js';
 import { SendLimit } from '../chat/auth/send-limit.js';
 import { BotSendLimit } from '../chat/bots/api/send-limit.js';
@@ -48,8 +48,6 @@ export async function startChat(w: Wiring, platform: Platform): Promise<string> 
     partner: config.consolePartnerUrl ? { url: config.consolePartnerUrl } : { port: portOf(platform.partnerUrl, config.partnerPort) },
     workspace: config.consoleWorkspaceUrl ? { url: config.consoleWorkspaceUrl } : { port: portOf(platform.workspaceUrl, config.workspacePort) },
   }));
-  const address = await chat.listen({ host: config.host, port: config.chatPort });
-  shutdown.add(() => chat.close());
   const realtime = await startRealtimeGateway({
     server: chat.server,
     sql,
@@ -67,6 +65,10 @@ export async function startChat(w: Wiring, platform: Platform): Promise<string> 
   });
   // A drain hook: sockets get their reconnect notice before any listener starts draining.
   shutdown.onDrain(() => realtime.stop());
+  // Only now does the port open: an upgrade that reached the server before the gateway listened for upgrades was
+  // answered by the REST router with 404 (a cluster worker takes connections as soon as it listens).
+  const address = await chat.listen({ host: config.host, port: config.chatPort });
+  shutdown.add(() => chat.close());
   const unwatchRealtime = watchGateway(realtime);
   shutdown.add(async () => unwatchRealtime());
   platform.realtime = realtime;
