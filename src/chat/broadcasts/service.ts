@@ -6,7 +6,7 @@ import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatError, chatErrors } from '../errors.js';
-import { accountsAudience, emit } from '../rooms/events.js';
+import { accountsAudience, emit } from '../events/emit.js';
 import type { Page } from '../rooms/service.js';
 import { addressedTo, broadcastView, type BroadcastFeedItem, type BroadcastRow, type BroadcastView } from './views.js';
 

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EVENTS, Server, type Upload } from '@tus/server';
 import type { ChatDeps } from '../deps.js';
-import { accountsAudience, emit } from '../rooms/events.js';
+import { accountsAudience, emit } from '../events/emit.js';
 import { inTransaction } from '../../platform/db/sql.js';
 import { isUuid } from '../../platform/ids.js';
 import type { MediaStore } from '../../core/media/store.js';

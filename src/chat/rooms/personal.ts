@@ -5,7 +5,7 @@ import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { memberSelect, memberView, type MemberRow, type MemberView } from '../members/views.js';
-import { accountsAudience, emit } from './events.js';
+import { accountsAudience, emit } from '../events/emit.js';
 import { roomNotFound } from './membership.js';
 import type { RoomService } from './service.js';
 import { unreadMentionsOf } from '../mentions/sql.js';
