@@ -1,6 +1,5 @@
-// Domain events are written to the outbox table in the same transaction as the change that caused them;
-// the relay publishes them to Redis pub/sub (realtime fan-out on every node) and marks them published.
-import type { EntityManager } from './db/orm.js';
+// Domain events are written to the outbox table in the same transaction as the change that caused them
+// (./outbox-writer.ts); the relay publishes them to Redis pub/sub (realtime fan-out on every node) and marks them published.
 import type { SqlClient, SqlPool } from './db/sql.js';
 import type { Redis } from './redis.js';
 import { prepared } from './db/prepared.js';
@@ -14,10 +13,6 @@ export interface RelayedEvent {
   topic: string;
   payload: unknown;
   createdAt: string;
-}
-
-export async function appendOutbox(em: EntityManager, topic: string, payload: unknown): Promise<void> {
-  await em.getConnection().execute('insert into outbox (topic, payload) values (?, ?::jsonb)', [topic, JSON.stringify(payload)]);
 }
 
 export interface OutboxRow {

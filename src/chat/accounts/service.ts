@@ -1,10 +1,10 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '../../platform/db/orm.js';
-import { appendOutbox } from '../../platform/outbox.js';
 import { inTransaction } from '../../platform/db/sql.js';
 import { syncAccount } from '../channels/sync.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
+import { accountsAudience, emit, emitThroughOrm } from '../events/emit.js';
 import { ModuleEntity } from '../admin-modules/entities.js';
 import { AccountEntity, type Account } from './entities.js';
 import type { AccountScope } from './admin-gate.js';
@@ -201,7 +201,7 @@ export class AccountService {
     const view = await this.update(id, scope, (account, em) => {
       const previous = account.status;
       account.status = status;
-      return previous === status ? undefined : appendOutbox(em, 'account.status_changed', { accountId: id, from: previous, to: status, audience: { kind: 'accounts', accountIds: [account.id] } });
+      return previous === status ? undefined : emitThroughOrm(em, 'account.status_changed', { accountId: id, from: previous, to: status }, accountsAudience([account.id]));
     });
     await this.deps.accounts.invalidate(view.id);
     return view;
@@ -228,7 +228,7 @@ export class AccountService {
         ],
       );
       if (!rows[0]) throw accountNotFound();
-      await client.query('insert into outbox (topic, payload) values ($1, $2)', ['account.metadata_changed', JSON.stringify({ accountId: id, audience: { kind: 'accounts', accountIds: [rows[0].id] } })]);
+      await emit(client, 'account.metadata_changed', { accountId: id }, accountsAudience([rows[0].id]));
       await syncAccount(client, id, now);
       return rows[0];
     }).catch((err: unknown) => {

@@ -5,7 +5,7 @@ import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
 import { chatErrors } from '../errors.js';
 import { roleIn } from '../rooms/membership.js';
-import { accountsAudience, emit } from '../rooms/events.js';
+import { accountsAudience, emit } from '../events/emit.js';
 import type { BotDeps } from './deps.js';
 import { botErrors } from './errors.js';
 import { hasButton, type StoredKeyboard } from './keyboard.js';

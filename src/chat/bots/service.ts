@@ -7,7 +7,7 @@ import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
 import { chatErrors } from '../errors.js';
 import { isCursorInstant, isCursorUuid } from '../rooms/cursors.js';
-import { accountsAudience, emit, roomAudience } from '../rooms/events.js';
+import { accountsAudience, emit, roomAudience } from '../events/emit.js';
 import { membershipOf, refuseFixedType, requireManager } from '../rooms/membership.js';
 import type { Page } from '../rooms/service.js';
 import { lockManagedBot, managedBot } from './access.js';
@@ -187,7 +187,7 @@ export class BotAdminService {
       const audience = accountsAudience([caller.accountId]);
       await emit(client, 'bot.deleted', { botId, accountId: account, deletedBy: caller.accountId }, audience);
       if (before[0]?.status !== 'DEACTIVATED') {
-        await emit(client, 'account.status_changed', { accountId: account, from: before[0]?.status, to: 'DEACTIVATED' }, audience);
+        await emit(client, 'account.status_changed', { accountId: account, from: before[0]?.status ?? null, to: 'DEACTIVATED' }, audience);
       }
       return account;
     });

@@ -2,7 +2,7 @@
 // POST /api/v1/webhooks) and the Bot API (setWebhook, deleteWebhook). A change resets the delivery state, wakes the
 // bot's long polls (which then answer 409, or go on polling after a removal) and asks for delivery.
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
-import { emit, type Audience } from '../rooms/events.js';
+import { type Audience, emit } from '../events/emit.js';
 import type { BotDeps } from './deps.js';
 import { updateKinds } from './rows.js';
 

@@ -6,7 +6,7 @@ import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatError, chatErrors } from '../errors.js';
-import { accountsAudience, emit } from '../rooms/events.js';
+import { accountsAudience, broadcastAudience, emit } from '../events/emit.js';
 import type { Page } from '../rooms/service.js';
 import { addressedTo, broadcastView, type BroadcastFeedItem, type BroadcastRow, type BroadcastView } from './views.js';
 
@@ -49,10 +49,7 @@ export class BroadcastService {
          returning id, seq, title, text, modules, created_by, created_at`,
         [id, input.title ?? null, input.text, modules, caller.accountId, now],
       );
-      await client.query('insert into outbox (topic, payload) values ($1, $2)', [
-        'broadcast.created',
-        JSON.stringify({ broadcastId: id, title: input.title ?? null, text: input.text, createdBy: caller.accountId, createdAt: now.toISOString(), audience: { kind: 'broadcast', modules: modules ?? 'all' } }),
-      ]);
+      await emit(client, 'broadcast.created', { broadcastId: id, title: input.title ?? null, text: input.text, createdBy: caller.accountId, createdAt: now.toISOString() }, broadcastAudience(modules ?? 'all'));
       return rows[0]!;
     });
     this.deps.queues.requestOutboxDrain();

@@ -8,10 +8,9 @@ import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { deleteRoomRows } from '../rooms/deletion.js';
-import { accountsAudience } from '../rooms/events.js';
+import { accountsAudience, channelAudience, emit } from '../events/emit.js';
 import { roomName, type Page, type RoomService } from '../rooms/service.js';
 import { channelAccess, channelNotFound, requireChannelManager, requireChannelOwner, requireExplicitMode, requireRuleMode } from './access.js';
-import { channelAudience, emit } from './events.js';
 import { parseRule } from './rule.js';
 import { applyDelta, evaluateChannel } from './sync.js';
 import {

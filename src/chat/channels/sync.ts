@@ -3,8 +3,7 @@
 // leaves it (dropped by the rule) leaves every room of it. Rule evaluation is set-based: one statement computes
 // the matching accounts and applies the difference, whatever the number of accounts.
 import type { SqlClient } from '../../platform/db/sql.js';
-import { accountsAudience, roomAudience } from '../rooms/events.js';
-import { channelAudience, emit } from './events.js';
+import { accountsAudience, channelAudience, emit, roomAudience } from '../events/emit.js';
 import { ruleSql, type Rule } from './rule.js';
 
 /** Why membership changed: an explicit addition, the rule (create or PUT rule), or an account's metadata. */
@@ -142,7 +141,7 @@ export async function applyDelta(client: SqlClient, channelId: string, delta: De
       [roomIds, removed],
     );
     for (const [roomId, accountIds] of byRoom(rows)) {
-      const payload = { roomId, accountIds, channelId, reason: 'left_channel' };
+      const payload = { roomId, accountIds, channelId, reason: 'left_channel' as const };
       await emit(client, 'member.removed', payload, roomAudience(roomId));
       await emit(client, 'member.removed', payload, accountsAudience(accountIds));
     }

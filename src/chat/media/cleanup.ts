@@ -7,6 +7,7 @@ import type { Clock } from '../../platform/clock.js';
 import { inTransaction, type SqlPool } from '../../platform/db/sql.js';
 import type { Queues } from '../../platform/queues.js';
 import type { MediaStore } from '../../core/media/store.js';
+import { chatTopicSql, outboxInsertSql } from '../events/emit.js';
 
 export interface CleanupDeps {
   sql: SqlPool;
@@ -22,8 +23,8 @@ const expireSql = `
       select id from uploads where attached_at is null and expires_at <= $1 order by expires_at limit $2 for update skip locked)
     returning id, owner_id, status
   ), events as (
-    insert into outbox (topic, payload)
-    select 'upload.expired', jsonb_build_object('uploadId', id, 'ownerId', owner_id, 'status', status,
+    ${outboxInsertSql}
+    select ${chatTopicSql('upload.expired')}, jsonb_build_object('uploadId', id, 'ownerId', owner_id, 'status', status,
              'audience', jsonb_build_object('kind', 'accounts', 'accountIds', jsonb_build_array(owner_id)))
       from gone
   )
@@ -40,8 +41,8 @@ const purgeSql = `
        limit $2 for update of u skip locked)
     returning id, owner_id
   ), events as (
-    insert into outbox (topic, payload)
-    select 'upload.purged', jsonb_build_object('uploadId', id, 'ownerId', owner_id,
+    ${outboxInsertSql}
+    select ${chatTopicSql('upload.purged')}, jsonb_build_object('uploadId', id, 'ownerId', owner_id,
              'audience', jsonb_build_object('kind', 'accounts', 'accountIds', jsonb_build_array(owner_id)))
       from gone
   )

@@ -3,7 +3,7 @@
 // terminated. Each change commits with its event.
 import type { Upload } from '@tus/server';
 import type { ChatDeps } from '../deps.js';
-import { accountsAudience, emit } from '../rooms/events.js';
+import { accountsAudience, emit } from '../events/emit.js';
 import { inTransaction } from '../../platform/db/sql.js';
 import { refuse, type UploadAccess } from './upload-access.js';
 import { typeAllowed } from './types.js';

@@ -9,7 +9,7 @@ import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { isCursorInstant, isCursorUuid } from '../rooms/cursors.js';
 import { deleteRoomRows } from '../rooms/deletion.js';
-import { accountsAudience, emit, roomAudience } from '../rooms/events.js';
+import { accountsAudience, emit, roomAudience } from '../events/emit.js';
 import { isManager, membershipOf, refuseFixedType, requireManager, requireOwner } from '../rooms/membership.js';
 import { insertMembers, type Page, type RoomService } from '../rooms/service.js';
 import type { RoomRole } from '../rooms/views.js';

@@ -7,7 +7,7 @@ import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { hiddenForMeColumn, messageColumnsOf, messageView, type MessageRow, type MessageView } from '../messages/views.js';
-import { accountsAudience, emit } from '../messages/events.js';
+import { accountsAudience, emit } from '../events/emit.js';
 import { isMember, roomNotFound } from '../rooms/membership.js';
 import type { Page } from '../rooms/service.js';
 import type { RoomType } from '../rooms/views.js';
@@ -98,7 +98,7 @@ export class MentionInboxService {
       );
       const row = rows[0];
       if (!row) throw chatErrors.notFound('Mention', 'mention_not_found');
-      if (row.marked) await emit(client, 'mention.read', accountsAudience(caller.accountId), { accountId: caller.accountId, roomId: row.room_id, messageIds: [messageId] });
+      if (row.marked) await emit(client, 'mention.read', { accountId: caller.accountId, roomId: row.room_id, messageIds: [messageId] }, accountsAudience([caller.accountId]));
       return row.marked;
     });
     if (changed) this.deps.queues.requestOutboxDrain();
@@ -117,7 +117,7 @@ export class MentionInboxService {
         [caller.accountId, roomId ?? null, this.deps.clock.now()],
       );
       const ids = rows.map((r) => r.message_id);
-      if (ids.length > 0) await emit(client, 'mention.read', accountsAudience(caller.accountId), { accountId: caller.accountId, roomId: roomId ?? null, messageIds: ids });
+      if (ids.length > 0) await emit(client, 'mention.read', { accountId: caller.accountId, roomId: roomId ?? null, messageIds: ids }, accountsAudience([caller.accountId]));
       return ids.length;
     });
     if (marked > 0) this.deps.queues.requestOutboxDrain();

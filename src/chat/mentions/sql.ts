@@ -1,6 +1,7 @@
 // The SQL that turns a message's mention candidates (parse.ts) into its entities and its mentions rows. One set of
 // CTEs serves the send statement (where the message is inserted in the same statement) and the statements that
 // record or recompute the mentions of a stored message (replies, sends with files, edits).
+import { chatTopicSql, outboxInsertSql } from '../events/emit.js';
 
 /**
  * CTEs `cand`, `hit`, `ents` and `notified`, given the parameter names of the room, the sender and the candidates
@@ -54,8 +55,8 @@ export const mentionWritesCtes = `men as (
     on conflict (account_id, message_id) do nothing
     returning account_id
   ), men_event as (
-    insert into outbox (topic, payload)
-    select 'mention.created', jsonb_build_object('roomId', m.room_id, 'messageId', m.id, 'senderId', m.sender_id, 'seq', m.seq,
+    ${outboxInsertSql}
+    select ${chatTopicSql('mention.created')}, jsonb_build_object('roomId', m.room_id, 'messageId', m.id, 'senderId', m.sender_id, 'seq', m.seq,
              'threadRootId', m.thread_root_id,
              'audience', jsonb_build_object('kind', 'accounts', 'accountIds', (select jsonb_agg(account_id) from men)))
       from msg m where exists (select 1 from men)
@@ -74,8 +75,8 @@ export const recordMentionsSql = `
     delete from mentions where message_id = $1 and account_id not in (select account_id from notified)
     returning account_id, room_id
   ), gone_event as (
-    insert into outbox (topic, payload)
-    select 'mention.removed', jsonb_build_object('roomId', $2::uuid, 'messageId', $1::uuid,
+    ${outboxInsertSql}
+    select ${chatTopicSql('mention.removed')}, jsonb_build_object('roomId', $2::uuid, 'messageId', $1::uuid,
              'audience', jsonb_build_object('kind', 'accounts', 'accountIds', (select jsonb_agg(account_id) from gone)))
      where exists (select 1 from gone)
   ), ${mentionWritesCtes}
@@ -84,8 +85,8 @@ export const recordMentionsSql = `
 /** Withdraws every mention of a message (a recall): $1 message id, $2 room. */
 export const withdrawMentionsSql = `
   with gone as (delete from mentions where message_id = $1 returning account_id)
-  insert into outbox (topic, payload)
-  select 'mention.removed', jsonb_build_object('roomId', $2::uuid, 'messageId', $1::uuid,
+  ${outboxInsertSql}
+  select ${chatTopicSql('mention.removed')}, jsonb_build_object('roomId', $2::uuid, 'messageId', $1::uuid,
            'audience', jsonb_build_object('kind', 'accounts', 'accountIds', (select jsonb_agg(account_id) from gone)))
    where exists (select 1 from gone)`;
 

@@ -7,6 +7,7 @@ import type { ChatDeps } from '../deps.js';
 import { roleIn, roomNotFound } from '../rooms/membership.js';
 import { messageErrors } from './access.js';
 import { messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
+import { chatTopicSql, outboxInsertSql } from '../events/emit.js';
 
 export interface ForwardInput {
   fromRoomId: string;
@@ -35,8 +36,8 @@ const copySql = `
       join messages s on s.id = n.source_id and s.room_id = $5
     returning ${messageColumns}
   ), events as (
-    insert into outbox (topic, payload)
-    select 'message.created', jsonb_build_object(
+    ${outboxInsertSql}
+    select ${chatTopicSql('message.created')}, jsonb_build_object(
              'audience', jsonb_build_object('kind', 'room', 'roomId', room_id),
              'roomId', room_id, 'messageId', id, 'senderId', sender_id, 'seq', seq,
              'forwardedFrom', jsonb_build_object('roomId', forwarded_from_room_id, 'messageId', forwarded_from_message_id))

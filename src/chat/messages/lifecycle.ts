@@ -8,7 +8,7 @@ import { pollErrors } from '../polls/errors.js';
 import { isManager, roleIn } from '../rooms/membership.js';
 import { loadMessage, messageErrors } from './access.js';
 import { recomputeMentions, withdrawMentions } from '../mentions/record.js';
-import { accountsAudience, emit, roomAudience } from './events.js';
+import { accountsAudience, emit, roomAudience } from '../events/emit.js';
 import { replyCountColumn, withThread } from '../threads/thread-info.js';
 import { hiddenForMeColumn, messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
 
@@ -39,7 +39,7 @@ export class MessageLifecycleService {
       );
       // The new text's mentions replace the old ones: new ones notify, removed ones leave their inboxes.
       const entities = await recomputeMentions(client, rows[0]!, text);
-      await emit(client, 'message.edited', roomAudience(roomId), { roomId, messageId, senderId: caller.accountId, editedAt: now.toISOString() });
+      await emit(client, 'message.edited', { roomId, messageId, senderId: caller.accountId, editedAt: now.toISOString() }, roomAudience(roomId));
       return { ...rows[0]!, entities };
     });
     this.deps.queues.requestOutboxDrain();
@@ -57,7 +57,7 @@ export class MessageLifecycleService {
         [caller.accountId, messageId, roomId, this.deps.clock.now()],
       );
       if (rowCount === 0) return false;
-      await emit(client, 'message.hidden', accountsAudience(caller.accountId), { roomId, messageId, accountId: caller.accountId });
+      await emit(client, 'message.hidden', { roomId, messageId, accountId: caller.accountId }, accountsAudience([caller.accountId]));
       return true;
     });
     if (changed) this.deps.queues.requestOutboxDrain();
@@ -71,7 +71,7 @@ export class MessageLifecycleService {
       await loadMessage(client, roomId, messageId, caller.accountId);
       const { rowCount } = await client.query('delete from message_hides where account_id = $1 and message_id = $2', [caller.accountId, messageId]);
       if (rowCount === 0) return false;
-      await emit(client, 'message.restored', accountsAudience(caller.accountId), { roomId, messageId, accountId: caller.accountId });
+      await emit(client, 'message.restored', { roomId, messageId, accountId: caller.accountId }, accountsAudience([caller.accountId]));
       return true;
     });
     if (changed) this.deps.queues.requestOutboxDrain();
@@ -108,15 +108,15 @@ export class MessageLifecycleService {
         [roomId, messageId],
       );
       const audience = roomAudience(roomId);
-      await emit(client, 'message.recalled', audience, {
+      await emit(client, 'message.recalled', {
         roomId,
         messageId,
         senderId: message.sender_id,
         recalledBy: caller.accountId,
         recalledAt: now.toISOString(),
-      });
-      if (unpinned.rowCount) await emit(client, 'pin.removed', audience, { roomId, messageId, removedBy: caller.accountId, reason: 'recalled' });
-      if (unsnapped.rowCount) await emit(client, 'snap.removed', audience, { roomId, messageId, removedBy: caller.accountId, reason: 'recalled' });
+      }, audience);
+      if (unpinned.rowCount) await emit(client, 'pin.removed', { roomId, messageId, removedBy: caller.accountId, reason: 'recalled' }, audience);
+      if (unsnapped.rowCount) await emit(client, 'snap.removed', { roomId, messageId, removedBy: caller.accountId, reason: 'recalled' }, audience);
       return { row: rows[0]!, changed: true };
     });
     if (result.changed) this.deps.queues.requestOutboxDrain();

@@ -5,7 +5,7 @@ import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { roleIn } from '../rooms/membership.js';
 import { loadMessage, messageErrors } from './access.js';
-import { emit, roomAudience } from './events.js';
+import { emit, roomAudience } from '../events/emit.js';
 
 export interface ReactionSummaryView {
   emoji: string;
@@ -59,7 +59,7 @@ export class ReactionService {
         [messageId, emoji, caller.accountId, this.deps.clock.now()],
       );
       if (rowCount === 0) return false;
-      await emit(client, 'reaction.added', roomAudience(roomId), { roomId, messageId, emoji, accountId: caller.accountId });
+      await emit(client, 'reaction.added', { roomId, messageId, emoji, accountId: caller.accountId }, roomAudience(roomId));
       return true;
     });
     if (changed) this.deps.queues.requestOutboxDrain();
@@ -78,7 +78,7 @@ export class ReactionService {
         caller.accountId,
       ]);
       if (rowCount === 0) return false;
-      await emit(client, 'reaction.removed', roomAudience(roomId), { roomId, messageId, emoji, accountId: caller.accountId });
+      await emit(client, 'reaction.removed', { roomId, messageId, emoji, accountId: caller.accountId }, roomAudience(roomId));
       return true;
     });
     if (changed) this.deps.queues.requestOutboxDrain();

@@ -1,6 +1,7 @@
 // The send statement: membership check, sequence bump, message insert and its outbox event in one round trip.
 import { mentionCtes, mentionWritesCtes } from '../mentions/sql.js';
 import { messageColumns } from './views.js';
+import { chatTopicSql, outboxInsertSql } from '../events/emit.js';
 
 export interface SendInput {
   text: string;
@@ -38,8 +39,8 @@ function buildSendSql(withClientMessageId: boolean, withMentions = false): strin
     }
     returning ${messageColumns}
   ), event as (
-    insert into outbox (topic, payload)
-    select 'message.created', jsonb_build_object('roomId', room_id, 'messageId', id, 'senderId', sender_id, 'seq', seq,
+    ${outboxInsertSql}
+    select ${chatTopicSql('message.created')}, jsonb_build_object('roomId', room_id, 'messageId', id, 'senderId', sender_id, 'seq', seq,
              'threadRootId', thread_root_id, 'audience', jsonb_build_object('kind', 'room', 'roomId', room_id)) from msg
   )${mentions ? `, ${mentionWritesCtes}` : ''}
   select b.last_seq as bumped, m.* from bump b left join msg m on true`;

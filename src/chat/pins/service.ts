@@ -4,7 +4,7 @@ import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { loadMessage, messageErrors } from '../messages/access.js';
 import { requireManager, roleIn } from '../rooms/membership.js';
-import { emit, roomAudience } from '../messages/events.js';
+import { emit, roomAudience } from '../events/emit.js';
 import { hiddenForMeColumn, messageColumnsOf, messageView, type MessageRow, type MessageView } from '../messages/views.js';
 import { attachThreadInfo, replyCountColumn, rootsWithReplies, withThread } from '../threads/thread-info.js';
 
@@ -94,7 +94,7 @@ export class PinService {
           [roomId, messageId, caller.accountId, now],
         );
         changed = rowCount === 1;
-        if (changed) await emit(client, 'pin.added', roomAudience(roomId), { roomId, messageId, pinnedBy: caller.accountId, pinnedAt: now.toISOString() });
+        if (changed) await emit(client, 'pin.added', { roomId, messageId, pinnedBy: caller.accountId, pinnedAt: now.toISOString() }, roomAudience(roomId));
       } else {
         await client.query(
           `insert into personal_pins (account_id, message_id, room_id, pinned_at) values ($1, $2, $3, $4) on conflict (account_id, message_id) do nothing`,
@@ -119,7 +119,7 @@ export class PinService {
       }
       const { rowCount } = await client.query('delete from room_pins where room_id = $1 and message_id = $2', [roomId, messageId]);
       if (rowCount === 0) return false;
-      await emit(client, 'pin.removed', roomAudience(roomId), { roomId, messageId, removedBy: caller.accountId });
+      await emit(client, 'pin.removed', { roomId, messageId, removedBy: caller.accountId }, roomAudience(roomId));
       return true;
     });
     if (changed) this.deps.queues.requestOutboxDrain();
@@ -146,13 +146,13 @@ export class PinService {
         return { view: { roomId, messageId, snappedAt: was.snapped_at.toISOString(), snappedBy: was.snapped_by }, changed: false };
       }
       await client.query('update rooms set snap_message_id = $2, snapped_by = $3, snapped_at = $4 where id = $1', [roomId, messageId, caller.accountId, now]);
-      await emit(client, 'snap.set', roomAudience(roomId), {
+      await emit(client, 'snap.set', {
         roomId,
         messageId,
         snappedBy: caller.accountId,
         snappedAt: now.toISOString(),
         replacedMessageId: was.snap_message_id,
-      });
+      }, roomAudience(roomId));
       return { view: { roomId, messageId, snappedAt: now.toISOString(), snappedBy: caller.accountId }, changed: true };
     });
     if (result.changed) this.deps.queues.requestOutboxDrain();
@@ -178,7 +178,7 @@ export class PinService {
       const messageId = current.rows[0]?.snap_message_id;
       if (!messageId) return false;
       await client.query('update rooms set snap_message_id = null, snapped_by = null, snapped_at = null where id = $1', [roomId]);
-      await emit(client, 'snap.removed', roomAudience(roomId), { roomId, messageId, removedBy: caller.accountId });
+      await emit(client, 'snap.removed', { roomId, messageId, removedBy: caller.accountId }, roomAudience(roomId));
       return true;
     });
     if (changed) this.deps.queues.requestOutboxDrain();

@@ -5,7 +5,7 @@ import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
-import { emit, roomAudience } from '../messages/events.js';
+import { emit, roomAudience } from '../events/emit.js';
 import { isManager, roomNotFound } from '../rooms/membership.js';
 import { pollErrors } from './errors.js';
 import { pollRowSql, pollView, type PollRow, type PollView } from './views.js';
@@ -70,16 +70,16 @@ export class PollService {
         [pollId, optionIds, options],
       );
       const audience = roomAudience(roomId);
-      await emit(client, 'message.created', audience, { roomId, messageId, senderId: caller.accountId, seq, threadRootId: null, type: 'POLL', pollId });
-      await emit(client, 'poll.created', audience, {
+      await emit(client, 'message.created', { roomId, messageId, senderId: caller.accountId, seq, threadRootId: null, type: 'POLL', pollId }, audience);
+      await emit(client, 'poll.created', {
         pollId,
         roomId,
         messageId,
         creatorId: caller.accountId,
         question,
-        options: options.map((text, i) => ({ id: optionIds[i], text })),
+        options: options.map((text, i) => ({ id: optionIds[i]!, text })),
         multipleChoice: input.multipleChoice ?? false,
-      });
+      }, audience);
       return this.viewIn(client, caller, pollId);
     });
     this.deps.queues.requestOutboxDrain();
@@ -112,7 +112,7 @@ export class PollService {
         [pollId, caller.accountId, chosen, this.deps.clock.now()],
       );
       // Who voted what stays private: the room hears that the results moved, and reads them with getPoll.
-      if (changed.rowCount) await emit(client, 'poll.voted', roomAudience(poll.room_id), { pollId, roomId: poll.room_id });
+      if (changed.rowCount) await emit(client, 'poll.voted', { pollId, roomId: poll.room_id }, roomAudience(poll.room_id));
       return { view: await pollView(client, poll, caller.accountId), changed: (changed.rowCount ?? 0) > 0 };
     });
     if (result.changed) this.deps.queues.requestOutboxDrain();
@@ -146,13 +146,13 @@ export class PollService {
 /** Closes a poll whose row the caller holds locked, with its event. */
 export async function closePoll(client: SqlClient, poll: PollRow, by: string, at: Date, reason?: 'recalled'): Promise<PollRow> {
   await client.query('update polls set closed_at = $2, closed_by = $3 where id = $1', [poll.id, at, by]);
-  await emit(client, 'poll.closed', roomAudience(poll.room_id), {
+  await emit(client, 'poll.closed', {
     pollId: poll.id,
     roomId: poll.room_id,
     closedBy: by,
     closedAt: at.toISOString(),
     ...(reason ? { reason } : {}),
-  });
+  }, roomAudience(poll.room_id));
   return { ...poll, closed_at: at, closed_by: by };
 }
 

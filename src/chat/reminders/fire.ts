@@ -9,6 +9,7 @@ import { sendSql } from '../messages/send-sql.js';
 import type { FireDeps } from '../scheduled/fire.js';
 import { armTimer } from '../time/arm.js';
 import { nextOccurrence, type Recurrence } from './recurrence.js';
+import { chatTopicSql, outboxInsertSql } from '../events/emit.js';
 
 interface DueReminder {
   id: string;
@@ -38,8 +39,8 @@ const advanceSql = `
      where id = $1
     returning id, owner_id, room_id, kind, status, next_fire_at
   )
-  insert into outbox (topic, payload)
-  select 'reminder.fired', jsonb_build_object('reminderId', id, 'ownerId', owner_id, 'roomId', room_id, 'kind', kind,
+  ${outboxInsertSql}
+  select ${chatTopicSql('reminder.fired')}, jsonb_build_object('reminderId', id, 'ownerId', owner_id, 'roomId', room_id, 'kind', kind,
            'occurrenceAt', $4::timestamptz, 'messageId', $5::uuid, 'skippedReason', $6::text, 'status', status,
            'nextFireAt', next_fire_at, 'audience', jsonb_build_object('kind', 'accounts', 'accountIds', jsonb_build_array(owner_id)))
     from moved`;

@@ -7,7 +7,7 @@ import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
-import { accountsAudience, emit } from '../rooms/events.js';
+import { accountsAudience, emit } from '../events/emit.js';
 import { reminderBotId } from '../rooms/reminder-bot.js';
 import type { Page, RoomService } from '../rooms/service.js';
 import { armTimer } from '../time/arm.js';

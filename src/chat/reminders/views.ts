@@ -1,5 +1,6 @@
 // The stored row of a reminder and its API view.
 import type { Recurrence } from './recurrence.js';
+import type { EventFields } from '../events/topics.js';
 
 export type ReminderStatus = 'ACTIVE' | 'DONE' | 'CANCELLED';
 export type ReminderKind = 'ONE_TIME' | 'RECURRING';
@@ -63,7 +64,7 @@ export function reminderView(row: ReminderRow): ReminderView {
 }
 
 /** The owner's view of a change, for the outbox (accounts audience: the owner only). */
-export function reminderEvent(row: ReminderRow): Record<string, unknown> {
+export function reminderEvent(row: ReminderRow): EventFields<'reminder.created'> {
   return {
     reminderId: row.id,
     ownerId: row.owner_id,

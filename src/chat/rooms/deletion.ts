@@ -1,7 +1,7 @@
 // Deleting a room (decision 2): deleted_at is set and every member row is removed in the caller's transaction,
 // so every membership check answers 404 from the commit on. Messages stay; pending join requests are cancelled.
 import type { SqlClient } from '../../platform/db/sql.js';
-import { accountsAudience, emit } from './events.js';
+import { accountsAudience, emit } from '../events/emit.js';
 
 export async function deleteRoomRows(client: SqlClient, roomId: string, by: string, at: Date): Promise<void> {
   const { rows } = await client.query<{ account_id: string }>('delete from room_members where room_id = $1 returning account_id', [roomId]);

@@ -1,12 +1,12 @@
-// Room and member events: each payload names its audience (docs/events.md), and each is written in the
-// transaction of the change it reports.
-import type { SqlClient } from '../../platform/db/sql.js';
+// The chat's event writer and audiences live in src/chat/events/emit.ts; this path stays for the features that
+// still import them from here. Its `emit` takes any topic string: callers that pass a topic computed as a plain string
+// move to the typed `emit` of src/chat/events/emit.ts by typing that value as a ChatTopic.
+import type { Queryable } from '../../platform/db/queryable.js';
+import { emit as emitChatEvent, type Audience } from '../events/emit.js';
+import type { ChatTopic, EventFields } from '../events/topics.js';
 
-export type Audience = { kind: 'room'; roomId: string } | { kind: 'accounts'; accountIds: string[] };
+export { accountsAudience, roomAudience, type Audience } from '../events/emit.js';
 
-export const roomAudience = (roomId: string): Audience => ({ kind: 'room', roomId });
-export const accountsAudience = (accountIds: string[]): Audience => ({ kind: 'accounts', accountIds });
-
-export async function emit(client: SqlClient, topic: string, payload: Record<string, unknown>, audience: Audience): Promise<void> {
-  await client.query('insert into outbox (topic, payload) values ($1, $2)', [topic, JSON.stringify({ ...payload, audience })]);
+export async function emit(db: Queryable, topic: string, fields: Record<string, unknown>, audience: Audience): Promise<void> {
+  await emitChatEvent(db, topic as ChatTopic, fields as EventFields<ChatTopic>, audience);
 }

@@ -5,7 +5,7 @@ import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { memberSelect, memberView, type MemberRow, type MemberView } from '../members/views.js';
-import { accountsAudience, emit } from './events.js';
+import { accountsAudience, chatTopicSql, emit, outboxInsertSql } from '../events/emit.js';
 import { roomNotFound } from './membership.js';
 import type { RoomService } from './service.js';
 import { unreadMentionsOf } from '../mentions/sql.js';
@@ -89,8 +89,8 @@ export class PersonalRoomService {
           where m.room_id = $1 and m.account_id = $2 and t.seq is not null and m.last_read_seq < t.seq
          returning m.last_read_seq
        ), event as (
-         insert into outbox (topic, payload)
-         select 'room.read', jsonb_build_object('roomId', $1::uuid, 'accountId', $2::uuid, 'lastReadSeq', last_read_seq, 'audience', $4::jsonb)
+         ${outboxInsertSql}
+         select ${chatTopicSql('room.read')}, jsonb_build_object('roomId', $1::uuid, 'accountId', $2::uuid, 'lastReadSeq', last_read_seq, 'audience', $4::jsonb)
            from moved
        )
        select t.seq as target, (select last_read_seq from moved) as moved from target t`,

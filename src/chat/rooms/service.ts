@@ -9,7 +9,7 @@ import { isCursorInstant, isCursorUuid } from './cursors.js';
 import { channelRoomMembers } from '../channels/rooms.js';
 import { acceptedContact } from '../contacts/access.js';
 import { deleteRoomRows } from './deletion.js';
-import { emit, roomAudience } from './events.js';
+import { emit, roomAudience } from '../events/emit.js';
 import { membershipOf, refuseFixedType, requireManager, requireOwner, roomNotFound, type Queryable } from './membership.js';
 import { ensureReminderBot } from './reminder-bot.js';
 import { roomQuery, roomView, type AddMemberPolicy, type RoomRole, type RoomRow, type RoomType, type RoomView } from './views.js';

@@ -11,7 +11,7 @@ import { chatErrors } from '../errors.js';
 import { lockMembership } from '../drafts/membership.js';
 import { hiddenForMeColumn, messageColumnsOf, messageView, type MessageRow, type MessageView } from '../messages/views.js';
 import { attachThreadInfo, replyCountColumn, rootsWithReplies } from '../threads/thread-info.js';
-import { accountsAudience, emit } from '../rooms/events.js';
+import { accountsAudience, emit } from '../events/emit.js';
 import type { Queryable } from '../rooms/membership.js';
 import type { Page } from '../rooms/service.js';
 

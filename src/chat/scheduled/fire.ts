@@ -9,6 +9,7 @@ import { newId } from '../../platform/ids.js';
 import type { Queues } from '../../platform/queues.js';
 import { bumpSql, replySql } from '../threads/reply.js';
 import type { ScheduledFailure } from './views.js';
+import { chatTopicSql, outboxInsertSql } from '../events/emit.js';
 
 export interface FireDeps {
   sql: SqlPool;
@@ -62,8 +63,8 @@ const sendBatchSql = `
     select ok.mid, ok.room_id, b.last_seq - b.n + ok.rn, ok.sender_id, 'TEXT', ok.text, $6 from ok join bump b on b.id = ok.room_id
     returning id, room_id, seq, sender_id, thread_root_id
   ), event as (
-    insert into outbox (topic, payload)
-    select 'message.created', jsonb_build_object('roomId', room_id, 'messageId', id, 'senderId', sender_id, 'seq', seq,
+    ${outboxInsertSql}
+    select ${chatTopicSql('message.created')}, jsonb_build_object('roomId', room_id, 'messageId', id, 'senderId', sender_id, 'seq', seq,
              'threadRootId', thread_root_id, 'audience', jsonb_build_object('kind', 'room', 'roomId', room_id))
       from msg order by room_id, seq
   )
@@ -78,8 +79,8 @@ const settleSql = `
      where s.id = x.id
     returning s.id, s.room_id, s.sender_id, s.send_at, s.status, s.message_id, s.failure_reason, s.fired_at
   )
-  insert into outbox (topic, payload)
-  select case when status = 'SENT' then 'scheduled_message.sent' else 'scheduled_message.failed' end,
+  ${outboxInsertSql}
+  select case when status = 'SENT' then ${chatTopicSql('scheduled_message.sent')} else ${chatTopicSql('scheduled_message.failed')} end,
          jsonb_build_object('scheduledMessageId', id, 'roomId', room_id, 'senderId', sender_id, 'sendAt', send_at,
            'status', status, 'messageId', message_id, 'failureReason', failure_reason, 'firedAt', fired_at,
            'audience', jsonb_build_object('kind', 'accounts', 'accountIds', jsonb_build_array(sender_id)))

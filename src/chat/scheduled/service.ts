@@ -8,7 +8,7 @@ import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { roleIn } from '../rooms/membership.js';
 import { messageErrors } from '../messages/access.js';
-import { accountsAudience, emit } from '../rooms/events.js';
+import { accountsAudience, emit } from '../events/emit.js';
 import type { Page } from '../rooms/service.js';
 import { armTimer } from '../time/arm.js';
 import { futureInstant } from '../time/horizon.js';

@@ -1,4 +1,5 @@
 // The stored row of a scheduled message and its API view.
+import type { EventFields } from '../events/topics.js';
 export type ScheduledStatus = 'PENDING' | 'SENT' | 'FAILED' | 'CANCELLED';
 export type ScheduledFailure = 'SENDER_NOT_MEMBER' | 'SENDER_INACTIVE' | 'ROOM_DELETED' | 'THREAD_ROOT_RECALLED';
 
@@ -55,7 +56,7 @@ export function scheduledView(row: ScheduledRow): ScheduledView {
 }
 
 /** The owner's view of a change, for the outbox (accounts audience: the sender only). */
-export function scheduledEvent(row: ScheduledRow): Record<string, unknown> {
+export function scheduledEvent(row: ScheduledRow): EventFields<'scheduled_message.created'> {
   return {
     scheduledMessageId: row.id,
     roomId: row.room_id,

@@ -10,6 +10,7 @@ import { firstSend } from '../messages/retried-send.js';
 import { messageColumns, messageView, type MessageRow, type MessageView } from '../messages/views.js';
 import { accountsAudienceSql } from './sql.js';
 import { roomNotFound } from '../rooms/membership.js';
+import { chatTopicSql, outboxInsertSql } from '../events/emit.js';
 
 export interface ReplyInput {
   text: string;
@@ -71,11 +72,11 @@ export const replySql = `
     select root_id, account_id from replier_follow
      where state = 'FOLLOWING' and coalesce((select state from prev), 'NONE') = 'NONE'
   ), event as (
-    insert into outbox (topic, payload)
-    select 'message.created', jsonb_build_object('roomId', room_id, 'messageId', id, 'senderId', sender_id, 'seq', seq,
+    ${outboxInsertSql}
+    select ${chatTopicSql('message.created')}, jsonb_build_object('roomId', room_id, 'messageId', id, 'senderId', sender_id, 'seq', seq,
              'threadRootId', thread_root_id, 'audience', jsonb_build_object('kind', 'room', 'roomId', room_id)) from msg
     union all
-    select 'thread.followed', jsonb_build_object('rootId', f.root_id, 'roomId', msg.room_id, 'accountId', f.account_id,
+    select ${chatTopicSql('thread.followed')}, jsonb_build_object('rootId', f.root_id, 'roomId', msg.room_id, 'accountId', f.account_id,
              'automatic', true, 'audience', ${accountsAudienceSql('f.account_id')}) from followed f join msg on true
   )
   select (select root_id from named) as named_root, (select id from root) as root_id, m.*

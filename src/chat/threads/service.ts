@@ -10,6 +10,7 @@ import { parseSeqCursor, parseThreadListCursor, seqCursor, threadListCursor, thr
 import { accountsAudienceSql, checkedThreadPageSql, threadListSql, unreadRepliesSql, unreadThreadCountSql } from './sql.js';
 import { threadFollowView, threadSummaryView, type FollowState, type ThreadFactsRow, type ThreadFollowView, type ThreadSummaryView } from './views.js';
 import { prepared } from '../../platform/db/prepared.js';
+import { chatTopicSql, outboxInsertSql } from '../events/emit.js';
 
 export interface ThreadListQuery {
   limit?: number;
@@ -123,7 +124,7 @@ export class ThreadService {
         `with up as (
            update thread_follows set state = 'FOLLOWING', updated_at = $3 where root_id = $1 and account_id = $2
          )
-         insert into outbox (topic, payload) values ('thread.followed', jsonb_build_object(
+         ${outboxInsertSql} values (${chatTopicSql('thread.followed')}, jsonb_build_object(
            'rootId', $1::uuid, 'roomId', $4::uuid, 'accountId', $2::uuid, 'automatic', false, 'audience', ${accountsAudienceSql('$2::uuid')}))`,
         [rootId, caller.accountId, this.deps.clock.now(), roomId],
       );
@@ -139,7 +140,7 @@ export class ThreadService {
         `with up as (
            update thread_follows set state = 'UNFOLLOWED', updated_at = $3 where root_id = $1 and account_id = $2
          )
-         insert into outbox (topic, payload) select 'thread.unfollowed', jsonb_build_object(
+         ${outboxInsertSql} select ${chatTopicSql('thread.unfollowed')}, jsonb_build_object(
            'rootId', $1::uuid, 'roomId', $4::uuid, 'accountId', $2::uuid, 'audience', ${accountsAudienceSql('$2::uuid')})
           where $5::boolean`,
         [rootId, caller.accountId, this.deps.clock.now(), roomId, current.state === 'FOLLOWING'],
@@ -165,7 +166,7 @@ export class ThreadService {
         `with up as (
            update thread_follows set last_read_seq = $3, updated_at = $4 where root_id = $1 and account_id = $2
          )
-         insert into outbox (topic, payload) values ('thread.read', jsonb_build_object(
+         ${outboxInsertSql} values (${chatTopicSql('thread.read')}, jsonb_build_object(
            'rootId', $1::uuid, 'roomId', $5::uuid, 'accountId', $2::uuid, 'lastReadSeq', $3::bigint,
            'audience', ${accountsAudienceSql('$2::uuid')}))`,
         [rootId, caller.accountId, seq, this.deps.clock.now(), roomId],

@@ -1,7 +1,7 @@
-// Workspace events in the outbox: each one is inserted in the transaction of the change that caused it, as topic
-// svc.event with the payload { environment, envelope } that the webhook delivery engine consumes. The envelope is
-// the seed's: evt_ id, event, occurred_at (UTC, milliseconds), workspace_id, api_version v1, data, and changes on
-// events that change an existing record.
+// Workspace events in the outbox: each one is inserted in the transaction of the change that caused it (through the
+// platform's outbox writer), as the internal topic svc.event with the payload { environment, envelope } that the
+// webhook delivery engine consumes. The envelope is the seed's: evt_ id, event, occurred_at (UTC, milliseconds),
+// workspace_id, api_version v1, data, and changes on events that change an existing record.
 import type { ReadRouter } from '../../platform/db/read-router.js';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -9,9 +9,11 @@ import type { Queryable } from '../../platform/db/queryable.js';
 import type { Clock } from '../../platform/clock.js';
 import { inTransaction, type SqlClient, type SqlPool } from '../../platform/db/sql.js';
 import type { Queues } from '../../platform/queues.js';
+import { writeOutboxRows } from '../../platform/outbox-writer.js';
 import type { Changes, PendingEvent, WorkspaceEvent } from './catalogue.js';
+import type { InternalTopic } from './internal-topics.js';
 
-export const svcEventTopic = 'svc.event';
+export const svcEventTopic = 'svc.event' satisfies InternalTopic;
 export const apiVersion = 'v1';
 
 export interface Envelope {
@@ -52,12 +54,7 @@ function envelopeOf(scope: EventScope, e: PendingEvent, at: Date): Envelope {
 export async function writeEvents(db: Queryable, scope: EventScope, events: readonly PendingEvent[], at: Date): Promise<number> {
   if (events.length === 0 || (scope.environment !== 'live' && scope.environment !== 'test')) return 0;
   const payloads: SvcEventPayload[] = events.map((e) => ({ environment: scope.environment as 'live' | 'test', envelope: envelopeOf(scope, e, at) }));
-  await db.query(
-    `insert into outbox (topic, payload)
-     select $1, p from unnest($2::jsonb[]) with ordinality as t(p, n) order by n`,
-    [svcEventTopic, payloads.map((p) => JSON.stringify(p))],
-  );
-  return payloads.length;
+  return writeOutboxRows(db, payloads.map((payload) => ({ topic: svcEventTopic, payload })));
 }
 
 /** What a write collects while it runs: its events, and work to do once it has committed. */

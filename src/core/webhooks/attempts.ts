@@ -12,6 +12,8 @@ import { MicroBatcher, Semaphore } from './batching.js';
 import type { DeliveryRef, WebhookEngine } from './engine.js';
 import { deliveryHeaders } from './headers.js';
 import { webhookColumns, webhookOutbox, type WebhookRow } from './rows.js';
+import { internalTopicSql } from '../events/internal-topics.js';
+import { outboxInsertSql } from '../../platform/outbox-writer.js';
 import type { SendOutcome } from './sender.js';
 
 interface ClaimedRow {
@@ -174,8 +176,8 @@ export class AttemptRunner {
                           status = case when w.status = 'Unverified' then 'Active' else w.status end,
                           updated_at = case when w.status = 'Unverified' then $9 else w.updated_at end
                      from b where w.id = b.id returning w.id),
-             e as (insert into outbox (topic, payload)
-                   select 'webhook.verified', jsonb_build_object('audience', jsonb_build_object('kind', 'accounts', 'accountIds', '[]'::jsonb),
+             e as (${outboxInsertSql}
+                   select ${internalTopicSql('webhook.verified')}, jsonb_build_object('audience', jsonb_build_object('kind', 'accounts', 'accountIds', '[]'::jsonb),
                           'workspaceId', b.workspace_id, 'environment', b.environment, 'webhookId', b.id, 'status', 'Active')
                      from b where b.status = 'Unverified')
            select count(*)::int as n from d`,

@@ -1,5 +1,6 @@
 // Rows of webhooks and webhook_deliveries as the services read them, and the outbox events of webhook changes.
 import type { Queryable } from '../../platform/db/queryable.js';
+import { writeInternalEvent, type WebhookTopic } from '../events/internal-topics.js';
 
 export type WebhookStatus = 'Active' | 'Unverified' | 'Paused' | 'Disabled';
 export type DeliveryStatus = 'pending' | 'sending' | 'succeeded' | 'failed' | 'held' | 'cancelled';
@@ -61,15 +62,12 @@ export interface ScheduledAttempt {
   dueAt: Date;
 }
 
-export type WebhookTopic = 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.paused' | 'webhook.resumed' | 'webhook.disabled' | 'webhook.verified';
-
 /**
  * The outbox event of a webhook change, in the change's transaction. Webhooks concern no chat user: the audience is
  * an empty account list, so realtime fan-out delivers it to nobody while other consumers still see it.
  */
 export async function webhookOutbox(db: Queryable, topic: WebhookTopic, row: Pick<WebhookRow, 'id' | 'workspace_id' | 'environment' | 'status'>, extra: Record<string, unknown> = {}): Promise<void> {
-  await db.query('insert into outbox (topic, payload) values ($1, $2)', [
-    topic,
-    JSON.stringify({ audience: { kind: 'accounts', accountIds: [] }, workspaceId: row.workspace_id, environment: row.environment, webhookId: row.id, status: row.status, ...extra }),
-  ]);
+  await writeInternalEvent(db, topic, {
+    audience: { kind: 'accounts', accountIds: [] }, workspaceId: row.workspace_id, environment: row.environment, webhookId: row.id, status: row.status, ...extra,
+  });
 }

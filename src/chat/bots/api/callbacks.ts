@@ -1,7 +1,7 @@
 // answerCallbackQuery: once per press, within the 24 hours a press is kept; the answer reaches the user who pressed
 // the button as a bot.callback_answered event (audience: that user).
 import { inTransaction } from '../../../platform/db/sql.js';
-import { accountsAudience, emit } from '../../rooms/events.js';
+import { accountsAudience, emit } from '../../events/emit.js';
 import type { BotDeps } from '../deps.js';
 import { updateRetentionMs } from '../updates/prune.js';
 import type { BotPrincipal } from './context.js';

@@ -8,7 +8,7 @@ import { newId } from '../../../platform/ids.js';
 import type { Caller } from '../../context.js';
 import { MessageLifecycleService } from '../../messages/lifecycle.js';
 import { sendSql } from '../../messages/send-sql.js';
-import { emit, roomAudience } from '../../rooms/events.js';
+import { emit, roomAudience } from '../../events/emit.js';
 import { bumpSql, replySql } from '../../threads/reply.js';
 import type { BotDeps } from '../deps.js';
 import { storedKeyboard, type StoredKeyboard } from '../keyboard.js';

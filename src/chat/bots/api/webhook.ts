@@ -1,6 +1,6 @@
 // setWebhook, deleteWebhook and getWebhookInfo, as Telegram answers them.
 import type { SqlClient } from '../../../platform/db/sql.js';
-import { accountsAudience } from '../../rooms/events.js';
+import { accountsAudience } from '../../events/emit.js';
 import type { BotDeps } from '../deps.js';
 import { updateKinds } from '../rows.js';
 import { changeWebhookNow, type WebhookChange } from '../webhooks.js';
