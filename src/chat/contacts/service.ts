@@ -10,10 +10,14 @@ import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
-import { accountsAudience, emit } from '../rooms/events.js';
+import { accountsAudience, emit } from '../events/emit.js';
+import type { EventFields } from '../events/topics.js';
 import type { Page } from '../rooms/service.js';
 import { chatDb } from '../tables.js';
 import { contactQuery, contactView, type ContactStatus, type ContactView, type Direction } from './views.js';
+
+/** The events of a request that ends: declined, cancelled, or an accepted contact removed. */
+type EndTopic = 'contact_request.declined' | 'contact_request.cancelled' | 'contact_request.removed';
 
 export interface ListContactsQuery {
   direction?: Direction;
@@ -209,10 +213,11 @@ export class ContactService {
   }
 
   /** Ends requests in one status, with one event per request to both sides. */
-  private async end(client: SqlClient, requests: RequestRow[], status: ContactStatus, now: Date, topic: string, by: Record<string, string>): Promise<void> {
+  private async end(client: SqlClient, requests: RequestRow[], status: ContactStatus, now: Date, topic: EndTopic, by: Record<string, string>): Promise<void> {
     for (const request of requests) {
       await affected(client, chatDb.updateTable('contact_requests').set({ status, ended_at: now }).where('id', '=', request.id));
-      await emit(client, topic, { ...parties(request), ...by }, pairAudience(request));
+      // Each topic's one extra field (declinedBy, cancelledBy, removedBy) comes in `by`, which the callers pair with it.
+      await emit(client, topic, { ...parties(request), ...by } as EventFields<EndTopic>, pairAudience(request));
     }
   }
 

@@ -4,7 +4,7 @@ import { inTransaction } from '../../platform/db/sql.js';
 import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
-import { accountsAudience, emit } from '../rooms/events.js';
+import { accountsAudience, emit } from '../events/emit.js';
 import { roomNotFound } from '../rooms/membership.js';
 import { chatDb } from '../tables.js';
 import { lockMembership } from './membership.js';

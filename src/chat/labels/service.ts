@@ -9,7 +9,7 @@ import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatError, chatErrors } from '../errors.js';
 import { lockMembership } from '../drafts/membership.js';
-import { accountsAudience, emit } from '../rooms/events.js';
+import { accountsAudience, emit } from '../events/emit.js';
 import { chatDb } from '../tables.js';
 
 /** Labels per account: the label list is one page, and a sidebar of more labels than this helps nobody. */
