@@ -12,11 +12,11 @@ import { join, relative } from 'node:path';
 
 const budgets: Record<string, number> = {
   // top-level folders (and src/*.ts as "src")
-  chat: 285,
+  chat: 280,
   partner: 29,
   workspace: 21,
-  core: 64,
-  platform: 17,
+  core: 62,
+  platform: 19,
   app: 3,
   cli: 22,
   src: 0,
