@@ -25,12 +25,12 @@ BOT_LIBRARIES := $(VENV)/.bot-libraries-ptb$(PTB_VERSION)-aiogram$(AIOGRAM_VERSI
 OPENAPI_PYTHON_CLIENT_VERSION := 0.29.1
 GENERATED_CLIENTS := $(VENV)/.openapi-python-client$(OPENAPI_PYTHON_CLIENT_VERSION)
 
-.PHONY: help node deps redis chromium venv bot-libraries generated-clients generate check-generated architecture lint openapi-lint build sdks typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-typing bench-scheduled bench-bots bench-webhooks bench-tracing bench-typed-queries bench-sockets bench-peer clean
+.PHONY: help node deps redis chromium venv bot-libraries generated-clients generate check-generated architecture format format-check lint openapi-lint build sdks typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-typing bench-scheduled bench-bots bench-webhooks bench-tracing bench-typed-queries bench-sockets bench-peer clean
 
 help:
 	@echo "make run    install what is missing, generate, build, migrate and start the platform"
 	@echo "make test   typecheck, unit + integration + SDK tests on real PostgreSQL and Redis, contract fuzzing"
-	@echo "make generate | check-generated | architecture | lint | openapi-lint | build (sdks) | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-typing, bench-scheduled, bench-bots, bench-webhooks) | bench-tracing | bench-typed-queries | bench-sockets | bench-peer | clean"
+	@echo "make generate | check-generated | architecture | format (format-check) | lint | openapi-lint | build (sdks) | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-typing, bench-scheduled, bench-bots, bench-webhooks) | bench-tracing | bench-typed-queries | bench-sockets | bench-peer | clean"
 
 # Node 24 LTS from the npm registry's node-linux-<arch> package, into a git-ignored tools folder.
 $(LOCAL_NODE_BIN)/node:
@@ -108,6 +108,13 @@ sdks: deps
 architecture: deps
 	npx depcruise src --config .dependency-cruiser.cjs
 
+# Prettier's formatting (.prettierrc.json; generated and non-code files in .prettierignore): `make format` writes it.
+format-check: deps
+	npx prettier --check --log-level warn .
+
+format: deps
+	npx prettier --write --log-level warn .
+
 # ESLint with type information (eslint.config.js): unawaited promises, type-only imports, the recommended rules.
 lint: deps
 	npx eslint src test sdk
@@ -129,7 +136,7 @@ unit: deps redis chromium bot-libraries generated-clients build
 contract: deps redis venv build
 	node test/contract/run.mjs
 
-test: deps redis chromium venv bot-libraries generated-clients check-generated architecture lint openapi-lint typecheck build
+test: deps redis chromium venv bot-libraries generated-clients check-generated architecture format-check lint openapi-lint typecheck build
 	npm test --silent
 	node test/contract/run.mjs
 

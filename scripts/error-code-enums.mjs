@@ -5,9 +5,30 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 const catalogues = [
-  { source: 'src/chat/error-codes.ts', list: 'chatErrorCodes', target: 'spec/common/chat-error-codes.tsp', namespace: 'Platform.Chat.Envelope', name: 'ChatErrorCode', doc: 'docs/errors.md' },
-  { source: 'src/partner/error-codes.ts', list: 'partnerErrorCodes', target: 'spec/partner/error-codes.tsp', namespace: 'Platform.Partner', name: 'PartnerErrorCode', doc: 'docs/partner.md' },
-  { source: 'src/workspace/error-codes.ts', list: 'workspaceErrorCodes', target: 'spec/workspace/error-codes.tsp', namespace: 'Platform.Workspace', name: 'WorkspaceErrorCode', doc: 'docs/workspace.md' },
+  {
+    source: 'src/chat/error-codes.ts',
+    list: 'chatErrorCodes',
+    target: 'spec/common/chat-error-codes.tsp',
+    namespace: 'Platform.Chat.Envelope',
+    name: 'ChatErrorCode',
+    doc: 'docs/errors.md',
+  },
+  {
+    source: 'src/partner/error-codes.ts',
+    list: 'partnerErrorCodes',
+    target: 'spec/partner/error-codes.tsp',
+    namespace: 'Platform.Partner',
+    name: 'PartnerErrorCode',
+    doc: 'docs/partner.md',
+  },
+  {
+    source: 'src/workspace/error-codes.ts',
+    list: 'workspaceErrorCodes',
+    target: 'spec/workspace/error-codes.tsp',
+    namespace: 'Platform.Workspace',
+    name: 'WorkspaceErrorCode',
+    doc: 'docs/workspace.md',
+  },
 ];
 
 function codesOf(root, file, list) {

@@ -129,11 +129,12 @@ function copyWebhooks(from, to) {
     const same = target[name] !== undefined && JSON.stringify(target[name]) === JSON.stringify(from.components.schemas[name]);
     renamed.set(name, target[name] === undefined || same ? name : `Workspace.${name}`);
   }
-  const rewrite = (node) => JSON.parse(JSON.stringify(node), (key, value) => {
-    if (key !== '$ref' || typeof value !== 'string') return value;
-    const name = schemaRef.exec(value)?.[1];
-    return name !== undefined && renamed.has(name) ? `#/components/schemas/${renamed.get(name)}` : value;
-  });
+  const rewrite = (node) =>
+    JSON.parse(JSON.stringify(node), (key, value) => {
+      if (key !== '$ref' || typeof value !== 'string') return value;
+      const name = schemaRef.exec(value)?.[1];
+      return name !== undefined && renamed.has(name) ? `#/components/schemas/${renamed.get(name)}` : value;
+    });
   for (const name of names) target[renamed.get(name)] ??= rewrite(from.components.schemas[name]);
   to.webhooks = rewrite(from.webhooks);
 }

@@ -5,7 +5,10 @@ const maxLength = 80;
 
 /** The summary a description gives: its first sentence, cut at a clause boundary or a word when it is long. */
 export function summaryOf(description) {
-  const sentence = description.trim().split(/(?<=[.!?])\s+|\n/)[0].replace(/[.!?]$/, '');
+  const sentence = description
+    .trim()
+    .split(/(?<=[.!?])\s+|\n/)[0]
+    .replace(/[.!?]$/, '');
   if (sentence.length <= maxLength) return sentence;
   for (const boundary of [': ', '; ', ' (', ', ']) {
     const at = sentence.indexOf(boundary);

@@ -3,14 +3,26 @@
 import { ConfigError, loadConfig, parseBoolean } from './config.js';
 
 test.each([
-  ['true', true], ['1', true], ['yes', true], ['YES', true], ['True', true],
-  ['false', false], ['0', false], ['no', false], ['No', false],
+  ['true', true],
+  ['1', true],
+  ['yes', true],
+  ['YES', true],
+  ['True', true],
+  ['false', false],
+  ['0', false],
+  ['no', false],
+  ['No', false],
 ])('%s reads as %s', (raw, value) => {
   expect(parseBoolean('X', raw)).toBe(value);
 });
 
 test('the bot webhook and workspace webhook settings take the same values', () => {
-  for (const [raw, value] of [['1', true], ['yes', true], ['0', false], ['no', false]] as const) {
+  for (const [raw, value] of [
+    ['1', true],
+    ['yes', true],
+    ['0', false],
+    ['no', false],
+  ] as const) {
     const config = loadConfig({ BOT_WEBHOOK_ALLOW_HTTP: raw, BOT_WEBHOOK_ALLOW_PRIVATE: raw, WEBHOOK_ALLOW_PRIVATE_TARGETS: raw });
     expect([config.botWebhookAllowHttp, config.botWebhookAllowPrivate, config.webhooks.allowPrivateTargets]).toEqual([value, value, value]);
   }

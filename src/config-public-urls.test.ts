@@ -3,7 +3,13 @@ import { ConfigError, loadConfig } from './config.js';
 
 test('unset, the listeners keep their documents relative; set, each names its own', () => {
   expect(loadConfig({})).toMatchObject({ chatPublicUrl: undefined, partnerPublicUrl: undefined, workspacePublicUrl: undefined });
-  expect(loadConfig({ CHAT_PUBLIC_URL: 'https://chat.example.com', PARTNER_PUBLIC_URL: 'https://partner.example.com', WORKSPACE_PUBLIC_URL: 'http://10.0.0.5:9082' })).toMatchObject({
+  expect(
+    loadConfig({
+      CHAT_PUBLIC_URL: 'https://chat.example.com',
+      PARTNER_PUBLIC_URL: 'https://partner.example.com',
+      WORKSPACE_PUBLIC_URL: 'http://10.0.0.5:9082',
+    }),
+  ).toMatchObject({
     chatPublicUrl: 'https://chat.example.com',
     partnerPublicUrl: 'https://partner.example.com',
     workspacePublicUrl: 'http://10.0.0.5:9082',

@@ -13,7 +13,12 @@ test('a comma-separated list of postgres URLs, spaces around entries ignored', (
     REPLICA_MAX_LAG_MS: '5000',
     REPLICA_MAX_LAG_BYTES: '1048576',
   });
-  expect(config.readReplicas).toEqual({ urls: ['postgres://u:p@replica-1:5432/chat', 'postgresql://u:p@replica-2/chat'], pollMs: 100, maxLagMs: 5000, maxLagBytes: 1048576 });
+  expect(config.readReplicas).toEqual({
+    urls: ['postgres://u:p@replica-1:5432/chat', 'postgresql://u:p@replica-2/chat'],
+    pollMs: 100,
+    maxLagMs: 5000,
+    maxLagBytes: 1048576,
+  });
 });
 
 test('an entry that is not a postgres URL names the setting', () => {

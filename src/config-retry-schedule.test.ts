@@ -1,7 +1,7 @@
 // WEBHOOK_RETRY_SCHEDULE: one entry per delivery attempt, at most the seed's 6.
 import { ConfigError, loadConfig } from './config.js';
 
-test('unset, the seed\'s schedule; set, one delay per attempt', () => {
+test("unset, the seed's schedule; set, one delay per attempt", () => {
   expect(loadConfig({}).webhooks.retrySchedule).toEqual([0, 60, 300, 1800, 7200, 43200]);
   expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0, 5, 10' }).webhooks.retrySchedule).toEqual([0, 5, 10]);
   expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0,1,1,1,1,1' }).webhooks.retrySchedule).toHaveLength(6);

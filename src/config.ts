@@ -202,7 +202,8 @@ function redisTarget(env: Env): string | undefined {
   const nodes = env.REDIS_CLUSTER_NODES;
   try {
     if (raw && isClusterUrl(raw)) parseClusterUrl(raw);
-    if (nodes !== undefined && nodes.trim() !== '') return clusterUrlFromNodes(nodes, raw && isClusterUrl(raw) ? raw : url(env, 'REDIS_URL', ['redis', 'rediss']));
+    if (nodes !== undefined && nodes.trim() !== '')
+      return clusterUrlFromNodes(nodes, raw && isClusterUrl(raw) ? raw : url(env, 'REDIS_URL', ['redis', 'rediss']));
   } catch (err) {
     if (err instanceof ConfigError) throw err;
     throw new ConfigError(`${nodes ? 'REDIS_CLUSTER_NODES' : 'REDIS_URL'}: ${(err as Error).message}`);
@@ -214,24 +215,32 @@ function redisTarget(env: Env): string | undefined {
 function origins(env: Env, name: string): string[] {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return [];
-  return raw.split(',').map((s) => s.trim()).filter(Boolean).map((origin) => {
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(origin);
-    } catch {
-      parsed = undefined;
-    }
-    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
-      throw new ConfigError(`${name} must list origins such as https://console.example.com, got "${origin}"`);
-    }
-    return origin;
-  });
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((origin) => {
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(origin);
+      } catch {
+        parsed = undefined;
+      }
+      if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
+        throw new ConfigError(`${name} must list origins such as https://console.example.com, got "${origin}"`);
+      }
+      return origin;
+    });
 }
 
 function urlList(env: Env, name: string, schemes: string[]): string[] {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return [];
-  return raw.split(',').map((s) => s.trim()).filter(Boolean).map((one) => url({ [name]: one }, name, schemes)!);
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((one) => url({ [name]: one }, name, schemes)!);
 }
 
 const allServices: ServiceName[] = ['chat', 'partner', 'workspace', 'workers'];
@@ -239,7 +248,10 @@ const allServices: ServiceName[] = ['chat', 'partner', 'workspace', 'workers'];
 function services(env: Env): ServiceName[] {
   const raw = env.SERVICES;
   if (raw === undefined || raw.trim() === '') return allServices;
-  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const name of names) {
     if (!allServices.includes(name as ServiceName)) {
       throw new ConfigError(`SERVICES lists unknown service "${name}"; known: ${allServices.join(', ')}`);
@@ -279,8 +291,17 @@ function trustProxy(env: Env): boolean | number {
 
 // Kinds people send in a work chat; image/*, audio/* and video/* are served as downloads (never rendered inline).
 const defaultUploadTypes = [
-  'image/*', 'audio/*', 'video/*', 'text/plain', 'text/csv', 'application/pdf', 'application/zip', 'application/json',
-  'application/msword', 'application/vnd.ms-excel', 'application/vnd.ms-powerpoint',
+  'image/*',
+  'audio/*',
+  'video/*',
+  'text/plain',
+  'text/csv',
+  'application/pdf',
+  'application/zip',
+  'application/json',
+  'application/msword',
+  'application/vnd.ms-excel',
+  'application/vnd.ms-powerpoint',
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   'application/vnd.openxmlformats-officedocument.presentationml.presentation',
@@ -290,7 +311,10 @@ const mediaTypeEntry = /^([a-z0-9][a-z0-9!#$&^_.+-]{0,126})\/([a-z0-9][a-z0-9!#$
 function uploadTypes(env: Env): string[] {
   const raw = env.UPLOAD_ALLOWED_TYPES;
   if (raw === undefined || raw.trim() === '') return defaultUploadTypes;
-  const entries = raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const entries = raw
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   if (entries.length === 0) throw new ConfigError('UPLOAD_ALLOWED_TYPES must list at least one media type');
   for (const entry of entries) {
     if (entry !== '*/*' && !mediaTypeEntry.test(entry)) {
@@ -299,7 +323,6 @@ function uploadTypes(env: Env): string[] {
   }
   return entries;
 }
-
 
 function mediaStore(env: Env): MediaStoreConfig {
   const kind = env.MEDIA_STORE ?? 'file';
@@ -347,7 +370,9 @@ function retrySchedule(env: Env): number[] {
   if (raw === undefined || raw.trim() === '') return [0, 60, 300, 1800, 7200, 43200];
   const parts = raw.split(',').map((p) => p.trim());
   if (parts.length > maxWebhookAttempts || parts.some((p) => !/^\d{1,7}$/.test(p) || Number(p) > 604_800)) {
-    throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE must be 1 to ${maxWebhookAttempts} comma-separated whole seconds (each at most 604800; one per delivery attempt), got "${raw}"`);
+    throw new ConfigError(
+      `WEBHOOK_RETRY_SCHEDULE must be 1 to ${maxWebhookAttempts} comma-separated whole seconds (each at most 604800; one per delivery attempt), got "${raw}"`,
+    );
   }
   return parts.map(Number);
 }
@@ -359,7 +384,11 @@ function flag(env: Env, name: string): boolean {
 function webhookSecretKey(env: Env): Buffer | undefined {
   const raw = env.WEBHOOK_SECRET_KEY;
   if (raw === undefined || raw === '') return undefined;
-  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(raw) ? Buffer.from(raw, 'base64') : undefined;
+  const key = /^[0-9a-fA-F]{64}$/.test(raw)
+    ? Buffer.from(raw, 'hex')
+    : /^[A-Za-z0-9+/_-]{43}=?$/.test(raw)
+      ? Buffer.from(raw, 'base64')
+      : undefined;
   if (key?.length !== 32) throw new ConfigError('WEBHOOK_SECRET_KEY must be 32 bytes as 64 hex digits or base64');
   return key;
 }

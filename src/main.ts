@@ -89,6 +89,8 @@ function stopOnSignals(log: Logger, boundMs: number, stop: () => Promise<unknown
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`Failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err ?? 'unknown error; run with LOG_LEVEL=debug')}\n`);
+  process.stderr.write(
+    `Failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err ?? 'unknown error; run with LOG_LEVEL=debug')}\n`,
+  );
   process.exit(1);
 });

@@ -76,7 +76,13 @@ function SignedIn({ clients, onSignOut }: { clients: Clients; onSignOut: () => P
       main = (
         <WorkspacePicker
           workspaces={workspaces.value}
-          create={<FirstWorkspace clients={clients} first={workspaces.value.length === 0} onCreated={(id) => (reload(), (location.hash = `#/w/${id}`))} />}
+          create={
+            <FirstWorkspace
+              clients={clients}
+              first={workspaces.value.length === 0}
+              onCreated={(id) => (reload(), (location.hash = `#/w/${id}`))}
+            />
+          }
         />
       );
     else main = <Workspace clients={clients} workspace={current} pageId={pageId} itemId={itemId} />;
@@ -112,7 +118,10 @@ function WorkspacePicker({ workspaces, create }: { workspaces: WorkspaceInfo[]; 
         <ul class="cards">
           {workspaces.map((w) => (
             <li key={w.id}>
-              <a href={`#/w/${w.id}`}>{w.name}</a> <span class="muted">({w.my_role ?? 'platform administrator'}, plan {w.plan})</span>
+              <a href={`#/w/${w.id}`}>{w.name}</a>{' '}
+              <span class="muted">
+                ({w.my_role ?? 'platform administrator'}, plan {w.plan})
+              </span>
             </li>
           ))}
         </ul>
@@ -129,7 +138,17 @@ const titles: Record<PageId, string> = {
   webhooks: 'Webhooks',
 };
 
-function Workspace({ clients, workspace, pageId, itemId }: { clients: Clients; workspace: WorkspaceInfo; pageId: PageId | undefined; itemId: string | undefined }) {
+function Workspace({
+  clients,
+  workspace,
+  pageId,
+  itemId,
+}: {
+  clients: Clients;
+  workspace: WorkspaceInfo;
+  pageId: PageId | undefined;
+  itemId: string | undefined;
+}) {
   const [cells] = useAsync(async (): Promise<Cells> => {
     const roles = await clients.partner.listRoles({ path: { workspace_id: workspace.id } });
     const mine = roles.data.find((r) => r.id === workspace.my_role);

@@ -33,7 +33,10 @@ export function ipEntryProblem(entry: string): string {
 
 /** One entry per line (commas also separate); blank lines are ignored. */
 export function parseAllowList(text: string): { entries: string[]; problems: string[] } {
-  const entries = text.split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
+  const entries = text
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   const problems = entries.flatMap((e) => {
     const p = ipEntryProblem(e);
     return p ? [`"${e}" ${p}.`] : [];

@@ -75,7 +75,13 @@ export function Dialog(props: { title: string; onClose: () => void; children: Co
 }
 
 /** Asks before an irreversible action; shows the action's error in place. */
-export function Confirm(props: { title: string; body: ComponentChildren; action: string; onConfirm: () => Promise<void>; onClose: () => void }) {
+export function Confirm(props: {
+  title: string;
+  body: ComponentChildren;
+  action: string;
+  onConfirm: () => Promise<void>;
+  onClose: () => void;
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   return (

@@ -7,8 +7,18 @@ import type { WorkspaceAdminClient, WorkspaceClient } from '@chat-platform/works
 export type WebhookEnvironment = 'live' | 'test';
 
 type Used =
-  | 'listWebhooks' | 'createWebhook' | 'getWebhook' | 'updateWebhook' | 'deleteWebhook' | 'pauseWebhook' | 'resumeWebhook'
-  | 'disableWebhook' | 'testWebhook' | 'listWebhookDeliveries' | 'resendWebhookDelivery' | 'replayWebhookDelivery';
+  | 'listWebhooks'
+  | 'createWebhook'
+  | 'getWebhook'
+  | 'updateWebhook'
+  | 'deleteWebhook'
+  | 'pauseWebhook'
+  | 'resumeWebhook'
+  | 'disableWebhook'
+  | 'testWebhook'
+  | 'listWebhookDeliveries'
+  | 'resendWebhookDelivery'
+  | 'replayWebhookDelivery';
 
 export type WebhookClient = Pick<WorkspaceClient, Used>;
 
@@ -27,8 +37,11 @@ export function webhookClient(admin: WorkspaceAdminClient, workspaceId: string, 
     resumeWebhook: (args: Args<'resumeWebhook'>) => admin.resumeWorkspaceWebhook(one(args)),
     disableWebhook: (args: Args<'disableWebhook'>) => admin.disableWorkspaceWebhook(one(args)),
     testWebhook: (args: Args<'testWebhook'>) => admin.testWorkspaceWebhook({ ...one(args), body: args.body }),
-    listWebhookDeliveries: (args: Args<'listWebhookDeliveries'>) => admin.listWorkspaceWebhookDeliveries({ ...one(args), ...(args.query ? { query: args.query } : {}) }),
-    resendWebhookDelivery: (args: Args<'resendWebhookDelivery'>) => admin.resendWorkspaceWebhookDelivery({ path: { ...ws, id: args.path.id, delivery_id: args.path.delivery_id } }),
-    replayWebhookDelivery: (args: Args<'replayWebhookDelivery'>) => admin.replayWorkspaceWebhookDelivery({ path: { ...ws, id: args.path.id, delivery_id: args.path.delivery_id } }),
+    listWebhookDeliveries: (args: Args<'listWebhookDeliveries'>) =>
+      admin.listWorkspaceWebhookDeliveries({ ...one(args), ...(args.query ? { query: args.query } : {}) }),
+    resendWebhookDelivery: (args: Args<'resendWebhookDelivery'>) =>
+      admin.resendWorkspaceWebhookDelivery({ path: { ...ws, id: args.path.id, delivery_id: args.path.delivery_id } }),
+    replayWebhookDelivery: (args: Args<'replayWebhookDelivery'>) =>
+      admin.replayWorkspaceWebhookDelivery({ path: { ...ws, id: args.path.id, delivery_id: args.path.delivery_id } }),
   } as WebhookClient;
 }

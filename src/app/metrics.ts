@@ -36,14 +36,25 @@ export function watchGateway(gateway: RealtimeCounts): () => void {
  * With METRICS_PORT set: process metrics on, and either the operations listener (one process) or answers to the
  * cluster primary's scrapes (a worker). Undefined when this process serves no port.
  */
-export async function startMetrics(config: Config, log: Logger, readiness: () => Promise<Readiness>, clusterWorker: boolean): Promise<OperationsListener | undefined> {
+export async function startMetrics(
+  config: Config,
+  log: Logger,
+  readiness: () => Promise<Readiness>,
+  clusterWorker: boolean,
+): Promise<OperationsListener | undefined> {
   if (config.metricsPort === undefined) return undefined;
   collectProcessMetrics();
   if (clusterWorker) {
     answerClusterScrapes();
     return undefined;
   }
-  const listener = await startOperationsListener({ host: config.metricsHost, port: config.metricsPort, log, metrics: processExposition, readiness });
+  const listener = await startOperationsListener({
+    host: config.metricsHost,
+    port: config.metricsPort,
+    log,
+    metrics: processExposition,
+    readiness,
+  });
   log.info({ address: listener.url }, 'metrics listener ready');
   return listener;
 }

@@ -51,7 +51,14 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
     if (config.services.includes('workers')) platform.webhookWorkers = await startQueueWorkers(shared);
     // Opened after the queue workers so that, stops running in reverse, it closes before them.
     const w = openSlaQueue(shared);
-    const unwatch = watchPlatform(sql, [queues.outbox, queues.maintenance, queues.time, w.botDeliveries.queue, w.webhooks.queue, ...(w.slaQueue ? [w.slaQueue.queue] : [])]);
+    const unwatch = watchPlatform(sql, [
+      queues.outbox,
+      queues.maintenance,
+      queues.time,
+      w.botDeliveries.queue,
+      w.webhooks.queue,
+      ...(w.slaQueue ? [w.slaQueue.queue] : []),
+    ]);
     shutdown.add(async () => unwatch());
     if (config.services.includes('workers')) await startSlaTimers(w);
     await startCaches(w);
@@ -75,7 +82,14 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
 }
 
 /** The parts every listener and worker shares, each stopped in reverse order of its start. */
-async function wire(config: Config, log: Logger, clock: Clock, shutdown: Shutdown, base: Foundation, allowedOrigins: () => readonly string[]): Promise<Wiring> {
+async function wire(
+  config: Config,
+  log: Logger,
+  clock: Clock,
+  shutdown: Shutdown,
+  base: Foundation,
+  allowedOrigins: () => readonly string[],
+): Promise<Wiring> {
   const { sql, redis, infra } = base;
   const botDeliveries = createWebhookDeliveries(infra.redisUrl, log);
   shutdown.add(() => botDeliveries.close());

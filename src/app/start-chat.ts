@@ -46,7 +46,9 @@ export async function startChat(w: Wiring, platform: Platform): Promise<string> 
   const portOf = (url: string | undefined, fallback: number) => (url ? Number(new URL(url).port) : fallback);
   await registerConsole(chat, () => ({
     partner: config.consolePartnerUrl ? { url: config.consolePartnerUrl } : { port: portOf(platform.partnerUrl, config.partnerPort) },
-    workspace: config.consoleWorkspaceUrl ? { url: config.consoleWorkspaceUrl } : { port: portOf(platform.workspaceUrl, config.workspacePort) },
+    workspace: config.consoleWorkspaceUrl
+      ? { url: config.consoleWorkspaceUrl }
+      : { port: portOf(platform.workspaceUrl, config.workspacePort) },
   }));
   const realtime = await startRealtimeGateway({
     server: chat.server,

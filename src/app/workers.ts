@@ -22,7 +22,12 @@ export async function startQueueWorkers(w: Wiring): Promise<WebhookWorkers> {
   const botUpdates = botUpdatesConsumer({ waiters: w.botWaiters, deliveries: w.botDeliveries, log, now: () => clock.now() });
   const workers = await startWorkers(sql, infra.redisUrl, queues, config.outboxPollMs, log, {
     readers: { logs: [realtimeEventLog], consumers: [botUpdates, webhookIntake(w.webhooks)] },
-    pruneTasks: [idempotencyPruneTask(sql), auditPruneTask(sql), eventLogPruneTask(sql, config.realtimeRetentionHours), botUpdatesPruneTask(sql)],
+    pruneTasks: [
+      idempotencyPruneTask(sql),
+      auditPruneTask(sql),
+      eventLogPruneTask(sql, config.realtimeRetentionHours),
+      botUpdatesPruneTask(sql),
+    ],
   });
   shutdown.add(() => workers.close());
   const webhookWorker = new WebhookWorker(

@@ -23,6 +23,13 @@ export interface ChatDeps {
   gateKeys?: Pick<GateKeyCache, 'invalidate'>;
   config: Pick<
     Config,
-    'inlineMembersMax' | 'platformModule' | 'messageEditWindowSeconds' | 'uploadMaxBytes' | 'uploadAllowedTypes' | 'uploadSessionTtlSeconds' | 'mediaPublicUrl' | 'chatPublicUrl'
+    | 'inlineMembersMax'
+    | 'platformModule'
+    | 'messageEditWindowSeconds'
+    | 'uploadMaxBytes'
+    | 'uploadAllowedTypes'
+    | 'uploadSessionTtlSeconds'
+    | 'mediaPublicUrl'
+    | 'chatPublicUrl'
   >;
 }

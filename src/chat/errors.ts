@@ -15,7 +15,13 @@ export function renderChatError(error: AppError, request: ErrorRequest): ErrorRe
 }
 
 /** An error of the chat service: its code must be one of the catalogue's. */
-export function chatError(status: number, code: ChatErrorCode, message: string, details?: ErrorDetail[], headers?: Record<string, string>): AppError {
+export function chatError(
+  status: number,
+  code: ChatErrorCode,
+  message: string,
+  details?: ErrorDetail[],
+  headers?: Record<string, string>,
+): AppError {
   return new AppError(status, code, message, details, headers);
 }
 
@@ -25,6 +31,8 @@ export const chatErrors = {
   forbidden: (why: string) => chatError(403, 'forbidden', why),
   notFound: (what: string, code: ChatErrorCode) => chatError(404, code, `${what} was not found.`),
   conflict: (code: ChatErrorCode, message: string) => chatError(409, code, message),
-  invalid: (location: string, message: string) => chatError(400, 'validation_failed', `The request is invalid: ${location} ${message}`, [{ location, message }]),
-  invalidCursor: (location: string) => chatError(400, 'invalid_cursor', `${location} is not a cursor this service issued.`, [{ location, message: 'is not a valid cursor' }]),
+  invalid: (location: string, message: string) =>
+    chatError(400, 'validation_failed', `The request is invalid: ${location} ${message}`, [{ location, message }]),
+  invalidCursor: (location: string) =>
+    chatError(400, 'invalid_cursor', `${location} is not a cursor this service issued.`, [{ location, message: 'is not a valid cursor' }]),
 };

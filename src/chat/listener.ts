@@ -100,7 +100,12 @@ export interface ChatListenerOptions {
 
 export async function buildChatListener(options: ChatListenerOptions): Promise<FastifyInstance> {
   const { deps } = options;
-  const botDeps = { ...deps, waiters: options.bots.waiters, deliveries: options.bots.deliveries, webhookPolicy: options.bots.webhookPolicy };
+  const botDeps = {
+    ...deps,
+    waiters: options.bots.waiters,
+    deliveries: options.bots.deliveries,
+    webhookPolicy: options.bots.webhookPolicy,
+  };
   // The Bot API shares this port (docs/bots.md): requests under /bot go to its own listener.
   const botApi = await buildBotListener({
     deps: botDeps,
@@ -145,7 +150,8 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
     publicUrl: deps.config.chatPublicUrl,
     divert: botApiDiversion(botApi),
     clientErrorRenderer: botApiClientErrors,
-    configure: (app) => routeReadsByCaller(app, deps.reads, (request) => (request.caller ? `account:${request.caller.accountId}` : undefined), options.log),
+    configure: (app) =>
+      routeReadsByCaller(app, deps.reads, (request) => (request.caller ? `account:${request.caller.accountId}` : undefined), options.log),
   });
   await mountMedia(chat, deps, options.media, authenticate);
   // Waiting long polls answer at once, so that closing does not wait for their timeouts.
@@ -167,7 +173,11 @@ function chatHandlers(options: ChatListenerOptions, botDeps: BotDeps): ChatHandl
     ...roomHandlers(rooms, new PersonalRoomService(deps, rooms), members),
     ...memberHandlers(members),
     ...messageHandlers(new MessageService(deps)),
-    ...messageActionHandlers({ lifecycle: new MessageLifecycleService(deps), reactions: new ReactionService(deps), forward: new ForwardService(deps) }),
+    ...messageActionHandlers({
+      lifecycle: new MessageLifecycleService(deps),
+      reactions: new ReactionService(deps),
+      forward: new ForwardService(deps),
+    }),
     ...pinHandlers(new PinService(deps)),
     ...threadHandlers(new ThreadService(deps)),
     ...channelHandlers(new ChannelService(deps, rooms)),

@@ -36,7 +36,13 @@ if (values.owner !== undefined && !isUuid(values.owner)) fail('--owner must be a
 
 let scopes: string[];
 try {
-  scopes = resolveScopes({ scopes: values.scopes?.split(',').map((s) => s.trim()).filter(Boolean), preset: values.preset });
+  scopes = resolveScopes({
+    scopes: values.scopes
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    preset: values.preset,
+  });
 } catch (err) {
   fail(err instanceof AppError ? err.message.replace('body.', '--') : String(err));
 }
@@ -50,8 +56,16 @@ try {
   const owner = await devOwner(db, values.owner);
   if (!owner) fail(`--owner ${values.owner} is not a registered account`);
   const { id: workspaceId, created } = await devWorkspace(db, values.workspace!, owner, 'business');
-  const upgraded = !created && (await db.query("update workspaces set plan = 'business' where id = $1 and plan <> 'business'", [workspaceId])).rowCount! > 0;
-  const issued = await issueApiKey(db, { workspaceId, name: values.name!, scopes, environment: values.environment as KeyEnvironment, createdBy: null });
+  const upgraded =
+    !created &&
+    (await db.query("update workspaces set plan = 'business' where id = $1 and plan <> 'business'", [workspaceId])).rowCount! > 0;
+  const issued = await issueApiKey(db, {
+    workspaceId,
+    name: values.name!,
+    scopes,
+    environment: values.environment as KeyEnvironment,
+    createdBy: null,
+  });
   await db.query('commit');
   if (upgraded) await forgetGateKeys(redisUrl, 'dev-api-key');
   process.stdout.write(`${issued.key}\n`);

@@ -41,12 +41,18 @@ try {
   fail((err as Error).message);
 }
 
-const message = (err: unknown) => (err instanceof AppError ? err.message.replace(/body\.(\w+)/, '--$1') : String((err as Error)?.stack ?? err));
-const list = (raw: string | undefined) => (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const message = (err: unknown) =>
+  err instanceof AppError ? err.message.replace(/body\.(\w+)/, '--$1') : String((err as Error)?.stack ?? err);
+const list = (raw: string | undefined) =>
+  (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 const positive = (flag: string, raw: string | undefined) => {
   if (raw === undefined) return null;
   // The contract columns are PostgreSQL integers.
-  if (!/^\d{1,10}$/.test(raw) || Number(raw) < 1 || Number(raw) > 2_147_483_647) fail(`--${flag} must be a whole number from 1 to 2147483647`);
+  if (!/^\d{1,10}$/.test(raw) || Number(raw) < 1 || Number(raw) > 2_147_483_647)
+    fail(`--${flag} must be a whole number from 1 to 2147483647`);
   return Number(raw);
 };
 
@@ -59,7 +65,8 @@ if (values.owner !== undefined && !isUuid(values.owner)) fail('--owner must be a
 let expiresAt: Date | null = null;
 if (values.expires !== undefined) {
   expiresAt = new Date(values.expires);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(values.expires) || Number.isNaN(expiresAt.getTime())) fail('--expires must be an ISO 8601 instant, e.g. 2027-01-01T00:00:00Z');
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(values.expires) || Number.isNaN(expiresAt.getTime()))
+    fail('--expires must be an ISO 8601 instant, e.g. 2027-01-01T00:00:00Z');
 }
 const perHour = positive('rate-per-hour', values['rate-per-hour']);
 const perMinute = positive('rate-per-minute', values['rate-per-minute']);

@@ -65,7 +65,9 @@ try {
   );
   const row = res.rows[0]!;
   if (row.module_code !== moduleCode || row.customer_account_id !== customer) {
-    fail(`account ${accountId} belongs to module ${row.module_code}, customer ${row.customer_account_id}; pass --module/--customer to match`);
+    fail(
+      `account ${accountId} belongs to module ${row.module_code}, customer ${row.customer_account_id}; pass --module/--customer to match`,
+    );
   }
   const jwt = await new SignJWT({ cid: customer, ...(admin ? { pa: true } : {}) })
     .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'JWT' })

@@ -12,7 +12,9 @@ export async function lockDevTools(db: pg.ClientBase): Promise<void> {
 export async function devOwner(db: pg.ClientBase, owner: string | undefined): Promise<string | null> {
   if (owner !== undefined) return (await db.query('select 1 from accounts where id = $1', [owner])).rowCount ? owner : null;
   await db.query("insert into modules (code, name) values ('dev', 'Development') on conflict do nothing");
-  const existing = await db.query<{ id: string }>("select id from accounts where module_code = 'dev' and customer_account_id = 'dev' and display_name = 'Development workspace owner' limit 1");
+  const existing = await db.query<{ id: string }>(
+    "select id from accounts where module_code = 'dev' and customer_account_id = 'dev' and display_name = 'Development workspace owner' limit 1",
+  );
   const id = existing.rows[0]?.id ?? newId();
   await db.query(
     `insert into accounts (id, module_code, customer_account_id, display_name, account_type, status)
@@ -23,8 +25,16 @@ export async function devOwner(db: pg.ClientBase, owner: string | undefined): Pr
 }
 
 /** The owner's workspace of that name, created on the given partner plan (with its owner member) when missing. */
-export async function devWorkspace(db: pg.ClientBase, name: string, owner: string, plan: string): Promise<{ id: string; created: boolean }> {
-  const found = await db.query<{ id: string }>('select id from workspaces where name = $1 and owner_id = $2 order by created_at limit 1', [name, owner]);
+export async function devWorkspace(
+  db: pg.ClientBase,
+  name: string,
+  owner: string,
+  plan: string,
+): Promise<{ id: string; created: boolean }> {
+  const found = await db.query<{ id: string }>('select id from workspaces where name = $1 and owner_id = $2 order by created_at limit 1', [
+    name,
+    owner,
+  ]);
   const existing = found.rows[0]?.id;
   if (existing) return { id: existing, created: false };
   const id = newId();

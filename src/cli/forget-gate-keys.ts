@@ -9,6 +9,8 @@ export async function forgetGateKeys(redisUrl: string | undefined, tool: string)
   try {
     await publishOnce(redisUrl, gateKeyInvalidationChannel, `${randomUUID()} *`, tool);
   } catch (err) {
-    process.stderr.write(`${tool}: could not reach Redis to refresh the key gates (${(err as Error).message}); running nodes see the change within KEY_CACHE_TTL_MS\n`);
+    process.stderr.write(
+      `${tool}: could not reach Redis to refresh the key gates (${(err as Error).message}); running nodes see the change within KEY_CACHE_TTL_MS\n`,
+    );
   }
 }

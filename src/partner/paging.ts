@@ -26,5 +26,10 @@ export function idPage<R extends { id: string }, T>(list: string, rows: R[], lim
   const hasMore = rows.length > limit;
   const page = hasMore ? rows.slice(0, limit) : rows;
   const last = page[page.length - 1];
-  return { object: 'list', data: page.map(render), has_more: hasMore, next_cursor: hasMore && last ? encodeCursor({ i: last.id }, list) : null };
+  return {
+    object: 'list',
+    data: page.map(render),
+    has_more: hasMore,
+    next_cursor: hasMore && last ? encodeCursor({ i: last.id }, list) : null,
+  };
 }

@@ -14,7 +14,6 @@ import { startOperationsListener, type OperationsListener } from './metrics/oper
 /** Message a worker sends the primary once its listeners are up. */
 export const workerReadyMessage = 'platform:worker-ready';
 
-
 export function isClusterWorker(): boolean {
   return cluster.isWorker;
 }
@@ -44,7 +43,10 @@ export function primaryShutdownBoundMs(shutdownTimeoutMs: number): number {
  * Runs the primary: infrastructure, then `config.workers` workers. Resolves once every worker is serving; the
  * returned stop() ends the workers, then the local servers.
  */
-export async function startPrimary(config: Config, log: Logger): Promise<{ databaseUrl: string; metricsUrl?: string; stop(): Promise<void> }> {
+export async function startPrimary(
+  config: Config,
+  log: Logger,
+): Promise<{ databaseUrl: string; metricsUrl?: string; stop(): Promise<void> }> {
   const infra: Infra = await resolveInfra(config, log);
   const env = { DATABASE_URL: infra.databaseUrl, REDIS_URL: infra.redisUrl };
   const killAfterMs = workerKillAfterMs(config.shutdownTimeoutMs);

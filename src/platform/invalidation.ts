@@ -27,7 +27,10 @@ export class InvalidationChannel {
   private readonly pending = new Map<string, PendingAck>();
   private readonly ackName: string;
 
-  constructor(private readonly publisher: Redis, readonly name: string) {
+  constructor(
+    private readonly publisher: Redis,
+    readonly name: string,
+  ) {
     this.ackName = `${name}:ack`;
   }
 

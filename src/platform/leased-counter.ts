@@ -46,7 +46,12 @@ export class LeasedWindowCounter {
   private leases = new Map<string, SubjectLease>();
 
   /** Keys are `<prefix>:<window index>:<subject>`. */
-  constructor(redis: Redis, private readonly prefix: string, private readonly config: LeasedWindow, private readonly clock: Clock) {
+  constructor(
+    redis: Redis,
+    private readonly prefix: string,
+    private readonly config: LeasedWindow,
+    private readonly clock: Clock,
+  ) {
     if (!('platformLeaseHit' in redis)) redis.defineCommand('platformLeaseHit', { lua: script });
     this.redis = redis as LeaseRedis;
     this.maxLease = Math.max(1, Math.min(MAX_LEASE, Math.floor(config.limit / 50)));

@@ -72,7 +72,8 @@ export function localDrain(log: Logger, relayIntervalMs: number): LocalDrain {
       if (drain === null && timer) {
         clearTimeout(timer);
         timer = undefined;
-        if (previous) await previous().catch((err: unknown) => log.warn({ err }, 'last outbox drain failed; the periodic drain catches up'));
+        if (previous)
+          await previous().catch((err: unknown) => log.warn({ err }, 'last outbox drain failed; the periodic drain catches up'));
       }
     },
     async close() {

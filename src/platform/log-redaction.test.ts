@@ -10,7 +10,9 @@ test('bot tokens in both path forms are cut out, the method stays', () => {
 
 test('credential-named query parameters lose their values; others stay', () => {
   expect(redactUrl('/ws?access_token=eyJhbGciOi.x.y&room=r1')).toBe('/ws?access_token=[redacted]&room=r1');
-  expect(redactUrl('/x?api_key=live_abc&Secret=s&signature=abc&limit=5')).toBe('/x?api_key=[redacted]&Secret=[redacted]&signature=[redacted]&limit=5');
+  expect(redactUrl('/x?api_key=live_abc&Secret=s&signature=abc&limit=5')).toBe(
+    '/x?api_key=[redacted]&Secret=[redacted]&signature=[redacted]&limit=5',
+  );
   expect(redactUrl('/x?%74oken=abc')).toBe('/x?%74oken=[redacted]');
   expect(redactUrl('/api/v1/rooms?limit=20&cursor=abc')).toBe('/api/v1/rooms?limit=20&cursor=abc');
 });

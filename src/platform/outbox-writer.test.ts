@@ -20,7 +20,9 @@ function sources(dir: string): string[] {
 }
 
 test('only src/platform/outbox-writer.ts writes `insert into outbox`', () => {
-  const writers = sources(join(root, 'src')).filter((path) => /insert\s+into\s+(public\.)?"?outbox"?[\s(]/i.test(readFileSync(join(root, path), 'utf8')));
+  const writers = sources(join(root, 'src')).filter((path) =>
+    /insert\s+into\s+(public\.)?"?outbox"?[\s(]/i.test(readFileSync(join(root, path), 'utf8')),
+  );
   expect(writers).toEqual(['src/platform/outbox-writer.ts']);
 });
 
@@ -41,7 +43,12 @@ test('the writers store each payload as jsonb, in the order given, in the transa
   try {
     await inTransaction(sql, async (client) => {
       await writeOutbox(client, 'writer.one', { marker, n: 0 });
-      expect(await writeOutboxRows(client, [1, 2, 3].map((n) => ({ topic: `writer.${n % 2 ? 'odd' : 'even'}`, payload: { marker, n } })))).toBe(3);
+      expect(
+        await writeOutboxRows(
+          client,
+          [1, 2, 3].map((n) => ({ topic: `writer.${n % 2 ? 'odd' : 'even'}`, payload: { marker, n } })),
+        ),
+      ).toBe(3);
       expect(await writeOutboxRows(client, [])).toBe(0);
     });
     await orm.em.fork().transactional((em) => appendOutbox(em, 'writer.orm', { marker, n: 4 }));
@@ -50,7 +57,10 @@ test('the writers store each payload as jsonb, in the order given, in the transa
       throw new Error('undo');
     });
     await expect(undone).rejects.toThrow('undo');
-    const { rows } = await sql.query<{ topic: string; payload: { n: number } }>("select topic, payload from outbox where payload->>'marker' = $1 order by id", [marker]);
+    const { rows } = await sql.query<{ topic: string; payload: { n: number } }>(
+      "select topic, payload from outbox where payload->>'marker' = $1 order by id",
+      [marker],
+    );
     expect(rows.map((r) => [r.topic, r.payload.n])).toEqual([
       ['writer.one', 0],
       ['writer.odd', 1],

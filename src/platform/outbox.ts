@@ -65,11 +65,19 @@ export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500, reade
     const announcements: Array<() => Promise<void>> = [];
     try {
       const { rows } = await client.query<OutboxRow>(
-        prepared('select id, topic, payload, created_at, trace_context from outbox where published_at is null order by id limit $1 for update skip locked', [batch]),
+        prepared(
+          'select id, topic, payload, created_at, trace_context from outbox where published_at is null order by id limit $1 for update skip locked',
+          [batch],
+        ),
       );
       if (rows.length > 0) {
         for (const log of logs) announcements.push(await log(client, rows, redis));
-        const events = rows.map((row): RelayedEvent => ({ id: String(row.id), topic: row.topic, payload: row.payload, createdAt: row.created_at.toISOString() }));
+        const events = rows.map((row): RelayedEvent => ({
+          id: String(row.id),
+          topic: row.topic,
+          payload: row.payload,
+          createdAt: row.created_at.toISOString(),
+        }));
         for (const consume of consumers) {
           const after = await consume(client, rows);
           if (after) afterCommit.push(after);
@@ -81,7 +89,9 @@ export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500, reade
       }
       // The ids are bigint values read from the table, safe to write into the statement.
       const ids = rows.map((r) => Number(r.id)).join(',');
-      await client.query(rows.length > 0 ? `update outbox set published_at = now() where id = any('{${ids}}'::bigint[]); commit` : 'commit');
+      await client.query(
+        rows.length > 0 ? `update outbox set published_at = now() where id = any('{${ids}}'::bigint[]); commit` : 'commit',
+      );
     } catch (err) {
       await client.query('rollback').catch(() => undefined);
       throw err;
@@ -92,7 +102,10 @@ export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500, reade
   } finally {
     // Also after a failure midway (unlocking a lock not held is harmless). A connection that may still hold the lock
     // is closed rather than pooled: closing releases it.
-    const unlocked = await client.query(`select pg_advisory_unlock(${RELAY_LOCK})`).then(() => true, () => false);
+    const unlocked = await client.query(`select pg_advisory_unlock(${RELAY_LOCK})`).then(
+      () => true,
+      () => false,
+    );
     client.release(!unlocked);
   }
   for (const after of afterCommit) await after();

@@ -44,9 +44,21 @@ export interface Queues {
 
 export function createQueues(redisUrl: string, log: Logger, relayIntervalMs = 0): Queues {
   const connection = connectRedis(redisUrl, 'queues');
-  const outbox = new Queue(outboxQueueName, { connection, prefix: queuePrefix(connection, outboxQueueName), defaultJobOptions: { removeOnComplete: 100, removeOnFail: 1000 } });
-  const maintenance = new Queue(maintenanceQueueName, { connection, prefix: queuePrefix(connection, maintenanceQueueName), defaultJobOptions: { removeOnComplete: 10, removeOnFail: 100 } });
-  const time = new Queue(timeQueueName, { connection, prefix: queuePrefix(connection, timeQueueName), defaultJobOptions: { removeOnComplete: true, removeOnFail: 1000 } });
+  const outbox = new Queue(outboxQueueName, {
+    connection,
+    prefix: queuePrefix(connection, outboxQueueName),
+    defaultJobOptions: { removeOnComplete: 100, removeOnFail: 1000 },
+  });
+  const maintenance = new Queue(maintenanceQueueName, {
+    connection,
+    prefix: queuePrefix(connection, maintenanceQueueName),
+    defaultJobOptions: { removeOnComplete: 10, removeOnFail: 100 },
+  });
+  const time = new Queue(timeQueueName, {
+    connection,
+    prefix: queuePrefix(connection, timeQueueName),
+    defaultJobOptions: { removeOnComplete: true, removeOnFail: 1000 },
+  });
   // Requests within a few milliseconds of each other share one job: under load a drain then publishes a batch
   // instead of one row, and sends do not each pay a Redis round trip.
   let pending: NodeJS.Timeout | undefined;

@@ -79,7 +79,12 @@ export class FixedWindowCounter {
    * Keys are `<prefix>:<window name>:<window index>:<subject>`; on a cluster the subject is a hash tag
    * (`...:{<subject>}`), so that the windows one script call counts share a slot.
    */
-  constructor(redis: Redis, private readonly prefix: string, readonly windows: RateWindow[], private readonly clock: Clock) {
+  constructor(
+    redis: Redis,
+    private readonly prefix: string,
+    readonly windows: RateWindow[],
+    private readonly clock: Clock,
+  ) {
     if (windows.length === 0) throw new Error('FixedWindowCounter needs at least one window');
     if (!('platformRateHit' in redis)) redis.defineCommand('platformRateHit', { lua: script });
     this.redis = redis as CounterRedis;
@@ -104,7 +109,8 @@ export class FixedWindowCounter {
     }));
     // mode all: a window is exceeded once its count passes the limit; mode admitted: a hit that was not counted
     // found a window already at its limit.
-    const exceededBy = (w: WindowState) => (mode === 'all' ? w.count > w.window.limit : mode === 'admitted' && !counted && w.count >= w.window.limit);
+    const exceededBy = (w: WindowState) =>
+      mode === 'all' ? w.count > w.window.limit : mode === 'admitted' && !counted && w.count >= w.window.limit;
     const exceeded = windows.filter(exceededBy).sort((a, b) => b.resetIn - a.resetIn)[0];
     return exceeded
       ? { windows, counted, refusal: { window: exceeded.window, limit: exceeded.window.limit, retryAfter: exceeded.resetIn } }

@@ -19,7 +19,10 @@ export function isClusterUrl(url: string): boolean {
 /** The seeds and credentials of a cluster URL; throws with the reason on a malformed one. */
 export function parseClusterUrl(url: string): ClusterTarget {
   const m = clusterForm.exec(url);
-  if (!m) throw new Error('a cluster URL has the form redis+cluster://[user:password@]host:port,host:port (no database: a cluster has only database 0)');
+  if (!m)
+    throw new Error(
+      'a cluster URL has the form redis+cluster://[user:password@]host:port,host:port (no database: a cluster has only database 0)',
+    );
   const [, scheme, credentials, hosts] = m;
   const target: ClusterTarget = { seeds: parseClusterNodes(hosts!), tls: scheme === 'rediss' };
   if (credentials) {
@@ -33,7 +36,10 @@ export function parseClusterUrl(url: string): ClusterTarget {
 
 /** host:port,host:port (IPv6 hosts in brackets) as seeds; throws on an entry without a valid port. */
 export function parseClusterNodes(list: string): Array<{ host: string; port: number }> {
-  const entries = list.split(',').map((s) => s.trim()).filter(Boolean);
+  const entries = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (entries.length === 0) throw new Error('a cluster needs at least one host:port seed');
   return entries.map((entry) => {
     const m = /^(\[[^\]]+\]|[^:[\]]+):(\d{1,5})$/.exec(entry);

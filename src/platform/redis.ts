@@ -31,7 +31,9 @@ export function connectRedis(url: string, name: string, options: ConnectOptions 
     // waiting for Redis to come back; commands issued before the first connection are still queued.
     maxRetriesPerRequest: options.failFast ? 1 : null,
   };
-  const redis: Redis = isClusterUrl(url) ? connectCluster(url, common, options) : new Server(url, { ...common, lazyConnect: false, enableAutoPipelining: options.autoPipelining ?? false });
+  const redis: Redis = isClusterUrl(url)
+    ? connectCluster(url, common, options)
+    : new Server(url, { ...common, lazyConnect: false, enableAutoPipelining: options.autoPipelining ?? false });
   // While Redis is away every reconnection attempt emits 'error'; without a listener ioredis reports each as an
   // unhandled error event. Commands still fail (503 on requests) and /readyz tells the state.
   redis.on('error', () => undefined);
@@ -55,7 +57,9 @@ function connectCluster(url: string, common: RedisOptions, options: ConnectOptio
     enableAutoPipelining: options.autoPipelining ?? false,
     // A managed cluster behind TLS announces its nodes by IP while the certificates name the host: keep the name the
     // seed was given by, as ioredis advises for such services.
-    ...(target.tls ? { dnsLookup: (address: string, callback: (err: Error | null, address: string) => void) => callback(null, address) } : {}),
+    ...(target.tls
+      ? { dnsLookup: (address: string, callback: (err: Error | null, address: string) => void) => callback(null, address) }
+      : {}),
   });
 }
 

@@ -13,7 +13,8 @@ interface StatusClient {
 
 /** The worker's blocking connection (BullMQ keeps it internal), if it has one yet. */
 async function blockingClientOf(worker: Worker): Promise<StatusClient | undefined> {
-  const connection = (worker as unknown as { backend?: { blockingConnection?: { client?: Promise<StatusClient> } } }).backend?.blockingConnection;
+  const connection = (worker as unknown as { backend?: { blockingConnection?: { client?: Promise<StatusClient> } } }).backend
+    ?.blockingConnection;
   if (!connection?.client) return undefined;
   return Promise.race([connection.client.catch(() => undefined), new Promise<undefined>((r) => setTimeout(() => r(undefined), 100))]);
 }

@@ -7,7 +7,13 @@ import type { WorkspaceErrorCode } from './error-codes.js';
 
 /** An error of this interface: its code is one of the catalogue's (error-codes.ts, docs/workspace.md). */
 export class WorkspaceAppError extends AppError {
-  constructor(status: number, code: WorkspaceErrorCode, message: string, headers?: Record<string, string>, readonly retryAfter?: number) {
+  constructor(
+    status: number,
+    code: WorkspaceErrorCode,
+    message: string,
+    headers?: Record<string, string>,
+    readonly retryAfter?: number,
+  ) {
     super(status, code, message, undefined, headers);
   }
 }
@@ -29,7 +35,9 @@ const internalMessage = 'An internal error occurred; report it with the X-Reques
 
 export function renderWorkspaceError(error: AppError, _request: ErrorRequest): ErrorRendering {
   if (error instanceof WorkspaceAppError) {
-    return { body: { error: error.code, message: error.message, ...(error.retryAfter !== undefined ? { retry_after: error.retryAfter } : {}) } };
+    return {
+      body: { error: error.code, message: error.message, ...(error.retryAfter !== undefined ? { retry_after: error.retryAfter } : {}) },
+    };
   }
   if (error.status === 503) return { body: { error: 'service_unavailable', message: error.message } };
   if (error.status >= 500) return { body: { error: 'internal_error', message: internalMessage } };
@@ -41,13 +49,28 @@ export const workspaceErrors = {
   userMissing: () => new WorkspaceAppError(401, 'unauthorized', "A workspace user's bearer token is required."),
   keyInvalid: () => new WorkspaceAppError(401, 'unauthorized', 'The key is wrong, revoked or expired.'),
   keyNotForAdministration: () =>
-    new WorkspaceAppError(403, 'forbidden', "Key administration and the audit log take a workspace user's bearer token; API keys cannot call them."),
+    new WorkspaceAppError(
+      403,
+      'forbidden',
+      "Key administration and the audit log take a workspace user's bearer token; API keys cannot call them.",
+    ),
   scopeMissing: (scope: string, alternatives: string[]) =>
-    new WorkspaceAppError(403, 'forbidden', `The key lacks the scope ${scope}${alternatives.length ? ` (also granted by ${alternatives.join(', ')})` : ''}; scopes are fixed, so create a key that has it.`),
+    new WorkspaceAppError(
+      403,
+      'forbidden',
+      `The key lacks the scope ${scope}${alternatives.length ? ` (also granted by ${alternatives.join(', ')})` : ''}; scopes are fixed, so create a key that has it.`,
+    ),
   ipNotAllowed: (ip: string) => new WorkspaceAppError(403, 'ip_not_allowed', `The address ${ip} is not in this key's IP allow-list.`),
-  ownerOrAdminOnly: () => new WorkspaceAppError(403, 'forbidden', "Only the workspace's Owner and Admin manage its keys and read its audit log."),
+  ownerOrAdminOnly: () =>
+    new WorkspaceAppError(403, 'forbidden', "Only the workspace's Owner and Admin manage its keys and read its audit log."),
   rateLimitExceeded: (window: 'hour' | 'minute', limit: number, retryAfter: number) =>
-    new WorkspaceAppError(429, 'rate_limit_exceeded', `The workspace made more than ${limit} requests this ${window}; retry in ${retryAfter} s.`, { 'retry-after': String(retryAfter) }, retryAfter),
+    new WorkspaceAppError(
+      429,
+      'rate_limit_exceeded',
+      `The workspace made more than ${limit} requests this ${window}; retry in ${retryAfter} s.`,
+      { 'retry-after': String(retryAfter) },
+      retryAfter,
+    ),
   invalid: (field: string, message: string) => new WorkspaceAppError(400, 'invalid_request', `The request is invalid: ${field} ${message}`),
   notFound: (what: string) => new WorkspaceAppError(404, 'not_found', `${what} was not found.`),
   conflict: (message: string) => new WorkspaceAppError(409, 'conflict', message),

@@ -33,7 +33,10 @@ async function bot(w: World): Promise<WorldBot> {
 /** A bot that the owner added to the world's room. */
 async function botInRoom(w: World): Promise<WorldBot> {
   const b = await bot(w);
-  await must('add bot', call(w.platform.chatUrl, 'POST', `/api/v1/rooms/${w.roomId}/members`, { token: w.owner.token, body: { accountIds: [b.accountId] } }));
+  await must(
+    'add bot',
+    call(w.platform.chatUrl, 'POST', `/api/v1/rooms/${w.roomId}/members`, { token: w.owner.token, body: { accountIds: [b.accountId] } }),
+  );
   return b;
 }
 
@@ -46,7 +49,9 @@ export const botRows: Row[] = [
     method: 'POST',
     path: '/api/v1/bots',
     audience: 'platformAdmin',
-    request: (w) => ({ body: { username: `made_${w.tag}`, displayName: 'Made', moduleCode: w.tenant.moduleCode, customerAccountId: w.tenant.customer } }),
+    request: (w) => ({
+      body: { username: `made_${w.tag}`, displayName: 'Made', moduleCode: w.tenant.moduleCode, customerAccountId: w.tenant.customer },
+    }),
   }),
   row({ operationId: 'getBot', method: 'GET', path: '/api/v1/bots/{id}', audience: 'caller', setup: bot, request: byId }),
   row({
@@ -66,7 +71,14 @@ export const botRows: Row[] = [
     setup: bot,
     request: (_w, p, b) => ({ params: { id: b.id }, body: { url: `https://example.com/${p}` } }),
   }),
-  row({ operationId: 'regenerateBotToken', method: 'POST', path: '/api/v1/bots/{id}/regenerate-token', audience: 'caller', setup: bot, request: byId }),
+  row({
+    operationId: 'regenerateBotToken',
+    method: 'POST',
+    path: '/api/v1/bots/{id}/regenerate-token',
+    audience: 'caller',
+    setup: bot,
+    request: byId,
+  }),
   row({
     operationId: 'setBotRoomReadAll',
     method: 'PATCH',
@@ -99,7 +111,10 @@ export const botRows: Row[] = [
       });
       const sent = (await res.json()) as { ok: boolean; result: { message_id: number } };
       if (!sent.ok) throw new Error(`bot row setup, send: ${JSON.stringify(sent)}`);
-      const { rows } = await w.platform.db.query<{ id: string }>('select id from messages where room_id = $1 and seq = $2', [w.roomId, sent.result.message_id]);
+      const { rows } = await w.platform.db.query<{ id: string }>('select id from messages where room_id = $1 and seq = $2', [
+        w.roomId,
+        sent.result.message_id,
+      ]);
       return rows[0]!.id;
     },
     request: (w, _p, messageId) => ({ params: { roomId: w.roomId, messageId }, body: { data: 'a' } }),

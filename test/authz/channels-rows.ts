@@ -22,7 +22,11 @@ const api = (w: World, who: TestAccount, method: string, path: string, body?: un
 
 /** An EXPLICIT channel: the owner created it with the member, and added the admin as ADMIN. */
 async function explicitChannel(w: World): Promise<string> {
-  const channel = await must<{ id: string }>('create channel', api(w, w.owner, 'POST', '/channels', { name: `Authz ${w.tag}`, membershipMode: 'EXPLICIT', memberIds: [w.member.id] }), 201);
+  const channel = await must<{ id: string }>(
+    'create channel',
+    api(w, w.owner, 'POST', '/channels', { name: `Authz ${w.tag}`, membershipMode: 'EXPLICIT', memberIds: [w.member.id] }),
+    201,
+  );
   await must('add admin', api(w, w.owner, 'POST', `/channels/${channel.id}/members`, { accountId: w.admin.id, role: 'ADMIN' }));
   return channel.id;
 }
@@ -32,16 +36,36 @@ const teamRule = (w: World) => ({ field: 'team', equals: `authz-${w.tag}` });
 /** A RULE channel whose rule matches the admin and the member; the admin is then made ADMIN. */
 async function ruleChannel(w: World): Promise<string> {
   for (const who of [w.admin, w.member]) {
-    await must('metadata', call(w.platform.chatUrl, 'PATCH', `/api/v1/accounts/${who.id}/metadata`, { token: w.platformAdmin.token, body: { team: `authz-${w.tag}` } }));
+    await must(
+      'metadata',
+      call(w.platform.chatUrl, 'PATCH', `/api/v1/accounts/${who.id}/metadata`, {
+        token: w.platformAdmin.token,
+        body: { team: `authz-${w.tag}` },
+      }),
+    );
   }
-  const channel = await must<{ id: string }>('create channel', api(w, w.owner, 'POST', '/channels', { name: `Ruled ${w.tag}`, membershipMode: 'RULE', rule: teamRule(w) }), 201);
+  const channel = await must<{ id: string }>(
+    'create channel',
+    api(w, w.owner, 'POST', '/channels', { name: `Ruled ${w.tag}`, membershipMode: 'RULE', rule: teamRule(w) }),
+    201,
+  );
   // No operation changes a role in a RULE channel: the admin is promoted in the table.
-  await w.platform.db.query(`update channel_members set role = 'ADMIN' where channel_id = $1 and account_id = $2`, [channel.id, w.admin.id]);
+  await w.platform.db.query(`update channel_members set role = 'ADMIN' where channel_id = $1 and account_id = $2`, [
+    channel.id,
+    w.admin.id,
+  ]);
   return channel.id;
 }
 
 const channels: Row[] = [
-  row({ operationId: 'listChannels', method: 'GET', path: '/api/v1/channels', audience: 'caller', setup: explicitChannel, request: () => ({ query: { limit: '10' } }) }),
+  row({
+    operationId: 'listChannels',
+    method: 'GET',
+    path: '/api/v1/channels',
+    audience: 'caller',
+    setup: explicitChannel,
+    request: () => ({ query: { limit: '10' } }),
+  }),
   row({
     operationId: 'createChannel',
     method: 'POST',
@@ -49,7 +73,15 @@ const channels: Row[] = [
     audience: 'caller',
     request: (_w, p) => ({ body: { name: `Made by ${p}`, membershipMode: 'EXPLICIT' } }),
   }),
-  row({ operationId: 'getChannel', method: 'GET', path: '/api/v1/channels/{id}', audience: 'room', outcomes: outsiders, setup: explicitChannel, request: (_w, _p, id) => ({ params: { id } }) }),
+  row({
+    operationId: 'getChannel',
+    method: 'GET',
+    path: '/api/v1/channels/{id}',
+    audience: 'room',
+    outcomes: outsiders,
+    setup: explicitChannel,
+    request: (_w, _p, id) => ({ params: { id } }),
+  }),
   row({
     operationId: 'updateChannel',
     method: 'PATCH',
@@ -88,7 +120,12 @@ const channels: Row[] = [
     path: '/api/v1/channels/{id}/rule',
     audience: 'room',
     allowed: [],
-    outcomes: { ...outsiders, member: refusal(409, 'channel_not_rule_based'), admin: refusal(409, 'channel_not_rule_based'), owner: refusal(409, 'channel_not_rule_based') },
+    outcomes: {
+      ...outsiders,
+      member: refusal(409, 'channel_not_rule_based'),
+      admin: refusal(409, 'channel_not_rule_based'),
+      owner: refusal(409, 'channel_not_rule_based'),
+    },
     setup: explicitChannel,
     request: (w, _p, id) => ({ params: { id }, body: { rule: teamRule(w) } }),
   }),
@@ -110,7 +147,10 @@ const channels: Row[] = [
     allowed: ['admin', 'owner'],
     outcomes: outsiders,
     // A new account per persona, so that each allowed call adds someone.
-    setup: async (w) => ({ id: await explicitChannel(w), mine: Object.fromEntries(await Promise.all(CALLERS.map(async (p) => [p, await w.account()] as const))) }),
+    setup: async (w) => ({
+      id: await explicitChannel(w),
+      mine: Object.fromEntries(await Promise.all(CALLERS.map(async (p) => [p, await w.account()] as const))),
+    }),
     request: (w, p, s) => ({ params: { id: s.id }, body: { accountId: (s.mine[p] ?? w.spare).id } }),
   }),
   row({
@@ -120,7 +160,12 @@ const channels: Row[] = [
     path: '/api/v1/channels/{id}/members',
     audience: 'room',
     allowed: [],
-    outcomes: { ...outsiders, member: refusal(409, 'channel_rule_managed'), admin: refusal(409, 'channel_rule_managed'), owner: refusal(409, 'channel_rule_managed') },
+    outcomes: {
+      ...outsiders,
+      member: refusal(409, 'channel_rule_managed'),
+      admin: refusal(409, 'channel_rule_managed'),
+      owner: refusal(409, 'channel_rule_managed'),
+    },
     setup: ruleChannel,
     request: (w, _p, id) => ({ params: { id }, body: { accountId: w.spare.id } }),
   }),
@@ -147,7 +192,13 @@ const channels: Row[] = [
 ];
 
 const contacts: Row[] = [
-  row({ operationId: 'listContactRequests', method: 'GET', path: '/api/v1/contacts/requests', audience: 'caller', request: () => ({ query: { direction: 'outgoing' } }) }),
+  row({
+    operationId: 'listContactRequests',
+    method: 'GET',
+    path: '/api/v1/contacts/requests',
+    audience: 'caller',
+    request: () => ({ query: { direction: 'outgoing' } }),
+  }),
   row({
     operationId: 'createContactRequest',
     method: 'POST',
@@ -165,7 +216,13 @@ const contacts: Row[] = [
     setup: async (w) =>
       Object.fromEntries(
         await Promise.all(
-          CALLERS.map(async (p) => [p, (await must<{ id: string }>('invite', api(w, w.spare, 'POST', '/contacts/requests', { accountId: w.accountOf(p)!.id }))).id] as const),
+          CALLERS.map(
+            async (p) =>
+              [
+                p,
+                (await must<{ id: string }>('invite', api(w, w.spare, 'POST', '/contacts/requests', { accountId: w.accountOf(p)!.id }))).id,
+              ] as const,
+          ),
         ),
       ) as Partial<Record<Persona, string>>,
     request: (_w, p, mine) => ({ params: { requestId: mine[p] ?? mine.member! } }),
@@ -227,14 +284,33 @@ const broadcasts: Row[] = [
     audience: 'platformAdmin',
     request: (w) => ({ body: { text: 'To one module', audience: { modules: [w.tenant.moduleCode] } } }),
   }),
-  row({ operationId: 'listMyBroadcasts', method: 'GET', path: '/api/v1/me/broadcasts', audience: 'caller', request: () => ({ query: { limit: '10' } }) }),
-  row({ operationId: 'getBroadcastUnreadCount', method: 'GET', path: '/api/v1/me/broadcasts/unread-count', audience: 'caller', request: () => ({}) }),
+  row({
+    operationId: 'listMyBroadcasts',
+    method: 'GET',
+    path: '/api/v1/me/broadcasts',
+    audience: 'caller',
+    request: () => ({ query: { limit: '10' } }),
+  }),
+  row({
+    operationId: 'getBroadcastUnreadCount',
+    method: 'GET',
+    path: '/api/v1/me/broadcasts/unread-count',
+    audience: 'caller',
+    request: () => ({}),
+  }),
   row({
     operationId: 'markBroadcastsRead',
     method: 'POST',
     path: '/api/v1/me/broadcasts/read',
     audience: 'caller',
-    setup: (w) => must('broadcast', api(w, w.platformAdmin, 'POST', '/admin/broadcasts/targeted', { text: 'Something to read', audience: { modules: [w.tenant.moduleCode] } })),
+    setup: (w) =>
+      must(
+        'broadcast',
+        api(w, w.platformAdmin, 'POST', '/admin/broadcasts/targeted', {
+          text: 'Something to read',
+          audience: { modules: [w.tenant.moduleCode] },
+        }),
+      ),
     request: () => ({ body: {} }),
   }),
 ];

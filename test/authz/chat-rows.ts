@@ -94,7 +94,9 @@ function accountRows(): Row[] {
   const refused = Object.fromEntries(USERS.map((p) => [p, refusal(403, 'account_admin_required')]));
   const elsewhere = (r: ReturnType<typeof refusal>) => Object.fromEntries(USERS.map((p) => [p, r]));
   const asServices = async (w: World) => {
-    await w.platform.db.query(`update accounts set account_type = 'SERVICE' where id = any($1::uuid[])`, [USERS.map((p) => w.accountOf(p)!.id)]);
+    await w.platform.db.query(`update accounts set account_type = 'SERVICE' where id = any($1::uuid[])`, [
+      USERS.map((p) => w.accountOf(p)!.id),
+    ]);
   };
   const foreignAccount = async (w: World) => {
     await asServices(w);
@@ -117,19 +119,29 @@ function accountRows(): Row[] {
       method: 'PATCH' as const,
       path: '/api/v1/accounts/{id}/status',
       foreignRefusal: refusal(404, 'account_not_found'),
-      request: (_w: World, target: { id: string; moduleCode: string; customer: string }) => ({ params: { id: target.id }, body: { status: 'DEACTIVATED' } }),
+      request: (_w: World, target: { id: string; moduleCode: string; customer: string }) => ({
+        params: { id: target.id },
+        body: { status: 'DEACTIVATED' },
+      }),
     },
     {
       operationId: 'updateAccountMetadata',
       method: 'PATCH' as const,
       path: '/api/v1/accounts/{id}/metadata',
       foreignRefusal: refusal(404, 'account_not_found'),
-      request: (_w: World, target: { id: string; moduleCode: string; customer: string }) => ({ params: { id: target.id }, body: { team: 'Support', tags: ['authz'] } }),
+      request: (_w: World, target: { id: string; moduleCode: string; customer: string }) => ({
+        params: { id: target.id },
+        body: { team: 'Support', tags: ['authz'] },
+      }),
     },
   ];
   return ops.flatMap((op) => {
     // registerAccount takes a new id of the world's module; the others the spare account.
-    const own = (w: World, id: string) => ({ id: op.operationId === 'registerAccount' ? id : w.spare.id, moduleCode: w.tenant.moduleCode, customer: w.tenant.customer });
+    const own = (w: World, id: string) => ({
+      id: op.operationId === 'registerAccount' ? id : w.spare.id,
+      moduleCode: w.tenant.moduleCode,
+      customer: w.tenant.customer,
+    });
     const base = { operationId: op.operationId, method: op.method, path: op.path, audience: 'platformAdmin' as const };
     return [
       row({ ...base, outcomes: refused, setup: async () => newId(), request: (w, _p, id) => op.request(w, own(w, id)) }),
@@ -150,7 +162,11 @@ function accountRows(): Row[] {
         setup: async (w) => {
           const foreign = await foreignAccount(w);
           // registerAccount: a new id for the other module (the platform administrator may register it).
-          return { id: op.operationId === 'registerAccount' ? newId() : foreign.id, moduleCode: foreign.moduleCode, customer: foreign.customer };
+          return {
+            id: op.operationId === 'registerAccount' ? newId() : foreign.id,
+            moduleCode: foreign.moduleCode,
+            customer: foreign.customer,
+          };
         },
         request: (w, _p, target) => op.request(w, target),
       }),
@@ -179,11 +195,23 @@ const callerScoped: Row[] = [
     request: (w) => ({ body: { accountId: w.spare.id } }),
   }),
   row({ operationId: 'getOrCreateReminderRoom', method: 'POST', path: '/api/v1/rooms/reminders', audience: 'caller', request: () => ({}) }),
-  row({ operationId: 'getUnreadThreadCount', method: 'GET', path: '/api/v1/threads/unread-count', audience: 'caller', request: () => ({}) }),
+  row({
+    operationId: 'getUnreadThreadCount',
+    method: 'GET',
+    path: '/api/v1/threads/unread-count',
+    audience: 'caller',
+    request: () => ({}),
+  }),
 ];
 
 const rooms: Row[] = [
-  row({ operationId: 'getRoom', method: 'GET', path: '/api/v1/rooms/{id}', audience: 'room', request: (w) => ({ params: { id: w.roomId } }) }),
+  row({
+    operationId: 'getRoom',
+    method: 'GET',
+    path: '/api/v1/rooms/{id}',
+    audience: 'room',
+    request: (w) => ({ params: { id: w.roomId } }),
+  }),
   row({
     operationId: 'updateRoom',
     method: 'PATCH',
@@ -200,7 +228,13 @@ const rooms: Row[] = [
     allowed: ['owner'],
     request: (w) => ({ params: { id: w.roomId } }),
   }),
-  row({ operationId: 'archiveRoom', method: 'POST', path: '/api/v1/rooms/{id}/archive', audience: 'room', request: (w) => ({ params: { id: w.roomId } }) }),
+  row({
+    operationId: 'archiveRoom',
+    method: 'POST',
+    path: '/api/v1/rooms/{id}/archive',
+    audience: 'room',
+    request: (w) => ({ params: { id: w.roomId } }),
+  }),
   row({
     operationId: 'unarchiveRoom',
     method: 'POST',
@@ -212,8 +246,20 @@ const rooms: Row[] = [
     },
     request: (w) => ({ params: { id: w.roomId } }),
   }),
-  row({ operationId: 'muteRoom', method: 'POST', path: '/api/v1/rooms/{id}/mute', audience: 'room', request: (w) => ({ params: { id: w.roomId }, body: {} }) }),
-  row({ operationId: 'unmuteRoom', method: 'DELETE', path: '/api/v1/rooms/{id}/mute', audience: 'room', request: (w) => ({ params: { id: w.roomId } }) }),
+  row({
+    operationId: 'muteRoom',
+    method: 'POST',
+    path: '/api/v1/rooms/{id}/mute',
+    audience: 'room',
+    request: (w) => ({ params: { id: w.roomId }, body: {} }),
+  }),
+  row({
+    operationId: 'unmuteRoom',
+    method: 'DELETE',
+    path: '/api/v1/rooms/{id}/mute',
+    audience: 'room',
+    request: (w) => ({ params: { id: w.roomId } }),
+  }),
   row({
     operationId: 'leaveRoom',
     method: 'POST',
@@ -241,7 +287,13 @@ const rooms: Row[] = [
 ];
 
 const members: Row[] = [
-  row({ operationId: 'listRoomMembers', method: 'GET', path: '/api/v1/rooms/{roomId}/members', audience: 'room', request: (w) => ({ params: room(w) }) }),
+  row({
+    operationId: 'listRoomMembers',
+    method: 'GET',
+    path: '/api/v1/rooms/{roomId}/members',
+    audience: 'room',
+    request: (w) => ({ params: room(w) }),
+  }),
   row({
     operationId: 'addRoomMembers',
     variant: 'ALL_MEMBERS_WITH_APPROVAL: a member asks, owner and admin add',
@@ -310,7 +362,13 @@ const messages: Row[] = [
     audience: 'room',
     request: (w, p) => ({ params: room(w), body: { text: `hello from ${p}` } }),
   }),
-  row({ operationId: 'getMessage', method: 'GET', path: '/api/v1/rooms/{roomId}/messages/{messageId}', audience: 'room', request: (w) => ({ params: ownerMessage(w) }) }),
+  row({
+    operationId: 'getMessage',
+    method: 'GET',
+    path: '/api/v1/rooms/{roomId}/messages/{messageId}',
+    audience: 'room',
+    request: (w) => ({ params: ownerMessage(w) }),
+  }),
   row({
     operationId: 'editMessage',
     method: 'PATCH',
@@ -354,7 +412,9 @@ const messages: Row[] = [
     audience: 'room',
     allowed: ['admin', 'owner'], // a member recalls only its own messages
     setup: (w) => perMember((p) => w.send(w.owner, w.roomId, `to be recalled by ${p}`)),
-    request: (w, p, mine) => ({ params: { roomId: w.roomId, messageId: p === 'member' ? w.ownerMessageId : (mine[p] ?? w.ownerMessageId) } }),
+    request: (w, p, mine) => ({
+      params: { roomId: w.roomId, messageId: p === 'member' ? w.ownerMessageId : (mine[p] ?? w.ownerMessageId) },
+    }),
   }),
   row({
     operationId: 'listReactions',

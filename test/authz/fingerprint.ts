@@ -63,7 +63,14 @@ export type Fingerprint = Record<string, string>;
 
 export async function fingerprint(db: pg.Pool, scope: WorldScope): Promise<Fingerprint> {
   const mentions = [...scope.accountIds, ...scope.roomIds].map((id) => `%${id}%`);
-  const { rows } = await db.query<{ f: Fingerprint }>(SQL, [scope.accountIds, scope.roomIds, scope.outboxAfter, mentions, scope.modules, scope.customers]);
+  const { rows } = await db.query<{ f: Fingerprint }>(SQL, [
+    scope.accountIds,
+    scope.roomIds,
+    scope.outboxAfter,
+    mentions,
+    scope.modules,
+    scope.customers,
+  ]);
   return rows[0]!.f;
 }
 

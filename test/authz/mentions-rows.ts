@@ -11,8 +11,21 @@ const MENTION_NOT_FOUND = refusal(404, 'mention_not_found');
 const mentionOfMember = async (w: World) => w.send(w.accountOf('owner')!, w.roomId, `please look, <@${w.accountOf('member')!.id}>`);
 
 export const mentionRows: Row[] = [
-  row({ operationId: 'listMentions', method: 'GET', path: '/api/v1/me/mentions', audience: 'caller', request: () => ({ query: { limit: '10' } }) }),
-  row({ operationId: 'markMentionsRead', method: 'POST', path: '/api/v1/me/mentions/read', audience: 'caller', setup: mentionOfMember, request: () => ({ body: {} }) }),
+  row({
+    operationId: 'listMentions',
+    method: 'GET',
+    path: '/api/v1/me/mentions',
+    audience: 'caller',
+    request: () => ({ query: { limit: '10' } }),
+  }),
+  row({
+    operationId: 'markMentionsRead',
+    method: 'POST',
+    path: '/api/v1/me/mentions/read',
+    audience: 'caller',
+    setup: mentionOfMember,
+    request: () => ({ body: {} }),
+  }),
   row({
     operationId: 'markMentionsRead',
     variant: 'one room',

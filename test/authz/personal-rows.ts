@@ -29,7 +29,8 @@ async function labelsPerMember(w: World): Promise<Partial<Record<Persona, string
 }
 
 const savedCardOfMember = async (w: World) =>
-  (await must<{ savedId: string }>('save', api(w, 'member', 'POST', '/api/v1/me/saved', { roomId: w.roomId, messageId: w.ownerMessageId }))).savedId;
+  (await must<{ savedId: string }>('save', api(w, 'member', 'POST', '/api/v1/me/saved', { roomId: w.roomId, messageId: w.ownerMessageId })))
+    .savedId;
 
 const pollBy = async (w: World, p: Persona) =>
   must<{ id: string; options: Array<{ id: string }> }>(
@@ -45,7 +46,13 @@ const onlyTheMember = (notFound: ReturnType<typeof refusal>) => ({
 });
 
 const drafts: Row[] = [
-  row({ operationId: 'getDraft', method: 'GET', path: '/api/v1/me/rooms/{roomId}/draft', audience: 'room', request: (w) => ({ params: { roomId: w.roomId } }) }),
+  row({
+    operationId: 'getDraft',
+    method: 'GET',
+    path: '/api/v1/me/rooms/{roomId}/draft',
+    audience: 'room',
+    request: (w) => ({ params: { roomId: w.roomId } }),
+  }),
   row({
     operationId: 'saveDraft',
     method: 'PUT',
@@ -80,7 +87,7 @@ const labels: Row[] = [
     path: '/api/v1/me/labels/{labelId}',
     audience: 'caller',
     ...onlyTheMember(LABEL_NOT_FOUND),
-    setup: (w) => labelOf(w, 'member', 'the member\'s'),
+    setup: (w) => labelOf(w, 'member', "the member's"),
     request: (_w, p, labelId) => ({ params: { labelId }, body: { name: `renamed by ${p}` } }),
   }),
   row({
@@ -89,7 +96,7 @@ const labels: Row[] = [
     path: '/api/v1/me/labels/{labelId}',
     audience: 'caller',
     ...onlyTheMember(LABEL_NOT_FOUND),
-    setup: (w) => labelOf(w, 'member', 'the member\'s'),
+    setup: (w) => labelOf(w, 'member', "the member's"),
     request: (_w, _p, labelId) => ({ params: { labelId } }),
   }),
   row({
@@ -103,7 +110,13 @@ const labels: Row[] = [
 ];
 
 const saved: Row[] = [
-  row({ operationId: 'listSavedMessages', method: 'GET', path: '/api/v1/me/saved', audience: 'caller', request: () => ({ query: { limit: '10' } }) }),
+  row({
+    operationId: 'listSavedMessages',
+    method: 'GET',
+    path: '/api/v1/me/saved',
+    audience: 'caller',
+    request: () => ({ query: { limit: '10' } }),
+  }),
   row({
     operationId: 'saveMessage',
     method: 'POST',
@@ -177,7 +190,13 @@ const polls: Row[] = [
 ];
 
 const search: Row[] = [
-  row({ operationId: 'searchMessages', method: 'GET', path: '/api/v1/search/messages', audience: 'caller', request: () => ({ query: { q: 'hello' } }) }),
+  row({
+    operationId: 'searchMessages',
+    method: 'GET',
+    path: '/api/v1/search/messages',
+    audience: 'caller',
+    request: () => ({ query: { q: 'hello' } }),
+  }),
   row({
     operationId: 'searchMessages',
     variant: 'in one room',

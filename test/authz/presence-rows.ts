@@ -4,8 +4,20 @@
 import { row, type Row } from './row.js';
 
 export const presenceRows: Row[] = [
-  row({ operationId: 'sendTyping', method: 'POST', path: '/api/v1/rooms/{roomId}/typing', audience: 'room', request: (w) => ({ params: { roomId: w.roomId } }) }),
-  row({ operationId: 'setMyPresence', method: 'PUT', path: '/api/v1/me/presence', audience: 'caller', request: () => ({ body: { status: 'AWAY' } }) }),
+  row({
+    operationId: 'sendTyping',
+    method: 'POST',
+    path: '/api/v1/rooms/{roomId}/typing',
+    audience: 'room',
+    request: (w) => ({ params: { roomId: w.roomId } }),
+  }),
+  row({
+    operationId: 'setMyPresence',
+    method: 'PUT',
+    path: '/api/v1/me/presence',
+    audience: 'caller',
+    request: () => ({ body: { status: 'AWAY' } }),
+  }),
   row({
     operationId: 'listPresence',
     method: 'GET',

@@ -3,5 +3,11 @@
 import { row, type Row } from './row.js';
 
 export const realtimeRows: Row[] = [
-  row({ operationId: 'listMyEvents', method: 'GET', path: '/api/v1/me/events', audience: 'caller', request: () => ({ query: { after: '0', limit: '10' } }) }),
+  row({
+    operationId: 'listMyEvents',
+    method: 'GET',
+    path: '/api/v1/me/events',
+    audience: 'caller',
+    request: () => ({ query: { after: '0', limit: '10' } }),
+  }),
 ];

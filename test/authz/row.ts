@@ -42,7 +42,10 @@ export interface Row {
 
 export function row<S = undefined>(def: RowDef<S>): Row {
   const allowed = def.allowed ?? defaultAllowed(def.audience);
-  const outcomes = Object.fromEntries(PERSONAS.map((p) => [p, def.outcomes?.[p] ?? defaultOutcome(def.audience, allowed, p)])) as Record<Persona, Outcome>;
+  const outcomes = Object.fromEntries(PERSONAS.map((p) => [p, def.outcomes?.[p] ?? defaultOutcome(def.audience, allowed, p)])) as Record<
+    Persona,
+    Outcome
+  >;
   return {
     name: def.variant ? `${def.operationId} (${def.variant})` : def.operationId,
     operationId: def.operationId,

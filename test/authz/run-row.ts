@@ -35,7 +35,10 @@ export async function runRow(platform: TestPlatform, spec: ChatSpec, row: Row): 
     const before = refused ? await world.fingerprint() : undefined;
     const req = played.request(persona);
     const token = world.tokenOf(persona);
-    const res = await call(platform.chatUrl, row.method, urlOf(row.path, req), { ...(token ? { token } : {}), ...(req.body !== undefined ? { body: req.body } : {}) });
+    const res = await call(platform.chatUrl, row.method, urlOf(row.path, req), {
+      ...(token ? { token } : {}),
+      ...(req.body !== undefined ? { body: req.body } : {}),
+    });
     let got = res.status >= 200 && res.status < 300 ? '2xx' : `${res.status} ${res.body?.error?.code}`;
     if (!got.startsWith('2') && typeof res.body?.meta?.requestId !== 'string') got += ' (not the chat error envelope)';
     if (before) {

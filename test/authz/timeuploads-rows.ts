@@ -20,7 +20,8 @@ async function created(w: World, path: string, body: unknown): Promise<string> {
 }
 
 const ownersReminder = (w: World) => created(w, '/api/v1/reminders', { text: "the owner's reminder", remindAt: inADay() });
-const ownersScheduled = (w: World) => created(w, `/api/v1/rooms/${w.roomId}/messages/scheduled`, { text: "the owner's message", sendAt: inADay() });
+const ownersScheduled = (w: World) =>
+  created(w, `/api/v1/rooms/${w.roomId}/messages/scheduled`, { text: "the owner's message", sendAt: inADay() });
 
 const uploads: Row[] = [
   row({

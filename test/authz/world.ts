@@ -102,7 +102,13 @@ export async function buildWorld(platform: TestPlatform, spec: ChatSpec): Promis
   const unknownKeyToken = await tenant.sign({}, { subject: member.id, kid: `unknown-${tag}`, privateKey: await stranger() });
 
   const send = async (who: TestAccount, roomId: string, text: string, extra: Record<string, unknown> = {}): Promise<string> =>
-    (await must<{ id: string }>('send', call(chatUrl, 'POST', `/api/v1/rooms/${roomId}/messages`, { token: who.token, body: { text, ...extra } }), 201)).id;
+    (
+      await must<{ id: string }>(
+        'send',
+        call(chatUrl, 'POST', `/api/v1/rooms/${roomId}/messages`, { token: who.token, body: { text, ...extra } }),
+        201,
+      )
+    ).id;
   const createRoom = async (name: string, memberIds: string[], policy: string): Promise<string> => {
     const room = await must<{ id: string }>(
       'create room',
@@ -121,7 +127,11 @@ export async function buildWorld(platform: TestPlatform, spec: ChatSpec): Promis
     db.query(`update room_members set role = 'ADMIN' where room_id = $1 and account_id = $2`, [roomId, admin.id]),
   ]);
   // Deactivated after joining, through the administration API (so any status cache is invalidated as in production).
-  await must('deactivate', call(chatUrl, 'PATCH', `/api/v1/accounts/${deactivated.id}/status`, { token: platformAdmin.token, body: { status: 'DEACTIVATED' } }), 200);
+  await must(
+    'deactivate',
+    call(chatUrl, 'PATCH', `/api/v1/accounts/${deactivated.id}/status`, { token: platformAdmin.token, body: { status: 'DEACTIVATED' } }),
+    200,
+  );
 
   const personaAccounts: Record<Persona, TestAccount | undefined> = {
     anonymous: undefined,
@@ -200,7 +210,11 @@ export async function buildWorld(platform: TestPlatform, spec: ChatSpec): Promis
       );
     },
     async snap(messageId) {
-      await db.query('update rooms set snap_message_id = $2, snapped_by = $3, snapped_at = now() where id = $1', [roomId, messageId, owner.id]);
+      await db.query('update rooms set snap_message_id = $2, snapped_by = $3, snapped_at = now() where id = $1', [
+        roomId,
+        messageId,
+        owner.id,
+      ]);
     },
     async hide(accountId, messageId) {
       await db.query(

@@ -5,7 +5,8 @@ import { createServer } from 'node:http';
 import { WebSocketServer } from 'ws';
 
 export type BareCommand = { type: 'rss' } | { type: 'broadcast'; body: string };
-export type BareReply = { type: 'listening'; port: number } | { type: 'rss'; rss: number; clients: number } | { type: 'sent'; clients: number };
+export type BareReply =
+  { type: 'listening'; port: number } | { type: 'rss'; rss: number; clients: number } | { type: 'sent'; clients: number };
 
 const server = createServer();
 const wss = new WebSocketServer({ server, perMessageDeflate: false });

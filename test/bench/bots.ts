@@ -24,7 +24,11 @@ function post(base: string, path: string, body: unknown, token?: string): Promis
       {
         method: 'POST',
         agent: keepAlive,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(data),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -50,7 +54,10 @@ async function setup(p: TestPlatform): Promise<{ userToken: string; botToken: st
     body: { username: 'bench_bot', displayName: 'Bench bot', moduleCode: tenant.moduleCode, customerAccountId: tenant.customer },
   });
   if (made.status !== 200) throw new Error(`create bot: ${made.status} ${JSON.stringify(made.body)}`);
-  const room = await call(p.chatUrl, 'POST', '/api/v1/rooms/private', { token: user.token, body: { accountId: made.body.data.bot.accountId } });
+  const room = await call(p.chatUrl, 'POST', '/api/v1/rooms/private', {
+    token: user.token,
+    body: { accountId: made.body.data.bot.accountId },
+  });
   if (room.status !== 200) throw new Error(`private room: ${room.status} ${JSON.stringify(room.body)}`);
   return { userToken: user.token, botToken: made.body.data.token, roomId: room.body.data.id };
 }
@@ -111,14 +118,22 @@ async function main(): Promise<number> {
     };
     process.stdout.write('\nBot API: getUpdates long polling, one message at a time (ms)\n');
     process.stdout.write(
-      `${table(['path', 'p50', 'p95', 'p99', 'max'], [
-        row('baseline: user send round trip (POST -> 201)', sendRtt),
-        row('user send -> bot receives it in getUpdates', receipt),
-        row('  of which after the 201 (relay, wake, read)', afterCommit),
-      ])}\n`,
+      `${table(
+        ['path', 'p50', 'p95', 'p99', 'max'],
+        [
+          row('baseline: user send round trip (POST -> 201)', sendRtt),
+          row('user send -> bot receives it in getUpdates', receipt),
+          row('  of which after the 201 (relay, wake, read)', afterCommit),
+        ],
+      )}\n`,
     );
-    const p99 = percentile([...receipt].sort((a, b) => a - b), 99);
-    process.stdout.write(`goal: p99 <= ${GOAL_P99_MS} ms from the user's message to the bot's receipt: ${p99 <= GOAL_P99_MS ? 'met' : 'NOT met'} (${ms(p99)} ms)\n`);
+    const p99 = percentile(
+      [...receipt].sort((a, b) => a - b),
+      99,
+    );
+    process.stdout.write(
+      `goal: p99 <= ${GOAL_P99_MS} ms from the user's message to the bot's receipt: ${p99 <= GOAL_P99_MS ? 'met' : 'NOT met'} (${ms(p99)} ms)\n`,
+    );
     if (failures > 0) process.stdout.write(`getUpdates failures: ${failures}\n`);
     return failures === 0 ? 0 : 1;
   } finally {

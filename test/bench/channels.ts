@@ -16,8 +16,20 @@ const GOAL_MS = 1_000;
 
 const nobody: Rule = { field: 'team', equals: 'nobody' };
 const everyone: Rule = { not: { field: 'team', equals: 'nobody' } };
-const oncall: Rule = { all: [{ field: 'tags', contains: 'oncall' }, { field: 'role', in: ['engineer', 'lead'] }] };
-const offcall: Rule = { not: { all: [{ field: 'tags', contains: 'oncall' }, { field: 'role', in: ['engineer', 'lead'] }] } };
+const oncall: Rule = {
+  all: [
+    { field: 'tags', contains: 'oncall' },
+    { field: 'role', in: ['engineer', 'lead'] },
+  ],
+};
+const offcall: Rule = {
+  not: {
+    all: [
+      { field: 'tags', contains: 'oncall' },
+      { field: 'role', in: ['engineer', 'lead'] },
+    ],
+  },
+};
 
 /** Seeded accounts: every second one is on call (tag oncall, role engineer); the owner has no metadata. */
 const TRANSITIONS: Array<{ label: string; rule: Rule; members: number }> = [
@@ -52,13 +64,18 @@ export async function benchChannels(p: TestPlatform): Promise<{ lines: string[];
   progress(`channels: seeding ${ACCOUNTS.toLocaleString('en')} accounts of one tenant`);
   await seed(p, tenant);
 
-  const api = (method: string, path: string, body?: unknown) => call(p.chatUrl, method, `/api/v1${path}`, { token: owner.token, ...(body === undefined ? {} : { body }) });
+  const api = (method: string, path: string, body?: unknown) =>
+    call(p.chatUrl, method, `/api/v1${path}`, { token: owner.token, ...(body === undefined ? {} : { body }) });
   const channel = async (name: string): Promise<string> => {
     const res = await api('POST', '/channels', { name, membershipMode: 'RULE', rule: nobody });
     if (res.status !== 201) throw new Error(`create channel: HTTP ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.data.id;
   };
-  const [plain, withRoom, driverChannel] = [await channel('bench plain'), await channel('bench with a room'), await channel('bench driver')];
+  const [plain, withRoom, driverChannel] = [
+    await channel('bench plain'),
+    await channel('bench with a room'),
+    await channel('bench driver'),
+  ];
   const room = await api('POST', '/rooms', { type: 'GROUP', name: 'bench channel room', channelId: withRoom });
   if (room.status !== 201) throw new Error(`create room: HTTP ${room.status}`);
   const roomId: string = room.body.data.id;
@@ -70,7 +87,10 @@ export async function benchChannels(p: TestPlatform): Promise<{ lines: string[];
       await client.query('begin');
       await client.query('select 1 from channels where id = $1 for update', [driverChannel]);
       await client.query('update channels set rule = $2 where id = $1', [driverChannel, JSON.stringify(rule)]);
-      const { text, values } = evaluationSql({ id: driverChannel, moduleCode: tenant.moduleCode, customerAccountId: tenant.customer, rule }, new Date());
+      const { text, values } = evaluationSql(
+        { id: driverChannel, moduleCode: tenant.moduleCode, customerAccountId: tenant.customer, rule },
+        new Date(),
+      );
       await client.query(text, values);
       await client.query('commit');
     } catch (err) {
@@ -91,18 +111,24 @@ export async function benchChannels(p: TestPlatform): Promise<{ lines: string[];
         let start = performance.now();
         await driverPut(t.rule);
         times[i]!.driver.push(performance.now() - start);
-        for (const [key, id] of [['plain', plain], ['room', withRoom]] as const) {
+        for (const [key, id] of [
+          ['plain', plain],
+          ['room', withRoom],
+        ] as const) {
           start = performance.now();
           const res = await api('PUT', `/channels/${id}/rule`, { rule: t.rule });
           times[i]![key].push(performance.now() - start);
           if (res.status !== 200) failures.push(`channels: PUT rule (${t.label}) answered HTTP ${res.status}`);
-          else if (res.body.data.memberCount !== t.members) failures.push(`channels: ${t.label}: memberCount ${res.body.data.memberCount}, expected ${t.members}`);
+          else if (res.body.data.memberCount !== t.members)
+            failures.push(`channels: ${t.label}: memberCount ${res.body.data.memberCount}, expected ${t.members}`);
         }
         for (const id of [plain, withRoom, driverChannel]) {
           const n = await memberCount(id);
           if (n !== t.members) failures.push(`channels: ${t.label}: ${n} member rows, expected ${t.members}`);
         }
-        const inRoom = Number((await p.db.query<{ n: string }>('select count(*) as n from room_members where room_id = $1', [roomId])).rows[0]!.n);
+        const inRoom = Number(
+          (await p.db.query<{ n: string }>('select count(*) as n from room_members where room_id = $1', [roomId])).rows[0]!.n,
+        );
         if (inRoom !== t.members) failures.push(`channels: ${t.label}: ${inRoom} members in the channel room, expected ${t.members}`);
       }
     }
@@ -111,19 +137,43 @@ export async function benchChannels(p: TestPlatform): Promise<{ lines: string[];
   }
 
   const lines: string[] = [];
-  lines.push(`CHANNELS  PUT /api/v1/channels/{id}/rule for a RULE channel in a tenant of ${ACCOUNTS.toLocaleString('en')} accounts (goal <= ${GOAL_MS} ms)`);
+  lines.push(
+    `CHANNELS  PUT /api/v1/channels/{id}/rule for a RULE channel in a tenant of ${ACCOUNTS.toLocaleString('en')} accounts (goal <= ${GOAL_MS} ms)`,
+  );
   lines.push(
     `   ${ROUNDS} rounds of the transitions below, sequential. stack = the HTTP call (validation, auth, rule update, set-based evaluation, channel and room`,
   );
   lines.push('   bookkeeping, outbox events), on a channel without rooms and on one with a room whose members follow the channel.');
-  lines.push('   driver = the same rule update and set-based evaluation statement (evaluationSql in src/chat/channels/sync.ts) in one transaction through pg.');
+  lines.push(
+    '   driver = the same rule update and set-based evaluation statement (evaluationSql in src/chat/channels/sync.ts) in one transaction through pg.',
+  );
   lines.push('');
   lines.push(
     table(
-      ['transition', 'stack p50', 'stack max', '+1 room p50', '+1 room max', 'driver p50', 'driver max', 'p50 ratio', `goal max <= ${GOAL_MS} ms`],
+      [
+        'transition',
+        'stack p50',
+        'stack max',
+        '+1 room p50',
+        '+1 room max',
+        'driver p50',
+        'driver max',
+        'p50 ratio',
+        `goal max <= ${GOAL_MS} ms`,
+      ],
       TRANSITIONS.map((t, i) => {
         const [a, r, d] = [stats(times[i]!.plain), stats(times[i]!.room), stats(times[i]!.driver)];
-        return [t.label, ms(a.p50), ms(a.max), ms(r.p50), ms(r.max), ms(d.p50), ms(d.max), ratio(a.p50, d.p50), Math.max(a.max, r.max) <= GOAL_MS ? 'met' : 'NOT MET'];
+        return [
+          t.label,
+          ms(a.p50),
+          ms(a.max),
+          ms(r.p50),
+          ms(r.max),
+          ms(d.p50),
+          ms(d.max),
+          ratio(a.p50, d.p50),
+          Math.max(a.max, r.max) <= GOAL_MS ? 'met' : 'NOT MET',
+        ];
       }),
     ),
   );

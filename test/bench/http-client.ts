@@ -22,7 +22,10 @@ export class HttpConnection {
   private buffer: Buffer = Buffer.alloc(0);
   private pending: Pending | undefined;
 
-  constructor(private readonly host: string, private readonly port: number) {}
+  constructor(
+    private readonly host: string,
+    private readonly port: number,
+  ) {}
 
   private open(): Socket {
     const socket = connect({ host: this.host, port: this.port, noDelay: true });
@@ -107,7 +110,12 @@ export class HttpConnection {
 }
 
 /** The bytes of one request, built once and sent many times. */
-export function rawRequest(url: string, method: string, headers: Record<string, string>, body?: string): { host: string; port: number; bytes: Buffer } {
+export function rawRequest(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+): { host: string; port: number; bytes: Buffer } {
   const u = new URL(url);
   const lines = [`${method} ${u.pathname}${u.search} HTTP/1.1`, `host: ${u.host}`, 'connection: keep-alive'];
   for (const [k, v] of Object.entries(headers)) lines.push(`${k}: ${v}`);

@@ -100,7 +100,9 @@ function operation(task: LoadTask, errs: { first?: string }): { op: Op; close: (
       return {
         op: async (slot) => {
           const target = task.unique
-            ? (({ url, method, headers, body }) => rawRequest(url.replace('{n}', String(counter++)), method, headers, body))(task.targets[slot % task.targets.length]!)
+            ? (({ url, method, headers, body }) => rawRequest(url.replace('{n}', String(counter++)), method, headers, body))(
+                task.targets[slot % task.targets.length]!,
+              )
             : prepared[slot % prepared.length]!;
           let connection = connections.get(slot);
           if (!connection) connections.set(slot, (connection = new HttpConnection(target.host, target.port)));
@@ -118,7 +120,14 @@ function operation(task: LoadTask, errs: { first?: string }): { op: Op; close: (
       // A raw insert of the same row (see RAW_SEND_SQL), with the parameters MessageService.send passes.
       return {
         op: async (slot) => {
-          const { rows } = await pool.query(RAW_SEND_SQL, [newId(), task.roomIds[slot % task.roomIds.length], task.accountId, task.text, new Date(), null]);
+          const { rows } = await pool.query(RAW_SEND_SQL, [
+            newId(),
+            task.roomIds[slot % task.roomIds.length],
+            task.accountId,
+            task.text,
+            new Date(),
+            null,
+          ]);
           return rows.length === 1 && rows[0].id !== null;
         },
         close: () => undefined,
@@ -139,7 +148,10 @@ function operation(task: LoadTask, errs: { first?: string }): { op: Op; close: (
       };
     case 'sql-crm-page': {
       const part = { workspaceId: task.workspaceId, environment: task.environment };
-      return { op: async () => (await selectPage(pool, part, task.resource, { limit: task.limit })).length === task.limit + 1, close: () => undefined };
+      return {
+        op: async () => (await selectPage(pool, part, task.resource, { limit: task.limit })).length === task.limit + 1,
+        close: () => undefined,
+      };
     }
   }
 }

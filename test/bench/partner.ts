@@ -45,19 +45,32 @@ async function main(): Promise<number> {
   cleanups.push(() => orm.close());
 
   // The real listeners (rate limits high enough never to refuse: the gates still count every request).
-  const platform = await startTestPlatform({ services: ['partner', 'workspace'], rateLimitPerMinute: 100_000_000, rateLimitPerDay: 1_000_000_000 });
+  const platform = await startTestPlatform({
+    services: ['partner', 'workspace'],
+    rateLimitPerMinute: 100_000_000,
+    rateLimitPerDay: 1_000_000_000,
+  });
   cleanups.push(() => platform.stop());
   const ws = await testWorkspace(platform);
   const { key, id: keyId, prefix } = await ws.key(['crm_leads:read']);
   const svc = await svcWorkspace(platform, { plan: 'enterprise', perHour: 1_000_000_000, perMinute: 1_000_000_000 });
   const svcKey = await svc.key(['crm.leads.read']);
   progress(`seeding ${LEADS} leads in each of two workspaces`);
-  const seed = Array.from({ length: LEADS }, (_, i) => ({ full_name: `Lead ${i}`, email: `lead${i}@example.com`, source: 'bench', status: i % 3 ? 'new' : 'qualified' }));
+  const seed = Array.from({ length: LEADS }, (_, i) => ({
+    full_name: `Lead ${i}`,
+    email: `lead${i}@example.com`,
+    source: 'bench',
+    status: i % 3 ? 'new' : 'qualified',
+  }));
   for (const workspaceId of [ws.id, svc.id]) {
-    for (let i = 0; i < seed.length; i += 2_000) await insertCrmRecords(platform.db, { workspaceId, environment: 'live' }, 'leads', seed.slice(i, i + 2_000));
+    for (let i = 0; i < seed.length; i += 2_000)
+      await insertCrmRecords(platform.db, { workspaceId, environment: 'live' }, 'leads', seed.slice(i, i + 2_000));
   }
   await platform.db.query('vacuum (analyze) crm_records');
-  const { rows: leadRows } = await platform.db.query<{ id: string }>("select id from crm_records where workspace_id = $1 and environment = 'live' limit 1", [svc.id]);
+  const { rows: leadRows } = await platform.db.query<{ id: string }>(
+    "select id from crm_records where workspace_id = $1 and environment = 'live' limit 1",
+    [svc.id],
+  );
   const leadId = leadRows[0]!.id;
 
   // The same listeners with no-op gate parts: what remains is routing, validation, the scope check and the handler.
@@ -117,7 +130,12 @@ async function main(): Promise<number> {
   const partnerHeaders = { 'x-api-key': key };
   const svcHeaders = { authorization: `Bearer ${svcKey.key}` };
   const run = (concurrency: number) => ({ concurrency, requests: PER_ROUND, warmup: 0, capMs: RUN_CAP_MS });
-  const get = (url: string, headers: Record<string, string>, concurrency: number): LoadTask => ({ kind: 'http', targets: [{ url, method: 'GET', headers }], expect: 200, ...run(concurrency) });
+  const get = (url: string, headers: Record<string, string>, concurrency: number): LoadTask => ({
+    kind: 'http',
+    targets: [{ url, method: 'GET', headers }],
+    expect: 200,
+    ...run(concurrency),
+  });
   const listPath = `/api/v1/partner/crm/leads?limit=${LIST_LIMIT}`;
 
   const listCases: PairedCase[] = CONCURRENCIES.map((c) => ({
@@ -156,8 +174,11 @@ async function main(): Promise<number> {
   for (const r of results) checkPaired(r, 'partner', failures);
 
   // Sanity: the list returns a full page and a cursor.
-  const probe = await fetch(`${platform.partnerUrl}${listPath}`, { headers: partnerHeaders }).then((r) => r.json() as Promise<{ data: unknown[]; has_more: boolean }>);
-  if (probe.data.length !== LIST_LIMIT || !probe.has_more) failures.push(`list sanity: expected ${LIST_LIMIT} leads and has_more, got ${probe.data.length}`);
+  const probe = await fetch(`${platform.partnerUrl}${listPath}`, { headers: partnerHeaders }).then(
+    (r) => r.json() as Promise<{ data: unknown[]; has_more: boolean }>,
+  );
+  if (probe.data.length !== LIST_LIMIT || !probe.has_more)
+    failures.push(`list sanity: expected ${LIST_LIMIT} leads and has_more, got ${probe.data.length}`);
 
   const row = (r: PairedResult, extra: string[] = []) => [
     r.label,
@@ -181,15 +202,26 @@ async function main(): Promise<number> {
     `node ${process.version}, embedded PostgreSQL, local redis-server, ${availableParallelism()} CPU(s), load average at start ${loadNow().join(' ')}; ` +
       `load from a separate node process; ${LEADS} leads per workspace.`,
   );
-  out.push(`${WARMUP} warm-up requests per case and side, then ${ROUNDS} interleaved rounds of ${PER_ROUND}; medians of rounds. Latencies in ms.`);
+  out.push(
+    `${WARMUP} warm-up requests per case and side, then ${ROUNDS} interleaved rounds of ${PER_ROUND}; medians of rounds. Latencies in ms.`,
+  );
   out.push('');
   out.push(`1. LIST  GET ${listPath} through the stack vs the service's page query (selectPage, limit+1 rows) through the driver`);
-  out.push('   stack = gate (Redis rate counter, key lookup, surface, scope) -> validation -> CrmService.list -> pg; driver = the query alone.');
+  out.push(
+    '   stack = gate (Redis rate counter, key lookup, surface, scope) -> validation -> CrmService.list -> pg; driver = the query alone.',
+  );
   out.push('');
-  out.push(table(header.map((h) => h.replace(/\bA\b/, 'stack').replace(/\bB\b/, 'driver')), byLabel(listCases).map((r) => row(r))));
+  out.push(
+    table(
+      header.map((h) => h.replace(/\bA\b/, 'stack').replace(/\bB\b/, 'driver')),
+      byLabel(listCases).map((r) => row(r)),
+    ),
+  );
   out.push('');
   out.push('2. GATES  the real listener (A) vs the same listener with no-op gate parts (B), same process, same requests');
-  out.push('   partner: one Redis script call (both rate windows) and one indexed key lookup; workspace: one indexed key lookup, the IP allow-list and');
+  out.push(
+    '   partner: one Redis script call (both rate windows) and one indexed key lookup; workspace: one indexed key lookup, the IP allow-list and',
+  );
   out.push('   one Redis script call. The difference of p50 (median of per-round differences) is what the gate adds per request.');
   out.push('');
   out.push(

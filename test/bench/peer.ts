@@ -36,14 +36,23 @@ async function main(): Promise<number> {
 
   // Both rooms hold more than a page before the history runs (the send runs come first and add many more).
   const auth = (token: string) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
-  const oursSend = (base: string) => ({ url: `${base}/api/v1/rooms/${roomId}/messages`, method: 'POST', headers: auth(alice.token), body: JSON.stringify({ text: TEXT }) });
+  const oursSend = (base: string) => ({
+    url: `${base}/api/v1/rooms/${roomId}/messages`,
+    method: 'POST',
+    headers: auth(alice.token),
+    body: JSON.stringify({ text: TEXT }),
+  });
   const peerSend = {
     url: `${synapse.url}/_matrix/client/v3/rooms/${encodeURIComponent(synapse.roomId)}/send/m.room.message/t{n}`,
     method: 'PUT',
     headers: auth(synapse.token),
     body: JSON.stringify({ msgtype: 'm.text', body: TEXT }),
   };
-  const oursPage = (base: string) => ({ url: `${base}/api/v1/rooms/${roomId}/messages?limit=${PAGE}`, method: 'GET', headers: { authorization: `Bearer ${alice.token}` } });
+  const oursPage = (base: string) => ({
+    url: `${base}/api/v1/rooms/${roomId}/messages?limit=${PAGE}`,
+    method: 'GET',
+    headers: { authorization: `Bearer ${alice.token}` },
+  });
   const peerPage = {
     url: `${synapse.url}/_matrix/client/v3/rooms/${encodeURIComponent(synapse.roomId)}/messages?dir=b&limit=${PAGE}`,
     method: 'GET',
@@ -66,12 +75,35 @@ async function main(): Promise<number> {
   const failures: string[] = [];
   const measure = async (title: string, base: string) => {
     progress(`${title}: ${ROUNDS} rounds of ${RUN_MS / 1000} s per side (load ${loadNow().join(' ')})`);
-    const results = await measurePaired(load, cases(base), { rounds: ROUNDS, perRound: 10_000_000, warmup: WARMUP, onRound: (r) => progress(`round ${r + 1}/${ROUNDS}`) });
+    const results = await measurePaired(load, cases(base), {
+      rounds: ROUNDS,
+      perRound: 10_000_000,
+      warmup: WARMUP,
+      onRound: (r) => progress(`round ${r + 1}/${ROUNDS}`),
+    });
     for (const r of results) checkPaired(r, `peer (${title})`, failures);
-    const rows = results.map((r) => [r.label, fmtRps(r.stack.throughput), fmtRps(r.base.throughput), fmtRatio(r.throughputRatio), fmtMs(r.stack.p50), fmtMs(r.base.p50), `>= ${GOAL}x`, r.throughputRatio >= GOAL ? 'yes' : 'NO']);
-    process.stdout.write(`\n${title} beside Synapse (single process), same PostgreSQL server and load generator; load ${loadNow().join(' ')}\n`);
+    const rows = results.map((r) => [
+      r.label,
+      fmtRps(r.stack.throughput),
+      fmtRps(r.base.throughput),
+      fmtRatio(r.throughputRatio),
+      fmtMs(r.stack.p50),
+      fmtMs(r.base.p50),
+      `>= ${GOAL}x`,
+      r.throughputRatio >= GOAL ? 'yes' : 'NO',
+    ]);
+    process.stdout.write(
+      `\n${title} beside Synapse (single process), same PostgreSQL server and load generator; load ${loadNow().join(' ')}\n`,
+    );
     process.stdout.write(`${table(['case', 'ours', 'synapse', 'ratio', 'ours p50', 'synapse p50', 'goal', 'met'], rows)}\n`);
-    return results.map((r) => ({ name: r.label, ours: r.stack, synapse: r.base, ratio: r.throughputRatio, goal: GOAL, met: r.throughputRatio >= GOAL }));
+    return results.map((r) => ({
+      name: r.label,
+      ours: r.stack,
+      synapse: r.base,
+      ratio: r.throughputRatio,
+      goal: GOAL,
+      met: r.throughputRatio >= GOAL,
+    }));
   };
   const single = await measure('Ours (single process)', platform.chatUrl);
   // The same again with ours as a cluster of PEER_WORKERS processes (node dist/src/main.js) on the same database.
@@ -85,7 +117,14 @@ async function main(): Promise<number> {
   });
   const multi = await measure(`Ours (WORKERS=${WORKERS})`, clustered.chatUrl);
   await mkdir(benchDir(), { recursive: true });
-  await writeFile(join(benchDir(), 'peer.json'), JSON.stringify({ at: new Date().toISOString(), rounds: ROUNDS, runMs: RUN_MS, single, workers: WORKERS, clustered: multi, failures }, null, 2));
+  await writeFile(
+    join(benchDir(), 'peer.json'),
+    JSON.stringify(
+      { at: new Date().toISOString(), rounds: ROUNDS, runMs: RUN_MS, single, workers: WORKERS, clustered: multi, failures },
+      null,
+      2,
+    ),
+  );
   for (const f of failures) process.stderr.write(`FAILED: ${f}\n`);
   return failures.length > 0 ? 1 : 0;
 }

@@ -69,14 +69,20 @@ export async function seedHeavy(p: TestPlatform, readerId: string, writerId: str
   );
 }
 
-export async function benchRoomList(p: TestPlatform, tenant: TestTenant, load: LoadGenerator): Promise<{ lines: string[]; failures: string[]; goals: GoalRow[] }> {
+export async function benchRoomList(
+  p: TestPlatform,
+  tenant: TestTenant,
+  load: LoadGenerator,
+): Promise<{ lines: string[]; failures: string[]; goals: GoalRow[] }> {
   const failures: string[] = [];
   const [reader, writer, heavy] = await Promise.all([
     tenant.account({ displayName: 'List Reader' }),
     tenant.account({ displayName: 'List Writer' }),
     tenant.account({ displayName: 'List Heavy Reader' }),
   ]);
-  progress(`room list: seeding 2 x ${ROOMS} rooms with ${MESSAGES_PER_ROOM} messages each, ${HEAVY_ROOMS} of them with ${HEAVY_UNREAD} more`);
+  progress(
+    `room list: seeding 2 x ${ROOMS} rooms with ${MESSAGES_PER_ROOM} messages each, ${HEAVY_ROOMS} of them with ${HEAVY_UNREAD} more`,
+  );
   await seed(p, reader.id, writer.id);
   await seed(p, heavy.id, writer.id);
   await seedHeavy(p, heavy.id, writer.id);
@@ -102,7 +108,9 @@ export async function benchRoomList(p: TestPlatform, tenant: TestTenant, load: L
   const heavyProbe = await call(p.chatUrl, 'GET', firstPath, { token: heavy.token });
   const expectedUnread = HEAVY_UNREAD + MESSAGES_PER_ROOM - HEAVY_HIDDEN;
   if (heavyProbe.status !== 200 || heavyProbe.body.data.some((r: { unreadCount: number }) => r.unreadCount !== expectedUnread)) {
-    failures.push(`room list: the heavy reader's first page should show ${expectedUnread} unread in every room, got ${JSON.stringify(heavyProbe.body?.data?.map((r: { unreadCount: number }) => r.unreadCount)).slice(0, 200)}`);
+    failures.push(
+      `room list: the heavy reader's first page should show ${expectedUnread} unread in every room, got ${JSON.stringify(heavyProbe.body?.data?.map((r: { unreadCount: number }) => r.unreadCount)).slice(0, 200)}`,
+    );
   }
   const captured: Statement[][] = [];
   for (const page of pages) {
@@ -130,16 +138,32 @@ export async function benchRoomList(p: TestPlatform, tenant: TestTenant, load: L
   for (const r of results) checkPaired(r, 'room list', failures);
 
   const lines: string[] = [];
-  lines.push(`4. ROOM LIST  GET ${firstPath} for a member of ${ROOMS.toLocaleString('en')} rooms (${MESSAGES_PER_ROOM} messages each, a third with unread messages, 5 pinned)`);
-  lines.push(`   and for a member of ${ROOMS.toLocaleString('en')} other rooms who read nothing, whose ${HEAVY_ROOMS} most recent rooms hold ${HEAVY_UNREAD.toLocaleString('en')} more messages each (${HEAVY_HIDDEN} hidden by it)`);
+  lines.push(
+    `4. ROOM LIST  GET ${firstPath} for a member of ${ROOMS.toLocaleString('en')} rooms (${MESSAGES_PER_ROOM} messages each, a third with unread messages, 5 pinned)`,
+  );
+  lines.push(
+    `   and for a member of ${ROOMS.toLocaleString('en')} other rooms who read nothing, whose ${HEAVY_ROOMS} most recent rooms hold ${HEAVY_UNREAD.toLocaleString('en')} more messages each (${HEAVY_HIDDEN} hidden by it)`,
+  );
   lines.push(
     `   concurrency 1; ${WARMUP} warm-up requests per case and side, then ${ROUNDS} interleaved rounds of ${PER_ROUND} (medians of rounds). driver = the statements the request ran on ` +
-      'the platform\'s pg pool (captured during one request), replayed in order.',
+      "the platform's pg pool (captured during one request), replayed in order.",
   );
   lines.push('');
   lines.push(
     table(
-      ['page', 'requests', 'stack p50', 'stack p99', 'driver p50', 'driver p99', 'p50 ratio', 'p99 ratio', 'stack req/s', 'errors', `goal p99 <= ${GOAL_P99_MS} ms`],
+      [
+        'page',
+        'requests',
+        'stack p50',
+        'stack p99',
+        'driver p50',
+        'driver p99',
+        'p50 ratio',
+        'p99 ratio',
+        'stack req/s',
+        'errors',
+        `goal p99 <= ${GOAL_P99_MS} ms`,
+      ],
       results.map((r) => [
         r.label,
         String(r.stack.count),

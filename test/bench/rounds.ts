@@ -73,8 +73,14 @@ export async function measurePaired(load: LoadGenerator, cases: PairedCase[], op
 
 /** Adds a failure line when a measured run had failed requests or none at all. */
 export function checkPaired(r: PairedResult, section: string, failures: string[]): void {
-  for (const [side, result] of [['stack', r.stack], ['driver', r.base]] as const) {
-    if (result.errors > 0) failures.push(`${section} ${r.label} (${side}): ${result.errors} failed request(s); first: ${result.firstError ?? 'unexpected result'}`);
+  for (const [side, result] of [
+    ['stack', r.stack],
+    ['driver', r.base],
+  ] as const) {
+    if (result.errors > 0)
+      failures.push(
+        `${section} ${r.label} (${side}): ${result.errors} failed request(s); first: ${result.firstError ?? 'unexpected result'}`,
+      );
     if (result.count < 1) failures.push(`${section} ${r.label} (${side}): no request completed`);
   }
 }

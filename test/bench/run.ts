@@ -39,7 +39,8 @@ const BIG_ROOM = 1_000_000;
 const RUN_CAP_MS = 45_000; // per measured run (and per warm-up)
 const MESSAGE_TEXT = 'benchmark message: the quick brown fox jumps over the lazy dog';
 /** A text with two mentions of members (a username and the id form): the send parses and resolves both. */
-const mentionText = (username: string, accountId: string) => `@${username} and <@${accountId}>: the quick brown fox jumps over the lazy dog`;
+const mentionText = (username: string, accountId: string) =>
+  `@${username} and <@${accountId}>: the quick brown fox jumps over the lazy dog`;
 const MENTION_USERNAME = 'bench.bob';
 const CPU_RUN_REQUESTS = 3_000;
 const SEND_RATIO_GOAL = 0.6; // issue 14 (issue 9 asked >= 0.5)
@@ -47,7 +48,12 @@ const SEND_P99_GOAL_MS = 25;
 const SCROLL_ADDED_GOAL_MS = 0.5;
 
 const allSections = ['send', 'mentions', 'rate', 'scroll', 'rooms', 'search', 'threads', 'workers', 'channels'];
-const sections = new Set((process.env.BENCH_SECTIONS ?? allSections.join(',')).split(',').map((s) => s.trim()).filter(Boolean));
+const sections = new Set(
+  (process.env.BENCH_SECTIONS ?? allSections.join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 
 // ---------------------------------------------------------------------------------------------- helpers
 
@@ -150,8 +156,12 @@ async function main(): Promise<number> {
   );
   out.push('load from a separate node process (test/bench/load.ts: a keep-alive HTTP/1.1 client on raw sockets, and the pg driver).');
   out.push('stack  = real HTTP through the platform: Fastify/openapi-glue validation -> bearer JWT auth -> service -> pg pool (20).');
-  out.push('driver = SQL issued directly with the pg driver (pool of 20, same factory as the service; unnamed statements, the driver default), same concurrency; each section says which SQL.');
-  out.push('Every case: warm-up, then rounds interleaved with its baseline (order alternating); figures are medians over rounds, ratios medians of');
+  out.push(
+    'driver = SQL issued directly with the pg driver (pool of 20, same factory as the service; unnamed statements, the driver default), same concurrency; each section says which SQL.',
+  );
+  out.push(
+    'Every case: warm-up, then rounds interleaved with its baseline (order alternating); figures are medians over rounds, ratios medians of',
+  );
   out.push('per-round ratios. Latencies in milliseconds. Throughput ratio < 1 and latency ratio > 1 both mean the stack costs more.');
   out.push('');
 
@@ -185,13 +195,32 @@ async function main(): Promise<number> {
     }
     maxStackRate = results.find((r) => r.label.startsWith(`${maxConcurrency} rooms`))?.stack.throughput ?? NaN;
     if (sections.has('send')) {
-      out.push('1. SEND  POST /api/v1/rooms/{roomId}/messages vs a raw driver insert of the same row (RAW_SEND_SQL in tasks.ts: bump room seq + insert message');
-      out.push("   + outbox row, one statement; the send of the first chat slice, frozen so that the service's added bookkeeping shows in the ratio).");
-      out.push(`   ${SEND_WARMUP} warm-up requests per side, then ${SEND_ROUNDS} rounds of ${SEND_PER_ROUND} per side; the outbox is drained between runs; each commit is fsynced.`);
+      out.push(
+        '1. SEND  POST /api/v1/rooms/{roomId}/messages vs a raw driver insert of the same row (RAW_SEND_SQL in tasks.ts: bump room seq + insert message',
+      );
+      out.push(
+        "   + outbox row, one statement; the send of the first chat slice, frozen so that the service's added bookkeeping shows in the ratio).",
+      );
+      out.push(
+        `   ${SEND_WARMUP} warm-up requests per side, then ${SEND_ROUNDS} rounds of ${SEND_PER_ROUND} per side; the outbox is drained between runs; each commit is fsynced.`,
+      );
       out.push('');
       out.push(
         table(
-          ['case', 'conc.', 'stack req/s', 'driver req/s', 'req/s ratio', 'stack p50', 'driver p50', 'p50 ratio', 'stack p99', 'driver p99', 'p99 ratio', 'errors'],
+          [
+            'case',
+            'conc.',
+            'stack req/s',
+            'driver req/s',
+            'req/s ratio',
+            'stack p50',
+            'driver p50',
+            'p50 ratio',
+            'stack p99',
+            'driver p99',
+            'p99 ratio',
+            'errors',
+          ],
           results.map((r) => [
             r.label,
             String(sendCases.find((c) => c.label === r.label)!.stack.concurrency),
@@ -221,12 +250,21 @@ async function main(): Promise<number> {
         if (before && after) cpu.push([side === 'stack' ? 'stack' : 'driver', cpuDelta(before, after), run.latencies.length]);
       }
       if (cpu.length === 2) {
-        out.push(`   CPU per send at concurrency ${maxConcurrency} (one run of ${CPU_RUN_REQUESTS} per side, from /proc; microseconds per request, outbox relay included):`);
+        out.push(
+          `   CPU per send at concurrency ${maxConcurrency} (one run of ${CPU_RUN_REQUESTS} per side, from /proc; microseconds per request, outbox relay included):`,
+        );
         const per = (v: number, n: number) => ((v * 1000) / n).toFixed(0);
         out.push(
           table(
             ['side', 'platform (node)', 'PostgreSQL', 'redis-server', 'load generator', 'total'],
-            cpu.map(([side, d, n]) => [side, per(d.platform, n), per(d.postgres, n), per(d.redis, n), per(d.load, n), per(d.platform + d.postgres + d.redis + d.load, n)]),
+            cpu.map(([side, d, n]) => [
+              side,
+              per(d.platform, n),
+              per(d.postgres, n),
+              per(d.redis, n),
+              per(d.load, n),
+              per(d.platform + d.postgres + d.redis + d.load, n),
+            ]),
           )
             .split('\n')
             .map((l) => `   ${l}`)
@@ -243,7 +281,13 @@ async function main(): Promise<number> {
           ratio: fmtRatio(r.throughputRatio),
           goal: `>= ${SEND_RATIO_GOAL}x`,
           met: r.throughputRatio >= SEND_RATIO_GOAL,
-          values: { ours: r.stack.throughput, baseline: r.base.throughput, ratio: r.throughputRatio, oursP50: r.stack.p50, baseP50: r.base.p50 },
+          values: {
+            ours: r.stack.throughput,
+            baseline: r.base.throughput,
+            ratio: r.throughputRatio,
+            oursP50: r.stack.p50,
+            baseP50: r.base.p50,
+          },
         });
       }
     }
@@ -257,7 +301,8 @@ async function main(): Promise<number> {
     await platform.db.query('update accounts set username = $2 where id = $1', [bob.id, MENTION_USERNAME]);
     const text = mentionText(MENTION_USERNAME, carol.id);
     const mentionRooms: string[] = [];
-    for (let i = 0; i < maxConcurrency; i++) mentionRooms.push(await createRoom(platform, alice.token, `mentions-${i}`, [bob.id, carol.id]));
+    for (let i = 0; i < maxConcurrency; i++)
+      mentionRooms.push(await createRoom(platform, alice.token, `mentions-${i}`, [bob.id, carol.id]));
     const results: PairedResult[] = [];
     for (const c of SEND_CONCURRENCIES) {
       const rooms = mentionRooms.slice(0, c);
@@ -266,31 +311,63 @@ async function main(): Promise<number> {
       progress(`send with mentions, ${label}: warm-up and ${SEND_ROUNDS} rounds of ${SEND_PER_ROUND} per side`);
       const [r] = await measurePaired(
         load,
-        [{ label, base: { kind: 'sql-send', accountId: alice.id, roomIds: rooms, text, ...common }, stack: { kind: 'http', targets: sendTargets(platform, alice.token, rooms, text), expect: 201, ...common } }],
-        { rounds: SEND_ROUNDS, perRound: SEND_PER_ROUND, warmup: SEND_WARMUP, between: () => settleOutbox(platform, alice.token, drainRoom) },
+        [
+          {
+            label,
+            base: { kind: 'sql-send', accountId: alice.id, roomIds: rooms, text, ...common },
+            stack: { kind: 'http', targets: sendTargets(platform, alice.token, rooms, text), expect: 201, ...common },
+          },
+        ],
+        {
+          rounds: SEND_ROUNDS,
+          perRound: SEND_PER_ROUND,
+          warmup: SEND_WARMUP,
+          between: () => settleOutbox(platform, alice.token, drainRoom),
+        },
       );
       checkPaired(r!, 'send with mentions', failures);
       results.push(r!);
     }
     // Every measured send resolved both mentions: bob's and carol's inbox rows grow with the stack's sends.
-    const { rows: inboxRows } = await platform.db.query<{ n: string }>('select count(*) as n from mentions where account_id = $1', [bob.id]);
+    const { rows: inboxRows } = await platform.db.query<{ n: string }>('select count(*) as n from mentions where account_id = $1', [
+      bob.id,
+    ]);
     const { rows: entityRows } = await platform.db.query<{ n: string }>(
-      "select count(*) as n from messages where sender_id = $1 and jsonb_array_length(entities) = 2 and room_id = any($2::uuid[])",
+      'select count(*) as n from messages where sender_id = $1 and jsonb_array_length(entities) = 2 and room_id = any($2::uuid[])',
       [alice.id, mentionRooms],
     );
-    out.push(`1b. SEND WITH MENTIONS  the same send with the text "${mentionText(MENTION_USERNAME, '<carol id>')}" (a username and the id form, both members)`);
-    out.push('   vs the same raw driver insert of that text (RAW_SEND_SQL: no parsing, no lookup, no inbox rows). The stack parses the text, resolves both');
-    out.push('   mentions and writes two mentions rows and a mention.created event in the send statement itself (one round trip, as a send without \'@\').');
-    out.push(`   ${SEND_WARMUP} warm-up requests per side, then ${SEND_ROUNDS} rounds of ${SEND_PER_ROUND} per side. Stack sends with both entities stored: ${entityRows[0]!.n}; bob's inbox rows: ${inboxRows[0]!.n}.`);
+    out.push(
+      `1b. SEND WITH MENTIONS  the same send with the text "${mentionText(MENTION_USERNAME, '<carol id>')}" (a username and the id form, both members)`,
+    );
+    out.push(
+      '   vs the same raw driver insert of that text (RAW_SEND_SQL: no parsing, no lookup, no inbox rows). The stack parses the text, resolves both',
+    );
+    out.push(
+      "   mentions and writes two mentions rows and a mention.created event in the send statement itself (one round trip, as a send without '@').",
+    );
+    out.push(
+      `   ${SEND_WARMUP} warm-up requests per side, then ${SEND_ROUNDS} rounds of ${SEND_PER_ROUND} per side. Stack sends with both entities stored: ${entityRows[0]!.n}; bob's inbox rows: ${inboxRows[0]!.n}.`,
+    );
     out.push('');
     out.push(
       table(
         ['case', 'stack req/s', 'driver req/s', 'req/s ratio', 'stack p50', 'driver p50', 'stack p99', 'driver p99', 'errors'],
-        results.map((r) => [r.label, rps(r.stack.throughput), rps(r.base.throughput), `${r.throughputRatio.toFixed(2)}x`, ms(r.stack.p50), ms(r.base.p50), ms(r.stack.p99), ms(r.base.p99), String(r.stack.errors + r.base.errors)]),
+        results.map((r) => [
+          r.label,
+          rps(r.stack.throughput),
+          rps(r.base.throughput),
+          `${r.throughputRatio.toFixed(2)}x`,
+          ms(r.stack.p50),
+          ms(r.base.p50),
+          ms(r.stack.p99),
+          ms(r.base.p99),
+          String(r.stack.errors + r.base.errors),
+        ]),
       ),
     );
     out.push('');
-    if (Number(entityRows[0]!.n) === 0 || Number(inboxRows[0]!.n) !== Number(entityRows[0]!.n)) failures.push(`send with mentions: ${entityRows[0]!.n} sends with entities, ${inboxRows[0]!.n} inbox rows`);
+    if (Number(entityRows[0]!.n) === 0 || Number(inboxRows[0]!.n) !== Number(entityRows[0]!.n))
+      failures.push(`send with mentions: ${entityRows[0]!.n} sends with entities, ${inboxRows[0]!.n} inbox rows`);
     SEND_CONCURRENCIES.forEach((c, i) => {
       const r = results[i]!;
       goals.push({
@@ -300,7 +377,13 @@ async function main(): Promise<number> {
         ratio: fmtRatio(r.throughputRatio),
         goal: `>= ${SEND_RATIO_GOAL}x`,
         met: r.throughputRatio >= SEND_RATIO_GOAL,
-        values: { ours: r.stack.throughput, baseline: r.base.throughput, ratio: r.throughputRatio, oursP50: r.stack.p50, baseP50: r.base.p50 },
+        values: {
+          ours: r.stack.throughput,
+          baseline: r.base.throughput,
+          ratio: r.throughputRatio,
+          oursP50: r.stack.p50,
+          baseP50: r.base.p50,
+        },
       });
     });
   }
@@ -312,7 +395,9 @@ async function main(): Promise<number> {
     const common = { concurrency: RATE_MAX_IN_FLIGHT, requests: 0, warmup: 0, capMs: RATE_RUN_MS, rate };
     const runs = { stack: [] as RawResult[], base: [] as RawResult[] };
     for (let round = 0; round < RATE_ROUNDS; round++) {
-      progress(`send at ${rate} req/s (half of ${maxStackRate.toFixed(0)}): round ${round + 1}/${RATE_ROUNDS}, ${RATE_RUN_MS / 1000}s per side`);
+      progress(
+        `send at ${rate} req/s (half of ${maxStackRate.toFixed(0)}): round ${round + 1}/${RATE_ROUNDS}, ${RATE_RUN_MS / 1000}s per side`,
+      );
       for (const side of round % 2 === 0 ? (['base', 'stack'] as const) : (['stack', 'base'] as const)) {
         runs[side].push(
           side === 'stack'
@@ -324,11 +409,18 @@ async function main(): Promise<number> {
     }
     const stack = summarize(runs.stack);
     const base = summarize(runs.base);
-    for (const [side, r] of [['stack', stack], ['driver', base]] as const) {
+    for (const [side, r] of [
+      ['stack', stack],
+      ['driver', base],
+    ] as const) {
       if (r.errors > 0) failures.push(`send at half rate (${side}): ${r.errors} failed; first: ${r.firstError}`);
     }
-    out.push(`1b. SEND AT HALF THE MAXIMUM RATE  open loop at ${rate} req/s (half the stack's ${maxConcurrency}-room throughput above), ${maxConcurrency} rooms,`);
-    out.push(`   at most ${RATE_MAX_IN_FLIGHT} in flight, ${RATE_ROUNDS} rounds of ${RATE_RUN_MS / 1000}s per side; latency from each request's due time (queueing included).`);
+    out.push(
+      `1b. SEND AT HALF THE MAXIMUM RATE  open loop at ${rate} req/s (half the stack's ${maxConcurrency}-room throughput above), ${maxConcurrency} rooms,`,
+    );
+    out.push(
+      `   at most ${RATE_MAX_IN_FLIGHT} in flight, ${RATE_ROUNDS} rounds of ${RATE_RUN_MS / 1000}s per side; latency from each request's due time (queueing included).`,
+    );
     out.push('');
     out.push(
       table(
@@ -355,7 +447,9 @@ async function main(): Promise<number> {
   if (sections.has('scroll')) {
     const smallRoom = await createRoom(platform, alice.token, 'scroll-1k');
     const bigRoom = await createRoom(platform, alice.token, 'scroll-1M');
-    progress(`seeding ${SMALL_ROOM.toLocaleString('en')} and ${BIG_ROOM.toLocaleString('en')} messages (INSERT ... SELECT generate_series)`);
+    progress(
+      `seeding ${SMALL_ROOM.toLocaleString('en')} and ${BIG_ROOM.toLocaleString('en')} messages (INSERT ... SELECT generate_series)`,
+    );
     const seedStart = performance.now();
     await seedRoom(platform, smallRoom, alice.id, SMALL_ROOM, idFn);
     await seedRoom(platform, bigRoom, alice.id, BIG_ROOM, idFn);
@@ -383,7 +477,13 @@ async function main(): Promise<number> {
           base: { kind: 'sql-page', roomId, beforeSeq, limit: PAGE_LIMIT, ...common },
           stack: {
             kind: 'http',
-            targets: [{ url: `${platform.chatUrl}/api/v1/rooms/${roomId}/messages${query}`, method: 'GET', headers: { authorization: `Bearer ${alice.token}` } }],
+            targets: [
+              {
+                url: `${platform.chatUrl}/api/v1/rooms/${roomId}/messages${query}`,
+                method: 'GET',
+                headers: { authorization: `Bearer ${alice.token}` },
+              },
+            ],
             expect: 200,
             ...common,
           },
@@ -400,14 +500,23 @@ async function main(): Promise<number> {
     for (const c of scrollCases) plans.push(await explainPage(platform, c.roomId, c.beforeSeq));
     for (const r of results) checkPaired(r, 'scroll', failures);
     // Sanity: a middle page through the API holds the expected messages.
-    const probe = await call(platform.chatUrl, 'GET', `/api/v1/rooms/${bigRoom}/messages?before=${encodeCursor({ s: BIG_ROOM / 2 + 1 }, historyList(bigRoom, undefined))}`, { token: alice.token });
+    const probe = await call(
+      platform.chatUrl,
+      'GET',
+      `/api/v1/rooms/${bigRoom}/messages?before=${encodeCursor({ s: BIG_ROOM / 2 + 1 }, historyList(bigRoom, undefined))}`,
+      { token: alice.token },
+    );
     const texts = (probe.body?.data ?? []).map((m: { text: string }) => m.text);
     const expectedLast = `seeded message number ${BIG_ROOM / 2}`;
     if (probe.status !== 200 || texts.length !== PAGE_LIMIT || texts[texts.length - 1] !== expectedLast) {
-      failures.push(`scroll sanity: expected ${PAGE_LIMIT} messages ending with "${expectedLast}", got HTTP ${probe.status} ${texts.length} items`);
+      failures.push(
+        `scroll sanity: expected ${PAGE_LIMIT} messages ending with "${expectedLast}", got HTTP ${probe.status} ${texts.length} items`,
+      );
     }
 
-    out.push(`2. SCROLL  GET /api/v1/rooms/{roomId}/messages (limit ${PAGE_LIMIT}) vs the service's keyset page query on messages(room_id, seq)`);
+    out.push(
+      `2. SCROLL  GET /api/v1/rooms/{roomId}/messages (limit ${PAGE_LIMIT}) vs the service's keyset page query on messages(room_id, seq)`,
+    );
     out.push(
       `   concurrency 1; ${SCROLL_WARMUP} warm-up requests per case and side, then ${SCROLL_ROUNDS} interleaved rounds of ${SCROLL_PER_ROUND}. Seeded with one ` +
         `INSERT ... SELECT generate_series\n   (${(seedMs / 1000).toFixed(1)}s for ${(SMALL_ROOM + BIG_ROOM).toLocaleString('en')} rows), then VACUUM ANALYZE (${(analyzeMs / 1000).toFixed(1)}s). ` +
@@ -416,7 +525,18 @@ async function main(): Promise<number> {
     out.push('');
     out.push(
       table(
-        ['case', 'stack p50', 'driver p50', 'added p50', 'p50 ratio', 'stack p99', 'driver p99', 'stack req/s', 'errors', 'plan (EXPLAIN ANALYZE of the page query)'],
+        [
+          'case',
+          'stack p50',
+          'driver p50',
+          'added p50',
+          'p50 ratio',
+          'stack p99',
+          'driver p99',
+          'stack req/s',
+          'errors',
+          'plan (EXPLAIN ANALYZE of the page query)',
+        ],
         results.map((r, i) => [
           r.label,
           ms(r.stack.p50),

@@ -35,7 +35,10 @@ async function main(): Promise<number> {
   const rooms: Array<{ id: string; sender: TestAccount }> = [];
   for (let i = 0; i < ROOMS; i++) {
     const owner = senders[i % SENDERS]!;
-    const res = await call(platform.chatUrl, 'POST', '/api/v1/rooms', { token: owner.token, body: { type: 'GROUP', name: `bench ${i}`, memberIds: senders.filter((s) => s !== owner).map((s) => s.id) } });
+    const res = await call(platform.chatUrl, 'POST', '/api/v1/rooms', {
+      token: owner.token,
+      body: { type: 'GROUP', name: `bench ${i}`, memberIds: senders.filter((s) => s !== owner).map((s) => s.id) },
+    });
     if (res.status !== 201) throw new Error(`room: ${res.status} ${JSON.stringify(res.body)}`);
     rooms.push({ id: res.body.data.id, sender: owner });
   }
@@ -45,7 +48,10 @@ async function main(): Promise<number> {
     const room = rooms[i % ROOMS]!;
     const sender = senders[(i * 7) % SENDERS]!;
     const sendAt = new Date(due + ((i * 397) % 1000)).toISOString(); // spread over the one second
-    const res = await call(platform.chatUrl, 'POST', `/api/v1/rooms/${room.id}/messages/scheduled`, { token: sender.token, body: { text: `bench ${i}`, sendAt } });
+    const res = await call(platform.chatUrl, 'POST', `/api/v1/rooms/${room.id}/messages/scheduled`, {
+      token: sender.token,
+      body: { text: `bench ${i}`, sendAt },
+    });
     if (res.status !== 201) throw new Error(`schedule ${i}: ${res.status} ${JSON.stringify(res.body)}`);
   };
   const trialStart = performance.now();
@@ -53,7 +59,7 @@ async function main(): Promise<number> {
   await Promise.all(Array.from({ length: 50 }, (_, i) => create(MESSAGES + i, trialDue)));
   await platform.db.query("update scheduled_messages set status = 'CANCELLED' where text like 'bench %'");
   const perCreate = (performance.now() - trialStart) / 50;
-  const due = Math.ceil((Date.now() + (perCreate * MESSAGES) / CREATE_CONCURRENCY * 3 + LEAD_MS) / 1000) * 1000;
+  const due = Math.ceil((Date.now() + ((perCreate * MESSAGES) / CREATE_CONCURRENCY) * 3 + LEAD_MS) / 1000) * 1000;
   progress(`creating ${MESSAGES} scheduled messages due in the second starting ${new Date(due).toISOString()}`);
   const createStart = performance.now();
   for (let i = 0; i < MESSAGES; i += CREATE_CONCURRENCY) {
@@ -66,7 +72,9 @@ async function main(): Promise<number> {
   const deadline = due + WAIT_CAP_MS;
   let observedMs = NaN;
   for (;;) {
-    const { rows } = await platform.db.query<{ n: string }>("select count(*) as n from scheduled_messages where text like 'bench %' and status = 'PENDING'");
+    const { rows } = await platform.db.query<{ n: string }>(
+      "select count(*) as n from scheduled_messages where text like 'bench %' and status = 'PENDING'",
+    );
     if (Number(rows[0]!.n) === 0) observedMs = Date.now() - due;
     if (Number(rows[0]!.n) === 0 || Date.now() > deadline) break;
     await sleep(50);
@@ -105,11 +113,24 @@ async function main(): Promise<number> {
 
   const out: string[] = [];
   out.push('');
-  out.push(`SCHEDULED MESSAGES  ${MESSAGES} due within one second over ${ROOMS} rooms, one platform with its time worker (BullMQ delayed jobs, batches of 100)`);
+  out.push(
+    `SCHEDULED MESSAGES  ${MESSAGES} due within one second over ${ROOMS} rooms, one platform with its time worker (BullMQ delayed jobs, batches of 100)`,
+  );
   out.push('');
   out.push(
     table(
-      ['messages', 'sent', 'failed', 'duplicates', 'lateness p50', 'lateness p99', 'lateness max', 'goal p99', 'last row stamped', 'all committed (seen)'],
+      [
+        'messages',
+        'sent',
+        'failed',
+        'duplicates',
+        'lateness p50',
+        'lateness p99',
+        'lateness max',
+        'goal p99',
+        'last row stamped',
+        'all committed (seen)',
+      ],
       [
         [
           String(MESSAGES),
@@ -127,14 +148,18 @@ async function main(): Promise<number> {
     ),
   );
   out.push('Lateness: messages.created_at (stamped as each message is inserted) minus sendAt. The last two columns count from the start');
-  out.push('of the due second: the last row\'s stamp, and when polling every 50 ms first saw every row settled (commit included).');
+  out.push("of the due second: the last row's stamp, and when polling every 50 ms first saw every row settled (commit included).");
   out.push('');
   out.push(`Baseline: the same ${MESSAGES} inserts through the send statement by the pg driver, 4 at a time: ${ms(baseMs)} ms in all.`);
-  out.push(`Creating them through the API took ${(createMs / 1000).toFixed(1)} s (${CREATE_CONCURRENCY} at a time). Total run time ${elapsed()}.`);
+  out.push(
+    `Creating them through the API took ${(createMs / 1000).toFixed(1)} s (${CREATE_CONCURRENCY} at a time). Total run time ${elapsed()}.`,
+  );
   const failures: string[] = [];
-  if (sent.length !== MESSAGES) failures.push(`${MESSAGES - sent.length} message(s) not sent within ${WAIT_CAP_MS / 1000}s of the due second`);
+  if (sent.length !== MESSAGES)
+    failures.push(`${MESSAGES - sent.length} message(s) not sent within ${WAIT_CAP_MS / 1000}s of the due second`);
   if (duplicates !== 0) failures.push(`${duplicates} duplicate message(s)`);
-  if (!(percentile(late, 99) <= GOAL_P99_MS)) failures.push(`p99 lateness ${ms(percentile(late, 99))} ms is over the goal of ${GOAL_P99_MS} ms`);
+  if (!(percentile(late, 99) <= GOAL_P99_MS))
+    failures.push(`p99 lateness ${ms(percentile(late, 99))} ms is over the goal of ${GOAL_P99_MS} ms`);
   out.push(failures.length === 0 ? 'Goal met: p99 within 1 s, no duplicates.' : `FAILURES\n${failures.map((f) => `  ${f}`).join('\n')}`);
   process.stdout.write(`${out.join('\n')}\n`);
   return failures.length === 0 ? 0 : 1;

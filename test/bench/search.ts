@@ -54,9 +54,16 @@ async function seed(p: TestPlatform, searcherId: string, writerId: string): Prom
   }
 }
 
-export async function benchSearch(p: TestPlatform, tenant: TestTenant, load: LoadGenerator): Promise<{ lines: string[]; failures: string[]; goals: GoalRow[] }> {
+export async function benchSearch(
+  p: TestPlatform,
+  tenant: TestTenant,
+  load: LoadGenerator,
+): Promise<{ lines: string[]; failures: string[]; goals: GoalRow[] }> {
   const failures: string[] = [];
-  const [searcher, writer] = await Promise.all([tenant.account({ displayName: 'Searcher' }), tenant.account({ displayName: 'Search Writer' })]);
+  const [searcher, writer] = await Promise.all([
+    tenant.account({ displayName: 'Searcher' }),
+    tenant.account({ displayName: 'Search Writer' }),
+  ]);
   progress(`search: seeding ${ROOMS} rooms x ${MESSAGES_PER_ROOM} messages, the searcher a member of ${MEMBER_OF}`);
   await seed(p, searcher.id, writer.id);
   await p.db.query('vacuum (analyze) rooms, room_members, messages');
@@ -112,11 +119,24 @@ export async function benchSearch(p: TestPlatform, tenant: TestTenant, load: Loa
     `5. SEARCH  GET /api/v1/search/messages over ${(ROOMS * MESSAGES_PER_ROOM).toLocaleString('en')} messages in ${ROOMS.toLocaleString('en')} rooms ` +
       `(${WORDS_PER_MESSAGE} words each from ${VOCABULARY.toLocaleString('en')}, skewed), a member of ${MEMBER_OF}; limit 20; index messages_search ${sizes[0]?.size}`,
   );
-  lines.push(`   concurrency 1; ${WARMUP} warm-up requests per case and side, then ${ROUNDS} interleaved rounds of ${PER_ROUND} (medians of rounds). driver = the statements the request ran, replayed.`);
+  lines.push(
+    `   concurrency 1; ${WARMUP} warm-up requests per case and side, then ${ROUNDS} interleaved rounds of ${PER_ROUND} (medians of rounds). driver = the statements the request ran, replayed.`,
+  );
   lines.push('');
   lines.push(
     table(
-      ['query', 'matches', 'stack p50', 'stack p99', 'driver p50', 'driver p99', 'p50 ratio', 'stack req/s', 'errors', `goal p50 <= ${GOAL_P50_MS}, p99 <= ${GOAL_P99_MS} ms`],
+      [
+        'query',
+        'matches',
+        'stack p50',
+        'stack p99',
+        'driver p50',
+        'driver p99',
+        'p50 ratio',
+        'stack req/s',
+        'errors',
+        `goal p50 <= ${GOAL_P50_MS}, p99 <= ${GOAL_P99_MS} ms`,
+      ],
       results.map((r, i) => [
         `${r.label} (${queries[i]!.q})`,
         String(hits[i]),

@@ -46,7 +46,9 @@ function record(body: string): void {
 }
 
 function frame(command: string, headers: Record<string, string>): string {
-  return `${command}\n${Object.entries(headers).map(([k, v]) => `${k}:${v}`).join('\n')}\n\n\0`;
+  return `${command}\n${Object.entries(headers)
+    .map(([k, v]) => `${k}:${v}`)
+    .join('\n')}\n\n\0`;
 }
 
 /** Opens one session; resolves once it is subscribed (STOMP) or open (raw), rejects with the server's reason. */
@@ -70,7 +72,14 @@ function open(c: SwarmConnect, token: string): Promise<WebSocket> {
       return;
     }
     ws.on('open', () => {
-      ws.send(frame('CONNECT', { 'accept-version': '1.2', host: 'bench', Authorization: `Bearer ${token}`, 'heart-beat': `${c.heartbeatMs},${c.heartbeatMs}` }));
+      ws.send(
+        frame('CONNECT', {
+          'accept-version': '1.2',
+          host: 'bench',
+          Authorization: `Bearer ${token}`,
+          'heart-beat': `${c.heartbeatMs},${c.heartbeatMs}`,
+        }),
+      );
     });
     ws.on('message', (data) => {
       const text = data.toString();
@@ -135,9 +144,18 @@ async function connectAll(c: SwarmConnect): Promise<SwarmReply> {
 process.on('message', (command: SwarmCommand) => {
   const reply = (r: SwarmReply) => process.send!(r);
   if (command.type === 'connect') {
-    connectAll(command).then(reply, (err: unknown) => reply({ type: 'connected', open: 0, failed: command.accountIds.length, firstError: String(err), seconds: 0 }));
+    connectAll(command).then(reply, (err: unknown) =>
+      reply({ type: 'connected', open: 0, failed: command.accountIds.length, firstError: String(err), seconds: 0 }),
+    );
   } else if (command.type === 'collect') {
-    reply({ type: 'collected', topic: command.topic, latencies: latencies.get(command.topic) ?? [], bytes: bytes.get(command.topic) ?? 0, closed, closeReasons });
+    reply({
+      type: 'collected',
+      topic: command.topic,
+      latencies: latencies.get(command.topic) ?? [],
+      bytes: bytes.get(command.topic) ?? 0,
+      closed,
+      closeReasons,
+    });
     latencies.delete(command.topic);
     bytes.delete(command.topic);
   } else {

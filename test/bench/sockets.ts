@@ -94,7 +94,13 @@ async function startNode(databaseUrl: string, redisUrl: string): Promise<{ url: 
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`the node exited with ${child.exitCode}`);
-    if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) return { url, child };
+    if (
+      await fetch(`${url}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { url, child };
     await sleep(100);
   }
   throw new Error('the node did not become ready');
@@ -105,7 +111,10 @@ class Generator {
   private waiting: Array<(r: SwarmReply) => void> = [];
 
   constructor() {
-    this.child = fork(join(here, 'socket-swarm.js'), [], { execArgv: ['--max-old-space-size=4096'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child = fork(join(here, 'socket-swarm.js'), [], {
+      execArgv: ['--max-old-space-size=4096'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     this.child.on('message', (r: SwarmReply) => this.waiting.shift()?.(r));
     cleanups.push(async () => {
       if (this.child.exitCode === null) this.child.kill('SIGKILL');
@@ -121,7 +130,12 @@ class Generator {
 }
 
 /** Collects the latencies of a topic from every generator until `expected` arrived or `waitMs` passed. */
-async function collect(generators: Generator[], topic: string, expected: number, waitMs: number): Promise<{ latencies: number[]; bytes: number; closed: number; closeReasons: Record<string, number> }> {
+async function collect(
+  generators: Generator[],
+  topic: string,
+  expected: number,
+  waitMs: number,
+): Promise<{ latencies: number[]; bytes: number; closed: number; closeReasons: Record<string, number> }> {
   const latencies: number[] = [];
   let bytes = 0;
   let closed: number;
@@ -148,7 +162,12 @@ async function connect(generators: Generator[], base: Omit<SwarmConnect, 'accoun
   const per = Math.ceil(accountIds.length / generators.length);
   const replies = await Promise.all(
     generators.map((g, i) =>
-      g.ask<Extract<SwarmReply, { type: 'connected' }>>({ type: 'connect', ...base, localAddress: `127.0.0.${11 + i}`, accountIds: accountIds.slice(i * per, (i + 1) * per) }),
+      g.ask<Extract<SwarmReply, { type: 'connected' }>>({
+        type: 'connect',
+        ...base,
+        localAddress: `127.0.0.${11 + i}`,
+        accountIds: accountIds.slice(i * per, (i + 1) * per),
+      }),
     ),
   );
   const open = replies.reduce((n, r) => n + r.open, 0);
@@ -182,24 +201,45 @@ async function main(): Promise<number> {
   const jwk = await exportJWK(tenant.privateKey);
   progress(`opening ${TOTAL} STOMP sessions from ${GENERATORS} generators (heart-beats every ${HEARTBEAT_MS} ms)`);
   const wsUrl = `${node.url.replace('http', 'ws')}/ws`;
-  const opened = await connect(generators, { url: wsUrl, jwk, kid: tenant.kid, issuer: tenant.moduleCode, audience: control.config.jwtAudience, customer: tenant.customer, heartbeatMs: HEARTBEAT_MS, inFlight: 64 }, accountIds);
-  progress(`${opened.open} open, ${opened.failed} failed${opened.firstError ? ` (first: ${opened.firstError})` : ''} in ${opened.seconds.toFixed(1)} s`);
+  const opened = await connect(
+    generators,
+    {
+      url: wsUrl,
+      jwk,
+      kid: tenant.kid,
+      issuer: tenant.moduleCode,
+      audience: control.config.jwtAudience,
+      customer: tenant.customer,
+      heartbeatMs: HEARTBEAT_MS,
+      inFlight: 64,
+    },
+    accountIds,
+  );
+  progress(
+    `${opened.open} open, ${opened.failed} failed${opened.firstError ? ` (first: ${opened.firstError})` : ''} in ${opened.seconds.toFixed(1)} s`,
+  );
   await sleep(3_000);
   const rssSessions = await sum(workers);
 
   progress(`a room of ${ROOM} members, all connected: ${ROOM_MESSAGES} messages`);
   const owner = accountIds[0]!;
   const ownerToken = await tenant.sign({}, { subject: owner });
-  const created = await call(node.url, 'POST', '/api/v1/rooms', { token: ownerToken, body: { type: 'GROUP', name: 'Bench room', memberIds: accountIds.slice(1, 500) } });
+  const created = await call(node.url, 'POST', '/api/v1/rooms', {
+    token: ownerToken,
+    body: { type: 'GROUP', name: 'Bench room', memberIds: accountIds.slice(1, 500) },
+  });
   if (created.status !== 201) throw new Error(`create room: HTTP ${created.status} ${JSON.stringify(created.body)}`);
   const roomId = created.body.data.id as string;
-  await control.db.query(
-    `insert into room_members (room_id, account_id, role, joined_at) select $1, unnest($2::uuid[]), 'MEMBER', now()`,
-    [roomId, accountIds.slice(500, ROOM)],
-  );
+  await control.db.query(`insert into room_members (room_id, account_id, role, joined_at) select $1, unnest($2::uuid[]), 'MEMBER', now()`, [
+    roomId,
+    accountIds.slice(500, ROOM),
+  ]);
   await sleep(1_000);
   for (let k = 0; k < ROOM_MESSAGES; k++) {
-    const sent = await call(node.url, 'POST', `/api/v1/rooms/${roomId}/messages`, { token: ownerToken, body: { text: `bench message ${k}` } });
+    const sent = await call(node.url, 'POST', `/api/v1/rooms/${roomId}/messages`, {
+      token: ownerToken,
+      body: { text: `bench message ${k}` },
+    });
     if (sent.status !== 201) throw new Error(`send: HTTP ${sent.status}`);
     await sleep(500);
   }
@@ -207,7 +247,10 @@ async function main(): Promise<number> {
 
   progress(`${BROADCASTS} admin broadcasts to every session`);
   for (let k = 0; k < BROADCASTS; k++) {
-    const sent = await call(node.url, 'POST', '/api/v1/admin/broadcasts', { token: adminToken, body: { title: 'Bench', text: `bench broadcast ${k}` } });
+    const sent = await call(node.url, 'POST', '/api/v1/admin/broadcasts', {
+      token: adminToken,
+      body: { title: 'Bench', text: `bench broadcast ${k}` },
+    });
     if (sent.status !== 200 && sent.status !== 201) throw new Error(`broadcast: HTTP ${sent.status} ${JSON.stringify(sent.body)}`);
     await sleep(4_000);
   }
@@ -230,7 +273,11 @@ async function main(): Promise<number> {
   const { port } = await askBare<Extract<BareReply, { type: 'listening' }>>();
   const bareBefore = (await askBare<Extract<BareReply, { type: 'rss' }>>({ type: 'rss' })).rss;
   const baseGenerators = Array.from({ length: 2 }, () => new Generator());
-  const bareOpen = await connect(baseGenerators, { url: `ws://127.0.0.1:${port}`, jwk, kid: '', issuer: '', audience: '', customer: '', heartbeatMs: 0, inFlight: 64, raw: true }, accountIds.slice(0, BASELINE_SOCKETS));
+  const bareOpen = await connect(
+    baseGenerators,
+    { url: `ws://127.0.0.1:${port}`, jwk, kid: '', issuer: '', audience: '', customer: '', heartbeatMs: 0, inFlight: 64, raw: true },
+    accountIds.slice(0, BASELINE_SOCKETS),
+  );
   await sleep(2_000);
   const bareAfter = (await askBare<Extract<BareReply, { type: 'rss' }>>({ type: 'rss' })).rss;
   // The same body size as a room message's event, so that the two writes compare.
@@ -249,14 +296,37 @@ async function main(): Promise<number> {
   const roomP99 = percentile(room.latencies, 99);
   const broadcastP99 = percentile(broadcast.latencies, 99);
   const verdict = (value: number, goal: number) => (value <= goal ? `p99 <= ${goal} ms: met` : `p99 <= ${goal} ms: NOT met`);
-  process.stdout.write(`\nSessions at scale: one chat node (${WORKERS} worker process${WORKERS > 1 ? 'es' : ''}), ${opened.open} STOMP sessions with ${HEARTBEAT_MS / 1000} s heart-beats\n\n`);
+  process.stdout.write(
+    `\nSessions at scale: one chat node (${WORKERS} worker process${WORKERS > 1 ? 'es' : ''}), ${opened.open} STOMP sessions with ${HEARTBEAT_MS / 1000} s heart-beats\n\n`,
+  );
   process.stdout.write(
     table(
       ['measure', 'samples', 'p50 ms', 'p99 ms', 'max ms', 'goal'],
       [
-        [`message to a room of ${ROOM} connected members`, `${room.latencies.length} of ${ROOM_MESSAGES * ROOM}`, ms(percentile(room.latencies, 50)), ms(roomP99), ms(room.latencies.at(-1) ?? NaN), verdict(roomP99, GOAL_ROOM_P99_MS)],
-        [`admin broadcast to all ${opened.open} sessions`, `${broadcast.latencies.length} of ${BROADCASTS * opened.open}`, ms(percentile(broadcast.latencies, 50)), ms(broadcastP99), ms(broadcast.latencies.at(-1) ?? NaN), verdict(broadcastP99, GOAL_BROADCAST_P99_MS)],
-        [`baseline: bare ws server, one frame to ${bareOpen.open} connections`, `${base.latencies.length} of ${ROOM_MESSAGES * bareOpen.open}`, ms(percentile(base.latencies, 50)), ms(percentile(base.latencies, 99)), ms(base.latencies.at(-1) ?? NaN), '-'],
+        [
+          `message to a room of ${ROOM} connected members`,
+          `${room.latencies.length} of ${ROOM_MESSAGES * ROOM}`,
+          ms(percentile(room.latencies, 50)),
+          ms(roomP99),
+          ms(room.latencies.at(-1) ?? NaN),
+          verdict(roomP99, GOAL_ROOM_P99_MS),
+        ],
+        [
+          `admin broadcast to all ${opened.open} sessions`,
+          `${broadcast.latencies.length} of ${BROADCASTS * opened.open}`,
+          ms(percentile(broadcast.latencies, 50)),
+          ms(broadcastP99),
+          ms(broadcast.latencies.at(-1) ?? NaN),
+          verdict(broadcastP99, GOAL_BROADCAST_P99_MS),
+        ],
+        [
+          `baseline: bare ws server, one frame to ${bareOpen.open} connections`,
+          `${base.latencies.length} of ${ROOM_MESSAGES * bareOpen.open}`,
+          ms(percentile(base.latencies, 50)),
+          ms(percentile(base.latencies, 99)),
+          ms(base.latencies.at(-1) ?? NaN),
+          '-',
+        ],
       ],
     ) + '\n\n',
   );
@@ -264,7 +334,13 @@ async function main(): Promise<number> {
     table(
       ['memory', 'before', 'with sessions', 'at the end', 'per session'],
       [
-        [`chat node (${workers.length} process${workers.length > 1 ? 'es' : ''}, RSS)`, mib(rssBefore), mib(rssSessions), mib(rssEnd), `${(perSession / 1024).toFixed(1)} KiB`],
+        [
+          `chat node (${workers.length} process${workers.length > 1 ? 'es' : ''}, RSS)`,
+          mib(rssBefore),
+          mib(rssSessions),
+          mib(rssEnd),
+          `${(perSession / 1024).toFixed(1)} KiB`,
+        ],
         ['baseline: bare ws server (RSS)', mib(bareBefore), mib(bareAfter), '-', `${(perBare / 1024).toFixed(1)} KiB`],
       ],
     ) + '\n',
@@ -276,14 +352,41 @@ async function main(): Promise<number> {
   );
   const failures: string[] = [];
   if (opened.failed > 0) failures.push(`${opened.failed} sessions failed to open (first: ${opened.firstError})`);
-  if (broadcast.closed > 0) failures.push(`${broadcast.closed} sessions closed by the node during the run: ${JSON.stringify(broadcast.closeReasons)}`);
-  if (room.latencies.length < ROOM_MESSAGES * ROOM) failures.push(`room: ${ROOM_MESSAGES * ROOM - room.latencies.length} deliveries missing`);
-  if (broadcast.latencies.length < BROADCASTS * opened.open) failures.push(`broadcast: ${BROADCASTS * opened.open - broadcast.latencies.length} deliveries missing`);
+  if (broadcast.closed > 0)
+    failures.push(`${broadcast.closed} sessions closed by the node during the run: ${JSON.stringify(broadcast.closeReasons)}`);
+  if (room.latencies.length < ROOM_MESSAGES * ROOM)
+    failures.push(`room: ${ROOM_MESSAGES * ROOM - room.latencies.length} deliveries missing`);
+  if (broadcast.latencies.length < BROADCASTS * opened.open)
+    failures.push(`broadcast: ${BROADCASTS * opened.open - broadcast.latencies.length} deliveries missing`);
   const baseP99 = percentile(base.latencies, 99);
   const goals: GoalRow[] = [
-    { name: `sockets: message to a room of ${ROOM} connected members, p99`, ours: fmtMs(roomP99), baseline: `bare ws write to ${bareOpen.open}: ${fmtMs(baseP99)}`, ratio: fmtRatio(roomP99 / baseP99), goal: `p99 <= ${GOAL_ROOM_P99_MS} ms`, met: roomP99 <= GOAL_ROOM_P99_MS, values: { p99: roomP99, baselineP99: baseP99 } },
-    { name: `sockets: admin broadcast to ${opened.open} sessions, p99`, ours: fmtMs(broadcastP99), baseline: `bare ws write to ${bareOpen.open}: ${fmtMs(baseP99)}`, ratio: fmtRatio(broadcastP99 / baseP99), goal: `p99 <= ${GOAL_BROADCAST_P99_MS} ms`, met: broadcastP99 <= GOAL_BROADCAST_P99_MS, values: { p99: broadcastP99, sessions: opened.open } },
-    { name: `sockets: memory per session (${opened.open} sessions, RSS)`, ours: `${(perSession / 1024).toFixed(1)} KiB`, baseline: `bare ws: ${(perBare / 1024).toFixed(1)} KiB`, ratio: fmtRatio(perSession / perBare), goal: `${TOTAL} sessions held`, met: opened.open === TOTAL, values: { bytesPerSession: perSession, bareBytesPerConnection: perBare } },
+    {
+      name: `sockets: message to a room of ${ROOM} connected members, p99`,
+      ours: fmtMs(roomP99),
+      baseline: `bare ws write to ${bareOpen.open}: ${fmtMs(baseP99)}`,
+      ratio: fmtRatio(roomP99 / baseP99),
+      goal: `p99 <= ${GOAL_ROOM_P99_MS} ms`,
+      met: roomP99 <= GOAL_ROOM_P99_MS,
+      values: { p99: roomP99, baselineP99: baseP99 },
+    },
+    {
+      name: `sockets: admin broadcast to ${opened.open} sessions, p99`,
+      ours: fmtMs(broadcastP99),
+      baseline: `bare ws write to ${bareOpen.open}: ${fmtMs(baseP99)}`,
+      ratio: fmtRatio(broadcastP99 / baseP99),
+      goal: `p99 <= ${GOAL_BROADCAST_P99_MS} ms`,
+      met: broadcastP99 <= GOAL_BROADCAST_P99_MS,
+      values: { p99: broadcastP99, sessions: opened.open },
+    },
+    {
+      name: `sockets: memory per session (${opened.open} sessions, RSS)`,
+      ours: `${(perSession / 1024).toFixed(1)} KiB`,
+      baseline: `bare ws: ${(perBare / 1024).toFixed(1)} KiB`,
+      ratio: fmtRatio(perSession / perBare),
+      goal: `${TOTAL} sessions held`,
+      met: opened.open === TOTAL,
+      values: { bytesPerSession: perSession, bareBytesPerConnection: perBare },
+    },
   ];
   await writeSection('sockets', goals, failures);
   return failures.length === 0 ? 0 : 1;

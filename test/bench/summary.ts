@@ -16,14 +16,25 @@ if (sections.length === 0) {
 const rows = sections.flatMap((s) => s.rows);
 const out: string[] = ['', 'BENCHMARK GOALS (figures are medians of rounds; ratios are medians of per-round ratios measured side by side)'];
 for (const s of sections) {
-  out.push(`  ${s.section}: finished ${s.finishedAt}, node ${s.node}, ${s.cpus} CPU(s), load average ${s.loadStart.join(' ')} at start, ${s.loadEnd.join(' ')} at end`);
+  out.push(
+    `  ${s.section}: finished ${s.finishedAt}, node ${s.node}, ${s.cpus} CPU(s), load average ${s.loadStart.join(' ')} at start, ${s.loadEnd.join(' ')} at end`,
+  );
 }
 out.push('');
-out.push(table(['name', 'ours', 'baseline', 'ratio', 'goal', 'met'], rows.map((r) => [r.name, r.ours, r.baseline, r.ratio, r.goal, r.met === null ? '-' : r.met ? 'yes' : 'NO'])));
+out.push(
+  table(
+    ['name', 'ours', 'baseline', 'ratio', 'goal', 'met'],
+    rows.map((r) => [r.name, r.ours, r.baseline, r.ratio, r.goal, r.met === null ? '-' : r.met ? 'yes' : 'NO']),
+  ),
+);
 const missed = rows.filter((r) => r.met === false);
 const failures = sections.flatMap((s) => s.failures.map((f) => `${s.section}: ${f}`));
 out.push('');
-out.push(missed.length === 0 ? 'Every goal met.' : `${missed.length} goal(s) not met: ${missed.map((r) => r.name).join('; ')} (see docs/performance.md).`);
+out.push(
+  missed.length === 0
+    ? 'Every goal met.'
+    : `${missed.length} goal(s) not met: ${missed.map((r) => r.name).join('; ')} (see docs/performance.md).`,
+);
 if (failures.length > 0) out.push('FAILURES', ...failures.map((f) => `  ${f}`));
 process.stdout.write(`${out.join('\n')}\n`);
 const latest = join(benchDir(), 'latest.json');

@@ -65,14 +65,31 @@ export async function startSynapse(python: string, dataFolder: string, databaseU
   // Synapse runs in its data folder; a relative config path would be taken relative to that folder.
   const dataDir = resolve(dataFolder);
   if (spawnSync(python, ['-c', 'import synapse']).status !== 0) {
-    throw new Error(`${python} cannot import synapse: install it with \`make bench-peer\` (matrix-synapse[postgres] from PyPI into .tools/synapse) or set SYNAPSE_PYTHON`);
+    throw new Error(
+      `${python} cannot import synapse: install it with \`make bench-peer\` (matrix-synapse[postgres] from PyPI into .tools/synapse) or set SYNAPSE_PYTHON`,
+    );
   }
   await mkdir(dataDir, { recursive: true });
   await ensureDatabase(databaseUrl);
   const config = join(dataDir, 'homeserver.yaml');
   const port = await freePort();
   if (!existsSync(config)) {
-    const generated = spawnSync(python, ['-m', 'synapse.app.homeserver', '--server-name', serverName, '--config-path', config, '--data-directory', dataDir, '--generate-config', '--report-stats=no'], { cwd: dataDir, encoding: 'utf8' });
+    const generated = spawnSync(
+      python,
+      [
+        '-m',
+        'synapse.app.homeserver',
+        '--server-name',
+        serverName,
+        '--config-path',
+        config,
+        '--data-directory',
+        dataDir,
+        '--generate-config',
+        '--report-stats=no',
+      ],
+      { cwd: dataDir, encoding: 'utf8' },
+    );
     if (generated.status !== 0) throw new Error(`synapse --generate-config failed: ${generated.stderr}`);
     const logConfig = join(dataDir, `${serverName}.log.config`);
     if (existsSync(logConfig)) writeFileSync(logConfig, readFileSync(logConfig, 'utf8').replace(/level: INFO/g, 'level: WARNING'));
@@ -81,14 +98,20 @@ export async function startSynapse(python: string, dataFolder: string, databaseU
   if (patched.status !== 0) throw new Error(`patching the synapse config failed: ${patched.stderr}`);
 
   log(`starting Synapse on port ${port}`);
-  const child: ChildProcess = spawn(python, ['-m', 'synapse.app.homeserver', '-c', config], { cwd: dataDir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(python, ['-m', 'synapse.app.homeserver', '-c', config], {
+    cwd: dataDir,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`Synapse exited with ${child.exitCode}: ${stderr}`);
-    const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) throw new Error(`Synapse did not answer /health within 180 s: ${stderr}`);
     await new Promise((r) => setTimeout(r, 250));
@@ -105,9 +128,16 @@ export async function startSynapse(python: string, dataFolder: string, databaseU
     const password = 'bench-password';
     const { nonce } = await json(`${url}/_synapse/admin/v1/register`);
     const mac = createHmac('sha1', sharedSecret).update(`${nonce}\0${username}\0${password}\0notadmin`).digest('hex');
-    const registered = await json(`${url}/_synapse/admin/v1/register`, { method: 'POST', body: JSON.stringify({ nonce, username, password, admin: false, mac }) });
+    const registered = await json(`${url}/_synapse/admin/v1/register`, {
+      method: 'POST',
+      body: JSON.stringify({ nonce, username, password, admin: false, mac }),
+    });
     const token = registered.access_token as string;
-    const room = await json(`${url}/_matrix/client/v3/createRoom`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ preset: 'private_chat' }) });
+    const room = await json(`${url}/_matrix/client/v3/createRoom`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: JSON.stringify({ preset: 'private_chat' }),
+    });
     return { url, token, roomId: room.room_id as string, pid: child.pid, stop };
   } catch (err) {
     await stop();

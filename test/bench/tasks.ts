@@ -25,7 +25,12 @@ interface Common {
 
 export type LoadTask = Common &
   (
-    | { kind: 'http'; targets: HttpTarget[]; expect: number; /** Replace `{n}` in each URL by a running count (e.g. Matrix transaction ids). */ unique?: boolean }
+    | {
+        kind: 'http';
+        targets: HttpTarget[];
+        expect: number;
+        /** Replace `{n}` in each URL by a running count (e.g. Matrix transaction ids). */ unique?: boolean;
+      }
     | { kind: 'sql-send'; accountId: string; roomIds: string[]; text: string }
     | { kind: 'sql-page'; roomId: string; beforeSeq: number | null; limit: number }
     | { kind: 'sql-replay'; statements: Statement[] }
@@ -73,7 +78,11 @@ export interface RoundFigures {
 }
 
 export function figures(run: RawResult): RoundFigures {
-  return { throughput: (run.latencies.length / run.elapsedMs) * 1000, p50: quantile(run.latencies, 0.5), p99: quantile(run.latencies, 0.99) };
+  return {
+    throughput: (run.latencies.length / run.elapsedMs) * 1000,
+    p50: quantile(run.latencies, 0.5),
+    p99: quantile(run.latencies, 0.99),
+  };
 }
 
 /** The median over rounds of throughput, p50 and p99 of one case. */

@@ -92,17 +92,24 @@ export async function benchThreads(
   if (threadsAvailable) {
     const items: Array<{ threadRootId: string }> = probe.body?.data ?? [];
     if (probe.status !== 200 || items.length !== PAGE || items.some((m) => m.threadRootId !== rooms[1]!.rootId)) {
-      failures.push(`threads: the thread page answered HTTP ${probe.status} with ${items.length} items, expected ${PAGE} replies of the root: ${JSON.stringify(probe.body).slice(0, 200)}`);
+      failures.push(
+        `threads: the thread page answered HTTP ${probe.status} with ${items.length} items, expected ${PAGE} replies of the root: ${JSON.stringify(probe.body).slice(0, 200)}`,
+      );
       threadsAvailable = false;
     }
   }
   const top = await call(p.chatUrl, 'GET', topLevelPath(rooms[1]!), { token: reader.token });
   const topItems: Array<{ threadRootId: string | null }> = top.body?.data ?? [];
   if (top.status !== 200 || topItems.length !== PAGE || topItems.some((m) => m.threadRootId !== null)) {
-    failures.push(`threads: the topLevelOnly page answered HTTP ${top.status} with ${topItems.length} items, expected ${PAGE} top-level messages`);
+    failures.push(
+      `threads: the topLevelOnly page answered HTTP ${top.status} with ${topItems.length} items, expected ${PAGE} top-level messages`,
+    );
   }
 
-  const kinds = [...(threadsAvailable ? [{ kind: 'thread page', path: threadPath }] : []), { kind: 'topLevelOnly page', path: topLevelPath }];
+  const kinds = [
+    ...(threadsAvailable ? [{ kind: 'thread page', path: threadPath }] : []),
+    { kind: 'topLevelOnly page', path: topLevelPath },
+  ];
   const headers = { authorization: `Bearer ${reader.token}` };
   const cases: PairedCase[] = [];
   const captured = new Map<string, Statement[]>();
@@ -113,7 +120,15 @@ export async function benchThreads(
       if (r.size === BIG) captured.set(k.kind, statements);
       cases.push({
         label,
-        stack: { kind: 'http', targets: [{ url: `${p.chatUrl}${k.path(r)}`, method: 'GET', headers }], expect: 200, concurrency: 1, requests: PER_ROUND, warmup: 0, capMs: RUN_CAP_MS },
+        stack: {
+          kind: 'http',
+          targets: [{ url: `${p.chatUrl}${k.path(r)}`, method: 'GET', headers }],
+          expect: 200,
+          concurrency: 1,
+          requests: PER_ROUND,
+          warmup: 0,
+          capMs: RUN_CAP_MS,
+        },
         base: { kind: 'sql-replay', statements, concurrency: 1, requests: PER_ROUND, warmup: 0, capMs: RUN_CAP_MS },
       });
     }
@@ -136,8 +151,13 @@ export async function benchThreads(
     `   half of each room is replies (a root, 5 replies, 4 plain messages per block of 10; the reader follows every other root); the measured thread has ` +
       `${MEASURED_REPLIES} replies.`,
   );
-  lines.push(`   concurrency 1; ${WARMUP} warm-up requests per case and side, then ${ROUNDS} interleaved rounds of ${PER_ROUND} (medians); driver = the request's statements replayed.`);
-  if (threadsMissing) lines.push('   threads: not available (the thread page route answers 404 route_not_found in this build); the topLevelOnly page is measured alone.');
+  lines.push(
+    `   concurrency 1; ${WARMUP} warm-up requests per case and side, then ${ROUNDS} interleaved rounds of ${PER_ROUND} (medians); driver = the request's statements replayed.`,
+  );
+  if (threadsMissing)
+    lines.push(
+      '   threads: not available (the thread page route answers 404 route_not_found in this build); the topLevelOnly page is measured alone.',
+    );
   lines.push('');
   const row = (kind: string, small: PairedResult, big: PairedResult) => {
     const r = big.stack.p50 / small.stack.p50;
@@ -157,7 +177,19 @@ export async function benchThreads(
   };
   lines.push(
     table(
-      ['page', 'stack 1k p50', 'stack 100k p50', 'stack 100k/1k', 'stack 1k p99', 'stack 100k p99', 'driver 1k p50', 'driver 100k p50', 'driver 100k/1k', 'errors', `goal <= ${GOAL_RATIO}x`],
+      [
+        'page',
+        'stack 1k p50',
+        'stack 100k p50',
+        'stack 100k/1k',
+        'stack 1k p99',
+        'stack 100k p99',
+        'driver 1k p50',
+        'driver 100k p50',
+        'driver 100k/1k',
+        'errors',
+        `goal <= ${GOAL_RATIO}x`,
+      ],
       kinds.map((k) => row(k.kind, find(k.kind, SMALL), find(k.kind, BIG))),
     ),
   );
@@ -180,7 +212,14 @@ export async function benchThreads(
     };
   });
   if (!threadsAvailable) {
-    goals.unshift({ name: 'thread page, 100,000 vs 1,000 msgs room, p50', ours: '-', baseline: '-', ratio: '-', goal: `<= ${GOAL_RATIO}x`, met: false });
+    goals.unshift({
+      name: 'thread page, 100,000 vs 1,000 msgs room, p50',
+      ours: '-',
+      baseline: '-',
+      ratio: '-',
+      goal: `<= ${GOAL_RATIO}x`,
+      met: false,
+    });
   }
   return { lines, failures, goals };
 }

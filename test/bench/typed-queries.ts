@@ -52,7 +52,12 @@ const typedList = (ownerId: string, db: Kysely<ChatTables> = chatDb) =>
     .selectFrom('labels as l')
     .select(['l.id', 'l.owner_id', 'l.name', 'l.color', 'l.created_at', 'l.updated_at'])
     .select((eb) =>
-      eb.selectFrom('room_labels as rl').whereRef('rl.label_id', '=', 'l.id').select(sql<number>`count(*)::int`.as('n')).$asScalar().as('room_count'),
+      eb
+        .selectFrom('room_labels as rl')
+        .whereRef('rl.label_id', '=', 'l.id')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .$asScalar()
+        .as('room_count'),
     )
     .where('l.owner_id', '=', ownerId)
     .orderBy(sql`lower(l.name)`)
@@ -126,9 +131,15 @@ await runBenchmark(async () => {
     const headers = ['case', 'wall µs', 'CPU µs', 'CPU vs hand-written'];
     process.stdout.write(
       `\nStatement alone (no database; µs per statement, median of ${ROUNDS} rounds of ${COMPILES})\n\n` +
-        table(headers, compileCases.map(([label], i) => summary(label, compileCosts[i]!, compileCosts[0]!))) +
+        table(
+          headers,
+          compileCases.map(([label], i) => summary(label, compileCosts[i]!, compileCosts[0]!)),
+        ) +
         `\n\nLabels list end to end (${LABELS} labels with room counts, one pool of 2 connections; µs per query, median of ${ROUNDS} rounds of ${QUERIES})\n\n` +
-        table(headers, endToEnd.map(([label], i) => summary(label, queryCosts[i]!, queryCosts[0]!))) +
+        table(
+          headers,
+          endToEnd.map(([label], i) => summary(label, queryCosts[i]!, queryCosts[0]!)),
+        ) +
         `\n\ncreated_at (typed Date) arrives as: ${typeof typedCheck[0]!.created_at === 'object' ? 'Date' : 'string'} on the pool, ` +
         `${typeof (check[0] as { created_at: unknown }).created_at === 'object' ? 'Date' : 'string'} through em.getKysely() ` +
         '(MikroORM keeps date and timestamp columns as text for its own hydration)\n',

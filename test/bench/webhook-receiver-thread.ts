@@ -27,7 +27,13 @@ const server = createServer({ key: keyPem, cert: certPem, keepAliveTimeout: 60_0
     const path = req.url ?? '';
     const attempt = Number(req.headers['x-svc-attempt']);
     if (req.headers['x-svc-event'] !== 'ping') {
-      arrivals.push({ path, deliveryId: String(req.headers['x-svc-delivery']), eventId: eventIdPattern.exec(Buffer.concat(chunks).toString())?.[1] ?? '', attempt, at });
+      arrivals.push({
+        path,
+        deliveryId: String(req.headers['x-svc-delivery']),
+        eventId: eventIdPattern.exec(Buffer.concat(chunks).toString())?.[1] ?? '',
+        attempt,
+        at,
+      });
     }
     const fail = path === '/retry' && req.headers['x-svc-event'] !== 'ping' && attempt <= failAttempts;
     if (!fail && req.headers['x-svc-event'] !== 'ping') answered.set(path, (answered.get(path) ?? 0) + 1);

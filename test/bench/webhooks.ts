@@ -50,10 +50,15 @@ function percentile(values: number[], p: number): number {
 }
 
 class ReceiverThread {
-  private constructor(private readonly worker: Worker, readonly port: number) {}
+  private constructor(
+    private readonly worker: Worker,
+    readonly port: number,
+  ) {}
 
   static async start(keyPem: string, certPem: string): Promise<ReceiverThread> {
-    const worker = new Worker(new URL('./webhook-receiver-thread.js', import.meta.url), { workerData: { keyPem, certPem, failAttempts: FAIL_ATTEMPTS } });
+    const worker = new Worker(new URL('./webhook-receiver-thread.js', import.meta.url), {
+      workerData: { keyPem, certPem, failAttempts: FAIL_ATTEMPTS },
+    });
     const port = await new Promise<number>((resolve, reject) => {
       worker.once('error', reject);
       worker.once('message', (m: { type: string; port: number }) => resolve(m.port));
@@ -113,7 +118,17 @@ function envelopeOf(workspaceId: string, i: number, event = 'lead.created') {
       occurred_at: new Date().toISOString(),
       workspace_id: workspaceId,
       api_version: 'v1',
-      data: { id: `lead-${i}`, name: `Lead ${i}`, phone: null, email: `lead${i}@example.com`, source: 'bench', status: 'new', owner_id: null, created_at: new Date().toISOString(), custom_fields: {} },
+      data: {
+        id: `lead-${i}`,
+        name: `Lead ${i}`,
+        phone: null,
+        email: `lead${i}@example.com`,
+        source: 'bench',
+        status: 'new',
+        owner_id: null,
+        created_at: new Date().toISOString(),
+        custom_fields: {},
+      },
     },
   };
 }
@@ -127,17 +142,34 @@ async function baseline(port: number, caPem: string, total: number): Promise<num
     new Promise<void>((resolve, reject) => {
       const body = JSON.stringify(envelopeOf('00000000-0000-4000-8000-000000000000', i));
       const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-      const req = request({ host: '127.0.0.1', port, path: '/baseline', method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-svc-signature': signature, 'x-svc-attempt': '1', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`baseline HTTP ${res.statusCode}`))));
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/baseline',
+          method: 'POST',
+          agent,
+          headers: {
+            'content-type': 'application/json',
+            'x-svc-signature': signature,
+            'x-svc-attempt': '1',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`baseline HTTP ${res.statusCode}`))));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
   const started = now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    for (let i = next++; i < total; i = next++) await post(i);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let i = next++; i < total; i = next++) await post(i);
+    }),
+  );
   const elapsed = now() - started;
   agent.destroy();
   return (total / elapsed) * 1000;
@@ -155,7 +187,14 @@ async function main(): Promise<number> {
   const platform: TestPlatform = await startTestPlatform({
     services: ['workspace', 'workers'],
     outboxPollMs: 1_000,
-    webhooks: { ...testConfig().webhooks, allowPrivateTargets: true, caFile, retrySchedule: RETRY_SCHEDULE, concurrency: CONCURRENCY, sweepMs: 5_000 },
+    webhooks: {
+      ...testConfig().webhooks,
+      allowPrivateTargets: true,
+      caFile,
+      retrySchedule: RETRY_SCHEDULE,
+      concurrency: CONCURRENCY,
+      sweepMs: 5_000,
+    },
   });
   cleanups.push(() => platform.stop());
   // What a change's commit does: ask for an outbox drain through the queue.
@@ -165,8 +204,12 @@ async function main(): Promise<number> {
   const ws = await svcWorkspace(platform);
   const key = (await ws.key(['webhook.*'])).key;
   const hook = async (path: string, event: string) => {
-    const res = await call(platform.workspaceUrl, 'POST', '/api/v1/webhooks', { headers: { authorization: `Bearer ${key}` }, body: { name: path, url: `https://127.0.0.1:${receiver.port}${path}`, events: [event] } });
-    if (res.status !== 201 || res.body.status !== 'Active') throw new Error(`webhook ${path}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
+    const res = await call(platform.workspaceUrl, 'POST', '/api/v1/webhooks', {
+      headers: { authorization: `Bearer ${key}` },
+      body: { name: path, url: `https://127.0.0.1:${receiver.port}${path}`, events: [event] },
+    });
+    if (res.status !== 201 || res.body.status !== 'Active')
+      throw new Error(`webhook ${path}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.id as string;
   };
   await hook('/ok', 'lead.created');
@@ -225,33 +268,58 @@ async function main(): Promise<number> {
   const lateness: number[] = [];
   for (const attempts of byDelivery.values()) {
     attempts.sort((a, b) => a.attempt - b.attempt);
-    for (let k = 1; k < attempts.length; k++) lateness.push(attempts[k]!.at - attempts[k - 1]!.at - RETRY_SCHEDULE[attempts[k]!.attempt - 1]! * 1000);
+    for (let k = 1; k < attempts.length; k++)
+      lateness.push(attempts[k]!.at - attempts[k - 1]!.at - RETRY_SCHEDULE[attempts[k]!.attempt - 1]! * 1000);
   }
 
   const failures: string[] = [];
   if (latencies.length !== LATENCY_EVENTS) failures.push(`latency: ${latencies.length} of ${LATENCY_EVENTS} arrived`);
-  if (byDelivery.size !== RETRY_DELIVERIES || [...byDelivery.values()].some((a) => a.length !== FAIL_ATTEMPTS + 1)) failures.push('retries: not every delivery made its attempts');
+  if (byDelivery.size !== RETRY_DELIVERIES || [...byDelivery.values()].some((a) => a.length !== FAIL_ATTEMPTS + 1))
+    failures.push('retries: not every delivery made its attempts');
   const engine = percentile(engineRates, 50);
   const base = percentile(baselineRates, 50);
   const out: string[] = [''];
   out.push('WEBHOOK DELIVERY BENCHMARK');
-  out.push(`node ${process.version}, embedded PostgreSQL, local redis-server, ${availableParallelism()} CPU(s); HTTPS receiver in a worker thread; delivery concurrency ${CONCURRENCY}.`);
+  out.push(
+    `node ${process.version}, embedded PostgreSQL, local redis-server, ${availableParallelism()} CPU(s); HTTPS receiver in a worker thread; delivery concurrency ${CONCURRENCY}.`,
+  );
   out.push('');
-  out.push(`1. THROUGHPUT  ${THROUGHPUT_EVENTS} lead.created events committed at once to one webhook (${THROUGHPUT_ROUNDS} rounds after ${WARMUP_EVENTS} warm-up)`);
-  out.push('   engine = outbox drain + intake, BullMQ job, claim, HMAC signing, HTTPS POST, delivery row recorded (the log); baseline = HMAC + HTTPS POST only.');
-  out.push(table(['case', 'deliveries/s (median)', 'rounds', 'goal'], [
-    ['engine', rps(engine), engineRates.map(rps).join(' / '), `>= ${THROUGHPUT_GOAL}`],
-    ['baseline: raw signed POST loop', rps(base), baselineRates.map(rps).join(' / '), '-'],
-    ['engine / baseline', `${(engine / base).toFixed(2)}x`, '', ''],
-  ]));
+  out.push(
+    `1. THROUGHPUT  ${THROUGHPUT_EVENTS} lead.created events committed at once to one webhook (${THROUGHPUT_ROUNDS} rounds after ${WARMUP_EVENTS} warm-up)`,
+  );
+  out.push(
+    '   engine = outbox drain + intake, BullMQ job, claim, HMAC signing, HTTPS POST, delivery row recorded (the log); baseline = HMAC + HTTPS POST only.',
+  );
+  out.push(
+    table(
+      ['case', 'deliveries/s (median)', 'rounds', 'goal'],
+      [
+        ['engine', rps(engine), engineRates.map(rps).join(' / '), `>= ${THROUGHPUT_GOAL}`],
+        ['baseline: raw signed POST loop', rps(base), baselineRates.map(rps).join(' / '), '-'],
+        ['engine / baseline', `${(engine / base).toFixed(2)}x`, '', ''],
+      ],
+    ),
+  );
   out.push('');
-  out.push(`2. COMMIT TO RECEIVER  ${LATENCY_EVENTS} events committed one by one at ${LATENCY_RATE_PER_S}/s, each requesting an outbox drain (ms)`);
-  out.push(table(['p50', 'p90', 'p99', 'max'], [[ms(percentile(latencies, 50)), ms(percentile(latencies, 90)), ms(percentile(latencies, 99)), ms(Math.max(...latencies))]]));
+  out.push(
+    `2. COMMIT TO RECEIVER  ${LATENCY_EVENTS} events committed one by one at ${LATENCY_RATE_PER_S}/s, each requesting an outbox drain (ms)`,
+  );
+  out.push(
+    table(
+      ['p50', 'p90', 'p99', 'max'],
+      [[ms(percentile(latencies, 50)), ms(percentile(latencies, 90)), ms(percentile(latencies, 99)), ms(Math.max(...latencies))]],
+    ),
+  );
   out.push('');
-  out.push(`3. RETRY LATENESS  attempt k arrival - attempt k-1 arrival - schedule delay, ${lateness.length} retries (ms; goal <= ${LATENESS_GOAL_MS})`);
+  out.push(
+    `3. RETRY LATENESS  attempt k arrival - attempt k-1 arrival - schedule delay, ${lateness.length} retries (ms; goal <= ${LATENESS_GOAL_MS})`,
+  );
   out.push(table(['p50', 'p99', 'max'], [[ms(percentile(lateness, 50)), ms(percentile(lateness, 99)), ms(Math.max(...lateness))]]));
   out.push('');
-  const goals = [`throughput ${engine >= THROUGHPUT_GOAL ? 'meets' : 'misses'} ${THROUGHPUT_GOAL}/s`, `retry lateness p99 ${percentile(lateness, 99) <= LATENESS_GOAL_MS ? 'meets' : 'misses'} ${LATENESS_GOAL_MS} ms`];
+  const goals = [
+    `throughput ${engine >= THROUGHPUT_GOAL ? 'meets' : 'misses'} ${THROUGHPUT_GOAL}/s`,
+    `retry lateness p99 ${percentile(lateness, 99) <= LATENESS_GOAL_MS ? 'meets' : 'misses'} ${LATENESS_GOAL_MS} ms`,
+  ];
   out.push(`Goals: ${goals.join('; ')}.`);
   if (failures.length) out.push(`FAILURES: ${failures.join('; ')}`);
   process.stdout.write(`${out.join('\n')}\n`);

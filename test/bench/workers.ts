@@ -45,7 +45,10 @@ async function startServer(p: TestPlatform, workers: number): Promise<Server> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the WORKERS=${workers} server exited with code ${child.exitCode}`);
-    const ok = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) throw new Error(`the WORKERS=${workers} server was not ready within 60s`);
     await sleep(200);
@@ -83,24 +86,39 @@ export async function benchWorkers(
         headers: { ...auth, 'content-type': 'application/json' },
         body: JSON.stringify({ text: 'workers benchmark message' }),
       }));
-    const pageTargets = (base: string): HttpTarget[] => rooms.map((id) => ({ url: `${base}/api/v1/rooms/${id}/messages?limit=20`, method: 'GET', headers: auth }));
+    const pageTargets = (base: string): HttpTarget[] =>
+      rooms.map((id) => ({ url: `${base}/api/v1/rooms/${id}/messages?limit=20`, method: 'GET', headers: auth }));
     const common = { concurrency: CONCURRENCY, requests: PER_ROUND, warmup: 0, capMs: RUN_CAP_MS };
     // "stack" is WORKERS=2 and "base" WORKERS=1, so the paired ratio is the scale.
     const cases: PairedCase[] = [
-      { label: `send, ${CONCURRENCY} rooms`, stack: { kind: 'http', targets: sendTargets(two.url), expect: 201, ...common }, base: { kind: 'http', targets: sendTargets(one.url), expect: 201, ...common } },
-      { label: `history page of 20, ${CONCURRENCY} rooms`, stack: { kind: 'http', targets: pageTargets(two.url), expect: 200, ...common }, base: { kind: 'http', targets: pageTargets(one.url), expect: 200, ...common } },
+      {
+        label: `send, ${CONCURRENCY} rooms`,
+        stack: { kind: 'http', targets: sendTargets(two.url), expect: 201, ...common },
+        base: { kind: 'http', targets: sendTargets(one.url), expect: 201, ...common },
+      },
+      {
+        label: `history page of 20, ${CONCURRENCY} rooms`,
+        stack: { kind: 'http', targets: pageTargets(two.url), expect: 200, ...common },
+        base: { kind: 'http', targets: pageTargets(one.url), expect: 200, ...common },
+      },
     ];
     const results = await measurePaired(load, cases, {
       rounds: ROUNDS,
       perRound: PER_ROUND,
       warmup: WARMUP,
-      onRound: (r) => progress(`workers: round ${r + 1}/${ROUNDS}, ${PER_ROUND} requests per case and server at concurrency ${CONCURRENCY}`),
+      onRound: (r) =>
+        progress(`workers: round ${r + 1}/${ROUNDS}, ${PER_ROUND} requests per case and server at concurrency ${CONCURRENCY}`),
       between: async () => {
         // Let the relay publish what the sends wrote, so one run's backlog does not load the next.
         for (let i = 0; i < 600; i++) {
           const { rows } = await p.db.query<{ n: string }>('select count(*) as n from outbox where published_at is null');
           if (Number(rows[0]!.n) === 0) return;
-          if (i % 10 === 0) await fetch(`${p.chatUrl}/api/v1/rooms/${drainRoom}/messages`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"text":"drain"}' });
+          if (i % 10 === 0)
+            await fetch(`${p.chatUrl}/api/v1/rooms/${drainRoom}/messages`, {
+              method: 'POST',
+              headers: { ...auth, 'content-type': 'application/json' },
+              body: '{"text":"drain"}',
+            });
           await sleep(50);
         }
       },

@@ -20,7 +20,11 @@ export function chromiumPath(): string {
 /** dist/console from the current sources when it is missing (`make build` normally made it). */
 export function ensureConsoleBuilt(): void {
   if (existsSync(`${root}dist/console/index.html`)) return;
-  execFileSync(process.execPath, [`${root}node_modules/vite/bin/vite.js`, 'build', '--config', `${root}console/vite.config.ts`, '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [`${root}node_modules/vite/bin/vite.js`, 'build', '--config', `${root}console/vite.config.ts`, '--logLevel', 'warn'],
+    { cwd: root, stdio: 'inherit' },
+  );
 }
 
 export async function launch(): Promise<Browser> {
@@ -57,7 +61,9 @@ export async function flow(browser: Browser, name: string, width = 1280): Promis
       } catch (error) {
         await page.screenshot({ path: `${outputDir}${name}-failed.png` as `${string}.png`, fullPage: true }).catch(() => undefined);
         const message = error instanceof Error ? error.message : String(error);
-        throw new Error(`flow "${name}", step "${stepName}" failed (screenshot ${outputDir}${name}-failed.png): ${message}`, { cause: error });
+        throw new Error(`flow "${name}", step "${stepName}" failed (screenshot ${outputDir}${name}-failed.png): ${message}`, {
+          cause: error,
+        });
       }
     },
     close: () => context.close(),
@@ -70,12 +76,23 @@ const axeSource = readFileSync(`${root}node_modules/axe-core/axe.min.js`, 'utf8'
 export async function axeProblems(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
   const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(ctx: unknown, o: object): Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run(document, {
+    const result = await (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: unknown,
+            o: object,
+          ): Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }>;
+        };
+      }
+    ).axe.run(document, {
       resultTypes: ['violations'],
     });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
   });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id} (${v.help}): ${v.targets.join(', ')}`);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id} (${v.help}): ${v.targets.join(', ')}`);
 }
 
 /** Clicks the first visible button whose text is exactly `text` (inside `scope` when given). */
@@ -87,7 +104,8 @@ export async function clickButton(page: Page, text: string, scope = 'body'): Pro
     text,
   );
   await page.evaluate(
-    (s, t) => ([...document.querySelectorAll(`${s} button`)].find((b) => b.textContent?.trim() === t && !(b as any).disabled) as any).click(),
+    (s, t) =>
+      ([...document.querySelectorAll(`${s} button`)].find((b) => b.textContent?.trim() === t && !(b as any).disabled) as any).click(),
     scope,
     text,
   );

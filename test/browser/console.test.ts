@@ -6,7 +6,15 @@ declare const document: any;
 declare const window: any;
 declare const location: any;
 import type { Browser } from 'puppeteer-core';
-import { call, isolatedInfra, startTestPlatform, testConfig, type TestAccount, type TestPlatform, type TestTenant } from '../support/platform.js';
+import {
+  call,
+  isolatedInfra,
+  startTestPlatform,
+  testConfig,
+  type TestAccount,
+  type TestPlatform,
+  type TestTenant,
+} from '../support/platform.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { axeProblems, clickButton, ensureConsoleBuilt, flow, launch, overflowsHorizontally, waitForText, type Flow } from './browser.js';
 
@@ -29,7 +37,14 @@ beforeAll(async () => {
     databaseUrl: infra.databaseUrl,
     redisUrl: infra.redisUrl,
     outboxPollMs: 200,
-    webhooks: { ...testConfig().webhooks, allowPrivateTargets: true, caFile: receiver.caFile, retrySchedule: [0, 1, 1, 1, 1, 1], timeoutMs: 2_000, sweepMs: 500 },
+    webhooks: {
+      ...testConfig().webhooks,
+      allowPrivateTargets: true,
+      caFile: receiver.caFile,
+      retrySchedule: [0, 1, 1, 1, 1, 1],
+      timeoutMs: 2_000,
+      sweepMs: 500,
+    },
   });
   tenant = await platform.tenant();
   [owner, member, staff] = [await tenant.account(), await tenant.account(), await tenant.account()];
@@ -37,15 +52,27 @@ beforeAll(async () => {
   expect(ws.status).toBe(201);
   workspaceId = ws.body.id;
   const admin = await platform.adminToken();
-  expect((await call(platform.partnerUrl, 'PUT', `/api/v1/workspaces/${workspaceId}/plan`, { token: admin, body: { plan: 'business' } })).status).toBe(200);
+  expect(
+    (await call(platform.partnerUrl, 'PUT', `/api/v1/workspaces/${workspaceId}/plan`, { token: admin, body: { plan: 'business' } })).status,
+  ).toBe(200);
   // A custom role without cells: a "Member" in both conventions' terms.
   const role = await call(platform.partnerUrl, 'POST', `/api/v1/workspaces/${workspaceId}/roles`, {
     token: owner.token,
     body: { name: 'sales_rep', api_keys: { view: false, create: false, delete: false } },
   });
   expect(role.status).toBe(201);
-  for (const [account, r] of [[member, 'sales_rep'], [staff, 'staff']] as const) {
-    expect((await call(platform.partnerUrl, 'PUT', `/api/v1/workspaces/${workspaceId}/members/${account.id}`, { token: owner.token, body: { role: r } })).status).toBe(200);
+  for (const [account, r] of [
+    [member, 'sales_rep'],
+    [staff, 'staff'],
+  ] as const) {
+    expect(
+      (
+        await call(platform.partnerUrl, 'PUT', `/api/v1/workspaces/${workspaceId}/members/${account.id}`, {
+          token: owner.token,
+          body: { role: r },
+        })
+      ).status,
+    ).toBe(200);
   }
   browser = await launch();
 });
@@ -160,7 +187,11 @@ test('on a plan without external API access "Create key" is shown disabled with 
         disabled: b.disabled,
         reason: document.getElementById(b.getAttribute('aria-describedby'))?.textContent,
       }));
-      expect(button).toEqual({ text: 'Create key', disabled: true, reason: 'The free plan has no external API access; a platform administrator can change the plan.' });
+      expect(button).toEqual({
+        text: 'Create key',
+        disabled: true,
+        reason: 'The free plan has no external API access; a platform administrator can change the plan.',
+      });
       await f.page.click('#create-key').catch(() => undefined);
       expect(await f.page.$('dialog[open]')).toBeNull();
       await expectAccessible(f, 'plan gate');
@@ -168,7 +199,9 @@ test('on a plan without external API access "Create key" is shown disabled with 
     });
     await f.step('on a plan with the module the same button is enabled', async () => {
       const admin = await platform.adminToken();
-      expect((await call(platform.partnerUrl, 'PUT', `/api/v1/workspaces/${ws.body.id}/plan`, { token: admin, body: { plan: 'team' } })).status).toBe(200);
+      expect(
+        (await call(platform.partnerUrl, 'PUT', `/api/v1/workspaces/${ws.body.id}/plan`, { token: admin, body: { plan: 'team' } })).status,
+      ).toBe(200);
       await f.page.reload();
       await f.page.waitForSelector('#create-key');
       expect(await f.page.$eval('#create-key', (b: any) => [b.disabled, b.getAttribute('aria-describedby')])).toEqual([false, null]);
@@ -190,19 +223,31 @@ test('an account in no workspace is offered to create one, and lands in it as it
       await expectAccessible(f, 'first workspace');
       await f.shot('empty');
     });
-    await f.step('create it: the console opens it with the owner\'s pages', async () => {
+    await f.step("create it: the console opens it with the owner's pages", async () => {
       await f.page.type('#workspace-name', '   ');
       await waitForText(f.page, 'Give the workspace a name.');
-      expect(await f.page.evaluate(() => [...document.querySelectorAll('button')].find((b: any) => b.textContent === 'Create workspace')?.disabled)).toBe(true);
+      expect(
+        await f.page.evaluate(
+          () => [...document.querySelectorAll('button')].find((b: any) => b.textContent === 'Create workspace')?.disabled,
+        ),
+      ).toBe(true);
       await f.page.click('#workspace-name', { count: 3 });
       await f.page.keyboard.press('Backspace');
       await f.page.type('#workspace-name', 'Newcomer & Co');
       await clickButton(f.page, 'Create workspace');
       await f.page.waitForFunction(() => document.querySelector('.ws-name')?.textContent === 'Newcomer & Co');
-      expect(await f.page.$$eval('nav ul a', (els) => els.map((e) => e.textContent))).toEqual(['API keys', 'Service keys', 'Key audit log', 'Webhooks']);
+      expect(await f.page.$$eval('nav ul a', (els) => els.map((e) => e.textContent))).toEqual([
+        'API keys',
+        'Service keys',
+        'Key audit log',
+        'Webhooks',
+      ]);
       await f.shot('created');
     });
-    const rows = await platform.db.query('select w.name, m.role from workspaces w join workspace_members m on m.workspace_id = w.id where m.account_id = $1', [newcomer.id]);
+    const rows = await platform.db.query(
+      'select w.name, m.role from workspaces w join workspace_members m on m.workspace_id = w.id where m.account_id = $1',
+      [newcomer.id],
+    );
     expect(rows.rows).toEqual([{ name: 'Newcomer & Co', role: 'owner' }]);
   } finally {
     await f.close();
@@ -218,7 +263,7 @@ test('a token handed to an already open page (#token=) shows the new user at onc
       await waitForText(f.page, 'Acme settings');
       await f.page.evaluate(() => ((window as any).samePage = true));
     });
-    await f.step('the platform hands over another user\'s token: their view replaces the first one', async () => {
+    await f.step("the platform hands over another user's token: their view replaces the first one", async () => {
       await f.page.evaluate((t) => (location.hash = `#token=${encodeURIComponent(t)}`), newcomer.token);
       await waitForText(f.page, 'You are not a member of any workspace yet.');
       expect(await f.page.evaluate(() => document.body.innerText.includes('Acme settings'))).toBe(false);
@@ -226,7 +271,7 @@ test('a token handed to an already open page (#token=) shows the new user at onc
       expect(await f.page.evaluate(() => location.hash)).toBe('#/');
       await f.shot('handed-over');
     });
-    await f.step('and back: the first user\'s workspaces return', async () => {
+    await f.step("and back: the first user's workspaces return", async () => {
       await f.page.evaluate((t) => (location.hash = `#token=${encodeURIComponent(t)}`), owner.token);
       await waitForText(f.page, 'Acme settings');
       expect(await f.page.evaluate(() => (window as any).samePage)).toBe(true);
@@ -255,7 +300,9 @@ test('a Member sees no settings page; Staff sees the key list without Create, an
         await g.page.waitForSelector('#page-title');
         expect(await g.page.$eval('#page-title', (e) => e.textContent)).toBe('API keys');
         expect(await g.page.$$eval('nav ul a', (els) => els.map((e) => e.textContent))).toEqual(['API keys']);
-        expect(await g.page.$$eval('button', (els) => els.map((e) => e.textContent).filter((t) => /Create|Revoke/.test(t ?? '')))).toEqual([]);
+        expect(await g.page.$$eval('button', (els) => els.map((e) => e.textContent).filter((t) => /Create|Revoke/.test(t ?? '')))).toEqual(
+          [],
+        );
         await g.shot('staff');
       } finally {
         await g.close();
@@ -287,13 +334,21 @@ test('convention B: create a key with an IP allow-list checked as you type, see 
       await f.page.type('#svc-description', 'Nightly lead import');
       await waitForText(f.page, 'crm.leads.read');
       await f.page.evaluate(() => {
-        const box = [...document.querySelectorAll('dialog[open] label.check')].find((l) => l.textContent?.trim() === 'crm.*')?.querySelector('input');
+        const box = [...document.querySelectorAll('dialog[open] label.check')]
+          .find((l) => l.textContent?.trim() === 'crm.*')
+          ?.querySelector('input');
         (box as any).click();
       });
       await f.page.type('#svc-ips', '203.0.113.0/33');
       await waitForText(f.page, 'has a prefix length outside 0-32');
       expect(await f.page.$eval('#svc-ips', (e) => e.getAttribute('aria-invalid'))).toBe('true');
-      expect(await f.page.evaluate(() => [...document.querySelectorAll('dialog[open] button')].find((b) => b.textContent === 'Create service key')?.hasAttribute('disabled'))).toBe(true);
+      expect(
+        await f.page.evaluate(() =>
+          [...document.querySelectorAll('dialog[open] button')]
+            .find((b) => b.textContent === 'Create service key')
+            ?.hasAttribute('disabled'),
+        ),
+      ).toBe(true);
       await f.shot('ip-invalid');
       await f.page.keyboard.press('Backspace');
       await f.page.keyboard.press('Backspace');
@@ -323,7 +378,9 @@ test('convention B: create a key with an IP allow-list checked as you type, see 
       const keyId = await f.page.$eval('#audit-key option:nth-child(2)', (o) => (o as any).value);
       await f.page.select('#audit-key', keyId);
       await f.page.type('#audit-status', '403');
-      await f.page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1 && document.body.innerText.includes('GET /api/v1/leads'));
+      await f.page.waitForFunction(
+        () => document.querySelectorAll('tbody tr').length === 1 && document.body.innerText.includes('GET /api/v1/leads'),
+      );
       // The status filter reloads the list as it is typed: read the row once the 403-filtered answer is shown.
       // Status and time are read in one look at the page, so a late reload between two reads cannot empty the table.
       const time = await f.page.waitForFunction(() => {
@@ -346,7 +403,14 @@ test('convention B: create a key with an IP allow-list checked as you type, see 
 
 test('service keys name their creators and keep their dates on one line at 1280 px', async () => {
   const colleague = await tenant.account({ displayName: 'Dana Reyes' });
-  expect((await call(platform.partnerUrl, 'PUT', `/api/v1/workspaces/${workspaceId}/members/${colleague.id}`, { token: owner.token, body: { role: 'admin' } })).status).toBe(200);
+  expect(
+    (
+      await call(platform.partnerUrl, 'PUT', `/api/v1/workspaces/${workspaceId}/members/${colleague.id}`, {
+        token: owner.token,
+        body: { role: 'admin' },
+      })
+    ).status,
+  ).toBe(200);
   const made = await call(platform.workspaceUrl, 'POST', `/api/v1/workspaces/${workspaceId}/svc-keys`, {
     token: colleague.token,
     body: { name: 'Colleague key', scopes: ['crm.*'] },
@@ -358,11 +422,16 @@ test('service keys name their creators and keep their dates on one line at 1280 
       await open(f, owner.token, `#/w/${workspaceId}/svc-keys`);
       await f.page.waitForSelector(`tr[data-key-id="${made.body.id}"]`);
       const creators = await f.page.$$eval('tbody tr', (rows: any[]) =>
-        rows.map((r) => [r.querySelector('td[data-label="Name"]').firstChild.textContent, r.querySelector('td[data-label="Creator"]').textContent.trim()]),
+        rows.map((r) => [
+          r.querySelector('td[data-label="Name"]').firstChild.textContent,
+          r.querySelector('td[data-label="Creator"]').textContent.trim(),
+        ]),
       );
       expect(creators).toContainEqual(['Colleague key', 'Dana Reyes (Admin)']);
       expect(creators.filter(([name]) => name !== 'Colleague key').map(([, creator]) => creator)).toEqual(expect.arrayContaining(['You']));
-      expect(await f.page.evaluate(() => /[0-9a-f]{8}-[0-9a-f]{4}|^[0-9a-f]{8}$/m.test(document.querySelector('tbody').innerText))).toBe(false);
+      expect(await f.page.evaluate(() => /[0-9a-f]{8}-[0-9a-f]{4}|^[0-9a-f]{8}$/m.test(document.querySelector('tbody').innerText))).toBe(
+        false,
+      );
     });
     await f.step('every date of the list is on one line, to the second, and the table fits the page', async () => {
       expect(await wrappedTimes(f)).toEqual([]);
@@ -381,7 +450,7 @@ test('webhooks: create one for a local HTTPS receiver, send a test event, see it
   const f = await flow(browser, 'webhooks');
   const deliveryIds = () => receiver.received.map((r) => String(r.headers['x-svc-delivery']));
   try {
-    await f.step('open the webhooks page: the Owner\'s own token, no key is made for it', async () => {
+    await f.step("open the webhooks page: the Owner's own token, no key is made for it", async () => {
       const keysBefore = await platform.db.query('select count(*)::int as n from svc_keys where workspace_id = $1', [workspaceId]);
       await open(f, owner.token, `#/w/${workspaceId}/webhooks`);
       await waitForText(f.page, 'No webhooks yet.');
@@ -408,7 +477,9 @@ test('webhooks: create one for a local HTTPS receiver, send a test event, see it
       await f.page.click('#wh-url', { count: 3 });
       await f.page.type('#wh-url', `${receiver.origin}/hook`);
       await f.page.evaluate(() => {
-        const box = [...document.querySelectorAll('dialog[open] label.check')].find((l: any) => l.textContent?.trim() === 'lead.created')?.querySelector('input');
+        const box = [...document.querySelectorAll('dialog[open] label.check')]
+          .find((l: any) => l.textContent?.trim() === 'lead.created')
+          ?.querySelector('input');
         box.click();
       });
       await clickButton(f.page, 'Add header', 'dialog[open]');

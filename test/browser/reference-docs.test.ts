@@ -43,7 +43,9 @@ describe.each([
         });
         await f.step('no Ask AI, Deploy, Generate SDK or similar control; the only link off the page is the attribution', async () => {
           const controls: string[] = await f.page.$$eval('button, [role=button], a', (els) =>
-            els.map((e: any) => `${e.textContent ?? ''} ${e.getAttribute('aria-label') ?? ''} ${e.getAttribute('title') ?? ''}`.replace(/\s+/g, ' ').trim()),
+            els.map((e: any) =>
+              `${e.textContent ?? ''} ${e.getAttribute('aria-label') ?? ''} ${e.getAttribute('title') ?? ''}`.replace(/\s+/g, ' ').trim(),
+            ),
           );
           expect(controls.length).toBeGreaterThan(0);
           expect(controls.filter((c) => outsideControls.test(c))).toEqual([]);

@@ -12,7 +12,8 @@ async function api(baseUrl, token, method, path, body) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  if (res.status < 200 || res.status >= 300) throw new Error(`seeding the chat suite: ${method} ${path} answered ${res.status} ${text.slice(0, 300)}`);
+  if (res.status < 200 || res.status >= 300)
+    throw new Error(`seeding the chat suite: ${method} ${path} answered ${res.status} ${text.slice(0, 300)}`);
   return JSON.parse(text).data;
 }
 
@@ -28,7 +29,11 @@ async function api(baseUrl, token, method, path, body) {
 export async function seedChat({ baseUrl, tokens, accounts, bots, planWorkspace }) {
   const { alice, bob, carol, gina, hank, admin } = tokens;
   const [dave, erin, frank] = [randomUUID(), randomUUID(), randomUUID()];
-  for (const [id, displayName] of [[dave, 'Dave'], [erin, 'Erin'], [frank, 'Frank']]) {
+  for (const [id, displayName] of [
+    [dave, 'Dave'],
+    [erin, 'Erin'],
+    [frank, 'Frank'],
+  ]) {
     await api(baseUrl, admin, 'POST', '/api/v1/accounts/register', { id, moduleCode: 'dev', customerAccountId: 'dev', displayName });
   }
   const room = (token, body) => api(baseUrl, token, 'POST', '/api/v1/rooms', { type: 'GROUP', ...body });
@@ -54,7 +59,9 @@ export async function seedChat({ baseUrl, tokens, accounts, bots, planWorkspace 
   const recallable = [];
   for (let i = 0; i < 3; i++) recallable.push((await send(alice, main, { text: `to recall ${i}` })).id);
 
-  const approval = (await room(alice, { name: 'Contract approval', addMemberPolicy: 'ALL_MEMBERS_WITH_APPROVAL', memberIds: [accounts.bob] })).id;
+  const approval = (
+    await room(alice, { name: 'Contract approval', addMemberPolicy: 'ALL_MEMBERS_WITH_APPROVAL', memberIds: [accounts.bob] })
+  ).id;
   const asked = await api(baseUrl, bob, 'POST', `/api/v1/rooms/${approval}/members`, { accountIds: [dave, erin, frank] });
   const requestOf = (id) => asked.pending.find((r) => r.accountId === id).id;
 
@@ -72,16 +79,19 @@ export async function seedChat({ baseUrl, tokens, accounts, bots, planWorkspace 
   const unsavable = [await save(others[1]), await save(others[2]), await save(root)];
 
   // Polls in main: a single-choice one to read and vote on, and three to close.
-  const poll = () => api(baseUrl, alice, 'POST', `/api/v1/rooms/${main}/polls`, { question: 'Lunch?', options: ['Pizza', 'Salad', 'Soup'] });
+  const poll = () =>
+    api(baseUrl, alice, 'POST', `/api/v1/rooms/${main}/polls`, { question: 'Lunch?', options: ['Pizza', 'Salad', 'Soup'] });
   const votable = await poll();
   const closable = [(await poll()).id, (await poll()).id, (await poll()).id];
 
   // Reminders and scheduled messages of alice, due in a month: one to read and change, three to delete.
   const inAMonth = new Date(Date.now() + 30 * 86_400_000).toISOString();
-  const reminder = async () => (await api(baseUrl, alice, 'POST', '/api/v1/reminders', { text: 'Contract reminder', remindAt: inAMonth })).id;
+  const reminder = async () =>
+    (await api(baseUrl, alice, 'POST', '/api/v1/reminders', { text: 'Contract reminder', remindAt: inAMonth })).id;
   const reminders = [await reminder()];
   const deletableReminders = [await reminder(), await reminder(), await reminder()];
-  const schedule = async () => (await api(baseUrl, alice, 'POST', `/api/v1/rooms/${main}/messages/scheduled`, { text: 'Contract later', sendAt: inAMonth })).id;
+  const schedule = async () =>
+    (await api(baseUrl, alice, 'POST', `/api/v1/rooms/${main}/messages/scheduled`, { text: 'Contract later', sendAt: inAMonth })).id;
   const scheduled = [await schedule()];
   const deletableScheduled = [await schedule(), await schedule(), await schedule()];
 
@@ -98,12 +108,20 @@ export async function seedChat({ baseUrl, tokens, accounts, bots, planWorkspace 
   const rule = { field: 'team', equals: 'core' };
   const ruleChannel = (await api(baseUrl, alice, 'POST', '/api/v1/channels', { name: 'Contract rule', membershipMode: 'RULE', rule })).id;
   // An EXPLICIT channel of alice, for adding members.
-  const explicitChannel = (await api(baseUrl, alice, 'POST', '/api/v1/channels', { name: 'Contract members', membershipMode: 'EXPLICIT' })).id;
+  const explicitChannel = (await api(baseUrl, alice, 'POST', '/api/v1/channels', { name: 'Contract members', membershipMode: 'EXPLICIT' }))
+    .id;
 
   // Bots of the platform administrator besides the bot suite's own: three whose token and webhook may be replaced, and
   // twelve to delete (the coverage phase's accepted cases delete some before fuzzing starts).
   const bot = async (role, i) =>
-    (await api(baseUrl, admin, 'POST', '/api/v1/bots', { username: `contract_${role}_${i}_${randomUUID().slice(0, 8)}`, displayName: `Contract ${role} ${i}`, moduleCode: 'dev', customerAccountId: 'dev' })).bot.id;
+    (
+      await api(baseUrl, admin, 'POST', '/api/v1/bots', {
+        username: `contract_${role}_${i}_${randomUUID().slice(0, 8)}`,
+        displayName: `Contract ${role} ${i}`,
+        moduleCode: 'dev',
+        customerAccountId: 'dev',
+      })
+    ).bot.id;
   const spareBots = [];
   const deletableBots = [];
   for (let i = 0; i < 3; i++) spareBots.push(await bot('spare', i));
@@ -181,7 +199,10 @@ export async function seedChat({ baseUrl, tokens, accounts, bots, planWorkspace 
     // Bindings of single operations (path.id also names accounts on the admin operations, which stay unbound).
     operations: {
       ...Object.fromEntries(
-        ['getRoom', 'updateRoom', 'archiveRoom', 'unarchiveRoom', 'muteRoom', 'unmuteRoom', 'updateRoomPreferences'].map((op) => [op, { 'path.id': 'ownRooms' }]),
+        ['getRoom', 'updateRoom', 'archiveRoom', 'unarchiveRoom', 'muteRoom', 'unmuteRoom', 'updateRoomPreferences'].map((op) => [
+          op,
+          { 'path.id': 'ownRooms' },
+        ]),
       ),
       deleteRoom: { 'path.id': 'deletableRooms' },
       leaveRoom: { 'path.id': 'leavableRooms' },
@@ -264,7 +285,10 @@ export async function seedChat({ baseUrl, tokens, accounts, bots, planWorkspace 
       },
       operations: {
         ...Object.fromEntries(
-          ['getRoom', 'updateRoom', 'archiveRoom', 'unarchiveRoom', 'muteRoom', 'unmuteRoom', 'updateRoomPreferences'].map((op) => [op, { 'path.id': main }]),
+          ['getRoom', 'updateRoom', 'archiveRoom', 'unarchiveRoom', 'muteRoom', 'unmuteRoom', 'updateRoomPreferences'].map((op) => [
+            op,
+            { 'path.id': main },
+          ]),
         ),
         deleteRoom: { 'path.id': deletable[0] },
         leaveRoom: { 'path.id': leavable[0] },
@@ -284,7 +308,9 @@ export async function seedChat({ baseUrl, tokens, accounts, bots, planWorkspace 
         ...Object.fromEntries(['getScheduledMessage', 'updateScheduledMessage'].map((op) => [op, { 'path.id': scheduled[0] }])),
         deleteScheduledMessage: { 'path.id': deletableScheduled[0] },
         setBotRoomReadAll: { 'path.id': bots.botId, 'path.roomId': bots.roomId },
-        ...Object.fromEntries(['getBot', 'updateBot', 'regenerateBotToken', 'setBotWebhook'].map((op) => [op, { 'path.id': spareBots[0] }])),
+        ...Object.fromEntries(
+          ['getBot', 'updateBot', 'regenerateBotToken', 'setBotWebhook'].map((op) => [op, { 'path.id': spareBots[0] }]),
+        ),
         deleteBot: { 'path.id': deletableBots[0] },
         updateChannelRule: { 'path.id': ruleChannel },
         addChannelMember: { 'path.id': explicitChannel },

@@ -16,7 +16,8 @@ async function call(baseUrl, method, path, headers, body) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  if (res.status < 200 || res.status >= 300) throw new Error(`seeding the partner suite: ${method} ${path} answered ${res.status} ${text.slice(0, 300)}`);
+  if (res.status < 200 || res.status >= 300)
+    throw new Error(`seeding the partner suite: ${method} ${path} answered ${res.status} ${text.slice(0, 300)}`);
   return text ? JSON.parse(text) : undefined;
 }
 
@@ -36,7 +37,8 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
   const contact = (await asKey('POST', '/api/v1/partner/crm/contacts', { full_name: 'Contract contact', company_id: company })).id;
   const lead = (await asKey('POST', '/api/v1/partner/crm/leads', { full_name: 'Contract lead' })).id;
   const deal = (await asKey('POST', '/api/v1/partner/crm/deals', { title: 'Contract deal', contact_id: contact, company_id: company })).id;
-  const activity = (await asKey('POST', '/api/v1/partner/crm/activities', { activity_type: 'note', entity_type: 'lead', entity_id: lead })).id;
+  const activity = (await asKey('POST', '/api/v1/partner/crm/activities', { activity_type: 'note', entity_type: 'lead', entity_id: lead }))
+    .id;
 
   const { databaseUrl } = JSON.parse(await readFile(join(dataDir, 'runtime.json'), 'utf8'));
   const { insertCrmRecord } = await import(join(root, 'dist/src/core/crm/records.js'));
@@ -61,14 +63,17 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
       );
       conversations.push(id);
     }
-    members = (await db.query('select account_id from workspace_members where workspace_id = $1', [workspaceId])).rows.map((r) => r.account_id);
+    members = (await db.query('select account_id from workspace_members where workspace_id = $1', [workspaceId])).rows.map(
+      (r) => r.account_id,
+    );
   } finally {
     await db.end();
   }
 
   // bob is a member to remove or change; carol is an account of alice's customer who is not yet one.
   await asAlice('PUT', `/api/v1/workspaces/${aliceWorkspace}/members/${accounts.bob}`, { role: 'staff' });
-  const newKey = async (name) => (await asAlice('POST', `/api/v1/workspaces/${aliceWorkspace}/api-keys`, { name, scopes: ['crm_leads:read'] })).id;
+  const newKey = async (name) =>
+    (await asAlice('POST', `/api/v1/workspaces/${aliceWorkspace}/api-keys`, { name, scopes: ['crm_leads:read'] })).id;
   const readableKeys = [await newKey('Contract read')];
   const revocableKeys = [];
   for (let i = 0; i < 4; i++) revocableKeys.push(await newKey(`Contract revoke ${i}`));
@@ -78,11 +83,24 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
   const planned = (await asAlice('POST', '/api/v1/workspaces', { name: 'Contract plans' })).id;
 
   const byResource = {
-    leads: lead, deals: deal, contacts: contact, companies: company, activities: activity, ...records,
+    leads: lead,
+    deals: deal,
+    contacts: contact,
+    companies: company,
+    activities: activity,
+    ...records,
   };
   const singular = {
-    leads: 'Lead', deals: 'Deal', contacts: 'Contact', companies: 'Company', activities: 'Activity', invoices: 'Invoice',
-    quotations: 'Quotation', payments: 'Payment', products: 'Product', subscriptions: 'Subscription',
+    leads: 'Lead',
+    deals: 'Deal',
+    contacts: 'Contact',
+    companies: 'Company',
+    activities: 'Activity',
+    invoices: 'Invoice',
+    quotations: 'Quotation',
+    payments: 'Payment',
+    products: 'Product',
+    subscriptions: 'Subscription',
   };
   // Webhook endpoints of the key's workspace: the suite's own (with its ping delivery) for the operations below
   // /webhooks/{id} and /webhook-deliveries/{id}; delete and disable, after which an endpoint takes no more changes,
@@ -98,14 +116,17 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
 
   // Inbox: a reply in each conversation, and channels (delete draws from channels of its own).
   const messages = [];
-  for (const id of conversations) messages.push((await asKey('POST', `/api/v1/inbox/conversations/${id}/messages`, { text: 'Contract reply' })).id);
+  for (const id of conversations)
+    messages.push((await asKey('POST', `/api/v1/inbox/conversations/${id}/messages`, { text: 'Contract reply' })).id);
   const newChannel = async (name) => (await asKey('POST', '/api/v1/inbox/channels', { kind: 'email', name })).id;
   const channel = await newChannel('Contract channel');
   const deletableChannels = [];
   for (let i = 0; i < 6; i++) deletableChannels.push(await newChannel(`Contract channel ${i}`));
   // Knowledge-base articles, AI agents and stored files of the key's workspace: the suite's own for reads and
   // updates, and a supply for the deletions.
-  const newArticle = async () => (await asKey('POST', '/api/v1/inbox/kb/articles', { title: 'Contract article', body: 'A refund takes five days.', tags: ['contract'] })).id;
+  const newArticle = async () =>
+    (await asKey('POST', '/api/v1/inbox/kb/articles', { title: 'Contract article', body: 'A refund takes five days.', tags: ['contract'] }))
+      .id;
   const newAgent = async () => (await asKey('POST', '/api/v1/inbox/ai/agents', { name: 'Contract agent' })).id;
   const newFile = async () => {
     const res = await fetch(`${baseUrl}/api/v1/storage/files?file_name=contract.txt&content_type=text/plain`, {
@@ -131,14 +152,36 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
   const operations = {};
   const coverageOperations = {};
   const inboxOperations = {
-    getInboxConversation: 'conversations', updateInboxConversation: 'conversations', listInboxConversationMessages: 'conversations',
-    sendInboxMessage: 'conversations', getInboxMessage: 'messages', getInboxChannel: 'channels', updateInboxChannel: 'channels',
+    getInboxConversation: 'conversations',
+    updateInboxConversation: 'conversations',
+    listInboxConversationMessages: 'conversations',
+    sendInboxMessage: 'conversations',
+    getInboxMessage: 'messages',
+    getInboxChannel: 'channels',
+    updateInboxChannel: 'channels',
     deleteInboxChannel: 'deletableChannels',
-    getKbArticle: 'articles', updateKbArticle: 'articles', deleteKbArticle: 'deletableArticles',
-    getAiAgent: 'agents', updateAiAgent: 'agents', deleteAiAgent: 'deletableAgents',
-    getStorageFile: 'files', getStorageFileContent: 'files', deleteStorageFile: 'deletableFiles',
+    getKbArticle: 'articles',
+    updateKbArticle: 'articles',
+    deleteKbArticle: 'deletableArticles',
+    getAiAgent: 'agents',
+    updateAiAgent: 'agents',
+    deleteAiAgent: 'deletableAgents',
+    getStorageFile: 'files',
+    getStorageFileContent: 'files',
+    deleteStorageFile: 'deletableFiles',
   };
-  const firstInbox = { conversations: conversations[0], messages: messages[0], channels: channel, deletableChannels: deletableChannels[0], articles: article, deletableArticles: deletableArticles[0], agents: agent, deletableAgents: deletableAgents[0], files: file, deletableFiles: deletableFiles[0] };
+  const firstInbox = {
+    conversations: conversations[0],
+    messages: messages[0],
+    channels: channel,
+    deletableChannels: deletableChannels[0],
+    articles: article,
+    deletableArticles: deletableArticles[0],
+    agents: agent,
+    deletableAgents: deletableAgents[0],
+    files: file,
+    deletableFiles: deletableFiles[0],
+  };
   for (const [op, name] of Object.entries(inboxOperations)) {
     operations[op] = { 'path.id': name };
     coverageOperations[op] = { 'path.id': firstInbox[name] };
@@ -146,11 +189,23 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
   operations.createAiSuggestions = { 'body.agent_id': 'agents' };
   coverageOperations.createAiSuggestions = { 'body.agent_id': agent };
   const hookOperations = {
-    getWebhookEndpoint: 'webhooks', updateWebhookEndpoint: 'webhooks', pauseWebhookEndpoint: 'webhooks', resumeWebhookEndpoint: 'webhooks',
-    testWebhookEndpoint: 'webhooks', deleteWebhookEndpoint: 'deletableWebhooks', disableWebhookEndpoint: 'disablableWebhooks',
-    getWebhookDelivery: 'deliveries', replayWebhookDelivery: 'deliveries', resendWebhookDelivery: 'deliveries',
+    getWebhookEndpoint: 'webhooks',
+    updateWebhookEndpoint: 'webhooks',
+    pauseWebhookEndpoint: 'webhooks',
+    resumeWebhookEndpoint: 'webhooks',
+    testWebhookEndpoint: 'webhooks',
+    deleteWebhookEndpoint: 'deletableWebhooks',
+    disableWebhookEndpoint: 'disablableWebhooks',
+    getWebhookDelivery: 'deliveries',
+    replayWebhookDelivery: 'deliveries',
+    resendWebhookDelivery: 'deliveries',
   };
-  const firstOf = { webhooks: webhook, deletableWebhooks: deletableWebhooks[0], disablableWebhooks: disablableWebhooks[0], deliveries: delivery };
+  const firstOf = {
+    webhooks: webhook,
+    deletableWebhooks: deletableWebhooks[0],
+    disablableWebhooks: disablableWebhooks[0],
+    deliveries: delivery,
+  };
   for (const [op, name] of Object.entries(hookOperations)) {
     operations[op] = { 'path.id': name };
     coverageOperations[op] = { 'path.id': firstOf[name] };
@@ -209,8 +264,12 @@ export async function seedPartner({ baseUrl, root, dataDir, key, aliceToken, ali
     operations,
     // A case that would delete or disable the suite's endpoint (its id reused from an earlier answer) is not sent.
     protect: {
-      setWorkspacePlan: [{ workspace_id: [aliceWorkspace] }], deleteWebhookEndpoint: [{ id: [webhook] }], disableWebhookEndpoint: [{ id: [webhook] }],
-      deleteKbArticle: [{ id: [article] }], deleteAiAgent: [{ id: [agent] }], deleteStorageFile: [{ id: [file] }],
+      setWorkspacePlan: [{ workspace_id: [aliceWorkspace] }],
+      deleteWebhookEndpoint: [{ id: [webhook] }],
+      disableWebhookEndpoint: [{ id: [webhook] }],
+      deleteKbArticle: [{ id: [article] }],
+      deleteAiAgent: [{ id: [agent] }],
+      deleteStorageFile: [{ id: [file] }],
       deleteInboxChannel: [{ id: [channel] }],
     },
     // Ids for the positive cases of the coverage phase (see hooks.py).

@@ -53,7 +53,10 @@ const maxExamples = positiveInt('CONTRACT_MAX_EXAMPLES', 80);
 const partnerMaxExamples = positiveInt('CONTRACT_PARTNER_MAX_EXAMPLES', 60);
 const workspaceMaxExamples = positiveInt('CONTRACT_WORKSPACE_MAX_EXAMPLES', 40);
 const botMaxExamples = positiveInt('CONTRACT_BOT_MAX_EXAMPLES', 100);
-const onlySuites = (process.env.CONTRACT_SUITES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const onlySuites = (process.env.CONTRACT_SUITES ?? '')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 // One worker: Schemathesis' generator parses Python source with `ast` from several threads, and the venv's
 // CPython 3.11.7 intermittently fails that with "SystemError: AST constructor recursion depth mismatch"
 // (CPython gh-106905), reported as a run error. The platform, not the client, is the bottleneck anyway.
@@ -73,11 +76,15 @@ const semanticRejections = [
   // cursor must be a cursor this service issued (anything else is invalid_cursor).
   'listRooms',
   // before and after must be cursors this service issued, and are mutually exclusive.
-  'listMessages', 'listThreadMessages',
+  'listMessages',
+  'listThreadMessages',
   // cursor must be a cursor this service issued for the same list.
-  'listRoomMembers', 'listJoinRequests', 'listThreads',
+  'listRoomMembers',
+  'listJoinRequests',
+  'listThreads',
   // until / mutedUntil must be in the future; muted=false cannot be combined with mutedUntil.
-  'muteRoom', 'updateRoomPreferences',
+  'muteRoom',
+  'updateRoomPreferences',
   // accountIds must name active accounts of the caller's customer (and module, unless CROSS_MODULE).
   'addRoomMembers',
   // the requested account must still be able to join (active, same customer and module) when approved.
@@ -93,7 +100,10 @@ const semanticRejections = [
   // publicKeyPem must be a PEM SubjectPublicKeyInfo key usable with the chosen algorithm.
   'registerCustomerKey',
   // cursor must be a cursor this service issued.
-  'listChannels', 'listChannelMembers', 'listContactRequests', 'listMyBroadcasts',
+  'listChannels',
+  'listChannelMembers',
+  'listContactRequests',
+  'listMyBroadcasts',
   // rule must be a sentence of the rule language (docs/chat.md, "Channels"), required in RULE mode only; memberIds in
   // EXPLICIT mode only, naming active accounts of the caller's module and customer.
   'createChannel',
@@ -106,13 +116,20 @@ const semanticRejections = [
   // audience.modules must name existing modules.
   'createTargetedBroadcast',
   // cursor must be a cursor this service issued.
-  'listRoomMembers', 'listJoinRequests', 'listThreads', 'listThreadMessages', 'listSavedMessages', 'listMentions',
+  'listRoomMembers',
+  'listJoinRequests',
+  'listThreads',
+  'listThreadMessages',
+  'listSavedMessages',
+  'listMentions',
   // a mute end (until, mutedUntil) must lie in the future; muted: false cannot come with mutedUntil.
-  'muteRoom', 'updateRoomPreferences',
+  'muteRoom',
+  'updateRoomPreferences',
   // accountIds must name active accounts that can join the room (customer, module unless CROSS_MODULE).
   'addRoomMembers',
   // messageId must name a message of the room (thread: a reply of the thread or its root).
-  'markRoomRead', 'markThreadRead',
+  'markRoomRead',
+  'markThreadRead',
   // fromRoomId and messageIds must name a readable room and its messages; ids repeated in another case.
   'forwardMessages',
   // the join request's account must still be able to join the room.
@@ -128,22 +145,32 @@ const semanticRejections = [
   // size and contentType must be within UPLOAD_MAX_BYTES and UPLOAD_ALLOWED_TYPES, which are configuration.
   'createUploadSession',
   // sendAt must be in the future (and at most five years ahead) by the server's clock.
-  'createScheduledMessage', 'updateScheduledMessage',
+  'createScheduledMessage',
+  'updateScheduledMessage',
   // exactly one of remindAt and recurrence; remindAt in the future; timeZone a zone of the time zone database;
   // daysOfWeek only and always for WEEKLY, dayOfMonth only and always for MONTHLY.
-  'createReminder', 'updateReminder',
+  'createReminder',
+  'updateReminder',
   // cursor must be a cursor this service issued.
-  'listReminders', 'listScheduledMessages',
+  'listReminders',
+  'listScheduledMessages',
   // moduleCode must name an existing module (as registerAccount).
   'createBot',
   // url must be https and must not point at a private, loopback or link-local address.
-  'setBotWebhook', 'createWebhook',
+  'setBotWebhook',
+  'createWebhook',
   // data must be the callback_data of a button of that message.
   'pressInlineButton',
   // cursor must be a cursor this service issued.
-  'listBots', 'listWebhooks', 'listRoomMembers', 'listJoinRequests', 'listThreads', 'listThreadMessages',
+  'listBots',
+  'listWebhooks',
+  'listRoomMembers',
+  'listJoinRequests',
+  'listThreads',
+  'listThreadMessages',
   // a mute end must be in the future, and muted: false cannot come with mutedUntil.
-  'muteRoom', 'updateRoomPreferences',
+  'muteRoom',
+  'updateRoomPreferences',
   // accountIds must name active accounts of the caller's customer (and module, unless CROSS_MODULE).
   'addRoomMembers',
   // q must be plain words (no query operators, 1 to 10 words); cursor must be a cursor this service issued.
@@ -358,8 +385,12 @@ const negativeDataStatuses = ['400', '401', '403', '404', '405', '406', '409', '
 
 /** What every suite's configuration starts with: the warnings that fail it, and the checks' own settings. */
 const suiteRules = [
-  '[warnings]', `fail-on = ${toml(unreachedWarnings)}`, '',
-  '[checks.negative_data_rejection]', `expected-statuses = ${toml(negativeDataStatuses)}`, '',
+  '[warnings]',
+  `fail-on = ${toml(unreachedWarnings)}`,
+  '',
+  '[checks.negative_data_rejection]',
+  `expected-statuses = ${toml(negativeDataStatuses)}`,
+  '',
 ];
 
 function schemathesisConfig({ authFile, accounts, seeded }) {
@@ -432,7 +463,9 @@ function operationBlocks(rejections, bindings = {}) {
   return ids.flatMap((operationId) => [
     '[[operations]]',
     `include-operation-id = ${toml(operationId)}`,
-    ...(rejections.includes(operationId) ? [`checks.positive_data_acceptance.expected-statuses = ${toml([...defaultPositiveStatuses, '400'])}`] : []),
+    ...(rejections.includes(operationId)
+      ? [`checks.positive_data_acceptance.expected-statuses = ${toml([...defaultPositiveStatuses, '400'])}`]
+      : []),
     ...bindingLines(bindings[operationId] ?? {}, 'parameters.'),
     '',
   ]);
@@ -442,23 +475,52 @@ function operationBlocks(rejections, bindings = {}) {
 // the field; positive_data_acceptance accepts 400 on these only, each for the reason beside it.
 const partnerSemanticRejections = [
   // cursor must be a next_cursor this service issued for the same list.
-  'listLeads', 'listDeals', 'listContacts', 'listCompanies', 'listActivities', 'listInvoices', 'listQuotations',
-  'listPayments', 'listProducts', 'listSubscriptions', 'listWorkspaces', 'listMembers', 'listApiKeys',
+  'listLeads',
+  'listDeals',
+  'listContacts',
+  'listCompanies',
+  'listActivities',
+  'listInvoices',
+  'listQuotations',
+  'listPayments',
+  'listProducts',
+  'listSubscriptions',
+  'listWorkspaces',
+  'listMembers',
+  'listApiKeys',
   // company_id, contact_id and entity_id must name records of the key's workspace.
-  'createContact', 'updateContact', 'createDeal', 'updateDeal', 'createActivity',
+  'createContact',
+  'updateContact',
+  'createDeal',
+  'updateDeal',
+  'createActivity',
   // scopes from the catalogue, exactly one of scopes and preset, expires_at in the future.
   'createApiKey',
   // plan must be a plan of the catalogue; role must be a role of the workspace.
-  'setWorkspacePlan', 'putMember',
+  'setWorkspacePlan',
+  'putMember',
   // cursor as above; the URL's host must resolve to public addresses only; custom header names must be HTTP tokens
   // other than the delivery's own headers.
-  'listWebhookEndpoints', 'listWebhookDeliveries', 'createWebhookEndpoint', 'updateWebhookEndpoint',
+  'listWebhookEndpoints',
+  'listWebhookDeliveries',
+  'createWebhookEndpoint',
+  'updateWebhookEndpoint',
   // cursor as above; assignee_id and author_id must be members of the key's workspace; a report's to must not be
   // before its from, at most 366 days after it, and both must be calendar dates.
-  'listInboxConversations', 'listInboxConversationMessages', 'listInboxMessages', 'listInboxChannels',
-  'updateInboxConversation', 'sendInboxMessage', 'getInboxReport',
+  'listInboxConversations',
+  'listInboxConversationMessages',
+  'listInboxMessages',
+  'listInboxChannels',
+  'updateInboxConversation',
+  'sendInboxMessage',
+  'getInboxReport',
   // cursor as above (a search's is bound to its q and tag); kb_article_ids must name articles of the workspace.
-  'listKbArticles', 'searchKbArticles', 'listAiAgents', 'listStorageFiles', 'createAiAgent', 'updateAiAgent',
+  'listKbArticles',
+  'searchKbArticles',
+  'listAiAgents',
+  'listStorageFiles',
+  'createAiAgent',
+  'updateAiAgent',
 ];
 
 function partnerConfig({ authFile, scopes, presets, workspaces, seeded = { dictionaries: {}, parameters: {}, operations: {} } }) {
@@ -512,7 +574,8 @@ const botSemanticRejections = [
   // bytes.
   'sendMessage',
   // message_id must be a message of the bot in that room, and the edit must change something.
-  'editMessage', 'editMessageText',
+  'editMessage',
+  'editMessageText',
   // message_id must be a message the bot may recall.
   'deleteMessage',
   // callback_query_id must be an unanswered press of a button of this bot.
@@ -520,16 +583,22 @@ const botSemanticRejections = [
   // url must be https and must not point at a private, loopback or link-local address; a certificate must be PEM.
   'setWebhook',
   // chat_id must be a room the bot is in (as for every chat method below).
-  'getChat', 'getChatMemberCount', 'sendChatAction',
+  'getChat',
+  'getChatMemberCount',
+  'sendChatAction',
   // user_id must be a member of that room.
   'getChatMember',
   // pinning needs an owner or admin bot and a message of the room that is not recalled.
-  'pinChatMessage', 'unpinChatMessage',
+  'pinChatMessage',
+  'unpinChatMessage',
   // both chats must be rooms of the bot, and message_id a message of the source room (copyMessage: with text).
-  'forwardMessage', 'copyMessage',
+  'forwardMessage',
+  'copyMessage',
   // document, photo and file_id must name a file the bot can see (sendPhoto: an image); an uploadId must be a
   // finished upload of the bot's account.
-  'sendDocument', 'sendPhoto', 'getFile',
+  'sendDocument',
+  'sendPhoto',
+  'getFile',
 ];
 
 /** A binding that draws from the dictionary most of the time, for operations whose ids rarely hit by chance. */
@@ -599,13 +668,26 @@ async function prepareBots(chatUrl, adminToken, aliceToken) {
     return parsed.data ?? parsed.result;
   };
   const tag = randomUUID().replace(/-/g, '').slice(0, 10);
-  const made = await json('POST', '/api/v1/bots', adminToken, { username: `contract_${tag}`, displayName: 'Contract bot', moduleCode: 'dev', customerAccountId: 'dev' });
+  const made = await json('POST', '/api/v1/bots', adminToken, {
+    username: `contract_${tag}`,
+    displayName: 'Contract bot',
+    moduleCode: 'dev',
+    customerAccountId: 'dev',
+  });
   // Three rooms of alice's with the bot, so that what one operation does cannot take away what another needs: message
   // ids are small numbers (each room's sequence), which generated ids hit. The first takes sends and deletions, the
   // second the messages to edit, the third the message with a keyboard that is pressed (here and by the chat suite).
   const room = await json('POST', '/api/v1/rooms', aliceToken, { type: 'GROUP', name: 'Contract bots', memberIds: [made.bot.accountId] });
-  const editRoom = await json('POST', '/api/v1/rooms', aliceToken, { type: 'GROUP', name: 'Contract bot edits', memberIds: [made.bot.accountId] });
-  const keyboardRoom = await json('POST', '/api/v1/rooms', aliceToken, { type: 'GROUP', name: 'Contract bot keyboard', memberIds: [made.bot.accountId] });
+  const editRoom = await json('POST', '/api/v1/rooms', aliceToken, {
+    type: 'GROUP',
+    name: 'Contract bot edits',
+    memberIds: [made.bot.accountId],
+  });
+  const keyboardRoom = await json('POST', '/api/v1/rooms', aliceToken, {
+    type: 'GROUP',
+    name: 'Contract bot keyboard',
+    memberIds: [made.bot.accountId],
+  });
   await json('POST', `/api/v1/rooms/${room.id}/messages`, aliceToken, { text: '/start' });
   const sent = await json('POST', `/bot/${made.token}/sendMessage`, undefined, {
     chat_id: keyboardRoom.id,
@@ -617,13 +699,21 @@ async function prepareBots(chatUrl, adminToken, aliceToken) {
   // Presses to answer, and messages of the bot to edit and to delete: an answered press, a deleted message and an edit
   // to the same text are refused, so each operation draws from several (per operation, see botConfig).
   const presses = [];
-  for (let i = 0; i < 10; i++) presses.push((await json('POST', `/api/v1/rooms/${keyboardRoom.id}/messages/${keyboard.id}/callback`, aliceToken, { data: 'a' })).callbackQueryId);
-  const botSays = async (roomId, text) => (await json('POST', `/bot/${made.token}/sendMessage`, undefined, { chat_id: roomId, text })).message_id;
+  for (let i = 0; i < 10; i++)
+    presses.push(
+      (await json('POST', `/api/v1/rooms/${keyboardRoom.id}/messages/${keyboard.id}/callback`, aliceToken, { data: 'a' })).callbackQueryId,
+    );
+  const botSays = async (roomId, text) =>
+    (await json('POST', `/bot/${made.token}/sendMessage`, undefined, { chat_id: roomId, text })).message_id;
   const editable = [await botSays(editRoom.id, 'edit me'), await botSays(editRoom.id, 'edit me too')];
   const deletable = [];
   for (let i = 0; i < 10; i++) deletable.push(await botSays(room.id, `delete me ${i}`));
   // A fourth room where the bot is an admin, for pins.
-  const pinRoom = await json('POST', '/api/v1/rooms', aliceToken, { type: 'GROUP', name: 'Contract bot pins', memberIds: [made.bot.accountId] });
+  const pinRoom = await json('POST', '/api/v1/rooms', aliceToken, {
+    type: 'GROUP',
+    name: 'Contract bot pins',
+    memberIds: [made.bot.accountId],
+  });
   await json('PATCH', `/api/v1/rooms/${pinRoom.id}/members/${made.bot.accountId}/role`, aliceToken, { role: 'ADMIN' });
   const pinnable = [await botSays(pinRoom.id, 'pin me')];
   const me = await json('GET', `/bot/${made.token}/getMe`);
@@ -637,7 +727,8 @@ async function prepareBots(chatUrl, adminToken, aliceToken) {
     if (!parsed.ok) throw new Error(`bot setup: ${method}: ${res.status} ${JSON.stringify(parsed)}`);
     return parsed.result;
   };
-  const document = (await upload('sendDocument', 'document', new Blob(['contract file'], { type: 'text/plain' }), 'contract.txt')).document.file_id;
+  const document = (await upload('sendDocument', 'document', new Blob(['contract file'], { type: 'text/plain' }), 'contract.txt')).document
+    .file_id;
   const png = Buffer.alloc(64);
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).copy(png, 0);
   png.write('IHDR', 12, 'latin1');
@@ -645,10 +736,24 @@ async function prepareBots(chatUrl, adminToken, aliceToken) {
   png.writeUInt32BE(3, 20);
   const photo = (await upload('sendPhoto', 'photo', new Blob([png]), 'contract.png')).photo[0].file_id;
   return {
-    tokens: [made.token], rooms: [room.id], editRooms: [editRoom.id], presses, editable, deletable,
-    forwardable: [1], members: [me.id], pinRooms: [pinRoom.id], pinnable, files: [document, photo], photos: [photo],
+    tokens: [made.token],
+    rooms: [room.id],
+    editRooms: [editRoom.id],
+    presses,
+    editable,
+    deletable,
+    forwardable: [1],
+    members: [me.id],
+    pinRooms: [pinRoom.id],
+    pinnable,
+    files: [document, photo],
+    photos: [photo],
     // For the chat suite: the bot, its room, and the message with its keyboard in its room.
-    botId: made.bot.id, roomId: room.id, keyboardRoomId: keyboardRoom.id, keyboardId: keyboard.id, callbackData: 'a',
+    botId: made.bot.id,
+    roomId: room.id,
+    keyboardRoomId: keyboardRoom.id,
+    keyboardId: keyboard.id,
+    callbackData: 'a',
   };
 }
 
@@ -656,7 +761,9 @@ async function prepareBots(chatUrl, adminToken, aliceToken) {
 // naming the field; positive_data_acceptance accepts 400 on these only, each for the reason beside it.
 const workspaceSemanticRejections = [
   // cursor must be a next_cursor this service issued for the same list.
-  'listLeads', 'listSvcKeys', 'listSvcAuditLog',
+  'listLeads',
+  'listSvcKeys',
+  'listSvcAuditLog',
   // custom_fields: at most 50 pairs, names of 1 to 100 characters.
   'createLead',
   // owner_id must name a member of the key's workspace.
@@ -664,20 +771,55 @@ const workspaceSemanticRejections = [
   // name not all blank; ip_allow_list entries must parse as addresses or CIDR ranges; expires_at in the future.
   'createSvcKey',
   // Module families. cursor must be a next_cursor of the same list (attendance: from and to between 1970 and 9999).
-  'listDeals', 'listContacts', 'listCompanies', 'listQuotations', 'listConversations', 'listMessages', 'listEmployees',
-  'listAttendance', 'listLeaves', 'listTickets', 'listTicketComments', 'listApprovals', 'listApprovalDecisions',
+  'listDeals',
+  'listContacts',
+  'listCompanies',
+  'listQuotations',
+  'listConversations',
+  'listMessages',
+  'listEmployees',
+  'listAttendance',
+  'listLeaves',
+  'listTickets',
+  'listTicketComments',
+  'listApprovals',
+  'listApprovalDecisions',
   // Ids in the body must name records of the key's workspace (contact_id, company_id, deal_id, conversation_id,
   // employee_id, manager_id) or members of it (owner_id, assignee_id, author_id, account_id, decided_by,
   // requested_by, approver_ids, distinct); dates must exist; instants not in the future, check_out after check_in;
   // end_date on or after start_date; terminated_on not before hire_date; author_id only on outbound messages.
-  'convertLead', 'createDeal', 'updateDeal', 'createContact', 'updateContact', 'createQuotation', 'updateQuotation',
-  'createConversation', 'assignConversation', 'createMessage', 'createEmployee', 'updateEmployee', 'terminateEmployee',
-  'createAttendance', 'updateAttendance', 'createLeave', 'approveLeave', 'rejectLeave', 'createTicket', 'updateTicket',
-  'createTicketComment', 'createApproval',
+  'convertLead',
+  'createDeal',
+  'updateDeal',
+  'createContact',
+  'updateContact',
+  'createQuotation',
+  'updateQuotation',
+  'createConversation',
+  'assignConversation',
+  'createMessage',
+  'createEmployee',
+  'updateEmployee',
+  'terminateEmployee',
+  'createAttendance',
+  'updateAttendance',
+  'createLeave',
+  'approveLeave',
+  'rejectLeave',
+  'createTicket',
+  'updateTicket',
+  'createTicketComment',
+  'createApproval',
   // cursor as above; the URL's host must resolve to public addresses only; custom header names must be HTTP tokens
   // other than the delivery's own headers.
-  'listWebhooks', 'listWebhookDeliveries', 'createWebhook', 'updateWebhook',
-  'listWorkspaceWebhooks', 'listWorkspaceWebhookDeliveries', 'createWorkspaceWebhook', 'updateWorkspaceWebhook',
+  'listWebhooks',
+  'listWebhookDeliveries',
+  'createWebhook',
+  'updateWebhook',
+  'listWorkspaceWebhooks',
+  'listWorkspaceWebhookDeliveries',
+  'createWorkspaceWebhook',
+  'updateWorkspaceWebhook',
 ];
 
 function workspaceConfig({ authFile, scopes, workspaces, keyIds, seeded }) {
@@ -751,7 +893,10 @@ async function reportFigures(file) {
   const cases = report.test_cases ?? {};
   const failed = count(report.failures) + count(report.errors);
   // Each warning kind lists the operations it names (or, for a few kinds, a map of them).
-  const warned = Object.values(report.warnings ?? {}).reduce((n, v) => n + (Array.isArray(v) ? v.length : v && typeof v === 'object' ? Object.keys(v).length : 0), 0);
+  const warned = Object.values(report.warnings ?? {}).reduce(
+    (n, v) => n + (Array.isArray(v) ? v.length : v && typeof v === 'object' ? Object.keys(v).length : 0),
+    0,
+  );
   const text = [
     `${ops.tested ?? '?'}/${ops.selected ?? '?'} operations tested`,
     `${cases.generated ?? '?'} test cases`,
@@ -761,17 +906,21 @@ async function reportFigures(file) {
   ].join(', ');
   const generated = Number(cases.generated ?? 0);
   // The operations named by the warning kinds that fail a run ("METHOD /path").
-  const unreached = [...new Set(unreachedWarnings.flatMap((kind) => (Array.isArray(report.warnings?.[kind]) ? report.warnings[kind] : [])))];
+  const unreached = [
+    ...new Set(unreachedWarnings.flatMap((kind) => (Array.isArray(report.warnings?.[kind]) ? report.warnings[kind] : []))),
+  ];
   return { text, passed: Math.max(generated - failed, 0), failed, unreached };
 }
 
 /** The operationIds of "METHOD /path" labels of an OpenAPI document. */
 async function operationIds(specFile, labels) {
   const paths = JSON.parse(await readFile(specFile, 'utf8')).paths ?? {};
-  return labels.map((label) => {
-    const [method, path] = label.split(' ');
-    return paths[path]?.[method.toLowerCase()]?.operationId;
-  }).filter(Boolean);
+  return labels
+    .map((label) => {
+      const [method, path] = label.split(' ');
+      return paths[path]?.[method.toLowerCase()]?.operationId;
+    })
+    .filter(Boolean);
 }
 
 /** One Schemathesis run; resolves to its exit code and the figures of its report. */
@@ -787,28 +936,49 @@ async function runSuite({ name, specFile, baseUrl, workDir, auth, config, seedRo
   // Seeded values the hooks use: ids for the coverage phase, rows no case may destroy, and objects no dictionary can
   // hold (see hooks.py).
   const seededFile = join(dir, 'seeded.json');
-  await writeFile(seededFile, JSON.stringify({ coverage: seeded?.coverage ?? {}, protect: seeded?.protect ?? {}, objects: seeded?.objects ?? {} }));
+  await writeFile(
+    seededFile,
+    JSON.stringify({ coverage: seeded?.coverage ?? {}, protect: seeded?.protect ?? {}, objects: seeded?.objects ?? {} }),
+  );
   const reportFile = join(dir, 'report.json');
   const args = [
-    '--config-file', configFile,
-    'run', specFile,
-    '--url', baseUrl,
-    '--checks', 'all',
-    '--phases', 'examples,coverage,fuzzing,stateful',
-    '--max-examples', String(examples),
-    '--seed', String(runSeed),
-    '--workers', String(workers),
-    '--request-timeout', '10',
-    '--generation-database', ':memory:',
-    '--report', 'json',
-    '--report-json-path', reportFile,
+    '--config-file',
+    configFile,
+    'run',
+    specFile,
+    '--url',
+    baseUrl,
+    '--checks',
+    'all',
+    '--phases',
+    'examples,coverage,fuzzing,stateful',
+    '--max-examples',
+    String(examples),
+    '--seed',
+    String(runSeed),
+    '--workers',
+    String(workers),
+    '--request-timeout',
+    '10',
+    '--generation-database',
+    ':memory:',
+    '--report',
+    'json',
+    '--report-json-path',
+    reportFile,
     '--no-color',
     ...filter,
     ...(process.env.CONTRACT_EXTRA_ARGS ? process.env.CONTRACT_EXTRA_ARGS.split(' ') : []),
   ];
-  log(`${name}: schemathesis on ${specFile.slice(root.length + 1)}, seed ${runSeed}, ${examples} examples per operation, ${workers} worker(s)`);
+  log(
+    `${name}: schemathesis on ${specFile.slice(root.length + 1)}, seed ${runSeed}, ${examples} examples per operation, ${workers} worker(s)`,
+  );
   const code = await new Promise((resolve, reject) => {
-    const child = spawn(schemathesis, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SCHEMATHESIS_HOOKS: hooksFile, CONTRACT_SEEDED: seededFile } });
+    const child = spawn(schemathesis, args, {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, SCHEMATHESIS_HOOKS: hooksFile, CONTRACT_SEEDED: seededFile },
+    });
     onChild(child);
     relay(child.stdout, process.stdout, name);
     relay(child.stderr, process.stderr, name);
@@ -913,10 +1083,23 @@ async function main() {
     // Every CRM scope; keys of two workspaces for the object-level check; alice owns a business workspace of her
     // own so that her key-management calls can succeed; a separate key for the suite that revokes it.
     const crmScopes = [
-      'crm_leads:*', 'crm_deals:*', 'crm_contacts:*', 'crm_companies:*', 'crm_activities:*',
-      'crm_invoices:read', 'crm_quotations:read', 'crm_payments:read', 'crm_products:read', 'crm_subscriptions:read',
+      'crm_leads:*',
+      'crm_deals:*',
+      'crm_contacts:*',
+      'crm_companies:*',
+      'crm_activities:*',
+      'crm_invoices:read',
+      'crm_quotations:read',
+      'crm_payments:read',
+      'crm_products:read',
+      'crm_subscriptions:read',
       'webhooks:*',
-      'conversations:*', 'messages:*', 'channels:*', 'kb:*', 'ai:*', 'agents:*',
+      'conversations:*',
+      'messages:*',
+      'channels:*',
+      'kb:*',
+      'ai:*',
+      'agents:*',
     ].join(',');
     const [key, peer, revocable, aliceKey] = [
       await devApiKey(dataDir, ['--workspace', 'Contract', '--scopes', crmScopes]),
@@ -924,7 +1107,8 @@ async function main() {
       await devApiKey(dataDir, ['--workspace', 'Contract revocation', '--scopes', 'crm_leads:read']),
       await devApiKey(dataDir, ['--workspace', 'Alice', '--owner', alice, '--scopes', 'crm_leads:read']),
     ];
-    const partnerGet = (path, apiKeyValue) => fetch(`${platform.partnerUrl}${path}`, { headers: { 'x-api-key': apiKeyValue } }).then((r) => r.json());
+    const partnerGet = (path, apiKeyValue) =>
+      fetch(`${platform.partnerUrl}${path}`, { headers: { 'x-api-key': apiKeyValue } }).then((r) => r.json());
     const catalogue = await partnerGet('/api/v1/partner/crm/_scopes', key);
     // The workspaces alice creates while fuzzed are on the free plan; hers on the business plan lets key
     // management answer 201 too.
@@ -946,15 +1130,27 @@ async function main() {
       await devSvcKey(dataDir, ['--workspace', 'Contract B peer', '--scopes', svcScopes.join(','), ...unlimited]),
     ];
     await devSvcKey(dataDir, ['--workspace', 'Alice B', '--owner', alice, '--scopes', 'read-only', ...unlimited]);
-    const aliceWorkspaces = await fetch(`${platform.partnerUrl}/api/v1/workspaces?limit=100`, { headers: { authorization: `Bearer ${aliceToken}` } }).then((r) => r.json());
+    const aliceWorkspaces = await fetch(`${platform.partnerUrl}/api/v1/workspaces?limit=100`, {
+      headers: { authorization: `Bearer ${aliceToken}` },
+    }).then((r) => r.json());
     const aliceSvcWorkspace = aliceWorkspaces.data.find((w) => w.name === 'Alice B').id;
-    const aliceSvcKeys = await fetch(`${platform.workspaceUrl}/api/v1/workspaces/${aliceSvcWorkspace}/svc-keys`, { headers: { authorization: `Bearer ${aliceToken}` } }).then((r) => r.json());
+    const aliceSvcKeys = await fetch(`${platform.workspaceUrl}/api/v1/workspaces/${aliceSvcWorkspace}/svc-keys`, {
+      headers: { authorization: `Bearer ${aliceToken}` },
+    }).then((r) => r.json());
     const bearerSvc = (name, value) => ({ name, fixedHeaders: [{ name: 'Authorization', value: `Bearer ${value}` }] });
     const bots = await prepareBots(platform.url, adminToken, aliceToken);
     // One webhook per API for the operations below /webhooks/{id} (its host does not resolve: saved Unverified).
     const hookBody = JSON.stringify({ name: 'Contract', url: 'https://hooks.example.invalid/in', events: ['lead.created'] });
-    const svcHook = await fetch(`${platform.workspaceUrl}/api/v1/webhooks`, { method: 'POST', headers: { authorization: `Bearer ${svcKey}`, 'content-type': 'application/json' }, body: hookBody }).then((r) => r.json());
-    const partnerHook = await fetch(`${platform.partnerUrl}/api/v1/webhooks`, { method: 'POST', headers: { 'x-api-key': key, 'idempotency-key': randomUUID(), 'content-type': 'application/json' }, body: hookBody }).then((r) => r.json());
+    const svcHook = await fetch(`${platform.workspaceUrl}/api/v1/webhooks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${svcKey}`, 'content-type': 'application/json' },
+      body: hookBody,
+    }).then((r) => r.json());
+    const partnerHook = await fetch(`${platform.partnerUrl}/api/v1/webhooks`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'idempotency-key': randomUUID(), 'content-type': 'application/json' },
+      body: hookBody,
+    }).then((r) => r.json());
 
     const allSuites = [
       // First: the chat suite may remove the bot from its rooms, recall its messages or delete those rooms.
@@ -998,7 +1194,14 @@ async function main() {
         specFile: spec,
         baseUrl: platform.url,
         auth: [bearer('alice', aliceToken), bearer('bob', bobToken), bearer('admin', adminToken)],
-        seedRows: () => seedChat({ baseUrl: platform.url, tokens: { alice: aliceToken, bob: bobToken, carol: carolToken, gina: ginaToken, hank: hankToken, admin: adminToken }, accounts: { alice, bob, carol, gina, hank }, bots, planWorkspace }),
+        seedRows: () =>
+          seedChat({
+            baseUrl: platform.url,
+            tokens: { alice: aliceToken, bob: bobToken, carol: carolToken, gina: ginaToken, hank: hankToken, admin: adminToken },
+            accounts: { alice, bob, carol, gina, hank },
+            bots,
+            planWorkspace,
+          }),
         config: (authFile, seeded) => schemathesisConfig({ authFile, accounts: [bob, carol], seeded }),
         examples: maxExamples,
       },
@@ -1007,8 +1210,20 @@ async function main() {
         specFile: partnerSpec,
         baseUrl: platform.partnerUrl,
         auth: [bearer('alice', aliceToken), apiKey('key', key), bearer('admin', adminToken), apiKey('peer', peer)],
-        seedRows: () => seedPartner({ baseUrl: platform.partnerUrl, root, dataDir, key, aliceToken, aliceWorkspace, accounts: { bob, carol }, webhook: partnerHook.id, delivery: partnerHook.ping.delivery_id }),
-        config: (authFile, seeded) => partnerConfig({ authFile, scopes: catalogueScopes, presets: cataloguePresets, workspaces: [aliceWorkspace], seeded }),
+        seedRows: () =>
+          seedPartner({
+            baseUrl: platform.partnerUrl,
+            root,
+            dataDir,
+            key,
+            aliceToken,
+            aliceWorkspace,
+            accounts: { bob, carol },
+            webhook: partnerHook.id,
+            delivery: partnerHook.ping.delivery_id,
+          }),
+        config: (authFile, seeded) =>
+          partnerConfig({ authFile, scopes: catalogueScopes, presets: cataloguePresets, workspaces: [aliceWorkspace], seeded }),
         examples: partnerMaxExamples,
         // A key that revokes itself would turn every later case of the suite into a 401: that operation runs alone.
         filter: ['--exclude-operation-id', 'revokeCurrentApiKey'],
@@ -1018,7 +1233,11 @@ async function main() {
         specFile: partnerSpec,
         baseUrl: platform.partnerUrl,
         auth: [apiKey('key', revocable)],
-        config: (authFile) => partnerConfig({ authFile, scopes: catalogueScopes, presets: cataloguePresets, workspaces: [aliceWorkspace] }).replace(/^peers = .*$/m, ''),
+        config: (authFile) =>
+          partnerConfig({ authFile, scopes: catalogueScopes, presets: cataloguePresets, workspaces: [aliceWorkspace] }).replace(
+            /^peers = .*$/m,
+            '',
+          ),
         examples: partnerMaxExamples,
         filter: ['--include-operation-id', 'revokeCurrentApiKey'],
       },
@@ -1027,11 +1246,29 @@ async function main() {
         specFile: workspaceSpec,
         baseUrl: platform.workspaceUrl,
         auth: [bearerSvc('key', svcKey), bearer('alice', aliceToken), bearerSvc('peer', svcPeer)],
-        seedRows: () => seedWorkspace({
-          baseUrl: platform.workspaceUrl, partnerUrl: platform.partnerUrl, chatUrl: platform.url, adminToken, svcKey, bobToken, aliceToken, accounts: { bob, carol }, aliceWorkspace: aliceSvcWorkspace,
-          aliceKeyIds: aliceSvcKeys.items.map((k) => k.id), webhook: svcHook.id, delivery: svcHook.ping.delivery_id,
-        }),
-        config: (authFile, seeded) => workspaceConfig({ authFile, scopes: svcScopes, workspaces: [aliceSvcWorkspace], keyIds: aliceSvcKeys.items.map((k) => k.id), seeded }),
+        seedRows: () =>
+          seedWorkspace({
+            baseUrl: platform.workspaceUrl,
+            partnerUrl: platform.partnerUrl,
+            chatUrl: platform.url,
+            adminToken,
+            svcKey,
+            bobToken,
+            aliceToken,
+            accounts: { bob, carol },
+            aliceWorkspace: aliceSvcWorkspace,
+            aliceKeyIds: aliceSvcKeys.items.map((k) => k.id),
+            webhook: svcHook.id,
+            delivery: svcHook.ping.delivery_id,
+          }),
+        config: (authFile, seeded) =>
+          workspaceConfig({
+            authFile,
+            scopes: svcScopes,
+            workspaces: [aliceSvcWorkspace],
+            keyIds: aliceSvcKeys.items.map((k) => k.id),
+            seeded,
+          }),
         examples: workspaceMaxExamples,
       },
     ];
@@ -1048,9 +1285,13 @@ async function main() {
       if (code !== 0) exitCode = 1;
       passed += first.figures.passed + (confirmed?.figures.passed ?? 0);
       failed += first.figures.failed + (confirmed?.figures.failed ?? 0);
-      summaries.push(`contract: ${suite.name}: ${code === 0 ? 'PASSED' : 'FAILED'}: ${first.figures.text} (schemathesis exit ${first.code})`);
+      summaries.push(
+        `contract: ${suite.name}: ${code === 0 ? 'PASSED' : 'FAILED'}: ${first.figures.text} (schemathesis exit ${first.code})`,
+      );
       if (confirmed) {
-        summaries.push(`contract: ${suite.name}: warned operations run again alone: ${confirmed.code === 0 ? 'reached' : 'NOT reached'}: ${confirmed.figures.text} (schemathesis exit ${confirmed.code})`);
+        summaries.push(
+          `contract: ${suite.name}: warned operations run again alone: ${confirmed.code === 0 ? 'reached' : 'NOT reached'}: ${confirmed.figures.text} (schemathesis exit ${confirmed.code})`,
+        );
       }
     }
     if (interrupted) exitCode = 1;
@@ -1062,7 +1303,8 @@ async function main() {
     summaries.push(`contract: FAILED: ${err?.message ?? err}`);
   } finally {
     await platform.stop();
-    if (!process.env.CONTRACT_KEEP_DATA) await rm(dataDir, { recursive: true, force: true }).catch((err) => log(`could not remove ${dataDir}: ${err.message}`));
+    if (!process.env.CONTRACT_KEEP_DATA)
+      await rm(dataDir, { recursive: true, force: true }).catch((err) => log(`could not remove ${dataDir}: ${err.message}`));
   }
   // The closing line in the plain "N passed, N failed" form that log readers look for.
   process.stdout.write(`${summaries.join('\n')}\ncontract: seed ${seed}, ${elapsed()}\ncontract: ${passed} passed, ${failed} failed\n`);

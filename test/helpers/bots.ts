@@ -18,11 +18,20 @@ export interface BotAnswer {
 
 export const botUsername = () => `bot_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
 
-export async function createBot(platform: TestPlatform, tenant: TestTenant, options: { username?: string; displayName?: string } = {}): Promise<TestBot> {
+export async function createBot(
+  platform: TestPlatform,
+  tenant: TestTenant,
+  options: { username?: string; displayName?: string } = {},
+): Promise<TestBot> {
   const username = options.username ?? botUsername();
   const res = await call(platform.chatUrl, 'POST', '/api/v1/bots', {
     token: await platform.adminToken(),
-    body: { username, displayName: options.displayName ?? `Bot ${username}`, moduleCode: tenant.moduleCode, customerAccountId: tenant.customer },
+    body: {
+      username,
+      displayName: options.displayName ?? `Bot ${username}`,
+      moduleCode: tenant.moduleCode,
+      customerAccountId: tenant.customer,
+    },
   });
   if (res.status !== 200) throw new Error(`create bot: ${res.status} ${JSON.stringify(res.body)}`);
   return { id: res.body.data.bot.id, accountId: res.body.data.bot.accountId, username, token: res.body.data.token };
@@ -37,7 +46,12 @@ export async function botCall(
   options: { telegram?: boolean; httpMethod?: string; query?: string } = {},
 ): Promise<BotAnswer> {
   const base = options.telegram ? `/bot${token}/${method}` : `/bot/${encodeURIComponent(token)}/${method}`;
-  return call(platform.chatUrl, options.httpMethod ?? (body === undefined ? 'GET' : 'POST'), `${base}${options.query ? `?${options.query}` : ''}`, body === undefined ? {} : { body });
+  return call(
+    platform.chatUrl,
+    options.httpMethod ?? (body === undefined ? 'GET' : 'POST'),
+    `${base}${options.query ? `?${options.query}` : ''}`,
+    body === undefined ? {} : { body },
+  );
 }
 
 /** A successful Bot API answer's result; fails the test otherwise. */
@@ -57,12 +71,21 @@ export function expectBotError(res: BotAnswer, status: number, description?: str
 
 /** A GROUP room of the owner with the given members (the bot's account among them). */
 export async function groupWith(platform: TestPlatform, owner: TestAccount, memberIds: string[]): Promise<string> {
-  const res = await call(platform.chatUrl, 'POST', '/api/v1/rooms', { token: owner.token, body: { type: 'GROUP', name: 'Bots', memberIds } });
+  const res = await call(platform.chatUrl, 'POST', '/api/v1/rooms', {
+    token: owner.token,
+    body: { type: 'GROUP', name: 'Bots', memberIds },
+  });
   if (res.status !== 201) throw new Error(`room: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data.id;
 }
 
-export async function say(platform: TestPlatform, who: TestAccount, roomId: string, text: string, extra: Record<string, unknown> = {}): Promise<any> {
+export async function say(
+  platform: TestPlatform,
+  who: TestAccount,
+  roomId: string,
+  text: string,
+  extra: Record<string, unknown> = {},
+): Promise<any> {
   const res = await call(platform.chatUrl, 'POST', `/api/v1/rooms/${roomId}/messages`, { token: who.token, body: { text, ...extra } });
   if (res.status !== 201) throw new Error(`send: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data;
@@ -85,22 +108,39 @@ export async function privateRoomWith(platform: TestPlatform, who: TestAccount, 
 }
 
 /** Waits for a message of the room (as `who` sees it) that matches. */
-export async function waitForMessage(platform: TestPlatform, who: TestAccount, roomId: string, match: (m: any) => boolean, timeoutMs = 10_000): Promise<any> {
+export async function waitForMessage(
+  platform: TestPlatform,
+  who: TestAccount,
+  roomId: string,
+  match: (m: any) => boolean,
+  timeoutMs = 10_000,
+): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await call(platform.chatUrl, 'GET', `/api/v1/rooms/${roomId}/messages?limit=100`, { token: who.token });
     const found = (res.body?.data ?? []).find(match);
     if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no matching message in room ${roomId} within ${timeoutMs} ms: ${JSON.stringify(res.body?.data?.map((m: any) => m.text))}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `no matching message in room ${roomId} within ${timeoutMs} ms: ${JSON.stringify(res.body?.data?.map((m: any) => m.text))}`,
+      );
     await new Promise((r) => setTimeout(r, 25));
   }
 }
 
 /** Waits for an outbox event of the topic whose payload has these fields. */
-export async function waitForEvent(platform: TestPlatform, topic: string, fields: Record<string, unknown>, timeoutMs = 10_000): Promise<any> {
+export async function waitForEvent(
+  platform: TestPlatform,
+  topic: string,
+  fields: Record<string, unknown>,
+  timeoutMs = 10_000,
+): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const { rows } = await platform.db.query<{ payload: any }>('select payload from outbox where topic = $1 and payload @> $2::jsonb order by id', [topic, JSON.stringify(fields)]);
+    const { rows } = await platform.db.query<{ payload: any }>(
+      'select payload from outbox where topic = $1 and payload @> $2::jsonb order by id',
+      [topic, JSON.stringify(fields)],
+    );
     if (rows[0]) return rows[0].payload;
     if (Date.now() > deadline) throw new Error(`no ${topic} event with ${JSON.stringify(fields)} within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 25));

@@ -21,7 +21,8 @@ export function chatFixtures(platform: TestPlatform, tenant: TestTenant) {
     if (res.status !== 201) throw new Error(`room: ${res.status} ${JSON.stringify(res.body)}`);
     const roomId: string = res.body.data.id;
     // No role-change operation is needed here: the tests are about messages, so roles are set in the table.
-    for (const a of admins) await platform.db.query(`update room_members set role = 'ADMIN' where room_id = $1 and account_id = $2`, [roomId, a.id]);
+    for (const a of admins)
+      await platform.db.query(`update room_members set role = 'ADMIN' where room_id = $1 and account_id = $2`, [roomId, a.id]);
     return roomId;
   }
 

@@ -39,11 +39,18 @@ export async function during<T>(db: pg.Pool, workspaceId: string, action: () => 
 }
 
 /** The seed's envelope: evt_ id, the event, UTC milliseconds, the workspace, v1, data, changes only when given. */
-export function expectEnvelope(e: OutboxEvent, expected: { event: string; workspaceId: string; environment?: string; data?: unknown; changes?: unknown }): void {
+export function expectEnvelope(
+  e: OutboxEvent,
+  expected: { event: string; workspaceId: string; environment?: string; data?: unknown; changes?: unknown },
+): void {
   expect(e.topic).toBe('svc.event');
   expect(e.environment).toBe(expected.environment ?? 'live');
   const env = e.envelope;
-  expect(Object.keys(env).sort()).toEqual(expected.changes === undefined ? ['api_version', 'data', 'event', 'id', 'occurred_at', 'workspace_id'] : ['api_version', 'changes', 'data', 'event', 'id', 'occurred_at', 'workspace_id']);
+  expect(Object.keys(env).sort()).toEqual(
+    expected.changes === undefined
+      ? ['api_version', 'data', 'event', 'id', 'occurred_at', 'workspace_id']
+      : ['api_version', 'changes', 'data', 'event', 'id', 'occurred_at', 'workspace_id'],
+  );
   expect(env.id).toMatch(/^evt_[0-9a-f]{32}$/);
   expect(env.event).toBe(expected.event);
   expect(env.occurred_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);

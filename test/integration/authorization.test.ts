@@ -101,10 +101,14 @@ test('every row names an operation of the spec (or, while the allowance lasts, o
 
 describe('persona outcomes per operation', () => {
   for (const row of chatRows) {
-    (inSpec(row) ? test : test.skip)(row.name, async () => {
-      const settled = await played.get(row)!;
-      if ('error' in settled) throw settled.error;
-      expect(settled.report).toEqual(expectedReport(row));
-    }, 60_000);
+    (inSpec(row) ? test : test.skip)(
+      row.name,
+      async () => {
+        const settled = await played.get(row)!;
+        if ('error' in settled) throw settled.error;
+        expect(settled.report).toEqual(expectedReport(row));
+      },
+      60_000,
+    );
   }
 });

@@ -95,7 +95,10 @@ describe('request bodies', () => {
 
   test('a body over the limit (256 KiB by default) is 413 payload_too_large', async () => {
     expect(platform.config.bodyLimitBytes).toBe(256 * 1024);
-    const res = await call(base, 'POST', `/api/v1/rooms/${roomId}/messages`, { token: alice.token, body: { text: 'x'.repeat(300 * 1024) } });
+    const res = await call(base, 'POST', `/api/v1/rooms/${roomId}/messages`, {
+      token: alice.token,
+      body: { text: 'x'.repeat(300 * 1024) },
+    });
     expectError(res, 413, 'payload_too_large');
     expect(await messagesIn(roomId)).toBe(0);
   });
@@ -144,7 +147,12 @@ describe('path and query', () => {
   });
 
   test.each([['before'], ['after']])('messages %s cursor that is garbage is invalid_cursor', async (dir) => {
-    for (const cursor of ['garbage', encodeCursor({ a: new Date().toISOString(), i: newId() }), encodeCursor({ s: -1 }), encodeCursor({ s: 1.5 })]) {
+    for (const cursor of [
+      'garbage',
+      encodeCursor({ a: new Date().toISOString(), i: newId() }),
+      encodeCursor({ s: -1 }),
+      encodeCursor({ s: 1.5 }),
+    ]) {
       const res = await call(base, 'GET', `/api/v1/rooms/${roomId}/messages?${dir}=${encodeURIComponent(cursor)}`, { token: alice.token });
       expectError(res, 400, 'invalid_cursor', `query.${dir}`);
     }
@@ -198,7 +206,10 @@ describe('routing and request ids', () => {
   });
 
   test('an ill-formed incoming X-Request-Id is replaced by a generated one', async () => {
-    const res = await call(base, 'GET', `/api/v1/rooms/${roomId}`, { token: alice.token, headers: { 'x-request-id': 'has space<script>' } });
+    const res = await call(base, 'GET', `/api/v1/rooms/${roomId}`, {
+      token: alice.token,
+      headers: { 'x-request-id': 'has space<script>' },
+    });
     expectOk(res);
     expect(res.body.meta.requestId).not.toBe('has space<script>');
     expect(res.body.meta.requestId).toMatch(/^[0-9a-f-]{36}$/);
@@ -278,7 +289,12 @@ const baseOf = (p: TestPlatform, listener: Listener) => ({ chat: p.chatUrl, part
 const paramPath: Record<Listener, string> = { chat: '/api/v1/rooms/', partner: '/api/v1/workspaces/', workspace: '/api/v1/leads/' };
 
 /** The listener's own envelope, with the request id in the body (where the convention has it) and the header. */
-function expectEnvelope(listener: Listener, res: { status: number; body: any; headers: Headers }, status: number, codes: Record<Listener, string>): string {
+function expectEnvelope(
+  listener: Listener,
+  res: { status: number; body: any; headers: Headers },
+  status: number,
+  codes: Record<Listener, string>,
+): string {
   expect(res.status).toBe(status);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   const id = res.headers.get('x-request-id');
@@ -302,11 +318,16 @@ function expectEnvelope(listener: Listener, res: { status: number; body: any; he
 const listeners: Listener[] = ['chat', 'partner', 'workspace'];
 
 describe('errors of the router and of the HTTP parser, on every listener', () => {
-  test.each(listeners)('%s: a path that is not valid percent-encoding is 400 in the envelope, with the caller\'s request id', async (listener) => {
-    const res = await call(baseOf(platform, listener), 'GET', `${paramPath[listener]}%FF`, { headers: { 'x-request-id': `bad-url-${listener}` } });
-    const id = expectEnvelope(listener, res, 400, { chat: 'malformed_request', partner: 'bad_input', workspace: 'invalid_request' });
-    expect(id).toBe(`bad-url-${listener}`);
-  });
+  test.each(listeners)(
+    "%s: a path that is not valid percent-encoding is 400 in the envelope, with the caller's request id",
+    async (listener) => {
+      const res = await call(baseOf(platform, listener), 'GET', `${paramPath[listener]}%FF`, {
+        headers: { 'x-request-id': `bad-url-${listener}` },
+      });
+      const id = expectEnvelope(listener, res, 400, { chat: 'malformed_request', partner: 'bad_input', workspace: 'invalid_request' });
+      expect(id).toBe(`bad-url-${listener}`);
+    },
+  );
 
   test.each(listeners)('%s: a path segment over 500 characters is 414 uri_too_long in the envelope', async (listener) => {
     const res = await call(baseOf(platform, listener), 'GET', `${paramPath[listener]}${'a'.repeat(501)}`);

@@ -34,7 +34,10 @@ test('a message sent through the API is published as message.created within seco
     const alice = await tenant.account();
     const room = await call(platform.chatUrl, 'POST', '/api/v1/rooms', { token: alice.token, body: { type: 'GROUP', name: 'Events' } });
     expectOk(room, 201);
-    const sent = await call(platform.chatUrl, 'POST', `/api/v1/rooms/${room.body.data.id}/messages`, { token: alice.token, body: { text: 'publish me' } });
+    const sent = await call(platform.chatUrl, 'POST', `/api/v1/rooms/${room.body.data.id}/messages`, {
+      token: alice.token,
+      body: { text: 'publish me' },
+    });
     expectOk(sent, 201);
     const messageId = sent.body.data.id;
 
@@ -52,10 +55,15 @@ test('a message sent through the API is published as message.created within seco
     });
     expect(Number.isNaN(Date.parse(event.createdAt))).toBe(false);
     // The room creation went out too, and the rows are marked published.
-    await eventually(async () => events.events.some((e) => e.topic === 'room.created' && (e.payload as { roomId?: string }).roomId === room.body.data.id), 5000);
+    await eventually(
+      async () => events.events.some((e) => e.topic === 'room.created' && (e.payload as { roomId?: string }).roomId === room.body.data.id),
+      5000,
+    );
     await eventually(
       async () =>
-        (await count(platform.db, "select count(*) as n from outbox where payload->>'roomId' = $1 and published_at is null", [room.body.data.id])) === 0,
+        (await count(platform.db, "select count(*) as n from outbox where payload->>'roomId' = $1 and published_at is null", [
+          room.body.data.id,
+        ])) === 0,
       5000,
     );
     // Published once, not once per drain.
@@ -70,17 +78,27 @@ test('a message sent through the API is published as message.created within seco
 describe('on a database and queue of their own', () => {
   test('a row nobody asked to drain is published by the periodic safety net', async () => {
     const infra = await isolatedInfra();
-    const platform = await startTestPlatform({ databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, outboxPollMs: 250, services: ['workers'] });
+    const platform = await startTestPlatform({
+      databaseUrl: infra.databaseUrl,
+      redisUrl: infra.redisUrl,
+      outboxPollMs: 250,
+      services: ['workers'],
+    });
     const events = await subscribe();
     try {
       const marker = randomUUID();
       // As if the process died after the commit and before requesting a drain.
-      const { rows } = await platform.db.query<{ id: string }>("insert into outbox (topic, payload) values ('test.orphan', $1) returning id", [
-        JSON.stringify({ marker }),
-      ]);
+      const { rows } = await platform.db.query<{ id: string }>(
+        "insert into outbox (topic, payload) values ('test.orphan', $1) returning id",
+        [JSON.stringify({ marker })],
+      );
       const event = await eventually(async () => events.events.find((e) => markerOf(e) === marker), 4000);
       expect(event).toMatchObject({ id: String(rows[0]!.id), topic: 'test.orphan', payload: { marker } });
-      await eventually(async () => (await count(platform.db, 'select count(*) as n from outbox where id = $1 and published_at is not null', [rows[0]!.id])) === 1, 2000);
+      await eventually(
+        async () =>
+          (await count(platform.db, 'select count(*) as n from outbox where id = $1 and published_at is not null', [rows[0]!.id])) === 1,
+        2000,
+      );
     } finally {
       await events.close();
       await platform.stop();
@@ -117,7 +135,11 @@ describe('on a database and queue of their own', () => {
       }
       inserting = false;
       await Promise.all(relays);
-      await eventually(async () => (await count(nodes[0]!.db, 'select count(*) as n from outbox where published_at is null')) === 0, 10_000, 50);
+      await eventually(
+        async () => (await count(nodes[0]!.db, 'select count(*) as n from outbox where published_at is null')) === 0,
+        10_000,
+        50,
+      );
       await eventually(async () => events.events.filter((e) => markerOf(e)?.startsWith(`${run}:`)).length >= total, 5000, 50);
       await new Promise((r) => setTimeout(r, 300)); // a late duplicate would arrive here
 

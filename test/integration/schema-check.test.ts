@@ -36,24 +36,32 @@ async function schemaDiff(): Promise<string> {
 async function ddlMismatches(): Promise<string[]> {
   const conn = orm.em.getConnection();
   const indexes = new Map(
-    (await conn.execute<{ name: string; def: string }[]>("select indexname as name, indexdef as def from pg_indexes where schemaname = 'public'"))
-      .map((r) => [r.name, r.def.replace(' ON public.', ' ON ')]),
+    (
+      await conn.execute<{ name: string; def: string }[]>(
+        "select indexname as name, indexdef as def from pg_indexes where schemaname = 'public'",
+      )
+    ).map((r) => [r.name, r.def.replace(' ON public.', ' ON ')]),
   );
   const triggers = new Map(
-    (await conn.execute<{ name: string; def: string }[]>('select tgname as name, pg_get_triggerdef(oid) as def from pg_trigger where not tgisinternal'))
-      .map((r) => [r.name, r.def.replace(' ON public.', ' ON ')]),
+    (
+      await conn.execute<{ name: string; def: string }[]>(
+        'select tgname as name, pg_get_triggerdef(oid) as def from pg_trigger where not tgisinternal',
+      )
+    ).map((r) => [r.name, r.def.replace(' ON public.', ' ON ')]),
   );
   const mismatches: string[] = [];
   for (const meta of orm.getMetadata().getAll().values()) {
     for (const index of [...meta.indexes, ...meta.uniques]) {
       if (typeof index.expression !== 'string') continue;
       const actual = indexes.get(index.name!);
-      if (actual !== index.expression) mismatches.push(`index ${index.name}: entity "${index.expression}", database "${actual ?? '(none)'}"`);
+      if (actual !== index.expression)
+        mismatches.push(`index ${index.name}: entity "${index.expression}", database "${actual ?? '(none)'}"`);
     }
     for (const trigger of meta.triggers ?? []) {
       if (typeof trigger.expression !== 'string') continue;
       const actual = triggers.get(trigger.name!);
-      if (actual !== trigger.expression) mismatches.push(`trigger ${trigger.name}: entity "${trigger.expression}", database "${actual ?? '(none)'}"`);
+      if (actual !== trigger.expression)
+        mismatches.push(`trigger ${trigger.name}: entity "${trigger.expression}", database "${actual ?? '(none)'}"`);
     }
   }
   return mismatches;
@@ -88,7 +96,9 @@ test('the check sees a column and an index that the entities do not describe', a
   } finally {
     await conn.execute('alter table drafts drop column stray');
     await conn.execute('drop index messages_attachments');
-    await conn.execute('create index messages_attachments on messages using gin (attachments jsonb_path_ops) where attachments is not null');
+    await conn.execute(
+      'create index messages_attachments on messages using gin (attachments jsonb_path_ops) where attachments is not null',
+    );
   }
   expect(await schemaDiff()).toBe('');
   expect(await ddlMismatches()).toEqual([]);

@@ -31,7 +31,8 @@ function documentExpressions(): Expression[] {
       if (typeof obj.pattern === 'string') found.push({ where: `${name}.json pattern`, source: obj.pattern, flags: 'u' });
       if (typeof obj.format === 'string') formats.add(obj.format);
       if (obj.patternProperties && typeof obj.patternProperties === 'object') {
-        for (const key of Object.keys(obj.patternProperties)) found.push({ where: `${name}.json patternProperties`, source: key, flags: 'u' });
+        for (const key of Object.keys(obj.patternProperties))
+          found.push({ where: `${name}.json patternProperties`, source: key, flags: 'u' });
       }
       stack.push(...Object.values(obj));
     }

@@ -37,12 +37,18 @@ export async function startChildPlatform(options: ChildOptions): Promise<ChildPl
   const port = options.chatPort ?? (await freePort());
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !dropped.includes(k)) env[k] = v;
-  Object.assign(env, { DATA_DIR: options.dataDir, CHAT_PORT: String(port), SERVICES: 'chat,workers', SEND_RATE_LIMIT_PER_MINUTE: '1000000' }, options.env);
+  Object.assign(
+    env,
+    { DATA_DIR: options.dataDir, CHAT_PORT: String(port), SERVICES: 'chat,workers', SEND_RATE_LIMIT_PER_MINUTE: '1000000' },
+    options.env,
+  );
   const proc = spawn(process.execPath, [join(process.cwd(), 'dist/src/main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   // Ready: the start logged it (at info), or the chat listener answers /healthz (any LOG_LEVEL).
   await new Promise<void>((resolve, reject) => {
     let probing = false;

@@ -31,7 +31,10 @@ export function documentedCodes(path: string, column: string): string[] {
       inTable = false;
       continue;
     }
-    const cells = line.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .split(/(?<!\\)\|/)
+      .slice(1, -1)
+      .map((c) => c.trim());
     if (/^(status|HTTP)$/.test(cells[0] ?? '') && cells[1] === column) {
       inTable = true;
       continue;
@@ -79,12 +82,18 @@ export function sharedErrors(): { framework: AppError[]; bearer: AppError[] } {
   const framework = pairs.flatMap(({ status, code }) =>
     (/^\d+$/.test(status) ? [Number(status)] : [406, 411, 416, 422]).map((s) => new AppError(s, code, 'm')),
   );
-  const bearer = statusCodePairs('src/core/auth/errors.ts', 'bearerError').map(({ status, code }) => new AppError(Number(status), code, 'm'));
+  const bearer = statusCodePairs('src/core/auth/errors.ts', 'bearerError').map(
+    ({ status, code }) => new AppError(Number(status), code, 'm'),
+  );
   return { framework, bearer };
 }
 
 /** The code each error carries on the wire once `render` has put it in the interface's envelope. */
-export function renderedCodes(errors: AppError[], render: (e: AppError, r: ErrorRequest) => ErrorRendering, codeOf: (body: any) => unknown): string[] {
+export function renderedCodes(
+  errors: AppError[],
+  render: (e: AppError, r: ErrorRequest) => ErrorRendering,
+  codeOf: (body: any) => unknown,
+): string[] {
   return [...new Set(errors.map((e) => String(codeOf(render(e, { id: 'r' }).body))))];
 }
 

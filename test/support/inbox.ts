@@ -24,7 +24,18 @@ export async function insertConversation(db: pg.Pool, f: ConversationFixture): P
   await db.query(
     `insert into inbox_conversations (id, workspace_id, environment, channel, subject, customer_handle, status, first_response_at, closed_at, last_message_at, created_at, updated_at)
      values ($1, $2, $3, $4, $5, 'customer@example.com', $6, $7, $8, $9, $10, $10)`,
-    [id, f.workspaceId, f.environment ?? 'live', f.channel ?? 'email', f.subject ?? 'Order question', status, f.firstResponseAt ?? null, f.closedAt ?? null, f.inbound?.length ? at : null, at],
+    [
+      id,
+      f.workspaceId,
+      f.environment ?? 'live',
+      f.channel ?? 'email',
+      f.subject ?? 'Order question',
+      status,
+      f.firstResponseAt ?? null,
+      f.closedAt ?? null,
+      f.inbound?.length ? at : null,
+      at,
+    ],
   );
   for (const text of f.inbound ?? []) {
     await db.query(

@@ -22,7 +22,12 @@ export interface TestKey {
 export async function testWorkspace(platform: TestPlatform, options: { plan?: string; owner?: TestAccount } = {}): Promise<TestWorkspace> {
   const owner = options.owner ?? (await (await platform.tenant()).account());
   const id = newId();
-  await platform.db.query('insert into workspaces (id, name, plan, owner_id) values ($1, $2, $3, $4)', [id, `ws-${randomUUID().slice(0, 8)}`, options.plan ?? 'business', owner.id]);
+  await platform.db.query('insert into workspaces (id, name, plan, owner_id) values ($1, $2, $3, $4)', [
+    id,
+    `ws-${randomUUID().slice(0, 8)}`,
+    options.plan ?? 'business',
+    owner.id,
+  ]);
   await platform.db.query("insert into workspace_members (workspace_id, account_id, role) values ($1, $2, 'owner')", [id, owner.id]);
   return {
     id,
@@ -43,7 +48,17 @@ export async function partnerKey(
   await platform.db.query(
     `insert into api_keys (id, workspace_id, name, prefix, key_hash, environment, scopes, status, created_by, expires_at)
      values ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9)`,
-    [keyId, workspaceId, o.name ?? 'test key', secret.prefix, secret.hash, o.environment ?? 'live', scopes, o.createdBy ?? null, o.expiresAt ?? null],
+    [
+      keyId,
+      workspaceId,
+      o.name ?? 'test key',
+      secret.prefix,
+      secret.hash,
+      o.environment ?? 'live',
+      scopes,
+      o.createdBy ?? null,
+      o.expiresAt ?? null,
+    ],
   );
   return { id: keyId, key: secret.key, prefix: secret.prefix };
 }

@@ -136,7 +136,12 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     outboxPollMs: 60_000,
     // A test machine shared with other work can stall a statement for seconds; the bounded waits are tested with
     // short settings of their own (test/integration/reliability/frozen-dependencies.test.ts).
-    dependencyTimeouts: { databaseStatementTimeoutMs: 30_000, databaseLockTimeoutMs: 30_000, databaseConnectTimeoutMs: 30_000, redisCommandTimeoutMs: 30_000 },
+    dependencyTimeouts: {
+      databaseStatementTimeoutMs: 30_000,
+      databaseLockTimeoutMs: 30_000,
+      databaseConnectTimeoutMs: 30_000,
+      redisCommandTimeoutMs: 30_000,
+    },
     ...overrides,
   };
 }
@@ -208,7 +213,11 @@ export function tenantFactory(
 const travellingTokenLifetime = '200d';
 
 /** log: the platform's logger (silent by default; a test that reads the log passes its own). */
-export async function startTestPlatform(overrides: Partial<Config> = {}, clock: Clock = systemClock, log: Logger = createLogger('silent')): Promise<TestPlatform> {
+export async function startTestPlatform(
+  overrides: Partial<Config> = {},
+  clock: Clock = systemClock,
+  log: Logger = createLogger('silent'),
+): Promise<TestPlatform> {
   // A test that moves the platform's clock (weeks back and forth) keeps using the tokens it made at the start: they
   // live 200 days from the clock's start and the maximum lifetime is a year, so exp - now stays within it anywhere in
   // that range. The lifetime rule itself is tested on platforms that run on the real clock.

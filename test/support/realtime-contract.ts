@@ -5,8 +5,12 @@ import type * as Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
 
 type AjvInstance = Ajv2020Module.default;
-const Ajv2020 = ((Ajv2020Import as unknown as { default?: unknown }).default ?? Ajv2020Import) as unknown as new (opts: Record<string, unknown>) => AjvInstance;
-const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as unknown as (ajv: AjvInstance) => void;
+const Ajv2020 = ((Ajv2020Import as unknown as { default?: unknown }).default ?? Ajv2020Import) as unknown as new (
+  opts: Record<string, unknown>,
+) => AjvInstance;
+const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as unknown as (
+  ajv: AjvInstance,
+) => void;
 
 export interface RealtimeContract {
   /** The topics the document declares. */

@@ -15,7 +15,10 @@ export interface ReceivedMail {
 const hexByte = /=([0-9A-F]{2})/g;
 
 function decodeQ(text: string): string {
-  return Buffer.from(text.replace(hexByte, (_, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+  return Buffer.from(
+    text.replace(hexByte, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+    'latin1',
+  ).toString('utf8');
 }
 
 function parse(raw: string): { subject: string; text: string } {

@@ -70,9 +70,17 @@ interface Signer {
   keyId: Buffer;
 }
 
-function certificate(subject: string, publicKey: KeyObject, issuer: Signer | null, signingKey: KeyObject, extensions: Buffer[]): { pem: string; keyId: Buffer } {
+function certificate(
+  subject: string,
+  publicKey: KeyObject,
+  issuer: Signer | null,
+  signingKey: KeyObject,
+  extensions: Buffer[],
+): { pem: string; keyId: Buffer } {
   const spki = publicKey.export({ type: 'spki', format: 'der' });
-  const keyId = createHash('sha1').update(spki.subarray(spki.length - 65)).digest();
+  const keyId = createHash('sha1')
+    .update(spki.subarray(spki.length - 65))
+    .digest();
   const now = Date.now();
   const tbs = seq(
     explicit(0, integer(Buffer.from([2]))),
@@ -82,14 +90,20 @@ function certificate(subject: string, publicKey: KeyObject, issuer: Signer | nul
     seq(utcTime(new Date(now - 3_600_000)), utcTime(new Date(now + 7 * 86_400_000))),
     name(subject),
     spki,
-    explicit(3, seq(
-      extension('2.5.29.14', false, octets(keyId)),
-      extension('2.5.29.35', false, seq(tlv(0x80, (issuer ?? { keyId }).keyId))),
-      ...extensions,
-    )),
+    explicit(
+      3,
+      seq(
+        extension('2.5.29.14', false, octets(keyId)),
+        extension('2.5.29.35', false, seq(tlv(0x80, (issuer ?? { keyId }).keyId))),
+        ...extensions,
+      ),
+    ),
   );
   const der = seq(tbs, ecdsaSha256, bits(sign('sha256', tbs, signingKey)));
-  const pem = `-----BEGIN CERTIFICATE-----\n${der.toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '')}\n-----END CERTIFICATE-----\n`;
+  const pem = `-----BEGIN CERTIFICATE-----\n${der
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .replace(/\n$/, '')}\n-----END CERTIFICATE-----\n`;
   return { pem, keyId };
 }
 

@@ -6,8 +6,12 @@ import addFormatsImport from 'ajv-formats';
 import type { ReceivedRequest } from './webhook-receiver.js';
 
 type AjvInstance = Ajv2020Module.default;
-const Ajv2020 = ((Ajv2020Import as unknown as { default?: unknown }).default ?? Ajv2020Import) as unknown as new (opts: Record<string, unknown>) => AjvInstance;
-const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as unknown as (ajv: AjvInstance) => void;
+const Ajv2020 = ((Ajv2020Import as unknown as { default?: unknown }).default ?? Ajv2020Import) as unknown as new (
+  opts: Record<string, unknown>,
+) => AjvInstance;
+const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as unknown as (
+  ajv: AjvInstance,
+) => void;
 
 interface HeaderParameter {
   name: string;
@@ -34,7 +38,8 @@ export async function deliveryContract(listenerUrl: string): Promise<DeliveryCon
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) < 2 ** 31 });
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
   ajv.addSchema(doc, 'served');
-  const pointer = (...parts: (string | number)[]) => `served#/${parts.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+  const pointer = (...parts: (string | number)[]) =>
+    `served#/${parts.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
   return {
     events: Object.keys(webhooks),
     problems(request) {
@@ -56,7 +61,8 @@ export async function deliveryContract(listenerUrl: string): Promise<DeliveryCon
         const value = String(raw);
         const typed = parameter.schema.type === 'integer' && /^-?\d+$/.test(value) ? Number(value) : value;
         const validateHeader = ajv.getSchema(pointer('webhooks', event, 'post', 'parameters', i, 'schema'))!;
-        if (!validateHeader(typed)) problems.push(`${parameter.name} ${JSON.stringify(value)}: ${(validateHeader.errors ?? []).map((e) => e.message).join(', ')}`);
+        if (!validateHeader(typed))
+          problems.push(`${parameter.name} ${JSON.stringify(value)}: ${(validateHeader.errors ?? []).map((e) => e.message).join(', ')}`);
       });
       if (request.headers['x-svc-delivery'] !== body.id) problems.push('X-SVC-Delivery is not the envelope id');
       return problems;

@@ -57,7 +57,13 @@ export async function startWebhookReceiver(options: { ca?: TinyCa; hosts?: strin
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const request: ReceivedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks), at: Date.now() };
+        const request: ReceivedRequest = {
+          method: req.method ?? '',
+          path: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks),
+          at: Date.now(),
+        };
         received.push(request);
         for (const w of waiters) w();
         const answer = responder(request);

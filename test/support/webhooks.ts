@@ -34,7 +34,12 @@ export async function webhookRig(webhooks: Partial<WebhookConfig> = {}, override
     ...extra,
   });
   const base = { databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, outboxPollMs: 200 };
-  const platform = await startTestPlatform({ ...base, services: ['workspace', 'partner', 'workers'], webhooks: settings({}), ...overrides });
+  const platform = await startTestPlatform({
+    ...base,
+    services: ['workspace', 'partner', 'workers'],
+    webhooks: settings({}),
+    ...overrides,
+  });
   const others: TestPlatform[] = [];
   return {
     platform,
@@ -74,13 +79,19 @@ export async function emitEvent(db: pg.Pool, options: EmitOptions): Promise<Enve
     data: options.data ?? { id: randomBytes(8).toString('hex') },
     ...(options.changes ? { changes: options.changes } : {}),
   };
-  await db.query('insert into outbox (topic, payload) values ($1, $2)', [svcEventTopic, JSON.stringify({ environment: options.environment ?? 'live', envelope })]);
+  await db.query('insert into outbox (topic, payload) values ($1, $2)', [
+    svcEventTopic,
+    JSON.stringify({ environment: options.environment ?? 'live', envelope }),
+  ]);
   return envelope;
 }
 
 /** Calls the workspace listener with a svc_ key. */
 export function svc(platform: TestPlatform, key: string, method: string, path: string, body?: unknown) {
-  return call(platform.workspaceUrl, method, path, { headers: { authorization: `Bearer ${key}` }, ...(body !== undefined ? { body } : {}) });
+  return call(platform.workspaceUrl, method, path, {
+    headers: { authorization: `Bearer ${key}` },
+    ...(body !== undefined ? { body } : {}),
+  });
 }
 
 /** Polls until `check` returns a value other than undefined; throws after timeoutMs. */

@@ -17,7 +17,10 @@ export interface SvcWorkspace {
   tenant: TestTenant;
   /** A new account of the owner's tenant added with this role (admin, manager, staff or a custom role). */
   member(role: string): Promise<TestAccount>;
-  key(scopes: string[], options?: { environment?: KeyEnvironment; ipAllowList?: string[]; expiresAt?: Date; name?: string }): Promise<SvcTestKey>;
+  key(
+    scopes: string[],
+    options?: { environment?: KeyEnvironment; ipAllowList?: string[]; expiresAt?: Date; name?: string },
+  ): Promise<SvcTestKey>;
 }
 
 /**
@@ -32,7 +35,10 @@ export async function svcWorkspace(
   const owner = await tenant.account();
   const ws = await testWorkspace(platform, { owner });
   await platform.db.query('update workspaces set svc_plan = $2, svc_rate_per_hour = $3, svc_rate_per_minute = $4 where id = $1', [
-    ws.id, options.plan ?? 'business', options.perHour ?? null, options.perMinute ?? null,
+    ws.id,
+    options.plan ?? 'business',
+    options.perHour ?? null,
+    options.perMinute ?? null,
   ]);
   return {
     id: ws.id,
@@ -40,7 +46,11 @@ export async function svcWorkspace(
     tenant,
     async member(role) {
       const account = await tenant.account();
-      await platform.db.query('insert into workspace_members (workspace_id, account_id, role) values ($1, $2, $3)', [ws.id, account.id, role]);
+      await platform.db.query('insert into workspace_members (workspace_id, account_id, role) values ($1, $2, $3)', [
+        ws.id,
+        account.id,
+        role,
+      ]);
       return account;
     },
     async key(scopes, o = {}) {

@@ -9,7 +9,10 @@ export function AuditLogPage({ clients, workspace }: { clients: Clients; workspa
   const [statusText, setStatusText] = useState('');
   const status = /^[1-5]\d\d$/.test(statusText) ? Number(statusText) : undefined;
   const statusProblem = statusText !== '' && status === undefined ? 'A status code is three digits, 100 to 599.' : '';
-  const [keys] = useAsync(() => clients.workspace.listSvcKeys({ path: { workspace_id: workspace.id }, query: { limit: 100 } }), [workspace.id]);
+  const [keys] = useAsync(
+    () => clients.workspace.listSvcKeys({ path: { workspace_id: workspace.id }, query: { limit: 100 } }),
+    [workspace.id],
+  );
   const [entries, reload] = useAsync(
     () =>
       clients.workspace.listSvcAuditLog({

@@ -8,12 +8,14 @@ export function FirstWorkspace({ clients, first, onCreated }: { clients: Clients
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
-  const problem = name.trim() === '' ? 'Give the workspace a name.' : name.trim().length > 200 ? 'The name is longer than 200 characters.' : '';
+  const problem =
+    name.trim() === '' ? 'Give the workspace a name.' : name.trim().length > 200 ? 'The name is longer than 200 characters.' : '';
   return (
     <section class="panel first-workspace" aria-labelledby="new-workspace-title">
       <h2 id="new-workspace-title">{first ? 'Create your first workspace' : 'Create another workspace'}</h2>
       <p class="muted">
-        You become its owner. It starts on the free plan; a platform administrator changes the plan (<code>PUT /api/v1/workspaces/&#123;id&#125;/plan</code>).
+        You become its owner. It starts on the free plan; a platform administrator changes the plan (
+        <code>PUT /api/v1/workspaces/&#123;id&#125;/plan</code>).
       </p>
       <form
         onSubmit={async (e) => {
@@ -31,7 +33,15 @@ export function FirstWorkspace({ clients, first, onCreated }: { clients: Clients
         }}
       >
         <label for="workspace-name">Workspace name</label>
-        <input id="workspace-name" value={name} maxLength={200} required aria-invalid={name !== '' && problem !== ''} onInput={(e) => setName((e.target as HTMLInputElement).value)} aria-describedby="workspace-name-help" />
+        <input
+          id="workspace-name"
+          value={name}
+          maxLength={200}
+          required
+          aria-invalid={name !== '' && problem !== ''}
+          onInput={(e) => setName((e.target as HTMLInputElement).value)}
+          aria-describedby="workspace-name-help"
+        />
         <p id="workspace-name-help" class={name !== '' && problem ? 'field-error' : 'hint'}>
           {name !== '' && problem ? problem : `${name.length} of 200 characters`}
         </p>

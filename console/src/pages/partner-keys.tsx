@@ -39,12 +39,18 @@ export function PartnerKeysPage({ clients, workspace, cells }: { clients: Client
             id="create-key"
             label="Create key"
             primary
-            reason={workspace.external_api_enabled ? null : `The ${workspace.plan} plan has no external API access; a platform administrator can change the plan.`}
+            reason={
+              workspace.external_api_enabled
+                ? null
+                : `The ${workspace.plan} plan has no external API access; a platform administrator can change the plan.`
+            }
             onClick={() => setCreating(true)}
           />
         )}
       </div>
-      <p class="muted">Keys let software call the partner data API without a login. A key reads and writes the whole workspace within its scopes.</p>
+      <p class="muted">
+        Keys let software call the partner data API without a login. A key reads and writes the whole workspace within its scopes.
+      </p>
       {!workspace.external_api_enabled && (
         <p class="notice" role="note">
           {externalApiOff} Keys work only on a plan that includes the API Keys or the Webhooks module.
@@ -65,18 +71,28 @@ export function PartnerKeysPage({ clients, workspace, cells }: { clients: Client
                   <th scope="col">Expires (UTC)</th>
                   <th scope="col">Last used (UTC)</th>
                   <th scope="col">Status</th>
-                  {cells.delete && <th scope="col"><span class="sr-only">Actions</span></th>}
+                  {cells.delete && (
+                    <th scope="col">
+                      <span class="sr-only">Actions</span>
+                    </th>
+                  )}
                 </tr>
               </thead>
               <tbody>
                 {(keys.value.data as Key[]).map((k) => (
                   <tr key={k.id} data-key-id={k.id}>
                     <td data-label="Name">{k.name}</td>
-                    <td data-label="Prefix"><code>{k.prefix}</code></td>
-                    <td data-label="Scopes"><ScopeChips scopes={k.scopes} /></td>
+                    <td data-label="Prefix">
+                      <code>{k.prefix}</code>
+                    </td>
+                    <td data-label="Scopes">
+                      <ScopeChips scopes={k.scopes} />
+                    </td>
                     <TimeCell label="Expires" value={k.expires_at} empty="Never" />
                     <TimeCell label="Last used" value={k.last_used_at} empty="Never used" />
-                    <td data-label="Status"><StatusBadge status={k.status === 'revoked' ? 'Revoked' : k.expired ? 'Expired' : 'Active'} /></td>
+                    <td data-label="Status">
+                      <StatusBadge status={k.status === 'revoked' ? 'Revoked' : k.expired ? 'Expired' : 'Active'} />
+                    </td>
                     {cells.delete && (
                       <td>
                         {k.status !== 'revoked' && (
@@ -117,8 +133,8 @@ export function PartnerKeysPage({ clients, workspace, cells }: { clients: Client
           title="Revoke this key?"
           body={
             <p>
-              <strong>{revoking.name}</strong> (<code>{revoking.prefix}</code>) stops working at once: every later call with it is refused. The row stays
-              for the record. This cannot be undone.
+              <strong>{revoking.name}</strong> (<code>{revoking.prefix}</code>) stops working at once: every later call with it is refused.
+              The row stays for the record. This cannot be undone.
             </p>
           }
           action="Revoke key"
@@ -172,7 +188,14 @@ function CreateKey(props: { clients: Clients; workspace: WorkspaceInfo; onClose:
         }}
       >
         <label for="key-name">Name</label>
-        <input id="key-name" value={name} maxLength={100} required onInput={(e) => setName((e.target as HTMLInputElement).value)} aria-describedby="key-name-count" />
+        <input
+          id="key-name"
+          value={name}
+          maxLength={100}
+          required
+          onInput={(e) => setName((e.target as HTMLInputElement).value)}
+          aria-describedby="key-name-count"
+        />
         <p id="key-name-count" class="hint">
           {name.length} of 100 characters
         </p>
@@ -215,7 +238,14 @@ function CreateKey(props: { clients: Clients; workspace: WorkspaceInfo; onClose:
         </fieldset>
 
         <label for="key-expires">Expiry date (optional)</label>
-        <input id="key-expires" type="date" min={today()} value={expires} onInput={(e) => setExpires((e.target as HTMLInputElement).value)} aria-describedby="key-expires-help" />
+        <input
+          id="key-expires"
+          type="date"
+          min={today()}
+          value={expires}
+          onInput={(e) => setExpires((e.target as HTMLInputElement).value)}
+          aria-describedby="key-expires-help"
+        />
         <p id="key-expires-help" class="hint">
           Empty: the key never expires. It stops working at the end of the chosen day (UTC).
         </p>

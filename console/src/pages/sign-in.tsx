@@ -15,10 +15,17 @@ export function SignIn({ onSignIn }: { onSignIn: (token: string) => void }) {
         }}
       >
         <label for="token">Bearer token</label>
-        <textarea id="token" rows={5} value={token} onInput={(e) => setToken((e.target as HTMLTextAreaElement).value)} aria-describedby="token-help" required />
+        <textarea
+          id="token"
+          rows={5}
+          value={token}
+          onInput={(e) => setToken((e.target as HTMLTextAreaElement).value)}
+          aria-describedby="token-help"
+          required
+        />
         <p id="token-help" class="hint">
-          In development, print one with <code>npm run --silent dev-token -- --account &lt;uuid&gt;</code>. In production the platform signs you in
-          by opening this page with your session token.
+          In development, print one with <code>npm run --silent dev-token -- --account &lt;uuid&gt;</code>. In production the platform signs
+          you in by opening this page with your session token.
         </p>
         {token && !valid && (
           <p class="field-error" role="alert">

@@ -31,12 +31,20 @@ interface ScopeInfo {
 export function SvcKeysPage({ clients, workspace }: { clients: Clients; workspace: WorkspaceInfo }) {
   const [status, setStatus] = useState('');
   const [keys, reload] = useAsync(
-    () => clients.workspace.listSvcKeys({ path: { workspace_id: workspace.id }, query: { limit: 100, ...(status ? { status: status as 'Active' } : {}) } }),
+    () =>
+      clients.workspace.listSvcKeys({
+        path: { workspace_id: workspace.id },
+        query: { limit: 100, ...(status ? { status: status as 'Active' } : {}) },
+      }),
     [workspace.id, status],
   );
   // Only for the creator column: when it cannot be read, creators read as "Former member" rather than failing the page.
   const [members] = useAsync(
-    () => clients.partner.listMembers({ path: { workspace_id: workspace.id }, query: { limit: 100 } }).then((p) => p.data as MemberRow[]).catch(() => []),
+    () =>
+      clients.partner
+        .listMembers({ path: { workspace_id: workspace.id }, query: { limit: 100 } })
+        .then((p) => p.data as MemberRow[])
+        .catch(() => []),
     [workspace.id],
   );
   const memberRows = members.state === 'ready' ? members.value : [];
@@ -84,7 +92,9 @@ export function SvcKeysPage({ clients, workspace }: { clients: Clients; workspac
                   <th scope="col">Created (UTC)</th>
                   <th scope="col">Last used (UTC)</th>
                   <th scope="col">Status</th>
-                  <th scope="col"><span class="sr-only">Actions</span></th>
+                  <th scope="col">
+                    <span class="sr-only">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -94,15 +104,23 @@ export function SvcKeysPage({ clients, workspace }: { clients: Clients; workspac
                       {k.name}
                       {k.description && <div class="muted small">{k.description}</div>}
                     </td>
-                    <td data-label="Prefix"><code>{k.prefix}…{k.last_four}</code></td>
-                    <td data-label="Scopes"><ScopeChips scopes={k.scopes} /></td>
+                    <td data-label="Prefix">
+                      <code>
+                        {k.prefix}…{k.last_four}
+                      </code>
+                    </td>
+                    <td data-label="Scopes">
+                      <ScopeChips scopes={k.scopes} />
+                    </td>
                     <td data-label="IP allow-list">{k.ip_allow_list.length ? k.ip_allow_list.join(', ') : 'Any address'}</td>
                     <td data-label="Creator" title={k.created_by ?? undefined}>
                       {creatorLabel(k.created_by, me, memberRows)}
                     </td>
                     <TimeCell label="Created" value={k.created_at} />
                     <TimeCell label="Last used" value={k.last_used_at} empty="Never used" />
-                    <td data-label="Status"><StatusBadge status={k.status} /></td>
+                    <td data-label="Status">
+                      <StatusBadge status={k.status} />
+                    </td>
                     <td>
                       {k.status !== 'Revoked' && (
                         <button type="button" class="danger" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
@@ -136,8 +154,11 @@ export function SvcKeysPage({ clients, workspace }: { clients: Clients; workspac
           title="Revoke this service key?"
           body={
             <p>
-              <strong>{revoking.name}</strong> (<code>{revoking.prefix}…{revoking.last_four}</code>) is refused from the next call, with no grace period. This
-              cannot be undone; replace a lost key by creating a new one.
+              <strong>{revoking.name}</strong> (
+              <code>
+                {revoking.prefix}…{revoking.last_four}
+              </code>
+              ) is refused from the next call, with no grace period. This cannot be undone; replace a lost key by creating a new one.
             </p>
           }
           action="Revoke key"
@@ -207,7 +228,13 @@ function CreateSvcKey(props: { clients: Clients; workspace: WorkspaceInfo; onClo
         <label for="svc-name">Name</label>
         <input id="svc-name" value={name} maxLength={100} required onInput={(e) => setName((e.target as HTMLInputElement).value)} />
         <label for="svc-description">Description (optional)</label>
-        <textarea id="svc-description" rows={2} maxLength={500} value={description} onInput={(e) => setDescription((e.target as HTMLTextAreaElement).value)} />
+        <textarea
+          id="svc-description"
+          rows={2}
+          maxLength={500}
+          value={description}
+          onInput={(e) => setDescription((e.target as HTMLTextAreaElement).value)}
+        />
         <label for="svc-env">Environment</label>
         <select id="svc-env" value={environment} onChange={(e) => setEnvironment((e.target as HTMLSelectElement).value as 'live')}>
           <option value="live">Live (svc_live_)</option>
@@ -251,12 +278,23 @@ function CreateSvcKey(props: { clients: Clients; workspace: WorkspaceInfo; onClo
               ))}
             </ul>
           ) : (
-            <p class="hint">{ip.entries.length ? `${ip.entries.length} entr${ip.entries.length === 1 ? 'y' : 'ies'}; other addresses are refused.` : 'Empty: any address may use the key.'}</p>
+            <p class="hint">
+              {ip.entries.length
+                ? `${ip.entries.length} entr${ip.entries.length === 1 ? 'y' : 'ies'}; other addresses are refused.`
+                : 'Empty: any address may use the key.'}
+            </p>
           )}
         </div>
 
         <label for="svc-expires">Expiry date (optional)</label>
-        <input id="svc-expires" type="date" min={today()} value={expires} onInput={(e) => setExpires((e.target as HTMLInputElement).value)} aria-describedby="svc-expires-help" />
+        <input
+          id="svc-expires"
+          type="date"
+          min={today()}
+          value={expires}
+          onInput={(e) => setExpires((e.target as HTMLInputElement).value)}
+          aria-describedby="svc-expires-help"
+        />
         <p id="svc-expires-help" class="hint">
           Empty: the key never expires. It stops working at the end of the chosen day (UTC).
         </p>

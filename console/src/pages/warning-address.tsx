@@ -6,7 +6,10 @@ import type { WorkspaceInfo } from '../access';
 import { ErrorMessage, Loading, useAsync } from '../ui';
 
 export function WarningAddress({ clients, workspace }: { clients: Clients; workspace: WorkspaceInfo }) {
-  const [settings, reload] = useAsync(() => clients.workspace.getWorkspaceNotifications({ path: { workspace_id: workspace.id } }), [workspace.id]);
+  const [settings, reload] = useAsync(
+    () => clients.workspace.getWorkspaceNotifications({ path: { workspace_id: workspace.id } }),
+    [workspace.id],
+  );
   const [draft, setDraft] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
@@ -28,7 +31,9 @@ export function WarningAddress({ clients, workspace }: { clients: Clients; works
   return (
     <section aria-labelledby="warning-title">
       <h2 id="warning-title">Warning mail</h2>
-      <p class="muted">A webhook paused after 6 failed delivery attempts is reported by mail to this address, else to the Owner's account e-mail.</p>
+      <p class="muted">
+        A webhook paused after 6 failed delivery attempts is reported by mail to this address, else to the Owner's account e-mail.
+      </p>
       {settings.state === 'loading' && <Loading what="the warning address" />}
       {settings.state === 'error' && <ErrorMessage message={settings.message} onRetry={reload} />}
       {settings.state === 'ready' && (

@@ -47,7 +47,21 @@ export function urlProblem(text: string): string {
 }
 
 const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
-const reservedHeaders = new Set(['content-type', 'content-length', 'content-encoding', 'user-agent', 'host', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate']);
+const reservedHeaders = new Set([
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'user-agent',
+  'host',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'proxy-authorization',
+  'proxy-authenticate',
+]);
 const ownHeaders = /^x-svc-(event|delivery|workspace|timestamp|signature|attempt|timestamp-signature)$/i;
 
 function headerProblems(rows: Array<{ name: string; value: string }>): string[] {
@@ -57,9 +71,11 @@ function headerProblems(rows: Array<{ name: string; value: string }>): string[] 
     if (name === '' && value === '') continue;
     const lower = name.toLowerCase();
     if (!headerName.test(name)) problems.push(`"${name}" is not a valid header name.`);
-    else if (reservedHeaders.has(lower) || ownHeaders.test(name)) problems.push(`${name} is set by the delivery itself and cannot be replaced.`);
+    else if (reservedHeaders.has(lower) || ownHeaders.test(name))
+      problems.push(`${name} is set by the delivery itself and cannot be replaced.`);
     else if (seen.has(lower)) problems.push(`${name} is given twice.`);
-    if (!/^[\t -~]{0,1000}$/.test(value)) problems.push(`The value of ${name || 'a header'} must be printable ASCII, at most 1000 characters.`);
+    if (!/^[\t -~]{0,1000}$/.test(value))
+      problems.push(`The value of ${name || 'a header'} must be printable ASCII, at most 1000 characters.`);
     seen.add(lower);
   }
   if (rows.filter((r) => r.name !== '').length > 20) problems.push('At most 20 custom headers.');
@@ -86,7 +102,8 @@ export function WebhookForm(props: {
   const [error, setError] = useState('');
   const urlError = urlProblem(url);
   const headerErrors = headerProblems(headers);
-  const secretError = secretMode === 'supply' && !/^[!-~]{16,256}$/.test(secret) ? 'A secret is 16 to 256 printable characters without spaces.' : '';
+  const secretError =
+    secretMode === 'supply' && !/^[!-~]{16,256}$/.test(secret) ? 'A secret is 16 to 256 printable characters without spaces.' : '';
   const problems = [
     name.trim() === '' && 'Give the webhook a name.',
     events.length === 0 && 'Pick at least one event.',
@@ -94,7 +111,8 @@ export function WebhookForm(props: {
   ].filter(Boolean) as string[];
   const blocked = problems.length > 0 || urlError !== '' || headerErrors.length > 0 || secretError !== '';
   const toggle = (ev: string) => setEvents((s) => (s.includes(ev) ? s.filter((x) => x !== ev) : [...s, ev]));
-  const setGroup = (list: readonly string[], on: boolean) => setEvents((s) => (on ? [...new Set([...s, ...list])] : s.filter((x) => !list.includes(x))));
+  const setGroup = (list: readonly string[], on: boolean) =>
+    setEvents((s) => (on ? [...new Set([...s, ...list])] : s.filter((x) => !list.includes(x))));
 
   const submit = async () => {
     setBusy(true);
@@ -146,7 +164,13 @@ export function WebhookForm(props: {
           {urlError || 'Saving sends a test ping to this address.'}
         </p>
         <label for="wh-description">Description (optional)</label>
-        <textarea id="wh-description" rows={2} maxLength={500} value={description} onInput={(ev) => setDescription((ev.target as HTMLTextAreaElement).value)} />
+        <textarea
+          id="wh-description"
+          rows={2}
+          maxLength={500}
+          value={description}
+          onInput={(ev) => setDescription((ev.target as HTMLTextAreaElement).value)}
+        />
 
         <fieldset>
           <legend>
@@ -156,7 +180,11 @@ export function WebhookForm(props: {
             {Object.entries(eventGroups).map(([group, list]) => (
               <div class="scope-group" key={group}>
                 <label class="check group-name">
-                  <input type="checkbox" checked={list.every((x) => events.includes(x))} onChange={(ev) => setGroup(list, (ev.target as HTMLInputElement).checked)} />
+                  <input
+                    type="checkbox"
+                    checked={list.every((x) => events.includes(x))}
+                    onChange={(ev) => setGroup(list, (ev.target as HTMLInputElement).checked)}
+                  />
                   All {group} events
                 </label>
                 {list.map((ev) => (
@@ -176,13 +204,27 @@ export function WebhookForm(props: {
             <div class="header-row" key={i}>
               <div>
                 <label for={`wh-h-name-${i}`}>Header name</label>
-                <input id={`wh-h-name-${i}`} value={h.name} onInput={(ev) => setHeaders(headers.map((x, k) => (k === i ? { ...x, name: (ev.target as HTMLInputElement).value } : x)))} />
+                <input
+                  id={`wh-h-name-${i}`}
+                  value={h.name}
+                  onInput={(ev) => setHeaders(headers.map((x, k) => (k === i ? { ...x, name: (ev.target as HTMLInputElement).value } : x)))}
+                />
               </div>
               <div>
                 <label for={`wh-h-value-${i}`}>Value</label>
-                <input id={`wh-h-value-${i}`} value={h.value} onInput={(ev) => setHeaders(headers.map((x, k) => (k === i ? { ...x, value: (ev.target as HTMLInputElement).value } : x)))} />
+                <input
+                  id={`wh-h-value-${i}`}
+                  value={h.value}
+                  onInput={(ev) =>
+                    setHeaders(headers.map((x, k) => (k === i ? { ...x, value: (ev.target as HTMLInputElement).value } : x)))
+                  }
+                />
               </div>
-              <button type="button" onClick={() => setHeaders(headers.filter((_, k) => k !== i))} aria-label={`Remove header ${h.name || i + 1}`}>
+              <button
+                type="button"
+                onClick={() => setHeaders(headers.filter((_, k) => k !== i))}
+                aria-label={`Remove header ${h.name || i + 1}`}
+              >
                 Remove
               </button>
             </div>
@@ -212,7 +254,14 @@ export function WebhookForm(props: {
           {secretMode === 'supply' && (
             <>
               <label for="wh-secret">Secret</label>
-              <input id="wh-secret" value={secret} autoComplete="off" onInput={(ev) => setSecret((ev.target as HTMLInputElement).value)} aria-invalid={secretError !== ''} aria-describedby="wh-secret-help" />
+              <input
+                id="wh-secret"
+                value={secret}
+                autoComplete="off"
+                onInput={(ev) => setSecret((ev.target as HTMLInputElement).value)}
+                aria-invalid={secretError !== ''}
+                aria-describedby="wh-secret-help"
+              />
               <p id="wh-secret-help" class={secretError ? 'field-error' : 'hint'}>
                 {secretError || 'Keep a copy: it is not shown again.'}
               </p>

@@ -17,7 +17,11 @@ export function WebhooksPage({ clients, workspace, webhookId }: { clients: Clien
     <>
       <p class="hint session">
         <label for="wh-env">Environment</label>{' '}
-        <select id="wh-env" value={environment} onChange={(e) => setEnvironment((e.target as HTMLSelectElement).value as WebhookEnvironment)}>
+        <select
+          id="wh-env"
+          value={environment}
+          onChange={(e) => setEnvironment((e.target as HTMLSelectElement).value as WebhookEnvironment)}
+        >
           <option value="live">Live</option>
           <option value="test">Test</option>
         </select>{' '}
@@ -92,10 +96,18 @@ function WebhookList({ client, workspace }: { client: WebhookClient; workspace: 
       )}
       {created?.ping && (
         <p class={created.ping.ok ? 'notice ok' : 'notice'} role="status">
-          Test ping to {created.webhook.url}: {created.ping.status ?? created.ping.error} in {created.ping.latency_ms} ms. The webhook is {created.webhook.status}.
+          Test ping to {created.webhook.url}: {created.ping.status ?? created.ping.error} in {created.ping.latency_ms} ms. The webhook is{' '}
+          {created.webhook.status}.
         </p>
       )}
-      {created?.secret && <SecretOnce label="Signing secret" kept="encrypted" secret={created.secret} onClose={() => setCreated({ ...created, secret: undefined })} />}
+      {created?.secret && (
+        <SecretOnce
+          label="Signing secret"
+          kept="encrypted"
+          secret={created.secret}
+          onClose={() => setCreated({ ...created, secret: undefined })}
+        />
+      )}
     </section>
   );
 }
@@ -147,7 +159,13 @@ function WebhookDetail({ client, workspace, id }: { client: WebhookClient; works
           </>
         )}
         <dt>Custom headers</dt>
-        <dd>{Object.keys(w.headers).length ? Object.entries(w.headers).map(([k, v]) => `${k}: ${v}`).join('; ') : 'None'}</dd>
+        <dd>
+          {Object.keys(w.headers).length
+            ? Object.entries(w.headers)
+                .map(([k, v]) => `${k}: ${v}`)
+                .join('; ')
+            : 'None'}
+        </dd>
         <dt>Secret</dt>
         <dd>…{w.secret_last_four}</dd>
         <dt>Failed attempts since the last success</dt>
@@ -155,7 +173,11 @@ function WebhookDetail({ client, workspace, id }: { client: WebhookClient; works
         {w.paused_reason && (
           <>
             <dt>Paused</dt>
-            <dd>{w.paused_reason === 'failures' ? 'after a delivery failed every attempt: resume it by hand once the receiver works' : 'by hand'}</dd>
+            <dd>
+              {w.paused_reason === 'failures'
+                ? 'after a delivery failed every attempt: resume it by hand once the receiver works'
+                : 'by hand'}
+            </dd>
           </>
         )}
       </dl>
@@ -201,7 +223,12 @@ function WebhookDetail({ client, workspace, id }: { client: WebhookClient; works
       {confirm === 'disable' && (
         <Confirm
           title="Disable this webhook?"
-          body={<p>No more events are sent to it and waiting deliveries are cancelled. Disabling is final; the webhook stays readable until deleted.</p>}
+          body={
+            <p>
+              No more events are sent to it and waiting deliveries are cancelled. Disabling is final; the webhook stays readable until
+              deleted.
+            </p>
+          }
           action="Disable webhook"
           onClose={() => setConfirm(null)}
           onConfirm={async () => {
@@ -266,7 +293,15 @@ function TestTool({ client, webhook, onSent }: { client: WebhookClient; webhook:
         ))}
       </select>
       <label for="test-payload">Sample payload (the envelope's data)</label>
-      <textarea id="test-payload" rows={8} class="code" value={payload} onInput={(e) => setPayload((e.target as HTMLTextAreaElement).value)} aria-invalid={payloadError !== ''} aria-describedby="test-payload-help" />
+      <textarea
+        id="test-payload"
+        rows={8}
+        class="code"
+        value={payload}
+        onInput={(e) => setPayload((e.target as HTMLTextAreaElement).value)}
+        aria-invalid={payloadError !== ''}
+        aria-describedby="test-payload-help"
+      />
       <p id="test-payload-help" class={payloadError ? 'field-error' : 'hint'} aria-live="polite">
         {payloadError || 'Sent signed, like a real delivery, and logged below.'}
       </p>
@@ -279,7 +314,9 @@ function TestTool({ client, webhook, onSent }: { client: WebhookClient; webhook:
             setBusy(true);
             setError('');
             try {
-              setResult((await client.testWebhook({ path: { id: webhook.id }, body: { event: event as never, payload: parsed } })) as SendResult);
+              setResult(
+                (await client.testWebhook({ path: { id: webhook.id }, body: { event: event as never, payload: parsed } })) as SendResult,
+              );
               onSent();
             } catch (e) {
               setError(describeError(e));
@@ -295,7 +332,8 @@ function TestTool({ client, webhook, onSent }: { client: WebhookClient; webhook:
       {result && (
         <div class="result" role="status" aria-live="polite">
           <p>
-            Status <strong class="test-status">{result.status ?? 'no answer'}</strong> in <strong class="test-latency">{result.latency_ms} ms</strong>
+            Status <strong class="test-status">{result.status ?? 'no answer'}</strong> in{' '}
+            <strong class="test-latency">{result.latency_ms} ms</strong>
             {result.error ? ` (${result.error})` : ''}
           </p>
           <label for="test-body">Response body</label>
@@ -321,7 +359,17 @@ interface Delivery {
   replay_of: string | null;
 }
 
-function DeliveryLog({ client, webhook, round, onChanged }: { client: WebhookClient; webhook: WebhookView; round: number; onChanged: () => void }) {
+function DeliveryLog({
+  client,
+  webhook,
+  round,
+  onChanged,
+}: {
+  client: WebhookClient;
+  webhook: WebhookView;
+  round: number;
+  onChanged: () => void;
+}) {
   const [log, reload] = useAsync(async () => {
     const items: Delivery[] = [];
     let cursor: string | undefined;
@@ -361,7 +409,9 @@ function DeliveryLog({ client, webhook, round, onChanged }: { client: WebhookCli
           Refresh
         </button>
       </div>
-      <p class="hint">The 200 most recent deliveries. Resend repeats a delivery with the same delivery id; Replay sends it again as a new delivery.</p>
+      <p class="hint">
+        The 200 most recent deliveries. Resend repeats a delivery with the same delivery id; Replay sends it again as a new delivery.
+      </p>
       {notice && (
         <p class="status" role="status">
           {notice}
@@ -383,7 +433,9 @@ function DeliveryLog({ client, webhook, round, onChanged }: { client: WebhookCli
                   <th scope="col">Attempt</th>
                   <th scope="col">Latency</th>
                   <th scope="col">Delivery id</th>
-                  <th scope="col"><span class="sr-only">Actions</span></th>
+                  <th scope="col">
+                    <span class="sr-only">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -405,10 +457,22 @@ function DeliveryLog({ client, webhook, round, onChanged }: { client: WebhookCli
                     <td>
                       {!final && (
                         <span class="row-actions">
-                          <button type="button" onClick={() => act('Resent', () => client.resendWebhookDelivery({ path: { id: webhook.id, delivery_id: d.id } }))} aria-label={`Resend delivery ${d.event_id}`}>
+                          <button
+                            type="button"
+                            onClick={() =>
+                              act('Resent', () => client.resendWebhookDelivery({ path: { id: webhook.id, delivery_id: d.id } }))
+                            }
+                            aria-label={`Resend delivery ${d.event_id}`}
+                          >
                             Resend
                           </button>
-                          <button type="button" onClick={() => act('Replayed', () => client.replayWebhookDelivery({ path: { id: webhook.id, delivery_id: d.id } }))} aria-label={`Replay delivery ${d.event_id}`}>
+                          <button
+                            type="button"
+                            onClick={() =>
+                              act('Replayed', () => client.replayWebhookDelivery({ path: { id: webhook.id, delivery_id: d.id } }))
+                            }
+                            aria-label={`Replay delivery ${d.event_id}`}
+                          >
                             Replay
                           </button>
                         </span>

@@ -54,13 +54,18 @@ export function createBotClient(options: BotClientOptions): BotClient {
     if (route.method === 'get' && input) loose.query = input as Record<string, unknown>;
     if (route.method === 'post') loose.body = input ?? {};
     // GETs are repeated after a 5xx too; the POST methods (sendMessage, ...) only after a 429.
-    const { data, response } = await send(request, policy, toBotApiError, route, loose, { signal: callOptions.signal, maxRetries: callOptions.maxRetries });
+    const { data, response } = await send(request, policy, toBotApiError, route, loose, {
+      signal: callOptions.signal,
+      maxRetries: callOptions.maxRetries,
+    });
     const body = data as { ok?: boolean; result?: unknown } | undefined;
     if (body?.ok !== true) throw toBotApiError(data, response);
     return body.result;
   }
 
-  const methods = Object.fromEntries(operationIds.map((id) => [id, (input?: unknown, o?: CallOptions) => call(id, input, o)])) as unknown as BotOperations;
+  const methods = Object.fromEntries(
+    operationIds.map((id) => [id, (input?: unknown, o?: CallOptions) => call(id, input, o)]),
+  ) as unknown as BotOperations;
 
   async function* updates(poll: PollOptions = {}): AsyncGenerator<Update, void, undefined> {
     let offset = poll.offset;

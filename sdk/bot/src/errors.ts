@@ -21,7 +21,13 @@ export class BotApiError extends ApiError<string, ResponseParameters> {
 /** "Bad Request: chat not found" → bad_request; "Too Many Requests: retry after 3" → too_many_requests. */
 function codeOf(description: string): string {
   const prefix = description.split(':', 1)[0] ?? '';
-  return prefix.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'error';
+  return (
+    prefix
+      .trim()
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_|_$/g, '') || 'error'
+  );
 }
 
 export function toBotApiError(body: unknown, response: Response): BotApiError {

@@ -11,7 +11,9 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
 export type RouteOf<K extends OperationId> = {
   [P in keyof paths]: {
-    [M in HttpMethod & keyof paths[P]]: Same<NonNullable<paths[P][M]>, operations[K]> extends true ? { readonly method: M; readonly path: P } : never;
+    [M in HttpMethod & keyof paths[P]]: Same<NonNullable<paths[P][M]>, operations[K]> extends true
+      ? { readonly method: M; readonly path: P }
+      : never;
   }[HttpMethod & keyof paths[P]];
 }[keyof paths];
 

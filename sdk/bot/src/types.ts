@@ -34,5 +34,7 @@ export interface CallOptions {
 
 /** One typed method per operation: input first (the body, or the query of GET getUpdates); resolves to the result or throws BotApiError. */
 export type BotOperations = {
-  [K in OperationId]: InputOf<K> extends void ? (input?: undefined, options?: CallOptions) => Promise<ResultOf<K>> : (input: InputOf<K>, options?: CallOptions) => Promise<ResultOf<K>>;
+  [K in OperationId]: InputOf<K> extends void
+    ? (input?: undefined, options?: CallOptions) => Promise<ResultOf<K>>
+    : (input: InputOf<K>, options?: CallOptions) => Promise<ResultOf<K>>;
 };

@@ -17,7 +17,8 @@ test('the route table is the published document', async () => {
     paths: Record<string, Record<string, { operationId?: string }>>;
   };
   const fromDoc: Record<string, { method: string; path: string }> = {};
-  for (const [path, item] of Object.entries(doc.paths)) for (const [method, op] of Object.entries(item)) if (op.operationId) fromDoc[op.operationId] = { method, path };
+  for (const [path, item] of Object.entries(doc.paths))
+    for (const [method, op] of Object.entries(item)) if (op.operationId) fromDoc[op.operationId] = { method, path };
   expect(Object.fromEntries(Object.entries(operationRoutes).map(([k, v]) => [k, { method: v.method, path: v.path }]))).toEqual(fromDoc);
 });
 
@@ -26,7 +27,12 @@ async function botAndRoom(): Promise<{ client: BotClient; roomId: string; say: (
   const alice = await tenant.account();
   const made = await createBot(platform, tenant);
   const roomId = await groupWith(platform, alice, [made.accountId]);
-  return { client: createBotClient({ baseUrl: platform.chatUrl, token: made.token }), roomId, accountId: made.accountId, say: (text) => say(platform, alice, roomId, text) };
+  return {
+    client: createBotClient({ baseUrl: platform.chatUrl, token: made.token }),
+    roomId,
+    accountId: made.accountId,
+    say: (text) => say(platform, alice, roomId, text),
+  };
 }
 
 test('typed results: getMe, sendMessage with a keyboard, editMessageText, deleteMessage', async () => {
@@ -34,20 +40,36 @@ test('typed results: getMe, sendMessage with a keyboard, editMessageText, delete
   const me = await client.getMe();
   expect(me.id).toBe(await userNumber(platform, accountId));
   const chatId = await chatNumber(platform, roomId);
-  const sent = await client.sendMessage({ chat_id: chatId, text: 'hello', reply_markup: { inline_keyboard: [[{ text: 'Go', callback_data: 'go' }]] } });
-  expect(sent).toMatchObject({ message_id: 1, chat: { id: chatId, type: 'group' }, text: 'hello', reply_markup: { inline_keyboard: [[{ text: 'Go', callback_data: 'go' }]] } });
+  const sent = await client.sendMessage({
+    chat_id: chatId,
+    text: 'hello',
+    reply_markup: { inline_keyboard: [[{ text: 'Go', callback_data: 'go' }]] },
+  });
+  expect(sent).toMatchObject({
+    message_id: 1,
+    chat: { id: chatId, type: 'group' },
+    text: 'hello',
+    reply_markup: { inline_keyboard: [[{ text: 'Go', callback_data: 'go' }]] },
+  });
   const edited = await client.editMessageText({ chat_id: roomId, message_id: sent.message_id, text: 'hello again' });
   expect(edited).toMatchObject({ text: 'hello again' });
   const deleted = await client.deleteMessage({ chat_id: roomId, message_id: sent.message_id });
   expect(deleted).toBe(true);
-  await expect(client.getFile({ file_id: 'FAAAAAAAAAAAAAAAAAAAAAA' })).rejects.toMatchObject({ description: 'Bad Request: file not found' });
+  await expect(client.getFile({ file_id: 'FAAAAAAAAAAAAAAAAAAAAAA' })).rejects.toMatchObject({
+    description: 'Bad Request: file not found',
+  });
 });
 
 test('errors throw BotApiError with Telegram error codes', async () => {
   const { client, roomId } = await botAndRoom();
   const missing = client.deleteMessage({ chat_id: roomId, message_id: 99 });
   await expect(missing).rejects.toBeInstanceOf(BotApiError);
-  await expect(missing).rejects.toMatchObject({ status: 400, code: 'bad_request', errorCode: 400, description: 'Bad Request: message to delete not found' });
+  await expect(missing).rejects.toMatchObject({
+    status: 400,
+    code: 'bad_request',
+    errorCode: 400,
+    description: 'Bad Request: message to delete not found',
+  });
   const stranger = createBotClient({ baseUrl: platform.chatUrl, token: '1:nope' });
   await expect(stranger.getMe()).rejects.toMatchObject({ status: 401, code: 'unauthorized', description: 'Unauthorized' });
 });

@@ -1,6 +1,15 @@
 // createChatClient: the core's openapi-fetch client underneath, a bearer-auth middleware, one typed method per
 // operation, retries, and cursor pagination. Methods resolve to { data, meta, response } or throw ChatApiError.
-import { bearerAuth as coreBearerAuth, send, tokenProvider, underlying, type CommonClientOptions, type LooseInput, type TokenOptions, type TokenProvider } from '@chat-platform/sdk-core';
+import {
+  bearerAuth as coreBearerAuth,
+  send,
+  tokenProvider,
+  underlying,
+  type CommonClientOptions,
+  type LooseInput,
+  type TokenOptions,
+  type TokenProvider,
+} from '@chat-platform/sdk-core';
 import type { Client, Middleware } from 'openapi-fetch';
 import { toChatApiError } from './errors.js';
 import { operationIds, operationRoutes, publicRouteKeys, type OperationId } from './operations.js';

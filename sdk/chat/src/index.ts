@@ -8,7 +8,17 @@ export { operationRoutes, operationIds } from './operations.js';
 export type { HttpMethod, OperationId, RouteOf } from './operations.js';
 export { cursorParams } from './pagination.js';
 export { connectRealtime, EVENTS_DESTINATION, SESSION_DESTINATION } from './realtime.js';
-export type { RealtimeConnection, RealtimeError, RealtimeEvent, RealtimeEventOf, RealtimeOptions, RealtimePayloadOf, RealtimeTopic, SessionNotice, WebSocketFactory } from './realtime.js';
+export type {
+  RealtimeConnection,
+  RealtimeError,
+  RealtimeEvent,
+  RealtimeEventOf,
+  RealtimeOptions,
+  RealtimePayloadOf,
+  RealtimeTopic,
+  SessionNotice,
+  WebSocketFactory,
+} from './realtime.js';
 export type { CursorParamOf, ItemOf, ListOperationId, PaginatedOperationId } from './pagination.js';
 export type {
   CallOptions,

@@ -75,7 +75,15 @@ export interface RealtimeConnection {
 /** Codes after which reconnecting cannot succeed. */
 const accountRefusals = new Set(['account_deactivated', 'account_banned', 'account_unknown']);
 /** Codes that a fresh token from a provider may cure; with a static token they end the helper. */
-const tokenRefusals = new Set(['unauthenticated', 'token_malformed', 'token_invalid', 'token_expired', 'unknown_signing_key', 'token_audience_mismatch', 'token_lifetime_exceeded']);
+const tokenRefusals = new Set([
+  'unauthenticated',
+  'token_malformed',
+  'token_invalid',
+  'token_expired',
+  'unknown_signing_key',
+  'token_audience_mismatch',
+  'token_lifetime_exceeded',
+]);
 
 function brokerUrl(url: string): string {
   const u = new URL(url);

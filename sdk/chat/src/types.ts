@@ -31,7 +31,8 @@ type DropAbsent<T> = { [Q in keyof T as [Exclude<T[Q], undefined>] extends [neve
 type ParamsInput<K extends OperationId> = DropAbsent<Pick<Operation<K>['parameters'], 'path' | 'query'>>;
 
 /** `{ body: ... }` when the operation takes a JSON body (openapi-fetch's own body option), else nothing. */
-type BodyInput<K extends OperationId> = RequestBodyOption<Operation<K>> extends { body?: never } ? unknown : RequestBodyOption<Operation<K>>;
+type BodyInput<K extends OperationId> =
+  RequestBodyOption<Operation<K>> extends { body?: never } ? unknown : RequestBodyOption<Operation<K>>;
 
 /** The first argument of an operation method: its path and query parameters and its body. */
 export type OperationInput<K extends OperationId> = Simplify<ParamsInput<K> & BodyInput<K>>;
@@ -52,10 +53,9 @@ export interface CallOptions {
 
 /** The input is optional exactly when the operation has nothing required. */
 // `{}` is the point here: the input is optional when an empty object satisfies it.
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export type OperationArgs<K extends OperationId> = {} extends OperationInput<K>
-  ? [input?: OperationInput<K>, options?: CallOptions]
-  : [input: OperationInput<K>, options?: CallOptions];
+export type OperationArgs<K extends OperationId> =
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  {} extends OperationInput<K> ? [input?: OperationInput<K>, options?: CallOptions] : [input: OperationInput<K>, options?: CallOptions];
 
 /** The parsed 2xx body of an operation, as openapi-fetch types it (undefined for a response without content). */
 export type SuccessBody<K extends OperationId> =

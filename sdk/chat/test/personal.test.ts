@@ -50,7 +50,12 @@ test('drafts, labels, saved cards and a poll, all through the typed client', asy
 
   const poll = expectOk(await chat.createPoll({ path: { roomId: room.id }, body: { question: 'SDK?', options: ['yes', 'no'] } }));
   expect(poll.response.status).toBe(201);
-  const voted = expectOk(await createChatClient({ baseUrl: platform.chatUrl, token: bob.token }).votePoll({ path: { pollId: poll.data.id }, body: { optionIds: [poll.data.options[0]!.id] } }));
+  const voted = expectOk(
+    await createChatClient({ baseUrl: platform.chatUrl, token: bob.token }).votePoll({
+      path: { pollId: poll.data.id },
+      body: { optionIds: [poll.data.options[0]!.id] },
+    }),
+  );
   expect(voted.data.totalVoters).toBe(1);
   expect(expectOk(await chat.closePoll({ path: { pollId: poll.data.id } })).data.closed).toBe(true);
   expect(expectOk(await chat.getPoll({ path: { pollId: poll.data.id } })).data.options.map((o) => o.votes)).toEqual([1, 0]);

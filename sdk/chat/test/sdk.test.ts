@@ -53,7 +53,13 @@ describe('route table', () => {
   test('matches generated/openapi/chat.json operation by operation', async () => {
     const doc = JSON.parse(await readFile(new URL('../../../generated/openapi/chat.json', import.meta.url), 'utf8')) as {
       security?: unknown[];
-      paths: Record<string, Record<string, { operationId?: string; security?: unknown[]; parameters?: Array<{ in?: string; name?: string; schema?: { $ref?: string } }> }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          { operationId?: string; security?: unknown[]; parameters?: Array<{ in?: string; name?: string; schema?: { $ref?: string } }> }
+        >
+      >;
     };
     const fromDoc: Record<string, { method: string; path: string; public: boolean; cursors: string[] }> = {};
     for (const [path, item] of Object.entries(doc.paths)) {
@@ -64,14 +70,21 @@ describe('route table', () => {
           method,
           path,
           public: security.some((s) => Object.keys(s as object).length === 0),
-          cursors: (op.parameters ?? []).filter((p) => p.in === 'query' && p.schema?.$ref === '#/components/schemas/Platform.cursor').map((p) => p.name!),
+          cursors: (op.parameters ?? [])
+            .filter((p) => p.in === 'query' && p.schema?.$ref === '#/components/schemas/Platform.cursor')
+            .map((p) => p.name!),
         };
       }
     }
     const fromSdk = Object.fromEntries(
       Object.entries(operationRoutes).map(([id, r]) => [
         id,
-        { method: r.method, path: r.path, public: 'public' in r && r.public === true, cursors: [...((cursorParams as Record<string, readonly string[]>)[id] ?? [])] },
+        {
+          method: r.method,
+          path: r.path,
+          public: 'public' in r && r.public === true,
+          cursors: [...((cursorParams as Record<string, readonly string[]>)[id] ?? [])],
+        },
       ]),
     );
     expect(fromSdk).toEqual(fromDoc);
@@ -84,10 +97,19 @@ describe('rooms and messages', () => {
     const { alice, bob } = await twoMembers();
     const chat = clientFor(alice);
     const created = expectOk(
-      await chat.createRoom({ body: { type: 'GROUP', name: 'SDK group', description: 'made by the SDK', addMemberPolicy: 'ALL_MEMBERS', memberIds: [bob.id] } }),
+      await chat.createRoom({
+        body: { type: 'GROUP', name: 'SDK group', description: 'made by the SDK', addMemberPolicy: 'ALL_MEMBERS', memberIds: [bob.id] },
+      }),
     );
     expect(created.response.status).toBe(201);
-    expect(created.data).toMatchObject({ type: 'GROUP', name: 'SDK group', description: 'made by the SDK', myRole: 'OWNER', memberCount: 2, createdBy: alice.id });
+    expect(created.data).toMatchObject({
+      type: 'GROUP',
+      name: 'SDK group',
+      description: 'made by the SDK',
+      myRole: 'OWNER',
+      memberCount: 2,
+      createdBy: alice.id,
+    });
     expect(created.meta.requestId).toBe(created.response.headers.get('x-request-id'));
 
     const asBob = expectOk(await clientFor(bob).getRoom({ path: { id: created.data.id } }));
@@ -116,7 +138,9 @@ describe('rooms and messages', () => {
   test('sends, gets one message and scrolls back through every page', async () => {
     const { alice, bob } = await twoMembers();
     const chat = clientFor(alice);
-    const room = expectOk(await chat.createRoom({ body: { type: 'GROUP', name: 'Scroll', addMemberPolicy: 'ALL_MEMBERS', memberIds: [bob.id] } })).data;
+    const room = expectOk(
+      await chat.createRoom({ body: { type: 'GROUP', name: 'Scroll', addMemberPolicy: 'ALL_MEMBERS', memberIds: [bob.id] } }),
+    ).data;
     const texts = Array.from({ length: 7 }, (_, i) => `m${i + 1}`);
     const sent = [];
     for (const text of texts) {
@@ -143,7 +167,8 @@ describe('rooms and messages', () => {
 
     // items(): the same walk, flattened.
     const all: string[] = [];
-    for await (const message of chat.items('listMessages', { path: { roomId: room.id }, query: { limit: 2 } })) all.push(message.text ?? '');
+    for await (const message of chat.items('listMessages', { path: { roomId: room.id }, query: { limit: 2 } }))
+      all.push(message.text ?? '');
     expect(all).toEqual(['m6', 'm7', 'm4', 'm5', 'm2', 'm3', 'm1']);
     expect(new Set(all)).toEqual(new Set(texts));
   });
@@ -169,7 +194,8 @@ describe('rooms and messages', () => {
     const { alice, bob } = await twoMembers();
     const chat = clientFor(alice);
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push(expectOk(await chat.createRoom({ body: { type: 'GROUP', name: `Room ${i}`, addMemberPolicy: 'ALL_MEMBERS' } })).data.id);
+    for (let i = 0; i < 5; i++)
+      ids.push(expectOk(await chat.createRoom({ body: { type: 'GROUP', name: `Room ${i}`, addMemberPolicy: 'ALL_MEMBERS' } })).data.id);
     // Bob's room must not show up in Alice's list.
     expectOk(await clientFor(bob).createRoom({ body: { type: 'GROUP', name: 'Not Alice', addMemberPolicy: 'ALL_MEMBERS' } }));
 
@@ -197,7 +223,9 @@ describe('errors are thrown as ChatApiError', () => {
   test('a room the caller is not a member of answers 404 room_not_found', async () => {
     const { alice } = await twoMembers();
     const outsider = await (await platform.tenant()).account();
-    const room = expectOk(await clientFor(alice).createRoom({ body: { type: 'GROUP', name: 'Private club', addMemberPolicy: 'ADMIN_ONLY' } })).data;
+    const room = expectOk(
+      await clientFor(alice).createRoom({ body: { type: 'GROUP', name: 'Private club', addMemberPolicy: 'ADMIN_ONLY' } }),
+    ).data;
 
     const error = await expectError(clientFor(outsider).getRoom({ path: { id: room.id } }));
     expect(error).toBeInstanceOf(ChatApiError);
@@ -242,7 +270,11 @@ describe('errors are thrown as ChatApiError', () => {
 
     // Checked by the handler rather than the schema: same typed shape.
     const both = await expectError(chat.listMessages({ path: { roomId: room.id }, query: { before: 'x', after: 'y' } }));
-    expect(both).toMatchObject({ status: 400, code: 'validation_failed', details: [{ location: 'query.after', message: expect.any(String) }] });
+    expect(both).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      details: [{ location: 'query.after', message: expect.any(String) }],
+    });
   });
 
   test('a missing, malformed or foreign token answers 401', async () => {
@@ -269,7 +301,9 @@ describe('errors are thrown as ChatApiError', () => {
 
     // A per-call Authorization header overrides the client's token.
     const overridden = expectOk(
-      await createChatClient({ baseUrl: platform.chatUrl, token: 'not-a-jwt' }).listRooms(undefined, { headers: { authorization: `Bearer ${alice.token}` } }),
+      await createChatClient({ baseUrl: platform.chatUrl, token: 'not-a-jwt' }).listRooms(undefined, {
+        headers: { authorization: `Bearer ${alice.token}` },
+      }),
     );
     expect(Array.isArray(overridden.data)).toBe(true);
   });
@@ -280,7 +314,8 @@ describe('errors are thrown as ChatApiError', () => {
       baseUrl: platform.chatUrl,
       token: alice.token,
       maxRetries: 0,
-      fetch: async () => new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway', headers: { 'content-type': 'text/html' } }),
+      fetch: async () =>
+        new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway', headers: { 'content-type': 'text/html' } }),
     });
     const error = await expectError(chat.listRooms());
     expect(error).toMatchObject({ status: 502, code: UNEXPECTED_RESPONSE, requestId: '' });
@@ -297,10 +332,13 @@ describe('retries', () => {
       seen.push(request.clone());
       const status = statuses[seen.length - 1];
       if (status === undefined) return globalThis.fetch(request);
-      return new Response(JSON.stringify({ error: { code: 'internal_error', message: 'try again' }, meta: { requestId: `r${seen.length}` } }), {
-        status,
-        headers: { 'content-type': 'application/json', ...(status === 429 ? { 'retry-after': '2' } : {}) },
-      });
+      return new Response(
+        JSON.stringify({ error: { code: 'internal_error', message: 'try again' }, meta: { requestId: `r${seen.length}` } }),
+        {
+          status,
+          headers: { 'content-type': 'application/json', ...(status === 429 ? { 'retry-after': '2' } : {}) },
+        },
+      );
     };
     return { fetch, seen };
   }
@@ -319,13 +357,18 @@ describe('retries', () => {
     const self = expectOk(await clientFor(alice).getOrCreateSelfRoom()).data;
     const write = scripted([503]);
     const writer = createChatClient({ baseUrl: platform.chatUrl, token: alice.token, fetch: write.fetch, sleep });
-    expect(await expectError(writer.sendMessage({ path: { roomId: self.id }, body: { text: 'once' } }))).toMatchObject({ status: 503, requestId: 'r1' });
+    expect(await expectError(writer.sendMessage({ path: { roomId: self.id }, body: { text: 'once' } }))).toMatchObject({
+      status: 503,
+      requestId: 'r1',
+    });
     expect(write.seen).toHaveLength(1);
 
     // With an Idempotency-Key the write goes again, the same key on both attempts.
     const keyed = scripted([503]);
     const keyedWriter = createChatClient({ baseUrl: platform.chatUrl, token: alice.token, fetch: keyed.fetch, sleep });
-    const sent = expectOk(await keyedWriter.sendMessage({ path: { roomId: self.id }, body: { text: 'twice' } }, { idempotencyKey: randomUUID() }));
+    const sent = expectOk(
+      await keyedWriter.sendMessage({ path: { roomId: self.id }, body: { text: 'twice' } }, { idempotencyKey: randomUUID() }),
+    );
     expect(sent.data.text).toBe('twice');
     expect(keyed.seen).toHaveLength(2);
     expect(keyed.seen[0]!.headers.get('idempotency-key')).toBe(keyed.seen[1]!.headers.get('idempotency-key'));
@@ -399,7 +442,10 @@ describe('platform administration', () => {
 
     const { privateKey, publicKey } = await generateKeyPair('ES256');
     const key = expectOk(
-      await admin.registerCustomerKey({ path: { code, customerAccountId: customer }, body: { kid: 'sdk-key-1', algorithm: 'ES256', publicKeyPem: await exportSPKI(publicKey) } }),
+      await admin.registerCustomerKey({
+        path: { code, customerAccountId: customer },
+        body: { kid: 'sdk-key-1', algorithm: 'ES256', publicKeyPem: await exportSPKI(publicKey) },
+      }),
     );
     expect(key.data).toMatchObject({ moduleCode: code, customerAccountId: customer, kid: 'sdk-key-1', algorithm: 'ES256' });
     const keys = expectOk(await admin.listCustomerKeys({ path: { code, customerAccountId: customer } }));
@@ -414,10 +460,21 @@ describe('platform administration', () => {
     const accountId = randomUUID();
     const registered = expectOk(
       await admin.registerAccount({
-        body: { id: accountId, moduleCode: code, customerAccountId: customer, displayName: 'Sam', accountType: 'USER', metadata: { team: 'core', tags: ['a', 'b'] } },
+        body: {
+          id: accountId,
+          moduleCode: code,
+          customerAccountId: customer,
+          displayName: 'Sam',
+          accountType: 'USER',
+          metadata: { team: 'core', tags: ['a', 'b'] },
+        },
       }),
     );
-    expect(registered.data).toMatchObject({ id: accountId, status: 'ACTIVE', metadata: { team: 'core', department: null, role: null, tags: ['a', 'b'] } });
+    expect(registered.data).toMatchObject({
+      id: accountId,
+      status: 'ACTIVE',
+      metadata: { team: 'core', department: null, role: null, tags: ['a', 'b'] },
+    });
 
     const metadata = expectOk(await admin.updateAccountMetadata({ path: { id: accountId }, body: { team: null, role: 'lead' } }));
     expect(metadata.data.metadata).toEqual({ team: null, department: null, role: 'lead', tags: ['a', 'b'] });

@@ -1,15 +1,74 @@
 // Compile-time checks of the SDK's derived types. The root typecheck (tsc -p tsconfig.json) covers this file; it is
 // never run. Each @ts-expect-error line must stay an error, or the typecheck fails.
 import { ChatApiError } from '../src/index.js';
-import type { ChatClient, ChatError, OperationId, PaginatedOperationId, ListOperationId, operations, RealtimeEvent, RealtimePayloadOf, Schemas } from '../src/index.js';
+import type {
+  ChatClient,
+  ChatError,
+  OperationId,
+  PaginatedOperationId,
+  ListOperationId,
+  operations,
+  RealtimeEvent,
+  RealtimePayloadOf,
+  Schemas,
+} from '../src/index.js';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 function assert<T extends true>(): T | void {}
 
 // Every operation of the generated schema is a method, and nothing else is.
 assert<Equal<Extract<keyof ChatClient, OperationId>, keyof operations>>();
-assert<Equal<PaginatedOperationId, 'listRooms' | 'listMessages' | 'listRoomMembers' | 'listJoinRequests' | 'listThreads' | 'listThreadMessages' | 'listChannels' | 'listChannelMembers' | 'listContactRequests' | 'listMyBroadcasts' | 'listSavedMessages' | 'listMentions' | 'searchMessages' | 'listReminders' | 'listScheduledMessages' | 'listBots' | 'listWebhooks'>>();
-assert<Equal<ListOperationId, 'listRooms' | 'listMessages' | 'listModules' | 'listCustomerKeys' | 'listRoomMembers' | 'listJoinRequests' | 'listReactions' | 'listPinnedMessages' | 'forwardMessages' | 'listThreads' | 'listThreadMessages' | 'listChannels' | 'listChannelMembers' | 'listContactRequests' | 'listMyBroadcasts' | 'listLabels' | 'listSavedMessages' | 'listMentions' | 'searchMessages' | 'listReminders' | 'listScheduledMessages' | 'listBots' | 'listWebhooks' | 'listPresence'>>();
+assert<
+  Equal<
+    PaginatedOperationId,
+    | 'listRooms'
+    | 'listMessages'
+    | 'listRoomMembers'
+    | 'listJoinRequests'
+    | 'listThreads'
+    | 'listThreadMessages'
+    | 'listChannels'
+    | 'listChannelMembers'
+    | 'listContactRequests'
+    | 'listMyBroadcasts'
+    | 'listSavedMessages'
+    | 'listMentions'
+    | 'searchMessages'
+    | 'listReminders'
+    | 'listScheduledMessages'
+    | 'listBots'
+    | 'listWebhooks'
+  >
+>();
+assert<
+  Equal<
+    ListOperationId,
+    | 'listRooms'
+    | 'listMessages'
+    | 'listModules'
+    | 'listCustomerKeys'
+    | 'listRoomMembers'
+    | 'listJoinRequests'
+    | 'listReactions'
+    | 'listPinnedMessages'
+    | 'forwardMessages'
+    | 'listThreads'
+    | 'listThreadMessages'
+    | 'listChannels'
+    | 'listChannelMembers'
+    | 'listContactRequests'
+    | 'listMyBroadcasts'
+    | 'listLabels'
+    | 'listSavedMessages'
+    | 'listMentions'
+    | 'searchMessages'
+    | 'listReminders'
+    | 'listScheduledMessages'
+    | 'listBots'
+    | 'listWebhooks'
+    | 'listPresence'
+  >
+>();
 assert<Equal<ChatError['details'], Schemas['Envelope.ErrorDetail'][] | undefined>>();
 
 export async function typeChecks(chat: ChatClient): Promise<void> {

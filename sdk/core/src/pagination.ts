@@ -31,6 +31,9 @@ export async function* pages<P>(
 }
 
 /** Yields the records of every page in turn, in server order. */
-export async function* items<P, I>(pageIterator: AsyncIterable<P>, shape: Pick<PageShape<P>, 'records'>): AsyncGenerator<I, void, undefined> {
+export async function* items<P, I>(
+  pageIterator: AsyncIterable<P>,
+  shape: Pick<PageShape<P>, 'records'>,
+): AsyncGenerator<I, void, undefined> {
   for await (const page of pageIterator) yield* shape.records(page) as readonly I[];
 }

@@ -37,7 +37,11 @@ const idempotentMethods: ReadonlySet<string> = new Set(['get', 'head', 'options'
 export function createPartnerAdminClient(options: PartnerAdminClientOptions): PartnerAdminClient {
   const { raw, request, policy } = underlying(options, bearerAuth(tokenProvider(options, 'createPartnerAdminClient')));
 
-  async function callWithResponse(operation: AdminOperationId, input?: LooseInput, callOptions: CallOptions = {}): Promise<ResultWithResponse<unknown>> {
+  async function callWithResponse(
+    operation: AdminOperationId,
+    input?: LooseInput,
+    callOptions: CallOptions = {},
+  ): Promise<ResultWithResponse<unknown>> {
     const route = adminOperationRoutes[operation];
     if (!route) throw new TypeError(`${String(operation)} is not an operation of the partner administration client`);
     return send(request, policy, toPartnerApiError, route, input, {

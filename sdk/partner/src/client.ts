@@ -39,9 +39,17 @@ export interface PartnerClientExtras {
     ...args: OperationArgs<K, KeyCallOptions<K>>
   ): Promise<ResultWithResponse<OperationData<K>>>;
   /** The list envelopes of every page, from `query.cursor` (or the first page) until has_more is false. */
-  pages<K extends KeyPaginatedOperationId>(operation: K, query?: OperationQuery<K>, options?: CallOptions): AsyncGenerator<PageOf<K>, void, undefined>;
+  pages<K extends KeyPaginatedOperationId>(
+    operation: K,
+    query?: OperationQuery<K>,
+    options?: CallOptions,
+  ): AsyncGenerator<PageOf<K>, void, undefined>;
   /** Every record of every page, in server order (newest first). A failed page throws PartnerApiError. */
-  paginate<K extends KeyPaginatedOperationId>(operation: K, query?: OperationQuery<K>, options?: CallOptions): AsyncGenerator<ItemOf<K>, void, undefined>;
+  paginate<K extends KeyPaginatedOperationId>(
+    operation: K,
+    query?: OperationQuery<K>,
+    options?: CallOptions,
+  ): AsyncGenerator<ItemOf<K>, void, undefined>;
 }
 
 export type PartnerClient = PartnerOperations & PartnerClientExtras;
@@ -69,7 +77,11 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   const newKey = options.idempotencyKey ?? (() => globalThis.crypto.randomUUID());
   const { raw, request, policy } = underlying(options, apiKeyAuth(options.apiKey));
 
-  async function callWithResponse(operation: KeyOperationId, input?: LooseInput, callOptions: WriteCallOptions = {}): Promise<ResultWithResponse<unknown>> {
+  async function callWithResponse(
+    operation: KeyOperationId,
+    input?: LooseInput,
+    callOptions: WriteCallOptions = {},
+  ): Promise<ResultWithResponse<unknown>> {
     const route = keyOperationRoutes[operation];
     if (!route) throw new TypeError(`${String(operation)} is not an operation of the partner API-key client`);
     // One key per logical call, made before the first attempt, so every retry repeats it and the server answers a

@@ -28,8 +28,13 @@ export type RouteOf<K extends OperationId> = {
 /** Path prefixes an API key may enter that this SDK covers: the partner data API, key self-management, webhooks, the inbox
  * (conversations, messages, channels, knowledge base, AI), reports and storage. */
 export type KeySurfacePath =
-  | `/api/v1/partner/crm${string}` | `/api/v1/api-keys${string}` | `/api/v1/webhooks${string}` | `/api/v1/webhook-deliveries${string}`
-  | `/api/v1/inbox${string}` | `/api/v1/reports${string}` | `/api/v1/storage${string}`;
+  | `/api/v1/partner/crm${string}`
+  | `/api/v1/api-keys${string}`
+  | `/api/v1/webhooks${string}`
+  | `/api/v1/webhook-deliveries${string}`
+  | `/api/v1/inbox${string}`
+  | `/api/v1/reports${string}`
+  | `/api/v1/storage${string}`;
 
 /** Path prefixes of the administration operations, called with a workspace user's bearer JWT. */
 export type AdminSurfacePath = `/api/v1/workspaces${string}` | `/api/v1/plans${string}`;

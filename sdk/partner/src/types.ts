@@ -27,7 +27,8 @@ type DropAbsent<T> = { [Q in keyof T as [Exclude<T[Q], undefined>] extends [neve
 type ParamsInput<K extends OperationId> = DropAbsent<Pick<Operation<K>['parameters'], 'path' | 'query'>>;
 
 /** `{ body: ... }` when the operation takes a JSON body (openapi-fetch's own body option), else nothing. */
-type BodyInput<K extends OperationId> = RequestBodyOption<Operation<K>> extends { body?: never } ? unknown : RequestBodyOption<Operation<K>>;
+type BodyInput<K extends OperationId> =
+  RequestBodyOption<Operation<K>> extends { body?: never } ? unknown : RequestBodyOption<Operation<K>>;
 
 /** The first argument of an operation method: its path and query parameters and its body. */
 export type OperationInput<K extends OperationId> = Simplify<ParamsInput<K> & BodyInput<K>>;
@@ -58,10 +59,9 @@ export type KeyCallOptions<K extends KeyOperationId> = K extends KeyWriteOperati
 
 /** The input is optional exactly when the operation has nothing required. */
 // `{}` is the point here: the input is optional when an empty object satisfies it.
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export type OperationArgs<K extends OperationId, O = CallOptions> = {} extends OperationInput<K>
-  ? [input?: OperationInput<K>, options?: O]
-  : [input: OperationInput<K>, options?: O];
+export type OperationArgs<K extends OperationId, O = CallOptions> =
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  {} extends OperationInput<K> ? [input?: OperationInput<K>, options?: O] : [input: OperationInput<K>, options?: O];
 
 /** The parsed 2xx body of an operation, as openapi-fetch types it (undefined for a response without content). */
 export type SuccessBody<K extends OperationId> =
@@ -70,7 +70,6 @@ export type SuccessBody<K extends OperationId> =
 
 /** What an operation method resolves to: the response body (the record, or the list envelope). */
 export type OperationData<K extends OperationId> = SuccessBody<K>;
-
 
 /** One typed method per API-key operation; each resolves to the body or throws PartnerApiError. */
 export type PartnerOperations = {

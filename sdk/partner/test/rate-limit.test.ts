@@ -79,7 +79,12 @@ test('a 429 is retried after exactly Retry-After seconds, with the same Idempote
 
   // A Retry-After longer than maxRetryDelayMs is not waited for: the error comes back at once.
   await crm.getApiIdentity();
-  const impatient = createPartnerClient({ baseUrl: platform.partnerUrl, apiKey, maxRetryDelayMs: 5_000, sleep: async (ms) => void waits.push(ms) });
+  const impatient = createPartnerClient({
+    baseUrl: platform.partnerUrl,
+    apiKey,
+    maxRetryDelayMs: 5_000,
+    sleep: async (ms) => void waits.push(ms),
+  });
   await expect(impatient.getApiIdentity()).rejects.toMatchObject({ status: 429, retryAfter: 60 });
   expect(waits).toEqual([40_000, 60_000]);
 });

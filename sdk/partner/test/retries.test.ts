@@ -28,7 +28,14 @@ const errorBody = (code: string, requestId = 'req-body', extra: Record<string, u
 
 /** A fetch that answers from a script, one step per attempt, and records what it was sent. */
 function scripted(steps: Step[]) {
-  const seen: { method: string; url: string; apiKey: string | null; idempotencyKey: string | null; authorization: string | null; body: string }[] = [];
+  const seen: {
+    method: string;
+    url: string;
+    apiKey: string | null;
+    idempotencyKey: string | null;
+    authorization: string | null;
+    body: string;
+  }[] = [];
   const fetch = async (request: Request): Promise<Response> => {
     seen.push({
       method: request.method,
@@ -52,7 +59,10 @@ function sleeper() {
 }
 
 test('429 then 201: waits Retry-After seconds and resends the write with the same Idempotency-Key and body', async () => {
-  const { fetch, seen } = scripted([json(429, errorBody('rate_limit_exceeded', 'r1', { retry_after: 2 }), { 'retry-after': '2' }), json(201, lead)]);
+  const { fetch, seen } = scripted([
+    json(429, errorBody('rate_limit_exceeded', 'r1', { retry_after: 2 }), { 'retry-after': '2' }),
+    json(201, lead),
+  ]);
   const { waits, sleep } = sleeper();
   const crm = createPartnerClient({ baseUrl, apiKey: 'live_abc', fetch, sleep });
   const result = await crm.callWithResponse('createLead', { body: { full_name: 'Ada' } });
@@ -74,7 +84,13 @@ test('the body retry_after is used when the header is missing; after maxRetries 
   const crm = createPartnerClient({ baseUrl, apiKey: 'live_abc', fetch, sleep, maxRetries: 2 });
   const error = await crm.getLead({ path: { id: lead.id } }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(PartnerApiError);
-  expect(error).toMatchObject({ status: 429, code: 'rate_limit_exceeded', retryAfter: 3, requestId: 'r2', message: 'rate_limit_exceeded happened' });
+  expect(error).toMatchObject({
+    status: 429,
+    code: 'rate_limit_exceeded',
+    retryAfter: 3,
+    requestId: 'r2',
+    message: 'rate_limit_exceeded happened',
+  });
   expect(seen).toHaveLength(3);
   expect(waits).toEqual([3000, 3000]);
 });
@@ -111,7 +127,11 @@ test('5xx and network errors are retried with capped backoff for key-client call
   }
   expect(seen.slice(0, 4).every((s) => s.idempotencyKey === null)).toBe(true);
 
-  const updated = await crm.callWithResponse('updateLead', { path: { id: lead.id }, body: { status: 'contacted' } }, { idempotencyKey: 'mine-1' });
+  const updated = await crm.callWithResponse(
+    'updateLead',
+    { path: { id: lead.id }, body: { status: 'contacted' } },
+    { idempotencyKey: 'mine-1' },
+  );
   expect(updated.attempts).toBe(2);
   expect(seen.slice(4).map((s) => [s.method, s.idempotencyKey])).toEqual([
     ['PATCH', 'mine-1'],
@@ -162,7 +182,16 @@ test('the default sleep stops waiting when the signal aborts', async () => {
 });
 
 test('administration POSTs are retried on 429 but not on 5xx or network errors; PUTs and GETs are', async () => {
-  const workspace = { object: 'workspace', id: lead.id, name: 'W', plan: 'free', external_api_enabled: false, owner_id: lead.id, my_role: 'owner', created_at: lead.created_at };
+  const workspace = {
+    object: 'workspace',
+    id: lead.id,
+    name: 'W',
+    plan: 'free',
+    external_api_enabled: false,
+    owner_id: lead.id,
+    my_role: 'owner',
+    created_at: lead.created_at,
+  };
   const { fetch, seen } = scripted([
     json(429, errorBody('rate_limit_exceeded'), { 'retry-after': '1' }),
     json(201, workspace),
@@ -187,12 +216,20 @@ test('administration POSTs are retried on 429 but not on 5xx or network errors; 
 
 test('error bodies: request_id from the body, else the X-Request-Id header; other bodies are unexpected_response', async () => {
   const { fetch } = scripted([
-    json(404, { error: { code: 'lead_not_found', message: 'Lead was not found.', details: { id: 'x' } }, request_id: 'from-body' }, { 'x-request-id': 'from-header' }),
+    json(
+      404,
+      { error: { code: 'lead_not_found', message: 'Lead was not found.', details: { id: 'x' } }, request_id: 'from-body' },
+      { 'x-request-id': 'from-header' },
+    ),
     json(404, { error: { code: 'lead_not_found', message: 'Lead was not found.', details: {} } }, { 'x-request-id': 'from-header' }),
     new Response('<html>teapot</html>', { status: 418, statusText: "I'm a teapot", headers: { 'x-request-id': 'h2' } }),
   ]);
   const crm = createPartnerClient({ baseUrl, apiKey: 'live_abc', fetch, sleep: async () => {} });
-  await expect(crm.getLead({ path: { id: lead.id } })).rejects.toMatchObject({ requestId: 'from-body', details: { id: 'x' }, message: 'Lead was not found.' });
+  await expect(crm.getLead({ path: { id: lead.id } })).rejects.toMatchObject({
+    requestId: 'from-body',
+    details: { id: 'x' },
+    message: 'Lead was not found.',
+  });
   await expect(crm.getLead({ path: { id: lead.id } })).rejects.toMatchObject({ requestId: 'from-header', code: 'lead_not_found' });
   const other = (await crm.getLead({ path: { id: lead.id } }).catch((e: unknown) => e)) as PartnerApiError;
   expect(other).toMatchObject({ status: 418, code: UNEXPECTED_RESPONSE, requestId: 'h2', details: {} });

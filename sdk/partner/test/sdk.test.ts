@@ -44,7 +44,10 @@ async function apiError(promise: Promise<unknown>): Promise<PartnerApiError> {
 }
 
 /** A fetch that counts the requests it sends and records their Idempotency-Key headers. */
-function recordingFetch(): { fetch: (request: Request) => Promise<Response>; requests: { method: string; url: string; key: string | null }[] } {
+function recordingFetch(): {
+  fetch: (request: Request) => Promise<Response>;
+  requests: { method: string; url: string; key: string | null }[];
+} {
   const requests: { method: string; url: string; key: string | null }[] = [];
   return {
     requests,
@@ -84,7 +87,11 @@ describe('route tables', () => {
       paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, unknown> }> }>>;
     };
     const bytes = Object.values(doc.paths).flatMap((item) =>
-      Object.values(item).filter((op) => Object.entries(op.responses).some(([status, r]) => status.startsWith('2') && r.content && !('application/json' in r.content))).map((op) => op.operationId),
+      Object.values(item)
+        .filter((op) =>
+          Object.entries(op.responses).some(([status, r]) => status.startsWith('2') && r.content && !('application/json' in r.content)),
+        )
+        .map((op) => op.operationId),
     );
     expect([...byteResponseOperations]).toEqual(bytes);
   });
@@ -117,7 +124,14 @@ describe('leads through the typed methods', () => {
     expect(created.response.status).toBe(201);
     expect(created.attempts).toBe(1);
     const lead: Schemas['Crm.Lead'] = created.data;
-    expect(lead).toMatchObject({ object: 'crm.lead', full_name: name, email: 'ada@example.com', source: 'website', status: 'new', phone: null });
+    expect(lead).toMatchObject({
+      object: 'crm.lead',
+      full_name: name,
+      email: 'ada@example.com',
+      source: 'website',
+      status: 'new',
+      phone: null,
+    });
     expect(created.response.headers.get('location')).toContain(lead.id);
 
     const fetched = await crm.getLead({ path: { id: lead.id } });
@@ -148,8 +162,12 @@ describe('leads through the typed methods', () => {
     const crm = clientFor(salesKey);
     const company = await crm.createCompany({ body: { name: 'Acme', domain: 'acme.example' } });
     const contact = await crm.createContact({ body: { full_name: 'Grace', company_id: company.id } });
-    const deal = await crm.createDeal({ body: { title: 'Big one', amount: 125000, currency: 'EUR', company_id: company.id, contact_id: contact.id } });
-    const activity = await crm.createActivity({ body: { activity_type: 'call', entity_type: 'deal', entity_id: deal.id, subject: 'Kick-off' } });
+    const deal = await crm.createDeal({
+      body: { title: 'Big one', amount: 125000, currency: 'EUR', company_id: company.id, contact_id: contact.id },
+    });
+    const activity = await crm.createActivity({
+      body: { activity_type: 'call', entity_type: 'deal', entity_id: deal.id, subject: 'Kick-off' },
+    });
     expect(activity).toMatchObject({ object: 'crm.activity', entity_id: deal.id, activity_type: 'call' });
     expect(await crm.getActivity({ path: { id: activity.id } })).toEqual(activity);
     expect((await crm.updateDeal({ path: { id: deal.id }, body: { status: 'won' } })).status).toBe('won');
@@ -171,7 +189,8 @@ describe('pagination', () => {
     const recorder = recordingFetch();
     const crm = clientFor((await own.key(['crm_leads:*'])).key, { fetch: recorder.fetch });
     const created: string[] = [];
-    for (let i = 0; i < 7; i++) created.push((await crm.createLead({ body: { full_name: `Lead ${i}`, status: i % 2 ? 'contacted' : 'new' } })).id);
+    for (let i = 0; i < 7; i++)
+      created.push((await crm.createLead({ body: { full_name: `Lead ${i}`, status: i % 2 ? 'contacted' : 'new' } })).id);
     recorder.requests.length = 0;
 
     const seen: string[] = [];
@@ -189,7 +208,8 @@ describe('pagination', () => {
     expect(fresh).toEqual(created.filter((_, i) => i % 2 === 0).reverse());
 
     const shapes: [number, boolean, boolean][] = [];
-    for await (const page of crm.pages('listLeads', { limit: 3 })) shapes.push([page.data.length, page.has_more, page.next_cursor !== null]);
+    for await (const page of crm.pages('listLeads', { limit: 3 }))
+      shapes.push([page.data.length, page.has_more, page.next_cursor !== null]);
     expect(shapes).toEqual([
       [3, true, true],
       [3, true, true],
@@ -207,7 +227,12 @@ describe('pagination', () => {
     const walk = async () => {
       for await (const deal of crm.paginate('listDeals')) void deal;
     };
-    await expect(walk()).rejects.toMatchObject({ name: 'PartnerApiError', status: 403, code: 'scope_required', details: { scope: 'crm_deals:read' } });
+    await expect(walk()).rejects.toMatchObject({
+      name: 'PartnerApiError',
+      status: 403,
+      code: 'scope_required',
+      details: { scope: 'crm_deals:read' },
+    });
   });
 });
 
@@ -304,7 +329,9 @@ describe('idempotency', () => {
   test('the client-level generator makes the keys', async () => {
     const own = await testWorkspace(platform);
     const made: string[] = [];
-    const crm = clientFor((await own.key(['crm_leads:*'])).key, { idempotencyKey: () => (made.push(`k_${made.length}_${randomUUID()}`), made.at(-1)!) });
+    const crm = clientFor((await own.key(['crm_leads:*'])).key, {
+      idempotencyKey: () => (made.push(`k_${made.length}_${randomUUID()}`), made.at(-1)!),
+    });
     const lead = await crm.callWithResponse('createLead', { body: { full_name: 'Generated' } });
     expect(made).toHaveLength(1);
     expect(lead.idempotencyKey).toBe(made[0]);
@@ -322,7 +349,14 @@ describe('administration client', () => {
     const created = await admin.callWithResponse('createWorkspace', { body: { name: 'SDK workspace' } });
     expect(created.response.status).toBe(201);
     const workspace = created.data;
-    expect(workspace).toMatchObject({ object: 'workspace', name: 'SDK workspace', plan: 'free', external_api_enabled: false, owner_id: owner.id, my_role: 'owner' });
+    expect(workspace).toMatchObject({
+      object: 'workspace',
+      name: 'SDK workspace',
+      plan: 'free',
+      external_api_enabled: false,
+      owner_id: owner.id,
+      my_role: 'owner',
+    });
     expect(await admin.getWorkspace({ path: { workspace_id: workspace.id } })).toEqual(workspace);
 
     const mine: string[] = [];

@@ -27,19 +27,50 @@ type WithIdempotencyHeader = {
 }[keyof operations];
 
 type WebhookWriteOperationId =
-  | 'createWebhookEndpoint' | 'updateWebhookEndpoint' | 'deleteWebhookEndpoint' | 'pauseWebhookEndpoint' | 'resumeWebhookEndpoint'
-  | 'disableWebhookEndpoint' | 'testWebhookEndpoint' | 'resendWebhookDelivery' | 'replayWebhookDelivery';
-type WebhookOperationId = WebhookWriteOperationId | 'listWebhookEndpoints' | 'getWebhookEndpoint' | 'listWebhookDeliveries' | 'getWebhookDelivery';
-type InboxWriteOperationId = 'updateInboxConversation' | 'sendInboxMessage' | 'createInboxChannel' | 'updateInboxChannel' | 'deleteInboxChannel';
+  | 'createWebhookEndpoint'
+  | 'updateWebhookEndpoint'
+  | 'deleteWebhookEndpoint'
+  | 'pauseWebhookEndpoint'
+  | 'resumeWebhookEndpoint'
+  | 'disableWebhookEndpoint'
+  | 'testWebhookEndpoint'
+  | 'resendWebhookDelivery'
+  | 'replayWebhookDelivery';
+type WebhookOperationId =
+  WebhookWriteOperationId | 'listWebhookEndpoints' | 'getWebhookEndpoint' | 'listWebhookDeliveries' | 'getWebhookDelivery';
+type InboxWriteOperationId =
+  'updateInboxConversation' | 'sendInboxMessage' | 'createInboxChannel' | 'updateInboxChannel' | 'deleteInboxChannel';
 type InboxOperationId =
-  | InboxWriteOperationId | 'listInboxConversations' | 'getInboxConversation' | 'listInboxConversationMessages' | 'listInboxMessages' | 'getInboxMessage'
-  | 'listInboxChannels' | 'getInboxChannel' | 'getInboxReport';
+  | InboxWriteOperationId
+  | 'listInboxConversations'
+  | 'getInboxConversation'
+  | 'listInboxConversationMessages'
+  | 'listInboxMessages'
+  | 'getInboxMessage'
+  | 'listInboxChannels'
+  | 'getInboxChannel'
+  | 'getInboxReport';
 type KbAiStorageWriteOperationId =
-  | 'createKbArticle' | 'updateKbArticle' | 'deleteKbArticle' | 'createAiSuggestions' | 'createAiAgent' | 'updateAiAgent' | 'deleteAiAgent'
-  | 'uploadStorageFile' | 'deleteStorageFile';
+  | 'createKbArticle'
+  | 'updateKbArticle'
+  | 'deleteKbArticle'
+  | 'createAiSuggestions'
+  | 'createAiAgent'
+  | 'updateAiAgent'
+  | 'deleteAiAgent'
+  | 'uploadStorageFile'
+  | 'deleteStorageFile';
 type KbAiStorageOperationId =
-  | KbAiStorageWriteOperationId | 'listKbArticles' | 'getKbArticle' | 'searchKbArticles' | 'getAiSettings' | 'listAiAgents' | 'getAiAgent'
-  | 'listStorageFiles' | 'getStorageFile' | 'getStorageFileContent';
+  | KbAiStorageWriteOperationId
+  | 'listKbArticles'
+  | 'getKbArticle'
+  | 'searchKbArticles'
+  | 'getAiSettings'
+  | 'listAiAgents'
+  | 'getAiAgent'
+  | 'listStorageFiles'
+  | 'getStorageFile'
+  | 'getStorageFileContent';
 
 // The two clients split the spec's operations between them, and each client has exactly its own as methods.
 assert<Equal<KeyOperationId | AdminOperationId, keyof operations>>();
@@ -49,15 +80,40 @@ assert<Equal<Extract<keyof PartnerAdminClient, keyof operations>, AdminOperation
 assert<
   Equal<
     KeyOperationId,
-    | 'listCrmResources' | 'getScopeCatalogue' | 'getApiIdentity'
-    | 'listLeads' | 'getLead' | 'createLead' | 'updateLead'
-    | 'listDeals' | 'getDeal' | 'createDeal' | 'updateDeal'
-    | 'listContacts' | 'getContact' | 'createContact' | 'updateContact'
-    | 'listCompanies' | 'getCompany' | 'createCompany' | 'updateCompany'
-    | 'listActivities' | 'getActivity' | 'createActivity'
-    | 'listInvoices' | 'getInvoice' | 'listQuotations' | 'getQuotation' | 'listPayments' | 'getPayment'
-    | 'listProducts' | 'getProduct' | 'listSubscriptions' | 'getSubscription'
-    | 'getCurrentApiKey' | 'revokeCurrentApiKey'
+    | 'listCrmResources'
+    | 'getScopeCatalogue'
+    | 'getApiIdentity'
+    | 'listLeads'
+    | 'getLead'
+    | 'createLead'
+    | 'updateLead'
+    | 'listDeals'
+    | 'getDeal'
+    | 'createDeal'
+    | 'updateDeal'
+    | 'listContacts'
+    | 'getContact'
+    | 'createContact'
+    | 'updateContact'
+    | 'listCompanies'
+    | 'getCompany'
+    | 'createCompany'
+    | 'updateCompany'
+    | 'listActivities'
+    | 'getActivity'
+    | 'createActivity'
+    | 'listInvoices'
+    | 'getInvoice'
+    | 'listQuotations'
+    | 'getQuotation'
+    | 'listPayments'
+    | 'getPayment'
+    | 'listProducts'
+    | 'getProduct'
+    | 'listSubscriptions'
+    | 'getSubscription'
+    | 'getCurrentApiKey'
+    | 'revokeCurrentApiKey'
     | WebhookOperationId
     | InboxOperationId
     | KbAiStorageOperationId
@@ -65,11 +121,30 @@ assert<
 >();
 // The writes the client sends an Idempotency-Key with are exactly those the spec gives the header.
 assert<Equal<KeyWriteOperationId, WithIdempotencyHeader>>();
-assert<Equal<KeyWriteOperationId, 'createLead' | 'updateLead' | 'createDeal' | 'updateDeal' | 'createContact' | 'updateContact' | 'createCompany' | 'updateCompany' | 'createActivity' | 'revokeCurrentApiKey' | WebhookWriteOperationId | InboxWriteOperationId | KbAiStorageWriteOperationId>>();
+assert<
+  Equal<
+    KeyWriteOperationId,
+    | 'createLead'
+    | 'updateLead'
+    | 'createDeal'
+    | 'updateDeal'
+    | 'createContact'
+    | 'updateContact'
+    | 'createCompany'
+    | 'updateCompany'
+    | 'createActivity'
+    | 'revokeCurrentApiKey'
+    | WebhookWriteOperationId
+    | InboxWriteOperationId
+    | KbAiStorageWriteOperationId
+  >
+>();
 
 // Pagination: lists with a cursor; the one-page lists are lists but cannot be walked.
 assert<Equal<AdminPaginatedOperationId, 'listWorkspaces' | 'listMembers' | 'listApiKeys'>>();
-assert<Equal<Exclude<ListOperationId, KeyPaginatedOperationId | AdminPaginatedOperationId>, 'listCrmResources' | 'listPlans' | 'listRoles'>>();
+assert<
+  Equal<Exclude<ListOperationId, KeyPaginatedOperationId | AdminPaginatedOperationId>, 'listCrmResources' | 'listPlans' | 'listRoles'>
+>();
 assert<Same<ItemOf<'listLeads'>, Schemas['Crm.Lead']>>();
 assert<Same<OperationData<'getLead'>, Schemas['Crm.Lead']>>();
 // @ts-expect-error Same<> can fail: a lead is not a deal

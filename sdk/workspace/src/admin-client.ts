@@ -27,5 +27,9 @@ void noExtrasClash;
 
 export function createWorkspaceAdminClient(options: WorkspaceAdminClientOptions): WorkspaceAdminClient {
   const getToken = tokenProvider(options, 'createWorkspaceAdminClient');
-  return buildClient('workspace administration client', adminOperationRoutes, underlying(options, bearerAuth(getToken))) as unknown as WorkspaceAdminClient;
+  return buildClient(
+    'workspace administration client',
+    adminOperationRoutes,
+    underlying(options, bearerAuth(getToken)),
+  ) as unknown as WorkspaceAdminClient;
 }

@@ -29,10 +29,17 @@ export function buildClient(name: string, routes: Readonly<Record<string, Route>
       repeatable: repeatableOperations.has(operation as OperationId),
     });
   }
-  const call = async (operation: string, input?: LooseInput, options?: CallOptions) => (await callWithResponse(operation, input, options)).data;
+  const call = async (operation: string, input?: LooseInput, options?: CallOptions) =>
+    (await callWithResponse(operation, input, options)).data;
   const pagesOf = (operation: string, input: LooseInput = {}, options?: CallOptions) =>
-    pages(operation, (cursor) => call(operation, { ...input, query: { ...input.query, cursor } }, options) as Promise<PageEnvelope>, input.query?.cursor as string | undefined);
-  const methods = Object.fromEntries(Object.keys(routes).map((id) => [id, (input?: LooseInput, options?: CallOptions) => call(id, input, options)]));
+    pages(
+      operation,
+      (cursor) => call(operation, { ...input, query: { ...input.query, cursor } }, options) as Promise<PageEnvelope>,
+      input.query?.cursor as string | undefined,
+    );
+  const methods = Object.fromEntries(
+    Object.keys(routes).map((id) => [id, (input?: LooseInput, options?: CallOptions) => call(id, input, options)]),
+  );
   return {
     ...methods,
     raw,

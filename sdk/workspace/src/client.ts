@@ -34,8 +34,15 @@ const noExtrasClash: [ExtrasClash] extends [never] ? true : ExtrasClash = true;
 void noExtrasClash;
 
 export function createWorkspaceClient(options: WorkspaceClientOptions): WorkspaceClient {
-  if (typeof options.apiKey !== 'string' || options.apiKey === '') throw new TypeError('createWorkspaceClient needs an apiKey (svc_live_… or svc_test_…)');
+  if (typeof options.apiKey !== 'string' || options.apiKey === '')
+    throw new TypeError('createWorkspaceClient needs an apiKey (svc_live_… or svc_test_…)');
   const apiKey = options.apiKey;
-  return buildClient('workspace key client', keyOperationRoutes, underlying(options, bearerAuth(() => apiKey))) as unknown as WorkspaceClient;
+  return buildClient(
+    'workspace key client',
+    keyOperationRoutes,
+    underlying(
+      options,
+      bearerAuth(() => apiKey),
+    ),
+  ) as unknown as WorkspaceClient;
 }
-

@@ -12,7 +12,17 @@ export type { AdminOperationId, HttpMethod, KeyOperationId, OperationId, RouteOf
 export type { AdminPaginatedOperationId, ItemOf, KeyPaginatedOperationId, PageOf, PaginatedOperationId } from './pagination.js';
 export { ApiError, defaultSleep } from '@chat-platform/sdk-core';
 export { verifyWebhook, WebhookVerificationError } from './webhooks.js';
-export type { VerifiedWebhook, VerifyWebhookOptions, WebhookDataOf, WebhookDeliveryHeadersOf, WebhookEnvelope, WebhookEnvelopeOf, WebhookEventName, WebhookHeaders, WebhookVerificationFailure } from './webhooks.js';
+export type {
+  VerifiedWebhook,
+  VerifyWebhookOptions,
+  WebhookDataOf,
+  WebhookDeliveryHeadersOf,
+  WebhookEnvelope,
+  WebhookEnvelopeOf,
+  WebhookEventName,
+  WebhookHeaders,
+  WebhookVerificationFailure,
+} from './webhooks.js';
 export type { ResultWithResponse, RetryOptions, Sleep } from '@chat-platform/sdk-core';
 export type {
   CallOptions,

@@ -20,7 +20,8 @@ type DropAbsent<T> = { [Q in keyof T as [Exclude<T[Q], undefined>] extends [neve
 
 type ParamsInput<K extends OperationId> = DropAbsent<Pick<Operation<K>['parameters'], 'path' | 'query'>>;
 
-type BodyInput<K extends OperationId> = RequestBodyOption<Operation<K>> extends { body?: never } ? unknown : RequestBodyOption<Operation<K>>;
+type BodyInput<K extends OperationId> =
+  RequestBodyOption<Operation<K>> extends { body?: never } ? unknown : RequestBodyOption<Operation<K>>;
 
 /** The first argument of an operation method: its path and query parameters and its body. */
 export type OperationInput<K extends OperationId> = Simplify<ParamsInput<K> & BodyInput<K>>;
@@ -38,10 +39,9 @@ export interface CallOptions {
 
 /** The input is optional exactly when the operation has nothing required. */
 // `{}` is the point here: the input is optional when an empty object satisfies it.
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export type OperationArgs<K extends OperationId> = {} extends OperationInput<K>
-  ? [input?: OperationInput<K>, options?: CallOptions]
-  : [input: OperationInput<K>, options?: CallOptions];
+export type OperationArgs<K extends OperationId> =
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  {} extends OperationInput<K> ? [input?: OperationInput<K>, options?: CallOptions] : [input: OperationInput<K>, options?: CallOptions];
 
 /** The parsed 2xx body of an operation, as openapi-fetch types it. */
 export type SuccessBody<K extends OperationId> =
@@ -49,7 +49,6 @@ export type SuccessBody<K extends OperationId> =
   FetchResponse<Operation<K>, {}, `${string}/${string}`> extends infer R ? (R extends { data: infer D } ? D : never) : never;
 
 export type OperationData<K extends OperationId> = SuccessBody<K>;
-
 
 /** One typed method per key operation; each resolves to the body or throws WorkspaceApiError. */
 export type WorkspaceOperations = {

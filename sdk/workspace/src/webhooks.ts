@@ -51,14 +51,13 @@ export interface VerifyWebhookOptions {
 }
 
 export type WebhookVerificationFailure =
-  | 'missing_header'
-  | 'malformed_header'
-  | 'invalid_signature'
-  | 'timestamp_outside_tolerance'
-  | 'malformed_body';
+  'missing_header' | 'malformed_header' | 'invalid_signature' | 'timestamp_outside_tolerance' | 'malformed_body';
 
 export class WebhookVerificationError extends Error {
-  constructor(readonly reason: WebhookVerificationFailure, message: string) {
+  constructor(
+    readonly reason: WebhookVerificationFailure,
+    message: string,
+  ) {
     super(message);
     this.name = 'WebhookVerificationError';
   }
@@ -122,7 +121,10 @@ export async function verifyWebhook(options: VerifyWebhookOptions): Promise<Veri
   const timestamp = Number(timestampText);
 
   if (!(await hmacMatches(secret, signature, body))) {
-    throw new WebhookVerificationError('invalid_signature', 'X-SVC-Signature does not match the body: wrong secret, or the body was changed (sign the raw bytes, not re-serialised JSON).');
+    throw new WebhookVerificationError(
+      'invalid_signature',
+      'X-SVC-Signature does not match the body: wrong secret, or the body was changed (sign the raw bytes, not re-serialised JSON).',
+    );
   }
   const timestamped = header(headers, 'X-SVC-Timestamp-Signature');
   if (timestamped === undefined && options.requireTimestampSignature) {
@@ -134,13 +136,19 @@ export async function verifyWebhook(options: VerifyWebhookOptions): Promise<Veri
     material.set(prefix, 0);
     material.set(body, prefix.length);
     if (!(await hmacMatches(secret, signatureBytes(timestamped, 'X-SVC-Timestamp-Signature'), material))) {
-      throw new WebhookVerificationError('invalid_signature', 'X-SVC-Timestamp-Signature does not match: the timestamp or the body was changed.');
+      throw new WebhookVerificationError(
+        'invalid_signature',
+        'X-SVC-Timestamp-Signature does not match: the timestamp or the body was changed.',
+      );
     }
   }
   const tolerance = options.toleranceSeconds ?? 300;
   const nowSeconds = (options.now ?? Date.now)() / 1000;
   if (Math.abs(nowSeconds - timestamp) > tolerance) {
-    throw new WebhookVerificationError('timestamp_outside_tolerance', `X-SVC-Timestamp is more than ${tolerance} s from now: a stale or replayed delivery.`);
+    throw new WebhookVerificationError(
+      'timestamp_outside_tolerance',
+      `X-SVC-Timestamp is more than ${tolerance} s from now: a stale or replayed delivery.`,
+    );
   }
 
   let envelope: WebhookEnvelope;

@@ -60,7 +60,9 @@ test('the route tables match generated/openapi/workspace.json, split by security
 describe('the key client', () => {
   test('create, get, update, list and paginate leads', async () => {
     const crm = client(key);
-    const created = await crm.callWithResponse('createLead', { body: { name: 'Ada', email: 'ada@example.com', custom_fields: { tier: 'gold' } } });
+    const created = await crm.callWithResponse('createLead', {
+      body: { name: 'Ada', email: 'ada@example.com', custom_fields: { tier: 'gold' } },
+    });
     expect(created.response.status).toBe(201);
     expect(created.response.headers.get('x-ratelimit-limit')).toBe('10000');
     const lead: Schemas['Crm.Lead'] = created.data;
@@ -104,7 +106,12 @@ describe('the key client', () => {
     const freeKey = (await free.key(['crm.read'])).key;
     clock.set(new Date('2026-11-24T12:00:50.000Z'));
     const waits: number[] = [];
-    const crm = client(freeKey, { sleep: async (ms) => { waits.push(ms); clock.advance(ms); } });
+    const crm = client(freeKey, {
+      sleep: async (ms) => {
+        waits.push(ms);
+        clock.advance(ms);
+      },
+    });
     for (let i = 0; i < 20; i++) await crm.listLeads();
     const retried = await crm.callWithResponse('listLeads');
     expect(retried.attempts).toBe(2);
@@ -139,7 +146,10 @@ describe('the module families', () => {
   test('typed methods for every family: a converted lead, a won deal, a ticket thread in pages, a decided approval', async () => {
     const rw = client((await ws.key(['read-write'])).key);
     const lead = await rw.createLead({ body: { name: 'Typed' } });
-    const conversion: Schemas['Crm.LeadConversion'] = await rw.convertLead({ path: { id: lead.id }, body: { amount: 500, currency: 'EUR' } });
+    const conversion: Schemas['Crm.LeadConversion'] = await rw.convertLead({
+      path: { id: lead.id },
+      body: { amount: 500, currency: 'EUR' },
+    });
     expect(conversion.deal).toMatchObject({ lead_id: lead.id, contact_id: conversion.contact.id, amount: 500 });
     expect(await apiError(rw.convertLead({ path: { id: lead.id }, body: {} }))).toMatchObject({ status: 409, code: 'conflict' });
     const won = await rw.updateDeal({ path: { id: conversion.deal.id }, body: { stage: 'won' } });
@@ -154,10 +164,16 @@ describe('the module families', () => {
     const approver = await ws.member('manager');
     const requester = await ws.member('staff');
     const approval = await rw.createApproval({ body: { title: 'Typed', requested_by: requester.id, approver_ids: [approver.id] } });
-    const decision = await rw.createApprovalDecision({ path: { id: approval.id }, body: { approver_id: approver.id, decision: 'approve' } });
+    const decision = await rw.createApprovalDecision({
+      path: { id: approval.id },
+      body: { approver_id: approver.id, decision: 'approve' },
+    });
     expect(decision.step).toBe(1);
     expect((await rw.getApproval({ path: { id: approval.id } })).status).toBe('approved');
-    expect(await apiError(rw.cancelApproval({ path: { id: approval.id }, body: { requested_by: approver.id } }))).toMatchObject({ status: 403, code: 'forbidden' });
+    expect(await apiError(rw.cancelApproval({ path: { id: approval.id }, body: { requested_by: approver.id } }))).toMatchObject({
+      status: 403,
+      code: 'forbidden',
+    });
   });
 });
 
@@ -166,7 +182,10 @@ describe('the administration client', () => {
     // Tokens are signed with the real time.
     clock.set(new Date());
     const admin = createWorkspaceAdminClient({ baseUrl: platform.workspaceUrl, token: ws.owner.token, sleep: async () => {} });
-    const created = await admin.createSvcKey({ path: { workspace_id: ws.id }, body: { name: 'sdk', scopes: ['crm.leads.read'], ip_allow_list: ['127.0.0.1'] } });
+    const created = await admin.createSvcKey({
+      path: { workspace_id: ws.id },
+      body: { name: 'sdk', scopes: ['crm.leads.read'], ip_allow_list: ['127.0.0.1'] },
+    });
     expect(created.key).toMatch(/^svc_live_[A-Za-z0-9]{32}$/);
     const crm = client(created.key);
     await crm.listLeads();
@@ -180,7 +199,8 @@ describe('the administration client', () => {
 
     await platform.flushSvcAudit!();
     const entries = [];
-    for await (const e of admin.paginate('listSvcAuditLog', { path: { workspace_id: ws.id }, query: { key_id: created.id } })) entries.push(e);
+    for await (const e of admin.paginate('listSvcAuditLog', { path: { workspace_id: ws.id }, query: { key_id: created.id } }))
+      entries.push(e);
     expect(entries.map((e) => e.status_code)).toEqual([401, 200]);
 
     const member = createWorkspaceAdminClient({ baseUrl: platform.workspaceUrl, getToken: async () => (await ws.member('staff')).token });

@@ -7,7 +7,8 @@ import { emitEvent, webhookRig, type WebhookRig } from '../../../test/support/we
 import { createWorkspaceClient, verifyWebhook, WebhookVerificationError, type WorkspaceClient } from '../src/index.js';
 
 const secret = 'whsec_test-secret-0123456789abcdef';
-const body = '{"id":"evt_1","event":"lead.created","occurred_at":"2026-11-24T12:00:00.000Z","workspace_id":"w","api_version":"v1","data":{"id":"l1","name":"Zoë"}}';
+const body =
+  '{"id":"evt_1","event":"lead.created","occurred_at":"2026-11-24T12:00:00.000Z","workspace_id":"w","api_version":"v1","data":{"id":"l1","name":"Zoë"}}';
 const now = 1_795_000_000;
 const sign = (material: string) => `sha256=${createHmac('sha256', secret).update(material).digest('hex')}`;
 const headers = (overrides: Record<string, string | undefined> = {}) => ({
@@ -38,14 +39,37 @@ describe('verifyWebhook', () => {
     const bytes = Buffer.from(body);
     await expect(verifyWebhook({ rawBody: body, headers: headers(), secret, now: at(now) })).resolves.toEqual(expected);
     await expect(verifyWebhook({ rawBody: bytes, headers: headers(), secret, now: at(now + 299) })).resolves.toEqual(expected);
-    await expect(verifyWebhook({ rawBody: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length), headers: new Headers(headers()), secret, now: at(now - 299), requireTimestampSignature: true })).resolves.toEqual(expected);
+    await expect(
+      verifyWebhook({
+        rawBody: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length),
+        headers: new Headers(headers()),
+        secret,
+        now: at(now - 299),
+        requireTimestampSignature: true,
+      }),
+    ).resolves.toEqual(expected);
     // The seed's signature alone (no timestamp-bound one) passes unless it is required.
-    await expect(verifyWebhook({ rawBody: body, headers: headers({ 'x-svc-timestamp-signature': undefined }), secret, now: at(now) })).resolves.toMatchObject({ deliveryId: 'd-1' });
-    expect((await failure(verifyWebhook({ rawBody: body, headers: headers({ 'x-svc-timestamp-signature': undefined }), secret, now: at(now), requireTimestampSignature: true }))).reason).toBe('missing_header');
+    await expect(
+      verifyWebhook({ rawBody: body, headers: headers({ 'x-svc-timestamp-signature': undefined }), secret, now: at(now) }),
+    ).resolves.toMatchObject({ deliveryId: 'd-1' });
+    expect(
+      (
+        await failure(
+          verifyWebhook({
+            rawBody: body,
+            headers: headers({ 'x-svc-timestamp-signature': undefined }),
+            secret,
+            now: at(now),
+            requireTimestampSignature: true,
+          }),
+        )
+      ).reason,
+    ).toBe('missing_header');
   });
 
   test('refuses a changed body, re-serialised JSON, a wrong secret, a stale or moved timestamp and bad headers', async () => {
-    const reasons = async (o: Partial<Parameters<typeof verifyWebhook>[0]>) => (await failure(verifyWebhook({ rawBody: body, headers: headers(), secret, now: at(now), ...o }))).reason;
+    const reasons = async (o: Partial<Parameters<typeof verifyWebhook>[0]>) =>
+      (await failure(verifyWebhook({ rawBody: body, headers: headers(), secret, now: at(now), ...o }))).reason;
     expect(await reasons({ rawBody: body.replace('Zoë', 'Zoe') })).toBe('invalid_signature');
     expect(await reasons({ rawBody: JSON.stringify(JSON.parse(body), null, 1) })).toBe('invalid_signature');
     expect(await reasons({ secret: `${secret}x` })).toBe('invalid_signature');
@@ -57,7 +81,12 @@ describe('verifyWebhook', () => {
     expect(await reasons({ headers: headers({ 'x-svc-signature': 'md5=abc' }) })).toBe('malformed_header');
     expect(await reasons({ headers: headers({ 'x-svc-timestamp': 'yesterday' }) })).toBe('malformed_header');
     const notJson = 'not json';
-    expect(await reasons({ rawBody: notJson, headers: headers({ 'x-svc-signature': sign(notJson), 'x-svc-timestamp-signature': sign(`${now}.${notJson}`) }) })).toBe('malformed_body');
+    expect(
+      await reasons({
+        rawBody: notJson,
+        headers: headers({ 'x-svc-signature': sign(notJson), 'x-svc-timestamp-signature': sign(`${now}.${notJson}`) }),
+      }),
+    ).toBe('malformed_body');
     await expect(verifyWebhook({ rawBody: JSON.parse(body), headers: headers(), secret })).rejects.toThrow(TypeError);
   });
 });
@@ -90,10 +119,20 @@ describe('webhook methods of the key client', () => {
     const tested = await client.testWebhook({ path: { id: created.id }, body: { event: 'deal.won' } });
     expect(tested).toMatchObject({ ok: true, status: 200 });
 
-    const emitted = await emitEvent(platform.db, { workspaceId, event: 'deal.won', data: { id: 'deal-1', name: 'Big', stage: 'won', amount: 10, owner_id: null } });
+    const emitted = await emitEvent(platform.db, {
+      workspaceId,
+      event: 'deal.won',
+      data: { id: 'deal-1', name: 'Big', stage: 'won', amount: 10, owner_id: null },
+    });
     await rig.receiver.waitFor((r) => r.some((x) => x.body.toString().includes(emitted.id)));
     const request = rig.receiver.received.find((x) => x.body.toString().includes(emitted.id))!;
-    const verified = await verifyWebhook({ rawBody: request.body, headers: request.headers, secret: created.secret, toleranceSeconds: 60, requireTimestampSignature: true });
+    const verified = await verifyWebhook({
+      rawBody: request.body,
+      headers: request.headers,
+      secret: created.secret,
+      toleranceSeconds: 60,
+      requireTimestampSignature: true,
+    });
     expect(verified.envelope).toEqual(emitted);
 
     const log = [];

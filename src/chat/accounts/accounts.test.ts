@@ -21,7 +21,8 @@ afterAll(async () => {
 });
 
 const register = (body: Record<string, unknown>, token = admin) => call(base, 'POST', '/api/v1/accounts/register', { token, body });
-const patchMetadata = (id: string, body: Record<string, unknown>) => call(base, 'PATCH', `/api/v1/accounts/${id}/metadata`, { token: admin, body });
+const patchMetadata = (id: string, body: Record<string, unknown>) =>
+  call(base, 'PATCH', `/api/v1/accounts/${id}/metadata`, { token: admin, body });
 const row = async (id: string) => (await platform.db.query('select * from accounts where id = $1', [id])).rows[0];
 
 describe('register', () => {
@@ -107,7 +108,9 @@ describe('register', () => {
   test('concurrent registrations of one new id create exactly one account', async () => {
     const id = newId();
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => register({ id, moduleCode: tenant.moduleCode, customerAccountId: tenant.customer, displayName: `Racer ${i}` })),
+      Array.from({ length: 6 }, (_, i) =>
+        register({ id, moduleCode: tenant.moduleCode, customerAccountId: tenant.customer, displayName: `Racer ${i}` }),
+      ),
     );
     // Every call either upserted or lost the insert race; none may fail with an internal error.
     for (const r of results) expect(r.status).toBe(200);
@@ -133,7 +136,10 @@ describe('register', () => {
   test('a USER account cannot register accounts, even of its own module and customer', async () => {
     const alice = await tenant.account();
     const id = newId();
-    const res = await register({ id, moduleCode: tenant.moduleCode, customerAccountId: tenant.customer, displayName: 'Sneaky' }, alice.token);
+    const res = await register(
+      { id, moduleCode: tenant.moduleCode, customerAccountId: tenant.customer, displayName: 'Sneaky' },
+      alice.token,
+    );
     expectError(res, 403, 'account_admin_required');
     expect(await row(id)).toBeUndefined();
   });
@@ -143,7 +149,15 @@ describe("a module's own token (a SERVICE account of the module and customer)", 
   /** A SERVICE account of `of`, registered by the platform administrator, with a token of its module. */
   const serviceOf = async (of: TestTenant) => {
     const id = newId();
-    expectOk(await register({ id, moduleCode: of.moduleCode, customerAccountId: of.customer, displayName: 'Module service', accountType: 'SERVICE' }));
+    expectOk(
+      await register({
+        id,
+        moduleCode: of.moduleCode,
+        customerAccountId: of.customer,
+        displayName: 'Module service',
+        accountType: 'SERVICE',
+      }),
+    );
     return { id, token: await of.sign({}, { subject: id }) };
   };
   const as = (token: string, method: string, path: string, body: unknown) => call(base, method, `/api/v1/accounts${path}`, { token, body });
@@ -151,10 +165,15 @@ describe("a module's own token (a SERVICE account of the module and customer)", 
   test('registers, re-registers, sets status and metadata of accounts of its own module and customer', async () => {
     const service = await serviceOf(tenant);
     const id = newId();
-    const created = await register({ id, moduleCode: tenant.moduleCode, customerAccountId: tenant.customer, displayName: 'Pushed' }, service.token);
+    const created = await register(
+      { id, moduleCode: tenant.moduleCode, customerAccountId: tenant.customer, displayName: 'Pushed' },
+      service.token,
+    );
     expectOk(created);
     expect(created.body.data).toMatchObject({ id, accountType: 'USER', status: 'ACTIVE' });
-    expectOk(await register({ id, moduleCode: tenant.moduleCode, customerAccountId: tenant.customer, displayName: 'Renamed' }, service.token));
+    expectOk(
+      await register({ id, moduleCode: tenant.moduleCode, customerAccountId: tenant.customer, displayName: 'Renamed' }, service.token),
+    );
     const status = await as(service.token, 'PATCH', `/${id}/status`, { status: 'DEACTIVATED' });
     expectOk(status);
     expect(status.body.data.status).toBe('DEACTIVATED');
@@ -186,7 +205,14 @@ describe("a module's own token (a SERVICE account of the module and customer)", 
     }
     expect(await row(id)).toBeUndefined();
     const theirs = await other.account();
-    expectError(await register({ id: theirs.id, moduleCode: tenant.moduleCode, customerAccountId: tenant.customer, displayName: 'Hijack' }, service.token), 409, 'account_conflict');
+    expectError(
+      await register(
+        { id: theirs.id, moduleCode: tenant.moduleCode, customerAccountId: tenant.customer, displayName: 'Hijack' },
+        service.token,
+      ),
+      409,
+      'account_conflict',
+    );
     expect((await row(theirs.id)).module_code).toBe(other.moduleCode);
   });
 
@@ -239,12 +265,24 @@ describe('metadata', () => {
     const empty = await patchMetadata(id, { tags: [] });
     expect(empty.body.data.metadata.tags).toEqual([]);
     expect(await row(id)).toMatchObject({ team: null, department: 'd1', role: 'r2', tags: [] });
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'account.metadata_changed' and payload->>'accountId' = $1", [id])).toBe(4);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'account.metadata_changed' and payload->>'accountId' = $1", [
+        id,
+      ]),
+    ).toBe(4);
   });
 
   test('null tags and over-long values are refused and change nothing', async () => {
     const id = newId();
-    expectOk(await register({ id, moduleCode: tenant.moduleCode, customerAccountId: tenant.customer, displayName: 'M2', metadata: { team: 'keep', tags: ['t'] } }));
+    expectOk(
+      await register({
+        id,
+        moduleCode: tenant.moduleCode,
+        customerAccountId: tenant.customer,
+        displayName: 'M2',
+        metadata: { team: 'keep', tags: ['t'] },
+      }),
+    );
     expectError(await patchMetadata(id, { tags: null }), 400, 'validation_failed', 'body.tags');
     expectError(await patchMetadata(id, { team: 'x'.repeat(101) }), 400, 'validation_failed', 'body.team');
     expectError(await patchMetadata(id, { tags: Array.from({ length: 51 }, (_, i) => `t${i}`) }), 400, 'validation_failed', 'body.tags');
@@ -253,7 +291,11 @@ describe('metadata', () => {
 
   test('unknown ids are 404 account_not_found for status and metadata', async () => {
     const missing = newId();
-    expectError(await call(base, 'PATCH', `/api/v1/accounts/${missing}/status`, { token: admin, body: { status: 'BANNED' } }), 404, 'account_not_found');
+    expectError(
+      await call(base, 'PATCH', `/api/v1/accounts/${missing}/status`, { token: admin, body: { status: 'BANNED' } }),
+      404,
+      'account_not_found',
+    );
     expectError(await patchMetadata(missing, { team: 'x' }), 404, 'account_not_found');
     expect(await row(missing)).toBeUndefined();
     expect(await count(platform.db, "select count(*) as n from outbox where payload->>'accountId' = $1", [missing])).toBe(0);

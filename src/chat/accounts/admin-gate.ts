@@ -16,7 +16,9 @@ export const accountScopeOf = (caller: Caller): AccountScope =>
 /** Operations whose spec carries `x-account-admin: true`. */
 export function accountAdminOperations(spec: Record<string, unknown>): Set<string> {
   const result = new Set<string>();
-  for (const item of Object.values((spec.paths ?? {}) as Record<string, Record<string, { operationId?: string; 'x-account-admin'?: unknown }>>)) {
+  for (const item of Object.values(
+    (spec.paths ?? {}) as Record<string, Record<string, { operationId?: string; 'x-account-admin'?: unknown }>>,
+  )) {
     for (const op of Object.values(item)) {
       if (op && typeof op === 'object' && op.operationId && op['x-account-admin'] === true) result.add(op.operationId);
     }
@@ -29,6 +31,10 @@ export async function requireAccountAdmin(db: Queryable, caller: Caller): Promis
   if (caller.platformAdmin) return;
   const { rows } = await db.query<{ account_type: string }>('select account_type from accounts where id = $1', [caller.accountId]);
   if (rows[0]?.account_type !== 'SERVICE') {
-    throw chatError(403, 'account_admin_required', "Only a platform administrator or a SERVICE account of the account's module and customer may administer accounts.");
+    throw chatError(
+      403,
+      'account_admin_required',
+      "Only a platform administrator or a SERVICE account of the account's module and customer may administer accounts.",
+    );
   }
 }

@@ -41,7 +41,8 @@ export const AccountEntity = defineEntity({
     // an expression (the lower-cased name), which MikroORM cannot declare as a unique: given as DDL, matched by name
     {
       name: 'accounts_username',
-      expression: 'CREATE UNIQUE INDEX accounts_username ON accounts USING btree (customer_account_id, lower(username)) WHERE (username IS NOT NULL)',
+      expression:
+        'CREATE UNIQUE INDEX accounts_username ON accounts USING btree (customer_account_id, lower(username)) WHERE (username IS NOT NULL)',
     },
   ],
   uniques: [{ name: 'accounts_bot_api_id', properties: ['botApiId'] }],

@@ -9,7 +9,9 @@ import type { AccountService } from './service.js';
  * is neither a platform administrator nor a SERVICE account (admin-gate.ts); a module's token reaches only the
  * accounts of its module and customer.
  */
-export function accountHandlers(accounts: AccountService): ChatFeatureHandlers<'registerAccount' | 'updateAccountStatus' | 'updateAccountMetadata'> {
+export function accountHandlers(
+  accounts: AccountService,
+): ChatFeatureHandlers<'registerAccount' | 'updateAccountStatus' | 'updateAccountMetadata'> {
   return {
     async registerAccount({ body }, ctx) {
       return ok(ctx, await accounts.register(body, accountScopeOf(callerOf(ctx))));

@@ -109,7 +109,10 @@ export function accountView(a: Account): AccountView {
 const accountNotFound = () => chatErrors.notFound('Account', 'account_not_found');
 /** A username another account of the customer holds: the unique index accounts_username refused the write. */
 const usernameTaken = (err: unknown): boolean =>
-  typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505' && (err as { constraint?: unknown }).constraint === 'accounts_username';
+  typeof err === 'object' &&
+  err !== null &&
+  (err as { code?: unknown }).code === '23505' &&
+  (err as { constraint?: unknown }).constraint === 'accounts_username';
 const usernameTakenError = () => chatErrors.conflict('username_taken', 'Another account of this customer holds this username.');
 const inScope = (scope: AccountScope, a: { moduleCode: string; customerAccountId: string }) =>
   scope === null || (a.moduleCode === scope.moduleCode && a.customerAccountId === scope.customerAccountId);
@@ -201,7 +204,9 @@ export class AccountService {
     const view = await this.update(id, scope, (account, em) => {
       const previous = account.status;
       account.status = status;
-      return previous === status ? undefined : emitThroughOrm(em, 'account.status_changed', { accountId: id, from: previous, to: status }, accountsAudience([account.id]));
+      return previous === status
+        ? undefined
+        : emitThroughOrm(em, 'account.status_changed', { accountId: id, from: previous, to: status }, accountsAudience([account.id]));
     });
     await this.deps.accounts.invalidate(view.id);
     return view;
@@ -222,9 +227,22 @@ export class AccountService {
                 email = case when $13 then $14 else email end, username = case when $15 then $16 else username end
           where id = $1 and ($11::text is null or (module_code = $11 and customer_account_id = $12)) returning *`,
         [
-          id, set('team'), metadata.team ?? null, set('department'), metadata.department ?? null, set('role'), metadata.role ?? null, set('tags'), [...new Set(metadata.tags ?? [])], now,
-          scope?.moduleCode ?? null, scope?.customerAccountId ?? null, set('email'), metadata.email ?? null,
-          set('username'), metadata.username ?? null,
+          id,
+          set('team'),
+          metadata.team ?? null,
+          set('department'),
+          metadata.department ?? null,
+          set('role'),
+          metadata.role ?? null,
+          set('tags'),
+          [...new Set(metadata.tags ?? [])],
+          now,
+          scope?.moduleCode ?? null,
+          scope?.customerAccountId ?? null,
+          set('email'),
+          metadata.email ?? null,
+          set('username'),
+          metadata.username ?? null,
         ],
       );
       if (!rows[0]) throw accountNotFound();
@@ -238,7 +256,11 @@ export class AccountService {
     return accountRowView(row);
   }
 
-  private async update(id: string, scope: AccountScope, change: (account: Account, em: EntityManager) => Promise<void> | undefined): Promise<AccountView> {
+  private async update(
+    id: string,
+    scope: AccountScope,
+    change: (account: Account, em: EntityManager) => Promise<void> | undefined,
+  ): Promise<AccountView> {
     const view = await this.deps.orm.em.fork().transactional(async (em) => {
       const account = await em.findOne(AccountEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!account || !inScope(scope, account)) throw accountNotFound();

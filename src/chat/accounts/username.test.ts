@@ -17,9 +17,14 @@ afterAll(async () => {
 });
 
 const register = (t: TestTenant, body: Record<string, unknown>) =>
-  call(platform.chatUrl, 'POST', '/api/v1/accounts/register', { token: admin, body: { moduleCode: t.moduleCode, customerAccountId: t.customer, displayName: 'X', ...body } });
-const patchMetadata = (id: string, body: Record<string, unknown>) => call(platform.chatUrl, 'PATCH', `/api/v1/accounts/${id}/metadata`, { token: admin, body });
-const usernameOf = async (id: string) => (await platform.db.query<{ username: string | null }>('select username from accounts where id = $1', [id])).rows[0]?.username;
+  call(platform.chatUrl, 'POST', '/api/v1/accounts/register', {
+    token: admin,
+    body: { moduleCode: t.moduleCode, customerAccountId: t.customer, displayName: 'X', ...body },
+  });
+const patchMetadata = (id: string, body: Record<string, unknown>) =>
+  call(platform.chatUrl, 'PATCH', `/api/v1/accounts/${id}/metadata`, { token: admin, body });
+const usernameOf = async (id: string) =>
+  (await platform.db.query<{ username: string | null }>('select username from accounts where id = $1', [id])).rows[0]?.username;
 
 test('set at registration, answered as given; absent keeps and null clears on the metadata update', async () => {
   const id = newId();

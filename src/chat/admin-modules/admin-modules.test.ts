@@ -77,7 +77,13 @@ describe('customer keys', () => {
     expectOk(res, 201);
     const der = createPublicKey(publicKeyPem).export({ type: 'spki', format: 'der' });
     const fingerprint = createHash('sha256').update(der).digest('hex');
-    expect(res.body.data).toMatchObject({ moduleCode: code, customerAccountId: 'c1', algorithm: 'ES256', fingerprint, kid: fingerprint.slice(0, 16) });
+    expect(res.body.data).toMatchObject({
+      moduleCode: code,
+      customerAccountId: 'c1',
+      algorithm: 'ES256',
+      fingerprint,
+      kid: fingerprint.slice(0, 16),
+    });
     expect(res.headers.get('location')).toBe(keysPath(code, 'c1'));
 
     const list = await call(base, 'GET', keysPath(code, 'c1'), { token: admin });
@@ -88,7 +94,10 @@ describe('customer keys', () => {
   test('an RS256 key is accepted', async () => {
     const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const publicKeyPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
-    const res = await call(base, 'POST', keysPath(code, 'c-rsa'), { token: admin, body: { kid: 'rsa-1', algorithm: 'RS256', publicKeyPem } });
+    const res = await call(base, 'POST', keysPath(code, 'c-rsa'), {
+      token: admin,
+      body: { kid: 'rsa-1', algorithm: 'RS256', publicKeyPem },
+    });
     expectOk(res, 201);
     expect(res.body.data.algorithm).toBe('RS256');
   });
@@ -120,17 +129,36 @@ describe('customer keys', () => {
   test('a duplicate kid for the same customer is 409 key_exists; the same kid for another customer is fine', async () => {
     const first = await generateSigningKey();
     const second = await generateSigningKey();
-    expectOk(await call(base, 'POST', keysPath(code, 'c-dup'), { token: admin, body: { kid: 'k1', algorithm: 'ES256', publicKeyPem: first.publicKeyPem } }), 201);
-    const dup = await call(base, 'POST', keysPath(code, 'c-dup'), { token: admin, body: { kid: 'k1', algorithm: 'ES256', publicKeyPem: second.publicKeyPem } });
+    expectOk(
+      await call(base, 'POST', keysPath(code, 'c-dup'), {
+        token: admin,
+        body: { kid: 'k1', algorithm: 'ES256', publicKeyPem: first.publicKeyPem },
+      }),
+      201,
+    );
+    const dup = await call(base, 'POST', keysPath(code, 'c-dup'), {
+      token: admin,
+      body: { kid: 'k1', algorithm: 'ES256', publicKeyPem: second.publicKeyPem },
+    });
     expectError(dup, 409, 'key_exists');
     expect(await keyRows(code, 'c-dup')).toBe(1);
-    expectOk(await call(base, 'POST', keysPath(code, 'c-dup2'), { token: admin, body: { kid: 'k1', algorithm: 'ES256', publicKeyPem: second.publicKeyPem } }), 201);
+    expectOk(
+      await call(base, 'POST', keysPath(code, 'c-dup2'), {
+        token: admin,
+        body: { kid: 'k1', algorithm: 'ES256', publicKeyPem: second.publicKeyPem },
+      }),
+      201,
+    );
   });
 
   test('an unknown module is 404 module_not_found for register, list and refresh', async () => {
     const missing = uniqueCode();
     const { publicKeyPem } = await generateSigningKey();
-    expectError(await call(base, 'POST', keysPath(missing, 'c1'), { token: admin, body: { algorithm: 'ES256', publicKeyPem } }), 404, 'module_not_found');
+    expectError(
+      await call(base, 'POST', keysPath(missing, 'c1'), { token: admin, body: { algorithm: 'ES256', publicKeyPem } }),
+      404,
+      'module_not_found',
+    );
     expectError(await call(base, 'GET', keysPath(missing, 'c1'), { token: admin }), 404, 'module_not_found');
     expectError(await call(base, 'POST', `${keysPath(missing, 'c1')}/refresh`, { token: admin }), 404, 'module_not_found');
     expect(await count(platform.db, 'select count(*) as n from customer_keys where module_code = $1', [missing])).toBe(0);
@@ -149,7 +177,12 @@ describe('customer keys', () => {
 
   test('an unknown algorithm and an unknown field are validation errors', async () => {
     const { publicKeyPem } = await generateSigningKey();
-    expectError(await call(base, 'POST', keysPath(code, 'c2'), { token: admin, body: { algorithm: 'HS256', publicKeyPem } }), 400, 'validation_failed', 'body.algorithm');
+    expectError(
+      await call(base, 'POST', keysPath(code, 'c2'), { token: admin, body: { algorithm: 'HS256', publicKeyPem } }),
+      400,
+      'validation_failed',
+      'body.algorithm',
+    );
     expectError(
       await call(base, 'POST', keysPath(code, 'c2'), { token: admin, body: { algorithm: 'ES256', publicKeyPem, secret: 'x' } }),
       400,
@@ -164,7 +197,13 @@ describe('customer keys', () => {
     const alice = await tenant.account();
     expectOk(await call(base, 'GET', '/api/v1/rooms', { token: alice.token }));
     const fresh = await generateSigningKey();
-    expectOk(await call(base, 'POST', keysPath(code, 'c-live'), { token: admin, body: { kid: 'live-2', algorithm: 'ES256', publicKeyPem: fresh.publicKeyPem } }), 201);
+    expectOk(
+      await call(base, 'POST', keysPath(code, 'c-live'), {
+        token: admin,
+        body: { kid: 'live-2', algorithm: 'ES256', publicKeyPem: fresh.publicKeyPem },
+      }),
+      201,
+    );
     const token = await tenant.sign({}, { subject: alice.id, kid: 'live-2', privateKey: fresh.privateKey });
     expectOk(await call(base, 'GET', '/api/v1/rooms', { token }));
   });

@@ -25,8 +25,6 @@ export const CustomerKeyEntity = defineEntity({
     fingerprint: p.text(),
     createdAt: p.datetime().fieldName('created_at').defaultRaw('now()'),
   },
-  uniques: [
-    { name: 'customer_keys_module_code_customer_account_id_kid_key', properties: ['moduleCode', 'customerAccountId', 'kid'] },
-  ],
+  uniques: [{ name: 'customer_keys_module_code_customer_account_id_kid_key', properties: ['moduleCode', 'customerAccountId', 'kid'] }],
 });
 export type CustomerKey = InferEntity<typeof CustomerKeyEntity>;

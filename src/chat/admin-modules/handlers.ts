@@ -3,7 +3,9 @@ import { created, ok, okList } from '../envelope.js';
 import type { ChatFeatureHandlers } from '../handler-types.js';
 import type { ModuleService } from './service.js';
 
-export function moduleHandlers(modules: ModuleService): ChatFeatureHandlers<'listModules' | 'createModule' | 'listCustomerKeys' | 'registerCustomerKey' | 'refreshCustomerKeys'> {
+export function moduleHandlers(
+  modules: ModuleService,
+): ChatFeatureHandlers<'listModules' | 'createModule' | 'listCustomerKeys' | 'registerCustomerKey' | 'refreshCustomerKeys'> {
   return {
     async listModules(_input, ctx) {
       platformAdminOf(ctx);

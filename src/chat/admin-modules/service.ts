@@ -58,7 +58,8 @@ export class ModuleService {
     try {
       await em.flush();
     } catch (err) {
-      if (err instanceof UniqueConstraintViolationException) throw chatErrors.conflict('module_exists', `A module with code "${code}" already exists.`);
+      if (err instanceof UniqueConstraintViolationException)
+        throw chatErrors.conflict('module_exists', `A module with code "${code}" already exists.`);
       throw err;
     }
     return { code: module.code, name: module.name, customers: [], createdAt: module.createdAt.toISOString() };
@@ -72,11 +73,17 @@ export class ModuleService {
 
   async listKeys(code: string, customerAccountId: string): Promise<CustomerKeyView[]> {
     await this.requireModule(code);
-    const keys = await this.deps.orm.em.fork().find(CustomerKeyEntity, { moduleCode: code, customerAccountId }, { orderBy: { createdAt: 'asc' } });
+    const keys = await this.deps.orm.em
+      .fork()
+      .find(CustomerKeyEntity, { moduleCode: code, customerAccountId }, { orderBy: { createdAt: 'asc' } });
     return keys.map(keyView);
   }
 
-  async registerKey(code: string, customerAccountId: string, input: { kid?: string; algorithm: CustomerKeyView['algorithm']; publicKeyPem: string }): Promise<CustomerKeyView> {
+  async registerKey(
+    code: string,
+    customerAccountId: string,
+    input: { kid?: string; algorithm: CustomerKeyView['algorithm']; publicKeyPem: string },
+  ): Promise<CustomerKeyView> {
     await this.requireModule(code);
     let der: Buffer;
     try {
@@ -101,7 +108,8 @@ export class ModuleService {
     try {
       await em.flush();
     } catch (err) {
-      if (err instanceof UniqueConstraintViolationException) throw chatErrors.conflict('key_exists', `Key id "${key.kid}" is already registered for this customer.`);
+      if (err instanceof UniqueConstraintViolationException)
+        throw chatErrors.conflict('key_exists', `Key id "${key.kid}" is already registered for this customer.`);
       throw err;
     }
     await this.deps.verifyKeys.invalidate(code, customerAccountId);

@@ -45,7 +45,10 @@ export class WorkspacePlanService {
   ) {}
 
   async get(workspaceId: string): Promise<WorkspacePlanView> {
-    const { rows } = await this.deps.sql.query<PlanRow>('select id, svc_plan, svc_rate_per_hour, svc_rate_per_minute from workspaces where id = $1', [workspaceId]);
+    const { rows } = await this.deps.sql.query<PlanRow>(
+      'select id, svc_plan, svc_rate_per_hour, svc_rate_per_minute from workspaces where id = $1',
+      [workspaceId],
+    );
     if (!rows[0]) throw workspaceNotFound();
     return planView(rows[0]);
   }
@@ -54,7 +57,8 @@ export class WorkspacePlanService {
   async set(workspaceId: string, change: PlanChange): Promise<WorkspacePlanView> {
     if (change.plan !== 'enterprise') {
       for (const field of ['ratePerHour', 'burstPerMinute'] as const) {
-        if (change[field] !== undefined) throw chatErrors.invalid(`body.${field}`, 'is a contract limit: only the enterprise plan takes one');
+        if (change[field] !== undefined)
+          throw chatErrors.invalid(`body.${field}`, 'is a contract limit: only the enterprise plan takes one');
       }
     }
     const { rows } = await this.deps.sql.query<PlanRow>(

@@ -10,7 +10,11 @@ import { authErrors } from './errors.js';
 export class SendLimit {
   private readonly counter: LeasedWindowCounter;
 
-  constructor(redis: Redis, private readonly perMinute: number, clock: Clock) {
+  constructor(
+    redis: Redis,
+    private readonly perMinute: number,
+    clock: Clock,
+  ) {
     this.counter = new LeasedWindowCounter(redis, 'chat:send:m', { seconds: 60, limit: perMinute }, clock);
   }
 
@@ -22,7 +26,10 @@ export class SendLimit {
 }
 
 /** The handler, counting each call against its caller's allowance first (refused sends count too). */
-export function sendLimited<I, R>(handler: (input: I, ctx: ChatContext) => Promise<R>, limit: SendLimit): (input: I, ctx: ChatContext) => Promise<R> {
+export function sendLimited<I, R>(
+  handler: (input: I, ctx: ChatContext) => Promise<R>,
+  limit: SendLimit,
+): (input: I, ctx: ChatContext) => Promise<R> {
   return async (input, ctx) => {
     await limit.check(callerOf(ctx).accountId);
     return handler(input, ctx);

@@ -31,7 +31,8 @@ export function storedKeyboard(markup: { inline_keyboard: Array<Array<Record<str
       if (typeof text !== 'string') return `button ${r}.${b} has no text`;
       if ((data === undefined) === (url === undefined)) return `button ${r}.${b} must have exactly one of callback_data and url`;
       if (typeof data === 'string') {
-        if (Buffer.byteLength(data, 'utf8') > maxCallbackBytes) return `BUTTON_DATA_INVALID: callback_data of button ${r}.${b} is longer than ${maxCallbackBytes} bytes`;
+        if (Buffer.byteLength(data, 'utf8') > maxCallbackBytes)
+          return `BUTTON_DATA_INVALID: callback_data of button ${r}.${b} is longer than ${maxCallbackBytes} bytes`;
         stored.push({ text, callback_data: data });
       } else if (typeof url === 'string') {
         if (!/^https?:\/\//i.test(url)) return `BUTTON_URL_INVALID: url of button ${r}.${b} must be http or https`;
@@ -44,7 +45,9 @@ export function storedKeyboard(markup: { inline_keyboard: Array<Array<Record<str
 }
 
 export function chatKeyboard(keyboard: StoredKeyboard): ChatButton[][] {
-  return keyboard.map((row) => row.map((b) => (b.callback_data !== undefined ? { text: b.text, callbackData: b.callback_data } : { text: b.text, url: b.url! })));
+  return keyboard.map((row) =>
+    row.map((b) => (b.callback_data !== undefined ? { text: b.text, callbackData: b.callback_data } : { text: b.text, url: b.url! })),
+  );
 }
 
 export function hasButton(keyboard: StoredKeyboard | null, data: string): boolean {

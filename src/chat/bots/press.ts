@@ -25,7 +25,12 @@ export class InlineButtonService {
     const id = newId();
     const botId = await inTransaction(this.deps.sql, async (client) => {
       await roleIn(client, roomId, caller.accountId);
-      const { rows } = await client.query<{ inline_keyboard: StoredKeyboard | null; recalled_at: Date | null; bot_id: string | null; bot_member: boolean }>(
+      const { rows } = await client.query<{
+        inline_keyboard: StoredKeyboard | null;
+        recalled_at: Date | null;
+        bot_id: string | null;
+        bot_member: boolean;
+      }>(
         `select m.inline_keyboard, m.recalled_at, b.id as bot_id,
                 exists (select 1 from room_members rm where rm.room_id = m.room_id and rm.account_id = m.sender_id) as bot_member
            from messages m left join bots b on b.account_id = m.sender_id and b.deleted_at is null

@@ -62,7 +62,8 @@ export interface BotView {
   updatedAt: string;
 }
 
-const knownKinds = (kinds: string[] | null): UpdateKind[] => (kinds ?? []).filter((k): k is UpdateKind => (updateKinds as string[]).includes(k));
+const knownKinds = (kinds: string[] | null): UpdateKind[] =>
+  (kinds ?? []).filter((k): k is UpdateKind => (updateKinds as string[]).includes(k));
 
 export function webhookView(row: BotRow): WebhookView | null {
   if (row.webhook_url === null) return null;

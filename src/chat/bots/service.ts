@@ -52,13 +52,18 @@ export interface WebhookListItem extends WebhookView {
   pendingUpdateCount: number;
 }
 
-const usernameConflict = (err: unknown): boolean => (err as { code?: string; constraint?: string }).code === '23505' && (err as { constraint?: string }).constraint === 'bots_username';
+const usernameConflict = (err: unknown): boolean =>
+  (err as { code?: string; constraint?: string }).code === '23505' && (err as { constraint?: string }).constraint === 'bots_username';
 
 export class BotAdminService {
   constructor(private readonly deps: BotDeps) {}
 
   /** Oldest first, keyset on (created_at, id); platform administrators see every live bot. */
-  private async page(caller: Caller, query: PageQuery, extra = ''): Promise<{ rows: BotRow[]; hasMore: boolean; nextCursor: string | null }> {
+  private async page(
+    caller: Caller,
+    query: PageQuery,
+    extra = '',
+  ): Promise<{ rows: BotRow[]; hasMore: boolean; nextCursor: string | null }> {
     const list = `bots:${caller.accountId}:${extra}`;
     const limit = query.limit ?? 50;
     const params: unknown[] = [];
@@ -78,7 +83,11 @@ export class BotAdminService {
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    return { rows: page, hasMore, nextCursor: hasMore && last ? encodeCursor({ a: last.created_at.toISOString(), i: last.id }, list) : null };
+    return {
+      rows: page,
+      hasMore,
+      nextCursor: hasMore && last ? encodeCursor({ a: last.created_at.toISOString(), i: last.id }, list) : null,
+    };
   }
 
   async list(caller: Caller, query: PageQuery): Promise<Page<BotView>> {
@@ -114,7 +123,14 @@ export class BotAdminService {
         await emit(
           client,
           'bot.created',
-          { botId, accountId, username: input.username, moduleCode: input.moduleCode, customerAccountId: input.customerAccountId, createdBy: caller.accountId },
+          {
+            botId,
+            accountId,
+            username: input.username,
+            moduleCode: input.moduleCode,
+            customerAccountId: input.customerAccountId,
+            createdBy: caller.accountId,
+          },
           accountsAudience([caller.accountId]),
         );
       });
@@ -201,9 +217,16 @@ export class BotAdminService {
   async regenerateToken(caller: Caller, botId: string): Promise<{ botId: string; token: string }> {
     const token = await inTransaction(this.deps.sql, async (client) => {
       await lockManagedBot(client, caller, botId);
-      const { rows } = await client.query<{ bot_api_id: number }>('select a.bot_api_id from bots b join accounts a on a.id = b.account_id where b.id = $1', [botId]);
+      const { rows } = await client.query<{ bot_api_id: number }>(
+        'select a.bot_api_id from bots b join accounts a on a.id = b.account_id where b.id = $1',
+        [botId],
+      );
       const token = newBotToken(rows[0]!.bot_api_id);
-      await client.query('update bots set token_hash = $2, updated_at = $3 where id = $1', [botId, tokenHash(token), this.deps.clock.now()]);
+      await client.query('update bots set token_hash = $2, updated_at = $3 where id = $1', [
+        botId,
+        tokenHash(token),
+        this.deps.clock.now(),
+      ]);
       await emit(client, 'bot.token_regenerated', { botId, regeneratedBy: caller.accountId }, accountsAudience([caller.accountId]));
       return token;
     });
@@ -248,7 +271,9 @@ export class BotAdminService {
   }
 
   private async applyWebhook(caller: Caller, botId: string, change: Parameters<typeof changeWebhookNow>[2]): Promise<void> {
-    await changeWebhookNow(this.deps, botId, change, caller.accountId, accountsAudience([caller.accountId]), async (client) => lockManagedBot(client, caller, botId));
+    await changeWebhookNow(this.deps, botId, change, caller.accountId, accountsAudience([caller.accountId]), async (client) =>
+      lockManagedBot(client, caller, botId),
+    );
   }
 
   /**
@@ -256,22 +281,38 @@ export class BotAdminService {
    * the bot.read_all_changed event); the bot must be a member. PRIVATE rooms need no switch: there the bot reads
    * every message. Setting the current value again changes nothing.
    */
-  async setRoomReadAll(caller: Caller, botId: string, roomId: string, readAll: boolean): Promise<{ botId: string; roomId: string; readAll: boolean }> {
+  async setRoomReadAll(
+    caller: Caller,
+    botId: string,
+    roomId: string,
+    readAll: boolean,
+  ): Promise<{ botId: string; roomId: string; readAll: boolean }> {
     const bot = await managedBot(this.deps.sql, caller, botId);
     const changed = await inTransaction(this.deps.sql, async (client) => {
       const membership = await membershipOf(client, caller, roomId, true);
       refuseFixedType(membership, 'switch a bot to read every message (a bot reads every message of a private room)');
       requireManager(membership, "switch a bot's read-all");
-      const { rowCount } = await client.query('select 1 from room_members where room_id = $1 and account_id = $2', [roomId, bot.account_id]);
+      const { rowCount } = await client.query('select 1 from room_members where room_id = $1 and account_id = $2', [
+        roomId,
+        bot.account_id,
+      ]);
       if (rowCount === 0) throw botErrors.notInRoom();
-      const { rows } = await client.query<{ read_all: boolean }>('select read_all from bot_room_settings where bot_id = $1 and room_id = $2', [botId, roomId]);
+      const { rows } = await client.query<{ read_all: boolean }>(
+        'select read_all from bot_room_settings where bot_id = $1 and room_id = $2',
+        [botId, roomId],
+      );
       if ((rows[0]?.read_all ?? false) === readAll) return false;
       await client.query(
         `insert into bot_room_settings (bot_id, room_id, read_all, updated_at) values ($1, $2, $3, $4)
          on conflict (bot_id, room_id) do update set read_all = excluded.read_all, updated_at = excluded.updated_at`,
         [botId, roomId, readAll, this.deps.clock.now()],
       );
-      await emit(client, 'bot.read_all_changed', { botId, botAccountId: bot.account_id, roomId, readAll, changedBy: caller.accountId }, roomAudience(roomId));
+      await emit(
+        client,
+        'bot.read_all_changed',
+        { botId, botAccountId: bot.account_id, roomId, readAll, changedBy: caller.accountId },
+        roomAudience(roomId),
+      );
       return true;
     });
     if (changed) this.deps.queues.requestOutboxDrain();

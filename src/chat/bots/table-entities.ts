@@ -74,12 +74,8 @@ export const BotUpdateEntity = defineEntity({
     payload: p.json<unknown>(),
     createdAt: p.datetime().fieldName('created_at'),
   },
-  indexes: [
-    { name: 'bot_updates_created', properties: ['createdAt'] },
-  ],
-  uniques: [
-    { name: 'bot_updates_id_key', properties: ['id'] },
-  ],
+  indexes: [{ name: 'bot_updates_created', properties: ['createdAt'] }],
+  uniques: [{ name: 'bot_updates_id_key', properties: ['id'] }],
 });
 export type BotUpdate = InferEntity<typeof BotUpdateEntity>;
 
@@ -96,8 +92,6 @@ export const BotCallbackQueryEntity = defineEntity({
     createdAt: p.datetime().fieldName('created_at'),
     answeredAt: p.datetime().fieldName('answered_at').nullable(),
   },
-  indexes: [
-    { name: 'bot_callback_queries_created', properties: ['createdAt'] },
-  ],
+  indexes: [{ name: 'bot_callback_queries_created', properties: ['createdAt'] }],
 });
 export type BotCallbackQuery = InferEntity<typeof BotCallbackQueryEntity>;

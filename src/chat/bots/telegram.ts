@@ -149,7 +149,8 @@ export function telegramChat(roomApiId: number, type: string, name: string | nul
 /** The first file as Telegram shows it: a photo when it has a size in pixels, else a document. */
 export function fileFields(file: BotAttachment): Pick<RepliedMessage, 'document' | 'photo'> {
   const ids = { file_id: fileIdOf(file.id), file_unique_id: fileUniqueIdOf(file.id) };
-  if (file.width !== undefined && file.height !== undefined) return { photo: [{ ...ids, width: file.width, height: file.height, file_size: file.size }] };
+  if (file.width !== undefined && file.height !== undefined)
+    return { photo: [{ ...ids, width: file.width, height: file.height, file_size: file.size }] };
   return { document: { ...ids, file_name: file.fileName, mime_type: file.contentType, file_size: file.size } };
 }
 

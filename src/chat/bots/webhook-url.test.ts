@@ -14,13 +14,28 @@ test('set time: https only, no credentials, no literal private, loopback or link
   expect(webhookUrlProblem('ftp://example.com/', { ...strict, allowHttp: true })).toBe('must be an http or https URL');
   expect(webhookUrlProblem('not a url', strict)).toBe('is not an absolute URL');
   expect(webhookUrlProblem('https://u:p@example.com/', strict)).toBe('must not carry a user name or password');
-  const privateHosts = ['127.0.0.1', '10.0.0.1', '192.168.1.1', '172.16.0.1', '169.254.169.254', '[::1]', '[fe80::1]', '[fc00::1]', '[::ffff:127.0.0.1]', '[::127.0.0.1]', '[64:ff9b::10.0.0.1]', '100.64.0.1'];
+  const privateHosts = [
+    '127.0.0.1',
+    '10.0.0.1',
+    '192.168.1.1',
+    '172.16.0.1',
+    '169.254.169.254',
+    '[::1]',
+    '[fe80::1]',
+    '[fc00::1]',
+    '[::ffff:127.0.0.1]',
+    '[::127.0.0.1]',
+    '[64:ff9b::10.0.0.1]',
+    '100.64.0.1',
+  ];
   for (const host of privateHosts) {
     expect(webhookUrlProblem(`https://${host}/`, strict)).toBe('must not point at a private, loopback, link-local or reserved address');
     expect(webhookUrlProblem(`https://${host}/`, { ...strict, allowPrivate: true })).toBeNull();
   }
   // "No address" is never a target, whatever the policy.
-  expect(webhookUrlProblem('https://0.0.0.0/', { ...strict, allowPrivate: true })).toBe('must not point at a private, loopback, link-local or reserved address');
+  expect(webhookUrlProblem('https://0.0.0.0/', { ...strict, allowPrivate: true })).toBe(
+    'must not point at a private, loopback, link-local or reserved address',
+  );
   expect(webhookUrlProblem('https://localhost/', strict)).toBe('must not point at this machine');
   expect(webhookUrlProblem('https://a.localhost/', strict)).toBe('must not point at this machine');
   expect(isPublicAddress('8.8.8.8')).toBe(true);
@@ -33,7 +48,9 @@ test('connection time: a name that resolves to a loopback address is refused', a
   expect(error?.code).toBe('EADDRNOTALLOWED');
   expect(error?.message).not.toMatch(/127\.0\.0\.1|::1/);
   const allowed = guardedLookup({ ...strict, allowPrivate: true }, 5_000);
-  const address = await new Promise<string>((resolve, reject) => allowed('localhost', {}, (err, a) => (err ? reject(err) : resolve(a as string))));
+  const address = await new Promise<string>((resolve, reject) =>
+    allowed('localhost', {}, (err, a) => (err ? reject(err) : resolve(a as string))),
+  );
   expect(isPublicAddress(address)).toBe(false);
 });
 
@@ -51,7 +68,12 @@ test('entities: commands (with their bot) and mentions, offsets in UTF-16 units'
 
 test('who receives: private rooms and read-all take everything; groups take commands, mentions and replies to the bot', () => {
   const bot = { botAccountId: 'bot-account', username: 'Helper_Bot', readAll: false };
-  const group = (text: string | null, rootSenderId: string | null = null, senderType = 'USER') => ({ roomType: 'GROUP', senderType, text, rootSenderId });
+  const group = (text: string | null, rootSenderId: string | null = null, senderType = 'USER') => ({
+    roomType: 'GROUP',
+    senderType,
+    text,
+    rootSenderId,
+  });
   expect(receives(bot, group('hello'))).toBe(false);
   expect(receives({ ...bot, readAll: true }, group('hello'))).toBe(true);
   expect(receives(bot, { ...group('hello'), roomType: 'PRIVATE' })).toBe(true);

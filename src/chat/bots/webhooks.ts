@@ -24,10 +24,17 @@ export interface WebhookChanged {
 }
 
 /** Applies the change to the (locked, live) bot inside the caller's transaction; emits its event. */
-export async function changeWebhook(client: SqlClient, botId: string, change: WebhookChange, actor: string, audience: Audience): Promise<WebhookChanged> {
+export async function changeWebhook(
+  client: SqlClient,
+  botId: string,
+  change: WebhookChange,
+  actor: string,
+  audience: Audience,
+): Promise<WebhookChanged> {
   const { rows } = await client.query<{ webhook_url: string | null }>('select webhook_url from bots where id = $1 for update', [botId]);
   const hadWebhook = rows[0]?.webhook_url != null;
-  const allowed = change.allowedUpdates === undefined ? undefined : change.allowedUpdates.filter((k) => (updateKinds as string[]).includes(k));
+  const allowed =
+    change.allowedUpdates === undefined ? undefined : change.allowedUpdates.filter((k) => (updateKinds as string[]).includes(k));
   await client.query(
     `update bots set webhook_url = $2, webhook_secret = $3, webhook_max_connections = $4,
             allowed_updates = case when $5::boolean then $6::text[] else allowed_updates end,
@@ -46,7 +53,12 @@ export async function changeWebhook(client: SqlClient, botId: string, change: We
   );
   if (change.dropPendingUpdates) await client.query('delete from bot_updates where bot_id = $1', [botId]);
   if (change.url !== null) {
-    await emit(client, 'bot.webhook_set', { botId, url: change.url, changedBy: actor, droppedPending: change.dropPendingUpdates === true }, audience);
+    await emit(
+      client,
+      'bot.webhook_set',
+      { botId, url: change.url, changedBy: actor, droppedPending: change.dropPendingUpdates === true },
+      audience,
+    );
   } else if (hadWebhook || change.dropPendingUpdates) {
     await emit(client, 'bot.webhook_removed', { botId, changedBy: actor, droppedPending: change.dropPendingUpdates === true }, audience);
   }

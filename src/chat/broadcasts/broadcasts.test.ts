@@ -2,7 +2,14 @@
 // whole table: platform admins only, no audience on the untargeted operation, targeted sends refused as a whole
 // for a missing, empty or unknown module list, the per-user feed with its unread count and the read mark.
 import { count, expectError, expectOk } from '../../../test/helpers/expect.js';
-import { call, isolatedInfra, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../../test/support/platform.js';
+import {
+  call,
+  isolatedInfra,
+  startTestPlatform,
+  type TestAccount,
+  type TestPlatform,
+  type TestTenant,
+} from '../../../test/support/platform.js';
 
 let infra: Awaited<ReturnType<typeof isolatedInfra>>;
 let platform: TestPlatform;
@@ -25,7 +32,8 @@ afterAll(async () => {
   await infra?.drop();
 });
 
-const post = (who: TestAccount, path: string, body?: unknown) => call(base, 'POST', `/api/v1${path}`, { token: who.token, ...(body === undefined ? {} : { body }) });
+const post = (who: TestAccount, path: string, body?: unknown) =>
+  call(base, 'POST', `/api/v1${path}`, { token: who.token, ...(body === undefined ? {} : { body }) });
 const feed = (who: TestAccount, query = '') => call(base, 'GET', `/api/v1/me/broadcasts${query}`, { token: who.token });
 const unread = (who: TestAccount) => call(base, 'GET', '/api/v1/me/broadcasts/unread-count', { token: who.token });
 const nothingSent = async () => {
@@ -38,13 +46,35 @@ describe('sending', () => {
   test('refused sends save and send nothing: a non-admin, an audience on the untargeted operation, a missing, empty or unknown module list', async () => {
     const user = await sales.account();
     expectError(await post(user, '/admin/broadcasts', { text: 'hi' }), 403, 'platform_admin_required');
-    expectError(await post(user, '/admin/broadcasts/targeted', { text: 'hi', audience: { modules: ['sales'] } }), 403, 'platform_admin_required');
-    expectError(await post(admin, '/admin/broadcasts', { text: 'hi', audience: { modules: ['sales'] } }), 400, 'validation_failed', 'body.audience');
+    expectError(
+      await post(user, '/admin/broadcasts/targeted', { text: 'hi', audience: { modules: ['sales'] } }),
+      403,
+      'platform_admin_required',
+    );
+    expectError(
+      await post(admin, '/admin/broadcasts', { text: 'hi', audience: { modules: ['sales'] } }),
+      400,
+      'validation_failed',
+      'body.audience',
+    );
     expectError(await post(admin, '/admin/broadcasts', { text: 'hi', audience: null }), 400, 'validation_failed', 'body.audience');
     expectError(await post(admin, '/admin/broadcasts/targeted', { text: 'hi' }), 400, 'validation_failed', 'body.audience');
-    expectError(await post(admin, '/admin/broadcasts/targeted', { text: 'hi', audience: {} }), 400, 'validation_failed', 'body.audience.modules');
-    expectError(await post(admin, '/admin/broadcasts/targeted', { text: 'hi', audience: { modules: [] } }), 400, 'validation_failed', 'body.audience.modules');
-    const unknown = await post(admin, '/admin/broadcasts/targeted', { text: 'hi', audience: { modules: ['sales', 'nosuchmodule', 'support'] } });
+    expectError(
+      await post(admin, '/admin/broadcasts/targeted', { text: 'hi', audience: {} }),
+      400,
+      'validation_failed',
+      'body.audience.modules',
+    );
+    expectError(
+      await post(admin, '/admin/broadcasts/targeted', { text: 'hi', audience: { modules: [] } }),
+      400,
+      'validation_failed',
+      'body.audience.modules',
+    );
+    const unknown = await post(admin, '/admin/broadcasts/targeted', {
+      text: 'hi',
+      audience: { modules: ['sales', 'nosuchmodule', 'support'] },
+    });
     expectError(unknown, 400, 'validation_failed', 'body.audience.modules[1]');
     expect(unknown.body.error.details).toHaveLength(1);
     expectError(await post(admin, '/admin/broadcasts', { text: '' }), 400, 'validation_failed', 'body.text');
@@ -54,11 +84,18 @@ describe('sending', () => {
   test('a broadcast to everyone and a targeted one: the answer, the row and broadcast.created with its audience', async () => {
     const all = await post(admin, '/admin/broadcasts', { title: 'Maintenance', text: 'Tonight 22:00' });
     expectOk(all);
-    expect(all.body.data).toMatchObject({ title: 'Maintenance', text: 'Tonight 22:00', audience: { kind: 'all', modules: null }, createdBy: admin.id });
+    expect(all.body.data).toMatchObject({
+      title: 'Maintenance',
+      text: 'Tonight 22:00',
+      audience: { kind: 'all', modules: null },
+      createdBy: admin.id,
+    });
     const targeted = await post(admin, '/admin/broadcasts/targeted', { text: 'Sales kick-off', audience: { modules: ['sales', 'sales'] } });
     expectOk(targeted);
     expect(targeted.body.data).toMatchObject({ title: null, audience: { kind: 'modules', modules: ['sales'] } });
-    const { rows } = await platform.db.query<{ payload: Record<string, unknown> }>("select payload from outbox where topic = 'broadcast.created' order by id");
+    const { rows } = await platform.db.query<{ payload: Record<string, unknown> }>(
+      "select payload from outbox where topic = 'broadcast.created' order by id",
+    );
     expect(rows.map((r) => [r.payload.broadcastId, r.payload.audience])).toEqual([
       [all.body.data.id, { kind: 'broadcast', modules: 'all' }],
       [targeted.body.data.id, { kind: 'broadcast', modules: ['sales'] }],
@@ -70,7 +107,12 @@ describe('the feed', () => {
   test('each user sees what was addressed to its module since it registered, with an unread count; the read mark moves forward only', async () => {
     const [ann, bob] = await Promise.all([sales.account(), support.account()]);
     const send = async (text: string, modules?: string[]) =>
-      (await post(admin, modules ? '/admin/broadcasts/targeted' : '/admin/broadcasts', { text, ...(modules ? { audience: { modules } } : {}) })).body.data.id as string;
+      (
+        await post(admin, modules ? '/admin/broadcasts/targeted' : '/admin/broadcasts', {
+          text,
+          ...(modules ? { audience: { modules } } : {}),
+        })
+      ).body.data.id as string;
     const b1 = await send('one for all');
     const b2 = await send('sales only', ['sales']);
     const b3 = await send('support only', ['support']);
@@ -98,7 +140,9 @@ describe('the feed', () => {
     expect(rest.body.data.map((b: { id: string; read: boolean }) => [b.id, b.read])).toEqual([[b1, true]]);
     expect(rest.body.meta.hasMore).toBe(false);
     expect((await post(ann, '/me/broadcasts/read', { id: null })).body.data).toEqual({ lastReadId: b4, unreadCount: 0 });
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'broadcast.read' and payload->>'accountId' = $1", [ann.id])).toBe(2);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'broadcast.read' and payload->>'accountId' = $1", [ann.id]),
+    ).toBe(2);
     // Bob's mark is his own; no body means the newest.
     expect((await unread(bob)).body.data.unreadCount).toBe(3);
     expect((await post(bob, '/me/broadcasts/read')).body.data).toEqual({ lastReadId: b4, unreadCount: 0 });
@@ -114,7 +158,9 @@ describe('the feed', () => {
     expect((await unread(late)).body.data).toEqual({ lastReadId: null, unreadCount: 0 });
     expect((await post(late, '/me/broadcasts/read')).body.data).toEqual({ lastReadId: null, unreadCount: 0 });
     const b5 = await send('welcome', ['sales']);
-    expect((await feed(late)).body.data).toMatchObject([{ id: b5, read: false, text: 'welcome', audience: { kind: 'modules', modules: ['sales'] } }]);
+    expect((await feed(late)).body.data).toMatchObject([
+      { id: b5, read: false, text: 'welcome', audience: { kind: 'modules', modules: ['sales'] } },
+    ]);
     expect((await unread(late)).body.data.unreadCount).toBe(1);
     expect((await unread(ann)).body.data.unreadCount).toBe(1);
   });

@@ -14,9 +14,7 @@ export const BroadcastEntity = defineEntity({
     createdBy: reference(p.uuid().fieldName('created_by'), 'Account', 'broadcasts_created_by_fkey'),
     createdAt: p.datetime().fieldName('created_at'),
   },
-  uniques: [
-    { name: 'broadcasts_seq_key', properties: ['seq'] },
-  ],
+  uniques: [{ name: 'broadcasts_seq_key', properties: ['seq'] }],
 });
 export type Broadcast = InferEntity<typeof BroadcastEntity>;
 

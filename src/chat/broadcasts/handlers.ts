@@ -5,7 +5,9 @@ import type { BroadcastService } from './service.js';
 
 export function broadcastHandlers(
   broadcasts: BroadcastService,
-): ChatFeatureHandlers<'createBroadcast' | 'createTargetedBroadcast' | 'listMyBroadcasts' | 'getBroadcastUnreadCount' | 'markBroadcastsRead'> {
+): ChatFeatureHandlers<
+  'createBroadcast' | 'createTargetedBroadcast' | 'listMyBroadcasts' | 'getBroadcastUnreadCount' | 'markBroadcastsRead'
+> {
   return {
     async createBroadcast({ body }, ctx) {
       return ok(ctx, await broadcasts.create(platformAdminOf(ctx), body, null));

@@ -35,9 +35,16 @@ export class BroadcastService {
     if (requestedModules !== null && modules !== null) {
       const { rows } = await this.deps.sql.query<{ code: string }>('select code from modules where code = any($1::text[])', [modules]);
       const known = new Set(rows.map((r) => r.code));
-      const details = requestedModules.flatMap((code, i) => (known.has(code) ? [] : [{ location: `body.audience.modules[${i}]`, message: `names no module ("${code}")` }]));
+      const details = requestedModules.flatMap((code, i) =>
+        known.has(code) ? [] : [{ location: `body.audience.modules[${i}]`, message: `names no module ("${code}")` }],
+      );
       if (details.length > 0) {
-        throw chatError(400, 'validation_failed', `The request is invalid: ${details.map((d) => `${d.location} ${d.message}`).join('; ')}; nothing was sent`, details);
+        throw chatError(
+          400,
+          'validation_failed',
+          `The request is invalid: ${details.map((d) => `${d.location} ${d.message}`).join('; ')}; nothing was sent`,
+          details,
+        );
       }
     }
     const id = newId();
@@ -49,7 +56,12 @@ export class BroadcastService {
          returning id, seq, title, text, modules, created_by, created_at`,
         [id, input.title ?? null, input.text, modules, caller.accountId, now],
       );
-      await emit(client, 'broadcast.created', { broadcastId: id, title: input.title ?? null, text: input.text, createdBy: caller.accountId, createdAt: now.toISOString() }, broadcastAudience(modules ?? 'all'));
+      await emit(
+        client,
+        'broadcast.created',
+        { broadcastId: id, title: input.title ?? null, text: input.text, createdBy: caller.accountId, createdAt: now.toISOString() },
+        broadcastAudience(modules ?? 'all'),
+      );
       return rows[0]!;
     });
     this.deps.queues.requestOutboxDrain();
@@ -109,7 +121,12 @@ export class BroadcastService {
       );
       if (!rowCount) return false;
       const { rows: marked } = await client.query<{ id: string }>('select id from broadcasts where seq = $1', [seq]);
-      await emit(client, 'broadcast.read', { accountId: caller.accountId, lastReadId: marked[0]!.id }, accountsAudience([caller.accountId]));
+      await emit(
+        client,
+        'broadcast.read',
+        { accountId: caller.accountId, lastReadId: marked[0]!.id },
+        accountsAudience([caller.accountId]),
+      );
       return true;
     });
     if (moved) this.deps.queues.requestOutboxDrain();

@@ -20,7 +20,13 @@ export const channelNotFound = () => chatErrors.notFound('Channel', 'channel_not
 
 /** With `lock`, the channel row is locked: membership changes of one channel are serialised on it. */
 export async function channelAccess(db: Queryable, caller: Caller, channelId: string, lock = false): Promise<ChannelAccess> {
-  const { rows } = await db.query<{ membership_mode: MembershipMode; role: ChannelRole; module_code: string; customer_account_id: string; rule: Rule | null }>(
+  const { rows } = await db.query<{
+    membership_mode: MembershipMode;
+    role: ChannelRole;
+    module_code: string;
+    customer_account_id: string;
+    rule: Rule | null;
+  }>(
     `select c.membership_mode, c.module_code, c.customer_account_id, c.rule, m.role
        from channels c join channel_members m on m.channel_id = c.id and m.account_id = $2
       where c.id = $1 and c.deleted_at is null ${lock ? 'for update of c' : ''}`,
@@ -28,7 +34,14 @@ export async function channelAccess(db: Queryable, caller: Caller, channelId: st
   );
   const row = rows[0];
   if (!row) throw channelNotFound();
-  return { channelId, mode: row.membership_mode, role: row.role, moduleCode: row.module_code, customerAccountId: row.customer_account_id, rule: row.rule };
+  return {
+    channelId,
+    mode: row.membership_mode,
+    role: row.role,
+    moduleCode: row.module_code,
+    customerAccountId: row.customer_account_id,
+    rule: row.rule,
+  };
 }
 
 export const isChannelManager = (a: ChannelAccess) => a.role === 'OWNER' || a.role === 'ADMIN';
@@ -44,12 +57,18 @@ export function requireChannelOwner(a: ChannelAccess, action: string): void {
 /** Members of a RULE channel come from its rule only. */
 export function requireExplicitMode(a: ChannelAccess): void {
   if (a.mode !== 'EXPLICIT') {
-    throw chatErrors.conflict('channel_rule_managed', 'The members of a RULE channel come from its rule; change the rule (PUT /api/v1/channels/{id}/rule) instead.');
+    throw chatErrors.conflict(
+      'channel_rule_managed',
+      'The members of a RULE channel come from its rule; change the rule (PUT /api/v1/channels/{id}/rule) instead.',
+    );
   }
 }
 
 export function requireRuleMode(a: ChannelAccess): void {
   if (a.mode !== 'RULE') {
-    throw chatErrors.conflict('channel_not_rule_based', 'The channel has membershipMode EXPLICIT: it has no rule; add members with POST /api/v1/channels/{id}/members.');
+    throw chatErrors.conflict(
+      'channel_not_rule_based',
+      'The channel has membershipMode EXPLICIT: it has no rule; add members with POST /api/v1/channels/{id}/members.',
+    );
   }
 }

@@ -34,17 +34,37 @@ async function cast(): Promise<{ channelId: string; owner: TestAccount; admin: T
 }
 
 const memberRows = async (channelId: string) =>
-  (await platform.db.query<{ account_id: string; role: string }>('select account_id, role from channel_members where channel_id = $1 order by account_id', [channelId])).rows;
-const events = (topic: string, channelId: string) => count(platform.db, "select count(*) as n from outbox where topic = $1 and payload->>'channelId' = $2", [topic, channelId]);
+  (
+    await platform.db.query<{ account_id: string; role: string }>(
+      'select account_id, role from channel_members where channel_id = $1 order by account_id',
+      [channelId],
+    )
+  ).rows;
+const events = (topic: string, channelId: string) =>
+  count(platform.db, "select count(*) as n from outbox where topic = $1 and payload->>'channelId' = $2", [topic, channelId]);
 
 describe('create', () => {
   test('EXPLICIT: 201 with Location, the creator is OWNER, initial members are MEMBER, channel.created is written', async () => {
     const [alice, bob, carol] = await Promise.all([tenant.account(), tenant.account(), tenant.account()]);
-    const res = await api(alice, 'POST', '/channels', { name: '  Engineering ', description: 'All of it', membershipMode: 'EXPLICIT', memberIds: [bob.id, carol.id, bob.id, alice.id] });
+    const res = await api(alice, 'POST', '/channels', {
+      name: '  Engineering ',
+      description: 'All of it',
+      membershipMode: 'EXPLICIT',
+      memberIds: [bob.id, carol.id, bob.id, alice.id],
+    });
     expectOk(res, 201);
     const channel = res.body.data;
     expect(res.headers.get('location')).toBe(`/api/v1/channels/${channel.id}`);
-    expect(channel).toMatchObject({ name: 'Engineering', description: 'All of it', membershipMode: 'EXPLICIT', rule: null, memberCount: 3, createdBy: alice.id, myRole: 'OWNER', pinned: false });
+    expect(channel).toMatchObject({
+      name: 'Engineering',
+      description: 'All of it',
+      membershipMode: 'EXPLICIT',
+      rule: null,
+      memberCount: 3,
+      createdBy: alice.id,
+      myRole: 'OWNER',
+      pinned: false,
+    });
     expect(await memberRows(channel.id)).toEqual(
       [
         { account_id: alice.id, role: 'OWNER' },
@@ -75,7 +95,9 @@ describe('create', () => {
     const first = await api(alice, 'POST', '/channels', cases[0]![0]);
     expect(first.body.error.details.map((d: { location: string }) => d.location)).toEqual(['body.memberIds.0', 'body.memberIds.1']);
     expect(await count(platform.db, 'select count(*) as n from channels where created_by = $1', [alice.id])).toBe(0);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic like 'channel.%' and payload->>'createdBy' = $1", [alice.id])).toBe(0);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic like 'channel.%' and payload->>'createdBy' = $1", [alice.id]),
+    ).toBe(0);
   });
 });
 
@@ -137,7 +159,9 @@ describe('update and delete', () => {
     expect(await count(platform.db, 'select count(*) as n from channel_members where channel_id = $1', [channelId])).toBe(0);
     expect(await count(platform.db, 'select count(*) as n from rooms where id = $1 and deleted_at is not null', [roomId])).toBe(1);
     expect(await events('channel.deleted', channelId)).toBe(1);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'room.deleted' and payload->>'roomId' = $1", [roomId])).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'room.deleted' and payload->>'roomId' = $1", [roomId]),
+    ).toBe(1);
     expectError(await api(owner, 'DELETE', `/channels/${channelId}`), 404, 'channel_not_found');
   });
 });
@@ -155,7 +179,9 @@ describe('members', () => {
     expectOk(asDave);
     // The room's history before joining is read.
     expect(asDave.body.data).toMatchObject({ channelId, memberCount: 4, unreadCount: 0, myRole: 'MEMBER' });
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'member.added' and payload->>'roomId' = $1", [room.id])).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'member.added' and payload->>'roomId' = $1", [room.id]),
+    ).toBe(1);
     const again = await api(owner, 'POST', `/channels/${channelId}/members`, { accountId: dave.id, role: 'MEMBER' });
     expect(again.body.data).toEqual(res.body.data);
     expect(await events('channel.members_added', channelId)).toBe(3); // creation, the admin, dave
@@ -163,9 +189,17 @@ describe('members', () => {
     expectOk(list);
     expect(list.body.data).toHaveLength(2);
     expect(list.body.meta.hasMore).toBe(true);
-    const rest = await api(member, 'GET', `/channels/${channelId}/members?limit=10&cursor=${encodeURIComponent(list.body.meta.nextCursor)}`);
+    const rest = await api(
+      member,
+      'GET',
+      `/channels/${channelId}/members?limit=10&cursor=${encodeURIComponent(list.body.meta.nextCursor)}`,
+    );
     // The owner and the initial member joined in the same instant: the account id orders them.
-    expect([...list.body.data, ...rest.body.data].map((m: { accountId: string }) => m.accountId)).toEqual([...[owner.id, member.id].sort(), admin.id, dave.id]);
+    expect([...list.body.data, ...rest.body.data].map((m: { accountId: string }) => m.accountId)).toEqual([
+      ...[owner.id, member.id].sort(),
+      admin.id,
+      dave.id,
+    ]);
     expect(rest.body.data[1]).toMatchObject({ displayName: expect.any(String), avatarUrl: null, accountType: 'USER' });
   });
 
@@ -174,9 +208,23 @@ describe('members', () => {
     const [dave, stranger] = [await tenant.account(), await (await platform.tenant()).account()];
     expectError(await api(member, 'POST', `/channels/${channelId}/members`, { accountId: dave.id }), 403, 'forbidden');
     expectError(await api(admin, 'POST', `/channels/${channelId}/members`, { accountId: dave.id, role: 'ADMIN' }), 403, 'forbidden');
-    expectError(await api(owner, 'POST', `/channels/${channelId}/members`, { accountId: stranger.id }), 400, 'validation_failed', 'body.accountId');
-    expectError(await api(owner, 'POST', `/channels/${channelId}/members`, { accountId: dave.id, role: 'OWNER' }), 400, 'validation_failed', 'body.role');
-    const ruled = await api(owner, 'POST', '/channels', { name: 'Ruled', membershipMode: 'RULE', rule: { field: 'team', equals: 'nobody' } });
+    expectError(
+      await api(owner, 'POST', `/channels/${channelId}/members`, { accountId: stranger.id }),
+      400,
+      'validation_failed',
+      'body.accountId',
+    );
+    expectError(
+      await api(owner, 'POST', `/channels/${channelId}/members`, { accountId: dave.id, role: 'OWNER' }),
+      400,
+      'validation_failed',
+      'body.role',
+    );
+    const ruled = await api(owner, 'POST', '/channels', {
+      name: 'Ruled',
+      membershipMode: 'RULE',
+      rule: { field: 'team', equals: 'nobody' },
+    });
     expectError(await api(owner, 'POST', `/channels/${ruled.body.data.id}/members`, { accountId: dave.id }), 409, 'channel_rule_managed');
     expect((await memberRows(channelId)).length).toBe(3);
     expect((await memberRows(ruled.body.data.id)).length).toBe(1);
@@ -219,7 +267,12 @@ describe('rooms of a channel', () => {
     const { channelId, owner, member, outsider } = await cast();
     expectError(await api(member, 'POST', '/rooms', { type: 'GROUP', name: 'x', channelId }), 403, 'forbidden');
     expectError(await api(outsider, 'POST', '/rooms', { type: 'GROUP', name: 'x', channelId }), 404, 'channel_not_found');
-    expectError(await api(owner, 'POST', '/rooms', { type: 'GROUP', name: 'x', channelId, memberIds: [] }), 400, 'validation_failed', 'body.memberIds');
+    expectError(
+      await api(owner, 'POST', '/rooms', { type: 'GROUP', name: 'x', channelId, memberIds: [] }),
+      400,
+      'validation_failed',
+      'body.memberIds',
+    );
     expectError(await api(owner, 'POST', '/rooms', { type: 'CROSS_MODULE', name: 'x', channelId }), 400, 'validation_failed', 'body.type');
     expect(await count(platform.db, 'select count(*) as n from rooms where channel_id = $1', [channelId])).toBe(0);
   });

@@ -72,7 +72,15 @@ describe('the rule language', () => {
     const eve = await person(tenant, { team: null, department: 'sales', tags: ['oncall'] });
     // The example of the issue: core, and on call or lead/manager.
     const example = await ruleChannel(owner, {
-      all: [{ field: 'team', equals: 'core' }, { any: [{ field: 'tags', contains: 'oncall' }, { field: 'role', in: ['lead', 'manager'] }] }],
+      all: [
+        { field: 'team', equals: 'core' },
+        {
+          any: [
+            { field: 'tags', contains: 'oncall' },
+            { field: 'role', in: ['lead', 'manager'] },
+          ],
+        },
+      ],
     });
     expect(await ids(owner, example)).toEqual([owner.id, ana.id, ben.id, cy.id].sort());
     // not: a field without a value is "not core" too.
@@ -90,7 +98,15 @@ describe('the rule language', () => {
     const detail = await api(owner, 'GET', `/channels/${example}`);
     expect(detail.body.data).toMatchObject({ membershipMode: 'RULE', memberCount: 4 });
     expect(detail.body.data.rule).toEqual({
-      all: [{ field: 'team', equals: 'core' }, { any: [{ field: 'tags', contains: 'oncall' }, { field: 'role', in: ['lead', 'manager'] }] }],
+      all: [
+        { field: 'team', equals: 'core' },
+        {
+          any: [
+            { field: 'tags', contains: 'oncall' },
+            { field: 'role', in: ['lead', 'manager'] },
+          ],
+        },
+      ],
     });
   });
 
@@ -104,7 +120,11 @@ describe('the rule language', () => {
     await platform.db.query(`update accounts set account_type = 'BOT' where id = $1`, [bot.id]);
     const channelId = await ruleChannel(owner, { field: 'team', equals: 'core' });
     expect(await ids(owner, channelId)).toEqual([owner.id, mine.id].sort());
-    expect(await count(platform.db, 'select count(*) as n from channel_members where account_id = any($1::uuid[])', [[otherCustomer.id, otherModule.id, bot.id]])).toBe(0);
+    expect(
+      await count(platform.db, 'select count(*) as n from channel_members where account_id = any($1::uuid[])', [
+        [otherCustomer.id, otherModule.id, bot.id],
+      ]),
+    ).toBe(0);
   });
 
   test('a bad rule is 400 with details at the bad part, and nothing is created or changed', async () => {
@@ -113,7 +133,15 @@ describe('the rule language', () => {
     const bad: Array<[unknown, string[]]> = [
       [{ all: [{ field: 'team', equals: 'core' }, { any: [{ field: 'office', equals: 'x' }] }] }, ['body.rule.all[1].any[0].field']],
       [{ all: [] }, ['body.rule.all']],
-      [{ any: [{ field: 'tags', equals: 'x' }, { field: 'team', contains: 'x' }] }, ['body.rule.any[0].equals', 'body.rule.any[1].contains']],
+      [
+        {
+          any: [
+            { field: 'tags', equals: 'x' },
+            { field: 'team', contains: 'x' },
+          ],
+        },
+        ['body.rule.any[0].equals', 'body.rule.any[1].contains'],
+      ],
       [{ not: { field: 'role', in: [] } }, ['body.rule.not.in']],
       [{ not: { field: 'role', in: ['a', 7] } }, ['body.rule.not.in[1]']],
       [{ field: 'team' }, ['body.rule']],
@@ -122,8 +150,21 @@ describe('the rule language', () => {
       [{ field: 'team', equals: 'a', extra: 1 }, ['body.rule.extra']],
       [{ not: 'team' }, ['body.rule.not']],
       [{ field: 'team', equals: 'x'.repeat(101) }, ['body.rule.equals']],
-      [{ not: { not: { not: { not: { not: { not: { not: { not: { field: 'team', equals: 'a' } } } } } } } } }, ['body.rule.not.not.not.not.not.not.not.not']],
-      [{ any: Array.from({ length: 50 }, () => ({ all: [{ field: 'team', equals: 'a' }, { field: 'role', equals: 'b' }] })) }, ['body.rule.any[33]']],
+      [
+        { not: { not: { not: { not: { not: { not: { not: { not: { field: 'team', equals: 'a' } } } } } } } } },
+        ['body.rule.not.not.not.not.not.not.not.not'],
+      ],
+      [
+        {
+          any: Array.from({ length: 50 }, () => ({
+            all: [
+              { field: 'team', equals: 'a' },
+              { field: 'role', equals: 'b' },
+            ],
+          })),
+        },
+        ['body.rule.any[33]'],
+      ],
     ];
     for (const [rule, locations] of bad) {
       const res = await api(owner, 'POST', '/channels', { name: 'Bad', membershipMode: 'RULE', rule });
@@ -134,7 +175,8 @@ describe('the rule language', () => {
     const channelId = await ruleChannel(owner, { field: 'team', equals: 'core' });
     const before = await platform.db.query('select rule, member_count from channels where id = $1', [channelId]);
     const outbox = await count(platform.db, "select count(*) as n from outbox where payload->>'channelId' = $1", [channelId]);
-    for (const [rule, locations] of bad) expectError(await api(owner, 'PUT', `/channels/${channelId}/rule`, { rule }), 400, 'validation_failed', locations);
+    for (const [rule, locations] of bad)
+      expectError(await api(owner, 'PUT', `/channels/${channelId}/rule`, { rule }), 400, 'validation_failed', locations);
     expectError(await api(owner, 'PUT', `/channels/${channelId}/rule`, {}), 400, 'validation_failed', 'body.rule');
     expect((await platform.db.query('select rule, member_count from channels where id = $1', [channelId])).rows).toEqual(before.rows);
     expect(await count(platform.db, "select count(*) as n from outbox where payload->>'channelId' = $1", [channelId])).toBe(outbox);
@@ -177,12 +219,24 @@ describe('PUT rule', () => {
       { kind: 'accounts', accountIds: [leaving.id] },
     ]);
     expect(removed.rows[0]!.payload.accountIds).toEqual([leaving.id]);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'channel.rule_changed' and payload->>'channelId' = $1", [channelId])).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'channel.rule_changed' and payload->>'channelId' = $1", [
+        channelId,
+      ]),
+    ).toBe(1);
 
     // The same rule again changes no membership.
-    const events = await count(platform.db, "select count(*) as n from outbox where topic like 'channel.members_%' and payload->>'channelId' = $1", [channelId]);
+    const events = await count(
+      platform.db,
+      "select count(*) as n from outbox where topic like 'channel.members_%' and payload->>'channelId' = $1",
+      [channelId],
+    );
     expectOk(await api(owner, 'PUT', `/channels/${channelId}/rule`, { rule: { field: 'tags', contains: 'oncall' } }));
-    expect(await count(platform.db, "select count(*) as n from outbox where topic like 'channel.members_%' and payload->>'channelId' = $1", [channelId])).toBe(events);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic like 'channel.members_%' and payload->>'channelId' = $1", [
+        channelId,
+      ]),
+    ).toBe(events);
 
     // A rule nobody matches leaves the managers.
     expectOk(await api(owner, 'PUT', `/channels/${channelId}/rule`, { rule: { field: 'team', equals: 'nobody' } }));
@@ -195,12 +249,27 @@ describe('PUT rule', () => {
     const member = await person(tenant, { team: 'core' });
     const outsider = await person(tenant, {});
     const explicit = await api(owner, 'POST', '/channels', { name: 'Explicit', membershipMode: 'EXPLICIT', memberIds: [member.id] });
-    expectError(await api(owner, 'PUT', `/channels/${explicit.body.data.id}/rule`, { rule: { field: 'team', equals: 'core' } }), 409, 'channel_not_rule_based');
-    expectError(await api(member, 'PUT', `/channels/${explicit.body.data.id}/rule`, { rule: { field: 'team', equals: 'core' } }), 409, 'channel_not_rule_based');
+    expectError(
+      await api(owner, 'PUT', `/channels/${explicit.body.data.id}/rule`, { rule: { field: 'team', equals: 'core' } }),
+      409,
+      'channel_not_rule_based',
+    );
+    expectError(
+      await api(member, 'PUT', `/channels/${explicit.body.data.id}/rule`, { rule: { field: 'team', equals: 'core' } }),
+      409,
+      'channel_not_rule_based',
+    );
     const channelId = await ruleChannel(owner, { field: 'team', equals: 'core' });
     expectError(await api(member, 'PUT', `/channels/${channelId}/rule`, { rule: { field: 'team', equals: 'x' } }), 403, 'forbidden');
-    expectError(await api(outsider, 'PUT', `/channels/${channelId}/rule`, { rule: { field: 'team', equals: 'x' } }), 404, 'channel_not_found');
-    expect((await platform.db.query('select rule from channels where id = $1', [channelId])).rows[0].rule).toEqual({ field: 'team', equals: 'core' });
+    expectError(
+      await api(outsider, 'PUT', `/channels/${channelId}/rule`, { rule: { field: 'team', equals: 'x' } }),
+      404,
+      'channel_not_found',
+    );
+    expect((await platform.db.query('select rule from channels where id = $1', [channelId])).rows[0].rule).toEqual({
+      field: 'team',
+      equals: 'core',
+    });
     expect(await ids(owner, channelId)).toEqual([owner.id, member.id].sort());
   });
 });
@@ -228,7 +297,11 @@ describe('metadata re-sync', () => {
     expect(await ids(owner, notCore)).not.toContain(ann.id);
     expect(await ids(owner, explicit)).not.toContain(ann.id);
     expectOk(await api(ann, 'GET', `/rooms/${coreRoom}`));
-    const metadataEvents = await count(platform.db, "select count(*) as n from outbox where topic like 'channel.members_%' and payload->>'cause' = 'metadata' and payload->'accountIds' ? $1", [ann.id]);
+    const metadataEvents = await count(
+      platform.db,
+      "select count(*) as n from outbox where topic like 'channel.members_%' and payload->>'cause' = 'metadata' and payload->'accountIds' ? $1",
+      [ann.id],
+    );
     expect(metadataEvents).toBe(3 + 1); // added to core and oncall; removed from notCore (written twice)
 
     // Absent fields stay; null clears.
@@ -276,7 +349,9 @@ describe('metadata re-sync', () => {
       for (const r of results) expectOk(r);
       const expected = people.filter((_, i) => ((i + round) % 3 === 0 ? 'core' : 'ops') === team).map((p) => p.id);
       expect(await ids(owner, channelId)).toEqual([owner.id, ...expected].sort());
-      expect((await platform.db.query('select member_count from channels where id = $1', [channelId])).rows[0].member_count).toBe(expected.length + 1);
+      expect((await platform.db.query('select member_count from channels where id = $1', [channelId])).rows[0].member_count).toBe(
+        expected.length + 1,
+      );
     }
   });
 });

@@ -46,7 +46,8 @@ class Parser {
     }
     const list = obj[kind];
     if (!Array.isArray(list)) return this.problem(`${at}.${kind}`, 'must be an array of rules');
-    if (list.length < 1 || list.length > RULE_LIMITS.items) return this.problem(`${at}.${kind}`, `must hold 1 to ${RULE_LIMITS.items} rules`);
+    if (list.length < 1 || list.length > RULE_LIMITS.items)
+      return this.problem(`${at}.${kind}`, `must hold 1 to ${RULE_LIMITS.items} rules`);
     const parts = list.map((item, i) => this.node(item, `${at}.${kind}[${i}]`, depth + 1));
     if (parts.some((p) => p === undefined)) return undefined;
     return kind === 'all' ? { all: parts as Rule[] } : { any: parts as Rule[] };
@@ -56,7 +57,8 @@ class Parser {
     const field = obj.field;
     const ops = OPERATORS.filter((op) => op in obj);
     for (const key of Object.keys(obj)) {
-      if (key !== 'field' && !(OPERATORS as readonly string[]).includes(key)) this.problem(`${at}.${key}`, 'is not a known key (field takes one of equals, in, contains)');
+      if (key !== 'field' && !(OPERATORS as readonly string[]).includes(key))
+        this.problem(`${at}.${key}`, 'is not a known key (field takes one of equals, in, contains)');
     }
     if (typeof field !== 'string' || !(FIELDS as readonly string[]).includes(field)) {
       return this.problem(`${at}.field`, `must be one of ${FIELDS.join(', ')}`);
@@ -84,7 +86,8 @@ class Parser {
 
   private value(raw: unknown, at: string): string | undefined {
     if (typeof raw !== 'string') return this.problem(at, 'must be a string');
-    if (raw.length < 1 || raw.length > RULE_LIMITS.valueLength) return this.problem(at, `must be 1 to ${RULE_LIMITS.valueLength} characters`);
+    if (raw.length < 1 || raw.length > RULE_LIMITS.valueLength)
+      return this.problem(at, `must be 1 to ${RULE_LIMITS.valueLength} characters`);
     if (raw.includes('\u0000')) return this.problem(at, 'must not contain U+0000');
     return raw;
   }
@@ -96,7 +99,12 @@ export function parseRule(raw: unknown, location: string): Rule {
   const rule = parser.node(raw, location, 1);
   if (parser.details.length > 0 || !rule) {
     const details = parser.details.length > 0 ? parser.details : [{ location, message: 'is not a valid rule' }];
-    throw chatError(400, 'validation_failed', `The request is invalid: ${details.map((d) => `${d.location} ${d.message}`).join('; ')}`, details);
+    throw chatError(
+      400,
+      'validation_failed',
+      `The request is invalid: ${details.map((d) => `${d.location} ${d.message}`).join('; ')}`,
+      details,
+    );
   }
   return rule;
 }

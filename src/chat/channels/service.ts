@@ -10,7 +10,14 @@ import { chatErrors } from '../errors.js';
 import { deleteRoomRows } from '../rooms/deletion.js';
 import { accountsAudience, channelAudience, emit } from '../events/emit.js';
 import { roomName, type Page, type RoomService } from '../rooms/service.js';
-import { channelAccess, channelNotFound, requireChannelManager, requireChannelOwner, requireExplicitMode, requireRuleMode } from './access.js';
+import {
+  channelAccess,
+  channelNotFound,
+  requireChannelManager,
+  requireChannelOwner,
+  requireExplicitMode,
+  requireRuleMode,
+} from './access.js';
 import { parseRule } from './rule.js';
 import { applyDelta, evaluateChannel } from './sync.js';
 import {
@@ -88,9 +95,13 @@ export class ChannelService {
   async create(caller: Caller, input: CreateChannelInput): Promise<ChannelView> {
     const name = roomName(input.name, 'body.name');
     const rule = input.membershipMode === 'RULE' ? this.ruleOf(input) : null;
-    if (input.membershipMode === 'EXPLICIT' && input.rule !== undefined) throw chatErrors.invalid('body.rule', 'is only accepted with membershipMode RULE');
+    if (input.membershipMode === 'EXPLICIT' && input.rule !== undefined)
+      throw chatErrors.invalid('body.rule', 'is only accepted with membershipMode RULE');
     if (input.membershipMode === 'RULE' && input.memberIds !== undefined) {
-      throw chatErrors.invalid('body.memberIds', 'is only accepted with membershipMode EXPLICIT; the rule decides the members of a RULE channel');
+      throw chatErrors.invalid(
+        'body.memberIds',
+        'is only accepted with membershipMode EXPLICIT; the rule decides the members of a RULE channel',
+      );
     }
     const requested = (input.memberIds ?? []).map((id) => id.toLowerCase());
     const memberIds = [...new Set(requested)].filter((id) => id !== caller.accountId);
@@ -101,9 +112,23 @@ export class ChannelService {
       await client.query(
         `insert into channels (id, module_code, customer_account_id, name, description, membership_mode, rule, member_count, created_by, created_at)
          values ($1, $2, $3, $4, $5, $6, $7, 1, $8, $9)`,
-        [channelId, caller.moduleCode, caller.customerAccountId, name, input.description ?? null, input.membershipMode, rule && JSON.stringify(rule), caller.accountId, now],
+        [
+          channelId,
+          caller.moduleCode,
+          caller.customerAccountId,
+          name,
+          input.description ?? null,
+          input.membershipMode,
+          rule && JSON.stringify(rule),
+          caller.accountId,
+          now,
+        ],
       );
-      await client.query(`insert into channel_members (channel_id, account_id, role, joined_at) values ($1, $2, 'OWNER', $3)`, [channelId, caller.accountId, now]);
+      await client.query(`insert into channel_members (channel_id, account_id, role, joined_at) values ($1, $2, 'OWNER', $3)`, [
+        channelId,
+        caller.accountId,
+        now,
+      ]);
       await emit(
         client,
         'channel.created',
@@ -111,7 +136,12 @@ export class ChannelService {
         channelAudience(channelId),
       );
       if (rule) {
-        await evaluateChannel(client, { id: channelId, moduleCode: caller.moduleCode, customerAccountId: caller.customerAccountId, rule }, caller.accountId, now);
+        await evaluateChannel(
+          client,
+          { id: channelId, moduleCode: caller.moduleCode, customerAccountId: caller.customerAccountId, rule },
+          caller.accountId,
+          now,
+        );
       } else if (memberIds.length > 0) {
         await client.query(
           `insert into channel_members (channel_id, account_id, role, joined_at) select $1, unnest($2::uuid[]), 'MEMBER', $3`,
@@ -129,7 +159,10 @@ export class ChannelService {
     const name = input.name === undefined ? undefined : roomName(input.name, 'body.name');
     const changed = await inTransaction(this.deps.sql, async (client) => {
       requireChannelManager(await channelAccess(client, caller, channelId, true), 'rename or describe it');
-      const { rows } = await client.query<{ name: string; description: string | null }>('select name, description from channels where id = $1', [channelId]);
+      const { rows } = await client.query<{ name: string; description: string | null }>(
+        'select name, description from channels where id = $1',
+        [channelId],
+      );
       const current = rows[0]!;
       const changes: Record<string, unknown> = {};
       if (name !== undefined && name !== current.name) changes.name = name;
@@ -152,12 +185,23 @@ export class ChannelService {
     await inTransaction(this.deps.sql, async (client) => {
       requireChannelOwner(await channelAccess(client, caller, channelId, true), 'delete it');
       const now = this.deps.clock.now();
-      const { rows: rooms } = await client.query<{ id: string }>('select id from rooms where channel_id = $1 and deleted_at is null order by id for update', [channelId]);
+      const { rows: rooms } = await client.query<{ id: string }>(
+        'select id from rooms where channel_id = $1 and deleted_at is null order by id for update',
+        [channelId],
+      );
       for (const room of rooms) await deleteRoomRows(client, room.id, caller.accountId, now);
-      const { rows: members } = await client.query<{ account_id: string }>('delete from channel_members where channel_id = $1 returning account_id', [channelId]);
+      const { rows: members } = await client.query<{ account_id: string }>(
+        'delete from channel_members where channel_id = $1 returning account_id',
+        [channelId],
+      );
       await client.query('update channels set deleted_at = $2, member_count = 0 where id = $1', [channelId, now]);
       // The channel has no members any more, so the event names the former ones.
-      await emit(client, 'channel.deleted', { channelId, deletedBy: caller.accountId, roomIds: rooms.map((r) => r.id) }, accountsAudience(members.map((m) => m.account_id)));
+      await emit(
+        client,
+        'channel.deleted',
+        { channelId, deletedBy: caller.accountId, roomIds: rooms.map((r) => r.id) },
+        accountsAudience(members.map((m) => m.account_id)),
+      );
     });
     this.deps.queues.requestOutboxDrain();
     return { channelId, status: 'deleted' };
@@ -176,7 +220,12 @@ export class ChannelService {
       const now = this.deps.clock.now();
       await client.query('update channels set rule = $2 where id = $1', [channelId, JSON.stringify(rule)]);
       await emit(client, 'channel.rule_changed', { channelId, rule, changedBy: caller.accountId }, channelAudience(channelId));
-      await evaluateChannel(client, { id: channelId, moduleCode: access.moduleCode, customerAccountId: access.customerAccountId, rule }, caller.accountId, now);
+      await evaluateChannel(
+        client,
+        { id: channelId, moduleCode: access.moduleCode, customerAccountId: access.customerAccountId, rule },
+        caller.accountId,
+        now,
+      );
     });
     this.deps.queues.requestOutboxDrain();
     return this.get(caller, channelId);
@@ -198,7 +247,10 @@ export class ChannelService {
     }
     await channelAccess(this.deps.sql, caller, channelId);
     params.push(limit + 1);
-    const { rows } = await this.deps.sql.query<ChannelMemberRow>(`${sql} order by m.joined_at, m.account_id limit $${params.length}`, params);
+    const { rows } = await this.deps.sql.query<ChannelMemberRow>(
+      `${sql} order by m.joined_at, m.account_id limit $${params.length}`,
+      params,
+    );
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
@@ -220,11 +272,19 @@ export class ChannelService {
       requireExplicitMode(access);
       requireChannelManager(access, 'add members');
       if (role === 'ADMIN') requireChannelOwner(access, 'add an ADMIN');
-      const { rowCount } = await client.query('select 1 from channel_members where channel_id = $1 and account_id = $2', [channelId, accountId]);
+      const { rowCount } = await client.query('select 1 from channel_members where channel_id = $1 and account_id = $2', [
+        channelId,
+        accountId,
+      ]);
       if (rowCount) return false;
       await this.rooms.checkAddable(caller, [accountId], false, 'body.accountId', { single: true, db: client });
       const now = this.deps.clock.now();
-      await client.query('insert into channel_members (channel_id, account_id, role, joined_at) values ($1, $2, $3, $4)', [channelId, accountId, role, now]);
+      await client.query('insert into channel_members (channel_id, account_id, role, joined_at) values ($1, $2, $3, $4)', [
+        channelId,
+        accountId,
+        role,
+        now,
+      ]);
       await applyDelta(client, channelId, { added: [accountId], removed: [] }, caller.accountId, 'explicit', now);
       return true;
     });
@@ -245,8 +305,17 @@ export class ChannelService {
       const current = rows[0];
       if (!current) throw channelNotFound();
       if (input.pinned === undefined || input.pinned === current.pinned) return false;
-      await client.query('update channel_members set pinned = $3 where channel_id = $1 and account_id = $2', [channelId, caller.accountId, input.pinned]);
-      await emit(client, 'channel.preferences_changed', { channelId, accountId: caller.accountId, pinned: input.pinned }, accountsAudience([caller.accountId]));
+      await client.query('update channel_members set pinned = $3 where channel_id = $1 and account_id = $2', [
+        channelId,
+        caller.accountId,
+        input.pinned,
+      ]);
+      await emit(
+        client,
+        'channel.preferences_changed',
+        { channelId, accountId: caller.accountId, pinned: input.pinned },
+        accountsAudience([caller.accountId]),
+      );
       return true;
     });
     if (changed) this.deps.queues.requestOutboxDrain();

@@ -22,7 +22,8 @@ export interface RuleChannel {
 }
 
 /** Rule members are USER accounts of the channel's module and customer whatever their status (docs/adr/0047-channel-tenancy-and-modes.md). */
-const tenantUsers = (module: string, customer: string) => `a.module_code = ${module} and a.customer_account_id = ${customer} and a.account_type = 'USER'`;
+const tenantUsers = (module: string, customer: string) =>
+  `a.module_code = ${module} and a.customer_account_id = ${customer} and a.account_type = 'USER'`;
 
 /**
  * The statement that makes the MEMBER rows of a channel exactly the accounts its rule matches; OWNER and ADMIN
@@ -86,7 +87,11 @@ export async function syncAccount(client: SqlClient, accountId: string, at: Date
   for (const { id } of channels) {
     const role = roles.get(id);
     if (matching.has(id) && role === undefined) {
-      await client.query(`insert into channel_members (channel_id, account_id, role, joined_at) values ($1, $2, 'MEMBER', $3)`, [id, accountId, at]);
+      await client.query(`insert into channel_members (channel_id, account_id, role, joined_at) values ($1, $2, 'MEMBER', $3)`, [
+        id,
+        accountId,
+        at,
+      ]);
       await applyDelta(client, id, { added: [accountId], removed: [] }, null, 'metadata', at);
       changed = true;
     } else if (!matching.has(id) && role === 'MEMBER') {
@@ -121,18 +126,29 @@ async function matchingChannels(client: SqlClient, accountId: string, channels: 
  * Applies a membership change already written to channel_members: the member counter, the channel events and
  * the channel's rooms. The caller holds the channel row's lock; room rows are locked here in id order.
  */
-export async function applyDelta(client: SqlClient, channelId: string, delta: Delta, by: string | null, cause: SyncCause, at: Date): Promise<void> {
+export async function applyDelta(
+  client: SqlClient,
+  channelId: string,
+  delta: Delta,
+  by: string | null,
+  cause: SyncCause,
+  at: Date,
+): Promise<void> {
   const { added, removed } = delta;
   if (added.length === 0 && removed.length === 0) return;
   await client.query('update channels set member_count = member_count + $2 where id = $1', [channelId, added.length - removed.length]);
-  if (added.length > 0) await emit(client, 'channel.members_added', { channelId, accountIds: added, cause, by }, channelAudience(channelId));
+  if (added.length > 0)
+    await emit(client, 'channel.members_added', { channelId, accountIds: added, cause, by }, channelAudience(channelId));
   if (removed.length > 0) {
     const payload = { channelId, accountIds: removed, cause, by };
     // The remaining members hear it through the channel; those who left, no longer members, are addressed directly.
     await emit(client, 'channel.members_removed', payload, channelAudience(channelId));
     await emit(client, 'channel.members_removed', payload, accountsAudience(removed));
   }
-  const { rows: rooms } = await client.query<{ id: string }>('select id from rooms where channel_id = $1 and deleted_at is null order by id for update', [channelId]);
+  const { rows: rooms } = await client.query<{ id: string }>(
+    'select id from rooms where channel_id = $1 and deleted_at is null order by id for update',
+    [channelId],
+  );
   if (rooms.length === 0) return;
   const roomIds = rooms.map((r) => r.id);
   if (removed.length > 0) {

@@ -20,11 +20,20 @@ afterAll(async () => {
 
 const api = (who: TestAccount, method: string, path: string, body?: unknown) =>
   call(base, method, `/api/v1${path}`, { token: who.token, ...(body === undefined ? {} : { body }) });
-const invite = (from: TestAccount, to: TestAccount | string) => api(from, 'POST', '/contacts/requests', { accountId: typeof to === 'string' ? to : to.id });
+const invite = (from: TestAccount, to: TestAccount | string) =>
+  api(from, 'POST', '/contacts/requests', { accountId: typeof to === 'string' ? to : to.id });
 const pending = async (who: TestAccount, direction?: string) =>
-  (await api(who, 'GET', `/contacts/requests${direction ? `?direction=${direction}` : ''}`)).body.data as Array<{ id: string; accountId: string; direction: string }>;
+  (await api(who, 'GET', `/contacts/requests${direction ? `?direction=${direction}` : ''}`)).body.data as Array<{
+    id: string;
+    accountId: string;
+    direction: string;
+  }>;
 const requestsBetween = (a: string, b: string) =>
-  count(platform.db, 'select count(*) as n from contact_requests where (requester_id = $1 and invitee_id = $2) or (requester_id = $2 and invitee_id = $1)', [a, b]);
+  count(
+    platform.db,
+    'select count(*) as n from contact_requests where (requester_id = $1 and invitee_id = $2) or (requester_id = $2 and invitee_id = $1)',
+    [a, b],
+  );
 
 describe('invitations', () => {
   test('an invitation across customers is pending, listed incoming for the invitee and outgoing for the requester; a repeat answers the same request', async () => {
@@ -42,7 +51,11 @@ describe('invitations', () => {
     const again = await invite(ana, bo);
     expect(again.body.data).toEqual(first.body.data);
     expect(await requestsBetween(ana.id, bo.id)).toBe(1);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'contact_request.created' and payload->>'requestId' = $1", [first.body.data.id])).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'contact_request.created' and payload->>'requestId' = $1", [
+        first.body.data.id,
+      ]),
+    ).toBe(1);
     expect((await pending(bo)).map((r) => [r.id, r.direction, r.accountId])).toEqual([[first.body.data.id, 'incoming', ana.id]]);
     expect(await pending(bo, 'incoming')).toEqual(await pending(bo));
     expect(await pending(bo, 'outgoing')).toEqual([]);
@@ -57,7 +70,9 @@ describe('invitations', () => {
     expectOk(his);
     expect(his.body.data).toMatchObject({ direction: 'outgoing', status: 'ACCEPTED', accountId: ana.id });
     expect(his.body.data.acceptedAt).not.toBeNull();
-    const { rows } = await platform.db.query('select id, status from contact_requests where id = any($1::uuid[]) order by id', [[hers.id, his.body.data.id]]);
+    const { rows } = await platform.db.query('select id, status from contact_requests where id = any($1::uuid[]) order by id', [
+      [hers.id, his.body.data.id],
+    ]);
     expect(rows.map((r) => r.status)).toEqual(['ACCEPTED', 'ACCEPTED']);
     expect(await pending(ana, 'outgoing')).toEqual([]);
     expect(await pending(bo)).toEqual([]);
@@ -70,7 +85,13 @@ describe('invitations', () => {
       const [a, b] = await Promise.all([invite(ana, bo), invite(bo, ana)]);
       expectOk(a);
       expectOk(b);
-      expect(await count(platform.db, "select count(*) as n from contact_requests where status = 'ACCEPTED' and (requester_id = $1 or invitee_id = $1)", [ana.id])).toBe(2);
+      expect(
+        await count(
+          platform.db,
+          "select count(*) as n from contact_requests where status = 'ACCEPTED' and (requester_id = $1 or invitee_id = $1)",
+          [ana.id],
+        ),
+      ).toBe(2);
     }
   });
 
@@ -117,14 +138,19 @@ describe('accept', () => {
     expect(res.body.data).toMatchObject({ id: request.id, direction: 'incoming', status: 'ACCEPTED', accountId: ana.id });
     const again = await api(bo, 'POST', `/contacts/requests/${request.id}/accept`);
     expect(again.body.data).toEqual(res.body.data);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'contact_request.accepted' and payload->>'requestId' = $1", [request.id])).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'contact_request.accepted' and payload->>'requestId' = $1", [
+        request.id,
+      ]),
+    ).toBe(1);
     expect(await pending(bo)).toEqual([]);
   });
 });
 
-const statusOf = async (requestId: string) => (await platform.db.query('select status from contact_requests where id = $1', [requestId])).rows[0].status as string;
+const statusOf = async (requestId: string) =>
+  (await platform.db.query('select status from contact_requests where id = $1', [requestId])).rows[0].status as string;
 const eventsOf = (topic: string, requestId: string) =>
-  count(platform.db, 'select count(*) as n from outbox where topic = $1 and payload->>\'requestId\' = $2', [topic, requestId]);
+  count(platform.db, "select count(*) as n from outbox where topic = $1 and payload->>'requestId' = $2", [topic, requestId]);
 
 describe('decline and cancel', () => {
   test('the invitee declines: DECLINED with endedAt, out of both pending lists, one event; declining again answers it unchanged', async () => {
@@ -185,13 +211,16 @@ describe('decline and cancel', () => {
     expect(await requestsBetween(ana.id, bo.id)).toBe(3);
   });
 
-  test('a decline racing the other side\'s invitation: one of them wins whole, never an ACCEPTED request with a DECLINED twin', async () => {
+  test("a decline racing the other side's invitation: one of them wins whole, never an ACCEPTED request with a DECLINED twin", async () => {
     for (let i = 0; i < 5; i++) {
       const [ana, bo] = await Promise.all([tenant.account(), otherTenant.account()]);
       const request = (await invite(ana, bo)).body.data;
       const [declined, invited] = await Promise.all([api(bo, 'POST', `/contacts/requests/${request.id}/decline`), invite(bo, ana)]);
       expectOk(invited);
-      const { rows } = await platform.db.query('select requester_id, status from contact_requests where requester_id = any($1::uuid[]) order by created_at', [[ana.id, bo.id]]);
+      const { rows } = await platform.db.query(
+        'select requester_id, status from contact_requests where requester_id = any($1::uuid[]) order by created_at',
+        [[ana.id, bo.id]],
+      );
       if (declined.status === 200) {
         expect(rows.map((r) => r.status)).toEqual(['DECLINED', 'PENDING']);
       } else {
@@ -245,7 +274,11 @@ describe('1-1 rooms across customers', () => {
     expectError(await privateRoom(ana, bo), 400, 'validation_failed', 'body.accountId');
     const request = (await invite(ana, bo)).body.data;
     expectError(await privateRoom(ana, bo), 400, 'validation_failed', 'body.accountId');
-    expect(await count(platform.db, "select count(*) as n from rooms where type = 'PRIVATE' and created_by = any($1::uuid[])", [[ana.id, bo.id]])).toBe(0);
+    expect(
+      await count(platform.db, "select count(*) as n from rooms where type = 'PRIVATE' and created_by = any($1::uuid[])", [
+        [ana.id, bo.id],
+      ]),
+    ).toBe(0);
     expectOk(await api(bo, 'POST', `/contacts/requests/${request.id}/accept`));
     const room = await privateRoom(ana, bo);
     expectOk(room);

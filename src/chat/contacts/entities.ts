@@ -19,11 +19,13 @@ export const ContactRequestEntity = defineEntity({
   indexes: [
     {
       name: 'contact_requests_incoming',
-      expression: "CREATE INDEX contact_requests_incoming ON contact_requests USING btree (invitee_id, created_at DESC, id DESC) WHERE (status = 'PENDING'::text)",
+      expression:
+        "CREATE INDEX contact_requests_incoming ON contact_requests USING btree (invitee_id, created_at DESC, id DESC) WHERE (status = 'PENDING'::text)",
     },
     {
       name: 'contact_requests_outgoing',
-      expression: "CREATE INDEX contact_requests_outgoing ON contact_requests USING btree (requester_id, created_at DESC, id DESC) WHERE (status = 'PENDING'::text)",
+      expression:
+        "CREATE INDEX contact_requests_outgoing ON contact_requests USING btree (requester_id, created_at DESC, id DESC) WHERE (status = 'PENDING'::text)",
     },
     // one live request per direction; ended ones (DECLINED, CANCELLED, REMOVED) stay as history
     {

@@ -3,8 +3,15 @@ import { ok, okList } from '../envelope.js';
 import type { ChatFeatureHandlers } from '../handler-types.js';
 import type { ContactService } from './service.js';
 
-export function contactHandlers(contacts: ContactService): ChatFeatureHandlers<
-  'listContactRequests' | 'createContactRequest' | 'acceptContactRequest' | 'declineContactRequest' | 'cancelContactRequest' | 'removeContact'
+export function contactHandlers(
+  contacts: ContactService,
+): ChatFeatureHandlers<
+  | 'listContactRequests'
+  | 'createContactRequest'
+  | 'acceptContactRequest'
+  | 'declineContactRequest'
+  | 'cancelContactRequest'
+  | 'removeContact'
 > {
   return {
     async listContactRequests({ query }, ctx) {

@@ -70,9 +70,17 @@ export class ContactService {
       const at = cursorInstant(c?.a);
       const id = cursorUuid(c?.i);
       if (!at || !id) throw chatErrors.invalidCursor('query.cursor');
-      select = select.where((eb) => eb(eb.refTuple('c.created_at', 'c.id'), '<', eb.tuple(sql<Date>`${at}::timestamptz`, sql<string>`${id}::uuid`)));
+      select = select.where((eb) =>
+        eb(eb.refTuple('c.created_at', 'c.id'), '<', eb.tuple(sql<Date>`${at}::timestamptz`, sql<string>`${id}::uuid`)),
+      );
     }
-    const found = await rows(this.deps.sql, select.orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').limit(limit + 1));
+    const found = await rows(
+      this.deps.sql,
+      select
+        .orderBy('c.created_at', 'desc')
+        .orderBy('c.id', 'desc')
+        .limit(limit + 1),
+    );
     const hasMore = found.length > limit;
     const page = found.slice(0, limit);
     const last = page[page.length - 1];
@@ -92,7 +100,12 @@ export class ContactService {
     if (otherId === caller.accountId) throw chatErrors.invalid('body.accountId', 'is the caller; invite someone else');
     const active = await affected(
       this.deps.sql,
-      chatDb.selectFrom('accounts').select('id').where('id', '=', otherId).where('status', '=', 'ACTIVE').where('account_type', '=', 'USER'),
+      chatDb
+        .selectFrom('accounts')
+        .select('id')
+        .where('id', '=', otherId)
+        .where('status', '=', 'ACTIVE')
+        .where('account_type', '=', 'USER'),
     );
     if (!active) throw chatErrors.invalid('body.accountId', 'names no active user account');
     const { id, changed } = await inTransaction(this.deps.sql, async (client) => {
@@ -105,9 +118,14 @@ export class ContactService {
       const requestId = newId();
       await affected(
         client,
-        chatDb
-          .insertInto('contact_requests')
-          .values({ id: requestId, requester_id: caller.accountId, invitee_id: otherId, status, created_at: now, accepted_at: theirs ? now : null }),
+        chatDb.insertInto('contact_requests').values({
+          id: requestId,
+          requester_id: caller.accountId,
+          invitee_id: otherId,
+          status,
+          created_at: now,
+          accepted_at: theirs ? now : null,
+        }),
       );
       const audience = accountsAudience([caller.accountId, otherId]);
       if (!theirs) {
@@ -116,9 +134,19 @@ export class ContactService {
       }
       if (theirs.status === 'PENDING') {
         await accept(client, theirs.id, now);
-        await emit(client, 'contact_request.accepted', { requestId: theirs.id, requesterId: otherId, inviteeId: caller.accountId, acceptedBy: caller.accountId, automatic: true }, audience);
+        await emit(
+          client,
+          'contact_request.accepted',
+          { requestId: theirs.id, requesterId: otherId, inviteeId: caller.accountId, acceptedBy: caller.accountId, automatic: true },
+          audience,
+        );
       }
-      await emit(client, 'contact_request.accepted', { requestId, requesterId: caller.accountId, inviteeId: otherId, acceptedBy: caller.accountId, automatic: true }, audience);
+      await emit(
+        client,
+        'contact_request.accepted',
+        { requestId, requesterId: caller.accountId, inviteeId: otherId, acceptedBy: caller.accountId, automatic: true },
+        audience,
+      );
       return { id: requestId, changed: true };
     });
     if (changed) this.deps.queues.requestOutboxDrain();
@@ -135,7 +163,12 @@ export class ContactService {
       ended: notPending,
       apply: async (client, request, now) => {
         await accept(client, request.id, now);
-        await emit(client, 'contact_request.accepted', { ...parties(request), acceptedBy: caller.accountId, automatic: false }, pairAudience(request));
+        await emit(
+          client,
+          'contact_request.accepted',
+          { ...parties(request), acceptedBy: caller.accountId, automatic: false },
+          pairAudience(request),
+        );
       },
     });
   }
@@ -148,7 +181,8 @@ export class ContactService {
       from: 'PENDING',
       to: 'DECLINED',
       ended: notPending,
-      apply: (client, request, now) => this.end(client, [request], 'DECLINED', now, 'contact_request.declined', { declinedBy: caller.accountId }),
+      apply: (client, request, now) =>
+        this.end(client, [request], 'DECLINED', now, 'contact_request.declined', { declinedBy: caller.accountId }),
     });
   }
 
@@ -160,7 +194,8 @@ export class ContactService {
       from: 'PENDING',
       to: 'CANCELLED',
       ended: notPending,
-      apply: (client, request, now) => this.end(client, [request], 'CANCELLED', now, 'contact_request.cancelled', { cancelledBy: caller.accountId }),
+      apply: (client, request, now) =>
+        this.end(client, [request], 'CANCELLED', now, 'contact_request.cancelled', { cancelledBy: caller.accountId }),
     });
   }
 
@@ -213,7 +248,14 @@ export class ContactService {
   }
 
   /** Ends requests in one status, with one event per request to both sides. */
-  private async end(client: SqlClient, requests: RequestRow[], status: ContactStatus, now: Date, topic: EndTopic, by: Record<string, string>): Promise<void> {
+  private async end(
+    client: SqlClient,
+    requests: RequestRow[],
+    status: ContactStatus,
+    now: Date,
+    topic: EndTopic,
+    by: Record<string, string>,
+  ): Promise<void> {
     for (const request of requests) {
       await affected(client, chatDb.updateTable('contact_requests').set({ status, ended_at: now }).where('id', '=', request.id));
       // Each topic's one extra field (declinedBy, cancelledBy, removedBy) comes in `by`, which the callers pair with it.

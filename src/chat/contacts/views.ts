@@ -23,7 +23,9 @@ export const contactQuery = (callerId: string) =>
   chatDb
     .selectFrom('contact_requests as c')
     .innerJoin('accounts as a', (join) =>
-      join.on((eb) => eb('a.id', '=', eb.case().when('c.requester_id', '=', callerId).then(eb.ref('c.invitee_id')).else(eb.ref('c.requester_id')).end())),
+      join.on((eb) =>
+        eb('a.id', '=', eb.case().when('c.requester_id', '=', callerId).then(eb.ref('c.invitee_id')).else(eb.ref('c.requester_id')).end()),
+      ),
     )
     .select(['c.id', 'c.requester_id', 'c.invitee_id', 'c.status', 'c.created_at', 'c.accepted_at', 'c.ended_at', 'a.id as other_id'])
     .select(['a.display_name', 'a.avatar_url', 'a.module_code', 'a.customer_account_id'])

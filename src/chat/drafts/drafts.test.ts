@@ -18,7 +18,8 @@ afterAll(async () => {
 
 const path = (roomId: string) => `/me/rooms/${roomId}/draft`;
 const drafts = (roomId: string) => count(platform.db, 'select count(*) as n from drafts where room_id = $1', [roomId]);
-const draftEvents = (who: TestAccount) => count(platform.db, "select count(*) as n from outbox where topic like 'draft.%' and payload->>'accountId' = $1", [who.id]);
+const draftEvents = (who: TestAccount) =>
+  count(platform.db, "select count(*) as n from outbox where topic like 'draft.%' and payload->>'accountId' = $1", [who.id]);
 
 describe('drafts', () => {
   test('no draft reads as text null; PUT saves and overwrites; each user has their own', async () => {
@@ -39,10 +40,25 @@ describe('drafts', () => {
     expect((await fx.api(c.owner, 'GET', path(c.roomId))).body.data.text).toBeNull();
     expect(await drafts(c.roomId)).toBe(1);
 
-    const { rows } = await platform.db.query("select payload from outbox where topic = 'draft.saved' and payload->>'accountId' = $1 order by id", [c.member.id]);
+    const { rows } = await platform.db.query(
+      "select payload from outbox where topic = 'draft.saved' and payload->>'accountId' = $1 order by id",
+      [c.member.id],
+    );
     expect(rows.map((r) => r.payload)).toEqual([
-      { audience: { kind: 'accounts', accountIds: [c.member.id] }, roomId: c.roomId, accountId: c.member.id, text: 'half a thought', updatedAt: first.body.data.updatedAt },
-      { audience: { kind: 'accounts', accountIds: [c.member.id] }, roomId: c.roomId, accountId: c.member.id, text: 'the whole thought', updatedAt: second.body.data.updatedAt },
+      {
+        audience: { kind: 'accounts', accountIds: [c.member.id] },
+        roomId: c.roomId,
+        accountId: c.member.id,
+        text: 'half a thought',
+        updatedAt: first.body.data.updatedAt,
+      },
+      {
+        audience: { kind: 'accounts', accountIds: [c.member.id] },
+        roomId: c.roomId,
+        accountId: c.member.id,
+        text: 'the whole thought',
+        updatedAt: second.body.data.updatedAt,
+      },
     ]);
   });
 
@@ -63,7 +79,11 @@ describe('drafts', () => {
     expectOk(cleared);
     expect(cleared.body.data).toEqual({ roomId: c.roomId, text: null, updatedAt: null });
     expect(await drafts(c.roomId)).toBe(0);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'draft.deleted' and payload->>'accountId' = $1", [c.member.id])).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'draft.deleted' and payload->>'accountId' = $1", [
+        c.member.id,
+      ]),
+    ).toBe(1);
     expectOk(await fx.api(c.member, 'PUT', path(c.roomId), { text: 'back' }));
     expectOk(await fx.api(c.member, 'PUT', path(c.roomId), { text: ' \n\t ' }));
     expect(await drafts(c.roomId)).toBe(0);
@@ -79,7 +99,11 @@ describe('drafts', () => {
     expectOk(again);
     expect(again.body.data).toEqual(gone.body.data);
     expect(await drafts(c.roomId)).toBe(0);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'draft.deleted' and payload->>'accountId' = $1", [c.member.id])).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'draft.deleted' and payload->>'accountId' = $1", [
+        c.member.id,
+      ]),
+    ).toBe(1);
   });
 
   test('a room the caller is not a member of (or no room) is 404 room_not_found, nothing stored', async () => {
@@ -129,9 +153,14 @@ describe('drafts', () => {
     }
     expectOk(await fx.api(c.member, 'POST', '/me/saved', { roomId: c.roomId, messageId: m.id }));
     expectOk(await fx.api(c.member, 'POST', '/me/saved', { roomId: other, messageId: k.id }));
-    await platform.db.query('delete from room_members where room_id = any($1::uuid[]) and account_id = any($2::uuid[])', [[c.roomId], [c.member.id, c.admin.id]]);
+    await platform.db.query('delete from room_members where room_id = any($1::uuid[]) and account_id = any($2::uuid[])', [
+      [c.roomId],
+      [c.member.id, c.admin.id],
+    ]);
     const left = async (table: string) =>
-      (await platform.db.query(`select room_id from ${table} where account_id = $1 order by room_id`, [c.member.id])).rows.map((r) => r.room_id);
+      (await platform.db.query(`select room_id from ${table} where account_id = $1 order by room_id`, [c.member.id])).rows.map(
+        (r) => r.room_id,
+      );
     expect(await left('drafts')).toEqual([other]);
     expect(await left('room_labels')).toEqual([other]);
     expect(await left('saved_messages')).toEqual([other]);

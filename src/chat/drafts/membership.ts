@@ -11,7 +11,12 @@ import { chatDb } from '../tables.js';
  * `key share` lets writes of different rooms and preference updates go on; `no key update` also serialises the
  * caller's own writes to that room (a replace of all its labels must not interleave with another).
  */
-export async function lockMembership(client: SqlClient, caller: Caller, roomId: string, mode: 'key share' | 'no key update' = 'key share'): Promise<void> {
+export async function lockMembership(
+  client: SqlClient,
+  caller: Caller,
+  roomId: string,
+  mode: 'key share' | 'no key update' = 'key share',
+): Promise<void> {
   const member = chatDb
     .selectFrom('room_members as m')
     .innerJoin('rooms as r', (join) => join.onRef('r.id', '=', 'm.room_id').on('r.deleted_at', 'is', null))

@@ -56,7 +56,12 @@ export class DraftService {
           .returning('updated_at'),
       );
       if (!written[0]) return { changed: false };
-      await emit(client, 'draft.saved', { roomId, accountId: caller.accountId, text, updatedAt: now.toISOString() }, accountsAudience([caller.accountId]));
+      await emit(
+        client,
+        'draft.saved',
+        { roomId, accountId: caller.accountId, text, updatedAt: now.toISOString() },
+        accountsAudience([caller.accountId]),
+      );
       return { changed: true };
     });
     if (result.changed) this.deps.queues.requestOutboxDrain();
@@ -66,7 +71,10 @@ export class DraftService {
   async delete(caller: Caller, roomId: string): Promise<{ roomId: string; status: 'deleted' }> {
     const changed = await inTransaction(this.deps.sql, async (client) => {
       await lockMembership(client, caller, roomId);
-      const deleted = await affected(client, chatDb.deleteFrom('drafts').where('account_id', '=', caller.accountId).where('room_id', '=', roomId));
+      const deleted = await affected(
+        client,
+        chatDb.deleteFrom('drafts').where('account_id', '=', caller.accountId).where('room_id', '=', roomId),
+      );
       if (!deleted) return false;
       await emit(client, 'draft.deleted', { roomId, accountId: caller.accountId }, accountsAudience([caller.accountId]));
       return true;

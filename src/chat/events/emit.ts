@@ -26,7 +26,12 @@ export async function emit<T extends ChatTopic>(db: Queryable, topic: T, fields:
 }
 
 /** The same, for a change made with MikroORM entities: written in the EntityManager's transaction. */
-export async function emitThroughOrm<T extends ChatTopic>(em: EntityManager, topic: T, fields: EventFields<T>, audience: Audience): Promise<void> {
+export async function emitThroughOrm<T extends ChatTopic>(
+  em: EntityManager,
+  topic: T,
+  fields: EventFields<T>,
+  audience: Audience,
+): Promise<void> {
   await appendOutbox(em, topic, { ...fields, audience });
 }
 

@@ -33,8 +33,6 @@ export const RoomLabelEntity = defineEntity({
     accountId: p.uuid().fieldName('account_id'),
     createdAt: p.datetime().fieldName('created_at'),
   },
-  indexes: [
-    { name: 'room_labels_by_room', properties: ['accountId', 'roomId'] },
-  ],
+  indexes: [{ name: 'room_labels_by_room', properties: ['accountId', 'roomId'] }],
 });
 export type RoomLabel = InferEntity<typeof RoomLabelEntity>;

@@ -3,7 +3,9 @@ import { ok, okList } from '../envelope.js';
 import type { ChatFeatureHandlers } from '../handler-types.js';
 import type { LabelService } from './service.js';
 
-export function labelHandlers(labels: LabelService): ChatFeatureHandlers<'listLabels' | 'createLabel' | 'updateLabel' | 'deleteLabel' | 'setRoomLabels'> {
+export function labelHandlers(
+  labels: LabelService,
+): ChatFeatureHandlers<'listLabels' | 'createLabel' | 'updateLabel' | 'deleteLabel' | 'setRoomLabels'> {
   return {
     async listLabels(_input, ctx) {
       return okList(ctx, await labels.list(callerOf(ctx)));

@@ -36,7 +36,11 @@ async function label(who: TestAccount, name: string, color = '#112233'): Promise
 const labelRows = (who: TestAccount) => count(platform.db, 'select count(*) as n from labels where owner_id = $1', [who.id]);
 const roomLabelRows = (who: TestAccount) => count(platform.db, 'select count(*) as n from room_labels where account_id = $1', [who.id]);
 const labelEvents = (who: TestAccount) =>
-  count(platform.db, "select count(*) as n from outbox where (topic like 'label.%' or topic = 'room.labels_changed') and payload->'audience'->'accountIds' ? $1", [who.id]);
+  count(
+    platform.db,
+    "select count(*) as n from outbox where (topic like 'label.%' or topic = 'room.labels_changed') and payload->'audience'->'accountIds' ? $1",
+    [who.id],
+  );
 const setLabels = (who: TestAccount, roomId: string, labelIds: string[]) => fx.api(who, 'PUT', `/me/rooms/${roomId}/labels`, { labelIds });
 const snapshot = async (who: TestAccount) => {
   const { rows } = await platform.db.query(
@@ -60,8 +64,12 @@ describe('labels', () => {
     expectOk(list);
     expect(list.body.data.map((l: Label) => l.name)).toEqual(['Admin', 'clients', 'Work']);
     expect(list.body.meta).toMatchObject({ hasMore: false, nextCursor: null });
-    const { rows } = await platform.db.query("select payload from outbox where topic = 'label.created' and payload->>'labelId' = $1", [res.body.data.id]);
-    expect(rows.map((r) => r.payload)).toEqual([{ audience: { kind: 'accounts', accountIds: [me.id] }, labelId: res.body.data.id, name: 'Work', color: '#A1B2C3' }]);
+    const { rows } = await platform.db.query("select payload from outbox where topic = 'label.created' and payload->>'labelId' = $1", [
+      res.body.data.id,
+    ]);
+    expect(rows.map((r) => r.payload)).toEqual([
+      { audience: { kind: 'accounts', accountIds: [me.id] }, labelId: res.body.data.id, name: 'Work', color: '#A1B2C3' },
+    ]);
     // Labels are personal: another account lists none of them.
     expect((await fx.api(await tenant.account(), 'GET', '/me/labels')).body.data).toEqual([]);
   });
@@ -109,7 +117,7 @@ describe('labels', () => {
     expect(await labelRows(me)).toBe(labelsPerAccountMax);
   });
 
-  test('edit changes only what differs, by the owner only: another account\'s label is 404 label_not_found', async () => {
+  test("edit changes only what differs, by the owner only: another account's label is 404 label_not_found", async () => {
     const [me, other] = await Promise.all([tenant.account(), tenant.account()]);
     const mine = await label(me, 'Mine', '#000000');
     const before = await snapshot(me);
@@ -124,8 +132,12 @@ describe('labels', () => {
     const recolored = await fx.api(me, 'PATCH', `/me/labels/${mine.id}`, { color: '#ff0000' });
     expectOk(recolored);
     expect(recolored.body.data).toMatchObject({ id: mine.id, name: 'Mine', color: '#FF0000' });
-    const { rows } = await platform.db.query("select payload from outbox where topic = 'label.updated' and payload->>'labelId' = $1", [mine.id]);
-    expect(rows.map((r) => r.payload)).toEqual([{ audience: { kind: 'accounts', accountIds: [me.id] }, labelId: mine.id, changes: { color: '#FF0000' } }]);
+    const { rows } = await platform.db.query("select payload from outbox where topic = 'label.updated' and payload->>'labelId' = $1", [
+      mine.id,
+    ]);
+    expect(rows.map((r) => r.payload)).toEqual([
+      { audience: { kind: 'accounts', accountIds: [me.id] }, labelId: mine.id, changes: { color: '#FF0000' } },
+    ]);
   });
 
   test('PUT room labels replaces all of them; roomCount follows; empty removes all; a repeat writes nothing', async () => {
@@ -157,7 +169,9 @@ describe('labels', () => {
       [c.roomId],
     );
     expect(rows.map((r) => r.payload.labelIds)).toEqual([[a.id, z.id], [b.id], []]);
-    expect(rows.every((r) => JSON.stringify(r.payload.audience) === JSON.stringify({ kind: 'accounts', accountIds: [c.member.id] }))).toBe(true);
+    expect(rows.every((r) => JSON.stringify(r.payload.audience) === JSON.stringify({ kind: 'accounts', accountIds: [c.member.id] }))).toBe(
+      true,
+    );
     // Labels are the caller's own: the owner of the room sees none on it.
     expect((await fx.api(c.owner, 'GET', `/rooms/${c.roomId}`)).body.data.labelIds).toEqual([]);
   });
@@ -199,12 +213,16 @@ describe('labels', () => {
     expect(res.body.data).toEqual({ labelId: gone.id, status: 'deleted', roomCount: 2 });
     expect(await count(platform.db, 'select count(*) as n from room_labels where label_id = $1', [gone.id])).toBe(0);
     expect((await fx.api(c.member, 'GET', `/rooms/${c.roomId}`)).body.data.labelIds).toEqual([stays.id]);
-    const { rows } = await platform.db.query("select payload from outbox where topic = 'label.deleted' and payload->>'labelId' = $1", [gone.id]);
-    expect(rows.map((r) => r.payload)).toEqual([{ audience: { kind: 'accounts', accountIds: [c.member.id] }, labelId: gone.id, roomIds: [c.roomId, roomB].sort() }]);
+    const { rows } = await platform.db.query("select payload from outbox where topic = 'label.deleted' and payload->>'labelId' = $1", [
+      gone.id,
+    ]);
+    expect(rows.map((r) => r.payload)).toEqual([
+      { audience: { kind: 'accounts', accountIds: [c.member.id] }, labelId: gone.id, roomIds: [c.roomId, roomB].sort() },
+    ]);
     expectError(await fx.api(c.member, 'DELETE', `/me/labels/${gone.id}`), 404, 'label_not_found');
   });
 
-  test('the room list filters by the caller\'s label and carries labelIds; another account\'s label matches nothing', async () => {
+  test("the room list filters by the caller's label and carries labelIds; another account's label matches nothing", async () => {
     const c = await fx.cast();
     const roomB = await fx.room(c.owner, [c.member]);
     const roomC = await fx.room(c.owner, [c.member]);
@@ -222,7 +240,11 @@ describe('labels', () => {
     // Paging keeps the filter.
     const first = await fx.api(c.member, 'GET', `/rooms?labelId=${urgent.id}&limit=1`);
     expect(first.body.meta.hasMore).toBe(true);
-    const second = await fx.api(c.member, 'GET', `/rooms?labelId=${urgent.id}&limit=1&cursor=${encodeURIComponent(first.body.meta.nextCursor)}`);
+    const second = await fx.api(
+      c.member,
+      'GET',
+      `/rooms?labelId=${urgent.id}&limit=1&cursor=${encodeURIComponent(first.body.meta.nextCursor)}`,
+    );
     expect([first.body.data[0].id, second.body.data[0].id].sort()).toEqual([c.roomId, roomC].sort());
     expect(second.body.meta.hasMore).toBe(false);
 
@@ -233,11 +255,13 @@ describe('labels', () => {
     // The filter combines with archived: an archived labelled room shows only with archived=true.
     expectOk(await fx.api(c.member, 'POST', `/rooms/${roomC}/archive`));
     expect((await fx.api(c.member, 'GET', `/rooms?labelId=${urgent.id}`)).body.data.map((r: { id: string }) => r.id)).toEqual([c.roomId]);
-    expect((await fx.api(c.member, 'GET', `/rooms?labelId=${urgent.id}&archived=true`)).body.data.map((r: { id: string }) => r.id)).toEqual([roomC]);
+    expect((await fx.api(c.member, 'GET', `/rooms?labelId=${urgent.id}&archived=true`)).body.data.map((r: { id: string }) => r.id)).toEqual(
+      [roomC],
+    );
     expectError(await fx.api(c.member, 'GET', '/rooms?labelId=not-a-uuid'), 400, 'validation_failed', 'query.labelId');
   });
 
-  test('leaving a room takes the caller\'s labels off it, so roomCount counts rooms the caller is in', async () => {
+  test("leaving a room takes the caller's labels off it, so roomCount counts rooms the caller is in", async () => {
     const c = await fx.cast();
     const tag = await label(c.member, 'Tag');
     const ownersTag = await label(c.owner, 'Tag');
@@ -250,13 +274,22 @@ describe('labels', () => {
     expect((await fx.api(c.owner, 'GET', '/me/labels')).body.data).toEqual([expect.objectContaining({ id: ownersTag.id, roomCount: 0 })]);
   });
 
-  test('concurrent replaces of one room\'s labels end with exactly one of the requested sets', async () => {
+  test("concurrent replaces of one room's labels end with exactly one of the requested sets", async () => {
     const c = await fx.cast();
     const labels = await Promise.all(['1', '2', '3', '4', '5', '6'].map((n) => label(c.member, `L${n}`)));
-    const sets = [[0, 1], [2, 3], [4, 5], [0, 5], [1, 2, 3]].map((ix) => ix.map((i) => labels[i]!.id));
+    const sets = [
+      [0, 1],
+      [2, 3],
+      [4, 5],
+      [0, 5],
+      [1, 2, 3],
+    ].map((ix) => ix.map((i) => labels[i]!.id));
     const results = await Promise.all(sets.map((s) => setLabels(c.member, c.roomId, s)));
     for (const r of results) expectOk(r);
-    const { rows } = await platform.db.query<{ label_id: string }>('select label_id from room_labels where account_id = $1 and room_id = $2', [c.member.id, c.roomId]);
+    const { rows } = await platform.db.query<{ label_id: string }>(
+      'select label_id from room_labels where account_id = $1 and room_id = $2',
+      [c.member.id, c.roomId],
+    );
     const final = rows.map((r) => r.label_id).sort();
     expect(sets.map((s) => [...s].sort())).toContainEqual(final);
   });

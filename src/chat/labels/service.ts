@@ -28,7 +28,9 @@ export interface LabelView {
 export const labelErrors = {
   notFound: () => chatErrors.notFound('Label', 'label_not_found'),
   nameTaken: (location: string) =>
-    chatError(409, 'label_name_taken', 'The caller already has a label of this name (letter case ignored).', [{ location, message: 'is the name of another label of the caller' }]),
+    chatError(409, 'label_name_taken', 'The caller already has a label of this name (letter case ignored).', [
+      { location, message: 'is the name of another label of the caller' },
+    ]),
   limit: () => chatErrors.conflict('label_limit_reached', `An account holds at most ${labelsPerAccountMax} labels; delete one first.`),
 };
 
@@ -87,7 +89,10 @@ export class LabelService {
       await lockKey(client, `labels:${caller.accountId}`);
       const held = await firstRow(
         client,
-        chatDb.selectFrom('labels').select(sql<number>`count(*)::int`.as('n')).where('owner_id', '=', caller.accountId),
+        chatDb
+          .selectFrom('labels')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .where('owner_id', '=', caller.accountId),
       );
       if (held!.n >= labelsPerAccountMax) throw labelErrors.limit();
       await affected(
@@ -152,9 +157,16 @@ export class LabelService {
           .forKeyShare(),
       );
       const mine = new Set(owned.map((r) => r.id));
-      const foreign = labelIds.flatMap((id, i) => (mine.has(id) ? [] : [{ location: `body.labelIds[${i}]`, message: 'names no label of the caller' }]));
+      const foreign = labelIds.flatMap((id, i) =>
+        mine.has(id) ? [] : [{ location: `body.labelIds[${i}]`, message: 'names no label of the caller' }],
+      );
       if (foreign.length > 0) {
-        throw chatError(400, 'validation_failed', `The request is invalid: ${foreign.map((d) => `${d.location} ${d.message}`).join('; ')}`, foreign);
+        throw chatError(
+          400,
+          'validation_failed',
+          `The request is invalid: ${foreign.map((d) => `${d.location} ${d.message}`).join('; ')}`,
+          foreign,
+        );
       }
       const removed = await affected(
         client,

@@ -50,7 +50,13 @@ interface UploadState {
  * transaction rolls back on the error thrown. The upload rows are locked, so a concurrent send of the same upload,
  * or the cleanup deleting it as expired, waits for this transaction and then finds it taken.
  */
-export async function claimUploads(client: SqlClient, ownerId: string, messageId: string, uploadIds: string[], now: Date): Promise<StoredAttachment[]> {
+export async function claimUploads(
+  client: SqlClient,
+  ownerId: string,
+  messageId: string,
+  uploadIds: string[],
+  now: Date,
+): Promise<StoredAttachment[]> {
   const ids = uploadIds.map((id) => id.toLowerCase());
   const repeated = ids.flatMap((id, i) => (ids.indexOf(id) < i ? [i] : []));
   if (repeated.length > 0) throw attachmentErrors.repeated(repeated);

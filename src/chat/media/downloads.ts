@@ -21,16 +21,29 @@ const readableSql = `
                   where m.attachments @> $3::jsonb and m.recalled_at is null)`;
 
 /** A stored file's bytes, always as an attachment that a browser neither renders nor sniffs, never cached. */
-export function sendStoredFile(reply: FastifyReply, file: { file_name: string; content_type: string; size: number }, body: Readable): FastifyReply {
+export function sendStoredFile(
+  reply: FastifyReply,
+  file: { file_name: string; content_type: string; size: number },
+  body: Readable,
+): FastifyReply {
   return reply.headers(attachmentHeaders(file)).send(body);
 }
 
-export function mountDownloads(app: FastifyInstance, deps: ChatDeps, store: MediaStore, authenticate: (request: FastifyRequest) => Promise<Caller>): void {
+export function mountDownloads(
+  app: FastifyInstance,
+  deps: ChatDeps,
+  store: MediaStore,
+  authenticate: (request: FastifyRequest) => Promise<Caller>,
+): void {
   app.get(filePath(':id'), async (request, reply) => {
     const caller = await authenticate(request);
     const id = (request.params as { id: string }).id.toLowerCase();
     if (!isUuid(id)) throw fileNotFound();
-    const { rows } = await deps.sql.query<{ file_name: string; content_type: string; size: number }>(readableSql, [id, caller.accountId, JSON.stringify([{ id }])]);
+    const { rows } = await deps.sql.query<{ file_name: string; content_type: string; size: number }>(readableSql, [
+      id,
+      caller.accountId,
+      JSON.stringify([{ id }]),
+    ]);
     const file = rows[0];
     if (!file) throw fileNotFound();
     return sendStoredFile(reply, file, await store.read(id));

@@ -29,9 +29,7 @@ export const UploadEntity = defineEntity({
       where: '((attached_at IS NOT NULL) AND (purged_at IS NULL))',
     },
   ],
-  uniques: [
-    { name: 'uploads_token_hash_key', properties: ['tokenHash'] },
-  ],
+  uniques: [{ name: 'uploads_token_hash_key', properties: ['tokenHash'] }],
   checks: [
     {
       name: 'uploads_status_check',

@@ -8,7 +8,12 @@ import { mountDownloads } from './downloads.js';
 import type { MediaStore } from '../../core/media/store.js';
 import { buildTusServer, mountTus } from './tus.js';
 
-export async function mountMedia(app: FastifyInstance, deps: ChatDeps, store: MediaStore, authenticate: (request: FastifyRequest) => Promise<Caller>): Promise<void> {
+export async function mountMedia(
+  app: FastifyInstance,
+  deps: ChatDeps,
+  store: MediaStore,
+  authenticate: (request: FastifyRequest) => Promise<Caller>,
+): Promise<void> {
   let tus: Promise<Server> | undefined;
   await mountTus(app, () => (tus ??= store.datastore().then((datastore) => buildTusServer(deps, datastore))));
   mountDownloads(app, deps, store, authenticate);

@@ -29,7 +29,8 @@ export function buildTusServer(deps: ChatDeps, datastore: Awaited<ReturnType<Med
       const row = rows[0];
       if (!row) throw refuse(401, `The ${uploadTokenHeader} names no upload session`);
       if (expired(row)) throw refuse(410, 'The upload session expired');
-      if (row.status !== 'PENDING') throw refuse(409, 'The upload of this session exists already; resume it with HEAD and PATCH on its URL');
+      if (row.status !== 'PENDING')
+        throw refuse(409, 'The upload of this session exists already; resume it with HEAD and PATCH on its URL');
       await ownerMayUpload(row);
       return row.id;
     },

@@ -14,14 +14,22 @@ export function onUploadCreate(deps: ChatDeps, access: UploadAccess) {
     const row = await access.byId(upload.id);
     if (!row) throw refuse(404, 'No such upload');
     if (upload.sizeIsDeferred || upload.size === undefined) throw refuse(400, 'Upload-Length is required: the session declared the size');
-    if (upload.size > row.declared_size) throw refuse(413, `Upload-Length exceeds the size the session declared (${row.declared_size} bytes)`);
+    if (upload.size > row.declared_size)
+      throw refuse(413, `Upload-Length exceeds the size the session declared (${row.declared_size} bytes)`);
     const filetype = upload.metadata?.filetype ?? upload.metadata?.contentType;
-    if (filetype && filetype.toLowerCase() !== row.content_type) throw refuse(415, `The file type differs from the session's (${row.content_type})`);
-    if (!typeAllowed(row.content_type, deps.config.uploadAllowedTypes)) throw refuse(415, `${row.content_type} is not a type uploads may have`);
+    if (filetype && filetype.toLowerCase() !== row.content_type)
+      throw refuse(415, `The file type differs from the session's (${row.content_type})`);
+    if (!typeAllowed(row.content_type, deps.config.uploadAllowedTypes))
+      throw refuse(415, `${row.content_type} is not a type uploads may have`);
     const started = await inTransaction(deps.sql, async (client) => {
       const { rowCount } = await client.query(`update uploads set status = 'UPLOADING' where id = $1 and status = 'PENDING'`, [row.id]);
       if (rowCount !== 1) return false;
-      await emit(client, 'upload.started', { uploadId: row.id, ownerId: row.owner_id, size: upload.size }, accountsAudience([row.owner_id]));
+      await emit(
+        client,
+        'upload.started',
+        { uploadId: row.id, ownerId: row.owner_id, size: upload.size },
+        accountsAudience([row.owner_id]),
+      );
       return true;
     });
     if (!started) throw refuse(409, 'The upload of this session exists already');
@@ -40,7 +48,12 @@ export function onUploadFinish(deps: ChatDeps) {
         [upload.id, upload.offset, now],
       );
       if (rows[0]) {
-        await emit(client, 'upload.completed', { uploadId: upload.id, ownerId: rows[0].owner_id, size: upload.offset }, accountsAudience([rows[0].owner_id]));
+        await emit(
+          client,
+          'upload.completed',
+          { uploadId: upload.id, ownerId: rows[0].owner_id, size: upload.offset },
+          accountsAudience([rows[0].owner_id]),
+        );
       }
     });
     deps.queues.requestOutboxDrain();
@@ -56,7 +69,8 @@ export function onUploadTerminated(deps: ChatDeps) {
         `update uploads set status = 'PENDING' where id = $1 and status = 'UPLOADING' returning owner_id`,
         [id],
       );
-      if (rows[0]) await emit(client, 'upload.terminated', { uploadId: id, ownerId: rows[0].owner_id }, accountsAudience([rows[0].owner_id]));
+      if (rows[0])
+        await emit(client, 'upload.terminated', { uploadId: id, ownerId: rows[0].owner_id }, accountsAudience([rows[0].owner_id]));
     })
       .then(() => deps.queues.requestOutboxDrain())
       // The row stays UPLOADING: a new creation is refused (409) until the session expires and is cleaned up.

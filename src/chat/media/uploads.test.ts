@@ -85,7 +85,10 @@ function tusUpload(s: Session, data: Buffer, options: Partial<tus.UploadOptions>
 const tusFetch = (url: string, method: string, headers: Record<string, string>, body?: Buffer) =>
   fetch(url, { method, headers: { 'Tus-Resumable': '1.0.0', ...headers }, ...(body ? { body } : {}) });
 
-const metadata = (fields: Record<string, string>) => Object.entries(fields).map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`).join(',');
+const metadata = (fields: Record<string, string>) =>
+  Object.entries(fields)
+    .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
+    .join(',');
 
 async function completed(who: TestAccount, data: Buffer, contentType = 'text/plain', fileName = 'notes.txt'): Promise<string> {
   const s = await session(who, { size: data.length, contentType, fileName });
@@ -93,7 +96,8 @@ async function completed(who: TestAccount, data: Buffer, contentType = 'text/pla
   return s.uploadId;
 }
 
-const download = (who: TestAccount, url: string) => fetch(`${platform.chatUrl}${url}`, { headers: { authorization: `Bearer ${who.token}` } });
+const download = (who: TestAccount, url: string) =>
+  fetch(`${platform.chatUrl}${url}`, { headers: { authorization: `Bearer ${who.token}` } });
 /** The status of a download, its body read to the end (an unread body would keep the connection busy). */
 async function downloadStatus(who: TestAccount, url: string): Promise<number> {
   const res = await download(who, url);
@@ -104,7 +108,11 @@ async function downloadStatus(who: TestAccount, url: string): Promise<number> {
 describe('upload sessions', () => {
   test('what a client needs to upload: a tus endpoint, the headers to send, the limits and the expiry', async () => {
     const alice = await tenant.account();
-    const res = await fx.api(alice, 'POST', '/files/upload-session', { fileName: '  Holiday photo.JPG ', contentType: 'Image/JPEG', size: 1234 });
+    const res = await fx.api(alice, 'POST', '/files/upload-session', {
+      fileName: '  Holiday photo.JPG ',
+      contentType: 'Image/JPEG',
+      size: 1234,
+    });
     expectOk(res, 200);
     const s = res.body.data;
     expect(s).toEqual({
@@ -122,16 +130,45 @@ describe('upload sessions', () => {
     expect(rows[0]).toMatchObject({ owner_id: alice.id, status: 'PENDING', declared_size: 1234 });
     // Only a hash of the token is kept.
     expect(rows[0].token_hash.toString('utf8')).not.toContain(s.headers['Upload-Token']);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'upload.created' and payload->>'uploadId' = $1", [s.uploadId])).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'upload.created' and payload->>'uploadId' = $1", [
+        s.uploadId,
+      ]),
+    ).toBe(1);
   });
 
   test('oversize or a type outside the allowed ones is 400 and stores nothing', async () => {
     const alice = await tenant.account();
-    expectError(await fx.api(alice, 'POST', '/files/upload-session', { fileName: 'big.png', contentType: 'image/png', size: MAX + 1 }), 400, 'validation_failed', 'body.size');
-    expectError(await fx.api(alice, 'POST', '/files/upload-session', { fileName: 'x.exe', contentType: 'application/x-msdownload', size: 10 }), 400, 'validation_failed', 'body.contentType');
-    expectError(await fx.api(alice, 'POST', '/files/upload-session', { fileName: 'x.txt', contentType: 'text/plain; charset=utf-8', size: 10 }), 400, 'validation_failed', 'body.contentType');
-    expectError(await fx.api(alice, 'POST', '/files/upload-session', { fileName: '   ', contentType: 'text/plain', size: 10 }), 400, 'validation_failed', 'body.fileName');
-    expectError(await fx.api(alice, 'POST', '/files/upload-session', { fileName: 'x.txt', contentType: 'text/plain', size: -1 }), 400, 'validation_failed', 'body.size');
+    expectError(
+      await fx.api(alice, 'POST', '/files/upload-session', { fileName: 'big.png', contentType: 'image/png', size: MAX + 1 }),
+      400,
+      'validation_failed',
+      'body.size',
+    );
+    expectError(
+      await fx.api(alice, 'POST', '/files/upload-session', { fileName: 'x.exe', contentType: 'application/x-msdownload', size: 10 }),
+      400,
+      'validation_failed',
+      'body.contentType',
+    );
+    expectError(
+      await fx.api(alice, 'POST', '/files/upload-session', { fileName: 'x.txt', contentType: 'text/plain; charset=utf-8', size: 10 }),
+      400,
+      'validation_failed',
+      'body.contentType',
+    );
+    expectError(
+      await fx.api(alice, 'POST', '/files/upload-session', { fileName: '   ', contentType: 'text/plain', size: 10 }),
+      400,
+      'validation_failed',
+      'body.fileName',
+    );
+    expectError(
+      await fx.api(alice, 'POST', '/files/upload-session', { fileName: 'x.txt', contentType: 'text/plain', size: -1 }),
+      400,
+      'validation_failed',
+      'body.size',
+    );
     expect(await count(platform.db, 'select count(*) as n from uploads where owner_id = $1', [alice.id])).toBe(0);
   });
 });
@@ -146,7 +183,11 @@ describe('the tus media service', () => {
     const { rows } = await platform.db.query('select status, size, completed_at from uploads where id = $1', [s.uploadId]);
     expect(rows[0]).toMatchObject({ status: 'COMPLETE', size: data.length, completed_at: start });
     expect((await readFile(join(dataDir, 'uploads', s.uploadId))).equals(data)).toBe(true);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'upload.completed' and payload->>'uploadId' = $1", [s.uploadId])).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'upload.completed' and payload->>'uploadId' = $1", [
+        s.uploadId,
+      ]),
+    ).toBe(1);
   });
 
   test('an interrupted upload resumes where it stopped', async () => {
@@ -156,7 +197,12 @@ describe('the tus media service', () => {
     const created = await tusFetch(s.uploadUrl, 'POST', { ...s.headers, 'Upload-Length': String(data.length) });
     expect(created.status).toBe(201);
     const location = created.headers.get('location')!;
-    const first = await tusFetch(location, 'PATCH', { ...s.headers, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, data.subarray(0, 50_000));
+    const first = await tusFetch(
+      location,
+      'PATCH',
+      { ...s.headers, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
+      data.subarray(0, 50_000),
+    );
     expect(first.status).toBe(204);
     expect(first.headers.get('upload-offset')).toBe('50000');
     // A new client picks the upload up by its URL: HEAD finds the offset, PATCH sends the rest.
@@ -175,7 +221,10 @@ describe('the tus media service', () => {
     expect((await create({ ...s.headers, 'Upload-Length': '101' })).status).toBe(413);
     expect((await create({ ...s.headers, 'Upload-Length': String(MAX + 1) })).status).toBe(413);
     expect((await create({ ...s.headers, 'Upload-Defer-Length': '1' })).status).toBe(400);
-    expect((await create({ ...s.headers, 'Upload-Length': '100', 'Upload-Metadata': metadata({ filetype: 'application/x-msdownload' }) })).status).toBe(415);
+    expect(
+      (await create({ ...s.headers, 'Upload-Length': '100', 'Upload-Metadata': metadata({ filetype: 'application/x-msdownload' }) }))
+        .status,
+    ).toBe(415);
     expect(await count(platform.db, "select count(*) as n from uploads where id = $1 and status = 'PENDING'", [s.uploadId])).toBe(1);
     expect(existsSync(join(dataDir, 'uploads', s.uploadId))).toBe(false);
 
@@ -192,8 +241,14 @@ describe('the tus media service', () => {
     // More bytes than the upload's length are refused.
     expect((await patch(s.headers, bytes(101))).status).toBe(413);
     expect((await patch(s.headers, bytes(100))).status).toBe(204);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'upload.started' and payload->>'uploadId' = $1", [s.uploadId])).toBe(1);
-    expect(await count(platform.db, "select count(*) as n from uploads where id = $1 and status = 'COMPLETE' and size = 100", [s.uploadId])).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'upload.started' and payload->>'uploadId' = $1", [
+        s.uploadId,
+      ]),
+    ).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from uploads where id = $1 and status = 'COMPLETE' and size = 100", [s.uploadId]),
+    ).toBe(1);
     // A finished upload cannot be terminated.
     expect((await tusFetch(location, 'DELETE', s.headers)).status).toBe(400);
   });
@@ -203,11 +258,26 @@ describe('the tus media service', () => {
     const s = await session(alice, { size: 100 });
     const first = await tusFetch(s.uploadUrl, 'POST', { ...s.headers, 'Upload-Length': '100' });
     const location = first.headers.get('location')!;
-    expect((await tusFetch(location, 'PATCH', { ...s.headers, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, bytes(40))).status).toBe(204);
+    expect(
+      (
+        await tusFetch(
+          location,
+          'PATCH',
+          { ...s.headers, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
+          bytes(40),
+        )
+      ).status,
+    ).toBe(204);
     expect((await tusFetch(location, 'DELETE', s.headers)).status).toBe(204);
     expect(existsSync(join(dataDir, 'uploads', s.uploadId))).toBe(false);
-    await eventually(async () => (await count(platform.db, "select count(*) as n from uploads where id = $1 and status = 'PENDING'", [s.uploadId])) === 1);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'upload.terminated' and payload->>'uploadId' = $1", [s.uploadId])).toBe(1);
+    await eventually(
+      async () => (await count(platform.db, "select count(*) as n from uploads where id = $1 and status = 'PENDING'", [s.uploadId])) === 1,
+    );
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'upload.terminated' and payload->>'uploadId' = $1", [
+        s.uploadId,
+      ]),
+    ).toBe(1);
     await tusUpload(s, bytes(100));
     expect(await count(platform.db, "select count(*) as n from uploads where id = $1 and status = 'COMPLETE'", [s.uploadId])).toBe(1);
   });
@@ -218,7 +288,12 @@ describe('the tus media service', () => {
     const ok = await tusFetch(s.uploadUrl, 'POST', { ...s.headers, 'Upload-Length': '100' });
     expect(ok.status).toBe(201);
     clock.advance(HOUR);
-    const patch = await tusFetch(ok.headers.get('location')!, 'PATCH', { ...s.headers, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, bytes(100));
+    const patch = await tusFetch(
+      ok.headers.get('location')!,
+      'PATCH',
+      { ...s.headers, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
+      bytes(100),
+    );
     expect(patch.status).toBe(410);
     const fresh = await session(alice, { size: 10 });
     clock.advance(HOUR);
@@ -232,7 +307,10 @@ describe('attachments', () => {
     const text = bytes(5000);
     const image = bytes(7000, 3);
     const [a, b] = [await completed(member, text), await completed(member, image, 'image/png', 'chart.png')];
-    const res = await fx.api(member, 'POST', `/rooms/${roomId}/messages`, { text: 'two files', attachments: [{ uploadId: b }, { uploadId: a }] });
+    const res = await fx.api(member, 'POST', `/rooms/${roomId}/messages`, {
+      text: 'two files',
+      attachments: [{ uploadId: b }, { uploadId: a }],
+    });
     expectOk(res, 201);
     expect(res.body.data.attachments).toEqual([
       { id: b, fileName: 'chart.png', contentType: 'image/png', size: 7000, url: `/media/files/${b}` },
@@ -266,7 +344,8 @@ describe('attachments', () => {
     const pending = (await session(member, { size: 10 })).uploadId;
     const owners = await completed(owner, bytes(30));
     const before = await roomState(roomId);
-    const send = (attachments: Array<{ uploadId: string }>) => fx.api(member, 'POST', `/rooms/${roomId}/messages`, { text: 'again', attachments });
+    const send = (attachments: Array<{ uploadId: string }>) =>
+      fx.api(member, 'POST', `/rooms/${roomId}/messages`, { text: 'again', attachments });
     expectError(await send([{ uploadId: fresh }, { uploadId: used }]), 409, 'upload_already_attached', 'body.attachments.1.uploadId');
     expectError(await send([{ uploadId: pending }]), 409, 'upload_incomplete', 'body.attachments.0.uploadId');
     expectError(await send([{ uploadId: owners }]), 404, 'upload_not_found', 'body.attachments.0.uploadId');
@@ -307,7 +386,8 @@ describe('attachments', () => {
     const only = await completed(member, bytes(40));
     const shared = await completed(member, bytes(41));
     const m1 = (await fx.api(member, 'POST', `/rooms/${roomId}/messages`, { text: 'only', attachments: [{ uploadId: only }] })).body.data;
-    const m2 = (await fx.api(member, 'POST', `/rooms/${roomId}/messages`, { text: 'shared', attachments: [{ uploadId: shared }] })).body.data;
+    const m2 = (await fx.api(member, 'POST', `/rooms/${roomId}/messages`, { text: 'shared', attachments: [{ uploadId: shared }] })).body
+      .data;
     const elsewhere = await fx.room(outsider, [owner]);
     expectOk(await fx.api(owner, 'POST', `/rooms/${elsewhere}/forward`, { fromRoomId: roomId, messageIds: [m2.id] }));
 
@@ -326,13 +406,18 @@ describe('attachments', () => {
     expect(existsSync(join(dataDir, 'uploads', only))).toBe(false);
     expect(existsSync(join(dataDir, 'uploads', shared))).toBe(true);
     expect(await count(platform.db, 'select count(*) as n from uploads where id = $1 and purged_at is not null', [only])).toBe(1);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'upload.purged' and payload->>'uploadId' = $1", [only])).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'upload.purged' and payload->>'uploadId' = $1", [only]),
+    ).toBe(1);
   });
 
   test('sessions not sent by their expiry are deleted, rows and files; sent ones stay', async () => {
     const alice = await tenant.account();
     const { roomId } = await fx.cast();
-    await platform.db.query(`insert into room_members (room_id, account_id, role, joined_at) values ($1, $2, 'MEMBER', now())`, [roomId, alice.id]);
+    await platform.db.query(`insert into room_members (room_id, account_id, role, joined_at) values ($1, $2, 'MEMBER', now())`, [
+      roomId,
+      alice.id,
+    ]);
     const pending = (await session(alice, { size: 10 })).uploadId;
     const unsent = await completed(alice, bytes(12));
     const sent = await completed(alice, bytes(13));
@@ -344,7 +429,13 @@ describe('attachments', () => {
     expect(await count(platform.db, 'select count(*) as n from uploads where id = any($1::uuid[])', [[pending, unsent]])).toBe(0);
     expect(existsSync(join(dataDir, 'uploads', unsent))).toBe(false);
     expect(existsSync(join(dataDir, 'uploads', sent))).toBe(true);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'upload.expired' and payload->>'uploadId' = any($1::text[])", [[pending, unsent]])).toBe(2);
+    expect(
+      await count(
+        platform.db,
+        "select count(*) as n from outbox where topic = 'upload.expired' and payload->>'uploadId' = any($1::text[])",
+        [[pending, unsent]],
+      ),
+    ).toBe(2);
   });
 });
 
@@ -352,7 +443,9 @@ describe('configuration', () => {
   test('media settings are validated at start', () => {
     expect(loadConfig({})).toMatchObject({ media: { kind: 'file' }, uploadMaxBytes: 104_857_600, uploadSessionTtlSeconds: 86_400 });
     expect(loadConfig({ UPLOAD_ALLOWED_TYPES: 'Image/*, application/pdf' }).uploadAllowedTypes).toEqual(['image/*', 'application/pdf']);
-    expect(loadConfig({ MEDIA_STORE: 's3', S3_BUCKET: 'chat-files', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true' }).media).toEqual({
+    expect(
+      loadConfig({ MEDIA_STORE: 's3', S3_BUCKET: 'chat-files', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true' }).media,
+    ).toEqual({
       kind: 's3',
       bucket: 'chat-files',
       region: 'us-east-1',
@@ -382,7 +475,10 @@ describe('configuration', () => {
 });
 
 async function roomState(roomId: string) {
-  const { rows } = await platform.db.query('select last_seq, (select count(*)::int from messages where room_id = $1) as n from rooms where id = $1', [roomId]);
+  const { rows } = await platform.db.query(
+    'select last_seq, (select count(*)::int from messages where room_id = $1) as n from rooms where id = $1',
+    [roomId],
+  );
   return rows[0];
 }
 

@@ -3,7 +3,8 @@ import { ok, okList } from '../envelope.js';
 import type { ChatFeatureHandlers } from '../handler-types.js';
 import type { MemberService } from './service.js';
 
-type MemberOperations = 'listRoomMembers' | 'addRoomMembers' | 'changeRoomMemberRole' | 'listJoinRequests' | 'approveJoinRequest' | 'rejectJoinRequest';
+type MemberOperations =
+  'listRoomMembers' | 'addRoomMembers' | 'changeRoomMemberRole' | 'listJoinRequests' | 'approveJoinRequest' | 'rejectJoinRequest';
 
 // Path ids are compared in code as well as in SQL, so they are taken in lower case.
 const id = (raw: string) => raw.toLowerCase();

@@ -38,7 +38,8 @@ async function staffedRoom(policy = 'ALL_MEMBERS'): Promise<Staff> {
   return { roomId, owner, admin, member, outsider };
 }
 
-const add = (who: TestAccount, roomId: string, accountIds: string[]) => call(base, 'POST', `/api/v1/rooms/${roomId}/members`, { token: who.token, body: { accountIds } });
+const add = (who: TestAccount, roomId: string, accountIds: string[]) =>
+  call(base, 'POST', `/api/v1/rooms/${roomId}/members`, { token: who.token, body: { accountIds } });
 const setRole = (who: TestAccount, roomId: string, accountId: string, role: string) =>
   call(base, 'PATCH', `/api/v1/rooms/${roomId}/members/${accountId}/role`, { token: who.token, body: { role } });
 const leave = (who: TestAccount, roomId: string) => call(base, 'POST', `/api/v1/rooms/${roomId}/leave`, { token: who.token });
@@ -46,13 +47,19 @@ const members = (roomId: string) => count(platform.db, 'select count(*) as n fro
 const memberCount = (roomId: string) => count(platform.db, 'select member_count as n from rooms where id = $1', [roomId]);
 const roleOf = async (roomId: string, accountId: string) =>
   (await platform.db.query('select role from room_members where room_id = $1 and account_id = $2', [roomId, accountId])).rows[0]?.role;
-const events = (topic: string, roomId: string) => count(platform.db, "select count(*) as n from outbox where topic = $1 and payload->>'roomId' = $2", [topic, roomId]);
+const events = (topic: string, roomId: string) =>
+  count(platform.db, "select count(*) as n from outbox where topic = $1 and payload->>'roomId' = $2", [topic, roomId]);
 
 describe('list', () => {
-  test('members carry display name, avatar and account type; preferences only on the caller\'s own entry; pages in joining order', async () => {
+  test("members carry display name, avatar and account type; preferences only on the caller's own entry; pages in joining order", async () => {
     const s = await staffedRoom();
-    await platform.db.query("update accounts set display_name = 'Ada', avatar_url = 'https://img.example/ada.png' where id = $1", [s.admin.id]);
-    await platform.db.query("update room_members set joined_at = joined_at + interval '1 second' where room_id = $1 and account_id <> $2", [s.roomId, s.owner.id]);
+    await platform.db.query("update accounts set display_name = 'Ada', avatar_url = 'https://img.example/ada.png' where id = $1", [
+      s.admin.id,
+    ]);
+    await platform.db.query("update room_members set joined_at = joined_at + interval '1 second' where room_id = $1 and account_id <> $2", [
+      s.roomId,
+      s.owner.id,
+    ]);
     expectOk(await call(base, 'PATCH', `/api/v1/rooms/${s.roomId}/preferences`, { token: s.member.token, body: { pinned: true } }));
     const res = await call(base, 'GET', `/api/v1/rooms/${s.roomId}/members`, { token: s.member.token });
     expectOk(res);
@@ -67,12 +74,21 @@ describe('list', () => {
       avatarUrl: 'https://img.example/ada.png',
       accountType: 'USER',
     });
-    expect(byId.get(s.member.id)).toMatchObject({ role: 'MEMBER', pinned: true, archived: false, muted: false, mutedUntil: null, notificationLevel: 'ALL' });
+    expect(byId.get(s.member.id)).toMatchObject({
+      role: 'MEMBER',
+      pinned: true,
+      archived: false,
+      muted: false,
+      mutedUntil: null,
+      notificationLevel: 'ALL',
+    });
 
     const seen: string[] = [];
     let cursor: string | null = null;
     for (;;) {
-      const page = await call(base, 'GET', `/api/v1/rooms/${s.roomId}/members?limit=1${cursor ? `&cursor=${cursor}` : ''}`, { token: s.owner.token });
+      const page = await call(base, 'GET', `/api/v1/rooms/${s.roomId}/members?limit=1${cursor ? `&cursor=${cursor}` : ''}`, {
+        token: s.owner.token,
+      });
       expectOk(page);
       seen.push(...page.body.data.map((m: { accountId: string }) => m.accountId));
       cursor = page.body.meta.nextCursor;
@@ -85,7 +101,11 @@ describe('list', () => {
   test('a non-member gets 404; a bad cursor 400 invalid_cursor', async () => {
     const s = await staffedRoom();
     expectError(await call(base, 'GET', `/api/v1/rooms/${s.roomId}/members`, { token: s.outsider.token }), 404, 'room_not_found');
-    expectError(await call(base, 'GET', `/api/v1/rooms/${s.roomId}/members?cursor=eyJhIjoiMDAwMC0wMS0wMSJ9`, { token: s.owner.token }), 400, 'invalid_cursor');
+    expectError(
+      await call(base, 'GET', `/api/v1/rooms/${s.roomId}/members?cursor=eyJhIjoiMDAwMC0wMS0wMSJ9`, { token: s.owner.token }),
+      400,
+      'invalid_cursor',
+    );
   });
 });
 
@@ -95,13 +115,31 @@ describe('add under the policies', () => {
     const [dave, erin] = await Promise.all([tenant.account(), tenant.account()]);
     const res = await add(s.member, s.roomId, [dave.id, erin.id, dave.id, s.admin.id]);
     expectOk(res);
-    expect(res.body.data).toEqual({ status: 'ADDED', added: [dave.id, erin.id], pending: [], alreadyPending: [], alreadyMembers: [s.admin.id] });
+    expect(res.body.data).toEqual({
+      status: 'ADDED',
+      added: [dave.id, erin.id],
+      pending: [],
+      alreadyPending: [],
+      alreadyMembers: [s.admin.id],
+    });
     expect(await members(s.roomId)).toBe(5);
     expect(await memberCount(s.roomId)).toBe(5);
     expect(await roleOf(s.roomId, dave.id)).toBe('MEMBER');
     expectOk(await call(base, 'GET', `/api/v1/rooms/${s.roomId}`, { token: dave.token }));
-    const { rows } = await platform.db.query("select payload from outbox where topic = 'member.added' and payload->>'roomId' = $1", [s.roomId]);
-    expect(rows).toEqual([{ payload: { roomId: s.roomId, accountIds: [dave.id, erin.id], role: 'MEMBER', addedBy: s.member.id, audience: { kind: 'room', roomId: s.roomId } } }]);
+    const { rows } = await platform.db.query("select payload from outbox where topic = 'member.added' and payload->>'roomId' = $1", [
+      s.roomId,
+    ]);
+    expect(rows).toEqual([
+      {
+        payload: {
+          roomId: s.roomId,
+          accountIds: [dave.id, erin.id],
+          role: 'MEMBER',
+          addedBy: s.member.id,
+          audience: { kind: 'room', roomId: s.roomId },
+        },
+      },
+    ]);
 
     const again = await add(s.member, s.roomId, [dave.id]);
     expect(again.body.data).toEqual({ status: 'ADDED', added: [], pending: [], alreadyPending: [], alreadyMembers: [dave.id] });
@@ -157,9 +195,18 @@ describe('add under the policies', () => {
     ]);
     expect(await members(s.roomId)).toBe(3);
     const requestId = res.body.data.pending[0].id;
-    const { rows } = await platform.db.query("select payload from outbox where topic = 'join_request.created' and payload->>'roomId' = $1", [s.roomId]);
+    const { rows } = await platform.db.query(
+      "select payload from outbox where topic = 'join_request.created' and payload->>'roomId' = $1",
+      [s.roomId],
+    );
     expect(rows).toHaveLength(1);
-    expect(rows[0].payload).toMatchObject({ roomId: s.roomId, requestId, accountId: dave.id, requestedBy: s.member.id, audience: { kind: 'accounts' } });
+    expect(rows[0].payload).toMatchObject({
+      roomId: s.roomId,
+      requestId,
+      accountId: dave.id,
+      requestedBy: s.member.id,
+      audience: { kind: 'accounts' },
+    });
     expect(new Set(rows[0].payload.audience.accountIds)).toEqual(new Set([s.owner.id, s.admin.id, s.member.id]));
 
     const again = await add(s.member, s.roomId, [dave.id, erin.id]);
@@ -167,7 +214,9 @@ describe('add under the policies', () => {
     expect(again.body.data.alreadyPending).toEqual([dave.id]);
     expect(again.body.data.pending.map((p: { id: string; accountId: string }) => p.accountId).sort()).toEqual([dave.id, erin.id].sort());
     expect(again.body.data.pending.find((p: { accountId: string }) => p.accountId === dave.id).id).toBe(requestId);
-    expect(await count(platform.db, "select count(*) as n from join_requests where room_id = $1 and status = 'PENDING'", [s.roomId])).toBe(2);
+    expect(await count(platform.db, "select count(*) as n from join_requests where room_id = $1 and status = 'PENDING'", [s.roomId])).toBe(
+      2,
+    );
     expect(await events('join_request.created', s.roomId)).toBe(2);
 
     // The owner adds dave directly: he becomes a member and his pending request is settled.
@@ -188,10 +237,24 @@ describe('add under the policies', () => {
     for (const who of [s.owner, s.member]) {
       const res = await add(who, s.roomId, [dave.id, stranger.id, otherModule.id, newId(), banned.id]);
       expectError(res, 400, 'validation_failed');
-      expect(res.body.error.details.map((d: { location: string }) => d.location)).toEqual(['body.accountIds.1', 'body.accountIds.2', 'body.accountIds.3', 'body.accountIds.4']);
+      expect(res.body.error.details.map((d: { location: string }) => d.location)).toEqual([
+        'body.accountIds.1',
+        'body.accountIds.2',
+        'body.accountIds.3',
+        'body.accountIds.4',
+      ]);
     }
     expectError(await add(s.owner, s.roomId, []), 400, 'validation_failed', 'body.accountIds');
-    expectError(await add(s.owner, s.roomId, Array.from({ length: 101 }, () => newId())), 400, 'validation_failed', 'body.accountIds');
+    expectError(
+      await add(
+        s.owner,
+        s.roomId,
+        Array.from({ length: 101 }, () => newId()),
+      ),
+      400,
+      'validation_failed',
+      'body.accountIds',
+    );
     expectError(await add(s.owner, s.roomId, ['not-a-uuid']), 400, 'validation_failed', 'body.accountIds.0');
     expect(await members(s.roomId)).toBe(3);
     expect(await count(platform.db, 'select count(*) as n from join_requests where room_id = $1', [s.roomId])).toBe(0);
@@ -201,7 +264,8 @@ describe('add under the policies', () => {
     const s = await staffedRoom();
     const dave = await tenant.account();
     expectError(await add(s.outsider, s.roomId, [dave.id]), 404, 'room_not_found');
-    const priv = (await call(base, 'POST', '/api/v1/rooms/private', { token: s.owner.token, body: { accountId: s.member.id } })).body.data.id;
+    const priv = (await call(base, 'POST', '/api/v1/rooms/private', { token: s.owner.token, body: { accountId: s.member.id } })).body.data
+      .id;
     const self = (await call(base, 'POST', '/api/v1/rooms/self', { token: s.owner.token })).body.data.id;
     for (const roomId of [priv, self]) {
       expectError(await add(s.owner, roomId, [dave.id]), 409, 'unsupported_room_type');
@@ -215,7 +279,11 @@ describe('join requests', () => {
   async function withRequests(n: number): Promise<Staff & { requests: Array<{ id: string; accountId: string }> }> {
     const s = await staffedRoom('ALL_MEMBERS_WITH_APPROVAL');
     const people = await Promise.all(Array.from({ length: n }, () => tenant.account()));
-    const res = await add(s.member, s.roomId, people.map((p) => p.id));
+    const res = await add(
+      s.member,
+      s.roomId,
+      people.map((p) => p.id),
+    );
     expectOk(res);
     return { ...s, requests: res.body.data.pending };
   }
@@ -227,7 +295,9 @@ describe('join requests', () => {
     expect(all.body.data.map((r: { id: string }) => r.id)).toEqual(s.requests.map((r) => r.id));
     const first = await call(base, 'GET', `/api/v1/rooms/${s.roomId}/join-requests?limit=2`, { token: s.owner.token });
     expect(first.body.meta.hasMore).toBe(true);
-    const second = await call(base, 'GET', `/api/v1/rooms/${s.roomId}/join-requests?limit=2&cursor=${first.body.meta.nextCursor}`, { token: s.owner.token });
+    const second = await call(base, 'GET', `/api/v1/rooms/${s.roomId}/join-requests?limit=2&cursor=${first.body.meta.nextCursor}`, {
+      token: s.owner.token,
+    });
     expect([...first.body.data, ...second.body.data].map((r: { id: string }) => r.id)).toEqual(s.requests.map((r) => r.id));
     expect(second.body.meta).toMatchObject({ hasMore: false, nextCursor: null });
     expectError(await call(base, 'GET', `/api/v1/rooms/${s.roomId}/join-requests`, { token: s.member.token }), 403, 'forbidden');
@@ -246,7 +316,11 @@ describe('join requests', () => {
     expect(await events('member.added', s.roomId)).toBe(1);
     expect(await events('join_request.approved', s.roomId)).toBe(1);
     for (const action of ['approve', 'reject']) {
-      expectError(await call(base, 'POST', `/api/v1/rooms/${s.roomId}/join-requests/${r1.id}/${action}`, { token: s.owner.token }), 409, 'join_request_resolved');
+      expectError(
+        await call(base, 'POST', `/api/v1/rooms/${s.roomId}/join-requests/${r1.id}/${action}`, { token: s.owner.token }),
+        409,
+        'join_request_resolved',
+      );
     }
 
     const rejected = await call(base, 'POST', `/api/v1/rooms/${s.roomId}/join-requests/${r2.id}/reject`, { token: s.owner.token });
@@ -255,9 +329,15 @@ describe('join requests', () => {
     expect(await roleOf(s.roomId, r2.accountId)).toBeUndefined();
     expect(await memberCount(s.roomId)).toBe(4);
     expect(await events('join_request.rejected', s.roomId)).toBe(1);
-    expectError(await call(base, 'POST', `/api/v1/rooms/${s.roomId}/join-requests/${r2.id}/approve`, { token: s.owner.token }), 409, 'join_request_resolved');
+    expectError(
+      await call(base, 'POST', `/api/v1/rooms/${s.roomId}/join-requests/${r2.id}/approve`, { token: s.owner.token }),
+      409,
+      'join_request_resolved',
+    );
     expect((await call(base, 'GET', `/api/v1/rooms/${s.roomId}/join-requests`, { token: s.owner.token })).body.data).toEqual([]);
-    const { rows } = await platform.db.query('select id, status, resolved_by from join_requests where room_id = $1 order by id', [s.roomId]);
+    const { rows } = await platform.db.query('select id, status, resolved_by from join_requests where room_id = $1 order by id', [
+      s.roomId,
+    ]);
     expect(rows).toEqual([
       { id: r1.id, status: 'APPROVED', resolved_by: s.admin.id },
       { id: r2.id, status: 'REJECTED', resolved_by: s.owner.id },
@@ -269,16 +349,32 @@ describe('join requests', () => {
     const other = await withRequests(1);
     const r = s.requests[0]!;
     for (const action of ['approve', 'reject']) {
-      expectError(await call(base, 'POST', `/api/v1/rooms/${s.roomId}/join-requests/${r.id}/${action}`, { token: s.member.token }), 403, 'forbidden');
-      expectError(await call(base, 'POST', `/api/v1/rooms/${s.roomId}/join-requests/${r.id}/${action}`, { token: s.outsider.token }), 404, 'room_not_found');
-      expectError(await call(base, 'POST', `/api/v1/rooms/${s.roomId}/join-requests/${newId()}/${action}`, { token: s.owner.token }), 404, 'join_request_not_found');
+      expectError(
+        await call(base, 'POST', `/api/v1/rooms/${s.roomId}/join-requests/${r.id}/${action}`, { token: s.member.token }),
+        403,
+        'forbidden',
+      );
+      expectError(
+        await call(base, 'POST', `/api/v1/rooms/${s.roomId}/join-requests/${r.id}/${action}`, { token: s.outsider.token }),
+        404,
+        'room_not_found',
+      );
+      expectError(
+        await call(base, 'POST', `/api/v1/rooms/${s.roomId}/join-requests/${newId()}/${action}`, { token: s.owner.token }),
+        404,
+        'join_request_not_found',
+      );
       expectError(
         await call(base, 'POST', `/api/v1/rooms/${s.roomId}/join-requests/${other.requests[0]!.id}/${action}`, { token: s.owner.token }),
         404,
         'join_request_not_found',
       );
     }
-    expect(await count(platform.db, "select count(*) as n from join_requests where room_id = any($1::uuid[]) and status = 'PENDING'", [[s.roomId, other.roomId]])).toBe(2);
+    expect(
+      await count(platform.db, "select count(*) as n from join_requests where room_id = any($1::uuid[]) and status = 'PENDING'", [
+        [s.roomId, other.roomId],
+      ]),
+    ).toBe(2);
     expect(await members(s.roomId)).toBe(3);
   });
 
@@ -286,7 +382,12 @@ describe('join requests', () => {
     const s = await withRequests(1);
     const r = s.requests[0]!;
     await platform.db.query("update accounts set status = 'BANNED' where id = $1", [r.accountId]);
-    expectError(await call(base, 'POST', `/api/v1/rooms/${s.roomId}/join-requests/${r.id}/approve`, { token: s.owner.token }), 400, 'validation_failed', 'path.requestId');
+    expectError(
+      await call(base, 'POST', `/api/v1/rooms/${s.roomId}/join-requests/${r.id}/approve`, { token: s.owner.token }),
+      400,
+      'validation_failed',
+      'path.requestId',
+    );
     expect(await roleOf(s.roomId, r.accountId)).toBeUndefined();
     expect((await platform.db.query('select status from join_requests where id = $1', [r.id])).rows[0].status).toBe('PENDING');
   });
@@ -300,9 +401,20 @@ describe('roles', () => {
     expect(res.body.data).toMatchObject({ accountId: s.member.id, role: 'ADMIN' });
     expect(await roleOf(s.roomId, s.member.id)).toBe('ADMIN');
     expectOk(await setRole(s.owner, s.roomId, s.member.id, 'ADMIN'));
-    const { rows } = await platform.db.query("select payload from outbox where topic = 'member.role_changed' and payload->>'roomId' = $1", [s.roomId]);
+    const { rows } = await platform.db.query("select payload from outbox where topic = 'member.role_changed' and payload->>'roomId' = $1", [
+      s.roomId,
+    ]);
     expect(rows).toEqual([
-      { payload: { roomId: s.roomId, accountId: s.member.id, role: 'ADMIN', previousRole: 'MEMBER', changedBy: s.owner.id, audience: { kind: 'room', roomId: s.roomId } } },
+      {
+        payload: {
+          roomId: s.roomId,
+          accountId: s.member.id,
+          role: 'ADMIN',
+          previousRole: 'MEMBER',
+          changedBy: s.owner.id,
+          audience: { kind: 'room', roomId: s.roomId },
+        },
+      },
     ]);
   });
 
@@ -343,7 +455,10 @@ describe('leave', () => {
     expectError(await call(base, 'GET', `/api/v1/rooms/${s.roomId}`, { token: s.member.token }), 404, 'room_not_found');
     expect((await call(base, 'GET', '/api/v1/rooms', { token: s.member.token })).body.data).toEqual([]);
     expectError(await leave(s.member, s.roomId), 404, 'room_not_found');
-    const { rows } = await platform.db.query("select payload->'audience' as audience from outbox where topic = 'member.left' and payload->>'roomId' = $1 order by id", [s.roomId]);
+    const { rows } = await platform.db.query(
+      "select payload->'audience' as audience from outbox where topic = 'member.left' and payload->>'roomId' = $1 order by id",
+      [s.roomId],
+    );
     expect(rows).toEqual([{ audience: { kind: 'room', roomId: s.roomId } }, { audience: { kind: 'accounts', accountIds: [s.member.id] } }]);
   });
 

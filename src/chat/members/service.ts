@@ -13,7 +13,16 @@ import { accountsAudience, emit, roomAudience } from '../events/emit.js';
 import { isManager, membershipOf, refuseFixedType, requireManager, requireOwner } from '../rooms/membership.js';
 import { insertMembers, type Page, type RoomService } from '../rooms/service.js';
 import type { RoomRole } from '../rooms/views.js';
-import { joinRequestSelect, joinRequestView, memberSelect, memberView, type JoinRequestRow, type JoinRequestView, type MemberRow, type MemberView } from './views.js';
+import {
+  joinRequestSelect,
+  joinRequestView,
+  memberSelect,
+  memberView,
+  type JoinRequestRow,
+  type JoinRequestView,
+  type MemberRow,
+  type MemberView,
+} from './views.js';
 
 export interface PageQuery {
   limit?: number;
@@ -51,7 +60,10 @@ export class MemberService {
     }
     await membershipOf(this.deps.sql, caller, roomId);
     params.push(limit + 1);
-    const { rows } = await this.deps.sql.query<MemberRow & { joined_at: Date }>(`${sql} order by m.joined_at, m.account_id limit $${params.length}`, params);
+    const { rows } = await this.deps.sql.query<MemberRow & { joined_at: Date }>(
+      `${sql} order by m.joined_at, m.account_id limit $${params.length}`,
+      params,
+    );
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
     const now = this.deps.clock.now();
@@ -79,7 +91,13 @@ export class MemberService {
       [roomId, ids],
     );
     const presentIds = new Set(present.map((r) => r.account_id));
-    await this.rooms.checkAddable(caller, ids.filter((id) => !presentIds.has(id)), before.type === 'CROSS_MODULE', 'body.accountIds', { requested });
+    await this.rooms.checkAddable(
+      caller,
+      ids.filter((id) => !presentIds.has(id)),
+      before.type === 'CROSS_MODULE',
+      'body.accountIds',
+      { requested },
+    );
 
     const result = await inTransaction(this.deps.sql, async (client) => {
       // The role or policy may have changed since the checks above; the locked row decides.
@@ -94,7 +112,14 @@ export class MemberService {
 
   private async addDirectly(client: SqlClient, caller: Caller, roomId: string, ids: string[]): Promise<AddMembersResult> {
     const now = this.deps.clock.now();
-    const inserted = new Set(await insertMembers(client, roomId, ids.map((accountId) => ({ accountId, role: 'MEMBER' as const })), now));
+    const inserted = new Set(
+      await insertMembers(
+        client,
+        roomId,
+        ids.map((accountId) => ({ accountId, role: 'MEMBER' as const })),
+        now,
+      ),
+    );
     const added = ids.filter((id) => inserted.has(id));
     if (added.length > 0) {
       await client.query('update rooms set member_count = member_count + $2 where id = $1', [roomId, added.length]);
@@ -126,7 +151,12 @@ export class MemberService {
     if (made.length > 0) {
       const audience = accountsAudience(await this.requestAudience(client, roomId, caller.accountId));
       for (const r of made) {
-        await emit(client, 'join_request.created', { roomId, requestId: r.id, accountId: r.account_id, requestedBy: caller.accountId }, audience);
+        await emit(
+          client,
+          'join_request.created',
+          { roomId, requestId: r.id, accountId: r.account_id, requestedBy: caller.accountId },
+          audience,
+        );
       }
     }
     const { rows: pending } = await client.query<JoinRequestRow>(
@@ -158,7 +188,10 @@ export class MemberService {
       const m = await membershipOf(client, caller, roomId, true);
       refuseFixedType(m, 'have its roles changed');
       requireOwner(m, 'change member roles');
-      const { rows } = await client.query<{ role: RoomRole }>('select role from room_members where room_id = $1 and account_id = $2', [roomId, accountId]);
+      const { rows } = await client.query<{ role: RoomRole }>('select role from room_members where room_id = $1 and account_id = $2', [
+        roomId,
+        accountId,
+      ]);
       const target = rows[0];
       if (!target) throw chatErrors.notFound('Member', 'member_not_found');
       if (target.role === role) return false;
@@ -166,7 +199,12 @@ export class MemberService {
         throw lastOwner('The last owner cannot be demoted; make another member OWNER first.');
       }
       await client.query('update room_members set role = $3 where room_id = $1 and account_id = $2', [roomId, accountId, role]);
-      await emit(client, 'member.role_changed', { roomId, accountId, role, previousRole: target.role, changedBy: caller.accountId }, roomAudience(roomId));
+      await emit(
+        client,
+        'member.role_changed',
+        { roomId, accountId, role, previousRole: target.role, changedBy: caller.accountId },
+        roomAudience(roomId),
+      );
       return true;
     });
     if (changed) this.deps.queues.requestOutboxDrain();
@@ -236,9 +274,16 @@ export class MemberService {
       const m = await membershipOf(client, caller, roomId, true);
       requireManager(m, 'approve join requests');
       const request = await this.pendingRequest(client, roomId, requestId);
-      await this.rooms.checkAddable(caller, [request.account_id], m.type === 'CROSS_MODULE', 'path.requestId', { single: true, db: client });
+      await this.rooms.checkAddable(caller, [request.account_id], m.type === 'CROSS_MODULE', 'path.requestId', {
+        single: true,
+        db: client,
+      });
       const now = this.deps.clock.now();
-      await client.query(`update join_requests set status = 'APPROVED', resolved_at = $2, resolved_by = $3 where id = $1`, [requestId, now, caller.accountId]);
+      await client.query(`update join_requests set status = 'APPROVED', resolved_at = $2, resolved_by = $3 where id = $1`, [
+        requestId,
+        now,
+        caller.accountId,
+      ]);
       const added = await insertMembers(client, roomId, [{ accountId: request.account_id, role: 'MEMBER' }], now);
       if (added.length > 0) {
         await client.query('update rooms set member_count = member_count + 1 where id = $1', [roomId]);
@@ -277,14 +322,19 @@ export class MemberService {
     return { requestId, status: 'REJECTED' };
   }
 
-  private async pendingRequest(client: SqlClient, roomId: string, requestId: string): Promise<{ account_id: string; requested_by: string }> {
+  private async pendingRequest(
+    client: SqlClient,
+    roomId: string,
+    requestId: string,
+  ): Promise<{ account_id: string; requested_by: string }> {
     const { rows } = await client.query<{ account_id: string; requested_by: string; status: string }>(
       'select account_id, requested_by, status from join_requests where id = $1 and room_id = $2 for update',
       [requestId, roomId],
     );
     const request = rows[0];
     if (!request) throw requestNotFound();
-    if (request.status !== 'PENDING') throw chatErrors.conflict('join_request_resolved', `The join request was already resolved (${request.status}).`);
+    if (request.status !== 'PENDING')
+      throw chatErrors.conflict('join_request_resolved', `The join request was already resolved (${request.status}).`);
     return request;
   }
 
@@ -302,4 +352,3 @@ export class MemberService {
     return memberView(rows[0], caller.accountId, this.deps.clock.now());
   }
 }
-

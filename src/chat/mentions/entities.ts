@@ -16,7 +16,10 @@ export const MentionEntity = defineEntity({
   },
   // Given as DDL (descending columns, a partial index), matched by name; the schema check compares the text.
   indexes: [
-    { name: 'mentions_inbox', expression: 'CREATE INDEX mentions_inbox ON mentions USING btree (account_id, created_at DESC, message_id DESC)' },
+    {
+      name: 'mentions_inbox',
+      expression: 'CREATE INDEX mentions_inbox ON mentions USING btree (account_id, created_at DESC, message_id DESC)',
+    },
     { name: 'mentions_unread', properties: ['accountId', 'roomId', 'seq'], where: '(read_at IS NULL)' },
   ],
 });

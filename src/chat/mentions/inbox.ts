@@ -75,7 +75,12 @@ export class MentionInboxService {
       read: row.read,
       mentionedAt: row.mentioned_at.toISOString(),
     }));
-    await attachThreadInfo(this.deps.sql, caller.accountId, items.map((i) => i.message), rootsWithReplies(page));
+    await attachThreadInfo(
+      this.deps.sql,
+      caller.accountId,
+      items.map((i) => i.message),
+      rootsWithReplies(page),
+    );
     const last = page[page.length - 1];
     return { items, hasMore, nextCursor: hasMore && last ? encodeCursor({ a: last.mentioned_at.toISOString(), i: last.id }, list) : null };
   }
@@ -98,7 +103,13 @@ export class MentionInboxService {
       );
       const row = rows[0];
       if (!row) throw chatErrors.notFound('Mention', 'mention_not_found');
-      if (row.marked) await emit(client, 'mention.read', { accountId: caller.accountId, roomId: row.room_id, messageIds: [messageId] }, accountsAudience([caller.accountId]));
+      if (row.marked)
+        await emit(
+          client,
+          'mention.read',
+          { accountId: caller.accountId, roomId: row.room_id, messageIds: [messageId] },
+          accountsAudience([caller.accountId]),
+        );
       return row.marked;
     });
     if (changed) this.deps.queues.requestOutboxDrain();
@@ -117,7 +128,13 @@ export class MentionInboxService {
         [caller.accountId, roomId ?? null, this.deps.clock.now()],
       );
       const ids = rows.map((r) => r.message_id);
-      if (ids.length > 0) await emit(client, 'mention.read', { accountId: caller.accountId, roomId: roomId ?? null, messageIds: ids }, accountsAudience([caller.accountId]));
+      if (ids.length > 0)
+        await emit(
+          client,
+          'mention.read',
+          { accountId: caller.accountId, roomId: roomId ?? null, messageIds: ids },
+          accountsAudience([caller.accountId]),
+        );
       return ids.length;
     });
     if (marked > 0) this.deps.queues.requestOutboxDrain();

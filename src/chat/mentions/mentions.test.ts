@@ -29,7 +29,8 @@ async function named(who: TestAccount, prefix = 'user'): Promise<string> {
 const mentionsOf = (who: TestAccount) => count(platform.db, 'select count(*) as n from mentions where account_id = $1', [who.id]);
 const inbox = (who: TestAccount, query = '') => fx.api(who, 'GET', `/me/mentions${query}`);
 const roomOf = async (who: TestAccount, roomId: string) => (await fx.api(who, 'GET', `/rooms/${roomId}`)).body.data;
-const sendText = (who: TestAccount, roomId: string, body: Record<string, unknown>) => fx.api(who, 'POST', `/rooms/${roomId}/messages`, body);
+const sendText = (who: TestAccount, roomId: string, body: Record<string, unknown>) =>
+  fx.api(who, 'POST', `/rooms/${roomId}/messages`, body);
 
 async function castWithNames(): Promise<RoomCast & { memberName: string; adminName: string; outsiderName: string }> {
   const c = await fx.cast();
@@ -55,7 +56,7 @@ describe('parsing on send', () => {
     expect(await mentionsOf(c.outsider)).toBe(0);
     const [event] = await fx.payloads('mention.created', res.body.data.id);
     expect(event).toMatchObject({ roomId: c.roomId, messageId: res.body.data.id, senderId: c.owner.id });
-    expect(((event!.audience as { accountIds: string[] }).accountIds).sort()).toEqual([c.member.id, c.admin.id].sort());
+    expect((event!.audience as { accountIds: string[] }).accountIds.sort()).toEqual([c.member.id, c.admin.id].sort());
   });
 
   test('a text without @ has no entities and writes no mention; a self-mention is an entity that notifies nobody', async () => {
@@ -125,7 +126,11 @@ describe('counts, inbox and marks', () => {
     const first = await inbox(c.member, '?limit=2');
     expectOk(first);
     expect(first.body.data.map((i: { message: { id: string } }) => i.message.id)).toEqual([sent[2]!.id, sent[1]!.id]);
-    expect(first.body.data[0]).toMatchObject({ read: false, room: { id: c.roomId, type: 'GROUP', name: 'Fixture' }, message: { text: `@${c.memberName} number 2` } });
+    expect(first.body.data[0]).toMatchObject({
+      read: false,
+      room: { id: c.roomId, type: 'GROUP', name: 'Fixture' },
+      message: { text: `@${c.memberName} number 2` },
+    });
     expect(first.body.meta.hasMore).toBe(true);
     const next = await inbox(c.member, `?limit=2&cursor=${encodeURIComponent(first.body.meta.nextCursor)}`);
     expect(next.body.data.map((i: { message: { id: string } }) => i.message.id)).toEqual([sent[0]!.id]);
@@ -134,7 +139,10 @@ describe('counts, inbox and marks', () => {
     expectOk(await fx.api(c.member, 'POST', `/me/mentions/${sent[1]!.id}/read`));
     expectOk(await fx.api(c.member, 'POST', `/me/mentions/${sent[1]!.id}/read`));
     expect(await fx.events('mention.read', { roomId: c.roomId })).toBe(1);
-    expect((await inbox(c.member, '?unreadOnly=true')).body.data.map((i: { message: { id: string } }) => i.message.id)).toEqual([sent[2]!.id, sent[0]!.id]);
+    expect((await inbox(c.member, '?unreadOnly=true')).body.data.map((i: { message: { id: string } }) => i.message.id)).toEqual([
+      sent[2]!.id,
+      sent[0]!.id,
+    ]);
     expect((await roomOf(c.member, c.roomId)).mentionCount).toBe(2);
     expectError(await fx.api(c.admin, 'POST', `/me/mentions/${sent[1]!.id}/read`), 404, 'mention_not_found');
 
@@ -159,7 +167,9 @@ describe('edit and recall', () => {
     const c = await castWithNames();
     const m = await fx.send(c.owner, c.roomId, `@${c.memberName} and @${c.adminName}`);
     expectOk(await fx.api(c.admin, 'POST', `/me/mentions/${m.id}/read`));
-    const edited = await fx.api(c.owner, 'PATCH', `/rooms/${c.roomId}/messages/${m.id}`, { text: `only @${c.adminName} now, <@${c.outsider.id}>` });
+    const edited = await fx.api(c.owner, 'PATCH', `/rooms/${c.roomId}/messages/${m.id}`, {
+      text: `only @${c.adminName} now, <@${c.outsider.id}>`,
+    });
     expectOk(edited);
     expect(edited.body.data.entities).toEqual([{ type: 'mention', offset: 5, length: c.adminName.length + 1, accountId: c.admin.id }]);
     expect(await mentionsOf(c.member)).toBe(0);

@@ -18,7 +18,8 @@ export interface MentionCandidate {
 
 // `<@uuid>`, or `@name` not preceded by a name character (so mail addresses are not mentions) and not followed by
 // one (so a name longer than a username is no mention of its first 32 characters).
-const mentionPattern = /<@([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})>|(?<![A-Za-z0-9._-])@([A-Za-z0-9][A-Za-z0-9._-]{1,31})(?![A-Za-z0-9._-])/g;
+const mentionPattern =
+  /<@([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})>|(?<![A-Za-z0-9._-])@([A-Za-z0-9][A-Za-z0-9._-]{1,31})(?![A-Za-z0-9._-])/g;
 
 /** The most mentions one text may resolve; the rest of a longer list stays plain text. */
 export const MAX_MENTIONS = 100;

@@ -31,7 +31,10 @@ export async function recordMentions(client: SqlClient, message: StoredMessage, 
 /** An edit: the new text's mentions replace the old ones (new ones notify, removed ones are withdrawn). */
 export async function recomputeMentions(client: SqlClient, message: StoredMessage, text: string): Promise<MentionEntity[] | null> {
   const { rows } = await client.query<{ entities: MentionEntity[] | null }>(recordMentionsSql, [
-    message.id, message.room_id, message.sender_id, JSON.stringify(mentionCandidates(text)),
+    message.id,
+    message.room_id,
+    message.sender_id,
+    JSON.stringify(mentionCandidates(text)),
   ]);
   return rows[0]?.entities ?? null;
 }

@@ -5,23 +5,36 @@ import { chatError, chatErrors } from '../errors.js';
 import { hiddenForMeColumn, messageColumns, type MessageRow } from './views.js';
 
 export const messageErrors = {
-  recalled: () => chatErrors.conflict('message_recalled', 'The message was recalled; it can no longer be edited, reacted to, pinned or snapped.'),
+  recalled: () =>
+    chatErrors.conflict('message_recalled', 'The message was recalled; it can no longer be edited, reacted to, pinned or snapped.'),
   editWindowExpired: (seconds: number) =>
     chatErrors.conflict('edit_window_expired', `A message can be edited only within ${seconds} seconds of sending.`),
   snapNotFound: () => chatErrors.notFound('A snap-to-top message', 'snap_not_found'),
   /** Forwarded ids that are not messages of the source room, by their place in body.messageIds. */
   forwardNotFound: (indexes: number[]) =>
-    chatError(404, 'message_not_found', 'Some of body.messageIds are not messages of the source room.', indexes.map((i) => ({
-      location: `body.messageIds[${i}]`,
-      message: 'is not a message of the source room',
-    }))),
+    chatError(
+      404,
+      'message_not_found',
+      'Some of body.messageIds are not messages of the source room.',
+      indexes.map((i) => ({
+        location: `body.messageIds[${i}]`,
+        message: 'is not a message of the source room',
+      })),
+    ),
   forwardRecalled: (indexes: number[]) =>
-    chatError(409, 'message_recalled', 'Some of body.messageIds were recalled and cannot be forwarded.', indexes.map((i) => ({
-      location: `body.messageIds[${i}]`,
-      message: 'was recalled',
-    }))),
+    chatError(
+      409,
+      'message_recalled',
+      'Some of body.messageIds were recalled and cannot be forwarded.',
+      indexes.map((i) => ({
+        location: `body.messageIds[${i}]`,
+        message: 'was recalled',
+      })),
+    ),
   sourceRoomNotFound: () =>
-    chatError(404, 'room_not_found', 'The source room was not found.', [{ location: 'body.fromRoomId', message: 'names no room the caller is a member of' }]),
+    chatError(404, 'room_not_found', 'The source room was not found.', [
+      { location: 'body.fromRoomId', message: 'names no room the caller is a member of' },
+    ]),
 };
 
 type Queryable = SqlPool | SqlClient;

@@ -14,7 +14,14 @@ export interface MessageActionServices {
 export function messageActionHandlers(
   s: MessageActionServices,
 ): ChatFeatureHandlers<
-  'editMessage' | 'hideMessage' | 'restoreMessage' | 'recallMessage' | 'listReactions' | 'addReaction' | 'removeReaction' | 'forwardMessages'
+  | 'editMessage'
+  | 'hideMessage'
+  | 'restoreMessage'
+  | 'recallMessage'
+  | 'listReactions'
+  | 'addReaction'
+  | 'removeReaction'
+  | 'forwardMessages'
 > {
   return {
     async editMessage({ params, body }, ctx) {

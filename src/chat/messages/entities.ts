@@ -42,7 +42,8 @@ export const MessageEntity = defineEntity({
     },
     {
       name: 'messages_active_threads',
-      expression: 'CREATE INDEX messages_active_threads ON messages USING btree (room_id, last_reply_at DESC, id DESC) WHERE ((reply_count > 0) AND (thread_root_id IS NULL))',
+      expression:
+        'CREATE INDEX messages_active_threads ON messages USING btree (room_id, last_reply_at DESC, id DESC) WHERE ((reply_count > 0) AND (thread_root_id IS NULL))',
     },
     {
       name: 'messages_search',
@@ -74,9 +75,7 @@ export const MessageHideEntity = defineEntity({
     roomId: p.uuid().fieldName('room_id'),
     hiddenAt: p.datetime().fieldName('hidden_at'),
   },
-  indexes: [
-    { name: 'message_hides_room', properties: ['accountId', 'roomId'] },
-  ],
+  indexes: [{ name: 'message_hides_room', properties: ['accountId', 'roomId'] }],
 });
 export type MessageHide = InferEntity<typeof MessageHideEntity>;
 

@@ -26,11 +26,19 @@ interface Msg {
 }
 
 const messagesIn = (roomId: string) => count(platform.db, 'select count(*) as n from messages where room_id = $1', [roomId]);
-const lastSeq = async (roomId: string) => Number((await platform.db.query('select last_seq from rooms where id = $1', [roomId])).rows[0].last_seq);
+const lastSeq = async (roomId: string) =>
+  Number((await platform.db.query('select last_seq from rooms where id = $1', [roomId])).rows[0].last_seq);
 const createdEvents = (roomId: string) => fx.events('message.created', { roomId });
 
 /** Alice is in both rooms, Bob only in the source room, Carol only in the target room. */
-async function twoRooms(): Promise<{ alice: TestAccount; bob: TestAccount; carol: TestAccount; source: string; target: string; sent: string[] }> {
+async function twoRooms(): Promise<{
+  alice: TestAccount;
+  bob: TestAccount;
+  carol: TestAccount;
+  source: string;
+  target: string;
+  sent: string[];
+}> {
   const [alice, bob, carol] = await Promise.all([tenant.account(), tenant.account(), tenant.account()]);
   const source = await fx.room(bob, [alice]);
   const target = await fx.room(carol, [alice]);
@@ -41,7 +49,11 @@ async function twoRooms(): Promise<{ alice: TestAccount; bob: TestAccount; carol
 }
 
 /** Everything a forward could have changed in the target room. */
-const snapshot = async (roomId: string) => ({ messages: await messagesIn(roomId), seq: await lastSeq(roomId), events: await createdEvents(roomId) });
+const snapshot = async (roomId: string) => ({
+  messages: await messagesIn(roomId),
+  seq: await lastSeq(roomId),
+  events: await createdEvents(roomId),
+});
 
 describe('forward', () => {
   test('copies in the order given, sent by the caller, with forwardedFrom, the next sequence numbers and one event each', async () => {
@@ -52,16 +64,29 @@ describe('forward', () => {
     const copies: Msg[] = res.body.data;
     expect(copies.map((m) => m.text)).toEqual(['s2', 's0']);
     for (const [i, m] of copies.entries()) {
-      expect(m).toMatchObject({ roomId: r.target, senderId: r.alice.id, recalled: false, hiddenForMe: false, editedAt: null, threadRootId: null });
+      expect(m).toMatchObject({
+        roomId: r.target,
+        senderId: r.alice.id,
+        recalled: false,
+        hiddenForMe: false,
+        editedAt: null,
+        threadRootId: null,
+      });
       expect(m.forwardedFrom).toEqual({ roomId: r.source, messageId: [r.sent[2], r.sent[0]][i] });
     }
     expect(res.body.meta).toMatchObject({ hasMore: false, nextCursor: null });
     expect(await lastSeq(r.target)).toBe(seqBefore + 2);
-    const { rows } = await platform.db.query('select id, seq from messages where room_id = $1 and forwarded_from_message_id is not null order by seq', [r.target]);
+    const { rows } = await platform.db.query(
+      'select id, seq from messages where room_id = $1 and forwarded_from_message_id is not null order by seq',
+      [r.target],
+    );
     expect(rows.map((x) => x.id)).toEqual(copies.map((m) => m.id));
     expect(rows.map((x) => Number(x.seq))).toEqual([seqBefore + 1, seqBefore + 2]);
     // The copies read back with their origin, and appear at the end of the room's scroll for its members.
-    expect((await fx.api(r.carol, 'GET', `/rooms/${r.target}/messages/${copies[0]!.id}`)).body.data.forwardedFrom).toEqual({ roomId: r.source, messageId: r.sent[2] });
+    expect((await fx.api(r.carol, 'GET', `/rooms/${r.target}/messages/${copies[0]!.id}`)).body.data.forwardedFrom).toEqual({
+      roomId: r.source,
+      messageId: r.sent[2],
+    });
     const page = await fx.api(r.carol, 'GET', `/rooms/${r.target}/messages`);
     expect(page.body.data.map((m: Msg) => m.text)).toEqual(['already here', 's2', 's0']);
     const events = await fx.payloads('message.created', copies[1]!.id);
@@ -84,14 +109,22 @@ describe('forward', () => {
     const before = await snapshot(r.target);
     const res = await fx.api(r.carol, 'POST', `/rooms/${r.target}/forward`, { fromRoomId: r.source, messageIds: [r.sent[0]] });
     expectError(res, 404, 'room_not_found', 'body.fromRoomId');
-    expectError(await fx.api(r.carol, 'POST', `/rooms/${r.target}/forward`, { fromRoomId: newId(), messageIds: [r.sent[0]] }), 404, 'room_not_found');
+    expectError(
+      await fx.api(r.carol, 'POST', `/rooms/${r.target}/forward`, { fromRoomId: newId(), messageIds: [r.sent[0]] }),
+      404,
+      'room_not_found',
+    );
     expect(await snapshot(r.target)).toEqual(before);
   });
 
   test('into a room the caller is not in: 404 room_not_found, nothing created', async () => {
     const r = await twoRooms();
     const before = await snapshot(r.target);
-    expectError(await fx.api(r.bob, 'POST', `/rooms/${r.target}/forward`, { fromRoomId: r.source, messageIds: [r.sent[0]] }), 404, 'room_not_found');
+    expectError(
+      await fx.api(r.bob, 'POST', `/rooms/${r.target}/forward`, { fromRoomId: r.source, messageIds: [r.sent[0]] }),
+      404,
+      'room_not_found',
+    );
     expect(await snapshot(r.target)).toEqual(before);
   });
 
@@ -99,7 +132,10 @@ describe('forward', () => {
     const r = await twoRooms();
     const elsewhere = (await fx.send(r.carol, r.target, 'in target')).id;
     const before = await snapshot(r.target);
-    const res = await fx.api(r.alice, 'POST', `/rooms/${r.target}/forward`, { fromRoomId: r.source, messageIds: [r.sent[0], elsewhere, newId()] });
+    const res = await fx.api(r.alice, 'POST', `/rooms/${r.target}/forward`, {
+      fromRoomId: r.source,
+      messageIds: [r.sent[0], elsewhere, newId()],
+    });
     expectError(res, 404, 'message_not_found', ['body.messageIds[1]', 'body.messageIds[2]']);
     expect(res.body.error.details).toHaveLength(2);
     expect(await snapshot(r.target)).toEqual(before);
@@ -120,8 +156,18 @@ describe('forward', () => {
     const path = `/rooms/${r.target}/forward`;
     const ids = Array.from({ length: 51 }, () => newId());
     expectError(await fx.api(r.alice, 'POST', path, { fromRoomId: r.source, messageIds: [] }), 400, 'validation_failed', 'body.messageIds');
-    expectError(await fx.api(r.alice, 'POST', path, { fromRoomId: r.source, messageIds: ids }), 400, 'validation_failed', 'body.messageIds');
-    expectError(await fx.api(r.alice, 'POST', path, { fromRoomId: r.source, messageIds: [r.sent[0], r.sent[0]] }), 400, 'validation_failed', 'body.messageIds');
+    expectError(
+      await fx.api(r.alice, 'POST', path, { fromRoomId: r.source, messageIds: ids }),
+      400,
+      'validation_failed',
+      'body.messageIds',
+    );
+    expectError(
+      await fx.api(r.alice, 'POST', path, { fromRoomId: r.source, messageIds: [r.sent[0], r.sent[0]] }),
+      400,
+      'validation_failed',
+      'body.messageIds',
+    );
     expectError(
       await fx.api(r.alice, 'POST', path, { fromRoomId: r.source, messageIds: [r.sent[0], r.sent[0]!.toUpperCase()] }),
       400,
@@ -129,7 +175,12 @@ describe('forward', () => {
       // ids are lower-cased before validation (one uuid rule), so these two are the same id repeated
       'body.messageIds',
     );
-    expectError(await fx.api(r.alice, 'POST', path, { fromRoomId: 'nope', messageIds: [r.sent[0]] }), 400, 'validation_failed', 'body.fromRoomId');
+    expectError(
+      await fx.api(r.alice, 'POST', path, { fromRoomId: 'nope', messageIds: [r.sent[0]] }),
+      400,
+      'validation_failed',
+      'body.fromRoomId',
+    );
     expectError(await fx.api(r.alice, 'POST', path, { messageIds: [r.sent[0]] }), 400, 'validation_failed', 'body.fromRoomId');
     expectError(await fx.api(r.alice, 'POST', path, { fromRoomId: r.source, messageIds: ['x'] }), 400, 'validation_failed');
     expect(await snapshot(r.target)).toEqual(before);
@@ -148,7 +199,9 @@ describe('forward', () => {
     const r = await twoRooms();
     const start = await lastSeq(r.target);
     const work = [
-      ...Array.from({ length: 5 }, () => fx.api(r.alice, 'POST', `/rooms/${r.target}/forward`, { fromRoomId: r.source, messageIds: r.sent })),
+      ...Array.from({ length: 5 }, () =>
+        fx.api(r.alice, 'POST', `/rooms/${r.target}/forward`, { fromRoomId: r.source, messageIds: r.sent }),
+      ),
       ...Array.from({ length: 5 }, (_, i) => fx.api(r.carol, 'POST', `/rooms/${r.target}/messages`, { text: `c${i}` })),
     ];
     for (const res of await Promise.all(work)) expect([200, 201]).toContain(res.status);

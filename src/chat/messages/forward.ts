@@ -74,7 +74,15 @@ export class ForwardService {
       const recalled = ids.flatMap((id, i) => (found.get(id) ? [i] : []));
       if (recalled.length > 0) throw messageErrors.forwardRecalled(recalled);
       const firstSeq = bump.rows[0].last_seq - ids.length + 1;
-      const copies = await client.query<MessageRow>(copySql, [roomId, firstSeq, caller.accountId, now, fromRoomId, ids.map(() => newId()), ids]);
+      const copies = await client.query<MessageRow>(copySql, [
+        roomId,
+        firstSeq,
+        caller.accountId,
+        now,
+        fromRoomId,
+        ids.map(() => newId()),
+        ids,
+      ]);
       if (copies.rows.length !== ids.length) throw new Error('forward copied fewer messages than it checked');
       return copies.rows;
     });

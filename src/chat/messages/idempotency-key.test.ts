@@ -23,9 +23,14 @@ async function newRoom(owner: TestAccount): Promise<string> {
   return res.body.data.id;
 }
 const send = (who: TestAccount, roomId: string, body: Record<string, unknown>, key?: string) =>
-  call(base, 'POST', `/api/v1/rooms/${roomId}/messages`, { token: who.token, body, ...(key === undefined ? {} : { headers: { 'idempotency-key': key } }) });
+  call(base, 'POST', `/api/v1/rooms/${roomId}/messages`, {
+    token: who.token,
+    body,
+    ...(key === undefined ? {} : { headers: { 'idempotency-key': key } }),
+  });
 const messagesIn = (roomId: string) => count(platform.db, 'select count(*) as n from messages where room_id = $1', [roomId]);
-const eventsIn = (roomId: string) => count(platform.db, "select count(*) as n from outbox where topic = 'message.created' and payload->>'roomId' = $1", [roomId]);
+const eventsIn = (roomId: string) =>
+  count(platform.db, "select count(*) as n from outbox where topic = 'message.created' and payload->>'roomId' = $1", [roomId]);
 
 /** Writes one request on a raw socket and closes it at once: the server handles it, the client never reads the answer. */
 function sendAndHangUp(url: string, path: string, token: string, key: string, body: unknown): Promise<void> {
@@ -110,7 +115,9 @@ describe('Idempotency-Key on sendMessage', () => {
     const roomId = await newRoom(alice);
     await sendAndHangUp(base, `/api/v1/rooms/${roomId}/messages`, alice.token, 'ik-lost', { text: 'did it arrive?' });
     // The server handles the request although nobody reads the answer.
-    const stored = await eventually(async () => (await platform.db.query('select id from messages where room_id = $1', [roomId])).rows[0]?.id as string | undefined);
+    const stored = await eventually(
+      async () => (await platform.db.query('select id from messages where room_id = $1', [roomId])).rows[0]?.id as string | undefined,
+    );
     const retry = await send(alice, roomId, { text: 'did it arrive?' }, 'ik-lost');
     expectOk(retry, 201);
     expect(retry.body.data.id).toBe(stored);

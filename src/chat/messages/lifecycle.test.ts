@@ -48,7 +48,13 @@ describe('edit', () => {
     clock.advance(60_000);
     const res = await fx.api(c.member, 'PATCH', `/rooms/${c.roomId}/messages/${m.id}`, { text: 'second' });
     expectOk(res);
-    expect(res.body.data).toMatchObject({ id: m.id, text: 'second', editedAt: clock.now().toISOString(), recalled: false, createdAt: m.createdAt });
+    expect(res.body.data).toMatchObject({
+      id: m.id,
+      text: 'second',
+      editedAt: clock.now().toISOString(),
+      recalled: false,
+      createdAt: m.createdAt,
+    });
     const got = await fx.api(c.owner, 'GET', `/rooms/${c.roomId}/messages/${m.id}`);
     expect(got.body.data.text).toBe('second');
     const [event] = await fx.payloads('message.edited', m.id);
@@ -85,7 +91,12 @@ describe('edit', () => {
     expectError(await fx.api(c.member, 'PATCH', path, {}), 400, 'validation_failed', 'body.text');
     expectError(await fx.api(c.member, 'PATCH', path, { text: 'ok', extra: 1 }), 400, 'validation_failed', 'body.extra');
     expectError(await fx.api(c.member, 'PATCH', path, { text: 5 }), 400, 'validation_failed', 'body.text');
-    expectError(await fx.api(c.member, 'PATCH', `/rooms/${c.roomId}/messages/not-a-uuid`, { text: 'x' }), 400, 'validation_failed', 'path.messageId');
+    expectError(
+      await fx.api(c.member, 'PATCH', `/rooms/${c.roomId}/messages/not-a-uuid`, { text: 'x' }),
+      400,
+      'validation_failed',
+      'path.messageId',
+    );
     expect(await row(m.id)).toMatchObject({ text: 'keep', edited_at: null });
   });
 
@@ -129,7 +140,7 @@ describe('edit', () => {
 });
 
 describe('hide and restore', () => {
-  test('hide is for the caller only: hiddenForMe, left out of the caller\'s scroll, one event to the caller', async () => {
+  test("hide is for the caller only: hiddenForMe, left out of the caller's scroll, one event to the caller", async () => {
     const c = await fx.cast();
     const [m1, m2] = [await fx.send(c.owner, c.roomId, 'one'), await fx.send(c.owner, c.roomId, 'two')];
     const res = await fx.api(c.member, 'DELETE', `/rooms/${c.roomId}/messages/${m1.id}`);
@@ -138,9 +149,14 @@ describe('hide and restore', () => {
     expect((await fx.api(c.member, 'GET', `/rooms/${c.roomId}/messages/${m1.id}`)).body.data.hiddenForMe).toBe(true);
     expect((await fx.api(c.owner, 'GET', `/rooms/${c.roomId}/messages/${m1.id}`)).body.data.hiddenForMe).toBe(false);
     expect((await fx.api(c.member, 'GET', `/rooms/${c.roomId}/messages`)).body.data.map((m: { id: string }) => m.id)).toEqual([m2.id]);
-    expect((await fx.api(c.owner, 'GET', `/rooms/${c.roomId}/messages`)).body.data.map((m: { id: string }) => m.id)).toEqual([m1.id, m2.id]);
+    expect((await fx.api(c.owner, 'GET', `/rooms/${c.roomId}/messages`)).body.data.map((m: { id: string }) => m.id)).toEqual([
+      m1.id,
+      m2.id,
+    ]);
     const events = await fx.payloads('message.hidden', m1.id);
-    expect(events).toEqual([{ audience: { kind: 'accounts', accountIds: [c.member.id] }, roomId: c.roomId, messageId: m1.id, accountId: c.member.id }]);
+    expect(events).toEqual([
+      { audience: { kind: 'accounts', accountIds: [c.member.id] }, roomId: c.roomId, messageId: m1.id, accountId: c.member.id },
+    ]);
   });
 
   test('hiding twice answers the same and stores and emits nothing more', async () => {
@@ -168,7 +184,9 @@ describe('hide and restore', () => {
     expect((await fx.api(c.member, 'GET', `/rooms/${c.roomId}/messages/${m.id}`)).body.data.hiddenForMe).toBe(false);
     expect((await fx.api(c.member, 'GET', `/rooms/${c.roomId}/messages`)).body.data).toHaveLength(1);
     const events = await fx.payloads('message.restored', m.id);
-    expect(events).toEqual([{ audience: { kind: 'accounts', accountIds: [c.member.id] }, roomId: c.roomId, messageId: m.id, accountId: c.member.id }]);
+    expect(events).toEqual([
+      { audience: { kind: 'accounts', accountIds: [c.member.id] }, roomId: c.roomId, messageId: m.id, accountId: c.member.id },
+    ]);
   });
 
   test('non-member 404 room_not_found, unknown message 404 message_not_found, nothing stored', async () => {
@@ -206,12 +224,16 @@ describe('scroll with hidden messages', () => {
     expect(other.body.meta.nextCursor).toBe(newest.body.meta.nextCursor);
   });
 
-  test('a partly hidden page keeps the raw page\'s cursor, and a forward scroll too', async () => {
+  test("a partly hidden page keeps the raw page's cursor, and a forward scroll too", async () => {
     const c = await fx.cast();
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push((await fx.send(c.owner, c.roomId, `m${i}`)).id);
     await fx.api(c.member, 'DELETE', `/rooms/${c.roomId}/messages/${ids[1]}`);
-    const first = await fx.api(c.member, 'GET', `/rooms/${c.roomId}/messages?limit=2&after=${encodeCursor({ s: 0 }, historyList(c.roomId, undefined))}`);
+    const first = await fx.api(
+      c.member,
+      'GET',
+      `/rooms/${c.roomId}/messages?limit=2&after=${encodeCursor({ s: 0 }, historyList(c.roomId, undefined))}`,
+    );
     expect(first.body.data.map((m: { id: string }) => m.id)).toEqual([ids[0]]);
     expect(first.body.meta.hasMore).toBe(true);
     const second = await fx.api(c.member, 'GET', `/rooms/${c.roomId}/messages?limit=2&after=${first.body.meta.nextCursor}`);
@@ -238,17 +260,26 @@ describe('recall', () => {
     expect(res.body.data).toMatchObject({ id: m.id, text: null, recalled: true });
     const seen = await fx.api(c.owner, 'GET', `/rooms/${c.roomId}/messages/${m.id}`);
     expect(seen.body.data).toMatchObject({ text: null, recalled: true });
-    expect((await fx.api(c.owner, 'GET', `/rooms/${c.roomId}/messages`)).body.data[0]).toMatchObject({ id: m.id, text: null, recalled: true });
+    expect((await fx.api(c.owner, 'GET', `/rooms/${c.roomId}/messages`)).body.data[0]).toMatchObject({
+      id: m.id,
+      text: null,
+      recalled: true,
+    });
     expect((await row(m.id)).text).toBeNull();
     const again = await fx.api(c.member, 'POST', `/rooms/${c.roomId}/messages/${m.id}/recall`);
     expectOk(again);
     expect(again.body.data).toEqual(res.body.data);
     const events = await fx.payloads('message.recalled', m.id);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ audience: { kind: 'room', roomId: c.roomId }, messageId: m.id, senderId: c.member.id, recalledBy: c.member.id });
+    expect(events[0]).toMatchObject({
+      audience: { kind: 'room', roomId: c.roomId },
+      messageId: m.id,
+      senderId: c.member.id,
+      recalledBy: c.member.id,
+    });
   });
 
-  test('an owner or admin recalls someone else\'s message; another member gets 403 and nothing changes', async () => {
+  test("an owner or admin recalls someone else's message; another member gets 403 and nothing changes", async () => {
     const c = await fx.cast();
     const [a, b] = [await fx.send(c.member, c.roomId, 'a'), await fx.send(c.member, c.roomId, 'b')];
     const c2 = await fx.send(c.admin, c.roomId, 'by admin');
@@ -295,6 +326,9 @@ describe('recall', () => {
     await fx.api(c.owner, 'DELETE', `/rooms/${c.roomId}/messages/${m.id}`);
     const res = await fx.api(c.member, 'POST', `/rooms/${c.roomId}/messages/${m.id}/recall`);
     expect(res.body.data.hiddenForMe).toBe(false);
-    expect((await fx.api(c.owner, 'GET', `/rooms/${c.roomId}/messages/${m.id}`)).body.data).toMatchObject({ hiddenForMe: true, recalled: true });
+    expect((await fx.api(c.owner, 'GET', `/rooms/${c.roomId}/messages/${m.id}`)).body.data).toMatchObject({
+      hiddenForMe: true,
+      recalled: true,
+    });
   });
 });

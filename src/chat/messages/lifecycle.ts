@@ -39,7 +39,12 @@ export class MessageLifecycleService {
       );
       // The new text's mentions replace the old ones: new ones notify, removed ones leave their inboxes.
       const entities = await recomputeMentions(client, rows[0]!, text);
-      await emit(client, 'message.edited', { roomId, messageId, senderId: caller.accountId, editedAt: now.toISOString() }, roomAudience(roomId));
+      await emit(
+        client,
+        'message.edited',
+        { roomId, messageId, senderId: caller.accountId, editedAt: now.toISOString() },
+        roomAudience(roomId),
+      );
       return { ...rows[0]!, entities };
     });
     this.deps.queues.requestOutboxDrain();
@@ -69,7 +74,10 @@ export class MessageLifecycleService {
     const changed = await inTransaction(this.deps.sql, async (client) => {
       await roleIn(client, roomId, caller.accountId);
       await loadMessage(client, roomId, messageId, caller.accountId);
-      const { rowCount } = await client.query('delete from message_hides where account_id = $1 and message_id = $2', [caller.accountId, messageId]);
+      const { rowCount } = await client.query('delete from message_hides where account_id = $1 and message_id = $2', [
+        caller.accountId,
+        messageId,
+      ]);
       if (rowCount === 0) return false;
       await emit(client, 'message.restored', { roomId, messageId, accountId: caller.accountId }, accountsAudience([caller.accountId]));
       return true;
@@ -108,15 +116,22 @@ export class MessageLifecycleService {
         [roomId, messageId],
       );
       const audience = roomAudience(roomId);
-      await emit(client, 'message.recalled', {
-        roomId,
-        messageId,
-        senderId: message.sender_id,
-        recalledBy: caller.accountId,
-        recalledAt: now.toISOString(),
-      }, audience);
-      if (unpinned.rowCount) await emit(client, 'pin.removed', { roomId, messageId, removedBy: caller.accountId, reason: 'recalled' }, audience);
-      if (unsnapped.rowCount) await emit(client, 'snap.removed', { roomId, messageId, removedBy: caller.accountId, reason: 'recalled' }, audience);
+      await emit(
+        client,
+        'message.recalled',
+        {
+          roomId,
+          messageId,
+          senderId: message.sender_id,
+          recalledBy: caller.accountId,
+          recalledAt: now.toISOString(),
+        },
+        audience,
+      );
+      if (unpinned.rowCount)
+        await emit(client, 'pin.removed', { roomId, messageId, removedBy: caller.accountId, reason: 'recalled' }, audience);
+      if (unsnapped.rowCount)
+        await emit(client, 'snap.removed', { roomId, messageId, removedBy: caller.accountId, reason: 'recalled' }, audience);
       return { row: rows[0]!, changed: true };
     });
     if (result.changed) this.deps.queues.requestOutboxDrain();

@@ -29,10 +29,13 @@ async function newRoom(owner: TestAccount, memberIds: string[] = []): Promise<st
   expectOk(res, 201);
   return res.body.data.id;
 }
-const send = (who: TestAccount, roomId: string, body: Record<string, unknown>) => call(base, 'POST', `/api/v1/rooms/${roomId}/messages`, { token: who.token, body });
-const list = (who: TestAccount, roomId: string, query = '') => call(base, 'GET', `/api/v1/rooms/${roomId}/messages${query}`, { token: who.token });
+const send = (who: TestAccount, roomId: string, body: Record<string, unknown>) =>
+  call(base, 'POST', `/api/v1/rooms/${roomId}/messages`, { token: who.token, body });
+const list = (who: TestAccount, roomId: string, query = '') =>
+  call(base, 'GET', `/api/v1/rooms/${roomId}/messages${query}`, { token: who.token });
 const messagesIn = (roomId: string) => count(platform.db, 'select count(*) as n from messages where room_id = $1', [roomId]);
-const lastSeq = async (roomId: string) => Number((await platform.db.query('select last_seq from rooms where id = $1', [roomId])).rows[0]?.last_seq);
+const lastSeq = async (roomId: string) =>
+  Number((await platform.db.query('select last_seq from rooms where id = $1', [roomId])).rows[0]?.last_seq);
 
 describe('send and get', () => {
   test('send answers 201 with Location; the message reads back by id', async () => {
@@ -56,7 +59,9 @@ describe('send and get', () => {
     const got = await call(base, 'GET', `/api/v1/rooms/${roomId}/messages/${m.id}`, { token: alice.token });
     expectOk(got);
     expect(got.body.data).toEqual(m);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'message.created' and payload->>'messageId' = $1", [m.id])).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'message.created' and payload->>'messageId' = $1", [m.id]),
+    ).toBe(1);
     // Sending bumps the room's last activity to the message time.
     const room = await call(base, 'GET', `/api/v1/rooms/${roomId}`, { token: alice.token });
     expect(room.body.data.lastActivityAt).toBe(m.createdAt);
@@ -70,10 +75,16 @@ describe('send and get', () => {
     expectError(await send(eve, roomId, { text: 'intrusion' }), 404, 'room_not_found');
     expectError(await send(eve, roomId, { text: 'intrusion', clientMessageId: 'c1' }), 404, 'room_not_found');
     expectError(await list(eve, roomId), 404, 'room_not_found');
-    expectError(await call(base, 'GET', `/api/v1/rooms/${roomId}/messages/${sent.body.data.id}`, { token: eve.token }), 404, 'room_not_found');
+    expectError(
+      await call(base, 'GET', `/api/v1/rooms/${roomId}/messages/${sent.body.data.id}`, { token: eve.token }),
+      404,
+      'room_not_found',
+    );
     expect(await messagesIn(roomId)).toBe(1);
     expect(await lastSeq(roomId)).toBe(seqBefore);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'message.created' and payload->>'roomId' = $1", [roomId])).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'message.created' and payload->>'roomId' = $1", [roomId]),
+    ).toBe(1);
   });
 
   test('a room that does not exist is 404 room_not_found', async () => {
@@ -88,7 +99,12 @@ describe('send and get', () => {
     const inB = (await send(alice, roomB, { text: 'in B' })).body.data.id;
     expectError(await call(base, 'GET', `/api/v1/rooms/${roomA}/messages/${inB}`, { token: alice.token }), 404, 'message_not_found');
     expectError(await call(base, 'GET', `/api/v1/rooms/${roomA}/messages/${newId()}`, { token: alice.token }), 404, 'message_not_found');
-    expectError(await call(base, 'GET', `/api/v1/rooms/${roomA}/messages/xyz`, { token: alice.token }), 400, 'validation_failed', 'path.messageId');
+    expectError(
+      await call(base, 'GET', `/api/v1/rooms/${roomA}/messages/xyz`, { token: alice.token }),
+      400,
+      'validation_failed',
+      'path.messageId',
+    );
   });
 
   test('text of 4000 characters is accepted, 4001 and empty are refused and not stored', async () => {
@@ -126,7 +142,9 @@ describe('idempotent sends', () => {
     expect(repeat.body.data).toEqual(first.body.data);
     expect(repeat.headers.get('location')).toBe(first.headers.get('location'));
     expect(await messagesIn(roomId)).toBe(1);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'message.created' and payload->>'roomId' = $1", [roomId])).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'message.created' and payload->>'roomId' = $1", [roomId]),
+    ).toBe(1);
     const page = await list(alice, roomId);
     expect(page.body.data.map((m: Msg) => m.text)).toEqual(['once']);
   });
@@ -160,7 +178,9 @@ describe('idempotent sends', () => {
     for (const r of results) expect(r.status).toBe(201);
     expect(new Set(results.map((r) => r.body.data.id)).size).toBe(1);
     expect(await messagesIn(roomId)).toBe(1);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'message.created' and payload->>'roomId' = $1", [roomId])).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'message.created' and payload->>'roomId' = $1", [roomId]),
+    ).toBe(1);
   });
 });
 
@@ -263,7 +283,12 @@ describe('scroll', () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await send(bob, room, { text: `x${i}` })).body.data.id);
     const seen: string[] = [];
-    const first = await call(base, 'GET', `/api/v1/rooms/${room}/messages?limit=3&after=${encodeCursor({ s: 0 }, historyList(room, undefined))}`, { token: bob.token });
+    const first = await call(
+      base,
+      'GET',
+      `/api/v1/rooms/${room}/messages?limit=3&after=${encodeCursor({ s: 0 }, historyList(room, undefined))}`,
+      { token: bob.token },
+    );
     seen.push(...first.body.data.map((m: Msg) => m.id));
     for (let i = 5; i < 8; i++) ids.push((await send(bob, room, { text: `x${i}` })).body.data.id);
     let cursor = first.body.meta.nextCursor;

@@ -15,7 +15,8 @@ afterAll(async () => {
   await platform.stop();
 });
 
-const reactionsOf = (messageId: string) => count(platform.db, 'select count(*) as n from message_reactions where message_id = $1', [messageId]);
+const reactionsOf = (messageId: string) =>
+  count(platform.db, 'select count(*) as n from message_reactions where message_id = $1', [messageId]);
 
 async function setup(): Promise<RoomCast & { messageId: string; path: string }> {
   const c = await fx.cast();
@@ -48,7 +49,13 @@ describe('reactions', () => {
     ]);
     const events = await fx.payloads('reaction.added', c.messageId);
     expect(events).toHaveLength(3);
-    expect(events[0]).toEqual({ audience: { kind: 'room', roomId: c.roomId }, roomId: c.roomId, messageId: c.messageId, emoji: '👍', accountId: c.member.id });
+    expect(events[0]).toEqual({
+      audience: { kind: 'room', roomId: c.roomId },
+      roomId: c.roomId,
+      messageId: c.messageId,
+      emoji: '👍',
+      accountId: c.member.id,
+    });
   });
 
   test('adding the same reaction twice answers the same, stores one row and emits one event', async () => {
@@ -59,7 +66,7 @@ describe('reactions', () => {
     expect((await fx.api(c.member, 'GET', c.path)).body.data).toEqual([{ emoji: '❤️', count: 1, reactedByMe: true }]);
   });
 
-  test('remove takes only the caller\'s own reaction; removing again changes nothing', async () => {
+  test("remove takes only the caller's own reaction; removing again changes nothing", async () => {
     const c = await setup();
     await fx.api(c.member, 'POST', c.path, { emoji: '👍' });
     await fx.api(c.owner, 'POST', c.path, { emoji: '👍' });

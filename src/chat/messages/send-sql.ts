@@ -34,8 +34,10 @@ function buildSendSql(withClientMessageId: boolean, withMentions = false): strin
   ), msg as (
     insert into messages (id, room_id, seq, sender_id, type, text, client_message_id, created_at${mentions ? ', entities' : ''})
     select $1, $2, bump.last_seq, $3, 'TEXT', $4, ${withClientMessageId ? '$6' : 'null'}, $5${mentions ? ', (select e from ents)' : ''} from bump${
-      withClientMessageId ? `
-    on conflict (room_id, sender_id, client_message_id) where client_message_id is not null do nothing` : ''
+      withClientMessageId
+        ? `
+    on conflict (room_id, sender_id, client_message_id) where client_message_id is not null do nothing`
+        : ''
     }
     returning ${messageColumns}
   ), event as (

@@ -59,7 +59,12 @@ export class MessageService {
     const forward = query.after !== undefined;
     const order = forward ? 'asc' : 'desc';
     const list = historyList(roomId, query.topLevelOnly);
-    const bound = query.before !== undefined ? parseSeqCursor(query.before, 'query.before', list) : forward ? parseSeqCursor(query.after!, 'query.after', list) : null;
+    const bound =
+      query.before !== undefined
+        ? parseSeqCursor(query.before, 'query.before', list)
+        : forward
+          ? parseSeqCursor(query.after!, 'query.after', list)
+          : null;
     const params: unknown[] = [roomId, limit + 1, caller.accountId];
     let where = 'room_id = $1';
     if (query.topLevelOnly) where += ' and thread_root_id is null';
@@ -68,16 +73,18 @@ export class MessageService {
       where += forward ? ' and seq > $4' : ' and seq < $4';
     }
     const db = await readPool(this.deps);
-    const { rows } = await db.query<{ member: boolean } & ({ id: string } & MessageRow | { id: null })>(prepared(
-      `select k.member, p.* from (select exists (select 1 from room_members where room_id = $1 and account_id = $3) as member) k
+    const { rows } = await db.query<{ member: boolean } & (({ id: string } & MessageRow) | { id: null })>(
+      prepared(
+        `select k.member, p.* from (select exists (select 1 from room_members where room_id = $1 and account_id = $3) as member) k
          left join lateral (
            select * from (
              select ${messageColumns}, ${replyCountColumn()}, ${hiddenForMeColumn('$3')} from messages
               where k.member and ${where} order by seq ${order} limit ${MAX_PAGE + 1}
            ) q order by seq ${order} limit $2
          ) p on true`,
-      params,
-    ));
+        params,
+      ),
+    );
     if (!rows[0]?.member) throw roomNotFound();
     const found = rows.filter((row): row is { member: boolean } & MessageRow => row.id !== null);
     // The join hands the page over in the scan's order; sorting keeps that a fact rather than an assumption.
@@ -97,15 +104,18 @@ export class MessageService {
   }
 
   async send(caller: Caller, roomId: string, input: SendInput): Promise<MessageView> {
-    if (input.attachments !== undefined) return sendWithAttachments(this.deps, caller, roomId, { ...input, attachments: input.attachments });
-    if (input.threadRootId !== undefined) return sendReply(this.deps, caller, roomId, { ...input, threadRootId: input.threadRootId }, withMentionsOf(input.text));
+    if (input.attachments !== undefined)
+      return sendWithAttachments(this.deps, caller, roomId, { ...input, attachments: input.attachments });
+    if (input.threadRootId !== undefined)
+      return sendReply(this.deps, caller, roomId, { ...input, threadRootId: input.threadRootId }, withMentionsOf(input.text));
     const params: unknown[] = [newId(), roomId, caller.accountId, input.text, this.deps.clock.now()];
     // A text without '@' takes the statement without any mention step; one with candidates resolves them in the same statement.
     const candidates = mentionCandidates(input.text);
     const withMentions = candidates.length > 0;
     if (input.clientMessageId !== undefined) params.push(input.clientMessageId);
     if (withMentions) params.push(JSON.stringify(candidates));
-    const statement = input.clientMessageId === undefined ? (withMentions ? plainMentionSendSql : plainSendSql) : withMentions ? mentionSendSql : sendSql;
+    const statement =
+      input.clientMessageId === undefined ? (withMentions ? plainMentionSendSql : plainSendSql) : withMentions ? mentionSendSql : sendSql;
     const { rows } = await this.deps.sql.query<MessageRow & { bumped: number }>(prepared(statement, params));
     const row = rows[0];
     // No row: not a member, or a retry of a send that already stored its message. A row without a message:

@@ -31,7 +31,12 @@ const setAttachmentsSql = `update messages set attachments = $2 where id = $1 re
 /** Why the statement stored no message; thrown inside the transaction so that it rolls back. */
 class NotStored extends Error {}
 
-export async function sendWithAttachments(deps: ChatDeps, caller: Caller, roomId: string, input: AttachmentSendInput): Promise<MessageView> {
+export async function sendWithAttachments(
+  deps: ChatDeps,
+  caller: Caller,
+  roomId: string,
+  input: AttachmentSendInput,
+): Promise<MessageView> {
   const uploadIds = input.attachments.map((a) => a.uploadId);
   const now = deps.clock.now();
   const attach = async (client: SqlClient, row: MessageRow): Promise<MessageRow> => {
@@ -40,13 +45,26 @@ export async function sendWithAttachments(deps: ChatDeps, caller: Caller, roomId
     return { ...rows[0]!, entities: await recordMentions(client, row, input.text) };
   };
   if (input.threadRootId !== undefined) {
-    return sendReply(deps, caller, roomId, { text: input.text, clientMessageId: input.clientMessageId, threadRootId: input.threadRootId }, attach);
+    return sendReply(
+      deps,
+      caller,
+      roomId,
+      { text: input.text, clientMessageId: input.clientMessageId, threadRootId: input.threadRootId },
+      attach,
+    );
   }
   const cmid = input.clientMessageId ?? null;
   let row: MessageRow;
   try {
     row = await inTransaction(deps.sql, async (client) => {
-      const { rows } = await client.query<MessageRow & { bumped: number }>(sendSql, [newId(), roomId, caller.accountId, input.text, now, cmid]);
+      const { rows } = await client.query<MessageRow & { bumped: number }>(sendSql, [
+        newId(),
+        roomId,
+        caller.accountId,
+        input.text,
+        now,
+        cmid,
+      ]);
       const sent = rows[0];
       // Not a member, or a retry of a send that already stored its message (with its files).
       if (!sent || sent.id === null) throw new NotStored();

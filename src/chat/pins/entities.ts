@@ -23,8 +23,6 @@ export const PersonalPinEntity = defineEntity({
     roomId: p.uuid().fieldName('room_id'),
     pinnedAt: p.datetime().fieldName('pinned_at'),
   },
-  indexes: [
-    { name: 'personal_pins_room', properties: ['accountId', 'roomId'] },
-  ],
+  indexes: [{ name: 'personal_pins_room', properties: ['accountId', 'roomId'] }],
 });
 export type PersonalPin = InferEntity<typeof PersonalPinEntity>;

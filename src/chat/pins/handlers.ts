@@ -3,7 +3,9 @@ import { ok, okList } from '../envelope.js';
 import type { ChatFeatureHandlers } from '../handler-types.js';
 import type { PinService } from './service.js';
 
-export function pinHandlers(pins: PinService): ChatFeatureHandlers<'pinMessage' | 'unpinMessage' | 'listPinnedMessages' | 'snapMessage' | 'getSnap' | 'removeSnap'> {
+export function pinHandlers(
+  pins: PinService,
+): ChatFeatureHandlers<'pinMessage' | 'unpinMessage' | 'listPinnedMessages' | 'snapMessage' | 'getSnap' | 'removeSnap'> {
   return {
     async pinMessage({ params, query }, ctx) {
       return ok(ctx, await pins.pin(callerOf(ctx), params.roomId, params.messageId, query?.scope ?? 'ROOM'));

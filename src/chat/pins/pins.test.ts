@@ -25,7 +25,8 @@ interface Entry {
 
 const roomPins = (roomId: string) => count(platform.db, 'select count(*) as n from room_pins where room_id = $1', [roomId]);
 const personalPins = (roomId: string) => count(platform.db, 'select count(*) as n from personal_pins where room_id = $1', [roomId]);
-const pinEvents = (roomId: string) => count(platform.db, "select count(*) as n from outbox where topic like 'pin.%' and payload->>'roomId' = $1", [roomId]);
+const pinEvents = (roomId: string) =>
+  count(platform.db, "select count(*) as n from outbox where topic like 'pin.%' and payload->>'roomId' = $1", [roomId]);
 const tick = () => new Promise((r) => setTimeout(r, 3));
 
 async function setup(): Promise<RoomCast & { messageId: string; path: string }> {
@@ -39,13 +40,26 @@ describe('room pins', () => {
     const c = await setup();
     const res = await fx.api(c.owner, 'POST', c.path);
     expectOk(res);
-    expect(res.body.data).toMatchObject({ scope: 'ROOM', personal: false, pinnedBy: c.owner.id, message: { id: c.messageId, text: 'pin me' } });
+    expect(res.body.data).toMatchObject({
+      scope: 'ROOM',
+      personal: false,
+      pinnedBy: c.owner.id,
+      message: { id: c.messageId, text: 'pin me' },
+    });
     const again = await fx.api(c.admin, 'POST', `${c.path}?scope=ROOM`);
     expectOk(again);
     expect(again.body.data).toEqual(res.body.data);
     expect(await roomPins(c.roomId)).toBe(1);
     const events = await fx.payloads('pin.added', c.messageId);
-    expect(events).toEqual([{ audience: { kind: 'room', roomId: c.roomId }, roomId: c.roomId, messageId: c.messageId, pinnedBy: c.owner.id, pinnedAt: res.body.data.pinnedAt }]);
+    expect(events).toEqual([
+      {
+        audience: { kind: 'room', roomId: c.roomId },
+        roomId: c.roomId,
+        messageId: c.messageId,
+        pinnedBy: c.owner.id,
+        pinnedAt: res.body.data.pinnedAt,
+      },
+    ]);
     // Every member sees it.
     const list = await fx.api(c.member, 'GET', `/rooms/${c.roomId}/pinned`);
     expectOk(list);
@@ -89,7 +103,7 @@ describe('personal pins', () => {
     expect(await fx.allEvents(c.messageId)).toBe(1); // only its message.created
   });
 
-  test('unpin PERSONAL removes only the caller\'s own pin, with no event; again changes nothing', async () => {
+  test("unpin PERSONAL removes only the caller's own pin, with no event; again changes nothing", async () => {
     const c = await setup();
     await fx.api(c.member, 'POST', `${c.path}?scope=PERSONAL`);
     await fx.api(c.owner, 'POST', `${c.path}?scope=PERSONAL`);
@@ -127,7 +141,9 @@ describe('the pinned list', () => {
     const ids: string[] = [];
     for (let i = 0; i < 60; i++) ids.push((await fx.send(c.owner, c.roomId, `m${i}`)).id);
     for (const [i, id] of ids.entries()) {
-      expectOk(await fx.api(i % 2 ? c.member : c.owner, 'POST', `/rooms/${c.roomId}/messages/${id}/pin?scope=${i % 2 ? 'PERSONAL' : 'ROOM'}`));
+      expectOk(
+        await fx.api(i % 2 ? c.member : c.owner, 'POST', `/rooms/${c.roomId}/messages/${id}/pin?scope=${i % 2 ? 'PERSONAL' : 'ROOM'}`),
+      );
       await tick();
     }
     const list = await fx.api(c.member, 'GET', `/rooms/${c.roomId}/pinned`);

@@ -62,14 +62,22 @@ export class PinService {
   /** Newest pin first; pins are unlimited and come in one page. */
   async list(caller: Caller, roomId: string): Promise<PinnedView[]> {
     await roleIn(this.deps.sql, roomId, caller.accountId);
-    const { rows } = await this.deps.sql.query<PinnedRow>(`${pinnedSql} order by e.entry_pinned_at desc, e.message_id desc`, [roomId, caller.accountId]);
+    const { rows } = await this.deps.sql.query<PinnedRow>(`${pinnedSql} order by e.entry_pinned_at desc, e.message_id desc`, [
+      roomId,
+      caller.accountId,
+    ]);
     return this.withThreads(this.deps.sql, caller, rows);
   }
 
   /** The entries' views, roots with replies carrying their thread (one batched query). */
   private async withThreads(db: SqlPool | SqlClient, caller: Caller, rows: PinnedRow[]): Promise<PinnedView[]> {
     const entries = rows.map(pinnedView);
-    await attachThreadInfo(db, caller.accountId, entries.map((e) => e.message), rootsWithReplies(rows));
+    await attachThreadInfo(
+      db,
+      caller.accountId,
+      entries.map((e) => e.message),
+      rootsWithReplies(rows),
+    );
     return entries;
   }
 
@@ -94,7 +102,13 @@ export class PinService {
           [roomId, messageId, caller.accountId, now],
         );
         changed = rowCount === 1;
-        if (changed) await emit(client, 'pin.added', { roomId, messageId, pinnedBy: caller.accountId, pinnedAt: now.toISOString() }, roomAudience(roomId));
+        if (changed)
+          await emit(
+            client,
+            'pin.added',
+            { roomId, messageId, pinnedBy: caller.accountId, pinnedAt: now.toISOString() },
+            roomAudience(roomId),
+          );
       } else {
         await client.query(
           `insert into personal_pins (account_id, message_id, room_id, pinned_at) values ($1, $2, $3, $4) on conflict (account_id, message_id) do nothing`,
@@ -108,7 +122,12 @@ export class PinService {
   }
 
   /** Removes the pin of that scope (ROOM: owner/admin, emits pin.removed); a missing pin changes nothing. */
-  async unpin(caller: Caller, roomId: string, messageId: string, scope: PinScope): Promise<{ roomId: string; messageId: string; scope: PinScope; state: 'UNPINNED' }> {
+  async unpin(
+    caller: Caller,
+    roomId: string,
+    messageId: string,
+    scope: PinScope,
+  ): Promise<{ roomId: string; messageId: string; scope: PinScope; state: 'UNPINNED' }> {
     const changed = await inTransaction(this.deps.sql, async (client) => {
       const role = await roleIn(client, roomId, caller.accountId);
       if (scope === 'ROOM') requireManager(role, 'unpin a message for the whole room');
@@ -145,14 +164,24 @@ export class PinService {
       if (was.snap_message_id === messageId && was.snapped_by && was.snapped_at) {
         return { view: { roomId, messageId, snappedAt: was.snapped_at.toISOString(), snappedBy: was.snapped_by }, changed: false };
       }
-      await client.query('update rooms set snap_message_id = $2, snapped_by = $3, snapped_at = $4 where id = $1', [roomId, messageId, caller.accountId, now]);
-      await emit(client, 'snap.set', {
+      await client.query('update rooms set snap_message_id = $2, snapped_by = $3, snapped_at = $4 where id = $1', [
         roomId,
         messageId,
-        snappedBy: caller.accountId,
-        snappedAt: now.toISOString(),
-        replacedMessageId: was.snap_message_id,
-      }, roomAudience(roomId));
+        caller.accountId,
+        now,
+      ]);
+      await emit(
+        client,
+        'snap.set',
+        {
+          roomId,
+          messageId,
+          snappedBy: caller.accountId,
+          snappedAt: now.toISOString(),
+          replacedMessageId: was.snap_message_id,
+        },
+        roomAudience(roomId),
+      );
       return { view: { roomId, messageId, snappedAt: now.toISOString(), snappedBy: caller.accountId }, changed: true };
     });
     if (result.changed) this.deps.queues.requestOutboxDrain();
@@ -174,7 +203,10 @@ export class PinService {
     const changed = await inTransaction(this.deps.sql, async (client) => {
       const role = await roleIn(client, roomId, caller.accountId);
       requireManager(role, 'remove the snap-to-top message');
-      const current = await client.query<{ snap_message_id: string | null }>('select snap_message_id from rooms where id = $1 for no key update', [roomId]);
+      const current = await client.query<{ snap_message_id: string | null }>(
+        'select snap_message_id from rooms where id = $1 for no key update',
+        [roomId],
+      );
       const messageId = current.rows[0]?.snap_message_id;
       if (!messageId) return false;
       await client.query('update rooms set snap_message_id = null, snapped_by = null, snapped_at = null where id = $1', [roomId]);

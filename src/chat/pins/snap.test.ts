@@ -16,7 +16,10 @@ afterAll(async () => {
 });
 
 const snapOf = async (roomId: string) =>
-  (await platform.db.query('select snap_message_id, snapped_by from rooms where id = $1', [roomId])).rows[0] as { snap_message_id: string | null; snapped_by: string | null };
+  (await platform.db.query('select snap_message_id, snapped_by from rooms where id = $1', [roomId])).rows[0] as {
+    snap_message_id: string | null;
+    snapped_by: string | null;
+  };
 const snapEvents = (roomId: string, topic: string) => fx.events(topic, { roomId });
 
 describe('snap-to-top', () => {
@@ -39,7 +42,14 @@ describe('snap-to-top', () => {
     expect(await snapOf(c.roomId)).toEqual({ snap_message_id: b.id, snapped_by: c.admin.id });
     const events = await fx.payloads('snap.set', b.id);
     expect(events).toEqual([
-      { audience: { kind: 'room', roomId: c.roomId }, roomId: c.roomId, messageId: b.id, snappedBy: c.admin.id, snappedAt: expect.any(String), replacedMessageId: a.id },
+      {
+        audience: { kind: 'room', roomId: c.roomId },
+        roomId: c.roomId,
+        messageId: b.id,
+        snappedBy: c.admin.id,
+        snappedAt: expect.any(String),
+        replacedMessageId: a.id,
+      },
     ]);
   });
 
@@ -73,7 +83,9 @@ describe('snap-to-top', () => {
       expect(res.body.data).toEqual({ roomId: c.roomId, state: 'NONE' });
     }
     expectError(await fx.api(c.member, 'GET', `/rooms/${c.roomId}/snap`), 404, 'snap_not_found');
-    expect(await fx.payloads('snap.removed', m.id)).toEqual([{ audience: { kind: 'room', roomId: c.roomId }, roomId: c.roomId, messageId: m.id, removedBy: c.admin.id }]);
+    expect(await fx.payloads('snap.removed', m.id)).toEqual([
+      { audience: { kind: 'room', roomId: c.roomId }, roomId: c.roomId, messageId: m.id, removedBy: c.admin.id },
+    ]);
   });
 
   test('a recalled message cannot be snapped: 409 message_recalled', async () => {

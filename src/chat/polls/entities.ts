@@ -16,9 +16,7 @@ export const PollEntity = defineEntity({
     closedAt: p.datetime().fieldName('closed_at').nullable(),
     closedBy: p.uuid().fieldName('closed_by').nullable(),
   },
-  uniques: [
-    { name: 'polls_message', properties: ['messageId'] },
-  ],
+  uniques: [{ name: 'polls_message', properties: ['messageId'] }],
 });
 export type Poll = InferEntity<typeof PollEntity>;
 
@@ -31,9 +29,7 @@ export const PollOptionEntity = defineEntity({
     position: p.smallint(),
     text: p.text(),
   },
-  uniques: [
-    { name: 'poll_options_poll_id_position_key', properties: ['pollId', 'position'] },
-  ],
+  uniques: [{ name: 'poll_options_poll_id_position_key', properties: ['pollId', 'position'] }],
 });
 export type PollOption = InferEntity<typeof PollOptionEntity>;
 

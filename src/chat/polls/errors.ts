@@ -11,6 +11,11 @@ export const pollErrors = {
   /** Entries of a list by their place in it, each with its reason. */
   atIndexes: (location: string, problems: Array<{ index: number; message: string }>) => {
     const details = problems.map((p) => ({ location: `${location}[${p.index}]`, message: p.message }));
-    return chatError(400, 'validation_failed', `The request is invalid: ${details.map((d) => `${d.location} ${d.message}`).join('; ')}`, details);
+    return chatError(
+      400,
+      'validation_failed',
+      `The request is invalid: ${details.map((d) => `${d.location} ${d.message}`).join('; ')}`,
+      details,
+    );
   },
 };

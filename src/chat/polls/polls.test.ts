@@ -42,9 +42,15 @@ async function createPoll(who: TestAccount, roomId: string, body: Record<string,
 const vote = (who: TestAccount, pollId: string, optionIds: string[]) => fx.api(who, 'POST', `/polls/${pollId}/votes`, { optionIds });
 const votesOf = (poll: Poll) => Object.fromEntries(poll.options.map((o) => [o.text, o.votes]));
 const ballots = (pollId: string) => count(platform.db, 'select count(*) as n from poll_ballots where poll_id = $1', [pollId]);
-const pollEvents = (pollId: string) => count(platform.db, "select count(*) as n from outbox where topic like 'poll.%' and payload->>'pollId' = $1", [pollId]);
+const pollEvents = (pollId: string) =>
+  count(platform.db, "select count(*) as n from outbox where topic like 'poll.%' and payload->>'pollId' = $1", [pollId]);
 const ballotsSnapshot = async (pollId: string) =>
-  (await platform.db.query('select json_agg(b order by account_id) as b, (select closed_at from polls where id = $1) as closed from poll_ballots b where poll_id = $1', [pollId])).rows[0];
+  (
+    await platform.db.query(
+      'select json_agg(b order by account_id) as b, (select closed_at from polls where id = $1) as closed from poll_ballots b where poll_id = $1',
+      [pollId],
+    )
+  ).rows[0];
 
 /** Counts straight from the ballots, for comparison with the API's. */
 async function recount(pollId: string): Promise<{ perOption: Record<string, number>; voters: number }> {
@@ -74,7 +80,10 @@ describe('creating', () => {
       myVote: [],
       totalVoters: 0,
     });
-    expect(poll.options.map((o) => [o.text, o.votes])).toEqual([['North', 0], ['South', 0]]);
+    expect(poll.options.map((o) => [o.text, o.votes])).toEqual([
+      ['North', 0],
+      ['South', 0],
+    ]);
 
     const message = await fx.api(c.owner, 'GET', `/rooms/${c.roomId}/messages/${poll.messageId}`);
     expectOk(message);
@@ -87,9 +96,16 @@ describe('creating', () => {
     // It counts as an unread message for the others, like any message.
     expect((await fx.api(c.owner, 'GET', `/rooms/${c.roomId}`)).body.data.unreadCount).toBe(1);
 
-    const { rows } = await platform.db.query("select topic, payload from outbox where payload->>'messageId' = $1 order by id", [poll.messageId]);
+    const { rows } = await platform.db.query("select topic, payload from outbox where payload->>'messageId' = $1 order by id", [
+      poll.messageId,
+    ]);
     expect(rows.map((r) => r.topic)).toEqual(['message.created', 'poll.created']);
-    expect(rows[0].payload).toMatchObject({ audience: { kind: 'room', roomId: c.roomId }, type: 'POLL', pollId: poll.id, senderId: c.member.id });
+    expect(rows[0].payload).toMatchObject({
+      audience: { kind: 'room', roomId: c.roomId },
+      type: 'POLL',
+      pollId: poll.id,
+      senderId: c.member.id,
+    });
     expect(rows[1].payload).toEqual({
       audience: { kind: 'room', roomId: c.roomId },
       pollId: poll.id,
@@ -126,7 +142,11 @@ describe('creating', () => {
 
   test('a room the caller is not a member of (or no room) is 404 room_not_found', async () => {
     const c = await fx.cast();
-    expectError(await fx.api(c.outsider, 'POST', `/rooms/${c.roomId}/polls`, { question: 'Q', options: ['a', 'b'] }), 404, 'room_not_found');
+    expectError(
+      await fx.api(c.outsider, 'POST', `/rooms/${c.roomId}/polls`, { question: 'Q', options: ['a', 'b'] }),
+      404,
+      'room_not_found',
+    );
     expectError(await fx.api(c.member, 'POST', `/rooms/${newId()}/polls`, { question: 'Q', options: ['a', 'b'] }), 404, 'room_not_found');
     expect(await count(platform.db, 'select count(*) as n from polls where room_id = $1', [c.roomId])).toBe(0);
     const { rows } = await platform.db.query('select last_seq from rooms where id = $1', [c.roomId]);
@@ -170,11 +190,17 @@ describe('voting', () => {
     expect(replaced.body.data.myVote).toEqual([sushi]);
     expect(votesOf(replaced.body.data)).toEqual({ Pizza: 0, Sushi: 1, Salad: 0 });
     expect(replaced.body.data.totalVoters).toBe(1);
-    const events = await count(platform.db, "select count(*) as n from outbox where topic = 'poll.voted' and payload->>'pollId' = $1", [poll.id]);
+    const events = await count(platform.db, "select count(*) as n from outbox where topic = 'poll.voted' and payload->>'pollId' = $1", [
+      poll.id,
+    ]);
     expect(events).toBe(2);
     expectOk(await vote(c.member, poll.id, [sushi]));
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'poll.voted' and payload->>'pollId' = $1", [poll.id])).toBe(2);
-    const { rows } = await platform.db.query("select payload from outbox where topic = 'poll.voted' and payload->>'pollId' = $1 limit 1", [poll.id]);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'poll.voted' and payload->>'pollId' = $1", [poll.id]),
+    ).toBe(2);
+    const { rows } = await platform.db.query("select payload from outbox where topic = 'poll.voted' and payload->>'pollId' = $1 limit 1", [
+      poll.id,
+    ]);
     // Votes are private: the event says the results moved, not who voted what.
     expect(rows[0].payload).toEqual({ audience: { kind: 'room', roomId: c.roomId }, pollId: poll.id, roomId: c.roomId });
   });
@@ -246,9 +272,17 @@ describe('closing', () => {
     expectOk(again);
     expect({ ...again.body.data, myVote: [] }).toEqual({ ...first.body.data, myVote: [] });
     expect(again.body.data.closedBy).toBe(c.owner.id);
-    const { rows } = await platform.db.query("select payload from outbox where topic = 'poll.closed' and payload->>'pollId' = $1", [poll.id]);
+    const { rows } = await platform.db.query("select payload from outbox where topic = 'poll.closed' and payload->>'pollId' = $1", [
+      poll.id,
+    ]);
     expect(rows.map((r) => r.payload)).toEqual([
-      { audience: { kind: 'room', roomId: c.roomId }, pollId: poll.id, roomId: c.roomId, closedBy: c.owner.id, closedAt: first.body.data.closedAt },
+      {
+        audience: { kind: 'room', roomId: c.roomId },
+        pollId: poll.id,
+        roomId: c.roomId,
+        closedBy: c.owner.id,
+        closedAt: first.body.data.closedAt,
+      },
     ]);
   });
 
@@ -268,20 +302,30 @@ describe('closing', () => {
   test('recalling the POLL message closes the poll; a POLL message cannot be edited; a forward copies its question as text', async () => {
     const c = await fx.cast();
     const poll = await createPoll(c.member, c.roomId);
-    expectError(await fx.api(c.member, 'PATCH', `/rooms/${c.roomId}/messages/${poll.messageId}`, { text: 'changed' }), 409, 'message_not_editable');
+    expectError(
+      await fx.api(c.member, 'PATCH', `/rooms/${c.roomId}/messages/${poll.messageId}`, { text: 'changed' }),
+      409,
+      'message_not_editable',
+    );
     expect((await fx.api(c.member, 'GET', `/polls/${poll.id}`)).body.data.question).toBe('Lunch?');
 
     const target = await fx.room(c.member);
     const forwarded = await fx.api(c.member, 'POST', `/rooms/${target}/forward`, { fromRoomId: c.roomId, messageIds: [poll.messageId] });
     expectOk(forwarded);
-    expect(forwarded.body.data[0]).toMatchObject({ type: 'TEXT', text: 'Lunch?', forwardedFrom: { roomId: c.roomId, messageId: poll.messageId } });
+    expect(forwarded.body.data[0]).toMatchObject({
+      type: 'TEXT',
+      text: 'Lunch?',
+      forwardedFrom: { roomId: c.roomId, messageId: poll.messageId },
+    });
     expect('pollId' in forwarded.body.data[0]).toBe(false);
 
     expectOk(await fx.api(c.owner, 'POST', `/rooms/${c.roomId}/messages/${poll.messageId}/recall`));
     const after = (await fx.api(c.member, 'GET', `/polls/${poll.id}`)).body.data;
     expect(after).toMatchObject({ closed: true, closedBy: c.owner.id });
     expectError(await vote(c.member, poll.id, [poll.options[0]!.id]), 409, 'poll_closed');
-    const { rows } = await platform.db.query("select payload from outbox where topic = 'poll.closed' and payload->>'pollId' = $1", [poll.id]);
+    const { rows } = await platform.db.query("select payload from outbox where topic = 'poll.closed' and payload->>'pollId' = $1", [
+      poll.id,
+    ]);
     expect(rows.map((r) => r.payload.reason)).toEqual(['recalled']);
   });
 });
@@ -294,7 +338,10 @@ describe('concurrency', () => {
     const sets = [[0], [1, 2], [3], [0, 1, 2, 3], [2], [0, 3], [1], [2, 3]].map((s) => s.map((i) => ids[i]!));
     const results = await Promise.all(sets.map((s) => vote(c.member, poll.id, s)));
     for (const r of results) expectOk(r);
-    const { rows } = await platform.db.query<{ option_ids: string[] }>('select option_ids from poll_ballots where poll_id = $1 and account_id = $2', [poll.id, c.member.id]);
+    const { rows } = await platform.db.query<{ option_ids: string[] }>(
+      'select option_ids from poll_ballots where poll_id = $1 and account_id = $2',
+      [poll.id, c.member.id],
+    );
     expect(rows).toHaveLength(1);
     const final = [...rows[0]!.option_ids].sort();
     expect(sets.map((s) => [...s].sort())).toContainEqual(final);
@@ -326,7 +373,10 @@ describe('concurrency', () => {
     const roomId = await fx.room(c.owner, voters);
     const poll = await createPoll(c.owner, roomId);
     const optionId = poll.options[0]!.id;
-    const [closed, ...votes] = await Promise.all([fx.api(c.owner, 'POST', `/polls/${poll.id}/close`), ...voters.map((v) => vote(v, poll.id, [optionId]))]);
+    const [closed, ...votes] = await Promise.all([
+      fx.api(c.owner, 'POST', `/polls/${poll.id}/close`),
+      ...voters.map((v) => vote(v, poll.id, [optionId])),
+    ]);
     expectOk(closed!);
     const accepted = votes.filter((r) => r.status === 200).length;
     for (const r of votes) if (r.status !== 200) expectError(r, 409, 'poll_closed');

@@ -70,16 +70,26 @@ export class PollService {
         [pollId, optionIds, options],
       );
       const audience = roomAudience(roomId);
-      await emit(client, 'message.created', { roomId, messageId, senderId: caller.accountId, seq, threadRootId: null, type: 'POLL', pollId }, audience);
-      await emit(client, 'poll.created', {
-        pollId,
-        roomId,
-        messageId,
-        creatorId: caller.accountId,
-        question,
-        options: options.map((text, i) => ({ id: optionIds[i]!, text })),
-        multipleChoice: input.multipleChoice ?? false,
-      }, audience);
+      await emit(
+        client,
+        'message.created',
+        { roomId, messageId, senderId: caller.accountId, seq, threadRootId: null, type: 'POLL', pollId },
+        audience,
+      );
+      await emit(
+        client,
+        'poll.created',
+        {
+          pollId,
+          roomId,
+          messageId,
+          creatorId: caller.accountId,
+          question,
+          options: options.map((text, i) => ({ id: optionIds[i]!, text })),
+          multipleChoice: input.multipleChoice ?? false,
+        },
+        audience,
+      );
       return this.viewIn(client, caller, pollId);
     });
     this.deps.queues.requestOutboxDrain();
@@ -99,11 +109,14 @@ export class PollService {
     const result = await inTransaction(this.deps.sql, async (client) => {
       const poll = await this.load(client, caller, pollId, 'share');
       if (poll.closed_at !== null) throw pollErrors.closed();
-      const { rows } = await client.query<{ id: string; position: number }>('select id, position from poll_options where poll_id = $1', [pollId]);
+      const { rows } = await client.query<{ id: string; position: number }>('select id, position from poll_options where poll_id = $1', [
+        pollId,
+      ]);
       const position = new Map(rows.map((r) => [r.id, r.position]));
       const unknown = optionIds.flatMap((id, index) => (position.has(id) ? [] : [{ index, message: 'is not an option of this poll' }]));
       if (unknown.length > 0) throw pollErrors.atIndexes('body.optionIds', unknown);
-      if (!poll.multiple_choice && optionIds.length !== 1) throw chatErrors.invalid('body.optionIds', 'must hold exactly one option: the poll is single choice');
+      if (!poll.multiple_choice && optionIds.length !== 1)
+        throw chatErrors.invalid('body.optionIds', 'must hold exactly one option: the poll is single choice');
       const chosen = [...optionIds].sort((a, b) => position.get(a)! - position.get(b)!);
       const changed = await client.query(
         `insert into poll_ballots (poll_id, account_id, option_ids, voted_at) values ($1, $2, $3::uuid[], $4)
@@ -136,7 +149,12 @@ export class PollService {
     return pollView(client, await this.load(client, caller, pollId), caller.accountId);
   }
 
-  private async load(db: SqlClient | ChatDeps['sql'], caller: Caller, pollId: string, lock: 'share' | 'update' | null = null): Promise<PollRow> {
+  private async load(
+    db: SqlClient | ChatDeps['sql'],
+    caller: Caller,
+    pollId: string,
+    lock: 'share' | 'update' | null = null,
+  ): Promise<PollRow> {
     const { rows } = await db.query<PollRow>(pollRowSql(lock), [pollId, caller.accountId]);
     if (!rows[0]) throw pollErrors.notFound();
     return rows[0];
@@ -146,13 +164,18 @@ export class PollService {
 /** Closes a poll whose row the caller holds locked, with its event. */
 export async function closePoll(client: SqlClient, poll: PollRow, by: string, at: Date, reason?: 'recalled'): Promise<PollRow> {
   await client.query('update polls set closed_at = $2, closed_by = $3 where id = $1', [poll.id, at, by]);
-  await emit(client, 'poll.closed', {
-    pollId: poll.id,
-    roomId: poll.room_id,
-    closedBy: by,
-    closedAt: at.toISOString(),
-    ...(reason ? { reason } : {}),
-  }, roomAudience(poll.room_id));
+  await emit(
+    client,
+    'poll.closed',
+    {
+      pollId: poll.id,
+      roomId: poll.room_id,
+      closedBy: by,
+      closedAt: at.toISOString(),
+      ...(reason ? { reason } : {}),
+    },
+    roomAudience(poll.room_id),
+  );
   return { ...poll, closed_at: at, closed_by: by };
 }
 

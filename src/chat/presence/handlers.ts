@@ -5,7 +5,10 @@ import type { ChatFeatureHandlers } from '../handler-types.js';
 import type { PresenceService } from './service.js';
 import type { TypingService } from './typing.js';
 
-export function presenceHandlers(typing: TypingService, presence: PresenceService): ChatFeatureHandlers<'sendTyping' | 'setMyPresence' | 'listPresence'> {
+export function presenceHandlers(
+  typing: TypingService,
+  presence: PresenceService,
+): ChatFeatureHandlers<'sendTyping' | 'setMyPresence' | 'listPresence'> {
   return {
     async sendTyping({ params }, ctx) {
       return ok(ctx, await typing.notify(callerOf(ctx).accountId, params.roomId));

@@ -20,7 +20,9 @@ export interface PresenceView {
 function viewOf(accountId: string, p: StoredPresence | undefined): PresenceView {
   if (!p) return { accountId, status: 'OFFLINE' };
   if (p.online) return { accountId, status: p.away ? 'AWAY' : 'ONLINE' };
-  return p.lastSeen === null ? { accountId, status: 'OFFLINE' } : { accountId, status: 'OFFLINE', lastSeenAt: new Date(p.lastSeen).toISOString() };
+  return p.lastSeen === null
+    ? { accountId, status: 'OFFLINE' }
+    : { accountId, status: 'OFFLINE', lastSeenAt: new Date(p.lastSeen).toISOString() };
 }
 
 /**
@@ -110,7 +112,14 @@ export class PresenceService {
     const [stored, audiences] = await Promise.all([this.store.read(ids), presenceAudiences(this.sql, ids)]);
     const createdAt = new Date().toISOString();
     await Promise.all(
-      ids.map((id) => publishEphemeral(this.redis, { topic: 'presence', createdAt, payload: { ...viewOf(id, stored.get(id)) }, to: audiences.get(id) ?? [id] })),
+      ids.map((id) =>
+        publishEphemeral(this.redis, {
+          topic: 'presence',
+          createdAt,
+          payload: { ...viewOf(id, stored.get(id)) },
+          to: audiences.get(id) ?? [id],
+        }),
+      ),
     );
   }
 }

@@ -42,13 +42,31 @@ export class PresenceStore {
   /** Opens or refreshes a session's entry for ttlMs; returns whether the account was offline until now. */
   async touch(accountId: string, sessionId: string, ttlMs: number): Promise<boolean> {
     const now = Date.now();
-    const before = (await this.redis.eval(touchScript, 2, sessionsKey(accountId), seenKey(accountId), now, now + ttlMs, sessionId, ttlMs * 2, presenceKeepMs)) as number;
+    const before = (await this.redis.eval(
+      touchScript,
+      2,
+      sessionsKey(accountId),
+      seenKey(accountId),
+      now,
+      now + ttlMs,
+      sessionId,
+      ttlMs * 2,
+      presenceKeepMs,
+    )) as number;
     return before === 0;
   }
 
   /** Removes a session's entry; returns whether it was the account's last live one. */
   async drop(accountId: string, sessionId: string): Promise<boolean> {
-    const left = (await this.redis.eval(dropScript, 2, sessionsKey(accountId), seenKey(accountId), Date.now(), sessionId, presenceKeepMs)) as number;
+    const left = (await this.redis.eval(
+      dropScript,
+      2,
+      sessionsKey(accountId),
+      seenKey(accountId),
+      Date.now(),
+      sessionId,
+      presenceKeepMs,
+    )) as number;
     return left === 0;
   }
 
@@ -69,7 +87,11 @@ export class PresenceStore {
     const results = (await pipeline.exec()) ?? [];
     const out = new Map<string, StoredPresence>();
     accountIds.forEach((id, i) => {
-      const [[e1, live], [e2, away], [e3, seen]] = results.slice(i * 3, i * 3 + 3) as [[Error | null, unknown], [Error | null, unknown], [Error | null, unknown]];
+      const [[e1, live], [e2, away], [e3, seen]] = results.slice(i * 3, i * 3 + 3) as [
+        [Error | null, unknown],
+        [Error | null, unknown],
+        [Error | null, unknown],
+      ];
       if (e1 || e2 || e3) throw e1 ?? e2 ?? e3;
       out.set(id, { online: Number(live) > 0, away: Number(away) > 0, lastSeen: seen ? Number(seen) : null });
     });

@@ -56,12 +56,19 @@ export async function listenForAnnouncements(deps: GatewayDeps, index: SessionIn
   subscriber.on('message', (channel: string, message: string) => {
     if (channel === deliveryChannel) {
       const d = parseDelivery(message);
-      if (d) inConsumerSpan('realtime.deliver', [d.traceContext], { 'messaging.destination.name': d.topic, 'realtime.recipients': d.to.length }, () => deliver(d));
+      if (d)
+        inConsumerSpan(
+          'realtime.deliver',
+          [d.traceContext],
+          { 'messaging.destination.name': d.topic, 'realtime.recipients': d.to.length },
+          () => deliver(d),
+        );
     } else if (channel === ephemeralChannel) {
       const n = parseEphemeral(message);
       if (!n) return;
       let body: string | undefined;
-      for (const accountId of n.to) for (const s of byAccount.get(accountId) ?? []) s.deliverEphemeral(n.topic, (body ??= ephemeralBody(n)));
+      for (const accountId of n.to)
+        for (const s of byAccount.get(accountId) ?? []) s.deliverEphemeral(n.topic, (body ??= ephemeralBody(n)));
     } else if (channel === accountInvalidationChannel) {
       confirmInvalidation(deps.publisher, channel, message);
       recheck(invalidatedKey(message)).catch((err: unknown) => host.onError(err, 'account recheck'));

@@ -16,7 +16,17 @@ export interface AudienceArrays {
 }
 
 export function emptyAudience(): AudienceArrays {
-  return { roomEvents: [], roomIds: [], channelEvents: [], channelIds: [], accountEvents: [], accountIds: [], everyoneEvents: [], moduleEvents: [], moduleCodes: [] };
+  return {
+    roomEvents: [],
+    roomIds: [],
+    channelEvents: [],
+    channelIds: [],
+    accountEvents: [],
+    accountIds: [],
+    everyoneEvents: [],
+    moduleEvents: [],
+    moduleCodes: [],
+  };
 }
 
 /** Adds one event's audience to the arrays; returns false when the event reaches nobody by construction. */

@@ -13,7 +13,13 @@ export async function publishDeliveries(redis: Redis, deliveries: Delivery[]): P
   const pipeline = redis.pipeline();
   for (const d of deliveries) {
     for (let i = 0; i < d.to.length; i += recipientsPerMessage) {
-      const part: Delivery = { id: d.id, topic: d.topic, createdAt: d.createdAt, payload: d.payload, to: d.to.slice(i, i + recipientsPerMessage) };
+      const part: Delivery = {
+        id: d.id,
+        topic: d.topic,
+        createdAt: d.createdAt,
+        payload: d.payload,
+        to: d.to.slice(i, i + recipientsPerMessage),
+      };
       if (d.traceContext) part.traceContext = d.traceContext;
       pipeline.publish(deliveryChannel, JSON.stringify(part));
     }

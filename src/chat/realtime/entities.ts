@@ -11,9 +11,7 @@ export const EventLogEntity = defineEntity({
     payload: p.json<unknown>(),
     createdAt: p.datetime().fieldName('created_at'),
   },
-  indexes: [
-    { name: 'event_log_created', properties: ['createdAt'] },
-  ],
+  indexes: [{ name: 'event_log_created', properties: ['createdAt'] }],
 });
 export type EventLog = InferEntity<typeof EventLogEntity>;
 
@@ -35,8 +33,6 @@ export const UserEventEntity = defineEntity({
     seq: p.bigint('number').primary(),
     eventId: p.bigint('number').fieldName('event_id'),
   },
-  indexes: [
-    { name: 'user_events_event', properties: ['eventId'] },
-  ],
+  indexes: [{ name: 'user_events_event', properties: ['eventId'] }],
 });
 export type UserEvent = InferEntity<typeof UserEventEntity>;

@@ -13,7 +13,16 @@ import type { AddMemberPolicy, MessagePreview, RoomRole, RoomType, RoomView } fr
 export const maxEventBytes = 65_536;
 
 /** Events about one message: they carry `message`. */
-const messageTopics = new Set(['message.created', 'message.edited', 'message.recalled', 'message.hidden', 'message.restored', 'pin.added', 'snap.set', 'mention.created']);
+const messageTopics = new Set([
+  'message.created',
+  'message.edited',
+  'message.recalled',
+  'message.hidden',
+  'message.restored',
+  'pin.added',
+  'snap.set',
+  'mention.created',
+]);
 /** Events about a message's reactions: they carry `reactions`, the new counts. */
 const reactionTopics = new Set(['reaction.added', 'reaction.removed']);
 /** Events about a room or its members: they carry `room` (while the room exists). */
@@ -27,7 +36,17 @@ export type EventMessageView = Omit<MessageView, 'hiddenForMe'> & { thread?: Sha
 /** The room's view without the caller's own fields (role, preferences, unread counts). */
 export type EventRoomView = Pick<
   RoomView,
-  'id' | 'type' | 'name' | 'description' | 'addMemberPolicy' | 'channelId' | 'memberCount' | 'createdBy' | 'createdAt' | 'lastActivityAt' | 'lastMessage'
+  | 'id'
+  | 'type'
+  | 'name'
+  | 'description'
+  | 'addMemberPolicy'
+  | 'channelId'
+  | 'memberCount'
+  | 'createdBy'
+  | 'createdAt'
+  | 'lastActivityAt'
+  | 'lastMessage'
 >;
 
 /** A member's view without the member's own preferences. */
@@ -63,9 +82,15 @@ function threadOf(row: MessageFactsRow): SharedThreadView | undefined {
   return {
     replyCount: row.reply_count,
     lastReplyAt: row.last_reply_at ? row.last_reply_at.toISOString() : null,
-    lastReply: row.lr_id && row.lr_sender_id && row.lr_created_at
-      ? { id: row.lr_id, senderId: row.lr_sender_id, text: row.lr_recalled_at ? null : row.lr_text, createdAt: row.lr_created_at.toISOString() }
-      : null,
+    lastReply:
+      row.lr_id && row.lr_sender_id && row.lr_created_at
+        ? {
+            id: row.lr_id,
+            senderId: row.lr_sender_id,
+            text: row.lr_recalled_at ? null : row.lr_text,
+            createdAt: row.lr_created_at.toISOString(),
+          }
+        : null,
   };
 }
 
@@ -79,8 +104,9 @@ function eventMessageView(row: MessageFactsRow): EventMessageView {
 async function messageViews(client: SqlClient, ids: string[]): Promise<Map<string, { view: EventMessageView; thread?: SharedThreadView }>> {
   if (ids.length === 0) return new Map();
   // Prepared: it runs on the path from a commit to the sockets.
-  const { rows } = await client.query<MessageFactsRow>(prepared(
-    `select ${messageColumnsOf('m')}, m.reply_count, m.last_reply_at,
+  const { rows } = await client.query<MessageFactsRow>(
+    prepared(
+      `select ${messageColumnsOf('m')}, m.reply_count, m.last_reply_at,
             lr.id as lr_id, lr.sender_id as lr_sender_id, lr.text as lr_text, lr.recalled_at as lr_recalled_at, lr.created_at as lr_created_at
        from messages m
        left join lateral (
@@ -89,8 +115,9 @@ async function messageViews(client: SqlClient, ids: string[]): Promise<Map<strin
           order by r.seq desc limit 1
        ) lr on true
       where m.id = any($1::uuid[])`,
-    [ids],
-  ));
+      [ids],
+    ),
+  );
   return new Map(rows.map((r) => [r.id, { view: eventMessageView(r), thread: threadOf(r) }]));
 }
 
@@ -110,9 +137,21 @@ async function reactionCounts(client: SqlClient, messageIds: string[]): Promise<
 async function roomViews(client: SqlClient, roomIds: string[]): Promise<Map<string, EventRoomView>> {
   if (roomIds.length === 0) return new Map();
   const { rows } = await client.query<{
-    id: string; type: RoomType; name: string | null; description: string | null; add_member_policy: AddMemberPolicy; channel_id: string | null;
-    member_count: number; created_by: string; created_at: Date; last_activity_at: Date;
-    last_id: string | null; last_sender_id: string | null; last_text: string | null; last_recalled_at: Date | null; last_created_at: Date | null;
+    id: string;
+    type: RoomType;
+    name: string | null;
+    description: string | null;
+    add_member_policy: AddMemberPolicy;
+    channel_id: string | null;
+    member_count: number;
+    created_by: string;
+    created_at: Date;
+    last_activity_at: Date;
+    last_id: string | null;
+    last_sender_id: string | null;
+    last_text: string | null;
+    last_recalled_at: Date | null;
+    last_created_at: Date | null;
   }>(
     `select r.id, r.type, r.name, r.description, r.add_member_policy, r.channel_id, r.member_count, r.created_by, r.created_at,
             r.last_activity_at, lm.id as last_id, lm.sender_id as last_sender_id, lm.text as last_text,
@@ -125,36 +164,65 @@ async function roomViews(client: SqlClient, roomIds: string[]): Promise<Map<stri
       where r.id = any($1::uuid[]) and r.deleted_at is null`,
     [roomIds],
   );
-  return new Map(rows.map((r) => [r.id, {
-    id: r.id,
-    type: r.type,
-    name: r.name,
-    description: r.description,
-    addMemberPolicy: r.add_member_policy,
-    channelId: r.channel_id,
-    memberCount: r.member_count,
-    createdBy: r.created_by,
-    createdAt: r.created_at.toISOString(),
-    lastActivityAt: r.last_activity_at.toISOString(),
-    lastMessage: r.last_id && r.last_sender_id && r.last_created_at
-      ? { id: r.last_id, senderId: r.last_sender_id, text: r.last_recalled_at ? null : r.last_text, createdAt: r.last_created_at.toISOString() }
-      : null,
-  }]));
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        id: r.id,
+        type: r.type,
+        name: r.name,
+        description: r.description,
+        addMemberPolicy: r.add_member_policy,
+        channelId: r.channel_id,
+        memberCount: r.member_count,
+        createdBy: r.created_by,
+        createdAt: r.created_at.toISOString(),
+        lastActivityAt: r.last_activity_at.toISOString(),
+        lastMessage:
+          r.last_id && r.last_sender_id && r.last_created_at
+            ? {
+                id: r.last_id,
+                senderId: r.last_sender_id,
+                text: r.last_recalled_at ? null : r.last_text,
+                createdAt: r.last_created_at.toISOString(),
+              }
+            : null,
+      },
+    ]),
+  );
 }
 
 /** Member views keyed `roomId:accountId`, of those still members. */
 async function memberViews(client: SqlClient, roomIds: string[], accountIds: string[]): Promise<Map<string, EventMemberView>> {
   if (roomIds.length === 0) return new Map();
-  const { rows } = await client.query<{ room_id: string; account_id: string; role: RoomRole; joined_at: Date; display_name: string; avatar_url: string | null; account_type: AccountType }>(
+  const { rows } = await client.query<{
+    room_id: string;
+    account_id: string;
+    role: RoomRole;
+    joined_at: Date;
+    display_name: string;
+    avatar_url: string | null;
+    account_type: AccountType;
+  }>(
     `select m.room_id, m.account_id, m.role, m.joined_at, a.display_name, a.avatar_url, a.account_type
        from unnest($1::uuid[], $2::uuid[]) k(room_id, account_id)
        join room_members m on m.room_id = k.room_id and m.account_id = k.account_id
        join accounts a on a.id = m.account_id`,
     [roomIds, accountIds],
   );
-  return new Map(rows.map((r) => [`${r.room_id}:${r.account_id}`, {
-    accountId: r.account_id, role: r.role, joinedAt: r.joined_at.toISOString(), displayName: r.display_name, avatarUrl: r.avatar_url, accountType: r.account_type,
-  }]));
+  return new Map(
+    rows.map((r) => [
+      `${r.room_id}:${r.account_id}`,
+      {
+        accountId: r.account_id,
+        role: r.role,
+        joinedAt: r.joined_at.toISOString(),
+        displayName: r.display_name,
+        avatarUrl: r.avatar_url,
+        accountType: r.account_type,
+      },
+    ]),
+  );
 }
 
 /** The accounts a member event names: `accountIds` (member.added) or `accountId` (member.role_changed). */

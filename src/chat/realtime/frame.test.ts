@@ -63,6 +63,7 @@ test('a frame beyond the limit is refused as soon as it is known to be, complete
 test('serialised server frames escape header values (not in CONNECTED) and carry the body length in octets', () => {
   expect(serializeFrame('MESSAGE', [['topic', 'a:b\nc']], 'héllo')).toBe('MESSAGE\ntopic:a\\cb\\nc\ncontent-length:6\n\nhéllo\0');
   expect(serializeFrame('CONNECTED', [['server', 'x:y']])).toBe('CONNECTED\nserver:x:y\n\n\0');
-  const parsed = new FrameParser({ maxFrameBytes: 1024, maxHeaders: 8 }).push(b(serializeFrame('SEND', [['k', 'v:\\']], 'body'))).frames[0]!;
+  const parsed = new FrameParser({ maxFrameBytes: 1024, maxHeaders: 8 }).push(b(serializeFrame('SEND', [['k', 'v:\\']], 'body')))
+    .frames[0]!;
   expect([parsed.headers.get('k'), parsed.body.toString()]).toEqual(['v:\\', 'body']);
 });

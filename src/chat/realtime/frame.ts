@@ -25,7 +25,19 @@ export class StompProtocolError extends Error {
   }
 }
 
-const clientCommands = new Set(['CONNECT', 'STOMP', 'SEND', 'SUBSCRIBE', 'UNSUBSCRIBE', 'ACK', 'NACK', 'BEGIN', 'COMMIT', 'ABORT', 'DISCONNECT']);
+const clientCommands = new Set([
+  'CONNECT',
+  'STOMP',
+  'SEND',
+  'SUBSCRIBE',
+  'UNSUBSCRIBE',
+  'ACK',
+  'NACK',
+  'BEGIN',
+  'COMMIT',
+  'ABORT',
+  'DISCONNECT',
+]);
 const LF = 0x0a;
 const CR = 0x0d;
 const NUL = 0x00;
@@ -118,7 +130,8 @@ export class FrameParser {
       const line = readLine();
       if (line === null) return null;
       if (line === '') break;
-      if (++count > this.limits.maxHeaders) throw new StompProtocolError('too_many_headers', `a frame may carry at most ${this.limits.maxHeaders} headers`);
+      if (++count > this.limits.maxHeaders)
+        throw new StompProtocolError('too_many_headers', `a frame may carry at most ${this.limits.maxHeaders} headers`);
       const colon = line.indexOf(':');
       if (colon <= 0) throw new StompProtocolError('malformed_frame', 'a header line must be name:value');
       const name = escaped ? unescapeValue(line.slice(0, colon)) : line.slice(0, colon);
@@ -134,7 +147,8 @@ export class FrameParser {
       if (bodyStart - start + length + 1 > max) throw oversize(max);
       if (buf.length < bodyStart + length + 1) return null;
       bodyEnd = bodyStart + length;
-      if (buf[bodyEnd] !== NUL) throw new StompProtocolError('malformed_frame', 'the body must end with a NULL octet after content-length octets');
+      if (buf[bodyEnd] !== NUL)
+        throw new StompProtocolError('malformed_frame', 'the body must end with a NULL octet after content-length octets');
     } else {
       bodyEnd = buf.indexOf(NUL, bodyStart);
       if (bodyEnd < 0) {

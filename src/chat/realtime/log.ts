@@ -45,8 +45,9 @@ export async function recordUserEvents(client: SqlClient, events: OutboxEvent[])
   if (found.length === 0) return [];
   const addressed = await withViews(client, found);
   const viewed = addressed.filter((e, i) => e.payload !== found[i]!.payload);
-  const { rows } = await client.query<{ event_id: number; account_id: string; seq: number }>(prepared(
-    `with rcpt as (
+  const { rows } = await client.query<{ event_id: number; account_id: string; seq: number }>(
+    prepared(
+      `with rcpt as (
        select distinct x.event_id, x.account_id from (
          select r.event_id, m.account_id from unnest($1::bigint[], $2::uuid[]) r(event_id, room_id)
            join room_members m on m.room_id = r.room_id
@@ -85,9 +86,21 @@ export async function recordUserEvents(client: SqlClient, events: OutboxEvent[])
      insert into user_events (account_id, seq, event_id)
      select n.account_id, b.last_seq - n.total + n.n, n.event_id from numbered n join bumped b using (account_id)
      returning event_id, account_id, seq`,
-    [a.roomEvents, a.roomIds, a.channelEvents, a.channelIds, a.accountEvents, a.accountIds, a.everyoneEvents, a.moduleEvents, a.moduleCodes,
-     viewed.map((e) => Number(e.id)), viewed.map((e) => JSON.stringify(e.payload))],
-  ));
+      [
+        a.roomEvents,
+        a.roomIds,
+        a.channelEvents,
+        a.channelIds,
+        a.accountEvents,
+        a.accountIds,
+        a.everyoneEvents,
+        a.moduleEvents,
+        a.moduleCodes,
+        viewed.map((e) => Number(e.id)),
+        viewed.map((e) => JSON.stringify(e.payload)),
+      ],
+    ),
+  );
   const byEvent = new Map<number, Array<[string, number]>>();
   for (const r of rows) {
     const list = byEvent.get(Number(r.event_id));
@@ -111,7 +124,14 @@ export interface LogPage {
 
 /** Events of one account with seq > after, oldest first. */
 export async function readUserEvents(sql: SqlPool | SqlClient, accountId: string, after: number, limit: number): Promise<LogPage> {
-  const { rows } = await sql.query<{ seq: number; event_id: number; topic: string; created_at: Date; payload: unknown; last_seq: number | null }>(
+  const { rows } = await sql.query<{
+    seq: number;
+    event_id: number;
+    topic: string;
+    created_at: Date;
+    payload: unknown;
+    last_seq: number | null;
+  }>(
     `select u.seq, u.event_id, e.topic, e.created_at, e.payload,
             (select last_seq from user_event_counters where account_id = $1) as last_seq
        from user_events u join event_log e on e.id = u.event_id
@@ -128,7 +148,15 @@ export async function readUserEvents(sql: SqlPool | SqlClient, accountId: string
   const expired = after < lastSeq && (page.length === 0 || hole === 0);
   if (hole > 0) page = page.slice(0, hole);
   return {
-    events: expired ? [] : page.map((r) => ({ seq: Number(r.seq), eventId: String(r.event_id), topic: r.topic, createdAt: r.created_at.toISOString(), payload: r.payload })),
+    events: expired
+      ? []
+      : page.map((r) => ({
+          seq: Number(r.seq),
+          eventId: String(r.event_id),
+          topic: r.topic,
+          createdAt: r.created_at.toISOString(),
+          payload: r.payload,
+        })),
     hasMore: !expired && (hole > 0 || rows.length > limit),
     lastSeq,
     expired,

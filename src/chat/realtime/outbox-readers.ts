@@ -19,5 +19,10 @@ export const realtimeEventLog: OutboxLog = async (client, rows, redis) => {
 
 /** The event log keeps REALTIME_RETENTION_HOURS (at least 24) for resume-after. */
 export function eventLogPruneTask(sql: SqlPool, retentionHours: number): PruneTask {
-  return { scheduler: 'realtime-log-prune', job: 'prune-realtime-log', everyMs: 3_600_000, run: (now) => pruneEventLog(sql, retentionHours, now) };
+  return {
+    scheduler: 'realtime-log-prune',
+    job: 'prune-realtime-log',
+    everyMs: 3_600_000,
+    run: (now) => pruneEventLog(sql, retentionHours, now),
+  };
 }

@@ -48,7 +48,9 @@ export function sessionHost(deps: GatewayDeps, index: SessionIndex): SessionHost
     },
     presenceAlive(session, ttlMs) {
       if (!session.accountId) return;
-      deps.presence.sessionAlive(session.accountId, session.id, ttlMs).catch((err: unknown) => log.error({ err }, 'realtime: presence refresh failed'));
+      deps.presence
+        .sessionAlive(session.accountId, session.id, ttlMs)
+        .catch((err: unknown) => log.error({ err }, 'realtime: presence refresh failed'));
     },
     onError: (err, what) => log.error({ err }, `realtime: ${what} failed`),
   };

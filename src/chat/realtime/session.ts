@@ -102,7 +102,8 @@ export class StompSession {
     ws.on('close', () => this.closed());
     ws.on('error', () => this.closed());
     this.later(host.options.connectTimeoutMs, () => {
-      if (this.state === 'awaiting-connect' || this.state === 'authenticating') this.fail('connect_timeout', 'no valid CONNECT frame in time');
+      if (this.state === 'awaiting-connect' || this.state === 'authenticating')
+        this.fail('connect_timeout', 'no valid CONNECT frame in time');
     });
   }
 
@@ -125,7 +126,8 @@ export class StompSession {
     try {
       parsed = this.parser.push(data);
     } catch (err) {
-      if (err instanceof StompProtocolError) return this.fail(err.code, err.message, undefined, err.code === 'frame_too_large' ? closeCodes.tooBig : closeCodes.policy);
+      if (err instanceof StompProtocolError)
+        return this.fail(err.code, err.message, undefined, err.code === 'frame_too_large' ? closeCodes.tooBig : closeCodes.policy);
       throw err;
     }
     // A flood of small frames, or of messages carrying only heart-beats, counts alike.
@@ -152,7 +154,8 @@ export class StompSession {
 
   private async handle(frame: Frame): Promise<void> {
     if (this.state === 'awaiting-connect') {
-      if (frame.command !== 'CONNECT' && frame.command !== 'STOMP') throw new StompProtocolError('not_connected', 'the first frame must be CONNECT');
+      if (frame.command !== 'CONNECT' && frame.command !== 'STOMP')
+        throw new StompProtocolError('not_connected', 'the first frame must be CONNECT');
       return this.connect(frame);
     }
     switch (frame.command) {
@@ -185,7 +188,8 @@ export class StompSession {
   private async connect(frame: Frame): Promise<void> {
     this.state = 'authenticating';
     const versions = (frame.headers.get('accept-version') ?? '').split(',').map((v) => v.trim());
-    if (!versions.includes('1.2')) throw new StompProtocolError('unsupported_version', 'this server speaks STOMP 1.2 only (accept-version must list 1.2)');
+    if (!versions.includes('1.2'))
+      throw new StompProtocolError('unsupported_version', 'this server speaks STOMP 1.2 only (accept-version must list 1.2)');
     const heartBeat = frame.headers.get('heart-beat') ?? '0,0';
     const hb = /^(\d{1,9}),(\d{1,9})$/.exec(heartBeat);
     if (!hb) throw new StompProtocolError('malformed_frame', 'heart-beat must be two numbers of milliseconds: cx,cy');
@@ -251,8 +255,13 @@ export class StompSession {
       this.subscriptions.set(id, { id, destination });
       return;
     }
-    if (destination !== EVENTS) throw new StompProtocolError('unknown_destination', `no destination "${destination.slice(0, 100)}"; use ${EVENTS}, ${EPHEMERAL} or ${SESSION}`);
-    if (resume !== undefined && !/^\d{1,15}$/.test(resume)) throw new StompProtocolError('invalid_header', 'resume-after must be a seq (a whole number)');
+    if (destination !== EVENTS)
+      throw new StompProtocolError(
+        'unknown_destination',
+        `no destination "${destination.slice(0, 100)}"; use ${EVENTS}, ${EPHEMERAL} or ${SESSION}`,
+      );
+    if (resume !== undefined && !/^\d{1,15}$/.test(resume))
+      throw new StompProtocolError('invalid_header', 'resume-after must be a seq (a whole number)');
     const sub: EventSubscription = {
       id,
       destination,
@@ -274,7 +283,11 @@ export class StompSession {
   private async sendTyping(frame: Frame): Promise<void> {
     const destination = required(frame, 'destination');
     const match = typingDestination.exec(destination);
-    if (!match) throw new StompProtocolError('send_not_supported', 'clients SEND only to /app/rooms/{roomId}/typing; changes go through the REST API');
+    if (!match)
+      throw new StompProtocolError(
+        'send_not_supported',
+        'clients SEND only to /app/rooms/{roomId}/typing; changes go through the REST API',
+      );
     try {
       await this.host.typing(this.accountId!, match[1]!.toLowerCase());
     } catch (err) {
@@ -546,7 +559,8 @@ export class StompSession {
     }
     if (expectEvery > 0) {
       this.every(expectEvery, () => {
-        if (Date.now() - this.lastReceivedAt > 2 * expectEvery) this.fail('heartbeat_timeout', `nothing received for more than ${2 * expectEvery} ms`);
+        if (Date.now() - this.lastReceivedAt > 2 * expectEvery)
+          this.fail('heartbeat_timeout', `nothing received for more than ${2 * expectEvery} ms`);
       });
     } else {
       // A client that sends no heart-beats is still asked for WebSocket pongs, so a dead peer does not linger.
@@ -593,7 +607,8 @@ function required(frame: Frame, name: string): string {
 function bearerOf(frame: Frame): string {
   const header = frame.headers.get('Authorization') ?? frame.headers.get('authorization');
   const raw = header ?? frame.headers.get('passcode');
-  if (raw === undefined || raw === '') throw new StompProtocolError('unauthenticated', 'CONNECT needs an Authorization header "Bearer <jwt>" (or the token as passcode)');
+  if (raw === undefined || raw === '')
+    throw new StompProtocolError('unauthenticated', 'CONNECT needs an Authorization header "Bearer <jwt>" (or the token as passcode)');
   const match = /^Bearer\s+(\S+)$/i.exec(raw);
   if (match) return match[1]!;
   if (header === undefined && !/\s/.test(raw)) return raw;

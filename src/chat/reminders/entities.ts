@@ -54,8 +54,6 @@ export const ReminderOccurrenceEntity = defineEntity({
     skippedReason: p.text().fieldName('skipped_reason').nullable(),
     firedAt: p.datetime().fieldName('fired_at'),
   },
-  uniques: [
-    { name: 'reminder_occurrences_message_id_key', properties: ['messageId'] },
-  ],
+  uniques: [{ name: 'reminder_occurrences_message_id_key', properties: ['messageId'] }],
 });
 export type ReminderOccurrence = InferEntity<typeof ReminderOccurrenceEntity>;

@@ -85,16 +85,21 @@ async function fireOne(client: SqlClient, deps: FireDeps, reminder: DueReminder)
       skipped = 'OWNER_INACTIVE';
     } else {
       const id = newId();
-      const { rows } = await client.query<{ id: string | null }>(sendSql, [id, reminder.room_id, reminder.bot_id, reminder.text, now, null]);
+      const { rows } = await client.query<{ id: string | null }>(sendSql, [
+        id,
+        reminder.room_id,
+        reminder.bot_id,
+        reminder.text,
+        now,
+        null,
+      ]);
       if (rows[0]?.id) messageId = id;
       else skipped = 'ROOM_UNAVAILABLE';
     }
-    await client.query('update reminder_occurrences set message_id = $3, skipped_reason = $4 where reminder_id = $1 and occurrence_at = $2', [
-      reminder.id,
-      occurrence,
-      messageId,
-      skipped,
-    ]);
+    await client.query(
+      'update reminder_occurrences set message_id = $3, skipped_reason = $4 where reminder_id = $1 and occurrence_at = $2',
+      [reminder.id, occurrence, messageId, skipped],
+    );
   }
   const after = new Date(Math.max(now.getTime(), occurrence.getTime()));
   const next = reminder.kind === 'RECURRING' && reminder.recurrence ? nextOccurrence(reminder.recurrence, after) : null;

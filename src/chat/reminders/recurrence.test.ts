@@ -26,7 +26,11 @@ test('every weekday at 09:00 Europe/Berlin stays 09:00 local across the spring c
 });
 
 test('and across the autumn change', () => {
-  expect(chain(berlinWeekdays, '2026-10-22T12:00:00Z', 3)).toEqual(['2026-10-23T07:00:00.000Z', '2026-10-26T08:00:00.000Z', '2026-10-27T08:00:00.000Z']);
+  expect(chain(berlinWeekdays, '2026-10-22T12:00:00Z', 3)).toEqual([
+    '2026-10-23T07:00:00.000Z',
+    '2026-10-26T08:00:00.000Z',
+    '2026-10-27T08:00:00.000Z',
+  ]);
 });
 
 test('a daily local time the clocks skip fires after the jump; one that happens twice fires once', () => {
@@ -43,10 +47,17 @@ test('the occurrence at the instant itself is not "after" it', () => {
 });
 
 test('weekly on chosen days and monthly on a day some months lack', () => {
-  const weekly = normalizeRecurrence({ frequency: 'WEEKLY', time: '18:30', timeZone: 'America/New_York', daysOfWeek: ['FRIDAY', 'MONDAY'] }, 'body.recurrence');
+  const weekly = normalizeRecurrence(
+    { frequency: 'WEEKLY', time: '18:30', timeZone: 'America/New_York', daysOfWeek: ['FRIDAY', 'MONDAY'] },
+    'body.recurrence',
+  );
   expect(weekly.daysOfWeek).toEqual(['MONDAY', 'FRIDAY']);
   // New York moves to EDT on March 8, 2026.
-  expect(chain(weekly, '2026-03-01T00:00:00Z', 3)).toEqual(['2026-03-02T23:30:00.000Z', '2026-03-06T23:30:00.000Z', '2026-03-09T22:30:00.000Z']);
+  expect(chain(weekly, '2026-03-01T00:00:00Z', 3)).toEqual([
+    '2026-03-02T23:30:00.000Z',
+    '2026-03-06T23:30:00.000Z',
+    '2026-03-09T22:30:00.000Z',
+  ]);
   const monthly: Recurrence = { frequency: 'MONTHLY', time: '00:00', timeZone: 'UTC', dayOfMonth: 31 };
   expect(chain(monthly, '2026-01-15T00:00:00Z', 4)).toEqual([
     '2026-01-31T00:00:00.000Z',
@@ -57,7 +68,11 @@ test('weekly on chosen days and monthly on a day some months lack', () => {
 });
 
 test('rules are checked and stored canonically', () => {
-  expect(normalizeRecurrence({ frequency: 'DAILY', time: '07:15', timeZone: 'europe/berlin' }, 'r')).toEqual({ frequency: 'DAILY', time: '07:15', timeZone: 'Europe/Berlin' });
+  expect(normalizeRecurrence({ frequency: 'DAILY', time: '07:15', timeZone: 'europe/berlin' }, 'r')).toEqual({
+    frequency: 'DAILY',
+    time: '07:15',
+    timeZone: 'Europe/Berlin',
+  });
   const location = (fn: () => unknown) => {
     try {
       fn();
@@ -69,7 +84,11 @@ test('rules are checked and stored canonically', () => {
   expect(location(() => normalizeRecurrence({ frequency: 'DAILY', time: '07:15', timeZone: 'Mars/Olympus' }, 'r'))).toBe('r.timeZone');
   expect(location(() => normalizeRecurrence({ frequency: 'DAILY', time: '07:15', timeZone: '+0500' }, 'r'))).toBe('r.timeZone');
   expect(location(() => normalizeRecurrence({ frequency: 'WEEKLY', time: '07:15', timeZone: 'UTC' }, 'r'))).toBe('r.daysOfWeek');
-  expect(location(() => normalizeRecurrence({ frequency: 'DAILY', time: '07:15', timeZone: 'UTC', daysOfWeek: ['MONDAY'] }, 'r'))).toBe('r.daysOfWeek');
+  expect(location(() => normalizeRecurrence({ frequency: 'DAILY', time: '07:15', timeZone: 'UTC', daysOfWeek: ['MONDAY'] }, 'r'))).toBe(
+    'r.daysOfWeek',
+  );
   expect(location(() => normalizeRecurrence({ frequency: 'MONTHLY', time: '07:15', timeZone: 'UTC' }, 'r'))).toBe('r.dayOfMonth');
-  expect(location(() => normalizeRecurrence({ frequency: 'WEEKDAYS', time: '07:15', timeZone: 'UTC', dayOfMonth: 3 }, 'r'))).toBe('r.dayOfMonth');
+  expect(location(() => normalizeRecurrence({ frequency: 'WEEKDAYS', time: '07:15', timeZone: 'UTC', dayOfMonth: 3 }, 'r'))).toBe(
+    'r.dayOfMonth',
+  );
 });

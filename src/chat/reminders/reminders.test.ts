@@ -3,7 +3,14 @@
 // over the EU spring change (Sunday March 29, 2026).
 import { ManualClock } from '../../platform/clock.js';
 import { count, expectError, expectOk } from '../../../test/helpers/expect.js';
-import { call, isolatedInfra, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../../test/support/platform.js';
+import {
+  call,
+  isolatedInfra,
+  startTestPlatform,
+  type TestAccount,
+  type TestPlatform,
+  type TestTenant,
+} from '../../../test/support/platform.js';
 import { reminderBotId } from '../rooms/reminder-bot.js';
 
 const start = new Date('2026-03-26T06:00:00.000Z'); // Thursday, 07:00 in Berlin
@@ -64,14 +71,21 @@ describe('create, read, list', () => {
     expectError(await api(bob, 'PATCH', `/reminders/${r.id}`, { text: 'mine' }), 404, 'reminder_not_found');
     expectError(await api(bob, 'DELETE', `/reminders/${r.id}`), 404, 'reminder_not_found');
     expect((await api(bob, 'GET', '/reminders')).body.data).toEqual([]);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'reminder.created' and payload->>'reminderId' = $1", [r.id])).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'reminder.created' and payload->>'reminderId' = $1", [r.id]),
+    ).toBe(1);
   });
 
   test('recurring: the rule is stored canonically and nextFireAt is its next occurrence', async () => {
     const alice = await tenant.account();
     const res = await api(alice, 'POST', '/reminders', { text: 'stand-up', recurrence: { ...weekdaysBerlin, timeZone: 'europe/berlin' } });
     expectOk(res, 201);
-    expect(res.body.data).toMatchObject({ kind: 'RECURRING', remindAt: null, recurrence: weekdaysBerlin, nextFireAt: '2026-03-26T08:00:00.000Z' });
+    expect(res.body.data).toMatchObject({
+      kind: 'RECURRING',
+      remindAt: null,
+      recurrence: weekdaysBerlin,
+      nextFireAt: '2026-03-26T08:00:00.000Z',
+    });
   });
 
   test('bad input is 400 and stores nothing', async () => {
@@ -95,7 +109,8 @@ describe('create, read, list', () => {
   test('the list shows ACTIVE reminders only, soonest first, in pages', async () => {
     const alice = await tenant.account();
     const ids: string[] = [];
-    for (let i = 4; i >= 1; i--) ids.unshift((await api(alice, 'POST', '/reminders', { text: `r${i}`, remindAt: at(i * HOUR) })).body.data.id);
+    for (let i = 4; i >= 1; i--)
+      ids.unshift((await api(alice, 'POST', '/reminders', { text: `r${i}`, remindAt: at(i * HOUR) })).body.data.id);
     expectOk(await api(alice, 'DELETE', `/reminders/${ids[2]}`));
     clock.advance(HOUR);
     await platform.sweepTime(); // r1 fires and is DONE
@@ -113,12 +128,30 @@ describe('PATCH and DELETE', () => {
     const r = (await api(alice, 'POST', '/reminders', { text: 'water plants', remindAt: at(HOUR) })).body.data;
     const recurring = await api(alice, 'PATCH', `/reminders/${r.id}`, { recurrence: weekdaysBerlin });
     expectOk(recurring);
-    expect(recurring.body.data).toMatchObject({ kind: 'RECURRING', remindAt: null, recurrence: weekdaysBerlin, nextFireAt: '2026-03-26T08:00:00.000Z' });
+    expect(recurring.body.data).toMatchObject({
+      kind: 'RECURRING',
+      remindAt: null,
+      recurrence: weekdaysBerlin,
+      nextFireAt: '2026-03-26T08:00:00.000Z',
+    });
     const back = await api(alice, 'PATCH', `/reminders/${r.id}`, { text: 'water the plants', remindAt: at(3 * HOUR) });
-    expect(back.body.data).toMatchObject({ kind: 'ONE_TIME', text: 'water the plants', recurrence: null, remindAt: at(3 * HOUR), nextFireAt: at(3 * HOUR) });
+    expect(back.body.data).toMatchObject({
+      kind: 'ONE_TIME',
+      text: 'water the plants',
+      recurrence: null,
+      remindAt: at(3 * HOUR),
+      nextFireAt: at(3 * HOUR),
+    });
     expectOk(await api(alice, 'PATCH', `/reminders/${r.id}`, { text: 'water the plants' }));
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'reminder.updated' and payload->>'reminderId' = $1", [r.id])).toBe(2);
-    expectError(await api(alice, 'PATCH', `/reminders/${r.id}`, { remindAt: at(HOUR), recurrence: weekdaysBerlin }), 400, 'validation_failed', 'body.recurrence');
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'reminder.updated' and payload->>'reminderId' = $1", [r.id]),
+    ).toBe(2);
+    expectError(
+      await api(alice, 'PATCH', `/reminders/${r.id}`, { remindAt: at(HOUR), recurrence: weekdaysBerlin }),
+      400,
+      'validation_failed',
+      'body.recurrence',
+    );
     clock.advance(3 * HOUR);
     await platform.sweepTime();
     expectError(await api(alice, 'PATCH', `/reminders/${r.id}`, { text: 'again' }), 409, 'reminder_not_active');
@@ -151,13 +184,25 @@ describe('firing', () => {
     expect((await platform.sweepTime()).reminders).toBe(0);
     const bot = reminderBotId(tenant.moduleCode, tenant.customer);
     expect(await botMessages(r.roomId)).toEqual([{ text: 'leave for the airport', sender_id: bot, created_at: new Date(at(HOUR)) }]);
-    expect((await api(alice, 'GET', `/reminders/${r.id}`)).body.data).toMatchObject({ status: 'DONE', nextFireAt: null, lastFiredAt: at(HOUR), fireCount: 1 });
+    expect((await api(alice, 'GET', `/reminders/${r.id}`)).body.data).toMatchObject({
+      status: 'DONE',
+      nextFireAt: null,
+      lastFiredAt: at(HOUR),
+      fireCount: 1,
+    });
     // Alice reads it in her room like any message.
     const page = await api(alice, 'GET', `/rooms/${r.roomId}/messages`);
     expect(page.body.data.map((m: { text: string; senderId: string }) => [m.text, m.senderId])).toEqual([['leave for the airport', bot]]);
-    const { rows } = await platform.db.query("select payload from outbox where topic = 'reminder.fired' and payload->>'reminderId' = $1", [r.id]);
+    const { rows } = await platform.db.query("select payload from outbox where topic = 'reminder.fired' and payload->>'reminderId' = $1", [
+      r.id,
+    ]);
     expect(rows.map((x) => x.payload)).toEqual([
-      expect.objectContaining({ status: 'DONE', occurrenceAt: expect.stringMatching(/^2026-03-26T07:00:00/), messageId: expect.any(String), skippedReason: null }),
+      expect.objectContaining({
+        status: 'DONE',
+        occurrenceAt: expect.stringMatching(/^2026-03-26T07:00:00/),
+        messageId: expect.any(String),
+        skippedReason: null,
+      }),
     ]);
   });
 
@@ -173,17 +218,28 @@ describe('firing', () => {
     for (const m of await botMessages(r.roomId)) fired.push(m.created_at.toISOString());
     // Thu, Fri at 08:00Z (CET); the weekend nothing; Mon, Tue at 07:00Z (CEST).
     expect(fired).toEqual(['2026-03-26T08:00:00.000Z', '2026-03-27T08:00:00.000Z', '2026-03-30T07:00:00.000Z', '2026-03-31T07:00:00.000Z']);
-    expect((await api(alice, 'GET', `/reminders/${r.id}`)).body.data).toMatchObject({ status: 'ACTIVE', fireCount: 4, nextFireAt: '2026-04-01T07:00:00.000Z' });
-    expect(await count(platform.db, 'select count(*) as n from reminder_occurrences where reminder_id = $1 and message_id is not null', [r.id])).toBe(4);
+    expect((await api(alice, 'GET', `/reminders/${r.id}`)).body.data).toMatchObject({
+      status: 'ACTIVE',
+      fireCount: 4,
+      nextFireAt: '2026-04-01T07:00:00.000Z',
+    });
+    expect(
+      await count(platform.db, 'select count(*) as n from reminder_occurrences where reminder_id = $1 and message_id is not null', [r.id]),
+    ).toBe(4);
   });
 
   test('missed occurrences post once, and the reminder continues from the next one after now', async () => {
     const alice = await tenant.account();
-    const r = (await api(alice, 'POST', '/reminders', { text: 'daily', recurrence: { frequency: 'DAILY', time: '12:00', timeZone: 'UTC' } })).body.data;
+    const r = (
+      await api(alice, 'POST', '/reminders', { text: 'daily', recurrence: { frequency: 'DAILY', time: '12:00', timeZone: 'UTC' } })
+    ).body.data;
     clock.advance(3 * 24 * HOUR); // Sunday 06:00Z: Thu, Fri and Sat noon were missed
     await platform.sweepTime();
     expect((await botMessages(r.roomId)).map((m) => m.text)).toEqual(['daily']);
-    expect((await api(alice, 'GET', `/reminders/${r.id}`)).body.data).toMatchObject({ nextFireAt: '2026-03-29T12:00:00.000Z', fireCount: 1 });
+    expect((await api(alice, 'GET', `/reminders/${r.id}`)).body.data).toMatchObject({
+      nextFireAt: '2026-03-29T12:00:00.000Z',
+      fireCount: 1,
+    });
   });
 
   test('a deactivated owner is not reminded; the occurrence is recorded as skipped', async () => {
@@ -205,13 +261,22 @@ describe('firing', () => {
       const ids: string[] = [];
       for (const o of owners) {
         ids.push((await api(o, 'POST', '/reminders', { text: `once ${o.id}`, remindAt: at(HOUR) })).body.data.id);
-        ids.push((await api(o, 'POST', '/reminders', { text: `daily ${o.id}`, recurrence: { frequency: 'DAILY', time: '07:00', timeZone: 'UTC' } })).body.data.id);
+        ids.push(
+          (
+            await api(o, 'POST', '/reminders', {
+              text: `daily ${o.id}`,
+              recurrence: { frequency: 'DAILY', time: '07:00', timeZone: 'UTC' },
+            })
+          ).body.data.id,
+        );
       }
       clock.advance(HOUR);
       const sweeps = await Promise.all([platform.sweepTime(), second.sweepTime(), platform.sweepTime(), second.sweepTime()]);
       expect(sweeps.reduce((n, s) => n + s.reminders, 0)).toBe(80);
       expect(await count(platform.db, "select count(*) as n from messages where text like 'once %' or text like 'daily %'")).toBe(80);
-      expect(await count(platform.db, 'select count(*) as n from reminder_occurrences where reminder_id = any($1::uuid[])', [ids])).toBe(80);
+      expect(await count(platform.db, 'select count(*) as n from reminder_occurrences where reminder_id = any($1::uuid[])', [ids])).toBe(
+        80,
+      );
       clock.advance(24 * HOUR);
       await Promise.all([platform.sweepTime(), second.sweepTime()]);
       expect(await count(platform.db, "select count(*) as n from messages where text like 'daily %'")).toBe(80);

@@ -13,7 +13,15 @@ import type { Page, RoomService } from '../rooms/service.js';
 import { armTimer } from '../time/arm.js';
 import { futureInstant } from '../time/horizon.js';
 import { nextOccurrence, normalizeRecurrence, type Recurrence } from './recurrence.js';
-import { reminderColumns, reminderEvent, reminderView, type ReminderKind, type ReminderRow, type ReminderStatus, type ReminderView } from './views.js';
+import {
+  reminderColumns,
+  reminderEvent,
+  reminderView,
+  type ReminderKind,
+  type ReminderRow,
+  type ReminderStatus,
+  type ReminderView,
+} from './views.js';
 
 export interface ReminderInput {
   text?: string;
@@ -157,11 +165,21 @@ export class ReminderService {
         if (schedule.recurrence) changes.recurrence = schedule.recurrence;
       }
       if (Object.keys(changes).length === 0) return { row: current, changed: false, rescheduled: false };
-      const next = rescheduled ? schedule : { kind: current.kind, remindAt: current.remind_at, recurrence: current.recurrence, nextFireAt: current.next_fire_at! };
+      const next = rescheduled
+        ? schedule
+        : { kind: current.kind, remindAt: current.remind_at, recurrence: current.recurrence, nextFireAt: current.next_fire_at! };
       const { rows } = await client.query<ReminderRow>(
         `update reminders set text = $2, kind = $3, remind_at = $4, recurrence = $5, next_fire_at = $6, updated_at = $7
           where id = $1 returning ${reminderColumns}`,
-        [id, input.text ?? current.text, next.kind, next.remindAt, next.recurrence === null ? null : JSON.stringify(next.recurrence), next.nextFireAt, now],
+        [
+          id,
+          input.text ?? current.text,
+          next.kind,
+          next.remindAt,
+          next.recurrence === null ? null : JSON.stringify(next.recurrence),
+          next.nextFireAt,
+          now,
+        ],
       );
       const updated = rows[0]!;
       await emit(client, 'reminder.updated', { ...reminderEvent(updated), changes }, accountsAudience([caller.accountId]));

@@ -66,7 +66,8 @@ export const RoomMemberEntity = defineEntity({
       timing: 'after',
       events: ['delete'],
       forEach: 'statement',
-      expression: 'CREATE TRIGGER room_members_end_personal_rows AFTER DELETE ON room_members REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION end_personal_rows_with_membership()',
+      expression:
+        'CREATE TRIGGER room_members_end_personal_rows AFTER DELETE ON room_members REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION end_personal_rows_with_membership()',
     },
   ],
 });
@@ -85,11 +86,7 @@ export const JoinRequestEntity = defineEntity({
     resolvedAt: p.datetime().fieldName('resolved_at').nullable(),
     resolvedBy: p.uuid().fieldName('resolved_by').nullable(),
   },
-  indexes: [
-    { name: 'join_requests_pending_list', properties: ['roomId', 'id'], where: "(status = 'PENDING'::text)" },
-  ],
-  uniques: [
-    { name: 'join_requests_pending', properties: ['roomId', 'accountId'], where: "(status = 'PENDING'::text)" },
-  ],
+  indexes: [{ name: 'join_requests_pending_list', properties: ['roomId', 'id'], where: "(status = 'PENDING'::text)" }],
+  uniques: [{ name: 'join_requests_pending', properties: ['roomId', 'accountId'], where: "(status = 'PENDING'::text)" }],
 });
 export type JoinRequest = InferEntity<typeof JoinRequestEntity>;

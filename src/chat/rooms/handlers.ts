@@ -25,7 +25,11 @@ type RoomOperations =
 // Path ids are compared in code as well as in SQL, so they are taken in lower case.
 const id = (raw: string) => raw.toLowerCase();
 
-export function roomHandlers(rooms: RoomService, personal: PersonalRoomService, members: MemberService): ChatFeatureHandlers<RoomOperations> {
+export function roomHandlers(
+  rooms: RoomService,
+  personal: PersonalRoomService,
+  members: MemberService,
+): ChatFeatureHandlers<RoomOperations> {
   return {
     async listRooms({ query }, ctx) {
       const page = await rooms.list(callerOf(ctx), query ?? {});

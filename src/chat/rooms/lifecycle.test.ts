@@ -19,7 +19,9 @@ afterAll(async () => {
 });
 
 /** A GROUP with alice as OWNER, bob as ADMIN and carol as MEMBER. */
-async function staffedRoom(policy = 'ALL_MEMBERS'): Promise<{ roomId: string; alice: TestAccount; bob: TestAccount; carol: TestAccount; eve: TestAccount }> {
+async function staffedRoom(
+  policy = 'ALL_MEMBERS',
+): Promise<{ roomId: string; alice: TestAccount; bob: TestAccount; carol: TestAccount; eve: TestAccount }> {
   const [alice, bob, carol, eve] = await Promise.all([tenant.account(), tenant.account(), tenant.account(), tenant.account()]);
   const res = await call(base, 'POST', '/api/v1/rooms', {
     token: alice.token,
@@ -31,20 +33,34 @@ async function staffedRoom(policy = 'ALL_MEMBERS'): Promise<{ roomId: string; al
   return { roomId, alice, bob, carol, eve };
 }
 
-const patch = (who: TestAccount, roomId: string, body: unknown) => call(base, 'PATCH', `/api/v1/rooms/${roomId}`, { token: who.token, body });
+const patch = (who: TestAccount, roomId: string, body: unknown) =>
+  call(base, 'PATCH', `/api/v1/rooms/${roomId}`, { token: who.token, body });
 const remove = (who: TestAccount, roomId: string) => call(base, 'DELETE', `/api/v1/rooms/${roomId}`, { token: who.token });
-const events = (topic: string, roomId: string) => count(platform.db, "select count(*) as n from outbox where topic = $1 and payload->>'roomId' = $2", [topic, roomId]);
+const events = (topic: string, roomId: string) =>
+  count(platform.db, "select count(*) as n from outbox where topic = $1 and payload->>'roomId' = $2", [topic, roomId]);
 const roomRow = async (roomId: string) =>
-  (await platform.db.query('select name, description, add_member_policy, deleted_at, member_count from rooms where id = $1', [roomId])).rows[0];
+  (await platform.db.query('select name, description, add_member_policy, deleted_at, member_count from rooms where id = $1', [roomId]))
+    .rows[0];
 
 describe('update', () => {
   test('the owner renames (trimmed), describes and changes the policy; the change is one room.updated event', async () => {
     const { roomId, alice, carol } = await staffedRoom();
     const res = await patch(alice, roomId, { name: '  New name \n', description: 'second', addMemberPolicy: 'ADMIN_ONLY' });
     expectOk(res);
-    expect(res.body.data).toMatchObject({ id: roomId, name: 'New name', description: 'second', addMemberPolicy: 'ADMIN_ONLY', myRole: 'OWNER' });
-    expect((await call(base, 'GET', `/api/v1/rooms/${roomId}`, { token: carol.token })).body.data).toMatchObject({ name: 'New name', myRole: 'MEMBER' });
-    const { rows } = await platform.db.query("select payload from outbox where topic = 'room.updated' and payload->>'roomId' = $1", [roomId]);
+    expect(res.body.data).toMatchObject({
+      id: roomId,
+      name: 'New name',
+      description: 'second',
+      addMemberPolicy: 'ADMIN_ONLY',
+      myRole: 'OWNER',
+    });
+    expect((await call(base, 'GET', `/api/v1/rooms/${roomId}`, { token: carol.token })).body.data).toMatchObject({
+      name: 'New name',
+      myRole: 'MEMBER',
+    });
+    const { rows } = await platform.db.query("select payload from outbox where topic = 'room.updated' and payload->>'roomId' = $1", [
+      roomId,
+    ]);
     expect(rows).toEqual([
       {
         payload: {
@@ -89,7 +105,12 @@ describe('update', () => {
     const res = await call(base, 'POST', '/api/v1/rooms', { token: alice.token, body: { type: 'GROUP', name: '  Padded  ' } });
     expectOk(res, 201);
     expect(res.body.data.name).toBe('Padded');
-    expectError(await call(base, 'POST', '/api/v1/rooms', { token: alice.token, body: { type: 'GROUP', name: '   ' } }), 400, 'validation_failed', 'body.name');
+    expectError(
+      await call(base, 'POST', '/api/v1/rooms', { token: alice.token, body: { type: 'GROUP', name: '   ' } }),
+      400,
+      'validation_failed',
+      'body.name',
+    );
     expect(await count(platform.db, 'select count(*) as n from rooms where created_by = $1', [alice.id])).toBe(1);
   });
 
@@ -123,7 +144,11 @@ describe('delete', () => {
         expect(list.body.data.map((r: { id: string }) => r.id)).not.toContain(roomId);
       }
     }
-    expectError(await call(base, 'POST', `/api/v1/rooms/${roomId}/messages`, { token: carol.token, body: { text: 'too late' } }), 404, 'room_not_found');
+    expectError(
+      await call(base, 'POST', `/api/v1/rooms/${roomId}/messages`, { token: carol.token, body: { text: 'too late' } }),
+      404,
+      'room_not_found',
+    );
     expectError(await call(base, 'GET', `/api/v1/rooms/${roomId}/messages`, { token: carol.token }), 404, 'room_not_found');
     expectError(await call(base, 'GET', `/api/v1/rooms/${roomId}/members`, { token: alice.token }), 404, 'room_not_found');
     expectError(await call(base, 'POST', `/api/v1/rooms/${roomId}/leave`, { token: bob.token }), 404, 'room_not_found');
@@ -136,7 +161,9 @@ describe('delete', () => {
     expect(row.member_count).toBe(0);
     expect(await count(platform.db, 'select count(*) as n from room_members where room_id = $1', [roomId])).toBe(0);
     expect(await count(platform.db, 'select count(*) as n from messages where room_id = $1', [roomId])).toBe(1);
-    const { rows } = await platform.db.query("select payload from outbox where topic = 'room.deleted' and payload->>'roomId' = $1", [roomId]);
+    const { rows } = await platform.db.query("select payload from outbox where topic = 'room.deleted' and payload->>'roomId' = $1", [
+      roomId,
+    ]);
     expect(rows).toHaveLength(1);
     expect(rows[0].payload).toMatchObject({ roomId, deletedBy: alice.id, audience: { kind: 'accounts' } });
     expect(new Set(rows[0].payload.audience.accountIds)).toEqual(new Set([alice.id, bob.id, carol.id]));
@@ -182,11 +209,21 @@ describe('delete', () => {
 describe('reminder room', () => {
   test('get-or-create: one REMINDER room with the caller and the tenant reminder bot, also under concurrent calls', async () => {
     const alice = await tenant.account();
-    const results = await Promise.all(Array.from({ length: 8 }, () => call(base, 'POST', '/api/v1/rooms/reminders', { token: alice.token })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => call(base, 'POST', '/api/v1/rooms/reminders', { token: alice.token })),
+    );
     for (const r of results) expectOk(r);
     expect(new Set(results.map((r) => r.body.data.id)).size).toBe(1);
     const room = results[0]!.body.data;
-    expect(room).toMatchObject({ type: 'REMINDER', name: null, memberCount: 2, myRole: 'MEMBER', createdBy: alice.id, unreadCount: 0, lastMessage: null });
+    expect(room).toMatchObject({
+      type: 'REMINDER',
+      name: null,
+      memberCount: 2,
+      myRole: 'MEMBER',
+      createdBy: alice.id,
+      unreadCount: 0,
+      lastMessage: null,
+    });
     const again = await call(base, 'POST', '/api/v1/rooms/reminders', { token: alice.token });
     expect(again.body.data.id).toBe(room.id);
     expect(await count(platform.db, "select count(*) as n from rooms where type = 'REMINDER' and created_by = $1", [alice.id])).toBe(1);
@@ -195,14 +232,27 @@ describe('reminder room', () => {
     const botId = reminderBotId(tenant.moduleCode, tenant.customer);
     const members = await call(base, 'GET', `/api/v1/rooms/${room.id}/members`, { token: alice.token });
     expectOk(members);
-    expect(members.body.data.map((m: { accountId: string; accountType: string; role: string }) => [m.accountId, m.accountType, m.role]).sort()).toEqual(
+    expect(
+      members.body.data.map((m: { accountId: string; accountType: string; role: string }) => [m.accountId, m.accountType, m.role]).sort(),
+    ).toEqual(
       [
         [alice.id, 'USER', 'MEMBER'],
         [botId, 'BOT', 'MEMBER'],
       ].sort(),
     );
-    const { rows } = await platform.db.query('select module_code, customer_account_id, account_type, status, display_name from accounts where id = $1', [botId]);
-    expect(rows).toEqual([{ module_code: tenant.moduleCode, customer_account_id: tenant.customer, account_type: 'BOT', status: 'ACTIVE', display_name: 'Reminders' }]);
+    const { rows } = await platform.db.query(
+      'select module_code, customer_account_id, account_type, status, display_name from accounts where id = $1',
+      [botId],
+    );
+    expect(rows).toEqual([
+      {
+        module_code: tenant.moduleCode,
+        customer_account_id: tenant.customer,
+        account_type: 'BOT',
+        status: 'ACTIVE',
+        display_name: 'Reminders',
+      },
+    ]);
   });
 
   test('one bot per module and customer: shared by the accounts of a tenant, another for another tenant', async () => {
@@ -211,8 +261,14 @@ describe('reminder room', () => {
     const rooms = await Promise.all([alice, bob, other].map((who) => call(base, 'POST', '/api/v1/rooms/reminders', { token: who.token })));
     expect(new Set(rooms.map((r) => r.body.data.id)).size).toBe(3);
     const botOf = async (roomId: string, who: TestAccount) =>
-      (await call(base, 'GET', `/api/v1/rooms/${roomId}/members`, { token: who.token })).body.data.find((m: { accountType: string }) => m.accountType === 'BOT').accountId;
-    const [a, b, o] = await Promise.all([botOf(rooms[0]!.body.data.id, alice), botOf(rooms[1]!.body.data.id, bob), botOf(rooms[2]!.body.data.id, other)]);
+      (await call(base, 'GET', `/api/v1/rooms/${roomId}/members`, { token: who.token })).body.data.find(
+        (m: { accountType: string }) => m.accountType === 'BOT',
+      ).accountId;
+    const [a, b, o] = await Promise.all([
+      botOf(rooms[0]!.body.data.id, alice),
+      botOf(rooms[1]!.body.data.id, bob),
+      botOf(rooms[2]!.body.data.id, other),
+    ]);
     expect(a).toBe(b);
     expect(o).not.toBe(a);
     expect(await count(platform.db, "select count(*) as n from accounts where id = $1 and account_type = 'BOT'", [a])).toBe(1);
@@ -221,7 +277,11 @@ describe('reminder room', () => {
   test('the reminder room takes no members and cannot be left', async () => {
     const [alice, bob] = await Promise.all([tenant.account(), tenant.account()]);
     const roomId = (await call(base, 'POST', '/api/v1/rooms/reminders', { token: alice.token })).body.data.id;
-    expectError(await call(base, 'POST', `/api/v1/rooms/${roomId}/members`, { token: alice.token, body: { accountIds: [bob.id] } }), 409, 'unsupported_room_type');
+    expectError(
+      await call(base, 'POST', `/api/v1/rooms/${roomId}/members`, { token: alice.token, body: { accountIds: [bob.id] } }),
+      409,
+      'unsupported_room_type',
+    );
     expectError(await call(base, 'POST', `/api/v1/rooms/${roomId}/leave`, { token: alice.token }), 409, 'unsupported_room_type');
     expect(await count(platform.db, 'select count(*) as n from room_members where room_id = $1', [roomId])).toBe(2);
   });

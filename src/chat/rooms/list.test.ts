@@ -26,7 +26,10 @@ interface Room {
 }
 
 async function group(owner: TestAccount, members: TestAccount[] = [], name = 'Room'): Promise<string> {
-  const res = await call(base, 'POST', '/api/v1/rooms', { token: owner.token, body: { type: 'GROUP', name, memberIds: members.map((m) => m.id) } });
+  const res = await call(base, 'POST', '/api/v1/rooms', {
+    token: owner.token,
+    body: { type: 'GROUP', name, memberIds: members.map((m) => m.id) },
+  });
   expectOk(res, 201);
   return res.body.data.id;
 }
@@ -65,7 +68,10 @@ const recount = (who: TestAccount, roomId: string) =>
   );
 
 async function reply(who: TestAccount, roomId: string, rootId: string): Promise<void> {
-  const { rows } = await platform.db.query<{ last_seq: string }>('update rooms set last_seq = last_seq + 1 where id = $1 returning last_seq', [roomId]);
+  const { rows } = await platform.db.query<{ last_seq: string }>(
+    'update rooms set last_seq = last_seq + 1 where id = $1 returning last_seq',
+    [roomId],
+  );
   await platform.db.query(
     `insert into messages (id, room_id, seq, sender_id, type, text, thread_root_id, created_at) values ($1, $2, $3, $4, 'TEXT', 'a reply', $5, now())`,
     [newId(), roomId, rows[0]!.last_seq, who.id, rootId],
@@ -126,12 +132,10 @@ describe('unread counts and last message', () => {
     expect(room.unreadCount).toBe(2);
     expect(room.lastMessage).toEqual({ id: m3.id, senderId: bob.id, text: null, createdAt: m3.createdAt });
 
-    await platform.db.query('insert into message_hides (account_id, message_id, room_id, hidden_at) values ($1, $2, $3, now()), ($1, $4, $3, now())', [
-      alice.id,
-      m2.id,
-      roomId,
-      m3.id,
-    ]);
+    await platform.db.query(
+      'insert into message_hides (account_id, message_id, room_id, hidden_at) values ($1, $2, $3, now()), ($1, $4, $3, now())',
+      [alice.id, m2.id, roomId, m3.id],
+    );
     room = await listed(alice, roomId);
     expect(room.unreadCount).toBe(1);
     expect(room.lastMessage).toMatchObject({ id: m1.id, text: 'one' });
@@ -155,8 +159,12 @@ describe('unread counts and last message', () => {
     expectError(await markRead(alice, roomId, { messageId: elsewhere.id }), 404, 'message_not_found');
     expectError(await markRead(alice, roomId, { messageId: newId() }), 404, 'message_not_found');
     expectError(await markRead(alice, roomId, { messageId: 'nope' } as never), 400, 'validation_failed', 'body.messageId');
-    expect(await count(platform.db, 'select last_read_seq as n from room_members where room_id = $1 and account_id = $2', [roomId, alice.id])).toBe(0);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'room.read' and payload->>'roomId' = $1", [roomId])).toBe(0);
+    expect(
+      await count(platform.db, 'select last_read_seq as n from room_members where room_id = $1 and account_id = $2', [roomId, alice.id]),
+    ).toBe(0);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'room.read' and payload->>'roomId' = $1", [roomId]),
+    ).toBe(0);
   });
 
   test('a read mark emits room.read to the reader only, and only when it moves', async () => {
@@ -166,7 +174,9 @@ describe('unread counts and last message', () => {
     expectOk(await markRead(alice, roomId));
     expectOk(await markRead(alice, roomId));
     const { rows } = await platform.db.query("select payload from outbox where topic = 'room.read' and payload->>'roomId' = $1", [roomId]);
-    expect(rows).toEqual([{ payload: { roomId, accountId: alice.id, lastReadSeq: 1, audience: { kind: 'accounts', accountIds: [alice.id] } } }]);
+    expect(rows).toEqual([
+      { payload: { roomId, accountId: alice.id, lastReadSeq: 1, audience: { kind: 'accounts', accountIds: [alice.id] } } },
+    ]);
   });
 
   test('a non-member gets 404 on read and the room is not in its list', async () => {
@@ -186,7 +196,10 @@ describe('pinned rooms first', () => {
     for (let i = 0; i < 7; i++) ids.push(await group(alice, [], `P${i}`));
     // Distinct activity times, oldest first: ids[6] is the most recent.
     for (let i = 0; i < ids.length; i++) {
-      await platform.db.query('update rooms set last_activity_at = $2 where id = $1', [ids[i], new Date(Date.UTC(2031, 0, 1, 0, i)).toISOString()]);
+      await platform.db.query('update rooms set last_activity_at = $2 where id = $1', [
+        ids[i],
+        new Date(Date.UTC(2031, 0, 1, 0, i)).toISOString(),
+      ]);
     }
     for (const i of [0, 3, 5]) {
       const res = await call(base, 'PATCH', `/api/v1/rooms/${ids[i]}/preferences`, { token: alice.token, body: { pinned: true } });
@@ -198,7 +211,9 @@ describe('pinned rooms first', () => {
       const seen: Room[] = [];
       let cursor: string | null = null;
       for (let pages = 0; pages < 20; pages++) {
-        const res = await call(base, 'GET', `/api/v1/rooms?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token: alice.token });
+        const res = await call(base, 'GET', `/api/v1/rooms?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+          token: alice.token,
+        });
         expectOk(res);
         seen.push(...res.body.data);
         cursor = res.body.meta.nextCursor;
@@ -242,7 +257,12 @@ describe('cursors', () => {
       'not base64!',
     ];
     for (const cursor of bad) {
-      expectError(await call(base, 'GET', `/api/v1/rooms?cursor=${encodeURIComponent(cursor)}`, { token: alice.token }), 400, 'invalid_cursor', 'query.cursor');
+      expectError(
+        await call(base, 'GET', `/api/v1/rooms?cursor=${encodeURIComponent(cursor)}`, { token: alice.token }),
+        400,
+        'invalid_cursor',
+        'query.cursor',
+      );
     }
   });
 });

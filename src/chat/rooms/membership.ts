@@ -32,7 +32,10 @@ export const roomNotFound = () => chatErrors.notFound('Room', 'room_not_found');
 
 /** The caller's role in the room; a non-member (or a deleted room, which has no members) is room_not_found. */
 export async function roleIn(db: Queryable, roomId: string, accountId: string): Promise<RoomRole> {
-  const { rows } = await db.query<{ role: RoomRole }>('select role from room_members where room_id = $1 and account_id = $2', [roomId, accountId]);
+  const { rows } = await db.query<{ role: RoomRole }>('select role from room_members where room_id = $1 and account_id = $2', [
+    roomId,
+    accountId,
+  ]);
   if (!rows[0]) throw roomNotFound();
   return rows[0].role;
 }
@@ -62,6 +65,9 @@ export function requireOwner(m: Membership, action: string): void {
 /** PRIVATE, SELF and REMINDER rooms come from get-or-create: their members, name and existence are fixed. */
 export function refuseFixedType(m: Membership, action: string): void {
   if (fixedRoomTypes.includes(m.type)) {
-    throw chatErrors.conflict('unsupported_room_type', `A ${m.type} room cannot ${action}; archive or mute it instead to get it out of the way.`);
+    throw chatErrors.conflict(
+      'unsupported_room_type',
+      `A ${m.type} room cannot ${action}; archive or mute it instead to get it out of the way.`,
+    );
   }
 }

@@ -19,13 +19,18 @@ afterAll(async () => {
 
 async function pair(): Promise<{ roomId: string; alice: TestAccount; bob: TestAccount; eve: TestAccount }> {
   const [alice, bob, eve] = await Promise.all([tenant.account(), tenant.account(), tenant.account()]);
-  const res = await call(base, 'POST', '/api/v1/rooms', { token: alice.token, body: { type: 'GROUP', name: 'Prefs', memberIds: [bob.id] } });
+  const res = await call(base, 'POST', '/api/v1/rooms', {
+    token: alice.token,
+    body: { type: 'GROUP', name: 'Prefs', memberIds: [bob.id] },
+  });
   expectOk(res, 201);
   return { roomId: res.body.data.id, alice, bob, eve };
 }
 
-const post = (who: TestAccount, path: string, body?: unknown) => call(base, 'POST', path, { token: who.token, ...(body === undefined ? {} : { body }) });
-const prefsEvents = (roomId: string) => count(platform.db, "select count(*) as n from outbox where topic = 'room.preferences_changed' and payload->>'roomId' = $1", [roomId]);
+const post = (who: TestAccount, path: string, body?: unknown) =>
+  call(base, 'POST', path, { token: who.token, ...(body === undefined ? {} : { body }) });
+const prefsEvents = (roomId: string) =>
+  count(platform.db, "select count(*) as n from outbox where topic = 'room.preferences_changed' and payload->>'roomId' = $1", [roomId]);
 const memberRow = async (roomId: string, accountId: string) =>
   (
     await platform.db.query(
@@ -42,14 +47,18 @@ describe('archive', () => {
     expectOk(res);
     expect(res.body.data).toMatchObject({ id: roomId, archived: true });
     expectOk(await post(alice, `/api/v1/rooms/${roomId}/archive`));
-    const ids = async (who: TestAccount, q = '') => (await call(base, 'GET', `/api/v1/rooms${q}`, { token: who.token })).body.data.map((r: { id: string }) => r.id);
+    const ids = async (who: TestAccount, q = '') =>
+      (await call(base, 'GET', `/api/v1/rooms${q}`, { token: who.token })).body.data.map((r: { id: string }) => r.id);
     expect(await ids(alice)).not.toContain(roomId);
     expect(await ids(alice, '?archived=true')).toEqual([roomId]);
     expect(await ids(alice, '?archived=true&q=pref')).toEqual([roomId]);
     expect(await ids(alice, '?archived=true&q=other')).toEqual([]);
     expect(await ids(bob)).toContain(roomId);
     expect(await prefsEvents(roomId)).toBe(1);
-    const { rows } = await platform.db.query("select payload from outbox where topic = 'room.preferences_changed' and payload->>'roomId' = $1", [roomId]);
+    const { rows } = await platform.db.query(
+      "select payload from outbox where topic = 'room.preferences_changed' and payload->>'roomId' = $1",
+      [roomId],
+    );
     expect(rows[0].payload).toEqual({
       roomId,
       accountId: alice.id,
@@ -90,7 +99,15 @@ describe('mute', () => {
     const { roomId, alice, bob } = await pair();
     const res = await post(alice, `/api/v1/rooms/${roomId}/mute`);
     expectOk(res);
-    expect(res.body.data).toMatchObject({ accountId: alice.id, role: 'OWNER', muted: true, mutedUntil: null, notificationLevel: 'ALL', pinned: false, archived: false });
+    expect(res.body.data).toMatchObject({
+      accountId: alice.id,
+      role: 'OWNER',
+      muted: true,
+      mutedUntil: null,
+      notificationLevel: 'ALL',
+      pinned: false,
+      archived: false,
+    });
     expect((await memberRow(roomId, alice.id)).muted_until).toBe('infinity');
     expect((await post(bob, `/api/v1/rooms/${roomId}/mute`, { until: null })).body.data).toMatchObject({ muted: true, mutedUntil: null });
     const listed = (await call(base, 'GET', `/api/v1/rooms/${roomId}`, { token: alice.token })).body.data;
@@ -106,12 +123,21 @@ describe('mute', () => {
     const res = await post(alice, `/api/v1/rooms/${roomId}/mute`, { until });
     expectOk(res);
     expect(res.body.data).toMatchObject({ muted: true, mutedUntil: until });
-    expect((await call(base, 'GET', '/api/v1/rooms', { token: alice.token })).body.data[0]).toMatchObject({ id: roomId, muted: true, mutedUntil: until });
+    expect((await call(base, 'GET', '/api/v1/rooms', { token: alice.token })).body.data[0]).toMatchObject({
+      id: roomId,
+      muted: true,
+      mutedUntil: until,
+    });
 
     for (const bad of [inHours(-1), 'tomorrow', '9999-12-31T23:59:59-23:00']) {
       expectError(await post(alice, `/api/v1/rooms/${roomId}/mute`, { until: bad }), 400, 'validation_failed', 'body.until');
     }
-    expectError(await post(alice, `/api/v1/rooms/${roomId}/mute`, { until: until, forever: true }), 400, 'validation_failed', 'body.forever');
+    expectError(
+      await post(alice, `/api/v1/rooms/${roomId}/mute`, { until: until, forever: true }),
+      400,
+      'validation_failed',
+      'body.forever',
+    );
     expect(new Date((await memberRow(roomId, alice.id)).muted_until).toISOString()).toBe(until);
     expect(await prefsEvents(roomId)).toBe(1);
 
@@ -125,8 +151,14 @@ describe('mute', () => {
 
   test('a mute whose end has passed reads as not muted', async () => {
     const { roomId, alice } = await pair();
-    await platform.db.query("update room_members set muted_until = now() - interval '1 minute' where room_id = $1 and account_id = $2", [roomId, alice.id]);
-    expect((await call(base, 'GET', `/api/v1/rooms/${roomId}`, { token: alice.token })).body.data).toMatchObject({ muted: false, mutedUntil: null });
+    await platform.db.query("update room_members set muted_until = now() - interval '1 minute' where room_id = $1 and account_id = $2", [
+      roomId,
+      alice.id,
+    ]);
+    expect((await call(base, 'GET', `/api/v1/rooms/${roomId}`, { token: alice.token })).body.data).toMatchObject({
+      muted: false,
+      mutedUntil: null,
+    });
   });
 });
 
@@ -158,12 +190,17 @@ describe('preferences', () => {
 
     const forever = await call(base, 'PATCH', `/api/v1/rooms/${roomId}/preferences`, { token: alice.token, body: { muted: true } });
     expect(forever.body.data).toMatchObject({ muted: true, mutedUntil: null, notificationLevel: 'MENTIONS', pinned: true });
-    const off = await call(base, 'PATCH', `/api/v1/rooms/${roomId}/preferences`, { token: alice.token, body: { muted: false, pinned: false } });
+    const off = await call(base, 'PATCH', `/api/v1/rooms/${roomId}/preferences`, {
+      token: alice.token,
+      body: { muted: false, pinned: false },
+    });
     expect(off.body.data).toMatchObject({ muted: false, mutedUntil: null, pinned: false });
     expect((await memberRow(roomId, alice.id)).pinned_at).toBeNull();
     // An empty body or a repeat answers the current state and writes nothing.
     expectOk(await call(base, 'PATCH', `/api/v1/rooms/${roomId}/preferences`, { token: alice.token, body: {} }));
-    expectOk(await call(base, 'PATCH', `/api/v1/rooms/${roomId}/preferences`, { token: alice.token, body: { muted: false, pinned: false } }));
+    expectOk(
+      await call(base, 'PATCH', `/api/v1/rooms/${roomId}/preferences`, { token: alice.token, body: { muted: false, pinned: false } }),
+    );
     expect(await prefsEvents(roomId)).toBe(3);
   });
 
@@ -178,9 +215,20 @@ describe('preferences', () => {
       [{ archived: true, colour: 'red' }, 'body.colour'],
     ];
     for (const [body, location] of bad) {
-      expectError(await call(base, 'PATCH', `/api/v1/rooms/${roomId}/preferences`, { token: alice.token, body }), 400, 'validation_failed', location);
+      expectError(
+        await call(base, 'PATCH', `/api/v1/rooms/${roomId}/preferences`, { token: alice.token, body }),
+        400,
+        'validation_failed',
+        location,
+      );
     }
-    expect(await memberRow(roomId, alice.id)).toEqual({ archived: false, pinned: false, pinned_at: null, notification_level: 'ALL', muted_until: null });
+    expect(await memberRow(roomId, alice.id)).toEqual({
+      archived: false,
+      pinned: false,
+      pinned_at: null,
+      notification_level: 'ALL',
+      muted_until: null,
+    });
     expect(await prefsEvents(roomId)).toBe(0);
   });
 });

@@ -38,7 +38,8 @@ export interface ReadState {
 
 const latestInstant = Date.UTC(9999, 0, 1);
 
-const storedMute = (row: PreferenceColumns): string | null => (row.muted_forever ? 'infinity' : row.muted_until ? row.muted_until.toISOString() : null);
+const storedMute = (row: PreferenceColumns): string | null =>
+  row.muted_forever ? 'infinity' : row.muted_until ? row.muted_until.toISOString() : null;
 const muteValue = (mute: Mute): string | null => (mute === 'forever' ? 'infinity' : mute === 'none' ? null : mute.until.toISOString());
 
 export class PersonalRoomService {
@@ -66,7 +67,8 @@ export class PersonalRoomService {
 
   async preferences(caller: Caller, roomId: string, input: PreferencesInput): Promise<MemberView> {
     const change: PreferenceChange = { archived: input.archived, pinned: input.pinned, notificationLevel: input.notificationLevel };
-    if (input.muted === false && input.mutedUntil !== undefined) throw chatErrors.invalid('body.mutedUntil', 'cannot be combined with muted=false');
+    if (input.muted === false && input.mutedUntil !== undefined)
+      throw chatErrors.invalid('body.mutedUntil', 'cannot be combined with muted=false');
     if (input.mutedUntil !== undefined) change.mute = { until: this.future(input.mutedUntil, 'body.mutedUntil') };
     else if (input.muted !== undefined) change.mute = input.muted ? 'forever' : 'none';
     await this.apply(caller, roomId, change);
@@ -150,11 +152,24 @@ export class PersonalRoomService {
           where room_id = $1 and account_id = $2`,
         [roomId, caller.accountId, next.archived, next.pinned, next.notificationLevel, next.mutedUntil, now],
       );
-      const mute = muteState({ muted_forever: next.mutedUntil === 'infinity', muted_until: next.mutedUntil && next.mutedUntil !== 'infinity' ? new Date(next.mutedUntil) : null }, now);
+      const mute = muteState(
+        {
+          muted_forever: next.mutedUntil === 'infinity',
+          muted_until: next.mutedUntil && next.mutedUntil !== 'infinity' ? new Date(next.mutedUntil) : null,
+        },
+        now,
+      );
       await emit(
         client,
         'room.preferences_changed',
-        { roomId, accountId: caller.accountId, archived: next.archived, pinned: next.pinned, notificationLevel: next.notificationLevel, ...mute },
+        {
+          roomId,
+          accountId: caller.accountId,
+          archived: next.archived,
+          pinned: next.pinned,
+          notificationLevel: next.notificationLevel,
+          ...mute,
+        },
         accountsAudience([caller.accountId]),
       );
       return true;

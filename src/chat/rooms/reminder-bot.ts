@@ -25,7 +25,9 @@ export async function ensureReminderBot(db: Queryable, caller: Caller): Promise<
   const bot = rows[0];
   // The id is reserved; an account registered under it by hand would be a configuration fault, not a bot.
   if (!bot || bot.account_type !== 'BOT' || bot.module_code !== caller.moduleCode || bot.customer_account_id !== caller.customerAccountId) {
-    throw new Error(`account ${id} is reserved for the reminder bot of ${caller.moduleCode}/${caller.customerAccountId} but is another account`);
+    throw new Error(
+      `account ${id} is reserved for the reminder bot of ${caller.moduleCode}/${caller.customerAccountId} but is another account`,
+    );
   }
   return id;
 }

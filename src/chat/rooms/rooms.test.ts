@@ -26,7 +26,9 @@ async function listAll(who: TestAccount, query: string, limit: number): Promise<
   let cursor: string | null = null;
   let pages = 0;
   for (;;) {
-    const res = await call(base, 'GET', `/api/v1/rooms?limit=${limit}${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token: who.token });
+    const res = await call(base, 'GET', `/api/v1/rooms?limit=${limit}${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+      token: who.token,
+    });
     expectOk(res);
     pages++;
     expect(res.body.data.length).toBeLessThanOrEqual(limit);
@@ -63,7 +65,9 @@ describe('create', () => {
     });
     expect(room.members).toBeUndefined();
     expect(room.lastActivityAt).toBe(room.createdAt);
-    const { rows } = await platform.db.query('select account_id, role from room_members where room_id = $1 order by role, account_id', [room.id]);
+    const { rows } = await platform.db.query('select account_id, role from room_members where room_id = $1 order by role, account_id', [
+      room.id,
+    ]);
     expect(rows).toEqual(
       expect.arrayContaining([
         { account_id: alice.id, role: 'OWNER' },
@@ -75,14 +79,22 @@ describe('create', () => {
     const asBob = await call(base, 'GET', `/api/v1/rooms/${room.id}`, { token: bob.token });
     expectOk(asBob);
     expect(asBob.body.data).toMatchObject({ id: room.id, myRole: 'MEMBER', memberCount: 3 });
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'room.created' and payload->>'roomId' = $1", [room.id])).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'room.created' and payload->>'roomId' = $1", [room.id]),
+    ).toBe(1);
   });
 
   test('a room without members has the creator alone', async () => {
     const alice = await tenant.account();
     const res = await createRoom(alice, { type: 'CHANNEL', name: 'Solo', addMemberPolicy: 'ADMIN_ONLY' });
     expectOk(res, 201);
-    expect(res.body.data).toMatchObject({ type: 'CHANNEL', memberCount: 1, myRole: 'OWNER', addMemberPolicy: 'ADMIN_ONLY', description: null });
+    expect(res.body.data).toMatchObject({
+      type: 'CHANNEL',
+      memberCount: 1,
+      myRole: 'OWNER',
+      addMemberPolicy: 'ADMIN_ONLY',
+      description: null,
+    });
   });
 
   test('members of another customer, unknown ids and inactive accounts are 400 at body.memberIds.N and nothing is created', async () => {
@@ -92,7 +104,11 @@ describe('create', () => {
     const unknown = newId();
     const res = await createRoom(alice, { type: 'GROUP', name: 'Nope', memberIds: [bob.id, stranger.id, unknown, banned.id] });
     expectError(res, 400, 'validation_failed');
-    expect(res.body.error.details.map((d: { location: string }) => d.location)).toEqual(['body.memberIds.1', 'body.memberIds.2', 'body.memberIds.3']);
+    expect(res.body.error.details.map((d: { location: string }) => d.location)).toEqual([
+      'body.memberIds.1',
+      'body.memberIds.2',
+      'body.memberIds.3',
+    ]);
     expect(await roomsCreatedBy(alice.id)).toBe(0);
     expect(await membershipsOf(alice.id)).toBe(0);
     expect(await membershipsOf(bob.id)).toBe(0);
@@ -159,8 +175,14 @@ describe('get-or-create singletons', () => {
     expect(ba.body.data.id).toBe(ab.body.data.id);
     const again = await call(base, 'POST', '/api/v1/rooms/private', { token: alice.token, body: { accountId: bob.id } });
     expect(again.body.data.id).toBe(ab.body.data.id);
-    expect(await count(platform.db, "select count(*) as n from rooms where type = 'PRIVATE' and created_by in ($1, $2)", [alice.id, bob.id])).toBe(1);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'room.created' and payload->>'roomId' = $1", [ab.body.data.id])).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from rooms where type = 'PRIVATE' and created_by in ($1, $2)", [alice.id, bob.id]),
+    ).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'room.created' and payload->>'roomId' = $1", [
+        ab.body.data.id,
+      ]),
+    ).toBe(1);
   });
 
   test('concurrent get-or-create calls from both sides create exactly one room', async () => {
@@ -174,9 +196,13 @@ describe('get-or-create singletons', () => {
     for (const r of results) expectOk(r);
     expect(new Set(results.map((r) => r.body.data.id)).size).toBe(1);
     const roomId = results[0]!.body.data.id;
-    expect(await count(platform.db, "select count(*) as n from rooms where type = 'PRIVATE' and created_by in ($1, $2)", [alice.id, bob.id])).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from rooms where type = 'PRIVATE' and created_by in ($1, $2)", [alice.id, bob.id]),
+    ).toBe(1);
     expect(await count(platform.db, 'select count(*) as n from room_members where room_id = $1', [roomId])).toBe(2);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'room.created' and payload->>'roomId' = $1", [roomId])).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'room.created' and payload->>'roomId' = $1", [roomId]),
+    ).toBe(1);
   });
 
   test('a private room with oneself is 400 at body.accountId', async () => {
@@ -234,7 +260,9 @@ describe('list', () => {
     const alice = await tenant.account();
     const created: string[] = [];
     for (let i = 0; i < 6; i++) created.push((await createRoom(alice, { type: 'GROUP', name: `Tie${i}` })).body.data.id);
-    await platform.db.query("update rooms set last_activity_at = '2030-01-01T00:00:00.123Z' where id = any($1::uuid[])", [created.slice(1, 5)]);
+    await platform.db.query("update rooms set last_activity_at = '2030-01-01T00:00:00.123Z' where id = any($1::uuid[])", [
+      created.slice(1, 5),
+    ]);
     for (const limit of [1, 2, 3, 4]) {
       const { ids } = await listAll(alice, '', limit);
       expect(ids).toHaveLength(6);
@@ -256,7 +284,10 @@ describe('list', () => {
     const ids: Record<string, string> = {};
     for (const name of names) ids[name] = (await createRoom(alice, { type: 'GROUP', name })).body.data.id;
     const visible = (await createRoom(alice, { type: 'GROUP', name: 'Alpha visible' })).body.data.id;
-    await platform.db.query('update room_members set archived = true where account_id = $1 and room_id = any($2::uuid[])', [alice.id, Object.values(ids)]);
+    await platform.db.query('update room_members set archived = true where account_id = $1 and room_id = any($2::uuid[])', [
+      alice.id,
+      Object.values(ids),
+    ]);
 
     const active = await call(base, 'GET', '/api/v1/rooms', { token: alice.token });
     expect(active.body.data.map((r: { id: string }) => r.id)).toEqual([visible]);
@@ -308,8 +339,18 @@ describe('list', () => {
     try {
       const t = await small.tenant();
       const [alice, bob, carol] = await Promise.all([t.account(), t.account(), t.account()]);
-      const big = (await call(small.chatUrl, 'POST', '/api/v1/rooms', { token: alice.token, body: { type: 'GROUP', name: 'Big', memberIds: [bob.id, carol.id] } })).body.data;
-      const fits = (await call(small.chatUrl, 'POST', '/api/v1/rooms', { token: alice.token, body: { type: 'GROUP', name: 'Fits', memberIds: [bob.id] } })).body.data;
+      const big = (
+        await call(small.chatUrl, 'POST', '/api/v1/rooms', {
+          token: alice.token,
+          body: { type: 'GROUP', name: 'Big', memberIds: [bob.id, carol.id] },
+        })
+      ).body.data;
+      const fits = (
+        await call(small.chatUrl, 'POST', '/api/v1/rooms', {
+          token: alice.token,
+          body: { type: 'GROUP', name: 'Fits', memberIds: [bob.id] },
+        })
+      ).body.data;
       const res = await call(small.chatUrl, 'GET', '/api/v1/rooms?include=members', { token: alice.token });
       expectOk(res);
       const byId = new Map(res.body.data.map((r: { id: string }) => [r.id, r]));
@@ -335,7 +376,12 @@ describe('list', () => {
     const channel = await call(base, 'GET', `/api/v1/rooms?channelId=${channelId}`, { token: alice.token });
     expect(channel.body.data.map((r: { id: string }) => r.id)).toEqual([inChannel]);
     expect(channel.body.data[0].channelId).toBe(channelId);
-    expectError(await call(base, 'GET', '/api/v1/rooms?channelId=nope', { token: alice.token }), 400, 'validation_failed', 'query.channelId');
+    expectError(
+      await call(base, 'GET', '/api/v1/rooms?channelId=nope', { token: alice.token }),
+      400,
+      'validation_failed',
+      'query.channelId',
+    );
   });
 
   test('a room sent to moves to the front of the list', async () => {
@@ -343,8 +389,14 @@ describe('list', () => {
     const first = (await createRoom(alice, { type: 'GROUP', name: 'First' })).body.data.id;
     const second = (await createRoom(alice, { type: 'GROUP', name: 'Second' })).body.data.id;
     await platform.db.query("update rooms set last_activity_at = now() - interval '1 minute' where id = $1", [first]);
-    expect((await call(base, 'GET', '/api/v1/rooms', { token: alice.token })).body.data.map((r: { id: string }) => r.id)).toEqual([second, first]);
+    expect((await call(base, 'GET', '/api/v1/rooms', { token: alice.token })).body.data.map((r: { id: string }) => r.id)).toEqual([
+      second,
+      first,
+    ]);
     expectOk(await call(base, 'POST', `/api/v1/rooms/${first}/messages`, { token: alice.token, body: { text: 'bump' } }), 201);
-    expect((await call(base, 'GET', '/api/v1/rooms', { token: alice.token })).body.data.map((r: { id: string }) => r.id)).toEqual([first, second]);
+    expect((await call(base, 'GET', '/api/v1/rooms', { token: alice.token })).body.data.map((r: { id: string }) => r.id)).toEqual([
+      first,
+      second,
+    ]);
   });
 });

@@ -131,7 +131,10 @@ export class RoomService {
     return {
       items,
       hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ p: last.pinned ? 1 : 0, a: last.last_activity_at.toISOString(), i: last.id }, roomList(caller.accountId, query)) : null,
+      nextCursor:
+        hasMore && last
+          ? encodeCursor({ p: last.pinned ? 1 : 0, a: last.last_activity_at.toISOString(), i: last.id }, roomList(caller.accountId, query))
+          : null,
     };
   }
 
@@ -168,7 +171,8 @@ export class RoomService {
     const memberIds = [...new Set(requested)].filter((id) => id !== caller.accountId);
     const channelId = input.channelId?.toLowerCase() ?? null;
     if (channelId !== null) {
-      if (input.memberIds !== undefined) throw chatErrors.invalid('body.memberIds', 'cannot be combined with channelId: a channel room takes the members of the channel');
+      if (input.memberIds !== undefined)
+        throw chatErrors.invalid('body.memberIds', 'cannot be combined with channelId: a channel room takes the members of the channel');
       if (input.type === 'CROSS_MODULE') throw chatErrors.invalid('body.type', 'must be GROUP or CHANNEL for a room of a channel');
     }
     await this.checkAddable(caller, memberIds, input.type === 'CROSS_MODULE', 'body.memberIds', { requested });
@@ -179,9 +183,24 @@ export class RoomService {
       await client.query(
         `insert into rooms (id, type, name, description, add_member_policy, created_by, member_count, created_at, last_activity_at, channel_id)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9)`,
-        [roomId, input.type, name, input.description ?? null, input.addMemberPolicy ?? 'ALL_MEMBERS', caller.accountId, memberIds.length + 1, now, channelId],
+        [
+          roomId,
+          input.type,
+          name,
+          input.description ?? null,
+          input.addMemberPolicy ?? 'ALL_MEMBERS',
+          caller.accountId,
+          memberIds.length + 1,
+          now,
+          channelId,
+        ],
       );
-      await insertMembers(client, roomId, [{ accountId: caller.accountId, role: 'OWNER' }, ...memberIds.map((id) => ({ accountId: id, role: 'MEMBER' as const }))], now);
+      await insertMembers(
+        client,
+        roomId,
+        [{ accountId: caller.accountId, role: 'OWNER' }, ...memberIds.map((id) => ({ accountId: id, role: 'MEMBER' as const }))],
+        now,
+      );
       await emit(client, 'room.created', { roomId, type: input.type, memberIds: [caller.accountId, ...memberIds] }, roomAudience(roomId));
     });
     this.deps.queues.requestOutboxDrain();
@@ -203,12 +222,15 @@ export class RoomService {
       const changes: Record<string, unknown> = {};
       if (name !== undefined && name !== current.name) changes.name = name;
       if (input.description !== undefined && input.description !== current.description) changes.description = input.description;
-      if (input.addMemberPolicy !== undefined && input.addMemberPolicy !== current.add_member_policy) changes.addMemberPolicy = input.addMemberPolicy;
+      if (input.addMemberPolicy !== undefined && input.addMemberPolicy !== current.add_member_policy)
+        changes.addMemberPolicy = input.addMemberPolicy;
       if (Object.keys(changes).length === 0) return false;
-      await client.query(
-        `update rooms set name = $2, description = $3, add_member_policy = $4 where id = $1`,
-        [roomId, changes.name ?? current.name, 'description' in changes ? changes.description : current.description, changes.addMemberPolicy ?? current.add_member_policy],
-      );
+      await client.query(`update rooms set name = $2, description = $3, add_member_policy = $4 where id = $1`, [
+        roomId,
+        changes.name ?? current.name,
+        'description' in changes ? changes.description : current.description,
+        changes.addMemberPolicy ?? current.add_member_policy,
+      ]);
       await emit(client, 'room.updated', { roomId, updatedBy: caller.accountId, changes }, roomAudience(roomId));
       return true;
     });
@@ -234,9 +256,11 @@ export class RoomService {
 
   async getOrCreatePrivate(caller: Caller, accountId: string): Promise<RoomView> {
     const otherId = accountId.toLowerCase();
-    if (otherId === caller.accountId) throw chatErrors.invalid('body.accountId', 'is the caller; use POST /api/v1/rooms/self for saved messages');
+    if (otherId === caller.accountId)
+      throw chatErrors.invalid('body.accountId', 'is the caller; use POST /api/v1/rooms/self for saved messages');
     // Accounts of the caller's module and customer, or (across tenants) an accepted contact.
-    if (!(await acceptedContact(this.deps.sql, caller.accountId, otherId))) await this.checkAddable(caller, [otherId], false, 'body.accountId', { single: true });
+    if (!(await acceptedContact(this.deps.sql, caller.accountId, otherId)))
+      await this.checkAddable(caller, [otherId], false, 'body.accountId', { single: true });
     const [a, b] = [caller.accountId, otherId].sort();
     return this.getOrCreateSingleton(caller, 'PRIVATE', `private:${a}:${b}`, [
       { accountId: caller.accountId, role: 'MEMBER' },
@@ -253,7 +277,12 @@ export class RoomService {
     ]);
   }
 
-  private async getOrCreateSingleton(caller: Caller, type: RoomType, key: string, members: Array<{ accountId: string; role: RoomRole }>): Promise<RoomView> {
+  private async getOrCreateSingleton(
+    caller: Caller,
+    type: RoomType,
+    key: string,
+    members: Array<{ accountId: string; role: RoomRole }>,
+  ): Promise<RoomView> {
     const now = this.deps.clock.now();
     const roomId = newId();
     const createdNow = await inTransaction(this.deps.sql, async (client) => {
@@ -293,8 +322,16 @@ export class RoomService {
     const checked = new Set(ids);
     const missing = requested.map((id, i) => ({ id, i })).filter(({ id }) => checked.has(id) && !found.has(id));
     if (missing.length > 0) {
-      const details = missing.map(({ i }) => ({ location: single ? location : `${location}.${i}`, message: 'names no active account that can join this room' }));
-      throw chatError(400, 'validation_failed', `The request is invalid: ${details.map((d) => `${d.location} ${d.message}`).join('; ')}`, details);
+      const details = missing.map(({ i }) => ({
+        location: single ? location : `${location}.${i}`,
+        message: 'names no active account that can join this room',
+      }));
+      throw chatError(
+        400,
+        'validation_failed',
+        `The request is invalid: ${details.map((d) => `${d.location} ${d.message}`).join('; ')}`,
+        details,
+      );
     }
   }
 }
@@ -304,7 +341,12 @@ export class RoomService {
  * room does not make its whole past unread. Callers adding to an existing room hold its row lock, so no send
  * slips between reading last_seq and the insert.
  */
-export async function insertMembers(client: SqlClient, roomId: string, members: Array<{ accountId: string; role: RoomRole }>, at: Date): Promise<string[]> {
+export async function insertMembers(
+  client: SqlClient,
+  roomId: string,
+  members: Array<{ accountId: string; role: RoomRole }>,
+  at: Date,
+): Promise<string[]> {
   const { rows } = await client.query<{ account_id: string }>(
     `insert into room_members (room_id, account_id, role, joined_at, last_read_seq)
      select $1, unnest($2::uuid[]), unnest($3::text[]), $4, coalesce((select last_seq from rooms where id = $1), 0)

@@ -95,7 +95,8 @@ export const preferenceColumns = `m.archived, m.pinned, m.notification_level,
  * up by primary key): the same number as an anti-join, without a hides lookup for each of thousands of unread.
  */
 export function unreadCountOf(roomColumn: string, markColumn: string): string {
-  const qualifies = (x: string) => `${x}.thread_root_id is null and ${x}.seq > ${markColumn} and ${x}.sender_id <> $1 and ${x}.recalled_at is null`;
+  const qualifies = (x: string) =>
+    `${x}.thread_root_id is null and ${x}.seq > ${markColumn} and ${x}.sender_id <> $1 and ${x}.recalled_at is null`;
   // A hide row carries its message's room (MessageLifecycleService.hide checks it), so the hidden messages of the
   // room are found from message_hides alone and each is read by primary key.
   return `((select count(*)::int from messages x where x.room_id = ${roomColumn} and ${qualifies('x')})
@@ -159,7 +160,12 @@ export function roomView(row: RoomRow, now: Date): RoomView {
     mentionCount: row.mention_count,
     lastMessage:
       row.last_id && row.last_sender_id && row.last_created_at
-        ? { id: row.last_id, senderId: row.last_sender_id, text: row.last_recalled ? null : row.last_text, createdAt: row.last_created_at.toISOString() }
+        ? {
+            id: row.last_id,
+            senderId: row.last_sender_id,
+            text: row.last_recalled ? null : row.last_text,
+            createdAt: row.last_created_at.toISOString(),
+          }
         : null,
     membersTruncated: false,
     labelIds: row.label_ids,

@@ -23,8 +23,6 @@ export const SavedMessageEntity = defineEntity({
     },
     { name: 'saved_messages_room', properties: ['accountId', 'roomId'] },
   ],
-  uniques: [
-    { name: 'saved_messages_account_id_message_id_key', properties: ['accountId', 'messageId'] },
-  ],
+  uniques: [{ name: 'saved_messages_account_id_message_id_key', properties: ['accountId', 'messageId'] }],
 });
 export type SavedMessage = InferEntity<typeof SavedMessageEntity>;

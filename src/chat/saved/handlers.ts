@@ -3,7 +3,9 @@ import { ok, okList } from '../envelope.js';
 import type { ChatFeatureHandlers } from '../handler-types.js';
 import type { SavedService } from './service.js';
 
-export function savedHandlers(saved: SavedService): ChatFeatureHandlers<'listSavedMessages' | 'saveMessage' | 'updateSavedMessage' | 'unsaveMessage'> {
+export function savedHandlers(
+  saved: SavedService,
+): ChatFeatureHandlers<'listSavedMessages' | 'saveMessage' | 'updateSavedMessage' | 'unsaveMessage'> {
   return {
     async listSavedMessages({ query }, ctx) {
       const page = await saved.list(callerOf(ctx), query ?? {});

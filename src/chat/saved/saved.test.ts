@@ -21,7 +21,8 @@ afterAll(async () => {
 
 const save = (who: TestAccount, body: Record<string, unknown>) => fx.api(who, 'POST', '/me/saved', body);
 const cards = (who: TestAccount) => count(platform.db, 'select count(*) as n from saved_messages where account_id = $1', [who.id]);
-const savedEvents = (who: TestAccount) => count(platform.db, "select count(*) as n from outbox where topic like 'saved.%' and payload->'audience'->'accountIds' ? $1", [who.id]);
+const savedEvents = (who: TestAccount) =>
+  count(platform.db, "select count(*) as n from outbox where topic like 'saved.%' and payload->'audience'->'accountIds' ? $1", [who.id]);
 const snapshot = async (who: TestAccount) =>
   (await platform.db.query('select json_agg(s order by s.id) as s from saved_messages s where account_id = $1', [who.id])).rows[0].s;
 
@@ -50,13 +51,21 @@ describe('saving', () => {
     expect(cleared.body.data).toMatchObject({ savedId: card.savedId, note: null });
     expect(await cards(c.member)).toBe(1);
 
-    const { rows } = await platform.db.query("select topic, payload from outbox where payload->>'savedId' = $1 order by id", [card.savedId]);
+    const { rows } = await platform.db.query("select topic, payload from outbox where payload->>'savedId' = $1 order by id", [
+      card.savedId,
+    ]);
     expect(rows.map((r) => [r.topic, r.payload.note])).toEqual([
       ['saved.added', 'read later'],
       ['saved.updated', 'read now'],
       ['saved.updated', null],
     ]);
-    expect(rows[0].payload).toEqual({ audience: { kind: 'accounts', accountIds: [c.member.id] }, savedId: card.savedId, roomId: c.roomId, messageId: m.id, note: 'read later' });
+    expect(rows[0].payload).toEqual({
+      audience: { kind: 'accounts', accountIds: [c.member.id] },
+      savedId: card.savedId,
+      roomId: c.roomId,
+      messageId: m.id,
+      note: 'read later',
+    });
   });
 
   test('concurrent saves of one message make one card with one savedId', async () => {
@@ -66,7 +75,9 @@ describe('saving', () => {
     for (const r of results) expectOk(r);
     expect(new Set(results.map((r) => r.body.data.savedId)).size).toBe(1);
     expect(await cards(c.member)).toBe(1);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'saved.added' and payload->>'messageId' = $1", [m.id])).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'saved.added' and payload->>'messageId' = $1", [m.id]),
+    ).toBe(1);
   });
 
   test('a message of a room the caller is not in is 404 room_not_found; one not in the room is 404 message_not_found', async () => {
@@ -132,7 +143,11 @@ describe('the feed', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { body: any } = await fx.api(c.member, 'GET', `/me/saved?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page: { body: any } = await fx.api(
+        c.member,
+        'GET',
+        `/me/saved?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       seen.push(...page.body.data.map((d: { origin: { messageId: string } }) => d.origin.messageId));
       cursor = page.body.meta.nextCursor;
     } while (cursor);
@@ -151,7 +166,10 @@ describe('the feed', () => {
     expectOk(await fx.api(c.owner, 'POST', `/rooms/${c.roomId}/messages/${n.id}/recall`));
     const feed = (await fx.api(c.member, 'GET', '/me/saved')).body.data;
     expect(feed.find((d: { savedId: string }) => d.savedId === card.savedId).message).toMatchObject({ text: 'after', recalled: false });
-    expect(feed.find((d: { savedId: string }) => d.savedId === other.savedId)).toMatchObject({ message: { id: n.id, text: null, recalled: true }, origin: { roomId: c.roomId, messageId: n.id } });
+    expect(feed.find((d: { savedId: string }) => d.savedId === other.savedId)).toMatchObject({
+      message: { id: n.id, text: null, recalled: true },
+      origin: { roomId: c.roomId, messageId: n.id },
+    });
   });
 
   test('bad limits and cursors are 400', async () => {
@@ -161,7 +179,7 @@ describe('the feed', () => {
     expectError(await fx.api(me, 'GET', '/me/saved?cursor=abc'), 400, 'invalid_cursor', 'query.cursor');
   });
 
-  test('leaving the room removes the caller\'s cards of it (and only them)', async () => {
+  test("leaving the room removes the caller's cards of it (and only them)", async () => {
     const c = await fx.cast();
     const other = await fx.room(c.admin, [c.member]);
     const m = await fx.send(c.owner, c.roomId, 'in the room left');
@@ -195,10 +213,14 @@ describe('note and unsave', () => {
     expect(cleared.body.data.note).toBeNull();
     const blank = await fx.api(c.member, 'PATCH', `/me/saved/${card.savedId}`, { note: '  ' });
     expect(blank.body.data.note).toBeNull();
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'saved.updated' and payload->>'savedId' = $1", [card.savedId])).toBe(2);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'saved.updated' and payload->>'savedId' = $1", [
+        card.savedId,
+      ]),
+    ).toBe(2);
   });
 
-  test('another account\'s card, an unknown id or any other string is 404 saved_not_found, nothing changes', async () => {
+  test("another account's card, an unknown id or any other string is 404 saved_not_found, nothing changes", async () => {
     const c = await fx.cast();
     const m = await fx.send(c.owner, c.roomId, 'mine');
     const card = (await save(c.member, { roomId: c.roomId, messageId: m.id, note: 'private' })).body.data;
@@ -209,7 +231,12 @@ describe('note and unsave', () => {
     }
     expectError(await fx.api(c.member, 'PATCH', '/me/saved/not-a-card', { note: 'x' }), 404, 'saved_not_found');
     expectError(await fx.api(c.member, 'DELETE', `/me/saved/${encodeURIComponent('%00\u00e9')}`), 404, 'saved_not_found');
-    expectError(await fx.api(c.member, 'PATCH', `/me/saved/${card.savedId}`, { note: 'n'.repeat(2001) }), 400, 'validation_failed', 'body.note');
+    expectError(
+      await fx.api(c.member, 'PATCH', `/me/saved/${card.savedId}`, { note: 'n'.repeat(2001) }),
+      400,
+      'validation_failed',
+      'body.note',
+    );
     expect(await snapshot(c.member)).toEqual(before);
   });
 
@@ -221,7 +248,11 @@ describe('note and unsave', () => {
     expectOk(res);
     expect(res.body.data).toEqual({ savedId: card.savedId, status: 'deleted' });
     expect(await cards(c.member)).toBe(0);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'saved.removed' and payload->>'savedId' = $1", [card.savedId])).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'saved.removed' and payload->>'savedId' = $1", [
+        card.savedId,
+      ]),
+    ).toBe(1);
     expectError(await fx.api(c.member, 'DELETE', `/me/saved/${card.savedId}`), 404, 'saved_not_found');
     const again = await save(c.member, { roomId: c.roomId, messageId: m.id });
     expect(again.body.data.savedId).not.toBe(card.savedId);

@@ -56,7 +56,12 @@ const cardSelect = `
 /** The cards' views, roots with replies carrying their thread (one batched query). */
 async function cardViews(db: Queryable, accountId: string, rows: CardRow[]): Promise<SavedCardView[]> {
   const cards = rows.map(cardView);
-  await attachThreadInfo(db, accountId, cards.map((c) => c.message), rootsWithReplies(rows));
+  await attachThreadInfo(
+    db,
+    accountId,
+    cards.map((c) => c.message),
+    rootsWithReplies(rows),
+  );
   return cards;
 }
 
@@ -132,10 +137,14 @@ export class SavedService {
       const written = rows[0];
       const audience = accountsAudience([caller.accountId]);
       if (!written) {
-        const existing = await client.query<{ id: string }>('select id from saved_messages where account_id = $1 and message_id = $2', [caller.accountId, input.messageId]);
+        const existing = await client.query<{ id: string }>('select id from saved_messages where account_id = $1 and message_id = $2', [
+          caller.accountId,
+          input.messageId,
+        ]);
         return { savedId: existing.rows[0]!.id, changed: false };
       }
-      if (written.inserted) await emit(client, 'saved.added', { savedId: written.id, roomId: input.roomId, messageId: input.messageId, note }, audience);
+      if (written.inserted)
+        await emit(client, 'saved.added', { savedId: written.id, roomId: input.roomId, messageId: input.messageId, note }, audience);
       else await emit(client, 'saved.updated', { savedId: written.id, roomId: input.roomId, messageId: input.messageId, note }, audience);
       return { savedId: written.id, changed: true };
     });
@@ -161,7 +170,12 @@ export class SavedService {
       const row = rows[0];
       if (!row) throw savedErrors.notFound();
       if (!row.changed) return false;
-      await emit(client, 'saved.updated', { savedId: id, roomId: row.room_id, messageId: row.message_id, note }, accountsAudience([caller.accountId]));
+      await emit(
+        client,
+        'saved.updated',
+        { savedId: id, roomId: row.room_id, messageId: row.message_id, note },
+        accountsAudience([caller.accountId]),
+      );
       return true;
     });
     if (changed) this.deps.queues.requestOutboxDrain();
@@ -176,7 +190,12 @@ export class SavedService {
         [id, caller.accountId],
       );
       if (!rows[0]) throw savedErrors.notFound();
-      await emit(client, 'saved.removed', { savedId: id, roomId: rows[0].room_id, messageId: rows[0].message_id }, accountsAudience([caller.accountId]));
+      await emit(
+        client,
+        'saved.removed',
+        { savedId: id, roomId: rows[0].room_id, messageId: rows[0].message_id },
+        accountsAudience([caller.accountId]),
+      );
     });
     this.deps.queues.requestOutboxDrain();
     return { savedId: id, status: 'deleted' };

@@ -23,9 +23,7 @@ export const ScheduledMessageEntity = defineEntity({
     { name: 'scheduled_messages_due', properties: ['sendAt', 'id'], where: "(status = 'PENDING'::text)" },
     { name: 'scheduled_messages_by_sender', properties: ['senderId', 'status', 'sendAt', 'id'] },
   ],
-  uniques: [
-    { name: 'scheduled_messages_message_id_key', properties: ['messageId'] },
-  ],
+  uniques: [{ name: 'scheduled_messages_message_id_key', properties: ['messageId'] }],
   checks: [
     {
       name: 'scheduled_messages_status_check',

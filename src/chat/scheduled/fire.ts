@@ -103,7 +103,8 @@ export async function fireDueScheduled(deps: FireDeps, batch = 100): Promise<num
     const { rows } = await client.query<DueRow>(claimSql, [now, batch]);
     if (rows.length === 0) return 0;
     const outcomes = new Map<string, Outcome>();
-    const failed = (row: DueRow, reason: ScheduledFailure) => outcomes.set(row.id, { id: row.id, status: 'FAILED', messageId: null, reason });
+    const failed = (row: DueRow, reason: ScheduledFailure) =>
+      outcomes.set(row.id, { id: row.id, status: 'FAILED', messageId: null, reason });
     const postable: DueRow[] = [];
     for (const row of rows) {
       if (row.room_deleted) failed(row, 'ROOM_DELETED');
@@ -135,7 +136,13 @@ export async function fireDueScheduled(deps: FireDeps, batch = 100): Promise<num
       if (messageId) await recordMentions(client, { id: messageId, room_id: row.room_id, sender_id: row.sender_id }, row.text);
     }
     const all = [...outcomes.values()];
-    await client.query(settleSql, [all.map((o) => o.id), all.map((o) => o.status), all.map((o) => o.messageId), all.map((o) => o.reason), now]);
+    await client.query(settleSql, [
+      all.map((o) => o.id),
+      all.map((o) => o.status),
+      all.map((o) => o.messageId),
+      all.map((o) => o.reason),
+      now,
+    ]);
     return rows.length;
   });
   if (settled > 0) deps.queues.requestOutboxDrain();
@@ -151,7 +158,16 @@ async function sendReplyOf(client: SqlClient, row: DueRow, now: Date): Promise<O
   const bump = await client.query<{ last_seq: number }>(bumpSql, [row.room_id, row.sender_id, now, null]);
   const seq = bump.rows[0]?.last_seq;
   if (seq !== undefined) {
-    const { rows } = await client.query<{ id: string | null }>(replySql, [messageId, row.room_id, seq, row.sender_id, row.text, null, now, row.thread_root_id]);
+    const { rows } = await client.query<{ id: string | null }>(replySql, [
+      messageId,
+      row.room_id,
+      seq,
+      row.sender_id,
+      row.text,
+      null,
+      now,
+      row.thread_root_id,
+    ]);
     if (rows[0]?.id) {
       await client.query('release savepoint scheduled_reply');
       return { id: row.id, status: 'SENT', messageId, reason: null };

@@ -3,7 +3,8 @@ import { created, ok, okList } from '../envelope.js';
 import type { ChatFeatureHandlers } from '../handler-types.js';
 import type { ScheduledMessageService } from './service.js';
 
-type ScheduledOperations = 'createScheduledMessage' | 'listScheduledMessages' | 'getScheduledMessage' | 'updateScheduledMessage' | 'deleteScheduledMessage';
+type ScheduledOperations =
+  'createScheduledMessage' | 'listScheduledMessages' | 'getScheduledMessage' | 'updateScheduledMessage' | 'deleteScheduledMessage';
 
 // Path ids are compared in code as well as in SQL, so they are taken in lower case.
 const id = (raw: string) => raw.toLowerCase();

@@ -3,7 +3,14 @@
 import { ManualClock } from '../../platform/clock.js';
 import { chatFixtures } from '../../../test/helpers/chat-fixtures.js';
 import { count, expectError, expectOk } from '../../../test/helpers/expect.js';
-import { call, isolatedInfra, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../../test/support/platform.js';
+import {
+  call,
+  isolatedInfra,
+  startTestPlatform,
+  type TestAccount,
+  type TestPlatform,
+  type TestTenant,
+} from '../../../test/support/platform.js';
 
 const start = new Date('2026-06-01T08:00:00.000Z');
 const clock = new ManualClock(start);
@@ -28,8 +35,10 @@ afterAll(async () => {
 beforeEach(() => clock.set(start));
 
 const at = (msFromStart: number) => new Date(start.getTime() + msFromStart).toISOString();
-const schedule = (who: TestAccount, roomId: string, body: Record<string, unknown>) => fx.api(who, 'POST', `/rooms/${roomId}/messages/scheduled`, body);
-const scheduledRows = (senderId: string) => count(platform.db, 'select count(*) as n from scheduled_messages where sender_id = $1', [senderId]);
+const schedule = (who: TestAccount, roomId: string, body: Record<string, unknown>) =>
+  fx.api(who, 'POST', `/rooms/${roomId}/messages/scheduled`, body);
+const scheduledRows = (senderId: string) =>
+  count(platform.db, 'select count(*) as n from scheduled_messages where sender_id = $1', [senderId]);
 
 describe('create, read, list', () => {
   test('201 with Location; GET and the list show it PENDING; the creator only', async () => {
@@ -93,10 +102,14 @@ describe('create, read, list', () => {
   });
 
   test('scheduling counts against the send rate limit when requested', async () => {
-    const limited = await startTestPlatform({ services: ['chat'], databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, sendRateLimitPerMinute: 2 }, clock);
+    const limited = await startTestPlatform(
+      { services: ['chat'], databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, sendRateLimitPerMinute: 2 },
+      clock,
+    );
     try {
       const { roomId, owner } = await fx.cast();
-      const post = (body: unknown) => call(limited.chatUrl, 'POST', `/api/v1/rooms/${roomId}/messages/scheduled`, { token: owner.token, body });
+      const post = (body: unknown) =>
+        call(limited.chatUrl, 'POST', `/api/v1/rooms/${roomId}/messages/scheduled`, { token: owner.token, body });
       expectOk(await post({ text: 'one', sendAt: at(HOUR) }), 201);
       expectOk(await post({ text: 'two', sendAt: at(HOUR) }), 201);
       expectError(await post({ text: 'three', sendAt: at(HOUR) }), 429, 'rate_limited');
@@ -135,8 +148,19 @@ describe('PATCH and DELETE', () => {
     expect(res.body.data).toMatchObject({ text: 'final', sendAt: at(2 * HOUR), status: 'PENDING', updatedAt: at(1000) });
     expectOk(await fx.api(owner, 'PATCH', `/messages/scheduled/${sm.id}`, { text: 'final' }));
     expectOk(await fx.api(owner, 'PATCH', `/messages/scheduled/${sm.id}`, {}));
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'scheduled_message.updated' and payload->>'scheduledMessageId' = $1", [sm.id])).toBe(1);
-    expectError(await fx.api(owner, 'PATCH', `/messages/scheduled/${sm.id}`, { sendAt: at(-HOUR) }), 400, 'validation_failed', 'body.sendAt');
+    expect(
+      await count(
+        platform.db,
+        "select count(*) as n from outbox where topic = 'scheduled_message.updated' and payload->>'scheduledMessageId' = $1",
+        [sm.id],
+      ),
+    ).toBe(1);
+    expectError(
+      await fx.api(owner, 'PATCH', `/messages/scheduled/${sm.id}`, { sendAt: at(-HOUR) }),
+      400,
+      'validation_failed',
+      'body.sendAt',
+    );
     expectError(await fx.api(owner, 'PATCH', `/messages/scheduled/${sm.id}`, { text: 'x', extra: 1 }), 400, 'validation_failed');
     expect((await fx.api(owner, 'GET', `/messages/scheduled/${sm.id}`)).body.data).toMatchObject({ text: 'final', sendAt: at(2 * HOUR) });
     // The old time finds nothing due; the new one fires.
@@ -162,14 +186,26 @@ describe('PATCH and DELETE', () => {
     clock.advance(2 * HOUR);
     await platform.sweepTime();
     expect(await count(platform.db, "select count(*) as n from messages where room_id = $1 and text = 'never'", [roomId])).toBe(0);
-    expect(await count(platform.db, "select count(*) as n from scheduled_messages where id = $1 and status = 'CANCELLED'", [sm.id])).toBe(1);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'scheduled_message.cancelled' and payload->>'scheduledMessageId' = $1", [sm.id])).toBe(1);
+    expect(await count(platform.db, "select count(*) as n from scheduled_messages where id = $1 and status = 'CANCELLED'", [sm.id])).toBe(
+      1,
+    );
+    expect(
+      await count(
+        platform.db,
+        "select count(*) as n from outbox where topic = 'scheduled_message.cancelled' and payload->>'scheduledMessageId' = $1",
+        [sm.id],
+      ),
+    ).toBe(1);
 
     const later = (await schedule(owner, roomId, { text: 'sent', sendAt: new Date(clock.now().getTime() + 1000).toISOString() })).body.data;
     clock.advance(1000);
     await platform.sweepTime();
     expectError(await fx.api(owner, 'DELETE', `/messages/scheduled/${later.id}`), 409, 'scheduled_message_not_pending');
-    expectError(await fx.api(owner, 'PATCH', `/messages/scheduled/${later.id}`, { text: 'too late' }), 409, 'scheduled_message_not_pending');
+    expectError(
+      await fx.api(owner, 'PATCH', `/messages/scheduled/${later.id}`, { text: 'too late' }),
+      409,
+      'scheduled_message_not_pending',
+    );
     expect((await fx.api(owner, 'GET', `/messages/scheduled/${later.id}`)).body.data).toMatchObject({ status: 'SENT', text: 'sent' });
   });
 });
@@ -189,7 +225,11 @@ describe('firing', () => {
     expect(message).toMatchObject({ senderId: member.id, text: 'good morning', createdAt: at(HOUR), threadRootId: null });
     expect(await count(platform.db, "select count(*) as n from messages where room_id = $1 and text = 'good morning'", [roomId])).toBe(1);
     expect(await fx.events('message.created', { messageId: sent.messageId })).toBe(1);
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'scheduled_message.sent' and payload->>'messageId' = $1", [sent.messageId])).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'scheduled_message.sent' and payload->>'messageId' = $1", [
+        sent.messageId,
+      ]),
+    ).toBe(1);
     // The room's sequence moved by one and the sender's list moved it to SENT.
     expect((await fx.api(member, 'GET', '/messages/scheduled?status=SENT')).body.data.map((s: { id: string }) => s.id)).toContain(sm.id);
   });
@@ -239,8 +279,17 @@ describe('firing', () => {
     expect(await count(platform.db, "select count(*) as n from messages where text in ('left', 'inactive', 'deleted', 'orphan')")).toBe(0);
     // The reply's sequence number was given back.
     expect((await platform.db.query('select last_seq from rooms where id = $1', [cast4.roomId])).rows[0].last_seq).toBe(seqBefore);
-    expect((await fx.api(cast.member, 'GET', `/messages/scheduled/${left.id}`)).body.data).toMatchObject({ status: 'FAILED', failureReason: 'SENDER_NOT_MEMBER' });
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'scheduled_message.failed' and payload->>'scheduledMessageId' = any($1::text[])", [[left.id, inactive.id, deleted.id, orphan.id]])).toBe(4);
+    expect((await fx.api(cast.member, 'GET', `/messages/scheduled/${left.id}`)).body.data).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'SENDER_NOT_MEMBER',
+    });
+    expect(
+      await count(
+        platform.db,
+        "select count(*) as n from outbox where topic = 'scheduled_message.failed' and payload->>'scheduledMessageId' = any($1::text[])",
+        [[left.id, inactive.id, deleted.id, orphan.id]],
+      ),
+    ).toBe(4);
   });
 
   test('two platforms sweeping at the same moment send each message exactly once', async () => {
@@ -261,10 +310,15 @@ describe('firing', () => {
       expect(results.reduce((n, r) => n + r.scheduled, 0)).toBe(total);
       expect(await count(platform.db, "select count(*) as n from messages where text like 'race %'")).toBe(total);
       expect(await count(platform.db, "select count(distinct text) as n from messages where text like 'race %'")).toBe(total);
-      expect(await count(platform.db, "select count(*) as n from scheduled_messages where text like 'race %' and status = 'SENT'")).toBe(total);
+      expect(await count(platform.db, "select count(*) as n from scheduled_messages where text like 'race %' and status = 'SENT'")).toBe(
+        total,
+      );
       // Each room's sequence has no gap and no repeat.
       for (const c of rooms) {
-        const { rows } = await platform.db.query<{ n: number; max: number }>('select count(*)::int as n, max(seq)::int as max from messages where room_id = $1', [c.roomId]);
+        const { rows } = await platform.db.query<{ n: number; max: number }>(
+          'select count(*)::int as n, max(seq)::int as max from messages where room_id = $1',
+          [c.roomId],
+        );
         expect(rows[0]!.n).toBe(rows[0]!.max);
       }
     } finally {
@@ -278,7 +332,8 @@ describe('mentions', () => {
     const { roomId, owner, member } = await fx.cast();
     const root = await fx.send(owner, roomId, 'root');
     const top = (await schedule(owner, roomId, { text: `<@${member.id}> later`, sendAt: at(HOUR) })).body.data;
-    const reply = (await schedule(owner, roomId, { text: `<@${member.id}> in the thread`, sendAt: at(HOUR), threadRootId: root.id })).body.data;
+    const reply = (await schedule(owner, roomId, { text: `<@${member.id}> in the thread`, sendAt: at(HOUR), threadRootId: root.id })).body
+      .data;
     clock.set(new Date(at(HOUR)));
     await platform.sweepTime();
     for (const sm of [top, reply]) {

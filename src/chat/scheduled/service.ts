@@ -35,7 +35,10 @@ export interface ListScheduledQuery {
 export const scheduledErrors = {
   notFound: () => chatErrors.notFound('Scheduled message', 'scheduled_message_not_found'),
   notPending: (status: ScheduledStatus) =>
-    chatErrors.conflict('scheduled_message_not_pending', `The scheduled message is ${status}; only a PENDING one can be changed or cancelled.`),
+    chatErrors.conflict(
+      'scheduled_message_not_pending',
+      `The scheduled message is ${status}; only a PENDING one can be changed or cancelled.`,
+    ),
 };
 
 export class ScheduledMessageService {

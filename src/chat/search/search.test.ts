@@ -123,7 +123,8 @@ test('pages with cursors in newest and relevance order; a cursor pages only the 
 
 test('bad queries: operators, no word, too many words, oversize or missing q are 400 in the chat envelope', async () => {
   const c = await fx.cast();
-  for (const q of ['cats & dogs', 'cat:*', '!dog', '"exact phrase"', 'a <-> b', 'x | y']) expectError(await search(c.member, { q }), 400, 'validation_failed', 'query.q');
+  for (const q of ['cats & dogs', 'cat:*', '!dog', '"exact phrase"', 'a <-> b', 'x | y'])
+    expectError(await search(c.member, { q }), 400, 'validation_failed', 'query.q');
   expectError(await search(c.member, { q: ' ... ' }), 400, 'validation_failed', 'query.q');
   expectError(await search(c.member, { q: Array.from({ length: 11 }, (_, i) => `w${i}`).join(' ') }), 400, 'validation_failed', 'query.q');
   expectError(await search(c.member, { q: 'x'.repeat(201) }), 400, 'validation_failed');

@@ -89,7 +89,12 @@ export class SearchService {
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
     const hits = page.map((row) => ({ message: messageView(row), highlights: highlightsOf(row.text, words) }));
-    await attachThreadInfo(db, caller.accountId, hits.map((h) => h.message), rootsWithReplies(page));
+    await attachThreadInfo(
+      db,
+      caller.accountId,
+      hits.map((h) => h.message),
+      rootsWithReplies(page),
+    );
     const last = page[page.length - 1];
     return {
       items: hits,

@@ -13,9 +13,7 @@ export const ThreadFollowEntity = defineEntity({
     lastReadSeq: p.bigint('number').fieldName('last_read_seq').defaultRaw('0'),
     updatedAt: p.datetime().fieldName('updated_at'),
   },
-  indexes: [
-    { name: 'thread_follows_following', properties: ['accountId'], where: "(state = 'FOLLOWING'::text)" },
-  ],
+  indexes: [{ name: 'thread_follows_following', properties: ['accountId'], where: "(state = 'FOLLOWING'::text)" }],
   checks: [
     {
       name: 'thread_follows_state',

@@ -5,7 +5,15 @@ import type { ThreadService } from './service.js';
 
 export function threadHandlers(
   threads: ThreadService,
-): ChatFeatureHandlers<'listThreads' | 'listThreadMessages' | 'followThread' | 'unfollowThread' | 'markThreadRead' | 'listThreadFollowers' | 'getUnreadThreadCount'> {
+): ChatFeatureHandlers<
+  | 'listThreads'
+  | 'listThreadMessages'
+  | 'followThread'
+  | 'unfollowThread'
+  | 'markThreadRead'
+  | 'listThreadFollowers'
+  | 'getUnreadThreadCount'
+> {
   return {
     async listThreads({ params, query }, ctx) {
       const page = await threads.list(callerOf(ctx), params.roomId, query ?? {});

@@ -108,7 +108,16 @@ export async function sendReply(
       const bump = await client.query<{ last_seq: number }>(bumpSql, [roomId, caller.accountId, now, cmid]);
       const seq = bump.rows[0]?.last_seq;
       if (seq === undefined) throw new NoReply(cmid === null ? 'not_member' : 'retry');
-      const { rows } = await client.query<ReplyRow>(replySql, [id, roomId, seq, caller.accountId, input.text, cmid, now, input.threadRootId]);
+      const { rows } = await client.query<ReplyRow>(replySql, [
+        id,
+        roomId,
+        seq,
+        caller.accountId,
+        input.text,
+        cmid,
+        now,
+        input.threadRootId,
+      ]);
       const reply = rows[0]!;
       if (reply.id !== null) return decorate ? decorate(client, reply) : reply;
       if (reply.named_root === null) throw new NoReply('no_root');

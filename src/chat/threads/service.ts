@@ -8,7 +8,14 @@ import { isMember, roomNotFound } from '../rooms/membership.js';
 import type { Page } from '../rooms/service.js';
 import { parseSeqCursor, parseThreadListCursor, seqCursor, threadListCursor, threadListList, threadRepliesList } from './cursors.js';
 import { accountsAudienceSql, checkedThreadPageSql, threadListSql, unreadRepliesSql, unreadThreadCountSql } from './sql.js';
-import { threadFollowView, threadSummaryView, type FollowState, type ThreadFactsRow, type ThreadFollowView, type ThreadSummaryView } from './views.js';
+import {
+  threadFollowView,
+  threadSummaryView,
+  type FollowState,
+  type ThreadFactsRow,
+  type ThreadFollowView,
+  type ThreadSummaryView,
+} from './views.js';
 import { prepared } from '../../platform/db/prepared.js';
 import { chatTopicSql, outboxInsertSql } from '../events/emit.js';
 
@@ -94,11 +101,18 @@ export class ThreadService {
     const limit = query.limit ?? 50;
     const forward = query.after !== undefined;
     const list = threadRepliesList(rootId);
-    const bound = query.before !== undefined ? parseSeqCursor(query.before, 'query.before', list) : forward ? parseSeqCursor(query.after!, 'query.after', list) : null;
+    const bound =
+      query.before !== undefined
+        ? parseSeqCursor(query.before, 'query.before', list)
+        : forward
+          ? parseSeqCursor(query.after!, 'query.after', list)
+          : null;
     const params: unknown[] = [rootId, caller.accountId, limit + 1];
     if (bound !== null) params.push(bound);
     params.push(roomId);
-    const result = await (await readPool(this.deps)).query<{ member: boolean; is_root: boolean | null } & (MessageRow | { id: null })>(
+    const result = await (
+      await readPool(this.deps)
+    ).query<{ member: boolean; is_root: boolean | null } & (MessageRow | { id: null })>(
       prepared(checkedThreadPageSql(forward, bound !== null), params),
     );
     if (!result.rows[0]?.member) throw roomNotFound();
@@ -155,10 +169,10 @@ export class ThreadService {
    */
   async markRead(caller: Caller, rootId: string, messageId: string): Promise<ThreadFollowView> {
     return this.changeFollow(caller, rootId, async (client, roomId, current) => {
-      const { rows } = await client.query<{ seq: number }>(
-        'select seq from messages where id = $1 and (id = $2 or thread_root_id = $2)',
-        [messageId, rootId],
-      );
+      const { rows } = await client.query<{ seq: number }>('select seq from messages where id = $1 and (id = $2 or thread_root_id = $2)', [
+        messageId,
+        rootId,
+      ]);
       const seq = rows[0]?.seq;
       if (seq === undefined) throw messageNotFound();
       if (seq <= current.last_read_seq) return false;
@@ -188,9 +202,17 @@ export class ThreadService {
     let changed = false;
     const view = await inTransaction(this.deps.sql, async (client) => {
       const roomId = await this.rootRoom(client, caller, rootId);
-      const locked = await client.query<{ state: FollowState; last_read_seq: number }>(lockFollowSql, [rootId, caller.accountId, roomId, this.deps.clock.now()]);
+      const locked = await client.query<{ state: FollowState; last_read_seq: number }>(lockFollowSql, [
+        rootId,
+        caller.accountId,
+        roomId,
+        this.deps.clock.now(),
+      ]);
       changed = await change(client, roomId, locked.rows[0]!);
-      const { rows } = await client.query<{ state: FollowState; last_read_seq: number; unread_count: number }>(followStateSql, [rootId, caller.accountId]);
+      const { rows } = await client.query<{ state: FollowState; last_read_seq: number; unread_count: number }>(followStateSql, [
+        rootId,
+        caller.accountId,
+      ]);
       const row = rows[0]!;
       return threadFollowView(rootId, roomId, row.state, row.last_read_seq, row.unread_count);
     });

@@ -37,11 +37,15 @@ type Accounts<N extends number, R extends TestAccount[] = []> = R['length'] exte
 const accounts = <N extends number>(n: N) => Promise.all(Array.from({ length: n }, () => tenant.account())) as Promise<Accounts<N>>;
 
 async function newRoom(owner: TestAccount, members: TestAccount[] = []): Promise<string> {
-  const res = await call(base, 'POST', '/api/v1/rooms', { token: owner.token, body: { type: 'GROUP', name: 'Threads', memberIds: members.map((m) => m.id) } });
+  const res = await call(base, 'POST', '/api/v1/rooms', {
+    token: owner.token,
+    body: { type: 'GROUP', name: 'Threads', memberIds: members.map((m) => m.id) },
+  });
   expectOk(res, 201);
   return res.body.data.id;
 }
-const send = (who: TestAccount, roomId: string, body: Record<string, unknown>) => call(base, 'POST', `/api/v1/rooms/${roomId}/messages`, { token: who.token, body });
+const send = (who: TestAccount, roomId: string, body: Record<string, unknown>) =>
+  call(base, 'POST', `/api/v1/rooms/${roomId}/messages`, { token: who.token, body });
 async function post(who: TestAccount, roomId: string, text: string): Promise<Msg> {
   const res = await send(who, roomId, { text });
   expectOk(res, 201);
@@ -55,7 +59,8 @@ async function reply(who: TestAccount, roomId: string, rootId: string, text: str
 const get = (who: TestAccount, path: string) => call(base, 'GET', path, { token: who.token });
 const follow = (who: TestAccount, rootId: string) => call(base, 'POST', `/api/v1/threads/${rootId}/follow`, { token: who.token });
 const unfollow = (who: TestAccount, rootId: string) => call(base, 'DELETE', `/api/v1/threads/${rootId}/follow`, { token: who.token });
-const markRead = (who: TestAccount, rootId: string, body: unknown) => call(base, 'POST', `/api/v1/threads/${rootId}/read`, { token: who.token, body });
+const markRead = (who: TestAccount, rootId: string, body: unknown) =>
+  call(base, 'POST', `/api/v1/threads/${rootId}/read`, { token: who.token, body });
 const followers = async (who: TestAccount, rootId: string): Promise<string[]> => {
   const res = await get(who, `/api/v1/threads/${rootId}/followers`);
   expectOk(res);
@@ -68,17 +73,18 @@ const badge = async (who: TestAccount): Promise<number> => {
   return res.body.data.count;
 };
 const followRow = async (rootId: string, accountId: string) =>
-  (await platform.db.query('select state, last_read_seq from thread_follows where root_id = $1 and account_id = $2', [rootId, accountId])).rows[0] as
-    | { state: string; last_read_seq: number }
-    | undefined;
+  (await platform.db.query('select state, last_read_seq from thread_follows where root_id = $1 and account_id = $2', [rootId, accountId]))
+    .rows[0] as { state: string; last_read_seq: number } | undefined;
 const rootCounters = async (rootId: string) =>
   (await platform.db.query('select reply_count, last_reply_id, last_reply_at from messages where id = $1', [rootId])).rows[0] as {
     reply_count: number;
     last_reply_id: string | null;
     last_reply_at: Date | null;
   };
-const seqOf = async (messageId: string) => Number((await platform.db.query('select seq from messages where id = $1', [messageId])).rows[0].seq);
-const outboxCount = (topic: string, where: string, params: unknown[]) => count(platform.db, `select count(*) as n from outbox where topic = '${topic}' and ${where}`, params);
+const seqOf = async (messageId: string) =>
+  Number((await platform.db.query('select seq from messages where id = $1', [messageId])).rows[0].seq);
+const outboxCount = (topic: string, where: string, params: unknown[]) =>
+  count(platform.db, `select count(*) as n from outbox where topic = '${topic}' and ${where}`, params);
 /** Everything a refused reply must leave alone. */
 const roomState = async (roomId: string) =>
   (
@@ -109,9 +115,13 @@ describe('replies', () => {
     expect((await rootCounters(r1.id)).reply_count).toBe(0);
     // Replies take room sequence numbers like any message.
     expect(await seqOf(r2.id)).toBe((await seqOf(r1.id)) + 1);
-    const payload = (await platform.db.query("select payload from outbox where topic = 'message.created' and payload->>'messageId' = $1", [r2.id])).rows[0].payload;
+    const payload = (
+      await platform.db.query("select payload from outbox where topic = 'message.created' and payload->>'messageId' = $1", [r2.id])
+    ).rows[0].payload;
     expect(payload).toMatchObject({ roomId, messageId: r2.id, threadRootId: root.id, audience: { kind: 'room', roomId } });
-    const top = (await platform.db.query("select payload from outbox where topic = 'message.created' and payload->>'messageId' = $1", [root.id])).rows[0].payload;
+    const top = (
+      await platform.db.query("select payload from outbox where topic = 'message.created' and payload->>'messageId' = $1", [root.id])
+    ).rows[0].payload;
     expect(top).toMatchObject({ threadRootId: null, audience: { kind: 'room', roomId } });
   });
 
@@ -129,7 +139,13 @@ describe('replies', () => {
     // Each automatic follow is one event to that account only; later replies add none.
     await reply(bob, roomId, root.id, 'b2');
     for (const who of [alice, bob, carol]) {
-      expect(await outboxCount('thread.followed', "payload->>'rootId' = $1 and payload->>'accountId' = $2 and payload->'audience'->'accountIds' = jsonb_build_array($2::text)", [root.id, who.id])).toBe(1);
+      expect(
+        await outboxCount(
+          'thread.followed',
+          "payload->>'rootId' = $1 and payload->>'accountId' = $2 and payload->'audience'->'accountIds' = jsonb_build_array($2::text)",
+          [root.id, who.id],
+        ),
+      ).toBe(1);
     }
     expect(await outboxCount('thread.followed', "payload->>'rootId' = $1", [root.id])).toBe(3);
     // Bob's own replies are read for him; Carol's later one is not.
@@ -228,7 +244,9 @@ describe('replies', () => {
     expect(await followRow(root.id, bob.id)).toEqual(bobRow);
     expect((await rootCounters(root.id)).reply_count).toBe(1);
     // Concurrent retries of a new reply store it exactly once.
-    const racing = await Promise.all(Array.from({ length: 8 }, () => send(bob, roomId, { text: 'race', threadRootId: root.id, clientMessageId: 'r-race' })));
+    const racing = await Promise.all(
+      Array.from({ length: 8 }, () => send(bob, roomId, { text: 'race', threadRootId: root.id, clientMessageId: 'r-race' })),
+    );
     for (const r of racing) expect(r.status).toBe(201);
     expect(new Set(racing.map((r) => r.body.data.id)).size).toBe(1);
     const counters = await rootCounters(root.id);
@@ -249,8 +267,16 @@ describe('follow, unfollow, followers', () => {
     const f2 = await follow(bob, root.id);
     expect(f2.body.data).toEqual(f1.body.data);
     expect(await outboxCount('thread.followed', "payload->>'rootId' = $1", [root.id])).toBe(1);
-    const ev = (await platform.db.query("select payload from outbox where topic = 'thread.followed' and payload->>'rootId' = $1", [root.id])).rows[0].payload;
-    expect(ev).toEqual({ rootId: root.id, roomId, accountId: bob.id, automatic: false, audience: { kind: 'accounts', accountIds: [bob.id] } });
+    const ev = (
+      await platform.db.query("select payload from outbox where topic = 'thread.followed' and payload->>'rootId' = $1", [root.id])
+    ).rows[0].payload;
+    expect(ev).toEqual({
+      rootId: root.id,
+      roomId,
+      accountId: bob.id,
+      automatic: false,
+      audience: { kind: 'accounts', accountIds: [bob.id] },
+    });
     for (let i = 0; i < 2; i++) {
       const u = await unfollow(bob, root.id);
       expectOk(u);
@@ -299,7 +325,8 @@ describe('follow, unfollow, followers', () => {
     const root = await post(alice, roomId, 'root');
     const r1 = await reply(bob, roomId, root.id, 'b1');
     const followsBefore = await count(platform.db, 'select count(*) as n from thread_follows where root_id = $1', [root.id]);
-    const threadEvents = () => count(platform.db, "select count(*) as n from outbox where topic like 'thread.%' and payload->>'roomId' = $1", [roomId]);
+    const threadEvents = () =>
+      count(platform.db, "select count(*) as n from outbox where topic like 'thread.%' and payload->>'roomId' = $1", [roomId]);
     const eventsBefore = await threadEvents();
     const ops = (who: TestAccount, id: string) => [
       follow(who, id),
@@ -349,8 +376,19 @@ describe('read marks and unread counts', () => {
     const all = await markRead(alice, root.id, { messageId: replies[3]!.id });
     expect(all.body.data.unreadCount).toBe(0);
     expect(await badge(alice)).toBe(0);
-    const ev = (await platform.db.query("select payload from outbox where topic = 'thread.read' and payload->>'rootId' = $1 order by id desc limit 1", [root.id])).rows[0].payload;
-    expect(ev).toEqual({ rootId: root.id, roomId, accountId: alice.id, lastReadSeq: await seqOf(replies[3]!.id), audience: { kind: 'accounts', accountIds: [alice.id] } });
+    const ev = (
+      await platform.db.query(
+        "select payload from outbox where topic = 'thread.read' and payload->>'rootId' = $1 order by id desc limit 1",
+        [root.id],
+      )
+    ).rows[0].payload;
+    expect(ev).toEqual({
+      rootId: root.id,
+      roomId,
+      accountId: alice.id,
+      lastReadSeq: await seqOf(replies[3]!.id),
+      audience: { kind: 'accounts', accountIds: [alice.id] },
+    });
     // Carol reads without following: her mark is kept, she does not follow, and the badge ignores the thread.
     const c = await markRead(carol, root.id, { messageId: replies[2]!.id });
     expect(c.body.data).toMatchObject({ state: 'NOT_FOLLOWING', unreadCount: 1 });
@@ -373,7 +411,11 @@ describe('read marks and unread counts', () => {
     const c2 = await reply(carol, roomId, root.id, 'c2');
     const unreadOf = async (who: TestAccount) => (await follow(who, root.id)).body.data.unreadCount;
     expect(await unreadOf(alice)).toBe(2);
-    await platform.db.query('insert into message_hides (account_id, message_id, room_id, hidden_at) values ($1, $2, $3, now())', [alice.id, b3.id, roomId]);
+    await platform.db.query('insert into message_hides (account_id, message_id, room_id, hidden_at) values ($1, $2, $3, now())', [
+      alice.id,
+      b3.id,
+      roomId,
+    ]);
     expect(await unreadOf(alice)).toBe(1);
     expect(await unreadOf(bob)).toBe(1); // his mark is at his b3: only c2
     await platform.db.query('update messages set recalled_at = now() where id = $1', [c2.id]);
@@ -415,8 +457,17 @@ describe('thread list', () => {
     expect(bobs.body.data[0]).toMatchObject({ unreadCount: 0, following: true });
     // A recalled last reply shows without text; one the caller hid is skipped in the preview.
     await platform.db.query('update messages set recalled_at = now() where id = $1', [last.id]);
-    expect((await get(alice, `/api/v1/rooms/${roomId}/threads`)).body.data[0].lastReply).toEqual({ id: last.id, senderId: bob.id, text: null, createdAt: last.createdAt });
-    await platform.db.query('insert into message_hides (account_id, message_id, room_id, hidden_at) values ($1, $2, $3, now())', [alice.id, last.id, roomId]);
+    expect((await get(alice, `/api/v1/rooms/${roomId}/threads`)).body.data[0].lastReply).toEqual({
+      id: last.id,
+      senderId: bob.id,
+      text: null,
+      createdAt: last.createdAt,
+    });
+    await platform.db.query('insert into message_hides (account_id, message_id, room_id, hidden_at) values ($1, $2, $3, now())', [
+      alice.id,
+      last.id,
+      roomId,
+    ]);
     expect((await get(alice, `/api/v1/rooms/${roomId}/threads`)).body.data[0].lastReply.text).toBe('r0');
   });
 
@@ -456,7 +507,12 @@ describe('thread list', () => {
   ])('a hand-built cursor (%s) is 400 invalid_cursor', async (_name, keyset) => {
     const alice = await tenant.account();
     const roomId = await newRoom(alice);
-    expectError(await get(alice, `/api/v1/rooms/${roomId}/threads?cursor=${encodeCursor(keyset as Record<string, string>, threadListList(roomId))}`), 400, 'invalid_cursor', 'query.cursor');
+    expectError(
+      await get(alice, `/api/v1/rooms/${roomId}/threads?cursor=${encodeCursor(keyset as Record<string, string>, threadListList(roomId))}`),
+      400,
+      'invalid_cursor',
+      'query.cursor',
+    );
   });
 
   test('raw non-cursor strings are 400 invalid_cursor', async () => {
@@ -519,9 +575,17 @@ describe('thread page', () => {
 
   test('hidden replies are left out after hasMore and nextCursor are computed on the raw rows', async () => {
     const [carol] = await accounts(1);
-    await platform.db.query('insert into room_members (room_id, account_id, role, joined_at) values ($1, $2, $3, now())', [roomId, carol.id, 'MEMBER']);
+    await platform.db.query('insert into room_members (room_id, account_id, role, joined_at) values ($1, $2, $3, now())', [
+      roomId,
+      carol.id,
+      'MEMBER',
+    ]);
     for (const id of replies.slice(6)) {
-      await platform.db.query('insert into message_hides (account_id, message_id, room_id, hidden_at) values ($1, $2, $3, now())', [carol.id, id, roomId]);
+      await platform.db.query('insert into message_hides (account_id, message_id, room_id, hidden_at) values ($1, $2, $3, now())', [
+        carol.id,
+        id,
+        roomId,
+      ]);
     }
     const res = await page(carol, '?limit=3');
     expectOk(res);
@@ -532,7 +596,15 @@ describe('thread page', () => {
   });
 
   test('bad cursors, both directions, unknown roots, replies and roots of other rooms are refused', async () => {
-    expectError(await page(alice, `?before=${encodeCursor({ s: 1 }, threadRepliesList(root.id))}&after=${encodeCursor({ s: 1 }, threadRepliesList(root.id))}`), 400, 'validation_failed', 'query.after');
+    expectError(
+      await page(
+        alice,
+        `?before=${encodeCursor({ s: 1 }, threadRepliesList(root.id))}&after=${encodeCursor({ s: 1 }, threadRepliesList(root.id))}`,
+      ),
+      400,
+      'validation_failed',
+      'query.after',
+    );
     expectError(await page(alice, `?before=${encodeCursor({ s: -1 }, threadRepliesList(root.id))}`), 400, 'invalid_cursor', 'query.before');
     expectError(await page(alice, `?after=${encodeCursor({ a: 'x' }, threadRepliesList(root.id))}`), 400, 'invalid_cursor', 'query.after');
     expectError(await page(alice, '?limit=101'), 400, 'validation_failed', 'query.limit');
@@ -546,7 +618,7 @@ describe('thread page', () => {
 });
 
 describe('topLevelOnly', () => {
-  test('only messages outside threads; roots with replies carry the caller\'s thread object', async () => {
+  test("only messages outside threads; roots with replies carry the caller's thread object", async () => {
     const [alice, bob] = await accounts(2);
     const roomId = await newRoom(alice, [bob]);
     const lonely = await post(alice, roomId, 'no replies');
@@ -577,16 +649,20 @@ describe('topLevelOnly', () => {
     expect(full.body.data.filter((m: Msg) => 'thread' in m).map((m: Msg) => m.id)).toEqual([root.id]);
     expect(full.body.data[1].thread).toEqual(items[1]!.thread);
     // Cursors keep working on topLevelOnly pages.
-    const older = await get(alice, `/api/v1/rooms/${roomId}/messages?topLevelOnly=true&limit=1&before=${encodeCursor({ s: await seqOf(after.id) }, historyList(roomId, true))}`);
+    const older = await get(
+      alice,
+      `/api/v1/rooms/${roomId}/messages?topLevelOnly=true&limit=1&before=${encodeCursor({ s: await seqOf(after.id) }, historyList(roomId, true))}`,
+    );
     expect(older.body.data.map((m: Msg) => m.id)).toEqual([root.id]);
     expect(older.body.data[0].thread.replyCount).toBe(2);
   });
 });
 
 describe('thread summaries in every message view', () => {
-  const at = (who: TestAccount, method: string, path: string, body?: unknown) => call(base, method, `/api/v1${path}`, { token: who.token, ...(body === undefined ? {} : { body }) });
+  const at = (who: TestAccount, method: string, path: string, body?: unknown) =>
+    call(base, method, `/api/v1${path}`, { token: who.token, ...(body === undefined ? {} : { body }) });
 
-  test('GET one, pins, the snap banner, saved cards, edit and recall answers carry the root\'s thread, from the caller\'s view', async () => {
+  test("GET one, pins, the snap banner, saved cards, edit and recall answers carry the root's thread, from the caller's view", async () => {
     const [alice, bob] = await accounts(2);
     const roomId = await newRoom(alice, [bob]);
     const root = await post(alice, roomId, 'root');
@@ -604,7 +680,10 @@ describe('thread summaries in every message view', () => {
     expectOk(one);
     expect(one.body.data.thread).toEqual(expected);
     // The replier's view: its own replies are not unread.
-    expect((await at(bob, 'GET', `/rooms/${roomId}/messages/${root.id}`)).body.data.thread).toMatchObject({ replyCount: 2, unreadCount: 0 });
+    expect((await at(bob, 'GET', `/rooms/${roomId}/messages/${root.id}`)).body.data.thread).toMatchObject({
+      replyCount: 2,
+      unreadCount: 0,
+    });
     expect((await at(alice, 'GET', `/rooms/${roomId}/messages/${lonely.id}`)).body.data.thread).toBeUndefined();
     expect((await at(alice, 'GET', `/rooms/${roomId}/messages/${last.id}`)).body.data.thread).toBeUndefined();
 
@@ -651,9 +730,14 @@ describe('thread summaries in every message view', () => {
     const page = await get(alice, `/api/v1/rooms/${roomId}/messages`);
     expect(page.body.data.filter((m: Msg) => m.thread).map((m: Msg) => m.id)).toEqual(roots);
     // The scroll's helper, over the real database, counting its statements.
-    const { rows } = await platform.db.query(`select ${messageColumns}, ${replyCountColumn()} from messages where room_id = $1 order by seq`, [roomId]);
+    const { rows } = await platform.db.query(
+      `select ${messageColumns}, ${replyCountColumn()} from messages where room_id = $1 order by seq`,
+      [roomId],
+    );
     let statements = 0;
-    const counting = { query: (text: string, values: unknown[]) => (statements++, platform.db.query(text, values)) } as unknown as Queryable;
+    const counting = {
+      query: (text: string, values: unknown[]) => (statements++, platform.db.query(text, values)),
+    } as unknown as Queryable;
     const views: MessageWithThread[] = rows.map(messageView);
     await attachThreadInfo(counting, alice.id, views, rootsWithReplies(rows));
     expect(statements).toBe(1);
@@ -683,7 +767,11 @@ describe('query plans', () => {
 
   test('thread pages scan messages_thread in order; the list reads messages_active_threads; the badge scans messages_thread', async () => {
     const [alice] = await accounts(1);
-    for (const [forward, paged] of [[false, false], [false, true], [true, true]] as const) {
+    for (const [forward, paged] of [
+      [false, false],
+      [false, true],
+      [true, true],
+    ] as const) {
       const p = await plan(threadPageSql(forward, paged), [newId(), alice.id, 51, ...(paged ? [10] : [])]);
       expect(p).toContain('"Index Name":"messages_thread"');
       expect(p).not.toContain('"Node Type":"Sort"');

@@ -48,11 +48,17 @@ async function recountThread(rootId: string, accountId: string): Promise<number>
 test('unread counts per thread and the global badge equal a recount after concurrent replies, hides, restores, recalls and reads', async () => {
   const people: TestAccount[] = await Promise.all(Array.from({ length: 6 }, () => tenant.account()));
   const [owner, ...others] = people as [TestAccount, ...TestAccount[]];
-  const created = await call(base, 'POST', '/api/v1/rooms', { token: owner.token, body: { type: 'GROUP', name: 'busy', memberIds: others.map((p) => p.id) } });
+  const created = await call(base, 'POST', '/api/v1/rooms', {
+    token: owner.token,
+    body: { type: 'GROUP', name: 'busy', memberIds: others.map((p) => p.id) },
+  });
   expectOk(created, 201);
   const roomId: string = created.body.data.id;
   // A second room whose threads some of the same people follow, to make the badge span rooms.
-  const created2 = await call(base, 'POST', '/api/v1/rooms', { token: others[0]!.token, body: { type: 'GROUP', name: 'side', memberIds: [owner.id, others[1]!.id] } });
+  const created2 = await call(base, 'POST', '/api/v1/rooms', {
+    token: others[0]!.token,
+    body: { type: 'GROUP', name: 'side', memberIds: [owner.id, others[1]!.id] },
+  });
   const room2: string = created2.body.data.id;
 
   const send = async (who: TestAccount, room: string, body: Record<string, unknown>) => {
@@ -138,7 +144,9 @@ test('unread counts per thread and the global badge equal a recount after concur
       for (const t of list.body.data as Array<{ root: { id: string }; unreadCount: number; following: boolean }>) {
         const expected = await recountThread(t.root.id, who.id);
         expect({ who: who.id, root: t.root.id, unread: t.unreadCount }).toEqual({ who: who.id, root: t.root.id, unread: expected });
-        const onPage = (top.body.data as Array<{ id: string; thread?: { unreadCount: number; following: boolean } }>).find((m) => m.id === t.root.id);
+        const onPage = (top.body.data as Array<{ id: string; thread?: { unreadCount: number; following: boolean } }>).find(
+          (m) => m.id === t.root.id,
+        );
         expect(onPage?.thread?.unreadCount).toBe(expected);
         expect(onPage?.thread?.following).toBe(t.following);
       }
@@ -167,7 +175,22 @@ test('unread counts per thread and the global badge equal a recount after concur
   // Something did happen: the run is not vacuous.
   expect(replies.length).toBe(6 * 14);
   const ids = replies.map((r) => r.id);
-  expect(Number((await platform.db.query('select count(*) from message_hides where message_id = any($1::uuid[])', [ids])).rows[0].count)).toBeGreaterThan(0);
-  expect(Number((await platform.db.query('select count(*) from messages where recalled_at is not null and id = any($1::uuid[])', [ids])).rows[0].count)).toBeGreaterThan(0);
-  expect(Number((await platform.db.query("select count(*) from thread_follows where state = 'UNFOLLOWED' and room_id = any($1::uuid[])", [[roomId, room2]])).rows[0].count)).toBeGreaterThan(0);
+  expect(
+    Number((await platform.db.query('select count(*) from message_hides where message_id = any($1::uuid[])', [ids])).rows[0].count),
+  ).toBeGreaterThan(0);
+  expect(
+    Number(
+      (await platform.db.query('select count(*) from messages where recalled_at is not null and id = any($1::uuid[])', [ids])).rows[0]
+        .count,
+    ),
+  ).toBeGreaterThan(0);
+  expect(
+    Number(
+      (
+        await platform.db.query("select count(*) from thread_follows where state = 'UNFOLLOWED' and room_id = any($1::uuid[])", [
+          [roomId, room2],
+        ])
+      ).rows[0].count,
+    ),
+  ).toBeGreaterThan(0);
 });

@@ -72,6 +72,12 @@ export function threadSummaryView(row: ThreadFactsRow): ThreadSummaryView {
   };
 }
 
-export function threadFollowView(rootId: string, roomId: string, state: FollowState, lastReadSeq: number, unreadCount: number): ThreadFollowView {
+export function threadFollowView(
+  rootId: string,
+  roomId: string,
+  state: FollowState,
+  lastReadSeq: number,
+  unreadCount: number,
+): ThreadFollowView {
   return { rootId, roomId, state: state === 'FOLLOWING' ? 'FOLLOWING' : 'NOT_FOLLOWING', lastReadSeq, unreadCount };
 }

@@ -33,7 +33,12 @@ export interface TimeWorkers {
   close(): Promise<void>;
 }
 
-export async function startTimeWorkers(deps: TimeDeps, redisUrl: string, options: { sweepMs: number; cleanupMs: number }, log: Logger): Promise<TimeWorkers> {
+export async function startTimeWorkers(
+  deps: TimeDeps,
+  redisUrl: string,
+  options: { sweepMs: number; cleanupMs: number },
+  log: Logger,
+): Promise<TimeWorkers> {
   const connection = connectRedis(redisUrl, 'time-worker', { blocking: true });
   await deps.queues.time.upsertJobScheduler('time-sweep', { every: options.sweepMs }, { name: 'sweep' });
   await deps.queues.time.upsertJobScheduler('upload-cleanup', { every: options.cleanupMs }, { name: 'upload-cleanup' });

@@ -160,7 +160,8 @@ describe('token refusals', () => {
 });
 
 describe('account status', () => {
-  const setStatus = (id: string, status: string) => call(base, 'PATCH', `/api/v1/accounts/${id}/status`, { token: admin, body: { status } });
+  const setStatus = (id: string, status: string) =>
+    call(base, 'PATCH', `/api/v1/accounts/${id}/status`, { token: admin, body: { status } });
 
   test('deactivated and banned accounts are refused on the very next call, and accepted again after reactivation', async () => {
     const alice = await tenant.account();
@@ -185,7 +186,9 @@ describe('account status', () => {
   test('a status change writes one outbox event, a no-op change none', async () => {
     const alice = await tenant.account();
     const events = () =>
-      count(platform.db, "select count(*) as n from outbox where topic = 'account.status_changed' and payload->>'accountId' = $1", [alice.id]);
+      count(platform.db, "select count(*) as n from outbox where topic = 'account.status_changed' and payload->>'accountId' = $1", [
+        alice.id,
+      ]);
     expectOk(await setStatus(alice.id, 'DEACTIVATED'));
     expectOk(await setStatus(alice.id, 'DEACTIVATED'));
     expect(await events()).toBe(1);
@@ -202,7 +205,10 @@ describe('platform administrators', () => {
   test('a non-admin calling admin operations is 403 platform_admin_required', async () => {
     const alice = await tenant.account();
     expectError(await call(base, 'GET', '/api/v1/admin/modules', { token: alice.token }), 403, 'platform_admin_required');
-    const create = await call(base, 'POST', '/api/v1/admin/modules', { token: alice.token, body: { code: `x${newId().slice(0, 8)}`, name: 'x' } });
+    const create = await call(base, 'POST', '/api/v1/admin/modules', {
+      token: alice.token,
+      body: { code: `x${newId().slice(0, 8)}`, name: 'x' },
+    });
     expectError(create, 403, 'platform_admin_required');
     // Account administration is open to a module's SERVICE accounts too, so a USER gets its own refusal.
     const status = await call(base, 'PATCH', `/api/v1/accounts/${alice.id}/status`, { token: alice.token, body: { status: 'BANNED' } });

@@ -95,8 +95,10 @@ export function createAuthenticator(accounts: AccountCache, keys: VerifyKeyCache
     }
     if (!payload) {
       if (lastError instanceof joseErrors.JWTExpired) throw bearerErrors.tokenExpired();
-      if (lastError instanceof joseErrors.JWTClaimValidationFailed && lastError.claim === 'aud') throw bearerErrors.audienceMismatch(options.audience);
-      if (lastError instanceof joseErrors.JWTClaimValidationFailed) throw bearerErrors.tokenInvalid(`claim ${lastError.claim} ${lastError.reason}`);
+      if (lastError instanceof joseErrors.JWTClaimValidationFailed && lastError.claim === 'aud')
+        throw bearerErrors.audienceMismatch(options.audience);
+      if (lastError instanceof joseErrors.JWTClaimValidationFailed)
+        throw bearerErrors.tokenInvalid(`claim ${lastError.claim} ${lastError.reason}`);
       if (lastError instanceof joseErrors.JWSSignatureVerificationFailed) throw bearerErrors.tokenInvalid('the signature does not verify');
       throw bearerErrors.tokenInvalid('it could not be verified');
     }

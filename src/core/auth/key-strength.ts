@@ -35,9 +35,13 @@ export async function importVerifyKey(publicKeyPem: string, algorithm: string): 
  * key must not take the service down for every other customer.
  */
 export async function reportUnusableKeys(sql: SqlPool, log: Logger): Promise<number> {
-  const { rows } = await sql.query<{ module_code: string; customer_account_id: string; kid: string; algorithm: string; public_key_pem: string }>(
-    'select module_code, customer_account_id, kid, algorithm, public_key_pem from customer_keys',
-  );
+  const { rows } = await sql.query<{
+    module_code: string;
+    customer_account_id: string;
+    kid: string;
+    algorithm: string;
+    public_key_pem: string;
+  }>('select module_code, customer_account_id, kid, algorithm, public_key_pem from customer_keys');
   let unusable = 0;
   for (const row of rows) {
     const imported = await importVerifyKey(row.public_key_pem, row.algorithm);

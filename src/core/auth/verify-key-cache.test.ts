@@ -25,8 +25,7 @@ const rooms = (node: TestPlatform, token: string) => call(node.chatUrl, 'GET', '
 const keysPath = (code: string, customer: string) => `/api/v1/admin/modules/${code}/customers/${customer}/keys`;
 
 /** Accepted within a second, which only an invalidation can explain with an hour-long TTL. */
-const acceptedSoon = (node: TestPlatform, token: string) =>
-  eventually(async () => (await rooms(node, token)).status === 200, 1000, 10);
+const acceptedSoon = (node: TestPlatform, token: string) => eventually(async () => (await rooms(node, token)).status === 200, 1000, 10);
 
 test('node B caches keys: a key written to the database behind its back is not seen until a refresh through node A', async () => {
   const tenant = await nodeA.tenant();

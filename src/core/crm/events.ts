@@ -10,7 +10,17 @@ import { companyView, contactView, dealView, leadView } from './views.js';
 /** The seed's lead data shape, exactly. */
 export function leadEventData(row: CrmRow) {
   const v = leadView(row);
-  return { id: v.id, name: v.name, phone: v.phone, email: v.email, source: v.source, status: v.status, owner_id: v.owner_id, created_at: v.created_at, custom_fields: v.custom_fields };
+  return {
+    id: v.id,
+    name: v.name,
+    phone: v.phone,
+    email: v.email,
+    source: v.source,
+    status: v.status,
+    owner_id: v.owner_id,
+    created_at: v.created_at,
+    custom_fields: v.custom_fields,
+  };
 }
 
 /** The seed's deal data shape, exactly. */
@@ -21,7 +31,19 @@ export function dealEventData(row: CrmRow) {
 
 // The fields compared for changes, by this API's names; company_name is the partner's own lead field.
 const leadFields = ['name', 'phone', 'email', 'source', 'status', 'owner_id', 'note', 'custom_fields', 'company_name'] as const;
-const dealFields = ['name', 'stage', 'status', 'amount', 'currency', 'owner_id', 'contact_id', 'company_id', 'lead_id', 'expected_close_date', 'note'] as const;
+const dealFields = [
+  'name',
+  'stage',
+  'status',
+  'amount',
+  'currency',
+  'owner_id',
+  'contact_id',
+  'company_id',
+  'lead_id',
+  'expected_close_date',
+  'note',
+] as const;
 const contactFields = ['name', 'email', 'phone', 'source', 'status', 'job_title', 'company_id', 'note'] as const;
 
 function leadSnapshot(row: CrmRow): Record<string, unknown> {
@@ -40,7 +62,11 @@ function leadEvents(before: CrmRow | null, after: CrmRow, options: CrmEventOptio
   const events: PendingEvent[] = [];
   const others = omit(changes, ['owner_id']);
   if (options.conversion) {
-    const converted: Changes = { ...others, contact_id: { from: null, to: options.conversion.contactId }, deal_id: { from: null, to: options.conversion.dealId } };
+    const converted: Changes = {
+      ...others,
+      contact_id: { from: null, to: options.conversion.contactId },
+      deal_id: { from: null, to: options.conversion.dealId },
+    };
     events.push({ event: 'lead.converted', data, changes: converted });
   } else if (others) {
     events.push({ event: 'lead.updated', data, changes: others });
@@ -58,7 +84,8 @@ function dealEvents(before: CrmRow | null, after: CrmRow): PendingEvent[] {
   const stage = pick(changes, ['stage']);
   if (stage) events.push({ event: 'deal.stage_changed', data, changes: stage });
   const closedAs = changes.status?.to;
-  if (closedAs === 'won' || closedAs === 'lost') events.push({ event: closedAs === 'won' ? 'deal.won' : 'deal.lost', data, changes: { status: changes.status! } });
+  if (closedAs === 'won' || closedAs === 'lost')
+    events.push({ event: closedAs === 'won' ? 'deal.won' : 'deal.lost', data, changes: { status: changes.status! } });
   // A move back to open is an ordinary change of the deal.
   const others = omit(changes, closedAs === 'won' || closedAs === 'lost' ? ['stage', 'status'] : ['stage']);
   if (others) events.push({ event: 'deal.updated', data, changes: others });

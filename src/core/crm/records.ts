@@ -32,7 +32,12 @@ export interface CrmRecord {
 const fieldNames = new Map<ResourceId, readonly string[]>(crmResources.map((d) => [d.id, Object.keys(d.fields)]));
 
 export function renderRecord(def: ResourceDef, row: CrmRow): CrmRecord {
-  const record: CrmRecord = { object: def.object, id: row.id, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
+  const record: CrmRecord = {
+    object: def.object,
+    id: row.id,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
   for (const name of fieldNames.get(def.id) ?? []) record[name] = row.data[name] ?? null;
   return record;
 }
@@ -69,7 +74,13 @@ export async function selectPage(
   return rows;
 }
 
-export async function selectOne(db: Queryable, part: Partition, resource: ResourceId, id: string, forUpdate = false): Promise<CrmRow | undefined> {
+export async function selectOne(
+  db: Queryable,
+  part: Partition,
+  resource: ResourceId,
+  id: string,
+  forUpdate = false,
+): Promise<CrmRow | undefined> {
   const { rows } = await db.query<CrmRow>({
     name: forUpdate ? 'crm_one_for_update' : 'crm_one',
     text: `select ${columns} from crm_records where id = $1 and workspace_id = $2 and environment = $3 and resource = $4${forUpdate ? ' for update' : ''}`,
@@ -88,7 +99,14 @@ export async function resourcesOf(db: Queryable, part: Partition, ids: string[])
 }
 
 /** Merges the given fields into the record (a null value is stored as null, which clears the field). */
-export async function patchRow(db: Queryable, part: Partition, def: ResourceDef, id: string, patch: Record<string, unknown>, at: Date): Promise<CrmRow | undefined> {
+export async function patchRow(
+  db: Queryable,
+  part: Partition,
+  def: ResourceDef,
+  id: string,
+  patch: Record<string, unknown>,
+  at: Date,
+): Promise<CrmRow | undefined> {
   // The status column mirrors data.status for the status index; the spec never lets a patch set status to null.
   const status = def.statusField ? (patch[def.statusField] ?? null) : null;
   const { rows } = await db.query<CrmRow>(
@@ -160,7 +178,13 @@ export async function insertCrmRow(db: Queryable, input: NewCrmRecord): Promise<
 }
 
 /** Inserts many records of one resource in a single statement (seeding, benchmark); ids ascend in input order. */
-export async function insertCrmRecords(db: Queryable, part: Partition, resource: ResourceId, items: Array<Record<string, unknown>>, now: Date = systemClock.now()): Promise<string[]> {
+export async function insertCrmRecords(
+  db: Queryable,
+  part: Partition,
+  resource: ResourceId,
+  items: Array<Record<string, unknown>>,
+  now: Date = systemClock.now(),
+): Promise<string[]> {
   const def = resourceDef(resource);
   const data = items.map((item) => recordData(def, item, now));
   const ids = items.map(() => newId());
@@ -168,7 +192,15 @@ export async function insertCrmRecords(db: Queryable, part: Partition, resource:
     `insert into crm_records (id, workspace_id, environment, resource, status, data, created_at, updated_at)
      select id, $2, $3, $4, status, data, $6, $6
        from unnest($1::uuid[], $5::text[], $7::jsonb[]) as t(id, status, data)`,
-    [ids, part.workspaceId, part.environment, resource, data.map((d) => (def.statusField ? (d[def.statusField] as string) : null)), now, data.map((d) => JSON.stringify(d))],
+    [
+      ids,
+      part.workspaceId,
+      part.environment,
+      resource,
+      data.map((d) => (def.statusField ? (d[def.statusField] as string) : null)),
+      now,
+      data.map((d) => JSON.stringify(d)),
+    ],
   );
   return ids;
 }

@@ -4,8 +4,7 @@
 import type { CrmNotFoundCode } from './not-found-codes.js';
 
 export type ResourceId =
-  | 'leads' | 'deals' | 'contacts' | 'companies' | 'activities'
-  | 'invoices' | 'quotations' | 'payments' | 'products' | 'subscriptions';
+  'leads' | 'deals' | 'contacts' | 'companies' | 'activities' | 'invoices' | 'quotations' | 'payments' | 'products' | 'subscriptions';
 
 export type Writable = 'create_update' | 'create_only' | 'read_only';
 
@@ -59,8 +58,15 @@ const defs: ResourceDef[] = [
     id: 'deals',
     object: 'crm.deal',
     fields: {
-      title: required, status: 'open', stage: null, amount: null, currency: null, contact_id: null, company_id: null,
-      expected_close_date: null, notes: null,
+      title: required,
+      status: 'open',
+      stage: null,
+      amount: null,
+      currency: null,
+      contact_id: null,
+      company_id: null,
+      expected_close_date: null,
+      notes: null,
     },
     statusField: 'status',
     instantFields: [],
@@ -68,13 +74,23 @@ const defs: ResourceDef[] = [
     notFound: 'deal_not_found',
     readScope: 'crm_deals:read',
     writeScope: 'crm_deals:write',
-    references: [{ field: 'contact_id', resource: 'contacts' }, { field: 'company_id', resource: 'companies' }],
+    references: [
+      { field: 'contact_id', resource: 'contacts' },
+      { field: 'company_id', resource: 'companies' },
+    ],
   },
   {
     id: 'contacts',
     object: 'crm.contact',
     fields: {
-      full_name: required, email: null, phone: null, source: null, status: 'active', job_title: null, company_id: null, notes: null,
+      full_name: required,
+      email: null,
+      phone: null,
+      source: null,
+      status: 'active',
+      job_title: null,
+      company_id: null,
+      notes: null,
     },
     statusField: 'status',
     instantFields: [],
@@ -113,8 +129,16 @@ const defs: ResourceDef[] = [
     id: 'invoices',
     object: 'crm.invoice',
     fields: {
-      number: required, status: 'draft', currency: required, amount_total: required, amount_due: required, company_id: null,
-      contact_id: null, deal_id: null, issued_on: null, due_on: null,
+      number: required,
+      status: 'draft',
+      currency: required,
+      amount_total: required,
+      amount_due: required,
+      company_id: null,
+      contact_id: null,
+      deal_id: null,
+      issued_on: null,
+      due_on: null,
     },
     statusField: 'status',
     instantFields: [],
@@ -128,8 +152,14 @@ const defs: ResourceDef[] = [
     id: 'quotations',
     object: 'crm.quotation',
     fields: {
-      number: required, status: 'draft', currency: required, amount_total: required, company_id: null, contact_id: null,
-      deal_id: null, valid_until: null,
+      number: required,
+      status: 'draft',
+      currency: required,
+      amount_total: required,
+      company_id: null,
+      contact_id: null,
+      deal_id: null,
+      valid_until: null,
     },
     statusField: 'status',
     instantFields: [],
@@ -167,8 +197,16 @@ const defs: ResourceDef[] = [
     id: 'subscriptions',
     object: 'crm.subscription',
     fields: {
-      status: 'active', company_id: null, contact_id: null, product_id: null, quantity: required, currency: required,
-      unit_price: required, current_period_start: null, current_period_end: null, canceled_at: null,
+      status: 'active',
+      company_id: null,
+      contact_id: null,
+      product_id: null,
+      quantity: required,
+      currency: required,
+      unit_price: required,
+      current_period_start: null,
+      current_period_end: null,
+      canceled_at: null,
     },
     statusField: 'status',
     instantFields: ['current_period_start', 'current_period_end', 'canceled_at'],

@@ -6,7 +6,10 @@ function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
-    return `{${Object.keys(obj).sort().map((k) => `${JSON.stringify(k)}:${canonical(obj[k])}`).join(',')}}`;
+    return `{${Object.keys(obj)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(obj[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value ?? null);
 }
@@ -35,5 +38,8 @@ export function pick(changes: Changes, fields: readonly string[]): Changes | und
 
 /** The changes without the named fields, or undefined when nothing else changed. */
 export function omit(changes: Changes, fields: readonly string[]): Changes | undefined {
-  return pick(changes, Object.keys(changes).filter((f) => !fields.includes(f)));
+  return pick(
+    changes,
+    Object.keys(changes).filter((f) => !fields.includes(f)),
+  );
 }

@@ -42,7 +42,14 @@ export function newEventId(): string {
 }
 
 function envelopeOf(scope: EventScope, e: PendingEvent, at: Date): Envelope {
-  const envelope: Envelope = { id: newEventId(), event: e.event, occurred_at: at.toISOString(), workspace_id: scope.workspaceId, api_version: apiVersion, data: e.data };
+  const envelope: Envelope = {
+    id: newEventId(),
+    event: e.event,
+    occurred_at: at.toISOString(),
+    workspace_id: scope.workspaceId,
+    api_version: apiVersion,
+    data: e.data,
+  };
   if (e.changes) envelope.changes = e.changes;
   return envelope;
 }
@@ -53,8 +60,14 @@ function envelopeOf(scope: EventScope, e: PendingEvent, at: Date): Envelope {
  */
 export async function writeEvents(db: Queryable, scope: EventScope, events: readonly PendingEvent[], at: Date): Promise<number> {
   if (events.length === 0 || (scope.environment !== 'live' && scope.environment !== 'test')) return 0;
-  const payloads: SvcEventPayload[] = events.map((e) => ({ environment: scope.environment as 'live' | 'test', envelope: envelopeOf(scope, e, at) }));
-  return writeOutboxRows(db, payloads.map((payload) => ({ topic: svcEventTopic, payload })));
+  const payloads: SvcEventPayload[] = events.map((e) => ({
+    environment: scope.environment as 'live' | 'test',
+    envelope: envelopeOf(scope, e, at),
+  }));
+  return writeOutboxRows(
+    db,
+    payloads.map((payload) => ({ topic: svcEventTopic, payload })),
+  );
 }
 
 /** What a write collects while it runs: its events, and work to do once it has committed. */

@@ -42,16 +42,20 @@ export class ChannelStore {
   }
 
   async get(part: Partition, id: string): Promise<ChannelRow> {
-    const { rows } = await this.sql.query<ChannelRow>(`select ${columns} from inbox_channels where id = $1 and workspace_id = $2 and environment = $3`, [
-      id,
-      part.workspaceId,
-      part.environment,
-    ]);
+    const { rows } = await this.sql.query<ChannelRow>(
+      `select ${columns} from inbox_channels where id = $1 and workspace_id = $2 and environment = $3`,
+      [id, part.workspaceId, part.environment],
+    );
     if (!rows[0]) throw this.errors.channelNotFound();
     return rows[0];
   }
 
-  async create(db: Queryable, part: Partition, body: { kind: ChannelKind; name: string; status?: ChannelStatus }, now: Date): Promise<ChannelRow> {
+  async create(
+    db: Queryable,
+    part: Partition,
+    body: { kind: ChannelKind; name: string; status?: ChannelStatus },
+    now: Date,
+  ): Promise<ChannelRow> {
     const name = this.nameOf(body.name);
     const { rows } = await db.query<ChannelRow>(
       `insert into inbox_channels (id, workspace_id, environment, kind, name, status, created_at, updated_at)
@@ -62,7 +66,13 @@ export class ChannelStore {
   }
 
   /** Changes the given fields (name, status); the kind of a channel is fixed. An empty change answers it unchanged. */
-  async update(db: Queryable, part: Partition, id: string, body: { name?: string; status?: ChannelStatus }, now: Date): Promise<ChannelRow> {
+  async update(
+    db: Queryable,
+    part: Partition,
+    id: string,
+    body: { name?: string; status?: ChannelStatus },
+    now: Date,
+  ): Promise<ChannelRow> {
     const name = body.name !== undefined ? this.nameOf(body.name) : null;
     const { rows } = await db.query<ChannelRow>(
       `update inbox_channels set name = coalesce($4, name), status = coalesce($5, status),
@@ -75,7 +85,11 @@ export class ChannelStore {
   }
 
   async remove(db: Queryable, part: Partition, id: string): Promise<void> {
-    const { rowCount } = await db.query('delete from inbox_channels where id = $1 and workspace_id = $2 and environment = $3', [id, part.workspaceId, part.environment]);
+    const { rowCount } = await db.query('delete from inbox_channels where id = $1 and workspace_id = $2 and environment = $3', [
+      id,
+      part.workspaceId,
+      part.environment,
+    ]);
     if (!rowCount) throw this.errors.channelNotFound();
   }
 

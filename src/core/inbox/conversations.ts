@@ -43,7 +43,13 @@ export async function lockConversation(db: Queryable, part: Partition, id: strin
 }
 
 /** Moves a conversation between open and closed, emitting conversation.closed or conversation.reopened. */
-export async function setConversationStatus(db: Queryable, sink: EventSink, row: ConversationRow, to: 'open' | 'closed', now: Date): Promise<ConversationRow> {
+export async function setConversationStatus(
+  db: Queryable,
+  sink: EventSink,
+  row: ConversationRow,
+  to: 'open' | 'closed',
+  now: Date,
+): Promise<ConversationRow> {
   if (row.status === to) return row;
   const { rows } = await db.query<ConversationRow>(
     `update inbox_conversations set status = $2, closed_at = $3, updated_at = $4 where id = $1 returning ${conversationColumns}`,
@@ -51,11 +57,21 @@ export async function setConversationStatus(db: Queryable, sink: EventSink, row:
   );
   const after = rows[0]!;
   const view = conversationView(after);
-  sink.emit(to === 'closed' ? 'conversation.closed' : 'conversation.reopened', view, changesOf(conversationView(row), view, ['status', 'closed_at']));
+  sink.emit(
+    to === 'closed' ? 'conversation.closed' : 'conversation.reopened',
+    view,
+    changesOf(conversationView(row), view, ['status', 'closed_at']),
+  );
   return after;
 }
 
-async function setAssignee(db: Queryable, sink: EventSink, row: ConversationRow, assigneeId: string | null, now: Date): Promise<ConversationRow> {
+async function setAssignee(
+  db: Queryable,
+  sink: EventSink,
+  row: ConversationRow,
+  assigneeId: string | null,
+  now: Date,
+): Promise<ConversationRow> {
   if (row.assignee_id === assigneeId) return row;
   const { rows } = await db.query<ConversationRow>(
     `update inbox_conversations set assignee_id = $2, updated_at = $3 where id = $1 returning ${conversationColumns}`,
@@ -99,13 +115,25 @@ export class ConversationStore {
   }
 
   /** Opens a conversation; the catalogue has no event for it. */
-  async create(part: Partition, body: { channel: string; subject?: string | null; contact_id?: string | null; customer_handle?: string | null }): Promise<ConversationRow> {
+  async create(
+    part: Partition,
+    body: { channel: string; subject?: string | null; contact_id?: string | null; customer_handle?: string | null },
+  ): Promise<ConversationRow> {
     await checkContact(this.deps.sql, this.errors, part, { field: 'body.contact_id', id: body.contact_id });
     const now = this.deps.clock.now();
     const { rows } = await this.deps.sql.query<ConversationRow>(
       `insert into inbox_conversations (id, workspace_id, environment, channel, subject, contact_id, customer_handle, status, created_at, updated_at)
        values ($1, $2, $3, $4, $5, $6, $7, 'open', $8, $8) returning ${conversationColumns}`,
-      [newId(), part.workspaceId, part.environment, body.channel, body.subject ?? null, body.contact_id ?? null, body.customer_handle ?? null, now],
+      [
+        newId(),
+        part.workspaceId,
+        part.environment,
+        body.channel,
+        body.subject ?? null,
+        body.contact_id ?? null,
+        body.customer_handle ?? null,
+        now,
+      ],
     );
     return rows[0]!;
   }

@@ -45,11 +45,10 @@ export class MessageStore {
 
   async get(part: Partition, id: string): Promise<MessageRow> {
     const db = await readPool(this.deps);
-    const { rows } = await db.query<MessageRow>(`select ${messageColumns} from inbox_messages where id = $1 and workspace_id = $2 and environment = $3`, [
-      id,
-      part.workspaceId,
-      part.environment,
-    ]);
+    const { rows } = await db.query<MessageRow>(
+      `select ${messageColumns} from inbox_messages where id = $1 and workspace_id = $2 and environment = $3`,
+      [id, part.workspaceId, part.environment],
+    );
     if (!rows[0]) throw this.errors.messageNotFound();
     return rows[0];
   }
@@ -58,8 +57,15 @@ export class MessageStore {
    * Adds a message to a conversation in one transaction (the caller's, when db is one). missingConversation is the
    * error for a conversation id that names none: a body field on one API, the path on the other.
    */
-  async create(db: Queryable, part: Partition, conversationId: string, body: NewMessage, missingConversation: () => Error): Promise<MessageRow> {
-    if (body.direction === 'inbound' && body.author_id) throw this.errors.invalid('body.author_id', 'is for outbound messages; an inbound message comes from the customer');
+  async create(
+    db: Queryable,
+    part: Partition,
+    conversationId: string,
+    body: NewMessage,
+    missingConversation: () => Error,
+  ): Promise<MessageRow> {
+    if (body.direction === 'inbound' && body.author_id)
+      throw this.errors.invalid('body.author_id', 'is for outbound messages; an inbound message comes from the customer');
     return withEvents(this.deps, db, part, async (tx, sink, now) => {
       const conversation = await lockConversation(tx, part, conversationId);
       if (!conversation) throw missingConversation();

@@ -8,13 +8,18 @@ import type { InboxErrorFactory } from './errors.js';
 type Ref = { field: string; id: string | null | undefined };
 
 /** Every given id must be a member of the workspace (workspace_members); else 400 naming the field. */
-export async function checkMembers(db: Queryable, errors: Pick<InboxErrorFactory, 'invalid'>, workspaceId: string, members: Ref[]): Promise<void> {
+export async function checkMembers(
+  db: Queryable,
+  errors: Pick<InboxErrorFactory, 'invalid'>,
+  workspaceId: string,
+  members: Ref[],
+): Promise<void> {
   const wanted = members.filter((m): m is { field: string; id: string } => typeof m.id === 'string');
   if (wanted.length === 0) return;
-  const { rows } = await db.query<{ account_id: string }>('select account_id from workspace_members where workspace_id = $1 and account_id = any($2::uuid[])', [
-    workspaceId,
-    wanted.map((m) => m.id),
-  ]);
+  const { rows } = await db.query<{ account_id: string }>(
+    'select account_id from workspace_members where workspace_id = $1 and account_id = any($2::uuid[])',
+    [workspaceId, wanted.map((m) => m.id)],
+  );
   const found = new Set(rows.map((r) => r.account_id));
   const missing = wanted.find((m) => !found.has(m.id));
   if (missing) throw errors.invalid(missing.field, 'names no member of this workspace');

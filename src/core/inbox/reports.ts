@@ -34,7 +34,11 @@ interface Raw {
 const seconds = (value: number | null) => (value === null ? null : Math.round(Number(value) * 1000) / 1000);
 
 /** Days from..to (both included, YYYY-MM-DD, UTC); a channel filter narrows to one channel. Ordered by day, channel. */
-export async function inboxReport(db: Queryable, part: Partition, range: { from: string; to: string; channel?: string }): Promise<InboxReportRow[]> {
+export async function inboxReport(
+  db: Queryable,
+  part: Partition,
+  range: { from: string; to: string; channel?: string },
+): Promise<InboxReportRow[]> {
   const { rows } = await db.query<Raw>(
     `with bounds as (select $3::date::timestamp at time zone 'UTC' as start, ($4::date + 1)::timestamp at time zone 'UTC' as stop),
      opened as (

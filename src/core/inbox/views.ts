@@ -22,7 +22,8 @@ export interface ConversationRow {
   updated_at: Date;
 }
 
-export const conversationColumns = 'id, channel, subject, contact_id, customer_handle, status, assignee_id, last_message_at, first_response_at, closed_at, created_at, updated_at';
+export const conversationColumns =
+  'id, channel, subject, contact_id, customer_handle, status, assignee_id, last_message_at, first_response_at, closed_at, created_at, updated_at';
 
 export function conversationView(r: ConversationRow): ConversationView {
   return {

@@ -36,7 +36,8 @@ async function open(config: MediaStoreConfig, dataDir: string): Promise<Readable
   });
 }
 
-const isNotFound = (err: unknown): boolean => typeof err === 'object' && err !== null && (err as { status_code?: number }).status_code === 404;
+const isNotFound = (err: unknown): boolean =>
+  typeof err === 'object' && err !== null && (err as { status_code?: number }).status_code === 404;
 
 export function mediaStore(config: MediaStoreConfig, dataDir: string): MediaStore {
   let opened: Promise<Readable_> | undefined;

@@ -106,7 +106,14 @@ export class AttemptRunner {
                   or (d.status = 'sending' and d.attempt_count = j.attempt and d.lease_until < $4::timestamptz))
           returning d.id, d.webhook_id, d.workspace_id, d.event, d.event_id, d.envelope, d.attempt_count, d.round, d.status, w.url, w.headers, w.secret_ciphertext,
                     ${traced ? '(select o.trace_context from outbox o where o.id = d.outbox_id)' : 'null::text'} as trace_context`,
-      values: [refs.map((r) => r.id), refs.map((r) => r.round), refs.map((r) => r.attempt), now, new Date(now.getTime() + this.leaseMs()), slackMs],
+      values: [
+        refs.map((r) => r.id),
+        refs.map((r) => r.round),
+        refs.map((r) => r.attempt),
+        now,
+        new Date(now.getTime() + this.leaseMs()),
+        slackMs,
+      ],
     });
     const byId = new Map(rows.map((r) => [r.id, r]));
     // One row answers one ref: the same attempt queued twice in one batch is sent once.
@@ -140,8 +147,11 @@ export class AttemptRunner {
         custom: claimed.headers,
       });
       const sending = claimed;
-      outcome = await inConsumerSpan('webhook.attempt', [sending.trace_context], { 'webhook.event': sending.event, 'webhook.attempt': sending.attempt_count }, () =>
-        this.engine.sender.post(sending.url, sending.envelope, headers),
+      outcome = await inConsumerSpan(
+        'webhook.attempt',
+        [sending.trace_context],
+        { 'webhook.event': sending.event, 'webhook.attempt': sending.attempt_count },
+        () => this.engine.sender.post(sending.url, sending.envelope, headers),
       );
     } finally {
       this.slots.release();
@@ -206,7 +216,19 @@ export class AttemptRunner {
             set status = $4, lease_until = null, next_attempt_at = $5, last_attempt_at = $6, response_status = $7,
                 latency_ms = $8, response_excerpt = $9, error = $10, completed_at = $11
           where id = $1 and round = $2 and attempt_count = $3 and status = 'sending'`,
-        [row.id, row.round, row.attempt_count, final ? 'failed' : 'pending', next, at, outcome.status, outcome.latencyMs, outcome.excerpt, failureText(outcome, final), final ? done : null],
+        [
+          row.id,
+          row.round,
+          row.attempt_count,
+          final ? 'failed' : 'pending',
+          next,
+          at,
+          outcome.status,
+          outcome.latencyMs,
+          outcome.excerpt,
+          failureText(outcome, final),
+          final ? done : null,
+        ],
       );
       // Another node took the lease over (this attempt outlived it): its record stands.
       if (!rowCount) return null;

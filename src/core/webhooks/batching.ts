@@ -13,7 +13,10 @@ export class MicroBatcher<I, O> {
   private scheduled = false;
 
   /** `run` answers one result per item, in order. */
-  constructor(private readonly run: (items: I[]) => Promise<O[]>, private readonly max = 200) {}
+  constructor(
+    private readonly run: (items: I[]) => Promise<O[]>,
+    private readonly max = 200,
+  ) {}
 
   add(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {

@@ -62,7 +62,11 @@ export class WebhookEngine {
     readonly redisUrl: string,
     private readonly connection: Redis,
   ) {
-    this.queue = new Queue(deliveryQueueName, { connection, prefix: queuePrefix(connection, deliveryQueueName), defaultJobOptions: { removeOnComplete: true, removeOnFail: true } });
+    this.queue = new Queue(deliveryQueueName, {
+      connection,
+      prefix: queuePrefix(connection, deliveryQueueName),
+      defaultJobOptions: { removeOnComplete: true, removeOnFail: true },
+    });
   }
 
   /** The number of attempts a delivery gets: one per entry of the schedule. */
@@ -92,7 +96,8 @@ export class WebhookEngine {
     const now = Date.now();
     const jobs: Array<{ name: string; data: DeliveryJob; opts: { delay: number } }> = [];
     for (const [due, refs] of byDue) {
-      for (let i = 0; i < refs.length; i += jobSize) jobs.push({ name: 'deliver', data: { items: refs.slice(i, i + jobSize) }, opts: { delay: Math.max(0, due - now) + extraDelayMs } });
+      for (let i = 0; i < refs.length; i += jobSize)
+        jobs.push({ name: 'deliver', data: { items: refs.slice(i, i + jobSize) }, opts: { delay: Math.max(0, due - now) + extraDelayMs } });
     }
     try {
       await this.queue.addBulk(jobs);
@@ -106,7 +111,14 @@ export class WebhookEngine {
     const at = this.clock.now();
     const deliveryId = newId();
     const eventId = newEventId();
-    const envelope = envelopeText({ id: eventId, event: input.event, occurred_at: at.toISOString(), workspace_id: input.workspaceId, api_version: 'v1', data: input.data });
+    const envelope = envelopeText({
+      id: eventId,
+      event: input.event,
+      occurred_at: at.toISOString(),
+      workspace_id: input.workspaceId,
+      api_version: 'v1',
+      data: input.data,
+    });
     const headers = deliveryHeaders({
       secret: input.secret,
       body: envelope,
@@ -143,5 +155,14 @@ export async function createWebhookEngine(options: EngineOptions): Promise<Webho
     caPem: readCaFile(options.settings.caFile),
     timeoutMs: options.settings.timeoutMs,
   });
-  return new WebhookEngine(options.sql, options.clock, options.log, options.settings, new SecretBox(key), sender, options.redisUrl, connectRedis(options.redisUrl, 'webhook-queue'));
+  return new WebhookEngine(
+    options.sql,
+    options.clock,
+    options.log,
+    options.settings,
+    new SecretBox(key),
+    sender,
+    options.redisUrl,
+    connectRedis(options.redisUrl, 'webhook-queue'),
+  );
 }

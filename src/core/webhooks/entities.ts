@@ -106,9 +106,7 @@ export const WebhookDeliveryEntity = defineEntity({
     },
     { name: 'webhook_deliveries_held', properties: ['webhookId'], where: "(status = 'held'::text)" },
   ],
-  uniques: [
-    { name: 'webhook_deliveries_intake', properties: ['webhookId', 'outboxId'], where: '(outbox_id IS NOT NULL)' },
-  ],
+  uniques: [{ name: 'webhook_deliveries_intake', properties: ['webhookId', 'outboxId'], where: '(outbox_id IS NOT NULL)' }],
   checks: [
     {
       name: 'webhook_deliveries_kind_check',
@@ -116,7 +114,8 @@ export const WebhookDeliveryEntity = defineEntity({
     },
     {
       name: 'webhook_deliveries_status_check',
-      expression: "((status = ANY (ARRAY['pending'::text, 'sending'::text, 'succeeded'::text, 'failed'::text, 'held'::text, 'cancelled'::text])))",
+      expression:
+        "((status = ANY (ARRAY['pending'::text, 'sending'::text, 'succeeded'::text, 'failed'::text, 'held'::text, 'cancelled'::text])))",
     },
   ],
 });

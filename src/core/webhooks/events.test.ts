@@ -26,16 +26,35 @@ test('both documents declare a delivery (the webhooks map) for every catalogue e
 
 test('the envelope is written in the seed order, changes as {from, to}; the outbox payload is read defensively', () => {
   const text = envelopeText({
-    data: { id: 'd' }, api_version: 'v1', workspace_id: 'w', occurred_at: '2026-01-01T00:00:00.000Z', event: 'deal.stage_changed', id: 'evt_1',
+    data: { id: 'd' },
+    api_version: 'v1',
+    workspace_id: 'w',
+    occurred_at: '2026-01-01T00:00:00.000Z',
+    event: 'deal.stage_changed',
+    id: 'evt_1',
     changes: { stage: { to: 'won', from: 'open' } },
   });
-  expect(text).toBe('{"id":"evt_1","event":"deal.stage_changed","occurred_at":"2026-01-01T00:00:00.000Z","workspace_id":"w","api_version":"v1","data":{"id":"d"},"changes":{"stage":{"from":"open","to":"won"}}}');
+  expect(text).toBe(
+    '{"id":"evt_1","event":"deal.stage_changed","occurred_at":"2026-01-01T00:00:00.000Z","workspace_id":"w","api_version":"v1","data":{"id":"d"},"changes":{"stage":{"from":"open","to":"won"}}}',
+  );
   const ws = '01a207fc-8db5-72ab-bcbc-c136b784a503';
-  expect(parseSvcEvent({ environment: 'live', envelope: { id: 'evt_1', event: 'lead.created', occurred_at: 'x', workspace_id: ws.toUpperCase() } })).toEqual({
+  expect(
+    parseSvcEvent({
+      environment: 'live',
+      envelope: { id: 'evt_1', event: 'lead.created', occurred_at: 'x', workspace_id: ws.toUpperCase() },
+    }),
+  ).toEqual({
     environment: 'live',
     envelope: { id: 'evt_1', event: 'lead.created', occurred_at: 'x', workspace_id: ws, api_version: 'v1', data: {} },
   });
-  for (const bad of [null, 'x', {}, { environment: 'live' }, { environment: 'live', envelope: { id: 1 } }, { environment: 'live', envelope: { id: 'e', event: 'x', occurred_at: 'x', workspace_id: 'nope' } }]) {
+  for (const bad of [
+    null,
+    'x',
+    {},
+    { environment: 'live' },
+    { environment: 'live', envelope: { id: 1 } },
+    { environment: 'live', envelope: { id: 'e', event: 'x', occurred_at: 'x', workspace_id: 'nope' } },
+  ]) {
     expect(parseSvcEvent(bad)).toBeNull();
   }
 });

@@ -46,7 +46,15 @@ function orderedChanges(changes: unknown): unknown {
 
 /** The bytes sent and signed: the envelope's fields in the seed's order, serialised once and stored as is. */
 export function envelopeText(e: Envelope): string {
-  const ordered: Envelope = { id: e.id, ...(e.replay_of !== undefined ? { replay_of: e.replay_of } : {}), event: e.event, occurred_at: e.occurred_at, workspace_id: e.workspace_id, api_version: e.api_version, data: e.data };
+  const ordered: Envelope = {
+    id: e.id,
+    ...(e.replay_of !== undefined ? { replay_of: e.replay_of } : {}),
+    event: e.event,
+    occurred_at: e.occurred_at,
+    workspace_id: e.workspace_id,
+    api_version: e.api_version,
+    data: e.data,
+  };
   if (e.changes !== undefined && e.changes !== null) ordered.changes = orderedChanges(e.changes);
   return JSON.stringify(ordered);
 }
@@ -95,7 +103,17 @@ export function parseSvcEvent(payload: unknown): SvcEvent | null {
 export function sampleData(event: string, now: Date): Record<string, unknown> {
   const id = '00000000-0000-4000-8000-000000000001';
   if (event.startsWith('lead.')) {
-    return { id, name: 'Ada Lovelace', phone: '+44 20 7946 0000', email: 'ada@example.com', source: 'website', status: 'new', owner_id: null, created_at: now.toISOString(), custom_fields: {} };
+    return {
+      id,
+      name: 'Ada Lovelace',
+      phone: '+44 20 7946 0000',
+      email: 'ada@example.com',
+      source: 'website',
+      status: 'new',
+      owner_id: null,
+      created_at: now.toISOString(),
+      custom_fields: {},
+    };
   }
   if (event.startsWith('deal.')) return { id, name: 'Analytical engine', stage: 'proposal', amount: 1000, owner_id: null };
   return { id };

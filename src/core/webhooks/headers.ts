@@ -11,9 +11,27 @@ const valuePattern = /^[\t\x20-\x7e]*$/;
  * the client's to use (the seed suggests X-SVC-Webhook-Version).
  */
 const reservedNames = new Set([
-  'content-type', 'content-length', 'content-encoding', 'user-agent', 'host', 'connection', 'keep-alive',
-  'transfer-encoding', 'te', 'trailer', 'upgrade', 'expect', 'proxy-authorization', 'proxy-authenticate', 'proxy-connection',
-  'x-svc-event', 'x-svc-delivery', 'x-svc-workspace', 'x-svc-timestamp', 'x-svc-signature', 'x-svc-timestamp-signature',
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'user-agent',
+  'host',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'proxy-connection',
+  'x-svc-event',
+  'x-svc-delivery',
+  'x-svc-workspace',
+  'x-svc-timestamp',
+  'x-svc-signature',
+  'x-svc-timestamp-signature',
   'x-svc-attempt',
 ]);
 
@@ -26,12 +44,14 @@ export function headersProblem(headers: Record<string, string>): string | null {
   const seen = new Set<string>();
   for (const name of names) {
     const lower = name.toLowerCase();
-    if (name.length > maxNameLength || !tokenPattern.test(name)) return `has the name ${JSON.stringify(name.slice(0, 64))}, which is not an HTTP header name of at most ${maxNameLength} characters`;
+    if (name.length > maxNameLength || !tokenPattern.test(name))
+      return `has the name ${JSON.stringify(name.slice(0, 64))}, which is not an HTTP header name of at most ${maxNameLength} characters`;
     if (reservedNames.has(lower)) return `may not set ${name}: the delivery sets it itself`;
     if (seen.has(lower)) return `names ${name} twice`;
     seen.add(lower);
     const value = headers[name]!;
-    if (typeof value !== 'string' || value.length > 1000 || !valuePattern.test(value)) return `has a value for ${name} that is not printable ASCII of at most 1000 characters`;
+    if (typeof value !== 'string' || value.length > 1000 || !valuePattern.test(value))
+      return `has a value for ${name} that is not printable ASCII of at most 1000 characters`;
   }
   return null;
 }

@@ -31,10 +31,23 @@ export function webhookIntake(engine: WebhookEngine): OutboxConsumer {
     if (hooks.length === 0) return undefined;
     const now = engine.clock.now();
     const dueAt = new Date(now.getTime() + engine.delayBefore(1) * 1000);
-    const cols = { id: [] as string[], webhook: [] as string[], workspace: [] as string[], environment: [] as string[], event: [] as string[], eventId: [] as string[], envelope: [] as string[], status: [] as string[], due: [] as (Date | null)[], outbox: [] as number[] };
+    const cols = {
+      id: [] as string[],
+      webhook: [] as string[],
+      workspace: [] as string[],
+      environment: [] as string[],
+      event: [] as string[],
+      eventId: [] as string[],
+      envelope: [] as string[],
+      status: [] as string[],
+      due: [] as (Date | null)[],
+      outbox: [] as number[],
+    };
     for (const { outboxId, parsed } of events) {
       const { environment, envelope } = parsed;
-      const matching = hooks.filter((h) => h.workspace_id === envelope.workspace_id && h.environment === environment && h.events.includes(envelope.event));
+      const matching = hooks.filter(
+        (h) => h.workspace_id === envelope.workspace_id && h.environment === environment && h.events.includes(envelope.event),
+      );
       if (matching.length === 0) continue;
       const text = envelopeText(envelope);
       for (const hook of matching) {
@@ -59,9 +72,23 @@ export function webhookIntake(engine: WebhookEngine): OutboxConsumer {
               as t (id, webhook_id, workspace_id, environment, event, event_id, envelope, status, next_attempt_at, outbox_id)
        on conflict do nothing
        returning id, status`,
-      [cols.id, cols.webhook, cols.workspace, cols.environment, cols.event, cols.eventId, cols.envelope, cols.status, cols.due, cols.outbox, now],
+      [
+        cols.id,
+        cols.webhook,
+        cols.workspace,
+        cols.environment,
+        cols.event,
+        cols.eventId,
+        cols.envelope,
+        cols.status,
+        cols.due,
+        cols.outbox,
+        now,
+      ],
     );
-    const attempts: ScheduledAttempt[] = inserted.filter((r) => r.status === 'pending').map((r) => ({ id: r.id, round: 0, attempt: 1, dueAt }));
+    const attempts: ScheduledAttempt[] = inserted
+      .filter((r) => r.status === 'pending')
+      .map((r) => ({ id: r.id, round: 0, attempt: 1, dueAt }));
     return () => engine.enqueue(attempts);
   };
 }

@@ -47,7 +47,10 @@ export class PauseNotifier {
       if (!notice) return;
       if (!notice.recipient || !this.transport) {
         const reason = this.transport ? 'neither the workspace nor its Owner has an email address' : 'SMTP_URL is not set';
-        log.warn({ webhookId, workspaceId: notice.workspace_id, reason }, 'webhook paused after failed deliveries; the warning was not mailed');
+        log.warn(
+          { webhookId, workspaceId: notice.workspace_id, reason },
+          'webhook paused after failed deliveries; the warning was not mailed',
+        );
       } else {
         const last = await sql.query<{ error: string | null }>(
           "select error from webhook_deliveries where webhook_id = $1 and status = 'failed' order by id desc limit 1",

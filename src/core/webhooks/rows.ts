@@ -66,8 +66,18 @@ export interface ScheduledAttempt {
  * The outbox event of a webhook change, in the change's transaction. Webhooks concern no chat user: the audience is
  * an empty account list, so realtime fan-out delivers it to nobody while other consumers still see it.
  */
-export async function webhookOutbox(db: Queryable, topic: WebhookTopic, row: Pick<WebhookRow, 'id' | 'workspace_id' | 'environment' | 'status'>, extra: Record<string, unknown> = {}): Promise<void> {
+export async function webhookOutbox(
+  db: Queryable,
+  topic: WebhookTopic,
+  row: Pick<WebhookRow, 'id' | 'workspace_id' | 'environment' | 'status'>,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
   await writeInternalEvent(db, topic, {
-    audience: { kind: 'accounts', accountIds: [] }, workspaceId: row.workspace_id, environment: row.environment, webhookId: row.id, status: row.status, ...extra,
+    audience: { kind: 'accounts', accountIds: [] },
+    workspaceId: row.workspace_id,
+    environment: row.environment,
+    webhookId: row.id,
+    status: row.status,
+    ...extra,
   });
 }

@@ -37,7 +37,9 @@ export function newWebhookSecret(): string {
 export async function resolveWebhookSecretKey(sql: SqlPool, configured: Buffer | undefined): Promise<Buffer> {
   if (configured) return configured;
   // As with the cursor secret: racing nodes agree on the first insert.
-  await sql.query("insert into platform_secrets (name, value) values ('webhook-secrets', $1) on conflict (name) do nothing", [randomBytes(32).toString('base64url')]);
+  await sql.query("insert into platform_secrets (name, value) values ('webhook-secrets', $1) on conflict (name) do nothing", [
+    randomBytes(32).toString('base64url'),
+  ]);
   const { rows } = await sql.query<{ value: string }>("select value from platform_secrets where name = 'webhook-secrets'");
   const value = rows[0]?.value;
   if (!value) throw new Error('The webhook secret key could not be stored in platform_secrets');

@@ -110,10 +110,13 @@ export class WebhookSender {
         lookup: pinnedLookup(target),
       });
       // The time-out covers the whole exchange, the name's resolution included.
-      const timer = setTimeout(() => {
-        req.destroy();
-        finish('timeout');
-      }, Math.max(1, this.options.timeoutMs - (performance.now() - started)));
+      const timer = setTimeout(
+        () => {
+          req.destroy();
+          finish('timeout');
+        },
+        Math.max(1, this.options.timeoutMs - (performance.now() - started)),
+      );
       req.on('response', (res) => {
         status = res.statusCode ?? null;
         latencyMs = Math.round(performance.now() - started);

@@ -78,11 +78,22 @@ interface SealedRow extends WebhookRow {
 
 function summary(result: ImmediateResult): SendSummary {
   const o = result.outcome;
-  return { deliveryId: result.deliveryId, eventId: result.eventId, ok: o.ok, status: o.status, body: o.excerpt, latencyMs: o.latencyMs, error: o.error };
+  return {
+    deliveryId: result.deliveryId,
+    eventId: result.eventId,
+    ok: o.ok,
+    status: o.status,
+    body: o.excerpt,
+    latencyMs: o.latencyMs,
+    error: o.error,
+  };
 }
 
 export class WebhookService {
-  constructor(private readonly engine: WebhookEngine, private readonly errors: WebhookErrorFactory) {}
+  constructor(
+    private readonly engine: WebhookEngine,
+    private readonly errors: WebhookErrorFactory,
+  ) {}
 
   private now(): Date {
     return this.engine.clock.now();
@@ -108,7 +119,8 @@ export class WebhookService {
 
   private checkEvents(events: string[], field: string): string[] {
     const unknown = events.find((e) => !isWebhookEvent(e));
-    if (unknown !== undefined) throw this.errors.invalid(field, `contains ${JSON.stringify(unknown.slice(0, 64))}, which is not an event of the catalogue`);
+    if (unknown !== undefined)
+      throw this.errors.invalid(field, `contains ${JSON.stringify(unknown.slice(0, 64))}, which is not an event of the catalogue`);
     const unique = [...new Set(events)];
     if (unique.length === 0) throw this.errors.invalid(field, 'must name at least one event');
     return unique;
@@ -137,29 +149,74 @@ export class WebhookService {
   }
 
   /** Logs a ping or test delivery that was sent at once. */
-  private async logImmediate(db: Queryable, webhook: Pick<WebhookRow, 'id' | 'workspace_id' | 'environment'>, kind: DeliveryKind, event: string, result: ImmediateResult): Promise<void> {
+  private async logImmediate(
+    db: Queryable,
+    webhook: Pick<WebhookRow, 'id' | 'workspace_id' | 'environment'>,
+    kind: DeliveryKind,
+    event: string,
+    result: ImmediateResult,
+  ): Promise<void> {
     const o = result.outcome;
     await db.query(
       `insert into webhook_deliveries (id, webhook_id, workspace_id, environment, kind, event, event_id, envelope, status, attempt_count,
                                        last_attempt_at, response_status, latency_ms, response_excerpt, error, created_at, completed_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $11, $12, $13, $14, $10, $15)`,
-      [result.deliveryId, webhook.id, webhook.workspace_id, webhook.environment, kind, event, result.eventId, result.envelope, o.ok ? 'succeeded' : 'failed',
-        result.at, o.status, o.latencyMs, o.excerpt, o.ok ? null : (o.error ?? `HTTP ${o.status}`), this.now()],
+      [
+        result.deliveryId,
+        webhook.id,
+        webhook.workspace_id,
+        webhook.environment,
+        kind,
+        event,
+        result.eventId,
+        result.envelope,
+        o.ok ? 'succeeded' : 'failed',
+        result.at,
+        o.status,
+        o.latencyMs,
+        o.excerpt,
+        o.ok ? null : (o.error ?? `HTTP ${o.status}`),
+        this.now(),
+      ],
     );
   }
 
-  private ping(id: string, part: WebhookPartition, url: string, secret: string, headers: Record<string, string>, name: string, events: string[]): Promise<ImmediateResult> {
-    return this.engine.sendNow({ webhookId: id, workspaceId: part.workspaceId, url, secret, headers, event: pingEvent, data: { webhook_id: id, name, events } });
+  private ping(
+    id: string,
+    part: WebhookPartition,
+    url: string,
+    secret: string,
+    headers: Record<string, string>,
+    name: string,
+    events: string[],
+  ): Promise<ImmediateResult> {
+    return this.engine.sendNow({
+      webhookId: id,
+      workspaceId: part.workspaceId,
+      url,
+      secret,
+      headers,
+      event: pingEvent,
+      data: { webhook_id: id, name, events },
+    });
   }
 
-  async create(db: Queryable, part: WebhookPartition, actor: WebhookActor, input: Required<Pick<WebhookInput, 'name' | 'url' | 'events'>> & WebhookInput): Promise<{ webhook: WebhookRow; secret: string; ping: SendSummary }> {
+  async create(
+    db: Queryable,
+    part: WebhookPartition,
+    actor: WebhookActor,
+    input: Required<Pick<WebhookInput, 'name' | 'url' | 'events'>> & WebhookInput,
+  ): Promise<{ webhook: WebhookRow; secret: string; ping: SendSummary }> {
     const name = this.checkName(input.name, 'body.name');
     const url = this.checkUrl(input.url, 'body.url');
     const events = this.checkEvents(input.events, 'body.events');
     const headers = this.checkHeaders(input.headers ?? {}, 'body.headers');
     const description = this.checkDescription(input.description ?? null, 'body.description');
     const secret = input.secret === undefined ? newWebhookSecret() : this.checkSecret(input.secret, 'body.secret');
-    const { rows: counted } = await db.query<{ n: number }>('select count(*)::int as n from webhooks where workspace_id = $1 and environment = $2', [part.workspaceId, part.environment]);
+    const { rows: counted } = await db.query<{ n: number }>(
+      'select count(*)::int as n from webhooks where workspace_id = $1 and environment = $2',
+      [part.workspaceId, part.environment],
+    );
     if ((counted[0]?.n ?? 0) >= maxWebhooksPerPartition) throw this.errors.limitReached(maxWebhooksPerPartition);
     await this.checkTarget(url, 'body.url');
     const id = newId();
@@ -170,9 +227,24 @@ export class WebhookService {
                              verified, created_via, created_by_key, created_by_account, created_at, updated_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $15, $12, $13, $16, $14, $14)
        returning ${webhookColumns}`,
-      [id, part.workspaceId, part.environment, name, url.href, events, description, JSON.stringify(headers), this.engine.box.seal(secret, id), secret.slice(-4),
-        ping.outcome.ok ? 'Active' : 'Unverified', actor.via, actor.via === 'account' ? null : actor.keyId, now, ping.outcome.ok,
-        actor.via === 'account' ? actor.accountId : null],
+      [
+        id,
+        part.workspaceId,
+        part.environment,
+        name,
+        url.href,
+        events,
+        description,
+        JSON.stringify(headers),
+        this.engine.box.seal(secret, id),
+        secret.slice(-4),
+        ping.outcome.ok ? 'Active' : 'Unverified',
+        actor.via,
+        actor.via === 'account' ? null : actor.keyId,
+        now,
+        ping.outcome.ok,
+        actor.via === 'account' ? actor.accountId : null,
+      ],
     );
     const webhook = rows[0]!;
     await this.logImmediate(db, webhook, 'ping', pingEvent, ping);
@@ -180,7 +252,11 @@ export class WebhookService {
     return { webhook, secret, ping: summary(ping) };
   }
 
-  async list(db: Queryable, part: WebhookPartition, query: { limit?: number; cursor?: string; status?: WebhookStatus }): Promise<Page<WebhookRow>> {
+  async list(
+    db: Queryable,
+    part: WebhookPartition,
+    query: { limit?: number; cursor?: string; status?: WebhookStatus },
+  ): Promise<Page<WebhookRow>> {
     const limit = query.limit ?? 50;
     const params: unknown[] = [part.workspaceId, part.environment];
     let sql = `select ${webhookColumns} from webhooks where workspace_id = $1 and environment = $2`;
@@ -200,7 +276,8 @@ export class WebhookService {
 
   private cursorId(raw: string, kind: string): string {
     const c = decodeCursor(raw);
-    if (!c || c.k !== kind || typeof c.i !== 'string' || !isUuid(c.i)) throw this.errors.invalid('query.cursor', 'is not a cursor of this list; pass next_cursor back unchanged');
+    if (!c || c.k !== kind || typeof c.i !== 'string' || !isUuid(c.i))
+      throw this.errors.invalid('query.cursor', 'is not a cursor of this list; pass next_cursor back unchanged');
     return c.i;
   }
 
@@ -221,7 +298,10 @@ export class WebhookService {
 
   /** The partition of one webhook of the workspace, whatever its environment (people see every environment). */
   async partitionOf(db: Queryable, workspaceId: string, id: string): Promise<WebhookPartition> {
-    const { rows } = await db.query<{ environment: string }>('select environment from webhooks where id = $1 and workspace_id = $2', [id, workspaceId]);
+    const { rows } = await db.query<{ environment: string }>('select environment from webhooks where id = $1 and workspace_id = $2', [
+      id,
+      workspaceId,
+    ]);
     if (!rows[0]) throw this.errors.webhookNotFound();
     return { workspaceId, environment: rows[0].environment };
   }
@@ -253,7 +333,15 @@ export class WebhookService {
         await this.checkTarget(url, 'body.url');
         set.url = url.href;
         const headers = input.headers ?? current.headers;
-        ping = await this.ping(id, part, url.href, secret ?? this.engine.box.open(current.secret_ciphertext, id), headers, String(set.name ?? current.name), (set.events as string[] | undefined) ?? current.events);
+        ping = await this.ping(
+          id,
+          part,
+          url.href,
+          secret ?? this.engine.box.open(current.secret_ciphertext, id),
+          headers,
+          String(set.name ?? current.name),
+          (set.events as string[] | undefined) ?? current.events,
+        );
         // A new URL is verified by its own ping, whatever the old one did.
         set.verified = ping.outcome.ok;
         if (current.status === 'Active' || current.status === 'Unverified') set.status = ping.outcome.ok ? 'Active' : 'Unverified';
@@ -275,7 +363,9 @@ export class WebhookService {
       throw this.errors.disabled();
     }
     if (ping) await this.logImmediate(db, row, 'ping', pingEvent, ping);
-    await webhookOutbox(db, 'webhook.updated', row, { changes: changed.filter((n) => n !== 'secret_ciphertext').map((n) => (n === 'secret_last_four' ? 'secret' : n)) });
+    await webhookOutbox(db, 'webhook.updated', row, {
+      changes: changed.filter((n) => n !== 'secret_ciphertext').map((n) => (n === 'secret_last_four' ? 'secret' : n)),
+    });
     return row;
   }
 
@@ -354,7 +444,12 @@ export class WebhookService {
   }
 
   /** Sends a signed delivery of `event` now (logged as a test); a 2xx makes an Unverified webhook Active. */
-  async test(db: Queryable, part: WebhookPartition, id: string, input: { event: string; payload?: Record<string, unknown> }): Promise<SendSummary> {
+  async test(
+    db: Queryable,
+    part: WebhookPartition,
+    id: string,
+    input: { event: string; payload?: Record<string, unknown> },
+  ): Promise<SendSummary> {
     if (!isWebhookEvent(input.event)) throw this.errors.invalid('body.event', 'is not an event of the catalogue');
     const webhook = await this.load(db, part, id);
     if (webhook.status === 'Disabled') throw this.errors.disabled();
@@ -375,7 +470,10 @@ export class WebhookService {
                 consecutive_failures = case when w.status = 'Unverified' then 0 else w.consecutive_failures end,
                 updated_at = case when w.status = 'Unverified' then $2 else w.updated_at end
            from before where w.id = $1 and not w.verified
-         returning ${webhookColumns.split(', ').map((c) => `w.${c}`).join(', ')}, before.status as previous_status`,
+         returning ${webhookColumns
+           .split(', ')
+           .map((c) => `w.${c}`)
+           .join(', ')}, before.status as previous_status`,
         [id, this.now()],
       );
       if (rows[0]?.previous_status === 'Unverified') await webhookOutbox(db, 'webhook.verified', rows[0]);
@@ -384,7 +482,11 @@ export class WebhookService {
   }
 
   /** Deliveries of the partition, newest first; of one webhook when `webhookId` is given (404 when it is not one). */
-  async deliveries(db: Queryable, part: WebhookPartition, query: { webhookId?: string; limit?: number; cursor?: string; status?: DeliveryStatus }): Promise<Page<DeliveryRow>> {
+  async deliveries(
+    db: Queryable,
+    part: WebhookPartition,
+    query: { webhookId?: string; limit?: number; cursor?: string; status?: DeliveryStatus },
+  ): Promise<Page<DeliveryRow>> {
     const limit = query.limit ?? 50;
     const params: unknown[] = [part.workspaceId, part.environment];
     let sql = `select ${deliveryColumns} from webhook_deliveries where workspace_id = $1 and environment = $2`;
@@ -432,7 +534,10 @@ export class WebhookService {
          from webhooks w
         where d.id = $1 and d.workspace_id = $2 and d.environment = $3 and ($4::uuid is null or d.webhook_id = $4)
           and w.id = d.webhook_id and w.status <> 'Disabled' and d.status in ('succeeded', 'failed', 'cancelled')
-        returning ${deliveryColumns.split(', ').map((c) => `d.${c}`).join(', ')}`,
+        returning ${deliveryColumns
+          .split(', ')
+          .map((c) => `d.${c}`)
+          .join(', ')}`,
       [deliveryId, part.workspaceId, part.environment, webhookId ?? null, now],
     );
     const row = rows[0];
@@ -460,7 +565,16 @@ export class WebhookService {
          from webhook_deliveries d join webhooks w on w.id = d.webhook_id
         where d.id = $1 and d.workspace_id = $2 and d.environment = $3 and ($4::uuid is null or d.webhook_id = $4) and w.status <> 'Disabled'
        returning ${deliveryColumns}`,
-      [deliveryId, part.workspaceId, part.environment, webhookId ?? null, newId(), now, eventId, replayEnvelopeText(source.envelope, eventId)],
+      [
+        deliveryId,
+        part.workspaceId,
+        part.environment,
+        webhookId ?? null,
+        newId(),
+        now,
+        eventId,
+        replayEnvelopeText(source.envelope, eventId),
+      ],
     );
     const row = rows[0];
     if (!row) throw await this.refusal(db, part, deliveryId, webhookId);

@@ -18,12 +18,35 @@ test('URLs: https only, no credentials, the fragment dropped', () => {
 });
 
 const refused = [
-  '127.0.0.1', '127.1.2.3', '10.0.0.5', '172.16.9.9', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0',
-  '[::1]', '[::]', '[fe80::1]', '[fd00::1]', '[::ffff:127.0.0.1]', '[::ffff:10.1.1.1]', '[64:ff9b::a00:1]', '224.0.0.1',
-  '255.255.255.255', '192.0.2.1', '[::127.0.0.1]', '[::7f00:1]', '[::10.0.0.1]', '[::ffff:0:127.0.0.1]', '[64:ff9b::127.0.0.1]',
-  '[2002:7f00:1::]', '[2001::1]',
+  '127.0.0.1',
+  '127.1.2.3',
+  '10.0.0.5',
+  '172.16.9.9',
+  '192.168.1.1',
+  '169.254.169.254',
+  '100.64.0.1',
+  '0.0.0.0',
+  '[::1]',
+  '[::]',
+  '[fe80::1]',
+  '[fd00::1]',
+  '[::ffff:127.0.0.1]',
+  '[::ffff:10.1.1.1]',
+  '[64:ff9b::a00:1]',
+  '224.0.0.1',
+  '255.255.255.255',
+  '192.0.2.1',
+  '[::127.0.0.1]',
+  '[::7f00:1]',
+  '[::10.0.0.1]',
+  '[::ffff:0:127.0.0.1]',
+  '[64:ff9b::127.0.0.1]',
+  '[2002:7f00:1::]',
+  '[2001::1]',
   // Other spellings of loopback are normalised by the URL parser first.
-  '0x7f.0.0.1', '2130706433', '127.1',
+  '0x7f.0.0.1',
+  '2130706433',
+  '127.1',
 ];
 
 test.each(refused)('%s is refused unless private targets are allowed', async (host) => {
@@ -41,12 +64,17 @@ test('public addresses pass; with WEBHOOK_ALLOW_PRIVATE_TARGETS private ones too
 
 test('a name is judged by what it resolves to, and the refusal does not tell the address', async () => {
   await expect(resolveTarget(url('https://localhost/hook'), false, 5_000)).rejects.toBeInstanceOf(TargetRefused);
-  const internal = async () => [{ address: '93.184.215.14', family: 4 }, { address: '10.20.30.40', family: 4 }];
+  const internal = async () => [
+    { address: '93.184.215.14', family: 4 },
+    { address: '10.20.30.40', family: 4 },
+  ];
   const refusal = await resolveTarget(url('https://intranet.example/hook'), false, 5_000, internal).catch((err: Error) => err);
   expect(refusal).toBeInstanceOf(TargetRefused);
   expect((refusal as Error).message).toContain('intranet.example');
   expect((refusal as Error).message).not.toContain('10.20.30.40');
-  await expect(resolveTarget(url('https://localhost/hook'), true, 5_000)).resolves.toMatchObject({ address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) });
+  await expect(resolveTarget(url('https://localhost/hook'), true, 5_000)).resolves.toMatchObject({
+    address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/),
+  });
 });
 
 // The system resolver can take 5 s or more to give up on a name; a request that saves, tests or pings a webhook must

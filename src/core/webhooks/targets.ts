@@ -2,7 +2,14 @@
 // addresses only unless WEBHOOK_ALLOW_PRIVATE_TARGETS. Its host is resolved once per request and every address it
 // resolves to is checked; the request then connects to that very address, so a name that resolves differently a
 // moment later (DNS rebinding) cannot redirect it. The same check runs when a webhook is saved and before every attempt.
-import { hostOf, OutboundRefused, outboundUrlProblem, resolveOutbound, type HostLookup, type ResolvedTarget } from '../../platform/http/outbound/index.js';
+import {
+  hostOf,
+  OutboundRefused,
+  outboundUrlProblem,
+  resolveOutbound,
+  type HostLookup,
+  type ResolvedTarget,
+} from '../../platform/http/outbound/index.js';
 
 export const maxUrlLength = 2048;
 

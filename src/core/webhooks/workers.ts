@@ -71,7 +71,10 @@ export async function startWebhookWorkers(engine: WebhookEngine, requestOutboxDr
     const webhooks = [...completed];
     completed.clear();
     for (const id of webhooks) await pruneLog(engine, id);
-    const waiting = await sql.query("select 1 from outbox where published_at is null and created_at < now() - $1 * interval '1 millisecond' limit 1", [engine.settings.sweepMs]);
+    const waiting = await sql.query(
+      "select 1 from outbox where published_at is null and created_at < now() - $1 * interval '1 millisecond' limit 1",
+      [engine.settings.sweepMs],
+    );
     if (waiting.rowCount) requestOutboxDrain();
   };
   const sweep = () => {

@@ -37,8 +37,6 @@ export const WorkspaceMemberEntity = defineEntity({
     role: p.text(),
     addedAt: p.datetime().fieldName('added_at').defaultRaw('now()'),
   },
-  indexes: [
-    { name: 'workspace_members_account', properties: ['accountId', 'workspaceId'] },
-  ],
+  indexes: [{ name: 'workspace_members_account', properties: ['accountId', 'workspaceId'] }],
 });
 export type WorkspaceMember = InferEntity<typeof WorkspaceMemberEntity>;

@@ -19,7 +19,18 @@ type Tone = components['schemas']['Ai.Tone'];
 export const defaultMaxSuggestions = 3;
 export const maxSuggestionsLimit = 10;
 
-const columns = ['id', 'name', 'instructions', 'tone', 'kb_tags', 'kb_article_ids', 'max_suggestions', 'enabled', 'created_at', 'updated_at'] as const;
+const columns = [
+  'id',
+  'name',
+  'instructions',
+  'tone',
+  'kb_tags',
+  'kb_article_ids',
+  'max_suggestions',
+  'enabled',
+  'created_at',
+  'updated_at',
+] as const;
 
 /** One partition's agents, or (with an id) one of them: every statement of the store starts here. */
 const inPartition = (part: Partition) =>
@@ -138,14 +149,21 @@ export class AgentStore {
   async delete(db: Runner, part: Partition, id: string): Promise<void> {
     const deleted = await affected(
       db,
-      partnerDb.deleteFrom('ai_agents').where('workspace_id', '=', part.workspaceId).where('environment', '=', part.environment).where('id', '=', id),
+      partnerDb
+        .deleteFrom('ai_agents')
+        .where('workspace_id', '=', part.workspaceId)
+        .where('environment', '=', part.environment)
+        .where('id', '=', id),
     );
     if (deleted !== 1) throw agentNotFound();
   }
 
   /** Counts for the settings view. */
   async counts(db: Runner, part: Partition): Promise<{ articles: number; agents: number; enabled_agents: number }> {
-    const articles = partnerDb.selectFrom('kb_articles').where('workspace_id', '=', part.workspaceId).where('environment', '=', part.environment);
+    const articles = partnerDb
+      .selectFrom('kb_articles')
+      .where('workspace_id', '=', part.workspaceId)
+      .where('environment', '=', part.environment);
     const agents = inPartition(part);
     const r = (await firstRow(
       db,

@@ -26,9 +26,17 @@ beforeAll(async () => {
   const article = async (name: string, body: Record<string, unknown>) => {
     articles[name] = await created(await api.post('/api/v1/inbox/kb/articles', body));
   };
-  await article('refunds', { title: 'Refunds', body: 'A refund is paid to the original card within five working days of the return.', tags: ['billing'] });
+  await article('refunds', {
+    title: 'Refunds',
+    body: 'A refund is paid to the original card within five working days of the return.',
+    tags: ['billing'],
+  });
   await article('invoices', { title: 'Invoices', body: 'Every order has an invoice; a refund gets a credit note.', tags: ['billing'] });
-  await article('delivery', { title: 'Delivery', body: 'Parcels are delivered within two days; a late parcel can get a refund.', tags: ['shipping'] });
+  await article('delivery', {
+    title: 'Delivery',
+    body: 'Parcels are delivered within two days; a late parcel can get a refund.',
+    tags: ['shipping'],
+  });
 });
 afterAll(async () => {
   await platform?.stop();
@@ -66,9 +74,21 @@ test('agents: create with defaults, get, update, list and delete', async () => {
     updated_at: clock.now().toISOString(),
   });
   clock.advance(1000);
-  const updated = await api.patch(`${ai}/agents/${agent.id}`, { tone: 'formal', kb_tags: ['billing'], kb_article_ids: [articles.delivery.id], max_suggestions: 1 });
+  const updated = await api.patch(`${ai}/agents/${agent.id}`, {
+    tone: 'formal',
+    kb_tags: ['billing'],
+    kb_article_ids: [articles.delivery.id],
+    max_suggestions: 1,
+  });
   expectStatus(updated, 200);
-  expect(updated.body).toEqual({ ...agent, tone: 'formal', kb_tags: ['billing'], kb_article_ids: [articles.delivery.id], max_suggestions: 1, updated_at: clock.now().toISOString() });
+  expect(updated.body).toEqual({
+    ...agent,
+    tone: 'formal',
+    kb_tags: ['billing'],
+    kb_article_ids: [articles.delivery.id],
+    max_suggestions: 1,
+    updated_at: clock.now().toISOString(),
+  });
   expect((await api.get(`${ai}/agents/${agent.id}`)).body).toEqual(updated.body);
   expect((await api.get(`${ai}/agents`)).body.data.map((a: any) => a.id)).toContain(agent.id);
   expect((await api.get(`${ai}/settings`)).body).toMatchObject({ agents: 1, enabled_agents: 1 });
@@ -79,14 +99,24 @@ test('agents: create with defaults, get, update, list and delete', async () => {
 });
 
 test('an agent may name only articles of its workspace; bad input changes nothing', async () => {
-  const count = async () => Number((await platform.db.query('select count(*) as n from ai_agents where workspace_id = $1', [ws.id])).rows[0].n);
+  const count = async () =>
+    Number((await platform.db.query('select count(*) as n from ai_agents where workspace_id = $1', [ws.id])).rows[0].n);
   const before = await count();
-  expectPartnerError(await api.post(`${ai}/agents`, { name: 'A', kb_article_ids: [newId()] }), 400, 'bad_input', { field: 'body.kb_article_ids' });
+  expectPartnerError(await api.post(`${ai}/agents`, { name: 'A', kb_article_ids: [newId()] }), 400, 'bad_input', {
+    field: 'body.kb_article_ids',
+  });
   expectPartnerError(await api.post(`${ai}/agents`, { name: 'A', max_suggestions: 11 }), 400, 'bad_input');
   expectPartnerError(await api.post(`${ai}/agents`, { name: 'A', tone: 'sarcastic' }), 400, 'bad_input');
   const other = await testWorkspace(platform);
-  const otherArticle = await created(await partnerKeyClient(platform.partnerUrl, (await other.key(['kb:write'])).key).post('/api/v1/inbox/kb/articles', { title: 'T', body: 'B' }));
-  expectPartnerError(await api.post(`${ai}/agents`, { name: 'A', kb_article_ids: [otherArticle.id] }), 400, 'bad_input', { field: 'body.kb_article_ids' });
+  const otherArticle = await created(
+    await partnerKeyClient(platform.partnerUrl, (await other.key(['kb:write'])).key).post('/api/v1/inbox/kb/articles', {
+      title: 'T',
+      body: 'B',
+    }),
+  );
+  expectPartnerError(await api.post(`${ai}/agents`, { name: 'A', kb_article_ids: [otherArticle.id] }), 400, 'bad_input', {
+    field: 'body.kb_article_ids',
+  });
   expect(await count()).toBe(before);
 });
 
@@ -109,13 +139,17 @@ describe('suggestions', () => {
   });
 
   test('an agent draws only on its tags and articles, at most max_suggestions', async () => {
-    const billing = await created(await api.post(`${ai}/agents`, { name: 'Billing', kb_tags: ['billing'], max_suggestions: 5, tone: 'friendly' }));
+    const billing = await created(
+      await api.post(`${ai}/agents`, { name: 'Billing', kb_tags: ['billing'], max_suggestions: 5, tone: 'friendly' }),
+    );
     const res = await api.post(`${ai}/suggestions`, { text: 'refund please', agent_id: billing.id });
     expect(res.body.agent_id).toBe(billing.id);
     expect(res.body.tone).toBe('friendly');
     expect(res.body.suggestions.map((s: any) => s.article_id).sort()).toEqual([articles.refunds.id, articles.invoices.id].sort());
 
-    const one = await created(await api.post(`${ai}/agents`, { name: 'Delivery', kb_article_ids: [articles.delivery.id], max_suggestions: 1 }));
+    const one = await created(
+      await api.post(`${ai}/agents`, { name: 'Delivery', kb_article_ids: [articles.delivery.id], max_suggestions: 1 }),
+    );
     const single = await api.post(`${ai}/suggestions`, { text: 'refund please', agent_id: one.id });
     expect(single.body.suggestions.map((s: any) => s.article_id)).toEqual([articles.delivery.id]);
   });
@@ -125,7 +159,9 @@ describe('suggestions', () => {
     expect((await api.post(`${ai}/suggestions`, { text: '?!' })).body.suggestions).toEqual([]);
     expectPartnerError(await api.post(`${ai}/suggestions`, { text: 'refund', agent_id: newId() }), 404, 'agent_not_found');
     const off = await created(await api.post(`${ai}/agents`, { name: 'Off', enabled: false }));
-    expectPartnerError(await api.post(`${ai}/suggestions`, { text: 'refund', agent_id: off.id }), 409, 'agent_disabled', { agent_id: off.id });
+    expectPartnerError(await api.post(`${ai}/suggestions`, { text: 'refund', agent_id: off.id }), 409, 'agent_disabled', {
+      agent_id: off.id,
+    });
   });
 });
 

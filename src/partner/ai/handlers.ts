@@ -7,8 +7,7 @@ import { AgentStore, agentPath, defaultMaxSuggestions, maxSuggestionsLimit, rend
 import { suggestReplies } from './suggestions.js';
 
 export type AiOperationId =
-  | 'getAiSettings' | 'createAiSuggestions'
-  | 'listAiAgents' | 'createAiAgent' | 'getAiAgent' | 'updateAiAgent' | 'deleteAiAgent';
+  'getAiSettings' | 'createAiSuggestions' | 'listAiAgents' | 'createAiAgent' | 'getAiAgent' | 'updateAiAgent' | 'deleteAiAgent';
 
 export function aiHandlers(deps: PartnerDeps): PartnerFeatureHandlers<AiOperationId> {
   const agents = new AgentStore(deps.clock);

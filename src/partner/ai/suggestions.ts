@@ -10,17 +10,36 @@ import { agentTone, defaultMaxSuggestions, type AgentStore } from './agents.js';
 
 type Suggestions = components['schemas']['Ai.Suggestions'];
 
-export async function suggestReplies(db: Runner, agents: AgentStore, part: Partition, text: string, agentId: string | undefined): Promise<Suggestions> {
+export async function suggestReplies(
+  db: Runner,
+  agents: AgentStore,
+  part: Partition,
+  text: string,
+  agentId: string | undefined,
+): Promise<Suggestions> {
   const agent = agentId !== undefined ? await agents.row(db, part, agentId) : undefined;
-  if (agent && !agent.enabled) throw partnerErrors.conflict('agent_disabled', 'The agent is disabled; enable it or call without agent_id.', { agent_id: agent.id });
+  if (agent && !agent.enabled)
+    throw partnerErrors.conflict('agent_disabled', 'The agent is disabled; enable it or call without agent_id.', { agent_id: agent.id });
   const query = anyWordQuery(text);
   const matches = query
-    ? await searchArticles(db, part, query, { tags: agent?.kb_tags, ids: agent?.kb_article_ids }, agent?.max_suggestions ?? defaultMaxSuggestions)
+    ? await searchArticles(
+        db,
+        part,
+        query,
+        { tags: agent?.kb_tags, ids: agent?.kb_article_ids },
+        agent?.max_suggestions ?? defaultMaxSuggestions,
+      )
     : [];
   return {
     object: 'ai.suggestions',
     agent_id: agent?.id ?? null,
     tone: agent ? agentTone(agent) : 'neutral',
-    suggestions: matches.map((m) => ({ object: 'ai.suggestion', text: m.excerpt, article_id: m.row.id, article_title: m.row.title, rank: m.rank })),
+    suggestions: matches.map((m) => ({
+      object: 'ai.suggestion',
+      text: m.excerpt,
+      article_id: m.row.id,
+      article_title: m.row.title,
+      rank: m.rank,
+    })),
   };
 }

@@ -9,7 +9,13 @@ import { hasExternalApi } from '../workspaces/plans.js';
 import type { WorkspaceRow } from '../workspaces/views.js';
 
 /** The workspace when the caller may use the cell; throws workspace_not_found, external_api_disabled or permission_denied. */
-export async function requireKeyCell(db: Queryable, caller: Caller, workspaceId: string, cell: ApiKeyCell, now: Date): Promise<WorkspaceRow> {
+export async function requireKeyCell(
+  db: Queryable,
+  caller: Caller,
+  workspaceId: string,
+  cell: ApiKeyCell,
+  now: Date,
+): Promise<WorkspaceRow> {
   const workspace = await loadWorkspace(db, workspaceId, caller);
   if (!hasExternalApi(workspace.plan)) throw partnerErrors.externalApiDisabled();
   const cells = await cellsOf(db, workspaceId, workspace.my_role ?? '', now);

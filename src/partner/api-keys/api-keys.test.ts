@@ -38,13 +38,20 @@ const current = (key: string) => call(base, 'GET', '/api/v1/api-keys/current', {
 
 async function member(workspaceId: string, role: string): Promise<TestAccount> {
   const account = await tenant.account();
-  await platform.db.query('insert into workspace_members (workspace_id, account_id, role) values ($1, $2, $3)', [workspaceId, account.id, role]);
+  await platform.db.query('insert into workspace_members (workspace_id, account_id, role) values ($1, $2, $3)', [
+    workspaceId,
+    account.id,
+    role,
+  ]);
   return account;
 }
 
 describe('create', () => {
   test('201 with the full key once and a Location; the row holds only its hash', async () => {
-    const res = await createKey(ws.owner, { name: 'ERP sync', scopes: ['crm_leads:read', 'crm_deals:*', 'crm_leads:read', 'kb:read', 'messages:send'] });
+    const res = await createKey(ws.owner, {
+      name: 'ERP sync',
+      scopes: ['crm_leads:read', 'crm_deals:*', 'crm_leads:read', 'kb:read', 'messages:send'],
+    });
     expect(res.status).toBe(201);
     const key = res.body;
     expect(res.headers.get('location')).toBe(`${keysPath(ws.id)}/${key.id}`);
@@ -127,7 +134,9 @@ describe('create', () => {
     const unknown = await createKey(ws.owner, { name: 'x', scopes: ['kb:read', 'payroll:read'] });
     expectPartnerError(unknown, 400, 'bad_input', { field: 'body.scopes' });
     expect(unknown.body.error.message).toContain('payroll:read');
-    expectPartnerError(await createKey(ws.owner, { name: 'x', scopes: ['kb:*', 'crm_invoices:write'] }), 400, 'bad_input', { field: 'body.scopes' });
+    expectPartnerError(await createKey(ws.owner, { name: 'x', scopes: ['kb:*', 'crm_invoices:write'] }), 400, 'bad_input', {
+      field: 'body.scopes',
+    });
     expect(await count(platform.db, 'select count(*) as n from api_keys where workspace_id = $1', [ws.id])).toBe(before);
   });
 
@@ -137,14 +146,36 @@ describe('create', () => {
     expectPartnerError(await createKey(ws.owner, { name: 'n'.repeat(101), scopes }), 400, 'bad_input');
     expect((await createKey(ws.owner, { name: 'n'.repeat(100), scopes })).status).toBe(201);
     expectPartnerError(await createKey(ws.owner, { name: 'x', scopes: [] }), 400, 'bad_input');
-    const catalogue = ['conversations:read', 'conversations:write', 'messages:read', 'messages:send', 'channels:read', 'channels:manage', 'ai:read',
-      'ai:invoke', 'kb:read', 'kb:write', 'agents:read', 'agents:manage', 'webhooks:read', 'webhooks:manage', 'crm_leads:read', 'crm_leads:write',
-      'crm_deals:read', 'crm_deals:write', 'crm_contacts:read', 'crm_contacts:write', 'crm_companies:read'];
+    const catalogue = [
+      'conversations:read',
+      'conversations:write',
+      'messages:read',
+      'messages:send',
+      'channels:read',
+      'channels:manage',
+      'ai:read',
+      'ai:invoke',
+      'kb:read',
+      'kb:write',
+      'agents:read',
+      'agents:manage',
+      'webhooks:read',
+      'webhooks:manage',
+      'crm_leads:read',
+      'crm_leads:write',
+      'crm_deals:read',
+      'crm_deals:write',
+      'crm_contacts:read',
+      'crm_contacts:write',
+      'crm_companies:read',
+    ];
     expectPartnerError(await createKey(ws.owner, { name: 'x', scopes: catalogue }), 400, 'bad_input');
     expect((await createKey(ws.owner, { name: 'x', scopes: catalogue.slice(0, 20) })).status).toBe(201);
     const past = new Date(clock.now().getTime() - 1000).toISOString();
     expectPartnerError(await createKey(ws.owner, { name: 'x', scopes, expires_at: past }), 400, 'bad_input', { field: 'body.expires_at' });
-    expectPartnerError(await createKey(ws.owner, { name: 'x', scopes, expires_at: clock.now().toISOString() }), 400, 'bad_input', { field: 'body.expires_at' });
+    expectPartnerError(await createKey(ws.owner, { name: 'x', scopes, expires_at: clock.now().toISOString() }), 400, 'bad_input', {
+      field: 'body.expires_at',
+    });
     expectPartnerError(await createKey(ws.owner, { name: 'x', scopes, environment: 'prod' }), 400, 'bad_input');
   });
 
@@ -159,7 +190,9 @@ describe('create', () => {
     expectPartnerError(await current(created.key), 401, 'invalid_api_key');
     const yesterday = new Date(clock.now().getTime() - 86_400_000).toISOString().slice(0, 10);
     for (const expires_at of ['2026-02-30', '2026-12-31T25:00:00Z', yesterday]) {
-      expectPartnerError(await createKey(ws.owner, { name: 'x', scopes: ['kb:read'], expires_at }), 400, 'bad_input', { field: 'body.expires_at' });
+      expectPartnerError(await createKey(ws.owner, { name: 'x', scopes: ['kb:read'], expires_at }), 400, 'bad_input', {
+        field: 'body.expires_at',
+      });
     }
   });
 
@@ -176,11 +209,17 @@ describe('create', () => {
   });
 
   test('the service issues keys for a CLI with the same rules; created_by may be null', async () => {
-    const issued = await issueApiKey(platform.db, { workspaceId: ws.id, name: 'dev tool', scopes: ['crm_leads:*'], environment: 'dev', createdBy: null }, clock);
+    const issued = await issueApiKey(
+      platform.db,
+      { workspaceId: ws.id, name: 'dev tool', scopes: ['crm_leads:*'], environment: 'dev', createdBy: null },
+      clock,
+    );
     expect(issued.key.startsWith('dev_')).toBe(true);
     expect(issued.view).toMatchObject({ workspace_id: ws.id, created_by: null, environment: 'dev', status: 'active' });
     expect((await current(issued.key)).body.id).toBe(issued.view.id);
-    await expect(issueApiKey(platform.db, { workspaceId: ws.id, name: 'x', scopes: ['nope:read'], createdBy: null }, clock)).rejects.toMatchObject({ code: 'bad_input' });
+    await expect(
+      issueApiKey(platform.db, { workspaceId: ws.id, name: 'x', scopes: ['nope:read'], createdBy: null }, clock),
+    ).rejects.toMatchObject({ code: 'bad_input' });
   });
 });
 
@@ -249,7 +288,11 @@ describe('external API access', () => {
     expectPartnerError(created, 403, 'external_api_disabled');
     expect(created.body.error.message).toBe('External API access is not enabled for this organisation.');
     expectPartnerError(await as(free.owner, 'GET', `${keysPath(free.id)}/${existing.id}`), 403, 'external_api_disabled');
-    expectPartnerError(await as(free.owner, 'POST', `${keysPath(free.id)}/${existing.id}/revoke`, { confirm: true }), 403, 'external_api_disabled');
+    expectPartnerError(
+      await as(free.owner, 'POST', `${keysPath(free.id)}/${existing.id}/revoke`, { confirm: true }),
+      403,
+      'external_api_disabled',
+    );
     expect(await count(platform.db, "select count(*) as n from api_keys where workspace_id = $1 and status = 'active'", [free.id])).toBe(1);
   });
 
@@ -271,10 +314,16 @@ describe('role cells', () => {
     clock.set(beforeWithdrawal);
     expect((await createKey(staff, { name: 'before', scopes: ['kb:read'] }, staffWs.id)).status).toBe(201);
     clock.set(afterWithdrawal);
-    expectPartnerError(await createKey(staff, { name: 'after', scopes: ['kb:read'] }, staffWs.id), 403, 'permission_denied', { permission: 'api_keys.create' });
+    expectPartnerError(await createKey(staff, { name: 'after', scopes: ['kb:read'] }, staffWs.id), 403, 'permission_denied', {
+      permission: 'api_keys.create',
+    });
     // Staff still views the keys.
     expect((await as(staff, 'GET', keysPath(staffWs.id))).body.data.map((k: { name: string }) => k.name)).toEqual(['before']);
-    const grant = await as(admin, 'PUT', `/api/v1/workspaces/${staffWs.id}/roles/staff/permissions/api_keys`, { view: true, create: true, delete: false });
+    const grant = await as(admin, 'PUT', `/api/v1/workspaces/${staffWs.id}/roles/staff/permissions/api_keys`, {
+      view: true,
+      create: true,
+      delete: false,
+    });
     expect(grant.status).toBe(200);
     expect((await createKey(staff, { name: 'granted', scopes: ['kb:read'] }, staffWs.id)).status).toBe(201);
   });
@@ -285,19 +334,31 @@ describe('role cells', () => {
     const created = await createKey(manager, { name: 'by manager', scopes: ['kb:read'] });
     expect(created.status).toBe(201);
     expect(created.body.created_by).toBe(manager.id);
-    expectPartnerError(await as(staff, 'POST', `${keysPath(ws.id)}/${created.body.id}/revoke`, { confirm: true }), 403, 'permission_denied', {
-      permission: 'api_keys.delete',
-    });
+    expectPartnerError(
+      await as(staff, 'POST', `${keysPath(ws.id)}/${created.body.id}/revoke`, { confirm: true }),
+      403,
+      'permission_denied',
+      {
+        permission: 'api_keys.delete',
+      },
+    );
     expect((await as(manager, 'POST', `${keysPath(ws.id)}/${created.body.id}/revoke`, { confirm: true })).status).toBe(200);
   });
 
   test('a custom role without cells cannot view, get or create', async () => {
-    await platform.db.query('insert into workspace_roles (workspace_id, name) values ($1, $2) on conflict do nothing', [ws.id, 'viewerless']);
+    await platform.db.query('insert into workspace_roles (workspace_id, name) values ($1, $2) on conflict do nothing', [
+      ws.id,
+      'viewerless',
+    ]);
     const custom = await member(ws.id, 'viewerless');
     const existing = await ws.key(['kb:read']);
     expectPartnerError(await as(custom, 'GET', keysPath(ws.id)), 403, 'permission_denied', { permission: 'api_keys.view' });
-    expectPartnerError(await as(custom, 'GET', `${keysPath(ws.id)}/${existing.id}`), 403, 'permission_denied', { permission: 'api_keys.view' });
-    expectPartnerError(await createKey(custom, { name: 'x', scopes: ['kb:read'] }), 403, 'permission_denied', { permission: 'api_keys.create' });
+    expectPartnerError(await as(custom, 'GET', `${keysPath(ws.id)}/${existing.id}`), 403, 'permission_denied', {
+      permission: 'api_keys.view',
+    });
+    expectPartnerError(await createKey(custom, { name: 'x', scopes: ['kb:read'] }), 403, 'permission_denied', {
+      permission: 'api_keys.create',
+    });
   });
 });
 
@@ -306,7 +367,14 @@ describe('a key managing itself', () => {
     const issued = await ws.key(['crm_leads:read', 'crm_deals:read']);
     const res = await current(issued.key);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ object: 'api_key', id: issued.id, workspace_id: ws.id, prefix: issued.prefix, status: 'active', scopes: ['crm_leads:read', 'crm_deals:read'] });
+    expect(res.body).toMatchObject({
+      object: 'api_key',
+      id: issued.id,
+      workspace_id: ws.id,
+      prefix: issued.prefix,
+      status: 'active',
+      scopes: ['crm_leads:read', 'crm_deals:read'],
+    });
     expect(res.body).not.toHaveProperty('key');
   });
 

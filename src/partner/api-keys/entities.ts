@@ -29,9 +29,7 @@ export const ApiKeyEntity = defineEntity({
       expression: 'CREATE INDEX api_keys_workspace ON api_keys USING btree (workspace_id, id DESC)',
     },
   ],
-  uniques: [
-    { name: 'api_keys_key_hash_key', properties: ['keyHash'] },
-  ],
+  uniques: [{ name: 'api_keys_key_hash_key', properties: ['keyHash'] }],
   checks: [
     {
       name: 'api_keys_environment_check',

@@ -31,7 +31,8 @@ export interface IssuedApiKey {
 
 /** The scopes of a create request: exactly one of a scope list or a preset name. Duplicates are dropped. */
 export function resolveScopes(input: { scopes?: string[]; preset?: string }): string[] {
-  if (input.scopes !== undefined && input.preset !== undefined) throw partnerErrors.badInput('body.preset', 'cannot be given together with body.scopes; give one of them');
+  if (input.scopes !== undefined && input.preset !== undefined)
+    throw partnerErrors.badInput('body.preset', 'cannot be given together with body.scopes; give one of them');
   if (input.preset !== undefined) {
     const preset = scopePresets[input.preset];
     if (!preset) throw partnerErrors.badInput('body.preset', `is not a preset of the catalogue: ${input.preset}`);
@@ -53,7 +54,8 @@ function checkScopes(scopes: string[]): string[] {
 export async function issueApiKey(db: Queryable, input: IssueApiKeyInput, clock: Clock = systemClock): Promise<IssuedApiKey> {
   const now = clock.now();
   const name = input.name.trim();
-  if (name.length < 1 || input.name.length > maxNameLength) throw partnerErrors.badInput('body.name', `must be 1 to ${maxNameLength} characters, not all blank`);
+  if (name.length < 1 || input.name.length > maxNameLength)
+    throw partnerErrors.badInput('body.name', `must be 1 to ${maxNameLength} characters, not all blank`);
   const scopes = checkScopes(input.scopes);
   const environment = input.environment ?? 'live';
   if (!keyEnvironments.includes(environment)) throw partnerErrors.badInput('body.environment', 'must be live, test or dev');
@@ -76,7 +78,12 @@ function parseKeyCursor(raw: string): string {
 }
 
 /** A workspace's keys, newest first (ids are time-ordered). */
-export async function listApiKeys(db: Queryable, workspaceId: string, query: { limit?: number; cursor?: string }, now: Date): Promise<ListEnvelope<ApiKeyView>> {
+export async function listApiKeys(
+  db: Queryable,
+  workspaceId: string,
+  query: { limit?: number; cursor?: string },
+  now: Date,
+): Promise<ListEnvelope<ApiKeyView>> {
   const limit = query.limit ?? 50;
   const params: unknown[] = [workspaceId];
   let sql = `select ${apiKeyColumns} from api_keys where workspace_id = $1`;
@@ -89,13 +96,20 @@ export async function listApiKeys(db: Queryable, workspaceId: string, query: { l
   const { rows } = await db.query<ApiKeyRow>(sql, params);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return listOf(page.map((r) => apiKeyView(r, now)), rows.length > limit, last ? encodeCursor({ i: last.id }) : null);
+  return listOf(
+    page.map((r) => apiKeyView(r, now)),
+    rows.length > limit,
+    last ? encodeCursor({ i: last.id }) : null,
+  );
 }
 
 const keyNotFound = () => partnerErrors.notFound('api_key_not_found', 'The API key');
 
 export async function getApiKey(db: Queryable, workspaceId: string, keyId: string, now: Date): Promise<ApiKeyView> {
-  const { rows } = await db.query<ApiKeyRow>(`select ${apiKeyColumns} from api_keys where id = $1 and workspace_id = $2`, [keyId, workspaceId]);
+  const { rows } = await db.query<ApiKeyRow>(`select ${apiKeyColumns} from api_keys where id = $1 and workspace_id = $2`, [
+    keyId,
+    workspaceId,
+  ]);
   if (!rows[0]) throw keyNotFound();
   return apiKeyView(rows[0], now);
 }
@@ -104,7 +118,13 @@ export async function getApiKey(db: Queryable, workspaceId: string, keyId: strin
  * Revokes an active key; the handler then empties every node's key cache, so it dies on the next request, on every node.
  * The row stays for audit. `revokedBy` is null when a key revokes itself.
  */
-export async function revokeApiKey(db: Queryable, workspaceId: string, keyId: string, revokedBy: string | null, now: Date): Promise<ApiKeyView> {
+export async function revokeApiKey(
+  db: Queryable,
+  workspaceId: string,
+  keyId: string,
+  revokedBy: string | null,
+  now: Date,
+): Promise<ApiKeyView> {
   const { rows } = await db.query<ApiKeyRow>(
     `update api_keys set status = 'revoked', revoked_at = $3, revoked_by = $4
       where id = $1 and workspace_id = $2 and status = 'active'

@@ -13,8 +13,16 @@ import { crmResources } from '../../core/crm/resources.js';
 
 const crm = '/api/v1/partner/crm';
 const allScopes = [
-  'crm_leads:*', 'crm_deals:*', 'crm_contacts:*', 'crm_companies:*', 'crm_activities:*',
-  'crm_invoices:read', 'crm_quotations:read', 'crm_payments:read', 'crm_products:read', 'crm_subscriptions:read',
+  'crm_leads:*',
+  'crm_deals:*',
+  'crm_contacts:*',
+  'crm_companies:*',
+  'crm_activities:*',
+  'crm_invoices:read',
+  'crm_quotations:read',
+  'crm_payments:read',
+  'crm_products:read',
+  'crm_subscriptions:read',
 ];
 
 let platform: TestPlatform;
@@ -129,7 +137,7 @@ describe('leads', () => {
     expect(await rowCount(ws.id)).toBe(before + 1);
   });
 
-  test('lead_not_found: a missing id, another workspace\'s lead, a record of another resource, a test-key lead for a live key', async () => {
+  test("lead_not_found: a missing id, another workspace's lead, a record of another resource, a test-key lead for a live key", async () => {
     const theirs = await created(await other.post('/leads', { full_name: 'Theirs' }), 'leads');
     const company = await created(await api.post('/companies', { name: 'Not a lead' }), 'companies');
     const testLead = await created(await testEnv.post('/leads', { full_name: 'Test only' }), 'leads');
@@ -148,7 +156,16 @@ describe('leads', () => {
 describe('companies, contacts and deals', () => {
   test('company create and update', async () => {
     const company = await created(await api.post('/companies', { name: 'Acme', domain: 'acme.example', industry: 'tools' }), 'companies');
-    expect(company).toMatchObject({ object: 'crm.company', name: 'Acme', domain: 'acme.example', industry: 'tools', email: null, phone: null, status: 'active', notes: null });
+    expect(company).toMatchObject({
+      object: 'crm.company',
+      name: 'Acme',
+      domain: 'acme.example',
+      industry: 'tools',
+      email: null,
+      phone: null,
+      status: 'active',
+      notes: null,
+    });
     const res = await api.patch(`/companies/${company.id}`, { status: 'inactive', domain: null });
     expectStatus(res, 200);
     expect(res.body).toMatchObject({ name: 'Acme', status: 'inactive', domain: null, industry: 'tools' });
@@ -157,8 +174,18 @@ describe('companies, contacts and deals', () => {
 
   test('contact with a company of the workspace; update clears company_id; a foreign company is 400 body.company_id', async () => {
     const company = await created(await api.post('/companies', { name: 'Initech' }), 'companies');
-    const contact = await created(await api.post('/contacts', { full_name: 'Peter', company_id: company.id, job_title: 'Engineer' }), 'contacts');
-    expect(contact).toMatchObject({ object: 'crm.contact', full_name: 'Peter', company_id: company.id, job_title: 'Engineer', status: 'active', email: null });
+    const contact = await created(
+      await api.post('/contacts', { full_name: 'Peter', company_id: company.id, job_title: 'Engineer' }),
+      'contacts',
+    );
+    expect(contact).toMatchObject({
+      object: 'crm.contact',
+      full_name: 'Peter',
+      company_id: company.id,
+      job_title: 'Engineer',
+      status: 'active',
+      email: null,
+    });
     const cleared = await api.patch(`/contacts/${contact.id}`, { company_id: null });
     expectStatus(cleared, 200);
     expect(cleared.body).toMatchObject({ company_id: null, job_title: 'Engineer' });
@@ -177,27 +204,49 @@ describe('companies, contacts and deals', () => {
     const company = await created(await api.post('/companies', { name: 'Globex' }), 'companies');
     const contact = await created(await api.post('/contacts', { full_name: 'Hank', company_id: company.id }), 'contacts');
     const deal = await created(
-      await api.post('/deals', { title: 'Big one', amount: 125000, currency: 'EUR', contact_id: contact.id, company_id: company.id, expected_close_date: '2026-12-31' }),
+      await api.post('/deals', {
+        title: 'Big one',
+        amount: 125000,
+        currency: 'EUR',
+        contact_id: contact.id,
+        company_id: company.id,
+        expected_close_date: '2026-12-31',
+      }),
       'deals',
     );
     expect(deal).toEqual({
-      object: 'crm.deal', id: deal.id, created_at: deal.created_at, updated_at: deal.updated_at,
-      title: 'Big one', status: 'open', stage: null, amount: 125000, currency: 'EUR', contact_id: contact.id, company_id: company.id,
-      expected_close_date: '2026-12-31', notes: null,
+      object: 'crm.deal',
+      id: deal.id,
+      created_at: deal.created_at,
+      updated_at: deal.updated_at,
+      title: 'Big one',
+      status: 'open',
+      stage: null,
+      amount: 125000,
+      currency: 'EUR',
+      contact_id: contact.id,
+      company_id: company.id,
+      expected_close_date: '2026-12-31',
+      notes: null,
     });
     const won = await api.patch(`/deals/${deal.id}`, { status: 'won', stage: 'closed', amount: 130000 });
     expectStatus(won, 200);
     expect(won.body).toMatchObject({ status: 'won', stage: 'closed', amount: 130000, contact_id: contact.id, title: 'Big one' });
 
     expectPartnerError(await api.post('/deals', { title: 'x', contact_id: company.id }), 400, 'bad_input', 'body.contact_id');
-    expectPartnerError(await api.post('/deals', { title: 'x', contact_id: contact.id, company_id: newId() }), 400, 'bad_input', 'body.company_id');
+    expectPartnerError(
+      await api.post('/deals', { title: 'x', contact_id: contact.id, company_id: newId() }),
+      400,
+      'bad_input',
+      'body.company_id',
+    );
     expectPartnerError(await api.patch(`/deals/${deal.id}`, { company_id: contact.id }), 400, 'bad_input', 'body.company_id');
     expect((await api.get(`/deals/${deal.id}`)).body.company_id).toBe(company.id);
     // A missing deal answers 404 even when the references are wrong too.
     expectPartnerError(await api.patch(`/deals/${newId()}`, { company_id: newId() }), 404, 'deal_not_found');
   });
 
-  test('deal_not_found for a missing id and for another workspace\'s deal', async () => {
+  test("deal_not_found for a missing id and for another workspace's deal", async () => {
     const theirs = await created(await other.post('/deals', { title: 'Theirs' }), 'deals');
     expectPartnerError(await api.get(`/deals/${theirs.id}`), 404, 'deal_not_found');
     expectPartnerError(await api.get(`/deals/${newId()}`), 404, 'deal_not_found');
@@ -209,13 +258,29 @@ describe('companies, contacts and deals', () => {
 describe('activities', () => {
   test('create with occurred_at defaulting to now; a given instant is stored in UTC; get returns it', async () => {
     const lead = await created(await api.post('/leads', { full_name: 'Call me' }), 'leads');
-    const activity = await created(await api.post('/activities', { activity_type: 'call', entity_type: 'lead', entity_id: lead.id, subject: 'Intro' }), 'activities');
+    const activity = await created(
+      await api.post('/activities', { activity_type: 'call', entity_type: 'lead', entity_id: lead.id, subject: 'Intro' }),
+      'activities',
+    );
     expect(activity).toEqual({
-      object: 'crm.activity', id: activity.id, created_at: clock.now().toISOString(), updated_at: clock.now().toISOString(),
-      activity_type: 'call', entity_type: 'lead', entity_id: lead.id, subject: 'Intro', body: null, occurred_at: clock.now().toISOString(),
+      object: 'crm.activity',
+      id: activity.id,
+      created_at: clock.now().toISOString(),
+      updated_at: clock.now().toISOString(),
+      activity_type: 'call',
+      entity_type: 'lead',
+      entity_id: lead.id,
+      subject: 'Intro',
+      body: null,
+      occurred_at: clock.now().toISOString(),
     });
     const later = await created(
-      await api.post('/activities', { activity_type: 'meeting', entity_type: 'lead', entity_id: lead.id, occurred_at: '2026-11-20T10:30:00+02:00' }),
+      await api.post('/activities', {
+        activity_type: 'meeting',
+        entity_type: 'lead',
+        entity_id: lead.id,
+        occurred_at: '2026-11-20T10:30:00+02:00',
+      }),
       'activities',
     );
     expect(later.occurred_at).toBe('2026-11-20T08:30:00.000Z');
@@ -238,7 +303,10 @@ describe('activities', () => {
 
   test('an activity cannot be changed: PATCH is 405 from the router', async () => {
     const lead = await created(await api.post('/leads', { full_name: 'Immutable' }), 'leads');
-    const activity = await created(await api.post('/activities', { activity_type: 'task', entity_type: 'lead', entity_id: lead.id }), 'activities');
+    const activity = await created(
+      await api.post('/activities', { activity_type: 'task', entity_type: 'lead', entity_id: lead.id }),
+      'activities',
+    );
     const res = await api.patch(`/activities/${activity.id}`, { subject: 'changed' });
     expectPartnerError(res, 405, 'method_not_allowed');
     expect(res.headers.get('allow')).toMatch(/GET/);
@@ -257,11 +325,31 @@ describe('read-only resources', () => {
   test('rows inserted through insertCrmRecord are listed and read, with defaults and their not-found codes', async () => {
     const part = { workspaceId: ws.id, environment: 'live' as const, now: clock.now() };
     const rows = {
-      invoices: await insertCrmRecord(platform.db, { ...part, resource: 'invoices', data: { number: 'INV-7', currency: 'EUR', amount_total: 1000, amount_due: 250, issued_on: '2026-11-01' } }),
-      quotations: await insertCrmRecord(platform.db, { ...part, resource: 'quotations', data: { number: 'Q-1', status: 'sent', currency: 'USD', amount_total: 99 } }),
-      payments: await insertCrmRecord(platform.db, { ...part, resource: 'payments', data: { amount: 250, currency: 'EUR', method: 'card', paid_at: '2026-11-02T12:00:00+01:00' } }),
-      products: await insertCrmRecord(platform.db, { ...part, resource: 'products', data: { name: 'Widget', unit_price: 500, currency: 'EUR' } }),
-      subscriptions: await insertCrmRecord(platform.db, { ...part, resource: 'subscriptions', data: { quantity: 3, currency: 'EUR', unit_price: 500 } }),
+      invoices: await insertCrmRecord(platform.db, {
+        ...part,
+        resource: 'invoices',
+        data: { number: 'INV-7', currency: 'EUR', amount_total: 1000, amount_due: 250, issued_on: '2026-11-01' },
+      }),
+      quotations: await insertCrmRecord(platform.db, {
+        ...part,
+        resource: 'quotations',
+        data: { number: 'Q-1', status: 'sent', currency: 'USD', amount_total: 99 },
+      }),
+      payments: await insertCrmRecord(platform.db, {
+        ...part,
+        resource: 'payments',
+        data: { amount: 250, currency: 'EUR', method: 'card', paid_at: '2026-11-02T12:00:00+01:00' },
+      }),
+      products: await insertCrmRecord(platform.db, {
+        ...part,
+        resource: 'products',
+        data: { name: 'Widget', unit_price: 500, currency: 'EUR' },
+      }),
+      subscriptions: await insertCrmRecord(platform.db, {
+        ...part,
+        resource: 'subscriptions',
+        data: { quantity: 3, currency: 'EUR', unit_price: 500 },
+      }),
     };
     expect(rows.invoices).toMatchObject({ object: 'crm.invoice', status: 'draft', amount_due: 250, company_id: null, due_on: null });
     expect(rows.payments).toMatchObject({ status: 'pending', paid_at: '2026-11-02T11:00:00.000Z', invoice_id: null });
@@ -282,8 +370,12 @@ describe('read-only resources', () => {
 
   test('insertCrmRecord refuses unknown fields and missing required ones', async () => {
     const part = { workspaceId: ws.id, environment: 'live' as const };
-    await expect(insertCrmRecord(platform.db, { ...part, resource: 'invoices', data: { number: 'X', currency: 'EUR', amount_total: 1 } })).rejects.toThrow(/amount_due/);
-    await expect(insertCrmRecord(platform.db, { ...part, resource: 'products', data: { name: 'X', colour: 'red' } })).rejects.toThrow(/colour/);
+    await expect(
+      insertCrmRecord(platform.db, { ...part, resource: 'invoices', data: { number: 'X', currency: 'EUR', amount_total: 1 } }),
+    ).rejects.toThrow(/amount_due/);
+    await expect(insertCrmRecord(platform.db, { ...part, resource: 'products', data: { name: 'X', colour: 'red' } })).rejects.toThrow(
+      /colour/,
+    );
   });
 });
 
@@ -298,11 +390,28 @@ describe('descriptive endpoints', () => {
     expect(res.body.object).toBe('list');
     expect(res.body.has_more).toBe(false);
     expect(res.body.next_cursor).toBeNull();
-    expect(res.body.data.map((r: { id: string }) => r.id)).toEqual(['leads', 'deals', 'contacts', 'companies', 'activities', 'invoices', 'quotations', 'payments', 'products', 'subscriptions']);
+    expect(res.body.data.map((r: { id: string }) => r.id)).toEqual([
+      'leads',
+      'deals',
+      'contacts',
+      'companies',
+      'activities',
+      'invoices',
+      'quotations',
+      'payments',
+      'products',
+      'subscriptions',
+    ]);
     const byId = Object.fromEntries(res.body.data.map((r: { id: string }) => [r.id, r]));
     expect(byId.leads).toEqual({
-      object: 'crm.resource', id: 'leads', path: `${crm}/leads`, record_object: 'crm.lead', writable: 'create_update',
-      read_scope: 'crm_leads:read', write_scope: 'crm_leads:write', status_filter: true,
+      object: 'crm.resource',
+      id: 'leads',
+      path: `${crm}/leads`,
+      record_object: 'crm.lead',
+      writable: 'create_update',
+      read_scope: 'crm_leads:read',
+      write_scope: 'crm_leads:write',
+      status_filter: true,
     });
     expect(byId.activities).toMatchObject({ writable: 'create_only', write_scope: 'crm_activities:write', status_filter: false });
     expect(byId.invoices).toMatchObject({ writable: 'read_only', read_scope: 'crm_invoices:read', write_scope: null, status_filter: true });
@@ -313,15 +422,31 @@ describe('descriptive endpoints', () => {
     expectStatus(res, 200);
     expect(res.body.object).toBe('scope_catalogue');
     expect(res.body.scopes).toHaveLength(scopeCatalogue.length);
-    expect(res.body.scopes).toContainEqual({ object: 'scope', id: 'crm_leads:write', group: 'crm_leads', action: 'write', description: 'Create and update leads' });
+    expect(res.body.scopes).toContainEqual({
+      object: 'scope',
+      id: 'crm_leads:write',
+      group: 'crm_leads',
+      action: 'write',
+      description: 'Create and update leads',
+    });
     expect(res.body.presets).toHaveLength(Object.keys(scopePresets).length);
-    expect(res.body.presets).toContainEqual({ object: 'scope_preset', id: 'CRM finance read', scopes: ['crm_invoices:read', 'crm_quotations:read', 'crm_payments:read'] });
+    expect(res.body.presets).toContainEqual({
+      object: 'scope_preset',
+      id: 'CRM finance read',
+      scopes: ['crm_invoices:read', 'crm_quotations:read', 'crm_payments:read'],
+    });
   });
 
-  test('_me returns the calling key\'s identity', async () => {
+  test("_me returns the calling key's identity", async () => {
     const key = await ws.key(['crm_leads:read', 'kb:read'], { environment: 'dev' });
     const res = await client(key.key).get('/_me');
     expectStatus(res, 200);
-    expect(res.body).toEqual({ object: 'crm.api_identity', tenant_id: ws.id, actor_type: 'api_key', key_prefix: key.prefix, scopes: ['crm_leads:read', 'kb:read'] });
+    expect(res.body).toEqual({
+      object: 'crm.api_identity',
+      tenant_id: ws.id,
+      actor_type: 'api_key',
+      key_prefix: key.prefix,
+      scopes: ['crm_leads:read', 'kb:read'],
+    });
   });
 });

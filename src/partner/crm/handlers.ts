@@ -11,14 +11,38 @@ import { CrmService, type ListQuery } from './service.js';
 import { identityView, resourceIndex, scopeCatalogueView } from './views.js';
 
 export type CrmOperationId =
-  | 'listCrmResources' | 'getScopeCatalogue' | 'getApiIdentity'
-  | 'listLeads' | 'getLead' | 'createLead' | 'updateLead'
-  | 'listDeals' | 'getDeal' | 'createDeal' | 'updateDeal'
-  | 'listContacts' | 'getContact' | 'createContact' | 'updateContact'
-  | 'listCompanies' | 'getCompany' | 'createCompany' | 'updateCompany'
-  | 'listActivities' | 'getActivity' | 'createActivity'
-  | 'listInvoices' | 'getInvoice' | 'listQuotations' | 'getQuotation' | 'listPayments' | 'getPayment'
-  | 'listProducts' | 'getProduct' | 'listSubscriptions' | 'getSubscription';
+  | 'listCrmResources'
+  | 'getScopeCatalogue'
+  | 'getApiIdentity'
+  | 'listLeads'
+  | 'getLead'
+  | 'createLead'
+  | 'updateLead'
+  | 'listDeals'
+  | 'getDeal'
+  | 'createDeal'
+  | 'updateDeal'
+  | 'listContacts'
+  | 'getContact'
+  | 'createContact'
+  | 'updateContact'
+  | 'listCompanies'
+  | 'getCompany'
+  | 'createCompany'
+  | 'updateCompany'
+  | 'listActivities'
+  | 'getActivity'
+  | 'createActivity'
+  | 'listInvoices'
+  | 'getInvoice'
+  | 'listQuotations'
+  | 'getQuotation'
+  | 'listPayments'
+  | 'getPayment'
+  | 'listProducts'
+  | 'getProduct'
+  | 'listSubscriptions'
+  | 'getSubscription';
 
 type Schemas = components['schemas'];
 
@@ -80,15 +104,34 @@ export function crmHandlers(deps: PartnerDeps): PartnerFeatureHandlers<CrmOperat
     async getApiIdentity(_input, ctx) {
       return { status: 200, body: identityView(keyOf(ctx)) };
     },
-    listLeads: leads.list, getLead: leads.get, createLead: leads.create, updateLead: leads.update,
-    listDeals: deals.list, getDeal: deals.get, createDeal: deals.create, updateDeal: deals.update,
-    listContacts: contacts.list, getContact: contacts.get, createContact: contacts.create, updateContact: contacts.update,
-    listCompanies: companies.list, getCompany: companies.get, createCompany: companies.create, updateCompany: companies.update,
-    listActivities: activities.list, getActivity: activities.get, createActivity: activities.create,
-    listInvoices: invoices.list, getInvoice: invoices.get,
-    listQuotations: quotations.list, getQuotation: quotations.get,
-    listPayments: payments.list, getPayment: payments.get,
-    listProducts: products.list, getProduct: products.get,
-    listSubscriptions: subscriptions.list, getSubscription: subscriptions.get,
+    listLeads: leads.list,
+    getLead: leads.get,
+    createLead: leads.create,
+    updateLead: leads.update,
+    listDeals: deals.list,
+    getDeal: deals.get,
+    createDeal: deals.create,
+    updateDeal: deals.update,
+    listContacts: contacts.list,
+    getContact: contacts.get,
+    createContact: contacts.create,
+    updateContact: contacts.update,
+    listCompanies: companies.list,
+    getCompany: companies.get,
+    createCompany: companies.create,
+    updateCompany: companies.update,
+    listActivities: activities.list,
+    getActivity: activities.get,
+    createActivity: activities.create,
+    listInvoices: invoices.list,
+    getInvoice: invoices.get,
+    listQuotations: quotations.list,
+    getQuotation: quotations.get,
+    listPayments: payments.list,
+    getPayment: payments.get,
+    listProducts: products.list,
+    getProduct: products.get,
+    listSubscriptions: subscriptions.list,
+    getSubscription: subscriptions.get,
   };
 }

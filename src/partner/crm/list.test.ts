@@ -80,14 +80,22 @@ test('seven leads with limit=3: three pages, newest first, no duplicates, the la
 test('a PATCHed status moves the record between filtered lists', async () => {
   const lead = (await post(key, '/leads', { full_name: 'Mover' })).body;
   expect((await get(key, '/leads?status=unqualified&limit=100')).body.data).toHaveLength(0);
-  const res = await call(base, 'PATCH', `${crm}/leads/${lead.id}`, { headers: { 'x-api-key': key, 'idempotency-key': randomUUID() }, body: { status: 'unqualified' } });
+  const res = await call(base, 'PATCH', `${crm}/leads/${lead.id}`, {
+    headers: { 'x-api-key': key, 'idempotency-key': randomUUID() },
+    body: { status: 'unqualified' },
+  });
   expect(res.status).toBe(200);
   expect((await get(key, '/leads?status=unqualified&limit=100')).body.data.map((l: { id: string }) => l.id)).toEqual([lead.id]);
 });
 
 test('default page size 50, maximum 100; limit outside 1..100 and an unknown status are 400', async () => {
   const part = { workspaceId: ws.id, environment: 'live' as const };
-  await insertCrmRecords(platform.db, part, 'products', Array.from({ length: 101 }, (_, i) => ({ name: `P${i}` })));
+  await insertCrmRecords(
+    platform.db,
+    part,
+    'products',
+    Array.from({ length: 101 }, (_, i) => ({ name: `P${i}` })),
+  );
   const first = await get(key, '/products');
   expect(first.body.data).toHaveLength(50);
   expect(first.body.has_more).toBe(true);

@@ -55,7 +55,11 @@ describe.each(crmResources.map((def) => [def.id, def] as const))('%s', (_id, def
 
   test('instant fields and the status field match the schema', () => {
     const props = schemas[schemaName(def)]!.properties!;
-    expect([...def.instantFields].sort()).toEqual(Object.keys(def.fields).filter((n) => isInstant(props[n]!)).sort());
+    expect([...def.instantFields].sort()).toEqual(
+      Object.keys(def.fields)
+        .filter((n) => isInstant(props[n]!))
+        .sort(),
+    );
     expect(def.statusField).toBe('status' in props ? 'status' : null);
     if (def.statusField) {
       const statusEnum = schemas[props.status!.$ref!.split('/').pop()!]!.enum!;
@@ -70,7 +74,11 @@ describe.each(crmResources.map((def) => [def.id, def] as const))('%s', (_id, def
       return;
     }
     expect(Object.keys(create!.properties!)).toEqual(Object.keys(def.fields));
-    expect((create!.required ?? []).slice().sort()).toEqual(Object.keys(def.fields).filter((n) => def.fields[n] === required).sort());
+    expect((create!.required ?? []).slice().sort()).toEqual(
+      Object.keys(def.fields)
+        .filter((n) => def.fields[n] === required)
+        .sort(),
+    );
     for (const [name, fallback] of Object.entries(def.fields)) {
       const prop = create!.properties![name]!;
       if (fallback === required || fallback === createdNow) continue;
@@ -101,6 +109,10 @@ describe.each(crmResources.map((def) => [def.id, def] as const))('%s', (_id, def
 });
 
 test('the registry covers every CRM record path of the spec and nothing else', () => {
-  const segments = new Set(Object.keys(paths).map((p) => /^\/api\/v1\/partner\/crm\/([a-z]+)$/.exec(p)?.[1]).filter((s): s is string => s !== undefined));
+  const segments = new Set(
+    Object.keys(paths)
+      .map((p) => /^\/api\/v1\/partner\/crm\/([a-z]+)$/.exec(p)?.[1])
+      .filter((s): s is string => s !== undefined),
+  );
   expect([...segments].sort()).toEqual(crmResources.map((d) => d.id).sort());
 });

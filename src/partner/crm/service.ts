@@ -6,7 +6,17 @@ import { crmRecordEvents } from '../../core/crm/events.js';
 import { emitAll, withEvents, type EventDeps } from '../../core/events/outbox.js';
 import type { Queryable } from '../../platform/db/queryable.js';
 import { partnerErrors } from '../errors.js';
-import { insertCrmRow, patchRow, renderRecord, resourcesOf, selectOne, selectPage, utcInstant, type CrmRecord, type Partition } from '../../core/crm/records.js';
+import {
+  insertCrmRow,
+  patchRow,
+  renderRecord,
+  resourcesOf,
+  selectOne,
+  selectPage,
+  utcInstant,
+  type CrmRecord,
+  type Partition,
+} from '../../core/crm/records.js';
 import { resourceDef, type ResourceDef, type ResourceId } from '../../core/crm/resources.js';
 
 export interface ListQuery {
@@ -106,7 +116,13 @@ export class CrmService {
    * workspace and environment; otherwise 400 naming the field. `merged` is the record as it will be, for
    * references whose resource another field chooses (activity.entity_type).
    */
-  private async checkReferences(db: Queryable, part: Partition, def: ResourceDef, written: Record<string, unknown>, merged: Record<string, unknown>): Promise<void> {
+  private async checkReferences(
+    db: Queryable,
+    part: Partition,
+    def: ResourceDef,
+    written: Record<string, unknown>,
+    merged: Record<string, unknown>,
+  ): Promise<void> {
     const wanted: Array<{ field: string; id: string; resource: ResourceId }> = [];
     for (const ref of def.references) {
       const touched = ref.field in written || ('byField' in ref && ref.byField in written);
@@ -116,7 +132,11 @@ export class CrmService {
       if (target) wanted.push({ field: ref.field, id: value.toLowerCase(), resource: target });
     }
     if (wanted.length === 0) return;
-    const found = await resourcesOf(db, part, wanted.map((w) => w.id));
+    const found = await resourcesOf(
+      db,
+      part,
+      wanted.map((w) => w.id),
+    );
     for (const w of wanted) {
       if (found.get(w.id) !== w.resource) {
         throw partnerErrors.badInput(`body.${w.field}`, `names no ${resourceDef(w.resource).object.slice(4)} of this workspace`);

@@ -8,7 +8,11 @@ export class LastUsedRecorder {
   private pending = new Map<string, Date>();
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly sql: SqlPool, private readonly clock: Clock, private readonly log: Logger) {}
+  constructor(
+    private readonly sql: SqlPool,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+  ) {}
 
   touch(keyId: string): void {
     this.pending.set(keyId, this.clock.now());

@@ -29,7 +29,11 @@ export interface RateDecision {
 export class RateLimiter {
   private readonly counter: FixedWindowCounter;
 
-  constructor(redis: Redis, private readonly limits: RateLimits, clock: Clock) {
+  constructor(
+    redis: Redis,
+    private readonly limits: RateLimits,
+    clock: Clock,
+  ) {
     this.counter = new FixedWindowCounter(
       redis,
       'partner:rate',
@@ -50,7 +54,8 @@ export class RateLimiter {
       remaining: Math.max(0, Math.min(perMinute - minute.count, perDay - day.count)),
       reset: minute.resetIn,
     };
-    if (refusal) decision.refusal = { window: refusal.window.name === 'd' ? 'day' : 'minute', limit: refusal.limit, retryAfter: refusal.retryAfter };
+    if (refusal)
+      decision.refusal = { window: refusal.window.name === 'd' ? 'day' : 'minute', limit: refusal.limit, retryAfter: refusal.retryAfter };
     return decision;
   }
 }

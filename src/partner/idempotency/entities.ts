@@ -13,8 +13,6 @@ export const IdempotencyKeyEntity = defineEntity({
     responseBody: p.json<unknown>().fieldName('response_body').nullable(),
     createdAt: p.datetime().fieldName('created_at').defaultRaw('now()'),
   },
-  indexes: [
-    { name: 'idempotency_keys_created', properties: ['createdAt'] },
-  ],
+  indexes: [{ name: 'idempotency_keys_created', properties: ['createdAt'] }],
 });
 export type IdempotencyKey = InferEntity<typeof IdempotencyKeyEntity>;

@@ -25,7 +25,13 @@ export function sortedJson(value: unknown): string {
     } else if (v !== null && typeof v === 'object') {
       const obj = v as Record<string, unknown>;
       // The order JSON.stringify gives an object built from the sorted keys: integer-like keys first, ascending.
-      const keys = Object.keys(Object.fromEntries(Object.keys(obj).sort().map((k) => [k, 0]))).filter((k) => obj[k] !== undefined);
+      const keys = Object.keys(
+        Object.fromEntries(
+          Object.keys(obj)
+            .sort()
+            .map((k) => [k, 0]),
+        ),
+      ).filter((k) => obj[k] !== undefined);
       const parts: Array<{ value: unknown } | string> = ['{'];
       keys.forEach((k, i) => parts.push(`${i > 0 ? ',' : ''}${JSON.stringify(k)}:`, { value: obj[k] }));
       parts.push('}');

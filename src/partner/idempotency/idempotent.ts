@@ -27,7 +27,9 @@ export function idempotent<H>(handler: H, store: IdempotencyStore, afterCommit: 
     const scopedKey = `${ctx.key.environment}:${idem.key}`;
     // Work a handler left for after the commit (cache invalidations) is done before the answer goes out.
     const committed: Array<() => Promise<void>> = [];
-    const result = await store.run(ctx.key.workspaceId, scopedKey, idem.fingerprint, (tx) => inner(input, { ...ctx, db: tx, afterCommit: (work) => committed.push(work) }));
+    const result = await store.run(ctx.key.workspaceId, scopedKey, idem.fingerprint, (tx) =>
+      inner(input, { ...ctx, db: tx, afterCommit: (work) => committed.push(work) }),
+    );
     for (const work of committed) await work();
     afterCommit();
     return result;

@@ -22,10 +22,18 @@ interface Row {
 }
 
 export class IdempotencyStore {
-  constructor(private readonly sql: SqlPool, private readonly clock: Clock) {}
+  constructor(
+    private readonly sql: SqlPool,
+    private readonly clock: Clock,
+  ) {}
 
   /** Runs `work` once per (workspace, key) and content within 24 hours; replays its response afterwards. */
-  async run<R extends StoredResponse>(workspaceId: string, key: string, fingerprint: Buffer, work: (tx: SqlClient) => Promise<R>): Promise<R> {
+  async run<R extends StoredResponse>(
+    workspaceId: string,
+    key: string,
+    fingerprint: Buffer,
+    work: (tx: SqlClient) => Promise<R>,
+  ): Promise<R> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const client = await this.sql.connect();
       let open = false;
@@ -55,7 +63,11 @@ export class IdempotencyStore {
         const row = rows[0];
         if (row && row.created_at.getTime() <= now.getTime() - idempotencyWindowMs) {
           // Older than 24 hours: the key is free again.
-          await client.query('delete from idempotency_keys where workspace_id = $1 and idempotency_key = $2 and created_at = $3', [workspaceId, key, row.created_at]);
+          await client.query('delete from idempotency_keys where workspace_id = $1 and idempotency_key = $2 and created_at = $3', [
+            workspaceId,
+            key,
+            row.created_at,
+          ]);
           await client.query('commit');
           open = false;
           continue;

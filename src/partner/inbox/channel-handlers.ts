@@ -8,7 +8,8 @@ import { inboxBasePath, partitionOf } from './handlers.js';
 import { afterIdOf, defaultLimit, idPage } from '../paging.js';
 import { channelObject } from './views.js';
 
-export type ChannelOperationId = 'listInboxChannels' | 'createInboxChannel' | 'getInboxChannel' | 'updateInboxChannel' | 'deleteInboxChannel';
+export type ChannelOperationId =
+  'listInboxChannels' | 'createInboxChannel' | 'getInboxChannel' | 'updateInboxChannel' | 'deleteInboxChannel';
 
 export function channelHandlers(deps: PartnerDeps): PartnerFeatureHandlers<ChannelOperationId> {
   const channels = new ChannelStore(deps.sql, partnerInboxErrors);

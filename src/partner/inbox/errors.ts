@@ -7,5 +7,6 @@ export const partnerInboxErrors: InboxErrorFactory = {
   conversationNotFound: () => partnerErrors.notFound('conversation_not_found', 'The conversation'),
   messageNotFound: () => partnerErrors.notFound('message_not_found', 'The message'),
   channelNotFound: () => partnerErrors.notFound('channel_not_found', 'The channel'),
-  conversationClosed: () => partnerErrors.conflict('conversation_closed', 'The conversation is closed; reopen it (PATCH status open) before sending.'),
+  conversationClosed: () =>
+    partnerErrors.conflict('conversation_closed', 'The conversation is closed; reopen it (PATCH status open) before sending.'),
 };

@@ -14,8 +14,13 @@ import { conversationObject, messageObject } from './views.js';
 export const inboxBasePath = '/api/v1/inbox';
 
 export type InboxOperationId =
-  | 'listInboxConversations' | 'getInboxConversation' | 'updateInboxConversation'
-  | 'listInboxConversationMessages' | 'sendInboxMessage' | 'listInboxMessages' | 'getInboxMessage';
+  | 'listInboxConversations'
+  | 'getInboxConversation'
+  | 'updateInboxConversation'
+  | 'listInboxConversationMessages'
+  | 'sendInboxMessage'
+  | 'listInboxMessages'
+  | 'getInboxMessage';
 
 export function partitionOf(ctx: PartnerContext): Partition {
   const key = keyOf(ctx);
@@ -49,7 +54,9 @@ export function inboxHandlers(deps: PartnerDeps): PartnerFeatureHandlers<InboxOp
     },
     async sendInboxMessage({ params, body }, ctx) {
       const message = messageObject(
-        await messages.create(ctx.db, partitionOf(ctx), params.id, { direction: 'outbound', ...body }, () => partnerInboxErrors.conversationNotFound()),
+        await messages.create(ctx.db, partitionOf(ctx), params.id, { direction: 'outbound', ...body }, () =>
+          partnerInboxErrors.conversationNotFound(),
+        ),
       );
       return { status: 201, body: message, location: `${inboxBasePath}/messages/${message.id}` };
     },

@@ -36,9 +36,12 @@ async function member(): Promise<string> {
 }
 
 const events = async (workspaceId: string) =>
-  (await platform.db.query("select payload->'envelope'->>'event' as event from outbox where topic = 'svc.event' and payload->'envelope'->>'workspace_id' = $1 order by id", [workspaceId])).rows.map(
-    (r: { event: string }) => r.event,
-  );
+  (
+    await platform.db.query(
+      "select payload->'envelope'->>'event' as event from outbox where topic = 'svc.event' and payload->'envelope'->>'workspace_id' = $1 order by id",
+      [workspaceId],
+    )
+  ).rows.map((r: { event: string }) => r.event);
 
 beforeAll(async () => {
   platform = await startTestPlatform({ services: ['partner'] }, clock);
@@ -53,13 +56,23 @@ afterAll(async () => {
 describe('conversations', () => {
   test('list newest first with filters, cursors bound to the list; get; another workspace or environment sees none of them', async () => {
     const older = await insertConversation(platform.db, { workspaceId: ws.id, channel: 'email' });
-    const newer = await insertConversation(platform.db, { workspaceId: ws.id, channel: 'whatsapp', status: 'closed', closedAt: new Date() });
+    const newer = await insertConversation(platform.db, {
+      workspaceId: ws.id,
+      channel: 'whatsapp',
+      status: 'closed',
+      closedAt: new Date(),
+    });
     await insertConversation(platform.db, { workspaceId: ws.id, environment: 'test' });
     await insertConversation(platform.db, { workspaceId: otherWs.id });
 
     const first = await req('GET', '/conversations?limit=1', full);
     expectStatus(first, 200);
-    expect(first.body).toEqual({ object: 'list', data: [expect.objectContaining({ object: 'inbox.conversation', id: newer, channel: 'whatsapp', status: 'closed' })], has_more: true, next_cursor: expect.any(String) });
+    expect(first.body).toEqual({
+      object: 'list',
+      data: [expect.objectContaining({ object: 'inbox.conversation', id: newer, channel: 'whatsapp', status: 'closed' })],
+      has_more: true,
+      next_cursor: expect.any(String),
+    });
     const second = await req('GET', `/conversations?limit=1&cursor=${encodeURIComponent(first.body.next_cursor)}`, full);
     expect(second.body.data.map((c: { id: string }) => c.id)).toEqual([older]);
     expect(second.body.has_more).toBe(false);
@@ -70,14 +83,27 @@ describe('conversations', () => {
 
     const got = await req('GET', `/conversations/${older}`, full);
     expect(got.body).toEqual({
-      object: 'inbox.conversation', id: older, channel: 'email', subject: 'Order question', contact_id: null, customer_handle: 'customer@example.com',
-      status: 'open', assignee_id: null, last_message_at: null, first_response_at: null, closed_at: null, created_at: expect.any(String), updated_at: expect.any(String),
+      object: 'inbox.conversation',
+      id: older,
+      channel: 'email',
+      subject: 'Order question',
+      contact_id: null,
+      customer_handle: 'customer@example.com',
+      status: 'open',
+      assignee_id: null,
+      last_message_at: null,
+      first_response_at: null,
+      closed_at: null,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
 
     // A messages cursor does not page conversations.
     await insertConversation(platform.db, { workspaceId: ws.id, inbound: ['a', 'b'] });
     const foreign = await req('GET', '/messages?limit=1', full);
-    expectPartnerError(await req('GET', `/conversations?cursor=${encodeURIComponent(foreign.body.next_cursor)}`, full), 400, 'bad_input', { field: 'query.cursor' });
+    expectPartnerError(await req('GET', `/conversations?cursor=${encodeURIComponent(foreign.body.next_cursor)}`, full), 400, 'bad_input', {
+      field: 'query.cursor',
+    });
 
     const otherKey = (await otherWs.key(['conversations:read'])).key;
     expectPartnerError(await req('GET', `/conversations/${older}`, otherKey), 404, 'conversation_not_found');
@@ -102,14 +128,21 @@ describe('conversations', () => {
     expect((await req('PATCH', `/conversations/${id}`, full, { status: 'closed' })).body.status).toBe('closed');
     const reopened = await req('PATCH', `/conversations/${id}`, full, { status: 'open', assignee_id: null });
     expect(reopened.body).toMatchObject({ status: 'open', closed_at: null, assignee_id: null });
-    expect((await events(ws.id)).slice(before)).toEqual(['conversation.assigned', 'conversation.closed', 'conversation.assigned', 'conversation.reopened']);
+    expect((await events(ws.id)).slice(before)).toEqual([
+      'conversation.assigned',
+      'conversation.closed',
+      'conversation.assigned',
+      'conversation.reopened',
+    ]);
   });
 
-  test('bad input changes nothing: a non-member assignee, an unknown field or status, another workspace\'s conversation', async () => {
+  test("bad input changes nothing: a non-member assignee, an unknown field or status, another workspace's conversation", async () => {
     const id = await insertConversation(platform.db, { workspaceId: ws.id });
     const outsider = await (await platform.tenant()).account();
     const before = (await events(ws.id)).length;
-    expectPartnerError(await req('PATCH', `/conversations/${id}`, full, { assignee_id: outsider.id, status: 'closed' }), 400, 'bad_input', { field: 'body.assignee_id' });
+    expectPartnerError(await req('PATCH', `/conversations/${id}`, full, { assignee_id: outsider.id, status: 'closed' }), 400, 'bad_input', {
+      field: 'body.assignee_id',
+    });
     expectPartnerError(await req('PATCH', `/conversations/${id}`, full, { status: 'archived' }), 400, 'bad_input');
     expectPartnerError(await req('PATCH', `/conversations/${id}`, full, { subject: 'x' }), 400, 'bad_input');
     expectPartnerError(await req('PATCH', `/conversations/${randomUUID()}`, full, { status: 'closed' }), 404, 'conversation_not_found');
@@ -125,12 +158,23 @@ describe('messages', () => {
     const before = (await events(ws.id)).length;
     const sent = await req('POST', `/conversations/${id}/messages`, full, { text: '  On its way.  ', author_id: agent });
     expectStatus(sent, 201);
-    expect(sent.body).toEqual({ object: 'inbox.message', id: expect.any(String), conversation_id: id, direction: 'outbound', text: 'On its way.', author_id: agent, created_at: clock.now().toISOString() });
+    expect(sent.body).toEqual({
+      object: 'inbox.message',
+      id: expect.any(String),
+      conversation_id: id,
+      direction: 'outbound',
+      text: 'On its way.',
+      author_id: agent,
+      created_at: clock.now().toISOString(),
+    });
     expect(sent.headers.get('location')).toBe(`${inbox}/messages/${sent.body.id}`);
     const firstResponse = clock.now().toISOString();
     clock.advance(60_000);
     await req('POST', `/conversations/${id}/messages`, full, { text: 'Tracking: 123' });
-    expect((await req('GET', `/conversations/${id}`, full)).body).toMatchObject({ first_response_at: firstResponse, last_message_at: clock.now().toISOString() });
+    expect((await req('GET', `/conversations/${id}`, full)).body).toMatchObject({
+      first_response_at: firstResponse,
+      last_message_at: clock.now().toISOString(),
+    });
     expect((await events(ws.id)).slice(before)).toEqual(['message.sent', 'message.sent']);
 
     const thread = await req('GET', `/conversations/${id}/messages?limit=2`, full);
@@ -143,18 +187,33 @@ describe('messages', () => {
     expect((await req('GET', `/messages/${sent.body.id}`, full)).body).toEqual(sent.body);
     // A thread's cursor opens only that thread.
     const other = await insertConversation(platform.db, { workspaceId: ws.id });
-    expectPartnerError(await req('GET', `/conversations/${other}/messages?cursor=${encodeURIComponent(thread.body.next_cursor)}`, full), 400, 'bad_input', { field: 'query.cursor' });
+    expectPartnerError(
+      await req('GET', `/conversations/${other}/messages?cursor=${encodeURIComponent(thread.body.next_cursor)}`, full),
+      400,
+      'bad_input',
+      { field: 'query.cursor' },
+    );
   });
 
   test('a closed conversation refuses a reply (409 conversation_closed); unknown conversation 404; a non-member author 400; nothing is written', async () => {
     const closed = await insertConversation(platform.db, { workspaceId: ws.id, status: 'closed', closedAt: new Date() });
     const outsider = await (await platform.tenant()).account();
-    const count = async () => Number((await platform.db.query('select count(*) as n from inbox_messages where workspace_id = $1', [ws.id])).rows[0].n);
+    const count = async () =>
+      Number((await platform.db.query('select count(*) as n from inbox_messages where workspace_id = $1', [ws.id])).rows[0].n);
     const before = await count();
     expectPartnerError(await req('POST', `/conversations/${closed}/messages`, full, { text: 'hello' }), 409, 'conversation_closed');
-    expectPartnerError(await req('POST', `/conversations/${randomUUID()}/messages`, full, { text: 'hello' }), 404, 'conversation_not_found');
+    expectPartnerError(
+      await req('POST', `/conversations/${randomUUID()}/messages`, full, { text: 'hello' }),
+      404,
+      'conversation_not_found',
+    );
     const open = await insertConversation(platform.db, { workspaceId: ws.id });
-    expectPartnerError(await req('POST', `/conversations/${open}/messages`, full, { text: 'hello', author_id: outsider.id }), 400, 'bad_input', { field: 'body.author_id' });
+    expectPartnerError(
+      await req('POST', `/conversations/${open}/messages`, full, { text: 'hello', author_id: outsider.id }),
+      400,
+      'bad_input',
+      { field: 'body.author_id' },
+    );
     expectPartnerError(await req('POST', `/conversations/${open}/messages`, full, { text: '   ' }), 400, 'bad_input');
     expectPartnerError(await req('POST', `/conversations/${open}/messages`, full, { text: 'x', direction: 'inbound' }), 400, 'bad_input');
     expectPartnerError(await req('GET', `/conversations/${randomUUID()}/messages`, full), 404, 'conversation_not_found');
@@ -167,7 +226,15 @@ describe('channels', () => {
   test('create, list, get, rename, pause and delete; the kind is fixed; another environment sees none of them', async () => {
     const created = await req('POST', '/channels', full, { kind: 'whatsapp', name: ' Support line ' });
     expectStatus(created, 201);
-    expect(created.body).toEqual({ object: 'inbox.channel', id: expect.any(String), kind: 'whatsapp', name: 'Support line', status: 'active', created_at: clock.now().toISOString(), updated_at: clock.now().toISOString() });
+    expect(created.body).toEqual({
+      object: 'inbox.channel',
+      id: expect.any(String),
+      kind: 'whatsapp',
+      name: 'Support line',
+      status: 'active',
+      created_at: clock.now().toISOString(),
+      updated_at: clock.now().toISOString(),
+    });
     expect(created.headers.get('location')).toBe(`${inbox}/channels/${created.body.id}`);
     const id = created.body.id;
     clock.advance(1000);
@@ -200,7 +267,9 @@ describe('channels', () => {
 
 describe('scopes', () => {
   test('every operation under /api/v1/inbox and /api/v1/reports names a scope of the catalogue', async () => {
-    const spec = (await loadSpecification('partner')) as { paths: Record<string, Record<string, { operationId: string; 'x-required-scope'?: string }>> };
+    const spec = (await loadSpecification('partner')) as {
+      paths: Record<string, Record<string, { operationId: string; 'x-required-scope'?: string }>>;
+    };
     const named = Object.entries(spec.paths)
       .filter(([path]) => path.startsWith(`${inbox}/`) || path.startsWith('/api/v1/reports/'))
       .flatMap(([, item]) => Object.values(item).map((op) => ({ op: op.operationId, scope: op['x-required-scope'] ?? null })));
@@ -209,7 +278,11 @@ describe('scopes', () => {
   });
 
   // Each operation with the scope it needs, a request it accepts, and the status of that request.
-  const operations: Array<{ scope: string; call: (key: string, conversation: string, channel: string) => Promise<{ status: number; body: any; headers: Headers }>; ok: number }> = [
+  const operations: Array<{
+    scope: string;
+    call: (key: string, conversation: string, channel: string) => Promise<{ status: number; body: any; headers: Headers }>;
+    ok: number;
+  }> = [
     { scope: 'conversations:read', call: (k) => req('GET', '/conversations', k), ok: 200 },
     { scope: 'conversations:read', call: (k, c) => req('GET', `/conversations/${c}`, k), ok: 200 },
     { scope: 'conversations:write', call: (k, c) => req('PATCH', `/conversations/${c}`, k, { status: 'open' }), ok: 200 },
@@ -225,7 +298,16 @@ describe('scopes', () => {
   test('every operation needs its scope (403 scope_required naming it) and passes with it or with group:*', async () => {
     const conversation = await insertConversation(platform.db, { workspaceId: ws.id });
     const channel = (await req('POST', '/channels', full, { kind: 'email', name: 'Mail' })).body.id;
-    const everyOther = (scope: string) => ['conversations:read', 'conversations:write', 'messages:read', 'messages:send', 'channels:read', 'channels:manage', 'crm_leads:*'].filter((s) => s !== scope);
+    const everyOther = (scope: string) =>
+      [
+        'conversations:read',
+        'conversations:write',
+        'messages:read',
+        'messages:send',
+        'channels:read',
+        'channels:manage',
+        'crm_leads:*',
+      ].filter((s) => s !== scope);
     for (const op of operations) {
       const without = (await ws.key(everyOther(op.scope))).key;
       expectPartnerError(await op.call(without, conversation, channel), 403, 'scope_required', { scope: op.scope });

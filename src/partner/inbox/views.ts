@@ -41,5 +41,13 @@ export function messageObject(r: MessageRow): MessageObject {
 }
 
 export function channelObject(r: ChannelRow): ChannelObject {
-  return { object: 'inbox.channel', id: r.id, kind: r.kind, name: r.name, status: r.status, created_at: r.created_at.toISOString(), updated_at: r.updated_at.toISOString() };
+  return {
+    object: 'inbox.channel',
+    id: r.id,
+    kind: r.kind,
+    name: r.name,
+    status: r.status,
+    created_at: r.created_at.toISOString(),
+    updated_at: r.updated_at.toISOString(),
+  };
 }

@@ -107,7 +107,11 @@ export class ArticleStore {
   async delete(db: Runner, part: Partition, id: string): Promise<void> {
     const deleted = await affected(
       db,
-      partnerDb.deleteFrom('kb_articles').where('workspace_id', '=', part.workspaceId).where('environment', '=', part.environment).where('id', '=', id),
+      partnerDb
+        .deleteFrom('kb_articles')
+        .where('workspace_id', '=', part.workspaceId)
+        .where('environment', '=', part.environment)
+        .where('id', '=', id),
     );
     if (deleted !== 1) throw articleNotFound();
   }
@@ -115,7 +119,12 @@ export class ArticleStore {
   /** The ids among `ids` that are articles of the partition. */
   async existing(db: Runner, part: Partition, ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const found = await rows(db, inPartition(part).select('id').where('id', '=', sql<string>`any(${ids}::uuid[])`));
+    const found = await rows(
+      db,
+      inPartition(part)
+        .select('id')
+        .where('id', '=', sql<string>`any(${ids}::uuid[])`),
+    );
     return new Set(found.map((r) => r.id));
   }
 }

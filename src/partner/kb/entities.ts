@@ -23,7 +23,8 @@ export const KbArticleEntity = defineEntity({
     },
     {
       name: 'kb_articles_search',
-      expression: "CREATE INDEX kb_articles_search ON kb_articles USING gin (to_tsvector('simple'::regconfig, ((title || ' '::text) || body)))",
+      expression:
+        "CREATE INDEX kb_articles_search ON kb_articles USING gin (to_tsvector('simple'::regconfig, ((title || ' '::text) || body)))",
     },
   ],
   checks: [

@@ -8,7 +8,8 @@ import { partitionOf } from '../partition.js';
 import { ArticleStore, articlePath, renderArticle } from './articles.js';
 import { searchArticles } from './search.js';
 
-export type KbOperationId = 'listKbArticles' | 'createKbArticle' | 'getKbArticle' | 'updateKbArticle' | 'deleteKbArticle' | 'searchKbArticles';
+export type KbOperationId =
+  'listKbArticles' | 'createKbArticle' | 'getKbArticle' | 'updateKbArticle' | 'deleteKbArticle' | 'searchKbArticles';
 
 type ArticleMatch = components['schemas']['Kb.ArticleMatch'];
 
@@ -18,7 +19,8 @@ const searchList = (q: string, tag: string | undefined) => `kb_search:${tag ?? '
 function searchOffset(q: string, tag: string | undefined, raw: string | undefined): number {
   if (raw === undefined) return 0;
   const offset = cursorInt(decodeCursor(raw, searchList(q, tag))?.o);
-  if (offset === null) throw partnerErrors.badInput('query.cursor', 'is not a cursor this search returned; pass next_cursor back with the same q and tag');
+  if (offset === null)
+    throw partnerErrors.badInput('query.cursor', 'is not a cursor this search returned; pass next_cursor back with the same q and tag');
   return offset;
 }
 
@@ -47,10 +49,17 @@ export function kbHandlers(deps: PartnerDeps): PartnerFeatureHandlers<KbOperatio
       const offset = searchOffset(query.q, query.tag, query.cursor);
       const matches = await searchArticles(ctx.db, partitionOf(ctx), query.q, { tag: query.tag }, limit + 1, offset);
       const hasMore = matches.length > limit;
-      const data: ArticleMatch[] = matches.slice(0, limit).map((m) => ({ object: 'kb.search_result', article: renderArticle(m.row), rank: m.rank, excerpt: m.excerpt }));
+      const data: ArticleMatch[] = matches
+        .slice(0, limit)
+        .map((m) => ({ object: 'kb.search_result', article: renderArticle(m.row), rank: m.rank, excerpt: m.excerpt }));
       return {
         status: 200,
-        body: { object: 'list', data, has_more: hasMore, next_cursor: hasMore ? encodeCursor({ o: offset + limit }, searchList(query.q, query.tag)) : null },
+        body: {
+          object: 'list',
+          data,
+          has_more: hasMore,
+          next_cursor: hasMore ? encodeCursor({ o: offset + limit }, searchList(query.q, query.tag)) : null,
+        },
       };
     },
   };

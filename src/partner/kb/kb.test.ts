@@ -35,7 +35,11 @@ afterAll(async () => {
 });
 
 test('create, get, update and delete an article', async () => {
-  const article = await create(api, { title: '  Opening hours ', body: 'We are open Monday to Friday.', tags: ['hours', 'store', 'hours'] });
+  const article = await create(api, {
+    title: '  Opening hours ',
+    body: 'We are open Monday to Friday.',
+    tags: ['hours', 'store', 'hours'],
+  });
   expect(article).toEqual({
     object: 'kb.article',
     id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -63,7 +67,9 @@ test('create, get, update and delete an article', async () => {
 test('bad input is 400 bad_input naming the field and writes nothing', async () => {
   const before = await articleCount(ws.id);
   expectPartnerError(await api.post(`${kb}/articles`, { title: 'No body' }), 400, 'bad_input');
-  expectPartnerError(await api.post(`${kb}/articles`, { title: 'T', body: 'B', tags: ['Not A Tag'] }), 400, 'bad_input', { field: 'body.tags.0' });
+  expectPartnerError(await api.post(`${kb}/articles`, { title: 'T', body: 'B', tags: ['Not A Tag'] }), 400, 'bad_input', {
+    field: 'body.tags.0',
+  });
   expectPartnerError(await api.post(`${kb}/articles`, { title: 'T', body: 'B', colour: 'red' }), 400, 'bad_input');
   expectPartnerError(await api.post(`${kb}/articles`, { title: '   ', body: 'B' }), 400, 'bad_input');
   expect(await articleCount(ws.id)).toBe(before);
@@ -99,7 +105,8 @@ test('lists: newest first, a tag filter, cursor paging, and each workspace and e
   const own = await testWorkspace(platform);
   const client = partnerKeyClient(platform.partnerUrl, (await own.key(['kb:*'])).key);
   const made = [];
-  for (let i = 0; i < 5; i++) made.push(await create(client, { title: `Article ${i}`, body: `Body ${i}`, tags: i % 2 === 0 ? ['even'] : [] }));
+  for (let i = 0; i < 5; i++)
+    made.push(await create(client, { title: `Article ${i}`, body: `Body ${i}`, tags: i % 2 === 0 ? ['even'] : [] }));
   const first = await client.get(`${kb}/articles?limit=2`);
   expect(first.body.data.map((a: any) => a.id)).toEqual([made[4].id, made[3].id]);
   expect(first.body.has_more).toBe(true);
@@ -129,7 +136,10 @@ describe('search', () => {
       body: 'A refund is paid to the original card within five days. Refund requests need the order number. Our shop also sells gift cards.',
       tags: ['billing'],
     });
-    shipping = await create(searcher, { title: 'Shipping', body: 'Parcels leave the warehouse every morning; a refund of shipping costs is possible.' });
+    shipping = await create(searcher, {
+      title: 'Shipping',
+      body: 'Parcels leave the warehouse every morning; a refund of shipping costs is possible.',
+    });
     await create(searcher, { title: 'Passwords', body: 'Reset your password from the sign-in page.' });
   });
 
@@ -146,9 +156,13 @@ describe('search', () => {
   });
 
   test('every word must occur; case and language do not matter; a tag narrows; nothing found is an empty list', async () => {
-    expect((await searcher.get(`${kb}/search?q=${encodeURIComponent('REFUND order')}`)).body.data.map((m: any) => m.article.id)).toEqual([refunds.id]);
+    expect((await searcher.get(`${kb}/search?q=${encodeURIComponent('REFUND order')}`)).body.data.map((m: any) => m.article.id)).toEqual([
+      refunds.id,
+    ]);
     expect((await searcher.get(`${kb}/search?q=refund&tag=billing`)).body.data.map((m: any) => m.article.id)).toEqual([refunds.id]);
-    expect((await searcher.get(`${kb}/search?q=${encodeURIComponent('refund -order')}`)).body.data.map((m: any) => m.article.id)).toEqual([shipping.id]);
+    expect((await searcher.get(`${kb}/search?q=${encodeURIComponent('refund -order')}`)).body.data.map((m: any) => m.article.id)).toEqual([
+      shipping.id,
+    ]);
     expect((await searcher.get(`${kb}/search?q=unicorns`)).body).toEqual({ object: 'list', data: [], has_more: false, next_cursor: null });
     // Operators-only or odd input is no error: websearch syntax never fails.
     expectStatus(await searcher.get(`${kb}/search?q=${encodeURIComponent('" & | ! (')}`), 200);
@@ -161,7 +175,9 @@ describe('search', () => {
     const next = await searcher.get(`${kb}/search?q=refund&limit=1&cursor=${page.body.next_cursor}`);
     expect(next.body.data.map((m: any) => m.article.id)).toEqual([shipping.id]);
     expect(next.body.has_more).toBe(false);
-    expectPartnerError(await searcher.get(`${kb}/search?q=shipping&limit=1&cursor=${page.body.next_cursor}`), 400, 'bad_input', { field: 'query.cursor' });
+    expectPartnerError(await searcher.get(`${kb}/search?q=shipping&limit=1&cursor=${page.body.next_cursor}`), 400, 'bad_input', {
+      field: 'query.cursor',
+    });
   });
 
   test('an article changed or deleted is searched as it now is', async () => {

@@ -14,7 +14,10 @@ let agentId: string;
 
 /** A key made through the administration API with the preset's name, as the settings page does. */
 async function presetKey(preset: string): Promise<PartnerKeyClient> {
-  const res = await call(platform.partnerUrl, 'POST', `/api/v1/workspaces/${ws.id}/api-keys`, { token: ws.owner.token, body: { name: preset, preset } });
+  const res = await call(platform.partnerUrl, 'POST', `/api/v1/workspaces/${ws.id}/api-keys`, {
+    token: ws.owner.token,
+    body: { name: preset, preset },
+  });
   expectStatus(res, 201);
   expect(res.body.scopes).toEqual(scopePresets[preset]);
   return partnerKeyClient(platform.partnerUrl, res.body.key);
@@ -59,7 +62,9 @@ test('KB read: lists, reads and searches articles; writing, AI and agents are ou
   expect(found.body.data.map((m: { article: { id: string } }) => m.article.id)).toEqual([article.id]);
 
   expectPartnerError(await key.post('/api/v1/inbox/kb/articles', { title: 'T', body: 'B' }), 403, 'scope_required', { scope: 'kb:write' });
-  expectPartnerError(await key.patch(`/api/v1/inbox/kb/articles/${article.id}`, { title: 'T' }), 403, 'scope_required', { scope: 'kb:write' });
+  expectPartnerError(await key.patch(`/api/v1/inbox/kb/articles/${article.id}`, { title: 'T' }), 403, 'scope_required', {
+    scope: 'kb:write',
+  });
   expectPartnerError(await key.delete(`/api/v1/inbox/kb/articles/${article.id}`), 403, 'scope_required', { scope: 'kb:write' });
   expectPartnerError(await key.get('/api/v1/inbox/ai/settings'), 403, 'scope_required', { scope: 'ai:read' });
   expectPartnerError(await key.post('/api/v1/inbox/ai/suggestions', { text: 'refund' }), 403, 'scope_required', { scope: 'ai:invoke' });

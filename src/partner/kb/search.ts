@@ -31,7 +31,14 @@ export interface ArticleFilter {
  * Articles matching `query` (websearch_to_tsquery syntax, which never fails on odd input), best first.
  * `offset` pages through the ranking.
  */
-export async function searchArticles(db: Runner, part: Partition, query: string, filter: ArticleFilter, limit: number, offset = 0): Promise<Match[]> {
+export async function searchArticles(
+  db: Runner,
+  part: Partition,
+  query: string,
+  filter: ArticleFilter,
+  limit: number,
+  offset = 0,
+): Promise<Match[]> {
   const restricted = (filter.tags?.length ?? 0) > 0 || (filter.ids?.length ?? 0) > 0;
   // The ranked page first; the excerpt, the costly part, only for its rows.
   const ranked = partnerDb

@@ -24,12 +24,19 @@ export function reportHandlers(deps: PartnerDeps): PartnerFeatureHandlers<'getIn
       const from = dayOf('query.from', query.from);
       const to = dayOf('query.to', query.to);
       if (to < from) throw partnerErrors.badInput('query.to', 'is before query.from');
-      if ((to - from) / 86_400_000 + 1 > maxReportDays) throw partnerErrors.badInput('query.to', `is more than ${maxReportDays} days after query.from`);
+      if ((to - from) / 86_400_000 + 1 > maxReportDays)
+        throw partnerErrors.badInput('query.to', `is more than ${maxReportDays} days after query.from`);
       const key = keyOf(ctx);
       const rows = await inboxReport(deps.sql, { workspaceId: key.workspaceId, environment: key.environment }, query);
       return {
         status: 200,
-        body: { object: 'inbox.report', from: query.from, to: query.to, channel: query.channel ?? null, data: rows.map((r) => ({ object: 'inbox.report_row' as const, ...r })) },
+        body: {
+          object: 'inbox.report',
+          from: query.from,
+          to: query.to,
+          channel: query.channel ?? null,
+          data: rows.map((r) => ({ object: 'inbox.report_row' as const, ...r })),
+        },
       };
     },
   };

@@ -35,42 +35,98 @@ let ws: TestWorkspace;
 let world: World;
 
 const send = (method: string, path: string, key: string, body?: unknown) =>
-  call(platform.partnerUrl, method, path, { headers: keyHeaders(key, method === 'GET' ? undefined : randomUUID()), ...(body !== undefined ? { body } : {}) });
+  call(platform.partnerUrl, method, path, {
+    headers: keyHeaders(key, method === 'GET' ? undefined : randomUUID()),
+    ...(body !== undefined ? { body } : {}),
+  });
 const get = (scope: string, path: string): Probe => ({ scope, ok: 200, send: (key) => send('GET', path, key) });
 
 const probes = {
   listConversations: get('conversations:read', '/api/v1/inbox/conversations'),
-  getConversation: { scope: 'conversations:read', ok: 200, send: (key, w) => send('GET', `/api/v1/inbox/conversations/${w.conversation}`, key) } satisfies Probe,
+  getConversation: {
+    scope: 'conversations:read',
+    ok: 200,
+    send: (key, w) => send('GET', `/api/v1/inbox/conversations/${w.conversation}`, key),
+  } satisfies Probe,
   inboxReport: get('conversations:read', '/api/v1/reports/inbox?from=2026-11-01&to=2026-11-30'),
-  updateConversation: { scope: 'conversations:write', ok: 200, send: (key, w) => send('PATCH', `/api/v1/inbox/conversations/${w.conversation}`, key, { status: 'open' }) } satisfies Probe,
+  updateConversation: {
+    scope: 'conversations:write',
+    ok: 200,
+    send: (key, w) => send('PATCH', `/api/v1/inbox/conversations/${w.conversation}`, key, { status: 'open' }),
+  } satisfies Probe,
   listMessages: get('messages:read', '/api/v1/inbox/messages'),
-  listConversationMessages: { scope: 'messages:read', ok: 200, send: (key, w) => send('GET', `/api/v1/inbox/conversations/${w.conversation}/messages`, key) } satisfies Probe,
-  sendMessage: { scope: 'messages:send', ok: 201, send: (key, w) => send('POST', `/api/v1/inbox/conversations/${w.conversation}/messages`, key, { text: 'Thanks!' }) } satisfies Probe,
+  listConversationMessages: {
+    scope: 'messages:read',
+    ok: 200,
+    send: (key, w) => send('GET', `/api/v1/inbox/conversations/${w.conversation}/messages`, key),
+  } satisfies Probe,
+  sendMessage: {
+    scope: 'messages:send',
+    ok: 201,
+    send: (key, w) => send('POST', `/api/v1/inbox/conversations/${w.conversation}/messages`, key, { text: 'Thanks!' }),
+  } satisfies Probe,
   listChannels: get('channels:read', '/api/v1/inbox/channels'),
-  createChannel: { scope: 'channels:manage', ok: 201, send: (key) => send('POST', '/api/v1/inbox/channels', key, { kind: 'email', name: 'Mail' }) } satisfies Probe,
+  createChannel: {
+    scope: 'channels:manage',
+    ok: 201,
+    send: (key) => send('POST', '/api/v1/inbox/channels', key, { kind: 'email', name: 'Mail' }),
+  } satisfies Probe,
   aiSettings: get('ai:read', '/api/v1/inbox/ai/settings'),
-  aiSuggestions: { scope: 'ai:invoke', ok: 200, send: (key) => send('POST', '/api/v1/inbox/ai/suggestions', key, { text: 'How long does a refund take?' }) } satisfies Probe,
+  aiSuggestions: {
+    scope: 'ai:invoke',
+    ok: 200,
+    send: (key) => send('POST', '/api/v1/inbox/ai/suggestions', key, { text: 'How long does a refund take?' }),
+  } satisfies Probe,
   listAgents: get('agents:read', '/api/v1/inbox/ai/agents'),
   listArticles: get('kb:read', '/api/v1/inbox/kb/articles'),
   searchArticles: get('kb:read', '/api/v1/inbox/kb/search?q=refund'),
-  createArticle: { scope: 'kb:write', ok: 201, send: (key) => send('POST', '/api/v1/inbox/kb/articles', key, { title: 'Refunds', body: 'A refund takes five days.' }) } satisfies Probe,
+  createArticle: {
+    scope: 'kb:write',
+    ok: 201,
+    send: (key) => send('POST', '/api/v1/inbox/kb/articles', key, { title: 'Refunds', body: 'A refund takes five days.' }),
+  } satisfies Probe,
   listWebhooks: get('webhooks:read', '/api/v1/webhooks'),
   listDeliveries: get('webhooks:read', '/api/v1/webhook-deliveries'),
-  createWebhook: { scope: 'webhooks:manage', ok: 201, send: (key) => send('POST', '/api/v1/webhooks', key, { name: 'x', url: 'https://hooks.example.com/x', events: ['lead.created'] }) } satisfies Probe,
+  createWebhook: {
+    scope: 'webhooks:manage',
+    ok: 201,
+    send: (key) => send('POST', '/api/v1/webhooks', key, { name: 'x', url: 'https://hooks.example.com/x', events: ['lead.created'] }),
+  } satisfies Probe,
   listLeads: get('crm_leads:read', '/api/v1/partner/crm/leads'),
-  createLead: { scope: 'crm_leads:write', ok: 201, send: (key) => send('POST', '/api/v1/partner/crm/leads', key, { full_name: 'Ada Lovelace' }) } satisfies Probe,
-  updateLead: { scope: 'crm_leads:write', ok: 200, send: (key, w) => send('PATCH', `/api/v1/partner/crm/leads/${w.lead}`, key, { phone: '+15550100' }) } satisfies Probe,
+  createLead: {
+    scope: 'crm_leads:write',
+    ok: 201,
+    send: (key) => send('POST', '/api/v1/partner/crm/leads', key, { full_name: 'Ada Lovelace' }),
+  } satisfies Probe,
+  updateLead: {
+    scope: 'crm_leads:write',
+    ok: 200,
+    send: (key, w) => send('PATCH', `/api/v1/partner/crm/leads/${w.lead}`, key, { phone: '+15550100' }),
+  } satisfies Probe,
   listDeals: get('crm_deals:read', '/api/v1/partner/crm/deals'),
-  createDeal: { scope: 'crm_deals:write', ok: 201, send: (key) => send('POST', '/api/v1/partner/crm/deals', key, { title: 'Renewal' }) } satisfies Probe,
+  createDeal: {
+    scope: 'crm_deals:write',
+    ok: 201,
+    send: (key) => send('POST', '/api/v1/partner/crm/deals', key, { title: 'Renewal' }),
+  } satisfies Probe,
   listContacts: get('crm_contacts:read', '/api/v1/partner/crm/contacts'),
-  createContact: { scope: 'crm_contacts:write', ok: 201, send: (key) => send('POST', '/api/v1/partner/crm/contacts', key, { full_name: 'Grace Hopper' }) } satisfies Probe,
+  createContact: {
+    scope: 'crm_contacts:write',
+    ok: 201,
+    send: (key) => send('POST', '/api/v1/partner/crm/contacts', key, { full_name: 'Grace Hopper' }),
+  } satisfies Probe,
   listCompanies: get('crm_companies:read', '/api/v1/partner/crm/companies'),
-  createCompany: { scope: 'crm_companies:write', ok: 201, send: (key) => send('POST', '/api/v1/partner/crm/companies', key, { name: 'Analytical Engines' }) } satisfies Probe,
+  createCompany: {
+    scope: 'crm_companies:write',
+    ok: 201,
+    send: (key) => send('POST', '/api/v1/partner/crm/companies', key, { name: 'Analytical Engines' }),
+  } satisfies Probe,
   listActivities: get('crm_activities:read', '/api/v1/partner/crm/activities'),
   createActivity: {
     scope: 'crm_activities:write',
     ok: 201,
-    send: (key, w) => send('POST', '/api/v1/partner/crm/activities', key, { activity_type: 'call', entity_type: 'lead', entity_id: w.lead }),
+    send: (key, w) =>
+      send('POST', '/api/v1/partner/crm/activities', key, { activity_type: 'call', entity_type: 'lead', entity_id: w.lead }),
   } satisfies Probe,
   listInvoices: get('crm_invoices:read', '/api/v1/partner/crm/invoices'),
   listQuotations: get('crm_quotations:read', '/api/v1/partner/crm/quotations'),
@@ -110,7 +166,19 @@ const presetRows: Record<string, PresetRow> = {
     refused: [p.listDeals, p.createDeal, p.listContacts, p.listConversations],
   },
   'CRM sales full': {
-    allowed: [p.listLeads, p.createLead, p.updateLead, p.listDeals, p.createDeal, p.listContacts, p.createContact, p.listCompanies, p.createCompany, p.listActivities, p.createActivity],
+    allowed: [
+      p.listLeads,
+      p.createLead,
+      p.updateLead,
+      p.listDeals,
+      p.createDeal,
+      p.listContacts,
+      p.createContact,
+      p.listCompanies,
+      p.createCompany,
+      p.listActivities,
+      p.createActivity,
+    ],
     refused: [p.listInvoices, p.listProducts, p.listConversations, p.listWebhooks],
   },
   'CRM finance read': {
@@ -134,7 +202,10 @@ afterAll(async () => {
 
 /** A key made with the preset through key creation, as the workspace's owner makes it. */
 async function presetKey(preset: string): Promise<string> {
-  const res = await call(platform.partnerUrl, 'POST', `/api/v1/workspaces/${ws.id}/api-keys`, { token: ws.owner.token, body: { name: preset, preset } });
+  const res = await call(platform.partnerUrl, 'POST', `/api/v1/workspaces/${ws.id}/api-keys`, {
+    token: ws.owner.token,
+    body: { name: preset, preset },
+  });
   if (res.status !== 201) throw new Error(`creating a key with ${preset}: ${res.status} ${JSON.stringify(res.body)}`);
   expect(res.body.scopes).toEqual(scopePresets[preset]);
   return res.body.key;
@@ -150,7 +221,8 @@ test.each(Object.keys(scopePresets))('%s: allowed where its scopes say, 403 scop
   const key = await presetKey(preset);
   for (const probe of row.allowed) {
     const res = await probe.send(key, world);
-    if (res.status !== probe.ok) throw new Error(`${preset} on a ${probe.scope} call: expected ${probe.ok}, got ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status !== probe.ok)
+      throw new Error(`${preset} on a ${probe.scope} call: expected ${probe.ok}, got ${res.status} ${JSON.stringify(res.body)}`);
   }
   for (const probe of row.refused) expectPartnerError(await probe.send(key, world), 403, 'scope_required', { scope: probe.scope });
 });

@@ -3,5 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { storageMaxBytes } from './files.js';
 
 export function acceptOctetStream(app: FastifyInstance): void {
-  app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer', bodyLimit: storageMaxBytes }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer', bodyLimit: storageMaxBytes }, (_request, body, done) =>
+    done(null, body),
+  );
 }

@@ -52,7 +52,10 @@ export interface NewFile {
 }
 
 export class FileStore {
-  constructor(private readonly clock: Clock, private readonly media: MediaStore) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly media: MediaStore,
+  ) {}
 
   /** Bytes first, then the row (in the request's transaction): a failed write leaves no row, a failed row no bytes. */
   async create(db: Runner, part: Partition, file: NewFile): Promise<StoredFile> {
@@ -111,7 +114,11 @@ export class FileStore {
   async deleteRow(db: Runner, part: Partition, id: string): Promise<void> {
     const deleted = await affected(
       db,
-      partnerDb.deleteFrom('storage_files').where('workspace_id', '=', part.workspaceId).where('environment', '=', part.environment).where('id', '=', id),
+      partnerDb
+        .deleteFrom('storage_files')
+        .where('workspace_id', '=', part.workspaceId)
+        .where('environment', '=', part.environment)
+        .where('id', '=', id),
     );
     if (deleted !== 1) throw fileNotFound();
   }

@@ -10,7 +10,8 @@ import { partitionOf } from '../partition.js';
 import { attachmentHeaders } from '../../core/media/attachment-headers.js';
 import { FileStore, filePath, renderFile } from './files.js';
 
-export type StorageOperationId = 'uploadStorageFile' | 'listStorageFiles' | 'getStorageFile' | 'getStorageFileContent' | 'deleteStorageFile';
+export type StorageOperationId =
+  'uploadStorageFile' | 'listStorageFiles' | 'getStorageFile' | 'getStorageFileContent' | 'deleteStorageFile';
 
 export function storageHandlers(deps: PartnerDeps, media: MediaStore | undefined): PartnerFeatureHandlers<StorageOperationId> {
   const files = () => {

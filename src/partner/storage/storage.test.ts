@@ -18,7 +18,12 @@ interface Raw {
   body: any;
 }
 
-async function request(method: string, path: string, k: string, init: { body?: Buffer; idem?: string; contentType?: string } = {}): Promise<Raw> {
+async function request(
+  method: string,
+  path: string,
+  k: string,
+  init: { body?: Buffer; idem?: string; contentType?: string } = {},
+): Promise<Raw> {
   const headers: Record<string, string> = { 'x-api-key': k };
   if (method !== 'GET') headers['idempotency-key'] = init.idem ?? randomUUID();
   if (init.body) headers['content-type'] = init.contentType ?? 'application/octet-stream';
@@ -34,7 +39,8 @@ async function request(method: string, path: string, k: string, init: { body?: B
 }
 
 const upload = (bytes: Buffer, query: string, k = key, idem?: string) => request('POST', `${files}?${query}`, k, { body: bytes, idem });
-const fileRows = async (workspaceId: string) => Number((await platform.db.query('select count(*) as n from storage_files where workspace_id = $1', [workspaceId])).rows[0].n);
+const fileRows = async (workspaceId: string) =>
+  Number((await platform.db.query('select count(*) as n from storage_files where workspace_id = $1', [workspaceId])).rows[0].n);
 
 beforeAll(async () => {
   platform = await startTestPlatform({ services: ['partner'] });
@@ -98,7 +104,11 @@ test('the default type, the size limit, a missing name and a JSON body are refus
   expectPartnerError(await upload(Buffer.from('x'), 'content_type=text/plain'), 400, 'bad_input');
   expectPartnerError(await upload(Buffer.from('x'), 'file_name=a%2Fb.txt'), 400, 'bad_input');
   expectPartnerError(await upload(Buffer.from('x'), 'file_name=a.txt&content_type=not-a-type'), 400, 'bad_input');
-  expectPartnerError(await request('POST', `${files}?file_name=a.txt`, key, { body: Buffer.from('{}'), contentType: 'application/json' }), 415, 'unsupported_media_type');
+  expectPartnerError(
+    await request('POST', `${files}?file_name=a.txt`, key, { body: Buffer.from('{}'), contentType: 'application/json' }),
+    415,
+    'unsupported_media_type',
+  );
   expect(await fileRows(ws.id)).toBe(before);
 });
 

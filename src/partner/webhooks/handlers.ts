@@ -12,9 +12,19 @@ import type { PartnerFeatureHandlers } from '../handler-types.js';
 import { deliveryView, endpointView, sendResultView } from './views.js';
 
 export type PartnerWebhookOperationId =
-  | 'listWebhookEndpoints' | 'createWebhookEndpoint' | 'getWebhookEndpoint' | 'updateWebhookEndpoint' | 'deleteWebhookEndpoint'
-  | 'pauseWebhookEndpoint' | 'resumeWebhookEndpoint' | 'disableWebhookEndpoint' | 'testWebhookEndpoint'
-  | 'listWebhookDeliveries' | 'getWebhookDelivery' | 'resendWebhookDelivery' | 'replayWebhookDelivery';
+  | 'listWebhookEndpoints'
+  | 'createWebhookEndpoint'
+  | 'getWebhookEndpoint'
+  | 'updateWebhookEndpoint'
+  | 'deleteWebhookEndpoint'
+  | 'pauseWebhookEndpoint'
+  | 'resumeWebhookEndpoint'
+  | 'disableWebhookEndpoint'
+  | 'testWebhookEndpoint'
+  | 'listWebhookDeliveries'
+  | 'getWebhookDelivery'
+  | 'resendWebhookDelivery'
+  | 'replayWebhookDelivery';
 
 const afterCommitDelayMs = 250;
 
@@ -23,8 +33,10 @@ const errors: WebhookErrorFactory = {
   webhookNotFound: () => partnerErrors.notFound('webhook_not_found', 'The webhook endpoint'),
   deliveryNotFound: () => partnerErrors.notFound('delivery_not_found', 'The webhook delivery'),
   disabled: () => partnerErrors.conflict('webhook_disabled', 'The webhook endpoint is disabled: it can only be read, listed and deleted.'),
-  inProgress: () => partnerErrors.conflict('delivery_in_progress', 'The delivery is still pending, sending or held; resend it once it has ended.'),
-  limitReached: (limit) => partnerErrors.conflict('webhook_limit_reached', `The workspace already has ${limit} webhook endpoints in this environment.`, { limit }),
+  inProgress: () =>
+    partnerErrors.conflict('delivery_in_progress', 'The delivery is still pending, sending or held; resend it once it has ended.'),
+  limitReached: (limit) =>
+    partnerErrors.conflict('webhook_limit_reached', `The workspace already has ${limit} webhook endpoints in this environment.`, { limit }),
 };
 
 function partitionOf(ctx: PartnerContext) {
@@ -38,7 +50,10 @@ function listOf<T>(items: T[], nextCursor: string | null) {
 
 const notServed = () => partnerErrors.notFound('not_found', 'Webhooks are not served by this listener');
 
-export function partnerWebhookHandlers(deps: PartnerDeps, engine: WebhookEngine | undefined): PartnerFeatureHandlers<PartnerWebhookOperationId> {
+export function partnerWebhookHandlers(
+  deps: PartnerDeps,
+  engine: WebhookEngine | undefined,
+): PartnerFeatureHandlers<PartnerWebhookOperationId> {
   const service = engine ? new WebhookService(engine, errors) : undefined;
   const use = () => {
     if (!service || !engine) throw notServed();
@@ -48,12 +63,24 @@ export function partnerWebhookHandlers(deps: PartnerDeps, engine: WebhookEngine 
   return {
     async listWebhookEndpoints({ query }, ctx) {
       const q = query ?? {};
-      const page = await use().service.list(ctx.db, partitionOf(ctx), { ...q, status: q.status ? (`${q.status[0]!.toUpperCase()}${q.status.slice(1)}` as WebhookStatus) : undefined });
+      const page = await use().service.list(ctx.db, partitionOf(ctx), {
+        ...q,
+        status: q.status ? (`${q.status[0]!.toUpperCase()}${q.status.slice(1)}` as WebhookStatus) : undefined,
+      });
       return { status: 200, body: listOf(page.items.map(endpointView), page.nextCursor) };
     },
     async createWebhookEndpoint({ body }, ctx) {
-      const { webhook, secret, ping } = await use().service.create(ctx.db, partitionOf(ctx), { via: 'api_key', keyId: keyOf(ctx).keyId }, body);
-      return { status: 201, body: { ...endpointView(webhook), secret, ping: sendResultView(ping) }, location: `/api/v1/webhooks/${webhook.id}` };
+      const { webhook, secret, ping } = await use().service.create(
+        ctx.db,
+        partitionOf(ctx),
+        { via: 'api_key', keyId: keyOf(ctx).keyId },
+        body,
+      );
+      return {
+        status: 201,
+        body: { ...endpointView(webhook), secret, ping: sendResultView(ping) },
+        location: `/api/v1/webhooks/${webhook.id}`,
+      };
     },
     async getWebhookEndpoint({ params }, ctx) {
       return { status: 200, body: endpointView(await use().service.get(ctx.db, partitionOf(ctx), params.id)) };
@@ -82,7 +109,12 @@ export function partnerWebhookHandlers(deps: PartnerDeps, engine: WebhookEngine 
     },
     async listWebhookDeliveries({ query }, ctx) {
       const q = query ?? {};
-      const page = await use().service.deliveries(ctx.db, partitionOf(ctx), { limit: q.limit, cursor: q.cursor, status: q.status, webhookId: q.webhook_id });
+      const page = await use().service.deliveries(ctx.db, partitionOf(ctx), {
+        limit: q.limit,
+        cursor: q.cursor,
+        status: q.status,
+        webhookId: q.webhook_id,
+      });
       return { status: 200, body: listOf(page.items.map(deliveryView), page.nextCursor) };
     },
     async getWebhookDelivery({ params }, ctx) {

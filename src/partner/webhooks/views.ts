@@ -26,7 +26,16 @@ export function endpointView(row: WebhookRow): Schemas['Webhooks.WebhookEndpoint
 }
 
 export function sendResultView(s: SendSummary): Schemas['Webhooks.WebhookSendResult'] {
-  return { object: 'webhook_send_result', delivery_id: s.deliveryId, event_id: s.eventId, ok: s.ok, status: s.status, body: s.body, latency_ms: s.latencyMs, error: s.error };
+  return {
+    object: 'webhook_send_result',
+    delivery_id: s.deliveryId,
+    event_id: s.eventId,
+    ok: s.ok,
+    status: s.status,
+    body: s.body,
+    latency_ms: s.latencyMs,
+    error: s.error,
+  };
 }
 
 export function deliveryView(row: DeliveryRow): Schemas['Webhooks.WebhookDelivery'] {

@@ -7,8 +7,17 @@ import { WorkspaceService } from './service.js';
 import { listOf, planView } from './views.js';
 
 export type WorkspaceOperationId =
-  | 'listPlans' | 'createWorkspace' | 'listWorkspaces' | 'getWorkspace' | 'setWorkspacePlan'
-  | 'listMembers' | 'putMember' | 'removeMember' | 'listRoles' | 'createRole' | 'setRoleApiKeyCells';
+  | 'listPlans'
+  | 'createWorkspace'
+  | 'listWorkspaces'
+  | 'getWorkspace'
+  | 'setWorkspacePlan'
+  | 'listMembers'
+  | 'putMember'
+  | 'removeMember'
+  | 'listRoles'
+  | 'createRole'
+  | 'setRoleApiKeyCells';
 
 export function workspaceHandlers(deps: PartnerDeps): PartnerFeatureHandlers<WorkspaceOperationId> {
   const workspaces = new WorkspaceService(deps);

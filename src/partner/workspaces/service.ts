@@ -6,7 +6,14 @@ import { newId } from '../../platform/ids.js';
 import type { PartnerDeps } from '../deps.js';
 import { partnerErrors } from '../errors.js';
 import {
-  cellOverrides, cellsOf, customRoleExists, loadWorkspace, requireManage, roleExists, workspaceNotFound, writeCells,
+  cellOverrides,
+  cellsOf,
+  customRoleExists,
+  loadWorkspace,
+  requireManage,
+  roleExists,
+  workspaceNotFound,
+  writeCells,
 } from './access.js';
 import { builtInRoles, effectiveCells, isBuiltInRole, lockedRoles, type Cells } from './permissions.js';
 import { defaultPlan, planById } from './plans.js';
@@ -40,9 +47,17 @@ export class WorkspaceService {
     const now = this.deps.clock.now();
     await inTransaction(this.deps.sql, async (client) => {
       await client.query('insert into workspaces (id, name, plan, owner_id, created_at, updated_at) values ($1, $2, $3, $4, $5, $5)', [
-        id, name, defaultPlan, caller.accountId, now,
+        id,
+        name,
+        defaultPlan,
+        caller.accountId,
+        now,
       ]);
-      await client.query("insert into workspace_members (workspace_id, account_id, role, added_at) values ($1, $2, 'owner', $3)", [id, caller.accountId, now]);
+      await client.query("insert into workspace_members (workspace_id, account_id, role, added_at) values ($1, $2, 'owner', $3)", [
+        id,
+        caller.accountId,
+        now,
+      ]);
     });
     return workspaceView({ id, name, plan: defaultPlan, owner_id: caller.accountId, created_at: now, my_role: 'owner' });
   }
@@ -64,7 +79,11 @@ export class WorkspaceService {
     const { rows } = await this.deps.sql.query<WorkspaceRow>(sql, params);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    return listOf(page.map(workspaceView), rows.length > limit, last ? encodeCursor({ a: last.created_at.toISOString(), i: last.id }) : null);
+    return listOf(
+      page.map(workspaceView),
+      rows.length > limit,
+      last ? encodeCursor({ a: last.created_at.toISOString(), i: last.id }) : null,
+    );
   }
 
   async get(caller: Caller, workspaceId: string): Promise<WorkspaceView> {
@@ -74,7 +93,11 @@ export class WorkspaceService {
   async setPlan(caller: Caller, workspaceId: string, plan: string): Promise<WorkspaceView> {
     if (!caller.platformAdmin) throw partnerErrors.platformAdminRequired();
     if (!planById(plan)) throw partnerErrors.badInput('body.plan', `is not a plan of GET /api/v1/plans: ${plan}`);
-    const { rowCount } = await this.deps.sql.query('update workspaces set plan = $2, updated_at = $3 where id = $1', [workspaceId, plan, this.deps.clock.now()]);
+    const { rowCount } = await this.deps.sql.query('update workspaces set plan = $2, updated_at = $3 where id = $1', [
+      workspaceId,
+      plan,
+      this.deps.clock.now(),
+    ]);
     if (!rowCount) throw workspaceNotFound();
     // The key gates cache each key's plan: every node forgets them before the change is answered.
     await this.deps.gateKeys?.invalidate();
@@ -97,7 +120,11 @@ export class WorkspaceService {
     const { rows } = await this.deps.sql.query<MemberRow>(sql, params);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    return listOf(page.map(memberView), rows.length > limit, last ? encodeCursor({ a: last.added_at.toISOString(), i: last.account_id }) : null);
+    return listOf(
+      page.map(memberView),
+      rows.length > limit,
+      last ? encodeCursor({ a: last.added_at.toISOString(), i: last.account_id }) : null,
+    );
   }
 
   /** Adds an account or changes its role. The account must be an active one of the caller's module and customer. */
@@ -129,7 +156,10 @@ export class WorkspaceService {
     const workspace = await loadWorkspace(this.deps.sql, workspaceId, caller);
     requireManage(workspace);
     if (accountId === workspace.owner_id) throw ownerImmutable();
-    const { rowCount } = await this.deps.sql.query('delete from workspace_members where workspace_id = $1 and account_id = $2', [workspaceId, accountId]);
+    const { rowCount } = await this.deps.sql.query('delete from workspace_members where workspace_id = $1 and account_id = $2', [
+      workspaceId,
+      accountId,
+    ]);
     if (!rowCount) throw partnerErrors.notFound('member_not_found', 'The member');
   }
 
@@ -138,7 +168,9 @@ export class WorkspaceService {
     await loadWorkspace(this.deps.sql, workspaceId, caller);
     const now = this.deps.clock.now();
     const [{ rows }, overrides] = await Promise.all([
-      this.deps.sql.query<{ name: string }>('select name from workspace_roles where workspace_id = $1 order by created_at, name', [workspaceId]),
+      this.deps.sql.query<{ name: string }>('select name from workspace_roles where workspace_id = $1 order by created_at, name', [
+        workspaceId,
+      ]),
       cellOverrides(this.deps.sql, workspaceId),
     ]);
     const names = [...builtInRoles, ...rows.map((r) => r.name)];
@@ -147,7 +179,8 @@ export class WorkspaceService {
 
   async createRole(caller: Caller, workspaceId: string, name: string, cells?: Cells): Promise<RoleView> {
     requireManage(await loadWorkspace(this.deps.sql, workspaceId, caller));
-    const roleExistsError = () => partnerErrors.conflict('role_exists', `The role ${name} already exists in this workspace.`, { role: name });
+    const roleExistsError = () =>
+      partnerErrors.conflict('role_exists', `The role ${name} already exists in this workspace.`, { role: name });
     if (isBuiltInRole(name)) throw roleExistsError();
     const now = this.deps.clock.now();
     await inTransaction(this.deps.sql, async (client) => {

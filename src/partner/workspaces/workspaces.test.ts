@@ -136,12 +136,18 @@ describe('workspaces', () => {
     const ws = await newWorkspace(owner);
     expectPartnerError(await as(owner, 'PUT', `/api/v1/workspaces/${ws}/plan`, { plan: 'business' }), 403, 'platform_admin_required');
     const admin = await platform.adminToken();
-    expectPartnerError(await as(admin, 'PUT', `/api/v1/workspaces/${ws}/plan`, { plan: 'platinum' }), 400, 'bad_input', { field: 'body.plan' });
+    expectPartnerError(await as(admin, 'PUT', `/api/v1/workspaces/${ws}/plan`, { plan: 'platinum' }), 400, 'bad_input', {
+      field: 'body.plan',
+    });
     expectPartnerError(await as(admin, 'PUT', `/api/v1/workspaces/${newId()}/plan`, { plan: 'team' }), 404, 'workspace_not_found');
     const res = await as(admin, 'PUT', `/api/v1/workspaces/${ws}/plan`, { plan: 'team' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: ws, plan: 'team', external_api_enabled: true, my_role: null });
-    expect((await as(owner, 'GET', `/api/v1/workspaces/${ws}`)).body).toMatchObject({ plan: 'team', external_api_enabled: true, my_role: 'owner' });
+    expect((await as(owner, 'GET', `/api/v1/workspaces/${ws}`)).body).toMatchObject({
+      plan: 'team',
+      external_api_enabled: true,
+      my_role: 'owner',
+    });
   });
 });
 
@@ -153,12 +159,23 @@ describe('members', () => {
     expect((await as(owner, 'PUT', `/api/v1/workspaces/${ws}/members/${staff.id}`, { role: 'staff' })).status).toBe(200);
     const changed = await as(owner, 'PUT', `/api/v1/workspaces/${ws}/members/${staff.id}`, { role: 'manager' });
     expect(changed.status).toBe(200);
-    expect(changed.body).toEqual({ object: 'workspace_member', account_id: staff.id, display_name: 'Sam Staff', role: 'manager', added_at: expect.any(String) });
+    expect(changed.body).toEqual({
+      object: 'workspace_member',
+      account_id: staff.id,
+      display_name: 'Sam Staff',
+      role: 'manager',
+      added_at: expect.any(String),
+    });
     const list = await as(staff, 'GET', `/api/v1/workspaces/${ws}/members`);
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ object: 'list', has_more: false, next_cursor: null });
-    expect(list.body.data.map((m: { account_id: string; display_name: string; role: string }) => [m.account_id, m.display_name, m.role]).sort()).toEqual(
-      [[owner.id, 'Olga Owner', 'owner'], [staff.id, 'Sam Staff', 'manager']].sort(),
+    expect(
+      list.body.data.map((m: { account_id: string; display_name: string; role: string }) => [m.account_id, m.display_name, m.role]).sort(),
+    ).toEqual(
+      [
+        [owner.id, 'Olga Owner', 'owner'],
+        [staff.id, 'Sam Staff', 'manager'],
+      ].sort(),
     );
     expectPartnerError(await as(await tenant.account(), 'GET', `/api/v1/workspaces/${ws}/members`), 404, 'workspace_not_found');
   });
@@ -189,10 +206,17 @@ describe('members', () => {
     const manager = await addMember(owner, ws, 'manager');
     const admin = await addMember(owner, ws, 'admin');
     const target = await tenant.account();
-    expectPartnerError(await as(manager, 'PUT', `/api/v1/workspaces/${ws}/members/${target.id}`, { role: 'staff' }), 403, 'permission_denied', {
+    expectPartnerError(
+      await as(manager, 'PUT', `/api/v1/workspaces/${ws}/members/${target.id}`, { role: 'staff' }),
+      403,
+      'permission_denied',
+      {
+        permission: 'workspace.manage',
+      },
+    );
+    expectPartnerError(await as(manager, 'DELETE', `/api/v1/workspaces/${ws}/members/${admin.id}`), 403, 'permission_denied', {
       permission: 'workspace.manage',
     });
-    expectPartnerError(await as(manager, 'DELETE', `/api/v1/workspaces/${ws}/members/${admin.id}`), 403, 'permission_denied', { permission: 'workspace.manage' });
     expect((await as(admin, 'PUT', `/api/v1/workspaces/${ws}/members/${target.id}`, { role: 'staff' })).status).toBe(200);
     expect(await count(platform.db, 'select count(*) as n from workspace_members where workspace_id = $1', [ws])).toBe(4);
   });
@@ -213,7 +237,9 @@ describe('members', () => {
     const owner = await tenant.account();
     const ws = await newWorkspace(owner);
     const target = await tenant.account();
-    expectPartnerError(await as(owner, 'PUT', `/api/v1/workspaces/${ws}/members/${target.id}`, { role: 'ghost' }), 400, 'bad_input', { field: 'body.role' });
+    expectPartnerError(await as(owner, 'PUT', `/api/v1/workspaces/${ws}/members/${target.id}`, { role: 'ghost' }), 400, 'bad_input', {
+      field: 'body.role',
+    });
     expect((await as(owner, 'POST', `/api/v1/workspaces/${ws}/roles`, { name: 'ghost' })).status).toBe(201);
     const res = await as(owner, 'PUT', `/api/v1/workspaces/${ws}/members/${target.id}`, { role: 'ghost' });
     expect(res.status).toBe(200);
@@ -229,7 +255,10 @@ describe('members', () => {
     expectPartnerError(await as(admin, 'PUT', `/api/v1/workspaces/${ws}/members/${owner.id}`, { role: 'staff' }), 409, 'owner_immutable');
     expectPartnerError(await as(admin, 'DELETE', `/api/v1/workspaces/${ws}/members/${owner.id}`), 409, 'owner_immutable');
     expectPartnerError(await as(owner, 'DELETE', `/api/v1/workspaces/${ws}/members/${owner.id}`), 409, 'owner_immutable');
-    const { rows } = await platform.db.query('select role from workspace_members where workspace_id = $1 and account_id = $2', [ws, owner.id]);
+    const { rows } = await platform.db.query('select role from workspace_members where workspace_id = $1 and account_id = $2', [
+      ws,
+      owner.id,
+    ]);
     expect(rows).toEqual([{ role: 'owner' }]);
   });
 
@@ -260,7 +289,13 @@ describe('roles and API Keys cells', () => {
     clock.set(beforeWithdrawal);
     const before = await rolesOf(owner, ws);
     expect(Object.keys(before)).toEqual(['owner', 'admin', 'manager', 'staff']);
-    expect(before.owner).toEqual({ object: 'role', id: 'owner', built_in: true, locked: true, api_keys: { view: true, create: true, delete: true } });
+    expect(before.owner).toEqual({
+      object: 'role',
+      id: 'owner',
+      built_in: true,
+      locked: true,
+      api_keys: { view: true, create: true, delete: true },
+    });
     expect(before.admin).toMatchObject({ locked: true, api_keys: { view: true, create: true, delete: true } });
     expect(before.manager).toMatchObject({ locked: false, api_keys: { view: true, create: true, delete: true } });
     expect(before.staff).toMatchObject({ locked: false, built_in: true, api_keys: { view: true, create: true, delete: false } });
@@ -276,11 +311,23 @@ describe('roles and API Keys cells', () => {
     const bare = await as(owner, 'POST', `/api/v1/workspaces/${ws}/roles`, { name: 'auditor' });
     expect(bare.status).toBe(201);
     expect(bare.headers.get('location')).toBe(`/api/v1/workspaces/${ws}/roles`);
-    expect(bare.body).toEqual({ object: 'role', id: 'auditor', built_in: false, locked: false, api_keys: { view: false, create: false, delete: false } });
-    const withCells = await as(owner, 'POST', `/api/v1/workspaces/${ws}/roles`, { name: 'integrator', api_keys: { view: true, create: true, delete: false } });
+    expect(bare.body).toEqual({
+      object: 'role',
+      id: 'auditor',
+      built_in: false,
+      locked: false,
+      api_keys: { view: false, create: false, delete: false },
+    });
+    const withCells = await as(owner, 'POST', `/api/v1/workspaces/${ws}/roles`, {
+      name: 'integrator',
+      api_keys: { view: true, create: true, delete: false },
+    });
     expect(withCells.status).toBe(201);
     expect(withCells.body.api_keys).toEqual({ view: true, create: true, delete: false });
-    const { rows } = await platform.db.query('select cell, granted from role_cells where workspace_id = $1 and role = $2 order by cell', [ws, 'integrator']);
+    const { rows } = await platform.db.query('select cell, granted from role_cells where workspace_id = $1 and role = $2 order by cell', [
+      ws,
+      'integrator',
+    ]);
     expect(rows).toEqual([
       { cell: 'api_keys.create', granted: true },
       { cell: 'api_keys.delete', granted: false },
@@ -298,7 +345,9 @@ describe('roles and API Keys cells', () => {
     expectPartnerError(await as(owner, 'POST', `/api/v1/workspaces/${ws}/roles`, { name: 'staff' }), 409, 'role_exists');
     expect((await as(owner, 'POST', `/api/v1/workspaces/${ws}/roles`, { name: 'support' })).status).toBe(201);
     expectPartnerError(await as(owner, 'POST', `/api/v1/workspaces/${ws}/roles`, { name: 'support' }), 409, 'role_exists');
-    expectPartnerError(await as(manager, 'POST', `/api/v1/workspaces/${ws}/roles`, { name: 'other' }), 403, 'permission_denied', { permission: 'workspace.manage' });
+    expectPartnerError(await as(manager, 'POST', `/api/v1/workspaces/${ws}/roles`, { name: 'other' }), 403, 'permission_denied', {
+      permission: 'workspace.manage',
+    });
     expect(await count(platform.db, 'select count(*) as n from workspace_roles where workspace_id = $1', [ws])).toBe(1);
   });
 
@@ -308,16 +357,28 @@ describe('roles and API Keys cells', () => {
     const admin = await addMember(owner, ws, 'admin');
     const all = { view: true, create: true, delete: true };
     expectPartnerError(await as(owner, 'PUT', `/api/v1/workspaces/${ws}/roles/owner/permissions/api_keys`, all), 409, 'role_locked');
-    expectPartnerError(await as(owner, 'PUT', `/api/v1/workspaces/${ws}/roles/admin/permissions/api_keys`, { ...all, view: false }), 409, 'role_locked');
+    expectPartnerError(
+      await as(owner, 'PUT', `/api/v1/workspaces/${ws}/roles/admin/permissions/api_keys`, { ...all, view: false }),
+      409,
+      'role_locked',
+    );
     expectPartnerError(await as(owner, 'PUT', `/api/v1/workspaces/${ws}/roles/nobody/permissions/api_keys`, all), 404, 'role_not_found');
     clock.set(afterWithdrawal);
-    const res = await as(admin, 'PUT', `/api/v1/workspaces/${ws}/roles/staff/permissions/api_keys`, { view: true, create: true, delete: false });
+    const res = await as(admin, 'PUT', `/api/v1/workspaces/${ws}/roles/staff/permissions/api_keys`, {
+      view: true,
+      create: true,
+      delete: false,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: 'staff', built_in: true, locked: false, api_keys: { view: true, create: true, delete: false } });
     expect(await count(platform.db, "select count(*) as n from role_cells where workspace_id = $1 and role = 'staff'", [ws])).toBe(3);
     expect((await rolesOf(owner, ws)).staff!.api_keys.create).toBe(true);
     // An explicit withdrawal overrides a default too.
-    const manager = await as(owner, 'PUT', `/api/v1/workspaces/${ws}/roles/manager/permissions/api_keys`, { view: true, create: false, delete: false });
+    const manager = await as(owner, 'PUT', `/api/v1/workspaces/${ws}/roles/manager/permissions/api_keys`, {
+      view: true,
+      create: false,
+      delete: false,
+    });
     expect(manager.body.api_keys).toEqual({ view: true, create: false, delete: false });
     const staff = await addMember(owner, ws, 'staff');
     expectPartnerError(await as(staff, 'PUT', `/api/v1/workspaces/${ws}/roles/staff/permissions/api_keys`, all), 403, 'permission_denied', {

@@ -12,11 +12,13 @@ export const OutboxEntity = defineEntity({
     createdAt: p.datetime().fieldName('created_at').defaultRaw('now()'),
     publishedAt: p.datetime().fieldName('published_at').nullable(),
     // The producer's W3C traceparent (src/platform/tracing/pg.ts sets the setting it defaults to).
-    traceContext: p.text().fieldName('trace_context').nullable().defaultRaw("NULLIF(current_setting('platform.traceparent'::text, true), ''::text)"),
+    traceContext: p
+      .text()
+      .fieldName('trace_context')
+      .nullable()
+      .defaultRaw("NULLIF(current_setting('platform.traceparent'::text, true), ''::text)"),
   },
-  indexes: [
-    { name: 'outbox_unpublished', properties: ['id'], where: '(published_at IS NULL)' },
-  ],
+  indexes: [{ name: 'outbox_unpublished', properties: ['id'], where: '(published_at IS NULL)' }],
 });
 export type Outbox = InferEntity<typeof OutboxEntity>;
 

@@ -20,7 +20,14 @@ export async function openOrm(options: OrmOptions): Promise<Orm> {
     clientUrl: options.databaseUrl,
     entities: options.entities ?? [],
     extensions: [Migrator],
-    migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, tableName: 'schema_migrations', silent: true, snapshot: false },
+    migrations: {
+      migrationsList: migrations,
+      transactional: true,
+      allOrNothing: true,
+      tableName: 'schema_migrations',
+      silent: true,
+      snapshot: false,
+    },
     pool: { min: 0, max: options.poolMax ?? 10 },
     // The same bounded waits as the hand-written SQL pool (sql.ts), as start-up options of every connection.
     driverOptions: postgresTimeoutOptions(),

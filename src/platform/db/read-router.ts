@@ -19,7 +19,11 @@ export const readCaller = new AsyncLocalStorage<{ caller: string | undefined; re
 /** Connection failures and time-outs: the replica is the problem, and the read is run again on the primary. */
 function isUnavailable(err: unknown): boolean {
   const code = (err as { code?: string }).code;
-  if (typeof code === 'string' && (/^(ECONN|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH)/.test(code) || code.startsWith('08') || code === '57P01' || code === '57P03')) return true;
+  if (
+    typeof code === 'string' &&
+    (/^(ECONN|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH)/.test(code) || code.startsWith('08') || code === '57P01' || code === '57P03')
+  )
+    return true;
   const message = err instanceof Error ? err.message : '';
   return /timeout|Connection terminated/i.test(message);
 }

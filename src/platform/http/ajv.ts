@@ -28,7 +28,13 @@ function makeAjv(coerceTypes: boolean | 'array'): AjvInstance {
   // validating, so uniqueItems already compares them in one case. Names are trimmed only once the whole request part
   // has been validated (see normalisedAfterValidation), so every assertion judges what the client sent: a name of
   // 101 characters with a leading space is over a maxLength of 100, as the document says.
-  ajv.addKeyword({ keyword: 'x-lowercase', type: 'string', schemaType: 'boolean', modifying: true, validate: rewriteNow((s) => s.toLowerCase()) });
+  ajv.addKeyword({
+    keyword: 'x-lowercase',
+    type: 'string',
+    schemaType: 'boolean',
+    modifying: true,
+    validate: rewriteNow((s) => s.toLowerCase()),
+  });
   ajv.addKeyword({ keyword: 'x-trim', type: 'string', schemaType: 'boolean', validate: rewriteAfterValidation((s) => s.trim()) });
   addBoundedPattern(ajv);
   return ajv;

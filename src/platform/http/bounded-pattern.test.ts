@@ -13,15 +13,20 @@ interface Failure {
 
 function validator(schema: Record<string, unknown>) {
   const compile = ajv2020ValidatorCompiler();
-  const validate = compile({ schema, method: 'POST', url: '/', httpPart: 'body' }) as unknown as ((data: unknown) => boolean) & { errors?: Failure[] | null };
-  return (data: unknown): Failure[] => (validate(data) ? [] : (validate.errors ?? []).map(({ keyword, instancePath, message }) => ({ keyword, instancePath, message })));
+  const validate = compile({ schema, method: 'POST', url: '/', httpPart: 'body' }) as unknown as ((data: unknown) => boolean) & {
+    errors?: Failure[] | null;
+  };
+  return (data: unknown): Failure[] =>
+    validate(data) ? [] : (validate.errors ?? []).map(({ keyword, instancePath, message }) => ({ keyword, instancePath, message }));
 }
 
 const nonBlank = '^[ \\t]*[^\\u0000 \\t][^\\u0000]*$';
 
 test('a value over maxLength gets the maxLength error only; within it the pattern reports as Ajv words it', () => {
   const check = validator({ type: 'object', properties: { name: { type: 'string', maxLength: 5, pattern: nonBlank } } });
-  expect(check({ name: `${'a'.repeat(100)}\u0000` })).toEqual([{ keyword: 'maxLength', instancePath: '/name', message: 'must NOT have more than 5 characters' }]);
+  expect(check({ name: `${'a'.repeat(100)}\u0000` })).toEqual([
+    { keyword: 'maxLength', instancePath: '/name', message: 'must NOT have more than 5 characters' },
+  ]);
   expect(check({ name: 'ab\u0000' })).toEqual([{ keyword: 'pattern', instancePath: '/name', message: `must match pattern "${nonBlank}"` }]);
   expect(check({ name: '  ab ' })).toEqual([]);
 });
@@ -33,7 +38,11 @@ test('maxLength counts code points: five emoji are within a limit of five', () =
 });
 
 test('a maxLength beside a referenced pattern (allOf) bounds it too; a pattern with no maxLength over it stays a pattern', () => {
-  const schema = boundPatterns({ maxLength: 3, allOf: [{ type: 'string', pattern: 'x' }], properties: { p: { type: 'string', pattern: 'y' } } }) as any;
+  const schema = boundPatterns({
+    maxLength: 3,
+    allOf: [{ type: 'string', pattern: 'x' }],
+    properties: { p: { type: 'string', pattern: 'y' } },
+  }) as any;
   expect(schema.allOf[0]).toEqual({ type: 'string', [boundedPatternKeyword]: { pattern: 'x', maxLength: 3 } });
   expect(schema.properties.p).toEqual({ type: 'string', pattern: 'y' });
   const check = validator({ type: 'string', maxLength: 3, allOf: [{ type: 'string', pattern: '^b+$' }] });

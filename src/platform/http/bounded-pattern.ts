@@ -64,7 +64,8 @@ export function boundPatterns(node: unknown, bound = Infinity): unknown {
   const own = typeof obj.maxLength === 'number' ? Math.min(obj.maxLength, bound) : bound;
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(obj)) {
-    if ((sameValueApplicators as readonly string[]).includes(key) && Array.isArray(value)) copy[key] = value.map((v) => boundPatterns(v, own));
+    if ((sameValueApplicators as readonly string[]).includes(key) && Array.isArray(value))
+      copy[key] = value.map((v) => boundPatterns(v, own));
     else copy[key] = boundPatterns(value);
   }
   if (typeof copy.pattern === 'string' && Number.isFinite(own)) {

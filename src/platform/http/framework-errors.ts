@@ -24,7 +24,10 @@ function detailOf(part: string, e: AjvError): ErrorDetail {
   }
   // A sealed body reports an unknown field through the `not: {}` subschema of unevaluatedProperties.
   if (e.schemaPath?.includes('/unevaluatedProperties/') && path) return { location: base, message: 'is not a known field' };
-  if ((e.keyword === 'unevaluatedProperties' || e.keyword === 'additionalProperties') && (params.unevaluatedProperty || params.additionalProperty)) {
+  if (
+    (e.keyword === 'unevaluatedProperties' || e.keyword === 'additionalProperties') &&
+    (params.unevaluatedProperty || params.additionalProperty)
+  ) {
     return { location: `${base}.${String(params.unevaluatedProperty ?? params.additionalProperty)}`, message: 'is not a known field' };
   }
   // A `false` subschema, or `not: {}` in a conditional's then, forbids a field beside others (two fields of which only
@@ -64,14 +67,20 @@ export function toAppError(err: unknown): AppError {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError(413, 'payload_too_large', 'The body is larger than this service accepts.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError(415, 'unsupported_media_type', 'Bodies must be sent as application/json.', [{ location: 'header.content-type', message: 'must be application/json' }]);
+      return new AppError(415, 'unsupported_media_type', 'Bodies must be sent as application/json.', [
+        { location: 'header.content-type', message: 'must be application/json' },
+      ]);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError(400, 'malformed_request', 'Content-Length does not match the body.');
     // Raised by the router before any route or hook runs.
     case 'FST_ERR_BAD_URL':
-      return new AppError(400, 'malformed_request', 'The path is not valid percent-encoded UTF-8.', [{ location: 'path', message: 'is not valid percent-encoded UTF-8' }]);
+      return new AppError(400, 'malformed_request', 'The path is not valid percent-encoded UTF-8.', [
+        { location: 'path', message: 'is not valid percent-encoded UTF-8' },
+      ]);
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new AppError(414, 'uri_too_long', 'A path segment is longer than this service accepts.', [{ location: 'path', message: 'has a segment that is too long' }]);
+      return new AppError(414, 'uri_too_long', 'A path segment is longer than this service accepts.', [
+        { location: 'path', message: 'has a segment that is too long' },
+      ]);
   }
   if (err instanceof SyntaxError || e?.statusCode === 400) {
     return new AppError(400, 'malformed_request', e?.message ?? 'The request could not be read.');

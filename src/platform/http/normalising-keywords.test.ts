@@ -4,7 +4,9 @@
 import { ajv2020ValidatorCompiler } from './ajv.js';
 
 function validator(schema: Record<string, unknown>) {
-  const validate = ajv2020ValidatorCompiler()({ schema, method: 'POST', url: '/', httpPart: 'body' }) as unknown as ((data: unknown) => boolean) & {
+  const validate = ajv2020ValidatorCompiler()({ schema, method: 'POST', url: '/', httpPart: 'body' }) as unknown as ((
+    data: unknown,
+  ) => boolean) & {
     errors?: Array<{ keyword: string; instancePath: string }> | null;
   };
   return (data: unknown) => (validate(data) ? [] : (validate.errors ?? []).map(({ keyword, instancePath }) => ({ keyword, instancePath })));
@@ -24,7 +26,9 @@ test('maxLength beside a referenced trimmed name counts the whitespace that was 
 
 test('uuids differing only in case are one item for uniqueItems', () => {
   const check = validator({ type: 'array', uniqueItems: true, items: { type: 'string', format: 'uuid' } });
-  expect(check(['aaaaaaaa-0000-4000-8000-00000000000a', 'AAAAAAAA-0000-4000-8000-00000000000A'])).toEqual([{ keyword: 'uniqueItems', instancePath: '' }]);
+  expect(check(['aaaaaaaa-0000-4000-8000-00000000000a', 'AAAAAAAA-0000-4000-8000-00000000000A'])).toEqual([
+    { keyword: 'uniqueItems', instancePath: '' },
+  ]);
 });
 
 test('a valid body is trimmed and lowered, also deep in arrays; the errors of an earlier call do not linger', () => {

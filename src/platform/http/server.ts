@@ -19,7 +19,15 @@ import { AppError } from './app-error.js';
 import { httpMetricsHook } from '../metrics/http.js';
 import { tracingOn } from '../tracing/state.js';
 import { endRequestSpan, enterRequestSpan, resumeRequestSpan, startRequestSpan } from '../tracing/http.js';
-import { bodyMissing, bodyTooDeep, clientErrorOf, illFormedUnicode, methodNotAllowed, routeNotFound, toAppError } from './framework-errors.js';
+import {
+  bodyMissing,
+  bodyTooDeep,
+  clientErrorOf,
+  illFormedUnicode,
+  methodNotAllowed,
+  routeNotFound,
+  toAppError,
+} from './framework-errors.js';
 import type { ContextFactory, HandlerMap, Result } from './typed.js';
 
 export interface ErrorRendering {
@@ -100,7 +108,10 @@ export interface ListenerOptions<Ops, Ctx> {
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 
-type RawHandler = (input: { params: unknown; query: unknown; body: unknown }, ctx: unknown) => Promise<Result<unknown> & { status: number; body: unknown; location?: string; headers?: Record<string, string> }>;
+type RawHandler = (
+  input: { params: unknown; query: unknown; body: unknown },
+  ctx: unknown,
+) => Promise<Result<unknown> & { status: number; body: unknown; location?: string; headers?: Record<string, string> }>;
 
 function securityByOperation(spec: Record<string, unknown>): Map<string, Array<Record<string, string[]>>> {
   const result = new Map<string, Array<Record<string, string[]>>>();
@@ -124,7 +135,9 @@ type PathItem = Record<string, { operationId?: string; requestBody?: { required?
 /** Operations whose spec carries `x-platform-admin: true`. */
 function platformAdminOperations(spec: Record<string, unknown>): Set<string> {
   const result = new Set<string>();
-  for (const item of Object.values((spec.paths ?? {}) as Record<string, Record<string, { operationId?: string; 'x-platform-admin'?: unknown }>>)) {
+  for (const item of Object.values(
+    (spec.paths ?? {}) as Record<string, Record<string, { operationId?: string; 'x-platform-admin'?: unknown }>>,
+  )) {
     for (const op of Object.values(item)) {
       if (op && typeof op === 'object' && op.operationId && op['x-platform-admin'] === true) result.add(op.operationId);
     }
@@ -157,7 +170,9 @@ interface PathTemplate {
  */
 function pathTemplates(spec: Record<string, unknown>): PathTemplate[] {
   return Object.entries((spec.paths ?? {}) as Record<string, PathItem>).map(([template, item]) => {
-    const methods = Object.keys(item).filter((m) => httpMethods.includes(m)).map((m) => m.toUpperCase());
+    const methods = Object.keys(item)
+      .filter((m) => httpMethods.includes(m))
+      .map((m) => m.toUpperCase());
     // Fastify answers HEAD on every GET route.
     if (methods.includes('GET') && !methods.includes('HEAD')) methods.push('HEAD');
     return { segments: template.split('/').map((s) => (/^\{[^}]+\}$/.test(s) ? null : s)), methods };
@@ -188,10 +203,39 @@ function resourceOf(templates: PathTemplate[], url: string): PathTemplate | unde
 }
 
 const assertionKeywords = new Set([
-  'type', 'enum', 'const', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum',
-  'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'uniqueItems', 'items', 'prefixItems', 'contains',
-  'minProperties', 'maxProperties', 'required', 'properties', 'patternProperties', 'additionalProperties',
-  'unevaluatedProperties', 'unevaluatedItems', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else',
+  'type',
+  'enum',
+  'const',
+  'format',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'items',
+  'prefixItems',
+  'contains',
+  'minProperties',
+  'maxProperties',
+  'required',
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  'then',
+  'else',
 ]);
 
 /**
@@ -253,7 +297,9 @@ function writeSocketError(socket: Socket, error: AppError, id: string, rendered:
       [headerName]: id,
       connection: 'close',
     };
-    const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+    const head = Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
     socket.write(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\n${head}\r\n${body}`);
   }
   socket.destroy();
@@ -293,7 +339,13 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
     // The glue's typings want full RouteOptions; partial options are merged into its own route config.
     operationResolver: operationResolver(options) as never,
   });
-  await registerReferenceDocs(app as unknown as FastifyInstance, options.name, options.specification, options.extraDocuments, options.publicUrl);
+  await registerReferenceDocs(
+    app as unknown as FastifyInstance,
+    options.name,
+    options.specification,
+    options.extraDocuments,
+    options.publicUrl,
+  );
   return app as unknown as FastifyInstance;
 }
 
@@ -322,7 +374,10 @@ function createFastify<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>, headerName:
     // Connection: close) rather than refused with a bare 503: the database and Redis are up until the drain ends.
     return503OnClosing: false,
     // A hop count trusts that many proxies nearest to this server.
-    trustProxy: typeof options.trustProxy === 'number' ? (_address: string, hop: number) => hop < (options.trustProxy as number) : (options.trustProxy ?? false),
+    trustProxy:
+      typeof options.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (options.trustProxy as number)
+        : (options.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
     ...(options.pathAliases ? { rewriteUrl: aliasRewriter(options.pathAliases) } : {}),
     requestTimeout: timeouts.requestTimeoutMs,
@@ -375,7 +430,8 @@ function installRoutingAnswers<Ops, Ctx>(app: FastifyInstance, options: Listener
   const noRoute = (request: FastifyRequest, reply: FastifyReply) => {
     const resource = resourceOf(templates, request.url);
     if (resource && request.method === 'OPTIONS') return reply.code(204).header('allow', resource.methods.join(', ')).send();
-    if (resource && !resource.methods.includes(request.method)) return sendError(methodNotAllowed(request.method, request.url, resource.methods), request, reply);
+    if (resource && !resource.methods.includes(request.method))
+      return sendError(methodNotAllowed(request.method, request.url, resource.methods), request, reply);
     return sendError(routeNotFound(request.method, request.url), request, reply);
   };
 
@@ -419,7 +475,8 @@ function operationResolver<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>) {
   const security = securityByOperation(options.specification);
   const requiresBody = operationsRequiringBody(options.specification);
   const adminOnly = platformAdminOperations(options.specification);
-  if (adminOnly.size > 0 && !options.requirePlatformAdmin) throw new Error(`${options.name}: the spec marks platform-admin operations but the listener cannot check the role`);
+  if (adminOnly.size > 0 && !options.requirePlatformAdmin)
+    throw new Error(`${options.name}: the spec marks platform-admin operations but the listener cannot check the role`);
   const handlers = options.handlers as unknown as Record<string, RawHandler>;
   const authenticate = options.authenticate;
   const requirePlatformAdmin = options.requirePlatformAdmin;
@@ -448,7 +505,10 @@ function operationResolver<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>) {
         // Before anything walks the body (this check, Ajv, fingerprints): past the bound a walk could overflow the stack.
         if (nestsDeeperThan(request.body, maxBodyDepth)) throw bodyTooDeep();
         // JSON.parse turns a "\ud800" escape into a lone surrogate, which no schema keyword catches.
-        for (const [part, value] of [['body', request.body], ['query', request.query]] as const) {
+        for (const [part, value] of [
+          ['body', request.body],
+          ['query', request.query],
+        ] as const) {
           const path = illFormedPath(value);
           if (path) throw illFormedUnicode([part, ...path].join('.'));
         }

@@ -16,7 +16,12 @@ type Responses<Op> = Op extends { responses: infer R } ? R : never;
 
 /** What a handler returns: one of the operation's success statuses with its body. */
 export type Result<Op> = {
-  [S in keyof Responses<Op> & SuccessStatus]: { status: S; body: JsonBody<Responses<Op>[S]>; location?: string; headers?: Record<string, string> };
+  [S in keyof Responses<Op> & SuccessStatus]: {
+    status: S;
+    body: JsonBody<Responses<Op>[S]>;
+    location?: string;
+    headers?: Record<string, string>;
+  };
 }[keyof Responses<Op> & SuccessStatus];
 
 type Param<Op, K extends string> = Op extends { parameters: infer P }
@@ -27,7 +32,11 @@ type Param<Op, K extends string> = Op extends { parameters: infer P }
     : undefined
   : undefined;
 
-type Body<Op> = Op extends { requestBody?: infer B } ? ([NonNullable<B>] extends [never] ? undefined : JsonBody<NonNullable<B>>) : undefined;
+type Body<Op> = Op extends { requestBody?: infer B }
+  ? [NonNullable<B>] extends [never]
+    ? undefined
+    : JsonBody<NonNullable<B>>
+  : undefined;
 
 /** Validated request parts: Fastify has already checked them against the operation's schema. */
 export interface Input<Op> {

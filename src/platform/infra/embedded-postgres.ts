@@ -40,7 +40,11 @@ function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
   return loaded;
 }
 
-export async function startEmbeddedPostgres(dataDir: string, onLog?: (line: string) => void, options: { port?: number } = {}): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  onLog?: (line: string) => void,
+  options: { port?: number } = {},
+): Promise<EmbeddedDatabase> {
   const dir = resolve(join(dataDir, 'postgres'));
   await mkdir(resolve(dataDir), { recursive: true });
   const asRoot = process.getuid?.() === 0;
@@ -56,10 +60,14 @@ export async function startEmbeddedPostgres(dataDir: string, onLog?: (line: stri
     if (tail.length > 12) tail.shift();
     onLog?.(line);
   };
-  const failed = (step: string) => (err: unknown): never => {
-    const cause = err instanceof Error ? err.message : '';
-    throw new Error(`PostgreSQL in ${dir} failed to ${step}${cause ? `: ${cause}` : ''}${tail.length ? `; its last output:\n${tail.join('\n')}` : ''}`);
-  };
+  const failed =
+    (step: string) =>
+    (err: unknown): never => {
+      const cause = err instanceof Error ? err.message : '';
+      throw new Error(
+        `PostgreSQL in ${dir} failed to ${step}${cause ? `: ${cause}` : ''}${tail.length ? `; its last output:\n${tail.join('\n')}` : ''}`,
+      );
+    };
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: dir,

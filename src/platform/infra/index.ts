@@ -37,7 +37,14 @@ export async function resolveInfra(config: Config, log: Logger): Promise<Infra> 
     const postgresDir = resolve(join(config.dataDir, 'postgres'));
     if (!databaseUrl) {
       await stopStaleServer(
-        { label: 'PostgreSQL', marker: postgresDir, pidFile: postmasterPidFile(config.dataDir), soft: 'SIGINT', hard: 'SIGQUIT', removeStalePidFile: true },
+        {
+          label: 'PostgreSQL',
+          marker: postgresDir,
+          pidFile: postmasterPidFile(config.dataDir),
+          soft: 'SIGINT',
+          hard: 'SIGQUIT',
+          removeStalePidFile: true,
+        },
         runtime,
         config.dataDir,
         log,
@@ -53,7 +60,14 @@ export async function resolveInfra(config: Config, log: Logger): Promise<Infra> 
     }
     if (!redisUrl) {
       await stopStaleServer(
-        { label: 'redis-server', marker: redisMarker(recordedRedisUrl(runtime)), pidFile: redisPidFile(config.dataDir), soft: 'SIGTERM', hard: 'SIGKILL', removeStalePidFile: false },
+        {
+          label: 'redis-server',
+          marker: redisMarker(recordedRedisUrl(runtime)),
+          pidFile: redisPidFile(config.dataDir),
+          soft: 'SIGTERM',
+          hard: 'SIGKILL',
+          removeStalePidFile: false,
+        },
         runtime,
         config.dataDir,
         log,

@@ -24,7 +24,8 @@ const settleTimeoutMs = 20_000;
 
 export async function startLocalRedisCluster(dataDir: string, options: { masters?: number } = {}): Promise<LocalRedisCluster> {
   if (spawnSync('redis-server', ['--version']).error) throw new RedisMissingError();
-  if (spawnSync('redis-cli', ['--version']).error) throw new Error('redis-cli was not found on PATH: it comes with redis-server (Debian: redis-tools)');
+  if (spawnSync('redis-cli', ['--version']).error)
+    throw new Error('redis-cli was not found on PATH: it comes with redis-server (Debian: redis-tools)');
   const masters = options.masters ?? 3;
   if (masters < 3) throw new Error('a Redis Cluster needs at least three masters');
   const root = resolve(join(dataDir, 'redis-cluster'));

@@ -87,7 +87,10 @@ export async function stopStaleServer(server: StaleServer, runtimeFile: string, 
   if (pid === undefined) return;
   if (!running(pid) || !commandOf(pid).includes(server.marker)) {
     if (server.removeStalePidFile && running(pid)) {
-      log.warn({ pidFile: server.pidFile, serverPid: pid, command: commandOf(pid) }, `removing a stale ${server.label} pid file whose pid now belongs to another program`);
+      log.warn(
+        { pidFile: server.pidFile, serverPid: pid, command: commandOf(pid) },
+        `removing a stale ${server.label} pid file whose pid now belongs to another program`,
+      );
       await rm(server.pidFile, { force: true });
     }
     return;
@@ -99,7 +102,10 @@ export async function stopStaleServer(server: StaleServer, runtimeFile: string, 
         'Stop that process first, or set another DATA_DIR.',
     );
   }
-  log.warn({ serverPid: pid, command: commandOf(pid), dataDir }, `stopping a ${server.label} (pid ${pid}) left running by an earlier platform process that ended without stopping it`);
+  log.warn(
+    { serverPid: pid, command: commandOf(pid), dataDir },
+    `stopping a ${server.label} (pid ${pid}) left running by an earlier platform process that ended without stopping it`,
+  );
   try {
     process.kill(pid, server.soft);
   } catch {

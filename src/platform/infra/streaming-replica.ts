@@ -17,7 +17,16 @@ export interface StreamingReplica {
 }
 
 /** Folders whose contents a base backup leaves out: the server rebuilds them (PostgreSQL's backup documentation). */
-const emptiedFolders = new Set(['pg_wal', 'pg_replslot', 'pg_stat_tmp', 'pg_dynshmem', 'pg_notify', 'pg_serial', 'pg_snapshots', 'pg_subtrans']);
+const emptiedFolders = new Set([
+  'pg_wal',
+  'pg_replslot',
+  'pg_stat_tmp',
+  'pg_dynshmem',
+  'pg_notify',
+  'pg_serial',
+  'pg_snapshots',
+  'pg_subtrans',
+]);
 const leftOutFiles = new Set(['postmaster.pid', 'postmaster.opts', 'backup_label', 'backup_label.old', 'tablespace_map']);
 
 async function postgresBinary(): Promise<string> {
@@ -57,7 +66,12 @@ function serverUser(): { uid: number; gid: number } | undefined {
  * dir given to startEmbeddedPostgres), in dataDir. The primary's defaults allow it (wal_level replica,
  * max_wal_senders 10, a replication line for local password logins); its user must have the REPLICATION attribute.
  */
-export async function startStreamingReplica(primaryUrl: string, primaryDataFolder: string, dataDir: string, onLog?: (line: string) => void): Promise<StreamingReplica> {
+export async function startStreamingReplica(
+  primaryUrl: string,
+  primaryDataFolder: string,
+  dataDir: string,
+  onLog?: (line: string) => void,
+): Promise<StreamingReplica> {
   const folder = resolve(join(dataDir, 'postgres'));
   const port = await freePort();
   const primary = new URL(primaryUrl);
@@ -76,14 +90,19 @@ export async function startStreamingReplica(primaryUrl: string, primaryDataFolde
     await client.query('select pg_create_physical_replication_slot($1, true)', [slot]);
     await client.query("select pg_backup_start('standby', true)");
     await copyDataFolder(resolve(primaryDataFolder), folder);
-    const { rows } = await client.query<{ labelfile: string; spcmapfile: string | null }>('select labelfile, spcmapfile from pg_backup_stop(false)');
+    const { rows } = await client.query<{ labelfile: string; spcmapfile: string | null }>(
+      'select labelfile, spcmapfile from pg_backup_stop(false)',
+    );
     await writeFile(join(folder, 'backup_label'), rows[0]!.labelfile);
     if (rows[0]!.spcmapfile) await writeFile(join(folder, 'tablespace_map'), rows[0]!.spcmapfile);
   } finally {
     await client.end();
   }
   const conninfo = `host=${primary.hostname} port=${primary.port} user=${decodeURIComponent(primary.username)} password=${decodeURIComponent(primary.password)} application_name=${slot}`;
-  await appendFile(join(folder, 'postgresql.auto.conf'), `\nprimary_conninfo = '${conninfo}'\nprimary_slot_name = '${slot}'\nhot_standby = on\n`);
+  await appendFile(
+    join(folder, 'postgresql.auto.conf'),
+    `\nprimary_conninfo = '${conninfo}'\nprimary_slot_name = '${slot}'\nhot_standby = on\n`,
+  );
   await writeFile(join(folder, 'standby.signal'), '');
   await chmod(folder, 0o700);
   if (user) execFileSync('chown', ['-R', `${user.uid}:${user.gid}`, folder]);
@@ -93,7 +112,11 @@ export async function startStreamingReplica(primaryUrl: string, primaryDataFolde
   const start = () =>
     new Promise<void>((ready, failed) => {
       const tail: string[] = [];
-      const child = spawn(binary, ['-D', folder, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `max_connections=${maxConnections}`], { ...(user ?? {}), env: { ...process.env, LC_MESSAGES: 'en_US.UTF-8' } });
+      const child = spawn(
+        binary,
+        ['-D', folder, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `max_connections=${maxConnections}`],
+        { ...(user ?? {}), env: { ...process.env, LC_MESSAGES: 'en_US.UTF-8' } },
+      );
       server = child;
       child.stderr.on('data', (chunk: Buffer) => {
         const text = chunk.toString('utf8');

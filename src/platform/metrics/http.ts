@@ -40,7 +40,8 @@ export function httpMetricsHook(listener: string) {
   };
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const options = request.routeOptions;
-    const operation = (options.schema as { operationId?: string } | undefined)?.operationId ?? (request.is404 ? 'unmatched' : (options.url ?? 'unmatched'));
+    const operation =
+      (options.schema as { operationId?: string } | undefined)?.operationId ?? (request.is404 ? 'unmatched' : (options.url ?? 'unmatched'));
     const statusClass = statusClasses[Math.floor(reply.statusCode / 100) - 1] ?? 'other';
     const r = recordersOf(operation, statusClass);
     r.count.inc();

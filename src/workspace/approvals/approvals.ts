@@ -12,7 +12,16 @@ import { defaultLimit, pageOf, readCursor } from '../common/paging.js';
 import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { workspaceErrors } from '../errors.js';
 import type { Page } from '../keys/service.js';
-import { approvalColumns, approvalView, decisionColumns, decisionView, type ApprovalRow, type ApprovalView, type DecisionRow, type DecisionView } from './views.js';
+import {
+  approvalColumns,
+  approvalView,
+  decisionColumns,
+  decisionView,
+  type ApprovalRow,
+  type ApprovalView,
+  type DecisionRow,
+  type DecisionView,
+} from './views.js';
 
 export const approvalsPath = '/api/v1/approvals';
 const notFound = () => workspaceErrors.notFound('The approval request');
@@ -20,7 +29,10 @@ const notFound = () => workspaceErrors.notFound('The approval request');
 async function decisionsOf(db: Queryable, ids: string[]): Promise<Map<string, DecisionRow[]>> {
   const result = new Map<string, DecisionRow[]>(ids.map((id) => [id, []]));
   if (ids.length === 0) return result;
-  const { rows } = await db.query<DecisionRow>(`select ${decisionColumns} from approval_decisions where approval_id = any($1::uuid[]) order by step`, [ids]);
+  const { rows } = await db.query<DecisionRow>(
+    `select ${decisionColumns} from approval_decisions where approval_id = any($1::uuid[]) order by step`,
+    [ids],
+  );
   for (const d of rows) result.get(d.approval_id)!.push(d);
   return result;
 }
@@ -36,7 +48,10 @@ async function findApproval(db: Queryable, part: Partition, id: string, lock = f
 export class ApprovalService {
   constructor(private readonly deps: EventDeps) {}
 
-  async list(part: Partition, query: { limit?: number; cursor?: string; status?: string; requested_by?: string; approver_id?: string }): Promise<Page<ApprovalView>> {
+  async list(
+    part: Partition,
+    query: { limit?: number; cursor?: string; status?: string; requested_by?: string; approver_id?: string },
+  ): Promise<Page<ApprovalView>> {
     const db = await readPool(this.deps);
     const limit = query.limit ?? defaultLimit;
     const after = readCursor('approvals', query.cursor);
@@ -49,7 +64,10 @@ export class ApprovalService {
       `select ${approvalColumns} from approvals where workspace_id = $1 and environment = $2${where.sql()} order by id desc limit ${where.push(limit + 1)}`,
       where.params,
     );
-    const decisions = await decisionsOf(db, rows.slice(0, limit).map((r) => r.id));
+    const decisions = await decisionsOf(
+      db,
+      rows.slice(0, limit).map((r) => r.id),
+    );
     return pageOf(rows, limit, 'approvals', (r) => approvalView(r, decisions.get(r.id) ?? []));
   }
 
@@ -60,8 +78,12 @@ export class ApprovalService {
     return approvalView(row, (await decisionsOf(db, [id])).get(id)!);
   }
 
-  async create(part: Partition, body: { title: string; description?: string | null; requested_by: string; approver_ids: string[] }): Promise<ApprovalView> {
-    if (new Set(body.approver_ids).size !== body.approver_ids.length) throw workspaceErrors.invalid('body.approver_ids', 'names the same member for two steps');
+  async create(
+    part: Partition,
+    body: { title: string; description?: string | null; requested_by: string; approver_ids: string[] },
+  ): Promise<ApprovalView> {
+    if (new Set(body.approver_ids).size !== body.approver_ids.length)
+      throw workspaceErrors.invalid('body.approver_ids', 'names the same member for two steps');
     return withEvents(this.deps, this.deps.sql, part, async (tx, sink, now) => {
       await checkMembers(tx, part.workspaceId, [
         { field: 'body.requested_by', id: body.requested_by },
@@ -82,16 +104,21 @@ export class ApprovalService {
     return withEvents(this.deps, this.deps.sql, part, async (tx, sink, now) => {
       const before = await findApproval(tx, part, id, true);
       if (!before) throw notFound();
-      if (before.requested_by !== requestedBy) throw workspaceErrors.notTheActor('Only the member who requested the approval may cancel it.');
+      if (before.requested_by !== requestedBy)
+        throw workspaceErrors.notTheActor('Only the member who requested the approval may cancel it.');
       const decisions = (await decisionsOf(tx, [id])).get(id)!;
       if (before.status === 'cancelled') return approvalView(before, decisions);
-      if (before.status !== 'pending') throw workspaceErrors.conflict(`The approval is ${before.status}; only a pending one can be cancelled.`);
+      if (before.status !== 'pending')
+        throw workspaceErrors.conflict(`The approval is ${before.status}; only a pending one can be cancelled.`);
       const { rows } = await tx.query<ApprovalRow>(
         `update approvals set status = 'cancelled', current_step = null, completed_at = $2, updated_at = $2 where id = $1 returning ${approvalColumns}`,
         [id, now],
       );
       const view = approvalView(rows[0]!, decisions);
-      sink.emit('approval.cancelled', view, { status: { from: 'pending', to: 'cancelled' }, current_step: { from: before.current_step, to: null } });
+      sink.emit('approval.cancelled', view, {
+        status: { from: 'pending', to: 'cancelled' },
+        current_step: { from: before.current_step, to: null },
+      });
       return view;
     });
   }
@@ -109,13 +136,19 @@ export class ApprovalService {
     return pageOf(rows, limit, 'approval_decisions', decisionView);
   }
 
-  async decide(part: Partition, id: string, body: { approver_id: string; decision: 'approve' | 'reject'; comment?: string | null }): Promise<DecisionView> {
+  async decide(
+    part: Partition,
+    id: string,
+    body: { approver_id: string; decision: 'approve' | 'reject'; comment?: string | null },
+  ): Promise<DecisionView> {
     return withEvents(this.deps, this.deps.sql, part, async (tx, sink, now) => {
       const before = await findApproval(tx, part, id, true);
       if (!before) throw notFound();
-      if (before.status !== 'pending' || before.current_step === null) throw workspaceErrors.conflict(`The approval is ${before.status}; it takes no more decisions.`);
+      if (before.status !== 'pending' || before.current_step === null)
+        throw workspaceErrors.conflict(`The approval is ${before.status}; it takes no more decisions.`);
       const step = before.current_step;
-      if (before.approver_ids[step - 1] !== body.approver_id) throw workspaceErrors.notTheActor(`Only the approver of step ${step} may decide it now.`);
+      if (before.approver_ids[step - 1] !== body.approver_id)
+        throw workspaceErrors.notTheActor(`Only the approver of step ${step} may decide it now.`);
       const { rows: inserted } = await tx.query<DecisionRow>(
         `insert into approval_decisions (id, approval_id, step, approver_id, decision, comment, created_at)
          values ($1, $2, $3, $4, $5, $6, $7) returning ${decisionColumns}`,
@@ -130,7 +163,8 @@ export class ApprovalService {
       );
       const view = approvalView(rows[0]!, (await decisionsOf(tx, [id])).get(id)!);
       if (body.decision === 'approve') sink.emit('approval.step_completed', view, { current_step: { from: step, to: nextStep } });
-      if (status !== 'pending') sink.emit(status === 'approved' ? 'approval.approved' : 'approval.rejected', view, { status: { from: 'pending', to: status } });
+      if (status !== 'pending')
+        sink.emit(status === 'approved' ? 'approval.approved' : 'approval.rejected', view, { status: { from: 'pending', to: status } });
       return decisionView(inserted[0]!);
     });
   }

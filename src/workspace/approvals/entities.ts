@@ -56,9 +56,7 @@ export const ApprovalDecisionEntity = defineEntity({
     comment: p.text().nullable(),
     createdAt: p.datetime().fieldName('created_at'),
   },
-  uniques: [
-    { name: 'approval_decisions_approval_id_step_key', properties: ['approvalId', 'step'] },
-  ],
+  uniques: [{ name: 'approval_decisions_approval_id_step_key', properties: ['approvalId', 'step'] }],
   checks: [
     {
       name: 'approval_decisions_decision_check',

@@ -4,7 +4,8 @@ import type { WorkspaceDeps } from '../deps.js';
 import type { WorkspaceFeatureHandlers } from '../handler-types.js';
 import { ApprovalService, approvalsPath } from './approvals.js';
 
-export type ApprovalOperationId = 'listApprovals' | 'createApproval' | 'getApproval' | 'cancelApproval' | 'listApprovalDecisions' | 'createApprovalDecision';
+export type ApprovalOperationId =
+  'listApprovals' | 'createApproval' | 'getApproval' | 'cancelApproval' | 'listApprovalDecisions' | 'createApprovalDecision';
 
 export function approvalHandlers(deps: WorkspaceDeps): WorkspaceFeatureHandlers<ApprovalOperationId> {
   const approvals = new ApprovalService(deps);

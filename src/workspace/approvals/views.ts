@@ -18,7 +18,8 @@ export interface ApprovalRow {
   updated_at: Date;
 }
 
-export const approvalColumns = 'id, title, description, requested_by, approver_ids, status, current_step, completed_at, created_at, updated_at';
+export const approvalColumns =
+  'id, title, description, requested_by, approver_ids, status, current_step, completed_at, created_at, updated_at';
 
 export interface DecisionRow {
   id: string;

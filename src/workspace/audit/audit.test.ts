@@ -25,7 +25,7 @@ beforeEach(() => clock.set(new Date()));
 const logPath = (ws: SvcWorkspace, query = '') => `/api/v1/workspaces/${ws.id}/svc-audit-log${query}`;
 const entries = (ws: SvcWorkspace) => count(platform.db, 'select count(*) as n from svc_audit_log where workspace_id = $1', [ws.id]);
 
-test('requests are recorded in memory and written by the flush, with their status and the key\'s last use', async () => {
+test("requests are recorded in memory and written by the flush, with their status and the key's last use", async () => {
   const ws = await svcWorkspace(platform);
   const reader = await ws.key(['crm.leads.read']);
   const t0 = clock.now();
@@ -46,7 +46,15 @@ test('requests are recorded in memory and written by the flush, with their statu
     ['POST', '/api/v1/leads', 403],
     ['GET', '/api/v1/leads', 200],
   ]);
-  expect(res.body.items[2]).toEqual({ id: expect.any(String), time: t0.toISOString(), key_id: reader.id, ip: '127.0.0.1', method: 'GET', endpoint: '/api/v1/leads', status_code: 200 });
+  expect(res.body.items[2]).toEqual({
+    id: expect.any(String),
+    time: t0.toISOString(),
+    key_id: reader.id,
+    ip: '127.0.0.1',
+    method: 'GET',
+    endpoint: '/api/v1/leads',
+    status_code: 200,
+  });
   expect(res.body.next_cursor).toBeNull();
   const { rows } = await platform.db.query('select last_used_at from svc_keys where id = $1', [reader.id]);
   expect(rows[0].last_used_at).toEqual(new Date(t0.getTime() + 2000));
@@ -62,7 +70,10 @@ test('refused requests of a found key are recorded (revoked 401, ip_not_allowed)
   expectSvcError(await call(base, 'GET', '/api/v1/leads', { headers: svcHeaders('svc_live_' + 'A'.repeat(32)) }), 401, 'unauthorized');
   expect((await call(base, 'GET', logPath(ws), { token: ws.owner.token })).status).toBe(200);
   await platform.flushSvcAudit!();
-  const { rows } = await platform.db.query('select key_id, status_code from svc_audit_log where workspace_id = $1 order by time, status_code', [ws.id]);
+  const { rows } = await platform.db.query(
+    'select key_id, status_code from svc_audit_log where workspace_id = $1 order by time, status_code',
+    [ws.id],
+  );
   expect(rows.sort((a, b) => a.status_code - b.status_code)).toEqual([
     { key_id: revoked.id, status_code: 401 },
     { key_id: fenced.id, status_code: 403 },
@@ -97,13 +108,17 @@ test('filters: key, status code, time range; the last 30 days only; pages newest
   expect(await list('')).toEqual([view(4), view(3), view(2), view(1)]);
   expect(await list(`?key_id=${a.id}`)).toEqual([view(3), view(1)]);
   expect(await list('?status_code=403')).toEqual([view(2)]);
-  expect(await list(`?from=${encodeURIComponent(at(2 * 3_600_000).toISOString())}&to=${encodeURIComponent(at(1000).toISOString())}`)).toEqual([view(3), view(2)]);
+  expect(
+    await list(`?from=${encodeURIComponent(at(2 * 3_600_000).toISOString())}&to=${encodeURIComponent(at(1000).toISOString())}`),
+  ).toEqual([view(3), view(2)]);
   // A from older than 30 days reads as 30 days ago.
   expect(await list(`?from=${encodeURIComponent(at(40 * 86_400_000).toISOString())}`)).toHaveLength(4);
 
   const first = await call(base, 'GET', logPath(ws, '?limit=3'), { token: ws.owner.token });
   expect(first.body.items).toHaveLength(3);
-  const second = await call(base, 'GET', logPath(ws, `?limit=3&cursor=${encodeURIComponent(first.body.next_cursor)}`), { token: ws.owner.token });
+  const second = await call(base, 'GET', logPath(ws, `?limit=3&cursor=${encodeURIComponent(first.body.next_cursor)}`), {
+    token: ws.owner.token,
+  });
   expect(second.body.items.map((e: { time: string }) => e.time)).toEqual([view(1)[1]]);
   expect(second.body.next_cursor).toBeNull();
   expectSvcError(await call(base, 'GET', logPath(ws, '?cursor=nope'), { token: ws.owner.token }), 400, 'invalid_request', 'query.cursor');
@@ -121,7 +136,8 @@ test('entries still buffered at shutdown are written', async () => {
   const node = await startTestPlatform({ services: ['workspace'], svcAuditFlushMs: 3_600_000 });
   const ws = await svcWorkspace(node);
   const { key } = await ws.key(['crm.read']);
-  for (let i = 0; i < 3; i++) expect((await call(node.workspaceUrl, 'GET', '/api/v1/leads', { headers: svcHeaders(key) })).status).toBe(200);
+  for (let i = 0; i < 3; i++)
+    expect((await call(node.workspaceUrl, 'GET', '/api/v1/leads', { headers: svcHeaders(key) })).status).toBe(200);
   expect(await entries(ws)).toBe(0);
   await node.stop();
   expect(await entries(ws)).toBe(3);
@@ -137,5 +153,7 @@ test('a full batch is written without waiting for the interval', async () => {
   // The thousandth entry triggers the write of the batch.
   for (let i = 0; i < 100 && (await entries(ws)) < 1000; i++) await new Promise((r) => setTimeout(r, 20));
   expect(await entries(ws)).toBe(1000);
-  expect(await count(platform.db, 'select count(*) as n from svc_audit_log where workspace_id = $1 and status_code = 200', [ws.id])).toBe(1000);
+  expect(await count(platform.db, 'select count(*) as n from svc_audit_log where workspace_id = $1 and status_code = 200', [ws.id])).toBe(
+    1000,
+  );
 });

@@ -27,7 +27,10 @@ export class AuditRecorder {
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
 
-  constructor(private readonly sql: SqlPool, private readonly log: Logger) {}
+  constructor(
+    private readonly sql: SqlPool,
+    private readonly log: Logger,
+  ) {}
 
   record(entry: AuditEntry): void {
     // The id is fixed here so that a batch written again after a partial failure inserts nothing twice.
@@ -37,7 +40,8 @@ export class AuditRecorder {
       this.pending.splice(0, dropped);
       this.log.warn({ dropped }, 'audit log buffer full; oldest entries dropped');
     }
-    if (this.pending.length >= batchSize && !this.flushing) void this.flush().catch((err) => this.log.warn({ err }, 'could not write the audit log'));
+    if (this.pending.length >= batchSize && !this.flushing)
+      void this.flush().catch((err) => this.log.warn({ err }, 'could not write the audit log'));
   }
 
   start(intervalMs: number): void {

@@ -32,7 +32,15 @@ interface AuditRow {
 export type AuditView = ReturnType<typeof auditView>;
 
 function auditView(row: AuditRow) {
-  return { id: row.id, time: row.time.toISOString(), key_id: row.key_id, ip: row.ip, method: row.method, endpoint: row.endpoint, status_code: row.status_code };
+  return {
+    id: row.id,
+    time: row.time.toISOString(),
+    key_id: row.key_id,
+    ip: row.ip,
+    method: row.method,
+    endpoint: row.endpoint,
+    status_code: row.status_code,
+  };
 }
 
 function parseCursor(raw: string): { time: string; id: string } {

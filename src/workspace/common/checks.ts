@@ -5,7 +5,11 @@ import { checkMembers as checkWorkspaceMembers } from '../../core/inbox/referenc
 import { workspaceErrors } from '../errors.js';
 
 /** Every given id must be a member of the workspace (workspace_members); else 400 naming the field. */
-export function checkMembers(db: Queryable, workspaceId: string, members: Array<{ field: string; id: string | null | undefined }>): Promise<void> {
+export function checkMembers(
+  db: Queryable,
+  workspaceId: string,
+  members: Array<{ field: string; id: string | null | undefined }>,
+): Promise<void> {
   return checkWorkspaceMembers(db, workspaceErrors, workspaceId, members);
 }
 
@@ -15,7 +19,8 @@ const maxInstant = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 /** An RFC 3339 instant between 1970 and 9999, as a Date; else 400 naming the field. */
 export function instantOf(field: string, value: string): Date {
   const ms = Date.parse(value);
-  if (Number.isNaN(ms) || ms < minInstant || ms > maxInstant) throw workspaceErrors.invalid(field, 'must be an instant between 1970 and 9999');
+  if (Number.isNaN(ms) || ms < minInstant || ms > maxInstant)
+    throw workspaceErrors.invalid(field, 'must be an instant between 1970 and 9999');
   return new Date(ms);
 }
 

@@ -18,15 +18,23 @@ export function readCursor(kind: string, raw: string | undefined, withTime = fal
   const c = decodeCursor(raw);
   const id = c?.k === kind ? cursorUuid(c.i) : null;
   const at = withTime && c ? cursorInstant(c.t) : null;
-  if (!id || (withTime && !at)) throw workspaceErrors.invalid('query.cursor', 'is not a cursor of this list; pass next_cursor back unchanged');
+  if (!id || (withTime && !at))
+    throw workspaceErrors.invalid('query.cursor', 'is not a cursor of this list; pass next_cursor back unchanged');
   return at ? { id, at } : { id };
 }
 
 /** One page from up to limit + 1 rows: the extra row only says that another page follows. */
-export function pageOf<R extends { id: string }, V>(rows: R[], limit: number, kind: string, view: (row: R) => V, timeOf?: (row: R) => Date): Page<V> {
+export function pageOf<R extends { id: string }, V>(
+  rows: R[],
+  limit: number,
+  kind: string,
+  view: (row: R) => V,
+  timeOf?: (row: R) => Date,
+): Page<V> {
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   let next: string | null = null;
-  if (rows.length > limit && last) next = encodeCursor(timeOf ? { k: kind, i: last.id, t: timeOf(last).toISOString() } : { k: kind, i: last.id });
+  if (rows.length > limit && last)
+    next = encodeCursor(timeOf ? { k: kind, i: last.id, t: timeOf(last).toISOString() } : { k: kind, i: last.id });
   return { items: page.map(view), next_cursor: next };
 }

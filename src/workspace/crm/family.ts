@@ -73,9 +73,17 @@ export class CrmFamilyService<V> {
     await checkReferences(
       db,
       part,
-      Object.entries(this.def.references).map(([field, resource]) => ({ field: `body.${field}`, id: body[field] as string | null | undefined, resource })),
+      Object.entries(this.def.references).map(([field, resource]) => ({
+        field: `body.${field}`,
+        id: body[field] as string | null | undefined,
+        resource,
+      })),
     );
-    await checkMembers(db, part.workspaceId, this.def.members.map((field) => ({ field: `body.${field}`, id: body[field] as string | null | undefined })));
+    await checkMembers(
+      db,
+      part.workspaceId,
+      this.def.members.map((field) => ({ field: `body.${field}`, id: body[field] as string | null | undefined })),
+    );
   }
 
   /** Creates a record; `id` lets a caller derive defaults from the id before the insert. */
@@ -84,7 +92,15 @@ export class CrmFamilyService<V> {
       await this.checkBody(tx, part, body);
       const { partner, extra } = split(this.def as FamilyDef<unknown>, body);
       const defaults = Object.fromEntries(this.def.extra.map((f) => [f, null]));
-      const row = await insertRecord(tx, part, this.def.family, partner, { ...defaults, ...options.extraDefaults, ...extra }, now, options.id);
+      const row = await insertRecord(
+        tx,
+        part,
+        this.def.family,
+        partner,
+        { ...defaults, ...options.extraDefaults, ...extra },
+        now,
+        options.id,
+      );
       emitAll(sink, crmRecordEvents(this.def.family, null, row));
       return this.def.view(row);
     });
@@ -99,7 +115,11 @@ export class CrmFamilyService<V> {
     part: Partition,
     id: string,
     body: Body,
-    hooks: { guard?: (row: CrmRow) => void; derive?: (patch: Body, row: CrmRow) => void; events?: (before: CrmRow, after: CrmRow, sink: EventSink) => void } = {},
+    hooks: {
+      guard?: (row: CrmRow) => void;
+      derive?: (patch: Body, row: CrmRow) => void;
+      events?: (before: CrmRow, after: CrmRow, sink: EventSink) => void;
+    } = {},
   ): Promise<V> {
     const given = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
     return withEvents(this.deps, this.deps.sql, part, async (tx, sink, now) => {

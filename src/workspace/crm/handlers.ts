@@ -8,11 +8,30 @@ import { partitionOf } from './partition.js';
 import { QuotationService } from './quotations.js';
 
 export type CrmOperationId =
-  | 'listLeads' | 'createLead' | 'getLead' | 'updateLead' | 'convertLead'
-  | 'listDeals' | 'createDeal' | 'getDeal' | 'updateDeal'
-  | 'listContacts' | 'createContact' | 'getContact' | 'updateContact'
-  | 'listCompanies' | 'createCompany' | 'getCompany' | 'updateCompany'
-  | 'listQuotations' | 'createQuotation' | 'getQuotation' | 'updateQuotation' | 'sendQuotation' | 'acceptQuotation' | 'declineQuotation';
+  | 'listLeads'
+  | 'createLead'
+  | 'getLead'
+  | 'updateLead'
+  | 'convertLead'
+  | 'listDeals'
+  | 'createDeal'
+  | 'getDeal'
+  | 'updateDeal'
+  | 'listContacts'
+  | 'createContact'
+  | 'getContact'
+  | 'updateContact'
+  | 'listCompanies'
+  | 'createCompany'
+  | 'getCompany'
+  | 'updateCompany'
+  | 'listQuotations'
+  | 'createQuotation'
+  | 'getQuotation'
+  | 'updateQuotation'
+  | 'sendQuotation'
+  | 'acceptQuotation'
+  | 'declineQuotation';
 
 export function crmHandlers(deps: WorkspaceDeps): WorkspaceFeatureHandlers<CrmOperationId> {
   const leads = new LeadService(deps);

@@ -30,37 +30,74 @@ const partner = (method: string, path: string, k: string, body?: unknown) =>
   call(platform.partnerUrl, method, `/api/v1/partner/crm${path}`, { headers: keyHeaders(k, method === 'GET' ? undefined : newId()), body });
 
 describe('create and get', () => {
-  test('201 with the seed\'s lead shape and a Location; status new, no owner', async () => {
-    const res = await svc('POST', '/api/v1/leads', { name: 'Ada Lovelace', phone: '+44 20 7946 0000', email: 'ada@example.com', source: 'website', note: 'met at the fair', custom_fields: { budget: '10k', region: 'EU' } });
+  test("201 with the seed's lead shape and a Location; status new, no owner", async () => {
+    const res = await svc('POST', '/api/v1/leads', {
+      name: 'Ada Lovelace',
+      phone: '+44 20 7946 0000',
+      email: 'ada@example.com',
+      source: 'website',
+      note: 'met at the fair',
+      custom_fields: { budget: '10k', region: 'EU' },
+    });
     expect(res.status).toBe(201);
     expectSvcRateHeaders(res);
     expect(res.headers.get('location')).toBe(`/api/v1/leads/${res.body.id}`);
     expect(res.body).toEqual({
-      id: expect.any(String), name: 'Ada Lovelace', phone: '+44 20 7946 0000', email: 'ada@example.com', source: 'website', status: 'new',
-      owner_id: null, note: 'met at the fair', custom_fields: { budget: '10k', region: 'EU' }, created_at: expect.any(String), updated_at: res.body.created_at,
+      id: expect.any(String),
+      name: 'Ada Lovelace',
+      phone: '+44 20 7946 0000',
+      email: 'ada@example.com',
+      source: 'website',
+      status: 'new',
+      owner_id: null,
+      note: 'met at the fair',
+      custom_fields: { budget: '10k', region: 'EU' },
+      created_at: expect.any(String),
+      updated_at: res.body.created_at,
     });
     const got = await svc('GET', `/api/v1/leads/${res.body.id}`);
     expect(got.status).toBe(200);
     expect(got.body).toEqual(res.body);
     const minimal = await svc('POST', '/api/v1/leads', { name: 'Just a name' });
-    expect(minimal.body).toMatchObject({ phone: null, email: null, source: null, note: null, custom_fields: {}, status: 'new', owner_id: null });
+    expect(minimal.body).toMatchObject({
+      phone: null,
+      email: null,
+      source: null,
+      note: null,
+      custom_fields: {},
+      status: 'new',
+      owner_id: null,
+    });
   });
 
   test('bad input is 400 and stores nothing; a lead of another workspace or environment is 404', async () => {
-    const before = await count(platform.db, "select count(*) as n from crm_records where workspace_id = $1 and resource = 'leads'", [ws.id]);
+    const before = await count(platform.db, "select count(*) as n from crm_records where workspace_id = $1 and resource = 'leads'", [
+      ws.id,
+    ]);
     const tooMany = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`f${i}`, 'v']));
     expectSvcError(await svc('POST', '/api/v1/leads', { name: 'x', custom_fields: tooMany }), 400, 'invalid_request', 'body.custom_fields');
-    expectSvcError(await svc('POST', '/api/v1/leads', { name: 'x', custom_fields: { '': 'v' } }), 400, 'invalid_request', 'body.custom_fields');
+    expectSvcError(
+      await svc('POST', '/api/v1/leads', { name: 'x', custom_fields: { '': 'v' } }),
+      400,
+      'invalid_request',
+      'body.custom_fields',
+    );
     expectSvcError(await svc('POST', '/api/v1/leads', { name: 'x', custom_fields: { a: 1 } }), 400, 'invalid_request');
     expectSvcError(await svc('POST', '/api/v1/leads', { name: '' }), 400, 'invalid_request', 'body.name');
     expectSvcError(await svc('POST', '/api/v1/leads', { name: 'x', email: 'not-an-email' }), 400, 'invalid_request', 'body.email');
     expectSvcError(await svc('POST', '/api/v1/leads', { name: 'x', status: 'converted' }), 400, 'invalid_request', 'body.status');
-    expect(await count(platform.db, "select count(*) as n from crm_records where workspace_id = $1 and resource = 'leads'", [ws.id])).toBe(before);
+    expect(await count(platform.db, "select count(*) as n from crm_records where workspace_id = $1 and resource = 'leads'", [ws.id])).toBe(
+      before,
+    );
 
     const lead = (await svc('POST', '/api/v1/leads', { name: 'Mine' })).body;
     const other = await svcWorkspace(platform);
     expectSvcError(await svc('GET', `/api/v1/leads/${lead.id}`, undefined, (await other.key(['crm.read'])).key), 404, 'not_found');
-    expectSvcError(await svc('GET', `/api/v1/leads/${lead.id}`, undefined, (await ws.key(['crm.read'], { environment: 'test' })).key), 404, 'not_found');
+    expectSvcError(
+      await svc('GET', `/api/v1/leads/${lead.id}`, undefined, (await ws.key(['crm.read'], { environment: 'test' })).key),
+      404,
+      'not_found',
+    );
     expectSvcError(await svc('GET', `/api/v1/leads/${newId()}`), 404, 'not_found');
   });
 });
@@ -76,7 +113,12 @@ describe('list', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: Awaited<ReturnType<typeof svc>> = await svc('GET', `/api/v1/leads?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, undefined, ownKey);
+      const res: Awaited<ReturnType<typeof svc>> = await svc(
+        'GET',
+        `/api/v1/leads?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        undefined,
+        ownKey,
+      );
       expect(res.status).toBe(200);
       expect(Object.keys(res.body).sort()).toEqual(['items', 'next_cursor']);
       seen.push(...res.body.items.map((l: { id: string }) => l.id));
@@ -122,31 +164,70 @@ describe('update', () => {
 describe('one lead, two APIs', () => {
   test('created through the workspace API, read and changed through the partner API, and back', async () => {
     const pk = await leadsKey(ws);
-    const created = (await svc('POST', '/api/v1/leads', { name: 'Grace Hopper', email: 'grace@example.com', phone: '+1 555 0100', source: 'referral', note: 'COBOL', custom_fields: { tier: 'gold' } })).body;
+    const created = (
+      await svc('POST', '/api/v1/leads', {
+        name: 'Grace Hopper',
+        email: 'grace@example.com',
+        phone: '+1 555 0100',
+        source: 'referral',
+        note: 'COBOL',
+        custom_fields: { tier: 'gold' },
+      })
+    ).body;
     const owner = await ws.member('manager');
     await svc('PATCH', `/api/v1/leads/${created.id}`, { owner_id: owner.id, status: 'qualified' });
 
     const viaPartner = await partner('GET', `/leads/${created.id}`, pk);
     expect(viaPartner.status).toBe(200);
     expect(viaPartner.body).toMatchObject({
-      object: 'crm.lead', id: created.id, full_name: 'Grace Hopper', email: 'grace@example.com', phone: '+1 555 0100', source: 'referral', status: 'qualified', notes: 'COBOL', company_name: null,
+      object: 'crm.lead',
+      id: created.id,
+      full_name: 'Grace Hopper',
+      email: 'grace@example.com',
+      phone: '+1 555 0100',
+      source: 'referral',
+      status: 'qualified',
+      notes: 'COBOL',
+      company_name: null,
     });
     expect((await partner('GET', '/leads?status=qualified', pk)).body.data.map((l: { id: string }) => l.id)).toContain(created.id);
 
     // A partner update merges into the row: the fields only the workspace API shows survive it.
-    expect((await partner('PATCH', `/leads/${created.id}`, pk, { full_name: 'Rear Admiral Hopper', status: 'converted' })).status).toBe(200);
+    expect((await partner('PATCH', `/leads/${created.id}`, pk, { full_name: 'Rear Admiral Hopper', status: 'converted' })).status).toBe(
+      200,
+    );
     const back = await svc('GET', `/api/v1/leads/${created.id}`);
-    expect(back.body).toMatchObject({ name: 'Rear Admiral Hopper', status: 'converted', owner_id: owner.id, custom_fields: { tier: 'gold' }, note: 'COBOL' });
+    expect(back.body).toMatchObject({
+      name: 'Rear Admiral Hopper',
+      status: 'converted',
+      owner_id: owner.id,
+      custom_fields: { tier: 'gold' },
+      note: 'COBOL',
+    });
   });
 
   test('created through the partner API, read, listed and changed through the workspace API', async () => {
     const pk = await leadsKey(ws);
-    const created = await partner('POST', '/leads', pk, { full_name: 'Alan Turing', email: 'alan@example.com', notes: 'Bletchley', company_name: 'GC&CS' });
+    const created = await partner('POST', '/leads', pk, {
+      full_name: 'Alan Turing',
+      email: 'alan@example.com',
+      notes: 'Bletchley',
+      company_name: 'GC&CS',
+    });
     expect(created.status).toBe(201);
     const got = await svc('GET', `/api/v1/leads/${created.body.id}`);
     expect(got.body).toEqual({
-      id: created.body.id, name: 'Alan Turing', phone: null, email: 'alan@example.com', source: null, status: 'new', owner_id: null, note: 'Bletchley',
-      custom_fields: {}, created_at: created.body.created_at, updated_at: created.body.updated_at,
+      id: created.body.id,
+      name: 'Alan Turing',
+      phone: null,
+      email: 'alan@example.com',
+      source: null,
+      status: 'new',
+      owner_id: null,
+      note: 'Bletchley',
+      custom_fields: {},
+      created_at: created.body.created_at,
+      updated_at: created.body.updated_at,
     });
     expect((await svc('GET', '/api/v1/leads?limit=100')).body.items.map((l: { id: string }) => l.id)).toContain(created.body.id);
     await svc('PATCH', `/api/v1/leads/${created.body.id}`, { status: 'unqualified' });

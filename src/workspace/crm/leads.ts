@@ -30,7 +30,8 @@ function checkCustomFields(fields: Record<string, string>): void {
   const names = Object.keys(fields);
   if (names.length > maxCustomFields) throw workspaceErrors.invalid('body.custom_fields', `holds at most ${maxCustomFields} pairs`);
   const bad = names.find((n) => n.length < 1 || n.length > maxCustomFieldName || n.includes('\u0000'));
-  if (bad !== undefined) throw workspaceErrors.invalid('body.custom_fields', `has a name that is not 1 to ${maxCustomFieldName} characters without U+0000`);
+  if (bad !== undefined)
+    throw workspaceErrors.invalid('body.custom_fields', `has a name that is not 1 to ${maxCustomFieldName} characters without U+0000`);
 }
 
 const leadNotFound = () => workspaceErrors.notFound('The lead');
@@ -68,7 +69,13 @@ export class LeadService {
         tx,
         part,
         'leads',
-        { full_name: body.name, phone: body.phone ?? null, email: body.email ?? null, source: body.source ?? null, notes: body.note ?? null },
+        {
+          full_name: body.name,
+          phone: body.phone ?? null,
+          email: body.email ?? null,
+          source: body.source ?? null,
+          notes: body.note ?? null,
+        },
         { owner_id: null, custom_fields: body.custom_fields ?? {} },
         now,
       );
@@ -82,7 +89,8 @@ export class LeadService {
    * only. An empty body, or one that repeats the current values, changes nothing and emits nothing.
    */
   async update(part: Partition, id: string, body: Schemas['Crm.LeadUpdate']): Promise<LeadView> {
-    if (body.status === 'converted') throw workspaceErrors.invalid('body.status', 'cannot be set to converted here; POST /leads/{id}/convert converts a lead');
+    if (body.status === 'converted')
+      throw workspaceErrors.invalid('body.status', 'cannot be set to converted here; POST /leads/{id}/convert converts a lead');
     const patch: Record<string, unknown> = {};
     if (body.status !== undefined) patch.status = body.status;
     if (body.owner_id !== undefined) patch.owner_id = body.owner_id;
@@ -124,11 +132,26 @@ export class LeadService {
         tx,
         part,
         'deals',
-        { title: body.deal_name ?? d.full_name, stage, status: statusOfStage(stage), amount: body.amount ?? null, currency: body.currency ?? null, contact_id: contact.id, company_id: companyId },
+        {
+          title: body.deal_name ?? d.full_name,
+          stage,
+          status: statusOfStage(stage),
+          amount: body.amount ?? null,
+          currency: body.currency ?? null,
+          contact_id: contact.id,
+          company_id: companyId,
+        },
         { owner_id: d.owner_id ?? null, lead_id: lead.id },
         now,
       );
-      const after = (await patchRow(tx, part, def, id, { status: 'converted', converted_contact_id: contact.id, converted_deal_id: deal.id }, now))!;
+      const after = (await patchRow(
+        tx,
+        part,
+        def,
+        id,
+        { status: 'converted', converted_contact_id: contact.id, converted_deal_id: deal.id },
+        now,
+      ))!;
       emitAll(sink, crmRecordEvents('contacts', null, contact));
       emitAll(sink, crmRecordEvents('deals', null, deal));
       emitAll(sink, crmRecordEvents('leads', lead, after, { conversion: { contactId: contact.id, dealId: deal.id } }));

@@ -73,7 +73,8 @@ export class QuotationService extends CrmFamilyService<QuotationView> {
       if (!before) throw this.notFound();
       const status = statusOf(before);
       if (status === move.to) return quotationView(before);
-      if (status !== move.from) throw workspaceErrors.conflict(`The quotation is ${status}; only a ${move.from} quotation can be ${move.to}.`);
+      if (status !== move.from)
+        throw workspaceErrors.conflict(`The quotation is ${status}; only a ${move.from} quotation can be ${move.to}.`);
       const validUntil = before.data.valid_until;
       if (name === 'accept' && typeof validUntil === 'string' && validUntil < todayOf(now)) {
         throw workspaceErrors.conflict(`The quotation was valid until ${validUntil}; it can no longer be accepted.`);

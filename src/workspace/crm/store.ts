@@ -18,7 +18,14 @@ export interface RecordFilter {
 }
 
 /** One page of a resource, newest first, at most limit + 1 rows. */
-export async function selectRecords(db: Queryable, part: Partition, resource: ResourceId, limit: number, after: Position | undefined, filters: RecordFilter[]): Promise<CrmRow[]> {
+export async function selectRecords(
+  db: Queryable,
+  part: Partition,
+  resource: ResourceId,
+  limit: number,
+  after: Position | undefined,
+  filters: RecordFilter[],
+): Promise<CrmRow[]> {
   const where = new Filters([part.workspaceId, part.environment, resource]);
   for (const f of filters) where.eq(f.key === 'status' ? 'status' : `data->>'${f.key.replace(/[^a-z_]/g, '')}'`, f.value);
   if (after) where.raw('id < $?', after.id);
@@ -34,7 +41,15 @@ export async function selectRecords(db: Queryable, part: Partition, resource: Re
  * Inserts a record: the partner's fields over the resource's defaults (recordData), then the fields only this API
  * shows. Returns the row.
  */
-export async function insertRecord(db: Queryable, part: Partition, resource: ResourceId, partnerFields: Record<string, unknown>, extra: Record<string, unknown>, now: Date, id = newId()): Promise<CrmRow> {
+export async function insertRecord(
+  db: Queryable,
+  part: Partition,
+  resource: ResourceId,
+  partnerFields: Record<string, unknown>,
+  extra: Record<string, unknown>,
+  now: Date,
+  id = newId(),
+): Promise<CrmRow> {
   const def = resourceDef(resource);
   const data = { ...recordData(def, partnerFields, now), ...extra };
   const status = def.statusField ? (data[def.statusField] as string) : null;
@@ -47,11 +62,20 @@ export async function insertRecord(db: Queryable, part: Partition, resource: Res
 }
 
 /** Every given reference must name a record of its resource in the partition; else 400 naming the field. */
-export async function checkReferences(db: Queryable, part: Partition, refs: Array<{ field: string; id: string | null | undefined; resource: ResourceId }>): Promise<void> {
+export async function checkReferences(
+  db: Queryable,
+  part: Partition,
+  refs: Array<{ field: string; id: string | null | undefined; resource: ResourceId }>,
+): Promise<void> {
   const wanted = refs.filter((r): r is { field: string; id: string; resource: ResourceId } => typeof r.id === 'string');
   if (wanted.length === 0) return;
-  const found = await resourcesOf(db, part, wanted.map((w) => w.id));
+  const found = await resourcesOf(
+    db,
+    part,
+    wanted.map((w) => w.id),
+  );
   for (const w of wanted) {
-    if (found.get(w.id) !== w.resource) throw workspaceErrors.invalid(w.field, `names no ${resourceDef(w.resource).object.slice(4)} of this workspace`);
+    if (found.get(w.id) !== w.resource)
+      throw workspaceErrors.invalid(w.field, `names no ${resourceDef(w.resource).object.slice(4)} of this workspace`);
   }
 }

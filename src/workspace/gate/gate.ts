@@ -87,7 +87,11 @@ export function requiredScopes(spec: Record<string, unknown>): Map<string, strin
 
 /** The scope of key operations, and bearer-JWT authentication of administration operations. */
 export function createOperationAuth(scopes: Map<string, string>, authenticateUser: (request: FastifyRequest) => Promise<Caller>) {
-  return async function authenticate(request: FastifyRequest, security: Array<Record<string, string[]>>, operationId: string): Promise<void> {
+  return async function authenticate(
+    request: FastifyRequest,
+    security: Array<Record<string, string[]>>,
+    operationId: string,
+  ): Promise<void> {
     const schemes = security.flatMap((s) => Object.keys(s));
     if (schemes.includes('svc-key')) {
       const principal = request.svcKey;

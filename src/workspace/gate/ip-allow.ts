@@ -39,9 +39,10 @@ export function normaliseEntry(raw: string): string | null {
   const bits = Number(bitsText);
   if (bits > (address.kind() === 'ipv6' ? 128 : 32)) return null;
   const [base, prefix] = unmapped(address, bits);
-  const network = base.kind() === 'ipv6'
-    ? ipaddr.IPv6.networkAddressFromCIDR(`${text(base)}/${prefix}`)
-    : ipaddr.IPv4.networkAddressFromCIDR(`${text(base)}/${prefix}`);
+  const network =
+    base.kind() === 'ipv6'
+      ? ipaddr.IPv6.networkAddressFromCIDR(`${text(base)}/${prefix}`)
+      : ipaddr.IPv4.networkAddressFromCIDR(`${text(base)}/${prefix}`);
   return `${text(network)}/${prefix}`;
 }
 

@@ -20,7 +20,10 @@ export interface RateDecision {
 export class WorkspaceRateLimiter {
   private readonly counter: FixedWindowCounter;
 
-  constructor(redis: Redis, private readonly clock: Clock) {
+  constructor(
+    redis: Redis,
+    private readonly clock: Clock,
+  ) {
     // The limits are the workspace's plan, given on every hit.
     this.counter = new FixedWindowCounter(
       redis,

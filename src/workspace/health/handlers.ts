@@ -9,7 +9,9 @@ export function healthHandlers(readiness: () => Promise<Readiness>): WorkspaceFe
     async getReadiness() {
       const r = await readiness();
       // 503 is the answer a load balancer acts on; it is not an error of the request.
-      return r.ready ? { status: 200, body: { status: 'ok', checks: r.checks } } : ({ status: 503, body: { status: 'fail', checks: r.checks } } as never);
+      return r.ready
+        ? { status: 200, body: { status: 'ok', checks: r.checks } }
+        : ({ status: 503, body: { status: 'fail', checks: r.checks } } as never);
     },
   };
 }

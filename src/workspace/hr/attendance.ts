@@ -42,7 +42,10 @@ function notFuture(field: string, at: Date, now: Date): void {
 export class AttendanceService {
   constructor(private readonly deps: EventDeps) {}
 
-  async list(part: Partition, query: { limit?: number; cursor?: string; employee_id?: string; from?: string; to?: string; open?: boolean }): Promise<Page<AttendanceView>> {
+  async list(
+    part: Partition,
+    query: { limit?: number; cursor?: string; employee_id?: string; from?: string; to?: string; open?: boolean },
+  ): Promise<Page<AttendanceView>> {
     const db = await readPool(this.deps);
     const limit = query.limit ?? defaultLimit;
     const after = readCursor('attendance', query.cursor, true);
@@ -57,7 +60,9 @@ export class AttendanceService {
         .$if(query.open === true, (qb) => qb.where('check_out', 'is', null))
         .$if(query.open === false, (qb) => qb.where('check_out', 'is not', null))
         .$if(after !== undefined, (qb) =>
-          qb.where((eb) => eb(eb.refTuple('check_in', 'id'), '<', eb.tuple(sql<Date>`${after!.at}::timestamptz`, sql<string>`${after!.id}::uuid`))),
+          qb.where((eb) =>
+            eb(eb.refTuple('check_in', 'id'), '<', eb.tuple(sql<Date>`${after!.at}::timestamptz`, sql<string>`${after!.id}::uuid`)),
+          ),
         )
         .orderBy('check_in', 'desc')
         .orderBy('id', 'desc')
@@ -73,7 +78,10 @@ export class AttendanceService {
     return attendanceView(row);
   }
 
-  async create(part: Partition, body: { employee_id: string; check_in?: string; check_out?: string | null; note?: string | null }): Promise<AttendanceView> {
+  async create(
+    part: Partition,
+    body: { employee_id: string; check_in?: string; check_out?: string | null; note?: string | null },
+  ): Promise<AttendanceView> {
     const now = this.deps.clock.now();
     const checkIn = body.check_in !== undefined ? instantOf('body.check_in', body.check_in) : now;
     const checkOut = body.check_out != null ? instantOf('body.check_out', body.check_out) : null;
@@ -128,7 +136,11 @@ export class AttendanceService {
         () =>
           rows(
             tx,
-            workspaceDb.updateTable('hr_attendance').set({ check_out: nextOut, note: nextNote, updated_at: now }).where('id', '=', id).returning(attendanceColumns),
+            workspaceDb
+              .updateTable('hr_attendance')
+              .set({ check_out: nextOut, note: nextNote, updated_at: now })
+              .where('id', '=', id)
+              .returning(attendanceColumns),
           ),
         overlapping,
       );

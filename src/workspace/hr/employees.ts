@@ -49,7 +49,10 @@ export interface EmployeeInput {
 export class EmployeeService {
   constructor(private readonly deps: EventDeps) {}
 
-  async list(part: Partition, query: { limit?: number; cursor?: string; status?: string; department?: string; manager_id?: string }): Promise<Page<EmployeeView>> {
+  async list(
+    part: Partition,
+    query: { limit?: number; cursor?: string; status?: string; department?: string; manager_id?: string },
+  ): Promise<Page<EmployeeView>> {
     const db = await readPool(this.deps);
     const limit = query.limit ?? defaultLimit;
     const after = readCursor('employees', query.cursor);
@@ -119,9 +122,12 @@ export class EmployeeService {
     return withEvents(this.deps, this.deps.sql, part, async (tx) => {
       const before = await lockEmployee(tx, part, id);
       if (!before) throw notFound();
-      if (before.status !== 'active') throw workspaceErrors.conflict('The employee is terminated; a terminated employee cannot be changed.');
+      if (before.status !== 'active')
+        throw workspaceErrors.conflict('The employee is terminated; a terminated employee cannot be changed.');
       await checkManager(tx, part, body.manager_id, id);
-      const fields = (['name', 'email', 'job_title', 'department', 'manager_id'] as const).filter((f) => body[f] !== undefined && body[f] !== before[f]);
+      const fields = (['name', 'email', 'job_title', 'department', 'manager_id'] as const).filter(
+        (f) => body[f] !== undefined && body[f] !== before[f],
+      );
       if (fields.length === 0) return employeeView(before);
       const now = this.deps.clock.now();
       const [row] = await rows(

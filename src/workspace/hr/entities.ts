@@ -72,9 +72,7 @@ export const HrAttendanceEntity = defineEntity({
       expression: 'CREATE INDEX hr_attendance_list ON hr_attendance USING btree (workspace_id, environment, check_in DESC, id DESC)',
     },
   ],
-  uniques: [
-    { name: 'hr_attendance_open', properties: ['employeeId'], where: '(check_out IS NULL)' },
-  ],
+  uniques: [{ name: 'hr_attendance_open', properties: ['employeeId'], where: '(check_out IS NULL)' }],
   checks: [
     {
       name: 'hr_attendance_environment_check',

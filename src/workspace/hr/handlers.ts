@@ -7,9 +7,20 @@ import { EmployeeService, employeesPath } from './employees.js';
 import { LeaveService, leavesPath } from './leaves.js';
 
 export type HrOperationId =
-  | 'listEmployees' | 'createEmployee' | 'getEmployee' | 'updateEmployee' | 'terminateEmployee'
-  | 'listAttendance' | 'createAttendance' | 'getAttendance' | 'updateAttendance'
-  | 'listLeaves' | 'createLeave' | 'getLeave' | 'approveLeave' | 'rejectLeave';
+  | 'listEmployees'
+  | 'createEmployee'
+  | 'getEmployee'
+  | 'updateEmployee'
+  | 'terminateEmployee'
+  | 'listAttendance'
+  | 'createAttendance'
+  | 'getAttendance'
+  | 'updateAttendance'
+  | 'listLeaves'
+  | 'createLeave'
+  | 'getLeave'
+  | 'approveLeave'
+  | 'rejectLeave';
 
 export function hrHandlers(deps: WorkspaceDeps): WorkspaceFeatureHandlers<HrOperationId> {
   const employees = new EmployeeService(deps);

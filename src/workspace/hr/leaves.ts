@@ -21,7 +21,10 @@ const maxDays = 366;
 export class LeaveService {
   constructor(private readonly deps: EventDeps) {}
 
-  async list(part: Partition, query: { limit?: number; cursor?: string; employee_id?: string; status?: string; type?: string }): Promise<Page<LeaveView>> {
+  async list(
+    part: Partition,
+    query: { limit?: number; cursor?: string; employee_id?: string; status?: string; type?: string },
+  ): Promise<Page<LeaveView>> {
     const db = await readPool(this.deps);
     const limit = query.limit ?? defaultLimit;
     const after = readCursor('leaves', query.cursor);
@@ -45,7 +48,10 @@ export class LeaveService {
     return leaveView(row);
   }
 
-  async create(part: Partition, body: { employee_id: string; type: string; start_date: string; end_date: string; reason?: string | null }): Promise<LeaveView> {
+  async create(
+    part: Partition,
+    body: { employee_id: string; type: string; start_date: string; end_date: string; reason?: string | null },
+  ): Promise<LeaveView> {
     const start = dateOf('body.start_date', body.start_date);
     const end = dateOf('body.end_date', body.end_date);
     if (end < start) throw workspaceErrors.invalid('body.end_date', 'is before start_date');
@@ -96,7 +102,8 @@ export class LeaveService {
       const before = await firstRow(tx, leavesOf(part).where('id', '=', id).forUpdate());
       if (!before) throw notFound();
       if (before.status === to) return leaveView(before);
-      if (before.status !== 'requested') throw workspaceErrors.conflict(`The leave is ${before.status}; only a requested leave can be ${to}.`);
+      if (before.status !== 'requested')
+        throw workspaceErrors.conflict(`The leave is ${before.status}; only a requested leave can be ${to}.`);
       await checkMembers(tx, part.workspaceId, [{ field: 'body.decided_by', id: decidedBy }]);
       if (to === 'approved') await activeEmployee(tx, part, 'employee_id', before.employee_id);
       const [row] = await rows(

@@ -13,22 +13,37 @@ export type LeaveView = Schemas['Hr.Leave'];
 /** The columns of an employee as the views read them; for select and returning alike. */
 export const employeeColumns = (eb: ExpressionBuilder<WorkspaceTables, 'hr_employees'>) =>
   [
-    'id', 'name', 'email', 'job_title', 'department', 'account_id', 'manager_id',
+    'id',
+    'name',
+    'email',
+    'job_title',
+    'department',
+    'account_id',
+    'manager_id',
     eb.cast<string>('hire_date', 'text').as('hire_date'),
     'status',
     eb.cast<string | null>('terminated_on', 'text').as('terminated_on'),
-    'termination_reason', 'created_at', 'updated_at',
+    'termination_reason',
+    'created_at',
+    'updated_at',
   ] as const;
 
 export const attendanceColumns = ['id', 'employee_id', 'check_in', 'check_out', 'note', 'created_at', 'updated_at'] as const;
 
 export const leaveColumns = (eb: ExpressionBuilder<WorkspaceTables, 'hr_leaves'>) =>
   [
-    'id', 'employee_id', 'type',
+    'id',
+    'employee_id',
+    'type',
     eb.cast<string>('start_date', 'text').as('start_date'),
     eb.cast<string>('end_date', 'text').as('end_date'),
     sql<number>`(end_date - start_date + 1)`.as('days'),
-    'reason', 'status', 'decided_by', 'decided_at', 'created_at', 'updated_at',
+    'reason',
+    'status',
+    'decided_by',
+    'decided_at',
+    'created_at',
+    'updated_at',
   ] as const;
 
 const employeeSelect = workspaceDb.selectFrom('hr_employees').select(employeeColumns);
@@ -36,9 +51,12 @@ const attendanceSelect = workspaceDb.selectFrom('hr_attendance').select(attendan
 const leaveSelect = workspaceDb.selectFrom('hr_leaves').select(leaveColumns);
 
 /** One partition's rows of a table, with the views' columns: every read of hr starts here. */
-export const employeesOf = (part: Partition) => employeeSelect.where('workspace_id', '=', part.workspaceId).where('environment', '=', part.environment);
-export const attendanceOf = (part: Partition) => attendanceSelect.where('workspace_id', '=', part.workspaceId).where('environment', '=', part.environment);
-export const leavesOf = (part: Partition) => leaveSelect.where('workspace_id', '=', part.workspaceId).where('environment', '=', part.environment);
+export const employeesOf = (part: Partition) =>
+  employeeSelect.where('workspace_id', '=', part.workspaceId).where('environment', '=', part.environment);
+export const attendanceOf = (part: Partition) =>
+  attendanceSelect.where('workspace_id', '=', part.workspaceId).where('environment', '=', part.environment);
+export const leavesOf = (part: Partition) =>
+  leaveSelect.where('workspace_id', '=', part.workspaceId).where('environment', '=', part.environment);
 
 type RowOf<Q extends { executeTakeFirstOrThrow(): Promise<unknown> }> = Awaited<ReturnType<Q['executeTakeFirstOrThrow']>>;
 export type EmployeeRow = RowOf<typeof employeeSelect>;

@@ -14,8 +14,15 @@ export const conversationsPath = '/api/v1/conversations';
 export const messagesPath = '/api/v1/messages';
 
 export type InboxOperationId =
-  | 'listConversations' | 'createConversation' | 'getConversation' | 'assignConversation' | 'closeConversation' | 'reopenConversation'
-  | 'listMessages' | 'createMessage' | 'getMessage';
+  | 'listConversations'
+  | 'createConversation'
+  | 'getConversation'
+  | 'assignConversation'
+  | 'closeConversation'
+  | 'reopenConversation'
+  | 'listMessages'
+  | 'createMessage'
+  | 'getMessage';
 
 export function inboxHandlers(deps: WorkspaceDeps): WorkspaceFeatureHandlers<InboxOperationId> {
   const conversations = new ConversationStore(deps, workspaceInboxErrors);
@@ -35,10 +42,16 @@ export function inboxHandlers(deps: WorkspaceDeps): WorkspaceFeatureHandlers<Inb
       return { status: 200, body: conversationView(await conversations.get(partitionOf(ctx), params.id)) };
     },
     async assignConversation({ params, body }, ctx) {
-      return { status: 200, body: conversationView(await conversations.change(deps.sql, partitionOf(ctx), params.id, { assignee_id: body.assignee_id })) };
+      return {
+        status: 200,
+        body: conversationView(await conversations.change(deps.sql, partitionOf(ctx), params.id, { assignee_id: body.assignee_id })),
+      };
     },
     async closeConversation({ params }, ctx) {
-      return { status: 200, body: conversationView(await conversations.change(deps.sql, partitionOf(ctx), params.id, { status: 'closed' })) };
+      return {
+        status: 200,
+        body: conversationView(await conversations.change(deps.sql, partitionOf(ctx), params.id, { status: 'closed' })),
+      };
     },
     async reopenConversation({ params }, ctx) {
       return { status: 200, body: conversationView(await conversations.change(deps.sql, partitionOf(ctx), params.id, { status: 'open' })) };
@@ -50,7 +63,9 @@ export function inboxHandlers(deps: WorkspaceDeps): WorkspaceFeatureHandlers<Inb
     },
     async createMessage({ body }, ctx) {
       const { conversation_id, direction = 'outbound', ...rest } = body;
-      const message = messageView(await messages.create(deps.sql, partitionOf(ctx), conversation_id, { direction, ...rest }, conversationMissing));
+      const message = messageView(
+        await messages.create(deps.sql, partitionOf(ctx), conversation_id, { direction, ...rest }, conversationMissing),
+      );
       return { status: 201, body: message, location: `${messagesPath}/${message.id}` };
     },
     async getMessage({ params }, ctx) {

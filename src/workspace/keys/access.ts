@@ -14,7 +14,12 @@ const membershipRefusals = {
 };
 
 /** The workspace, when the caller is its Owner or Admin; `refusal` words the 403 for what is being administered. */
-export async function requireOwnerOrAdmin(db: Queryable, caller: Caller, workspaceId: string, refusal: () => Error = workspaceErrors.ownerOrAdminOnly): Promise<WorkspaceRow> {
+export async function requireOwnerOrAdmin(
+  db: Queryable,
+  caller: Caller,
+  workspaceId: string,
+  refusal: () => Error = workspaceErrors.ownerOrAdminOnly,
+): Promise<WorkspaceRow> {
   const workspace = await loadMemberWorkspace(db, workspaceId, caller, membershipRefusals);
   if (workspace.my_role === null || !administeringRoles.includes(workspace.my_role)) throw refusal();
   return workspace;

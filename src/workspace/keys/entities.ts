@@ -31,9 +31,7 @@ export const SvcKeyEntity = defineEntity({
       expression: 'CREATE INDEX svc_keys_workspace ON svc_keys USING btree (workspace_id, id DESC)',
     },
   ],
-  uniques: [
-    { name: 'svc_keys_key_hash_key', properties: ['keyHash'] },
-  ],
+  uniques: [{ name: 'svc_keys_key_hash_key', properties: ['keyHash'] }],
   checks: [
     {
       name: 'svc_keys_environment_check',

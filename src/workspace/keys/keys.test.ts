@@ -159,12 +159,17 @@ describe('who may administer keys', () => {
     const expired = await ws.tenant.sign({}, { subject: ws.owner.id, expiresIn: '-10m' });
     expectSvcError(await call(base, 'GET', keysPath(ws.id), { token: expired }), 401, 'unauthorized');
     const adminKey = await ws.key(['admin']);
-    expectSvcError(await call(base, 'GET', keysPath(ws.id), { headers: svcHeaders(adminKey.key) }), 403, 'forbidden', "user's bearer token");
+    expectSvcError(
+      await call(base, 'GET', keysPath(ws.id), { headers: svcHeaders(adminKey.key) }),
+      403,
+      'forbidden',
+      "user's bearer token",
+    );
   });
 });
 
 describe('list and get', () => {
-  test('newest first in pages; status filter at read time; another workspace\'s key is 404', async () => {
+  test("newest first in pages; status filter at read time; another workspace's key is 404", async () => {
     const own = await svcWorkspace(platform);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await create(own.owner, { name: `k${i}`, scopes: ['read-only'] }, own.id)).body.id);
@@ -172,7 +177,11 @@ describe('list and get', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: Awaited<ReturnType<typeof as>> = await as(own.owner, 'GET', `${keysPath(own.id)}?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const res: Awaited<ReturnType<typeof as>> = await as(
+        own.owner,
+        'GET',
+        `${keysPath(own.id)}?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(res.status).toBe(200);
       expect(Object.keys(res.body).sort()).toEqual(['items', 'next_cursor']);
       seen.push(...res.body.items.map((k: { id: string }) => k.id));
@@ -185,7 +194,13 @@ describe('list and get', () => {
 
     const revokedId = ids[0]!;
     expect((await as(own.owner, 'POST', `${keysPath(own.id)}/${revokedId}/revoke`)).status).toBe(200);
-    const soon = (await create(own.owner, { name: 'soon', scopes: ['read-only'], expires_at: new Date(clock.now().getTime() + 1000).toISOString() }, own.id)).body.id;
+    const soon = (
+      await create(
+        own.owner,
+        { name: 'soon', scopes: ['read-only'], expires_at: new Date(clock.now().getTime() + 1000).toISOString() },
+        own.id,
+      )
+    ).body.id;
     clock.advance(2000);
     const byStatus = async (status: string) => {
       const res = await as(own.owner, 'GET', `${keysPath(own.id)}?status=${status}`);

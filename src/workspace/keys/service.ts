@@ -48,11 +48,16 @@ export function checkScopes(scopes: string[]): string[] {
 
 /** Normalised allow-list entries, repeats dropped; a bad entry is 400 naming it. */
 export function checkAllowList(entries: string[]): string[] {
-  if (entries.length > maxAllowListEntries) throw workspaceErrors.invalid('body.ip_allow_list', `holds at most ${maxAllowListEntries} entries`);
+  if (entries.length > maxAllowListEntries)
+    throw workspaceErrors.invalid('body.ip_allow_list', `holds at most ${maxAllowListEntries} entries`);
   const normalised: string[] = [];
   for (const entry of entries) {
     const value = normaliseEntry(entry);
-    if (value === null) throw workspaceErrors.invalid('body.ip_allow_list', `contains ${JSON.stringify(entry.slice(0, 64))}, which is neither an IPv4 or IPv6 address nor a CIDR range`);
+    if (value === null)
+      throw workspaceErrors.invalid(
+        'body.ip_allow_list',
+        `contains ${JSON.stringify(entry.slice(0, 64))}, which is neither an IPv4 or IPv6 address nor a CIDR range`,
+      );
     if (!normalised.includes(value)) normalised.push(value);
   }
   return normalised;
@@ -61,9 +66,11 @@ export function checkAllowList(entries: string[]): string[] {
 /** Makes a key and stores its hash; `db` may be a pool or a transaction. */
 export async function issueSvcKey(db: Queryable, input: IssueSvcKeyInput, clock: Clock = systemClock): Promise<IssuedSvcKey> {
   const now = clock.now();
-  if (input.name.trim().length < 1 || input.name.length > maxNameLength) throw workspaceErrors.invalid('body.name', `must be 1 to ${maxNameLength} characters, not all blank`);
+  if (input.name.trim().length < 1 || input.name.length > maxNameLength)
+    throw workspaceErrors.invalid('body.name', `must be 1 to ${maxNameLength} characters, not all blank`);
   const description = input.description ?? null;
-  if (description !== null && description.length > maxDescriptionLength) throw workspaceErrors.invalid('body.description', `must be at most ${maxDescriptionLength} characters`);
+  if (description !== null && description.length > maxDescriptionLength)
+    throw workspaceErrors.invalid('body.description', `must be at most ${maxDescriptionLength} characters`);
   const scopes = checkScopes(input.scopes);
   const ipAllowList = checkAllowList(input.ipAllowList ?? []);
   const environment = input.environment ?? 'live';
@@ -75,14 +82,29 @@ export async function issueSvcKey(db: Queryable, input: IssueSvcKeyInput, clock:
     `insert into svc_keys (id, workspace_id, name, description, prefix, last_four, key_hash, environment, scopes, ip_allow_list, expires_at, created_by, created_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
      returning ${svcKeyColumns}`,
-    [newId(), input.workspaceId, input.name, description, secret.prefix, secret.lastFour, secret.hash, environment, scopes, ipAllowList, expiresAt, input.createdBy, now],
+    [
+      newId(),
+      input.workspaceId,
+      input.name,
+      description,
+      secret.prefix,
+      secret.lastFour,
+      secret.hash,
+      environment,
+      scopes,
+      ipAllowList,
+      expiresAt,
+      input.createdBy,
+      now,
+    ],
   );
   return { view: svcKeyView(rows[0]!, now), key: secret.key };
 }
 
 function parseKeyCursor(raw: string): string {
   const c = decodeCursor(raw);
-  if (!c || c.k !== 'svc_keys' || typeof c.i !== 'string' || !isUuid(c.i)) throw workspaceErrors.invalid('query.cursor', 'is not a cursor of this list; pass next_cursor back unchanged');
+  if (!c || c.k !== 'svc_keys' || typeof c.i !== 'string' || !isUuid(c.i))
+    throw workspaceErrors.invalid('query.cursor', 'is not a cursor of this list; pass next_cursor back unchanged');
   return c.i;
 }
 
@@ -94,7 +116,12 @@ const statusConditions: Record<KeyStatus, ((n: number) => string) | string> = {
 };
 
 /** A workspace's keys, newest first (ids are time-ordered). */
-export async function listSvcKeys(db: Queryable, workspaceId: string, query: { limit?: number; cursor?: string; status?: KeyStatus }, now: Date): Promise<Page<SvcKeyView>> {
+export async function listSvcKeys(
+  db: Queryable,
+  workspaceId: string,
+  query: { limit?: number; cursor?: string; status?: KeyStatus },
+  now: Date,
+): Promise<Page<SvcKeyView>> {
   const limit = query.limit ?? 50;
   const params: unknown[] = [workspaceId];
   let sql = `select ${svcKeyColumns} from svc_keys where workspace_id = $1`;
@@ -113,13 +140,19 @@ export async function listSvcKeys(db: Queryable, workspaceId: string, query: { l
   const { rows } = await db.query<SvcKeyRow>(sql, params);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { items: page.map((r) => svcKeyView(r, now)), next_cursor: rows.length > limit && last ? encodeCursor({ k: 'svc_keys', i: last.id }) : null };
+  return {
+    items: page.map((r) => svcKeyView(r, now)),
+    next_cursor: rows.length > limit && last ? encodeCursor({ k: 'svc_keys', i: last.id }) : null,
+  };
 }
 
 const keyNotFound = () => workspaceErrors.notFound('The key');
 
 export async function getSvcKey(db: Queryable, workspaceId: string, keyId: string, now: Date): Promise<SvcKeyView> {
-  const { rows } = await db.query<SvcKeyRow>(`select ${svcKeyColumns} from svc_keys where id = $1 and workspace_id = $2`, [keyId, workspaceId]);
+  const { rows } = await db.query<SvcKeyRow>(`select ${svcKeyColumns} from svc_keys where id = $1 and workspace_id = $2`, [
+    keyId,
+    workspaceId,
+  ]);
   if (!rows[0]) throw keyNotFound();
   return svcKeyView(rows[0], now);
 }
@@ -129,7 +162,13 @@ export async function getSvcKey(db: Queryable, workspaceId: string, keyId: strin
  * request. The row stays. Revoking a revoked key changes nothing and answers it as it is; an expired key can be
  * revoked too (it then reads Revoked).
  */
-export async function revokeSvcKey(db: Queryable, workspaceId: string, keyId: string, revokedBy: string | null, now: Date): Promise<SvcKeyView> {
+export async function revokeSvcKey(
+  db: Queryable,
+  workspaceId: string,
+  keyId: string,
+  revokedBy: string | null,
+  now: Date,
+): Promise<SvcKeyView> {
   const { rows } = await db.query<SvcKeyRow>(
     `update svc_keys set revoked_at = $3, revoked_by = $4
       where id = $1 and workspace_id = $2 and revoked_at is null

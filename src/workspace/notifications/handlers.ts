@@ -14,7 +14,8 @@ interface NotificationSettings {
   recipient: string | null;
 }
 
-const ownerOrAdminOnly = () => new WorkspaceAppError(403, 'forbidden', "Only the workspace's Owner and Admin manage its notification address.");
+const ownerOrAdminOnly = () =>
+  new WorkspaceAppError(403, 'forbidden', "Only the workspace's Owner and Admin manage its notification address.");
 
 async function settingsOf(db: Queryable, workspaceId: string): Promise<NotificationSettings> {
   const { rows } = await db.query<NotificationSettings>(
@@ -25,7 +26,9 @@ async function settingsOf(db: Queryable, workspaceId: string): Promise<Notificat
   return rows[0]!;
 }
 
-export function notificationHandlers(deps: WorkspaceDeps): WorkspaceFeatureHandlers<'getWorkspaceNotifications' | 'setWorkspaceNotifications'> {
+export function notificationHandlers(
+  deps: WorkspaceDeps,
+): WorkspaceFeatureHandlers<'getWorkspaceNotifications' | 'setWorkspaceNotifications'> {
   return {
     async getWorkspaceNotifications({ params }, ctx) {
       await requireOwnerOrAdmin(deps.sql, userOf(ctx), params.workspace_id, ownerOrAdminOnly);
@@ -33,7 +36,11 @@ export function notificationHandlers(deps: WorkspaceDeps): WorkspaceFeatureHandl
     },
     async setWorkspaceNotifications({ params, body }, ctx) {
       await requireOwnerOrAdmin(deps.sql, userOf(ctx), params.workspace_id, ownerOrAdminOnly);
-      await deps.sql.query('update workspaces set notification_email = $2, updated_at = $3 where id = $1', [params.workspace_id, body.email, deps.clock.now()]);
+      await deps.sql.query('update workspaces set notification_email = $2, updated_at = $3 where id = $1', [
+        params.workspace_id,
+        body.email,
+        deps.clock.now(),
+      ]);
       return { status: 200, body: await settingsOf(deps.sql, params.workspace_id) };
     },
   };

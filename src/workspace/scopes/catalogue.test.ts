@@ -27,13 +27,38 @@ test('every key operation names an action scope of the catalogue; no other opera
 });
 
 test('the catalogue covers every family of the seed at the three levels', () => {
-  expect(scopes.filter((s) => scopeCatalogue.find((e) => e.scope === s)?.level === 'workspace')).toEqual(['read-only', 'read-write', 'admin']);
-  expect(scopes.filter((s) => scopeCatalogue.find((e) => e.scope === s)?.level === 'module')).toEqual([
-    'crm.*', 'crm.read', 'inbox.*', 'inbox.send', 'hr.*', 'hr.read', 'ticket.*', 'approval.*', 'webhook.*',
+  expect(scopes.filter((s) => scopeCatalogue.find((e) => e.scope === s)?.level === 'workspace')).toEqual([
+    'read-only',
+    'read-write',
+    'admin',
   ]);
-  for (const action of ['crm.leads.create', 'crm.deals.read', 'inbox.messages.send', 'crm.companies.update', 'crm.quotations.read',
-    'inbox.conversations.update', 'hr.employees.create', 'hr.attendance.read', 'hr.leaves.update', 'ticket.tickets.delete',
-    'ticket.comments.create', 'approval.approvals.create', 'approval.decisions.create', 'webhook.webhooks.delete']) {
+  expect(scopes.filter((s) => scopeCatalogue.find((e) => e.scope === s)?.level === 'module')).toEqual([
+    'crm.*',
+    'crm.read',
+    'inbox.*',
+    'inbox.send',
+    'hr.*',
+    'hr.read',
+    'ticket.*',
+    'approval.*',
+    'webhook.*',
+  ]);
+  for (const action of [
+    'crm.leads.create',
+    'crm.deals.read',
+    'inbox.messages.send',
+    'crm.companies.update',
+    'crm.quotations.read',
+    'inbox.conversations.update',
+    'hr.employees.create',
+    'hr.attendance.read',
+    'hr.leaves.update',
+    'ticket.tickets.delete',
+    'ticket.comments.create',
+    'approval.approvals.create',
+    'approval.decisions.create',
+    'webhook.webhooks.delete',
+  ]) {
     expect(isKnownScope(action)).toBe(true);
   }
   expect(isKnownScope('crm.leads.send')).toBe(false);

@@ -67,7 +67,11 @@ const moduleDescriptions: Record<string, string> = {
 function build(): ScopeEntry[] {
   const entries: ScopeEntry[] = [
     { scope: 'read-only', level: 'workspace', description: 'GET on every module' },
-    { scope: 'read-write', level: 'workspace', description: 'GET, POST, PATCH and DELETE on every module; webhooks read only (managing them needs webhook.* or admin)' },
+    {
+      scope: 'read-write',
+      level: 'workspace',
+      description: 'GET, POST, PATCH and DELETE on every module; webhooks read only (managing them needs webhook.* or admin)',
+    },
     { scope: 'admin', level: 'workspace', description: 'read-write plus administration (users and roles) and webhook management' },
   ];
   for (const module of Object.keys(families)) {
@@ -78,7 +82,12 @@ function build(): ScopeEntry[] {
   }
   for (const [module, resources] of Object.entries(families)) {
     for (const [resource, verbs] of Object.entries(resources)) {
-      for (const verb of verbs) entries.push({ scope: `${module}.${resource}.${verb}`, level: 'action', description: `${verbWords[verb]} ${resource} (${module})` });
+      for (const verb of verbs)
+        entries.push({
+          scope: `${module}.${resource}.${verb}`,
+          level: 'action',
+          description: `${verbWords[verb]} ${resource} (${module})`,
+        });
     }
   }
   return entries;

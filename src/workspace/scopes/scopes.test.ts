@@ -24,8 +24,14 @@ afterAll(async () => {
 const operations = [
   { scope: 'crm.leads.read', request: (key: string) => call(base, 'GET', '/api/v1/leads', { headers: svcHeaders(key) }) },
   { scope: 'crm.leads.read', request: (key: string) => call(base, 'GET', `/api/v1/leads/${leadId}`, { headers: svcHeaders(key) }) },
-  { scope: 'crm.leads.create', request: (key: string) => call(base, 'POST', '/api/v1/leads', { headers: svcHeaders(key), body: { name: 'Lead' } }) },
-  { scope: 'crm.leads.update', request: (key: string) => call(base, 'PATCH', `/api/v1/leads/${leadId}`, { headers: svcHeaders(key), body: { status: 'contacted' } }) },
+  {
+    scope: 'crm.leads.create',
+    request: (key: string) => call(base, 'POST', '/api/v1/leads', { headers: svcHeaders(key), body: { name: 'Lead' } }),
+  },
+  {
+    scope: 'crm.leads.update',
+    request: (key: string) => call(base, 'PATCH', `/api/v1/leads/${leadId}`, { headers: svcHeaders(key), body: { status: 'contacted' } }),
+  },
 ];
 
 test('every catalogue scope is admitted exactly where it grants the operation, else 403 forbidden naming the required scope', async () => {
@@ -55,14 +61,28 @@ test('the 403 message names the required scope and what else grants it; several 
   const both = await ws.key(['crm.leads.create', 'crm.leads.read']);
   expect((await call(base, 'GET', '/api/v1/leads', { headers: svcHeaders(both.key) })).status).toBe(200);
   expect((await call(base, 'POST', '/api/v1/leads', { headers: svcHeaders(both.key), body: { name: 'x' } })).status).toBe(201);
-  expectSvcError(await call(base, 'PATCH', `/api/v1/leads/${leadId}`, { headers: svcHeaders(both.key), body: {} }), 403, 'forbidden', 'crm.leads.update');
+  expectSvcError(
+    await call(base, 'PATCH', `/api/v1/leads/${leadId}`, { headers: svcHeaders(both.key), body: {} }),
+    403,
+    'forbidden',
+    'crm.leads.update',
+  );
 });
 
 test('a missing scope changes nothing', async () => {
   const { key } = await ws.key(['read-only']);
   const before = await platform.db.query('select count(*)::int as n from crm_records where workspace_id = $1', [ws.id]);
-  expectSvcError(await call(base, 'POST', '/api/v1/leads', { headers: svcHeaders(key), body: { name: 'nope' } }), 403, 'forbidden', 'crm.leads.create');
-  expectSvcError(await call(base, 'PATCH', `/api/v1/leads/${leadId}`, { headers: svcHeaders(key), body: { status: 'converted' } }), 403, 'forbidden');
+  expectSvcError(
+    await call(base, 'POST', '/api/v1/leads', { headers: svcHeaders(key), body: { name: 'nope' } }),
+    403,
+    'forbidden',
+    'crm.leads.create',
+  );
+  expectSvcError(
+    await call(base, 'PATCH', `/api/v1/leads/${leadId}`, { headers: svcHeaders(key), body: { status: 'converted' } }),
+    403,
+    'forbidden',
+  );
   const after = await platform.db.query('select count(*)::int as n from crm_records where workspace_id = $1', [ws.id]);
   expect(after.rows[0].n).toBe(before.rows[0].n);
   expect((await call(base, 'GET', `/api/v1/leads/${leadId}`, { headers: svcHeaders(key) })).body.status).not.toBe('converted');

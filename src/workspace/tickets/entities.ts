@@ -62,9 +62,7 @@ export const TicketCommentEntity = defineEntity({
     internal: p.boolean(),
     createdAt: p.datetime().fieldName('created_at'),
   },
-  indexes: [
-    { name: 'ticket_comments_ticket', properties: ['ticketId', 'id'] },
-  ],
+  indexes: [{ name: 'ticket_comments_ticket', properties: ['ticketId', 'id'] }],
   checks: [
     {
       name: 'ticket_comments_environment_check',

@@ -4,7 +4,8 @@ import type { WorkspaceDeps } from '../deps.js';
 import type { WorkspaceFeatureHandlers } from '../handler-types.js';
 import { TicketService, ticketsPath } from './tickets.js';
 
-export type TicketOperationId = 'listTickets' | 'createTicket' | 'getTicket' | 'updateTicket' | 'listTicketComments' | 'createTicketComment';
+export type TicketOperationId =
+  'listTickets' | 'createTicket' | 'getTicket' | 'updateTicket' | 'listTicketComments' | 'createTicketComment';
 
 export function ticketHandlers(deps: WorkspaceDeps): WorkspaceFeatureHandlers<TicketOperationId> {
   const tickets = new TicketService(deps);

@@ -43,7 +43,12 @@ export class SlaTimers {
   schedule(ticketId: string, dueAt: Date): void {
     const data: SlaJobData = { ticketId, dueAt: dueAt.getTime() };
     this.queue
-      .add('check', data, { jobId: slaJobId(ticketId, dueAt), delay: Math.max(0, dueAt.getTime() - this.clock.now().getTime()), removeOnComplete: true, removeOnFail: 1000 })
+      .add('check', data, {
+        jobId: slaJobId(ticketId, dueAt),
+        delay: Math.max(0, dueAt.getTime() - this.clock.now().getTime()),
+        removeOnComplete: true,
+        removeOnFail: 1000,
+      })
       .catch((err: unknown) => this.log.warn({ err, ticketId }, 'could not queue a ticket SLA timer'));
   }
 }
@@ -64,14 +69,20 @@ export type SlaOutcome = { state: 'breached' } | { state: 'done' } | { state: 'm
 
 /** Judges one ticket's SLA now; `dueAt` is the deadline the timer was set for (undefined: the sweep). */
 export async function checkSla(deps: EventDeps, ticketId: string, dueAt?: number): Promise<SlaOutcome> {
-  const scope = await firstRow(deps.sql, workspaceDb.selectFrom('tickets').select(['workspace_id', 'environment']).where('id', '=', ticketId));
+  const scope = await firstRow(
+    deps.sql,
+    workspaceDb.selectFrom('tickets').select(['workspace_id', 'environment']).where('id', '=', ticketId),
+  );
   if (!scope) return { state: 'done' };
   return withEvents(deps, deps.sql, { workspaceId: scope.workspace_id, environment: scope.environment }, async (tx, sink, now) => {
     const before = (await firstRow(tx, workspaceDb.selectFrom('tickets').select(ticketColumns).where('id', '=', ticketId).forUpdate()))!;
     if (before.sla_breached_at || !slaRunning(before.status)) return { state: 'done' } as const;
     if (dueAt !== undefined && before.sla_due_at.getTime() !== dueAt) return { state: 'moved' } as const;
     if (before.sla_due_at.getTime() > now.getTime()) return { state: 'early', dueAt: before.sla_due_at } as const;
-    const [updated] = await rows(tx, workspaceDb.updateTable('tickets').set({ sla_breached_at: now }).where('id', '=', ticketId).returning(ticketColumns));
+    const [updated] = await rows(
+      tx,
+      workspaceDb.updateTable('tickets').set({ sla_breached_at: now }).where('id', '=', ticketId).returning(ticketColumns),
+    );
     const view = ticketView(updated!);
     sink.emit('ticket.sla_breached', view, changesOf(ticketView(before), view, ['sla_breached_at']));
     return { state: 'breached' } as const;
@@ -98,7 +109,11 @@ export async function sweepSla(deps: EventDeps): Promise<number> {
 
 export async function startSlaWorker(deps: EventDeps, redisUrl: string, queue: Queue, log: Logger): Promise<{ close(): Promise<void> }> {
   const connection = connectRedis(redisUrl, 'sla-worker', { blocking: true });
-  await queue.upsertJobScheduler('ticket-sla-sweep', { every: sweepEveryMs }, { name: 'sweep', opts: { removeOnComplete: 10, removeOnFail: 100 } });
+  await queue.upsertJobScheduler(
+    'ticket-sla-sweep',
+    { every: sweepEveryMs },
+    { name: 'sweep', opts: { removeOnComplete: 10, removeOnFail: 100 } },
+  );
   const worker = new Worker(
     slaQueueName,
     async (job: Job, token?: string) => {
@@ -121,4 +136,3 @@ export async function startSlaWorker(deps: EventDeps, redisUrl: string, queue: Q
     },
   };
 }
-

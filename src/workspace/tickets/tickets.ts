@@ -14,7 +14,17 @@ import type { Page } from '../keys/service.js';
 import type { SlaTimers } from './sla.js';
 import { canMove, slaDue, slaRunning } from './lifecycle.js';
 import { workspaceDb } from '../tables.js';
-import { commentColumns, commentView, ticketColumns, ticketView, type CommentView, type Priority, type TicketRow, type TicketStatus, type TicketView } from './views.js';
+import {
+  commentColumns,
+  commentView,
+  ticketColumns,
+  ticketView,
+  type CommentView,
+  type Priority,
+  type TicketRow,
+  type TicketStatus,
+  type TicketView,
+} from './views.js';
 
 export const ticketsPath = '/api/v1/tickets';
 const notFound = () => workspaceErrors.notFound('The ticket');
@@ -25,7 +35,11 @@ export interface TicketDeps extends EventDeps {
 
 /** The partition's tickets with the view's columns: every read of a ticket starts here. */
 const ticketsOf = (part: Partition) =>
-  workspaceDb.selectFrom('tickets').select(ticketColumns).where('workspace_id', '=', part.workspaceId).where('environment', '=', part.environment);
+  workspaceDb
+    .selectFrom('tickets')
+    .select(ticketColumns)
+    .where('workspace_id', '=', part.workspaceId)
+    .where('environment', '=', part.environment);
 
 async function lockTicket(db: Runner, part: Partition, id: string): Promise<TicketRow | undefined> {
   return firstRow(db, ticketsOf(part).where('id', '=', id).forUpdate());
@@ -44,7 +58,15 @@ export class TicketService {
 
   async list(
     part: Partition,
-    query: { limit?: number; cursor?: string; status?: string; priority?: string; assignee_id?: string; contact_id?: string; sla_breached?: boolean },
+    query: {
+      limit?: number;
+      cursor?: string;
+      status?: string;
+      priority?: string;
+      assignee_id?: string;
+      contact_id?: string;
+      sla_breached?: boolean;
+    },
   ): Promise<Page<TicketView>> {
     const limit = query.limit ?? defaultLimit;
     const after = readCursor('tickets', query.cursor);
@@ -71,7 +93,10 @@ export class TicketService {
     return ticketView(row);
   }
 
-  async create(part: Partition, body: { subject: string; description?: string | null; priority?: Priority; assignee_id?: string | null; contact_id?: string | null }): Promise<TicketView> {
+  async create(
+    part: Partition,
+    body: { subject: string; description?: string | null; priority?: Priority; assignee_id?: string | null; contact_id?: string | null },
+  ): Promise<TicketView> {
     return withEvents(this.deps, this.deps.sql, part, async (tx, sink, now) => {
       await checkMembers(tx, part.workspaceId, [{ field: 'body.assignee_id', id: body.assignee_id }]);
       await checkReferences(tx, part, [{ field: 'body.contact_id', id: body.contact_id, resource: 'contacts' }]);
@@ -114,7 +139,8 @@ export class TicketService {
       await checkMembers(tx, part.workspaceId, [{ field: 'body.assignee_id', id: body.assignee_id }]);
 
       const next: Record<string, unknown> = {};
-      for (const f of ['subject', 'description', 'priority', 'assignee_id'] as const) if (body[f] !== undefined && body[f] !== before[f]) next[f] = body[f];
+      for (const f of ['subject', 'description', 'priority', 'assignee_id'] as const)
+        if (body[f] !== undefined && body[f] !== before[f]) next[f] = body[f];
       if (to !== from) {
         next.status = to;
         if (to === 'resolved') next.resolved_at = now;
@@ -129,7 +155,14 @@ export class TicketService {
       if (due.getTime() !== before.sla_due_at.getTime()) next.sla_due_at = due;
       if (Object.keys(next).length === 0) return ticketView(before);
 
-      const [row] = await rows(tx, workspaceDb.updateTable('tickets').set({ ...next, updated_at: now }).where('id', '=', id).returning(ticketColumns));
+      const [row] = await rows(
+        tx,
+        workspaceDb
+          .updateTable('tickets')
+          .set({ ...next, updated_at: now })
+          .where('id', '=', id)
+          .returning(ticketColumns),
+      );
       const view = ticketView(row!);
       if ('assignee_id' in next) sink.emit('ticket.assigned', view, { assignee_id: { from: before.assignee_id, to: view.assignee_id } });
       if ('status' in next) sink.emit('ticket.status_changed', view, { status: { from, to } });
@@ -156,7 +189,11 @@ export class TicketService {
     return pageOf(found, limit, 'ticket_comments', commentView);
   }
 
-  async comment(part: Partition, ticketId: string, body: { body: string; author_id?: string | null; internal?: boolean }): Promise<CommentView> {
+  async comment(
+    part: Partition,
+    ticketId: string,
+    body: { body: string; author_id?: string | null; internal?: boolean },
+  ): Promise<CommentView> {
     return withEvents(this.deps, this.deps.sql, part, async (tx, sink, now) => {
       const ticket = await lockTicket(tx, part, ticketId);
       if (!ticket) throw notFound();

@@ -9,8 +9,21 @@ export type TicketStatus = TicketView['status'];
 export type Priority = TicketView['priority'];
 
 export const ticketColumns = [
-  'id', 'workspace_id', 'environment', 'subject', 'description', 'priority', 'status', 'assignee_id', 'contact_id',
-  'sla_due_at', 'sla_breached_at', 'resolved_at', 'closed_at', 'created_at', 'updated_at',
+  'id',
+  'workspace_id',
+  'environment',
+  'subject',
+  'description',
+  'priority',
+  'status',
+  'assignee_id',
+  'contact_id',
+  'sla_due_at',
+  'sla_breached_at',
+  'resolved_at',
+  'closed_at',
+  'created_at',
+  'updated_at',
 ] as const;
 export type TicketRow = Pick<Selectable<WorkspaceTables['tickets']>, (typeof ticketColumns)[number]>;
 
@@ -38,5 +51,12 @@ export const commentColumns = ['id', 'ticket_id', 'body', 'author_id', 'internal
 export type CommentRow = Pick<Selectable<WorkspaceTables['ticket_comments']>, (typeof commentColumns)[number]>;
 
 export function commentView(r: CommentRow): CommentView {
-  return { id: r.id, ticket_id: r.ticket_id, body: r.body, author_id: r.author_id, internal: r.internal, created_at: r.created_at.toISOString() };
+  return {
+    id: r.id,
+    ticket_id: r.ticket_id,
+    body: r.body,
+    author_id: r.author_id,
+    internal: r.internal,
+    created_at: r.created_at.toISOString(),
+  };
 }

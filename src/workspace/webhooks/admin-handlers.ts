@@ -11,11 +11,23 @@ import { ownerOrAdminWebhooksOnly, webhookErrors } from './errors.js';
 import { deliveryView, sendResultView, webhookView } from './views.js';
 
 export type WorkspaceWebhookOperationId =
-  | 'createWorkspaceWebhook' | 'listWorkspaceWebhooks' | 'getWorkspaceWebhook' | 'updateWorkspaceWebhook' | 'deleteWorkspaceWebhook'
-  | 'pauseWorkspaceWebhook' | 'resumeWorkspaceWebhook' | 'disableWorkspaceWebhook' | 'testWorkspaceWebhook'
-  | 'listWorkspaceWebhookDeliveries' | 'resendWorkspaceWebhookDelivery' | 'replayWorkspaceWebhookDelivery';
+  | 'createWorkspaceWebhook'
+  | 'listWorkspaceWebhooks'
+  | 'getWorkspaceWebhook'
+  | 'updateWorkspaceWebhook'
+  | 'deleteWorkspaceWebhook'
+  | 'pauseWorkspaceWebhook'
+  | 'resumeWorkspaceWebhook'
+  | 'disableWorkspaceWebhook'
+  | 'testWorkspaceWebhook'
+  | 'listWorkspaceWebhookDeliveries'
+  | 'resendWorkspaceWebhookDelivery'
+  | 'replayWorkspaceWebhookDelivery';
 
-export function workspaceWebhookHandlers(deps: WorkspaceDeps, engine: WebhookEngine): WorkspaceFeatureHandlers<WorkspaceWebhookOperationId> {
+export function workspaceWebhookHandlers(
+  deps: WorkspaceDeps,
+  engine: WebhookEngine,
+): WorkspaceFeatureHandlers<WorkspaceWebhookOperationId> {
   const service = new WebhookService(engine, webhookErrors);
   const db = deps.sql;
   /** The Owner or Admin's account id, once the role is checked. */
@@ -35,7 +47,11 @@ export function workspaceWebhookHandlers(deps: WorkspaceDeps, engine: WebhookEng
       const { environment, ...input } = body;
       const part = { workspaceId: params.workspace_id, environment: environment ?? 'live' };
       const { webhook, secret, ping } = await service.create(db, part, { via: 'account', accountId }, input);
-      return { status: 201, body: { ...webhookView(webhook), secret, ping: sendResultView(ping) }, location: `/api/v1/workspaces/${params.workspace_id}/webhooks/${webhook.id}` };
+      return {
+        status: 201,
+        body: { ...webhookView(webhook), secret, ping: sendResultView(ping) },
+        location: `/api/v1/workspaces/${params.workspace_id}/webhooks/${webhook.id}`,
+      };
     },
     async listWorkspaceWebhooks({ params, query }, ctx) {
       await admin(ctx, params.workspace_id);

@@ -8,8 +8,10 @@ export const webhookErrors: WebhookErrorFactory = {
   deliveryNotFound: () => workspaceErrors.notFound('The delivery'),
   disabled: () => new WorkspaceAppError(409, 'conflict', 'The webhook is Disabled: it can only be read, listed and deleted.'),
   inProgress: () => new WorkspaceAppError(409, 'conflict', 'The delivery is still pending, sending or held; resend it once it has ended.'),
-  limitReached: (limit) => new WorkspaceAppError(409, 'conflict', `The workspace already has ${limit} webhooks in this environment; delete one first.`),
+  limitReached: (limit) =>
+    new WorkspaceAppError(409, 'conflict', `The workspace already has ${limit} webhooks in this environment; delete one first.`),
 };
 
 /** 403 to a member who is not the workspace's Owner or Admin. */
-export const ownerOrAdminWebhooksOnly = () => new WorkspaceAppError(403, 'forbidden', "Only the workspace's Owner and Admin manage its webhooks.");
+export const ownerOrAdminWebhooksOnly = () =>
+  new WorkspaceAppError(403, 'forbidden', "Only the workspace's Owner and Admin manage its webhooks.");

@@ -10,9 +10,18 @@ import { webhookErrors } from './errors.js';
 import { deliveryView, sendResultView, webhookView } from './views.js';
 
 export type WebhookOperationId =
-  | 'createWebhook' | 'listWebhooks' | 'getWebhook' | 'updateWebhook' | 'deleteWebhook'
-  | 'pauseWebhook' | 'resumeWebhook' | 'disableWebhook' | 'testWebhook'
-  | 'listWebhookDeliveries' | 'resendWebhookDelivery' | 'replayWebhookDelivery';
+  | 'createWebhook'
+  | 'listWebhooks'
+  | 'getWebhook'
+  | 'updateWebhook'
+  | 'deleteWebhook'
+  | 'pauseWebhook'
+  | 'resumeWebhook'
+  | 'disableWebhook'
+  | 'testWebhook'
+  | 'listWebhookDeliveries'
+  | 'resendWebhookDelivery'
+  | 'replayWebhookDelivery';
 
 export const webhooksPath = '/api/v1/webhooks';
 
@@ -27,7 +36,11 @@ export function webhookHandlers(deps: WorkspaceDeps, engine: WebhookEngine): Wor
   return {
     async createWebhook({ body }, ctx) {
       const { webhook, secret, ping } = await service.create(db, partitionOf(ctx), { via: 'svc_key', keyId: keyOf(ctx).keyId }, body);
-      return { status: 201, body: { ...webhookView(webhook), secret, ping: sendResultView(ping) }, location: `${webhooksPath}/${webhook.id}` };
+      return {
+        status: 201,
+        body: { ...webhookView(webhook), secret, ping: sendResultView(ping) },
+        location: `${webhooksPath}/${webhook.id}`,
+      };
     },
     async listWebhooks({ query }, ctx) {
       const page = await service.list(db, partitionOf(ctx), query ?? {});

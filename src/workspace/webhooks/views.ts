@@ -24,7 +24,15 @@ export function webhookView(row: WebhookRow): Schemas['Webhooks.Webhook'] {
 }
 
 export function sendResultView(s: SendSummary): Schemas['Webhooks.SendResult'] {
-  return { delivery_id: s.deliveryId, event_id: s.eventId, ok: s.ok, status: s.status, body: s.body, latency_ms: s.latencyMs, error: s.error };
+  return {
+    delivery_id: s.deliveryId,
+    event_id: s.eventId,
+    ok: s.ok,
+    status: s.status,
+    body: s.body,
+    latency_ms: s.latencyMs,
+    error: s.error,
+  };
 }
 
 export function deliveryView(row: DeliveryRow): Schemas['Webhooks.Delivery'] {

@@ -3,7 +3,18 @@
 // bodies, update ids and offsets, thread replies, edits and deletions.
 import { call, startTestPlatform, type TestAccount, type TestPlatform } from '../../support/platform.js';
 import { count } from '../../helpers/expect.js';
-import { botCall, chatNumber, createBot, expectBotError, groupWith, pendingUpdates, resultOf, say, userNumber, type TestBot } from '../../helpers/bots.js';
+import {
+  botCall,
+  chatNumber,
+  createBot,
+  expectBotError,
+  groupWith,
+  pendingUpdates,
+  resultOf,
+  say,
+  userNumber,
+  type TestBot,
+} from '../../helpers/bots.js';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -13,7 +24,18 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-const methods = ['getMe', 'getUpdates', 'getWebhookInfo', 'setWebhook', 'deleteWebhook', 'sendMessage', 'editMessage', 'editMessageText', 'deleteMessage', 'answerCallbackQuery'];
+const methods = [
+  'getMe',
+  'getUpdates',
+  'getWebhookInfo',
+  'setWebhook',
+  'deleteWebhook',
+  'sendMessage',
+  'editMessage',
+  'editMessageText',
+  'deleteMessage',
+  'answerCallbackQuery',
+];
 
 async function scene(): Promise<{ alice: TestAccount; bot: TestBot; roomId: string }> {
   const tenant = await platform.tenant();
@@ -45,14 +67,23 @@ describe('tokens and methods', () => {
         for (const telegram of [false, true]) {
           const res = await botCall(platform, token, method, method.startsWith('get') ? undefined : {}, { telegram });
           if (token.startsWith('%') && telegram) continue; // not a URL at all: see below
-          expect({ method, telegram, status: res.status, body: res.body }).toEqual({ method, telegram, status: 401, body: { ok: false, error_code: 401, description: 'Unauthorized' } });
+          expect({ method, telegram, status: res.status, body: res.body }).toEqual({
+            method,
+            telegram,
+            status: 401,
+            body: { ok: false, error_code: 401, description: 'Unauthorized' },
+          });
         }
       }
     }
     // An empty token is a wrong one; /bot/getMe (Telegram's shape with no token) names no method under a token.
     expectBotError(await botCall(platform, '', 'getMe'), 401, 'Unauthorized');
     expectBotError(await botCall(platform, '', 'getMe', undefined, { telegram: true }), 404, 'Not Found');
-    expectBotError(await botCall(platform, '%E0%A4%A', 'getMe', undefined, { telegram: true }), 400, 'Bad Request: path is not valid percent-encoded UTF-8');
+    expectBotError(
+      await botCall(platform, '%E0%A4%A', 'getMe', undefined, { telegram: true }),
+      400,
+      'Bad Request: path is not valid percent-encoded UTF-8',
+    );
   });
 
   test('an unknown method is 404 Not Found in the envelope; a known one with the wrong HTTP method is 405', async () => {
@@ -84,7 +115,8 @@ describe('tokens and methods', () => {
 
   test('an empty JSON body is a call without parameters: optional ones answer, required ones are named', async () => {
     const { bot } = await scene();
-    const empty = (method: string) => call(platform.chatUrl, 'POST', `/bot/${bot.token}/${method}`, { rawBody: '', headers: { 'content-type': 'application/json' } });
+    const empty = (method: string) =>
+      call(platform.chatUrl, 'POST', `/bot/${bot.token}/${method}`, { rawBody: '', headers: { 'content-type': 'application/json' } });
     expect(resultOf(await empty('getMe')).username).toBe(bot.username);
     expect(resultOf(await empty('getMyCommands'))).toEqual([]);
     const refused = await empty('sendMessage');
@@ -103,7 +135,11 @@ describe('unknown fields', () => {
       ['getMe', '{"constructor": {"prototype": {"polluted": true}}}'],
       ['sendMessage', `{"chat_id": "${roomId}", "text": "hi", "__proto__": {"polluted": true}}`],
     ]) {
-      const res = await fetch(`${platform.chatUrl}/bot/${encodeURIComponent(bot.token)}/${method}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const res = await fetch(`${platform.chatUrl}/bot/${encodeURIComponent(bot.token)}/${method}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
       expect({ method, status: res.status, ok: ((await res.json()) as { ok: boolean }).ok }).toEqual({ method, status: 200, ok: true });
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -116,7 +152,13 @@ describe('bad input changes nothing and answers the envelope', () => {
     const other = await scene();
     const otherChat = await chatNumber(platform, other.roomId);
     await say(platform, alice, roomId, '/start');
-    const mine = resultOf(await botCall(platform, bot.token, 'sendMessage', { chat_id: roomId, text: 'mine', reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] } }));
+    const mine = resultOf(
+      await botCall(platform, bot.token, 'sendMessage', {
+        chat_id: roomId,
+        text: 'mine',
+        reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] },
+      }),
+    );
     await say(platform, alice, roomId, 'theirs');
     // The /start update is made by the outbox relay; wait for it so that the snapshot below is settled.
     expect(await pendingUpdates(platform, bot.token)).toHaveLength(1);
@@ -147,16 +189,55 @@ describe('bad input changes nothing and answers the envelope', () => {
       ['sendMessage', { chat_id: '00000000-0000-4000-8000-000000000000', text: 'x' }, 400, 'Bad Request: chat not found'],
       ['sendMessage', { chat_id: roomId, text: 'x', reply_to_message_id: 999 }, 400, 'Bad Request: message to be replied not found'],
       ['sendMessage', { chat_id: roomId, text: 'x', message_thread_id: 999 }, 400, 'Bad Request: message thread not found'],
-      ['sendMessage', { chat_id: roomId, text: 'x', reply_markup: { keyboard: [[{ text: 'a' }]] } }, 400, /^Bad Request: body.reply_markup/],
-      ['sendMessage', { chat_id: roomId, text: 'x', reply_markup: { inline_keyboard: [[{ text: 'a', callback_data: 'a', url: 'https://e.com' }]] } }, 400, /exactly one of callback_data and url/],
-      ['sendMessage', { chat_id: roomId, text: 'x', reply_markup: { inline_keyboard: [[{ text: 'a' }]] } }, 400, /exactly one of callback_data and url/],
-      ['sendMessage', { chat_id: roomId, text: 'x', reply_markup: { inline_keyboard: [[{ text: 'a', callback_data: 'é'.repeat(33) }]] } }, 400, /BUTTON_DATA_INVALID/],
-      ['sendMessage', { chat_id: roomId, text: 'x', reply_markup: { inline_keyboard: [Array.from({ length: 9 }, (_, i) => ({ text: `${i}`, callback_data: `${i}` }))] } }, 400, /more than 8 buttons/],
+      [
+        'sendMessage',
+        { chat_id: roomId, text: 'x', reply_markup: { keyboard: [[{ text: 'a' }]] } },
+        400,
+        /^Bad Request: body.reply_markup/,
+      ],
+      [
+        'sendMessage',
+        { chat_id: roomId, text: 'x', reply_markup: { inline_keyboard: [[{ text: 'a', callback_data: 'a', url: 'https://e.com' }]] } },
+        400,
+        /exactly one of callback_data and url/,
+      ],
+      [
+        'sendMessage',
+        { chat_id: roomId, text: 'x', reply_markup: { inline_keyboard: [[{ text: 'a' }]] } },
+        400,
+        /exactly one of callback_data and url/,
+      ],
+      [
+        'sendMessage',
+        { chat_id: roomId, text: 'x', reply_markup: { inline_keyboard: [[{ text: 'a', callback_data: 'é'.repeat(33) }]] } },
+        400,
+        /BUTTON_DATA_INVALID/,
+      ],
+      [
+        'sendMessage',
+        {
+          chat_id: roomId,
+          text: 'x',
+          reply_markup: { inline_keyboard: [Array.from({ length: 9 }, (_, i) => ({ text: `${i}`, callback_data: `${i}` }))] },
+        },
+        400,
+        /more than 8 buttons/,
+      ],
       ['sendMessage', { chat_id: roomId, text: 'x', reply_markup: { inline_keyboard: [[]] } }, 400, /row 0 is empty/],
       ['editMessageText', { chat_id: roomId, text: 'x' }, 400, 'Bad Request: body.message_id is required'],
       ['editMessageText', { chat_id: roomId, message_id: 99, text: 'x' }, 400, 'Bad Request: message to edit not found'],
       ['editMessageText', { chat_id: roomId, message_id: 1, text: 'x' }, 400, "Bad Request: message can't be edited"],
-      ['editMessage', { chat_id: roomId, message_id: mine.message_id, text: 'mine', reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] } }, 400, /^Bad Request: message is not modified/],
+      [
+        'editMessage',
+        {
+          chat_id: roomId,
+          message_id: mine.message_id,
+          text: 'mine',
+          reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] },
+        },
+        400,
+        /^Bad Request: message is not modified/,
+      ],
       ['editMessage', { chat_id: other.roomId, message_id: 1, text: 'x' }, 400, 'Bad Request: chat not found'],
       ['deleteMessage', { chat_id: roomId, message_id: 99 }, 400, 'Bad Request: message to delete not found'],
       ['deleteMessage', { chat_id: roomId, message_id: 1 }, 400, "Bad Request: message can't be deleted"],
@@ -175,10 +256,18 @@ describe('bad input changes nothing and answers the envelope', () => {
     }
     // Bodies that are not JSON, or too big, or of another type.
     const raw = (rawBody: string, contentType: string) =>
-      fetch(`${platform.chatUrl}/bot/${bot.token}/sendMessage`, { method: 'POST', headers: { 'content-type': contentType }, body: rawBody }).then(async (r) => ({ status: r.status, body: await r.json(), headers: r.headers }));
+      fetch(`${platform.chatUrl}/bot/${bot.token}/sendMessage`, {
+        method: 'POST',
+        headers: { 'content-type': contentType },
+        body: rawBody,
+      }).then(async (r) => ({ status: r.status, body: await r.json(), headers: r.headers }));
     expectBotError(await raw('{"chat_id":', 'application/json'), 400, /^Bad Request: /);
     expectBotError(await raw('chat_id=x', 'text/plain'), 415);
-    expectBotError(await raw(JSON.stringify({ chat_id: roomId, text: 'x'.repeat(300_000) }), 'application/json'), 413, 'Request Entity Too Large');
+    expectBotError(
+      await raw(JSON.stringify({ chat_id: roomId, text: 'x'.repeat(300_000) }), 'application/json'),
+      413,
+      'Request Entity Too Large',
+    );
     expectBotError(await raw('', 'application/json'), 400);
     // A bot answering another bot's press.
     const press = await platform.db.query(
@@ -186,7 +275,11 @@ describe('bad input changes nothing and answers the envelope', () => {
        select gen_random_uuid(), b.id, $2, m.id, $3, 'a', now() from bots b, messages m where b.id = $1 and m.room_id = $2 and m.seq = $4 returning id`,
       [bot.id, roomId, alice.id, mine.message_id],
     );
-    expectBotError(await botCall(platform, other.bot.token, 'answerCallbackQuery', { callback_query_id: press.rows[0].id }), 400, /^Bad Request: query is too old/);
+    expectBotError(
+      await botCall(platform, other.bot.token, 'answerCallbackQuery', { callback_query_id: press.rows[0].id }),
+      400,
+      /^Bad Request: query is too old/,
+    );
     await platform.db.query('delete from bot_callback_queries where id = $1', [press.rows[0].id]);
     expect(await state(bot, roomId)).toEqual(before);
   });
@@ -195,28 +288,46 @@ describe('bad input changes nothing and answers the envelope', () => {
 describe('bodies and paths', () => {
   test('form bodies: urlencoded and multipart, reply_markup as JSON text; files are refused', async () => {
     const { alice, bot, roomId } = await scene();
-    const urlencoded = new URLSearchParams({ chat_id: roomId, text: 'from a form', reply_markup: JSON.stringify({ inline_keyboard: [[{ text: 'Go', callback_data: 'go' }]] }) });
+    const urlencoded = new URLSearchParams({
+      chat_id: roomId,
+      text: 'from a form',
+      reply_markup: JSON.stringify({ inline_keyboard: [[{ text: 'Go', callback_data: 'go' }]] }),
+    });
     const res1 = await fetch(`${platform.chatUrl}/bot${bot.token}/sendMessage`, { method: 'POST', body: urlencoded });
     const sent1 = (await res1.json()) as any;
     if (!sent1.ok) throw new Error(JSON.stringify(sent1));
-    expect(sent1).toMatchObject({ ok: true, result: { message_id: 1, text: 'from a form', reply_markup: { inline_keyboard: [[{ text: 'Go', callback_data: 'go' }]] } } });
+    expect(sent1).toMatchObject({
+      ok: true,
+      result: { message_id: 1, text: 'from a form', reply_markup: { inline_keyboard: [[{ text: 'Go', callback_data: 'go' }]] } },
+    });
     const form = new FormData();
     form.set('chat_id', roomId);
     form.set('message_id', '1');
     form.set('text', 'edited by multipart');
     const res2 = await fetch(`${platform.chatUrl}/bot${bot.token}/editMessageText`, { method: 'POST', body: form });
-    expect(await res2.json()).toMatchObject({ ok: true, result: { message_id: 1, text: 'edited by multipart', edit_date: expect.any(Number) } });
+    expect(await res2.json()).toMatchObject({
+      ok: true,
+      result: { message_id: 1, text: 'edited by multipart', edit_date: expect.any(Number) },
+    });
     const withFile = new FormData();
     withFile.set('chat_id', roomId);
     withFile.set('text', 'x');
     withFile.set('document', new Blob(['data']), 'a.txt');
     const res3 = await fetch(`${platform.chatUrl}/bot${bot.token}/sendMessage`, { method: 'POST', body: withFile });
     expect(res3.status).toBe(400);
-    expect(((await res3.json()) as any).description).toBe('Bad Request: field document is a file; only sendDocument and sendPhoto take files');
-    const badNumber = await fetch(`${platform.chatUrl}/bot${bot.token}/deleteMessage`, { method: 'POST', body: new URLSearchParams({ chat_id: roomId, message_id: 'one' }) });
+    expect(((await res3.json()) as any).description).toBe(
+      'Bad Request: field document is a file; only sendDocument and sendPhoto take files',
+    );
+    const badNumber = await fetch(`${platform.chatUrl}/bot${bot.token}/deleteMessage`, {
+      method: 'POST',
+      body: new URLSearchParams({ chat_id: roomId, message_id: 'one' }),
+    });
     expect(((await badNumber.json()) as any).description).toMatch(/^Bad Request: body.message_id/);
     await say(platform, alice, roomId, '/start');
-    const polled = await fetch(`${platform.chatUrl}/bot${bot.token}/getUpdates`, { method: 'POST', body: new URLSearchParams({ timeout: '5', allowed_updates: '["message"]' }) });
+    const polled = await fetch(`${platform.chatUrl}/bot${bot.token}/getUpdates`, {
+      method: 'POST',
+      body: new URLSearchParams({ timeout: '5', allowed_updates: '["message"]' }),
+    });
     expect(((await polled.json()) as any).result.map((u: any) => u.message.text)).toEqual(['/start']);
   });
 
@@ -230,39 +341,73 @@ describe('bodies and paths', () => {
     expect(updates.map((u) => u.update_id)).toEqual([1, 2, 3, 4, 5]);
     expect(updates[0].message.entities).toEqual([{ type: 'bot_command', offset: 0, length: 2 }]);
     // The seed's uuid offset confirms that update and every one before it.
-    expect(resultOf(await botCall(platform, bot.token, 'getUpdates', undefined, { query: `offset=${updates[1].update_uuid}` })).map((u: any) => u.update_id)).toEqual([3, 4, 5]);
+    expect(
+      resultOf(await botCall(platform, bot.token, 'getUpdates', undefined, { query: `offset=${updates[1].update_uuid}` })).map(
+        (u: any) => u.update_id,
+      ),
+    ).toEqual([3, 4, 5]);
     expect(resultOf(await botCall(platform, bot.token, 'getUpdates', { offset: 4, limit: 1 })).map((u: any) => u.update_id)).toEqual([4]);
     expect(resultOf(await botCall(platform, bot.token, 'getUpdates', { offset: -1 })).map((u: any) => u.update_id)).toEqual([5]);
     expect(resultOf(await botCall(platform, bot.token, 'getUpdates', { offset: 6 }))).toEqual([]);
     await say(platform, alice, roomId, '/f');
     const next = await botCall(platform, bot.token, 'getUpdates', { offset: 6, timeout: 5 });
     expect(resultOf(next).map((u: any) => u.update_id)).toEqual([6]);
-    expectBotError(await botCall(platform, bot.token, 'getUpdates', undefined, { query: 'offset=not-a-number' }), 400, /^Bad Request: query.offset/);
+    expectBotError(
+      await botCall(platform, bot.token, 'getUpdates', undefined, { query: 'offset=not-a-number' }),
+      400,
+      /^Bad Request: query.offset/,
+    );
   });
 
   test('reply_to_message_id makes a thread reply; editMessageText keeps or replaces the keyboard; deleteMessage recalls', async () => {
     const { alice, bot, roomId } = await scene();
     const root = await say(platform, alice, roomId, `@${bot.username} start a thread`);
-    const reply = resultOf(await botCall(platform, bot.token, 'sendMessage', { chat_id: roomId, text: 'in the thread', reply_parameters: { message_id: 1 } }));
-    expect(reply).toMatchObject({ message_id: 2, message_thread_id: 1, is_topic_message: true, reply_to_message: { message_id: 1, text: `@${bot.username} start a thread`, from: { id: await userNumber(platform, alice.id), first_name: 'Alice' } } });
+    const reply = resultOf(
+      await botCall(platform, bot.token, 'sendMessage', { chat_id: roomId, text: 'in the thread', reply_parameters: { message_id: 1 } }),
+    );
+    expect(reply).toMatchObject({
+      message_id: 2,
+      message_thread_id: 1,
+      is_topic_message: true,
+      reply_to_message: {
+        message_id: 1,
+        text: `@${bot.username} start a thread`,
+        from: { id: await userNumber(platform, alice.id), first_name: 'Alice' },
+      },
+    });
     const stored = await platform.db.query('select thread_root_id from messages where room_id = $1 and seq = 2', [roomId]);
     expect(stored.rows[0].thread_root_id).toBe(root.id);
     // A reply to the reply joins the same thread.
-    expect(resultOf(await botCall(platform, bot.token, 'sendMessage', { chat_id: roomId, text: 'again', reply_to_message_id: 2 })).message_thread_id).toBe(1);
+    expect(
+      resultOf(await botCall(platform, bot.token, 'sendMessage', { chat_id: roomId, text: 'again', reply_to_message_id: 2 }))
+        .message_thread_id,
+    ).toBe(1);
     const keyboard = { inline_keyboard: [[{ text: 'K', callback_data: 'k' }]] };
-    const edited = resultOf(await botCall(platform, bot.token, 'editMessageText', { chat_id: roomId, message_id: 2, text: 'edited', reply_markup: keyboard }));
+    const edited = resultOf(
+      await botCall(platform, bot.token, 'editMessageText', { chat_id: roomId, message_id: 2, text: 'edited', reply_markup: keyboard }),
+    );
     expect(edited).toMatchObject({ text: 'edited', reply_markup: keyboard });
-    expect(await count(platform.db, "select count(*) as n from outbox where topic = 'message.edited' and payload->>'roomId' = $1", [roomId])).toBe(1);
+    expect(
+      await count(platform.db, "select count(*) as n from outbox where topic = 'message.edited' and payload->>'roomId' = $1", [roomId]),
+    ).toBe(1);
     expect(resultOf(await botCall(platform, bot.token, 'deleteMessage', { chat_id: roomId, message_id: 2 }))).toBe(true);
     const recalled = await platform.db.query('select recalled_at, text from messages where room_id = $1 and seq = 2', [roomId]);
     expect(recalled.rows[0]).toMatchObject({ recalled_at: expect.any(Date), text: null });
-    expectBotError(await botCall(platform, bot.token, 'deleteMessage', { chat_id: roomId, message_id: 2 }), 400, 'Bad Request: message to delete not found');
+    expectBotError(
+      await botCall(platform, bot.token, 'deleteMessage', { chat_id: roomId, message_id: 2 }),
+      400,
+      'Bad Request: message to delete not found',
+    );
   });
 
-  test('a bot that is an admin of the room may delete other members\' messages', async () => {
+  test("a bot that is an admin of the room may delete other members' messages", async () => {
     const { alice, bot, roomId } = await scene();
     await say(platform, alice, roomId, 'spam');
-    expectBotError(await botCall(platform, bot.token, 'deleteMessage', { chat_id: roomId, message_id: 1 }), 400, "Bad Request: message can't be deleted");
+    expectBotError(
+      await botCall(platform, bot.token, 'deleteMessage', { chat_id: roomId, message_id: 1 }),
+      400,
+      "Bad Request: message can't be deleted",
+    );
     await platform.db.query(`update room_members set role = 'ADMIN' where room_id = $1 and account_id = $2`, [roomId, bot.accountId]);
     expect(resultOf(await botCall(platform, bot.token, 'deleteMessage', { chat_id: roomId, message_id: 1 }))).toBe(true);
   });

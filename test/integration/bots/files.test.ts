@@ -4,7 +4,17 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { call, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../support/platform.js';
 import { count } from '../../helpers/expect.js';
-import { botCall, chatNumber, createBot, expectBotError, groupWith, pendingUpdates, resultOf, type BotAnswer, type TestBot } from '../../helpers/bots.js';
+import {
+  botCall,
+  chatNumber,
+  createBot,
+  expectBotError,
+  groupWith,
+  pendingUpdates,
+  resultOf,
+  type BotAnswer,
+  type TestBot,
+} from '../../helpers/bots.js';
 
 const uploadMax = 64 * 1024;
 let platform: TestPlatform;
@@ -39,7 +49,11 @@ async function scene(): Promise<{ tenant: TestTenant; alice: TestAccount; bot: T
 }
 
 /** A multipart Bot API call, at Telegram's path shape. */
-async function multipart(token: string, method: string, fields: Record<string, string | { data: Buffer; name: string; type?: string }>): Promise<BotAnswer> {
+async function multipart(
+  token: string,
+  method: string,
+  fields: Record<string, string | { data: Buffer; name: string; type?: string }>,
+): Promise<BotAnswer> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) {
     if (typeof value === 'string') form.set(name, value);
@@ -69,7 +83,10 @@ async function storage(): Promise<{ uploads: number; messages: number; files: nu
 
 /** A user's file through the chat's upload API: an upload session, then tus creation and one PATCH. */
 async function userUpload(who: TestAccount, data: Buffer, fileName: string, contentType: string): Promise<string> {
-  const created = await call(platform.chatUrl, 'POST', '/api/v1/files/upload-session', { token: who.token, body: { fileName, contentType, size: data.length } });
+  const created = await call(platform.chatUrl, 'POST', '/api/v1/files/upload-session', {
+    token: who.token,
+    body: { fileName, contentType, size: data.length },
+  });
   if (created.status !== 200 && created.status !== 201) throw new Error(`session: ${created.status} ${JSON.stringify(created.body)}`);
   const session = created.body.data;
   const started = await fetch(session.uploadUrl, { method: 'POST', headers: { ...session.headers, 'Upload-Length': String(data.length) } });
@@ -86,15 +103,32 @@ async function userUpload(who: TestAccount, data: Buffer, fileName: string, cont
 test('sendDocument uploads a file; getFile names it; the download returns the same bytes to a bot that can see it', async () => {
   const { bot, roomId } = await scene();
   const data = bytes(5000);
-  const sent = resultOf(await multipart(bot.token, 'sendDocument', { chat_id: roomId, caption: 'the report', document: { data, name: 'report.pdf', type: 'application/pdf' } }));
+  const sent = resultOf(
+    await multipart(bot.token, 'sendDocument', {
+      chat_id: roomId,
+      caption: 'the report',
+      document: { data, name: 'report.pdf', type: 'application/pdf' },
+    }),
+  );
   expect(sent).toMatchObject({
     message_id: 1,
     caption: 'the report',
-    document: { file_id: expect.stringMatching(/^F[A-Za-z0-9_-]{22}$/), file_unique_id: expect.any(String), file_name: 'report.pdf', mime_type: 'application/pdf', file_size: 5000 },
+    document: {
+      file_id: expect.stringMatching(/^F[A-Za-z0-9_-]{22}$/),
+      file_unique_id: expect.any(String),
+      file_name: 'report.pdf',
+      mime_type: 'application/pdf',
+      file_size: 5000,
+    },
   });
   expect(sent.text).toBeUndefined();
   const file = resultOf(await botCall(platform, bot.token, 'getFile', { file_id: sent.document.file_id }));
-  expect(file).toEqual({ file_id: sent.document.file_id, file_unique_id: sent.document.file_unique_id, file_size: 5000, file_path: `files/${sent.document.file_id}` });
+  expect(file).toEqual({
+    file_id: sent.document.file_id,
+    file_unique_id: sent.document.file_unique_id,
+    file_size: 5000,
+    file_path: `files/${sent.document.file_id}`,
+  });
   for (const telegram of [true, false]) {
     const got = await download(bot.token, file.file_path, telegram);
     expect(got.status).toBe(200);
@@ -103,8 +137,13 @@ test('sendDocument uploads a file; getFile names it; the download returns the sa
   }
   // The chat's own view of the message carries the file, as any attachment.
   const { rows } = await platform.db.query(`select text, attachments from messages where room_id = $1`, [roomId]);
-  expect(rows[0]).toMatchObject({ text: 'the report', attachments: [{ fileName: 'report.pdf', contentType: 'application/pdf', size: 5000 }] });
-  expect(await count(platform.db, `select count(*) as n from uploads where owner_id = $1 and attached_at is not null`, [bot.accountId])).toBe(1);
+  expect(rows[0]).toMatchObject({
+    text: 'the report',
+    attachments: [{ fileName: 'report.pdf', contentType: 'application/pdf', size: 5000 }],
+  });
+  expect(
+    await count(platform.db, `select count(*) as n from uploads where owner_id = $1 and attached_at is not null`, [bot.accountId]),
+  ).toBe(1);
   // A wrong token downloads nothing.
   const wrong = await download('nope', file.file_path);
   expectBotError({ ...wrong, body: JSON.parse(wrong.body.toString()) }, 401, 'Unauthorized');
@@ -115,19 +154,43 @@ test('sendPhoto re-sends a file by its file_id, with the size read from the imag
   const chatId = await chatNumber(platform, roomId);
   const image = png(640, 480);
   const first = resultOf(await multipart(bot.token, 'sendPhoto', { chat_id: String(chatId), photo: { data: image, name: 'cat.png' } }));
-  expect(first.photo).toEqual([{ file_id: expect.any(String), file_unique_id: expect.any(String), width: 640, height: 480, file_size: image.length }]);
+  expect(first.photo).toEqual([
+    { file_id: expect.any(String), file_unique_id: expect.any(String), width: 640, height: 480, file_size: image.length },
+  ]);
   const fileId = first.photo[0].file_id;
-  const again = resultOf(await botCall(platform, bot.token, 'sendPhoto', { chat_id: chatId, photo: fileId, caption: 'again', reply_to_message_id: first.message_id }));
-  expect(again).toMatchObject({ caption: 'again', message_thread_id: first.message_id, photo: [{ file_id: fileId, width: 640, height: 480 }] });
+  const again = resultOf(
+    await botCall(platform, bot.token, 'sendPhoto', {
+      chat_id: chatId,
+      photo: fileId,
+      caption: 'again',
+      reply_to_message_id: first.message_id,
+    }),
+  );
+  expect(again).toMatchObject({
+    caption: 'again',
+    message_thread_id: first.message_id,
+    photo: [{ file_id: fileId, width: 640, height: 480 }],
+  });
   const asDocument = resultOf(await botCall(platform, bot.token, 'sendDocument', { chat_id: roomId, document: fileId }));
   expect(asDocument.document).toMatchObject({ file_id: fileId, mime_type: 'image/png', file_name: 'cat.png' });
   // One stored file carried by three messages.
   expect(await count(platform.db, 'select count(*) as n from uploads where owner_id = $1', [bot.accountId])).toBe(1);
   // What is no image is no photo.
   const before = await storage();
-  expectBotError(await multipart(bot.token, 'sendPhoto', { chat_id: roomId, photo: { data: bytes(300), name: 'x.png', type: 'image/png' } }), 400, 'Bad Request: the photo is not a JPEG, PNG, GIF or WebP image');
+  expectBotError(
+    await multipart(bot.token, 'sendPhoto', { chat_id: roomId, photo: { data: bytes(300), name: 'x.png', type: 'image/png' } }),
+    400,
+    'Bad Request: the photo is not a JPEG, PNG, GIF or WebP image',
+  );
   // A type uploads may not have.
-  expectBotError(await multipart(bot.token, 'sendDocument', { chat_id: roomId, document: { data: bytes(10), name: 'a.exe', type: 'application/x-msdownload' } }), 400, /may not be sent here/);
+  expectBotError(
+    await multipart(bot.token, 'sendDocument', {
+      chat_id: roomId,
+      document: { data: bytes(10), name: 'a.exe', type: 'application/x-msdownload' },
+    }),
+    400,
+    /may not be sent here/,
+  );
   expect(await storage()).toEqual(before);
 });
 
@@ -135,10 +198,16 @@ test("a user's message with a file reaches the bot as document and caption; anot
   const { tenant, alice, bot, roomId } = await scene();
   const data = bytes(1234, 3);
   const uploadId = await userUpload(alice, data, 'notes.txt', 'text/plain');
-  const sent = await call(platform.chatUrl, 'POST', `/api/v1/rooms/${roomId}/messages`, { token: alice.token, body: { text: '/report see attached', attachments: [{ uploadId }] } });
+  const sent = await call(platform.chatUrl, 'POST', `/api/v1/rooms/${roomId}/messages`, {
+    token: alice.token,
+    body: { text: '/report see attached', attachments: [{ uploadId }] },
+  });
   expect(sent.status).toBe(201);
   const [update] = await pendingUpdates(platform, bot.token);
-  expect(update.message).toMatchObject({ caption: '/report see attached', document: { file_name: 'notes.txt', mime_type: 'text/plain', file_size: 1234 } });
+  expect(update.message).toMatchObject({
+    caption: '/report see attached',
+    document: { file_name: 'notes.txt', mime_type: 'text/plain', file_size: 1234 },
+  });
   expect(update.message.text).toBeUndefined();
   const fileId = update.message.document.file_id;
   const file = resultOf(await botCall(platform, bot.token, 'getFile', { file_id: fileId }));
@@ -149,14 +218,26 @@ test("a user's message with a file reaches the bot as document and caption; anot
   for (const id of [fileId, uploadId, 'FAAAAAAAAAAAAAAAAAAAAAA', 'garbage']) {
     expectBotError(await botCall(platform, other.token, 'getFile', { file_id: id }), 400, 'Bad Request: file not found');
   }
-  expectBotError(await botCall(platform, other.token, 'sendDocument', { chat_id: otherRoom, document: fileId }), 400, 'Bad Request: file not found');
+  expectBotError(
+    await botCall(platform, other.token, 'sendDocument', { chat_id: otherRoom, document: fileId }),
+    400,
+    'Bad Request: file not found',
+  );
   // Another user's upload id is not the bot's to send.
-  expectBotError(await botCall(platform, other.token, 'sendDocument', { chat_id: otherRoom, document: uploadId }), 400, 'Bad Request: file not found');
+  expectBotError(
+    await botCall(platform, other.token, 'sendDocument', { chat_id: otherRoom, document: uploadId }),
+    400,
+    'Bad Request: file not found',
+  );
   const refused = await download(other.token, file.file_path);
   expect(refused.status).toBe(404);
   expectBotError({ ...refused, body: JSON.parse(refused.body.toString()) }, 404, 'Not Found');
   // A URL is refused in words.
-  expectBotError(await botCall(platform, bot.token, 'sendDocument', { chat_id: roomId, document: 'https://example.com/a.pdf' }), 400, /not fetched from URLs/);
+  expectBotError(
+    await botCall(platform, bot.token, 'sendDocument', { chat_id: roomId, document: 'https://example.com/a.pdf' }),
+    400,
+    /not fetched from URLs/,
+  );
   expect(await count(platform.db, 'select count(*) as n from messages where room_id = $1', [otherRoom])).toBe(0);
 });
 
@@ -173,9 +254,16 @@ test('oversize, malformed and misdirected multipart bodies are refused in the en
   const { bot, roomId } = await scene();
   const before = await storage();
   // Over the attachment limit (UPLOAD_MAX_BYTES), within the multipart body limit.
-  expectBotError(await multipart(bot.token, 'sendDocument', { chat_id: roomId, document: { data: bytes(uploadMax + 1), name: 'big.bin' } }), 413, /larger than 65536 bytes/);
+  expectBotError(
+    await multipart(bot.token, 'sendDocument', { chat_id: roomId, document: { data: bytes(uploadMax + 1), name: 'big.bin' } }),
+    413,
+    /larger than 65536 bytes/,
+  );
   // Over the multipart body limit itself.
-  const huge = await multipart(bot.token, 'sendDocument', { chat_id: roomId, document: { data: bytes(platform.config.bodyLimitBytes + uploadMax + 1024), name: 'huge.bin' } });
+  const huge = await multipart(bot.token, 'sendDocument', {
+    chat_id: roomId,
+    document: { data: bytes(platform.config.bodyLimitBytes + uploadMax + 1024), name: 'huge.bin' },
+  });
   expectBotError(huge, 413);
   // Malformed multipart.
   const broken = await fetch(`${platform.chatUrl}/bot${bot.token}/sendDocument`, {
@@ -183,22 +271,64 @@ test('oversize, malformed and misdirected multipart bodies are refused in the en
     headers: { 'content-type': 'multipart/form-data; boundary=xyz' },
     body: '--xyz\r\nContent-Disposition: form-data; name="chat_id"\r\n\r\n1\r\n--xyz\r\nContent-Disposition: form-data; name="document"; filename="a"\r\n',
   });
-  expectBotError({ status: broken.status, body: await broken.json(), headers: broken.headers }, 400, 'Bad Request: the multipart/form-data body could not be read');
-  // A text part where the file is wanted names no file.
-  expectBotError(await multipart(bot.token, 'sendDocument', { chat_id: roomId, document: 'not a file' }), 400, 'Bad Request: file not found');
-  expectBotError(await multipart(bot.token, 'sendDocument', { chat_id: roomId, caption: 'no file' }), 400, /document/);
-  expectBotError(await multipart(bot.token, 'sendDocument', { chat_id: roomId, document: { data: Buffer.alloc(0), name: 'empty.txt' } }), 400, 'Bad Request: file must be non-empty');
-  // A room the bot is not in, and a failure after the bytes were stored (an unknown reply target).
-  expectBotError(await multipart(bot.token, 'sendDocument', { chat_id: '999999999', document: { data: bytes(10), name: 'a.txt', type: 'text/plain' } }), 400, 'Bad Request: chat not found');
   expectBotError(
-    await multipart(bot.token, 'sendDocument', { chat_id: roomId, reply_to_message_id: '42', document: { data: bytes(10), name: 'a.txt', type: 'text/plain' } }),
+    { status: broken.status, body: await broken.json(), headers: broken.headers },
+    400,
+    'Bad Request: the multipart/form-data body could not be read',
+  );
+  // A text part where the file is wanted names no file.
+  expectBotError(
+    await multipart(bot.token, 'sendDocument', { chat_id: roomId, document: 'not a file' }),
+    400,
+    'Bad Request: file not found',
+  );
+  expectBotError(await multipart(bot.token, 'sendDocument', { chat_id: roomId, caption: 'no file' }), 400, /document/);
+  expectBotError(
+    await multipart(bot.token, 'sendDocument', { chat_id: roomId, document: { data: Buffer.alloc(0), name: 'empty.txt' } }),
+    400,
+    'Bad Request: file must be non-empty',
+  );
+  // A room the bot is not in, and a failure after the bytes were stored (an unknown reply target).
+  expectBotError(
+    await multipart(bot.token, 'sendDocument', { chat_id: '999999999', document: { data: bytes(10), name: 'a.txt', type: 'text/plain' } }),
+    400,
+    'Bad Request: chat not found',
+  );
+  expectBotError(
+    await multipart(bot.token, 'sendDocument', {
+      chat_id: roomId,
+      reply_to_message_id: '42',
+      document: { data: bytes(10), name: 'a.txt', type: 'text/plain' },
+    }),
     400,
     'Bad Request: message to be replied not found',
   );
-  expectBotError(await multipart(bot.token, 'sendDocument', { chat_id: roomId, caption: 'x'.repeat(4001), document: { data: bytes(10), name: 'a.txt', type: 'text/plain' } }), 400);
+  expectBotError(
+    await multipart(bot.token, 'sendDocument', {
+      chat_id: roomId,
+      caption: 'x'.repeat(4001),
+      document: { data: bytes(10), name: 'a.txt', type: 'text/plain' },
+    }),
+    400,
+  );
   // Files only where a method takes them.
-  expectBotError(await multipart(bot.token, 'sendMessage', { chat_id: roomId, text: 'x', document: { data: bytes(10), name: 'a.txt', type: 'text/plain' } }), 400, /only sendDocument and sendPhoto take files/);
+  expectBotError(
+    await multipart(bot.token, 'sendMessage', {
+      chat_id: roomId,
+      text: 'x',
+      document: { data: bytes(10), name: 'a.txt', type: 'text/plain' },
+    }),
+    400,
+    /only sendDocument and sendPhoto take files/,
+  );
   // A type uploads may not have.
-  expectBotError(await multipart(bot.token, 'sendDocument', { chat_id: roomId, document: { data: bytes(10), name: 'a.exe', type: 'application/x-msdownload' } }), 400, /may not be sent here/);
+  expectBotError(
+    await multipart(bot.token, 'sendDocument', {
+      chat_id: roomId,
+      document: { data: bytes(10), name: 'a.exe', type: 'application/x-msdownload' },
+    }),
+    400,
+    /may not be sent here/,
+  );
   expect(await storage()).toEqual(before);
 });

@@ -16,7 +16,9 @@ afterAll(async () => {
 /** The bot under test: nothing in it knows it is not talking to Telegram, except apiRoot. */
 function echoBot(token: string, apiRoot: string, errors: unknown[]): Bot {
   const bot = new Bot(token, { client: { apiRoot } });
-  bot.command('start', (ctx) => ctx.reply('Welcome! Press the button.', { reply_markup: new InlineKeyboard().text('Press me', 'pressed') }));
+  bot.command('start', (ctx) =>
+    ctx.reply('Welcome! Press the button.', { reply_markup: new InlineKeyboard().text('Press me', 'pressed') }),
+  );
   bot.callbackQuery('pressed', async (ctx) => {
     await ctx.answerCallbackQuery({ text: 'You pressed it' });
     await ctx.editMessageText(`Pressed by ${ctx.from.first_name}`);
@@ -53,13 +55,27 @@ test('echoes a message, answers /start with a keyboard and handles the press, in
     expect(echo.inlineKeyboard).toBeUndefined();
 
     await say(platform, alice, roomId, '/start');
-    const welcome = await waitForMessage(platform, alice, roomId, (m) => m.senderId === made.accountId && m.text === 'Welcome! Press the button.');
+    const welcome = await waitForMessage(
+      platform,
+      alice,
+      roomId,
+      (m) => m.senderId === made.accountId && m.text === 'Welcome! Press the button.',
+    );
     expect(welcome.inlineKeyboard).toEqual([[{ text: 'Press me', callbackData: 'pressed' }]]);
 
-    const press = await call(platform.chatUrl, 'POST', `/api/v1/rooms/${roomId}/messages/${welcome.id}/callback`, { token: alice.token, body: { data: 'pressed' } });
+    const press = await call(platform.chatUrl, 'POST', `/api/v1/rooms/${roomId}/messages/${welcome.id}/callback`, {
+      token: alice.token,
+      body: { data: 'pressed' },
+    });
     expect(press.status).toBe(200);
     const answered = await waitForEvent(platform, 'bot.callback_answered', { callbackQueryId: press.body.data.callbackQueryId });
-    expect(answered).toMatchObject({ text: 'You pressed it', showAlert: false, roomId, messageId: welcome.id, audience: { kind: 'accounts', accountIds: [alice.id] } });
+    expect(answered).toMatchObject({
+      text: 'You pressed it',
+      showAlert: false,
+      roomId,
+      messageId: welcome.id,
+      audience: { kind: 'accounts', accountIds: [alice.id] },
+    });
     const edited = await waitForMessage(platform, alice, roomId, (m) => m.id === welcome.id && m.text === 'Pressed by Alice');
     // Telegram removes the keyboard of an edit that does not repeat it.
     expect(edited.inlineKeyboard).toBeUndefined();
@@ -94,7 +110,10 @@ test('in a group it hears commands, mentions and replies to it, and every messag
     const threadAnswer = await waitForMessage(platform, alice, roomId, (m) => m.text === 'echo: a reply to the bot');
     expect(threadAnswer.threadRootId).toBe(welcome.id);
 
-    const readAll = await call(platform.chatUrl, 'PATCH', `/api/v1/bots/${made.id}/rooms/${roomId}`, { token: alice.token, body: { readAll: true } });
+    const readAll = await call(platform.chatUrl, 'PATCH', `/api/v1/bots/${made.id}/rooms/${roomId}`, {
+      token: alice.token,
+      body: { readAll: true },
+    });
     expect(readAll.status).toBe(200);
     await say(platform, bob, roomId, 'plain words');
     await waitForMessage(platform, alice, roomId, (m) => m.text === 'echo: plain words');
@@ -103,7 +122,9 @@ test('in a group it hears commands, mentions and replies to it, and every messag
     await loop;
   }
   expect(errors).toEqual([]);
-  const texts = (await call(platform.chatUrl, 'GET', `/api/v1/rooms/${roomId}/messages?limit=100`, { token: alice.token })).body.data.map((m: any) => m.text);
+  const texts = (await call(platform.chatUrl, 'GET', `/api/v1/rooms/${roomId}/messages?limit=100`, { token: alice.token })).body.data.map(
+    (m: any) => m.text,
+  );
   expect(texts).not.toContain('echo: small talk the bot must not hear');
   expect(texts.filter((t: string) => t === 'Welcome! Press the button.')).toHaveLength(1);
 });

@@ -3,7 +3,18 @@
 // room uuid; tokens issued in the earlier shape keep working until regenerated.
 import { createHash, randomBytes } from 'node:crypto';
 import { call, startTestPlatform, type TestPlatform } from '../../support/platform.js';
-import { botCall, chatNumber, createBot, expectBotError, groupWith, pendingUpdates, privateRoomWith, resultOf, say, userNumber } from '../../helpers/bots.js';
+import {
+  botCall,
+  chatNumber,
+  createBot,
+  expectBotError,
+  groupWith,
+  pendingUpdates,
+  privateRoomWith,
+  resultOf,
+  say,
+  userNumber,
+} from '../../helpers/bots.js';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -45,22 +56,41 @@ test('getMe, updates and sent messages carry integer ids; the token starts with 
   const inGroup = resultOf(await botCall(platform, bot.token, 'sendMessage', { chat_id: groupChat.id, text: 'to the group' }));
   expect(inGroup.chat).toEqual({ id: groupChat.id, type: 'group', title: 'Bots' });
   expect(inGroup.from.id).toBe(me.id);
-  const byForm = await fetch(`${platform.chatUrl}/bot${bot.token}/sendMessage`, { method: 'POST', body: new URLSearchParams({ chat_id: String(privateChat.id), text: 'by form' }) });
+  const byForm = await fetch(`${platform.chatUrl}/bot${bot.token}/sendMessage`, {
+    method: 'POST',
+    body: new URLSearchParams({ chat_id: String(privateChat.id), text: 'by form' }),
+  });
   expect(((await byForm.json()) as any).result.chat.id).toBe(privateChat.id);
   const byUser = resultOf(await botCall(platform, bot.token, 'sendMessage', { chat_id: aliceId, text: 'to alice' }));
   expect(byUser.chat.id).toBe(privateChat.id);
   const byUuid = resultOf(await botCall(platform, bot.token, 'sendMessage', { chat_id: group, text: 'by uuid' }));
   expect(byUuid.chat.id).toBe(groupChat.id);
-  const edited = resultOf(await botCall(platform, bot.token, 'editMessageText', { chat_id: groupChat.id, message_id: inGroup.message_id, text: 'edited' }));
+  const edited = resultOf(
+    await botCall(platform, bot.token, 'editMessageText', { chat_id: groupChat.id, message_id: inGroup.message_id, text: 'edited' }),
+  );
   expect(edited.text).toBe('edited');
-  expect(resultOf(await botCall(platform, bot.token, 'deleteMessage', { chat_id: String(groupChat.id), message_id: inGroup.message_id }))).toBe(true);
+  expect(
+    resultOf(await botCall(platform, bot.token, 'deleteMessage', { chat_id: String(groupChat.id), message_id: inGroup.message_id })),
+  ).toBe(true);
 
   // The sign matters: a group's number made positive is no chat, nor is a private room's made negative.
-  expectBotError(await botCall(platform, bot.token, 'sendMessage', { chat_id: -groupChat.id, text: 'x' }), 400, 'Bad Request: chat not found');
-  expectBotError(await botCall(platform, bot.token, 'sendMessage', { chat_id: -privateChat.id, text: 'x' }), 400, 'Bad Request: chat not found');
+  expectBotError(
+    await botCall(platform, bot.token, 'sendMessage', { chat_id: -groupChat.id, text: 'x' }),
+    400,
+    'Bad Request: chat not found',
+  );
+  expectBotError(
+    await botCall(platform, bot.token, 'sendMessage', { chat_id: -privateChat.id, text: 'x' }),
+    400,
+    'Bad Request: chat not found',
+  );
   // Another account's id with whom the bot shares no private room is no chat either.
   const bob = await tenant.account();
-  expectBotError(await botCall(platform, bot.token, 'sendMessage', { chat_id: await userNumber(platform, bob.id), text: 'x' }), 400, 'Bad Request: chat not found');
+  expectBotError(
+    await botCall(platform, bot.token, 'sendMessage', { chat_id: await userNumber(platform, bob.id), text: 'x' }),
+    400,
+    'Bad Request: chat not found',
+  );
 });
 
 test('a token of the right shape that is unknown, regenerated or deleted is 401; an old-shaped token works until regenerated', async () => {
@@ -68,7 +98,11 @@ test('a token of the right shape that is unknown, regenerated or deleted is 401;
   const admin = await platform.adminToken();
   const bot = await createBot(platform, tenant);
   const id = bot.token.split(':')[0];
-  expectBotError(await botCall(platform, `${id}:${randomBytes(32).toString('base64url')}`, 'getMe', undefined, { telegram: true }), 401, 'Unauthorized');
+  expectBotError(
+    await botCall(platform, `${id}:${randomBytes(32).toString('base64url')}`, 'getMe', undefined, { telegram: true }),
+    401,
+    'Unauthorized',
+  );
 
   // A token issued before the integer ids: "<bot uuid without dashes>:<secret>", stored as its hash.
   const legacy = `${bot.id.replace(/-/g, '')}:${randomBytes(32).toString('base64url')}`;

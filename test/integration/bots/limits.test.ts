@@ -14,7 +14,13 @@ beforeAll(async () => {
   // A database of its own: pruning at a clock moved a day ahead would remove every other test file's updates.
   infra = await isolatedInfra();
   platform = await startTestPlatform(
-    { services: ['chat', 'workers'], databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, botSendRatePerSecond: 2, botLongPollMaxSeconds: 1 },
+    {
+      services: ['chat', 'workers'],
+      databaseUrl: infra.databaseUrl,
+      redisUrl: infra.redisUrl,
+      botSendRatePerSecond: 2,
+      botLongPollMaxSeconds: 1,
+    },
     clock,
   );
 });
@@ -57,16 +63,30 @@ test('updates and presses older than 24 hours are pruned; a press that old can n
   const bot = await createBot(platform, tenant);
   const roomId = await groupWith(platform, alice, [bot.accountId]);
   clock.advance(1000);
-  const sent = resultOf(await botCall(platform, bot.token, 'sendMessage', { chat_id: roomId, text: 'Pick', reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] } }));
-  const messageId = (await platform.db.query('select id from messages where room_id = $1 and seq = $2', [roomId, sent.message_id])).rows[0].id;
-  const press = await call(platform.chatUrl, 'POST', `/api/v1/rooms/${roomId}/messages/${messageId}/callback`, { token: alice.token, body: { data: 'a' } });
+  const sent = resultOf(
+    await botCall(platform, bot.token, 'sendMessage', {
+      chat_id: roomId,
+      text: 'Pick',
+      reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] },
+    }),
+  );
+  const messageId = (await platform.db.query('select id from messages where room_id = $1 and seq = $2', [roomId, sent.message_id])).rows[0]
+    .id;
+  const press = await call(platform.chatUrl, 'POST', `/api/v1/rooms/${roomId}/messages/${messageId}/callback`, {
+    token: alice.token,
+    body: { data: 'a' },
+  });
   expect(press.status).toBe(200);
   await say(platform, alice, roomId, '/old');
   expect(await pendingUpdates(platform, bot.token, 2)).toHaveLength(2);
   const made = clock.now();
 
   clock.advance(24 * 3_600_000 + 1000);
-  expectBotError(await botCall(platform, bot.token, 'answerCallbackQuery', { callback_query_id: press.body.data.callbackQueryId }), 400, /query is too old/);
+  expectBotError(
+    await botCall(platform, bot.token, 'answerCallbackQuery', { callback_query_id: press.body.data.callbackQueryId }),
+    400,
+    /query is too old/,
+  );
   // A token issued at the server's (moved) time.
   const at = Math.floor(clock.now().getTime() / 1000);
   const token = await new SignJWT({ cid: tenant.customer })
@@ -83,6 +103,8 @@ test('updates and presses older than 24 hours are pruned; a press that old can n
   expect(pruned).toBeGreaterThanOrEqual(3);
   const left = resultOf(await botCall(platform, bot.token, 'getUpdates', {}));
   expect(left.map((u: any) => u.message?.text)).toEqual(['/new']);
-  expect(await count(platform.db, 'select count(*) as n from bot_callback_queries where id = $1', [press.body.data.callbackQueryId])).toBe(0);
+  expect(await count(platform.db, 'select count(*) as n from bot_callback_queries where id = $1', [press.body.data.callbackQueryId])).toBe(
+    0,
+  );
   expect(made.getTime()).toBeLessThan(clock.now().getTime());
 });

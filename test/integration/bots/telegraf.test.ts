@@ -47,11 +47,19 @@ test('echoes a message, answers /start with a keyboard and handles the press', a
     expect(bot.botInfo?.username).toBe(made.username);
 
     await say(platform, alice, roomId, '/start');
-    const welcome = await waitForMessage(platform, alice, roomId, (m) => m.senderId === made.accountId && m.text === 'Welcome! Press the button.');
+    const welcome = await waitForMessage(
+      platform,
+      alice,
+      roomId,
+      (m) => m.senderId === made.accountId && m.text === 'Welcome! Press the button.',
+    );
     // Telegraf's buttons carry hide: false; only text and callback_data are kept.
     expect(welcome.inlineKeyboard).toEqual([[{ text: 'Press me', callbackData: 'pressed' }]]);
 
-    const press = await call(platform.chatUrl, 'POST', `/api/v1/rooms/${roomId}/messages/${welcome.id}/callback`, { token: alice.token, body: { data: 'pressed' } });
+    const press = await call(platform.chatUrl, 'POST', `/api/v1/rooms/${roomId}/messages/${welcome.id}/callback`, {
+      token: alice.token,
+      body: { data: 'pressed' },
+    });
     expect(press.status).toBe(200);
     const answered = await waitForEvent(platform, 'bot.callback_answered', { callbackQueryId: press.body.data.callbackQueryId });
     expect(answered).toMatchObject({ text: 'You pressed it', roomId, audience: { kind: 'accounts', accountIds: [alice.id] } });

@@ -79,7 +79,10 @@ async function scene() {
   const alice = await tenant.account();
   const bot = await createBot(platform, tenant);
   const roomId = await groupWith(platform, alice, [bot.accountId]);
-  expect((await call(platform.chatUrl, 'PATCH', `/api/v1/bots/${bot.id}/rooms/${roomId}`, { token: alice.token, body: { readAll: true } })).status).toBe(200);
+  expect(
+    (await call(platform.chatUrl, 'PATCH', `/api/v1/bots/${bot.id}/rooms/${roomId}`, { token: alice.token, body: { readAll: true } }))
+      .status,
+  ).toBe(200);
   return { alice, bot, roomId };
 }
 
@@ -106,7 +109,10 @@ test('a receiver of a private CA fails with an SSL error until its certificate i
   const hook = await receiver(privateCa);
   resultOf(await botCall(platform, bot.token, 'setWebhook', { url: hook.url }));
   await say(platform, alice, roomId, 'over tls');
-  const failed = await until(() => botCall(platform, bot.token, 'getWebhookInfo').then(resultOf), (i) => i.last_error_message !== undefined);
+  const failed = await until(
+    () => botCall(platform, bot.token, 'getWebhookInfo').then(resultOf),
+    (i) => i.last_error_message !== undefined,
+  );
   expect(failed.last_error_message).toMatch(/^SSL error: /);
   expect(failed.has_custom_certificate).toBe(false);
   expect(hook.updates).toEqual([]);
@@ -117,7 +123,10 @@ test('a receiver of a private CA fails with an SSL error until its certificate i
   // The next retry is a minute away; setting the webhook again (now with the certificate) delivers at once.
   const set = await setWebhookWithCertificate(bot.token, hook.url, privateCa.certPem);
   expect(set).toEqual({ status: 200, body: { ok: true, result: true, description: 'Webhook was set' } });
-  const delivered = await until(async () => hook.updates, (u) => u.length === 1);
+  const delivered = await until(
+    async () => hook.updates,
+    (u) => u.length === 1,
+  );
   expect(delivered.map((u) => u.message.text)).toEqual(['over tls']);
   const info = resultOf(await botCall(platform, bot.token, 'getWebhookInfo'));
   expect(info).toMatchObject({ url: hook.url, has_custom_certificate: true, pending_update_count: 0 });
@@ -130,7 +139,10 @@ test('WEBHOOK_CA_FILE covers bot webhooks too', async () => {
   const hook = await receiver(sharedCa);
   resultOf(await botCall(platform, bot.token, 'setWebhook', { url: hook.url }));
   await say(platform, alice, roomId, 'trusted by the shared file');
-  const delivered = await until(async () => hook.updates, (u) => u.length === 1);
+  const delivered = await until(
+    async () => hook.updates,
+    (u) => u.length === 1,
+  );
   expect(delivered.map((u) => u.message.text)).toEqual(['trusted by the shared file']);
   expect(resultOf(await botCall(platform, bot.token, 'getWebhookInfo')).has_custom_certificate).toBe(false);
 });
@@ -140,9 +152,21 @@ test('a certificate that is no PEM certificate is refused and changes nothing', 
   const hook = await receiver(privateCa);
   const refused = await setWebhookWithCertificate(bot.token, hook.url, 'not a certificate');
   expect(refused.status).toBe(400);
-  expect(refused.body).toEqual({ ok: false, error_code: 400, description: 'Bad Request: bad webhook: the certificate must be a PEM X.509 certificate' });
+  expect(refused.body).toEqual({
+    ok: false,
+    error_code: 400,
+    description: 'Bad Request: bad webhook: the certificate must be a PEM X.509 certificate',
+  });
   const broken = await setWebhookWithCertificate(bot.token, hook.url, '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n');
   expect(broken.body.description).toBe('Bad Request: bad webhook: the certificate could not be read as a PEM X.509 certificate');
-  expectBotError(await botCall(platform, bot.token, 'setWebhook', { url: hook.url, certificate: 'x'.repeat(20_000) }), 400, /^Bad Request: body.certificate/);
-  expect(resultOf(await botCall(platform, bot.token, 'getWebhookInfo'))).toEqual({ url: '', has_custom_certificate: false, pending_update_count: 0 });
+  expectBotError(
+    await botCall(platform, bot.token, 'setWebhook', { url: hook.url, certificate: 'x'.repeat(20_000) }),
+    400,
+    /^Bad Request: body.certificate/,
+  );
+  expect(resultOf(await botCall(platform, bot.token, 'getWebhookInfo'))).toEqual({
+    url: '',
+    has_custom_certificate: false,
+    pending_update_count: 0,
+  });
 });

@@ -20,7 +20,10 @@ class Receiver {
   private server: Server;
   url = '';
 
-  constructor(private readonly answer: (n: number) => number = () => 200, private readonly delayMs = 0) {
+  constructor(
+    private readonly answer: (n: number) => number = () => 200,
+    private readonly delayMs = 0,
+  ) {
     this.server = createServer((req, res) => this.handle(req, res));
   }
 
@@ -37,7 +40,11 @@ class Receiver {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const status = this.answer(this.deliveries.length);
-      this.deliveries.push({ secret: req.headers['x-telegram-bot-api-secret-token'] as string | undefined, update: JSON.parse(Buffer.concat(chunks).toString()), status });
+      this.deliveries.push({
+        secret: req.headers['x-telegram-bot-api-secret-token'] as string | undefined,
+        update: JSON.parse(Buffer.concat(chunks).toString()),
+        status,
+      });
       setTimeout(() => {
         this.inFlight -= 1;
         res.writeHead(status).end();
@@ -53,7 +60,8 @@ class Receiver {
   async until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!check()) {
-      if (Date.now() > deadline) throw new Error(`receiver: condition not met; got ${JSON.stringify(this.deliveries.map((d) => [d.status, d.update.update_id]))}`);
+      if (Date.now() > deadline)
+        throw new Error(`receiver: condition not met; got ${JSON.stringify(this.deliveries.map((d) => [d.status, d.update.update_id]))}`);
       await new Promise((r) => setTimeout(r, 20));
     }
   }
@@ -107,7 +115,10 @@ async function scene(): Promise<{ tenant: TestTenant; alice: TestAccount; bot: T
   const bot = await createBot(platform, tenant);
   const roomId = await groupWith(platform, alice, [bot.accountId]);
   // Every message of the room reaches the bot.
-  expect((await call(platform.chatUrl, 'PATCH', `/api/v1/bots/${bot.id}/rooms/${roomId}`, { token: alice.token, body: { readAll: true } })).status).toBe(200);
+  expect(
+    (await call(platform.chatUrl, 'PATCH', `/api/v1/bots/${bot.id}/rooms/${roomId}`, { token: alice.token, body: { readAll: true } }))
+      .status,
+  ).toBe(200);
   return { tenant, alice, bot, roomId };
 }
 
@@ -127,7 +138,11 @@ test('setWebhook: each update is posted once, in order, one at a time, with the 
   const info = await webhookInfoWhen(bot, (i) => i.pending_update_count === 0);
   expect(info).toEqual({ url: hook.url, has_custom_certificate: false, pending_update_count: 0 });
   // Polling is refused while the webhook is set, in the Bot API envelope.
-  expectBotError(await botCall(platform, bot.token, 'getUpdates', {}), 409, /^Conflict: can't use getUpdates method while webhook is active/);
+  expectBotError(
+    await botCall(platform, bot.token, 'getUpdates', {}),
+    409,
+    /^Conflict: can't use getUpdates method while webhook is active/,
+  );
 });
 
 test('a failing receiver is retried until it takes the update; the last error shows in getWebhookInfo', async () => {
@@ -150,7 +165,11 @@ test('a failing receiver is retried until it takes the update; the last error sh
   expect(hook.deliveries.every((d) => d.secret === undefined)).toBe(true);
   const bots = await call(platform.chatUrl, 'GET', `/api/v1/bots/${bot.id}`, { token: alice.token });
   // A success clears the failure count but keeps the last error for getWebhookInfo, as Telegram does.
-  expect(bots.body.data.webhook).toMatchObject({ url: hook.url, hasSecret: false, lastErrorMessage: 'Wrong response from the webhook: 503 Service Unavailable' });
+  expect(bots.body.data.webhook).toMatchObject({
+    url: hook.url,
+    hasSecret: false,
+    lastErrorMessage: 'Wrong response from the webhook: 503 Service Unavailable',
+  });
   const info = await webhookInfoWhen(bot, (i) => i.pending_update_count === 0);
   expect(info.last_error_message).toBe('Wrong response from the webhook: 503 Service Unavailable');
   expect(typeof info.last_error_date).toBe('number');
@@ -168,7 +187,11 @@ test('an unreachable webhook keeps its updates pending; deleteWebhook with drop_
   expect(info).toMatchObject({ url, pending_update_count: 1, last_error_message: 'Connection refused' });
   const dropped = await botCall(platform, bot.token, 'deleteWebhook', { drop_pending_updates: true });
   expect(dropped.body).toEqual({ ok: true, result: true, description: 'Webhook was deleted' });
-  expect(resultOf(await botCall(platform, bot.token, 'getWebhookInfo'))).toEqual({ url: '', has_custom_certificate: false, pending_update_count: 0 });
+  expect(resultOf(await botCall(platform, bot.token, 'getWebhookInfo'))).toEqual({
+    url: '',
+    has_custom_certificate: false,
+    pending_update_count: 0,
+  });
   expect((await botCall(platform, bot.token, 'deleteWebhook', {})).body.description).toBe('Webhook is already deleted');
   // Polling works again.
   expect(resultOf(await botCall(platform, bot.token, 'getUpdates', {}))).toEqual([]);
@@ -177,11 +200,20 @@ test('an unreachable webhook keeps its updates pending; deleteWebhook with drop_
 test('POST /api/v1/webhooks makes the secret, answers it once, and deliveries carry it', async () => {
   const { alice, bot, roomId } = await scene();
   const hook = await receiver();
-  const made = await call(platform.chatUrl, 'POST', '/api/v1/webhooks', { token: alice.token, body: { botId: bot.id, url: hook.url, allowedUpdates: ['message'] } });
+  const made = await call(platform.chatUrl, 'POST', '/api/v1/webhooks', {
+    token: alice.token,
+    body: { botId: bot.id, url: hook.url, allowedUpdates: ['message'] },
+  });
   expect(made.status).toBe(200);
   const secret: string = made.body.data.secret;
   expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
-  expect(made.body.data).toMatchObject({ botId: bot.id, url: hook.url, hasSecret: true, allowedUpdates: ['message'], pendingUpdateCount: 0 });
+  expect(made.body.data).toMatchObject({
+    botId: bot.id,
+    url: hook.url,
+    hasSecret: true,
+    allowedUpdates: ['message'],
+    pendingUpdateCount: 0,
+  });
   await say(platform, alice, roomId, 'signed');
   await hook.until(() => hook.accepted.length === 1);
   expect(hook.deliveries[0]!.secret).toBe(secret);
@@ -189,7 +221,9 @@ test('POST /api/v1/webhooks makes the secret, answers it once, and deliveries ca
   const mine = listed.body.data.find((w: any) => w.botId === bot.id);
   expect(mine).toMatchObject({ url: hook.url, hasSecret: true });
   expect(JSON.stringify(listed.body)).not.toContain(secret);
-  expect(JSON.stringify((await call(platform.chatUrl, 'GET', `/api/v1/bots/${bot.id}`, { token: alice.token })).body)).not.toContain(secret);
+  expect(JSON.stringify((await call(platform.chatUrl, 'GET', `/api/v1/bots/${bot.id}`, { token: alice.token })).body)).not.toContain(
+    secret,
+  );
 });
 
 test('a long poll waiting when a webhook is set answers 409', async () => {

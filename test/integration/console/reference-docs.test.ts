@@ -23,7 +23,8 @@ afterAll(async () => {
   await infra?.drop();
 });
 
-const generated = async (name: string) => JSON.parse(await readFile(new URL(`../../../generated/openapi/${name}.json`, import.meta.url), 'utf8'));
+const generated = async (name: string) =>
+  JSON.parse(await readFile(new URL(`../../../generated/openapi/${name}.json`, import.meta.url), 'utf8'));
 
 describe.each([
   ['chat', () => platform.chatUrl],
@@ -98,28 +99,31 @@ test('the chat listener serves the console and tells it where the other listener
 
 describe('CORS for the console origin', () => {
   const origin = 'http://console.test:8443';
-  test.each([['partner'], ['workspace']])('the %s listener answers the preflight before its gate, and only for the listed origin', async (name) => {
-    const base = name === 'partner' ? platform.partnerUrl : platform.workspaceUrl;
-    const path = name === 'partner' ? '/api/v1/workspaces' : '/api/v1/workspaces/0192f000-0000-7000-8000-000000000001/svc-keys';
-    for (let i = 0; i < 5; i++) {
-      const pre = await fetch(`${base}${path}`, {
+  test.each([['partner'], ['workspace']])(
+    'the %s listener answers the preflight before its gate, and only for the listed origin',
+    async (name) => {
+      const base = name === 'partner' ? platform.partnerUrl : platform.workspaceUrl;
+      const path = name === 'partner' ? '/api/v1/workspaces' : '/api/v1/workspaces/0192f000-0000-7000-8000-000000000001/svc-keys';
+      for (let i = 0; i < 5; i++) {
+        const pre = await fetch(`${base}${path}`, {
+          method: 'OPTIONS',
+          headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+        });
+        expect(pre.status).toBe(204);
+        expect(pre.headers.get('access-control-allow-origin')).toBe(origin);
+        expect(pre.headers.get('access-control-allow-headers')).toContain('authorization');
+        expect(pre.headers.get('access-control-allow-methods')).toContain('POST');
+      }
+      const other = await fetch(`${base}${path}`, {
         method: 'OPTIONS',
-        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+        headers: { origin: 'http://evil.test', 'access-control-request-method': 'POST' },
       });
-      expect(pre.status).toBe(204);
-      expect(pre.headers.get('access-control-allow-origin')).toBe(origin);
-      expect(pre.headers.get('access-control-allow-headers')).toContain('authorization');
-      expect(pre.headers.get('access-control-allow-methods')).toContain('POST');
-    }
-    const other = await fetch(`${base}${path}`, {
-      method: 'OPTIONS',
-      headers: { origin: 'http://evil.test', 'access-control-request-method': 'POST' },
-    });
-    expect(other.headers.get('access-control-allow-origin')).toBeNull();
-    // An error answer still carries the header, so the console can show it.
-    const refused = await fetch(`${base}${path}`, { headers: { origin } });
-    expect(refused.status).toBe(401);
-    expect(refused.headers.get('access-control-allow-origin')).toBe(origin);
-    expect(refused.headers.get('access-control-expose-headers')).toContain('x-request-id');
-  });
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+      // An error answer still carries the header, so the console can show it.
+      const refused = await fetch(`${base}${path}`, { headers: { origin } });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('access-control-allow-origin')).toBe(origin);
+      expect(refused.headers.get('access-control-expose-headers')).toContain('x-request-id');
+    },
+  );
 });

@@ -23,8 +23,15 @@ async function generate(name: string): Promise<void> {
   const { stdout, stderr } = await run(
     path.join(venvBin, 'openapi-python-client'),
     [
-      'generate', '--path', path.resolve('generated', 'openapi', `${name}.json`), '--output-path', path.join(clients, `${name}_client`), '--meta', 'none',
-      '--config', path.resolve('test', 'integration', 'generated-clients', 'openapi-python-client.yaml'),
+      'generate',
+      '--path',
+      path.resolve('generated', 'openapi', `${name}.json`),
+      '--output-path',
+      path.join(clients, `${name}_client`),
+      '--meta',
+      'none',
+      '--config',
+      path.resolve('test', 'integration', 'generated-clients', 'openapi-python-client.yaml'),
     ],
     { env: { ...process.env, PATH: `${venvBin}:${process.env.PATH ?? ''}` } },
   );

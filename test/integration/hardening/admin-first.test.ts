@@ -17,7 +17,8 @@ function adminOperations(service: string, marks: Record<string, string> = { 'x-p
   for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) {
     for (const [method, op] of Object.entries<any>(item)) {
       for (const [mark, refusal] of Object.entries(marks)) {
-        if (op?.[mark] === true) ops.push({ method: method.toUpperCase(), path, operationId: op.operationId, hasBody: op.requestBody !== undefined, refusal });
+        if (op?.[mark] === true)
+          ops.push({ method: method.toUpperCase(), path, operationId: op.operationId, hasBody: op.requestBody !== undefined, refusal });
       }
     }
   }
@@ -53,7 +54,16 @@ afterAll(async () => {
 
 test('the specs mark the administration operations', () => {
   expect(chatOps.map((o) => o.operationId).sort()).toEqual(
-    ['createModule', 'listCustomerKeys', 'listModules', 'refreshCustomerKeys', 'registerAccount', 'registerCustomerKey', 'updateAccountMetadata', 'updateAccountStatus']
+    [
+      'createModule',
+      'listCustomerKeys',
+      'listModules',
+      'refreshCustomerKeys',
+      'registerAccount',
+      'registerCustomerKey',
+      'updateAccountMetadata',
+      'updateAccountStatus',
+    ]
       .concat(['createBroadcast', 'createTargetedBroadcast', 'createBot', 'deleteBot'])
       .concat(['getWorkspacePlan', 'setWorkspacePlan'])
       .sort(),
@@ -110,7 +120,10 @@ test('a non-admin cannot tell an existing account from a missing one or a valid 
   const target = await (await platform.tenant()).account();
   const answers = await Promise.all([
     call(platform.chatUrl, 'PATCH', `/api/v1/accounts/${target.id}/status`, { token: user.token, body: { status: 'BANNED' } }),
-    call(platform.chatUrl, 'PATCH', '/api/v1/accounts/01900000-0000-7000-8000-000000000009/status', { token: user.token, body: { status: 'BANNED' } }),
+    call(platform.chatUrl, 'PATCH', '/api/v1/accounts/01900000-0000-7000-8000-000000000009/status', {
+      token: user.token,
+      body: { status: 'BANNED' },
+    }),
     call(platform.chatUrl, 'PATCH', `/api/v1/accounts/${target.id}/status`, rawJson(user.token, '{"status":"NOPE"}')),
   ]);
   for (const res of answers) expectError(res, 403, 'account_admin_required');

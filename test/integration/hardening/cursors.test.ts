@@ -31,13 +31,17 @@ const hostileCursors = [
 ];
 
 beforeAll(async () => {
-  [nodeA, nodeB] = await Promise.all([startTestPlatform({ services: ['chat', 'partner'] }), startTestPlatform({ services: ['chat', 'partner'] })]);
+  [nodeA, nodeB] = await Promise.all([
+    startTestPlatform({ services: ['chat', 'partner'] }),
+    startTestPlatform({ services: ['chat', 'partner'] }),
+  ]);
   const tenant = await nodeA.tenant();
   alice = await tenant.account();
   const room = await call(nodeA.chatUrl, 'POST', '/api/v1/rooms', { token: alice.token, body: { type: 'GROUP', name: 'Cursors' } });
   expectOk(room, 201);
   roomId = room.body.data.id;
-  for (let i = 0; i < 5; i++) expectOk(await call(nodeA.chatUrl, 'POST', `/api/v1/rooms/${roomId}/messages`, { token: alice.token, body: { text: `m${i}` } }), 201);
+  for (let i = 0; i < 5; i++)
+    expectOk(await call(nodeA.chatUrl, 'POST', `/api/v1/rooms/${roomId}/messages`, { token: alice.token, body: { text: `m${i}` } }), 201);
   for (let i = 0; i < 3; i++) {
     expectOk(await call(nodeA.chatUrl, 'POST', '/api/v1/rooms', { token: alice.token, body: { type: 'GROUP', name: `R${i}` } }), 201);
   }
@@ -62,7 +66,11 @@ describe('chat listener', () => {
   });
 
   test.each([['before'], ['after']])('GET messages?%s= with a hand-built cursor is 400 invalid_cursor', async (dir) => {
-    for (const cursor of [...hostileCursors, unsignedCursor({ s: 9_007_199_254_740_993 }) /* eslint-disable-line no-loss-of-precision -- a seq past the safe range, on purpose */, unsignedCursor({ s: 2 })]) {
+    for (const cursor of [
+      ...hostileCursors,
+      unsignedCursor({ s: 9_007_199_254_740_993 }) /* eslint-disable-line no-loss-of-precision -- a seq past the safe range, on purpose */,
+      unsignedCursor({ s: 2 }),
+    ]) {
       const res = await call(nodeA.chatUrl, 'GET', `/api/v1/rooms/${roomId}/messages?${dir}=${cursor}`, { token: alice.token });
       expectError(res, 400, 'invalid_cursor', `query.${dir}`);
     }
@@ -84,7 +92,11 @@ describe('chat listener', () => {
       expectError(res, 400, 'invalid_cursor', 'query.before');
     }
     // Truncated: the tag no longer matches.
-    expectError(await call(nodeA.chatUrl, 'GET', `/api/v1/rooms/${roomId}/messages?before=${cursor.slice(0, -3)}`, { token: alice.token }), 400, 'invalid_cursor');
+    expectError(
+      await call(nodeA.chatUrl, 'GET', `/api/v1/rooms/${roomId}/messages?before=${cursor.slice(0, -3)}`, { token: alice.token }),
+      400,
+      'invalid_cursor',
+    );
   });
 
   test('the room list pages through issued cursors', async () => {
@@ -100,7 +112,11 @@ describe('chat listener', () => {
     const secret = await storedCursorSecret(nodeA.db);
     expect(secret.length).toBeGreaterThanOrEqual(32);
     const foreign = cursorSignedWith('x'.repeat(43), { s: 3 }, historyList(roomId, false));
-    expectError(await call(nodeA.chatUrl, 'GET', `/api/v1/rooms/${roomId}/messages?before=${foreign}`, { token: alice.token }), 400, 'invalid_cursor');
+    expectError(
+      await call(nodeA.chatUrl, 'GET', `/api/v1/rooms/${roomId}/messages?before=${foreign}`, { token: alice.token }),
+      400,
+      'invalid_cursor',
+    );
     const own = cursorSignedWith(secret, { s: 3 }, historyList(roomId, false));
     const res = await call(nodeB.chatUrl, 'GET', `/api/v1/rooms/${roomId}/messages?before=${own}`, { token: alice.token });
     expectOk(res);
@@ -110,7 +126,9 @@ describe('chat listener', () => {
   test('a signed cursor holding a timestamp PostgreSQL cannot read is refused before SQL', async () => {
     const secret = await storedCursorSecret(nodeA.db);
     for (const a of ['+275760-09-13T00:00:00.000Z', '0000-01-01T00:00:00.000Z']) {
-      const res = await call(nodeA.chatUrl, 'GET', `/api/v1/rooms?cursor=${cursorSignedWith(secret, { a, i: newId() })}`, { token: alice.token });
+      const res = await call(nodeA.chatUrl, 'GET', `/api/v1/rooms?cursor=${cursorSignedWith(secret, { a, i: newId() })}`, {
+        token: alice.token,
+      });
       expectError(res, 400, 'invalid_cursor', 'query.cursor');
     }
   });
@@ -131,14 +149,20 @@ describe('partner listener', () => {
   test('signed cursors with out-of-range timestamps are bad_input, not a 500', async () => {
     const secret = await storedCursorSecret(nodeA.db);
     for (const a of ['+275760-09-13T00:00:00Z', '0000-01-01', '1', '2026-01-01']) {
-      badInput(await call(nodeA.partnerUrl, 'GET', `/api/v1/workspaces?cursor=${cursorSignedWith(secret, { a, i: newId() })}`, { token: alice.token }));
+      badInput(
+        await call(nodeA.partnerUrl, 'GET', `/api/v1/workspaces?cursor=${cursorSignedWith(secret, { a, i: newId() })}`, {
+          token: alice.token,
+        }),
+      );
     }
   });
 
   test('an issued leads cursor pages on the other node', async () => {
     const first = await call(nodeA.partnerUrl, 'GET', '/api/v1/partner/crm/leads?limit=2', { headers: { 'x-api-key': leadKey } });
     expect(first.status).toBe(200);
-    const second = await call(nodeB.partnerUrl, 'GET', `/api/v1/partner/crm/leads?limit=2&cursor=${first.body.next_cursor}`, { headers: { 'x-api-key': leadKey } });
+    const second = await call(nodeB.partnerUrl, 'GET', `/api/v1/partner/crm/leads?limit=2&cursor=${first.body.next_cursor}`, {
+      headers: { 'x-api-key': leadKey },
+    });
     expect(second.status).toBe(200);
     expect(second.body.data).toHaveLength(1);
   });
@@ -159,7 +183,12 @@ describe('the secret', () => {
     const secret = `configured-${randomUUID()}`;
     const node = await startTestPlatform({ services: ['chat'], cursorSecret: secret });
     try {
-      const res = await call(node.chatUrl, 'GET', `/api/v1/rooms/${roomId}/messages?limit=1&before=${cursorSignedWith(secret, { s: 2 }, historyList(roomId, false))}`, { token: alice.token });
+      const res = await call(
+        node.chatUrl,
+        'GET',
+        `/api/v1/rooms/${roomId}/messages?limit=1&before=${cursorSignedWith(secret, { s: 2 }, historyList(roomId, false))}`,
+        { token: alice.token },
+      );
       expectOk(res);
       expect(res.body.data.map((m: { text: string }) => m.text)).toEqual(['m0']);
     } finally {
@@ -171,7 +200,11 @@ describe('the secret', () => {
 describe('decoding', () => {
   test('keysets round-trip; values PostgreSQL would refuse do not decode', () => {
     const id = newId();
-    expect(decodeCursor(encodeCursor({ a: '2026-11-23T10:00:00.000Z', i: id, s: 7 }))).toEqual({ a: '2026-11-23T10:00:00.000Z', i: id, s: 7 });
+    expect(decodeCursor(encodeCursor({ a: '2026-11-23T10:00:00.000Z', i: id, s: 7 }))).toEqual({
+      a: '2026-11-23T10:00:00.000Z',
+      i: id,
+      s: 7,
+    });
     expect(decodeCursor(encodeCursor({ s: 1.5 }))).toBeNull();
     expect(decodeCursor(encodeCursor({ s: 2 ** 60 }))).toBeNull();
     expect(decodeCursor(encodeCursor({ a: '\ud800' }))).toBeNull();
@@ -182,7 +215,8 @@ describe('decoding', () => {
 
   test('typed readers', () => {
     expect(cursorInstant('2026-11-23T10:00:00.000Z')).toBe('2026-11-23T10:00:00.000Z');
-    for (const bad of ['+275760-09-13T00:00:00.000Z', '0000-01-01T00:00:00.000Z', '1', '2026-02-30T00:00:00.000Z', 5]) expect(cursorInstant(bad)).toBeNull();
+    for (const bad of ['+275760-09-13T00:00:00.000Z', '0000-01-01T00:00:00.000Z', '1', '2026-02-30T00:00:00.000Z', 5])
+      expect(cursorInstant(bad)).toBeNull();
     expect(cursorUuid('0190A8C4-0000-7000-8000-00000000000A')).toBe('0190a8c4-0000-7000-8000-00000000000a');
     expect(cursorUuid('urn:uuid:0190a8c4-0000-7000-8000-00000000000a')).toBeNull();
     expect(cursorInt(3)).toBe(3);

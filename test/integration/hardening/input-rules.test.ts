@@ -32,12 +32,15 @@ afterAll(async () => {
 });
 
 describe('ill-formed Unicode', () => {
-  test.each([['\\ud800'], ['\\udfff'], ['a\\ud800b'], ['\\ude00\\ud83d']])('message text %s is 400 at body.text and stores nothing', async (escaped) => {
-    const res = await call(chat, 'POST', `/api/v1/rooms/${roomId}/messages`, rawJson(alice.token, `{"text":"${escaped}"}`));
-    expectError(res, 400, 'validation_failed', 'body.text');
-    expect(res.body.error.message).toMatch(/well-formed Unicode/);
-    expect(await messagesIn(roomId)).toBe(0);
-  });
+  test.each([['\\ud800'], ['\\udfff'], ['a\\ud800b'], ['\\ude00\\ud83d']])(
+    'message text %s is 400 at body.text and stores nothing',
+    async (escaped) => {
+      const res = await call(chat, 'POST', `/api/v1/rooms/${roomId}/messages`, rawJson(alice.token, `{"text":"${escaped}"}`));
+      expectError(res, 400, 'validation_failed', 'body.text');
+      expect(res.body.error.message).toMatch(/well-formed Unicode/);
+      expect(await messagesIn(roomId)).toBe(0);
+    },
+  );
 
   test('a surrogate encoded in a URL (CESU-8 bytes) is not a 500 in a path or a query', async () => {
     const path = await call(chat, 'GET', '/api/v1/rooms/%ED%A0%80', { token: alice.token });
@@ -59,9 +62,19 @@ describe('ill-formed Unicode', () => {
 
   test('a room name, a nested array entry and a property name are refused with their path', async () => {
     const before = await roomsBy(alice.id);
-    expectError(await call(chat, 'POST', '/api/v1/rooms', rawJson(alice.token, '{"type":"GROUP","name":"x\\ud800"}')), 400, 'validation_failed', 'body.name');
     expectError(
-      await call(chat, 'POST', '/api/v1/rooms', rawJson(alice.token, '{"type":"GROUP","name":"ok","description":"fine","memberIds":["\\udbff"]}')),
+      await call(chat, 'POST', '/api/v1/rooms', rawJson(alice.token, '{"type":"GROUP","name":"x\\ud800"}')),
+      400,
+      'validation_failed',
+      'body.name',
+    );
+    expectError(
+      await call(
+        chat,
+        'POST',
+        '/api/v1/rooms',
+        rawJson(alice.token, '{"type":"GROUP","name":"ok","description":"fine","memberIds":["\\udbff"]}'),
+      ),
       400,
       'validation_failed',
       'body.memberIds.0',
@@ -78,7 +91,10 @@ describe('ill-formed Unicode', () => {
       chat,
       'POST',
       '/api/v1/accounts/register',
-      rawJson(admin, `{"id":"${id}","moduleCode":"${tenant.moduleCode}","customerAccountId":"${tenant.customer}","displayName":"D","metadata":{"tags":["a","\\ud800"]}}`),
+      rawJson(
+        admin,
+        `{"id":"${id}","moduleCode":"${tenant.moduleCode}","customerAccountId":"${tenant.customer}","displayName":"D","metadata":{"tags":["a","\\ud800"]}}`,
+      ),
     );
     expectError(res, 400, 'validation_failed', 'body.metadata.tags.1');
     expect(await count(platform.db, 'select count(*) as n from accounts where id = $1', [id])).toBe(0);
@@ -88,13 +104,28 @@ describe('ill-formed Unicode', () => {
     const ws = await testWorkspace(platform);
     const { key } = await ws.key(['crm_leads:write', 'crm_leads:read']);
     const headers = () => ({ 'x-api-key': key, 'idempotency-key': randomUUID() });
-    const leads = () => count(platform.db, "select count(*) as n from crm_records where workspace_id = $1", [ws.id]);
-    const one = await call(platform.partnerUrl, 'POST', '/api/v1/partner/crm/leads', rawJson(undefined, '{"full_name":"\\ud800"}', headers()));
+    const leads = () => count(platform.db, 'select count(*) as n from crm_records where workspace_id = $1', [ws.id]);
+    const one = await call(
+      platform.partnerUrl,
+      'POST',
+      '/api/v1/partner/crm/leads',
+      rawJson(undefined, '{"full_name":"\\ud800"}', headers()),
+    );
     expectPartnerError(one, 400, 'bad_input', { field: 'body.full_name' });
-    const two = await call(platform.partnerUrl, 'POST', '/api/v1/partner/crm/leads', rawJson(undefined, '{"full_name":"Ada","notes":"n\\udc00"}', headers()));
+    const two = await call(
+      platform.partnerUrl,
+      'POST',
+      '/api/v1/partner/crm/leads',
+      rawJson(undefined, '{"full_name":"Ada","notes":"n\\udc00"}', headers()),
+    );
     expectPartnerError(two, 400, 'bad_input', { field: 'body.notes' });
     expect(await leads()).toBe(0);
-    const ok = await call(platform.partnerUrl, 'POST', '/api/v1/partner/crm/leads', rawJson(undefined, '{"full_name":"Ada \\ud83d\\ude00"}', headers()));
+    const ok = await call(
+      platform.partnerUrl,
+      'POST',
+      '/api/v1/partner/crm/leads',
+      rawJson(undefined, '{"full_name":"Ada \\ud83d\\ude00"}', headers()),
+    );
     expect(ok.status).toBe(201);
     expect(ok.body.full_name).toBe('Ada \u{1F600}');
   });
@@ -109,7 +140,10 @@ describe('one uuid rule', () => {
     });
     expectOk(res, 201);
     expect(res.body.data.memberCount).toBe(3);
-    const { rows } = await platform.db.query<{ account_id: string }>('select account_id::text from room_members where room_id = $1 order by account_id', [res.body.data.id]);
+    const { rows } = await platform.db.query<{ account_id: string }>(
+      'select account_id::text from room_members where room_id = $1 order by account_id',
+      [res.body.data.id],
+    );
     expect(rows.map((r) => r.account_id)).toEqual([alice.id, bob.id, carol.id].sort());
   });
 
@@ -126,7 +160,10 @@ describe('one uuid rule', () => {
     const res = await call(chat, 'GET', `/api/v1/rooms/${roomId.toUpperCase()}`, { token: alice.token });
     expectOk(res);
     expect(res.body.data.id).toBe(roomId);
-    const sent = await call(chat, 'POST', `/api/v1/rooms/${roomId.toUpperCase()}/messages`, { token: alice.token, body: { text: 'upper path' } });
+    const sent = await call(chat, 'POST', `/api/v1/rooms/${roomId.toUpperCase()}/messages`, {
+      token: alice.token,
+      body: { text: 'upper path' },
+    });
     expectOk(sent, 201);
     expect(sent.body.data.roomId).toBe(roomId);
     expect(sent.headers.get('location')).toBe(`/api/v1/rooms/${roomId}/messages/${sent.body.data.id}`);
@@ -149,18 +186,24 @@ describe('one uuid rule', () => {
   });
 
   test('malformed uuids are still refused, in any case', async () => {
-    const res = await call(chat, 'POST', '/api/v1/rooms', { token: alice.token, body: { type: 'GROUP', name: 'x', memberIds: ['NOT-A-UUID'] } });
+    const res = await call(chat, 'POST', '/api/v1/rooms', {
+      token: alice.token,
+      body: { type: 'GROUP', name: 'x', memberIds: ['NOT-A-UUID'] },
+    });
     expectError(res, 400, 'validation_failed', 'body.memberIds.0');
   });
 });
 
 describe('names', () => {
-  test.each([[''], [' '], ['   '], ['\t\n'], ['\u00a0\u3000'], ['\u2003'], ['\ufeff\u2028']])('room name %j is 400 at body.name and creates nothing', async (name) => {
-    const before = await roomsBy(alice.id);
-    const res = await call(chat, 'POST', '/api/v1/rooms', { token: alice.token, body: { type: 'GROUP', name } });
-    expectError(res, 400, 'validation_failed', 'body.name');
-    expect(await roomsBy(alice.id)).toBe(before);
-  });
+  test.each([[''], [' '], ['   '], ['\t\n'], ['\u00a0\u3000'], ['\u2003'], ['\ufeff\u2028']])(
+    'room name %j is 400 at body.name and creates nothing',
+    async (name) => {
+      const before = await roomsBy(alice.id);
+      const res = await call(chat, 'POST', '/api/v1/rooms', { token: alice.token, body: { type: 'GROUP', name } });
+      expectError(res, 400, 'validation_failed', 'body.name');
+      expect(await roomsBy(alice.id)).toBe(before);
+    },
+  );
 
   test('a name is stored trimmed, inner whitespace kept', async () => {
     const res = await call(chat, 'POST', '/api/v1/rooms', { token: alice.token, body: { type: 'GROUP', name: '  Team\u00a0 one \n' } });

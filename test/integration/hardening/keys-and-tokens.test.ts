@@ -39,12 +39,21 @@ function rs256(privateKey: KeyObject, kid: string, claims: Record<string, unknow
 const keysPath = () => `/api/v1/admin/modules/${tenant.moduleCode}/customers/${tenant.customer}/keys`;
 const rooms = (token: string, base = platform.chatUrl) => call(base, 'GET', '/api/v1/rooms', { token });
 const now = () => Math.floor(Date.now() / 1000);
-const claims = (extra: Record<string, unknown>) => ({ iss: tenant.moduleCode, cid: tenant.customer, sub: accountId, aud: platform.config.jwtAudience, ...extra });
+const claims = (extra: Record<string, unknown>) => ({
+  iss: tenant.moduleCode,
+  cid: tenant.customer,
+  sub: accountId,
+  aud: platform.config.jwtAudience,
+  ...extra,
+});
 
 describe('RSA key size', () => {
   test.each([[512], [1024], [2047]])('a %i-bit RSA key is refused at registration naming body.publicKeyPem', async (bits) => {
     const before = await count(platform.db, 'select count(*) as n from customer_keys where module_code = $1', [tenant.moduleCode]);
-    const res = await call(platform.chatUrl, 'POST', keysPath(), { token: admin, body: { kid: `rsa-${bits}`, algorithm: 'RS256', publicKeyPem: rsaPair(bits).pem } });
+    const res = await call(platform.chatUrl, 'POST', keysPath(), {
+      token: admin,
+      body: { kid: `rsa-${bits}`, algorithm: 'RS256', publicKeyPem: rsaPair(bits).pem },
+    });
     expectError(res, 400, 'validation_failed', 'body.publicKeyPem');
     expect(res.body.error.message).toMatch(new RegExp(`${bits} bits; at least 2048`));
     expect(await count(platform.db, 'select count(*) as n from customer_keys where module_code = $1', [tenant.moduleCode])).toBe(before);
@@ -52,7 +61,10 @@ describe('RSA key size', () => {
 
   test('a 2048-bit RSA key is registered and verifies tokens', async () => {
     const { pem, privateKey } = rsaPair(2048);
-    expectOk(await call(platform.chatUrl, 'POST', keysPath(), { token: admin, body: { kid: 'rsa-2048', algorithm: 'RS256', publicKeyPem: pem } }), 201);
+    expectOk(
+      await call(platform.chatUrl, 'POST', keysPath(), { token: admin, body: { kid: 'rsa-2048', algorithm: 'RS256', publicKeyPem: pem } }),
+      201,
+    );
     expectOk(await rooms(rs256(privateKey, 'rsa-2048', claims({ iat: now(), exp: now() + 600 }))));
   });
 
@@ -85,7 +97,8 @@ describe('RSA key size', () => {
 });
 
 describe('token lifetime', () => {
-  const es256 = (payload: Record<string, unknown>) => new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid: tenant.kid }).sign(tenant.privateKey);
+  const es256 = (payload: Record<string, unknown>) =>
+    new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid: tenant.kid }).sign(tenant.privateKey);
 
   test('exp - iat of one day is accepted; one second more is 401 token_lifetime_exceeded', async () => {
     const iat = now();

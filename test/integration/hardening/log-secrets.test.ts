@@ -20,7 +20,11 @@ const sink = new Writable({
 });
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ services: ['chat', 'partner', 'workspace', 'workers'], logLevel: 'debug' }, undefined, createLogger('debug', sink));
+  platform = await startTestPlatform(
+    { services: ['chat', 'partner', 'workspace', 'workers'], logLevel: 'debug' },
+    undefined,
+    createLogger('debug', sink),
+  );
 }, 120_000);
 afterAll(async () => {
   await platform?.stop();
@@ -53,7 +57,10 @@ test('a run that used every kind of credential logs none of them', async () => {
   expect((await botCall(platform, doomed.token, 'getMe')).status).toBe(401);
 
   // An upload token, on tus requests that succeed and fail.
-  const upload = await call(platform.chatUrl, 'POST', '/api/v1/files/upload-session', { token: alice.token, body: { fileName: 'a.txt', contentType: 'text/plain', size: 4 } });
+  const upload = await call(platform.chatUrl, 'POST', '/api/v1/files/upload-session', {
+    token: alice.token,
+    body: { fileName: 'a.txt', contentType: 'text/plain', size: 4 },
+  });
   expect(upload.status).toBe(200);
   const uploadToken = upload.body.data.headers['Upload-Token'] as string;
   credentials.push(uploadToken);
@@ -68,7 +75,9 @@ test('a run that used every kind of credential logs none of them', async () => {
   for (const name of ['token', 'access_token', 'api_key', 'key', 'secret', 'client_secret']) {
     const value = `q${randomBytes(12).toString('hex')}`;
     credentials.push(value);
-    await (await fetch(`${platform.chatUrl}/api/v1/rooms?${name}=${value}&limit=1`, { headers: { authorization: `Bearer ${alice.token}` } })).arrayBuffer();
+    await (
+      await fetch(`${platform.chatUrl}/api/v1/rooms?${name}=${value}&limit=1`, { headers: { authorization: `Bearer ${alice.token}` } })
+    ).arrayBuffer();
     await (await fetch(`${platform.chatUrl}/nowhere?${name}=${value}`)).arrayBuffer();
   }
 

@@ -20,7 +20,10 @@ beforeAll(async () => {
   ]);
   const tenant = await nodeA.tenant();
   [alice, bob] = await Promise.all([tenant.account(), tenant.account()]);
-  const room = await call(nodeA.chatUrl, 'POST', '/api/v1/rooms', { token: alice.token, body: { type: 'GROUP', name: 'Busy', memberIds: [bob.id] } });
+  const room = await call(nodeA.chatUrl, 'POST', '/api/v1/rooms', {
+    token: alice.token,
+    body: { type: 'GROUP', name: 'Busy', memberIds: [bob.id] },
+  });
   expectOk(room, 201);
   roomId = room.body.data.id;
 });
@@ -30,7 +33,8 @@ afterAll(async () => {
 
 const send = (node: TestPlatform, who: TestAccount, text: string) =>
   call(node.chatUrl, 'POST', `/api/v1/rooms/${roomId}/messages`, { token: who.token, body: { text } });
-const sentBy = (who: TestAccount) => count(nodeA.db, 'select count(*) as n from messages where room_id = $1 and sender_id = $2', [roomId, who.id]);
+const sentBy = (who: TestAccount) =>
+  count(nodeA.db, 'select count(*) as n from messages where room_id = $1 and sender_id = $2', [roomId, who.id]);
 
 test('the fourth send within a minute, on either node, is 429 with Retry-After; other accounts are not affected', async () => {
   expectOk(await send(nodeA, alice, 'one'), 201);

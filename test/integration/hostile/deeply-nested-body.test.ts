@@ -56,7 +56,12 @@ test('chat: accounts/register with deeply nested metadata is refused and registe
     body: { id, moduleCode: tenant.moduleCode, customerAccountId: tenant.customer, displayName: 'Deep', metadata: nested(maxBodyDepth) },
   });
   expectError(res, 400, 'validation_failed', 'body');
-  expectError(await call(platform.chatUrl, 'POST', '/api/v1/accounts/register', json(admin, brackets(5000))), 400, 'validation_failed', 'body');
+  expectError(
+    await call(platform.chatUrl, 'POST', '/api/v1/accounts/register', json(admin, brackets(5000))),
+    400,
+    'validation_failed',
+    'body',
+  );
   expect(await count(platform.db, 'select count(*) as n from accounts where id = $1', [id])).toBe(0);
 });
 
@@ -71,7 +76,12 @@ test('the bound is exact: 32 levels reach validation, 33 are refused for their d
 
 test('partner: 5,000 nested arrays is 400 bad_input', async () => {
   const key = (await (await testWorkspace(platform)).key(['crm_leads:*'])).key;
-  const res = await call(platform.partnerUrl, 'POST', '/api/v1/partner/crm/leads', json(undefined, brackets(5000), keyHeaders(key, randomUUID())));
+  const res = await call(
+    platform.partnerUrl,
+    'POST',
+    '/api/v1/partner/crm/leads',
+    json(undefined, brackets(5000), keyHeaders(key, randomUUID())),
+  );
   expectPartnerError(res, 400, 'bad_input');
 });
 

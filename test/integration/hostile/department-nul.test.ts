@@ -24,7 +24,10 @@ test('department=%00 is 400 invalid_request naming the parameter', async () => {
 });
 
 test('a department filter still finds the employees of that department', async () => {
-  const made = await call(platform.workspaceUrl, 'POST', '/api/v1/employees', { headers: svcHeaders(key), body: { name: 'Ada', department: 'Research' } });
+  const made = await call(platform.workspaceUrl, 'POST', '/api/v1/employees', {
+    headers: svcHeaders(key),
+    body: { name: 'Ada', department: 'Research' },
+  });
   expect(made.status).toBe(201);
   const res = await employees('?department=Research');
   expect(res.status).toBe(200);

@@ -10,7 +10,8 @@ let roomA: string;
 let roomB: string;
 
 const get = (who: TestAccount, path: string) => call(platform.chatUrl, 'GET', `/api/v1${path}`, { token: who.token });
-const post = (who: TestAccount, path: string, body: unknown) => call(platform.chatUrl, 'POST', `/api/v1${path}`, { token: who.token, body });
+const post = (who: TestAccount, path: string, body: unknown) =>
+  call(platform.chatUrl, 'POST', `/api/v1${path}`, { token: who.token, body });
 
 async function room(name: string): Promise<string> {
   const res = await post(alice, '/rooms', { type: 'GROUP', name, memberIds: [bob.id] });
@@ -39,7 +40,12 @@ test('a history cursor pages its own room and view, and nothing else', async () 
   expectError(await get(alice, `/rooms/${roomB}/messages?limit=1&after=${cursor}`), 400, 'invalid_cursor', 'query.after');
   // The room's history is one list for every member.
   expectOk(await get(bob, `/rooms/${roomA}/messages?limit=1&before=${cursor}`));
-  expectError(await get(alice, `/rooms/${roomA}/messages?limit=1&topLevelOnly=true&before=${cursor}`), 400, 'invalid_cursor', 'query.before');
+  expectError(
+    await get(alice, `/rooms/${roomA}/messages?limit=1&topLevelOnly=true&before=${cursor}`),
+    400,
+    'invalid_cursor',
+    'query.before',
+  );
 });
 
 test('a room-list cursor is refused by the thread list, the member list and another filter of the room list', async () => {

@@ -39,7 +39,10 @@ test('a 262,000-character label name ending in U+0000 is 400 at body.name for it
 });
 
 test('a 64,000-character ticket subject ending in U+0000 is 400 invalid_request', async () => {
-  const res = await call(platform.workspaceUrl, 'POST', '/api/v1/tickets', { headers: svcHeaders(svcKey), body: { subject: hostile(64_000) } });
+  const res = await call(platform.workspaceUrl, 'POST', '/api/v1/tickets', {
+    headers: svcHeaders(svcKey),
+    body: { subject: hostile(64_000) },
+  });
   expectSvcError(res, 400, 'invalid_request', 'subject');
 });
 
@@ -53,7 +56,8 @@ test('a 64,000-character partner webhook name ending in U+0000 is 400 bad_input'
 });
 
 test('a name within its length still gets the pattern rule: blank-only and U+0000 are refused, text with blanks around is trimmed', async () => {
-  const post = (name: string) => call(platform.chatUrl, 'POST', '/api/v1/me/labels', { token: alice.token, body: { name, color: '#000000' } });
+  const post = (name: string) =>
+    call(platform.chatUrl, 'POST', '/api/v1/me/labels', { token: alice.token, body: { name, color: '#000000' } });
   expectError(await post(' \t\u3000 '), 400, 'validation_failed', 'body.name');
   expectError(await post('ok\u0000'), 400, 'validation_failed', 'body.name');
   const made = await post('  Work  ');

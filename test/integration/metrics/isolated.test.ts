@@ -50,29 +50,36 @@ describe('webhook deliveries', () => {
     await p?.stop();
   }, long);
 
-  test('pending bot updates, webhook attempts by outcome and attempt, and the delivery queue move', async () => {
-    const tenant = await p.tenant();
-    const alice = await tenant.account();
-    const bot = await createBot(p, tenant);
-    const roomId = await groupWith(p, alice, [bot.accountId]);
-    expect((await call(p.chatUrl!, 'PATCH', `/api/v1/bots/${bot.id}/rooms/${roomId}`, { token: alice.token, body: { readAll: true } })).status).toBe(200);
-    const before = await scrape(p.metricsUrl!);
+  test(
+    'pending bot updates, webhook attempts by outcome and attempt, and the delivery queue move',
+    async () => {
+      const tenant = await p.tenant();
+      const alice = await tenant.account();
+      const bot = await createBot(p, tenant);
+      const roomId = await groupWith(p, alice, [bot.accountId]);
+      expect(
+        (await call(p.chatUrl!, 'PATCH', `/api/v1/bots/${bot.id}/rooms/${roomId}`, { token: alice.token, body: { readAll: true } })).status,
+      ).toBe(200);
+      const before = await scrape(p.metricsUrl!);
 
-    await say(p, alice, roomId, 'waiting for a webhook');
-    await eventually(async () => (sample(await scrape(p.metricsUrl!), 'platform_bot_updates_pending') ?? 0) >= 1, 10_000);
+      await say(p, alice, roomId, 'waiting for a webhook');
+      await eventually(async () => (sample(await scrape(p.metricsUrl!), 'platform_bot_updates_pending') ?? 0) >= 1, 10_000);
 
-    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-    resultOf(await botCall(p, bot.token, 'setWebhook', { url }));
-    const after = await eventually(async () => {
-      const text = await scrape(p.metricsUrl!);
-      return (sample(text, 'platform_webhook_deliveries_total', { kind: 'bot', outcome: 'succeeded' }) ?? 0) >= 1 ? text : undefined;
-    }, 10_000);
-    const delta = (name: string, labels: Record<string, string>) => (sample(after, name, labels) ?? 0) - (sample(before, name, labels) ?? 0);
-    expect(delta('platform_webhook_deliveries_total', { kind: 'bot', outcome: 'failed', attempt: '1' })).toBe(1);
-    expect(delta('platform_webhook_deliveries_total', { kind: 'bot', outcome: 'succeeded', attempt: '2' })).toBe(1);
-    expect(delta('platform_queue_jobs_finished_total', { queue: 'bot-webhooks', outcome: 'completed' })).toBeGreaterThanOrEqual(1);
-    await eventually(async () => sample(await scrape(p.metricsUrl!), 'platform_bot_updates_pending') === 0, 10_000);
-  }, long);
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      resultOf(await botCall(p, bot.token, 'setWebhook', { url }));
+      const after = await eventually(async () => {
+        const text = await scrape(p.metricsUrl!);
+        return (sample(text, 'platform_webhook_deliveries_total', { kind: 'bot', outcome: 'succeeded' }) ?? 0) >= 1 ? text : undefined;
+      }, 10_000);
+      const delta = (name: string, labels: Record<string, string>) =>
+        (sample(after, name, labels) ?? 0) - (sample(before, name, labels) ?? 0);
+      expect(delta('platform_webhook_deliveries_total', { kind: 'bot', outcome: 'failed', attempt: '1' })).toBe(1);
+      expect(delta('platform_webhook_deliveries_total', { kind: 'bot', outcome: 'succeeded', attempt: '2' })).toBe(1);
+      expect(delta('platform_queue_jobs_finished_total', { queue: 'bot-webhooks', outcome: 'completed' })).toBeGreaterThanOrEqual(1);
+      await eventually(async () => sample(await scrape(p.metricsUrl!), 'platform_bot_updates_pending') === 0, 10_000);
+    },
+    long,
+  );
 });
 
 /** GET on a connection of its own (no keep-alive agent), so each request may go to another worker. */
@@ -95,7 +102,10 @@ describe('WORKERS=2', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'platform-metrics-'));
     const metricsPort = await freePort();
     metricsUrl = `http://127.0.0.1:${metricsPort}`;
-    child = await startChildPlatform({ dataDir, env: { DATABASE_URL: infra.databaseUrl, REDIS_URL: infra.redisUrl, WORKERS: '2', METRICS_PORT: String(metricsPort) } });
+    child = await startChildPlatform({
+      dataDir,
+      env: { DATABASE_URL: infra.databaseUrl, REDIS_URL: infra.redisUrl, WORKERS: '2', METRICS_PORT: String(metricsPort) },
+    });
     // The first worker's chat listener is up before the other worker is: the primary opens the port once both serve.
     await eventually(async () => child!.output().includes('"metrics listener ready"'), 60_000);
   }, long);
@@ -109,15 +119,21 @@ describe('WORKERS=2', () => {
 
   // Requests go out on a new connection each, which the primary deals to the workers in turn, so each worker counts
   // about half of them: a scrape of one worker alone would read about 20.
-  test('the primary aggregates both workers: the counter of 40 requests spread over them reads 40', async () => {
-    const health = { listener: 'chat', operation: 'getHealth', status_class: '2xx' };
-    const before = await scrape(metricsUrl);
-    for (let i = 0; i < 40; i++) expect(await getOnNewConnection(`${child!.chatUrl}/healthz`)).toBe(200);
-    const after = await scrape(metricsUrl);
-    expect((sample(after, 'platform_http_requests_total', health) ?? 0) - (sample(before, 'platform_http_requests_total', health) ?? 0)).toBe(40);
-    // Process metrics come from the workers (the primary serves no registry of its own).
-    expect(sample(after, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
-    const ready = await fetch(`${metricsUrl}/readyz`);
-    expect([ready.status, await ready.json()]).toEqual([200, { status: 'ok', checks: { workers: 'ok' } }]);
-  }, long);
+  test(
+    'the primary aggregates both workers: the counter of 40 requests spread over them reads 40',
+    async () => {
+      const health = { listener: 'chat', operation: 'getHealth', status_class: '2xx' };
+      const before = await scrape(metricsUrl);
+      for (let i = 0; i < 40; i++) expect(await getOnNewConnection(`${child!.chatUrl}/healthz`)).toBe(200);
+      const after = await scrape(metricsUrl);
+      expect(
+        (sample(after, 'platform_http_requests_total', health) ?? 0) - (sample(before, 'platform_http_requests_total', health) ?? 0),
+      ).toBe(40);
+      // Process metrics come from the workers (the primary serves no registry of its own).
+      expect(sample(after, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
+      const ready = await fetch(`${metricsUrl}/readyz`);
+      expect([ready.status, await ready.json()]).toEqual([200, { status: 'ok', checks: { workers: 'ok' } }]);
+    },
+    long,
+  );
 });

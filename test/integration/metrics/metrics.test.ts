@@ -36,7 +36,8 @@ test('a scrape during a run of sends sees requests, latencies, STOMP sessions, o
   const after = await scrape(p.metricsUrl!);
   await probe.close();
 
-  const delta = (name: string, labels: Record<string, string> = {}) => (sample(after, name, labels) ?? 0) - (sample(before, name, labels) ?? 0);
+  const delta = (name: string, labels: Record<string, string> = {}) =>
+    (sample(after, name, labels) ?? 0) - (sample(before, name, labels) ?? 0);
   expect(delta('platform_http_requests_total', sends)).toBe(30);
   expect(delta('platform_http_request_duration_seconds_count', { listener: 'chat', operation: 'sendMessage' })).toBe(30);
   expect(delta('platform_stomp_frames_total', { direction: 'out' })).toBeGreaterThanOrEqual(30);
@@ -48,7 +49,8 @@ test('a scrape during a run of sends sees requests, latencies, STOMP sessions, o
   expect(sample(after, 'platform_db_pool_connections', { pool: 'sql', state: 'total' })).toBeGreaterThan(0);
   expect(sample(after, 'platform_db_pool_max_connections', { pool: 'sql' })).toBe(20);
   expect(delta('platform_redis_command_duration_seconds_count', { connection: 'commands' })).toBeGreaterThan(0);
-  for (const queue of ['outbox', 'maintenance', 'time']) expect(sample(after, 'platform_queue_jobs', { queue, state: 'waiting' })).toBeGreaterThanOrEqual(0);
+  for (const queue of ['outbox', 'maintenance', 'time'])
+    expect(sample(after, 'platform_queue_jobs', { queue, state: 'waiting' })).toBeGreaterThanOrEqual(0);
   // The safety-net drain and the prune jobs are scheduled: delayed jobs on the outbox queue.
   expect(sample(after, 'platform_queue_jobs', { queue: 'outbox', state: 'delayed' })).toBeGreaterThanOrEqual(1);
   expect(sample(after, 'platform_bot_updates_pending')).toBeGreaterThanOrEqual(0);
@@ -60,7 +62,9 @@ test('unrouted requests share one label value, so paths never become labels', as
   for (const path of ['/nowhere/1', '/nowhere/2', '/nowhere/3']) expect((await call(p.chatUrl!, 'GET', path)).status).toBe(404);
   const after = await scrape(p.metricsUrl!);
   const unmatched = { listener: 'chat', operation: 'unmatched', status_class: '4xx' };
-  expect((sample(after, 'platform_http_requests_total', unmatched) ?? 0) - (sample(before, 'platform_http_requests_total', unmatched) ?? 0)).toBe(3);
+  expect(
+    (sample(after, 'platform_http_requests_total', unmatched) ?? 0) - (sample(before, 'platform_http_requests_total', unmatched) ?? 0),
+  ).toBe(3);
   expect(after).not.toContain('/nowhere');
 });
 
@@ -93,11 +97,17 @@ test('a refused send counts as a rate-limit refusal of its interface', async () 
   try {
     const tenant = await limited.tenant();
     const [alice, bob] = [await tenant.account(), await tenant.account()];
-    const room = await call(limited.chatUrl!, 'POST', '/api/v1/rooms', { token: alice.token, body: { type: 'GROUP', name: 'Limited', memberIds: [bob.id] } });
+    const room = await call(limited.chatUrl!, 'POST', '/api/v1/rooms', {
+      token: alice.token,
+      body: { type: 'GROUP', name: 'Limited', memberIds: [bob.id] },
+    });
     const roomId = (room.body as { data: { id: string } }).data.id;
     const before = await scrape(p.metricsUrl!);
     const statuses: number[] = [];
-    for (let i = 0; i < 3; i++) statuses.push((await call(limited.chatUrl!, 'POST', `/api/v1/rooms/${roomId}/messages`, { token: alice.token, body: { text: `m${i}` } })).status);
+    for (let i = 0; i < 3; i++)
+      statuses.push(
+        (await call(limited.chatUrl!, 'POST', `/api/v1/rooms/${roomId}/messages`, { token: alice.token, body: { text: `m${i}` } })).status,
+      );
     const refused = statuses.filter((s) => s === 429).length;
     expect(refused).toBeGreaterThanOrEqual(1);
     // The registry is the process's: the other platform's listener serves this one's counts too.

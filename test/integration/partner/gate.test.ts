@@ -48,7 +48,10 @@ describe('key validation', () => {
   test('a revoked key dies on the next request', async () => {
     const { id, key } = await ws.key(['crm_leads:read']);
     expect((await me(key)).status).toBe(200);
-    const revoked = await call(base, 'POST', `/api/v1/workspaces/${ws.id}/api-keys/${id}/revoke`, { token: ws.owner.token, body: { confirm: true } });
+    const revoked = await call(base, 'POST', `/api/v1/workspaces/${ws.id}/api-keys/${id}/revoke`, {
+      token: ws.owner.token,
+      body: { confirm: true },
+    });
     expect(revoked.status).toBe(200);
     expectPartnerError(await me(key), 401, 'invalid_api_key');
   });
@@ -65,7 +68,10 @@ describe('key validation', () => {
     const { key } = await free.key(['crm_leads:read']);
     expectPartnerError(await me(key), 403, 'external_api_disabled');
     // Webhooks alone is enough.
-    const team = await call(base, 'PUT', `/api/v1/workspaces/${free.id}/plan`, { token: await platform.adminToken(), body: { plan: 'team' } });
+    const team = await call(base, 'PUT', `/api/v1/workspaces/${free.id}/plan`, {
+      token: await platform.adminToken(),
+      body: { plan: 'team' },
+    });
     expect(team.status).toBe(200);
     expect((await me(key)).status).toBe(200);
   });
@@ -84,13 +90,19 @@ describe('key validation', () => {
 });
 
 describe('surface', () => {
-  test.each(['/api/v1/workspaces', '/api/v1/plans', '/api/v1/users/1', '/api/v1/payroll', '/api/v1/attendance', '/api/v1/partner', '/api/v1/partner/crmx', '/'])(
-    'a key on %s: 403 scope_required with details.scope user_only',
-    async (path) => {
-      const res = await call(base, 'GET', path, { headers: { 'x-api-key': allCrm } });
-      expectPartnerError(res, 403, 'scope_required', { scope: 'user_only' });
-    },
-  );
+  test.each([
+    '/api/v1/workspaces',
+    '/api/v1/plans',
+    '/api/v1/users/1',
+    '/api/v1/payroll',
+    '/api/v1/attendance',
+    '/api/v1/partner',
+    '/api/v1/partner/crmx',
+    '/',
+  ])('a key on %s: 403 scope_required with details.scope user_only', async (path) => {
+    const res = await call(base, 'GET', path, { headers: { 'x-api-key': allCrm } });
+    expectPartnerError(res, 403, 'scope_required', { scope: 'user_only' });
+  });
 
   test('every scope of the catalogue does not open an internal surface', async () => {
     const catalogue = await call(base, 'GET', '/api/v1/partner/crm/_scopes', { headers: { 'x-api-key': allCrm } });
@@ -102,12 +114,21 @@ describe('surface', () => {
   });
 
   test('a path of a surface that no operation serves passes the gate to the router', async () => {
-    expectPartnerError(await call(base, 'GET', '/api/v1/reports/no-such-report', { headers: { 'x-api-key': allCrm } }), 404, 'route_not_found');
+    expectPartnerError(
+      await call(base, 'GET', '/api/v1/reports/no-such-report', { headers: { 'x-api-key': allCrm } }),
+      404,
+      'route_not_found',
+    );
     expectPartnerError(await call(base, 'GET', '/api/v1/reports/no-such-report'), 401, 'invalid_api_key');
   });
 
   test('a served inbox path with a key lacking its scope is 403 naming the scope', async () => {
-    expectPartnerError(await call(base, 'GET', '/api/v1/inbox/conversations', { headers: { 'x-api-key': allCrm } }), 403, 'scope_required', { scope: 'conversations:read' });
+    expectPartnerError(
+      await call(base, 'GET', '/api/v1/inbox/conversations', { headers: { 'x-api-key': allCrm } }),
+      403,
+      'scope_required',
+      { scope: 'conversations:read' },
+    );
     expectPartnerError(await call(base, 'GET', '/api/v1/inbox/conversations'), 401, 'invalid_api_key');
   });
 
@@ -120,24 +141,42 @@ describe('scope', () => {
   test('a key without the scope: 403 scope_required naming it', async () => {
     const { key } = await ws.key(['crm_leads:read']);
     expect((await call(base, 'GET', '/api/v1/partner/crm/leads', { headers: { 'x-api-key': key } })).status).toBe(200);
-    const write = await call(base, 'POST', '/api/v1/partner/crm/leads', { headers: keyHeaders(key, randomUUID()), body: { full_name: 'Ada' } });
+    const write = await call(base, 'POST', '/api/v1/partner/crm/leads', {
+      headers: keyHeaders(key, randomUUID()),
+      body: { full_name: 'Ada' },
+    });
     expectPartnerError(write, 403, 'scope_required', { scope: 'crm_leads:write' });
-    expectPartnerError(await call(base, 'GET', '/api/v1/partner/crm/deals', { headers: { 'x-api-key': key } }), 403, 'scope_required', { scope: 'crm_deals:read' });
-    expectPartnerError(await call(base, 'GET', `/api/v1/partner/crm/invoices/${randomUUID()}`, { headers: { 'x-api-key': key } }), 403, 'scope_required', { scope: 'crm_invoices:read' });
+    expectPartnerError(await call(base, 'GET', '/api/v1/partner/crm/deals', { headers: { 'x-api-key': key } }), 403, 'scope_required', {
+      scope: 'crm_deals:read',
+    });
+    expectPartnerError(
+      await call(base, 'GET', `/api/v1/partner/crm/invoices/${randomUUID()}`, { headers: { 'x-api-key': key } }),
+      403,
+      'scope_required',
+      { scope: 'crm_invoices:read' },
+    );
   });
 
   test('group:* grants read and write of the group only', async () => {
     const { key } = await ws.key(['crm_deals:*']);
-    const created = await call(base, 'POST', '/api/v1/partner/crm/deals', { headers: keyHeaders(key, randomUUID()), body: { title: 'Big one' } });
+    const created = await call(base, 'POST', '/api/v1/partner/crm/deals', {
+      headers: keyHeaders(key, randomUUID()),
+      body: { title: 'Big one' },
+    });
     expect(created.status).toBe(201);
     expect((await call(base, 'GET', `/api/v1/partner/crm/deals/${created.body.id}`, { headers: { 'x-api-key': key } })).status).toBe(200);
-    expectPartnerError(await call(base, 'GET', '/api/v1/partner/crm/leads', { headers: { 'x-api-key': key } }), 403, 'scope_required', { scope: 'crm_leads:read' });
+    expectPartnerError(await call(base, 'GET', '/api/v1/partner/crm/leads', { headers: { 'x-api-key': key } }), 403, 'scope_required', {
+      scope: 'crm_leads:read',
+    });
   });
 });
 
 describe('framework errors in the partner envelope', () => {
   const post = (body: string, headers: Record<string, string> = {}) =>
-    call(base, 'POST', '/api/v1/partner/crm/leads', { rawBody: body, headers: { ...keyHeaders(allCrm, randomUUID()), 'content-type': 'application/json', ...headers } });
+    call(base, 'POST', '/api/v1/partner/crm/leads', {
+      rawBody: body,
+      headers: { ...keyHeaders(allCrm, randomUUID()), 'content-type': 'application/json', ...headers },
+    });
 
   test('malformed JSON: 400 bad_input', async () => {
     expectPartnerError(await post('{"full_name":'), 400, 'bad_input');
@@ -155,7 +194,11 @@ describe('framework errors in the partner envelope', () => {
   });
 
   test('a body over the limit: 413', async () => {
-    expectPartnerError(await post(JSON.stringify({ full_name: 'x'.repeat(platform.config.bodyLimitBytes + 10) })), 413, 'payload_too_large');
+    expectPartnerError(
+      await post(JSON.stringify({ full_name: 'x'.repeat(platform.config.bodyLimitBytes + 10) })),
+      413,
+      'payload_too_large',
+    );
   });
 
   test('a body that is not JSON: 415', async () => {
@@ -163,14 +206,23 @@ describe('framework errors in the partner envelope', () => {
   });
 
   test('an unknown route and a method the resource lacks', async () => {
-    expectPartnerError(await call(base, 'GET', '/api/v1/partner/crm/widgets', { headers: { 'x-api-key': allCrm } }), 404, 'route_not_found');
+    expectPartnerError(
+      await call(base, 'GET', '/api/v1/partner/crm/widgets', { headers: { 'x-api-key': allCrm } }),
+      404,
+      'route_not_found',
+    );
     const res = await call(base, 'DELETE', `/api/v1/partner/crm/leads/${randomUUID()}`, { headers: keyHeaders(allCrm, randomUUID()) });
     expectPartnerError(res, 405, 'method_not_allowed');
     expect(res.headers.get('allow')).toContain('PATCH');
   });
 
   test('a bad path parameter: 400 bad_input', async () => {
-    expectPartnerError(await call(base, 'GET', '/api/v1/partner/crm/leads/not-a-uuid', { headers: { 'x-api-key': allCrm } }), 400, 'bad_input', { field: 'path.id' });
+    expectPartnerError(
+      await call(base, 'GET', '/api/v1/partner/crm/leads/not-a-uuid', { headers: { 'x-api-key': allCrm } }),
+      400,
+      'bad_input',
+      { field: 'path.id' },
+    );
   });
 
   test('an administration call without a token: 401 in the partner envelope', async () => {

@@ -62,7 +62,10 @@ test('the same key with other content: 409 idempotency_conflict and nothing crea
   const before = await leads();
   expectPartnerError(await createLead({ full_name: 'Grace' }, idem), 409, 'idempotency_conflict');
   // Another operation with the same key is other content as well.
-  const other = await call(platform.partnerUrl, 'POST', '/api/v1/partner/crm/contacts', { headers: keyHeaders(key, idem), body: { full_name: 'Ada' } });
+  const other = await call(platform.partnerUrl, 'POST', '/api/v1/partner/crm/contacts', {
+    headers: keyHeaders(key, idem),
+    body: { full_name: 'Ada' },
+  });
   expectPartnerError(other, 409, 'idempotency_conflict');
   expect(await leads()).toBe(before);
 });
@@ -70,7 +73,8 @@ test('the same key with other content: 409 idempotency_conflict and nothing crea
 test('PATCH replays too: a repeated update answers the first result even after a later change', async () => {
   const lead = (await createLead({ full_name: 'Ada' }, randomUUID())).body;
   const idem = randomUUID();
-  const patch = (body: unknown, k = idem) => call(platform.partnerUrl, 'PATCH', `/api/v1/partner/crm/leads/${lead.id}`, { headers: keyHeaders(key, k), body });
+  const patch = (body: unknown, k = idem) =>
+    call(platform.partnerUrl, 'PATCH', `/api/v1/partner/crm/leads/${lead.id}`, { headers: keyHeaders(key, k), body });
   const first = await patch({ status: 'contacted' });
   expect(first.status).toBe(200);
   expect((await patch({ status: 'qualified' }, randomUUID())).body.status).toBe('qualified');
@@ -91,9 +95,11 @@ test('identical requests in flight at once on two nodes create exactly one recor
 
 test('a failed write leaves the key free for the corrected request', async () => {
   const idem = randomUUID();
-  const contacts = () => count(platform.db, "select count(*) as n from crm_records where workspace_id = $1 and resource = 'contacts'", [ws.id]);
+  const contacts = () =>
+    count(platform.db, "select count(*) as n from crm_records where workspace_id = $1 and resource = 'contacts'", [ws.id]);
   const before = await contacts();
-  const post = (body: unknown) => call(platform.partnerUrl, 'POST', '/api/v1/partner/crm/contacts', { headers: keyHeaders(key, idem), body });
+  const post = (body: unknown) =>
+    call(platform.partnerUrl, 'POST', '/api/v1/partner/crm/contacts', { headers: keyHeaders(key, idem), body });
   expectPartnerError(await post({ full_name: 'Ada', company_id: randomUUID() }), 400, 'bad_input');
   expect((await post({ full_name: 'Ada' })).status).toBe(201);
   expect(await contacts()).toBe(before + 1);

@@ -33,7 +33,10 @@ async function partnerKey(scopes: string[]): Promise<string> {
 }
 
 const partner = (method: string, path: string, key: string, body?: unknown) =>
-  call(platform.partnerUrl, method, path, { headers: keyHeaders(key, method === 'GET' ? undefined : randomUUID()), ...(body !== undefined ? { body } : {}) });
+  call(platform.partnerUrl, method, path, {
+    headers: keyHeaders(key, method === 'GET' ? undefined : randomUUID()),
+    ...(body !== undefined ? { body } : {}),
+  });
 
 test('a webhook subscriber receives conversation.assigned, closed, reopened and message.sent from partner actions', async () => {
   const key = await partnerKey(['conversations:*', 'messages:*', 'webhooks:manage']);
@@ -43,10 +46,19 @@ test('a webhook subscriber receives conversation.assigned, closed, reopened and 
 
   // Opened through the workspace API; the partner key sees the same record.
   const svcKey = (await ws.key(['inbox.conversations.create', 'inbox.conversations.read'])).key;
-  const opened = await svc(platform, svcKey, 'POST', '/api/v1/conversations', { channel: 'email', subject: 'Refund', customer_handle: 'ada@example.com' });
+  const opened = await svc(platform, svcKey, 'POST', '/api/v1/conversations', {
+    channel: 'email',
+    subject: 'Refund',
+    customer_handle: 'ada@example.com',
+  });
   expect(opened.status).toBe(201);
   const id = opened.body.id;
-  expect((await partner('GET', `/api/v1/inbox/conversations/${id}`, key)).body).toMatchObject({ object: 'inbox.conversation', id, subject: 'Refund', status: 'open' });
+  expect((await partner('GET', `/api/v1/inbox/conversations/${id}`, key)).body).toMatchObject({
+    object: 'inbox.conversation',
+    id,
+    subject: 'Refund',
+    status: 'open',
+  });
 
   const agent = await ws.member('staff');
   expect((await partner('PATCH', `/api/v1/inbox/conversations/${id}`, key, { assignee_id: agent.id })).status).toBe(200);
@@ -65,11 +77,25 @@ test('a webhook subscriber receives conversation.assigned, closed, reopened and 
   }
   expect(bodies.map((b) => b.event).sort()).toEqual([...events].sort());
   const byEvent = Object.fromEntries(bodies.map((b) => [b.event, b]));
-  expect(byEvent['conversation.assigned']).toMatchObject({ workspace_id: ws.id, data: { id, assignee_id: agent.id }, changes: { assignee_id: { from: null, to: agent.id } } });
-  expect(byEvent['conversation.closed']).toMatchObject({ data: { id, status: 'closed' }, changes: { status: { from: 'open', to: 'closed' } } });
+  expect(byEvent['conversation.assigned']).toMatchObject({
+    workspace_id: ws.id,
+    data: { id, assignee_id: agent.id },
+    changes: { assignee_id: { from: null, to: agent.id } },
+  });
+  expect(byEvent['conversation.closed']).toMatchObject({
+    data: { id, status: 'closed' },
+    changes: { status: { from: 'open', to: 'closed' } },
+  });
   expect(byEvent['conversation.reopened']).toMatchObject({ data: { id, status: 'open', closed_at: null } });
   // The data is the workspace API's message, the same whichever API sent it.
-  expect(byEvent['message.sent'].data).toEqual({ id: reply.body.id, conversation_id: id, direction: 'outbound', text: 'Refund issued.', author_id: agent.id, created_at: reply.body.created_at });
+  expect(byEvent['message.sent'].data).toEqual({
+    id: reply.body.id,
+    conversation_id: id,
+    direction: 'outbound',
+    text: 'Refund issued.',
+    author_id: agent.id,
+    created_at: reply.body.created_at,
+  });
 
   // The workspace API reads the partner key's changes.
   const viaSvc = await svc(platform, svcKey, 'GET', `/api/v1/conversations/${id}`);

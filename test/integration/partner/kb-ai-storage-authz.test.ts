@@ -10,7 +10,18 @@ import { expectPartnerError } from '../../helpers/partner-expect.js';
 import { testWorkspace, type TestWorkspace } from '../../support/partner.js';
 import { startTestPlatform, type TestPlatform } from '../../support/platform.js';
 
-const inboxScopes = ['conversations:*', 'messages:*', 'channels:*', 'ai:read', 'ai:invoke', 'kb:read', 'kb:write', 'agents:read', 'agents:manage', 'webhooks:*'];
+const inboxScopes = [
+  'conversations:*',
+  'messages:*',
+  'channels:*',
+  'ai:read',
+  'ai:invoke',
+  'kb:read',
+  'kb:write',
+  'agents:read',
+  'agents:manage',
+  'webhooks:*',
+];
 const surfaces = ['/api/v1/inbox/kb', '/api/v1/inbox/ai', '/api/v1/storage'];
 
 let platform: TestPlatform;
@@ -46,9 +57,24 @@ async function send(row: PartnerRow, key: string | undefined, f: Fixtures) {
 
 async function make(kind: 'article' | 'agent' | 'file'): Promise<string> {
   const create: Record<typeof kind, PartnerRow> = {
-    article: { operationId: '', method: 'POST', path: '/api/v1/inbox/kb/articles', scope: null, status: 201, body: { title: 'Refund', body: 'A refund takes five days.' } },
+    article: {
+      operationId: '',
+      method: 'POST',
+      path: '/api/v1/inbox/kb/articles',
+      scope: null,
+      status: 201,
+      body: { title: 'Refund', body: 'A refund takes five days.' },
+    },
     agent: { operationId: '', method: 'POST', path: '/api/v1/inbox/ai/agents', scope: null, status: 201, body: { name: 'Agent' } },
-    file: { operationId: '', method: 'POST', path: '/api/v1/storage/files', scope: null, status: 201, query: 'file_name=f.txt', bytes: Buffer.from('file') },
+    file: {
+      operationId: '',
+      method: 'POST',
+      path: '/api/v1/storage/files',
+      scope: null,
+      status: 201,
+      query: 'file_name=f.txt',
+      bytes: Buffer.from('file'),
+    },
   };
   const res = await send(create[kind], owner, { ...fixtures, fresh: '' });
   if (res.status !== 201) throw new Error(`could not make ${kind}: ${res.status} ${JSON.stringify(res.body)}`);
@@ -82,7 +108,8 @@ test('every knowledge-base, AI and storage operation of the spec has a row with 
   const spec = new Map<string, { method: string; path: string; scope: string | null }>();
   for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) {
     if (!surfaces.some((s) => path.startsWith(s))) continue;
-    for (const [method, op] of Object.entries<any>(item)) spec.set(op.operationId, { method: method.toUpperCase(), path, scope: op['x-required-scope'] ?? null });
+    for (const [method, op] of Object.entries<any>(item))
+      spec.set(op.operationId, { method: method.toUpperCase(), path, scope: op['x-required-scope'] ?? null });
   }
   const rows = new Map(partnerKbAiStorageRows.map((r) => [r.operationId, { method: r.method, path: r.path, scope: r.scope }]));
   expect(Object.fromEntries(rows)).toEqual(Object.fromEntries(spec));

@@ -13,7 +13,13 @@ const clock = new ManualClock(new Date('2026-11-21T10:00:00.000Z'));
 
 beforeAll(async () => {
   infra = await isolatedInfra();
-  const limits = { services: ['partner' as const], databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, rateLimitPerMinute: 5, rateLimitPerDay: 8 };
+  const limits = {
+    services: ['partner' as const],
+    databaseUrl: infra.databaseUrl,
+    redisUrl: infra.redisUrl,
+    rateLimitPerMinute: 5,
+    rateLimitPerDay: 8,
+  };
   platform = await startTestPlatform(limits, clock);
   second = await startTestPlatform(limits, clock);
 });
@@ -30,7 +36,13 @@ test('two keys and two nodes share one allowance per IP; bad keys count too; win
   const [a, b] = [(await ws.key(['crm_leads:read'])).key, (await ws.key(['crm_leads:read'])).key];
 
   const remaining: string[] = [];
-  for (const [base, key] of [[platform.partnerUrl, a], [second.partnerUrl, b], [platform.partnerUrl, a], [second.partnerUrl, 'not-a-key'], [platform.partnerUrl, b]] as const) {
+  for (const [base, key] of [
+    [platform.partnerUrl, a],
+    [second.partnerUrl, b],
+    [platform.partnerUrl, a],
+    [second.partnerUrl, 'not-a-key'],
+    [platform.partnerUrl, b],
+  ] as const) {
     const res = await me(base, key);
     expect(res.headers.get('x-ratelimit-limit')).toBe('5');
     expect(res.headers.get('x-ratelimit-reset')).toBe('60');

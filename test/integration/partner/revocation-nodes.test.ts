@@ -24,7 +24,10 @@ test('a key that revokes itself on node A is refused by node B on the next reque
   const { key } = await ws.key(['crm_leads:read']);
   expect((await me(nodeA, key)).status).toBe(200);
   expect((await me(nodeB, key)).status).toBe(200);
-  const revoked = await call(nodeA.partnerUrl, 'POST', '/api/v1/api-keys/current/revoke', { headers: keyHeaders(key, randomUUID()), body: { confirm: true } });
+  const revoked = await call(nodeA.partnerUrl, 'POST', '/api/v1/api-keys/current/revoke', {
+    headers: keyHeaders(key, randomUUID()),
+    body: { confirm: true },
+  });
   expect(revoked.status).toBe(200);
   expect(revoked.body.status).toBe('revoked');
   expectPartnerError(await me(nodeB, key), 401, 'invalid_api_key');
@@ -35,7 +38,10 @@ test('a key revoked by an administrator on node B is refused by node A on the ne
   const ws = await testWorkspace(nodeA);
   const { id, key } = await ws.key(['crm_leads:read']);
   expect((await me(nodeA, key)).status).toBe(200);
-  const res = await call(nodeB.partnerUrl, 'POST', `/api/v1/workspaces/${ws.id}/api-keys/${id}/revoke`, { token: ws.owner.token, body: { confirm: true } });
+  const res = await call(nodeB.partnerUrl, 'POST', `/api/v1/workspaces/${ws.id}/api-keys/${id}/revoke`, {
+    token: ws.owner.token,
+    body: { confirm: true },
+  });
   expect(res.status).toBe(200);
   expectPartnerError(await me(nodeA, key), 401, 'invalid_api_key');
 });

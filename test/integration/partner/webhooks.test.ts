@@ -37,7 +37,10 @@ async function partnerKey(scopes: string[], environment: 'live' | 'test' = 'live
 }
 
 const partner = (method: string, path: string, key: string, body?: unknown, idempotencyKey?: string) =>
-  call(platform.partnerUrl, method, path, { headers: keyHeaders(key, idempotencyKey ?? (method === 'GET' ? undefined : randomUUID())), ...(body !== undefined ? { body } : {}) });
+  call(platform.partnerUrl, method, path, {
+    headers: keyHeaders(key, idempotencyKey ?? (method === 'GET' ? undefined : randomUUID())),
+    ...(body !== undefined ? { body } : {}),
+  });
 
 test('a partner key registers a webhook for lead events; Idempotency-Key repeats answer the first result', async () => {
   const idem = randomUUID();
@@ -46,7 +49,11 @@ test('a partner key registers a webhook for lead events; Idempotency-Key repeats
   expect(res.status).toBe(201);
   expect(res.headers.get('location')).toBe(`/api/v1/webhooks/${res.body.id}`);
   expect(res.body).toMatchObject({
-    object: 'webhook_endpoint', name: 'Lead feed', events: ['lead.created', 'lead.assigned'], status: 'active', environment: 'live',
+    object: 'webhook_endpoint',
+    name: 'Lead feed',
+    events: ['lead.created', 'lead.assigned'],
+    status: 'active',
+    environment: 'live',
     ping: { object: 'webhook_send_result', ok: true, status: 200 },
   });
   expect(res.body.secret).toMatch(/^whsec_/);
@@ -60,7 +67,12 @@ test('a partner key registers a webhook for lead events; Idempotency-Key repeats
   expect(viaSvc.body).toMatchObject({ id: res.body.id, status: 'Active', name: 'Lead feed' });
 
   const list = await partner('GET', '/api/v1/webhooks?limit=10', manager);
-  expect(list.body).toEqual({ object: 'list', data: [expect.objectContaining({ object: 'webhook_endpoint', id: res.body.id })], has_more: false, next_cursor: null });
+  expect(list.body).toEqual({
+    object: 'list',
+    data: [expect.objectContaining({ object: 'webhook_endpoint', id: res.body.id })],
+    has_more: false,
+    next_cursor: null,
+  });
 
   // A lead event reaches it, signed; the delivery is listed and fetched through /webhook-deliveries.
   const emitted = await emitEvent(platform.db, { workspaceId: ws.id, event: 'lead.created', data: { id: 'lead-1', name: 'Ada' } });
@@ -68,10 +80,19 @@ test('a partner key registers a webhook for lead events; Idempotency-Key repeats
     const page = await partner('GET', `/api/v1/webhook-deliveries?webhook_id=${res.body.id}&status=succeeded`, manager);
     return page.body.data.find((d: { event_id: string }) => d.event_id === emitted.id);
   });
-  expect(delivery).toMatchObject({ object: 'webhook_delivery', webhook_id: res.body.id, kind: 'event', event: 'lead.created', status: 'succeeded', attempt: 1 });
+  expect(delivery).toMatchObject({
+    object: 'webhook_delivery',
+    webhook_id: res.body.id,
+    kind: 'event',
+    event: 'lead.created',
+    status: 'succeeded',
+    attempt: 1,
+  });
   expect(delivery.event_id).toBe(emitted.id);
   const [sent] = requestsOf(rig.receiver, delivery.event_id);
-  await expect(verifyWebhook({ rawBody: sent!.body, headers: sent!.headers, secret: res.body.secret })).resolves.toMatchObject({ envelope: { id: emitted.id } });
+  await expect(verifyWebhook({ rawBody: sent!.body, headers: sent!.headers, secret: res.body.secret })).resolves.toMatchObject({
+    envelope: { id: emitted.id },
+  });
   expect((await partner('GET', `/api/v1/webhook-deliveries/${delivery.id}`, manager)).body).toEqual(delivery);
 
   const resent = await partner('POST', `/api/v1/webhook-deliveries/${delivery.id}/resend`, manager);
@@ -90,27 +111,62 @@ test('scopes: webhooks:read reads, webhooks:manage writes, CRM scopes get nothin
   const reader = await partnerKey(['webhooks:read']);
   expect((await partner('GET', '/api/v1/webhooks', reader)).status).toBe(200);
   expect((await partner('GET', '/api/v1/webhook-deliveries', reader)).status).toBe(200);
-  expectPartnerError(await partner('POST', '/api/v1/webhooks', reader, { name: 'x', url: `${rig.receiver.origin}/x`, events: ['lead.created'] }), 403, 'scope_required', { scope: 'webhooks:manage' });
+  expectPartnerError(
+    await partner('POST', '/api/v1/webhooks', reader, { name: 'x', url: `${rig.receiver.origin}/x`, events: ['lead.created'] }),
+    403,
+    'scope_required',
+    { scope: 'webhooks:manage' },
+  );
   const crm = await partnerKey(['crm_leads:*']);
   expectPartnerError(await partner('GET', '/api/v1/webhooks', crm), 403, 'scope_required', { scope: 'webhooks:read' });
   const star = await partnerKey(['webhooks:*']);
-  expect((await partner('POST', '/api/v1/webhooks', star, { name: 'star', url: `${rig.receiver.origin}/star`, events: ['deal.won'] })).status).toBe(201);
+  expect(
+    (await partner('POST', '/api/v1/webhooks', star, { name: 'star', url: `${rig.receiver.origin}/star`, events: ['deal.won'] })).status,
+  ).toBe(201);
 });
 
 test('bad input is 400 bad_input with nothing stored; missing ones 404; a disabled one 409 webhook_disabled; delete', async () => {
   const before = await count(platform.db, 'select count(*) as n from webhooks where workspace_id = $1', [ws.id]);
-  expectPartnerError(await partner('POST', '/api/v1/webhooks', manager, { name: 'x', url: 'http://example.com/x', events: ['lead.created'] }), 400, 'bad_input', { field: 'body.url' });
-  expectPartnerError(await partner('POST', '/api/v1/webhooks', manager, { name: 'x', url: `${rig.receiver.origin}/x`, events: ['lead.created'], headers: { 'X-SVC-Event': 'x' } }), 400, 'bad_input', { field: 'body.headers' });
-  expectPartnerError(await partner('POST', '/api/v1/webhooks', manager, { name: 'x', url: `${rig.receiver.origin}/x`, events: ['lead.nope'] }), 400, 'bad_input');
+  expectPartnerError(
+    await partner('POST', '/api/v1/webhooks', manager, { name: 'x', url: 'http://example.com/x', events: ['lead.created'] }),
+    400,
+    'bad_input',
+    { field: 'body.url' },
+  );
+  expectPartnerError(
+    await partner('POST', '/api/v1/webhooks', manager, {
+      name: 'x',
+      url: `${rig.receiver.origin}/x`,
+      events: ['lead.created'],
+      headers: { 'X-SVC-Event': 'x' },
+    }),
+    400,
+    'bad_input',
+    { field: 'body.headers' },
+  );
+  expectPartnerError(
+    await partner('POST', '/api/v1/webhooks', manager, { name: 'x', url: `${rig.receiver.origin}/x`, events: ['lead.nope'] }),
+    400,
+    'bad_input',
+  );
   expect(await count(platform.db, 'select count(*) as n from webhooks where workspace_id = $1', [ws.id])).toBe(before);
   expectPartnerError(await partner('GET', `/api/v1/webhooks/${randomUUID()}`, manager), 404, 'webhook_not_found');
   expectPartnerError(await partner('GET', `/api/v1/webhook-deliveries/${randomUUID()}`, manager), 404, 'delivery_not_found');
 
-  const hook = (await partner('POST', '/api/v1/webhooks', manager, { name: 'tmp', url: `${rig.receiver.origin}/tmp`, events: ['lead.created'] })).body;
-  expect((await partner('POST', `/api/v1/webhooks/${hook.id}/pause`, manager)).body).toMatchObject({ status: 'paused', paused_reason: 'manual' });
+  const hook = (
+    await partner('POST', '/api/v1/webhooks', manager, { name: 'tmp', url: `${rig.receiver.origin}/tmp`, events: ['lead.created'] })
+  ).body;
+  expect((await partner('POST', `/api/v1/webhooks/${hook.id}/pause`, manager)).body).toMatchObject({
+    status: 'paused',
+    paused_reason: 'manual',
+  });
   expect((await partner('GET', '/api/v1/webhooks?status=paused', manager)).body.data.map((w: { id: string }) => w.id)).toEqual([hook.id]);
   expect((await partner('POST', `/api/v1/webhooks/${hook.id}/resume`, manager)).body).toMatchObject({ status: 'active' });
-  expect((await partner('POST', `/api/v1/webhooks/${hook.id}/test`, manager, { event: 'lead.assigned' })).body).toMatchObject({ object: 'webhook_send_result', ok: true, status: 200 });
+  expect((await partner('POST', `/api/v1/webhooks/${hook.id}/test`, manager, { event: 'lead.assigned' })).body).toMatchObject({
+    object: 'webhook_send_result',
+    ok: true,
+    status: 200,
+  });
   expect((await partner('POST', `/api/v1/webhooks/${hook.id}/disable`, manager)).body.status).toBe('disabled');
   expectPartnerError(await partner('PATCH', `/api/v1/webhooks/${hook.id}`, manager, { name: 'renamed' }), 409, 'webhook_disabled');
   const deleted = await partner('DELETE', `/api/v1/webhooks/${hook.id}`, manager);
@@ -120,13 +176,24 @@ test('bad input is 400 bad_input with nothing stored; missing ones 404; a disabl
 
 test('test keys register test webhooks, which live events never reach', async () => {
   const testKey = await partnerKey(['webhooks:manage', 'webhooks:read'], 'test');
-  const hook = (await partner('POST', '/api/v1/webhooks', testKey, { name: 'sandbox', url: `${rig.receiver.origin}/sandbox`, events: ['lead.updated'] })).body;
+  const hook = (
+    await partner('POST', '/api/v1/webhooks', testKey, { name: 'sandbox', url: `${rig.receiver.origin}/sandbox`, events: ['lead.updated'] })
+  ).body;
   expect(hook.environment).toBe('test');
   expectPartnerError(await partner('GET', `/api/v1/webhooks/${hook.id}`, manager), 404, 'webhook_not_found');
   const live = await emitEvent(platform.db, { workspaceId: ws.id, event: 'lead.updated', environment: 'live' });
   const test = await emitEvent(platform.db, { workspaceId: ws.id, event: 'lead.updated', environment: 'test' });
-  await eventually(async () => ((await count(platform.db, 'select count(*) as n from webhook_deliveries where webhook_id = $1 and status = $2', [hook.id, 'succeeded'])) >= 2 ? true : undefined));
-  const ids = (await platform.db.query("select event_id from webhook_deliveries where webhook_id = $1 and kind = 'event'", [hook.id])).rows.map((r) => r.event_id);
+  await eventually(async () =>
+    (await count(platform.db, 'select count(*) as n from webhook_deliveries where webhook_id = $1 and status = $2', [
+      hook.id,
+      'succeeded',
+    ])) >= 2
+      ? true
+      : undefined,
+  );
+  const ids = (
+    await platform.db.query("select event_id from webhook_deliveries where webhook_id = $1 and kind = 'event'", [hook.id])
+  ).rows.map((r) => r.event_id);
   expect(ids).toEqual([test.id]);
   expect(ids).not.toContain(live.id);
 });
@@ -134,7 +201,11 @@ test('test keys register test webhooks, which live events never reach', async ()
 test('a lead created through the partner API reaches the webhook (once lead writes emit events)', async () => {
   const res = await partner('POST', '/api/v1/partner/crm/leads', manager, { full_name: 'Grace Hopper' });
   expect(res.status).toBe(201);
-  const emitted = await count(platform.db, "select count(*) as n from outbox where topic = 'svc.event' and payload->'envelope'->'data'->>'id' = $1", [res.body.id]);
+  const emitted = await count(
+    platform.db,
+    "select count(*) as n from outbox where topic = 'svc.event' and payload->'envelope'->'data'->>'id' = $1",
+    [res.body.id],
+  );
   // Partner lead writes do not write svc.event yet (the module families add it); nothing to deliver until then.
   if (emitted === 0) return;
   await rig.receiver.waitFor((r) => r.some((x) => x.headers['x-svc-event'] === 'lead.created' && x.body.toString().includes(res.body.id)));

@@ -69,7 +69,8 @@ async function until(what: string, check: () => boolean | Promise<boolean>, ms =
 }
 
 const standby = () => platform.reads!.replicas.replicas[0]!;
-const page = (who: TestAccount, roomId: string) => call(platform.chatUrl, 'GET', `/api/v1/rooms/${roomId}/messages?limit=100`, { token: who.token });
+const page = (who: TestAccount, roomId: string) =>
+  call(platform.chatUrl, 'GET', `/api/v1/rooms/${roomId}/messages?limit=100`, { token: who.token });
 const history = async (who: TestAccount, roomId: string): Promise<string[]> => {
   const res = await page(who, roomId);
   expect(res.status).toBe(200);
@@ -159,10 +160,18 @@ test('partner and workspace keys read their own new records; another key of the 
   const svcWs = await svcWorkspace(platform);
   const [svcWriter, svcReader] = await Promise.all([svcWs.key(['crm.*']), svcWs.key(['crm.*'])]);
   const partner = (method: string, path: string, key: string, body?: unknown) =>
-    call(platform.partnerUrl, method, `/api/v1/partner/crm${path}`, { headers: keyHeaders(key, method === 'POST' ? crypto.randomUUID() : undefined), body });
-  const svc = (method: string, path: string, key: string, body?: unknown) => call(platform.workspaceUrl, method, `/api/v1${path}`, { headers: svcHeaders(key), body });
+    call(platform.partnerUrl, method, `/api/v1/partner/crm${path}`, {
+      headers: keyHeaders(key, method === 'POST' ? crypto.randomUUID() : undefined),
+      body,
+    });
+  const svc = (method: string, path: string, key: string, body?: unknown) =>
+    call(platform.workspaceUrl, method, `/api/v1${path}`, { headers: svcHeaders(key), body });
   await until('the standby is in rotation', () => standby().inRotation);
-  await until('the replica has both workspaces', async () => (await partner('GET', '/contacts', reader.key)).status === 200 && (await svc('GET', '/contacts', svcReader.key)).status === 200);
+  await until(
+    'the replica has both workspaces',
+    async () =>
+      (await partner('GET', '/contacts', reader.key)).status === 200 && (await svc('GET', '/contacts', svcReader.key)).status === 200,
+  );
   await replicaAdmin.query('select pg_wal_replay_pause()');
   try {
     const contact = await partner('POST', '/contacts', writer.key, { full_name: 'Ada' });

@@ -37,7 +37,11 @@ test('messages sent through node A reach a member connected to node B, in order,
     const mine = onB.events;
     expect(mine.map((e) => e.seq)).toEqual(mine.map((_, i) => start + 1 + i));
     expect(onB.seqHeaders).toEqual(mine.map((e) => e.seq));
-    expect(mine.filter((e) => e.payload.roomId === roomId).map((e) => e.topic)).toEqual(['room.created', ...sent.map(() => 'message.created'), 'message.hidden']);
+    expect(mine.filter((e) => e.payload.roomId === roomId).map((e) => e.topic)).toEqual([
+      'room.created',
+      ...sent.map(() => 'message.created'),
+      'message.hidden',
+    ]);
     expect(mine.filter(isMessageIn(roomId)).map((e) => e.payload.messageId)).toEqual(sent);
     // One event, one id: the same in every recipient's stream.
     expect(new Set(mine.map((e) => e.eventId)).size).toBe(mine.length);
@@ -70,11 +74,16 @@ test('every audience kind: room, accounts, channel and a targeted broadcast, eac
     // A reply: message.created to the room, thread.followed to the replier and to the root's author.
     const reply = await api(a, alice, 'POST', `/rooms/${roomId}/messages`, { text: 'reply', threadRootId: root });
     const channel = await api(a, bob, 'POST', '/channels', { name: 'Realtime channel', membershipMode: 'EXPLICIT', memberIds: [alice.id] });
-    const broadcast = await api(a, admin, 'POST', '/admin/broadcasts/targeted', { text: 'to this module', audience: { modules: [tenant.moduleCode] } });
+    const broadcast = await api(a, admin, 'POST', '/admin/broadcasts/targeted', {
+      text: 'to this module',
+      audience: { modules: [tenant.moduleCode] },
+    });
 
     await onB.waitFor((e) => e.topic === 'broadcast.created' && e.payload.broadcastId === broadcast.id);
     const topics = onB.events.map((e) => e.topic);
-    expect(topics).toEqual(expect.arrayContaining(['room.created', 'message.created', 'thread.followed', 'channel.created', 'broadcast.created']));
+    expect(topics).toEqual(
+      expect.arrayContaining(['room.created', 'message.created', 'thread.followed', 'channel.created', 'broadcast.created']),
+    );
     expect(onB.events.find((e) => e.topic === 'thread.followed')!.payload).toMatchObject({ rootId: root, accountId: alice.id });
     expect(onB.events.find((e) => e.topic === 'message.created' && e.payload.messageId === reply.id)!.payload.threadRootId).toBe(root);
     expect(onB.events.find((e) => e.topic === 'channel.created')!.payload.channelId).toBe(channel.id);
@@ -113,7 +122,9 @@ test('GET /me/events pages by after and limit; an after beyond the newest event 
   const n = all.events.length;
   expect(all.events.map((e: { seq: number }) => e.seq)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
   expect(all).toMatchObject({ hasMore: false, lastSeq: n });
-  expect(all.events.filter(isMessageIn(roomId)).map((e: { payload: { text?: string; seq: number } }) => e.payload.seq)).toEqual([1, 2, 3, 4]);
+  expect(all.events.filter(isMessageIn(roomId)).map((e: { payload: { text?: string; seq: number } }) => e.payload.seq)).toEqual([
+    1, 2, 3, 4,
+  ]);
 
   const page = await api(b, alice, 'GET', '/me/events?after=1&limit=2');
   expect(page.events.map((e: { seq: number }) => e.seq)).toEqual([2, 3]);

@@ -85,7 +85,10 @@ test('unknown destinations, SEND, ACK, transactions, duplicate ids, bad headers 
     ['SUBSCRIBE\ndestination:/user/queue/events\n\n\0', 'missing_header'],
     ['SUBSCRIBE\nid:1\ndestination:/user/queue/events\nresume-after:abc\n\n\0', 'invalid_header'],
     ['SUBSCRIBE\nid:1\ndestination:/user/queue/session\nresume-after:1\n\n\0', 'invalid_header'],
-    ['SUBSCRIBE\nid:1\ndestination:/user/queue/events\n\n\0SUBSCRIBE\nid:1\ndestination:/user/queue/session\n\n\0', 'duplicate_subscription'],
+    [
+      'SUBSCRIBE\nid:1\ndestination:/user/queue/events\n\n\0SUBSCRIBE\nid:1\ndestination:/user/queue/session\n\n\0',
+      'duplicate_subscription',
+    ],
     ['SEND\ndestination:/user/queue/events\n\nhello\0', 'send_not_supported'],
     ['ACK\nid:1\n\n\0', 'ack_not_supported'],
     ['BEGIN\ntransaction:t\n\n\0', 'transactions_not_supported'],

@@ -52,8 +52,10 @@ function stompTyping(probe: Probe, roomId: string, receipt: string): Promise<voi
   });
 }
 
-const typingIn = (roomId: string, from: string) => (n: Notice) => n.topic === 'typing' && n.payload.roomId === roomId && n.payload.accountId === from;
-const presenceOf = (accountId: string, status: string) => (n: Notice) => n.topic === 'presence' && n.payload.accountId === accountId && n.payload.status === status;
+const typingIn = (roomId: string, from: string) => (n: Notice) =>
+  n.topic === 'typing' && n.payload.roomId === roomId && n.payload.accountId === from;
+const presenceOf = (accountId: string, status: string) => (n: Notice) =>
+  n.topic === 'presence' && n.payload.accountId === accountId && n.payload.status === status;
 
 /** Rows that typing or presence must never add: outbox events and per-account log entries. */
 /** Outbox rows addressed to these rooms or accounts and the accounts' event-log rows (other suites write their own). */
@@ -88,7 +90,10 @@ describe('typing', () => {
     const member = await listener(b, bob);
     const outsider = await listener(b, carol);
     try {
-      const scope: [string[], string[]] = [[alice.id, bob.id, carol.id], [roomId, otherRoom]];
+      const scope: [string[], string[]] = [
+        [alice.id, bob.id, carol.id],
+        [roomId, otherRoom],
+      ];
       const before = await settledEventRows(a, ...scope);
       const sentAt = Date.now();
       await stompTyping(sender.probe, roomId, 't1');
@@ -209,7 +214,11 @@ describe('presence', () => {
       await api(b, alice, 'PUT', '/me/presence', { status: 'AWAY' });
       await api(b, alice, 'PUT', '/me/presence', { status: 'ONLINE' });
       await eventually(async () => watcher.notices.filter(presenceOf(alice.id, 'ONLINE')).length === 2);
-      expect(watcher.notices.filter((n) => n.payload.accountId === alice.id).map((n) => n.payload.status)).toEqual(['ONLINE', 'AWAY', 'ONLINE']);
+      expect(watcher.notices.filter((n) => n.payload.accountId === alice.id).map((n) => n.payload.status)).toEqual([
+        'ONLINE',
+        'AWAY',
+        'ONLINE',
+      ]);
 
       // A second session changes nothing; closing one of two keeps alice ONLINE; closing the last makes her OFFLINE.
       const second = await Probe.open(wsUrl(a), alice.token);
@@ -219,7 +228,12 @@ describe('presence', () => {
       await aliceOnB.close();
       const offline = await eventually(async () => watcher.notices.find(presenceOf(alice.id, 'OFFLINE')));
       expect(offline.payload.lastSeenAt).toEqual(expect.any(String));
-      expect(watcher.notices.filter((n) => n.payload.accountId === alice.id).map((n) => n.payload.status)).toEqual(['ONLINE', 'AWAY', 'ONLINE', 'OFFLINE']);
+      expect(watcher.notices.filter((n) => n.payload.accountId === alice.id).map((n) => n.payload.status)).toEqual([
+        'ONLINE',
+        'AWAY',
+        'ONLINE',
+        'OFFLINE',
+      ]);
       const [seen] = await get(bob, [alice.id]);
       expect(seen).toEqual({ accountId: alice.id, status: 'OFFLINE', lastSeenAt: offline.payload.lastSeenAt });
       expect(Math.abs(Date.parse(seen!.lastSeenAt) - Date.now())).toBeLessThan(10_000);
@@ -276,12 +290,20 @@ describe('presence', () => {
     expectOk(ok);
     expect(ok.body.data).toHaveLength(100);
     expectError(await call(a.chatUrl, 'GET', `/api/v1/presence?accountIds=${ids(101)}`, { token: alice.token }), 400, 'validation_failed');
-    expectError(await call(a.chatUrl, 'GET', `/api/v1/presence?accountIds=${newId()},nope-${'x'.repeat(31)}`, { token: alice.token }), 400, 'validation_failed');
+    expectError(
+      await call(a.chatUrl, 'GET', `/api/v1/presence?accountIds=${newId()},nope-${'x'.repeat(31)}`, { token: alice.token }),
+      400,
+      'validation_failed',
+    );
     expectError(await call(a.chatUrl, 'GET', '/api/v1/presence', { token: alice.token }), 400, 'validation_failed');
     const huge = await call(a.chatUrl, 'GET', `/api/v1/presence?accountIds=${ids(10_000)}`, { token: alice.token });
     // 10,000 ids make a request line of ~370 KB: the listener refuses it before any handler, in the chat envelope.
     expectError(huge, 431, 'headers_too_large');
-    expectError(await call(a.chatUrl, 'PUT', '/api/v1/me/presence', { token: alice.token, body: { status: 'OFFLINE' } }), 400, 'validation_failed');
+    expectError(
+      await call(a.chatUrl, 'PUT', '/api/v1/me/presence', { token: alice.token, body: { status: 'OFFLINE' } }),
+      400,
+      'validation_failed',
+    );
   });
 });
 

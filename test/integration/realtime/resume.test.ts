@@ -110,11 +110,13 @@ test('events pruned past the retention window: resume-after answers resync_requi
   // As the pruning job does past the window, for this account only (other tests share the database).
   await a.db.query('delete from user_events where account_id = $1 and seq <= 2', [alice.id]);
 
-  expect(await Probe.open(wsUrl(b), alice.token).then(async (p) => {
-    await p.subscribeEvents(1).catch(() => undefined);
-    await p.waitForClose();
-    return p.errors.map((e) => e.code);
-  })).toEqual(['resync_required']);
+  expect(
+    await Probe.open(wsUrl(b), alice.token).then(async (p) => {
+      await p.subscribeEvents(1).catch(() => undefined);
+      await p.waitForClose();
+      return p.errors.map((e) => e.code);
+    }),
+  ).toEqual(['resync_required']);
   expectError(await call(b.chatUrl, 'GET', '/api/v1/me/events?after=1', { token: alice.token }), 410, 'events_expired');
 
   // From the oldest kept position on, resume works; an after beyond the newest event is refused too.
@@ -163,7 +165,9 @@ test('a lost announcement: the next one shows the gap and the log fills it; with
     await probe.waitFor((e) => e.payload.messageId === next);
     const start = probe.events[0]!.seq;
     expect(seqs(probe.events)).toEqual(consecutive(start, probe.events.length));
-    expect(probe.events.findIndex((e) => e.payload.marker === lost)).toBeLessThan(probe.events.findIndex((e) => e.payload.messageId === next));
+    expect(probe.events.findIndex((e) => e.payload.marker === lost)).toBeLessThan(
+      probe.events.findIndex((e) => e.payload.messageId === next),
+    );
   } finally {
     await probe.close();
   }

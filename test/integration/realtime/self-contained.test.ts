@@ -21,14 +21,25 @@ const shared = ({ hiddenForMe: _perUser, thread, ...rest }: Record<string, any>)
 
 test('message, reaction, room and member events carry their views, the same over the socket and over REST', async () => {
   const tenant = await p.tenant();
-  const [alice, bob, carol] = [await tenant.account({ displayName: 'Alice' }), await tenant.account(), await tenant.account({ displayName: 'Carol' })];
+  const [alice, bob, carol] = [
+    await tenant.account({ displayName: 'Alice' }),
+    await tenant.account(),
+    await tenant.account({ displayName: 'Carol' }),
+  ];
   const live = await Probe.open(wsUrl(p), alice.token);
   try {
     const start = live.lastSeq;
     await live.subscribeEvents();
     const roomId = await createRoom(p, bob, [alice], 'Views');
     const created = await live.waitFor((e) => e.topic === 'room.created' && e.payload.roomId === roomId);
-    expect(created.payload.room).toMatchObject({ id: roomId, type: 'GROUP', name: 'Views', memberCount: 2, createdBy: bob.id, lastMessage: null });
+    expect(created.payload.room).toMatchObject({
+      id: roomId,
+      type: 'GROUP',
+      name: 'Views',
+      memberCount: 2,
+      createdBy: bob.id,
+      lastMessage: null,
+    });
     expect(created.payload.room).not.toHaveProperty('unreadCount');
 
     const root = await send(p, bob, roomId, 'hello **world**');
@@ -41,7 +52,11 @@ test('message, reaction, room and member events carry their views, the same over
     const reply = await api(p, alice, 'POST', `/rooms/${roomId}/messages`, { text: 'a reply', threadRootId: root });
     const replied = await live.waitFor((e) => e.topic === 'message.created' && e.payload.messageId === reply.id);
     expect(replied.payload.message).toMatchObject({ id: reply.id, text: 'a reply', threadRootId: root });
-    expect(replied.payload.rootThread).toEqual({ replyCount: 1, lastReplyAt: expect.any(String), lastReply: { id: reply.id, senderId: alice.id, text: 'a reply', createdAt: reply.createdAt } });
+    expect(replied.payload.rootThread).toEqual({
+      replyCount: 1,
+      lastReplyAt: expect.any(String),
+      lastReply: { id: reply.id, senderId: alice.id, text: 'a reply', createdAt: reply.createdAt },
+    });
 
     await api(p, bob, 'PATCH', `/rooms/${roomId}/messages/${root}`, { text: 'hello again' });
     const edited = await live.waitFor((e) => e.topic === 'message.edited' && e.payload.messageId === root);
@@ -54,16 +69,28 @@ test('message, reaction, room and member events carry their views, the same over
     await api(p, bob, 'POST', `/rooms/${roomId}/messages/${root}/reactions`, { emoji: '🎉' });
     await api(p, bob, 'DELETE', `/rooms/${roomId}/messages/${root}/reactions/${encodeURIComponent('👍')}`);
     const removed = await live.waitFor((e) => e.topic === 'reaction.removed' && e.payload.messageId === root);
-    expect(removed.payload).toMatchObject({ emoji: '👍', accountId: bob.id, reactions: [{ emoji: '👍', count: 1 }, { emoji: '🎉', count: 1 }] });
+    expect(removed.payload).toMatchObject({
+      emoji: '👍',
+      accountId: bob.id,
+      reactions: [
+        { emoji: '👍', count: 1 },
+        { emoji: '🎉', count: 1 },
+      ],
+    });
 
     await api(p, bob, 'PATCH', `/rooms/${roomId}`, { name: 'Renamed' });
     const renamed = await live.waitFor((e) => e.topic === 'room.updated' && e.payload.roomId === roomId);
-    expect(renamed.payload).toMatchObject({ changes: expect.anything(), room: { id: roomId, name: 'Renamed', lastMessage: { id: root, text: 'hello again' } } });
+    expect(renamed.payload).toMatchObject({
+      changes: expect.anything(),
+      room: { id: roomId, name: 'Renamed', lastMessage: { id: root, text: 'hello again' } },
+    });
 
     await api(p, bob, 'POST', `/rooms/${roomId}/members`, { accountIds: [carol.id] });
     const added = await live.waitFor((e) => e.topic === 'member.added' && e.payload.roomId === roomId);
     expect(added.payload).toMatchObject({ accountIds: [carol.id], room: { memberCount: 3 } });
-    expect(added.payload.members).toEqual([{ accountId: carol.id, role: 'MEMBER', joinedAt: expect.any(String), displayName: 'Carol', avatarUrl: null, accountType: 'USER' }]);
+    expect(added.payload.members).toEqual([
+      { accountId: carol.id, role: 'MEMBER', joinedAt: expect.any(String), displayName: 'Carol', avatarUrl: null, accountType: 'USER' },
+    ]);
 
     await api(p, bob, 'POST', `/rooms/${roomId}/messages/${root}/recall`);
     const recalled = await live.waitFor((e) => e.topic === 'message.recalled' && e.payload.messageId === root);
@@ -73,7 +100,11 @@ test('message, reaction, room and member events carry their views, the same over
     const contract = await realtimeContract(p.chatUrl);
     expect(live.events.flatMap((e) => contract.problems(e))).toEqual([]);
     const undeclared = { ...sent, payload: { ...sent.payload, message: { ...sent.payload.message, text: 42 } } };
-    expect(contract.problems(undeclared)).toEqual(['message.created/payload/message/text must be string', 'message.created/payload/message/text must be null', 'message.created/payload/message/text must match a schema in anyOf']);
+    expect(contract.problems(undeclared)).toEqual([
+      'message.created/payload/message/text must be string',
+      'message.created/payload/message/text must be null',
+      'message.created/payload/message/text must match a schema in anyOf',
+    ]);
     expect(contract.problems({ ...sent, topic: 'message.unknown' })).toEqual(['the document declares no event message.unknown']);
 
     // The log holds the same bodies: resume-after and GET /me/events return what the socket got.
@@ -101,7 +132,14 @@ test('an event whose views would pass the size bound carries its ids and truncat
   const filler = 'x'.repeat(maxEventBytes - 400);
   await p.db.query('insert into outbox (topic, payload) values ($1, $2)', [
     'message.edited',
-    JSON.stringify({ audience: { kind: 'room', roomId }, roomId, messageId, senderId: bob.id, editedAt: new Date().toISOString(), note: filler }),
+    JSON.stringify({
+      audience: { kind: 'room', roomId },
+      roomId,
+      messageId,
+      senderId: bob.id,
+      editedAt: new Date().toISOString(),
+      note: filler,
+    }),
   ]);
   await send(p, bob, roomId, 'after'); // asks for a drain
   const events = await (async (): Promise<EventBody[]> => {

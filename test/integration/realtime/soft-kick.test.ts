@@ -74,7 +74,9 @@ test('a ban reaches the SDK helper as a soft-kick notice; the helper stops inste
     await new Promise((r) => setTimeout(r, 200));
     await api(a, await a.adminToken(), 'PATCH', `/accounts/${carol.id}/status`, { status: 'BANNED' });
     await eventually(async () => closed.length > 0);
-    expect(notices).toEqual([{ type: 'soft-kick', reason: 'account_banned', status: 'BANNED', message: expect.stringContaining('banned') }]);
+    expect(notices).toEqual([
+      { type: 'soft-kick', reason: 'account_banned', status: 'BANNED', message: expect.stringContaining('banned') },
+    ]);
     expect(closed).toEqual(['account_banned']);
     await new Promise((r) => setTimeout(r, 300)); // a reconnect would happen within this
     expect([connects, conn.connected, conn.client.active]).toEqual([1, false, false]);

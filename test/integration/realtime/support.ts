@@ -237,7 +237,7 @@ export async function send(p: TestPlatform, who: TestAccount, roomId: string, te
 /** The account's log after `after`, read over REST (every page). */
 export async function restEvents(p: TestPlatform, who: TestAccount, after: number): Promise<EventBody[]> {
   const out: EventBody[] = [];
-  for (let cursor = after; ; ) {
+  for (let cursor = after; ;) {
     const page = await api(p, who, 'GET', `/me/events?after=${cursor}&limit=500`);
     out.push(...(page.events as EventBody[]));
     if (!page.hasMore) return out;

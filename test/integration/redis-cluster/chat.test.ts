@@ -18,7 +18,12 @@ let b: TestPlatform;
 
 beforeAll(async () => {
   infra = await clusterInfra();
-  const shared = { databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, services: ['chat' as const, 'workers' as const], scheduleSweepMs: 3_600_000 };
+  const shared = {
+    databaseUrl: infra.databaseUrl,
+    redisUrl: infra.redisUrl,
+    services: ['chat' as const, 'workers' as const],
+    scheduleSweepMs: 3_600_000,
+  };
   [a, b] = await Promise.all([startTestPlatform(shared), startTestPlatform(shared)]);
 });
 afterAll(async () => {
@@ -62,14 +67,22 @@ test('a scheduled message fires at its time through its delayed job and reaches 
     await aliceOnB.subscribeEvents();
     const roomId = await createRoom(a, bob, [alice], 'Later');
     const sendAt = new Date(Date.now() + 4_000);
-    const scheduled = await call(a.chatUrl, 'POST', `/api/v1/rooms/${roomId}/messages/scheduled`, { token: bob.token, body: { text: 'on time', sendAt: sendAt.toISOString() } });
+    const scheduled = await call(a.chatUrl, 'POST', `/api/v1/rooms/${roomId}/messages/scheduled`, {
+      token: bob.token,
+      body: { text: 'on time', sendAt: sendAt.toISOString() },
+    });
     expect(scheduled.status).toBe(201);
 
     const event = await aliceOnB.waitFor((e) => isMessageIn(roomId)(e), 30_000);
     expect(Date.now()).toBeGreaterThanOrEqual(sendAt.getTime());
     const { rows } = await a.db.query<{ text: string }>('select text from messages where id = $1', [event.payload.messageId]);
     expect(rows[0]?.text).toBe('on time');
-    await eventually(async () => (await count(a.db, "select count(*) as n from scheduled_messages where id = $1 and status = 'SENT'", [scheduled.body.data.id])) === 1 || undefined, 10_000);
+    await eventually(
+      async () =>
+        (await count(a.db, "select count(*) as n from scheduled_messages where id = $1 and status = 'SENT'", [scheduled.body.data.id])) ===
+          1 || undefined,
+      10_000,
+    );
   } finally {
     await aliceOnB.close();
   }
@@ -79,16 +92,25 @@ test('the built platform given only REDIS_CLUSTER_NODES joins the cluster: its s
   const dataDir = await mkdtemp(join(tmpdir(), 'cluster-child-'));
   const seeds = infra.redisUrl.replace('redis+cluster://', '');
   // No workers: its sends ask the other nodes' workers for a drain through the outbox queue on the cluster.
-  const child = await startChildPlatform({ dataDir, env: { DATABASE_URL: infra.databaseUrl, REDIS_CLUSTER_NODES: seeds, SERVICES: 'chat', LOG_LEVEL: 'info' } });
+  const child = await startChildPlatform({
+    dataDir,
+    env: { DATABASE_URL: infra.databaseUrl, REDIS_CLUSTER_NODES: seeds, SERVICES: 'chat', LOG_LEVEL: 'info' },
+  });
   const tenant = await a.tenant();
   const [alice, bob] = [await tenant.account(), await tenant.account()];
   const aliceOnB = await Probe.open(wsUrl(b), alice.token);
   try {
     expect((await fetch(`${child.chatUrl}/readyz`)).status).toBe(200);
     await aliceOnB.subscribeEvents();
-    const room = await call(child.chatUrl, 'POST', '/api/v1/rooms', { token: bob.token, body: { type: 'GROUP', name: 'Seeds', memberIds: [alice.id] } });
+    const room = await call(child.chatUrl, 'POST', '/api/v1/rooms', {
+      token: bob.token,
+      body: { type: 'GROUP', name: 'Seeds', memberIds: [alice.id] },
+    });
     expect(room.status).toBe(201);
-    const sent = await call(child.chatUrl, 'POST', `/api/v1/rooms/${room.body.data.id}/messages`, { token: bob.token, body: { text: 'from the seeds' } });
+    const sent = await call(child.chatUrl, 'POST', `/api/v1/rooms/${room.body.data.id}/messages`, {
+      token: bob.token,
+      body: { text: 'from the seeds' },
+    });
     expect(sent.status).toBe(201);
     await aliceOnB.waitFor((e) => e.topic === 'message.created' && e.payload.messageId === sent.body.data.id, 15_000);
   } finally {

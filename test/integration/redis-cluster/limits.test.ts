@@ -39,10 +39,14 @@ beforeEach(() => clock.set(start));
 test('the send allowance is shared by both nodes: the fourth send in a minute is 429 on either, and nothing is stored', async () => {
   const tenant = await a.tenant();
   const [alice, bob] = [await tenant.account(), await tenant.account()];
-  const room = await call(a.chatUrl, 'POST', '/api/v1/rooms', { token: alice.token, body: { type: 'GROUP', name: 'Busy', memberIds: [bob.id] } });
+  const room = await call(a.chatUrl, 'POST', '/api/v1/rooms', {
+    token: alice.token,
+    body: { type: 'GROUP', name: 'Busy', memberIds: [bob.id] },
+  });
   expectOk(room, 201);
   const roomId = room.body.data.id as string;
-  const send = (node: TestPlatform, text: string) => call(node.chatUrl, 'POST', `/api/v1/rooms/${roomId}/messages`, { token: alice.token, body: { text } });
+  const send = (node: TestPlatform, text: string) =>
+    call(node.chatUrl, 'POST', `/api/v1/rooms/${roomId}/messages`, { token: alice.token, body: { text } });
 
   expectOk(await send(a, 'one'), 201);
   expectOk(await send(b, 'two'), 201);
@@ -72,7 +76,9 @@ test('the partner gate counts per IP over both nodes; the sixth request of the m
   expect(refused.headers.get('retry-after')).toBe('40');
   // The minute's and the day's counters of the caller's IP share its hash tag, so one script call counts both.
   const counters = await infra.keys('partner:rate:*');
-  expect(counters.map((k) => k.replace(/:\d+:/, ':<window>:'))).toEqual(expect.arrayContaining(['partner:rate:d:<window>:{127.0.0.1}', 'partner:rate:m:<window>:{127.0.0.1}']));
+  expect(counters.map((k) => k.replace(/:\d+:/, ':<window>:'))).toEqual(
+    expect.arrayContaining(['partner:rate:d:<window>:{127.0.0.1}', 'partner:rate:m:<window>:{127.0.0.1}']),
+  );
 
   clock.set(new Date(start.getTime() + 60_000));
   expect((await me(a)).status).toBe(200);

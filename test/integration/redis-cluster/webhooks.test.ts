@@ -30,17 +30,25 @@ test('an event is delivered signed, and a 503 is retried until the receiver take
     failures--;
     return { status: 503, body: 'busy' };
   });
-  const created = await svc(platform, key, 'POST', '/api/v1/webhooks', { name: 'cluster', url: `${rig.receiver.origin}/cluster`, events: ['lead.created'] });
+  const created = await svc(platform, key, 'POST', '/api/v1/webhooks', {
+    name: 'cluster',
+    url: `${rig.receiver.origin}/cluster`,
+    events: ['lead.created'],
+  });
   expect(created.status).toBe(201);
   const envelope = await emitEvent(platform.db, { workspaceId: ws.id, event: 'lead.created' });
 
-  const row = await eventually(async () => {
-    const { rows } = await platform.db.query<{ status: string; attempt_count: number }>(
-      "select status, attempt_count from webhook_deliveries where webhook_id = $1 and kind <> 'ping'",
-      [created.body.id],
-    );
-    return rows[0]?.status === 'succeeded' ? rows[0] : undefined;
-  }, 30_000, 'a succeeded delivery');
+  const row = await eventually(
+    async () => {
+      const { rows } = await platform.db.query<{ status: string; attempt_count: number }>(
+        "select status, attempt_count from webhook_deliveries where webhook_id = $1 and kind <> 'ping'",
+        [created.body.id],
+      );
+      return rows[0]?.status === 'succeeded' ? rows[0] : undefined;
+    },
+    30_000,
+    'a succeeded delivery',
+  );
   expect(row.attempt_count).toBe(2);
   const requests = requestsOf(rig.receiver, envelope.id);
   expect(requests.map((r) => r.headers['x-svc-attempt'])).toEqual(['1', '2']);

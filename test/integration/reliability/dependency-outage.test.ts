@@ -126,69 +126,88 @@ function load(workers: number) {
 
 /** Every answer is a success or a 503 service_unavailable in the chat envelope; nothing hung, nothing else. */
 function expectOnlySuccessOr503(outcomes: Outcome[]) {
-  const wrong = outcomes.filter((o) => !(o.envelope && (o.status === 200 || o.status === 201 || (o.status === 503 && o.code === 'service_unavailable'))));
+  const wrong = outcomes.filter(
+    (o) => !(o.envelope && (o.status === 200 || o.status === 201 || (o.status === 503 && o.code === 'service_unavailable'))),
+  );
   expect(wrong).toEqual([]);
 }
 
-test('PostgreSQL stopped and started under load: 503 while gone, recovery without restart', async () => {
-  const traffic = load(6);
-  await eventually(async () => traffic.outcomes.filter((o) => o.status === 201).length >= 20, 30_000);
-  await database.stop();
+test(
+  'PostgreSQL stopped and started under load: 503 while gone, recovery without restart',
+  async () => {
+    const traffic = load(6);
+    await eventually(async () => traffic.outcomes.filter((o) => o.status === 201).length >= 20, 30_000);
+    await database.stop();
 
-  const down = await eventually(async () => {
-    const r = await readyz();
-    return r.status === 503 ? r : undefined;
-  }, 30_000);
-  expect(down.body.checks).toEqual({ database: 'fail', redis: 'ok' });
-  const during = await send(-1);
-  expect(during).toMatchObject({ status: 503, code: 'service_unavailable', envelope: true });
-  await eventually(async () => traffic.outcomes.filter((o) => o.status === 503).length >= 20, 30_000);
-  // The partner and workspace listeners answer 503 in their own envelopes.
-  const partner = await fetch(`http://127.0.0.1:${partnerPort}/api/v1/workspaces`, { headers: { authorization: `Bearer ${alice.token}` } });
-  expect(partner.status).toBe(503);
-  expect(await partner.json()).toMatchObject({ error: { code: 'service_unavailable' }, request_id: expect.any(String) });
-  const workspace = await fetch(`http://127.0.0.1:${workspacePort}/api/v1/workspaces/${roomId}/svc-keys`, { headers: { authorization: `Bearer ${alice.token}` } });
-  expect(workspace.status).toBe(503);
-  expect(await workspace.json()).toEqual({ error: 'service_unavailable', message: expect.any(String) });
-  expect(workspace.headers.get('retry-after')).toBe('2');
+    const down = await eventually(async () => {
+      const r = await readyz();
+      return r.status === 503 ? r : undefined;
+    }, 30_000);
+    expect(down.body.checks).toEqual({ database: 'fail', redis: 'ok' });
+    const during = await send(-1);
+    expect(during).toMatchObject({ status: 503, code: 'service_unavailable', envelope: true });
+    await eventually(async () => traffic.outcomes.filter((o) => o.status === 503).length >= 20, 30_000);
+    // The partner and workspace listeners answer 503 in their own envelopes.
+    const partner = await fetch(`http://127.0.0.1:${partnerPort}/api/v1/workspaces`, {
+      headers: { authorization: `Bearer ${alice.token}` },
+    });
+    expect(partner.status).toBe(503);
+    expect(await partner.json()).toMatchObject({ error: { code: 'service_unavailable' }, request_id: expect.any(String) });
+    const workspace = await fetch(`http://127.0.0.1:${workspacePort}/api/v1/workspaces/${roomId}/svc-keys`, {
+      headers: { authorization: `Bearer ${alice.token}` },
+    });
+    expect(workspace.status).toBe(503);
+    expect(await workspace.json()).toEqual({ error: 'service_unavailable', message: expect.any(String) });
+    expect(workspace.headers.get('retry-after')).toBe('2');
 
-  database = await startEmbeddedPostgres(dir, undefined, { port: dbPort });
-  await eventually(async () => (await readyz()).status === 200, 60_000, 100);
-  const mark = traffic.outcomes.length;
-  await eventually(async () => traffic.outcomes.slice(mark).filter((o) => o.status === 201).length >= 20, 60_000);
-  expectOnlySuccessOr503(await traffic.stop());
-  expect(platform.proc.exitCode).toBeNull();
-}, long);
+    database = await startEmbeddedPostgres(dir, undefined, { port: dbPort });
+    await eventually(async () => (await readyz()).status === 200, 60_000, 100);
+    const mark = traffic.outcomes.length;
+    await eventually(async () => traffic.outcomes.slice(mark).filter((o) => o.status === 201).length >= 20, 60_000);
+    expectOnlySuccessOr503(await traffic.stop());
+    expect(platform.proc.exitCode).toBeNull();
+  },
+  long,
+);
 
-test('Redis stopped and started under load: 503 for sends (rate limit), reads go on, events published after', async () => {
-  const traffic = load(6);
-  await eventually(async () => traffic.outcomes.filter((o) => o.status === 201).length >= 20, 30_000);
-  await redis.stop();
+test(
+  'Redis stopped and started under load: 503 for sends (rate limit), reads go on, events published after',
+  async () => {
+    const traffic = load(6);
+    await eventually(async () => traffic.outcomes.filter((o) => o.status === 201).length >= 20, 30_000);
+    await redis.stop();
 
-  const down = await eventually(async () => {
-    const r = await readyz();
-    return r.status === 503 ? r : undefined;
-  }, 30_000);
-  expect(down.body.checks).toEqual({ database: 'ok', redis: 'fail' });
-  // A send needs its rate counter in Redis: refused, nothing stored. A read needs only PostgreSQL.
-  const before = Number((await db.query('select count(*) as n from messages where room_id = $1', [roomId])).rows[0].n);
-  expect(await send(-2)).toMatchObject({ status: 503, code: 'service_unavailable', envelope: true });
-  expect(await history()).toMatchObject({ status: 200, envelope: true });
-  await eventually(async () => traffic.outcomes.filter((o) => o.status === 503).length >= 20, 30_000);
-  const stored = Number((await db.query("select count(*) as n from messages where room_id = $1 and text = 'load -2'", [roomId])).rows[0].n);
-  expect(stored).toBe(0);
-  expect(before).toBeGreaterThan(0);
+    const down = await eventually(async () => {
+      const r = await readyz();
+      return r.status === 503 ? r : undefined;
+    }, 30_000);
+    expect(down.body.checks).toEqual({ database: 'ok', redis: 'fail' });
+    // A send needs its rate counter in Redis: refused, nothing stored. A read needs only PostgreSQL.
+    const before = Number((await db.query('select count(*) as n from messages where room_id = $1', [roomId])).rows[0].n);
+    expect(await send(-2)).toMatchObject({ status: 503, code: 'service_unavailable', envelope: true });
+    expect(await history()).toMatchObject({ status: 200, envelope: true });
+    await eventually(async () => traffic.outcomes.filter((o) => o.status === 503).length >= 20, 30_000);
+    const stored = Number(
+      (await db.query("select count(*) as n from messages where room_id = $1 and text = 'load -2'", [roomId])).rows[0].n,
+    );
+    expect(stored).toBe(0);
+    expect(before).toBeGreaterThan(0);
 
-  redis = await startLocalRedis(dir, { port: redisPort });
-  await eventually(async () => (await readyz()).status === 200, 60_000, 100);
-  const mark = traffic.outcomes.length;
-  await eventually(async () => traffic.outcomes.slice(mark).filter((o) => o.status === 201).length >= 20, 60_000);
-  expectOnlySuccessOr503(await traffic.stop());
-  expect(platform.proc.exitCode).toBeNull();
-  // Every event committed while Redis was away is published once it is back.
-  await eventually(
-    async () => Number((await db.query("select count(*) as n from outbox where published_at is null and payload->>'roomId' = $1", [roomId])).rows[0].n) === 0,
-    30_000,
-    200,
-  );
-}, long);
+    redis = await startLocalRedis(dir, { port: redisPort });
+    await eventually(async () => (await readyz()).status === 200, 60_000, 100);
+    const mark = traffic.outcomes.length;
+    await eventually(async () => traffic.outcomes.slice(mark).filter((o) => o.status === 201).length >= 20, 60_000);
+    expectOnlySuccessOr503(await traffic.stop());
+    expect(platform.proc.exitCode).toBeNull();
+    // Every event committed while Redis was away is published once it is back.
+    await eventually(
+      async () =>
+        Number(
+          (await db.query("select count(*) as n from outbox where published_at is null and payload->>'roomId' = $1", [roomId])).rows[0].n,
+        ) === 0,
+      30_000,
+      200,
+    );
+  },
+  long,
+);

@@ -32,7 +32,10 @@ afterAll(async () => {
 const patientWaits = { DATABASE_LOCK_TIMEOUT_MS: '60000', DATABASE_STATEMENT_TIMEOUT_MS: '60000' };
 
 async function start(env: Record<string, string> = {}) {
-  const child = await startChildPlatform({ dataDir, env: { DATABASE_URL: infra.databaseUrl, REDIS_URL: infra.redisUrl, ...patientWaits, ...env } });
+  const child = await startChildPlatform({
+    dataDir,
+    env: { DATABASE_URL: infra.databaseUrl, REDIS_URL: infra.redisUrl, ...patientWaits, ...env },
+  });
   children.push(child);
   db ??= new pg.Pool({ connectionString: infra.databaseUrl, max: 3 });
   const alice = await (await tenantFactory(db, 'chat')()).account();
@@ -58,11 +61,16 @@ async function lockRoom(roomId: string) {
   };
 }
 
-const waitingOnLocks = () => count(db, "select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()");
+const waitingOnLocks = () =>
+  count(db, "select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()");
 
 function sendAll(url: string, who: TestAccount, roomId: string, n: number) {
   return Array.from({ length: n }, (_, i) =>
-    call(url, 'POST', `/api/v1/rooms/${roomId}/messages`, { token: who.token, body: { text: `in flight ${i}` }, headers: { 'idempotency-key': `drain-${i}` } }),
+    call(url, 'POST', `/api/v1/rooms/${roomId}/messages`, {
+      token: who.token,
+      body: { text: `in flight ${i}` },
+      headers: { 'idempotency-key': `drain-${i}` },
+    }),
   );
 }
 
@@ -86,45 +94,63 @@ async function until(check: () => Promise<boolean>, ms = 30_000) {
   }
 }
 
-test('SIGTERM: in-flight sends complete, their events are published, new connections are refused, exit 0', async () => {
-  const { child, alice, roomId } = await start();
-  const lock = await lockRoom(roomId);
-  const inFlight = sendAll(child.chatUrl, alice, roomId, 10);
-  await until(async () => (await waitingOnLocks()) >= 10);
+test(
+  'SIGTERM: in-flight sends complete, their events are published, new connections are refused, exit 0',
+  async () => {
+    const { child, alice, roomId } = await start();
+    const lock = await lockRoom(roomId);
+    const inFlight = sendAll(child.chatUrl, alice, roomId, 10);
+    await until(async () => (await waitingOnLocks()) >= 10);
 
-  child.proc.kill('SIGTERM');
-  await until(() => connectionRefused(child.chatUrl));
-  // Still draining: the sends wait on the lock and the process waits for them.
-  expect(child.proc.exitCode).toBeNull();
-  await lock.release();
+    child.proc.kill('SIGTERM');
+    await until(() => connectionRefused(child.chatUrl));
+    // Still draining: the sends wait on the lock and the process waits for them.
+    expect(child.proc.exitCode).toBeNull();
+    await lock.release();
 
-  const answers = await Promise.all(inFlight);
-  expect(answers.map((a) => a.status)).toEqual(Array(10).fill(201));
-  expect(await child.exited).toEqual({ code: 0, signal: null });
-  expect(await count(db, 'select count(*) as n from messages where room_id = $1', [roomId])).toBe(10);
-  // The relay published every event before the process ended (no other process runs on this database).
-  expect(await count(db, "select count(*) as n from outbox where payload->>'roomId' = $1 and topic = 'message.created' and published_at is not null", [roomId])).toBe(10);
-  expect(child.output()).toContain('"shutting down"');
-}, long);
+    const answers = await Promise.all(inFlight);
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(201));
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+    expect(await count(db, 'select count(*) as n from messages where room_id = $1', [roomId])).toBe(10);
+    // The relay published every event before the process ended (no other process runs on this database).
+    expect(
+      await count(
+        db,
+        "select count(*) as n from outbox where payload->>'roomId' = $1 and topic = 'message.created' and published_at is not null",
+        [roomId],
+      ),
+    ).toBe(10);
+    expect(child.output()).toContain('"shutting down"');
+  },
+  long,
+);
 
-test('a drain that cannot finish ends at SHUTDOWN_TIMEOUT_MS with status 1 and says so', async () => {
-  const { child, alice, roomId } = await start({ SHUTDOWN_TIMEOUT_MS: '2000' });
-  const lock = await lockRoom(roomId);
-  const inFlight = sendAll(child.chatUrl, alice, roomId, 2);
-  await until(async () => (await waitingOnLocks()) >= 2);
-  child.proc.kill('SIGTERM');
-  expect(await child.exited).toEqual({ code: 1, signal: null });
-  expect(child.output()).toContain('shutdown did not finish within SHUTDOWN_TIMEOUT_MS');
-  await Promise.allSettled(inFlight);
-  await lock.abandon();
-}, long);
+test(
+  'a drain that cannot finish ends at SHUTDOWN_TIMEOUT_MS with status 1 and says so',
+  async () => {
+    const { child, alice, roomId } = await start({ SHUTDOWN_TIMEOUT_MS: '2000' });
+    const lock = await lockRoom(roomId);
+    const inFlight = sendAll(child.chatUrl, alice, roomId, 2);
+    await until(async () => (await waitingOnLocks()) >= 2);
+    child.proc.kill('SIGTERM');
+    expect(await child.exited).toEqual({ code: 1, signal: null });
+    expect(child.output()).toContain('shutdown did not finish within SHUTDOWN_TIMEOUT_MS');
+    await Promise.allSettled(inFlight);
+    await lock.abandon();
+  },
+  long,
+);
 
-test('drain hooks run first, while the listeners still serve', async () => {
-  const platform = await startTestPlatform({ services: ['chat'] });
-  const seen: number[] = [];
-  platform.onDrain(async () => {
-    seen.push((await fetch(`${platform.chatUrl}/healthz`)).status);
-  });
-  await platform.stop();
-  expect(seen).toEqual([200]);
-}, long);
+test(
+  'drain hooks run first, while the listeners still serve',
+  async () => {
+    const platform = await startTestPlatform({ services: ['chat'] });
+    const seen: number[] = [];
+    platform.onDrain(async () => {
+      seen.push((await fetch(`${platform.chatUrl}/healthz`)).status);
+    });
+    await platform.stop();
+    expect(seen).toEqual([200]);
+  },
+  long,
+);

@@ -20,7 +20,12 @@ import { newId } from '../../../src/platform/ids.js';
 const long = 240_000;
 // The configured waits (short, so the freezes can be short) and the bound they give: connection wait plus statement
 // time-out plus the client's second of grace. Slack covers a busy test machine.
-const waits = { DATABASE_STATEMENT_TIMEOUT_MS: '1000', DATABASE_LOCK_TIMEOUT_MS: '500', DATABASE_CONNECT_TIMEOUT_MS: '1500', REDIS_COMMAND_TIMEOUT_MS: '1000' };
+const waits = {
+  DATABASE_STATEMENT_TIMEOUT_MS: '1000',
+  DATABASE_LOCK_TIMEOUT_MS: '500',
+  DATABASE_CONNECT_TIMEOUT_MS: '1500',
+  REDIS_COMMAND_TIMEOUT_MS: '1000',
+};
 const boundMs = 1_500 + 1_000 + 1_000;
 // The freeze outlasts bound and slack: an answer within them came while the server was still frozen.
 const slackMs = 3_000;
@@ -62,14 +67,18 @@ beforeAll(async () => {
   db.on('error', () => undefined);
   alice = await (await tenantFactory(db, 'chat')()).account();
   // The waits are short: on a busy machine the first requests of a cold process may run into them, so retry.
-  roomId = await eventually(async () => {
-    const res = await coldFetch(`${platform.chatUrl}/api/v1/rooms`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'GROUP', name: 'Frozen' }),
-    });
-    return res?.status === 201 ? ((await res.json()) as { data: { id: string } }).data.id : undefined;
-  }, 60_000, 200);
+  roomId = await eventually(
+    async () => {
+      const res = await coldFetch(`${platform.chatUrl}/api/v1/rooms`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'GROUP', name: 'Frozen' }),
+      });
+      return res?.status === 201 ? ((await res.json()) as { data: { id: string } }).data.id : undefined;
+    },
+    60_000,
+    200,
+  );
   // Workspace fixtures need only the database and a tenant factory.
   const fixtures = { db, tenant: tenantFactory(db, 'chat') } as unknown as TestPlatform;
   svcKey = (await (await svcWorkspace(fixtures)).key(['webhook.webhooks.read'])).key;
@@ -102,14 +111,18 @@ async function createBot(): Promise<string> {
   const token = await admin.sign({ pa: true }, { subject: adminId });
   const tenant = await tenantFactory(db, 'chat')();
   const username = `bot_${newId().replace(/-/g, '').slice(-12)}`;
-  return eventually(async () => {
-    const res = await coldFetch(`${platform.chatUrl}/api/v1/bots`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ username, displayName: 'Frozen bot', moduleCode: tenant.moduleCode, customerAccountId: tenant.customer }),
-    });
-    return res?.status === 200 ? ((await res.json()) as { data: { token: string } }).data.token : undefined;
-  }, 60_000, 200);
+  return eventually(
+    async () => {
+      const res = await coldFetch(`${platform.chatUrl}/api/v1/bots`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ username, displayName: 'Frozen bot', moduleCode: tenant.moduleCode, customerAccountId: tenant.customer }),
+      });
+      return res?.status === 200 ? ((await res.json()) as { data: { token: string } }).data.token : undefined;
+    },
+    60_000,
+    200,
+  );
 }
 
 afterAll(async () => {
@@ -181,7 +194,8 @@ async function timed(url: string, init: RequestInit = {}): Promise<Timed> {
 }
 
 const bearer = () => ({ authorization: `Bearer ${alice.token}`, 'content-type': 'application/json' });
-const chatSend = (text: string) => timed(`${platform.chatUrl}/api/v1/rooms/${roomId}/messages`, { method: 'POST', headers: bearer(), body: JSON.stringify({ text }) });
+const chatSend = (text: string) =>
+  timed(`${platform.chatUrl}/api/v1/rooms/${roomId}/messages`, { method: 'POST', headers: bearer(), body: JSON.stringify({ text }) });
 const chatHistory = () => timed(`${platform.chatUrl}/api/v1/rooms/${roomId}/messages?limit=5`, { headers: bearer() });
 const partnerRead = () => timed(`http://127.0.0.1:${partnerPort}/api/v1/workspaces`, { headers: bearer() });
 // An svc_ key request: its per-workspace rate counter is in Redis, its key and data in PostgreSQL.
@@ -204,51 +218,63 @@ function expectWithinBound(...results: Timed[]) {
   for (const r of results) expect(r.ms).toBeLessThan(boundMs + slackMs);
 }
 
-test('Redis frozen: sends, partner and workspace requests answer 503 within the bound; all is well after the thaw', async () => {
-  await eventually(async () => (await chatSend('before')).status === 201 && (await workspaceRead()).status === 200, 30_000, 200);
-  const during = await frozenFor([redis.pid!], async () => Promise.all([chatSend('frozen'), partnerRead(), workspaceRead()]));
-  const [send, partner, workspace] = during;
-  expectChat503(send!);
-  expectPartner503(partner!);
-  expectWorkspace503(workspace!);
-  expectWithinBound(...during);
-  // Nothing was stored for the refused send; the next one goes through.
-  await eventually(async () => (await chatSend('after')).status === 201, 30_000, 200);
-  const stored = await db.query("select text from messages where room_id = $1 and text in ('frozen', 'after')", [roomId]);
-  expect(stored.rows.map((r) => r.text)).toEqual(['after']);
-}, long);
+test(
+  'Redis frozen: sends, partner and workspace requests answer 503 within the bound; all is well after the thaw',
+  async () => {
+    await eventually(async () => (await chatSend('before')).status === 201 && (await workspaceRead()).status === 200, 30_000, 200);
+    const during = await frozenFor([redis.pid!], async () => Promise.all([chatSend('frozen'), partnerRead(), workspaceRead()]));
+    const [send, partner, workspace] = during;
+    expectChat503(send!);
+    expectPartner503(partner!);
+    expectWorkspace503(workspace!);
+    expectWithinBound(...during);
+    // Nothing was stored for the refused send; the next one goes through.
+    await eventually(async () => (await chatSend('after')).status === 201, 30_000, 200);
+    const stored = await db.query("select text from messages where room_id = $1 and text in ('frozen', 'after')", [roomId]);
+    expect(stored.rows.map((r) => r.text)).toEqual(['after']);
+  },
+  long,
+);
 
-test('PostgreSQL frozen: chat reads and sends, partner and workspace requests answer 503 within the bound; all is well after the thaw', async () => {
-  await eventually(async () => (await chatHistory()).status === 200 && (await botGetMe()).status === 200, 30_000, 200);
-  const during = await frozenFor(postgresProcesses(), async () => {
-    // The first wave finds pooled connections (their statements time out), the second a pool being refilled.
-    const first = await Promise.all([chatHistory(), chatSend('frozen db'), partnerRead(), workspaceRead()]);
-    const second = await Promise.all([chatHistory(), workspaceRead(), botGetMe()]);
-    return [...first, ...second];
-  });
-  expectChat503(during[0]!);
-  expectChat503(during[1]!);
-  expectPartner503(during[2]!);
-  expectWorkspace503(during[3]!);
-  expectChat503(during[4]!);
-  expectWorkspace503(during[5]!);
-  expectBot503(during[6]!);
-  expectWithinBound(...during);
-  await eventually(async () => (await chatHistory()).status === 200 && (await chatSend('thawed')).status === 201, 30_000, 200);
-}, long);
+test(
+  'PostgreSQL frozen: chat reads and sends, partner and workspace requests answer 503 within the bound; all is well after the thaw',
+  async () => {
+    await eventually(async () => (await chatHistory()).status === 200 && (await botGetMe()).status === 200, 30_000, 200);
+    const during = await frozenFor(postgresProcesses(), async () => {
+      // The first wave finds pooled connections (their statements time out), the second a pool being refilled.
+      const first = await Promise.all([chatHistory(), chatSend('frozen db'), partnerRead(), workspaceRead()]);
+      const second = await Promise.all([chatHistory(), workspaceRead(), botGetMe()]);
+      return [...first, ...second];
+    });
+    expectChat503(during[0]!);
+    expectChat503(during[1]!);
+    expectPartner503(during[2]!);
+    expectWorkspace503(during[3]!);
+    expectChat503(during[4]!);
+    expectWorkspace503(during[5]!);
+    expectBot503(during[6]!);
+    expectWithinBound(...during);
+    await eventually(async () => (await chatHistory()).status === 200 && (await chatSend('thawed')).status === 201, 30_000, 200);
+  },
+  long,
+);
 
-test('after Redis crashed and came back, SIGTERM drains and exits 0 without an unhandled Redis error', async () => {
-  process.kill(redis.pid!, 'SIGKILL');
-  await eventually(async () => (await fetch(`${platform.chatUrl}/readyz`)).status === 503, 30_000, 100);
-  await new Promise((r) => setTimeout(r, 1_500));
-  redis = await startLocalRedis(dir, { port: redisPort });
-  await eventually(async () => (await fetch(`${platform.chatUrl}/readyz`)).status === 200, 30_000, 100);
-  await eventually(async () => (await chatSend('back')).status === 201, 30_000, 200);
+test(
+  'after Redis crashed and came back, SIGTERM drains and exits 0 without an unhandled Redis error',
+  async () => {
+    process.kill(redis.pid!, 'SIGKILL');
+    await eventually(async () => (await fetch(`${platform.chatUrl}/readyz`)).status === 503, 30_000, 100);
+    await new Promise((r) => setTimeout(r, 1_500));
+    redis = await startLocalRedis(dir, { port: redisPort });
+    await eventually(async () => (await fetch(`${platform.chatUrl}/readyz`)).status === 200, 30_000, 100);
+    await eventually(async () => (await chatSend('back')).status === 201, 30_000, 200);
 
-  const started = performance.now();
-  platform.proc.kill('SIGTERM');
-  const exit = await platform.exited;
-  expect(exit).toEqual({ code: 0, signal: null });
-  expect(performance.now() - started).toBeLessThan(10_000);
-  expect(platform.output()).not.toContain('Unhandled error event');
-}, long);
+    const started = performance.now();
+    platform.proc.kill('SIGTERM');
+    const exit = await platform.exited;
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(platform.output()).not.toContain('Unhandled error event');
+  },
+  long,
+);

@@ -25,8 +25,16 @@ test('a chat verify key removed and refreshed through node A: node B refuses tok
   const alice = await tenant.account();
   // Node B has verified alice's token (and cached the key and the verified token).
   for (let i = 0; i < 3; i++) expect((await call(nodeB.chatUrl, 'GET', '/api/v1/rooms', { token: alice.token })).status).toBe(200);
-  await nodeA.db.query('delete from customer_keys where module_code = $1 and customer_account_id = $2', [tenant.moduleCode, tenant.customer]);
-  const refresh = await call(nodeA.chatUrl, 'POST', `/api/v1/admin/modules/${tenant.moduleCode}/customers/${tenant.customer}/keys/refresh`, { token: admin });
+  await nodeA.db.query('delete from customer_keys where module_code = $1 and customer_account_id = $2', [
+    tenant.moduleCode,
+    tenant.customer,
+  ]);
+  const refresh = await call(
+    nodeA.chatUrl,
+    'POST',
+    `/api/v1/admin/modules/${tenant.moduleCode}/customers/${tenant.customer}/keys/refresh`,
+    { token: admin },
+  );
   expect(refresh.status).toBe(200);
   const next = await call(nodeB.chatUrl, 'GET', '/api/v1/rooms', { token: alice.token });
   expect(next.status).toBe(401);
@@ -50,6 +58,8 @@ test('an account deactivated through node A is refused by node B on its chat, pa
     expect({ status: refused.status, body: refused.body }).toMatchObject({ status: 403 });
   }
   // Reactivated through node B: node A lets it in again at once.
-  expect((await call(nodeB.chatUrl, 'PATCH', `/api/v1/accounts/${owner.id}/status`, { token: admin, body: { status: 'ACTIVE' } })).status).toBe(200);
+  expect(
+    (await call(nodeB.chatUrl, 'PATCH', `/api/v1/accounts/${owner.id}/status`, { token: admin, body: { status: 'ACTIVE' } })).status,
+  ).toBe(200);
   expect((await call(nodeA.partnerUrl, 'GET', `/api/v1/workspaces/${ws.id}/members`, { token: owner.token })).status).toBe(200);
 });

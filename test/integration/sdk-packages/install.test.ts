@@ -55,7 +55,11 @@ beforeAll(async () => {
   const pack = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', app, ...workspaces], { cwd: root });
   packed = JSON.parse(pack.stdout) as PackResult[];
   await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'sdk-integrator', private: true, type: 'module' }));
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...packed.map((p) => `./${p.filename}`)], { cwd: app });
+  await run(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...packed.map((p) => `./${p.filename}`)],
+    { cwd: app },
+  );
 });
 afterAll(async () => {
   await platform?.stop();
@@ -78,7 +82,11 @@ test('each tarball carries its built dist/ and installs outside the repository',
     expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'README.md', 'package.json']));
   }
   // Each SDK resolves the core installed from its tarball, not a copy of its own.
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', "console.log(import.meta.resolve('@chat-platform/sdk-core'))"], { cwd: app });
+  const { stdout } = await run(
+    process.execPath,
+    ['--input-type=module', '-e', "console.log(import.meta.resolve('@chat-platform/sdk-core'))"],
+    { cwd: app },
+  );
   expect(stdout.trim()).toBe(`file://${join(app, 'node_modules/@chat-platform/sdk-core/dist/index.js')}`);
 });
 

@@ -56,7 +56,10 @@ class WorkerProcess {
     if (!this.child || this.child.exitCode !== null) return;
     this.child.kill('SIGTERM');
     let timer: NodeJS.Timeout | undefined;
-    const stopped = await Promise.race([this.exited!.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 15_000)))]);
+    const stopped = await Promise.race([
+      this.exited!.then(() => true),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 15_000))),
+    ]);
     clearTimeout(timer);
     if (!stopped) await this.kill();
     running.delete(this);
@@ -110,7 +113,10 @@ async function scheduleWave(tag: string, n: number, r: number, minLeadMs: number
   // The pace of the first requests overstates the rest's (warm-up); the lead is capped at a minute.
   const due = new Date(Date.now() + Math.min(60_000, Math.max(minLeadMs, 1.4 * perItem * (n + r - trial) + 2_000)));
   await inChunks(first, 25, async ({ id, sender }) => {
-    const res = await call(api.chatUrl, 'PATCH', `/api/v1/messages/scheduled/${id}`, { token: sender.token, body: { sendAt: due.toISOString() } });
+    const res = await call(api.chatUrl, 'PATCH', `/api/v1/messages/scheduled/${id}`, {
+      token: sender.token,
+      body: { sendAt: due.toISOString() },
+    });
     if (res.status !== 200) throw new Error(`move: ${res.status} ${JSON.stringify(res.body)}`);
   });
   await inChunks([...Array(n - trial).keys()], 25, (i) => schedule(trial + i, due));
@@ -133,10 +139,19 @@ async function expectExactlyOnce(tag: string, n: number, r: number, due: Date): 
     100,
   );
   expect(await count(api.db, "select count(*) as n from scheduled_messages where text like $1 and status = 'SENT'", [`${tag} %`])).toBe(n);
-  expect(await count(api.db, 'select count(*) as n from messages where text like $1 and text <> $2', [`${tag} %`, `${tag} reminder`])).toBe(n);
-  expect(await count(api.db, 'select count(distinct text) as n from messages where text like $1 and text <> $2', [`${tag} %`, `${tag} reminder`])).toBe(n);
+  expect(await count(api.db, 'select count(*) as n from messages where text like $1 and text <> $2', [`${tag} %`, `${tag} reminder`])).toBe(
+    n,
+  );
+  expect(
+    await count(api.db, 'select count(distinct text) as n from messages where text like $1 and text <> $2', [
+      `${tag} %`,
+      `${tag} reminder`,
+    ]),
+  ).toBe(n);
   expect(await count(api.db, 'select count(*) as n from messages where text = $1', [`${tag} reminder`])).toBe(r);
-  expect(await count(api.db, "select count(*) as n from reminders where text = $1 and status = 'DONE' and fire_count = 1", [`${tag} reminder`])).toBe(r);
+  expect(
+    await count(api.db, "select count(*) as n from reminders where text = $1 and status = 'DONE' and fire_count = 1", [`${tag} reminder`]),
+  ).toBe(r);
   // Every room's sequence is gapless: a killed batch gave back nothing it had taken.
   const gaps = await count(
     api.db,
@@ -156,35 +171,47 @@ async function withWorkers(body: () => Promise<void>): Promise<void> {
   }
 }
 
-test('two worker processes: each scheduled message and reminder occurrence produces exactly one message', () =>
-  withWorkers(async () => {
-    const [a, b] = [new WorkerProcess(), new WorkerProcess()];
-    await Promise.all([a.start(), b.start()]);
-    const due = await scheduleWave('pair', 400, 40, 3_000);
-    await expectExactlyOnce('pair', 400, 40, due);
-  }), 180_000);
+test(
+  'two worker processes: each scheduled message and reminder occurrence produces exactly one message',
+  () =>
+    withWorkers(async () => {
+      const [a, b] = [new WorkerProcess(), new WorkerProcess()];
+      await Promise.all([a.start(), b.start()]);
+      const due = await scheduleWave('pair', 400, 40, 3_000);
+      await expectExactlyOnce('pair', 400, 40, due);
+    }),
+  180_000,
+);
 
-test('the only worker killed between schedule and fire time, then restarted: everything fires once', () =>
-  withWorkers(async () => {
-    const worker = new WorkerProcess();
-    await worker.start();
-    const due = await scheduleWave('restart', 150, 20, 3_000);
-    await worker.kill();
-    // Due while no worker runs: nothing may be sent.
-    await new Promise((r) => setTimeout(r, Math.max(0, due.getTime() - Date.now()) + 1000));
-    expect(await count(api.db, "select count(*) as n from messages where text like 'restart %'")).toBe(0);
-    await worker.start();
-    await expectExactlyOnce('restart', 150, 20, due);
-  }), 180_000);
+test(
+  'the only worker killed between schedule and fire time, then restarted: everything fires once',
+  () =>
+    withWorkers(async () => {
+      const worker = new WorkerProcess();
+      await worker.start();
+      const due = await scheduleWave('restart', 150, 20, 3_000);
+      await worker.kill();
+      // Due while no worker runs: nothing may be sent.
+      await new Promise((r) => setTimeout(r, Math.max(0, due.getTime() - Date.now()) + 1000));
+      expect(await count(api.db, "select count(*) as n from messages where text like 'restart %'")).toBe(0);
+      await worker.start();
+      await expectExactlyOnce('restart', 150, 20, due);
+    }),
+  180_000,
+);
 
-test('a worker killed while it fires, with another one running: everything fires once', () =>
-  withWorkers(async () => {
-    const [a, b] = [new WorkerProcess(), new WorkerProcess()];
-    await Promise.all([a.start(), b.start()]);
-    const due = await scheduleWave('killed', 500, 40, 3_000);
-    // Kill A as the timers come due, while it holds batches; B (and A once back) finish the work.
-    await new Promise((r) => setTimeout(r, Math.max(0, due.getTime() - Date.now()) + 30));
-    await a.kill();
-    await a.start();
-    await expectExactlyOnce('killed', 500, 40, due);
-  }), 180_000);
+test(
+  'a worker killed while it fires, with another one running: everything fires once',
+  () =>
+    withWorkers(async () => {
+      const [a, b] = [new WorkerProcess(), new WorkerProcess()];
+      await Promise.all([a.start(), b.start()]);
+      const due = await scheduleWave('killed', 500, 40, 3_000);
+      // Kill A as the timers come due, while it holds batches; B (and A once back) finish the work.
+      await new Promise((r) => setTimeout(r, Math.max(0, due.getTime() - Date.now()) + 30));
+      await a.kill();
+      await a.start();
+      await expectExactlyOnce('killed', 500, 40, due);
+    }),
+  180_000,
+);

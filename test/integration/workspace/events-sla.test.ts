@@ -22,7 +22,10 @@ let key: string;
 
 beforeAll(async () => {
   infra = await isolatedInfra();
-  platform = await startTestPlatform({ databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, services: ['workspace', 'workers'] }, clock);
+  platform = await startTestPlatform(
+    { databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, services: ['workspace', 'workers'] },
+    clock,
+  );
   redis = connectRedis(infra.redisUrl, 'sla-test');
   queue = new Queue(slaQueueName, { connection: redis });
   ws = await svcWorkspace(platform);
@@ -35,7 +38,8 @@ afterAll(async () => {
   await infra.drop();
 });
 
-const svc = (method: string, path: string, body?: unknown) => call(platform.workspaceUrl, method, `/api/v1${path}`, { headers: svcHeaders(key), body });
+const svc = (method: string, path: string, body?: unknown) =>
+  call(platform.workspaceUrl, method, `/api/v1${path}`, { headers: svcHeaders(key), body });
 
 async function breachedAt(id: string): Promise<Date | null> {
   const { rows } = await platform.db.query<{ sla_breached_at: Date | null }>('select sla_breached_at from tickets where id = $1', [id]);

@@ -15,7 +15,19 @@ let ws: SvcWorkspace;
 let key: string;
 let seller: TestAccount;
 const seen = new Set<string>();
-const creations = new Set(['lead.created', 'deal.created', 'contact.created', 'company.created', 'message.received', 'message.sent', 'ticket.created', 'ticket.commented', 'approval.requested', 'employee.created', 'leave.requested']);
+const creations = new Set([
+  'lead.created',
+  'deal.created',
+  'contact.created',
+  'company.created',
+  'message.received',
+  'message.sent',
+  'ticket.created',
+  'ticket.commented',
+  'approval.requested',
+  'employee.created',
+  'leave.requested',
+]);
 
 beforeAll(async () => {
   platform = await startTestPlatform({ services: ['partner', 'workspace'] });
@@ -27,7 +39,8 @@ afterAll(async () => {
   await platform.stop();
 });
 
-const svc = (method: string, path: string, body?: unknown, k = key) => call(platform.workspaceUrl, method, `/api/v1${path}`, { headers: svcHeaders(k), body });
+const svc = (method: string, path: string, body?: unknown, k = key) =>
+  call(platform.workspaceUrl, method, `/api/v1${path}`, { headers: svcHeaders(k), body });
 
 /** The action's response and events; every event seen is checked against the envelope and recorded. */
 async function act(method: string, path: string, body?: unknown, k = key, workspaceId = ws.id) {
@@ -48,18 +61,37 @@ function lead(e: OutboxEvent) {
 
 describe('CRM', () => {
   test('lead.created, lead.updated on a status, lead.assigned on an owner; nothing on a repeat or an empty body', async () => {
-    const created = await act('POST', '/leads', { name: 'Ada', email: 'ada@example.com', phone: '+44 1', source: 'fair', note: 'private', custom_fields: { tier: 'gold' } });
+    const created = await act('POST', '/leads', {
+      name: 'Ada',
+      email: 'ada@example.com',
+      phone: '+44 1',
+      source: 'fair',
+      note: 'private',
+      custom_fields: { tier: 'gold' },
+    });
     expect(created.res.status).toBe(201);
     expect(names(created.events)).toEqual(['lead.created']);
     const id = created.res.body.id;
     expect(lead(created.events[0]!)).toEqual({
-      id, name: 'Ada', phone: '+44 1', email: 'ada@example.com', source: 'fair', status: 'new', owner_id: null, created_at: created.res.body.created_at, custom_fields: { tier: 'gold' },
+      id,
+      name: 'Ada',
+      phone: '+44 1',
+      email: 'ada@example.com',
+      source: 'fair',
+      status: 'new',
+      owner_id: null,
+      created_at: created.res.body.created_at,
+      custom_fields: { tier: 'gold' },
     });
     expect(created.events[0]!.envelope.changes).toBeUndefined();
 
     const updated = await act('PATCH', `/leads/${id}`, { status: 'contacted' });
     expect(names(updated.events)).toEqual(['lead.updated']);
-    expectEnvelope(updated.events[0]!, { event: 'lead.updated', workspaceId: ws.id, changes: { status: { from: 'new', to: 'contacted' } } });
+    expectEnvelope(updated.events[0]!, {
+      event: 'lead.updated',
+      workspaceId: ws.id,
+      changes: { status: { from: 'new', to: 'contacted' } },
+    });
     expect(lead(updated.events[0]!).status).toBe('contacted');
 
     expect(names((await act('PATCH', `/leads/${id}`, { status: 'contacted' })).events)).toEqual([]);
@@ -67,7 +99,11 @@ describe('CRM', () => {
 
     const assigned = await act('PATCH', `/leads/${id}`, { owner_id: seller.id });
     expect(names(assigned.events)).toEqual(['lead.assigned']);
-    expectEnvelope(assigned.events[0]!, { event: 'lead.assigned', workspaceId: ws.id, changes: { owner_id: { from: null, to: seller.id } } });
+    expectEnvelope(assigned.events[0]!, {
+      event: 'lead.assigned',
+      workspaceId: ws.id,
+      changes: { owner_id: { from: null, to: seller.id } },
+    });
     expect(lead(assigned.events[0]!).owner_id).toBe(seller.id);
     expect(names((await act('PATCH', `/leads/${id}`, { owner_id: seller.id })).events)).toEqual([]);
 
@@ -90,11 +126,27 @@ describe('CRM', () => {
     expectEnvelope(only(converted.events, 'lead.converted'), {
       event: 'lead.converted',
       workspaceId: ws.id,
-      changes: { status: { from: 'qualified', to: 'converted' }, contact_id: { from: null, to: contact.id }, deal_id: { from: null, to: deal.id } },
+      changes: {
+        status: { from: 'qualified', to: 'converted' },
+        contact_id: { from: null, to: contact.id },
+        deal_id: { from: null, to: deal.id },
+      },
     });
     expect(lead(only(converted.events, 'lead.converted'))).toMatchObject({ id, status: 'converted', owner_id: seller.id });
-    expect(only(converted.events, 'deal.created').envelope.data).toEqual({ id: deal.id, name: 'Grace', stage: 'proposal', amount: 250000, owner_id: seller.id });
-    expect(only(converted.events, 'contact.created').envelope.data).toMatchObject({ id: contact.id, name: 'Grace', email: 'grace@example.com', phone: '+1 2', source: 'referral' });
+    expect(only(converted.events, 'deal.created').envelope.data).toEqual({
+      id: deal.id,
+      name: 'Grace',
+      stage: 'proposal',
+      amount: 250000,
+      owner_id: seller.id,
+    });
+    expect(only(converted.events, 'contact.created').envelope.data).toMatchObject({
+      id: contact.id,
+      name: 'Grace',
+      email: 'grace@example.com',
+      phone: '+1 2',
+      source: 'referral',
+    });
 
     const again = await act('POST', `/leads/${id}/convert`, {});
     expect(again.res.status).toBe(409);
@@ -104,17 +156,34 @@ describe('CRM', () => {
   test('the partner API emits the same lead events; test keys mark them test; dev keys have none', async () => {
     const live = (await partnerKey(platform, ws.id, ['crm_leads:*', 'crm_deals:*'], { name: 'p', environment: 'live' })).key;
     const partner = (method: string, path: string, k: string, body?: unknown) =>
-      during(platform.db, ws.id, () => call(platform.partnerUrl, method, `/api/v1/partner/crm${path}`, { headers: keyHeaders(k, method === 'GET' ? undefined : newId()), body }));
+      during(platform.db, ws.id, () =>
+        call(platform.partnerUrl, method, `/api/v1/partner/crm${path}`, {
+          headers: keyHeaders(k, method === 'GET' ? undefined : newId()),
+          body,
+        }),
+      );
     const created = await partner('POST', '/leads', live, { full_name: 'Alan', email: 'alan@example.com', company_name: 'GC&CS' });
     expect(created.result.status).toBe(201);
     expect(names(created.events)).toEqual(['lead.created']);
     expectEnvelope(created.events[0]!, { event: 'lead.created', workspaceId: ws.id });
     expect(lead(created.events[0]!)).toEqual({
-      id: created.result.body.id, name: 'Alan', phone: null, email: 'alan@example.com', source: null, status: 'new', owner_id: null, created_at: created.result.body.created_at, custom_fields: {},
+      id: created.result.body.id,
+      name: 'Alan',
+      phone: null,
+      email: 'alan@example.com',
+      source: null,
+      status: 'new',
+      owner_id: null,
+      created_at: created.result.body.created_at,
+      custom_fields: {},
     });
     const renamed = await partner('PATCH', `/leads/${created.result.body.id}`, live, { full_name: 'Alan Turing' });
     expect(names(renamed.events)).toEqual(['lead.updated']);
-    expectEnvelope(renamed.events[0]!, { event: 'lead.updated', workspaceId: ws.id, changes: { name: { from: 'Alan', to: 'Alan Turing' } } });
+    expectEnvelope(renamed.events[0]!, {
+      event: 'lead.updated',
+      workspaceId: ws.id,
+      changes: { name: { from: 'Alan', to: 'Alan Turing' } },
+    });
     expect(names((await partner('PATCH', `/leads/${created.result.body.id}`, live, { full_name: 'Alan Turing' })).events)).toEqual([]);
 
     const won = await partner('POST', '/deals', live, { title: 'Bombe', stage: 'proposal', amount: 1000 });
@@ -147,7 +216,12 @@ describe('CRM', () => {
 
     const staged = await act('PATCH', `/deals/${id}`, { stage: 'proposal' });
     expect(names(staged.events)).toEqual(['deal.stage_changed']);
-    expectEnvelope(staged.events[0]!, { event: 'deal.stage_changed', workspaceId: ws.id, changes: { stage: { from: 'new', to: 'proposal' } }, data: { id, name: 'Engine', stage: 'proposal', amount: 7500, owner_id: seller.id } });
+    expectEnvelope(staged.events[0]!, {
+      event: 'deal.stage_changed',
+      workspaceId: ws.id,
+      changes: { stage: { from: 'new', to: 'proposal' } },
+      data: { id, name: 'Engine', stage: 'proposal', amount: 7500, owner_id: seller.id },
+    });
     expect(names((await act('PATCH', `/deals/${id}`, { stage: 'proposal' })).events)).toEqual([]);
 
     const won = await act('PATCH', `/deals/${id}`, { stage: 'won' });
@@ -176,7 +250,10 @@ describe('CRM', () => {
     expect(contact.events[0]!.envelope.data).toEqual(contact.res.body);
     const updated = await act('PATCH', `/contacts/${contact.res.body.id}`, { job_title: 'Genius', status: 'inactive' });
     expect(names(updated.events)).toEqual(['contact.updated']);
-    expect(updated.events[0]!.envelope.changes).toEqual({ status: { from: 'active', to: 'inactive' }, job_title: { from: null, to: 'Genius' } });
+    expect(updated.events[0]!.envelope.changes).toEqual({
+      status: { from: 'active', to: 'inactive' },
+      job_title: { from: null, to: 'Genius' },
+    });
     expect(updated.events[0]!.envelope.data).toEqual(updated.res.body);
     expect(names((await act('PATCH', `/contacts/${contact.res.body.id}`, { job_title: 'Genius' })).events)).toEqual([]);
   });
@@ -188,7 +265,10 @@ describe('CRM', () => {
     expect((await act('POST', `/quotations/${id}/accept`)).res.status).toBe(409);
     const sent = await act('POST', `/quotations/${id}/send`);
     expect(names(sent.events)).toEqual(['quotation.sent']);
-    expect(sent.events[0]!.envelope.changes).toEqual({ status: { from: 'draft', to: 'sent' }, sent_at: { from: null, to: sent.res.body.sent_at } });
+    expect(sent.events[0]!.envelope.changes).toEqual({
+      status: { from: 'draft', to: 'sent' },
+      sent_at: { from: null, to: sent.res.body.sent_at },
+    });
     expect(sent.events[0]!.envelope.data).toEqual(sent.res.body);
     expect((await act('POST', `/quotations/${id}/send`)).events).toEqual([]);
     const accepted = await act('POST', `/quotations/${id}/accept`);
@@ -218,7 +298,10 @@ describe('Inbox', () => {
 
     const closed = await act('POST', `/conversations/${conversation.id}/close`);
     expect(names(closed.events)).toEqual(['conversation.closed']);
-    expect(closed.events[0]!.envelope.changes).toEqual({ status: { from: 'open', to: 'closed' }, closed_at: { from: null, to: closed.res.body.closed_at } });
+    expect(closed.events[0]!.envelope.changes).toEqual({
+      status: { from: 'open', to: 'closed' },
+      closed_at: { from: null, to: closed.res.body.closed_at },
+    });
     expect((await act('POST', `/conversations/${conversation.id}/close`)).events).toEqual([]);
     const refused = await act('POST', '/messages', { conversation_id: conversation.id, text: 'Still there?' });
     expect(refused.res.status).toBe(409);
@@ -251,11 +334,16 @@ describe('Tickets', () => {
     expect((await act('PATCH', `/tickets/${id}`, { status: 'pending', subject: 'Printer on fire' })).events).toEqual([]);
     expect((await act('PATCH', `/tickets/${id}`, { subject: 'Printer still on fire' })).events).toEqual([]);
 
-    const commented = await act('POST', `/tickets/${id}/comments`, { body: 'Extinguisher on its way', author_id: seller.id, internal: true });
+    const commented = await act('POST', `/tickets/${id}/comments`, {
+      body: 'Extinguisher on its way',
+      author_id: seller.id,
+      internal: true,
+    });
     expect(names(commented.events)).toEqual(['ticket.commented']);
     expect(commented.events[0]!.envelope.data).toEqual(commented.res.body);
 
-    for (const status of ['resolved', 'closed']) expect(names((await act('PATCH', `/tickets/${id}`, { status })).events)).toEqual(['ticket.status_changed']);
+    for (const status of ['resolved', 'closed'])
+      expect(names((await act('PATCH', `/tickets/${id}`, { status })).events)).toEqual(['ticket.status_changed']);
     const reopen = await act('PATCH', `/tickets/${id}`, { status: 'open' });
     expect(reopen.res.status).toBe(409);
     expect(reopen.events).toEqual([]);
@@ -302,14 +390,22 @@ describe('Approvals', () => {
     expect(byOther.events).toEqual([]);
     const cancelled = await act('POST', `/approvals/${cancelledOne.id}/cancel`, { requested_by: seller.id });
     expect(names(cancelled.events)).toEqual(['approval.cancelled']);
-    expect(cancelled.events[0]!.envelope.changes).toEqual({ status: { from: 'pending', to: 'cancelled' }, current_step: { from: 1, to: null } });
+    expect(cancelled.events[0]!.envelope.changes).toEqual({
+      status: { from: 'pending', to: 'cancelled' },
+      current_step: { from: 1, to: null },
+    });
     expect((await act('POST', `/approvals/${cancelledOne.id}/cancel`, { requested_by: seller.id })).events).toEqual([]);
   });
 });
 
 describe('HR', () => {
   test('employee.created, employee.terminated, leave.requested, leave.approved; repeats write nothing', async () => {
-    const created = await act('POST', '/employees', { name: 'Hedy', department: 'Engineering', account_id: seller.id, hire_date: '2024-01-15' });
+    const created = await act('POST', '/employees', {
+      name: 'Hedy',
+      department: 'Engineering',
+      account_id: seller.id,
+      hire_date: '2024-01-15',
+    });
     expect(names(created.events)).toEqual(['employee.created']);
     expect(created.events[0]!.envelope.data).toEqual(created.res.body);
     const id = created.res.body.id;
@@ -320,16 +416,22 @@ describe('HR', () => {
     const approved = await act('POST', `/leaves/${requested.res.body.id}/approve`, { decided_by: ws.owner.id });
     expect(names(approved.events)).toEqual(['leave.approved']);
     expect(approved.events[0]!.envelope.changes).toEqual({
-      status: { from: 'requested', to: 'approved' }, decided_by: { from: null, to: ws.owner.id }, decided_at: { from: null, to: approved.res.body.decided_at },
+      status: { from: 'requested', to: 'approved' },
+      decided_by: { from: null, to: ws.owner.id },
+      decided_at: { from: null, to: approved.res.body.decided_at },
     });
     expect((await act('POST', `/leaves/${requested.res.body.id}/approve`, {})).events).toEqual([]);
-    const rejectedLeave = (await svc('POST', '/leaves', { employee_id: id, type: 'sick', start_date: '2026-11-02', end_date: '2026-11-02' })).body;
+    const rejectedLeave = (
+      await svc('POST', '/leaves', { employee_id: id, type: 'sick', start_date: '2026-11-02', end_date: '2026-11-02' })
+    ).body;
     expect((await act('POST', `/leaves/${rejectedLeave.id}/reject`, {})).events).toEqual([]);
 
     const terminated = await act('POST', `/employees/${id}/terminate`, { terminated_on: '2026-12-31', reason: 'moved on' });
     expect(names(terminated.events)).toEqual(['employee.terminated']);
     expect(terminated.events[0]!.envelope.changes).toEqual({
-      status: { from: 'active', to: 'terminated' }, terminated_on: { from: null, to: '2026-12-31' }, termination_reason: { from: null, to: 'moved on' },
+      status: { from: 'active', to: 'terminated' },
+      terminated_on: { from: null, to: '2026-12-31' },
+      termination_reason: { from: null, to: 'moved on' },
     });
     expect((await act('POST', `/employees/${id}/terminate`, {})).events).toEqual([]);
   });
@@ -342,13 +444,17 @@ test('an event commits in the transaction of its change, through either API', as
   expect(await xmin('outbox', 'id', created.events[0]!.id)).toBe(await xmin('crm_records', 'id', created.res.body.id));
   const live = (await partnerKey(platform, ws.id, ['crm_contacts:*'], { name: 'p', environment: 'live' })).key;
   const viaPartner = await during(platform.db, ws.id, () =>
-    call(platform.partnerUrl, 'POST', '/api/v1/partner/crm/contacts', { headers: keyHeaders(live, newId()), body: { full_name: 'Partner contact' } }));
+    call(platform.partnerUrl, 'POST', '/api/v1/partner/crm/contacts', {
+      headers: keyHeaders(live, newId()),
+      body: { full_name: 'Partner contact' },
+    }),
+  );
   expect(names(viaPartner.events)).toEqual(['contact.created']);
   // The Idempotency-Key record, the contact and its event: one transaction.
   expect(await xmin('outbox', 'id', viaPartner.events[0]!.id)).toBe(await xmin('crm_records', 'id', viaPartner.result.body.id));
 });
 
-test('every event of the catalogue but the SLA timer\'s came from an action above', () => {
+test("every event of the catalogue but the SLA timer's came from an action above", () => {
   expect(workspaceEvents).toHaveLength(33);
   expect([...seen].sort()).toEqual(workspaceEvents.filter((e) => e !== 'ticket.sla_breached').sort());
 });

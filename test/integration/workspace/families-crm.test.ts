@@ -20,16 +20,26 @@ beforeAll(async () => {
   ws = await svcWorkspace(platform);
   key = (await ws.key(['crm.*'])).key;
   seller = await ws.member('staff');
-  partnerKey = (await issuePartnerKey(platform, ws.id, ['crm_deals:*', 'crm_contacts:*', 'crm_companies:*', 'crm_quotations:read', 'crm_leads:*'], { name: 'p', environment: 'live' })).key;
+  partnerKey = (
+    await issuePartnerKey(platform, ws.id, ['crm_deals:*', 'crm_contacts:*', 'crm_companies:*', 'crm_quotations:read', 'crm_leads:*'], {
+      name: 'p',
+      environment: 'live',
+    })
+  ).key;
 });
 afterAll(async () => {
   await platform.stop();
 });
 
-const svc = (method: string, path: string, body?: unknown, k = key) => call(platform.workspaceUrl, method, `/api/v1${path}`, { headers: svcHeaders(k), body });
+const svc = (method: string, path: string, body?: unknown, k = key) =>
+  call(platform.workspaceUrl, method, `/api/v1${path}`, { headers: svcHeaders(k), body });
 const partner = (method: string, path: string, body?: unknown) =>
-  call(platform.partnerUrl, method, `/api/v1/partner/crm${path}`, { headers: keyHeaders(partnerKey, method === 'GET' ? undefined : newId()), body });
-const records = (resource: string) => count(platform.db, 'select count(*) as n from crm_records where workspace_id = $1 and resource = $2', [ws.id, resource]);
+  call(platform.partnerUrl, method, `/api/v1/partner/crm${path}`, {
+    headers: keyHeaders(partnerKey, method === 'GET' ? undefined : newId()),
+    body,
+  });
+const records = (resource: string) =>
+  count(platform.db, 'select count(*) as n from crm_records where workspace_id = $1 and resource = $2', [ws.id, resource]);
 const row = async (id: string) => (await platform.db.query('select data, updated_at from crm_records where id = $1', [id])).rows[0];
 
 /** Every page of a list, following next_cursor. */
@@ -38,7 +48,12 @@ async function all(path: string, k = key): Promise<any[]> {
   let cursor: string | null = null;
   do {
     const sep = path.includes('?') ? '&' : '?';
-    const res: Awaited<ReturnType<typeof svc>> = await svc('GET', `${path}${sep}limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, undefined, k);
+    const res: Awaited<ReturnType<typeof svc>> = await svc(
+      'GET',
+      `${path}${sep}limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      undefined,
+      k,
+    );
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['items', 'next_cursor']);
     items.push(...res.body.items);
@@ -50,13 +65,33 @@ async function all(path: string, k = key): Promise<any[]> {
 describe('deals', () => {
   test('create, get, update and list with filters; the stage drives the status', async () => {
     const contact = (await svc('POST', '/contacts', { name: 'Buyer' })).body;
-    const res = await svc('POST', '/deals', { name: 'Rockets', amount: 990000, currency: 'USD', owner_id: seller.id, contact_id: contact.id, expected_close_date: '2027-01-31', note: 'big' });
+    const res = await svc('POST', '/deals', {
+      name: 'Rockets',
+      amount: 990000,
+      currency: 'USD',
+      owner_id: seller.id,
+      contact_id: contact.id,
+      expected_close_date: '2027-01-31',
+      note: 'big',
+    });
     expect(res.status).toBe(201);
     expectSvcRateHeaders(res);
     expect(res.headers.get('location')).toBe(`/api/v1/deals/${res.body.id}`);
     expect(res.body).toEqual({
-      id: expect.any(String), name: 'Rockets', stage: 'new', status: 'open', amount: 990000, currency: 'USD', owner_id: seller.id, contact_id: contact.id, company_id: null,
-      lead_id: null, expected_close_date: '2027-01-31', note: 'big', created_at: expect.any(String), updated_at: res.body.created_at,
+      id: expect.any(String),
+      name: 'Rockets',
+      stage: 'new',
+      status: 'open',
+      amount: 990000,
+      currency: 'USD',
+      owner_id: seller.id,
+      contact_id: contact.id,
+      company_id: null,
+      lead_id: null,
+      expected_close_date: '2027-01-31',
+      note: 'big',
+      created_at: expect.any(String),
+      updated_at: res.body.created_at,
     });
     expect((await svc('GET', `/deals/${res.body.id}`)).body).toEqual(res.body);
     const won = await svc('PATCH', `/deals/${res.body.id}`, { stage: 'won', note: null });
@@ -97,14 +132,27 @@ describe('deals', () => {
     expect(await records('deals')).toBe(before.deals);
     expect(await row(deal.id)).toEqual(before.row);
     expectSvcError(await svc('GET', `/deals/${deal.id}`, undefined, (await strangerWs.key(['crm.*'])).key), 404, 'not_found');
-    expectSvcError(await svc('PATCH', `/deals/${deal.id}`, { name: 'x' }, (await ws.key(['crm.*'], { environment: 'test' })).key), 404, 'not_found');
+    expectSvcError(
+      await svc('PATCH', `/deals/${deal.id}`, { name: 'x' }, (await ws.key(['crm.*'], { environment: 'test' })).key),
+      404,
+      'not_found',
+    );
     expectSvcError(await svc('GET', `/deals/${newId()}`), 404, 'not_found');
   });
 
   test('one deal, two APIs: created here, read and changed through the partner API, and back', async () => {
-    const created = (await svc('POST', '/deals', { name: 'Shared', stage: 'proposal', amount: 4200, currency: 'EUR', owner_id: seller.id })).body;
+    const created = (await svc('POST', '/deals', { name: 'Shared', stage: 'proposal', amount: 4200, currency: 'EUR', owner_id: seller.id }))
+      .body;
     const viaPartner = await partner('GET', `/deals/${created.id}`);
-    expect(viaPartner.body).toMatchObject({ object: 'crm.deal', id: created.id, title: 'Shared', stage: 'proposal', status: 'open', amount: 4200, currency: 'EUR' });
+    expect(viaPartner.body).toMatchObject({
+      object: 'crm.deal',
+      id: created.id,
+      title: 'Shared',
+      stage: 'proposal',
+      status: 'open',
+      amount: 4200,
+      currency: 'EUR',
+    });
     expect((await partner('PATCH', `/deals/${created.id}`, { title: 'Shared deal', notes: 'from partner' })).status).toBe(200);
     const back = (await svc('GET', `/deals/${created.id}`)).body;
     expect(back).toMatchObject({ name: 'Shared deal', note: 'from partner', owner_id: seller.id, stage: 'proposal' });
@@ -113,9 +161,17 @@ describe('deals', () => {
 
     const fromPartner = await partner('POST', '/deals', { title: 'Partner deal', amount: 10 });
     expect(fromPartner.status).toBe(201);
-    expect((await svc('GET', `/deals/${fromPartner.body.id}`)).body).toMatchObject({ name: 'Partner deal', stage: null, status: 'open', amount: 10, owner_id: null });
+    expect((await svc('GET', `/deals/${fromPartner.body.id}`)).body).toMatchObject({
+      name: 'Partner deal',
+      stage: null,
+      status: 'open',
+      amount: 10,
+      owner_id: null,
+    });
     expect((await all('/deals')).map((d) => d.id)).toContain(fromPartner.body.id);
-    expect(await count(platform.db, 'select count(*) as n from crm_records where id = any($1::uuid[])', [[created.id, fromPartner.body.id]])).toBe(2);
+    expect(
+      await count(platform.db, 'select count(*) as n from crm_records where id = any($1::uuid[])', [[created.id, fromPartner.body.id]]),
+    ).toBe(2);
   });
 });
 
@@ -123,8 +179,24 @@ describe('contacts and companies', () => {
   test('create, get, update, list with filters; null clears; the same rows as the partner API', async () => {
     const company = await svc('POST', '/companies', { name: 'Acme', domain: 'acme.example', industry: 'anvils' });
     expect(company.status).toBe(201);
-    expect(company.body).toEqual({ id: expect.any(String), name: 'Acme', domain: 'acme.example', industry: 'anvils', email: null, phone: null, status: 'active', note: null, created_at: expect.any(String), updated_at: company.body.created_at });
-    const contact = await svc('POST', '/contacts', { name: 'Wile E.', email: 'wile@acme.example', company_id: company.body.id, job_title: 'Genius' });
+    expect(company.body).toEqual({
+      id: expect.any(String),
+      name: 'Acme',
+      domain: 'acme.example',
+      industry: 'anvils',
+      email: null,
+      phone: null,
+      status: 'active',
+      note: null,
+      created_at: expect.any(String),
+      updated_at: company.body.created_at,
+    });
+    const contact = await svc('POST', '/contacts', {
+      name: 'Wile E.',
+      email: 'wile@acme.example',
+      company_id: company.body.id,
+      job_title: 'Genius',
+    });
     expect(contact.body).toMatchObject({ name: 'Wile E.', status: 'active', company_id: company.body.id, job_title: 'Genius' });
     const changed = await svc('PATCH', `/contacts/${contact.body.id}`, { job_title: null, status: 'inactive' });
     expect(changed.body).toMatchObject({ job_title: null, status: 'inactive', email: 'wile@acme.example' });
@@ -133,7 +205,11 @@ describe('contacts and companies', () => {
     await svc('PATCH', `/companies/${company.body.id}`, { status: 'inactive' });
     expect((await all('/companies?status=inactive')).map((c) => c.id)).toEqual([company.body.id]);
 
-    expect((await partner('GET', `/contacts/${contact.body.id}`)).body).toMatchObject({ full_name: 'Wile E.', status: 'inactive', company_id: company.body.id });
+    expect((await partner('GET', `/contacts/${contact.body.id}`)).body).toMatchObject({
+      full_name: 'Wile E.',
+      status: 'inactive',
+      company_id: company.body.id,
+    });
     expect((await partner('GET', `/companies/${company.body.id}`)).body).toMatchObject({ name: 'Acme', status: 'inactive' });
     const partnerContact = (await partner('POST', '/contacts', { full_name: 'Road Runner', notes: 'meep' })).body;
     expect((await svc('GET', `/contacts/${partnerContact.id}`)).body).toMatchObject({ name: 'Road Runner', note: 'meep' });
@@ -158,15 +234,31 @@ describe('quotations', () => {
     const created = await svc('POST', '/quotations', { currency: 'EUR', amount_total: 50000, deal_id: deal.id, valid_until: '2999-12-31' });
     expect(created.status).toBe(201);
     const q = created.body;
-    expect(q).toMatchObject({ status: 'draft', number: `Q-${q.id.slice(0, 8).toUpperCase()}`, deal_id: deal.id, sent_at: null, accepted_at: null });
-    expect((await svc('PATCH', `/quotations/${q.id}`, { amount_total: 45000, number: 'Q-2026/7' })).body).toMatchObject({ amount_total: 45000, number: 'Q-2026/7' });
+    expect(q).toMatchObject({
+      status: 'draft',
+      number: `Q-${q.id.slice(0, 8).toUpperCase()}`,
+      deal_id: deal.id,
+      sent_at: null,
+      accepted_at: null,
+    });
+    expect((await svc('PATCH', `/quotations/${q.id}`, { amount_total: 45000, number: 'Q-2026/7' })).body).toMatchObject({
+      amount_total: 45000,
+      number: 'Q-2026/7',
+    });
     const sent = (await svc('POST', `/quotations/${q.id}/send`)).body;
     expect(sent).toMatchObject({ status: 'sent', sent_at: expect.any(String) });
     expectSvcError(await svc('PATCH', `/quotations/${q.id}`, { amount_total: 1 }), 409, 'conflict');
     expect((await svc('POST', `/quotations/${q.id}/send`)).body).toEqual(sent);
     const accepted = (await svc('POST', `/quotations/${q.id}/accept`)).body;
     expect(accepted).toMatchObject({ status: 'accepted', accepted_at: expect.any(String), amount_total: 45000 });
-    expect((await partner('GET', `/quotations/${q.id}`)).body).toMatchObject({ object: 'crm.quotation', number: 'Q-2026/7', status: 'accepted', amount_total: 45000, currency: 'EUR', deal_id: deal.id });
+    expect((await partner('GET', `/quotations/${q.id}`)).body).toMatchObject({
+      object: 'crm.quotation',
+      number: 'Q-2026/7',
+      status: 'accepted',
+      amount_total: 45000,
+      currency: 'EUR',
+      deal_id: deal.id,
+    });
     expect((await all(`/quotations?deal_id=${deal.id}`)).map((x) => x.id)).toEqual([q.id]);
     expect((await all('/quotations?status=accepted')).map((x) => x.id)).toEqual([q.id]);
   });
@@ -180,7 +272,12 @@ describe('quotations', () => {
     expect(await row(stale.id)).toEqual(before);
     expect((await svc('POST', `/quotations/${stale.id}/decline`)).body.status).toBe('declined');
     expectSvcError(await svc('POST', `/quotations/${stale.id}/send`), 409, 'conflict');
-    expectSvcError(await svc('POST', '/quotations', { currency: 'USD', amount_total: 1, contact_id: stale.id }), 400, 'invalid_request', 'body.contact_id');
+    expectSvcError(
+      await svc('POST', '/quotations', { currency: 'USD', amount_total: 1, contact_id: stale.id }),
+      400,
+      'invalid_request',
+      'body.contact_id',
+    );
     expectSvcError(await svc('POST', '/quotations', { currency: 'USD' }), 400, 'invalid_request', 'body.amount_total');
     expectSvcError(await svc('POST', `/quotations/${newId()}/send`), 404, 'not_found');
   });
@@ -191,12 +288,34 @@ describe('lead conversion', () => {
     const company = (await svc('POST', '/companies', { name: 'Lovelace Ltd' })).body;
     const lead = (await svc('POST', '/leads', { name: 'Ada', email: 'ada@example.com', phone: '+44 2', source: 'fair' })).body;
     await svc('PATCH', `/leads/${lead.id}`, { owner_id: seller.id });
-    const res = await svc('POST', `/leads/${lead.id}/convert`, { deal_name: 'Engine order', amount: 100, currency: 'GBP', company_id: company.id });
+    const res = await svc('POST', `/leads/${lead.id}/convert`, {
+      deal_name: 'Engine order',
+      amount: 100,
+      currency: 'GBP',
+      company_id: company.id,
+    });
     expect(res.status).toBe(200);
     const { contact, deal } = res.body;
     expect(res.body.lead).toMatchObject({ id: lead.id, status: 'converted', owner_id: seller.id });
-    expect(contact).toMatchObject({ name: 'Ada', email: 'ada@example.com', phone: '+44 2', source: 'fair', company_id: company.id, status: 'active' });
-    expect(deal).toMatchObject({ name: 'Engine order', stage: 'new', status: 'open', amount: 100, currency: 'GBP', owner_id: seller.id, contact_id: contact.id, company_id: company.id, lead_id: lead.id });
+    expect(contact).toMatchObject({
+      name: 'Ada',
+      email: 'ada@example.com',
+      phone: '+44 2',
+      source: 'fair',
+      company_id: company.id,
+      status: 'active',
+    });
+    expect(deal).toMatchObject({
+      name: 'Engine order',
+      stage: 'new',
+      status: 'open',
+      amount: 100,
+      currency: 'GBP',
+      owner_id: seller.id,
+      contact_id: contact.id,
+      company_id: company.id,
+      lead_id: lead.id,
+    });
     expect((await svc('GET', `/contacts/${contact.id}`)).body).toEqual(contact);
     expect((await svc('GET', `/deals/${deal.id}`)).body).toEqual(deal);
     expect((await partner('GET', `/leads/${lead.id}`)).body.status).toBe('converted');
@@ -234,7 +353,8 @@ describe('scopes', () => {
     const deal = (await svc('POST', '/deals', { name: 'Scoped' })).body;
     const lead = (await svc('POST', '/leads', { name: 'Scoped' })).body;
     const quotation = (await svc('POST', '/quotations', { currency: 'EUR', amount_total: 1 })).body;
-    for (const path of ['/deals', `/deals/${deal.id}`, '/contacts', '/companies', '/quotations', `/quotations/${quotation.id}`]) expect((await svc('GET', path, undefined, reader)).status).toBe(200);
+    for (const path of ['/deals', `/deals/${deal.id}`, '/contacts', '/companies', '/quotations', `/quotations/${quotation.id}`])
+      expect((await svc('GET', path, undefined, reader)).status).toBe(200);
     const refusals: Array<[string, string, unknown, string]> = [
       ['POST', '/deals', { name: 'x' }, 'crm.deals.create'],
       ['PATCH', `/deals/${deal.id}`, { name: 'x' }, 'crm.deals.update'],

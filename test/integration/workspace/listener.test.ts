@@ -78,16 +78,36 @@ describe('framework errors in the { error, message } envelope', () => {
   });
   test('bad JSON is 400 invalid_request; a schema violation names the field; nothing is stored', async () => {
     const before = await platform.db.query('select count(*)::int as n from crm_records where workspace_id = $1', [ws.id]);
-    expectSvcError(await call(base, 'POST', '/api/v1/leads', { headers: { ...svcHeaders(key), 'content-type': 'application/json' }, rawBody: '{"name":' }), 400, 'invalid_request');
+    expectSvcError(
+      await call(base, 'POST', '/api/v1/leads', {
+        headers: { ...svcHeaders(key), 'content-type': 'application/json' },
+        rawBody: '{"name":',
+      }),
+      400,
+      'invalid_request',
+    );
     expectSvcError(await call(base, 'POST', '/api/v1/leads', { headers: svcHeaders(key), body: {} }), 400, 'invalid_request', 'body.name');
-    expectSvcError(await call(base, 'POST', '/api/v1/leads', { headers: svcHeaders(key), body: { name: 'x', color: 'red' } }), 400, 'invalid_request', 'body.color');
+    expectSvcError(
+      await call(base, 'POST', '/api/v1/leads', { headers: svcHeaders(key), body: { name: 'x', color: 'red' } }),
+      400,
+      'invalid_request',
+      'body.color',
+    );
     expectSvcError(await call(base, 'GET', '/api/v1/leads?limit=0', { headers: svcHeaders(key) }), 400, 'invalid_request', 'query.limit');
     expectSvcError(await call(base, 'GET', '/api/v1/leads/not-a-uuid', { headers: svcHeaders(key) }), 400, 'invalid_request');
     const after = await platform.db.query('select count(*)::int as n from crm_records where workspace_id = $1', [ws.id]);
     expect(after.rows[0].n).toBe(before.rows[0].n);
   });
   test('a body that is not JSON is 415 unsupported_media_type; an oversized one 413 payload_too_large', async () => {
-    expectSvcError(await call(base, 'POST', '/api/v1/leads', { headers: { ...svcHeaders(key), 'content-type': 'text/plain' }, rawBody: 'name=x' }), 415, 'unsupported_media_type');
-    expectSvcError(await call(base, 'POST', '/api/v1/leads', { headers: svcHeaders(key), body: { name: 'x', note: 'n'.repeat(5000) } }), 413, 'payload_too_large');
+    expectSvcError(
+      await call(base, 'POST', '/api/v1/leads', { headers: { ...svcHeaders(key), 'content-type': 'text/plain' }, rawBody: 'name=x' }),
+      415,
+      'unsupported_media_type',
+    );
+    expectSvcError(
+      await call(base, 'POST', '/api/v1/leads', { headers: svcHeaders(key), body: { name: 'x', note: 'n'.repeat(5000) } }),
+      413,
+      'payload_too_large',
+    );
   });
 });

@@ -54,9 +54,16 @@ test('a contract plan set on one node limits the next request on another node', 
 
   // Enterprise without a contract falls back to business's limits; another plan keeps no contract columns.
   clock.set(new Date('2026-11-24T10:01:00.000Z'));
-  expect((await setPlan(ws.id, { plan: 'enterprise' })).body.data).toMatchObject({ contract: { ratePerHour: null, burstPerMinute: null }, limits: { ratePerHour: 10_000, burstPerMinute: 500 } });
+  expect((await setPlan(ws.id, { plan: 'enterprise' })).body.data).toMatchObject({
+    contract: { ratePerHour: null, burstPerMinute: null },
+    limits: { ratePerHour: 10_000, burstPerMinute: 500 },
+  });
   expect(await limitOf(key, nodeB)).toBe(10_000);
-  expect((await setPlan(ws.id, { plan: 'pro' })).body.data).toMatchObject({ plan: 'pro', contract: null, limits: { ratePerHour: 1000, burstPerMinute: 100 } });
+  expect((await setPlan(ws.id, { plan: 'pro' })).body.data).toMatchObject({
+    plan: 'pro',
+    contract: null,
+    limits: { ratePerHour: 1000, burstPerMinute: 100 },
+  });
   expect(await limitOf(key, nodeB)).toBe(1000);
   expect(await stored(ws.id)).toEqual({ svc_plan: 'pro', svc_rate_per_hour: null, svc_rate_per_minute: null });
 });

@@ -23,7 +23,8 @@ afterAll(async () => {
 beforeEach(() => clock.set(start));
 
 /** A request made with the key, on node A or B. */
-const hit = (key: string, node: TestPlatform = nodeA) => call(node.workspaceUrl, 'GET', '/api/v1/leads?limit=1', { headers: svcHeaders(key) });
+const hit = (key: string, node: TestPlatform = nodeA) =>
+  call(node.workspaceUrl, 'GET', '/api/v1/leads?limit=1', { headers: svcHeaders(key) });
 const headers = (res: Awaited<ReturnType<typeof hit>>) => ({
   limit: Number(res.headers.get('x-ratelimit-limit')),
   remaining: Number(res.headers.get('x-ratelimit-remaining')),

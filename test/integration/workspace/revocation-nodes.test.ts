@@ -37,6 +37,8 @@ test('a key revoked by an Admin on node B is refused by node A on the next reque
   const admin = await ws.member('admin');
   const { id, key } = await ws.key(['crm.read']);
   expect((await leads(nodeA, key)).status).toBe(200);
-  expect((await call(nodeB.workspaceUrl, 'POST', `/api/v1/workspaces/${ws.id}/svc-keys/${id}/revoke`, { token: admin.token })).status).toBe(200);
+  expect((await call(nodeB.workspaceUrl, 'POST', `/api/v1/workspaces/${ws.id}/svc-keys/${id}/revoke`, { token: admin.token })).status).toBe(
+    200,
+  );
   expectSvcError(await leads(nodeA, key), 401, 'unauthorized');
 });

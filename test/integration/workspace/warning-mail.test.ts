@@ -24,15 +24,23 @@ afterAll(async () => {
 });
 
 const notifications = (ws: SvcWorkspace, who: TestAccount, method = 'GET', body?: unknown) =>
-  call(platform.workspaceUrl, method, `/api/v1/workspaces/${ws.id}/notifications`, { token: who.token, ...(body === undefined ? {} : { body }) });
-const storedEmail = async (accountId: string) => (await platform.db.query('select email from accounts where id = $1', [accountId])).rows[0].email;
+  call(platform.workspaceUrl, method, `/api/v1/workspaces/${ws.id}/notifications`, {
+    token: who.token,
+    ...(body === undefined ? {} : { body }),
+  });
+const storedEmail = async (accountId: string) =>
+  (await platform.db.query('select email from accounts where id = $1', [accountId])).rows[0].email;
 const storedNotification = async (workspaceId: string) =>
   (await platform.db.query('select notification_email from workspaces where id = $1', [workspaceId])).rows[0].notification_email;
 
 /** A webhook of the workspace on a receiver that always fails; the event that pauses it is emitted right away. */
 async function pausedWebhook(ws: SvcWorkspace): Promise<string> {
   const key = (await ws.key(['webhook.*'])).key;
-  const res = await svc(platform, key, 'POST', '/api/v1/webhooks', { name: `hook ${ws.id}`, url: `${rig.receiver.origin}/down/${ws.id}`, events: ['lead.created'] });
+  const res = await svc(platform, key, 'POST', '/api/v1/webhooks', {
+    name: `hook ${ws.id}`,
+    url: `${rig.receiver.origin}/down/${ws.id}`,
+    events: ['lead.created'],
+  });
   expect(res.status).toBe(201);
   await emitEvent(platform.db, { workspaceId: ws.id, event: 'lead.created' });
   return res.body.id as string;
@@ -44,10 +52,17 @@ const mailFor = (webhookId: string) =>
 test('the account e-mail from registration and metadata update receives the warning when no notification address is set', async () => {
   const ws = await svcWorkspace(platform);
   const owner = ws.owner;
-  const account = (await platform.db.query('select module_code, customer_account_id, display_name from accounts where id = $1', [owner.id])).rows[0];
+  const account = (await platform.db.query('select module_code, customer_account_id, display_name from accounts where id = $1', [owner.id]))
+    .rows[0];
   const registered = await call(platform.chatUrl, 'POST', '/api/v1/accounts/register', {
     token: admin,
-    body: { id: owner.id, moduleCode: account.module_code, customerAccountId: account.customer_account_id, displayName: account.display_name, email: 'first@example.com' },
+    body: {
+      id: owner.id,
+      moduleCode: account.module_code,
+      customerAccountId: account.customer_account_id,
+      displayName: account.display_name,
+      email: 'first@example.com',
+    },
   });
   expectOk(registered);
   expect(registered.body.data.email).toBe('first@example.com');
@@ -57,7 +72,10 @@ test('the account e-mail from registration and metadata update receives the warn
     body: { id: owner.id, moduleCode: account.module_code, customerAccountId: account.customer_account_id, displayName: 'Owner' },
   });
   expect(again.body.data.email).toBe('first@example.com');
-  const updated = await call(platform.chatUrl, 'PATCH', `/api/v1/accounts/${owner.id}/metadata`, { token: admin, body: { email: `owner-${ws.id}@example.com` } });
+  const updated = await call(platform.chatUrl, 'PATCH', `/api/v1/accounts/${owner.id}/metadata`, {
+    token: admin,
+    body: { email: `owner-${ws.id}@example.com` },
+  });
   expectOk(updated);
   expect(updated.body.data).toMatchObject({ email: `owner-${ws.id}@example.com`, displayName: 'Owner' });
 
@@ -107,10 +125,21 @@ test('bad addresses are refused in each envelope and change nothing', async () =
   for (const email of ['not-an-address', tooLong]) {
     const register = await call(platform.chatUrl, 'POST', '/api/v1/accounts/register', {
       token: admin,
-      body: { id: randomUUID(), moduleCode: account.module_code, customerAccountId: account.customer_account_id, displayName: 'Nobody', email },
+      body: {
+        id: randomUUID(),
+        moduleCode: account.module_code,
+        customerAccountId: account.customer_account_id,
+        displayName: 'Nobody',
+        email,
+      },
     });
     expectError(register, 400, 'validation_failed', 'body.email');
-    expectError(await call(platform.chatUrl, 'PATCH', `/api/v1/accounts/${ws.owner.id}/metadata`, { token: admin, body: { email } }), 400, 'validation_failed', 'body.email');
+    expectError(
+      await call(platform.chatUrl, 'PATCH', `/api/v1/accounts/${ws.owner.id}/metadata`, { token: admin, body: { email } }),
+      400,
+      'validation_failed',
+      'body.email',
+    );
   }
   expect(await storedEmail(ws.owner.id)).toBeNull();
   expect((await platform.db.query("select count(*)::int as n from accounts where display_name = 'Nobody'")).rows[0].n).toBe(0);
@@ -126,6 +155,10 @@ test('only the Owner and Admin manage the notification address; a non-member lea
   expectSvcError(await notifications(ws, staff, 'PUT', { email: 'staff@example.com' }), 403, 'forbidden');
   const outsider = await ws.tenant.account();
   expectSvcError(await notifications(ws, outsider, 'PUT', { email: 'outsider@example.com' }), 404, 'not_found');
-  expectSvcError(await call(platform.workspaceUrl, 'PUT', `/api/v1/workspaces/${ws.id}/notifications`, { body: { email: 'anon@example.com' } }), 401, 'unauthorized');
+  expectSvcError(
+    await call(platform.workspaceUrl, 'PUT', `/api/v1/workspaces/${ws.id}/notifications`, { body: { email: 'anon@example.com' } }),
+    401,
+    'unauthorized',
+  );
   expect(await storedNotification(ws.id)).toBeNull();
 });

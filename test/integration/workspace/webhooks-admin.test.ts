@@ -26,8 +26,14 @@ const base = () => platform.workspaceUrl;
 const hooksPath = (workspaceId = ws.id) => `/api/v1/workspaces/${workspaceId}/webhooks`;
 const as = (who: TestAccount | string, method: string, path: string, body?: unknown) =>
   call(base(), method, path, { token: typeof who === 'string' ? who : who.token, ...(body !== undefined ? { body } : {}) });
-const webhookRows = (workspaceId = ws.id) => count(platform.db, 'select count(*) as n from webhooks where workspace_id = $1', [workspaceId]);
-const createBody = (extra: Record<string, unknown> = {}) => ({ name: 'ERP feed', url: `${rig.receiver.origin}/people`, events: ['deal.won'], ...extra });
+const webhookRows = (workspaceId = ws.id) =>
+  count(platform.db, 'select count(*) as n from webhooks where workspace_id = $1', [workspaceId]);
+const createBody = (extra: Record<string, unknown> = {}) => ({
+  name: 'ERP feed',
+  url: `${rig.receiver.origin}/people`,
+  events: ['deal.won'],
+  ...extra,
+});
 
 test('the Owner creates, reads, edits, pauses, resumes, tests and deletes; an Admin too; svc_ keys see the same webhook', async () => {
   const created = await as(ws.owner, 'POST', hooksPath(), createBody({ headers: { 'X-Team': 'sales' } }));
@@ -76,10 +82,14 @@ test('people see every environment: a test webhook is created and listed with en
   const created = await as(own.owner, 'POST', hooksPath(own.id), createBody({ environment: 'test' }));
   expect(created.body.environment).toBe('test');
   expect((await as(own.owner, 'GET', hooksPath(own.id))).body.items).toEqual([]);
-  expect((await as(own.owner, 'GET', `${hooksPath(own.id)}?environment=test`)).body.items.map((w: { id: string }) => w.id)).toEqual([created.body.id]);
+  expect((await as(own.owner, 'GET', `${hooksPath(own.id)}?environment=test`)).body.items.map((w: { id: string }) => w.id)).toEqual([
+    created.body.id,
+  ]);
   // Found by id whatever its environment; a test key sees it, a live key does not.
   expect((await as(own.owner, 'GET', `${hooksPath(own.id)}/${created.body.id}`)).status).toBe(200);
-  expect((await svc(platform, (await own.key(['webhook.*'], { environment: 'test' })).key, 'GET', `/api/v1/webhooks/${created.body.id}`)).status).toBe(200);
+  expect(
+    (await svc(platform, (await own.key(['webhook.*'], { environment: 'test' })).key, 'GET', `/api/v1/webhooks/${created.body.id}`)).status,
+  ).toBe(200);
   expectSvcError(await svc(platform, (await own.key(['webhook.*'])).key, 'GET', `/api/v1/webhooks/${created.body.id}`), 404, 'not_found');
 });
 
@@ -104,7 +114,13 @@ function operations(workspaceId: string, id: string, deliveryId: string): Array<
 
 describe('who may administer webhooks', () => {
   let hook: { id: string; deliveryId: string };
-  const state = async () => (await platform.db.query('select name, url, status, (select count(*)::int from webhook_deliveries d where d.webhook_id = w.id) as deliveries from webhooks w where id = $1', [hook.id])).rows[0];
+  const state = async () =>
+    (
+      await platform.db.query(
+        'select name, url, status, (select count(*)::int from webhook_deliveries d where d.webhook_id = w.id) as deliveries from webhooks w where id = $1',
+        [hook.id],
+      )
+    ).rows[0];
 
   beforeAll(async () => {
     const created = await as(ws.owner, 'POST', hooksPath(), createBody({ name: 'guarded' }));
@@ -125,12 +141,14 @@ describe('who may administer webhooks', () => {
     expect({ rows: await webhookRows(), hook: await state() }).toEqual(before);
   });
 
-  test('a non-member gets 404 on every operation; another workspace\'s webhook is 404 to this Owner', async () => {
+  test("a non-member gets 404 on every operation; another workspace's webhook is 404 to this Owner", async () => {
     const stranger = await ws.tenant.account();
     const before = { rows: await webhookRows(), hook: await state() };
-    for (const [method, path, body] of operations(ws.id, hook.id, hook.deliveryId)) expectSvcError(await as(stranger, method, path, body), 404, 'not_found');
+    for (const [method, path, body] of operations(ws.id, hook.id, hook.deliveryId))
+      expectSvcError(await as(stranger, method, path, body), 404, 'not_found');
     const other = await svcWorkspace(platform);
-    for (const [method, path, body] of operations(other.id, hook.id, hook.deliveryId).slice(2)) expectSvcError(await as(other.owner, method, path, body), 404, 'not_found');
+    for (const [method, path, body] of operations(other.id, hook.id, hook.deliveryId).slice(2))
+      expectSvcError(await as(other.owner, method, path, body), 404, 'not_found');
     expect({ rows: await webhookRows(), hook: await state() }).toEqual(before);
   });
 
@@ -140,7 +158,11 @@ describe('who may administer webhooks', () => {
     for (const [method, path, body] of operations(ws.id, hook.id, hook.deliveryId)) {
       expectSvcError(await call(base(), method, path, body !== undefined ? { body } : {}), 401, 'unauthorized');
       expectSvcError(await as('not.a.jwt', method, path, body), 401, 'unauthorized');
-      expectSvcError(await call(base(), method, path, { headers: svcHeaders(adminKey), ...(body !== undefined ? { body } : {}) }), 403, 'forbidden');
+      expectSvcError(
+        await call(base(), method, path, { headers: svcHeaders(adminKey), ...(body !== undefined ? { body } : {}) }),
+        403,
+        'forbidden',
+      );
     }
     expect({ rows: await webhookRows(), hook: await state() }).toEqual(before);
   });
@@ -151,7 +173,8 @@ describe('who may administer webhooks', () => {
       [createBody({ url: 'http://example.com/hook' }), 'body.url'],
       [createBody({ events: ['no.such'] }), 'body.events'],
       [createBody({ environment: 'prod' }), 'body.environment'],
-    ] as const) expectSvcError(await as(ws.owner, 'POST', hooksPath(), body), 400, 'invalid_request', field);
+    ] as const)
+      expectSvcError(await as(ws.owner, 'POST', hooksPath(), body), 400, 'invalid_request', field);
     expectSvcError(await as(ws.owner, 'GET', `${hooksPath()}?environment=prod`), 400, 'invalid_request', 'query.environment');
     expect(await webhookRows()).toBe(before);
   });

@@ -33,30 +33,52 @@ interface Hook {
 }
 
 /** A workspace with one webhook on its own receiver path, answered by `answer` (the ping always gets 200). */
-async function hookOn(path: string, events: string[], answer: (attempt: number, deliveryId: string) => number, body: Record<string, unknown> = {}): Promise<Hook> {
+async function hookOn(
+  path: string,
+  events: string[],
+  answer: (attempt: number, deliveryId: string) => number,
+  body: Record<string, unknown> = {},
+): Promise<Hook> {
   const ws = await svcWorkspace(platform);
   const key = (await ws.key(['webhook.*'])).key;
   rig.receiver.respond((r) => {
     const hookPath = r.path.split('?')[0]!;
     const handler = routes.get(hookPath);
     if (!handler || r.headers['x-svc-event'] === 'ping') return { status: 200, body: 'ok' };
-    return { status: handler(Number(r.headers['x-svc-attempt']), String(r.headers['x-svc-delivery'])), body: `answer to ${r.headers['x-svc-attempt']}` };
+    return {
+      status: handler(Number(r.headers['x-svc-attempt']), String(r.headers['x-svc-delivery'])),
+      body: `answer to ${r.headers['x-svc-attempt']}`,
+    };
   });
   routes.set(path, answer);
-  const res = await svc(platform, key, 'POST', '/api/v1/webhooks', { name: `hook ${path}`, url: `${rig.receiver.origin}${path}`, events, ...body });
+  const res = await svc(platform, key, 'POST', '/api/v1/webhooks', {
+    name: `hook ${path}`,
+    url: `${rig.receiver.origin}${path}`,
+    events,
+    ...body,
+  });
   expect(res.status).toBe(201);
   return { id: res.body.id, secret: res.body.secret, ws, key };
 }
 const routes = new Map<string, (attempt: number, deliveryId: string) => number>();
 
 const deliveryRows = async (webhookId: string) =>
-  (await platform.db.query("select id, status, attempt_count, event_id, error, response_status from webhook_deliveries where webhook_id = $1 and kind <> 'ping' order by id", [webhookId])).rows;
+  (
+    await platform.db.query(
+      "select id, status, attempt_count, event_id, error, response_status from webhook_deliveries where webhook_id = $1 and kind <> 'ping' order by id",
+      [webhookId],
+    )
+  ).rows;
 
 async function settled(webhookId: string, n: number, statuses = ['succeeded', 'failed']) {
-  return eventually(async () => {
-    const rows = await deliveryRows(webhookId);
-    return rows.length === n && rows.every((r) => statuses.includes(r.status)) ? rows : undefined;
-  }, 30_000, `${n} settled deliveries`);
+  return eventually(
+    async () => {
+      const rows = await deliveryRows(webhookId);
+      return rows.length === n && rows.every((r) => statuses.includes(r.status)) ? rows : undefined;
+    },
+    30_000,
+    `${n} settled deliveries`,
+  );
 }
 
 test('the envelope and the seed headers, signed over exactly the bytes sent', async () => {
@@ -87,15 +109,31 @@ test('the envelope and the seed headers, signed over exactly the bytes sent', as
   expect(h['x-tenant']).toBe('acme');
   expect(Math.abs(Number(h['x-svc-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
   expect(h['x-svc-signature']).toBe(`sha256=${createHmac('sha256', hook.secret).update(req!.body).digest('hex')}`);
-  const verified = await verifyWebhook({ rawBody: req!.body, headers: h, secret: hook.secret, toleranceSeconds: 300, requireTimestampSignature: true });
-  expect(verified).toMatchObject({ deliveryId: emitted.id, event: 'deal.stage_changed', workspaceId: hook.ws.id, attempt: 1, envelope: emitted });
+  const verified = await verifyWebhook({
+    rawBody: req!.body,
+    headers: h,
+    secret: hook.secret,
+    toleranceSeconds: 300,
+    requireTimestampSignature: true,
+  });
+  expect(verified).toMatchObject({
+    deliveryId: emitted.id,
+    event: 'deal.stage_changed',
+    workspaceId: hook.ws.id,
+    attempt: 1,
+    envelope: emitted,
+  });
   expect(row).toMatchObject({ status: 'succeeded', attempt_count: 1, event_id: emitted.id, response_status: 200 });
 });
 
 test('5xx, 408, 429 and time-outs are retried on the schedule with the same delivery id', async () => {
   const sequence = [500, 408, 429, 0 /* time-out */, 200];
   const hook = await hookOn('/flaky', ['lead.created'], (attempt) => sequence[attempt - 1] ?? 200);
-  rig.receiver.respond(((previous) => (r) => (r.path === '/flaky' && r.headers['x-svc-attempt'] === '4' ? { status: 200, delayMs: 2_500 } : previous(r)))(responderOf()));
+  rig.receiver.respond(
+    ((previous) => (r) => (r.path === '/flaky' && r.headers['x-svc-attempt'] === '4' ? { status: 200, delayMs: 2_500 } : previous(r)))(
+      responderOf(),
+    ),
+  );
   await emitEvent(platform.db, { workspaceId: hook.ws.id, event: 'lead.created' });
   const [row] = await settled(hook.id, 1);
   const requests = requestsOf(rig.receiver, row.event_id);
@@ -122,7 +160,10 @@ test('a 4xx other than 408 and 429 is permanent: one attempt, failed, the webhoo
   expect(row).toMatchObject({ status: 'failed', attempt_count: 1, response_status: 410 });
   expect(row.error).toContain('permanent');
   expect(requestsOf(rig.receiver, row.event_id)).toHaveLength(1);
-  expect((await svc(platform, hook.key, 'GET', `/api/v1/webhooks/${hook.id}`)).body).toMatchObject({ status: 'Active', consecutive_failures: 1 });
+  expect((await svc(platform, hook.key, 'GET', `/api/v1/webhooks/${hook.id}`)).body).toMatchObject({
+    status: 'Active',
+    consecutive_failures: 1,
+  });
 });
 
 test('after 6 failed attempts the webhook is Paused and its Owner is mailed; held events go out after resume', async () => {
@@ -145,8 +186,14 @@ test('after 6 failed attempts the webhook is Paused and its Owner is mailed; hel
   expect(mail!.text).toContain(hook.id);
   expect(mail!.text).toContain(`${rig.receiver.origin}/down`);
   expect(mail!.text).toContain('HTTP 503');
-  await eventually(async () => ((await count(platform.db, 'select count(*) as n from webhooks where id = $1 and not notice_pending', [hook.id])) === 1 ? true : undefined));
-  expect(await count(platform.db, "select count(*) as n from outbox where topic = 'webhook.paused' and payload->>'webhookId' = $1", [hook.id])).toBe(1);
+  await eventually(async () =>
+    (await count(platform.db, 'select count(*) as n from webhooks where id = $1 and not notice_pending', [hook.id])) === 1
+      ? true
+      : undefined,
+  );
+  expect(
+    await count(platform.db, "select count(*) as n from outbox where topic = 'webhook.paused' and payload->>'webhookId' = $1", [hook.id]),
+  ).toBe(1);
 
   // Paused: events are held, not sent.
   const held = await emitEvent(platform.db, { workspaceId: hook.ws.id, event: 'lead.updated' });
@@ -162,12 +209,17 @@ test('a receiver down for a while, then back: every event is delivered, each del
   const hook = await hookOn('/outage', ['ticket.created'], () => 200);
   await rig.receiver.down();
   const events = [];
-  for (let i = 0; i < 10; i++) events.push(await emitEvent(platform.db, { workspaceId: hook.ws.id, event: 'ticket.created', data: { id: `t-${i}` } }));
+  for (let i = 0; i < 10; i++)
+    events.push(await emitEvent(platform.db, { workspaceId: hook.ws.id, event: 'ticket.created', data: { id: `t-${i}` } }));
   // Every delivery has failed at least once against the closed port.
-  await eventually(async () => {
-    const rows = await deliveryRows(hook.id);
-    return rows.length === 10 && rows.every((r) => r.attempt_count >= 2) ? true : undefined;
-  }, 20_000, 'two failed attempts each');
+  await eventually(
+    async () => {
+      const rows = await deliveryRows(hook.id);
+      return rows.length === 10 && rows.every((r) => r.attempt_count >= 2) ? true : undefined;
+    },
+    20_000,
+    'two failed attempts each',
+  );
   await rig.receiver.up();
   const rows = await settled(hook.id, 10);
   expect(rows.every((r) => r.status === 'succeeded')).toBe(true);
@@ -209,7 +261,10 @@ test('resend repeats the same delivery id, replay sends a new one; 409 while hel
   // A replay of the replay keeps naming the original event.
   const again = await svc(platform, hook.key, 'POST', `/api/v1/webhooks/${hook.id}/deliveries/${replayed.body.id}/replay`);
   await rig.receiver.waitFor(() => requestsOf(rig.receiver, again.body.event_id).length === 1);
-  expect(JSON.parse(requestsOf(rig.receiver, again.body.event_id)[0]!.body.toString())).toMatchObject({ id: again.body.event_id, replay_of: emitted.id });
+  expect(JSON.parse(requestsOf(rig.receiver, again.body.event_id)[0]!.body.toString())).toMatchObject({
+    id: again.body.event_id,
+    replay_of: emitted.id,
+  });
 
   expectSvcError(await svc(platform, hook.key, 'POST', `/api/v1/webhooks/${other.id}/deliveries/${row.id}/resend`), 404, 'not_found');
   expectSvcError(await svc(platform, other.key, 'POST', `/api/v1/webhooks/${hook.id}/deliveries/${row.id}/replay`), 404, 'not_found');
@@ -221,7 +276,7 @@ test('resend repeats the same delivery id, replay sends a new one; 409 while hel
   expect(await count(platform.db, 'select count(*) as n from webhook_deliveries where webhook_id = $1', [hook.id])).toBe(before);
 });
 
-test('a receiver that de-duplicates on the body\'s id skips a Resend and processes a Replay; X-SVC-Delivery is that id', async () => {
+test("a receiver that de-duplicates on the body's id skips a Resend and processes a Replay; X-SVC-Delivery is that id", async () => {
   const hook = await hookOn('/dedupe', ['deal.won'], () => 200);
   const emitted = await emitEvent(platform.db, { workspaceId: hook.ws.id, event: 'deal.won' });
   const [row] = await settled(hook.id, 1);
@@ -238,32 +293,69 @@ test('a receiver that de-duplicates on the body\'s id skips a Resend and process
 test('one event reaches every subscribed webhook of its workspace, each with its own log entry and the event id', async () => {
   const a = await hookOn('/fan-a', ['contact.created'], () => 200);
   const ws = a.ws;
-  const bRes = await svc(platform, a.key, 'POST', '/api/v1/webhooks', { name: 'b', url: `${rig.receiver.origin}/fan-b`, events: ['contact.created', 'contact.updated'] });
-  const cRes = await svc(platform, a.key, 'POST', '/api/v1/webhooks', { name: 'c', url: `${rig.receiver.origin}/fan-c`, events: ['contact.updated'] });
+  const bRes = await svc(platform, a.key, 'POST', '/api/v1/webhooks', {
+    name: 'b',
+    url: `${rig.receiver.origin}/fan-b`,
+    events: ['contact.created', 'contact.updated'],
+  });
+  const cRes = await svc(platform, a.key, 'POST', '/api/v1/webhooks', {
+    name: 'c',
+    url: `${rig.receiver.origin}/fan-c`,
+    events: ['contact.updated'],
+  });
   const emitted = await emitEvent(platform.db, { workspaceId: ws.id, event: 'contact.created' });
   const [ra] = await settled(a.id, 1);
   const [rb] = await settled(bRes.body.id, 1);
   expect(ra.id).not.toBe(rb.id);
   expect([ra.event_id, rb.event_id]).toEqual([emitted.id, emitted.id]);
-  const paths = requestsOf(rig.receiver, emitted.id).map((r) => r.path).sort();
+  const paths = requestsOf(rig.receiver, emitted.id)
+    .map((r) => r.path)
+    .sort();
   expect(paths).toEqual(['/fan-a', '/fan-b']);
   expect(await deliveryRows(cRes.body.id)).toEqual([]);
 });
 
 test('the log keeps the 200 most recent deliveries of a webhook', async () => {
   const hook = await hookOn('/busy', ['leave.requested'], () => 200);
-  const values = Array.from({ length: 210 }, (_, i) => `('svc.event', '${JSON.stringify({ environment: 'live', envelope: { id: `evt_busy${i}`, event: 'leave.requested', occurred_at: new Date().toISOString(), workspace_id: hook.ws.id, api_version: 'v1', data: { i } } })}'::jsonb)`);
+  const values = Array.from(
+    { length: 210 },
+    (_, i) =>
+      `('svc.event', '${JSON.stringify({ environment: 'live', envelope: { id: `evt_busy${i}`, event: 'leave.requested', occurred_at: new Date().toISOString(), workspace_id: hook.ws.id, api_version: 'v1', data: { i } } })}'::jsonb)`,
+  );
   await platform.db.query(`insert into outbox (topic, payload) values ${values.join(', ')}`);
-  await eventually(async () => ((await count(platform.db, "select count(*) as n from webhook_deliveries where webhook_id = $1 and kind = 'event' and status = 'succeeded'", [hook.id])) >= 190 ? true : undefined), 30_000);
-  await eventually(async () => {
-    const total = await count(platform.db, 'select count(*) as n from webhook_deliveries where webhook_id = $1', [hook.id]);
-    const pending = await count(platform.db, "select count(*) as n from webhook_deliveries where webhook_id = $1 and status in ('pending', 'sending')", [hook.id]);
-    return pending === 0 && total === 200 ? true : undefined;
-  }, 30_000, 'a log of 200');
+  await eventually(
+    async () =>
+      (await count(
+        platform.db,
+        "select count(*) as n from webhook_deliveries where webhook_id = $1 and kind = 'event' and status = 'succeeded'",
+        [hook.id],
+      )) >= 190
+        ? true
+        : undefined,
+    30_000,
+  );
+  await eventually(
+    async () => {
+      const total = await count(platform.db, 'select count(*) as n from webhook_deliveries where webhook_id = $1', [hook.id]);
+      const pending = await count(
+        platform.db,
+        "select count(*) as n from webhook_deliveries where webhook_id = $1 and status in ('pending', 'sending')",
+        [hook.id],
+      );
+      return pending === 0 && total === 200 ? true : undefined;
+    },
+    30_000,
+    'a log of 200',
+  );
   const pages: string[] = [];
   let cursor: string | null = null;
   do {
-    const res: { body: { items: Array<{ event_id: string }>; next_cursor: string | null } } = await svc(platform, hook.key, 'GET', `/api/v1/webhooks/${hook.id}/deliveries?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const res: { body: { items: Array<{ event_id: string }>; next_cursor: string | null } } = await svc(
+      platform,
+      hook.key,
+      'GET',
+      `/api/v1/webhooks/${hook.id}/deliveries?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     pages.push(...res.body.items.map((d) => d.event_id));
     cursor = res.body.next_cursor;
   } while (cursor);
@@ -279,12 +371,20 @@ test('an Unverified webhook still gets deliveries; the first 2xx makes it Active
   const key = (await ws.key(['webhook.*'])).key;
   routes.set('/late', () => 200);
   rig.receiver.respond((r) => (r.path === '/late' && first ? ((first = false), { status: 500 }) : responderOf()(r)));
-  const res = await svc(platform, key, 'POST', '/api/v1/webhooks', { name: 'late', url: `${rig.receiver.origin}/late`, events: ['employee.created'] });
+  const res = await svc(platform, key, 'POST', '/api/v1/webhooks', {
+    name: 'late',
+    url: `${rig.receiver.origin}/late`,
+    events: ['employee.created'],
+  });
   expect(res.body.status).toBe('Unverified');
   await emitEvent(platform.db, { workspaceId: ws.id, event: 'employee.created' });
   await settled(res.body.id, 1);
   expect((await svc(platform, key, 'GET', `/api/v1/webhooks/${res.body.id}`)).body.status).toBe('Active');
-  expect(await count(platform.db, "select count(*) as n from outbox where topic = 'webhook.verified' and payload->>'webhookId' = $1", [res.body.id])).toBe(1);
+  expect(
+    await count(platform.db, "select count(*) as n from outbox where topic = 'webhook.verified' and payload->>'webhookId' = $1", [
+      res.body.id,
+    ]),
+  ).toBe(1);
 });
 
 test('lead.created from POST /api/v1/leads reaches a webhook (once workspace changes emit events)', async () => {
@@ -292,24 +392,38 @@ test('lead.created from POST /api/v1/leads reaches a webhook (once workspace cha
   const crmKey = (await hook.ws.key(['crm.*'])).key;
   const lead = await svc(platform, crmKey, 'POST', '/api/v1/leads', { name: 'Ada Lovelace', email: 'ada@example.com' });
   expect(lead.status).toBe(201);
-  const emitted = await count(platform.db, "select count(*) as n from outbox where topic = 'svc.event' and payload->'envelope'->>'event' = 'lead.created' and payload->'envelope'->'data'->>'id' = $1", [lead.body.id]);
+  const emitted = await count(
+    platform.db,
+    "select count(*) as n from outbox where topic = 'svc.event' and payload->'envelope'->>'event' = 'lead.created' and payload->'envelope'->'data'->>'id' = $1",
+    [lead.body.id],
+  );
   // Lead writes do not write svc.event yet (the module families add it); until they do there is nothing to deliver.
   if (emitted === 0) return;
   const [row] = await settled(hook.id, 1);
   const sent = JSON.parse(requestsOf(rig.receiver, row.event_id)[0]!.body.toString());
-  expect(sent).toMatchObject({ event: 'lead.created', workspace_id: hook.ws.id, api_version: 'v1', data: { id: lead.body.id, name: 'Ada Lovelace' } });
+  expect(sent).toMatchObject({
+    event: 'lead.created',
+    workspace_id: hook.ws.id,
+    api_version: 'v1',
+    data: { id: lead.body.id, name: 'Ada Lovelace' },
+  });
   expect(sent.id).toMatch(/^evt_/);
   expect(sent.occurred_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 });
 
-test('the served documents declare what the wire carries: real deliveries, a retry, a replay and the ping match both listeners\' webhooks', async () => {
+test("the served documents declare what the wire carries: real deliveries, a retry, a replay and the ping match both listeners' webhooks", async () => {
   const hook = await hookOn('/contract', ['lead.created', 'deal.created'], () => 200);
   const crmKey = (await hook.ws.key(['crm.*'])).key;
   expect((await svc(platform, crmKey, 'POST', '/api/v1/leads', { name: 'Ada Lovelace', email: 'ada@example.com' })).status).toBe(201);
   const lead = await eventually(async () => (await deliveryRows(hook.id)).find((r) => r.status === 'succeeded'));
   // The deal's first attempt fails, so its retry (X-SVC-Attempt 2) is checked too.
-  rig.receiver.respond((r) => ({ status: r.headers['x-svc-event'] === 'deal.created' && r.headers['x-svc-attempt'] === '1' ? 500 : 200, body: 'ok' }));
-  expect((await svc(platform, crmKey, 'POST', '/api/v1/deals', { name: 'Analytical engine', amount: 125000, currency: 'GBP' })).status).toBe(201);
+  rig.receiver.respond((r) => ({
+    status: r.headers['x-svc-event'] === 'deal.created' && r.headers['x-svc-attempt'] === '1' ? 500 : 200,
+    body: 'ok',
+  }));
+  expect(
+    (await svc(platform, crmKey, 'POST', '/api/v1/deals', { name: 'Analytical engine', amount: 125000, currency: 'GBP' })).status,
+  ).toBe(201);
   const replayed = await svc(platform, hook.key, 'POST', `/api/v1/webhooks/${hook.id}/deliveries/${lead.id}/replay`);
   expect(replayed.status).toBe(202);
   await settled(hook.id, 3, ['succeeded']);
@@ -325,11 +439,19 @@ test('the served documents declare what the wire carries: real deliveries, a ret
   for (const url of [platform.workspaceUrl, platform.partnerUrl]) {
     const contract = await deliveryContract(url);
     expect(contract.events).toHaveLength(34);
-    for (const r of received) expect({ delivery: `${r.headers['x-svc-event']}#${r.headers['x-svc-attempt']}`, problems: contract.problems(r) }).toEqual({ delivery: expect.any(String), problems: [] });
+    for (const r of received)
+      expect({ delivery: `${r.headers['x-svc-event']}#${r.headers['x-svc-attempt']}`, problems: contract.problems(r) }).toEqual({
+        delivery: expect.any(String),
+        problems: [],
+      });
     // What the document forbids is told apart: a seventh attempt, an amount in major units, an unknown field.
-    expect(contract.problems({ ...deal, headers: { ...deal.headers, 'x-svc-attempt': '7' } })).toEqual([expect.stringMatching(/^X-SVC-Attempt "7"/)]);
+    expect(contract.problems({ ...deal, headers: { ...deal.headers, 'x-svc-attempt': '7' } })).toEqual([
+      expect.stringMatching(/^X-SVC-Attempt "7"/),
+    ]);
     const body = JSON.parse(deal.body.toString());
-    expect(contract.problems({ ...deal, body: Buffer.from(JSON.stringify({ ...body, data: { ...body.data, amount: '1250.00' } })) })).not.toEqual([]);
+    expect(
+      contract.problems({ ...deal, body: Buffer.from(JSON.stringify({ ...body, data: { ...body.data, amount: '1250.00' } })) }),
+    ).not.toEqual([]);
     expect(contract.problems({ ...deal, body: Buffer.from(JSON.stringify({ ...body, extra: true })) })).not.toEqual([]);
   }
 });

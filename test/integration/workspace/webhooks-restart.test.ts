@@ -29,7 +29,11 @@ let workspacePort: number;
 
 async function startRedis(): Promise<void> {
   // No persistence: a restart loses every queued job, as a Redis without AOF or a failed-over replica would.
-  const child = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', redisDir, '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', redisDir, '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {
@@ -110,8 +114,15 @@ async function workspaceWithKey(): Promise<{ workspaceId: string; key: string }>
   const owner = newId();
   const workspaceId = newId();
   await db.query("insert into modules (code, name) values ('restart', 'restart') on conflict do nothing");
-  await db.query("insert into accounts (id, module_code, customer_account_id, display_name, account_type, status) values ($1, 'restart', 'c', 'Owner', 'USER', 'ACTIVE')", [owner]);
-  await db.query("insert into workspaces (id, name, plan, owner_id, svc_plan) values ($1, $2, 'business', $3, 'business')", [workspaceId, `ws-${randomUUID().slice(0, 8)}`, owner]);
+  await db.query(
+    "insert into accounts (id, module_code, customer_account_id, display_name, account_type, status) values ($1, 'restart', 'c', 'Owner', 'USER', 'ACTIVE')",
+    [owner],
+  );
+  await db.query("insert into workspaces (id, name, plan, owner_id, svc_plan) values ($1, $2, 'business', $3, 'business')", [
+    workspaceId,
+    `ws-${randomUUID().slice(0, 8)}`,
+    owner,
+  ]);
   await db.query("insert into workspace_members (workspace_id, account_id, role) values ($1, $2, 'owner')", [workspaceId, owner]);
   const { key } = await issueSvcKey(db, { workspaceId, name: 'restart', scopes: ['webhook.*'], createdBy: owner });
   return { workspaceId, key };
@@ -120,7 +131,9 @@ async function workspaceWithKey(): Promise<{ workspaceId: string; key: string }>
 test('SIGKILL of the platform and an empty Redis mid-schedule: every event delivered, no attempt sent twice', async () => {
   const { workspaceId, key } = await workspaceWithKey();
   // Attempts 1 and 2 of every delivery fail; attempt 3 succeeds.
-  receiver.respond((r) => (r.headers['x-svc-event'] === 'ping' || Number(r.headers['x-svc-attempt']) >= 3 ? { status: 200 } : { status: 500 }));
+  receiver.respond((r) =>
+    r.headers['x-svc-event'] === 'ping' || Number(r.headers['x-svc-attempt']) >= 3 ? { status: 200 } : { status: 500 },
+  );
   const created = await call(`http://127.0.0.1:${workspacePort}`, 'POST', '/api/v1/webhooks', {
     headers: { authorization: `Bearer ${key}` },
     body: { name: 'durable', url: `${receiver.origin}/durable`, events: ['ticket.status_changed'] },
@@ -129,25 +142,41 @@ test('SIGKILL of the platform and an empty Redis mid-schedule: every event deliv
   const webhookId = created.body.id as string;
 
   const before = [];
-  for (let i = 0; i < 20; i++) before.push(await emitEvent(db, { workspaceId, event: 'ticket.status_changed', data: { id: `t${i}`, status: 'pending' } }));
+  for (let i = 0; i < 20; i++)
+    before.push(await emitEvent(db, { workspaceId, event: 'ticket.status_changed', data: { id: `t${i}`, status: 'pending' } }));
   // Mid-schedule: every delivery has failed attempt 2 and waits for attempt 3; nothing is in flight.
-  await eventually(async () => {
-    const { rows } = await db.query("select count(*)::int as n from webhook_deliveries where webhook_id = $1 and kind = 'event' and status = 'pending' and attempt_count = 2", [webhookId]);
-    return rows[0].n === 20 ? true : undefined;
-  }, 30_000, 'attempt 2 failed for all 20');
+  await eventually(
+    async () => {
+      const { rows } = await db.query(
+        "select count(*)::int as n from webhook_deliveries where webhook_id = $1 and kind = 'event' and status = 'pending' and attempt_count = 2",
+        [webhookId],
+      );
+      return rows[0].n === 20 ? true : undefined;
+    },
+    30_000,
+    'attempt 2 failed for all 20',
+  );
   await kill(node);
   await kill(redis);
   await startRedis();
 
   // Events written while the platform is down.
   const during = [];
-  for (let i = 0; i < 5; i++) during.push(await emitEvent(db, { workspaceId, event: 'ticket.status_changed', data: { id: `late${i}`, status: 'open' } }));
+  for (let i = 0; i < 5; i++)
+    during.push(await emitEvent(db, { workspaceId, event: 'ticket.status_changed', data: { id: `late${i}`, status: 'open' } }));
   await startNode();
 
-  const rows = await eventually(async () => {
-    const { rows: r } = await db.query("select id, event_id, status, attempt_count from webhook_deliveries where webhook_id = $1 and kind = 'event'", [webhookId]);
-    return r.length === 25 && r.every((x) => x.status === 'succeeded') ? r : undefined;
-  }, 60_000, 'all 25 delivered');
+  const rows = await eventually(
+    async () => {
+      const { rows: r } = await db.query(
+        "select id, event_id, status, attempt_count from webhook_deliveries where webhook_id = $1 and kind = 'event'",
+        [webhookId],
+      );
+      return r.length === 25 && r.every((x) => x.status === 'succeeded') ? r : undefined;
+    },
+    60_000,
+    'all 25 delivered',
+  );
   expect(rows.map((r) => r.event_id).sort()).toEqual([...before, ...during].map((e) => e.id).sort());
   const eventRequests = receiver.received.filter((r) => r.headers['x-svc-event'] === 'ticket.status_changed');
   expect(new Set(eventRequests.map((r) => r.headers['x-svc-delivery']))).toEqual(new Set(rows.map((r) => r.event_id)));

@@ -25,9 +25,18 @@ afterAll(async () => {
 test('saving a loopback, private or link-local target is 400 that names no resolved address; nothing is stored or sent', async () => {
   const port = rig.receiver.port;
   const targets = [
-    `https://127.0.0.1:${port}/hook`, `https://localhost:${port}/hook`, `https://[::1]:${port}/hook`, `https://[::ffff:127.0.0.1]:${port}/hook`,
-    'https://10.1.2.3/hook', 'https://192.168.0.10/hook', 'https://169.254.169.254/latest/meta-data', 'https://[fe80::1]/hook',
-    'https://[fd12::1]/hook', 'https://0.0.0.0/hook', `https://2130706433:${port}/hook`, `https://[::127.0.0.1]:${port}/hook`,
+    `https://127.0.0.1:${port}/hook`,
+    `https://localhost:${port}/hook`,
+    `https://[::1]:${port}/hook`,
+    `https://[::ffff:127.0.0.1]:${port}/hook`,
+    'https://10.1.2.3/hook',
+    'https://192.168.0.10/hook',
+    'https://169.254.169.254/latest/meta-data',
+    'https://[fe80::1]/hook',
+    'https://[fd12::1]/hook',
+    'https://0.0.0.0/hook',
+    `https://2130706433:${port}/hook`,
+    `https://[::127.0.0.1]:${port}/hook`,
     'https://[64:ff9b::a00:1]/hook',
   ];
   for (const url of targets) {
@@ -44,13 +53,20 @@ test('saving a loopback, private or link-local target is 400 that names no resol
 test('a webhook whose target became private is refused at delivery time: no request reaches it', async () => {
   // Another node that allows private targets saves it (its ping gets through); this node's workers do not.
   const lenient = await rig.node({ services: ['workspace'] }, { allowPrivateTargets: true });
-  const created = await svc(lenient, key, 'POST', '/api/v1/webhooks', { name: 'moved', url: `${rig.receiver.origin}/moved`, events: ['lead.created'] });
+  const created = await svc(lenient, key, 'POST', '/api/v1/webhooks', {
+    name: 'moved',
+    url: `${rig.receiver.origin}/moved`,
+    events: ['lead.created'],
+  });
   expect(created.body.status).toBe('Active');
   expect(rig.receiver.received).toHaveLength(1);
 
   await emitEvent(platform.db, { workspaceId: ws.id, event: 'lead.created' });
   const row = await eventually(async () => {
-    const { rows } = await platform.db.query("select id, status, attempt_count, error from webhook_deliveries where webhook_id = $1 and kind = 'event' and attempt_count >= 2", [created.body.id]);
+    const { rows } = await platform.db.query(
+      "select id, status, attempt_count, error from webhook_deliveries where webhook_id = $1 and kind = 'event' and attempt_count >= 2",
+      [created.body.id],
+    );
     return rows[0];
   });
   expect(row.error).toMatch(/^target_refused: .*private, loopback, link-local or reserved/);

@@ -72,12 +72,23 @@ export class BotChatMethods {
     );
     const room = rows[0]!;
     const chat = telegramChat(room.bot_api_id, room.type, room.name);
-    return { ...chat, ...(chat.type === 'private' && room.other_name ? { first_name: room.other_name } : {}), accent_color_id: 0, max_reaction_count: 1 };
+    return {
+      ...chat,
+      ...(chat.type === 'private' && room.other_name ? { first_name: room.other_name } : {}),
+      accent_color_id: 0,
+      max_reaction_count: 1,
+    };
   }
 
   async getChatMember(bot: BotPrincipal, input: { chat_id: ChatRef; user_id: number }) {
     const roomId = await roomOfChat(this.deps.sql, bot, input.chat_id);
-    const { rows } = await this.deps.sql.query<{ role: string; bot_api_id: number; display_name: string; account_type: string; username: string | null }>(
+    const { rows } = await this.deps.sql.query<{
+      role: string;
+      bot_api_id: number;
+      display_name: string;
+      account_type: string;
+      username: string | null;
+    }>(
       `select m.role, a.bot_api_id, a.display_name, a.account_type, b.username
          from room_members m join accounts a on a.id = m.account_id
          left join bots b on b.account_id = a.id and b.deleted_at is null
@@ -105,7 +116,12 @@ export class BotChatMethods {
     await this.limit.check(bot.id);
     await inTransaction(this.deps.sql, async (client) => {
       const roomId = await roomOfChat(client, bot, input.chat_id);
-      await emit(client, 'bot.chat_action', { roomId, botId: bot.id, accountId: bot.accountId, action: input.action }, roomAudience(roomId));
+      await emit(
+        client,
+        'bot.chat_action',
+        { roomId, botId: bot.id, accountId: bot.accountId, action: input.action },
+        roomAudience(roomId),
+      );
     });
     this.deps.queues.requestOutboxDrain();
     return true;
@@ -129,7 +145,10 @@ export class BotChatMethods {
 
   /** The message's uuid in the room, by its message_id (sequence number). */
   private async messageIn(roomId: string, seq: number, missing: string): Promise<string> {
-    const { rows } = await this.deps.sql.query<{ id: string }>('select id from messages where room_id = $1 and seq = $2 and recalled_at is null', [roomId, seq]);
+    const { rows } = await this.deps.sql.query<{ id: string }>(
+      'select id from messages where room_id = $1 and seq = $2 and recalled_at is null',
+      [roomId, seq],
+    );
     if (!rows[0]) throw botApiErrors.badRequest(missing);
     return rows[0].id;
   }
@@ -152,7 +171,10 @@ export class BotChatMethods {
     let messageId: string;
     if (input.message_id !== undefined) messageId = await this.messageIn(roomId, input.message_id, 'message to unpin not found');
     else {
-      const { rows } = await this.deps.sql.query<{ message_id: string }>('select message_id from room_pins where room_id = $1 order by pinned_at desc limit 1', [roomId]);
+      const { rows } = await this.deps.sql.query<{ message_id: string }>(
+        'select message_id from room_pins where room_id = $1 order by pinned_at desc limit 1',
+        [roomId],
+      );
       if (!rows[0]) return true;
       messageId = rows[0].message_id;
     }
@@ -184,7 +206,10 @@ export class BotChatMethods {
   /** The original's text, sent as the bot's own message: only text messages can be copied. */
   async copyMessage(bot: BotPrincipal, input: ForwardInput): Promise<{ message_id: number }> {
     const source = await roomOfChat(this.deps.sql, bot, input.from_chat_id);
-    const { rows } = await this.deps.sql.query<{ text: string | null }>('select text from messages where room_id = $1 and seq = $2 and recalled_at is null', [source, input.message_id]);
+    const { rows } = await this.deps.sql.query<{ text: string | null }>(
+      'select text from messages where room_id = $1 and seq = $2 and recalled_at is null',
+      [source, input.message_id],
+    );
     if (!rows[0]) throw botApiErrors.badRequest('message to copy not found');
     if (!rows[0].text) throw botApiErrors.badRequest("message can't be copied: it has no text");
     const sent = await this.messages.send(bot, { chat_id: input.chat_id, text: rows[0].text });

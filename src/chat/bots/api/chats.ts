@@ -30,7 +30,10 @@ const byUserNumber = `
 /** The room a chat_id names among the bot's rooms; 400 "chat not found" otherwise. */
 export async function roomOfChat(db: SqlPool | SqlClient, bot: BotPrincipal, chatId: ChatRef): Promise<string> {
   if (typeof chatId === 'string' && isUuid(chatId)) {
-    const { rows } = await db.query<{ room_id: string }>('select room_id from room_members where room_id = $1 and account_id = $2', [chatId.toLowerCase(), bot.accountId]);
+    const { rows } = await db.query<{ room_id: string }>('select room_id from room_members where room_id = $1 and account_id = $2', [
+      chatId.toLowerCase(),
+      bot.accountId,
+    ]);
     if (rows[0]) return rows[0].room_id;
     throw botApiErrors.chatNotFound();
   }

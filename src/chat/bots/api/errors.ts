@@ -11,7 +11,13 @@ export class BotApiError extends AppError {
     description: string,
     readonly retryAfter?: number,
   ) {
-    super(status, `bot_api_${status}`, description, undefined, retryAfter !== undefined ? { 'retry-after': String(retryAfter) } : undefined);
+    super(
+      status,
+      `bot_api_${status}`,
+      description,
+      undefined,
+      retryAfter !== undefined ? { 'retry-after': String(retryAfter) } : undefined,
+    );
     this.name = 'BotApiError';
   }
 }

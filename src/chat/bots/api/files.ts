@@ -62,7 +62,11 @@ function partType(file: File, fileName: string, image: ImageSize | null): string
 }
 
 function fileNameOf(file: File, kind: FileKind, image: ImageSize | null): string {
-  const name = [...file.name].filter((c) => c >= ' ' && c !== '\u007f').join('').trim().slice(0, maxFileName);
+  const name = [...file.name]
+    .filter((c) => c >= ' ' && c !== '\u007f')
+    .join('')
+    .trim()
+    .slice(0, maxFileName);
   if (name !== '' && name !== 'blob') return name;
   return image ? `${kind}.${image.contentType.slice(6)}` : kind;
 }
@@ -95,7 +99,8 @@ export class BotFiles {
       return this.sendPart(bot, kind, message, part);
     }
     if (isUuid(named)) return this.sendUpload(bot, kind, message, named.toLowerCase());
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(named)) throw botApiErrors.badRequest('files are not fetched from URLs here: upload the file or give a file_id');
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(named))
+      throw botApiErrors.badRequest('files are not fetched from URLs here: upload the file or give a file_id');
     const file = await visibleFile(this.deps.sql, bot, named);
     if (!file) throw fileNotFound();
     const pixels = kind === 'photo' ? await this.storedImage(file.id) : {};
@@ -103,7 +108,10 @@ export class BotFiles {
     return this.messages.send(bot, message, async () => [attachment]);
   }
 
-  async getFile(bot: BotPrincipal, fileId: string): Promise<{ file_id: string; file_unique_id: string; file_size: number; file_path: string }> {
+  async getFile(
+    bot: BotPrincipal,
+    fileId: string,
+  ): Promise<{ file_id: string; file_unique_id: string; file_size: number; file_path: string }> {
     const file = await visibleFile(this.deps.sql, bot, fileId);
     if (!file) throw fileNotFound();
     return { file_id: fileIdOf(file.id), file_unique_id: fileUniqueIdOf(file.id), file_size: file.size, file_path: filePathOf(file.id) };
@@ -135,7 +143,11 @@ export class BotFiles {
   private async sendUpload(bot: BotPrincipal, kind: FileKind, message: SendInput, uploadId: string): Promise<TelegramMessage> {
     let pixels = {};
     if (kind === 'photo') {
-      const { rows } = await this.deps.sql.query('select 1 from uploads where id = $1 and owner_id = $2 and status = $3', [uploadId, bot.accountId, 'COMPLETE']);
+      const { rows } = await this.deps.sql.query('select 1 from uploads where id = $1 and owner_id = $2 and status = $3', [
+        uploadId,
+        bot.accountId,
+        'COMPLETE',
+      ]);
       if (!rows[0]) throw fileNotFound();
       pixels = await this.storedImage(uploadId);
     }

@@ -16,11 +16,34 @@ declare module 'fastify' {
   }
 }
 
-const integerFields = new Set(['message_id', 'reply_to_message_id', 'message_thread_id', 'limit', 'timeout', 'max_connections', 'cache_time']);
-const booleanFields = new Set(['show_alert', 'drop_pending_updates', 'disable_notification', 'protect_content', 'disable_web_page_preview', 'allow_sending_without_reply']);
+const integerFields = new Set([
+  'message_id',
+  'reply_to_message_id',
+  'message_thread_id',
+  'limit',
+  'timeout',
+  'max_connections',
+  'cache_time',
+]);
+const booleanFields = new Set([
+  'show_alert',
+  'drop_pending_updates',
+  'disable_notification',
+  'protect_content',
+  'disable_web_page_preview',
+  'allow_sending_without_reply',
+]);
 // Chat and user ids: integers as Telegram's, or (chat_id) a room uuid, which stays a string.
 const idFields = new Set(['chat_id', 'from_chat_id', 'user_id']);
-const jsonFields = new Set(['reply_markup', 'allowed_updates', 'reply_parameters', 'link_preview_options', 'entities', 'commands', 'scope']);
+const jsonFields = new Set([
+  'reply_markup',
+  'allowed_updates',
+  'reply_parameters',
+  'link_preview_options',
+  'entities',
+  'commands',
+  'scope',
+]);
 
 /** A value that does not read as its field's type stays a string, and validation names the field. */
 function typed(name: string, value: string): unknown {
@@ -70,22 +93,30 @@ export function formObject(entries: Iterable<[string, unknown]>): Record<string,
 
 /** multipartLimit: the largest multipart body, which may carry a file (the other bodies keep the listener's limit). */
 export function addFormParsers(app: FastifyInstance, multipartLimit: number): void {
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request: FastifyRequest, body: string | Buffer, done) => {
-    try {
-      done(null, formObject(new URLSearchParams(body.toString()).entries()));
-    } catch (err) {
-      done(err as Error, undefined);
-    }
-  });
-  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: multipartLimit }, async (request: FastifyRequest, body: string | Buffer) => {
-    let form: FormData;
-    try {
-      form = await new Response(body, { headers: { 'content-type': String(request.headers['content-type']) } }).formData();
-    } catch {
-      throw botApiErrors.badRequest('the multipart/form-data body could not be read');
-    }
-    const files = fileMethods.has(methodOf(request.url)) ? new Map<string, File>() : undefined;
-    if (files) request.botFiles = files;
-    return formObject(await withTextFiles(form, files));
-  });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request: FastifyRequest, body: string | Buffer, done) => {
+      try {
+        done(null, formObject(new URLSearchParams(body.toString()).entries()));
+      } catch (err) {
+        done(err as Error, undefined);
+      }
+    },
+  );
+  app.addContentTypeParser(
+    'multipart/form-data',
+    { parseAs: 'buffer', bodyLimit: multipartLimit },
+    async (request: FastifyRequest, body: string | Buffer) => {
+      let form: FormData;
+      try {
+        form = await new Response(body, { headers: { 'content-type': String(request.headers['content-type']) } }).formData();
+      } catch {
+        throw botApiErrors.badRequest('the multipart/form-data body could not be read');
+      }
+      const files = fileMethods.has(methodOf(request.url)) ? new Map<string, File>() : undefined;
+      if (files) request.botFiles = files;
+      return formObject(await withTextFiles(form, files));
+    },
+  );
 }

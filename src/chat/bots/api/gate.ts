@@ -24,7 +24,15 @@ export function declaredMethods(spec: Record<string, unknown>): Map<string, stri
 
 export async function findBot(sql: SqlPool, token: string): Promise<BotPrincipal | null> {
   const hash = tokenHash(token);
-  const { rows } = await sql.query<{ id: string; account_id: string; bot_api_id: number; username: string; display_name: string; module_code: string; customer_account_id: string }>(
+  const { rows } = await sql.query<{
+    id: string;
+    account_id: string;
+    bot_api_id: number;
+    username: string;
+    display_name: string;
+    module_code: string;
+    customer_account_id: string;
+  }>(
     `select b.id, b.account_id, a.bot_api_id, b.username, a.display_name, b.module_code, b.customer_account_id
        from bots b join accounts a on a.id = b.account_id
       where b.token_hash = $1 and b.deleted_at is null and a.status = 'ACTIVE'`,

@@ -31,9 +31,17 @@ function me(bot: BotPrincipal): Schemas['BotInfo'] {
   };
 }
 
-export function botApiHandlers(deps: BotDeps, messages: BotMessages, updates: BotUpdates, chats: BotChatMethods, files: BotFiles): BotHandlers {
-  const getUpdates = async (input: { offset?: number | string; limit?: number; timeout?: number; allowed_updates?: string[] }, ctx: BotContext) =>
-    answer((await updates.get(botOf(ctx), input, ctx)) as Schemas['Update'][]);
+export function botApiHandlers(
+  deps: BotDeps,
+  messages: BotMessages,
+  updates: BotUpdates,
+  chats: BotChatMethods,
+  files: BotFiles,
+): BotHandlers {
+  const getUpdates = async (
+    input: { offset?: number | string; limit?: number; timeout?: number; allowed_updates?: string[] },
+    ctx: BotContext,
+  ) => answer((await updates.get(botOf(ctx), input, ctx)) as Schemas['Update'][]);
   return {
     async getMe(_input, ctx) {
       return answer(me(botOf(ctx)));

@@ -88,17 +88,28 @@ export class BotMessages {
         if (!rows[0] || rows[0].id === null) throw botApiErrors.chatNotFound();
       } else {
         const named = await client.query<{ id: string }>('select id from messages where room_id = $1 and seq = $2', [roomId, replyTo]);
-        const notFound = () => botApiErrors.badRequest(input.message_thread_id !== undefined ? 'message thread not found' : 'message to be replied not found');
+        const notFound = () =>
+          botApiErrors.badRequest(input.message_thread_id !== undefined ? 'message thread not found' : 'message to be replied not found');
         if (!named.rows[0]) throw notFound();
         const bump = await client.query<{ last_seq: number }>(bumpSql, [roomId, bot.accountId, now, null]);
         const seq = bump.rows[0]?.last_seq;
         if (seq === undefined) throw botApiErrors.chatNotFound();
-        const { rows } = await client.query<{ id: string | null }>(replySql, [id, roomId, seq, bot.accountId, input.text, null, now, named.rows[0].id]);
+        const { rows } = await client.query<{ id: string | null }>(replySql, [
+          id,
+          roomId,
+          seq,
+          bot.accountId,
+          input.text,
+          null,
+          now,
+          named.rows[0].id,
+        ]);
         // No message: the root is recalled (or gone); the bump rolls back with the transaction.
         if (!rows[0] || rows[0].id === null) throw notFound();
       }
       if (keyboard) await client.query('update messages set inline_keyboard = $2 where id = $1', [id, JSON.stringify(keyboard)]);
-      if (attach) await client.query('update messages set attachments = $2 where id = $1', [id, JSON.stringify(await attach(client, id, now))]);
+      if (attach)
+        await client.query('update messages set attachments = $2 where id = $1', [id, JSON.stringify(await attach(client, id, now))]);
     });
     this.deps.queues.requestOutboxDrain();
     return this.view(id);
@@ -111,10 +122,16 @@ export class BotMessages {
     const now = this.deps.clock.now();
     const messageId = await inTransaction(this.deps.sql, async (client) => {
       const roomId = await roomOfChat(client, bot, input.chat_id);
-      const { rows } = await client.query<{ id: string; sender_id: string; text: string | null; inline_keyboard: StoredKeyboard | null; recalled_at: Date | null }>(
-        'select id, sender_id, text, inline_keyboard, recalled_at from messages where room_id = $1 and seq = $2 for update',
-        [roomId, input.message_id],
-      );
+      const { rows } = await client.query<{
+        id: string;
+        sender_id: string;
+        text: string | null;
+        inline_keyboard: StoredKeyboard | null;
+        recalled_at: Date | null;
+      }>('select id, sender_id, text, inline_keyboard, recalled_at from messages where room_id = $1 and seq = $2 for update', [
+        roomId,
+        input.message_id,
+      ]);
       const message = rows[0];
       if (!message || message.recalled_at !== null) throw botApiErrors.badRequest('message to edit not found');
       if (message.sender_id !== bot.accountId) throw botApiErrors.badRequest("message can't be edited");
@@ -129,7 +146,12 @@ export class BotMessages {
         now,
         keyboard === null ? null : JSON.stringify(keyboard),
       ]);
-      await emit(client, 'message.edited', { roomId, messageId: message.id, senderId: bot.accountId, editedAt: now.toISOString() }, roomAudience(roomId));
+      await emit(
+        client,
+        'message.edited',
+        { roomId, messageId: message.id, senderId: bot.accountId, editedAt: now.toISOString() },
+        roomAudience(roomId),
+      );
       return message.id;
     });
     this.deps.queues.requestOutboxDrain();

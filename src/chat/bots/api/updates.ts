@@ -19,7 +19,8 @@ export interface UpdatesInput {
 }
 
 const terminated = () => botApiErrors.conflict('terminated by other getUpdates request; make sure that only one bot instance is running');
-const webhookActive = () => botApiErrors.conflict("can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
+const webhookActive = () =>
+  botApiErrors.conflict("can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
 
 export class BotUpdates {
   constructor(
@@ -63,7 +64,10 @@ export class BotUpdates {
   }
 
   private async read(botId: string, limit: number): Promise<unknown[]> {
-    const { rows } = await this.sql.query<{ payload: unknown }>('select payload from bot_updates where bot_id = $1 order by update_id limit $2', [botId, limit]);
+    const { rows } = await this.sql.query<{ payload: unknown }>(
+      'select payload from bot_updates where bot_id = $1 order by update_id limit $2',
+      [botId, limit],
+    );
     return rows.map((r) => r.payload);
   }
 

@@ -30,7 +30,10 @@ export interface WebhookInfo {
 
 /** Locks the bot for the change; the token must still be its token. */
 const guardOf = (bot: BotPrincipal) => async (client: SqlClient) => {
-  const { rowCount } = await client.query('select 1 from bots where id = $1 and token_hash = $2 and deleted_at is null for update', [bot.id, bot.tokenHash]);
+  const { rowCount } = await client.query('select 1 from bots where id = $1 and token_hash = $2 and deleted_at is null for update', [
+    bot.id,
+    bot.tokenHash,
+  ]);
   if (rowCount === 0) throw botApiErrors.unauthorized();
 };
 
@@ -57,7 +60,11 @@ export async function setWebhook(deps: BotDeps, bot: BotPrincipal, input: SetWeb
   return { result: true, description: 'Webhook was set' };
 }
 
-export async function deleteWebhook(deps: BotDeps, bot: BotPrincipal, input: { drop_pending_updates?: boolean | undefined }): Promise<{ result: true; description: string }> {
+export async function deleteWebhook(
+  deps: BotDeps,
+  bot: BotPrincipal,
+  input: { drop_pending_updates?: boolean | undefined },
+): Promise<{ result: true; description: string }> {
   const { hadWebhook } = await change(deps, bot, { url: null, dropPendingUpdates: input.drop_pending_updates ?? false });
   return { result: true, description: hadWebhook ? 'Webhook was deleted' : 'Webhook is already deleted' };
 }

@@ -90,5 +90,7 @@ function describe(err: NodeJS.ErrnoException): string {
 
 /** OpenSSL's verification codes (UNABLE_TO_VERIFY_LEAF_SIGNATURE, DEPTH_ZERO_SELF_SIGNED_CERT, ...) and Node's TLS errors. */
 function tlsFailure(code: string | undefined): boolean {
-  return code !== undefined && (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT') || code.includes('VERIFY'));
+  return (
+    code !== undefined && (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT') || code.includes('VERIFY'))
+  );
 }

@@ -39,7 +39,11 @@ export interface WebhookDeliveries {
 
 export function createWebhookDeliveries(redisUrl: string, log: Logger): WebhookDeliveries & { queue: Queue } {
   const connection = connectRedis(redisUrl, 'bot-webhooks');
-  const queue = new Queue(webhookQueueName, { connection, prefix: queuePrefix(connection, webhookQueueName), defaultJobOptions: { removeOnComplete: 100, removeOnFail: 1000 } });
+  const queue = new Queue(webhookQueueName, {
+    connection,
+    prefix: queuePrefix(connection, webhookQueueName),
+    defaultJobOptions: { removeOnComplete: 100, removeOnFail: 1000 },
+  });
   return {
     queue,
     async request(botId, delayMs = 0) {
@@ -47,7 +51,12 @@ export function createWebhookDeliveries(redisUrl: string, log: Logger): WebhookD
         await queue.add(
           'deliver',
           { botId },
-          { deduplication: { id: `deliver:${botId}` }, delay: Math.max(0, Math.round(delayMs)), attempts: 5, backoff: { type: 'exponential', delay: 1_000 } },
+          {
+            deduplication: { id: `deliver:${botId}` },
+            delay: Math.max(0, Math.round(delayMs)),
+            attempts: 5,
+            backoff: { type: 'exponential', delay: 1_000 },
+          },
         );
       } catch (err) {
         log.warn({ err, botId }, 'could not request a webhook delivery');
@@ -55,7 +64,16 @@ export function createWebhookDeliveries(redisUrl: string, log: Logger): WebhookD
     },
     async restart(botId) {
       try {
-        await queue.add('deliver', { botId }, { deduplication: { id: `deliver:${botId}`, reschedule: true }, delay: 0, attempts: 5, backoff: { type: 'exponential', delay: 1_000 } });
+        await queue.add(
+          'deliver',
+          { botId },
+          {
+            deduplication: { id: `deliver:${botId}`, reschedule: true },
+            delay: 0,
+            attempts: 5,
+            backoff: { type: 'exponential', delay: 1_000 },
+          },
+        );
       } catch (err) {
         log.warn({ err, botId }, 'could not request a webhook delivery');
       }
@@ -92,7 +110,12 @@ export class WebhookWorker {
   ) {
     this.redis = connectRedis(redisUrl, 'bot-webhook-locks');
     this.workerConnection = connectRedis(redisUrl, 'bot-webhook-worker', { blocking: true });
-    this.worker = new Worker(webhookQueueName, (job: Job) => this.process(job), { connection: this.workerConnection, prefix: queuePrefix(this.workerConnection, webhookQueueName), concurrency: 16, metrics: workerMetrics });
+    this.worker = new Worker(webhookQueueName, (job: Job) => this.process(job), {
+      connection: this.workerConnection,
+      prefix: queuePrefix(this.workerConnection, webhookQueueName),
+      concurrency: 16,
+      metrics: workerMetrics,
+    });
     this.worker.on('failed', (job, err) => log.error({ err, job: job?.name }, 'webhook job failed'));
   }
 
@@ -143,7 +166,14 @@ export class WebhookWorker {
       if (!update) return { delivered };
       await this.redis.pexpire(lock, lockMs);
       const trust = webhookSecureContext(this.settings.caPem, bot.webhook_certificate);
-      const outcome = await postUpdate(bot.webhook_url, JSON.stringify(update.payload), bot.webhook_secret, this.settings, this.settings.timeoutMs, trust);
+      const outcome = await postUpdate(
+        bot.webhook_url,
+        JSON.stringify(update.payload),
+        bot.webhook_secret,
+        this.settings,
+        this.settings.timeoutMs,
+        trust,
+      );
       countWebhookAttempt('bot', outcome.ok, bot.webhook_failures + 1);
       if (outcome.ok) {
         await this.sql.query(

@@ -47,21 +47,27 @@ interface NewUpdate {
 
 const allows = (allowed: string[] | null, kind: string) => allowed === null || allowed.length === 0 || allowed.includes(kind);
 
-async function messageUpdates(client: SqlClient, events: MessageCreated[], log: Logger): Promise<{ updates: NewUpdate[]; webhooks: Set<string> }> {
+async function messageUpdates(
+  client: SqlClient,
+  events: MessageCreated[],
+  log: Logger,
+): Promise<{ updates: NewUpdate[]; webhooks: Set<string> }> {
   const webhooks = new Set<string>();
   if (events.length === 0) return { updates: [], webhooks };
   // The bots that are members of the rooms at this moment; the planner probes room_members per bot, so rooms
   // without bots cost one index lookup each.
-  const { rows: candidates } = await client.query<CandidateRow>(prepared(
-    `select e.ord, e.message_id, b.id as bot_id, b.account_id, b.username, coalesce(s.read_all, false) as read_all, b.allowed_updates,
+  const { rows: candidates } = await client.query<CandidateRow>(
+    prepared(
+      `select e.ord, e.message_id, b.id as bot_id, b.account_id, b.username, coalesce(s.read_all, false) as read_all, b.allowed_updates,
             b.webhook_url is not null as has_webhook
        from unnest($1::uuid[], $2::uuid[], $3::int[]) e(room_id, message_id, ord)
        join room_members m on m.room_id = e.room_id
        join bots b on b.account_id = m.account_id and b.deleted_at is null
        left join bot_room_settings s on s.bot_id = b.id and s.room_id = e.room_id
       order by e.ord, b.id`,
-    [events.map((e) => e.roomId), events.map((e) => e.messageId), events.map((e) => e.ord)],
-  ));
+      [events.map((e) => e.roomId), events.map((e) => e.messageId), events.map((e) => e.ord)],
+    ),
+  );
   const wanted = candidates.filter((c) => allows(c.allowed_updates, 'message'));
   if (wanted.length === 0) return { updates: [], webhooks };
   const messages = await loadBotMessages(client, [...new Set(wanted.map((c) => c.message_id))]);
@@ -70,7 +76,12 @@ async function messageUpdates(client: SqlClient, events: MessageCreated[], log: 
     const m = messages.get(c.message_id);
     if (!m) continue;
     try {
-      const incoming = { roomType: m.room_type, senderType: m.sender_type, text: m.recalled_at ? null : m.text, rootSenderId: m.root_sender_id };
+      const incoming = {
+        roomType: m.room_type,
+        senderType: m.sender_type,
+        text: m.recalled_at ? null : m.text,
+        rootSenderId: m.root_sender_id,
+      };
       if (!receives({ botAccountId: c.account_id, username: c.username, readAll: c.read_all }, incoming)) continue;
       updates.push({ ord: c.ord, botId: c.bot_id, kind: 'message', body: { message: telegramMessage(m) } });
       if (c.has_webhook) webhooks.add(c.bot_id);

@@ -23,6 +23,8 @@ export class Migration20261124000200BotApiIds extends Migration {
   }
 
   override async down(): Promise<void> {
-    this.addSql('alter table bots drop column webhook_certificate, drop column commands; alter table rooms drop column bot_api_id; alter table accounts drop column bot_api_id; drop sequence bot_api_ids;');
+    this.addSql(
+      'alter table bots drop column webhook_certificate, drop column commands; alter table rooms drop column bot_api_id; alter table accounts drop column bot_api_id; drop sequence bot_api_ids;',
+    );
   }
 }

@@ -7,7 +7,9 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261124000300MessageSearch extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create index messages_search on messages using gin (to_tsvector('simple'::regconfig, text)) where text is not null and recalled_at is null;`);
+    this.addSql(
+      `create index messages_search on messages using gin (to_tsvector('simple'::regconfig, text)) where text is not null and recalled_at is null;`,
+    );
   }
 
   override async down(): Promise<void> {

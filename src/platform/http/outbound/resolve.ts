@@ -26,7 +26,10 @@ function lookupWithin(host: string, timeoutMs: number, resolve: HostLookup): Pro
   const pending = resolve(host);
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error(`resolving ${host} took longer than ${timeoutMs} ms`), { code: 'ETIMEOUT' })), timeoutMs);
+    timer = setTimeout(
+      () => reject(Object.assign(new Error(`resolving ${host} took longer than ${timeoutMs} ms`), { code: 'ETIMEOUT' })),
+      timeoutMs,
+    );
   });
   pending.catch(() => undefined);
   return Promise.race([pending, expired]).finally(() => clearTimeout(timer));
@@ -36,7 +39,12 @@ function lookupWithin(host: string, timeoutMs: number, resolve: HostLookup): Pro
  * Resolves host (a literal address is taken as it is) within timeoutMs and checks every address; throws
  * OutboundRefused, or the resolver's error (ENOTFOUND, EAI_AGAIN, ETIMEOUT). The first address is the one to connect to.
  */
-export async function resolveOutbound(host: string, allowPrivate: boolean, timeoutMs: number, resolve: HostLookup = systemLookup): Promise<ResolvedTarget> {
+export async function resolveOutbound(
+  host: string,
+  allowPrivate: boolean,
+  timeoutMs: number,
+  resolve: HostLookup = systemLookup,
+): Promise<ResolvedTarget> {
   const literal = isIP(host);
   const addresses = literal ? [{ address: host, family: literal }] : await lookupWithin(host, timeoutMs, resolve);
   if (addresses.length === 0) throw Object.assign(new Error(`${host} has no address`), { code: 'ENOTFOUND' });

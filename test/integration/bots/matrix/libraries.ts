@@ -24,7 +24,8 @@ export interface Library {
   start(token: string, apiRoot: string): Promise<RunningBot>;
 }
 
-const npmVersion = (name: string): string => (JSON.parse(readFileSync(path.join('node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+const npmVersion = (name: string): string =>
+  (JSON.parse(readFileSync(path.join('node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 const describe = (err: unknown): string => (err instanceof Error ? `${err.name}: ${err.message}` : String(err));
 
 /** What the grammY bot's /file command sends as a document. */
@@ -35,13 +36,17 @@ const grammy: Library = {
   async start(token, apiRoot) {
     const errors: string[] = [];
     const bot = new GrammyBot(token, { client: { apiRoot } });
-    bot.command('start', (ctx) => ctx.reply('Welcome! Press the button.', { reply_markup: new InlineKeyboard().text('Press me', 'pressed') }));
+    bot.command('start', (ctx) =>
+      ctx.reply('Welcome! Press the button.', { reply_markup: new InlineKeyboard().text('Press me', 'pressed') }),
+    );
     bot.callbackQuery('pressed', async (ctx) => {
       await ctx.answerCallbackQuery({ text: 'You pressed it' });
       await ctx.editMessageText(`Pressed by ${ctx.from.first_name}`);
     });
     // A document uploaded as grammY uploads files: a multipart part referenced by attach://.
-    bot.command('file', (ctx) => ctx.replyWithDocument(new InputFile(new TextEncoder().encode(grammyFile), 'grammy.txt'), { caption: 'Here is your file' }));
+    bot.command('file', (ctx) =>
+      ctx.replyWithDocument(new InputFile(new TextEncoder().encode(grammyFile), 'grammy.txt'), { caption: 'Here is your file' }),
+    );
     bot.on('message:text', (ctx) => ctx.reply(`echo: ${ctx.message.text}`));
     bot.catch((err) => void errors.push(describe(err.error)));
     let started!: () => void;
@@ -85,10 +90,16 @@ const nodeTelegramBotApi: Library = {
   async start(token, apiRoot) {
     const errors: string[] = [];
     const bot = new NtbaBot(token, { apiRoot });
-    bot.command('start', (ctx) => ctx.reply('Welcome! Press the button.', { reply_markup: new InlineKeyboardBuilder().text('Press me', 'pressed').build() }));
+    bot.command('start', (ctx) =>
+      ctx.reply('Welcome! Press the button.', { reply_markup: new InlineKeyboardBuilder().text('Press me', 'pressed').build() }),
+    );
     bot.on('callback_query', async (ctx) => {
       await ctx.answerCallbackQuery({ text: 'You pressed it' });
-      await ctx.api.editMessageText({ chat_id: ctx.chatId!, message_id: ctx.callbackQuery!.message!.message_id, text: `Pressed by ${ctx.from!.first_name}` });
+      await ctx.api.editMessageText({
+        chat_id: ctx.chatId!,
+        message_id: ctx.callbackQuery!.message!.message_id,
+        text: `Pressed by ${ctx.from!.first_name}`,
+      });
     });
     bot.on('message', (ctx) => ctx.reply(`echo: ${ctx.message!.text}`));
     bot.catch((err) => void errors.push(describe(err)));
@@ -146,4 +157,10 @@ function python(name: string, script: string): Library {
   };
 }
 
-export const libraries: Library[] = [grammy, telegraf, nodeTelegramBotApi, python('python-telegram-bot', 'ptb_bot.py'), python('aiogram', 'aiogram_bot.py')];
+export const libraries: Library[] = [
+  grammy,
+  telegraf,
+  nodeTelegramBotApi,
+  python('python-telegram-bot', 'ptb_bot.py'),
+  python('aiogram', 'aiogram_bot.py'),
+];
