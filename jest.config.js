@@ -13,5 +13,8 @@ export default {
   // Generous: a test file starts whole platforms (listeners, Ajv compilation) in beforeAll, slow on a busy machine.
   testTimeout: 120000,
   maxWorkers: 2,
+  // Each test file loads the platform's modules afresh in the worker's VM context, and the heap of a long-lived worker
+  // grows with every file; a worker past this after a file is replaced by a fresh one instead of running out of memory.
+  workerIdleMemoryLimit: '1.5GB',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.mjs'],
 };
