@@ -88,6 +88,18 @@ test('filters: room, sender and a time range', async () => {
   expect(ids(await search(c.member, { q: w, before: b.createdAt }))).toEqual([a.id]);
 });
 
+test('a time bound with any RFC 3339 offset, or at the edge of the years, filters instead of failing', async () => {
+  const c = await fx.cast();
+  const w = unique();
+  const a = await fx.send(c.owner, c.roomId, `a ${w}`);
+  // +17:09 is past PostgreSQL's ±15:59; the same instant in UTC is 0219-02-19T05:26:20Z.
+  expect(ids(await search(c.member, { q: w, before: '0219-02-19T22:35:20+17:09' }))).toEqual([]);
+  expect(ids(await search(c.member, { q: w, after: '0219-02-19T22:35:20+17:09' }))).toEqual([a.id]);
+  // An offset that moves the instant out of years 1 to 9999.
+  expect(ids(await search(c.member, { q: w, after: '0001-01-01T00:00:00+05:00' }))).toEqual([a.id]);
+  expect(ids(await search(c.member, { q: w, before: '9999-12-31T23:00:00-17:00' }))).toEqual([a.id]);
+});
+
 test('pages with cursors in newest and relevance order; a cursor pages only the search it came from', async () => {
   const c = await fx.cast();
   const w = unique();

@@ -13,6 +13,7 @@ import { hiddenForMeColumn, messageColumnsOf, messageView, type MessageRow, type
 import { isMember, roomNotFound } from '../rooms/membership.js';
 import type { Page } from '../rooms/service.js';
 import { attachThreadInfo, replyCountColumn, rootsWithReplies } from '../threads/thread-info.js';
+import { searchTimeBound } from './time-bound.js';
 import { highlightsOf, queryWords, type Highlight } from './words.js';
 
 export type SearchOrder = 'newest' | 'relevance';
@@ -64,8 +65,8 @@ export class SearchService {
     const param = (value: unknown) => `$${params.push(value)}`;
     if (query.roomId !== undefined) filters.push(`x.room_id = ${param(query.roomId)}`);
     if (query.from !== undefined) filters.push(`x.sender_id = ${param(query.from)}`);
-    if (query.after !== undefined) filters.push(`x.created_at >= ${param(query.after)}::timestamptz`);
-    if (query.before !== undefined) filters.push(`x.created_at < ${param(query.before)}::timestamptz`);
+    if (query.after !== undefined) filters.push(`x.created_at >= ${param(searchTimeBound('query.after', query.after))}::timestamptz`);
+    if (query.before !== undefined) filters.push(`x.created_at < ${param(searchTimeBound('query.before', query.before))}::timestamptz`);
     const keyset =
       after === null
         ? ''
