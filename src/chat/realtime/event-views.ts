@@ -7,7 +7,7 @@ import { prepared } from '../../platform/db/prepared.js';
 import type { SqlClient } from '../../platform/db/sql.js';
 import { messageColumnsOf, messageView, type MessageRow, type MessageView } from '../messages/views.js';
 import type { AccountType, MemberView } from '../members/views.js';
-import type { AddMemberPolicy, MessagePreview, RoomRole, RoomType, RoomView } from '../rooms/views.js';
+import type { MessagePreview, RoomRole, RoomRow, RoomView } from '../rooms/views.js';
 
 /** The largest payload an event carries with its views (bytes of its JSON); above it the views are left out. */
 export const maxEventBytes = 65_536;
@@ -134,25 +134,28 @@ async function reactionCounts(client: SqlClient, messageIds: string[]): Promise<
   return counts;
 }
 
+/** The room list's columns without the caller's own (role, unread and mention counts, labels, preferences). */
+type EventRoomRow = Pick<
+  RoomRow,
+  | 'id'
+  | 'type'
+  | 'name'
+  | 'description'
+  | 'add_member_policy'
+  | 'channel_id'
+  | 'member_count'
+  | 'created_by'
+  | 'created_at'
+  | 'last_activity_at'
+  | 'last_id'
+  | 'last_sender_id'
+  | 'last_text'
+  | 'last_created_at'
+> & { last_recalled_at: Date | null };
+
 async function roomViews(client: SqlClient, roomIds: string[]): Promise<Map<string, EventRoomView>> {
   if (roomIds.length === 0) return new Map();
-  const { rows } = await client.query<{
-    id: string;
-    type: RoomType;
-    name: string | null;
-    description: string | null;
-    add_member_policy: AddMemberPolicy;
-    channel_id: string | null;
-    member_count: number;
-    created_by: string;
-    created_at: Date;
-    last_activity_at: Date;
-    last_id: string | null;
-    last_sender_id: string | null;
-    last_text: string | null;
-    last_recalled_at: Date | null;
-    last_created_at: Date | null;
-  }>(
+  const { rows } = await client.query<EventRoomRow>(
     `select r.id, r.type, r.name, r.description, r.add_member_policy, r.channel_id, r.member_count, r.created_by, r.created_at,
             r.last_activity_at, lm.id as last_id, lm.sender_id as last_sender_id, lm.text as last_text,
             lm.recalled_at as last_recalled_at, lm.created_at as last_created_at
