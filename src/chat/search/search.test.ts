@@ -98,6 +98,10 @@ test('a time bound with any RFC 3339 offset, or at the edge of the years, filter
   // An offset that moves the instant out of years 1 to 9999.
   expect(ids(await search(c.member, { q: w, after: '0001-01-01T00:00:00+05:00' }))).toEqual([a.id]);
   expect(ids(await search(c.member, { q: w, before: '9999-12-31T23:00:00-17:00' }))).toEqual([a.id]);
+  // A leap second passes the date-time format but is no instant a Date can hold: 400 in the chat envelope.
+  const leap = await search(c.member, { q: w, before: '2016-12-31T23:59:60Z' });
+  expectError(leap, 400, 'validation_failed');
+  expect(leap.body.error.details).toEqual([{ location: 'query.before', message: 'is not an instant' }]);
 });
 
 test('pages with cursors in newest and relevance order; a cursor pages only the search it came from', async () => {
