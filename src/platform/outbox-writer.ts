@@ -1,9 +1,11 @@
 // The one place that writes outbox rows. Every event is inserted in the transaction of the change it reports (the
 // relay in ./outbox.ts publishes it after the commit); the layers above type their topics and payloads and call these.
 // Topics are plain strings here: the platform knows no feature's events.
+import { sql, type Expression, type InsertQueryBuilder, type InsertResult, type QueryCreator, type RawBuilder } from 'kysely';
 import type { EntityManager } from './db/orm.js';
 import type { Queryable } from './db/queryable.js';
 import { OutboxEntity } from './db/entities.js';
+import { affected, typedQueries, type TablesOf } from './db/typed.js';
 
 /** One event to write: its topic and its payload (stored as jsonb). */
 export interface OutboxEntry {
@@ -28,19 +30,45 @@ export function outboxTopicSql(topic: string): string {
   return `'${topic}'`;
 }
 
+type OutboxTables = TablesOf<typeof OutboxEntity>;
+
+const outboxDb = typedQueries<OutboxTables>();
+
+/** One row to insert: the topic and the payload, each a value or an expression of the statement it is written in. */
+export interface OutboxRowExpression {
+  topic: Expression<string>;
+  payload: Expression<unknown>;
+}
+
+/**
+ * The event write of a typed statement that writes its events in the same round trip as the change (a writing CTE
+ * of send, reply, forward): inserts the rows `select` yields, each with a `topic` and a `payload` column. Use it as
+ * `.with('event', (db) => outboxInsertFrom(db, db.selectFrom('msg').select([...])))`.
+ */
+export function outboxInsertFrom<DB>(
+  db: QueryCreator<DB>,
+  select: Expression<{ topic: string; payload: unknown }>,
+): InsertQueryBuilder<OutboxTables, 'outbox', InsertResult> {
+  return (db as unknown as QueryCreator<OutboxTables>).insertInto('outbox').columns(['topic', 'payload']).expression(select);
+}
+
+/** A topic as a literal of a typed statement (fixed names from the code, shape-checked like outboxTopicSql). */
+export function outboxTopic(topic: string): RawBuilder<string> {
+  outboxTopicSql(topic);
+  return sql.lit(topic) as RawBuilder<string>;
+}
+
 /** Writes one event on `db`, which must be the transaction of the change. */
 export async function writeOutbox(db: Queryable, topic: string, payload: unknown): Promise<void> {
-  await db.query(`${outboxInsertSql} values ($1, $2)`, [topic, JSON.stringify(payload)]);
+  await affected(db, outboxDb.insertInto('outbox').values({ topic, payload: JSON.stringify(payload) }));
 }
 
 /** Writes several events in one statement, in the order given (their ids follow it). */
 export async function writeOutboxRows(db: Queryable, entries: readonly OutboxEntry[]): Promise<number> {
   if (entries.length === 0) return 0;
-  await db.query(
-    `${outboxInsertSql}
-     select t, p from unnest($1::text[], $2::jsonb[]) with ordinality as e(t, p, n) order by n`,
-    [entries.map((e) => e.topic), entries.map((e) => JSON.stringify(e.payload))],
-  );
+  // A multi-row VALUES list inserts in its order, so the ids follow the entries.
+  const values = entries.map((e) => ({ topic: e.topic, payload: JSON.stringify(e.payload) }));
+  await affected(db, outboxDb.insertInto('outbox').values(values));
   return entries.length;
 }
 

@@ -2,7 +2,8 @@
 // engine; the webhook.* changes reach no account, their audience is empty, and stay in the outbox for inspection).
 // They never share a name with a chat topic (test/integration/event-topics.test.ts).
 import type { Queryable } from '../../platform/db/queryable.js';
-import { outboxTopicSql, writeOutbox } from '../../platform/outbox-writer.js';
+import type { RawBuilder } from 'kysely';
+import { outboxTopic, outboxTopicSql, writeOutbox } from '../../platform/outbox-writer.js';
 
 export const internalTopics = [
   'svc.event',
@@ -28,4 +29,9 @@ export async function writeInternalEvent(db: Queryable, topic: InternalTopic, pa
 /** An internal topic as an SQL literal, for an event written inside a statement (after `outboxInsertSql`). */
 export function internalTopicSql(topic: InternalTopic): string {
   return outboxTopicSql(topic);
+}
+
+/** An internal topic as a literal of a typed statement that writes its event inside (with outboxInsertFrom). */
+export function internalTopic(topic: InternalTopic): RawBuilder<string> {
+  return outboxTopic(topic);
 }
