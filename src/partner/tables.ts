@@ -1,11 +1,36 @@
-// The partner API's tables as typed queries see them, from its own MikroORM entities (platform/db/typed.ts). A folder
-// that moves from hand-written SQL to typed queries adds the entities of the tables it reads here.
+// The partner API's tables as typed queries see them: its own MikroORM entities and the shared core's it reads
+// (platform/db/typed.ts), with the platform's outbox.
 import { typedQueries, type TablesOf } from '../platform/db/typed.js';
 import type { AiAgentEntity } from './ai/entities.js';
+import type { ApiKeyEntity } from './api-keys/entities.js';
+import type { IdempotencyKeyEntity } from './idempotency/entities.js';
 import type { KbArticleEntity } from './kb/entities.js';
 import type { StorageFileEntity } from './storage/entities.js';
+import type { WorkspaceRoleEntity, RoleCellEntity } from './workspaces/entities.js';
+import type { CrmRecordEntity } from '../core/crm/entities.js';
+import type { InboxConversationEntity, InboxMessageEntity, InboxChannelEntity } from '../core/inbox/entities.js';
+import type { WebhookEntity, WebhookDeliveryEntity } from '../core/webhooks/entities.js';
+import type { WorkspaceEntity, WorkspaceMemberEntity } from '../core/workspaces/entities.js';
+import type { OutboxEntity } from '../platform/db/entities.js';
 
-export type PartnerTables = TablesOf<typeof AiAgentEntity | typeof KbArticleEntity | typeof StorageFileEntity>;
+export type PartnerTables = TablesOf<
+  | typeof AiAgentEntity
+  | typeof ApiKeyEntity
+  | typeof IdempotencyKeyEntity
+  | typeof KbArticleEntity
+  | typeof StorageFileEntity
+  | typeof WorkspaceRoleEntity
+  | typeof RoleCellEntity
+  | typeof CrmRecordEntity
+  | typeof InboxConversationEntity
+  | typeof InboxMessageEntity
+  | typeof InboxChannelEntity
+  | typeof WebhookEntity
+  | typeof WebhookDeliveryEntity
+  | typeof WorkspaceEntity
+  | typeof WorkspaceMemberEntity
+  | typeof OutboxEntity
+>;
 
-/** Builds the partner API's statements; run them with rows / firstRow / affected of platform/db/typed.ts. */
+/** Builds the partner's statements; run them with rows / firstRow / affected / hotRows of platform/db/typed.ts. */
 export const partnerDb = typedQueries<PartnerTables>();
