@@ -4,7 +4,9 @@ import type { Config } from '../config.js';
 import { resolveCursorSecret } from '../platform/cursor-secret.js';
 import { installCursorSecret } from '../platform/http/cursor.js';
 import { migrate, openOrm, type Orm } from '../platform/db/orm.js';
-import { createSqlPool, type SqlPool } from '../platform/db/sql.js';
+import { createSqlPool, lockSession, unlockSession, waitWithoutTimeouts, type SqlPool } from '../platform/db/sql.js';
+import { affected } from '../platform/db/typed.js';
+import { chatDb } from '../chat/tables.js';
 import { openReadRouter } from '../platform/db/open-read-router.js';
 import type { ReadRouter } from '../platform/db/read-router.js';
 import { resolveInfra, type Infra } from '../platform/infra/index.js';
@@ -32,16 +34,20 @@ export async function startFoundation(config: Config, log: Logger, shutdown: Shu
   const infra = await resolveInfra(config, log);
   shutdown.add(infra.stop);
 
-  const orm = await openOrm({ databaseUrl: infra.databaseUrl, entities });
-  shutdown.add(() => orm.close());
+  // One pool to the primary: the statements and the ORM both run on it.
   const sql = createSqlPool(infra.databaseUrl);
   shutdown.add(() => sql.end());
+  const orm = await openOrm({ databaseUrl: infra.databaseUrl, entities, pool: sql });
+  shutdown.add(() => orm.close());
   const applied = await migrateExclusively(sql, orm);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
-  await orm.em
-    .fork()
-    .getConnection()
-    .execute('insert into modules (code, name) values (?, ?) on conflict do nothing', [config.platformModule, 'Platform administration']);
+  await affected(
+    sql,
+    chatDb
+      .insertInto('modules')
+      .values({ code: config.platformModule, name: 'Platform administration' })
+      .onConflict((conflict) => conflict.doNothing()),
+  );
   installCursorSecret(await resolveCursorSecret(sql, config.cursorSecret));
 
   const redis = connectRedis(infra.redisUrl, 'commands', { autoPipelining: true, failFast: true });
@@ -63,10 +69,11 @@ async function migrateExclusively(sql: SqlPool, orm: Orm): Promise<string[]> {
   try {
     // Waiting for another node's migrations may take longer than any request may: no time-outs on this connection
     // (its session settings die with it, it is not pooled again).
-    await lock.query("set statement_timeout = 0; set lock_timeout = 0; select pg_advisory_lock(hashtext('platform:migrations'))");
+    await waitWithoutTimeouts(lock);
+    await lockSession(lock, 'platform:migrations');
     return await migrate(orm);
   } finally {
-    await lock.query("select pg_advisory_unlock(hashtext('platform:migrations'))").catch(() => undefined);
+    await unlockSession(lock, 'platform:migrations').catch(() => undefined);
     lock.release(true);
   }
 }

@@ -3,7 +3,10 @@
 // its scrape requests instead (src/platform/cluster.ts).
 import type { Queue } from 'bullmq';
 import type { Config } from '../config.js';
+import { sql as fragment } from 'kysely';
 import type { SqlPool } from '../platform/db/sql.js';
+import { firstRow } from '../platform/db/typed.js';
+import { chatDb } from '../chat/tables.js';
 import type { Logger } from '../platform/logger.js';
 import type { Readiness } from '../platform/readiness.js';
 import { watchBotUpdates } from '../platform/metrics/bots.js';
@@ -15,13 +18,14 @@ import { watchQueues } from '../platform/metrics/queues.js';
 import { collectProcessMetrics } from '../platform/metrics/registry.js';
 import { watchRealtime, type RealtimeCounts } from '../platform/metrics/realtime.js';
 
+const pendingBotUpdates = chatDb.selectFrom('bot_updates').select(fragment<number>`count(*)::int`.as('n'));
 /** Lists the platform's database, outbox, pending bot updates and queues for the scrape; returns the removal. */
 export function watchPlatform(sql: SqlPool, queues: readonly Queue[]): () => void {
   const removals = [
     instrumentPool(sql, 'sql'),
     watchOutbox(sql),
     // Rows of bot_updates are the updates no getUpdates call has confirmed and no webhook has taken.
-    watchBotUpdates(async () => (await sql.query<{ n: number }>('select count(*)::int as n from bot_updates')).rows[0]?.n ?? 0),
+    watchBotUpdates(async () => (await firstRow(sql, pendingBotUpdates))?.n ?? 0),
     watchQueues(queues),
   ];
   return () => removals.forEach((remove) => remove());

@@ -2,16 +2,24 @@
 // PostgreSQL, so every node signs and verifies with the same key.
 import { randomBytes } from 'node:crypto';
 import type { SqlPool } from './db/sql.js';
+import { type PlatformSecretEntity } from './db/entities.js';
+import { affected, firstRow, typedQueries, type TablesOf } from './db/typed.js';
+
+const secrets = typedQueries<TablesOf<typeof PlatformSecretEntity>>();
 
 export async function resolveCursorSecret(sql: SqlPool, configured: string | undefined): Promise<string> {
   if (configured !== undefined) return configured;
   // Nodes starting together race here: the insert of the loser waits for the winner and does nothing, and the
   // select (a new statement, so a new snapshot) then reads the winner's value.
-  await sql.query("insert into platform_secrets (name, value) values ('cursor', $1) on conflict (name) do nothing", [
-    randomBytes(32).toString('base64url'),
-  ]);
-  const { rows } = await sql.query<{ value: string }>("select value from platform_secrets where name = 'cursor'");
-  const value = rows[0]?.value;
+  const generated = randomBytes(32).toString('base64url');
+  await affected(
+    sql,
+    secrets
+      .insertInto('platform_secrets')
+      .values({ name: 'cursor', value: generated })
+      .onConflict((conflict) => conflict.column('name').doNothing()),
+  );
+  const value = (await firstRow(sql, secrets.selectFrom('platform_secrets').select('value').where('name', '=', 'cursor')))?.value;
   if (!value) throw new Error('The cursor secret could not be stored in platform_secrets');
   return value;
 }

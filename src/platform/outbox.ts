@@ -1,9 +1,13 @@
 // Domain events are written to the outbox table in the same transaction as the change that caused them
 // (./outbox-writer.ts); the relay publishes them to Redis pub/sub (realtime fan-out on every node) and marks them published.
-import type { SqlClient, SqlPool } from './db/sql.js';
+import { sql as fragment } from 'kysely';
+import { commitAfter, lockSession, rollbackQuietly, unlockSession, type SqlClient, type SqlPool } from './db/sql.js';
+import { affected, hotRows, typedQueries, type TablesOf } from './db/typed.js';
+import type { OutboxEntity } from './db/entities.js';
 import type { Redis } from './redis.js';
-import { prepared } from './db/prepared.js';
 import { observeOutboxDrain } from './metrics/outbox.js';
+
+const outboxDb = typedQueries<TablesOf<typeof OutboxEntity>>();
 
 /** The Redis pub/sub channel every relayed domain event is published on. */
 export const eventsChannel = 'platform:events';
@@ -15,14 +19,26 @@ export interface RelayedEvent {
   createdAt: string;
 }
 
-export interface OutboxRow {
-  id: number;
-  topic: string;
-  payload: unknown;
-  created_at: Date;
-  /** The W3C traceparent of the span that wrote the row (null when tracing was off). */
-  trace_context: string | null;
-}
+/** The batch's rows in id order, oldest first; trace_context is the producer's W3C traceparent (null when tracing was off). */
+const unpublishedBatch = (batch: number) =>
+  outboxDb
+    .selectFrom('outbox')
+    .select(['id', 'topic', 'payload', 'created_at', 'trace_context'])
+    .where('published_at', 'is', null)
+    .orderBy('id')
+    .limit(batch)
+    .forUpdate()
+    .skipLocked();
+
+export type OutboxRow = Awaited<ReturnType<ReturnType<typeof unpublishedBatch>['execute']>>[number];
+
+/** Marks the batch published. The ids are bigint values read from the table, written as one literal array. */
+const markPublished = (ids: readonly number[]) =>
+  outboxDb
+    .updateTable('outbox')
+    .set({ published_at: fragment<Date>`now()` })
+    .where('id', '=', fragment<number>`any(${fragment.lit(`{${ids.map(Number).join(',')}}`)}::bigint[])`)
+    .compile();
 
 /** Session-level advisory lock that serialises relays across nodes, so that per-account seqs follow id order. */
 const RELAY_LOCK = 0x6f757462;
@@ -61,15 +77,10 @@ export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500, reade
   let published = 0;
   try {
     // Statements without parameters share a round trip: this runs on the path from a commit to the sockets.
-    await client.query(`select pg_advisory_lock(${RELAY_LOCK}); begin`);
+    await lockSession(client, RELAY_LOCK, { begin: true });
     const announcements: Array<() => Promise<void>> = [];
     try {
-      const { rows } = await client.query<OutboxRow>(
-        prepared(
-          'select id, topic, payload, created_at, trace_context from outbox where published_at is null order by id limit $1 for update skip locked',
-          [batch],
-        ),
-      );
+      const rows = await hotRows(client, unpublishedBatch(batch));
       if (rows.length > 0) {
         for (const log of logs) announcements.push(await log(client, rows, redis));
         const events = rows.map((row): RelayedEvent => ({
@@ -87,13 +98,9 @@ export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500, reade
         await pipeline.exec();
         published = rows.length;
       }
-      // The ids are bigint values read from the table, safe to write into the statement.
-      const ids = rows.map((r) => Number(r.id)).join(',');
-      await client.query(
-        rows.length > 0 ? `update outbox set published_at = now() where id = any('{${ids}}'::bigint[]); commit` : 'commit',
-      );
+      await commitAfter(client, rows.length > 0 ? markPublished(rows.map((r) => r.id)) : undefined);
     } catch (err) {
-      await client.query('rollback').catch(() => undefined);
+      await rollbackQuietly(client);
       throw err;
     }
     // After the commit: a node that hears of a seq finds it in the log. A lost announcement shows as a gap on the
@@ -102,7 +109,7 @@ export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500, reade
   } finally {
     // Also after a failure midway (unlocking a lock not held is harmless). A connection that may still hold the lock
     // is closed rather than pooled: closing releases it.
-    const unlocked = await client.query(`select pg_advisory_unlock(${RELAY_LOCK})`).then(
+    const unlocked = await unlockSession(client, RELAY_LOCK).then(
       () => true,
       () => false,
     );
@@ -115,6 +122,5 @@ export async function drainOutbox(sql: SqlPool, redis: Redis, batch = 500, reade
 
 /** Published rows are kept a day for inspection, then removed. */
 export async function pruneOutbox(sql: SqlPool): Promise<number> {
-  const res = await sql.query("delete from outbox where published_at < now() - interval '1 day'");
-  return res.rowCount ?? 0;
+  return affected(sql, outboxDb.deleteFrom('outbox').where('published_at', '<', fragment<Date>`now() - interval '1 day'`));
 }

@@ -1,4 +1,5 @@
 import type { SqlPool } from './db/sql.js';
+import { ping } from './db/server-state.js';
 import type { Redis } from './redis.js';
 
 export interface Readiness {
@@ -17,6 +18,6 @@ async function probe(check: () => Promise<unknown>): Promise<'ok' | 'fail'> {
 
 /** Database and Redis reachable: what /readyz reports on every listener. */
 export async function checkReadiness(sql: SqlPool, redis: Redis): Promise<Readiness> {
-  const [database, redisState] = await Promise.all([probe(() => sql.query('select 1')), probe(() => redis.ping())]);
+  const [database, redisState] = await Promise.all([probe(() => ping(sql)), probe(() => redis.ping())]);
   return { ready: database === 'ok' && redisState === 'ok', checks: { database, redis: redisState } };
 }

@@ -4,7 +4,8 @@
 // Counted: every `.query(` / `.query<` call in src/**/*.ts. Not counted (the files the rule allows raw SQL in):
 // - *.test.ts files, which set up and read back rows directly to check what a service wrote;
 // - src/platform/db/migrations/, the schema's history as DDL;
-// - src/platform/db/sql.ts, whose inTransaction sends begin, commit and rollback;
+// - src/platform/db/sql.ts, which sends the transaction and session control (begin, commit, rollback, session
+//   advisory locks, lifted time-outs), statements a query builder has no words for;
 // - src/platform/db/typed.ts, which runs the compiled typed queries.
 // Lower a budget when a folder's count falls; never raise one.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -16,8 +17,8 @@ const budgets: Record<string, number> = {
   partner: 29,
   workspace: 21,
   core: 62,
-  platform: 19,
-  app: 3,
+  platform: 0,
+  app: 0,
   cli: 22,
   src: 0,
   // folders converted to typed queries

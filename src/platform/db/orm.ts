@@ -1,8 +1,11 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { EntityManager, Options } from '@mikro-orm/postgresql';
+import { PostgresDialect, type PostgresPool } from 'kysely';
+import pg from 'pg';
 import { migrations } from './migrations/index.js';
 import { postgresTimeoutOptions } from '../dependency-timeouts.js';
+import type { SqlPool } from './sql.js';
 
 export type { EntityManager };
 export type Orm = MikroORM;
@@ -11,6 +14,11 @@ export interface OrmOptions {
   databaseUrl: string;
   poolMax?: number;
   debug?: boolean;
+  /**
+   * The process's node-postgres pool (sql.ts): the ORM then runs on it instead of opening a pool of its own, so a
+   * process has one pool to the primary. Without it (migrations alone, the schema check) the ORM opens its own.
+   */
+  pool?: SqlPool;
   /** The entities the features define (the composition root passes them); migrations need none. */
   entities?: NonNullable<Options['entities']>;
 }
@@ -28,9 +36,13 @@ export async function openOrm(options: OrmOptions): Promise<Orm> {
       silent: true,
       snapshot: false,
     },
-    pool: { min: 0, max: options.poolMax ?? 10 },
-    // The same bounded waits as the hand-written SQL pool (sql.ts), as start-up options of every connection.
-    driverOptions: postgresTimeoutOptions(),
+    ...(options.pool
+      ? { driverOptions: borrowed(options.pool) }
+      : {
+          pool: { min: 0, max: options.poolMax ?? 10 },
+          // The same bounded waits as the process's pool (sql.ts), as start-up options of every connection.
+          driverOptions: postgresTimeoutOptions(),
+        }),
     debug: options.debug ?? false,
     allowGlobalContext: false,
     discovery: { warnWhenNoEntities: false },
@@ -41,4 +53,19 @@ export async function openOrm(options: OrmOptions): Promise<Orm> {
 export async function migrate(orm: Orm): Promise<string[]> {
   const applied = await orm.migrator.up();
   return applied.map((m) => m.name);
+}
+
+/**
+ * The ORM's dialect over a pool the process owns. The ORM's close ends its dialect's pool: here that does nothing, the
+ * process ends the pool once, after everything that uses it. Rows come through the pool's type parsers (timestamps
+ * as Date), which the ORM's hydration takes as they are.
+ */
+function borrowed(pool: SqlPool): PostgresDialect {
+  const lent: PostgresPool = {
+    Client: pg.Client,
+    options: pool.options,
+    connect: () => pool.connect(),
+    end: async () => undefined,
+  };
+  return new PostgresDialect({ pool: lent });
 }

@@ -1,6 +1,7 @@
 // Routes the reads that may go to a replica: to a replica in rotation that has replayed the caller's own last write,
 // else to the primary. A caller's write position is taken right after each request of theirs that may have written
 // (rememberWrite) and kept in Redis, so the caller's next read on any node sees that write.
+import { walInsertPosition } from './server-state.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
 import { routedReads } from '../metrics/replicas.js';
@@ -60,8 +61,7 @@ export class ReadRouter {
   /** Records the primary's WAL position as the caller's last write: call once the caller's writes have committed. */
   async rememberWrite(caller: string): Promise<void> {
     // The insert position is at or past the end of every commit record already written, whatever synchronous_commit.
-    const { rows } = await this.primary.query<{ lsn: string }>('select pg_current_wal_insert_lsn()::text as lsn');
-    await this.positions.remember(caller, parseLsn(rows[0]!.lsn)!);
+    await this.positions.remember(caller, parseLsn(await walInsertPosition(this.primary))!);
   }
 
   private onPrimary(target: string): SqlPool {

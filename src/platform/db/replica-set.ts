@@ -2,6 +2,7 @@
 // request) reads the primary's WAL position and each replica's replay position; a replica whose lag passes
 // REPLICA_MAX_LAG_MS or REPLICA_MAX_LAG_BYTES, or whose poll fails, leaves the rotation until a poll finds it
 // healthy again.
+import { replayState, walWritePosition } from './server-state.js';
 import type { Logger } from '../logger.js';
 import { instrumentPool } from '../metrics/database.js';
 import { watchReplicas, type ReplicaState } from '../metrics/replicas.js';
@@ -97,8 +98,7 @@ export class ReplicaSet {
   private async pollOnce(): Promise<void> {
     let primaryLsn: bigint;
     try {
-      const { rows } = await this.primary.query<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn');
-      primaryLsn = parseLsn(rows[0]!.lsn)!;
+      primaryLsn = parseLsn(await walWritePosition(this.primary))!;
       this.primaryAnswered = true;
     } catch (err) {
       // Without the primary's position no lag can be measured; the replicas keep their last state, and reads that
@@ -129,11 +129,9 @@ export class ReplicaSet {
   private async check(replica: Replica, primaryLsn: bigint, now: number): Promise<void> {
     let reason: string | null = null;
     try {
-      const { rows } = await replica.pool.query<{ replay: string | null; standby: boolean }>(
-        'select pg_last_wal_replay_lsn()::text as replay, pg_is_in_recovery() as standby',
-      );
-      const replay = parseLsn(rows[0]!.replay);
-      if (!rows[0]!.standby || replay === null) {
+      const state = await replayState(replica.pool);
+      const replay = parseLsn(state.replay);
+      if (!state.standby || replay === null) {
         reason = 'not a standby in recovery';
       } else {
         if (replica.replayLsn === null || replay > replica.replayLsn) replica.replayLsn = replay;

@@ -25,6 +25,47 @@ export function createSqlPool(databaseUrl: string, max = 20): SqlPool {
   return pool;
 }
 
+/**
+ * Takes a session-level advisory lock (held until unlockSession or the connection's end; numbers as they are, text
+ * keys through hashtext) and, with `begin`, opens a transaction in the same round trip.
+ */
+export async function lockSession(client: SqlClient, key: number | string, options: { begin?: boolean } = {}): Promise<void> {
+  await client.query(`select pg_advisory_lock(${lockKeySql(key)})${options.begin ? '; begin' : ''}`);
+}
+
+/** Lifts the statement and lock time-outs for the rest of this connection's session (not to be pooled again). */
+export async function waitWithoutTimeouts(client: SqlClient): Promise<void> {
+  await client.query('set statement_timeout = 0; set lock_timeout = 0');
+}
+
+/** Releases a session-level advisory lock taken with lockSession. */
+export async function unlockSession(client: SqlClient, key: number | string): Promise<void> {
+  await client.query(`select pg_advisory_unlock(${lockKeySql(key)})`);
+}
+
+/**
+ * Commits, after the given statement in the same round trip when there is one. The statement must carry no
+ * parameters (a typed statement whose values are literals): several statements in one round trip go as a simple query.
+ */
+export async function commitAfter(client: SqlClient, statement?: { sql: string; parameters: readonly unknown[] }): Promise<void> {
+  if (statement && statement.parameters.length > 0) throw new Error('commitAfter takes a statement without parameters');
+  await client.query(statement ? `${statement.sql}; commit` : 'commit');
+}
+
+/** Rolls back, ignoring a failure (the connection may already be gone). */
+export async function rollbackQuietly(client: SqlClient): Promise<void> {
+  await client.query('rollback').catch(() => undefined);
+}
+
+// Lock keys are constants of the code, never input: a number is written as it is, text is quoted as a literal.
+function lockKeySql(key: number | string): string {
+  if (typeof key === 'number') {
+    if (!Number.isSafeInteger(key)) throw new Error(`not a lock key: ${key}`);
+    return String(key);
+  }
+  return `hashtext('${key.replaceAll("'", "''")}')`;
+}
+
 export async function inTransaction<T>(pool: SqlPool, work: (client: SqlClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let result: T;
@@ -39,7 +80,7 @@ export async function inTransaction<T>(pool: SqlPool, work: (client: SqlClient) 
       client.release(err as Error);
       throw err;
     }
-    await client.query('rollback').catch(() => undefined);
+    await rollbackQuietly(client);
     client.release();
     throw err;
   }

@@ -2,6 +2,7 @@
 // taken with the server's low-level backup functions (pg_backup_start, a copy of the data folder, pg_backup_stop),
 // then the embedded package's own postgres binary in standby mode. pg_basebackup is not among the binaries the
 // package ships, and a system one of another major version refuses the server; this needs nothing else installed.
+import { baseBackup, setting } from '../db/server-state.js';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { appendFile, chmod, copyFile, mkdir, readdir, writeFile, lstat } from 'node:fs/promises';
 import { arch, platform } from 'node:os';
@@ -85,16 +86,14 @@ export async function startStreamingReplica(
   // A standby refuses to replay with fewer connection slots than its primary has.
   let maxConnections: string;
   try {
-    maxConnections = (await client.query<{ max_connections: string }>('show max_connections')).rows[0]!.max_connections;
+    maxConnections = await setting(client, 'max_connections');
     // The slot keeps every WAL segment from the backup's start until the standby has streamed it.
-    await client.query('select pg_create_physical_replication_slot($1, true)', [slot]);
-    await client.query("select pg_backup_start('standby', true)");
+    await baseBackup.createSlot(client, slot);
+    await baseBackup.start(client, 'standby');
     await copyDataFolder(resolve(primaryDataFolder), folder);
-    const { rows } = await client.query<{ labelfile: string; spcmapfile: string | null }>(
-      'select labelfile, spcmapfile from pg_backup_stop(false)',
-    );
-    await writeFile(join(folder, 'backup_label'), rows[0]!.labelfile);
-    if (rows[0]!.spcmapfile) await writeFile(join(folder, 'tablespace_map'), rows[0]!.spcmapfile);
+    const backup = await baseBackup.stop(client);
+    await writeFile(join(folder, 'backup_label'), backup.labelfile);
+    if (backup.spcmapfile) await writeFile(join(folder, 'tablespace_map'), backup.spcmapfile);
   } finally {
     await client.end();
   }

@@ -1,10 +1,21 @@
 // The outbox relay: how many events each drain published, and how old the oldest event still waiting is.
 import { Gauge, Histogram } from 'prom-client';
+import { sql as fragment } from 'kysely';
 import type { SqlPool } from '../db/sql.js';
+import type { OutboxEntity } from '../db/entities.js';
+import { firstRow, typedQueries, type TablesOf } from '../db/typed.js';
 import { metricsRegistry } from './registry.js';
 import { ScrapeSources } from './scrape-sources.js';
 
 const databases = new ScrapeSources<SqlPool>();
+
+// The partial index outbox_unpublished holds exactly the waiting rows, in id order.
+const oldestWaiting = typedQueries<TablesOf<typeof OutboxEntity>>()
+  .selectFrom('outbox')
+  .select(fragment<number>`extract(epoch from now() - created_at)::float8`.as('age'))
+  .where('published_at', 'is', null)
+  .orderBy('id')
+  .limit(1);
 
 const drainSize = new Histogram({
   name: 'platform_outbox_drain_events',
@@ -22,11 +33,7 @@ new Gauge({
   async collect() {
     let lag = 0;
     for (const sql of databases.all) {
-      // The partial index outbox_unpublished holds exactly the waiting rows, in id order.
-      const { rows } = await sql.query<{ age: number | null }>(
-        'select extract(epoch from now() - created_at)::float8 as age from outbox where published_at is null order by id limit 1',
-      );
-      lag = Math.max(lag, rows[0]?.age ?? 0);
+      lag = Math.max(lag, (await firstRow(sql, oldestWaiting))?.age ?? 0);
     }
     this.set(lag);
   },
