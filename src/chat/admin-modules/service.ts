@@ -1,6 +1,8 @@
 import { createHash, createPublicKey } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { newId } from '../../platform/ids.js';
+import { rows } from '../../platform/db/typed.js';
+import { chatDb } from '../tables.js';
 import { importVerifyKey } from '../../core/auth/key-strength.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
@@ -39,11 +41,10 @@ export class ModuleService {
   async list(): Promise<ModuleView[]> {
     const em = this.deps.orm.em.fork();
     const modules = await em.find(ModuleEntity, {}, { orderBy: { code: 'asc' } });
-    const customers = await em
-      .getConnection()
-      .execute<Array<{ module_code: string; customer_account_id: string }>>(
-        'select distinct module_code, customer_account_id from customer_keys order by customer_account_id',
-      );
+    const customers = await rows(
+      this.deps.sql,
+      chatDb.selectFrom('customer_keys').select(['module_code', 'customer_account_id']).distinct().orderBy('customer_account_id'),
+    );
     return modules.map((m) => ({
       code: m.code,
       name: m.name,
