@@ -1,38 +1,63 @@
 // A bot as stored, and its BotResponse view: the webhook without its secret, the rooms where it reads every
 // message (those it is still a member of) and its pending updates.
-import type { SqlClient, SqlPool } from '../../platform/db/sql.js';
+import { sql } from 'kysely';
+import { firstRow, type Runner } from '../../platform/db/typed.js';
+import { chatDb } from '../tables.js';
 
-export interface BotRow {
-  id: string;
-  account_id: string;
-  module_code: string;
-  customer_account_id: string;
-  username: string;
-  description: string | null;
-  display_name: string;
-  avatar_url: string | null;
-  allowed_updates: string[] | null;
-  webhook_url: string | null;
-  webhook_secret: string | null;
-  webhook_max_connections: number | null;
-  webhook_last_error_at: Date | null;
-  webhook_last_error_message: string | null;
-  created_at: Date;
-  updated_at: Date;
-  read_all_room_ids: string[];
-  pending: number;
-}
+/** A live bot with its account's name and avatar, its read-all rooms (where it is still a member) and its pending updates. */
+export const botSelect = chatDb
+  .selectFrom('bots as b')
+  .innerJoin('accounts as a', 'a.id', 'b.account_id')
+  .select([
+    'b.id',
+    'b.account_id',
+    'b.module_code',
+    'b.customer_account_id',
+    'b.username',
+    'b.description',
+    'a.display_name',
+    'a.avatar_url',
+    'b.allowed_updates',
+    'b.webhook_url',
+    'b.webhook_secret',
+    'b.webhook_max_connections',
+    'b.webhook_last_error_at',
+    'b.webhook_last_error_message',
+    'b.created_at',
+    'b.updated_at',
+  ])
+  .select([
+    (eb) =>
+      eb.fn
+        .coalesce(
+          eb
+            .selectFrom('bot_room_settings as s')
+            .whereRef('s.bot_id', '=', 'b.id')
+            .where('s.read_all', '=', true)
+            .where(({ exists, selectFrom }) =>
+              exists(
+                selectFrom('room_members as m')
+                  .whereRef('m.room_id', '=', 's.room_id')
+                  .whereRef('m.account_id', '=', 'b.account_id')
+                  .select(sql<number>`1`.as('one')),
+              ),
+            )
+            .select(sql<string[]>`array_agg(s.room_id order by s.room_id)`.as('ids'))
+            .$asScalar(),
+          sql<string[]>`'{}'`,
+        )
+        .as('read_all_room_ids'),
+    (eb) =>
+      eb
+        .selectFrom('bot_updates as u')
+        .whereRef('u.bot_id', '=', 'b.id')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .$asScalar()
+        .as('pending'),
+  ])
+  .where('b.deleted_at', 'is', null);
 
-export const botSelect = `
-  select b.id, b.account_id, b.module_code, b.customer_account_id, b.username, b.description, a.display_name, a.avatar_url,
-         b.allowed_updates, b.webhook_url, b.webhook_secret, b.webhook_max_connections, b.webhook_last_error_at,
-         b.webhook_last_error_message, b.created_at, b.updated_at,
-         coalesce((select array_agg(s.room_id order by s.room_id) from bot_room_settings s
-                    where s.bot_id = b.id and s.read_all
-                      and exists (select 1 from room_members m where m.room_id = s.room_id and m.account_id = b.account_id)), '{}') as read_all_room_ids,
-         (select count(*) from bot_updates u where u.bot_id = b.id)::int as pending
-    from bots b join accounts a on a.id = b.account_id
-   where b.deleted_at is null`;
+export type BotRow = NonNullable<Awaited<ReturnType<typeof botSelect.executeTakeFirst>>>;
 
 export type UpdateKind = 'message' | 'callback_query';
 export const updateKinds: readonly UpdateKind[] = ['message', 'callback_query'];
@@ -95,7 +120,6 @@ export function botView(row: BotRow): BotView {
   };
 }
 
-export async function loadBot(db: SqlPool | SqlClient, botId: string): Promise<BotRow | undefined> {
-  const { rows } = await db.query<BotRow>(`${botSelect} and b.id = $1`, [botId]);
-  return rows[0];
+export async function loadBot(db: Runner, botId: string): Promise<BotRow | undefined> {
+  return firstRow(db, botSelect.where('b.id', '=', botId));
 }

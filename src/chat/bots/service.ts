@@ -1,7 +1,9 @@
 // Bot administration: platform administrators create and delete bots (each with an account of type BOT in the
 // module and customer the body names); the accounts of that module and customer, and platform administrators,
 // manage them. Every change writes its event in its transaction (docs/events.md, "Bots").
+import { sql } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
+import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
@@ -10,6 +12,7 @@ import { isCursorInstant, isCursorUuid } from '../rooms/cursors.js';
 import { accountsAudience, emit, roomAudience } from '../events/emit.js';
 import { membershipOf, refuseFixedType, requireManager } from '../rooms/membership.js';
 import type { Page } from '../rooms/service.js';
+import { chatDb } from '../tables.js';
 import { lockManagedBot, managedBot } from './access.js';
 import type { BotDeps } from './deps.js';
 import { botErrors } from './errors.js';
@@ -52,6 +55,8 @@ export interface WebhookListItem extends WebhookView {
   pendingUpdateCount: number;
 }
 
+const webhookListCursorName = 'and b.webhook_url is not null';
+
 const usernameConflict = (err: unknown): boolean =>
   (err as { code?: string; constraint?: string }).code === '23505' && (err as { constraint?: string }).constraint === 'bots_username';
 
@@ -62,26 +67,35 @@ export class BotAdminService {
   private async page(
     caller: Caller,
     query: PageQuery,
-    extra = '',
+    webhooksOnly = false,
   ): Promise<{ rows: BotRow[]; hasMore: boolean; nextCursor: string | null }> {
-    const list = `bots:${caller.accountId}:${extra}`;
+    // the list's name in its cursors stays what it was, so cursors handed out earlier still work
+    const list = `bots:${caller.accountId}:${webhooksOnly ? webhookListCursorName : ''}`;
     const limit = query.limit ?? 50;
-    const params: unknown[] = [];
-    let where = extra;
-    if (!caller.platformAdmin) {
-      params.push(caller.moduleCode, caller.customerAccountId);
-      where += ` and b.module_code = $${params.length - 1} and b.customer_account_id = $${params.length}`;
-    }
+    let after: { at: string; id: string } | undefined;
     if (query.cursor !== undefined) {
       const c = decodeCursor(query.cursor, list);
       if (!c || !isCursorInstant(c.a) || !isCursorUuid(c.i)) throw chatErrors.invalidCursor('query.cursor');
-      params.push(c.a, c.i);
-      where += ` and (b.created_at, b.id) > ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
+      after = { at: c.a, id: c.i };
     }
-    params.push(limit + 1);
-    const { rows } = await this.deps.sql.query<BotRow>(`${botSelect} ${where} order by b.created_at, b.id limit $${params.length}`, params);
-    const hasMore = rows.length > limit;
-    const page = rows.slice(0, limit);
+    const found = await rows(
+      this.deps.sql,
+      botSelect
+        .$if(webhooksOnly, (q) => q.where('b.webhook_url', 'is not', null))
+        .$if(!caller.platformAdmin, (q) =>
+          q.where('b.module_code', '=', caller.moduleCode).where('b.customer_account_id', '=', caller.customerAccountId),
+        )
+        .$if(after !== undefined, (q) =>
+          q.where((eb) =>
+            eb(eb.refTuple('b.created_at', 'b.id'), '>', eb.tuple(sql<Date>`${after!.at}::timestamptz`, sql<string>`${after!.id}::uuid`)),
+          ),
+        )
+        .orderBy('b.created_at')
+        .orderBy('b.id')
+        .limit(limit + 1),
+    );
+    const hasMore = found.length > limit;
+    const page = found.slice(0, limit);
     const last = page[page.length - 1];
     return {
       rows: page,
@@ -96,29 +110,50 @@ export class BotAdminService {
   }
 
   async listWebhooks(caller: Caller, query: PageQuery): Promise<Page<WebhookListItem>> {
-    const { rows, hasMore, nextCursor } = await this.page(caller, query, 'and b.webhook_url is not null');
+    const { rows, hasMore, nextCursor } = await this.page(caller, query, true);
     return { items: rows.map((r) => ({ botId: r.id, ...webhookView(r)!, pendingUpdateCount: r.pending })), hasMore, nextCursor };
   }
 
   async create(caller: Caller, input: CreateBotInput): Promise<{ bot: BotView; token: string }> {
-    const { rowCount } = await this.deps.sql.query('select 1 from modules where code = $1', [input.moduleCode]);
-    if (rowCount === 0) throw chatErrors.invalid('body.moduleCode', `names no module; create module "${input.moduleCode}" first`);
+    const module = await firstRow(this.deps.sql, chatDb.selectFrom('modules').select('code').where('code', '=', input.moduleCode));
+    if (!module) throw chatErrors.invalid('body.moduleCode', `names no module; create module "${input.moduleCode}" first`);
     const botId = newId();
     const accountId = newId();
     const now = this.deps.clock.now();
     let token = '';
     try {
       await inTransaction(this.deps.sql, async (client) => {
-        const { rows } = await client.query<{ bot_api_id: number }>(
-          `insert into accounts (id, module_code, customer_account_id, display_name, avatar_url, account_type, status, created_at, updated_at)
-           values ($1, $2, $3, $4, $5, 'BOT', 'ACTIVE', $6, $6) returning bot_api_id`,
-          [accountId, input.moduleCode, input.customerAccountId, input.displayName, input.avatarUrl ?? null, now],
+        const account = await firstRow(
+          client,
+          chatDb
+            .insertInto('accounts')
+            .values({
+              id: accountId,
+              module_code: input.moduleCode,
+              customer_account_id: input.customerAccountId,
+              display_name: input.displayName,
+              avatar_url: input.avatarUrl ?? null,
+              account_type: 'BOT',
+              status: 'ACTIVE',
+              created_at: now,
+              updated_at: now,
+            })
+            .returning('bot_api_id'),
         );
-        token = newBotToken(rows[0]!.bot_api_id);
-        await client.query(
-          `insert into bots (id, account_id, module_code, customer_account_id, username, description, token_hash, created_at, updated_at)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
-          [botId, accountId, input.moduleCode, input.customerAccountId, input.username, input.description ?? null, tokenHash(token), now],
+        token = newBotToken(account!.bot_api_id);
+        await affected(
+          client,
+          chatDb.insertInto('bots').values({
+            id: botId,
+            account_id: accountId,
+            module_code: input.moduleCode,
+            customer_account_id: input.customerAccountId,
+            username: input.username,
+            description: input.description ?? null,
+            token_hash: tokenHash(token),
+            created_at: now,
+            updated_at: now,
+          }),
         );
         await emit(
           client,
@@ -160,18 +195,28 @@ export class BotAdminService {
         if (input.avatarUrl !== undefined && input.avatarUrl !== current.avatar_url) changes.avatarUrl = input.avatarUrl;
         if (Object.keys(changes).length === 0) return false;
         const now = this.deps.clock.now();
-        await client.query('update bots set username = $2, description = $3, updated_at = $4 where id = $1', [
-          botId,
-          changes.username ?? current.username,
-          'description' in changes ? changes.description : current.description,
-          now,
-        ]);
-        await client.query('update accounts set display_name = $2, avatar_url = $3, updated_at = $4 where id = $1', [
-          current.account_id,
-          changes.displayName ?? current.display_name,
-          'avatarUrl' in changes ? changes.avatarUrl : current.avatar_url,
-          now,
-        ]);
+        await affected(
+          client,
+          chatDb
+            .updateTable('bots')
+            .set({
+              username: input.username ?? current.username,
+              description: input.description !== undefined ? input.description : current.description,
+              updated_at: now,
+            })
+            .where('id', '=', botId),
+        );
+        await affected(
+          client,
+          chatDb
+            .updateTable('accounts')
+            .set({
+              display_name: input.displayName ?? current.display_name,
+              avatar_url: input.avatarUrl !== undefined ? input.avatarUrl : current.avatar_url,
+              updated_at: now,
+            })
+            .where('id', '=', current.account_id),
+        );
         await emit(client, 'bot.updated', { botId, updatedBy: caller.accountId, changes }, accountsAudience([caller.accountId]));
         return true;
       });
@@ -191,15 +236,19 @@ export class BotAdminService {
     const accountId = await inTransaction(this.deps.sql, async (client) => {
       await lockManagedBot(client, caller, botId);
       const now = this.deps.clock.now();
-      const { rows } = await client.query<{ account_id: string }>(
-        `update bots set deleted_at = $2, updated_at = $2, webhook_url = null, webhook_secret = null where id = $1 returning account_id`,
-        [botId, now],
+      const deleted = await firstRow(
+        client,
+        chatDb
+          .updateTable('bots')
+          .set({ deleted_at: now, updated_at: now, webhook_url: null, webhook_secret: null })
+          .where('id', '=', botId)
+          .returning('account_id'),
       );
-      const account = rows[0]!.account_id;
-      await client.query('delete from bot_updates where bot_id = $1', [botId]);
-      await client.query('delete from bot_room_settings where bot_id = $1', [botId]);
-      const { rows: before } = await client.query<{ status: string }>('select status from accounts where id = $1 for update', [account]);
-      await client.query(`update accounts set status = 'DEACTIVATED', updated_at = $2 where id = $1`, [account, now]);
+      const account = deleted!.account_id;
+      await affected(client, chatDb.deleteFrom('bot_updates').where('bot_id', '=', botId));
+      await affected(client, chatDb.deleteFrom('bot_room_settings').where('bot_id', '=', botId));
+      const before = await rows(client, chatDb.selectFrom('accounts').select('status').where('id', '=', account).forUpdate());
+      await affected(client, chatDb.updateTable('accounts').set({ status: 'DEACTIVATED', updated_at: now }).where('id', '=', account));
       const audience = accountsAudience([caller.accountId]);
       await emit(client, 'bot.deleted', { botId, accountId: account, deletedBy: caller.accountId }, audience);
       if (before[0]?.status !== 'DEACTIVATED') {
@@ -217,16 +266,18 @@ export class BotAdminService {
   async regenerateToken(caller: Caller, botId: string): Promise<{ botId: string; token: string }> {
     const token = await inTransaction(this.deps.sql, async (client) => {
       await lockManagedBot(client, caller, botId);
-      const { rows } = await client.query<{ bot_api_id: number }>(
-        'select a.bot_api_id from bots b join accounts a on a.id = b.account_id where b.id = $1',
-        [botId],
+      const account = await firstRow(
+        client,
+        chatDb.selectFrom('bots as b').innerJoin('accounts as a', 'a.id', 'b.account_id').select('a.bot_api_id').where('b.id', '=', botId),
       );
-      const token = newBotToken(rows[0]!.bot_api_id);
-      await client.query('update bots set token_hash = $2, updated_at = $3 where id = $1', [
-        botId,
-        tokenHash(token),
-        this.deps.clock.now(),
-      ]);
+      const token = newBotToken(account!.bot_api_id);
+      await affected(
+        client,
+        chatDb
+          .updateTable('bots')
+          .set({ token_hash: tokenHash(token), updated_at: this.deps.clock.now() })
+          .where('id', '=', botId),
+      );
       await emit(client, 'bot.token_regenerated', { botId, regeneratedBy: caller.accountId }, accountsAudience([caller.accountId]));
       return token;
     });
@@ -292,20 +343,26 @@ export class BotAdminService {
       const membership = await membershipOf(client, caller, roomId, true);
       refuseFixedType(membership, 'switch a bot to read every message (a bot reads every message of a private room)');
       requireManager(membership, "switch a bot's read-all");
-      const { rowCount } = await client.query('select 1 from room_members where room_id = $1 and account_id = $2', [
-        roomId,
-        bot.account_id,
-      ]);
-      if (rowCount === 0) throw botErrors.notInRoom();
-      const { rows } = await client.query<{ read_all: boolean }>(
-        'select read_all from bot_room_settings where bot_id = $1 and room_id = $2',
-        [botId, roomId],
+      const member = await firstRow(
+        client,
+        chatDb.selectFrom('room_members').select('room_id').where('room_id', '=', roomId).where('account_id', '=', bot.account_id),
       );
-      if ((rows[0]?.read_all ?? false) === readAll) return false;
-      await client.query(
-        `insert into bot_room_settings (bot_id, room_id, read_all, updated_at) values ($1, $2, $3, $4)
-         on conflict (bot_id, room_id) do update set read_all = excluded.read_all, updated_at = excluded.updated_at`,
-        [botId, roomId, readAll, this.deps.clock.now()],
+      if (!member) throw botErrors.notInRoom();
+      const setting = await firstRow(
+        client,
+        chatDb.selectFrom('bot_room_settings').select('read_all').where('bot_id', '=', botId).where('room_id', '=', roomId),
+      );
+      if ((setting?.read_all ?? false) === readAll) return false;
+      await affected(
+        client,
+        chatDb
+          .insertInto('bot_room_settings')
+          .values({ bot_id: botId, room_id: roomId, read_all: readAll, updated_at: this.deps.clock.now() })
+          .onConflict((oc) =>
+            oc
+              .columns(['bot_id', 'room_id'])
+              .doUpdateSet((eb) => ({ read_all: eb.ref('excluded.read_all'), updated_at: eb.ref('excluded.updated_at') })),
+          ),
       );
       await emit(
         client,

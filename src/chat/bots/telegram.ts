@@ -3,7 +3,9 @@
 // account's integer id; a thread reply carries its root as message_thread_id with is_topic_message, and as
 // reply_to_message. A message carrying files shows its first as document (photo when it was sent as one), and its
 // text as caption.
-import type { SqlClient, SqlPool } from '../../platform/db/sql.js';
+import { sql } from 'kysely';
+import { rows, type Runner } from '../../platform/db/typed.js';
+import { chatDb } from '../tables.js';
 import { fileIdOf, fileUniqueIdOf } from './api/file-ids.js';
 import type { StoredAttachment } from '../media/attachments.js';
 import { entitiesOf, type Entity } from './entities.js';
@@ -66,68 +68,60 @@ export interface TelegramMessage extends RepliedMessage {
   forward_origin?: { type: 'user'; sender_user: TelegramUser; date: number };
 }
 
-/** One message with what its Telegram shape needs: sender, room and thread root. */
-export interface BotMessageRow {
-  id: string;
-  room_id: string;
-  seq: number;
-  sender_id: string;
-  sender_api_id: number;
-  text: string | null;
-  created_at: Date;
-  edited_at: Date | null;
-  recalled_at: Date | null;
-  thread_root_id: string | null;
-  inline_keyboard: StoredKeyboard | null;
-  attachments: BotAttachment[] | null;
-  sender_name: string;
-  sender_type: string;
-  sender_username: string | null;
-  room_type: string;
-  room_name: string | null;
-  room_api_id: number;
-  root_seq: number | null;
-  root_sender_id: string | null;
-  root_sender_api_id: number | null;
-  root_text: string | null;
-  root_created_at: Date | null;
-  root_edited_at: Date | null;
-  root_recalled_at: Date | null;
-  root_inline_keyboard: StoredKeyboard | null;
-  root_attachments: BotAttachment[] | null;
-  root_sender_name: string | null;
-  root_sender_type: string | null;
-  root_sender_username: string | null;
-  origin_sender_api_id: number | null;
-  origin_sender_name: string | null;
-  origin_sender_type: string | null;
-  origin_created_at: Date | null;
-}
+/** One message with what its Telegram shape needs: sender, room, thread root and the forwarded message's sender. */
+const botMessageSelect = chatDb
+  .selectFrom('messages as m')
+  .innerJoin('accounts as sa', 'sa.id', 'm.sender_id')
+  .leftJoin('bots as sb', 'sb.account_id', 'm.sender_id')
+  .innerJoin('rooms as r', 'r.id', 'm.room_id')
+  .leftJoin('messages as root', 'root.id', 'm.thread_root_id')
+  .leftJoin('accounts as ra', 'ra.id', 'root.sender_id')
+  .leftJoin('bots as rb', 'rb.account_id', 'root.sender_id')
+  .leftJoin('messages as fm', 'fm.id', 'm.forwarded_from_message_id')
+  .leftJoin('accounts as fa', 'fa.id', 'fm.sender_id')
+  .select((eb) => [
+    'm.id',
+    'm.room_id',
+    'm.seq',
+    'm.sender_id',
+    'm.text',
+    'm.created_at',
+    'm.edited_at',
+    'm.recalled_at',
+    'm.thread_root_id',
+    eb.ref('m.inline_keyboard').$castTo<StoredKeyboard | null>().as('inline_keyboard'),
+    eb.ref('m.attachments').$castTo<BotAttachment[] | null>().as('attachments'),
+    'sa.display_name as sender_name',
+    'sa.account_type as sender_type',
+    'sb.username as sender_username',
+    'sa.bot_api_id as sender_api_id',
+    'r.type as room_type',
+    'r.name as room_name',
+    'r.bot_api_id as room_api_id',
+    'root.seq as root_seq',
+    'root.sender_id as root_sender_id',
+    'root.text as root_text',
+    'root.created_at as root_created_at',
+    'root.edited_at as root_edited_at',
+    'root.recalled_at as root_recalled_at',
+    eb.ref('root.inline_keyboard').$castTo<StoredKeyboard | null>().as('root_inline_keyboard'),
+    eb.ref('root.attachments').$castTo<BotAttachment[] | null>().as('root_attachments'),
+    'ra.display_name as root_sender_name',
+    'ra.account_type as root_sender_type',
+    'rb.username as root_sender_username',
+    'ra.bot_api_id as root_sender_api_id',
+    'fa.bot_api_id as origin_sender_api_id',
+    'fa.display_name as origin_sender_name',
+    'fa.account_type as origin_sender_type',
+    'fm.created_at as origin_created_at',
+  ]);
 
-export const botMessageSelect = `
-  select m.id, m.room_id, m.seq, m.sender_id, m.text, m.created_at, m.edited_at, m.recalled_at, m.thread_root_id, m.inline_keyboard, m.attachments,
-         sa.display_name as sender_name, sa.account_type as sender_type, sb.username as sender_username,
-         sa.bot_api_id as sender_api_id, r.type as room_type, r.name as room_name, r.bot_api_id as room_api_id,
-         root.seq as root_seq, root.sender_id as root_sender_id, root.text as root_text, root.created_at as root_created_at,
-         root.edited_at as root_edited_at, root.recalled_at as root_recalled_at, root.inline_keyboard as root_inline_keyboard, root.attachments as root_attachments,
-         ra.display_name as root_sender_name, ra.account_type as root_sender_type, rb.username as root_sender_username,
-         ra.bot_api_id as root_sender_api_id,
-         fa.bot_api_id as origin_sender_api_id, fa.display_name as origin_sender_name, fa.account_type as origin_sender_type,
-         fm.created_at as origin_created_at
-    from messages m
-    join accounts sa on sa.id = m.sender_id
-    left join bots sb on sb.account_id = m.sender_id
-    join rooms r on r.id = m.room_id
-    left join messages root on root.id = m.thread_root_id
-    left join accounts ra on ra.id = root.sender_id
-    left join bots rb on rb.account_id = root.sender_id
-    left join messages fm on fm.id = m.forwarded_from_message_id
-    left join accounts fa on fa.id = fm.sender_id`;
+export type BotMessageRow = NonNullable<Awaited<ReturnType<typeof botMessageSelect.executeTakeFirst>>>;
 
-export async function loadBotMessages(db: SqlPool | SqlClient, ids: string[]): Promise<Map<string, BotMessageRow>> {
+export async function loadBotMessages(db: Runner, ids: string[]): Promise<Map<string, BotMessageRow>> {
   if (ids.length === 0) return new Map();
-  const { rows } = await db.query<BotMessageRow>(`${botMessageSelect} where m.id = any($1::uuid[])`, [ids]);
-  return new Map(rows.map((r) => [r.id, r]));
+  const found = await rows(db, botMessageSelect.where(sql<boolean>`m.id = any(${ids}::uuid[])`));
+  return new Map(found.map((r) => [r.id, r]));
 }
 
 const unix = (at: Date) => Math.floor(at.getTime() / 1000);

@@ -1,6 +1,8 @@
 // answerCallbackQuery: once per press, within the 24 hours a press is kept; the answer reaches the user who pressed
 // the button as a bot.callback_answered event (audience: that user).
 import { inTransaction } from '../../../platform/db/sql.js';
+import { firstRow } from '../../../platform/db/typed.js';
+import { chatDb } from '../../tables.js';
 import { accountsAudience, emit } from '../../events/emit.js';
 import type { BotDeps } from '../deps.js';
 import { updateRetentionMs } from '../updates/prune.js';
@@ -17,13 +19,17 @@ export interface AnswerInput {
 export async function answerCallbackQuery(deps: BotDeps, bot: BotPrincipal, input: AnswerInput): Promise<true> {
   const now = deps.clock.now();
   await inTransaction(deps.sql, async (client) => {
-    const { rows } = await client.query<{ room_id: string; message_id: string; account_id: string }>(
-      `update bot_callback_queries set answered_at = $3
-        where id = $1 and bot_id = $2 and answered_at is null and created_at > $4
-        returning room_id, message_id, account_id`,
-      [input.callback_query_id, bot.id, now, new Date(now.getTime() - updateRetentionMs)],
+    const press = await firstRow(
+      client,
+      chatDb
+        .updateTable('bot_callback_queries')
+        .set({ answered_at: now })
+        .where('id', '=', input.callback_query_id)
+        .where('bot_id', '=', bot.id)
+        .where('answered_at', 'is', null)
+        .where('created_at', '>', new Date(now.getTime() - updateRetentionMs))
+        .returning(['room_id', 'message_id', 'account_id']),
     );
-    const press = rows[0];
     if (!press) throw botApiErrors.badRequest('query is too old and response timeout expired or query ID is invalid');
     await emit(
       client,

@@ -3,11 +3,14 @@
 // set/get/deleteMyCommands keep the bot's command menu; pin/unpinChatMessage are the room pin; forwardMessage is
 // the chat's forward; copyMessage sends the original's text as the bot's own message. The chat's own services do
 // the work, with the bot as the caller, so its rules (roles, recalls, events) hold for bots too.
+import { sql } from 'kysely';
 import { inTransaction } from '../../../platform/db/sql.js';
+import { affected, firstRow } from '../../../platform/db/typed.js';
 import { AppError } from '../../../platform/http/app-error.js';
 import type { ForwardService } from '../../messages/forward.js';
 import type { PinService } from '../../pins/service.js';
 import { emit, roomAudience } from '../../events/emit.js';
+import { chatDb } from '../../tables.js';
 import type { BotDeps } from '../deps.js';
 import { loadBotMessages, telegramChat, telegramMessage, telegramUser, type TelegramMessage } from '../telegram.js';
 import { roomOfChat, type ChatRef } from './chats.js';
@@ -63,14 +66,24 @@ export class BotChatMethods {
 
   async getChat(bot: BotPrincipal, input: { chat_id: ChatRef }) {
     const roomId = await roomOfChat(this.deps.sql, bot, input.chat_id);
-    const { rows } = await this.deps.sql.query<{ bot_api_id: number; type: string; name: string | null; other_name: string | null }>(
-      `select r.bot_api_id, r.type, r.name,
-              (select a.display_name from room_members o join accounts a on a.id = o.account_id
-                where o.room_id = r.id and o.account_id <> $2 order by o.joined_at limit 1) as other_name
-         from rooms r where r.id = $1`,
-      [roomId, bot.accountId],
-    );
-    const room = rows[0]!;
+    const room = (await firstRow(
+      this.deps.sql,
+      chatDb
+        .selectFrom('rooms as r')
+        .select(['r.bot_api_id', 'r.type', 'r.name'])
+        .select((eb) =>
+          eb
+            .selectFrom('room_members as o')
+            .innerJoin('accounts as a', 'a.id', 'o.account_id')
+            .select('a.display_name')
+            .whereRef('o.room_id', '=', 'r.id')
+            .where('o.account_id', '<>', bot.accountId)
+            .orderBy('o.joined_at')
+            .limit(1)
+            .as('other_name'),
+        )
+        .where('r.id', '=', roomId),
+    ))!;
     const chat = telegramChat(room.bot_api_id, room.type, room.name);
     return {
       ...chat,
@@ -82,20 +95,16 @@ export class BotChatMethods {
 
   async getChatMember(bot: BotPrincipal, input: { chat_id: ChatRef; user_id: number }) {
     const roomId = await roomOfChat(this.deps.sql, bot, input.chat_id);
-    const { rows } = await this.deps.sql.query<{
-      role: string;
-      bot_api_id: number;
-      display_name: string;
-      account_type: string;
-      username: string | null;
-    }>(
-      `select m.role, a.bot_api_id, a.display_name, a.account_type, b.username
-         from room_members m join accounts a on a.id = m.account_id
-         left join bots b on b.account_id = a.id and b.deleted_at is null
-        where m.room_id = $1 and a.bot_api_id = $2`,
-      [roomId, input.user_id],
+    const member = await firstRow(
+      this.deps.sql,
+      chatDb
+        .selectFrom('room_members as m')
+        .innerJoin('accounts as a', 'a.id', 'm.account_id')
+        .leftJoin('bots as b', (join) => join.onRef('b.account_id', '=', 'a.id').on('b.deleted_at', 'is', null))
+        .select(['m.role', 'a.bot_api_id', 'a.display_name', 'a.account_type', 'b.username'])
+        .where('m.room_id', '=', roomId)
+        .where('a.bot_api_id', '=', input.user_id),
     );
-    const member = rows[0];
     // Accounts outside the room are not told apart from numbers that name nobody.
     if (!member) throw botApiErrors.badRequest('user not found');
     const status = statusOf[member.role] ?? 'member';
@@ -107,8 +116,14 @@ export class BotChatMethods {
 
   async getChatMemberCount(bot: BotPrincipal, input: { chat_id: ChatRef }): Promise<number> {
     const roomId = await roomOfChat(this.deps.sql, bot, input.chat_id);
-    const { rows } = await this.deps.sql.query<{ n: number }>('select count(*)::int as n from room_members where room_id = $1', [roomId]);
-    return rows[0]!.n;
+    const counted = await firstRow(
+      this.deps.sql,
+      chatDb
+        .selectFrom('room_members')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('room_id', '=', roomId),
+    );
+    return counted!.n;
   }
 
   /** Counted against the send limit: each action reaches every member of the room. */
@@ -129,28 +144,46 @@ export class BotChatMethods {
 
   async setMyCommands(bot: BotPrincipal, input: { commands: BotCommand[] }): Promise<true> {
     const commands = input.commands.map((c) => ({ command: c.command, description: c.description }));
-    await this.deps.sql.query('update bots set commands = $2 where id = $1', [bot.id, JSON.stringify(commands)]);
+    await affected(
+      this.deps.sql,
+      chatDb
+        .updateTable('bots')
+        .set({ commands: JSON.stringify(commands) })
+        .where('id', '=', bot.id),
+    );
     return true;
   }
 
   async getMyCommands(bot: BotPrincipal): Promise<BotCommand[]> {
-    const { rows } = await this.deps.sql.query<{ commands: BotCommand[] }>('select commands from bots where id = $1', [bot.id]);
-    return rows[0]?.commands ?? [];
+    const found = await firstRow(
+      this.deps.sql,
+      chatDb
+        .selectFrom('bots')
+        .select((eb) => eb.ref('commands').$castTo<BotCommand[]>().as('commands'))
+        .where('id', '=', bot.id),
+    );
+    return found?.commands ?? [];
   }
 
   async deleteMyCommands(bot: BotPrincipal): Promise<true> {
-    await this.deps.sql.query("update bots set commands = '[]' where id = $1", [bot.id]);
+    await affected(
+      this.deps.sql,
+      chatDb
+        .updateTable('bots')
+        .set({ commands: sql`'[]'` })
+        .where('id', '=', bot.id),
+    );
     return true;
   }
 
   /** The message's uuid in the room, by its message_id (sequence number). */
   private async messageIn(roomId: string, seq: number, missing: string): Promise<string> {
-    const { rows } = await this.deps.sql.query<{ id: string }>(
-      'select id from messages where room_id = $1 and seq = $2 and recalled_at is null',
-      [roomId, seq],
+    const message = await firstRow(
+      this.deps.sql,
+      chatDb.selectFrom('messages').select('id').where('room_id', '=', roomId).where('seq', '=', seq).where('recalled_at', 'is', null),
     );
-    if (!rows[0]) throw botApiErrors.badRequest(missing);
-    return rows[0].id;
+    if (!message) throw botApiErrors.badRequest(missing);
+    return message.id;
   }
 
   async pinChatMessage(bot: BotPrincipal, input: { chat_id: ChatRef; message_id: number }): Promise<true> {
@@ -171,12 +204,12 @@ export class BotChatMethods {
     let messageId: string;
     if (input.message_id !== undefined) messageId = await this.messageIn(roomId, input.message_id, 'message to unpin not found');
     else {
-      const { rows } = await this.deps.sql.query<{ message_id: string }>(
-        'select message_id from room_pins where room_id = $1 order by pinned_at desc limit 1',
-        [roomId],
+      const latest = await firstRow(
+        this.deps.sql,
+        chatDb.selectFrom('room_pins').select('message_id').where('room_id', '=', roomId).orderBy('pinned_at', 'desc').limit(1),
       );
-      if (!rows[0]) return true;
-      messageId = rows[0].message_id;
+      if (!latest) return true;
+      messageId = latest.message_id;
     }
     try {
       await this.pins.unpin(callerOfBot(bot), roomId, messageId, 'ROOM');
@@ -206,13 +239,18 @@ export class BotChatMethods {
   /** The original's text, sent as the bot's own message: only text messages can be copied. */
   async copyMessage(bot: BotPrincipal, input: ForwardInput): Promise<{ message_id: number }> {
     const source = await roomOfChat(this.deps.sql, bot, input.from_chat_id);
-    const { rows } = await this.deps.sql.query<{ text: string | null }>(
-      'select text from messages where room_id = $1 and seq = $2 and recalled_at is null',
-      [source, input.message_id],
+    const original = await firstRow(
+      this.deps.sql,
+      chatDb
+        .selectFrom('messages')
+        .select('text')
+        .where('room_id', '=', source)
+        .where('seq', '=', input.message_id)
+        .where('recalled_at', 'is', null),
     );
-    if (!rows[0]) throw botApiErrors.badRequest('message to copy not found');
-    if (!rows[0].text) throw botApiErrors.badRequest("message can't be copied: it has no text");
-    const sent = await this.messages.send(bot, { chat_id: input.chat_id, text: rows[0].text });
+    if (!original) throw botApiErrors.badRequest('message to copy not found');
+    if (!original.text) throw botApiErrors.badRequest("message can't be copied: it has no text");
+    const sent = await this.messages.send(bot, { chat_id: input.chat_id, text: original.text });
     return { message_id: sent.message_id };
   }
 }

@@ -3,7 +3,9 @@
 // to a user by id), or a room uuid. Anything that is not a room the bot is a member of is "chat not found", so a
 // number says nothing about rooms the bot cannot see.
 import { isUuid } from '../../../platform/ids.js';
-import type { SqlClient, SqlPool } from '../../../platform/db/sql.js';
+import { sql } from 'kysely';
+import { firstRow, type Runner } from '../../../platform/db/typed.js';
+import { chatDb } from '../../tables.js';
 import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
 
@@ -15,35 +17,48 @@ function chatNumber(chatId: ChatRef): number | null {
   return /^-?\d{1,16}$/.test(chatId) && Number.isSafeInteger(Number(chatId)) ? Number(chatId) : null;
 }
 
-const byRoomNumber = `
-  select r.id from rooms r join room_members m on m.room_id = r.id and m.account_id = $2
-   where r.bot_api_id = abs($1::bigint) and (r.type = 'PRIVATE') = ($1::bigint > 0)`;
+/** The room whose integer id is n's absolute value: private when n is positive, a group when negative. */
+const byRoomNumber = (n: number, accountId: string) =>
+  chatDb
+    .selectFrom('rooms as r')
+    .innerJoin('room_members as m', (join) => join.onRef('m.room_id', '=', 'r.id').on('m.account_id', '=', accountId))
+    .select('r.id')
+    .where(sql<boolean>`r.bot_api_id = abs(${n}::bigint) and (r.type = 'PRIVATE') = (${n}::bigint > 0)`);
 
-const byUserNumber = `
-  select r.id from accounts a
-    join room_members o on o.account_id = a.id
-    join rooms r on r.id = o.room_id and r.type = 'PRIVATE'
-    join room_members m on m.room_id = r.id and m.account_id = $2
-   where a.bot_api_id = $1 and a.id <> $2
-   order by r.id limit 1`;
+/** The private room the bot shares with the user whose integer id is n. */
+const byUserNumber = (n: number, accountId: string) =>
+  chatDb
+    .selectFrom('accounts as a')
+    .innerJoin('room_members as o', 'o.account_id', 'a.id')
+    .innerJoin('rooms as r', (join) => join.onRef('r.id', '=', 'o.room_id').on('r.type', '=', 'PRIVATE'))
+    .innerJoin('room_members as m', (join) => join.onRef('m.room_id', '=', 'r.id').on('m.account_id', '=', accountId))
+    .select('r.id')
+    .where('a.bot_api_id', '=', n)
+    .where('a.id', '<>', accountId)
+    .orderBy('r.id')
+    .limit(1);
 
 /** The room a chat_id names among the bot's rooms; 400 "chat not found" otherwise. */
-export async function roomOfChat(db: SqlPool | SqlClient, bot: BotPrincipal, chatId: ChatRef): Promise<string> {
+export async function roomOfChat(db: Runner, bot: BotPrincipal, chatId: ChatRef): Promise<string> {
   if (typeof chatId === 'string' && isUuid(chatId)) {
-    const { rows } = await db.query<{ room_id: string }>('select room_id from room_members where room_id = $1 and account_id = $2', [
-      chatId.toLowerCase(),
-      bot.accountId,
-    ]);
-    if (rows[0]) return rows[0].room_id;
+    const member = await firstRow(
+      db,
+      chatDb
+        .selectFrom('room_members')
+        .select('room_id')
+        .where('room_id', '=', chatId.toLowerCase())
+        .where('account_id', '=', bot.accountId),
+    );
+    if (member) return member.room_id;
     throw botApiErrors.chatNotFound();
   }
   const n = chatNumber(chatId);
   if (n === null || n === 0) throw botApiErrors.chatNotFound();
-  const room = await db.query<{ id: string }>(byRoomNumber, [n, bot.accountId]);
-  if (room.rows[0]) return room.rows[0].id;
+  const room = await firstRow(db, byRoomNumber(n, bot.accountId));
+  if (room) return room.id;
   if (n > 0) {
-    const user = await db.query<{ id: string }>(byUserNumber, [n, bot.accountId]);
-    if (user.rows[0]) return user.rows[0].id;
+    const user = await firstRow(db, byUserNumber(n, bot.accountId));
+    if (user) return user.id;
   }
   throw botApiErrors.chatNotFound();
 }

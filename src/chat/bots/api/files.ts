@@ -4,7 +4,9 @@
 // copied, as a forward copies them). A bot sees a file sent in a room it is a member of, and the files it sent.
 import { AppError } from '../../../platform/http/app-error.js';
 import { isUuid } from '../../../platform/ids.js';
-import type { SqlPool } from '../../../platform/db/sql.js';
+import { sql, type Selectable } from 'kysely';
+import { firstRow, type Runner } from '../../../platform/db/typed.js';
+import { chatDb, type ChatTables } from '../../tables.js';
 import { claimUploads } from '../../media/attachments.js';
 import { discardDirectUpload, readHead, storeDirectUpload } from '../../media/direct-upload.js';
 import { imageHeadBytes, imageSize, type ImageSize } from '../../media/image-size.js';
@@ -23,30 +25,48 @@ export type FileKind = 'document' | 'photo';
 
 export type SendFileInput = Omit<SendInput, 'text'> & { caption?: string } & Partial<Record<FileKind, string>>;
 
-export interface VisibleFile {
-  id: string;
-  file_name: string;
-  content_type: string;
-  size: number;
-}
+/** A file the bot can see, with its size (set on every COMPLETE upload). */
+export type VisibleFile = Pick<Selectable<ChatTables['uploads']>, 'id' | 'file_name' | 'content_type'> & { size: number };
 
 const fileNotFound = () => botApiErrors.badRequest('file not found');
 const maxFileName = 255;
 
 // A file the bot can see: sent, not purged, and carried by a message that is not recalled, in a room the bot is a
 // member of or sent by the bot's account.
-const visibleSql = `
-  select u.id, u.file_name, u.content_type, u.size from uploads u
-   where u.id = $1 and u.status = 'COMPLETE' and u.attached_at is not null and u.purged_at is null
-     and exists (select 1 from messages m
-                  where m.attachments @> $3::jsonb and m.recalled_at is null
-                    and (u.owner_id = $2 or exists (select 1 from room_members rm where rm.room_id = m.room_id and rm.account_id = $2)))`;
+const visibleFileQuery = (id: string, accountId: string) =>
+  chatDb
+    .selectFrom('uploads as u')
+    .select(['u.id', 'u.file_name', 'u.content_type', 'u.size'])
+    .where('u.id', '=', id)
+    .where('u.status', '=', 'COMPLETE')
+    .where('u.attached_at', 'is not', null)
+    .where('u.purged_at', 'is', null)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('messages as m')
+          .select(sql<number>`1`.as('one'))
+          .where(sql<boolean>`m.attachments @> ${JSON.stringify([{ id }])}::jsonb`)
+          .where('m.recalled_at', 'is', null)
+          .where((inner) =>
+            inner.or([
+              inner('u.owner_id', '=', accountId),
+              inner.exists(
+                inner
+                  .selectFrom('room_members as rm')
+                  .select(sql<number>`1`.as('one'))
+                  .whereRef('rm.room_id', '=', 'm.room_id')
+                  .where('rm.account_id', '=', accountId),
+              ),
+            ]),
+          ),
+      ),
+    );
 
-export async function visibleFile(sql: SqlPool, bot: BotPrincipal, fileId: string): Promise<VisibleFile | null> {
+export async function visibleFile(db: Runner, bot: BotPrincipal, fileId: string): Promise<VisibleFile | null> {
   const id = uploadOfFileId(fileId);
   if (id === null) return null;
-  const { rows } = await sql.query<VisibleFile>(visibleSql, [id, bot.accountId, JSON.stringify([{ id }])]);
-  return rows[0] ? { ...rows[0], size: Number(rows[0].size) } : null;
+  const row = await firstRow(db, visibleFileQuery(id, bot.accountId));
+  return row ? { ...row, size: Number(row.size) } : null;
 }
 
 const octetStream = 'application/octet-stream';
@@ -143,12 +163,16 @@ export class BotFiles {
   private async sendUpload(bot: BotPrincipal, kind: FileKind, message: SendInput, uploadId: string): Promise<TelegramMessage> {
     let pixels = {};
     if (kind === 'photo') {
-      const { rows } = await this.deps.sql.query('select 1 from uploads where id = $1 and owner_id = $2 and status = $3', [
-        uploadId,
-        bot.accountId,
-        'COMPLETE',
-      ]);
-      if (!rows[0]) throw fileNotFound();
+      const upload = await firstRow(
+        this.deps.sql,
+        chatDb
+          .selectFrom('uploads')
+          .select('id')
+          .where('id', '=', uploadId)
+          .where('owner_id', '=', bot.accountId)
+          .where('status', '=', 'COMPLETE'),
+      );
+      if (!upload) throw fileNotFound();
       pixels = await this.storedImage(uploadId);
     }
     const attach: AttachFiles = async (client, messageId, now) => {

@@ -3,6 +3,8 @@
 // was deactivated or banned) is 401 Unauthorized for every path, known method or not, and says nothing else.
 import type { FastifyRequest } from 'fastify';
 import type { SqlPool } from '../../../platform/db/sql.js';
+import { firstRow, type Runner } from '../../../platform/db/typed.js';
+import { chatDb } from '../../tables.js';
 import { tokenHash } from '../tokens.js';
 import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
@@ -22,23 +24,18 @@ export function declaredMethods(spec: Record<string, unknown>): Map<string, stri
   return result;
 }
 
-export async function findBot(sql: SqlPool, token: string): Promise<BotPrincipal | null> {
+export async function findBot(sql: Runner, token: string): Promise<BotPrincipal | null> {
   const hash = tokenHash(token);
-  const { rows } = await sql.query<{
-    id: string;
-    account_id: string;
-    bot_api_id: number;
-    username: string;
-    display_name: string;
-    module_code: string;
-    customer_account_id: string;
-  }>(
-    `select b.id, b.account_id, a.bot_api_id, b.username, a.display_name, b.module_code, b.customer_account_id
-       from bots b join accounts a on a.id = b.account_id
-      where b.token_hash = $1 and b.deleted_at is null and a.status = 'ACTIVE'`,
-    [hash],
+  const row = await firstRow(
+    sql,
+    chatDb
+      .selectFrom('bots as b')
+      .innerJoin('accounts as a', 'a.id', 'b.account_id')
+      .select(['b.id', 'b.account_id', 'a.bot_api_id', 'b.username', 'a.display_name', 'b.module_code', 'b.customer_account_id'])
+      .where('b.token_hash', '=', hash)
+      .where('b.deleted_at', 'is', null)
+      .where('a.status', '=', 'ACTIVE'),
   );
-  const row = rows[0];
   if (!row) return null;
   return {
     id: row.id,

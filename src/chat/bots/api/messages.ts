@@ -3,6 +3,7 @@
 // ordinary chat messages. Telegram's message_id is the room sequence number; a reply (reply_to_message_id,
 // reply_parameters or message_thread_id) is a thread reply, as threads are the chat's replies.
 import { inTransaction, type SqlClient } from '../../../platform/db/sql.js';
+import { affected, firstRow } from '../../../platform/db/typed.js';
 import { AppError } from '../../../platform/http/app-error.js';
 import { newId } from '../../../platform/ids.js';
 import type { Caller } from '../../context.js';
@@ -10,6 +11,7 @@ import { MessageLifecycleService } from '../../messages/lifecycle.js';
 import { sendSql } from '../../messages/send-sql.js';
 import { emit, roomAudience } from '../../events/emit.js';
 import { bumpSql, replySql } from '../../threads/reply.js';
+import { chatDb } from '../../tables.js';
 import type { BotDeps } from '../deps.js';
 import { storedKeyboard, type StoredKeyboard } from '../keyboard.js';
 import { loadBotMessages, telegramMessage, type BotAttachment, type TelegramMessage } from '../telegram.js';
@@ -87,10 +89,13 @@ export class BotMessages {
         const { rows } = await client.query<{ id: string | null }>(sendSql, [id, roomId, bot.accountId, input.text, now, null]);
         if (!rows[0] || rows[0].id === null) throw botApiErrors.chatNotFound();
       } else {
-        const named = await client.query<{ id: string }>('select id from messages where room_id = $1 and seq = $2', [roomId, replyTo]);
+        const named = await firstRow(
+          client,
+          chatDb.selectFrom('messages').select('id').where('room_id', '=', roomId).where('seq', '=', replyTo),
+        );
         const notFound = () =>
           botApiErrors.badRequest(input.message_thread_id !== undefined ? 'message thread not found' : 'message to be replied not found');
-        if (!named.rows[0]) throw notFound();
+        if (!named) throw notFound();
         const bump = await client.query<{ last_seq: number }>(bumpSql, [roomId, bot.accountId, now, null]);
         const seq = bump.rows[0]?.last_seq;
         if (seq === undefined) throw botApiErrors.chatNotFound();
@@ -102,14 +107,23 @@ export class BotMessages {
           input.text,
           null,
           now,
-          named.rows[0].id,
+          named.id,
         ]);
         // No message: the root is recalled (or gone); the bump rolls back with the transaction.
         if (!rows[0] || rows[0].id === null) throw notFound();
       }
-      if (keyboard) await client.query('update messages set inline_keyboard = $2 where id = $1', [id, JSON.stringify(keyboard)]);
-      if (attach)
-        await client.query('update messages set attachments = $2 where id = $1', [id, JSON.stringify(await attach(client, id, now))]);
+      if (keyboard)
+        await affected(
+          client,
+          chatDb
+            .updateTable('messages')
+            .set({ inline_keyboard: JSON.stringify(keyboard) })
+            .where('id', '=', id),
+        );
+      if (attach) {
+        const attachments = JSON.stringify(await attach(client, id, now));
+        await affected(client, chatDb.updateTable('messages').set({ attachments }).where('id', '=', id));
+      }
     });
     this.deps.queues.requestOutboxDrain();
     return this.view(id);
@@ -122,17 +136,15 @@ export class BotMessages {
     const now = this.deps.clock.now();
     const messageId = await inTransaction(this.deps.sql, async (client) => {
       const roomId = await roomOfChat(client, bot, input.chat_id);
-      const { rows } = await client.query<{
-        id: string;
-        sender_id: string;
-        text: string | null;
-        inline_keyboard: StoredKeyboard | null;
-        recalled_at: Date | null;
-      }>('select id, sender_id, text, inline_keyboard, recalled_at from messages where room_id = $1 and seq = $2 for update', [
-        roomId,
-        input.message_id,
-      ]);
-      const message = rows[0];
+      const message = await firstRow(
+        client,
+        chatDb
+          .selectFrom('messages')
+          .select(['id', 'sender_id', 'text', 'inline_keyboard', 'recalled_at'])
+          .where('room_id', '=', roomId)
+          .where('seq', '=', input.message_id)
+          .forUpdate(),
+      );
       if (!message || message.recalled_at !== null) throw botApiErrors.badRequest('message to edit not found');
       if (message.sender_id !== bot.accountId) throw botApiErrors.badRequest("message can't be edited");
       if (message.text === input.text && JSON.stringify(message.inline_keyboard) === JSON.stringify(keyboard)) {
@@ -140,12 +152,13 @@ export class BotMessages {
           'message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message',
         );
       }
-      await client.query('update messages set text = $2, edited_at = $3, inline_keyboard = $4 where id = $1', [
-        message.id,
-        input.text,
-        now,
-        keyboard === null ? null : JSON.stringify(keyboard),
-      ]);
+      await affected(
+        client,
+        chatDb
+          .updateTable('messages')
+          .set({ text: input.text, edited_at: now, inline_keyboard: keyboard === null ? null : JSON.stringify(keyboard) })
+          .where('id', '=', message.id),
+      );
       await emit(
         client,
         'message.edited',
@@ -162,12 +175,11 @@ export class BotMessages {
   async delete(bot: BotPrincipal, input: DeleteInput): Promise<true> {
     await this.limit.check(bot.id);
     const roomId = await roomOfChat(this.deps.sql, bot, input.chat_id);
-    const { rows } = await this.deps.sql.query<{ id: string | null; recalled_at: Date | null }>(
-      'select m.id, m.recalled_at from (select 1) one left join messages m on m.room_id = $1 and m.seq = $2',
-      [roomId, input.message_id],
+    const found = await firstRow(
+      this.deps.sql,
+      chatDb.selectFrom('messages').select(['id', 'recalled_at']).where('room_id', '=', roomId).where('seq', '=', input.message_id),
     );
-    const found = rows[0]!;
-    if (found.id === null || found.recalled_at !== null) throw botApiErrors.badRequest('message to delete not found');
+    if (!found || found.recalled_at !== null) throw botApiErrors.badRequest('message to delete not found');
     try {
       await this.lifecycle.recall(callerOfBot(bot), roomId, found.id);
     } catch (err) {

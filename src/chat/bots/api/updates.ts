@@ -4,7 +4,9 @@
 // a regenerated token or a deleted bot ends the poll with 401, a webhook set meanwhile with 409, and a getUpdates of
 // the same bot started meanwhile (another instance of the bot) with 409 too (updates/pollers.ts).
 import type { SqlPool } from '../../../platform/db/sql.js';
+import { affected, firstRow, rows } from '../../../platform/db/typed.js';
 import { isUuid } from '../../../platform/ids.js';
+import { chatDb } from '../../tables.js';
 import { updateKinds } from '../rows.js';
 import type { BotPollers, Poll } from '../updates/pollers.js';
 import type { UpdateWaiters } from '../updates/waiters.js';
@@ -32,50 +34,80 @@ export class BotUpdates {
 
   /** The bot as it is now: 401 when its token changed or it was deleted, 409 while a webhook is set. */
   private async recheck(bot: BotPrincipal): Promise<void> {
-    const { rows } = await this.sql.query<{ webhook_url: string | null }>(
-      `select b.webhook_url from bots b join accounts a on a.id = b.account_id
-        where b.id = $1 and b.token_hash = $2 and b.deleted_at is null and a.status = 'ACTIVE'`,
-      [bot.id, bot.tokenHash],
+    const current = await firstRow(
+      this.sql,
+      chatDb
+        .selectFrom('bots as b')
+        .innerJoin('accounts as a', 'a.id', 'b.account_id')
+        .select('b.webhook_url')
+        .where('b.id', '=', bot.id)
+        .where('b.token_hash', '=', bot.tokenHash)
+        .where('b.deleted_at', 'is', null)
+        .where('a.status', '=', 'ACTIVE'),
     );
-    if (!rows[0]) throw botApiErrors.unauthorized();
-    if (rows[0].webhook_url !== null) throw webhookActive();
+    if (!current) throw botApiErrors.unauthorized();
+    if (current.webhook_url !== null) throw webhookActive();
   }
 
   /** Forgets what the offset confirms: ids below it, the last -offset kept when negative, up to a named update. */
   private async confirm(botId: string, offset: number | string | undefined): Promise<void> {
     if (offset === undefined) return;
     if (typeof offset === 'string' && isUuid(offset)) {
-      await this.sql.query(
-        'delete from bot_updates where bot_id = $1 and update_id <= (select update_id from bot_updates where bot_id = $1 and id = $2)',
-        [botId, offset.toLowerCase()],
+      const named = offset.toLowerCase();
+      await affected(
+        this.sql,
+        chatDb
+          .deleteFrom('bot_updates')
+          .where('bot_id', '=', botId)
+          .where('update_id', '<=', (eb) =>
+            eb.selectFrom('bot_updates as u').select('u.update_id').where('u.bot_id', '=', botId).where('u.id', '=', named),
+          ),
       );
       return;
     }
     const n = Number(offset);
     if (!Number.isSafeInteger(n) || n === 0) return;
-    if (n > 0) await this.sql.query('delete from bot_updates where bot_id = $1 and update_id < $2', [botId, n]);
+    if (n > 0) await affected(this.sql, chatDb.deleteFrom('bot_updates').where('bot_id', '=', botId).where('update_id', '<', n));
     else {
-      await this.sql.query(
-        `delete from bot_updates where bot_id = $1
-            and update_id <= (select max(update_id) from bot_updates where bot_id = $1) - $2`,
-        [botId, -n],
+      // the last -n updates stay
+      await affected(
+        this.sql,
+        chatDb
+          .deleteFrom('bot_updates')
+          .where('bot_id', '=', botId)
+          .where('update_id', '<=', (eb) =>
+            eb(
+              eb
+                .selectFrom('bot_updates as u')
+                .select((inner) => inner.fn.max('u.update_id').as('top'))
+                .where('u.bot_id', '=', botId),
+              '-',
+              -n,
+            ),
+          ),
       );
     }
   }
 
   private async read(botId: string, limit: number): Promise<unknown[]> {
-    const { rows } = await this.sql.query<{ payload: unknown }>(
-      'select payload from bot_updates where bot_id = $1 order by update_id limit $2',
-      [botId, limit],
+    const pending = await rows(
+      this.sql,
+      chatDb.selectFrom('bot_updates').select('payload').where('bot_id', '=', botId).orderBy('update_id').limit(limit),
     );
-    return rows.map((r) => r.payload);
+    return pending.map((r) => r.payload);
   }
 
   async get(bot: BotPrincipal, input: UpdatesInput, ctx: BotContext): Promise<unknown[]> {
     await this.recheck(bot);
     if (input.allowed_updates !== undefined) {
       const kinds = input.allowed_updates.filter((k) => (updateKinds as string[]).includes(k));
-      await this.sql.query('update bots set allowed_updates = $2 where id = $1', [bot.id, kinds.length === 0 ? null : kinds]);
+      await affected(
+        this.sql,
+        chatDb
+          .updateTable('bots')
+          .set({ allowed_updates: kinds.length === 0 ? null : kinds })
+          .where('id', '=', bot.id),
+      );
     }
     const limit = input.limit ?? 100;
     const waitMs = Math.min(input.timeout ?? 0, this.maxWaitSeconds) * 1000;

@@ -1,5 +1,8 @@
 // setWebhook, deleteWebhook and getWebhookInfo, as Telegram answers them.
+import { sql } from 'kysely';
 import type { SqlClient } from '../../../platform/db/sql.js';
+import { firstRow } from '../../../platform/db/typed.js';
+import { chatDb } from '../../tables.js';
 import { accountsAudience } from '../../events/emit.js';
 import type { BotDeps } from '../deps.js';
 import { updateKinds } from '../rows.js';
@@ -30,11 +33,17 @@ export interface WebhookInfo {
 
 /** Locks the bot for the change; the token must still be its token. */
 const guardOf = (bot: BotPrincipal) => async (client: SqlClient) => {
-  const { rowCount } = await client.query('select 1 from bots where id = $1 and token_hash = $2 and deleted_at is null for update', [
-    bot.id,
-    bot.tokenHash,
-  ]);
-  if (rowCount === 0) throw botApiErrors.unauthorized();
+  const locked = await firstRow(
+    client,
+    chatDb
+      .selectFrom('bots')
+      .select('id')
+      .where('id', '=', bot.id)
+      .where('token_hash', '=', bot.tokenHash)
+      .where('deleted_at', 'is', null)
+      .forUpdate(),
+  );
+  if (!locked) throw botApiErrors.unauthorized();
 };
 
 async function change(deps: BotDeps, bot: BotPrincipal, webhook: WebhookChange) {
@@ -70,21 +79,28 @@ export async function deleteWebhook(
 }
 
 export async function webhookInfo(deps: BotDeps, bot: BotPrincipal): Promise<WebhookInfo> {
-  const { rows } = await deps.sql.query<{
-    webhook_url: string | null;
-    webhook_max_connections: number | null;
-    has_certificate: boolean;
-    webhook_last_error_at: Date | null;
-    webhook_last_error_message: string | null;
-    allowed_updates: string[] | null;
-    pending: number;
-  }>(
-    `select webhook_url, webhook_max_connections, webhook_certificate is not null as has_certificate, webhook_last_error_at, webhook_last_error_message, allowed_updates,
-            (select count(*) from bot_updates u where u.bot_id = b.id)::int as pending
-       from bots b where b.id = $1`,
-    [bot.id],
-  );
-  const row = rows[0]!;
+  const row = (await firstRow(
+    deps.sql,
+    chatDb
+      .selectFrom('bots as b')
+      .select([
+        'b.webhook_url',
+        'b.webhook_max_connections',
+        'b.webhook_last_error_at',
+        'b.webhook_last_error_message',
+        'b.allowed_updates',
+      ])
+      .select((eb) => [
+        eb('b.webhook_certificate', 'is not', null).$castTo<boolean>().as('has_certificate'),
+        eb
+          .selectFrom('bot_updates as u')
+          .whereRef('u.bot_id', '=', 'b.id')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .$asScalar()
+          .as('pending'),
+      ])
+      .where('b.id', '=', bot.id),
+  ))!;
   const info: WebhookInfo = { url: row.webhook_url ?? '', has_custom_certificate: row.has_certificate, pending_update_count: row.pending };
   if (row.webhook_last_error_at) {
     info.last_error_date = Math.floor(row.webhook_last_error_at.getTime() / 1000);

@@ -4,12 +4,15 @@
 // BOT_WEBHOOK_RETRY_BASE_MS up to BOT_WEBHOOK_RETRY_MAX_MS); requests made meanwhile wait for it. A delivered
 // update is removed. A sweep every minute re-requests bots with pending updates, for requests lost with a node.
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Clock } from '../../../platform/clock.js';
 import type { SqlPool } from '../../../platform/db/sql.js';
+import { affected, firstRow, rows } from '../../../platform/db/typed.js';
 import type { Logger } from '../../../platform/logger.js';
 import { connectRedis, type Redis } from '../../../platform/redis.js';
 import { queuePrefix } from '../../../platform/queues.js';
+import { chatDb } from '../../tables.js';
 import type { WebhookPolicy } from '../webhook-url.js';
 import { postUpdate } from './post.js';
 import { webhookSecureContext } from './tls.js';
@@ -87,14 +90,6 @@ export function createWebhookDeliveries(redisUrl: string, log: Logger): WebhookD
 
 const releaseScript = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 
-interface PendingBot {
-  webhook_url: string | null;
-  webhook_secret: string | null;
-  webhook_certificate: string | null;
-  webhook_failures: number;
-  webhook_retry_at: Date | null;
-}
-
 export class WebhookWorker {
   private readonly redis: Redis;
   private readonly workerConnection: Redis;
@@ -147,22 +142,24 @@ export class WebhookWorker {
   private async deliverPending(botId: string, lock: string, lockMs: number): Promise<{ delivered: number }> {
     let delivered = 0;
     for (;;) {
-      const { rows } = await this.sql.query<PendingBot>(
-        `select webhook_url, webhook_secret, webhook_certificate, webhook_failures, webhook_retry_at from bots where id = $1 and deleted_at is null`,
-        [botId],
+      const bot = await firstRow(
+        this.sql,
+        chatDb
+          .selectFrom('bots')
+          .select(['webhook_url', 'webhook_secret', 'webhook_certificate', 'webhook_failures', 'webhook_retry_at'])
+          .where('id', '=', botId)
+          .where('deleted_at', 'is', null),
       );
-      const bot = rows[0];
       if (!bot || bot.webhook_url === null) return { delivered };
       const now = this.clock.now();
       if (bot.webhook_retry_at && bot.webhook_retry_at > now) {
         await this.deliveries.request(botId, bot.webhook_retry_at.getTime() - now.getTime());
         return { delivered };
       }
-      const next = await this.sql.query<{ update_id: number; payload: unknown }>(
-        'select update_id, payload from bot_updates where bot_id = $1 order by update_id limit 1',
-        [botId],
+      const update = await firstRow(
+        this.sql,
+        chatDb.selectFrom('bot_updates').select(['update_id', 'payload']).where('bot_id', '=', botId).orderBy('update_id').limit(1),
       );
-      const update = next.rows[0];
       if (!update) return { delivered };
       await this.redis.pexpire(lock, lockMs);
       const trust = webhookSecureContext(this.settings.caPem, bot.webhook_certificate);
@@ -176,10 +173,14 @@ export class WebhookWorker {
       );
       countWebhookAttempt('bot', outcome.ok, bot.webhook_failures + 1);
       if (outcome.ok) {
-        await this.sql.query(
-          `with gone as (delete from bot_updates where bot_id = $1 and update_id = $2)
-           update bots set webhook_failures = 0, webhook_retry_at = null where id = $1 and webhook_failures > 0`,
-          [botId, update.update_id],
+        await affected(
+          this.sql,
+          chatDb
+            .with('gone', (db) => db.deleteFrom('bot_updates').where('bot_id', '=', botId).where('update_id', '=', update.update_id))
+            .updateTable('bots')
+            .set({ webhook_failures: 0, webhook_retry_at: null })
+            .where('id', '=', botId)
+            .where('webhook_failures', '>', 0),
         );
         delivered += 1;
         continue;
@@ -189,12 +190,20 @@ export class WebhookWorker {
       const at = this.clock.now();
       // Only while the webhook is still the one posted to: a failure of a URL changed or removed meanwhile must not
       // show in getWebhookInfo, nor hold back the new URL's first attempt.
-      const recorded = await this.sql.query(
-        `update bots set webhook_failures = $2, webhook_retry_at = $3, webhook_last_error_at = $4, webhook_last_error_message = $5
-          where id = $1 and webhook_url = $6`,
-        [botId, failures, new Date(at.getTime() + delay), at, outcome.error.slice(0, 500), bot.webhook_url],
+      const recorded = await affected(
+        this.sql,
+        chatDb
+          .updateTable('bots')
+          .set({
+            webhook_failures: failures,
+            webhook_retry_at: new Date(at.getTime() + delay),
+            webhook_last_error_at: at,
+            webhook_last_error_message: outcome.error.slice(0, 500),
+          })
+          .where('id', '=', botId)
+          .where('webhook_url', '=', bot.webhook_url),
       );
-      if (recorded.rowCount === 0) continue;
+      if (recorded === 0) continue;
       this.log.info({ botId, failures, error: outcome.error }, 'webhook delivery failed');
       await this.deliveries.request(botId, delay);
       return { delivered };
@@ -202,14 +211,25 @@ export class WebhookWorker {
   }
 
   private async sweep(): Promise<number> {
-    const { rows } = await this.sql.query<{ id: string }>(
-      `select b.id from bots b
-        where b.deleted_at is null and b.webhook_url is not null and (b.webhook_retry_at is null or b.webhook_retry_at <= $1)
-          and exists (select 1 from bot_updates u where u.bot_id = b.id)`,
-      [this.clock.now()],
+    const now = this.clock.now();
+    const due = await rows(
+      this.sql,
+      chatDb
+        .selectFrom('bots as b')
+        .select('b.id')
+        .where('b.deleted_at', 'is', null)
+        .where('b.webhook_url', 'is not', null)
+        .where((eb) => eb.or([eb('b.webhook_retry_at', 'is', null), eb('b.webhook_retry_at', '<=', now)]))
+        .where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('bot_updates as u')
+              .select(sql<number>`1`.as('one'))
+              .whereRef('u.bot_id', '=', 'b.id'),
+          ),
+        ),
     );
-    for (const { id } of rows) await this.deliveries.request(id);
-    return rows.length;
+    for (const { id } of due) await this.deliveries.request(id);
+    return due.length;
   }
 
   async close(): Promise<void> {

@@ -4,16 +4,18 @@
 // lost. Update ids are handed out under each bot's row lock, taken in id order (no deadlock between relays on
 // several nodes), so a bot never sees update N before every update below N has committed. After the commit the
 // bots' long polls are woken on every node and webhook deliveries are requested.
+import { sql } from 'kysely';
 import type { SqlClient } from '../../../platform/db/sql.js';
+import { affected, hotRows, rows } from '../../../platform/db/typed.js';
 import { newId } from '../../../platform/ids.js';
 import type { Logger } from '../../../platform/logger.js';
 import type { OutboxConsumer } from '../../../platform/outbox.js';
 import { inConsumerSpan } from '../../../platform/tracing/consumer.js';
+import { chatDb } from '../../tables.js';
 import type { WebhookDeliveries } from '../delivery/queue.js';
 import { loadBotMessages, telegramMessage, telegramUser } from '../telegram.js';
 import { receives } from './recipients.js';
 import type { UpdateWaiters } from './waiters.js';
-import { prepared } from '../../../platform/db/prepared.js';
 
 /** Events carry their place in the drained batch, so a bot's updates follow the outbox order. */
 interface MessageCreated {
@@ -25,17 +27,6 @@ interface MessageCreated {
 interface CallbackPressed {
   ord: number;
   callbackQueryId: string;
-}
-
-interface CandidateRow {
-  ord: number;
-  message_id: string;
-  bot_id: string;
-  account_id: string;
-  username: string;
-  read_all: boolean;
-  allowed_updates: string[] | null;
-  has_webhook: boolean;
 }
 
 interface NewUpdate {
@@ -56,17 +47,33 @@ async function messageUpdates(
   if (events.length === 0) return { updates: [], webhooks };
   // The bots that are members of the rooms at this moment; the planner probes room_members per bot, so rooms
   // without bots cost one index lookup each.
-  const { rows: candidates } = await client.query<CandidateRow>(
-    prepared(
-      `select e.ord, e.message_id, b.id as bot_id, b.account_id, b.username, coalesce(s.read_all, false) as read_all, b.allowed_updates,
-            b.webhook_url is not null as has_webhook
-       from unnest($1::uuid[], $2::uuid[], $3::int[]) e(room_id, message_id, ord)
-       join room_members m on m.room_id = e.room_id
-       join bots b on b.account_id = m.account_id and b.deleted_at is null
-       left join bot_room_settings s on s.bot_id = b.id and s.room_id = e.room_id
-      order by e.ord, b.id`,
-      [events.map((e) => e.roomId), events.map((e) => e.messageId), events.map((e) => e.ord)],
-    ),
+  const [roomIds, messageIds, ords] = [events.map((e) => e.roomId), events.map((e) => e.messageId), events.map((e) => e.ord)];
+  // A named prepared statement: its text is the same for every batch (the events are three array parameters).
+  const candidates = await hotRows(
+    client,
+    chatDb
+      .selectFrom(
+        sql<{
+          room_id: string;
+          message_id: string;
+          ord: number;
+        }>`unnest(${roomIds}::uuid[], ${messageIds}::uuid[], ${ords}::int[])`.as<'e'>(sql`e(room_id, message_id, ord)`),
+      )
+      .innerJoin('room_members as m', 'm.room_id', 'e.room_id')
+      .innerJoin('bots as b', (join) => join.onRef('b.account_id', '=', 'm.account_id').on('b.deleted_at', 'is', null))
+      .leftJoin('bot_room_settings as s', (join) => join.onRef('s.bot_id', '=', 'b.id').onRef('s.room_id', '=', 'e.room_id'))
+      .select((eb) => [
+        'e.ord',
+        'e.message_id',
+        'b.id as bot_id',
+        'b.account_id',
+        'b.username',
+        eb.fn.coalesce('s.read_all', eb.lit(false)).as('read_all'),
+        'b.allowed_updates',
+        eb('b.webhook_url', 'is not', null).$castTo<boolean>().as('has_webhook'),
+      ])
+      .orderBy('e.ord')
+      .orderBy('b.id'),
   );
   const wanted = candidates.filter((c) => allows(c.allowed_updates, 'message'));
   if (wanted.length === 0) return { updates: [], webhooks };
@@ -93,35 +100,38 @@ async function messageUpdates(
   return { updates, webhooks };
 }
 
-interface PressRow {
-  ord: number;
-  id: string;
-  bot_id: string;
-  message_id: string;
-  data: string;
-  account_id: string;
-  account_api_id: number;
-  display_name: string;
-  account_type: string;
-  room_id: string;
-  allowed_updates: string[] | null;
-  has_webhook: boolean;
-}
-
 async function callbackUpdates(client: SqlClient, events: CallbackPressed[]): Promise<{ updates: NewUpdate[]; webhooks: Set<string> }> {
   const webhooks = new Set<string>();
   if (events.length === 0) return { updates: [], webhooks };
-  const { rows } = await client.query<PressRow>(
-    `select e.ord, q.id, q.bot_id, q.message_id, q.data, q.account_id, a.bot_api_id as account_api_id, a.display_name, a.account_type, q.room_id, b.allowed_updates,
-            b.webhook_url is not null as has_webhook
-       from unnest($1::uuid[], $2::int[]) e(id, ord)
-       join bot_callback_queries q on q.id = e.id
-       join bots b on b.id = q.bot_id and b.deleted_at is null
-       join accounts a on a.id = q.account_id
-      order by e.ord`,
-    [events.map((e) => e.callbackQueryId), events.map((e) => e.ord)],
+  const presses = await rows(
+    client,
+    chatDb
+      .selectFrom(
+        sql<{
+          id: string;
+          ord: number;
+        }>`unnest(${events.map((e) => e.callbackQueryId)}::uuid[], ${events.map((e) => e.ord)}::int[])`.as<'e'>(sql`e(id, ord)`),
+      )
+      .innerJoin('bot_callback_queries as q', 'q.id', 'e.id')
+      .innerJoin('bots as b', (join) => join.onRef('b.id', '=', 'q.bot_id').on('b.deleted_at', 'is', null))
+      .innerJoin('accounts as a', 'a.id', 'q.account_id')
+      .select((eb) => [
+        'e.ord',
+        'q.id',
+        'q.bot_id',
+        'q.message_id',
+        'q.data',
+        'q.account_id',
+        'a.bot_api_id as account_api_id',
+        'a.display_name',
+        'a.account_type',
+        'q.room_id',
+        'b.allowed_updates',
+        eb('b.webhook_url', 'is not', null).$castTo<boolean>().as('has_webhook'),
+      ])
+      .orderBy('e.ord'),
   );
-  const wanted = rows.filter((r) => allows(r.allowed_updates, 'callback_query'));
+  const wanted = presses.filter((r) => allows(r.allowed_updates, 'callback_query'));
   const messages = await loadBotMessages(client, [...new Set(wanted.map((r) => r.message_id))]);
   const updates: NewUpdate[] = [];
   for (const r of wanted) {
@@ -151,18 +161,34 @@ async function store(client: SqlClient, updates: NewUpdate[], at: Date): Promise
   const perBot = new Map<string, NewUpdate[]>();
   for (const u of updates) perBot.set(u.botId, [...(perBot.get(u.botId) ?? []), u]);
   const botIds = [...perBot.keys()].sort();
-  await client.query('select id from bots where id = any($1::uuid[]) order by id for update', [botIds]);
-  const { rows } = await client.query<{ id: string; last_update_id: number }>(
-    `update bots b set last_update_id = b.last_update_id + c.n from unnest($1::uuid[], $2::int[]) c(id, n)
-      where b.id = c.id returning b.id, b.last_update_id`,
-    [botIds, botIds.map((id) => perBot.get(id)!.length)],
+  await rows(
+    client,
+    chatDb
+      .selectFrom('bots')
+      .select('id')
+      .where(sql<boolean>`id = any(${botIds}::uuid[])`)
+      .orderBy('id')
+      .forUpdate(),
+  );
+  const counted = await rows(
+    client,
+    chatDb
+      .updateTable('bots as b')
+      .from(
+        sql<{ id: string; n: number }>`unnest(${botIds}::uuid[], ${botIds.map((id) => perBot.get(id)!.length)}::int[])`.as<'c'>(
+          sql`c(id, n)`,
+        ),
+      )
+      .set((eb) => ({ last_update_id: eb('b.last_update_id', '+', eb.ref('c.n')) }))
+      .whereRef('b.id', '=', 'c.id')
+      .returning(['b.id', 'b.last_update_id']),
   );
   const ids: string[] = [];
   const botCol: string[] = [];
   const updateIds: number[] = [];
   const kinds: string[] = [];
   const payloads: string[] = [];
-  for (const { id: botId, last_update_id: last } of rows) {
+  for (const { id: botId, last_update_id: last } of counted) {
     const list = perBot.get(botId)!;
     list.forEach((u, i) => {
       const uuid = newId();
@@ -174,10 +200,26 @@ async function store(client: SqlClient, updates: NewUpdate[], at: Date): Promise
       payloads.push(JSON.stringify({ update_id: updateId, update_uuid: uuid, ...u.body }));
     });
   }
-  await client.query(
-    `insert into bot_updates (id, bot_id, update_id, kind, payload, created_at)
-     select * , $6::timestamptz from unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::text[], $5::jsonb[])`,
-    [ids, botCol, updateIds, kinds, payloads, at],
+  await affected(
+    client,
+    chatDb
+      .insertInto('bot_updates')
+      .columns(['id', 'bot_id', 'update_id', 'kind', 'payload', 'created_at'])
+      .expression(
+        chatDb
+          .selectFrom(
+            sql<{
+              id: string;
+              bot_id: string;
+              update_id: number;
+              kind: string;
+              payload: unknown;
+            }>`unnest(${ids}::uuid[], ${botCol}::uuid[], ${updateIds}::bigint[], ${kinds}::text[], ${payloads}::jsonb[])`.as<'u'>(
+              sql`u(id, bot_id, update_id, kind, payload)`,
+            ),
+          )
+          .select(['u.id', 'u.bot_id', 'u.update_id', 'u.kind', 'u.payload', sql<Date>`${at}::timestamptz`.as('created_at')]),
+      ),
   );
 }
 
