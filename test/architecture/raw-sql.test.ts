@@ -30,6 +30,7 @@ const budgets: Record<string, number> = {
   'workspace/hr': 0,
   'workspace/tickets': 0,
   'core/inbox': 0,
+  'core/webhooks': 0,
 };
 
 const allowed = [/^platform\/db\/migrations\//, /^platform\/db\/sql\.ts$/, /^platform\/db\/typed\.ts$/, /\.test\.ts$/];

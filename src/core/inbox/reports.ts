@@ -64,7 +64,9 @@ export async function inboxReport(
             sql<string>`(c.closed_at at time zone 'UTC')::date`.as('day'),
             'c.channel',
             sql<string>`count(*)`.as('closed'),
-            sql<number | null>`percentile_cont(0.5) within group (order by extract(epoch from c.closed_at - c.created_at))`.as('res_median'),
+            sql<number | null>`percentile_cont(0.5) within group (order by extract(epoch from c.closed_at - c.created_at))`.as(
+              'res_median',
+            ),
             sql<number | null>`avg(extract(epoch from c.closed_at - c.created_at))`.as('res_mean'),
           ])
           .groupBy([sql`1`, sql`2`]),
