@@ -30,6 +30,8 @@ const budgets: Record<string, number> = {
   'partner/storage': 0,
   'workspace/hr': 0,
   'workspace/tickets': 0,
+  'core/inbox': 0,
+  'core/webhooks': 0,
 };
 
 const allowed = [/^platform\/db\/migrations\//, /^platform\/db\/sql\.ts$/, /^platform\/db\/typed\.ts$/, /\.test\.ts$/];

@@ -1,10 +1,12 @@
 // Connected channels: the inbox's addresses on e-mail, SMS, WhatsApp, web chat, phone and others, each with a name
 // and a status (active, or paused while its traffic is stopped). A channel's kind is one of the conversation
 // channels, so reports by channel line up with it. Removing a channel leaves its conversations as they are.
+import { sql, type Selectable } from 'kysely';
 import type { Partition } from '../crm/records.js';
-import { Filters } from '../../platform/db/filters.js';
 import type { Queryable } from '../../platform/db/queryable.js';
+import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
+import { coreDb, type CoreTables } from '../tables.js';
 import type { RowPage } from './conversations.js';
 import type { InboxErrorFactory } from './errors.js';
 
@@ -12,16 +14,21 @@ export const channelKinds = ['email', 'sms', 'whatsapp', 'webchat', 'phone', 'ot
 export type ChannelKind = (typeof channelKinds)[number];
 export type ChannelStatus = 'active' | 'paused';
 
-export interface ChannelRow {
-  id: string;
-  kind: ChannelKind;
-  name: string;
-  status: ChannelStatus;
-  created_at: Date;
-  updated_at: Date;
-}
+const columns = ['id', 'kind', 'name', 'status', 'created_at', 'updated_at'] as const;
 
-const columns = 'id, kind, name, status, created_at, updated_at';
+/** The kind and the status as the table's checks constrain them. */
+type Checked = { kind: ChannelKind; status: ChannelStatus };
+
+export type ChannelRow = Omit<Pick<Selectable<CoreTables['inbox_channels']>, (typeof columns)[number]>, keyof Checked> & Checked;
+
+/** The partition's channels with the row's columns. */
+const channelsOf = (part: Partition) =>
+  coreDb
+    .selectFrom('inbox_channels')
+    .select(columns)
+    .$narrowType<Checked>()
+    .where('workspace_id', '=', part.workspaceId)
+    .where('environment', '=', part.environment);
 
 export class ChannelStore {
   constructor(
@@ -30,24 +37,21 @@ export class ChannelStore {
   ) {}
 
   async list(part: Partition, filters: { kind?: string; status?: string }, page: RowPage): Promise<ChannelRow[]> {
-    const where = new Filters([part.workspaceId, part.environment])
-      .eq('kind', filters.kind)
-      .eq('status', filters.status)
-      .raw('id < $?', page.beforeId);
-    const { rows } = await this.sql.query<ChannelRow>(
-      `select ${columns} from inbox_channels where workspace_id = $1 and environment = $2${where.sql()} order by id desc limit ${where.push(page.limit + 1)}`,
-      where.params,
+    return rows(
+      this.sql,
+      channelsOf(part)
+        .$if(filters.kind !== undefined, (qb) => qb.where('kind', '=', filters.kind!))
+        .$if(filters.status !== undefined, (qb) => qb.where('status', '=', filters.status!))
+        .$if(page.beforeId !== undefined, (qb) => qb.where('id', '<', page.beforeId!))
+        .orderBy('id', 'desc')
+        .limit(page.limit + 1),
     );
-    return rows;
   }
 
   async get(part: Partition, id: string): Promise<ChannelRow> {
-    const { rows } = await this.sql.query<ChannelRow>(
-      `select ${columns} from inbox_channels where id = $1 and workspace_id = $2 and environment = $3`,
-      [id, part.workspaceId, part.environment],
-    );
-    if (!rows[0]) throw this.errors.channelNotFound();
-    return rows[0];
+    const row = await firstRow(this.sql, channelsOf(part).where('id', '=', id));
+    if (!row) throw this.errors.channelNotFound();
+    return row;
   }
 
   async create(
@@ -57,12 +61,24 @@ export class ChannelStore {
     now: Date,
   ): Promise<ChannelRow> {
     const name = this.nameOf(body.name);
-    const { rows } = await db.query<ChannelRow>(
-      `insert into inbox_channels (id, workspace_id, environment, kind, name, status, created_at, updated_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $7) returning ${columns}`,
-      [newId(), part.workspaceId, part.environment, body.kind, name, body.status ?? 'active', now],
+    const created = await firstRow(
+      db,
+      coreDb
+        .insertInto('inbox_channels')
+        .values({
+          id: newId(),
+          workspace_id: part.workspaceId,
+          environment: part.environment,
+          kind: body.kind,
+          name,
+          status: body.status ?? 'active',
+          created_at: now,
+          updated_at: now,
+        })
+        .returning(columns)
+        .$narrowType<Checked>(),
     );
-    return rows[0]!;
+    return created!;
   }
 
   /** Changes the given fields (name, status); the kind of a channel is fixed. An empty change answers it unchanged. */
@@ -74,23 +90,38 @@ export class ChannelStore {
     now: Date,
   ): Promise<ChannelRow> {
     const name = body.name !== undefined ? this.nameOf(body.name) : null;
-    const { rows } = await db.query<ChannelRow>(
-      `update inbox_channels set name = coalesce($4, name), status = coalesce($5, status),
-         updated_at = case when coalesce($4, name) is distinct from name or coalesce($5, status) is distinct from status then $6 else updated_at end
-       where id = $1 and workspace_id = $2 and environment = $3 returning ${columns}`,
-      [id, part.workspaceId, part.environment, name, body.status ?? null, now],
+    const status = body.status ?? null;
+    const row = await firstRow(
+      db,
+      coreDb
+        .updateTable('inbox_channels')
+        .set({
+          name: sql<string>`coalesce(${name}::text, name)`,
+          status: sql<string>`coalesce(${status}::text, status)`,
+          // Only a real change moves updated_at.
+          updated_at: sql<Date>`case when coalesce(${name}::text, name) is distinct from name
+            or coalesce(${status}::text, status) is distinct from status then ${now}::timestamptz else updated_at end`,
+        })
+        .where('id', '=', id)
+        .where('workspace_id', '=', part.workspaceId)
+        .where('environment', '=', part.environment)
+        .returning(columns)
+        .$narrowType<Checked>(),
     );
-    if (!rows[0]) throw this.errors.channelNotFound();
-    return rows[0];
+    if (!row) throw this.errors.channelNotFound();
+    return row;
   }
 
   async remove(db: Queryable, part: Partition, id: string): Promise<void> {
-    const { rowCount } = await db.query('delete from inbox_channels where id = $1 and workspace_id = $2 and environment = $3', [
-      id,
-      part.workspaceId,
-      part.environment,
-    ]);
-    if (!rowCount) throw this.errors.channelNotFound();
+    const removed = await affected(
+      db,
+      coreDb
+        .deleteFrom('inbox_channels')
+        .where('id', '=', id)
+        .where('workspace_id', '=', part.workspaceId)
+        .where('environment', '=', part.environment),
+    );
+    if (!removed) throw this.errors.channelNotFound();
   }
 
   /** Trimmed, 1 to 100 characters, not all blank (the spec bounds the length; blanks it cannot see). */

@@ -4,14 +4,15 @@
 // One store for both conventions: the workspace API and the partner API call the same functions, so the records
 // and the events are the same whichever API made the change.
 import type { Partition } from '../crm/records.js';
-import { Filters } from '../../platform/db/filters.js';
 import type { Queryable } from '../../platform/db/queryable.js';
 import { readPool } from '../../platform/db/read-router.js';
+import { firstRow, rows } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { changesOf } from '../events/changes.js';
 import { withEvents, type EventDeps, type EventSink } from '../events/outbox.js';
 import type { InboxErrorFactory } from './errors.js';
 import { checkContact, checkMembers } from './references.js';
+import { coreDb } from '../tables.js';
 import { conversationColumns, conversationView, type ConversationRow } from './views.js';
 
 export interface ConversationFilters {
@@ -33,13 +34,17 @@ export interface ConversationChange {
   status?: 'open' | 'closed';
 }
 
+/** The partition's conversations with the view's columns: every read of a conversation starts here. */
+const conversationsOf = (part: Partition) =>
+  coreDb
+    .selectFrom('inbox_conversations')
+    .select(conversationColumns)
+    .where('workspace_id', '=', part.workspaceId)
+    .where('environment', '=', part.environment);
+
 /** The conversation, locked for the rest of the transaction; undefined when it is not in the partition. */
 export async function lockConversation(db: Queryable, part: Partition, id: string): Promise<ConversationRow | undefined> {
-  const { rows } = await db.query<ConversationRow>(
-    `select ${conversationColumns} from inbox_conversations where id = $1 and workspace_id = $2 and environment = $3 for update`,
-    [id, part.workspaceId, part.environment],
-  );
-  return rows[0];
+  return firstRow(db, conversationsOf(part).where('id', '=', id).forUpdate());
 }
 
 /** Moves a conversation between open and closed, emitting conversation.closed or conversation.reopened. */
@@ -51,11 +56,14 @@ export async function setConversationStatus(
   now: Date,
 ): Promise<ConversationRow> {
   if (row.status === to) return row;
-  const { rows } = await db.query<ConversationRow>(
-    `update inbox_conversations set status = $2, closed_at = $3, updated_at = $4 where id = $1 returning ${conversationColumns}`,
-    [row.id, to, to === 'closed' ? now : null, now],
-  );
-  const after = rows[0]!;
+  const after = (await firstRow(
+    db,
+    coreDb
+      .updateTable('inbox_conversations')
+      .set({ status: to, closed_at: to === 'closed' ? now : null, updated_at: now })
+      .where('id', '=', row.id)
+      .returning(conversationColumns),
+  ))!;
   const view = conversationView(after);
   sink.emit(
     to === 'closed' ? 'conversation.closed' : 'conversation.reopened',
@@ -73,11 +81,14 @@ async function setAssignee(
   now: Date,
 ): Promise<ConversationRow> {
   if (row.assignee_id === assigneeId) return row;
-  const { rows } = await db.query<ConversationRow>(
-    `update inbox_conversations set assignee_id = $2, updated_at = $3 where id = $1 returning ${conversationColumns}`,
-    [row.id, assigneeId, now],
-  );
-  const after = rows[0]!;
+  const after = (await firstRow(
+    db,
+    coreDb
+      .updateTable('inbox_conversations')
+      .set({ assignee_id: assigneeId, updated_at: now })
+      .where('id', '=', row.id)
+      .returning(conversationColumns),
+  ))!;
   sink.emit('conversation.assigned', conversationView(after), { assignee_id: { from: row.assignee_id, to: assigneeId } });
   return after;
 }
@@ -91,27 +102,24 @@ export class ConversationStore {
   /** Newest first, filtered; limit + 1 rows at most. */
   async list(part: Partition, filters: ConversationFilters, page: RowPage): Promise<ConversationRow[]> {
     const db = await readPool(this.deps);
-    const where = new Filters([part.workspaceId, part.environment])
-      .eq('status', filters.status)
-      .eq('channel', filters.channel)
-      .eq('assignee_id', filters.assignee_id)
-      .eq('contact_id', filters.contact_id)
-      .raw('id < $?', page.beforeId);
-    const { rows } = await db.query<ConversationRow>(
-      `select ${conversationColumns} from inbox_conversations where workspace_id = $1 and environment = $2${where.sql()} order by id desc limit ${where.push(page.limit + 1)}`,
-      where.params,
+    return rows(
+      db,
+      conversationsOf(part)
+        .$if(filters.status !== undefined, (qb) => qb.where('status', '=', filters.status!))
+        .$if(filters.channel !== undefined, (qb) => qb.where('channel', '=', filters.channel!))
+        .$if(filters.assignee_id !== undefined, (qb) => qb.where('assignee_id', '=', filters.assignee_id!))
+        .$if(filters.contact_id !== undefined, (qb) => qb.where('contact_id', '=', filters.contact_id!))
+        .$if(page.beforeId !== undefined, (qb) => qb.where('id', '<', page.beforeId!))
+        .orderBy('id', 'desc')
+        .limit(page.limit + 1),
     );
-    return rows;
   }
 
   async get(part: Partition, id: string): Promise<ConversationRow> {
     const db = await readPool(this.deps);
-    const { rows } = await db.query<ConversationRow>(
-      `select ${conversationColumns} from inbox_conversations where id = $1 and workspace_id = $2 and environment = $3`,
-      [id, part.workspaceId, part.environment],
-    );
-    if (!rows[0]) throw this.errors.conversationNotFound();
-    return rows[0];
+    const row = await firstRow(db, conversationsOf(part).where('id', '=', id));
+    if (!row) throw this.errors.conversationNotFound();
+    return row;
   }
 
   /** Opens a conversation; the catalogue has no event for it. */
@@ -121,21 +129,25 @@ export class ConversationStore {
   ): Promise<ConversationRow> {
     await checkContact(this.deps.sql, this.errors, part, { field: 'body.contact_id', id: body.contact_id });
     const now = this.deps.clock.now();
-    const { rows } = await this.deps.sql.query<ConversationRow>(
-      `insert into inbox_conversations (id, workspace_id, environment, channel, subject, contact_id, customer_handle, status, created_at, updated_at)
-       values ($1, $2, $3, $4, $5, $6, $7, 'open', $8, $8) returning ${conversationColumns}`,
-      [
-        newId(),
-        part.workspaceId,
-        part.environment,
-        body.channel,
-        body.subject ?? null,
-        body.contact_id ?? null,
-        body.customer_handle ?? null,
-        now,
-      ],
+    const created = await firstRow(
+      this.deps.sql,
+      coreDb
+        .insertInto('inbox_conversations')
+        .values({
+          id: newId(),
+          workspace_id: part.workspaceId,
+          environment: part.environment,
+          channel: body.channel,
+          subject: body.subject ?? null,
+          contact_id: body.contact_id ?? null,
+          customer_handle: body.customer_handle ?? null,
+          status: 'open',
+          created_at: now,
+          updated_at: now,
+        })
+        .returning(conversationColumns),
     );
-    return rows[0]!;
+    return created!;
   }
 
   /**

@@ -2,15 +2,17 @@
 // to the customer, message.sent). An inbound message reopens a closed conversation; an outbound one needs it open.
 // The first outbound message of a conversation stamps its first_response_at.
 import type { Partition } from '../crm/records.js';
-import { Filters } from '../../platform/db/filters.js';
+import { sql } from 'kysely';
 import type { Queryable } from '../../platform/db/queryable.js';
 import { readPool } from '../../platform/db/read-router.js';
+import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { withEvents, type EventDeps } from '../events/outbox.js';
 import { lockConversation, setConversationStatus, type RowPage } from './conversations.js';
 import type { InboxErrorFactory } from './errors.js';
 import { checkMembers } from './references.js';
 import { messageColumns, messageView, type MessageRow } from './views.js';
+import { coreDb } from '../tables.js';
 
 export interface NewMessage {
   direction: 'inbound' | 'outbound';
@@ -23,6 +25,14 @@ export interface MessageFilters {
   direction?: string;
 }
 
+/** The partition's messages with the view's columns: every read of a message starts here. */
+const messagesOf = (part: Partition) =>
+  coreDb
+    .selectFrom('inbox_messages')
+    .select(messageColumns)
+    .where('workspace_id', '=', part.workspaceId)
+    .where('environment', '=', part.environment);
+
 export class MessageStore {
   constructor(
     private readonly deps: EventDeps,
@@ -32,25 +42,22 @@ export class MessageStore {
   /** Newest first, filtered; limit + 1 rows at most. */
   async list(part: Partition, filters: MessageFilters, page: RowPage): Promise<MessageRow[]> {
     const db = await readPool(this.deps);
-    const where = new Filters([part.workspaceId, part.environment])
-      .eq('conversation_id', filters.conversation_id)
-      .eq('direction', filters.direction)
-      .raw('id < $?', page.beforeId);
-    const { rows } = await db.query<MessageRow>(
-      `select ${messageColumns} from inbox_messages where workspace_id = $1 and environment = $2${where.sql()} order by id desc limit ${where.push(page.limit + 1)}`,
-      where.params,
+    return rows(
+      db,
+      messagesOf(part)
+        .$if(filters.conversation_id !== undefined, (qb) => qb.where('conversation_id', '=', filters.conversation_id!))
+        .$if(filters.direction !== undefined, (qb) => qb.where('direction', '=', filters.direction!))
+        .$if(page.beforeId !== undefined, (qb) => qb.where('id', '<', page.beforeId!))
+        .orderBy('id', 'desc')
+        .limit(page.limit + 1),
     );
-    return rows;
   }
 
   async get(part: Partition, id: string): Promise<MessageRow> {
     const db = await readPool(this.deps);
-    const { rows } = await db.query<MessageRow>(
-      `select ${messageColumns} from inbox_messages where id = $1 and workspace_id = $2 and environment = $3`,
-      [id, part.workspaceId, part.environment],
-    );
-    if (!rows[0]) throw this.errors.messageNotFound();
-    return rows[0];
+    const row = await firstRow(db, messagesOf(part).where('id', '=', id));
+    if (!row) throw this.errors.messageNotFound();
+    return row;
   }
 
   /**
@@ -74,18 +81,34 @@ export class MessageStore {
         if (body.direction === 'outbound') throw this.errors.conversationClosed();
         await setConversationStatus(tx, sink, conversation, 'open', now);
       }
-      const { rows } = await tx.query<MessageRow>(
-        `insert into inbox_messages (id, workspace_id, environment, conversation_id, direction, text, author_id, created_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8) returning ${messageColumns}`,
-        [newId(), part.workspaceId, part.environment, conversation.id, body.direction, body.text, body.author_id ?? null, now],
+      const message = (await firstRow(
+        tx,
+        coreDb
+          .insertInto('inbox_messages')
+          .values({
+            id: newId(),
+            workspace_id: part.workspaceId,
+            environment: part.environment,
+            conversation_id: conversation.id,
+            direction: body.direction,
+            text: body.text,
+            author_id: body.author_id ?? null,
+            created_at: now,
+          })
+          .returning(messageColumns),
+      ))!;
+      const outbound = body.direction === 'outbound';
+      await affected(
+        tx,
+        coreDb
+          .updateTable('inbox_conversations')
+          .set({
+            last_message_at: now,
+            updated_at: now,
+            first_response_at: sql<Date | null>`case when ${outbound}::boolean and first_response_at is null then ${now}::timestamptz else first_response_at end`,
+          })
+          .where('id', '=', conversation.id),
       );
-      await tx.query(
-        `update inbox_conversations set last_message_at = $2, updated_at = $2,
-           first_response_at = case when $3::boolean and first_response_at is null then $2 else first_response_at end
-         where id = $1`,
-        [conversation.id, now, body.direction === 'outbound'],
-      );
-      const message = rows[0]!;
       sink.emit(body.direction === 'inbound' ? 'message.received' : 'message.sent', messageView(message));
       return message;
     });

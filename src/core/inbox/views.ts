@@ -1,29 +1,30 @@
 // The rows of the inbox tables and the records their events carry (the workspace API's shapes, which it also serves,
 // so a webhook receives the same data whichever API made the change).
+import type { Selectable } from 'kysely';
 import type { components } from '../../../generated/types/workspace.js';
+import type { CoreTables } from '../tables.js';
 
 type Schemas = components['schemas'];
 export type ConversationView = Schemas['Inbox.Conversation'];
 export type MessageView = Schemas['Inbox.Message'];
 
-export interface ConversationRow {
-  id: string;
-  channel: string;
-  subject: string | null;
-  contact_id: string | null;
-  customer_handle: string | null;
-  status: string;
-  assignee_id: string | null;
-  last_message_at: Date | null;
-  /** When the first outbound message was sent; null before it (inbox reports measure first-response times by it). */
-  first_response_at: Date | null;
-  closed_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+/** first_response_at: when the first outbound message was sent; null before it (inbox reports measure by it). */
+export const conversationColumns = [
+  'id',
+  'channel',
+  'subject',
+  'contact_id',
+  'customer_handle',
+  'status',
+  'assignee_id',
+  'last_message_at',
+  'first_response_at',
+  'closed_at',
+  'created_at',
+  'updated_at',
+] as const;
 
-export const conversationColumns =
-  'id, channel, subject, contact_id, customer_handle, status, assignee_id, last_message_at, first_response_at, closed_at, created_at, updated_at';
+export type ConversationRow = Pick<Selectable<CoreTables['inbox_conversations']>, (typeof conversationColumns)[number]>;
 
 export function conversationView(r: ConversationRow): ConversationView {
   return {
@@ -41,16 +42,9 @@ export function conversationView(r: ConversationRow): ConversationView {
   };
 }
 
-export interface MessageRow {
-  id: string;
-  conversation_id: string;
-  direction: string;
-  text: string;
-  author_id: string | null;
-  created_at: Date;
-}
+export const messageColumns = ['id', 'conversation_id', 'direction', 'text', 'author_id', 'created_at'] as const;
 
-export const messageColumns = 'id, conversation_id, direction, text, author_id, created_at';
+export type MessageRow = Pick<Selectable<CoreTables['inbox_messages']>, (typeof messageColumns)[number]>;
 
 export function messageView(r: MessageRow): MessageView {
   return {

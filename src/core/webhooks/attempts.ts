@@ -4,33 +4,156 @@
 // share one SQL statement. A 2xx ends the delivery; a permanent 4xx fails it; anything else schedules the next
 // attempt of WEBHOOK_RETRY_SCHEDULE, and the last failed attempt pauses the webhook and leaves a notice for its
 // Owner. A claimed delivery whose webhook is Paused is held; one whose webhook is Disabled is cancelled.
+import { sql, type InferResult } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
+import { affected, firstRow, hotRows } from '../../platform/db/typed.js';
 import { countWebhookAttempt } from '../../platform/metrics/webhooks.js';
 import { inConsumerSpan } from '../../platform/tracing/consumer.js';
 import { tracingOn } from '../../platform/tracing/state.js';
 import { MicroBatcher, Semaphore } from './batching.js';
 import type { DeliveryRef, WebhookEngine } from './engine.js';
 import { deliveryHeaders } from './headers.js';
-import { webhookColumns, webhookOutbox, type WebhookRow } from './rows.js';
-import { internalTopicSql } from '../events/internal-topics.js';
-import { outboxInsertSql } from '../../platform/outbox-writer.js';
+import { webhookColumns, webhookOutbox, type SealedSecret, type WebhookChecked } from './rows.js';
+import { internalTopic } from '../events/internal-topics.js';
+import { outboxInsertFrom } from '../../platform/outbox-writer.js';
 import type { SendOutcome } from './sender.js';
+import { coreDb } from '../tables.js';
 
-interface ClaimedRow {
-  id: string;
-  webhook_id: string;
-  workspace_id: string;
-  event: string;
-  event_id: string;
-  envelope: string;
-  attempt_count: number;
-  round: number;
-  status: 'sending' | 'held' | 'cancelled';
-  url: string;
-  headers: Record<string, string>;
-  secret_ciphertext: Buffer;
-  /** The traceparent of the change that emitted the event (while its outbox row is kept), for the attempt's span. */
-  trace_context: string | null;
+/** How early a job may claim its attempt: tolerates clock skew between the node that scheduled it and this one. */
+const slackMs = 1_000;
+
+/**
+ * The claim of a batch of attempts (one row per ref whose attempt is due or whose lease ran out). Its text depends
+ * only on `traced`, so it runs as one of two named prepared statements. With tracing on, each row carries the
+ * traceparent of the change that emitted the event (while its outbox row is kept), for the attempt's span.
+ */
+function claimStatement(traced: boolean, refs: DeliveryRef[], now: Date, leaseUntil: Date) {
+  const paused = sql<boolean>`w.status in ('Paused', 'Disabled')`;
+  return coreDb
+    .updateTable('webhook_deliveries as d')
+    .from([
+      'webhooks as w',
+      sql<{
+        id: string;
+        round: number;
+        attempt: number;
+      }>`unnest(${refs.map((r) => r.id)}::uuid[], ${refs.map((r) => r.round)}::int[], ${refs.map((r) => r.attempt)}::int[])`.as<'j'>(
+        sql`j (id, round, attempt)`,
+      ),
+    ])
+    .set({
+      status: sql<string>`case w.status when 'Paused' then 'held' when 'Disabled' then 'cancelled' else 'sending' end`,
+      attempt_count: sql<number>`case when ${paused} or d.status = 'sending' then d.attempt_count else d.attempt_count + 1 end`,
+      lease_until: sql<Date | null>`case when ${paused} then null else ${leaseUntil}::timestamptz end`,
+      next_attempt_at: sql<Date | null>`case when ${paused} then null else d.next_attempt_at end`,
+      completed_at: sql<Date | null>`case when w.status = 'Disabled' then ${now}::timestamptz else d.completed_at end`,
+      error: sql<string | null>`case when w.status = 'Disabled' then 'cancelled: the webhook was disabled' else d.error end`,
+    })
+    .whereRef('d.id', '=', 'j.id')
+    .whereRef('d.round', '=', 'j.round')
+    .whereRef('w.id', '=', 'd.webhook_id')
+    .where(
+      sql<boolean>`((d.status = 'pending' and d.attempt_count = j.attempt - 1 and d.next_attempt_at <= ${now}::timestamptz + ${slackMs} * interval '1 millisecond')
+        or (d.status = 'sending' and d.attempt_count = j.attempt and d.lease_until < ${now}::timestamptz))`,
+    )
+    .returning((eb) => [
+      'd.id',
+      'd.webhook_id',
+      'd.workspace_id',
+      'd.event',
+      'd.event_id',
+      'd.envelope',
+      'd.attempt_count',
+      'd.round',
+      'd.status',
+      'w.url',
+      'w.headers',
+      'w.secret_ciphertext',
+      traced
+        ? eb.selectFrom('outbox as o').select('o.trace_context').whereRef('o.id', '=', 'd.outbox_id').as('trace_context')
+        : sql<string | null>`null::text`.as('trace_context'),
+    ])
+    .$narrowType<{ status: 'sending' | 'held' | 'cancelled' } & Pick<WebhookChecked, 'headers'> & SealedSecret>();
+}
+
+type ClaimedRow = InferResult<ReturnType<typeof claimStatement>>[number];
+
+/** The rows of many successes in one statement; the webhooks only when a counter or an Unverified status changes. */
+function successesStatement(items: Success[], now: Date) {
+  const recorded = sql<{
+    id: string;
+    round: number;
+    attempt: number;
+    at: Date;
+    status: number | null;
+    latency: number;
+    excerpt: string;
+    done: Date;
+  }>`unnest(${items.map((s) => s.row.id)}::uuid[], ${items.map((s) => s.row.round)}::int[], ${items.map((s) => s.row.attempt_count)}::int[],
+       ${items.map((s) => s.at)}::timestamptz[], ${items.map((s) => s.outcome.status)}::int[], ${items.map((s) => s.outcome.latencyMs)}::int[],
+       ${items.map((s) => s.outcome.excerpt)}::text[], ${items.map((s) => s.done)}::timestamptz[])`;
+  return (
+    coreDb
+      .with('r', (db) => db.selectFrom(recorded.as<'r'>(sql`r (id, round, attempt, at, status, latency, excerpt, done)`)).selectAll())
+      .with('d', (db) =>
+        db
+          .updateTable('webhook_deliveries as x')
+          .from('r')
+          .set((eb) => ({
+            status: 'succeeded',
+            lease_until: null,
+            next_attempt_at: null,
+            last_attempt_at: eb.ref('r.at'),
+            response_status: eb.ref('r.status'),
+            latency_ms: eb.ref('r.latency'),
+            response_excerpt: eb.ref('r.excerpt'),
+            error: null,
+            completed_at: eb.ref('r.done'),
+          }))
+          .whereRef('x.id', '=', 'r.id')
+          .whereRef('x.round', '=', 'r.round')
+          .whereRef('x.attempt_count', '=', 'r.attempt')
+          .where('x.status', '=', 'sending')
+          .returning('x.webhook_id'),
+      )
+      // The webhooks whose counter, status or verified flag changes.
+      .with('b', (db) =>
+        db
+          .selectFrom('webhooks as w')
+          .innerJoin('d', 'w.id', 'd.webhook_id')
+          .select(['w.id', 'w.workspace_id', 'w.environment', 'w.status'])
+          .distinct()
+          .where((eb) => eb.or([eb('w.consecutive_failures', '<>', 0), eb('w.status', '=', 'Unverified'), eb.not(eb.ref('w.verified'))])),
+      )
+      .with('u', (db) =>
+        db
+          .updateTable('webhooks as w')
+          .from('b')
+          .set({
+            consecutive_failures: 0,
+            verified: true,
+            status: sql<string>`case when w.status = 'Unverified' then 'Active' else w.status end`,
+            updated_at: sql<Date>`case when w.status = 'Unverified' then ${now}::timestamptz else w.updated_at end`,
+          })
+          .whereRef('w.id', '=', 'b.id')
+          .returning('w.id'),
+      )
+      .with('e', (db) =>
+        outboxInsertFrom(
+          db,
+          db
+            .selectFrom('b')
+            .select([
+              internalTopic('webhook.verified').as('topic'),
+              sql<unknown>`jsonb_build_object('audience', jsonb_build_object('kind', 'accounts', 'accountIds', '[]'::jsonb),
+                'workspaceId', b.workspace_id, 'environment', b.environment, 'webhookId', b.id, 'status', 'Active')`.as('payload'),
+            ])
+            .where('b.status', '=', 'Unverified'),
+        ),
+      )
+      .selectFrom('d')
+      .select(sql<number>`count(*)::int`.as('n'))
+  );
 }
 
 interface Success {
@@ -46,9 +169,6 @@ export interface AttemptResult {
   /** Set when this attempt paused the webhook: its Owner's notice is due. */
   pausedWebhookId?: string;
 }
-
-/** How early a job may claim its attempt: tolerates clock skew between the node that scheduled it and this one. */
-const slackMs = 1_000;
 
 function failureText(outcome: SendOutcome, final: boolean): string {
   const base = outcome.error ?? `HTTP ${outcome.status}`;
@@ -91,30 +211,7 @@ export class AttemptRunner {
     const now = this.engine.clock.now();
     // The producer's traceparent is read only while tracing is on.
     const traced = tracingOn();
-    const { rows } = await this.engine.sql.query<ClaimedRow>({
-      name: traced ? 'webhook_claim_traced' : 'webhook_claim',
-      text: `update webhook_deliveries d
-                set status = case w.status when 'Paused' then 'held' when 'Disabled' then 'cancelled' else 'sending' end,
-                    attempt_count = case when w.status in ('Paused', 'Disabled') or d.status = 'sending' then d.attempt_count else d.attempt_count + 1 end,
-                    lease_until = case when w.status in ('Paused', 'Disabled') then null else $5::timestamptz end,
-                    next_attempt_at = case when w.status in ('Paused', 'Disabled') then null else d.next_attempt_at end,
-                    completed_at = case when w.status = 'Disabled' then $4::timestamptz else d.completed_at end,
-                    error = case when w.status = 'Disabled' then 'cancelled: the webhook was disabled' else d.error end
-               from webhooks w, unnest($1::uuid[], $2::int[], $3::int[]) as j (id, round, attempt)
-              where d.id = j.id and d.round = j.round and w.id = d.webhook_id
-                and ((d.status = 'pending' and d.attempt_count = j.attempt - 1 and d.next_attempt_at <= $4::timestamptz + $6 * interval '1 millisecond')
-                  or (d.status = 'sending' and d.attempt_count = j.attempt and d.lease_until < $4::timestamptz))
-          returning d.id, d.webhook_id, d.workspace_id, d.event, d.event_id, d.envelope, d.attempt_count, d.round, d.status, w.url, w.headers, w.secret_ciphertext,
-                    ${traced ? '(select o.trace_context from outbox o where o.id = d.outbox_id)' : 'null::text'} as trace_context`,
-      values: [
-        refs.map((r) => r.id),
-        refs.map((r) => r.round),
-        refs.map((r) => r.attempt),
-        now,
-        new Date(now.getTime() + this.leaseMs()),
-        slackMs,
-      ],
-    });
+    const rows = await hotRows(this.engine.sql, claimStatement(traced, refs, now, new Date(now.getTime() + this.leaseMs())));
     const byId = new Map(rows.map((r) => [r.id, r]));
     // One row answers one ref: the same attempt queued twice in one batch is sent once.
     return refs.map((ref) => {
@@ -167,42 +264,7 @@ export class AttemptRunner {
 
   /** The rows of many successes in one statement; the webhooks only when a counter or an Unverified status changes. */
   private async recordSuccesses(items: Success[]): Promise<void> {
-    await this.engine.sql.query({
-      name: 'webhook_record_successes',
-      text: `with r as (
-               select * from unnest($1::uuid[], $2::int[], $3::int[], $4::timestamptz[], $5::int[], $6::int[], $7::text[], $8::timestamptz[])
-                 as r (id, round, attempt, at, status, latency, excerpt, done)),
-             d as (
-               update webhook_deliveries x
-                  set status = 'succeeded', lease_until = null, next_attempt_at = null, last_attempt_at = r.at, response_status = r.status,
-                      latency_ms = r.latency, response_excerpt = r.excerpt, error = null, completed_at = r.done
-                 from r
-                where x.id = r.id and x.round = r.round and x.attempt_count = r.attempt and x.status = 'sending'
-            returning x.webhook_id),
-             b as (select distinct w.id, w.workspace_id, w.environment, w.status from webhooks w join d on w.id = d.webhook_id
-                    where w.consecutive_failures <> 0 or w.status = 'Unverified' or not w.verified),
-             u as (update webhooks w
-                      set consecutive_failures = 0, verified = true,
-                          status = case when w.status = 'Unverified' then 'Active' else w.status end,
-                          updated_at = case when w.status = 'Unverified' then $9 else w.updated_at end
-                     from b where w.id = b.id returning w.id),
-             e as (${outboxInsertSql}
-                   select ${internalTopicSql('webhook.verified')}, jsonb_build_object('audience', jsonb_build_object('kind', 'accounts', 'accountIds', '[]'::jsonb),
-                          'workspaceId', b.workspace_id, 'environment', b.environment, 'webhookId', b.id, 'status', 'Active')
-                     from b where b.status = 'Unverified')
-           select count(*)::int as n from d`,
-      values: [
-        items.map((s) => s.row.id),
-        items.map((s) => s.row.round),
-        items.map((s) => s.row.attempt_count),
-        items.map((s) => s.at),
-        items.map((s) => s.outcome.status),
-        items.map((s) => s.outcome.latencyMs),
-        items.map((s) => s.outcome.excerpt),
-        items.map((s) => s.done),
-        this.engine.clock.now(),
-      ],
-    });
+    await hotRows(this.engine.sql, successesStatement(items, this.engine.clock.now()));
   }
 
   private async recordFailure(row: ClaimedRow, outcome: SendOutcome, at: Date, done: Date): Promise<AttemptResult> {
@@ -211,36 +273,53 @@ export class AttemptRunner {
     const final = !outcome.retryable || exhausted;
     const next = final ? null : new Date(done.getTime() + engine.delayBefore(row.attempt_count + 1) * 1000);
     const recorded = await inTransaction(engine.sql, async (client): Promise<{ paused: string | null } | null> => {
-      const { rowCount } = await client.query(
-        `update webhook_deliveries
-            set status = $4, lease_until = null, next_attempt_at = $5, last_attempt_at = $6, response_status = $7,
-                latency_ms = $8, response_excerpt = $9, error = $10, completed_at = $11
-          where id = $1 and round = $2 and attempt_count = $3 and status = 'sending'`,
-        [
-          row.id,
-          row.round,
-          row.attempt_count,
-          final ? 'failed' : 'pending',
-          next,
-          at,
-          outcome.status,
-          outcome.latencyMs,
-          outcome.excerpt,
-          failureText(outcome, final),
-          final ? done : null,
-        ],
+      const recordedRows = await affected(
+        client,
+        coreDb
+          .updateTable('webhook_deliveries')
+          .set({
+            status: final ? 'failed' : 'pending',
+            lease_until: null,
+            next_attempt_at: next,
+            last_attempt_at: at,
+            response_status: outcome.status,
+            latency_ms: outcome.latencyMs,
+            response_excerpt: outcome.excerpt,
+            error: failureText(outcome, final),
+            completed_at: final ? done : null,
+          })
+          .where('id', '=', row.id)
+          .where('round', '=', row.round)
+          .where('attempt_count', '=', row.attempt_count)
+          .where('status', '=', 'sending'),
       );
       // Another node took the lease over (this attempt outlived it): its record stands.
-      if (!rowCount) return null;
-      await client.query('update webhooks set consecutive_failures = consecutive_failures + 1 where id = $1', [row.webhook_id]);
-      if (!exhausted) return { paused: null };
-      const { rows } = await client.query<WebhookRow>(
-        `update webhooks set status = 'Paused', paused_reason = 'failures', paused_at = $2, updated_at = $2, notice_pending = true, notice_lease_until = null
-          where id = $1 and status in ('Active', 'Unverified')
-          returning ${webhookColumns}`,
-        [row.webhook_id, done],
+      if (!recordedRows) return null;
+      await affected(
+        client,
+        coreDb
+          .updateTable('webhooks')
+          .set((eb) => ({ consecutive_failures: eb('consecutive_failures', '+', 1) }))
+          .where('id', '=', row.webhook_id),
       );
-      const webhook = rows[0];
+      if (!exhausted) return { paused: null };
+      const webhook = await firstRow(
+        client,
+        coreDb
+          .updateTable('webhooks')
+          .set({
+            status: 'Paused',
+            paused_reason: 'failures',
+            paused_at: done,
+            updated_at: done,
+            notice_pending: true,
+            notice_lease_until: null,
+          })
+          .where('id', '=', row.webhook_id)
+          .where('status', 'in', ['Active', 'Unverified'])
+          .returning(webhookColumns)
+          .$narrowType<WebhookChecked>(),
+      );
       if (!webhook) return { paused: null };
       await webhookOutbox(client, 'webhook.paused', webhook, { reason: 'failures', deliveryId: row.id });
       return { paused: webhook.id };

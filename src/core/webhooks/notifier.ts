@@ -2,24 +2,42 @@
 // notice is a flag on the webhook, set in the transaction that paused it; one node at a time leases it, mails the
 // workspace's notification address or else the Owner's account e-mail (nodemailer to SMTP_URL) and clears it, and
 // the sweeper retries notices whose mail did not go out.
+import { sql } from 'kysely';
 import { createTransport, type Transporter } from 'nodemailer';
-import { warningRecipientSql } from '../workspaces/warning-recipient.js';
+import { affected, firstRow, rows } from '../../platform/db/typed.js';
+import { coreDb } from '../tables.js';
 import type { WebhookEngine } from './engine.js';
 
 const leaseMs = 60_000;
 
-interface NoticeRow {
-  id: string;
-  name: string;
-  url: string;
-  workspace_id: string;
-  environment: string;
-  consecutive_failures: number;
-  paused_at: Date | null;
-  workspace_name: string;
-  recipient: string | null;
-  notification_email: string | null;
-  owner_name: string;
+/** The workspace Owner's account (accounts belongs to the chat, which the core's tables do not list), as `ws`'s. */
+const ownerAccount = (column: 'email' | 'display_name') => sql`(select a.${sql.ref(column)} from accounts a where a.id = ws.owner_id)`;
+
+/** A webhook's notice, leased until `until` if it is pending and no other node holds it, with where it goes. */
+function leaseNotice(webhookId: string, now: Date, until: Date) {
+  return (
+    coreDb
+      .with('leased', (db) =>
+        db
+          .updateTable('webhooks')
+          .set({ notice_lease_until: until })
+          .where('id', '=', webhookId)
+          .where((eb) =>
+            eb.and([eb.ref('notice_pending'), eb.or([eb('notice_lease_until', 'is', null), eb('notice_lease_until', '<', now)])]),
+          )
+          .returning(['id', 'name', 'url', 'workspace_id', 'environment', 'consecutive_failures', 'paused_at']),
+      )
+      .selectFrom('leased as l')
+      .innerJoin('workspaces as ws', 'ws.id', 'l.workspace_id')
+      .selectAll('l')
+      // The warning's recipient (core/workspaces/warning-recipient.ts): the workspace's address, else its Owner's.
+      .select([
+        'ws.name as workspace_name',
+        sql<string | null>`coalesce(ws.notification_email, ${ownerAccount('email')})`.as('recipient'),
+        'ws.notification_email',
+        sql<string>`${ownerAccount('display_name')}`.as('owner_name'),
+      ])
+  );
 }
 
 export class PauseNotifier {
@@ -34,16 +52,7 @@ export class PauseNotifier {
     const { sql, clock, log } = this.engine;
     try {
       const now = clock.now();
-      const { rows } = await sql.query<NoticeRow>(
-        `with leased as (
-           update webhooks set notice_lease_until = $3
-            where id = $1 and notice_pending and (notice_lease_until is null or notice_lease_until < $2)
-        returning id, name, url, workspace_id, environment, consecutive_failures, paused_at)
-         select l.*, ws.name as workspace_name, ${warningRecipientSql} as recipient, ws.notification_email, a.display_name as owner_name
-           from leased l join workspaces ws on ws.id = l.workspace_id join accounts a on a.id = ws.owner_id`,
-        [webhookId, now, new Date(now.getTime() + leaseMs)],
-      );
-      const notice = rows[0];
+      const notice = await firstRow(sql, leaseNotice(webhookId, now, new Date(now.getTime() + leaseMs)));
       if (!notice) return;
       if (!notice.recipient || !this.transport) {
         const reason = this.transport ? 'neither the workspace nor its Owner has an email address' : 'SMTP_URL is not set';
@@ -52,9 +61,15 @@ export class PauseNotifier {
           'webhook paused after failed deliveries; the warning was not mailed',
         );
       } else {
-        const last = await sql.query<{ error: string | null }>(
-          "select error from webhook_deliveries where webhook_id = $1 and status = 'failed' order by id desc limit 1",
-          [webhookId],
+        const last = await firstRow(
+          sql,
+          coreDb
+            .selectFrom('webhook_deliveries')
+            .select('error')
+            .where('webhook_id', '=', webhookId)
+            .where('status', '=', 'failed')
+            .orderBy('id', 'desc')
+            .limit(1),
         );
         await this.transport.sendMail({
           from: this.engine.settings.smtpFrom,
@@ -66,14 +81,17 @@ export class PauseNotifier {
             '',
             `The webhook "${notice.name}" (${notice.id}) of the workspace "${notice.workspace_name}" (${notice.environment}) was paused`,
             `at ${notice.paused_at?.toISOString() ?? now.toISOString()}: a delivery to ${notice.url} failed ${this.engine.maxAttempts} consecutive attempts.`,
-            last.rows[0]?.error ? `Last error: ${last.rows[0].error}` : '',
+            last?.error ? `Last error: ${last.error}` : '',
             '',
             'New events are held while it is paused. Once the receiver answers again, resume the webhook',
             `(POST /api/v1/webhooks/${notice.id}/resume): the held deliveries are then sent.`,
           ].join('\n'),
         });
       }
-      await sql.query('update webhooks set notice_pending = false, notice_lease_until = null where id = $1', [webhookId]);
+      await affected(
+        sql,
+        coreDb.updateTable('webhooks').set({ notice_pending: false, notice_lease_until: null }).where('id', '=', webhookId),
+      );
     } catch (err) {
       log.warn({ err, webhookId }, 'could not send the webhook pause notice; it will be retried');
     }
@@ -81,11 +99,18 @@ export class PauseNotifier {
 
   /** Notices left pending (mail failed, node died): retried once their lease has passed. */
   async retryPending(): Promise<void> {
-    const { rows } = await this.engine.sql.query<{ id: string }>(
-      'select id from webhooks where notice_pending and (notice_lease_until is null or notice_lease_until < $1) limit 100',
-      [this.engine.clock.now()],
+    const now = this.engine.clock.now();
+    const pending = await rows(
+      this.engine.sql,
+      coreDb
+        .selectFrom('webhooks')
+        .select('id')
+        .where((eb) =>
+          eb.and([eb.ref('notice_pending'), eb.or([eb('notice_lease_until', 'is', null), eb('notice_lease_until', '<', now)])]),
+        )
+        .limit(100),
     );
-    for (const row of rows) await this.notify(row.id);
+    for (const row of pending) await this.notify(row.id);
   }
 
   close(): void {

@@ -1,5 +1,7 @@
 // Rows of webhooks and webhook_deliveries as the services read them, and the outbox events of webhook changes.
+import type { Selectable } from 'kysely';
 import type { Queryable } from '../../platform/db/queryable.js';
+import type { CoreTables } from '../tables.js';
 import { writeInternalEvent, type WebhookTopic } from '../events/internal-topics.js';
 
 export type WebhookStatus = 'Active' | 'Unverified' | 'Paused' | 'Disabled';
@@ -12,47 +14,59 @@ export interface WebhookPartition {
   environment: string;
 }
 
-export interface WebhookRow {
-  id: string;
-  workspace_id: string;
-  environment: string;
-  name: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  headers: Record<string, string>;
-  secret_last_four: string;
-  status: WebhookStatus;
-  paused_reason: 'manual' | 'failures' | null;
-  consecutive_failures: number;
-  created_at: Date;
-  updated_at: Date;
-}
+export const webhookColumns = [
+  'id',
+  'workspace_id',
+  'environment',
+  'name',
+  'url',
+  'events',
+  'description',
+  'headers',
+  'secret_last_four',
+  'status',
+  'paused_reason',
+  'consecutive_failures',
+  'created_at',
+  'updated_at',
+] as const;
 
-export const webhookColumns =
-  'id, workspace_id, environment, name, url, events, description, headers, secret_last_four, status, paused_reason, consecutive_failures, created_at, updated_at';
+/** The values the table's checks allow, and the headers object the service stores (headersProblem checks it). */
+export type WebhookChecked = { status: WebhookStatus; paused_reason: 'manual' | 'failures' | null; headers: Record<string, string> };
 
-export interface DeliveryRow {
-  id: string;
-  webhook_id: string;
-  kind: DeliveryKind;
-  event: string;
-  event_id: string;
-  status: DeliveryStatus;
-  attempt_count: number;
-  round: number;
-  response_status: number | null;
-  latency_ms: number | null;
-  response_excerpt: string | null;
-  error: string | null;
-  created_at: Date;
-  last_attempt_at: Date | null;
-  next_attempt_at: Date | null;
-  replay_of: string | null;
-}
+export type WebhookRow = Omit<Pick<Selectable<CoreTables['webhooks']>, (typeof webhookColumns)[number]>, keyof WebhookChecked> &
+  WebhookChecked;
 
-export const deliveryColumns =
-  'id, webhook_id, kind, event, event_id, status, attempt_count, round, response_status, latency_ms, response_excerpt, error, created_at, last_attempt_at, next_attempt_at, replay_of';
+/** The sealed signing secret: node-postgres reads bytea as a Buffer. */
+export type SealedSecret = { secret_ciphertext: Buffer };
+
+export const deliveryColumns = [
+  'id',
+  'webhook_id',
+  'kind',
+  'event',
+  'event_id',
+  'status',
+  'attempt_count',
+  'round',
+  'response_status',
+  'latency_ms',
+  'response_excerpt',
+  'error',
+  'created_at',
+  'last_attempt_at',
+  'next_attempt_at',
+  'replay_of',
+] as const;
+
+/** The values the table's checks allow. */
+export type DeliveryChecked = { kind: DeliveryKind; status: DeliveryStatus };
+
+export type DeliveryRow = Omit<
+  Pick<Selectable<CoreTables['webhook_deliveries']>, (typeof deliveryColumns)[number]>,
+  keyof DeliveryChecked
+> &
+  DeliveryChecked;
 
 /** A delivery attempt to put on the queue. */
 export interface ScheduledAttempt {

@@ -2,10 +2,13 @@
 // /webhook-deliveries): one set of webhooks per workspace and environment, whichever key created them. Errors are
 // made by the calling API (its envelope and codes); attempts to put on the queue are returned to the caller, which
 // enqueues them once its transaction has committed.
+import { sql, type Updateable } from 'kysely';
 import type { AppError } from '../../platform/http/app-error.js';
 import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import type { Queryable } from '../../platform/db/queryable.js';
+import { affected, firstRow, rows } from '../../platform/db/typed.js';
+import { coreDb, type CoreTables } from '../tables.js';
 import type { ImmediateResult, WebhookEngine } from './engine.js';
 import { isWebhookEvent, newEventId, pingEvent, replayEnvelopeText, sampleData } from './events.js';
 import { headersProblem } from './headers.js';
@@ -16,7 +19,10 @@ import {
   type DeliveryKind,
   type DeliveryRow,
   type DeliveryStatus,
+  type SealedSecret,
   type ScheduledAttempt,
+  type DeliveryChecked,
+  type WebhookChecked,
   type WebhookPartition,
   type WebhookRow,
   type WebhookStatus,
@@ -72,9 +78,26 @@ export interface Scheduled<T> {
   attempts: ScheduledAttempt[];
 }
 
-interface SealedRow extends WebhookRow {
-  secret_ciphertext: Buffer;
-}
+/** The partition's webhooks with the row's columns. */
+const webhooksOf = (part: WebhookPartition) =>
+  coreDb
+    .selectFrom('webhooks')
+    .select(webhookColumns)
+    .$narrowType<WebhookChecked>()
+    .where('workspace_id', '=', part.workspaceId)
+    .where('environment', '=', part.environment);
+
+/** The partition's deliveries with the row's columns. */
+const deliveriesOf = (part: WebhookPartition) =>
+  coreDb
+    .selectFrom('webhook_deliveries')
+    .select(deliveryColumns)
+    .$narrowType<DeliveryChecked>()
+    .where('workspace_id', '=', part.workspaceId)
+    .where('environment', '=', part.environment);
+
+/** The webhook's row with its sealed secret, which only the service opens. */
+type SealedRow = WebhookRow & SealedSecret;
 
 function summary(result: ImmediateResult): SendSummary {
   const o = result.outcome;
@@ -157,27 +180,27 @@ export class WebhookService {
     result: ImmediateResult,
   ): Promise<void> {
     const o = result.outcome;
-    await db.query(
-      `insert into webhook_deliveries (id, webhook_id, workspace_id, environment, kind, event, event_id, envelope, status, attempt_count,
-                                       last_attempt_at, response_status, latency_ms, response_excerpt, error, created_at, completed_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $11, $12, $13, $14, $10, $15)`,
-      [
-        result.deliveryId,
-        webhook.id,
-        webhook.workspace_id,
-        webhook.environment,
+    await affected(
+      db,
+      coreDb.insertInto('webhook_deliveries').values({
+        id: result.deliveryId,
+        webhook_id: webhook.id,
+        workspace_id: webhook.workspace_id,
+        environment: webhook.environment,
         kind,
         event,
-        result.eventId,
-        result.envelope,
-        o.ok ? 'succeeded' : 'failed',
-        result.at,
-        o.status,
-        o.latencyMs,
-        o.excerpt,
-        o.ok ? null : (o.error ?? `HTTP ${o.status}`),
-        this.now(),
-      ],
+        event_id: result.eventId,
+        envelope: result.envelope,
+        status: o.ok ? 'succeeded' : 'failed',
+        attempt_count: 1,
+        last_attempt_at: result.at,
+        response_status: o.status,
+        latency_ms: o.latencyMs,
+        response_excerpt: o.excerpt,
+        error: o.ok ? null : (o.error ?? `HTTP ${o.status}`),
+        created_at: result.at,
+        completed_at: this.now(),
+      }),
     );
   }
 
@@ -213,40 +236,45 @@ export class WebhookService {
     const headers = this.checkHeaders(input.headers ?? {}, 'body.headers');
     const description = this.checkDescription(input.description ?? null, 'body.description');
     const secret = input.secret === undefined ? newWebhookSecret() : this.checkSecret(input.secret, 'body.secret');
-    const { rows: counted } = await db.query<{ n: number }>(
-      'select count(*)::int as n from webhooks where workspace_id = $1 and environment = $2',
-      [part.workspaceId, part.environment],
+    const counted = await firstRow(
+      db,
+      coreDb
+        .selectFrom('webhooks')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('workspace_id', '=', part.workspaceId)
+        .where('environment', '=', part.environment),
     );
-    if ((counted[0]?.n ?? 0) >= maxWebhooksPerPartition) throw this.errors.limitReached(maxWebhooksPerPartition);
+    if ((counted?.n ?? 0) >= maxWebhooksPerPartition) throw this.errors.limitReached(maxWebhooksPerPartition);
     await this.checkTarget(url, 'body.url');
     const id = newId();
     const ping = await this.ping(id, part, url.href, secret, headers, name, events);
     const now = this.now();
-    const { rows } = await db.query<WebhookRow>(
-      `insert into webhooks (id, workspace_id, environment, name, url, events, description, headers, secret_ciphertext, secret_last_four, status,
-                             verified, created_via, created_by_key, created_by_account, created_at, updated_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $15, $12, $13, $16, $14, $14)
-       returning ${webhookColumns}`,
-      [
-        id,
-        part.workspaceId,
-        part.environment,
-        name,
-        url.href,
-        events,
-        description,
-        JSON.stringify(headers),
-        this.engine.box.seal(secret, id),
-        secret.slice(-4),
-        ping.outcome.ok ? 'Active' : 'Unverified',
-        actor.via,
-        actor.via === 'account' ? null : actor.keyId,
-        now,
-        ping.outcome.ok,
-        actor.via === 'account' ? actor.accountId : null,
-      ],
-    );
-    const webhook = rows[0]!;
+    const webhook = (await firstRow(
+      db,
+      coreDb
+        .insertInto('webhooks')
+        .values({
+          id,
+          workspace_id: part.workspaceId,
+          environment: part.environment,
+          name,
+          url: url.href,
+          events,
+          description,
+          headers: JSON.stringify(headers),
+          secret_ciphertext: this.engine.box.seal(secret, id),
+          secret_last_four: secret.slice(-4),
+          status: ping.outcome.ok ? 'Active' : 'Unverified',
+          verified: ping.outcome.ok,
+          created_via: actor.via,
+          created_by_key: actor.via === 'account' ? null : actor.keyId,
+          created_by_account: actor.via === 'account' ? actor.accountId : null,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning(webhookColumns)
+        .$narrowType<WebhookChecked>(),
+    ))!;
     await this.logImmediate(db, webhook, 'ping', pingEvent, ping);
     await webhookOutbox(db, 'webhook.created', webhook);
     return { webhook, secret, ping: summary(ping) };
@@ -258,20 +286,16 @@ export class WebhookService {
     query: { limit?: number; cursor?: string; status?: WebhookStatus },
   ): Promise<Page<WebhookRow>> {
     const limit = query.limit ?? 50;
-    const params: unknown[] = [part.workspaceId, part.environment];
-    let sql = `select ${webhookColumns} from webhooks where workspace_id = $1 and environment = $2`;
-    if (query.status !== undefined) {
-      params.push(query.status);
-      sql += ` and status = $${params.length}`;
-    }
-    if (query.cursor !== undefined) {
-      params.push(this.cursorId(query.cursor, 'webhooks'));
-      sql += ` and id < $${params.length}`;
-    }
-    params.push(limit + 1);
-    sql += ` order by id desc limit $${params.length}`;
-    const { rows } = await db.query<WebhookRow>(sql, params);
-    return this.page(rows, limit, 'webhooks');
+    const before = query.cursor === undefined ? undefined : this.cursorId(query.cursor, 'webhooks');
+    const found = await rows(
+      db,
+      webhooksOf(part)
+        .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status!))
+        .$if(before !== undefined, (qb) => qb.where('id', '<', before!))
+        .orderBy('id', 'desc')
+        .limit(limit + 1),
+    );
+    return this.page(found, limit, 'webhooks');
   }
 
   private cursorId(raw: string, kind: string): string {
@@ -287,23 +311,29 @@ export class WebhookService {
     return { items, nextCursor: rows.length > limit && last ? encodeCursor({ k: kind, i: last.id }) : null };
   }
 
+  /** An update of one webhook of the partition. */
+  private changeOf(part: WebhookPartition, id: string) {
+    return coreDb
+      .updateTable('webhooks')
+      .where('id', '=', id)
+      .where('workspace_id', '=', part.workspaceId)
+      .where('environment', '=', part.environment);
+  }
+
   private async load(db: Queryable, part: WebhookPartition, id: string): Promise<SealedRow> {
-    const { rows } = await db.query<SealedRow>(
-      `select ${webhookColumns}, secret_ciphertext from webhooks where id = $1 and workspace_id = $2 and environment = $3`,
-      [id, part.workspaceId, part.environment],
-    );
-    if (!rows[0]) throw this.errors.webhookNotFound();
-    return rows[0];
+    const row = await firstRow(db, webhooksOf(part).select('secret_ciphertext').$narrowType<SealedSecret>().where('id', '=', id));
+    if (!row) throw this.errors.webhookNotFound();
+    return row;
   }
 
   /** The partition of one webhook of the workspace, whatever its environment (people see every environment). */
   async partitionOf(db: Queryable, workspaceId: string, id: string): Promise<WebhookPartition> {
-    const { rows } = await db.query<{ environment: string }>('select environment from webhooks where id = $1 and workspace_id = $2', [
-      id,
-      workspaceId,
-    ]);
-    if (!rows[0]) throw this.errors.webhookNotFound();
-    return { workspaceId, environment: rows[0].environment };
+    const row = await firstRow(
+      db,
+      coreDb.selectFrom('webhooks').select('environment').where('id', '=', id).where('workspace_id', '=', workspaceId),
+    );
+    if (!row) throw this.errors.webhookNotFound();
+    return { workspaceId, environment: row.environment };
   }
 
   async get(db: Queryable, part: WebhookPartition, id: string): Promise<WebhookRow> {
@@ -315,7 +345,7 @@ export class WebhookService {
   async update(db: Queryable, part: WebhookPartition, id: string, input: WebhookInput): Promise<WebhookRow> {
     const current = await this.load(db, part, id);
     if (current.status === 'Disabled') throw this.errors.disabled();
-    const set: Record<string, unknown> = {};
+    const set: Updateable<CoreTables['webhooks']> = {};
     if (input.name !== undefined) set.name = this.checkName(input.name, 'body.name');
     if (input.events !== undefined) set.events = this.checkEvents(input.events, 'body.events');
     if (input.headers !== undefined) set.headers = JSON.stringify(this.checkHeaders(input.headers, 'body.headers'));
@@ -350,14 +380,18 @@ export class WebhookService {
     const changed = Object.keys(set).filter((n) => n !== 'verified');
     if (changed.length === 0) return this.get(db, part, id);
     set.updated_at = this.now();
-    const names = Object.keys(set);
-    const { rows } = await db.query<WebhookRow>(
-      `update webhooks set ${names.map((n, i) => `${n} = $${i + 4}`).join(', ')}
-        where id = $1 and workspace_id = $2 and environment = $3 and status <> 'Disabled'
-        returning ${webhookColumns}`,
-      [id, part.workspaceId, part.environment, ...names.map((n) => set[n])],
+    const row = await firstRow(
+      db,
+      coreDb
+        .updateTable('webhooks')
+        .set(set)
+        .where('id', '=', id)
+        .where('workspace_id', '=', part.workspaceId)
+        .where('environment', '=', part.environment)
+        .where('status', '<>', 'Disabled')
+        .returning(webhookColumns)
+        .$narrowType<WebhookChecked>(),
     );
-    const row = rows[0];
     if (!row) {
       await this.load(db, part, id);
       throw this.errors.disabled();
@@ -370,25 +404,33 @@ export class WebhookService {
   }
 
   async delete(db: Queryable, part: WebhookPartition, id: string): Promise<void> {
-    const { rows } = await db.query<WebhookRow>(
-      `delete from webhooks where id = $1 and workspace_id = $2 and environment = $3 returning ${webhookColumns}`,
-      [id, part.workspaceId, part.environment],
+    const row = await firstRow(
+      db,
+      coreDb
+        .deleteFrom('webhooks')
+        .where('id', '=', id)
+        .where('workspace_id', '=', part.workspaceId)
+        .where('environment', '=', part.environment)
+        .returning(webhookColumns)
+        .$narrowType<WebhookChecked>(),
     );
-    if (!rows[0]) throw this.errors.webhookNotFound();
-    await webhookOutbox(db, 'webhook.deleted', rows[0]);
+    if (!row) throw this.errors.webhookNotFound();
+    await webhookOutbox(db, 'webhook.deleted', row);
   }
 
   async pause(db: Queryable, part: WebhookPartition, id: string): Promise<WebhookRow> {
     const now = this.now();
-    const { rows } = await db.query<WebhookRow>(
-      `update webhooks set status = 'Paused', paused_reason = 'manual', paused_at = $4, updated_at = $4
-        where id = $1 and workspace_id = $2 and environment = $3 and status in ('Active', 'Unverified')
-        returning ${webhookColumns}`,
-      [id, part.workspaceId, part.environment, now],
+    const paused = await firstRow(
+      db,
+      this.changeOf(part, id)
+        .set({ status: 'Paused', paused_reason: 'manual', paused_at: now, updated_at: now })
+        .where('status', 'in', ['Active', 'Unverified'])
+        .returning(webhookColumns)
+        .$narrowType<WebhookChecked>(),
     );
-    if (rows[0]) {
-      await webhookOutbox(db, 'webhook.paused', rows[0], { reason: 'manual' });
-      return rows[0];
+    if (paused) {
+      await webhookOutbox(db, 'webhook.paused', paused, { reason: 'manual' });
+      return paused;
     }
     const current = await this.get(db, part, id);
     if (current.status === 'Disabled') throw this.errors.disabled();
@@ -401,23 +443,33 @@ export class WebhookService {
    */
   async resume(db: Queryable, part: WebhookPartition, id: string): Promise<Scheduled<WebhookRow>> {
     const now = this.now();
-    const { rows } = await db.query<WebhookRow>(
-      `update webhooks set status = case when verified then 'Active' else 'Unverified' end, paused_reason = null, paused_at = null, consecutive_failures = 0, updated_at = $4
-        where id = $1 and workspace_id = $2 and environment = $3 and status = 'Paused'
-        returning ${webhookColumns}`,
-      [id, part.workspaceId, part.environment, now],
+    const row = await firstRow(
+      db,
+      this.changeOf(part, id)
+        .set({
+          status: sql<string>`case when verified then 'Active' else 'Unverified' end`,
+          paused_reason: null,
+          paused_at: null,
+          consecutive_failures: 0,
+          updated_at: now,
+        })
+        .where('status', '=', 'Paused')
+        .returning(webhookColumns)
+        .$narrowType<WebhookChecked>(),
     );
-    const row = rows[0];
     if (!row) {
       const current = await this.get(db, part, id);
       if (current.status === 'Disabled') throw this.errors.disabled();
       return { value: current, attempts: [] };
     }
-    const { rows: released } = await db.query<{ id: string; round: number; attempt_count: number }>(
-      `update webhook_deliveries set status = 'pending', next_attempt_at = $2
-        where webhook_id = $1 and status = 'held'
-        returning id, round, attempt_count`,
-      [id, now],
+    const released = await rows(
+      db,
+      coreDb
+        .updateTable('webhook_deliveries')
+        .set({ status: 'pending', next_attempt_at: now })
+        .where('webhook_id', '=', id)
+        .where('status', '=', 'held')
+        .returning(['id', 'round', 'attempt_count']),
     );
     await webhookOutbox(db, 'webhook.resumed', row, { released: released.length });
     return { value: row, attempts: released.map((d) => ({ id: d.id, round: d.round, attempt: d.attempt_count + 1, dueAt: now })) };
@@ -426,20 +478,24 @@ export class WebhookService {
   /** Disabled for good: its pending and held deliveries are cancelled (one in flight finishes). */
   async disable(db: Queryable, part: WebhookPartition, id: string): Promise<WebhookRow> {
     const now = this.now();
-    const { rows } = await db.query<WebhookRow>(
-      `update webhooks set status = 'Disabled', paused_reason = null, disabled_at = $4, updated_at = $4, notice_pending = false
-        where id = $1 and workspace_id = $2 and environment = $3 and status <> 'Disabled'
-        returning ${webhookColumns}`,
-      [id, part.workspaceId, part.environment, now],
+    const row = await firstRow(
+      db,
+      this.changeOf(part, id)
+        .set({ status: 'Disabled', paused_reason: null, disabled_at: now, updated_at: now, notice_pending: false })
+        .where('status', '<>', 'Disabled')
+        .returning(webhookColumns)
+        .$narrowType<WebhookChecked>(),
     );
-    const row = rows[0];
     if (!row) return this.get(db, part, id);
-    const cancelled = await db.query(
-      `update webhook_deliveries set status = 'cancelled', next_attempt_at = null, completed_at = $2, error = 'cancelled: the webhook was disabled'
-        where webhook_id = $1 and status in ('pending', 'held')`,
-      [id, now],
+    const cancelled = await affected(
+      db,
+      coreDb
+        .updateTable('webhook_deliveries')
+        .set({ status: 'cancelled', next_attempt_at: null, completed_at: now, error: 'cancelled: the webhook was disabled' })
+        .where('webhook_id', '=', id)
+        .where('status', 'in', ['pending', 'held']),
     );
-    await webhookOutbox(db, 'webhook.disabled', row, { cancelled: cancelled.rowCount ?? 0 });
+    await webhookOutbox(db, 'webhook.disabled', row, { cancelled });
     return row;
   }
 
@@ -464,19 +520,25 @@ export class WebhookService {
     });
     await this.logImmediate(db, webhook, 'test', input.event, result);
     if (result.outcome.ok) {
-      const { rows } = await db.query<WebhookRow & { previous_status: WebhookStatus }>(
-        `with before as (select status from webhooks where id = $1 for update)
-         update webhooks w set status = case when w.status = 'Unverified' then 'Active' else w.status end, verified = true,
-                consecutive_failures = case when w.status = 'Unverified' then 0 else w.consecutive_failures end,
-                updated_at = case when w.status = 'Unverified' then $2 else w.updated_at end
-           from before where w.id = $1 and not w.verified
-         returning ${webhookColumns
-           .split(', ')
-           .map((c) => `w.${c}`)
-           .join(', ')}, before.status as previous_status`,
-        [id, this.now()],
+      // The status before the update (the CTE reads it under the row lock), to tell whether this verified it.
+      const verified = await firstRow(
+        db,
+        coreDb
+          .with('before', (qb) => qb.selectFrom('webhooks').select('status').where('id', '=', id).forUpdate())
+          .updateTable('webhooks as w')
+          .from('before')
+          .set({
+            status: sql<string>`case when w.status = 'Unverified' then 'Active' else w.status end`,
+            verified: true,
+            consecutive_failures: sql<number>`case when w.status = 'Unverified' then 0 else w.consecutive_failures end`,
+            updated_at: sql<Date>`case when w.status = 'Unverified' then ${this.now()}::timestamptz else w.updated_at end`,
+          })
+          .where('w.id', '=', id)
+          .where((eb) => eb.not(eb.ref('w.verified')))
+          .returning([...webhookColumns.map((c) => `w.${c}` as const), 'before.status as previous_status'])
+          .$narrowType<WebhookChecked & { previous_status: WebhookStatus }>(),
       );
-      if (rows[0]?.previous_status === 'Unverified') await webhookOutbox(db, 'webhook.verified', rows[0]);
+      if (verified?.previous_status === 'Unverified') await webhookOutbox(db, 'webhook.verified', verified);
     }
     return summary(result);
   }
@@ -488,59 +550,64 @@ export class WebhookService {
     query: { webhookId?: string; limit?: number; cursor?: string; status?: DeliveryStatus },
   ): Promise<Page<DeliveryRow>> {
     const limit = query.limit ?? 50;
-    const params: unknown[] = [part.workspaceId, part.environment];
-    let sql = `select ${deliveryColumns} from webhook_deliveries where workspace_id = $1 and environment = $2`;
-    if (query.webhookId !== undefined) {
-      params.push(query.webhookId);
-      sql += ` and webhook_id = $${params.length}`;
-    }
-    if (query.status !== undefined) {
-      params.push(query.status);
-      sql += ` and status = $${params.length}`;
-    }
-    if (query.cursor !== undefined) {
-      params.push(this.cursorId(query.cursor, 'webhook_deliveries'));
-      sql += ` and id < $${params.length}`;
-    }
-    params.push(limit + 1);
-    sql += ` order by id desc limit $${params.length}`;
-    const { rows } = await db.query<DeliveryRow>(sql, params);
-    return this.page(rows, limit, 'webhook_deliveries');
+    const before = query.cursor === undefined ? undefined : this.cursorId(query.cursor, 'webhook_deliveries');
+    const found = await rows(
+      db,
+      deliveriesOf(part)
+        .$if(query.webhookId !== undefined, (qb) => qb.where('webhook_id', '=', query.webhookId!))
+        .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status!))
+        .$if(before !== undefined, (qb) => qb.where('id', '<', before!))
+        .orderBy('id', 'desc')
+        .limit(limit + 1),
+    );
+    return this.page(found, limit, 'webhook_deliveries');
   }
 
   async delivery(db: Queryable, part: WebhookPartition, deliveryId: string, webhookId?: string): Promise<DeliveryRow> {
-    const { rows } = await db.query<DeliveryRow>(
-      `select ${deliveryColumns} from webhook_deliveries where id = $1 and workspace_id = $2 and environment = $3 and ($4::uuid is null or webhook_id = $4)`,
-      [deliveryId, part.workspaceId, part.environment, webhookId ?? null],
+    const row = await firstRow(
+      db,
+      deliveriesOf(part)
+        .where('id', '=', deliveryId)
+        .$if(webhookId !== undefined, (qb) => qb.where('webhook_id', '=', webhookId!)),
     );
-    if (!rows[0]) throw this.errors.deliveryNotFound();
-    return rows[0];
+    if (!row) throw this.errors.deliveryNotFound();
+    return row;
   }
 
   /** Why a resend or replay found nothing to do: no such delivery, a Disabled webhook, or (resend) one in progress. */
   private async refusal(db: Queryable, part: WebhookPartition, deliveryId: string, webhookId: string | undefined): Promise<AppError> {
     const delivery = await this.delivery(db, part, deliveryId, webhookId);
-    const { rows } = await db.query<{ status: string }>('select status from webhooks where id = $1', [delivery.webhook_id]);
-    if (rows[0]?.status === 'Disabled') return this.errors.disabled();
+    const webhook = await firstRow(db, coreDb.selectFrom('webhooks').select('status').where('id', '=', delivery.webhook_id));
+    if (webhook?.status === 'Disabled') return this.errors.disabled();
     return this.errors.inProgress();
   }
 
   /** The same delivery id again, in a new round of the retry schedule starting now. */
   async resend(db: Queryable, part: WebhookPartition, deliveryId: string, webhookId?: string): Promise<Scheduled<DeliveryRow>> {
     const now = this.now();
-    const { rows } = await db.query<DeliveryRow>(
-      `update webhook_deliveries d
-          set status = 'pending', attempt_count = 0, round = d.round + 1, next_attempt_at = $5, lease_until = null, completed_at = null
-         from webhooks w
-        where d.id = $1 and d.workspace_id = $2 and d.environment = $3 and ($4::uuid is null or d.webhook_id = $4)
-          and w.id = d.webhook_id and w.status <> 'Disabled' and d.status in ('succeeded', 'failed', 'cancelled')
-        returning ${deliveryColumns
-          .split(', ')
-          .map((c) => `d.${c}`)
-          .join(', ')}`,
-      [deliveryId, part.workspaceId, part.environment, webhookId ?? null, now],
+    const row = await firstRow(
+      db,
+      coreDb
+        .updateTable('webhook_deliveries as d')
+        .from('webhooks as w')
+        .set((eb) => ({
+          status: 'pending',
+          attempt_count: 0,
+          round: eb('d.round', '+', 1),
+          next_attempt_at: now,
+          lease_until: null,
+          completed_at: null,
+        }))
+        .where('d.id', '=', deliveryId)
+        .where('d.workspace_id', '=', part.workspaceId)
+        .where('d.environment', '=', part.environment)
+        .$if(webhookId !== undefined, (qb) => qb.where('d.webhook_id', '=', webhookId!))
+        .whereRef('w.id', '=', 'd.webhook_id')
+        .where('w.status', '<>', 'Disabled')
+        .where('d.status', 'in', ['succeeded', 'failed', 'cancelled'])
+        .returning(deliveryColumns.map((c) => `d.${c}` as const))
+        .$narrowType<DeliveryChecked>(),
     );
-    const row = rows[0];
     if (!row) throw await this.refusal(db, part, deliveryId, webhookId);
     return { value: row, attempts: [{ id: row.id, round: row.round, attempt: 1, dueAt: now }] };
   }
@@ -551,32 +618,56 @@ export class WebhookService {
    */
   async replay(db: Queryable, part: WebhookPartition, deliveryId: string, webhookId?: string): Promise<Scheduled<DeliveryRow>> {
     const now = this.now();
-    const { rows: sources } = await db.query<{ envelope: string }>(
-      `select d.envelope from webhook_deliveries d join webhooks w on w.id = d.webhook_id
-        where d.id = $1 and d.workspace_id = $2 and d.environment = $3 and ($4::uuid is null or d.webhook_id = $4) and w.status <> 'Disabled'`,
-      [deliveryId, part.workspaceId, part.environment, webhookId ?? null],
-    );
-    const source = sources[0];
+    // The delivery, of a webhook that is not Disabled, as `d`.
+    const replayable = () =>
+      coreDb
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+        .where('d.id', '=', deliveryId)
+        .where('d.workspace_id', '=', part.workspaceId)
+        .where('d.environment', '=', part.environment)
+        .$if(webhookId !== undefined, (qb) => qb.where('d.webhook_id', '=', webhookId!))
+        .where('w.status', '<>', 'Disabled');
+    const source = await firstRow(db, replayable().select('d.envelope'));
     if (!source) throw await this.refusal(db, part, deliveryId, webhookId);
     const eventId = newEventId();
-    const { rows } = await db.query<DeliveryRow>(
-      `insert into webhook_deliveries (id, webhook_id, workspace_id, environment, kind, event, event_id, envelope, status, next_attempt_at, replay_of, created_at)
-       select $5, d.webhook_id, d.workspace_id, d.environment, 'replay', d.event, $7, $8, 'pending', $6, d.id, $6
-         from webhook_deliveries d join webhooks w on w.id = d.webhook_id
-        where d.id = $1 and d.workspace_id = $2 and d.environment = $3 and ($4::uuid is null or d.webhook_id = $4) and w.status <> 'Disabled'
-       returning ${deliveryColumns}`,
-      [
-        deliveryId,
-        part.workspaceId,
-        part.environment,
-        webhookId ?? null,
-        newId(),
-        now,
-        eventId,
-        replayEnvelopeText(source.envelope, eventId),
-      ],
+    const row = await firstRow(
+      db,
+      coreDb
+        .insertInto('webhook_deliveries')
+        .columns([
+          'id',
+          'webhook_id',
+          'workspace_id',
+          'environment',
+          'kind',
+          'event',
+          'event_id',
+          'envelope',
+          'status',
+          'next_attempt_at',
+          'replay_of',
+          'created_at',
+        ])
+        .expression(
+          replayable().select([
+            sql<string>`${newId()}::uuid`.as('id'),
+            'd.webhook_id',
+            'd.workspace_id',
+            'd.environment',
+            sql.lit('replay').as('kind'),
+            'd.event',
+            sql<string>`${eventId}::text`.as('event_id'),
+            sql<string>`${replayEnvelopeText(source.envelope, eventId)}::text`.as('envelope'),
+            sql.lit('pending').as('status'),
+            sql<Date>`${now}::timestamptz`.as('next_attempt_at'),
+            'd.id',
+            sql<Date>`${now}::timestamptz`.as('created_at'),
+          ]),
+        )
+        .returning(deliveryColumns)
+        .$narrowType<DeliveryChecked>(),
     );
-    const row = rows[0];
     if (!row) throw await this.refusal(db, part, deliveryId, webhookId);
     return { value: row, attempts: [{ id: row.id, round: 0, attempt: 1, dueAt: now }] };
   }

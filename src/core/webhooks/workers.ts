@@ -4,6 +4,9 @@
 // enqueue), retries pending notices, prunes the logs of webhooks that completed deliveries (200 kept), and asks for
 // an outbox drain when events wait unpublished (the drain's own scheduler lives in Redis too).
 import { Worker, type Job } from 'bullmq';
+import { sql } from 'kysely';
+import { affected, firstRow, rows } from '../../platform/db/typed.js';
+import { coreDb } from '../tables.js';
 import { connectRedis } from '../../platform/redis.js';
 import { queuePrefix } from '../../platform/queues.js';
 import { AttemptRunner } from './attempts.js';
@@ -51,16 +54,10 @@ export async function startWebhookWorkers(engine: WebhookEngine, requestOutboxDr
 
   let running: Promise<void> | null = null;
   const sweepOnce = async () => {
-    const { sql, clock } = engine;
-    const now = clock.now();
+    const now = engine.clock.now();
     const overdue = new Date(now.getTime() - engine.settings.sweepMs);
-    const { rows } = await sql.query<{ id: string; round: number; attempt_count: number; status: string; next_attempt_at: Date }>(
-      `select id, round, attempt_count, status, next_attempt_at from webhook_deliveries
-        where status in ('pending', 'sending') and next_attempt_at <= $1 and (status = 'pending' or lease_until < $2)
-        order by next_attempt_at limit ${sweepBatch}`,
-      [overdue, now],
-    );
-    const attempts: ScheduledAttempt[] = rows.map((r) => ({
+    const due = await dueDeliveries(engine, overdue, now);
+    const attempts: ScheduledAttempt[] = due.map((r) => ({
       id: r.id,
       round: r.round,
       attempt: r.status === 'pending' ? r.attempt_count + 1 : r.attempt_count,
@@ -71,11 +68,7 @@ export async function startWebhookWorkers(engine: WebhookEngine, requestOutboxDr
     const webhooks = [...completed];
     completed.clear();
     for (const id of webhooks) await pruneLog(engine, id);
-    const waiting = await sql.query(
-      "select 1 from outbox where published_at is null and created_at < now() - $1 * interval '1 millisecond' limit 1",
-      [engine.settings.sweepMs],
-    );
-    if (waiting.rowCount) requestOutboxDrain();
+    if (await eventsWaiting(engine)) requestOutboxDrain();
   };
   const sweep = () => {
     running ??= sweepOnce()
@@ -99,13 +92,53 @@ export async function startWebhookWorkers(engine: WebhookEngine, requestOutboxDr
   };
 }
 
+/** Deliveries whose job may have been lost: pending past due by a sweep, or sending past their lease. */
+function dueDeliveries(engine: Pick<WebhookEngine, 'sql'>, overdue: Date, now: Date) {
+  return rows(
+    engine.sql,
+    coreDb
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'round', 'attempt_count', 'status', 'next_attempt_at'])
+      // next_attempt_at <= overdue holds only for a set time.
+      .$narrowType<{ next_attempt_at: Date }>()
+      .where('status', 'in', ['pending', 'sending'])
+      .where('next_attempt_at', '<=', overdue)
+      .where((eb) => eb.or([eb('status', '=', 'pending'), eb('lease_until', '<', now)]))
+      .orderBy('next_attempt_at')
+      .limit(sweepBatch),
+  );
+}
+
+/** Whether events have waited unpublished in the outbox longer than a sweep. */
+async function eventsWaiting(engine: Pick<WebhookEngine, 'sql' | 'settings'>): Promise<boolean> {
+  const waiting = await firstRow(
+    engine.sql,
+    coreDb
+      .selectFrom('outbox')
+      .select(sql<number>`1`.as('one'))
+      .where('published_at', 'is', null)
+      .where('created_at', '<', sql<Date>`now() - ${engine.settings.sweepMs} * interval '1 millisecond'`)
+      .limit(1),
+  );
+  return waiting !== undefined;
+}
+
 /** Finished deliveries beyond the 200 most recent of a webhook are deleted; unfinished ones always stay. */
 export async function pruneLog(engine: Pick<WebhookEngine, 'sql'>, webhookId: string): Promise<number> {
-  const res = await engine.sql.query(
-    `delete from webhook_deliveries
-      where webhook_id = $1 and status in ('succeeded', 'failed', 'cancelled')
-        and id < (select id from webhook_deliveries where webhook_id = $1 order by id desc offset ${logSize - 1} limit 1)`,
-    [webhookId],
+  return affected(
+    engine.sql,
+    coreDb
+      .deleteFrom('webhook_deliveries')
+      .where('webhook_id', '=', webhookId)
+      .where('status', 'in', ['succeeded', 'failed', 'cancelled'])
+      .where('id', '<', (eb) =>
+        eb
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('webhook_id', '=', webhookId)
+          .orderBy('id', 'desc')
+          .offset(logSize - 1)
+          .limit(1),
+      ),
   );
-  return res.rowCount ?? 0;
 }
