@@ -23,7 +23,15 @@ import {
 } from './access.js';
 import { parseRule } from './rule.js';
 import { applyDelta, evaluateChannel } from './sync.js';
-import { channelMemberQuery, channelMemberView, channelQuery, channelView, type ChannelMemberView, type ChannelView, type MembershipMode } from './views.js';
+import {
+  channelMemberQuery,
+  channelMemberView,
+  channelQuery,
+  channelView,
+  type ChannelMemberView,
+  type ChannelView,
+  type MembershipMode,
+} from './views.js';
 
 export interface CreateChannelInput {
   name: string;
@@ -198,7 +206,13 @@ export class ChannelService {
       const now = this.deps.clock.now();
       const rooms = await rows(
         client,
-        chatDb.selectFrom('rooms').select('id').where('channel_id', '=', channelId).where('deleted_at', 'is', null).orderBy('id').forUpdate(),
+        chatDb
+          .selectFrom('rooms')
+          .select('id')
+          .where('channel_id', '=', channelId)
+          .where('deleted_at', 'is', null)
+          .orderBy('id')
+          .forUpdate(),
       );
       for (const room of rooms) await deleteRoomRows(client, room.id, caller.accountId, now);
       const members = await rows(client, chatDb.deleteFrom('channel_members').where('channel_id', '=', channelId).returning('account_id'));
@@ -226,7 +240,13 @@ export class ChannelService {
       requireRuleMode(access);
       requireChannelManager(access, 'change its rule');
       const now = this.deps.clock.now();
-      await affected(client, chatDb.updateTable('channels').set({ rule: JSON.stringify(rule) }).where('id', '=', channelId));
+      await affected(
+        client,
+        chatDb
+          .updateTable('channels')
+          .set({ rule: JSON.stringify(rule) })
+          .where('id', '=', channelId),
+      );
       await emit(client, 'channel.rule_changed', { channelId, rule, changedBy: caller.accountId }, channelAudience(channelId));
       await evaluateChannel(
         client,
@@ -284,7 +304,11 @@ export class ChannelService {
       if (role === 'ADMIN') requireChannelOwner(access, 'add an ADMIN');
       const rowCount = await affected(
         client,
-        chatDb.selectFrom('channel_members').select(sql.lit(1).as('one')).where('channel_id', '=', channelId).where('account_id', '=', accountId),
+        chatDb
+          .selectFrom('channel_members')
+          .select(sql.lit(1).as('one'))
+          .where('channel_id', '=', channelId)
+          .where('account_id', '=', accountId),
       );
       if (rowCount) return false;
       await this.rooms.checkAddable(caller, [accountId], false, 'body.accountId', { single: true, db: client });

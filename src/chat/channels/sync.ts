@@ -55,7 +55,12 @@ function evaluationQuery(channel: RuleChannel, at: Date) {
         .expression((eb) =>
           eb
             .selectFrom('matched as x')
-            .select([sql<string>`${channel.id}::uuid`.as('channel_id'), 'x.id', sql.lit('MEMBER').as('role'), sql<Date>`${at}::timestamptz`.as('joined_at')]),
+            .select([
+              sql<string>`${channel.id}::uuid`.as('channel_id'),
+              'x.id',
+              sql.lit('MEMBER').as('role'),
+              sql<Date>`${at}::timestamptz`.as('joined_at'),
+            ]),
         )
         .onConflict((oc) => oc.doNothing())
         .returning('account_id'),
@@ -216,7 +221,13 @@ export async function applyDelta(
           chatDb
             .selectFrom('rooms as r')
             .crossJoin(sql<{ id: string }>`unnest(${added}::uuid[])`.as<'x'>(sql`x(id)`))
-            .select(['r.id as room_id', 'x.id as account_id', sql.lit('MEMBER').as('role'), sql<Date>`${at}::timestamptz`.as('joined_at'), 'r.last_seq'])
+            .select([
+              'r.id as room_id',
+              'x.id as account_id',
+              sql.lit('MEMBER').as('role'),
+              sql<Date>`${at}::timestamptz`.as('joined_at'),
+              'r.last_seq',
+            ])
             .where('r.id', '=', roomIds),
         )
         .onConflict((oc) => oc.doNothing())

@@ -273,10 +273,7 @@ export class MemberService {
       select = select.where('j.id', '>', sql<string>`${c.i}::uuid`);
     }
     requireManager(await membershipOf(this.deps.sql, caller, roomId), 'see its join requests');
-    const found = await rows(
-      this.deps.sql,
-      select.orderBy('j.id').limit(limit + 1),
-    );
+    const found = await rows(this.deps.sql, select.orderBy('j.id').limit(limit + 1));
     const hasMore = found.length > limit;
     const page = found.slice(0, limit);
     const last = page[page.length - 1];
