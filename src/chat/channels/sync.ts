@@ -2,12 +2,15 @@
 // that joins the channel joins every room of it (read mark at the room's newest message), and an account that
 // leaves it (dropped by the rule) leaves every room of it. Rule evaluation is set-based: one statement computes
 // the matching accounts and applies the difference, whatever the number of accounts.
-import { sql, type SqlBool } from 'kysely';
+import { sql, type Selectable, type SqlBool } from 'kysely';
 import type { SqlClient } from '../../platform/db/sql.js';
 import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { accountsAudience, channelAudience, emit, roomAudience } from '../events/emit.js';
-import { chatDb } from '../tables.js';
+import { chatDb, type ChatTables } from '../tables.js';
 import { ruleExpression, type Rule } from './rule.js';
+
+/** The room_members rows a change wrote or removed. */
+type RoomMembership = Pick<Selectable<ChatTables['room_members']>, 'room_id' | 'account_id'>;
 
 /** Why membership changed: an explicit addition, the rule (create or PUT rule), or an account's metadata. */
 export type SyncCause = 'explicit' | 'rule' | 'metadata';
@@ -240,7 +243,7 @@ export async function applyDelta(
   }
 }
 
-function byRoom(changes: Array<{ room_id: string; account_id: string }>): Map<string, string[]> {
+function byRoom(changes: RoomMembership[]): Map<string, string[]> {
   const map = new Map<string, string[]>();
   for (const r of changes) {
     const list = map.get(r.room_id);
@@ -250,7 +253,7 @@ function byRoom(changes: Array<{ room_id: string; account_id: string }>): Map<st
   return map;
 }
 
-async function countMembers(client: SqlClient, changes: Array<{ room_id: string }>, sign: 1 | -1): Promise<void> {
+async function countMembers(client: SqlClient, changes: RoomMembership[], sign: 1 | -1): Promise<void> {
   if (changes.length === 0) return;
   const counts = new Map<string, number>();
   for (const r of changes) counts.set(r.room_id, (counts.get(r.room_id) ?? 0) + 1);
