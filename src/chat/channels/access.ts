@@ -2,7 +2,9 @@
 // member of (or a deleted one, whose member rows are gone) is 404 channel_not_found, a missing role 403 and the
 // wrong membership mode 409.
 import type { Caller } from '../context.js';
+import { firstRow } from '../../platform/db/typed.js';
 import { chatErrors } from '../errors.js';
+import { chatDb } from '../tables.js';
 import type { Queryable } from '../rooms/membership.js';
 import type { Rule } from './rule.js';
 import type { ChannelRole, MembershipMode } from './views.js';
@@ -20,27 +22,25 @@ export const channelNotFound = () => chatErrors.notFound('Channel', 'channel_not
 
 /** With `lock`, the channel row is locked: membership changes of one channel are serialised on it. */
 export async function channelAccess(db: Queryable, caller: Caller, channelId: string, lock = false): Promise<ChannelAccess> {
-  const { rows } = await db.query<{
-    membership_mode: MembershipMode;
-    role: ChannelRole;
-    module_code: string;
-    customer_account_id: string;
-    rule: Rule | null;
-  }>(
-    `select c.membership_mode, c.module_code, c.customer_account_id, c.rule, m.role
-       from channels c join channel_members m on m.channel_id = c.id and m.account_id = $2
-      where c.id = $1 and c.deleted_at is null ${lock ? 'for update of c' : ''}`,
-    [channelId, caller.accountId],
+  const row = await firstRow(
+    db,
+    chatDb
+      .selectFrom('channels as c')
+      .innerJoin('channel_members as m', (join) => join.onRef('m.channel_id', '=', 'c.id').on('m.account_id', '=', caller.accountId))
+      .select(['c.membership_mode', 'c.module_code', 'c.customer_account_id', 'c.rule', 'm.role'])
+      .where('c.id', '=', channelId)
+      .where('c.deleted_at', 'is', null)
+      .$if(lock, (q) => q.forUpdate('c')),
   );
-  const row = rows[0];
   if (!row) throw channelNotFound();
+  // The service writes no other mode, role or rule shape (ChannelService, parseRule).
   return {
     channelId,
-    mode: row.membership_mode,
-    role: row.role,
+    mode: row.membership_mode as MembershipMode,
+    role: row.role as ChannelRole,
     moduleCode: row.module_code,
     customerAccountId: row.customer_account_id,
-    rule: row.rule,
+    rule: row.rule as Rule | null,
   };
 }
 

@@ -1,7 +1,9 @@
 // Rooms of a channel: a room created with a channelId takes every member of the channel (sync.ts keeps it so as
 // members join and leave the channel).
 import type { SqlClient } from '../../platform/db/sql.js';
+import { rows } from '../../platform/db/typed.js';
 import type { Caller } from '../context.js';
+import { chatDb } from '../tables.js';
 import { channelAccess, requireChannelManager } from './access.js';
 
 /**
@@ -10,9 +12,15 @@ import { channelAccess, requireChannelManager } from './access.js';
  */
 export async function channelRoomMembers(client: SqlClient, caller: Caller, channelId: string): Promise<string[]> {
   requireChannelManager(await channelAccess(client, caller, channelId, true), 'add rooms to it');
-  const { rows } = await client.query<{ account_id: string }>(
-    'select account_id from channel_members where channel_id = $1 and account_id <> $2 order by joined_at, account_id',
-    [channelId, caller.accountId],
+  const members = await rows(
+    client,
+    chatDb
+      .selectFrom('channel_members')
+      .select('account_id')
+      .where('channel_id', '=', channelId)
+      .where('account_id', '<>', caller.accountId)
+      .orderBy('joined_at')
+      .orderBy('account_id'),
   );
-  return rows.map((r) => r.account_id);
+  return members.map((r) => r.account_id);
 }

@@ -1,5 +1,6 @@
 // The channel rule language over account metadata: parsing with problems pinned to the bad part of the request
 // (body.rule.all[1].any[0].field), and translation to one parameterised SQL predicate over `accounts a`.
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { chatError } from '../errors.js';
 import type { ErrorDetail } from '../../platform/http/app-error.js';
 
@@ -110,24 +111,20 @@ export function parseRule(raw: unknown, location: string): Rule {
 }
 
 /**
- * The rule as a boolean SQL expression over `accounts a`; values are appended to `params` and referenced as
- * $n. Every leaf is two-valued (a field without a value matches nothing), so `not` is the plain complement.
+ * The rule as a boolean SQL expression over `accounts a`, its values bound as parameters. Every leaf is two-valued
+ * (a field without a value matches nothing), so `not` is the plain complement.
  */
-export function ruleSql(rule: Rule, params: unknown[]): string {
-  const bind = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  if ('all' in rule) return `(${rule.all.map((r) => ruleSql(r, params)).join(' and ')})`;
-  if ('any' in rule) return `(${rule.any.map((r) => ruleSql(r, params)).join(' or ')})`;
-  if ('not' in rule) return `(not ${ruleSql(rule.not, params)})`;
+export function ruleExpression(rule: Rule): RawBuilder<SqlBool> {
+  if ('all' in rule) return sql<SqlBool>`(${sql.join(rule.all.map(ruleExpression), sql` and `)})`;
+  if ('any' in rule) return sql<SqlBool>`(${sql.join(rule.any.map(ruleExpression), sql` or `)})`;
+  if ('not' in rule) return sql<SqlBool>`(not ${ruleExpression(rule.not)})`;
   if (rule.field === 'tags') {
-    if ('contains' in rule) return `(a.tags @> array[${bind(rule.contains)}::text])`;
-    if ('in' in rule) return `(a.tags && ${bind(rule.in)}::text[])`;
+    if ('contains' in rule) return sql<SqlBool>`(a.tags @> array[${rule.contains}::text])`;
+    if ('in' in rule) return sql<SqlBool>`(a.tags && ${rule.in}::text[])`;
     throw new Error('tags takes contains or in');
   }
-  const column = SCALAR_COLUMNS[rule.field];
-  if ('equals' in rule) return `coalesce(${column} = ${bind(rule.equals)}::text, false)`;
-  if ('in' in rule) return `coalesce(${column} = any(${bind(rule.in)}::text[]), false)`;
+  const column = sql.ref(SCALAR_COLUMNS[rule.field]);
+  if ('equals' in rule) return sql<SqlBool>`coalesce(${column} = ${rule.equals}::text, false)`;
+  if ('in' in rule) return sql<SqlBool>`coalesce(${column} = any(${rule.in}::text[]), false)`;
   throw new Error('a field of one value takes equals or in');
 }

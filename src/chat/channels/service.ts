@@ -1,7 +1,9 @@
 // Channels: creation in EXPLICIT or RULE mode, the caller's channel list, detail, update, delete, members, the
 // rule and the caller's sidebar pin. Membership changes go through sync.ts, which also carries them into the
 // channel's rooms.
+import { sql } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
+import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
@@ -10,6 +12,7 @@ import { chatErrors } from '../errors.js';
 import { deleteRoomRows } from '../rooms/deletion.js';
 import { accountsAudience, channelAudience, emit } from '../events/emit.js';
 import { roomName, type Page, type RoomService } from '../rooms/service.js';
+import { chatDb } from '../tables.js';
 import {
   channelAccess,
   channelNotFound,
@@ -21,13 +24,11 @@ import {
 import { parseRule } from './rule.js';
 import { applyDelta, evaluateChannel } from './sync.js';
 import {
-  channelMemberSelect,
+  channelMemberQuery,
   channelMemberView,
   channelQuery,
   channelView,
-  type ChannelMemberRow,
   type ChannelMemberView,
-  type ChannelRow,
   type ChannelView,
   type MembershipMode,
 } from './views.js';
@@ -60,23 +61,31 @@ export class ChannelService {
   async list(caller: Caller, query: PageQuery): Promise<Page<ChannelView>> {
     const list = `channels:${caller.accountId}`;
     const limit = query.limit ?? 50;
-    const params: unknown[] = [caller.accountId];
-    let filter = '';
+    let select = channelQuery(caller.accountId);
     if (query.cursor !== undefined) {
       const c = decodeCursor(query.cursor, list);
       const at = cursorInstant(c?.a);
       const id = cursorUuid(c?.i);
       if (!c || (c.p !== 0 && c.p !== 1) || !at || !id) throw chatErrors.invalidCursor('query.cursor');
-      params.push(c.p === 1, at, id);
-      filter = 'and (m.pinned, c.created_at, c.id) < ($2::boolean, $3::timestamptz, $4::uuid)';
+      const pinned = c.p === 1;
+      select = select.where((eb) =>
+        eb(
+          eb.refTuple('m.pinned', 'c.created_at', 'c.id'),
+          '<',
+          eb.tuple(sql<boolean>`${pinned}::boolean`, sql<Date>`${at}::timestamptz`, sql<string>`${id}::uuid`),
+        ),
+      );
     }
-    params.push(limit + 1);
-    const { rows } = await this.deps.sql.query<ChannelRow>(
-      `${channelQuery(filter)} order by m.pinned desc, c.created_at desc, c.id desc limit $${params.length}`,
-      params,
+    const found = await rows(
+      this.deps.sql,
+      select
+        .orderBy('m.pinned', 'desc')
+        .orderBy('c.created_at', 'desc')
+        .orderBy('c.id', 'desc')
+        .limit(limit + 1),
     );
-    const hasMore = rows.length > limit;
-    const page = rows.slice(0, limit);
+    const hasMore = found.length > limit;
+    const page = found.slice(0, limit);
     const last = page[page.length - 1];
     return {
       items: page.map(channelView),
@@ -86,9 +95,9 @@ export class ChannelService {
   }
 
   async get(caller: Caller, channelId: string): Promise<ChannelView> {
-    const { rows } = await this.deps.sql.query<ChannelRow>(channelQuery('and c.id = $2'), [caller.accountId, channelId]);
-    if (!rows[0]) throw channelNotFound();
-    return channelView(rows[0]);
+    const row = await firstRow(this.deps.sql, channelQuery(caller.accountId).where('c.id', '=', channelId));
+    if (!row) throw channelNotFound();
+    return channelView(row);
   }
 
   /** The creator is OWNER; EXPLICIT takes memberIds, RULE takes a rule whose accounts join at once. */
@@ -109,26 +118,25 @@ export class ChannelService {
     const channelId = newId();
     const now = this.deps.clock.now();
     await inTransaction(this.deps.sql, async (client) => {
-      await client.query(
-        `insert into channels (id, module_code, customer_account_id, name, description, membership_mode, rule, member_count, created_by, created_at)
-         values ($1, $2, $3, $4, $5, $6, $7, 1, $8, $9)`,
-        [
-          channelId,
-          caller.moduleCode,
-          caller.customerAccountId,
+      await affected(
+        client,
+        chatDb.insertInto('channels').values({
+          id: channelId,
+          module_code: caller.moduleCode,
+          customer_account_id: caller.customerAccountId,
           name,
-          input.description ?? null,
-          input.membershipMode,
-          rule && JSON.stringify(rule),
-          caller.accountId,
-          now,
-        ],
+          description: input.description ?? null,
+          membership_mode: input.membershipMode,
+          rule: rule && JSON.stringify(rule),
+          member_count: 1,
+          created_by: caller.accountId,
+          created_at: now,
+        }),
       );
-      await client.query(`insert into channel_members (channel_id, account_id, role, joined_at) values ($1, $2, 'OWNER', $3)`, [
-        channelId,
-        caller.accountId,
-        now,
-      ]);
+      await affected(
+        client,
+        chatDb.insertInto('channel_members').values({ channel_id: channelId, account_id: caller.accountId, role: 'OWNER', joined_at: now }),
+      );
       await emit(
         client,
         'channel.created',
@@ -143,9 +151,19 @@ export class ChannelService {
           now,
         );
       } else if (memberIds.length > 0) {
-        await client.query(
-          `insert into channel_members (channel_id, account_id, role, joined_at) select $1, unnest($2::uuid[]), 'MEMBER', $3`,
-          [channelId, memberIds, now],
+        await affected(
+          client,
+          chatDb
+            .insertInto('channel_members')
+            .columns(['channel_id', 'account_id', 'role', 'joined_at'])
+            .expression(
+              chatDb.selectNoFrom([
+                sql<string>`${channelId}::uuid`.as('channel_id'),
+                sql<string>`unnest(${memberIds}::uuid[])`.as('account_id'),
+                sql.lit('MEMBER').as('role'),
+                sql<Date>`${now}::timestamptz`.as('joined_at'),
+              ]),
+            ),
         );
         await applyDelta(client, channelId, { added: memberIds, removed: [] }, caller.accountId, 'explicit', now);
       }
@@ -159,20 +177,21 @@ export class ChannelService {
     const name = input.name === undefined ? undefined : roomName(input.name, 'body.name');
     const changed = await inTransaction(this.deps.sql, async (client) => {
       requireChannelManager(await channelAccess(client, caller, channelId, true), 'rename or describe it');
-      const { rows } = await client.query<{ name: string; description: string | null }>(
-        'select name, description from channels where id = $1',
-        [channelId],
-      );
-      const current = rows[0]!;
+      const current = (await firstRow(client, chatDb.selectFrom('channels').select(['name', 'description']).where('id', '=', channelId)))!;
       const changes: Record<string, unknown> = {};
       if (name !== undefined && name !== current.name) changes.name = name;
       if (input.description !== undefined && input.description !== current.description) changes.description = input.description;
       if (Object.keys(changes).length === 0) return false;
-      await client.query('update channels set name = $2, description = $3 where id = $1', [
-        channelId,
-        changes.name ?? current.name,
-        'description' in changes ? changes.description : current.description,
-      ]);
+      await affected(
+        client,
+        chatDb
+          .updateTable('channels')
+          .set({
+            name: (changes.name as string | undefined) ?? current.name,
+            description: 'description' in changes ? (changes.description as string | null) : current.description,
+          })
+          .where('id', '=', channelId),
+      );
       await emit(client, 'channel.updated', { channelId, updatedBy: caller.accountId, changes }, channelAudience(channelId));
       return true;
     });
@@ -185,16 +204,19 @@ export class ChannelService {
     await inTransaction(this.deps.sql, async (client) => {
       requireChannelOwner(await channelAccess(client, caller, channelId, true), 'delete it');
       const now = this.deps.clock.now();
-      const { rows: rooms } = await client.query<{ id: string }>(
-        'select id from rooms where channel_id = $1 and deleted_at is null order by id for update',
-        [channelId],
+      const rooms = await rows(
+        client,
+        chatDb
+          .selectFrom('rooms')
+          .select('id')
+          .where('channel_id', '=', channelId)
+          .where('deleted_at', 'is', null)
+          .orderBy('id')
+          .forUpdate(),
       );
       for (const room of rooms) await deleteRoomRows(client, room.id, caller.accountId, now);
-      const { rows: members } = await client.query<{ account_id: string }>(
-        'delete from channel_members where channel_id = $1 returning account_id',
-        [channelId],
-      );
-      await client.query('update channels set deleted_at = $2, member_count = 0 where id = $1', [channelId, now]);
+      const members = await rows(client, chatDb.deleteFrom('channel_members').where('channel_id', '=', channelId).returning('account_id'));
+      await affected(client, chatDb.updateTable('channels').set({ deleted_at: now, member_count: 0 }).where('id', '=', channelId));
       // The channel has no members any more, so the event names the former ones.
       await emit(
         client,
@@ -218,7 +240,13 @@ export class ChannelService {
       requireRuleMode(access);
       requireChannelManager(access, 'change its rule');
       const now = this.deps.clock.now();
-      await client.query('update channels set rule = $2 where id = $1', [channelId, JSON.stringify(rule)]);
+      await affected(
+        client,
+        chatDb
+          .updateTable('channels')
+          .set({ rule: JSON.stringify(rule) })
+          .where('id', '=', channelId),
+      );
       await emit(client, 'channel.rule_changed', { channelId, rule, changedBy: caller.accountId }, channelAudience(channelId));
       await evaluateChannel(
         client,
@@ -235,24 +263,26 @@ export class ChannelService {
   async members(caller: Caller, channelId: string, query: PageQuery): Promise<Page<ChannelMemberView>> {
     const list = `channel-members:${channelId}`;
     const limit = query.limit ?? 100;
-    const params: unknown[] = [channelId];
-    let sql = channelMemberSelect;
+    let select = channelMemberQuery(channelId);
     if (query.cursor !== undefined) {
       const c = decodeCursor(query.cursor, list);
       const at = cursorInstant(c?.a);
       const id = cursorUuid(c?.i);
       if (!at || !id) throw chatErrors.invalidCursor('query.cursor');
-      params.push(at, id);
-      sql += ' and (m.joined_at, m.account_id) > ($2::timestamptz, $3::uuid)';
+      select = select.where((eb) =>
+        eb(eb.refTuple('m.joined_at', 'm.account_id'), '>', eb.tuple(sql<Date>`${at}::timestamptz`, sql<string>`${id}::uuid`)),
+      );
     }
     await channelAccess(this.deps.sql, caller, channelId);
-    params.push(limit + 1);
-    const { rows } = await this.deps.sql.query<ChannelMemberRow>(
-      `${sql} order by m.joined_at, m.account_id limit $${params.length}`,
-      params,
+    const found = await rows(
+      this.deps.sql,
+      select
+        .orderBy('m.joined_at')
+        .orderBy('m.account_id')
+        .limit(limit + 1),
     );
-    const hasMore = rows.length > limit;
-    const page = rows.slice(0, limit);
+    const hasMore = found.length > limit;
+    const page = found.slice(0, limit);
     const last = page[page.length - 1];
     return {
       items: page.map(channelMemberView),
@@ -272,44 +302,53 @@ export class ChannelService {
       requireExplicitMode(access);
       requireChannelManager(access, 'add members');
       if (role === 'ADMIN') requireChannelOwner(access, 'add an ADMIN');
-      const { rowCount } = await client.query('select 1 from channel_members where channel_id = $1 and account_id = $2', [
-        channelId,
-        accountId,
-      ]);
+      const rowCount = await affected(
+        client,
+        chatDb
+          .selectFrom('channel_members')
+          .select(sql.lit(1).as('one'))
+          .where('channel_id', '=', channelId)
+          .where('account_id', '=', accountId),
+      );
       if (rowCount) return false;
       await this.rooms.checkAddable(caller, [accountId], false, 'body.accountId', { single: true, db: client });
       const now = this.deps.clock.now();
-      await client.query('insert into channel_members (channel_id, account_id, role, joined_at) values ($1, $2, $3, $4)', [
-        channelId,
-        accountId,
-        role,
-        now,
-      ]);
+      await affected(
+        client,
+        chatDb.insertInto('channel_members').values({ channel_id: channelId, account_id: accountId, role, joined_at: now }),
+      );
       await applyDelta(client, channelId, { added: [accountId], removed: [] }, caller.accountId, 'explicit', now);
       return true;
     });
     if (added) this.deps.queues.requestOutboxDrain();
-    const { rows } = await this.deps.sql.query<ChannelMemberRow>(`${channelMemberSelect} and m.account_id = $2`, [channelId, accountId]);
-    if (!rows[0]) throw channelNotFound();
-    return channelMemberView(rows[0]);
+    const row = await firstRow(this.deps.sql, channelMemberQuery(channelId).where('m.account_id', '=', accountId));
+    if (!row) throw channelNotFound();
+    return channelMemberView(row);
   }
 
   /** Any member; only the caller's own row changes, and a call that changes nothing emits nothing. */
   async preferences(caller: Caller, channelId: string, input: { pinned?: boolean }): Promise<ChannelView> {
     const changed = await inTransaction(this.deps.sql, async (client) => {
-      const { rows } = await client.query<{ pinned: boolean }>(
-        `select m.pinned from channel_members m join channels c on c.id = m.channel_id and c.deleted_at is null
-          where m.channel_id = $1 and m.account_id = $2 for update of m`,
-        [channelId, caller.accountId],
+      const current = await firstRow(
+        client,
+        chatDb
+          .selectFrom('channel_members as m')
+          .innerJoin('channels as c', (join) => join.onRef('c.id', '=', 'm.channel_id').on('c.deleted_at', 'is', null))
+          .select('m.pinned')
+          .where('m.channel_id', '=', channelId)
+          .where('m.account_id', '=', caller.accountId)
+          .forUpdate('m'),
       );
-      const current = rows[0];
       if (!current) throw channelNotFound();
       if (input.pinned === undefined || input.pinned === current.pinned) return false;
-      await client.query('update channel_members set pinned = $3 where channel_id = $1 and account_id = $2', [
-        channelId,
-        caller.accountId,
-        input.pinned,
-      ]);
+      await affected(
+        client,
+        chatDb
+          .updateTable('channel_members')
+          .set({ pinned: input.pinned })
+          .where('channel_id', '=', channelId)
+          .where('account_id', '=', caller.accountId),
+      );
       await emit(
         client,
         'channel.preferences_changed',

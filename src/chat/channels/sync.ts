@@ -2,9 +2,15 @@
 // that joins the channel joins every room of it (read mark at the room's newest message), and an account that
 // leaves it (dropped by the rule) leaves every room of it. Rule evaluation is set-based: one statement computes
 // the matching accounts and applies the difference, whatever the number of accounts.
+import { sql, type Selectable, type SqlBool } from 'kysely';
 import type { SqlClient } from '../../platform/db/sql.js';
+import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { accountsAudience, channelAudience, emit, roomAudience } from '../events/emit.js';
-import { ruleSql, type Rule } from './rule.js';
+import { chatDb, type ChatTables } from '../tables.js';
+import { ruleExpression, type Rule } from './rule.js';
+
+/** The room_members rows a change wrote or removed. */
+type RoomMembership = Pick<Selectable<ChatTables['room_members']>, 'room_id' | 'account_id'>;
 
 /** Why membership changed: an explicit addition, the rule (create or PUT rule), or an account's metadata. */
 export type SyncCause = 'explicit' | 'rule' | 'metadata';
@@ -21,39 +27,62 @@ export interface RuleChannel {
   rule: Rule;
 }
 
-/** Rule members are USER accounts of the channel's module and customer whatever their status (docs/adr/0047-channel-tenancy-and-modes.md). */
-const tenantUsers = (module: string, customer: string) =>
-  `a.module_code = ${module} and a.customer_account_id = ${customer} and a.account_type = 'USER'`;
-
 /**
  * The statement that makes the MEMBER rows of a channel exactly the accounts its rule matches; OWNER and ADMIN
- * rows stay whatever the rule says. Exported for the benchmark's driver baseline.
+ * rows stay whatever the rule says. Rule members are USER accounts of the channel's module and customer whatever
+ * their status (docs/adr/0047-channel-tenancy-and-modes.md).
  */
-export function evaluationSql(channel: RuleChannel, at: Date): { text: string; values: unknown[] } {
-  const values: unknown[] = [channel.id, channel.moduleCode, channel.customerAccountId, at];
-  const predicate = ruleSql(channel.rule, values);
-  const text = `
-    with matched as (
-      select a.id from accounts a where ${tenantUsers('$2', '$3')} and ${predicate}
-    ), removed as (
-      delete from channel_members m
-       where m.channel_id = $1 and m.role = 'MEMBER' and not exists (select 1 from matched x where x.id = m.account_id)
-      returning m.account_id
-    ), added as (
-      insert into channel_members (channel_id, account_id, role, joined_at)
-      select $1, x.id, 'MEMBER', $4 from matched x
-      on conflict do nothing
-      returning account_id
+function evaluationQuery(channel: RuleChannel, at: Date) {
+  return chatDb
+    .with('matched', (db) =>
+      db
+        .selectFrom('accounts as a')
+        .select('a.id')
+        .where('a.module_code', '=', channel.moduleCode)
+        .where('a.customer_account_id', '=', channel.customerAccountId)
+        .where('a.account_type', '=', 'USER')
+        .where(ruleExpression(channel.rule)),
     )
-    select array(select account_id from added) as added, array(select account_id from removed) as removed`;
-  return { text, values };
+    .with('removed', (db) =>
+      db
+        .deleteFrom('channel_members as m')
+        .where('m.channel_id', '=', channel.id)
+        .where('m.role', '=', 'MEMBER')
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('matched as x').select(sql.lit(1).as('one')).whereRef('x.id', '=', 'm.account_id'))))
+        .returning('m.account_id'),
+    )
+    .with('added', (db) =>
+      db
+        .insertInto('channel_members')
+        .columns(['channel_id', 'account_id', 'role', 'joined_at'])
+        .expression((eb) =>
+          eb
+            .selectFrom('matched as x')
+            .select([
+              sql<string>`${channel.id}::uuid`.as('channel_id'),
+              'x.id',
+              sql.lit('MEMBER').as('role'),
+              sql<Date>`${at}::timestamptz`.as('joined_at'),
+            ]),
+        )
+        .onConflict((oc) => oc.doNothing())
+        .returning('account_id'),
+    )
+    .selectNoFrom((eb) => [
+      sql<string[]>`array(${eb.selectFrom('added').select('account_id')})`.as('added'),
+      sql<string[]>`array(${eb.selectFrom('removed').select('account_id')})`.as('removed'),
+    ]);
+}
+
+/** The evaluation statement as text and values, for the benchmark's driver baseline. */
+export function evaluationSql(channel: RuleChannel, at: Date): { text: string; values: unknown[] } {
+  const compiled = evaluationQuery(channel, at).compile();
+  return { text: compiled.sql, values: [...compiled.parameters] };
 }
 
 /** Re-evaluates a RULE channel whose row the caller holds locked, and applies the result. */
 export async function evaluateChannel(client: SqlClient, channel: RuleChannel, by: string | null, at: Date): Promise<Delta> {
-  const { text, values } = evaluationSql(channel, at);
-  const { rows } = await client.query<Delta>(text, values);
-  const delta = rows[0]!;
+  const delta: Delta = (await firstRow(client, evaluationQuery(channel, at)))!;
   await applyDelta(client, channel.id, delta, by, 'rule', at);
   return delta;
 }
@@ -64,38 +93,48 @@ export async function evaluateChannel(client: SqlClient, channel: RuleChannel, b
  * of them waits (or is waited for) and both end on the newest rule and metadata. Returns whether anything changed.
  */
 export async function syncAccount(client: SqlClient, accountId: string, at: Date): Promise<boolean> {
-  const { rows: accounts } = await client.query<{ module_code: string; customer_account_id: string; account_type: string }>(
-    'select module_code, customer_account_id, account_type from accounts where id = $1',
-    [accountId],
+  const account = await firstRow(
+    client,
+    chatDb.selectFrom('accounts').select(['module_code', 'customer_account_id', 'account_type']).where('id', '=', accountId),
   );
-  const account = accounts[0];
   if (!account) return false;
-  const { rows: channels } = await client.query<{ id: string; rule: Rule }>(
-    `select id, rule from channels
-      where module_code = $1 and customer_account_id = $2 and membership_mode = 'RULE' and deleted_at is null
-      order by id for update`,
-    [account.module_code, account.customer_account_id],
+  const found = await rows(
+    client,
+    chatDb
+      .selectFrom('channels')
+      .select(['id', 'rule'])
+      .where('module_code', '=', account.module_code)
+      .where('customer_account_id', '=', account.customer_account_id)
+      .where('membership_mode', '=', 'RULE')
+      .where('deleted_at', 'is', null)
+      .orderBy('id')
+      .forUpdate(),
   );
+  // A RULE channel's rule is always set (ChannelService.create, setRule).
+  const channels = found.map((c) => ({ id: c.id, rule: c.rule as Rule }));
   if (channels.length === 0) return false;
   const matching = new Set(account.account_type === 'USER' ? await matchingChannels(client, accountId, channels) : []);
-  const { rows: memberships } = await client.query<{ channel_id: string; role: string }>(
-    'select channel_id, role from channel_members where account_id = $1 and channel_id = any($2::uuid[])',
-    [accountId, channels.map((c) => c.id)],
+  const memberships = await rows(
+    client,
+    chatDb
+      .selectFrom('channel_members')
+      .select(['channel_id', 'role'])
+      .where('account_id', '=', accountId)
+      .where('channel_id', '=', sql<string>`any(${channels.map((c) => c.id)}::uuid[])`),
   );
   const roles = new Map(memberships.map((m) => [m.channel_id, m.role]));
   let changed = false;
   for (const { id } of channels) {
     const role = roles.get(id);
     if (matching.has(id) && role === undefined) {
-      await client.query(`insert into channel_members (channel_id, account_id, role, joined_at) values ($1, $2, 'MEMBER', $3)`, [
-        id,
-        accountId,
-        at,
-      ]);
+      await affected(
+        client,
+        chatDb.insertInto('channel_members').values({ channel_id: id, account_id: accountId, role: 'MEMBER', joined_at: at }),
+      );
       await applyDelta(client, id, { added: [accountId], removed: [] }, null, 'metadata', at);
       changed = true;
     } else if (!matching.has(id) && role === 'MEMBER') {
-      await client.query('delete from channel_members where channel_id = $1 and account_id = $2', [id, accountId]);
+      await affected(client, chatDb.deleteFrom('channel_members').where('channel_id', '=', id).where('account_id', '=', accountId));
       await applyDelta(client, id, { added: [], removed: [accountId] }, null, 'metadata', at);
       changed = true;
     }
@@ -107,17 +146,18 @@ export async function syncAccount(client: SqlClient, accountId: string, at: Date
 async function matchingChannels(client: SqlClient, accountId: string, channels: Array<{ id: string; rule: Rule }>): Promise<string[]> {
   const found: string[] = [];
   for (let i = 0; i < channels.length; i += 50) {
-    const values: unknown[] = [accountId];
-    const rows = channels.slice(i, i + 50).map((c) => {
-      values.push(c.id);
-      const id = `$${values.length}::uuid`;
-      return `(${id}, ${ruleSql(c.rule, values)})`;
-    });
-    const { rows: hits } = await client.query<{ cid: string }>(
-      `select v.cid from accounts a cross join lateral (values ${rows.join(', ')}) as v(cid, hit) where a.id = $1 and v.hit`,
-      values,
+    const hits = sql.join(channels.slice(i, i + 50).map((c) => sql`(${c.id}::uuid, ${ruleExpression(c.rule)})`));
+    const verdicts = sql<{ cid: string; hit: SqlBool }>`(values ${hits})`.as<'v'>(sql`v(cid, hit)`);
+    const matched = await rows(
+      client,
+      chatDb
+        .selectFrom('accounts as a')
+        .crossJoinLateral(verdicts)
+        .select('v.cid')
+        .where('a.id', '=', accountId)
+        .where((eb) => eb.ref('v.hit')),
     );
-    found.push(...hits.map((h) => h.cid));
+    found.push(...matched.map((h) => h.cid));
   }
   return found;
 }
@@ -136,7 +176,13 @@ export async function applyDelta(
 ): Promise<void> {
   const { added, removed } = delta;
   if (added.length === 0 && removed.length === 0) return;
-  await client.query('update channels set member_count = member_count + $2 where id = $1', [channelId, added.length - removed.length]);
+  await affected(
+    client,
+    chatDb
+      .updateTable('channels')
+      .set((eb) => ({ member_count: eb('member_count', '+', added.length - removed.length) }))
+      .where('id', '=', channelId),
+  );
   if (added.length > 0)
     await emit(client, 'channel.members_added', { channelId, accountIds: added, cause, by }, channelAudience(channelId));
   if (removed.length > 0) {
@@ -145,42 +191,61 @@ export async function applyDelta(
     await emit(client, 'channel.members_removed', payload, channelAudience(channelId));
     await emit(client, 'channel.members_removed', payload, accountsAudience(removed));
   }
-  const { rows: rooms } = await client.query<{ id: string }>(
-    'select id from rooms where channel_id = $1 and deleted_at is null order by id for update',
-    [channelId],
+  const rooms = await rows(
+    client,
+    chatDb.selectFrom('rooms').select('id').where('channel_id', '=', channelId).where('deleted_at', 'is', null).orderBy('id').forUpdate(),
   );
   if (rooms.length === 0) return;
-  const roomIds = rooms.map((r) => r.id);
+  const roomIds = sql<string>`any(${rooms.map((r) => r.id)}::uuid[])`;
   if (removed.length > 0) {
-    const { rows } = await client.query<{ room_id: string; account_id: string }>(
-      'delete from room_members where room_id = any($1::uuid[]) and account_id = any($2::uuid[]) returning room_id, account_id',
-      [roomIds, removed],
+    const gone = await rows(
+      client,
+      chatDb
+        .deleteFrom('room_members')
+        .where('room_id', '=', roomIds)
+        .where('account_id', '=', sql<string>`any(${removed}::uuid[])`)
+        .returning(['room_id', 'account_id']),
     );
-    for (const [roomId, accountIds] of byRoom(rows)) {
+    for (const [roomId, accountIds] of byRoom(gone)) {
       const payload = { roomId, accountIds, channelId, reason: 'left_channel' as const };
       await emit(client, 'member.removed', payload, roomAudience(roomId));
       await emit(client, 'member.removed', payload, accountsAudience(accountIds));
     }
-    await countMembers(client, rows, -1);
+    await countMembers(client, gone, -1);
   }
   if (added.length > 0) {
     // New room members start with the room's history read, as any member added to an existing room.
-    const { rows } = await client.query<{ room_id: string; account_id: string }>(
-      `insert into room_members (room_id, account_id, role, joined_at, last_read_seq)
-       select r.id, x.id, 'MEMBER', $3, r.last_seq from rooms r cross join unnest($2::uuid[]) as x(id) where r.id = any($1::uuid[])
-       on conflict do nothing returning room_id, account_id`,
-      [roomIds, added, at],
+    const joined = await rows(
+      client,
+      chatDb
+        .insertInto('room_members')
+        .columns(['room_id', 'account_id', 'role', 'joined_at', 'last_read_seq'])
+        .expression(
+          chatDb
+            .selectFrom('rooms as r')
+            .crossJoin(sql<{ id: string }>`unnest(${added}::uuid[])`.as<'x'>(sql`x(id)`))
+            .select([
+              'r.id as room_id',
+              'x.id as account_id',
+              sql.lit('MEMBER').as('role'),
+              sql<Date>`${at}::timestamptz`.as('joined_at'),
+              'r.last_seq',
+            ])
+            .where('r.id', '=', roomIds),
+        )
+        .onConflict((oc) => oc.doNothing())
+        .returning(['room_id', 'account_id']),
     );
-    for (const [roomId, accountIds] of byRoom(rows)) {
+    for (const [roomId, accountIds] of byRoom(joined)) {
       await emit(client, 'member.added', { roomId, accountIds, role: 'MEMBER', addedBy: by, channelId }, roomAudience(roomId));
     }
-    await countMembers(client, rows, 1);
+    await countMembers(client, joined, 1);
   }
 }
 
-function byRoom(rows: Array<{ room_id: string; account_id: string }>): Map<string, string[]> {
+function byRoom(changes: RoomMembership[]): Map<string, string[]> {
   const map = new Map<string, string[]>();
-  for (const r of rows) {
+  for (const r of changes) {
     const list = map.get(r.room_id);
     if (list) list.push(r.account_id);
     else map.set(r.room_id, [r.account_id]);
@@ -188,12 +253,22 @@ function byRoom(rows: Array<{ room_id: string; account_id: string }>): Map<strin
   return map;
 }
 
-async function countMembers(client: SqlClient, rows: Array<{ room_id: string }>, sign: 1 | -1): Promise<void> {
-  if (rows.length === 0) return;
+async function countMembers(client: SqlClient, changes: RoomMembership[], sign: 1 | -1): Promise<void> {
+  if (changes.length === 0) return;
   const counts = new Map<string, number>();
-  for (const r of rows) counts.set(r.room_id, (counts.get(r.room_id) ?? 0) + 1);
-  await client.query(
-    `update rooms r set member_count = r.member_count + d.n from (select unnest($1::uuid[]) as id, unnest($2::int[]) as n) d where r.id = d.id`,
-    [[...counts.keys()], [...counts.values()].map((n) => n * sign)],
+  for (const r of changes) counts.set(r.room_id, (counts.get(r.room_id) ?? 0) + 1);
+  const deltas = chatDb
+    .selectNoFrom([
+      sql<string>`unnest(${[...counts.keys()]}::uuid[])`.as('id'),
+      sql<number>`unnest(${[...counts.values()].map((n) => n * sign)}::int[])`.as('n'),
+    ])
+    .as('d');
+  await affected(
+    client,
+    chatDb
+      .updateTable('rooms as r')
+      .from(deltas)
+      .set((eb) => ({ member_count: eb('r.member_count', '+', eb.ref('d.n')) }))
+      .whereRef('r.id', '=', 'd.id'),
   );
 }

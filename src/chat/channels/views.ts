@@ -1,22 +1,10 @@
 // Channels joined with the caller's membership, channel members, and their wire shapes.
 import type { AccountType } from '../members/views.js';
+import { chatDb } from '../tables.js';
 import type { Rule } from './rule.js';
 
 export type MembershipMode = 'EXPLICIT' | 'RULE';
 export type ChannelRole = 'OWNER' | 'ADMIN' | 'MEMBER';
-
-export interface ChannelRow {
-  id: string;
-  name: string;
-  description: string | null;
-  membership_mode: MembershipMode;
-  rule: Rule | null;
-  member_count: number;
-  created_by: string;
-  created_at: Date;
-  my_role: ChannelRole;
-  pinned: boolean;
-}
 
 export interface ChannelView {
   id: string;
@@ -31,35 +19,31 @@ export interface ChannelView {
   pinned: boolean;
 }
 
-/** Channels the caller ($1) is a member of; `filter` adds conditions on c (channels) and m (the caller's row). */
-export const channelQuery = (filter: string) => `
-  select c.id, c.name, c.description, c.membership_mode, c.rule, c.member_count, c.created_by, c.created_at,
-         m.role as my_role, m.pinned
-    from channel_members m join channels c on c.id = m.channel_id and c.deleted_at is null
-   where m.account_id = $1 ${filter}`;
+/** Channels the caller is a member of, with the caller's row (m); callers add conditions on c and m. */
+export const channelQuery = (callerId: string) =>
+  chatDb
+    .selectFrom('channel_members as m')
+    .innerJoin('channels as c', (join) => join.onRef('c.id', '=', 'm.channel_id').on('c.deleted_at', 'is', null))
+    .select(['c.id', 'c.name', 'c.description', 'c.membership_mode', 'c.rule', 'c.member_count', 'c.created_by', 'c.created_at'])
+    .select(['m.role as my_role', 'm.pinned'])
+    .where('m.account_id', '=', callerId);
+
+export type ChannelRow = NonNullable<Awaited<ReturnType<ReturnType<typeof channelQuery>['executeTakeFirst']>>>;
 
 export function channelView(row: ChannelRow): ChannelView {
   return {
     id: row.id,
     name: row.name,
     description: row.description,
-    membershipMode: row.membership_mode,
-    rule: row.rule,
+    // the service writes no other mode, rule shape or role (ChannelService, parseRule)
+    membershipMode: row.membership_mode as MembershipMode,
+    rule: row.rule as Rule | null,
     memberCount: row.member_count,
     createdBy: row.created_by,
     createdAt: row.created_at.toISOString(),
-    myRole: row.my_role,
+    myRole: row.my_role as ChannelRole,
     pinned: row.pinned,
   };
-}
-
-export interface ChannelMemberRow {
-  account_id: string;
-  role: ChannelRole;
-  joined_at: Date;
-  display_name: string;
-  avatar_url: string | null;
-  account_type: AccountType;
 }
 
 export interface ChannelMemberView {
@@ -71,19 +55,24 @@ export interface ChannelMemberView {
   accountType: AccountType;
 }
 
-/** Members of channel $1 with their account's display fields. */
-export const channelMemberSelect = `
-  select m.account_id, m.role, m.joined_at, a.display_name, a.avatar_url, a.account_type
-    from channel_members m join accounts a on a.id = m.account_id
-   where m.channel_id = $1`;
+/** Members of a channel with their account's display fields; callers add conditions on m. */
+export const channelMemberQuery = (channelId: string) =>
+  chatDb
+    .selectFrom('channel_members as m')
+    .innerJoin('accounts as a', 'a.id', 'm.account_id')
+    .select(['m.account_id', 'm.role', 'm.joined_at', 'a.display_name', 'a.avatar_url', 'a.account_type'])
+    .where('m.channel_id', '=', channelId);
+
+export type ChannelMemberRow = NonNullable<Awaited<ReturnType<ReturnType<typeof channelMemberQuery>['executeTakeFirst']>>>;
 
 export function channelMemberView(row: ChannelMemberRow): ChannelMemberView {
   return {
     accountId: row.account_id,
-    role: row.role,
+    // the service writes no other role; accounts hold no other type
+    role: row.role as ChannelRole,
     joinedAt: row.joined_at.toISOString(),
     displayName: row.display_name,
     avatarUrl: row.avatar_url,
-    accountType: row.account_type,
+    accountType: row.account_type as AccountType,
   };
 }

@@ -1,7 +1,9 @@
 // Members of a room: the member list, additions under the room's policy, join requests, role changes and leaving.
 // Every change locks the room row first, so concurrent changes of one room (two owners leaving at once) are
 // serialised and the last-owner rule holds.
+import { sql } from 'kysely';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
+import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
@@ -13,16 +15,8 @@ import { accountsAudience, emit, roomAudience } from '../events/emit.js';
 import { isManager, membershipOf, refuseFixedType, requireManager, requireOwner } from '../rooms/membership.js';
 import { insertMembers, type Page, type RoomService } from '../rooms/service.js';
 import type { RoomRole } from '../rooms/views.js';
-import {
-  joinRequestSelect,
-  joinRequestView,
-  memberSelect,
-  memberView,
-  type JoinRequestRow,
-  type JoinRequestView,
-  type MemberRow,
-  type MemberView,
-} from './views.js';
+import { chatDb } from '../tables.js';
+import { joinRequestQuery, joinRequestView, memberQuery, memberView, type JoinRequestView, type MemberView } from './views.js';
 
 export interface PageQuery {
   limit?: number;
@@ -50,22 +44,25 @@ export class MemberService {
   async list(caller: Caller, roomId: string, query: PageQuery): Promise<Page<MemberView>> {
     const list = `members:${roomId}`;
     const limit = query.limit ?? 100;
-    const params: unknown[] = [roomId];
-    let sql = memberSelect;
+    let select = memberQuery(roomId);
     if (query.cursor !== undefined) {
       const c = decodeCursor(query.cursor, list);
       if (!c || !isCursorInstant(c.a) || !isCursorUuid(c.i)) throw chatErrors.invalidCursor('query.cursor');
-      params.push(c.a, c.i);
-      sql += ' and (m.joined_at, m.account_id) > ($2::timestamptz, $3::uuid)';
+      const [at, id] = [c.a, c.i];
+      select = select.where((eb) =>
+        eb(eb.refTuple('m.joined_at', 'm.account_id'), '>', eb.tuple(sql<Date>`${at}::timestamptz`, sql<string>`${id}::uuid`)),
+      );
     }
     await membershipOf(this.deps.sql, caller, roomId);
-    params.push(limit + 1);
-    const { rows } = await this.deps.sql.query<MemberRow & { joined_at: Date }>(
-      `${sql} order by m.joined_at, m.account_id limit $${params.length}`,
-      params,
+    const found = await rows(
+      this.deps.sql,
+      select
+        .orderBy('m.joined_at')
+        .orderBy('m.account_id')
+        .limit(limit + 1),
     );
-    const hasMore = rows.length > limit;
-    const page = rows.slice(0, limit);
+    const hasMore = found.length > limit;
+    const page = found.slice(0, limit);
     const now = this.deps.clock.now();
     const last = page[page.length - 1];
     return {
@@ -86,10 +83,7 @@ export class MemberService {
     const before = await membershipOf(this.deps.sql, caller, roomId);
     refuseFixedType(before, 'take more members');
     if (before.policy === 'ADMIN_ONLY') requireManager(before, 'add members to it (policy ADMIN_ONLY)');
-    const { rows: present } = await this.deps.sql.query<{ account_id: string }>(
-      'select account_id from room_members where room_id = $1 and account_id = any($2::uuid[])',
-      [roomId, ids],
-    );
+    const present = await rows(this.deps.sql, this.membersAmong(roomId, ids));
     const presentIds = new Set(present.map((r) => r.account_id));
     await this.rooms.checkAddable(
       caller,
@@ -122,12 +116,16 @@ export class MemberService {
     );
     const added = ids.filter((id) => inserted.has(id));
     if (added.length > 0) {
-      await client.query('update rooms set member_count = member_count + $2 where id = $1', [roomId, added.length]);
+      await countMembers(client, roomId, added.length);
       // A person added directly no longer waits: their pending request is settled by this addition.
-      await client.query(
-        `update join_requests set status = 'APPROVED', resolved_at = $3, resolved_by = $4
-          where room_id = $1 and account_id = any($2::uuid[]) and status = 'PENDING'`,
-        [roomId, added, now, caller.accountId],
+      await affected(
+        client,
+        chatDb
+          .updateTable('join_requests')
+          .set({ status: 'APPROVED', resolved_at: now, resolved_by: caller.accountId })
+          .where('room_id', '=', roomId)
+          .where('account_id', '=', sql<string>`any(${added}::uuid[])`)
+          .where('status', '=', 'PENDING'),
       );
       await emit(client, 'member.added', { roomId, accountIds: added, role: 'MEMBER', addedBy: caller.accountId }, roomAudience(roomId));
     }
@@ -135,18 +133,27 @@ export class MemberService {
   }
 
   private async request(client: SqlClient, caller: Caller, roomId: string, ids: string[]): Promise<AddMembersResult> {
-    const { rows: present } = await client.query<{ account_id: string }>(
-      'select account_id from room_members where room_id = $1 and account_id = any($2::uuid[])',
-      [roomId, ids],
-    );
+    const present = await rows(client, this.membersAmong(roomId, ids));
     const presentIds = new Set(present.map((r) => r.account_id));
     const outside = ids.filter((id) => !presentIds.has(id));
     // One pending request per person and room (unique partial index): a repeat keeps the first request.
-    const { rows: made } = await client.query<{ id: string; account_id: string }>(
-      `insert into join_requests (id, room_id, account_id, requested_by, status, created_at)
-       select unnest($3::uuid[]), $1, unnest($2::uuid[]), $4, 'PENDING', $5
-       on conflict (room_id, account_id) where status = 'PENDING' do nothing returning id, account_id`,
-      [roomId, outside, outside.map(() => newId()), caller.accountId, this.deps.clock.now()],
+    const made = await rows(
+      client,
+      chatDb
+        .insertInto('join_requests')
+        .columns(['id', 'room_id', 'account_id', 'requested_by', 'status', 'created_at'])
+        .expression(
+          chatDb.selectNoFrom([
+            sql<string>`unnest(${outside.map(() => newId())}::uuid[])`.as('id'),
+            sql<string>`${roomId}::uuid`.as('room_id'),
+            sql<string>`unnest(${outside}::uuid[])`.as('account_id'),
+            sql<string>`${caller.accountId}::uuid`.as('requested_by'),
+            sql.lit('PENDING').as('status'),
+            sql<Date>`${this.deps.clock.now()}::timestamptz`.as('created_at'),
+          ]),
+        )
+        .onConflict((oc) => oc.columns(['room_id', 'account_id']).where('status', '=', sql.lit('PENDING')).doNothing())
+        .returning(['id', 'account_id']),
     );
     if (made.length > 0) {
       const audience = accountsAudience(await this.requestAudience(client, roomId, caller.accountId));
@@ -159,9 +166,12 @@ export class MemberService {
         );
       }
     }
-    const { rows: pending } = await client.query<JoinRequestRow>(
-      `${joinRequestSelect} and j.account_id = any($2::uuid[]) and j.status = 'PENDING' order by j.id`,
-      [roomId, outside],
+    const pending = await rows(
+      client,
+      joinRequestQuery(roomId)
+        .where('j.account_id', '=', sql<string>`any(${outside}::uuid[])`)
+        .where('j.status', '=', 'PENDING')
+        .orderBy('j.id'),
     );
     const madeIds = new Set(made.map((r) => r.account_id));
     return {
@@ -175,11 +185,11 @@ export class MemberService {
 
   /** Who hears of a join request: the room's owners and admins, and the member who asked. */
   private async requestAudience(client: SqlClient, roomId: string, requestedBy: string): Promise<string[]> {
-    const { rows } = await client.query<{ account_id: string }>(
-      `select account_id from room_members where room_id = $1 and role in ('OWNER', 'ADMIN')`,
-      [roomId],
+    const managers = await rows(
+      client,
+      chatDb.selectFrom('room_members').select('account_id').where('room_id', '=', roomId).where('role', 'in', ['OWNER', 'ADMIN']),
     );
-    return [...new Set([...rows.map((r) => r.account_id), requestedBy])];
+    return [...new Set([...managers.map((r) => r.account_id), requestedBy])];
   }
 
   /** Owner only. The last owner cannot be demoted: another member must be made OWNER first. */
@@ -188,21 +198,24 @@ export class MemberService {
       const m = await membershipOf(client, caller, roomId, true);
       refuseFixedType(m, 'have its roles changed');
       requireOwner(m, 'change member roles');
-      const { rows } = await client.query<{ role: RoomRole }>('select role from room_members where room_id = $1 and account_id = $2', [
-        roomId,
-        accountId,
-      ]);
-      const target = rows[0];
+      const target = await firstRow(
+        client,
+        chatDb.selectFrom('room_members').select('role').where('room_id', '=', roomId).where('account_id', '=', accountId),
+      );
       if (!target) throw chatErrors.notFound('Member', 'member_not_found');
       if (target.role === role) return false;
       if (target.role === 'OWNER' && (await this.otherOwners(client, roomId, accountId)) === 0) {
         throw lastOwner('The last owner cannot be demoted; make another member OWNER first.');
       }
-      await client.query('update room_members set role = $3 where room_id = $1 and account_id = $2', [roomId, accountId, role]);
+      await affected(
+        client,
+        chatDb.updateTable('room_members').set({ role }).where('room_id', '=', roomId).where('account_id', '=', accountId),
+      );
       await emit(
         client,
         'member.role_changed',
-        { roomId, accountId, role, previousRole: target.role, changedBy: caller.accountId },
+        // the service writes no other role
+        { roomId, accountId, role, previousRole: target.role as RoomRole, changedBy: caller.accountId },
         roomAudience(roomId),
       );
       return true;
@@ -219,12 +232,14 @@ export class MemberService {
     const status = await inTransaction(this.deps.sql, async (client) => {
       const m = await membershipOf(client, caller, roomId, true);
       refuseFixedType(m, 'be left');
-      const { rows } = await client.query<{ others: number; other_owners: number }>(
-        `select count(*)::int as others, (count(*) filter (where role = 'OWNER'))::int as other_owners
-           from room_members where room_id = $1 and account_id <> $2`,
-        [roomId, caller.accountId],
-      );
-      const { others, other_owners: otherOwners } = rows[0]!;
+      const { others, other_owners: otherOwners } = (await firstRow(
+        client,
+        chatDb
+          .selectFrom('room_members')
+          .select([sql<number>`count(*)::int`.as('others'), sql<number>`(count(*) filter (where role = 'OWNER'))::int`.as('other_owners')])
+          .where('room_id', '=', roomId)
+          .where('account_id', '<>', caller.accountId),
+      ))!;
       const now = this.deps.clock.now();
       if (others === 0) {
         await deleteRoomRows(client, roomId, caller.accountId, now);
@@ -235,8 +250,8 @@ export class MemberService {
           `The last owner cannot leave a room that still has members; hand ownership on first (PATCH /api/v1/rooms/${roomId}/members/{accountId}/role with role OWNER).`,
         );
       }
-      await client.query('delete from room_members where room_id = $1 and account_id = $2', [roomId, caller.accountId]);
-      await client.query('update rooms set member_count = member_count - 1 where id = $1', [roomId]);
+      await affected(client, chatDb.deleteFrom('room_members').where('room_id', '=', roomId).where('account_id', '=', caller.accountId));
+      await countMembers(client, roomId, -1);
       const payload = { roomId, accountId: caller.accountId };
       // The remaining members hear it through the room; the leaver, no longer a member, is addressed directly.
       await emit(client, 'member.left', payload, roomAudience(roomId));
@@ -251,19 +266,16 @@ export class MemberService {
   async listJoinRequests(caller: Caller, roomId: string, query: PageQuery): Promise<Page<JoinRequestView>> {
     const list = `join-requests:${roomId}`;
     const limit = query.limit ?? 50;
-    const params: unknown[] = [roomId];
-    let sql = `${joinRequestSelect} and j.status = 'PENDING'`;
+    let select = joinRequestQuery(roomId).where('j.status', '=', 'PENDING');
     if (query.cursor !== undefined) {
       const c = decodeCursor(query.cursor, list);
       if (!c || !isCursorUuid(c.i)) throw chatErrors.invalidCursor('query.cursor');
-      params.push(c.i);
-      sql += ' and j.id > $2::uuid';
+      select = select.where('j.id', '>', sql<string>`${c.i}::uuid`);
     }
     requireManager(await membershipOf(this.deps.sql, caller, roomId), 'see its join requests');
-    params.push(limit + 1);
-    const { rows } = await this.deps.sql.query<JoinRequestRow>(`${sql} order by j.id limit $${params.length}`, params);
-    const hasMore = rows.length > limit;
-    const page = rows.slice(0, limit);
+    const found = await rows(this.deps.sql, select.orderBy('j.id').limit(limit + 1));
+    const hasMore = found.length > limit;
+    const page = found.slice(0, limit);
     const last = page[page.length - 1];
     return { items: page.map(joinRequestView), hasMore, nextCursor: hasMore && last ? encodeCursor({ i: last.id }, list) : null };
   }
@@ -279,14 +291,10 @@ export class MemberService {
         db: client,
       });
       const now = this.deps.clock.now();
-      await client.query(`update join_requests set status = 'APPROVED', resolved_at = $2, resolved_by = $3 where id = $1`, [
-        requestId,
-        now,
-        caller.accountId,
-      ]);
+      await this.resolve(client, requestId, 'APPROVED', now, caller.accountId);
       const added = await insertMembers(client, roomId, [{ accountId: request.account_id, role: 'MEMBER' }], now);
       if (added.length > 0) {
-        await client.query('update rooms set member_count = member_count + 1 where id = $1', [roomId]);
+        await countMembers(client, roomId, 1);
         await emit(client, 'member.added', { roomId, accountIds: added, role: 'MEMBER', addedBy: caller.accountId }, roomAudience(roomId));
       }
       await emit(
@@ -306,11 +314,7 @@ export class MemberService {
     await inTransaction(this.deps.sql, async (client) => {
       requireManager(await membershipOf(client, caller, roomId, true), 'reject join requests');
       const request = await this.pendingRequest(client, roomId, requestId);
-      await client.query(`update join_requests set status = 'REJECTED', resolved_at = $2, resolved_by = $3 where id = $1`, [
-        requestId,
-        this.deps.clock.now(),
-        caller.accountId,
-      ]);
+      await this.resolve(client, requestId, 'REJECTED', this.deps.clock.now(), caller.accountId);
       await emit(
         client,
         'join_request.rejected',
@@ -327,11 +331,15 @@ export class MemberService {
     roomId: string,
     requestId: string,
   ): Promise<{ account_id: string; requested_by: string }> {
-    const { rows } = await client.query<{ account_id: string; requested_by: string; status: string }>(
-      'select account_id, requested_by, status from join_requests where id = $1 and room_id = $2 for update',
-      [requestId, roomId],
+    const request = await firstRow(
+      client,
+      chatDb
+        .selectFrom('join_requests')
+        .select(['account_id', 'requested_by', 'status'])
+        .where('id', '=', requestId)
+        .where('room_id', '=', roomId)
+        .forUpdate(),
     );
-    const request = rows[0];
     if (!request) throw requestNotFound();
     if (request.status !== 'PENDING')
       throw chatErrors.conflict('join_request_resolved', `The join request was already resolved (${request.status}).`);
@@ -339,16 +347,49 @@ export class MemberService {
   }
 
   private async otherOwners(client: SqlClient, roomId: string, accountId: string): Promise<number> {
-    const { rows } = await client.query<{ n: number }>(
-      `select count(*)::int as n from room_members where room_id = $1 and role = 'OWNER' and account_id <> $2`,
-      [roomId, accountId],
+    const row = await firstRow(
+      client,
+      chatDb
+        .selectFrom('room_members')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('room_id', '=', roomId)
+        .where('role', '=', 'OWNER')
+        .where('account_id', '<>', accountId),
     );
-    return rows[0]!.n;
+    return row!.n;
+  }
+
+  /** The request's resolution, by whom and when. */
+  private async resolve(client: SqlClient, requestId: string, status: 'APPROVED' | 'REJECTED', at: Date, by: string): Promise<void> {
+    await affected(
+      client,
+      chatDb.updateTable('join_requests').set({ status, resolved_at: at, resolved_by: by }).where('id', '=', requestId),
+    );
+  }
+
+  /** Which of the accounts are members of the room. */
+  private membersAmong(roomId: string, ids: string[]) {
+    return chatDb
+      .selectFrom('room_members')
+      .select('account_id')
+      .where('room_id', '=', roomId)
+      .where('account_id', '=', sql<string>`any(${ids}::uuid[])`);
   }
 
   private async member(caller: Caller, roomId: string, accountId: string): Promise<MemberView> {
-    const { rows } = await this.deps.sql.query<MemberRow>(`${memberSelect} and m.account_id = $2`, [roomId, accountId]);
-    if (!rows[0]) throw chatErrors.notFound('Member', 'member_not_found');
-    return memberView(rows[0], caller.accountId, this.deps.clock.now());
+    const row = await firstRow(this.deps.sql, memberQuery(roomId).where('m.account_id', '=', accountId));
+    if (!row) throw chatErrors.notFound('Member', 'member_not_found');
+    return memberView(row, caller.accountId, this.deps.clock.now());
   }
+}
+
+/** Adds `delta` to the room's member counter. */
+async function countMembers(client: SqlClient, roomId: string, delta: number): Promise<void> {
+  await affected(
+    client,
+    chatDb
+      .updateTable('rooms')
+      .set((eb) => ({ member_count: eb('member_count', '+', delta) }))
+      .where('id', '=', roomId),
+  );
 }

@@ -1,17 +1,10 @@
 // Members with their account's display fields, and join requests, in their wire shape.
-import { muteState, preferenceColumns, type NotificationLevel, type PreferenceColumns, type RoomRole } from '../rooms/views.js';
+import { sql } from 'kysely';
+import { muteState, preferenceColumns, type NotificationLevel, type RoomRole } from '../rooms/views.js';
+import { chatDb } from '../tables.js';
 
 export type AccountType = 'USER' | 'BOT' | 'SERVICE';
 export type JoinRequestStatus = 'PENDING' | 'APPROVED' | 'REJECTED' | 'CANCELLED';
-
-export interface MemberRow extends PreferenceColumns {
-  account_id: string;
-  role: RoomRole;
-  joined_at: Date;
-  display_name: string;
-  avatar_url: string | null;
-  account_type: AccountType;
-}
 
 export interface MemberView {
   accountId: string;
@@ -27,7 +20,23 @@ export interface MemberView {
   archived?: boolean;
 }
 
-/** Members of room `$1` (room_members m joined with accounts a). */
+/** Members of a room (room_members m joined with accounts a); callers add conditions on m. */
+export const memberQuery = (roomId: string) =>
+  chatDb
+    .selectFrom('room_members as m')
+    .innerJoin('accounts as a', 'a.id', 'm.account_id')
+    .select(['m.account_id', 'm.role', 'm.joined_at', 'a.display_name', 'a.avatar_url', 'a.account_type'])
+    // the caller's preferences, as preferenceColumns (rooms/views.ts) reads them: a permanent mute is stored as 'infinity'
+    .select(['m.archived', 'm.pinned', 'm.notification_level'])
+    .select([
+      sql<Date | null>`case when m.muted_until = 'infinity' then null else m.muted_until end`.as('muted_until'),
+      sql<boolean>`coalesce(m.muted_until = 'infinity', false)`.as('muted_forever'),
+    ])
+    .where('m.room_id', '=', roomId);
+
+export type MemberRow = NonNullable<Awaited<ReturnType<ReturnType<typeof memberQuery>['executeTakeFirst']>>>;
+
+/** memberQuery's statement as text, `$1` the room, for the room folder's personal member read. */
 export const memberSelect = `
   select m.account_id, m.role, m.joined_at, a.display_name, a.avatar_url, a.account_type, ${preferenceColumns}
     from room_members m join accounts a on a.id = m.account_id
@@ -37,27 +46,16 @@ export const memberSelect = `
 export function memberView(row: MemberRow, callerId: string, now: Date): MemberView {
   const view: MemberView = {
     accountId: row.account_id,
-    role: row.role,
+    // the service writes no other role or level; accounts hold no other type
+    role: row.role as RoomRole,
     joinedAt: row.joined_at.toISOString(),
     displayName: row.display_name,
     avatarUrl: row.avatar_url,
-    accountType: row.account_type,
+    accountType: row.account_type as AccountType,
   };
   if (row.account_id !== callerId) return view;
-  return { ...view, ...muteState(row, now), notificationLevel: row.notification_level, pinned: row.pinned, archived: row.archived };
-}
-
-export interface JoinRequestRow {
-  id: string;
-  room_id: string;
-  account_id: string;
-  display_name: string;
-  avatar_url: string | null;
-  requested_by: string;
-  status: JoinRequestStatus;
-  created_at: Date;
-  resolved_at: Date | null;
-  resolved_by: string | null;
+  const notificationLevel = row.notification_level as NotificationLevel;
+  return { ...view, ...muteState(row, now), notificationLevel, pinned: row.pinned, archived: row.archived };
 }
 
 export interface JoinRequestView {
@@ -73,11 +71,16 @@ export interface JoinRequestView {
   resolvedBy: string | null;
 }
 
-/** Join requests of room `$1` (join_requests j joined with the account that would join). */
-export const joinRequestSelect = `
-  select j.id, j.room_id, j.account_id, a.display_name, a.avatar_url, j.requested_by, j.status, j.created_at, j.resolved_at, j.resolved_by
-    from join_requests j join accounts a on a.id = j.account_id
-   where j.room_id = $1`;
+/** Join requests of a room (join_requests j joined with the account that would join); callers add conditions on j. */
+export const joinRequestQuery = (roomId: string) =>
+  chatDb
+    .selectFrom('join_requests as j')
+    .innerJoin('accounts as a', 'a.id', 'j.account_id')
+    .select(['j.id', 'j.room_id', 'j.account_id', 'a.display_name', 'a.avatar_url', 'j.requested_by', 'j.status'])
+    .select(['j.created_at', 'j.resolved_at', 'j.resolved_by'])
+    .where('j.room_id', '=', roomId);
+
+export type JoinRequestRow = NonNullable<Awaited<ReturnType<ReturnType<typeof joinRequestQuery>['executeTakeFirst']>>>;
 
 export function joinRequestView(row: JoinRequestRow): JoinRequestView {
   return {
@@ -87,7 +90,8 @@ export function joinRequestView(row: JoinRequestRow): JoinRequestView {
     displayName: row.display_name,
     avatarUrl: row.avatar_url,
     requestedBy: row.requested_by,
-    status: row.status,
+    // the service writes no other status
+    status: row.status as JoinRequestStatus,
     createdAt: row.created_at.toISOString(),
     resolvedAt: row.resolved_at ? row.resolved_at.toISOString() : null,
     resolvedBy: row.resolved_by,
