@@ -45,11 +45,13 @@ function evaluationQuery(channel: RuleChannel, at: Date) {
     )
     .with('removed', (db) =>
       db
-        .deleteFrom('channel_members as m')
-        .where('m.channel_id', '=', channel.id)
-        .where('m.role', '=', 'MEMBER')
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('matched as x').select(sql.lit(1).as('one')).whereRef('x.id', '=', 'm.account_id'))))
-        .returning('m.account_id'),
+        .deleteFrom('channel_members')
+        .where('channel_members.channel_id', '=', channel.id)
+        .where('channel_members.role', '=', 'MEMBER')
+        .where((eb) =>
+          eb.not(eb.exists(eb.selectFrom('matched as x').select(sql.lit(1).as('one')).whereRef('x.id', '=', 'channel_members.account_id'))),
+        )
+        .returning('channel_members.account_id'),
     )
     .with('added', (db) =>
       db
