@@ -50,7 +50,9 @@ const expire = (now: Date) =>
           .selectFrom('gone')
           .select([
             chatTopic('upload.expired').as('topic'),
-            sql<unknown>`jsonb_build_object('uploadId', id, 'ownerId', owner_id, 'status', status, 'audience', ${ownerAudience})`.as('payload'),
+            sql<unknown>`jsonb_build_object('uploadId', id, 'ownerId', owner_id, 'status', status, 'audience', ${ownerAudience})`.as(
+              'payload',
+            ),
           ]),
       ),
     )

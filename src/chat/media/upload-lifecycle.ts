@@ -77,7 +77,12 @@ export function onUploadTerminated(deps: ChatDeps) {
     inTransaction(deps.sql, async (client) => {
       const rows = await allRows(
         client,
-        chatDb.updateTable('uploads').set({ status: 'PENDING' }).where('id', '=', id).where('status', '=', 'UPLOADING').returning('owner_id'),
+        chatDb
+          .updateTable('uploads')
+          .set({ status: 'PENDING' })
+          .where('id', '=', id)
+          .where('status', '=', 'UPLOADING')
+          .returning('owner_id'),
       );
       if (rows[0])
         await emit(client, 'upload.terminated', { uploadId: id, ownerId: rows[0].owner_id }, accountsAudience([rows[0].owner_id]));

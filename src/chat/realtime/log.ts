@@ -36,54 +36,70 @@ export interface OutboxEvent {
 }
 
 /**
+ * The recipients of every event of a batch, once each: room and channel members and named accounts as they are now,
+ * USER accounts for broadcasts.
+ */
+function recipients(a: AudienceArrays) {
+  const user = sql.lit('USER');
+  return chatDb
+    .selectFrom(
+      chatDb
+        .selectFrom(
+          sql<{ event_id: number; room_id: string }>`unnest(${a.roomEvents}::bigint[], ${a.roomIds}::uuid[])`.as<'r'>(
+            sql`r(event_id, room_id)`,
+          ),
+        )
+        .innerJoin('room_members as m', 'm.room_id', 'r.room_id')
+        .select(['r.event_id', 'm.account_id'])
+        .unionAll(
+          chatDb
+            .selectFrom(
+              sql<{ event_id: number; channel_id: string }>`unnest(${a.channelEvents}::bigint[], ${a.channelIds}::uuid[])`.as<'c'>(
+                sql`c(event_id, channel_id)`,
+              ),
+            )
+            .innerJoin('channel_members as cm', 'cm.channel_id', 'c.channel_id')
+            .select(['c.event_id', 'cm.account_id']),
+        )
+        .unionAll(
+          chatDb
+            .selectFrom(
+              sql<{ event_id: number; account_id: string }>`unnest(${a.accountEvents}::bigint[], ${a.accountIds}::uuid[])`.as<'n'>(
+                sql`n(event_id, account_id)`,
+              ),
+            )
+            .innerJoin('accounts as acc', 'acc.id', 'n.account_id')
+            .select(['n.event_id', 'acc.id as account_id']),
+        )
+        .unionAll(
+          chatDb
+            .selectFrom(sql<{ event_id: number }>`unnest(${a.everyoneEvents}::bigint[])`.as<'b'>(sql`b(event_id)`))
+            .innerJoin('accounts as acc', (join) => join.on('acc.account_type', '=', user))
+            .select(['b.event_id', 'acc.id as account_id']),
+        )
+        .unionAll(
+          chatDb
+            .selectFrom(
+              sql<{ event_id: number; module_code: string }>`unnest(${a.moduleEvents}::bigint[], ${a.moduleCodes}::text[])`.as<'b'>(
+                sql`b(event_id, module_code)`,
+              ),
+            )
+            .innerJoin('accounts as acc', (join) => join.onRef('acc.module_code', '=', 'b.module_code').on('acc.account_type', '=', user))
+            .select(['b.event_id', 'acc.id as account_id']),
+        )
+        .as('x'),
+    )
+    .select(['x.event_id', 'x.account_id'])
+    .distinct();
+}
+
+/**
  * The one statement of recordUserEvents: its text depends on no value (the arrays are parameters), so it runs as a
  * named prepared statement on the relay's path from a commit to the sockets.
  */
 function logStatement(a: AudienceArrays, viewedIds: number[], viewedPayloads: string[]) {
-  const user = sql.lit('USER');
   return chatDb
-    .with('rcpt', (db) =>
-      db
-        .selectFrom(
-          db
-            .selectFrom(sql<{ event_id: number; room_id: string }>`unnest(${a.roomEvents}::bigint[], ${a.roomIds}::uuid[])`.as<'r'>(sql`r(event_id, room_id)`))
-            .innerJoin('room_members as m', 'm.room_id', 'r.room_id')
-            .select(['r.event_id', 'm.account_id'])
-            .unionAll(
-              db
-                .selectFrom(
-                  sql<{ event_id: number; channel_id: string }>`unnest(${a.channelEvents}::bigint[], ${a.channelIds}::uuid[])`.as<'c'>(sql`c(event_id, channel_id)`),
-                )
-                .innerJoin('channel_members as cm', 'cm.channel_id', 'c.channel_id')
-                .select(['c.event_id', 'cm.account_id']),
-            )
-            .unionAll(
-              db
-                .selectFrom(
-                  sql<{ event_id: number; account_id: string }>`unnest(${a.accountEvents}::bigint[], ${a.accountIds}::uuid[])`.as<'n'>(sql`n(event_id, account_id)`),
-                )
-                .innerJoin('accounts as acc', 'acc.id', 'n.account_id')
-                .select(['n.event_id', 'acc.id as account_id']),
-            )
-            .unionAll(
-              db
-                .selectFrom(sql<{ event_id: number }>`unnest(${a.everyoneEvents}::bigint[])`.as<'b'>(sql`b(event_id)`))
-                .innerJoin('accounts as acc', (join) => join.on('acc.account_type', '=', user))
-                .select(['b.event_id', 'acc.id as account_id']),
-            )
-            .unionAll(
-              db
-                .selectFrom(
-                  sql<{ event_id: number; module_code: string }>`unnest(${a.moduleEvents}::bigint[], ${a.moduleCodes}::text[])`.as<'b'>(sql`b(event_id, module_code)`),
-                )
-                .innerJoin('accounts as acc', (join) => join.onRef('acc.module_code', '=', 'b.module_code').on('acc.account_type', '=', user))
-                .select(['b.event_id', 'acc.id as account_id']),
-            )
-            .as('x'),
-        )
-        .select(['x.event_id', 'x.account_id'])
-        .distinct(),
-    )
+    .with('rcpt', () => recipients(a))
     .with('numbered', (db) =>
       db
         .selectFrom('rcpt')
@@ -102,7 +118,9 @@ function logStatement(a: AudienceArrays, viewedIds: number[], viewedPayloads: st
           db
             .selectFrom('outbox as o')
             .leftJoin(
-              sql<{ id: number; payload: unknown }>`unnest(${viewedIds}::bigint[], ${viewedPayloads}::jsonb[])`.as<'v'>(sql`v(id, payload)`),
+              sql<{ id: number; payload: unknown }>`unnest(${viewedIds}::bigint[], ${viewedPayloads}::jsonb[])`.as<'v'>(
+                sql`v(id, payload)`,
+              ),
               'v.id',
               'o.id',
             )
@@ -115,7 +133,12 @@ function logStatement(a: AudienceArrays, viewedIds: number[], viewedPayloads: st
       db
         .insertInto('user_event_counters')
         .columns(['account_id', 'last_seq'])
-        .expression(db.selectFrom('numbered').select(['account_id', sql<number>`max(total)`.as('last_seq')]).groupBy('account_id'))
+        .expression(
+          db
+            .selectFrom('numbered')
+            .select(['account_id', sql<number>`max(total)`.as('last_seq')])
+            .groupBy('account_id'),
+        )
         .onConflict((oc) =>
           oc.column('account_id').doUpdateSet({ last_seq: sql<number>`user_event_counters.last_seq + excluded.last_seq` }),
         )

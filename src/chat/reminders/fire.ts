@@ -20,7 +20,17 @@ const claim = (now: Date, batch: number) =>
   chatDb
     .selectFrom('reminders as r')
     .innerJoin('accounts as a', 'a.id', 'r.owner_id')
-    .select(['r.id', 'r.owner_id', 'r.room_id', 'r.bot_id', 'r.text', 'r.kind', 'r.recurrence', 'r.next_fire_at', 'a.status as owner_status'])
+    .select([
+      'r.id',
+      'r.owner_id',
+      'r.room_id',
+      'r.bot_id',
+      'r.text',
+      'r.kind',
+      'r.recurrence',
+      'r.next_fire_at',
+      'a.status as owner_status',
+    ])
     .where('r.status', '=', sql.lit('ACTIVE'))
     .where('r.next_fire_at', '<=', now)
     .orderBy('r.next_fire_at')

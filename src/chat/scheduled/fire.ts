@@ -59,6 +59,17 @@ interface TopBatch {
   texts: string[];
 }
 
+/** The batch as rows d(sid, mid, room_id, sender_id, text, ord), ord being the send order. */
+const batchRows = (b: TopBatch) =>
+  sql<{ sid: string; mid: string; room_id: string; sender_id: string; text: string; ord: number }>`unnest(${b.sids}::uuid[],
+    ${b.mids}::uuid[], ${b.roomIds}::uuid[], ${b.senderIds}::uuid[], ${b.texts}::text[]) with ordinality`.as<'d'>(
+    sql`d(sid, mid, room_id, sender_id, text, ord)`,
+  );
+
+/** The payload of a message.created event of the inserted row (as a send writes it). */
+const messageCreatedPayload = sql<unknown>`jsonb_build_object('roomId', room_id, 'messageId', id, 'senderId', sender_id,
+  'seq', seq, 'threadRootId', thread_root_id, 'audience', jsonb_build_object('kind', 'room', 'roomId', room_id))`;
+
 /**
  * The top-level messages of a batch in one statement, writing for each what a send writes (src/chat/messages/service.ts
  * sendSql: the room's next sequence number and activity, the message row, its message.created event), only for
@@ -66,15 +77,7 @@ interface TopBatch {
  */
 const sendBatch = (b: TopBatch, now: Date) =>
   chatDb
-    .with('d', (db) =>
-      db
-        .selectFrom(
-          sql<{ sid: string; mid: string; room_id: string; sender_id: string; text: string; ord: number }>`unnest(${b.sids}::uuid[], ${b.mids}::uuid[], ${b.roomIds}::uuid[], ${b.senderIds}::uuid[], ${b.texts}::text[]) with ordinality`.as<'d'>(
-            sql`d(sid, mid, room_id, sender_id, text, ord)`,
-          ),
-        )
-        .selectAll(),
-    )
+    .with('d', (db) => db.selectFrom(batchRows(b)).selectAll())
     .with('ok', (db) =>
       db
         .selectFrom('d')
@@ -90,7 +93,12 @@ const sendBatch = (b: TopBatch, now: Date) =>
           ),
         ),
     )
-    .with('counts', (db) => db.selectFrom('ok').select(['room_id', sql<number>`count(*)`.as('n')]).groupBy('room_id'))
+    .with('counts', (db) =>
+      db
+        .selectFrom('ok')
+        .select(['room_id', sql<number>`count(*)`.as('n')])
+        .groupBy('room_id'),
+    )
     .with('bump', (db) =>
       db
         .updateTable('rooms as r')
@@ -124,11 +132,7 @@ const sendBatch = (b: TopBatch, now: Date) =>
         db,
         db
           .selectFrom('msg')
-          .select([
-            chatTopic('message.created').as('topic'),
-            sql<unknown>`jsonb_build_object('roomId', room_id, 'messageId', id, 'senderId', sender_id, 'seq', seq,
-              'threadRootId', thread_root_id, 'audience', jsonb_build_object('kind', 'room', 'roomId', room_id))`.as('payload'),
-          ])
+          .select([chatTopic('message.created').as('topic'), messageCreatedPayload.as('payload')])
           .orderBy('room_id')
           .orderBy('seq'),
       ),
@@ -144,7 +148,12 @@ const settle = (all: Outcome[], now: Date) =>
       db
         .updateTable('scheduled_messages as s')
         .from(
-          sql<{ id: string; status: string; message_id: string | null; reason: string | null }>`unnest(${all.map((o) => o.id)}::uuid[], ${all.map((o) => o.status)}::text[], ${all.map((o) => o.messageId)}::uuid[], ${all.map((o) => o.reason)}::text[])`.as<'x'>(
+          sql<{
+            id: string;
+            status: string;
+            message_id: string | null;
+            reason: string | null;
+          }>`unnest(${all.map((o) => o.id)}::uuid[], ${all.map((o) => o.status)}::text[], ${all.map((o) => o.messageId)}::uuid[], ${all.map((o) => o.reason)}::text[])`.as<'x'>(
             sql`x(id, status, message_id, reason)`,
           ),
         )
