@@ -27,6 +27,8 @@ const budgets: Record<string, number> = {
   'chat/contacts': 0,
   'chat/channels': 0,
   'chat/members': 0,
+  'chat/media': 0,
+  'chat/realtime': 0,
   'partner/kb': 0,
   'partner/ai': 0,
   'partner/storage': 0,

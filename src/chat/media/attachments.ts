@@ -1,10 +1,13 @@
 // Attachments: completed uploads of the sender carried by a message. The message row keeps a copy of each file's
 // facts (messages.attachments, immutable like the file), so every read path shows them without a join; the upload
 // row records the first message that sent it, and an upload is sent once.
+import { sql } from 'kysely';
 import type { SqlClient } from '../../platform/db/sql.js';
+import { rows as allRows } from '../../platform/db/typed.js';
 import { chatError } from '../errors.js';
 import type { ChatErrorCode } from '../error-codes.js';
 import type { AppError } from '../../platform/http/app-error.js';
+import { chatDb } from '../tables.js';
 
 /** What messages.attachments holds per file. */
 export interface StoredAttachment {
@@ -37,14 +40,6 @@ function refusal(status: number, code: ChatErrorCode, why: string, indices: numb
   return chatError(status, code, `The message cannot be sent: ${details.map((d) => `${d.location} ${d.message}`).join('; ')}.`, details);
 }
 
-interface UploadState {
-  id: string;
-  owner_id: string;
-  status: string;
-  attached_at: Date | null;
-  expires_at: Date;
-}
-
 /**
  * Marks the uploads as sent in `messageId` and returns them in the order given, all or none: the caller's
  * transaction rolls back on the error thrown. The upload rows are locked, so a concurrent send of the same upload,
@@ -60,16 +55,23 @@ export async function claimUploads(
   const ids = uploadIds.map((id) => id.toLowerCase());
   const repeated = ids.flatMap((id, i) => (ids.indexOf(id) < i ? [i] : []));
   if (repeated.length > 0) throw attachmentErrors.repeated(repeated);
-  const { rows } = await client.query<{ id: string; file_name: string; content_type: string; size: number }>(
-    `update uploads set attached_at = $3, message_id = $4
-      where id = any($1::uuid[]) and owner_id = $2 and status = 'COMPLETE' and attached_at is null and expires_at > $3
-      returning id, file_name, content_type, size`,
-    [ids, ownerId, now, messageId],
+  const anyId = sql<string>`any(${ids}::uuid[])`;
+  const rows = await allRows(
+    client,
+    chatDb
+      .updateTable('uploads')
+      .set({ attached_at: now, message_id: messageId })
+      .where('id', '=', anyId)
+      .where('owner_id', '=', ownerId)
+      .where('status', '=', 'COMPLETE')
+      .where('attached_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning(['id', 'file_name', 'content_type', 'size']),
   );
   if (rows.length < ids.length) {
-    const { rows: states } = await client.query<UploadState>(
-      'select id, owner_id, status, attached_at, expires_at from uploads where id = any($1::uuid[])',
-      [ids],
+    const states = await allRows(
+      client,
+      chatDb.selectFrom('uploads').select(['id', 'owner_id', 'status', 'attached_at', 'expires_at']).where('id', '=', anyId),
     );
     const byId = new Map(states.map((s) => [s.id, s]));
     const taken = new Set(rows.map((r) => r.id));

@@ -4,10 +4,13 @@
 // Rows change first, in transactions with their events; files go after the commit, so a file is never removed
 // while a row still lets someone reach it. A crash in between leaves an unreachable file, never a broken row.
 import type { Clock } from '../../platform/clock.js';
+import { sql } from 'kysely';
 import { inTransaction, type SqlPool } from '../../platform/db/sql.js';
+import { rows } from '../../platform/db/typed.js';
 import type { Queues } from '../../platform/queues.js';
 import type { MediaStore } from '../../core/media/store.js';
-import { chatTopicSql, outboxInsertSql } from '../events/emit.js';
+import { chatTopic, outboxInsertFrom } from '../events/emit.js';
+import { chatDb } from '../tables.js';
 
 export interface CleanupDeps {
   sql: SqlPool;
@@ -17,48 +20,104 @@ export interface CleanupDeps {
 
 const batch = 500;
 
-const expireSql = `
-  with gone as (
-    delete from uploads where id in (
-      select id from uploads where attached_at is null and expires_at <= $1 order by expires_at limit $2 for update skip locked)
-    returning id, owner_id, status
-  ), events as (
-    ${outboxInsertSql}
-    select ${chatTopicSql('upload.expired')}, jsonb_build_object('uploadId', id, 'ownerId', owner_id, 'status', status,
-             'audience', jsonb_build_object('kind', 'accounts', 'accountIds', jsonb_build_array(owner_id)))
-      from gone
-  )
-  select id from gone`;
+/** The owner-only audience of an upload event, as the payload's `audience` (owner_id of the changed row). */
+const ownerAudience = sql`jsonb_build_object('kind', 'accounts', 'accountIds', jsonb_build_array(owner_id))`;
+
+const expire = (now: Date) =>
+  chatDb
+    .with('gone', (db) =>
+      db
+        .deleteFrom('uploads')
+        .where(
+          'id',
+          'in',
+          db
+            .selectFrom('uploads')
+            .select('id')
+            .where('attached_at', 'is', null)
+            .where('expires_at', '<=', now)
+            .orderBy('expires_at')
+            .limit(batch)
+            .forUpdate()
+            .skipLocked(),
+        )
+        .returning(['id', 'owner_id', 'status']),
+    )
+    .with('events', (db) =>
+      outboxInsertFrom(
+        db,
+        db
+          .selectFrom('gone')
+          .select([
+            chatTopic('upload.expired').as('topic'),
+            sql<unknown>`jsonb_build_object('uploadId', id, 'ownerId', owner_id, 'status', status, 'audience', ${ownerAudience})`.as(
+              'payload',
+            ),
+          ]),
+      ),
+    )
+    .selectFrom('gone')
+    .select('id');
 
 // Only uploads whose first message was recalled can have lost every carrier; the others are not looked at.
-const purgeSql = `
-  with gone as (
-    update uploads set purged_at = $1 where id in (
-      select u.id from uploads u join messages first on first.id = u.message_id
-       where u.attached_at is not null and u.purged_at is null and first.recalled_at is not null
-         and not exists (select 1 from messages m
-                          where m.attachments @> jsonb_build_array(jsonb_build_object('id', u.id)) and m.recalled_at is null)
-       limit $2 for update of u skip locked)
-    returning id, owner_id
-  ), events as (
-    ${outboxInsertSql}
-    select ${chatTopicSql('upload.purged')}, jsonb_build_object('uploadId', id, 'ownerId', owner_id,
-             'audience', jsonb_build_object('kind', 'accounts', 'accountIds', jsonb_build_array(owner_id)))
-      from gone
-  )
-  select id from gone`;
+const purge = (now: Date) =>
+  chatDb
+    .with('gone', (db) =>
+      db
+        .updateTable('uploads')
+        .set({ purged_at: now })
+        .where(
+          'id',
+          'in',
+          db
+            .selectFrom('uploads as u')
+            .innerJoin('messages as first', 'first.id', 'u.message_id')
+            .select('u.id')
+            .where('u.attached_at', 'is not', null)
+            .where('u.purged_at', 'is', null)
+            .where('first.recalled_at', 'is not', null)
+            .where((eb) =>
+              eb.not(
+                eb.exists(
+                  eb
+                    .selectFrom('messages as m')
+                    .select(sql<number>`1`.as('one'))
+                    .where(sql<boolean>`m.attachments @> jsonb_build_array(jsonb_build_object('id', u.id))`)
+                    .where('m.recalled_at', 'is', null),
+                ),
+              ),
+            )
+            .limit(batch)
+            .forUpdate(['u'])
+            .skipLocked(),
+        )
+        .returning(['id', 'owner_id']),
+    )
+    .with('events', (db) =>
+      outboxInsertFrom(
+        db,
+        db
+          .selectFrom('gone')
+          .select([
+            chatTopic('upload.purged').as('topic'),
+            sql<unknown>`jsonb_build_object('uploadId', id, 'ownerId', owner_id, 'audience', ${ownerAudience})`.as('payload'),
+          ]),
+      ),
+    )
+    .selectFrom('gone')
+    .select('id');
 
 export async function cleanupUploads(deps: CleanupDeps, store: MediaStore): Promise<{ expired: number; purged: number }> {
   let expired = 0;
   let purged = 0;
-  for (const [sql, add] of [
-    [expireSql, (n: number) => (expired += n)],
-    [purgeSql, (n: number) => (purged += n)],
+  for (const [statement, add] of [
+    [expire, (n: number) => (expired += n)],
+    [purge, (n: number) => (purged += n)],
   ] as const) {
     for (;;) {
       const ids = await inTransaction(deps.sql, async (client) => {
-        const { rows } = await client.query<{ id: string }>(sql, [deps.clock.now(), batch]);
-        return rows.map((r) => r.id);
+        const gone = await rows(client, statement(deps.clock.now()));
+        return gone.map((r) => r.id);
       });
       if (ids.length > 0) deps.queues.requestOutboxDrain();
       for (const id of ids) await store.remove(id);

@@ -5,7 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../platform/clock.js';
 import type { SqlPool } from '../../platform/db/sql.js';
+import { affected } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
+import { chatDb } from '../tables.js';
 import { hashToken } from './sessions.js';
 import type { MediaStore } from '../../core/media/store.js';
 import { writeWhole } from '../../core/media/write.js';
@@ -28,10 +30,21 @@ export async function storeDirectUpload(deps: DirectUploadDeps, store: MediaStor
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + deps.config.uploadSessionTtlSeconds * 1000);
   // No client ever holds a token for this upload: the hash of random bytes only fills the unique column.
-  await deps.sql.query(
-    `insert into uploads (id, owner_id, file_name, content_type, declared_size, size, status, token_hash, expires_at, created_at, completed_at)
-     values ($1, $2, $3, $4, $5, $5, 'COMPLETE', $6, $7, $8, $8)`,
-    [id, ownerId, file.fileName, file.contentType, file.bytes.length, hashToken(randomBytes(32).toString('base64url')), expiresAt, now],
+  await affected(
+    deps.sql,
+    chatDb.insertInto('uploads').values({
+      id,
+      owner_id: ownerId,
+      file_name: file.fileName,
+      content_type: file.contentType,
+      declared_size: file.bytes.length,
+      size: file.bytes.length,
+      status: 'COMPLETE',
+      token_hash: hashToken(randomBytes(32).toString('base64url')),
+      expires_at: expiresAt,
+      created_at: now,
+      completed_at: now,
+    }),
   );
   try {
     await writeWhole(store, id, file.bytes, file);
@@ -44,8 +57,8 @@ export async function storeDirectUpload(deps: DirectUploadDeps, store: MediaStor
 
 /** Removes an upload that no message took: its row (only while still unsent), then its bytes. */
 export async function discardDirectUpload(deps: Pick<DirectUploadDeps, 'sql'>, store: MediaStore, id: string): Promise<void> {
-  const { rowCount } = await deps.sql.query('delete from uploads where id = $1 and attached_at is null', [id]);
-  if (rowCount === 1) await store.remove(id);
+  const removed = await affected(deps.sql, chatDb.deleteFrom('uploads').where('id', '=', id).where('attached_at', 'is', null));
+  if (removed === 1) await store.remove(id);
 }
 
 /** The first `limit` bytes of a stored file (fewer when it is shorter). */

@@ -5,8 +5,11 @@ import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { accountsAudience, emit } from '../events/emit.js';
+import type { Selectable } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
+import { affected } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
+import { chatDb, type ChatTables } from '../tables.js';
 import { typeAllowed } from './types.js';
 
 /** The header carrying the upload token on every tus request. */
@@ -34,24 +37,25 @@ export interface UploadSessionView {
 
 export type UploadStatus = 'PENDING' | 'UPLOADING' | 'COMPLETE';
 
-export interface UploadRow {
-  id: string;
-  owner_id: string;
-  file_name: string;
-  content_type: string;
-  declared_size: number;
-  size: number | null;
-  status: UploadStatus;
-  token_hash: Buffer;
-  expires_at: Date;
-  attached_at: Date | null;
-}
+/** The columns the tus hooks read of an upload session. */
+export const uploadColumns = [
+  'id',
+  'owner_id',
+  'file_name',
+  'content_type',
+  'declared_size',
+  'size',
+  'status',
+  'token_hash',
+  'expires_at',
+  'attached_at',
+] as const;
 
-export const uploadColumns = 'id, owner_id, file_name, content_type, declared_size, size, status, token_hash, expires_at, attached_at';
+export type UploadRow = Pick<Selectable<ChatTables['uploads']>, (typeof uploadColumns)[number]>;
 
 export const hashToken = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
 
-export function tokenMatches(token: string, hash: Buffer): boolean {
+export function tokenMatches(token: string, hash: Uint8Array): boolean {
   const candidate = hashToken(token);
   return candidate.length === hash.length && timingSafeEqual(candidate, hash);
 }
@@ -73,10 +77,19 @@ export class UploadService {
     const now = this.deps.clock.now();
     const expiresAt = new Date(now.getTime() + uploadSessionTtlSeconds * 1000);
     await inTransaction(this.deps.sql, async (client) => {
-      await client.query(
-        `insert into uploads (id, owner_id, file_name, content_type, declared_size, status, token_hash, expires_at, created_at)
-         values ($1, $2, $3, $4, $5, 'PENDING', $6, $7, $8)`,
-        [id, caller.accountId, fileName, contentType, input.size, hashToken(token), expiresAt, now],
+      await affected(
+        client,
+        chatDb.insertInto('uploads').values({
+          id,
+          owner_id: caller.accountId,
+          file_name: fileName,
+          content_type: contentType,
+          declared_size: input.size,
+          status: 'PENDING',
+          token_hash: hashToken(token),
+          expires_at: expiresAt,
+          created_at: now,
+        }),
       );
       await emit(
         client,

@@ -6,7 +6,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EVENTS, Server } from '@tus/server';
 import type { ChatDeps } from '../deps.js';
 import type { MediaStore } from '../../core/media/store.js';
-import { hashToken, tokenMatches, tusPath, uploadColumns, uploadTokenHeader, type UploadRow } from './sessions.js';
+import { firstRow } from '../../platform/db/typed.js';
+import { chatDb } from '../tables.js';
+import { hashToken, tokenMatches, tusPath, uploadColumns, uploadTokenHeader } from './sessions.js';
 import { refuse, uploadAccess } from './upload-access.js';
 import { onUploadCreate, onUploadFinish, onUploadTerminated } from './upload-lifecycle.js';
 
@@ -25,8 +27,7 @@ export function buildTusServer(deps: ChatDeps, datastore: Awaited<ReturnType<Med
     // The upload's id is its session's: creation names the session by its token.
     namingFunction: async (req) => {
       const token = tokenOf(req);
-      const { rows } = await deps.sql.query<UploadRow>(`select ${uploadColumns} from uploads where token_hash = $1`, [hashToken(token)]);
-      const row = rows[0];
+      const row = await firstRow(deps.sql, chatDb.selectFrom('uploads').select(uploadColumns).where('token_hash', '=', hashToken(token)));
       if (!row) throw refuse(401, `The ${uploadTokenHeader} names no upload session`);
       if (expired(row)) throw refuse(410, 'The upload session expired');
       if (row.status !== 'PENDING')

@@ -2,6 +2,8 @@
 // owner's account may still upload. Refusals are in tus' own form (a status and a plain-text body).
 import type { ChatDeps } from '../deps.js';
 import { isUuid } from '../../platform/ids.js';
+import { firstRow } from '../../platform/db/typed.js';
+import { chatDb } from '../tables.js';
 import { uploadColumns, uploadTokenHeader, type UploadRow } from './sessions.js';
 
 /** A refusal in tus' own form: a status and a plain-text body. */
@@ -23,8 +25,7 @@ export function uploadAccess(deps: ChatDeps): UploadAccess {
   return {
     async byId(id) {
       if (!isUuid(id)) return undefined;
-      const { rows } = await deps.sql.query<UploadRow>(`select ${uploadColumns} from uploads where id = $1`, [id.toLowerCase()]);
-      return rows[0];
+      return firstRow(deps.sql, chatDb.selectFrom('uploads').select(uploadColumns).where('id', '=', id.toLowerCase()));
     },
     tokenOf(req) {
       const token = req.headers.get(uploadTokenHeader);

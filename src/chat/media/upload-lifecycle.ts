@@ -5,6 +5,8 @@ import type { Upload } from '@tus/server';
 import type { ChatDeps } from '../deps.js';
 import { accountsAudience, emit } from '../events/emit.js';
 import { inTransaction } from '../../platform/db/sql.js';
+import { affected, rows as allRows } from '../../platform/db/typed.js';
+import { chatDb } from '../tables.js';
 import { refuse, type UploadAccess } from './upload-access.js';
 import { typeAllowed } from './types.js';
 
@@ -22,8 +24,11 @@ export function onUploadCreate(deps: ChatDeps, access: UploadAccess) {
     if (!typeAllowed(row.content_type, deps.config.uploadAllowedTypes))
       throw refuse(415, `${row.content_type} is not a type uploads may have`);
     const started = await inTransaction(deps.sql, async (client) => {
-      const { rowCount } = await client.query(`update uploads set status = 'UPLOADING' where id = $1 and status = 'PENDING'`, [row.id]);
-      if (rowCount !== 1) return false;
+      const moved = await affected(
+        client,
+        chatDb.updateTable('uploads').set({ status: 'UPLOADING' }).where('id', '=', row.id).where('status', '=', 'PENDING'),
+      );
+      if (moved !== 1) return false;
       await emit(
         client,
         'upload.started',
@@ -43,9 +48,14 @@ export function onUploadFinish(deps: ChatDeps) {
   return async (_req: unknown, upload: Upload) => {
     const now = deps.clock.now();
     await inTransaction(deps.sql, async (client) => {
-      const { rows } = await client.query<{ owner_id: string }>(
-        `update uploads set status = 'COMPLETE', size = $2, completed_at = $3 where id = $1 and status = 'UPLOADING' returning owner_id`,
-        [upload.id, upload.offset, now],
+      const rows = await allRows(
+        client,
+        chatDb
+          .updateTable('uploads')
+          .set({ status: 'COMPLETE', size: upload.offset, completed_at: now })
+          .where('id', '=', upload.id)
+          .where('status', '=', 'UPLOADING')
+          .returning('owner_id'),
       );
       if (rows[0]) {
         await emit(
@@ -65,9 +75,14 @@ export function onUploadFinish(deps: ChatDeps) {
 export function onUploadTerminated(deps: ChatDeps) {
   return (_req: unknown, _res: unknown, id: string) => {
     inTransaction(deps.sql, async (client) => {
-      const { rows } = await client.query<{ owner_id: string }>(
-        `update uploads set status = 'PENDING' where id = $1 and status = 'UPLOADING' returning owner_id`,
-        [id],
+      const rows = await allRows(
+        client,
+        chatDb
+          .updateTable('uploads')
+          .set({ status: 'PENDING' })
+          .where('id', '=', id)
+          .where('status', '=', 'UPLOADING')
+          .returning('owner_id'),
       );
       if (rows[0])
         await emit(client, 'upload.terminated', { uploadId: id, ownerId: rows[0].owner_id }, accountsAudience([rows[0].owner_id]));

@@ -3,11 +3,13 @@
 // set-based statements per batch whatever the number of recipients. Only the fields every recipient shares go in:
 // per-user state (hiddenForMe, a thread's unreadCount and following, reactedByMe, the room's preferences and unread
 // count) comes with the per-user events.
-import { prepared } from '../../platform/db/prepared.js';
+import { sql } from 'kysely';
 import type { SqlClient } from '../../platform/db/sql.js';
-import { messageColumnsOf, messageView, type MessageRow, type MessageView } from '../messages/views.js';
+import { hotRows, rows as allRows } from '../../platform/db/typed.js';
+import { messageView, type MessageRow, type MessageView } from '../messages/views.js';
 import type { AccountType, MemberView } from '../members/views.js';
 import type { MessagePreview, RoomRole, RoomRow, RoomView } from '../rooms/views.js';
+import { chatDb } from '../tables.js';
 
 /** The largest payload an event carries with its views (bytes of its JSON); above it the views are left out. */
 export const maxEventBytes = 65_536;
@@ -67,15 +69,58 @@ export interface ViewedEvent {
 type Payload = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-interface MessageFactsRow extends MessageRow {
-  reply_count: number;
-  last_reply_at: Date | null;
-  lr_id: string | null;
-  lr_sender_id: string | null;
-  lr_text: string | null;
-  lr_recalled_at: Date | null;
-  lr_created_at: Date | null;
-}
+/** The message row's columns (messages/views.ts messageColumns) of the alias `m`. */
+const messageFields = [
+  'm.id',
+  'm.room_id',
+  'm.seq',
+  'm.sender_id',
+  'm.type',
+  'm.text',
+  'm.client_message_id',
+  'm.thread_root_id',
+  'm.created_at',
+  'm.edited_at',
+  'm.recalled_at',
+  'm.forwarded_from_room_id',
+  'm.forwarded_from_message_id',
+  'm.poll_id',
+  'm.attachments',
+  'm.inline_keyboard',
+  'm.entities',
+] as const;
+
+/** Messages by id with the newest reply of each root; the text does not depend on the ids (a prepared statement). */
+const messageFacts = (ids: string[]) =>
+  chatDb
+    .selectFrom('messages as m')
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('messages as r')
+          .select(['r.id', 'r.sender_id', 'r.text', 'r.recalled_at', 'r.created_at'])
+          .where('m.reply_count', '>', sql.lit(0))
+          .where('m.thread_root_id', 'is', null)
+          .whereRef('r.thread_root_id', '=', 'm.id')
+          .orderBy('r.seq', 'desc')
+          .limit(sql.lit(1))
+          .as('lr'),
+      (join) => join.onTrue(),
+    )
+    .select(messageFields)
+    .select([
+      'm.reply_count',
+      'm.last_reply_at',
+      'lr.id as lr_id',
+      'lr.sender_id as lr_sender_id',
+      'lr.text as lr_text',
+      'lr.recalled_at as lr_recalled_at',
+      'lr.created_at as lr_created_at',
+    ])
+    .where('m.id', '=', sql<string>`any(${ids}::uuid[])`)
+    .$narrowType<Pick<MessageRow, 'type' | 'attachments' | 'inline_keyboard' | 'entities'>>();
+
+type MessageFactsRow = Awaited<ReturnType<ReturnType<typeof messageFacts>['executeTakeFirstOrThrow']>>;
 
 function threadOf(row: MessageFactsRow): SharedThreadView | undefined {
   if (row.thread_root_id !== null || row.reply_count <= 0) return undefined;
@@ -104,20 +149,7 @@ function eventMessageView(row: MessageFactsRow): EventMessageView {
 async function messageViews(client: SqlClient, ids: string[]): Promise<Map<string, { view: EventMessageView; thread?: SharedThreadView }>> {
   if (ids.length === 0) return new Map();
   // Prepared: it runs on the path from a commit to the sockets.
-  const { rows } = await client.query<MessageFactsRow>(
-    prepared(
-      `select ${messageColumnsOf('m')}, m.reply_count, m.last_reply_at,
-            lr.id as lr_id, lr.sender_id as lr_sender_id, lr.text as lr_text, lr.recalled_at as lr_recalled_at, lr.created_at as lr_created_at
-       from messages m
-       left join lateral (
-         select r.id, r.sender_id, r.text, r.recalled_at, r.created_at from messages r
-          where m.reply_count > 0 and m.thread_root_id is null and r.thread_root_id = m.id
-          order by r.seq desc limit 1
-       ) lr on true
-      where m.id = any($1::uuid[])`,
-      [ids],
-    ),
-  );
+  const rows = await hotRows(client, messageFacts(ids));
   return new Map(rows.map((r) => [r.id, { view: eventMessageView(r), thread: threadOf(r) }]));
 }
 
@@ -125,48 +157,61 @@ async function reactionCounts(client: SqlClient, messageIds: string[]): Promise<
   const counts = new Map<string, ReactionCount[]>(messageIds.map((id) => [id, []]));
   if (messageIds.length === 0) return counts;
   // The order of GET .../reactions: each emoji where it was first used on the message.
-  const { rows } = await client.query<{ message_id: string; emoji: string; count: number }>(
-    `select message_id, emoji, count(*)::int as count from message_reactions where message_id = any($1::uuid[])
-      group by message_id, emoji order by message_id, min(created_at), emoji`,
-    [messageIds],
+  const rows = await allRows(
+    client,
+    chatDb
+      .selectFrom('message_reactions')
+      .select(['message_id', 'emoji', sql<number>`count(*)::int`.as('count')])
+      .where('message_id', '=', sql<string>`any(${messageIds}::uuid[])`)
+      .groupBy(['message_id', 'emoji'])
+      .orderBy('message_id')
+      .orderBy(sql`min(created_at)`)
+      .orderBy('emoji'),
   );
   for (const r of rows) counts.get(r.message_id)?.push({ emoji: r.emoji, count: r.count });
   return counts;
 }
 
 /** The room list's columns without the caller's own (role, unread and mention counts, labels, preferences). */
-type EventRoomRow = Pick<
-  RoomRow,
-  | 'id'
-  | 'type'
-  | 'name'
-  | 'description'
-  | 'add_member_policy'
-  | 'channel_id'
-  | 'member_count'
-  | 'created_by'
-  | 'created_at'
-  | 'last_activity_at'
-  | 'last_id'
-  | 'last_sender_id'
-  | 'last_text'
-  | 'last_created_at'
-> & { last_recalled_at: Date | null };
+const roomFacts = (roomIds: string[]) =>
+  chatDb
+    .selectFrom('rooms as r')
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('messages as x')
+          .select(['x.id', 'x.sender_id', 'x.text', 'x.recalled_at', 'x.created_at'])
+          .whereRef('x.room_id', '=', 'r.id')
+          .where('x.thread_root_id', 'is', null)
+          .orderBy('x.seq', 'desc')
+          .limit(sql.lit(1))
+          .as('lm'),
+      (join) => join.onTrue(),
+    )
+    .select([
+      'r.id',
+      'r.type',
+      'r.name',
+      'r.description',
+      'r.add_member_policy',
+      'r.channel_id',
+      'r.member_count',
+      'r.created_by',
+      'r.created_at',
+      'r.last_activity_at',
+      'lm.id as last_id',
+      'lm.sender_id as last_sender_id',
+      'lm.text as last_text',
+      'lm.recalled_at as last_recalled_at',
+      'lm.created_at as last_created_at',
+    ])
+    .where('r.id', '=', sql<string>`any(${roomIds}::uuid[])`)
+    .where('r.deleted_at', 'is', null)
+    .$narrowType<Pick<RoomRow, 'type' | 'add_member_policy'>>();
 
 async function roomViews(client: SqlClient, roomIds: string[]): Promise<Map<string, EventRoomView>> {
   if (roomIds.length === 0) return new Map();
-  const { rows } = await client.query<EventRoomRow>(
-    `select r.id, r.type, r.name, r.description, r.add_member_policy, r.channel_id, r.member_count, r.created_by, r.created_at,
-            r.last_activity_at, lm.id as last_id, lm.sender_id as last_sender_id, lm.text as last_text,
-            lm.recalled_at as last_recalled_at, lm.created_at as last_created_at
-       from rooms r
-       left join lateral (
-         select x.id, x.sender_id, x.text, x.recalled_at, x.created_at from messages x
-          where x.room_id = r.id and x.thread_root_id is null order by x.seq desc limit 1
-       ) lm on true
-      where r.id = any($1::uuid[]) and r.deleted_at is null`,
-    [roomIds],
-  );
+  const rows = await allRows(client, roomFacts(roomIds));
   return new Map(
     rows.map((r) => [
       r.id,
@@ -198,20 +243,17 @@ async function roomViews(client: SqlClient, roomIds: string[]): Promise<Map<stri
 /** Member views keyed `roomId:accountId`, of those still members. */
 async function memberViews(client: SqlClient, roomIds: string[], accountIds: string[]): Promise<Map<string, EventMemberView>> {
   if (roomIds.length === 0) return new Map();
-  const { rows } = await client.query<{
-    room_id: string;
-    account_id: string;
-    role: RoomRole;
-    joined_at: Date;
-    display_name: string;
-    avatar_url: string | null;
-    account_type: AccountType;
-  }>(
-    `select m.room_id, m.account_id, m.role, m.joined_at, a.display_name, a.avatar_url, a.account_type
-       from unnest($1::uuid[], $2::uuid[]) k(room_id, account_id)
-       join room_members m on m.room_id = k.room_id and m.account_id = k.account_id
-       join accounts a on a.id = m.account_id`,
-    [roomIds, accountIds],
+  const named = sql<{ room_id: string; account_id: string }>`unnest(${roomIds}::uuid[], ${accountIds}::uuid[])`.as<'k'>(
+    sql`k(room_id, account_id)`,
+  );
+  const rows = await allRows(
+    client,
+    chatDb
+      .selectFrom(named)
+      .innerJoin('room_members as m', (join) => join.onRef('m.room_id', '=', 'k.room_id').onRef('m.account_id', '=', 'k.account_id'))
+      .innerJoin('accounts as a', 'a.id', 'm.account_id')
+      .select(['m.room_id', 'm.account_id', 'm.role', 'm.joined_at', 'a.display_name', 'a.avatar_url', 'a.account_type'])
+      .$narrowType<{ role: RoomRole; account_type: AccountType }>(),
   );
   return new Map(
     rows.map((r) => [

@@ -1,10 +1,12 @@
 // The per-account event log (docs/realtime.md). The outbox relay numbers every event for each of its recipients in
 // its own transaction, so an event is in a recipient's log exactly once, with seq one above the previous; sockets
 // are told after the commit, and whatever they miss is read back from here.
+import { sql } from 'kysely';
 import type { SqlClient, SqlPool } from '../../platform/db/sql.js';
-import { addAudience, emptyAudience } from './audience.js';
+import { affected, firstRow, hotRows, rows as allRows } from '../../platform/db/typed.js';
+import { chatDb } from '../tables.js';
+import { addAudience, emptyAudience, type AudienceArrays } from './audience.js';
 import { withViews } from './event-views.js';
-import { prepared } from '../../platform/db/prepared.js';
 
 export interface UserEvent {
   seq: number;
@@ -34,6 +36,126 @@ export interface OutboxEvent {
 }
 
 /**
+ * The recipients of every event of a batch, once each: room and channel members and named accounts as they are now,
+ * USER accounts for broadcasts.
+ */
+function recipients(a: AudienceArrays) {
+  const user = sql.lit('USER');
+  return chatDb
+    .selectFrom(
+      chatDb
+        .selectFrom(
+          sql<{ event_id: number; room_id: string }>`unnest(${a.roomEvents}::bigint[], ${a.roomIds}::uuid[])`.as<'r'>(
+            sql`r(event_id, room_id)`,
+          ),
+        )
+        .innerJoin('room_members as m', 'm.room_id', 'r.room_id')
+        .select(['r.event_id', 'm.account_id'])
+        .unionAll(
+          chatDb
+            .selectFrom(
+              sql<{ event_id: number; channel_id: string }>`unnest(${a.channelEvents}::bigint[], ${a.channelIds}::uuid[])`.as<'c'>(
+                sql`c(event_id, channel_id)`,
+              ),
+            )
+            .innerJoin('channel_members as cm', 'cm.channel_id', 'c.channel_id')
+            .select(['c.event_id', 'cm.account_id']),
+        )
+        .unionAll(
+          chatDb
+            .selectFrom(
+              sql<{ event_id: number; account_id: string }>`unnest(${a.accountEvents}::bigint[], ${a.accountIds}::uuid[])`.as<'n'>(
+                sql`n(event_id, account_id)`,
+              ),
+            )
+            .innerJoin('accounts as acc', 'acc.id', 'n.account_id')
+            .select(['n.event_id', 'acc.id as account_id']),
+        )
+        .unionAll(
+          chatDb
+            .selectFrom(sql<{ event_id: number }>`unnest(${a.everyoneEvents}::bigint[])`.as<'b'>(sql`b(event_id)`))
+            .innerJoin('accounts as acc', (join) => join.on('acc.account_type', '=', user))
+            .select(['b.event_id', 'acc.id as account_id']),
+        )
+        .unionAll(
+          chatDb
+            .selectFrom(
+              sql<{ event_id: number; module_code: string }>`unnest(${a.moduleEvents}::bigint[], ${a.moduleCodes}::text[])`.as<'b'>(
+                sql`b(event_id, module_code)`,
+              ),
+            )
+            .innerJoin('accounts as acc', (join) => join.onRef('acc.module_code', '=', 'b.module_code').on('acc.account_type', '=', user))
+            .select(['b.event_id', 'acc.id as account_id']),
+        )
+        .as('x'),
+    )
+    .select(['x.event_id', 'x.account_id'])
+    .distinct();
+}
+
+/**
+ * The one statement of recordUserEvents: its text depends on no value (the arrays are parameters), so it runs as a
+ * named prepared statement on the relay's path from a commit to the sockets.
+ */
+function logStatement(a: AudienceArrays, viewedIds: number[], viewedPayloads: string[]) {
+  return chatDb
+    .with('rcpt', () => recipients(a))
+    .with('numbered', (db) =>
+      db
+        .selectFrom('rcpt')
+        .select([
+          'event_id',
+          'account_id',
+          sql<number>`row_number() over (partition by account_id order by event_id)`.as('n'),
+          sql<number>`count(*) over (partition by account_id)`.as('total'),
+        ]),
+    )
+    .with('logged', (db) =>
+      db
+        .insertInto('event_log')
+        .columns(['id', 'topic', 'payload', 'created_at'])
+        .expression(
+          db
+            .selectFrom('outbox as o')
+            .leftJoin(
+              sql<{ id: number; payload: unknown }>`unnest(${viewedIds}::bigint[], ${viewedPayloads}::jsonb[])`.as<'v'>(
+                sql`v(id, payload)`,
+              ),
+              'v.id',
+              'o.id',
+            )
+            .select(['o.id', 'o.topic', sql<unknown>`coalesce(v.payload, o.payload)`.as('payload'), 'o.created_at'])
+            .where('o.id', 'in', db.selectFrom('rcpt').select('event_id')),
+        )
+        .onConflict((oc) => oc.column('id').doNothing()),
+    )
+    .with('bumped', (db) =>
+      db
+        .insertInto('user_event_counters')
+        .columns(['account_id', 'last_seq'])
+        .expression(
+          db
+            .selectFrom('numbered')
+            .select(['account_id', sql<number>`max(total)`.as('last_seq')])
+            .groupBy('account_id'),
+        )
+        .onConflict((oc) =>
+          oc.column('account_id').doUpdateSet({ last_seq: sql<number>`user_event_counters.last_seq + excluded.last_seq` }),
+        )
+        .returning(['account_id', 'last_seq']),
+    )
+    .insertInto('user_events')
+    .columns(['account_id', 'seq', 'event_id'])
+    .expression((eb) =>
+      eb
+        .selectFrom('numbered as n')
+        .innerJoin('bumped as b', 'b.account_id', 'n.account_id')
+        .select(['n.account_id', sql<number>`b.last_seq - n.total + n.n`.as('seq'), 'n.event_id']),
+    )
+    .returning(['event_id', 'account_id', 'seq']);
+}
+
+/**
  * Writes the log rows of a batch of outbox events, in id order, inside the relay's transaction; returns the
  * deliveries to announce once it commits. The views events carry (event-views.ts) are built first, once per event;
  * then one statement whatever the batch: the recipients of every event (room and channel members and named accounts
@@ -45,60 +167,12 @@ export async function recordUserEvents(client: SqlClient, events: OutboxEvent[])
   if (found.length === 0) return [];
   const addressed = await withViews(client, found);
   const viewed = addressed.filter((e, i) => e.payload !== found[i]!.payload);
-  const { rows } = await client.query<{ event_id: number; account_id: string; seq: number }>(
-    prepared(
-      `with rcpt as (
-       select distinct x.event_id, x.account_id from (
-         select r.event_id, m.account_id from unnest($1::bigint[], $2::uuid[]) r(event_id, room_id)
-           join room_members m on m.room_id = r.room_id
-         union all
-         select c.event_id, cm.account_id from unnest($3::bigint[], $4::uuid[]) c(event_id, channel_id)
-           join channel_members cm on cm.channel_id = c.channel_id
-         union all
-         select n.event_id, acc.id from unnest($5::bigint[], $6::uuid[]) n(event_id, account_id)
-           join accounts acc on acc.id = n.account_id
-         union all
-         select b.event_id, acc.id from unnest($7::bigint[]) b(event_id)
-           join accounts acc on acc.account_type = 'USER'
-         union all
-         select b.event_id, acc.id from unnest($8::bigint[], $9::text[]) b(event_id, module_code)
-           join accounts acc on acc.module_code = b.module_code and acc.account_type = 'USER'
-       ) x
-     ),
-     numbered as (
-       select event_id, account_id, row_number() over (partition by account_id order by event_id) as n,
-              count(*) over (partition by account_id) as total
-         from rcpt
-     ),
-     logged as (
-       insert into event_log (id, topic, payload, created_at)
-       select o.id, o.topic, coalesce(v.payload, o.payload), o.created_at
-         from outbox o left join unnest($10::bigint[], $11::jsonb[]) v(id, payload) on v.id = o.id
-        where o.id in (select event_id from rcpt)
-       on conflict (id) do nothing
-     ),
-     bumped as (
-       insert into user_event_counters (account_id, last_seq)
-       select account_id, max(total) from numbered group by account_id
-       on conflict (account_id) do update set last_seq = user_event_counters.last_seq + excluded.last_seq
-       returning account_id, last_seq
-     )
-     insert into user_events (account_id, seq, event_id)
-     select n.account_id, b.last_seq - n.total + n.n, n.event_id from numbered n join bumped b using (account_id)
-     returning event_id, account_id, seq`,
-      [
-        a.roomEvents,
-        a.roomIds,
-        a.channelEvents,
-        a.channelIds,
-        a.accountEvents,
-        a.accountIds,
-        a.everyoneEvents,
-        a.moduleEvents,
-        a.moduleCodes,
-        viewed.map((e) => Number(e.id)),
-        viewed.map((e) => JSON.stringify(e.payload)),
-      ],
+  const rows = await hotRows(
+    client,
+    logStatement(
+      a,
+      viewed.map((e) => Number(e.id)),
+      viewed.map((e) => JSON.stringify(e.payload)),
     ),
   );
   const byEvent = new Map<number, Array<[string, number]>>();
@@ -123,23 +197,22 @@ export interface LogPage {
 }
 
 /** Events of one account with seq > after, oldest first. */
-export async function readUserEvents(sql: SqlPool | SqlClient, accountId: string, after: number, limit: number): Promise<LogPage> {
-  const { rows } = await sql.query<{
-    seq: number;
-    event_id: number;
-    topic: string;
-    created_at: Date;
-    payload: unknown;
-    last_seq: number | null;
-  }>(
-    `select u.seq, u.event_id, e.topic, e.created_at, e.payload,
-            (select last_seq from user_event_counters where account_id = $1) as last_seq
-       from user_events u join event_log e on e.id = u.event_id
-      where u.account_id = $1 and u.seq > $2
-      order by u.seq limit $3`,
-    [accountId, after, limit + 1],
+export async function readUserEvents(db: SqlPool | SqlClient, accountId: string, after: number, limit: number): Promise<LogPage> {
+  const rows = await allRows(
+    db,
+    chatDb
+      .selectFrom('user_events as u')
+      .innerJoin('event_log as e', 'e.id', 'u.event_id')
+      .select(['u.seq', 'u.event_id', 'e.topic', 'e.created_at', 'e.payload'])
+      .select((eb) =>
+        eb.selectFrom('user_event_counters').select('last_seq').where('account_id', '=', accountId).$asScalar().as('last_seq'),
+      )
+      .where('u.account_id', '=', accountId)
+      .where('u.seq', '>', after)
+      .orderBy('u.seq')
+      .limit(limit + 1),
   );
-  const lastSeq = rows.length > 0 ? Number(rows[0]!.last_seq ?? 0) : await lastSeqOf(sql, accountId);
+  const lastSeq = rows.length > 0 ? Number(rows[0]!.last_seq ?? 0) : await lastSeqOf(db, accountId);
   // The log has no holes but the pruned past: a first row above after + 1 (or none while the counter is ahead)
   // means the events in between are gone. Pruning goes by event time, which may leave a later seq of a slow
   // transaction's event behind: a page stops before any hole, and the next page finds it expired.
@@ -163,16 +236,19 @@ export async function readUserEvents(sql: SqlPool | SqlClient, accountId: string
   };
 }
 
-export async function lastSeqOf(sql: SqlPool | SqlClient, accountId: string): Promise<number> {
-  const { rows } = await sql.query<{ last_seq: number }>('select last_seq from user_event_counters where account_id = $1', [accountId]);
-  return Number(rows[0]?.last_seq ?? 0);
+export async function lastSeqOf(db: SqlPool | SqlClient, accountId: string): Promise<number> {
+  const row = await firstRow(db, chatDb.selectFrom('user_event_counters').select('last_seq').where('account_id', '=', accountId));
+  return Number(row?.last_seq ?? 0);
 }
 
 /** The newest seq of each of these accounts that has any. */
-export async function lastSeqsOf(sql: SqlPool, accountIds: string[]): Promise<Map<string, number>> {
-  const { rows } = await sql.query<{ account_id: string; last_seq: number }>(
-    'select account_id, last_seq from user_event_counters where account_id = any($1::uuid[])',
-    [accountIds],
+export async function lastSeqsOf(db: SqlPool, accountIds: string[]): Promise<Map<string, number>> {
+  const rows = await allRows(
+    db,
+    chatDb
+      .selectFrom('user_event_counters')
+      .select(['account_id', 'last_seq'])
+      .where('account_id', '=', sql<string>`any(${accountIds}::uuid[])`),
   );
   return new Map(rows.map((r) => [r.account_id, Number(r.last_seq)]));
 }
@@ -181,17 +257,23 @@ export async function lastSeqsOf(sql: SqlPool, accountIds: string[]): Promise<Ma
  * Removes log entries older than the retention window, a slice at a time so that no statement holds locks for
  * long; returns how many events were removed.
  */
-export async function pruneEventLog(sql: SqlPool, retentionHours: number, now: Date, slice = 5_000): Promise<number> {
+export async function pruneEventLog(db: SqlPool, retentionHours: number, now: Date, slice = 5_000): Promise<number> {
   let removed = 0;
   for (;;) {
-    const { rows } = await sql.query<{ id: number }>(
-      `select id from event_log where created_at < $1::timestamptz - make_interval(hours => $2::int) order by id limit $3`,
-      [now, retentionHours, slice],
+    const rows = await allRows(
+      db,
+      chatDb
+        .selectFrom('event_log')
+        .select('id')
+        .where('created_at', '<', sql<Date>`${now}::timestamptz - make_interval(hours => ${retentionHours}::int)`)
+        .orderBy('id')
+        .limit(slice),
     );
     if (rows.length === 0) return removed;
     const ids = rows.map((r) => r.id);
-    await sql.query('delete from user_events where event_id = any($1::bigint[])', [ids]);
-    await sql.query('delete from event_log where id = any($1::bigint[])', [ids]);
+    const anyId = sql<number>`any(${ids}::bigint[])`;
+    await affected(db, chatDb.deleteFrom('user_events').where('event_id', '=', anyId));
+    await affected(db, chatDb.deleteFrom('event_log').where('id', '=', anyId));
     removed += ids.length;
     if (rows.length < slice) return removed;
   }

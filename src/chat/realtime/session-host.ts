@@ -2,6 +2,8 @@
 // and presence. One host serves every session of the gateway.
 import { decodeJwt } from 'jose';
 import type { FastifyRequest } from 'fastify';
+import { firstRow } from '../../platform/db/typed.js';
+import { chatDb } from '../tables.js';
 import type { GatewayDeps } from './gateway-deps.js';
 import { lastSeqOf, readUserEvents } from './log.js';
 import type { SessionHost } from './session.js';
@@ -38,8 +40,8 @@ export function sessionHost(deps: GatewayDeps, index: SessionIndex): SessionHost
       if (set?.size === 0) byAccount.delete(id);
     },
     async statusOf(accountId) {
-      const { rows } = await deps.sql.query<{ status: string }>('select status from accounts where id = $1', [accountId]);
-      return rows[0]?.status ?? null;
+      const row = await firstRow(deps.sql, chatDb.selectFrom('accounts').select('status').where('id', '=', accountId));
+      return row?.status ?? null;
     },
     readLog: (accountId, after, limit) => readUserEvents(deps.sql, accountId, after, limit),
     lastSeq: (accountId) => lastSeqOf(deps.sql, accountId),

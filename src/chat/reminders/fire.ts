@@ -3,47 +3,85 @@
 // occurrence under its key (reminder, instant; a second insert of the key is a no-op), posts the message and moves
 // the reminder to its next occurrence (or DONE). Missed occurrences (workers down for longer than a period) post
 // once, under the first missed instant, and the reminder continues from the next occurrence after now.
+import { sql } from 'kysely';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
+import { affected, rows as allRows } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { sendSql } from '../messages/send-sql.js';
 import type { FireDeps } from '../scheduled/fire.js';
 import { armTimer } from '../time/arm.js';
 import { nextOccurrence, type Recurrence } from './recurrence.js';
-import { chatTopicSql, outboxInsertSql } from '../events/emit.js';
+import type { ReminderKind } from './views.js';
+import { chatTopic, outboxInsertFrom } from '../events/emit.js';
+import { chatDb } from '../tables.js';
 
-interface DueReminder {
-  id: string;
-  owner_id: string;
-  room_id: string;
-  bot_id: string;
-  text: string;
-  kind: 'ONE_TIME' | 'RECURRING';
-  recurrence: Recurrence | null;
-  next_fire_at: Date;
-  owner_status: string;
+/** The due ACTIVE reminders of a batch, locked; reminders another worker holds are skipped. */
+const claim = (now: Date, batch: number) =>
+  chatDb
+    .selectFrom('reminders as r')
+    .innerJoin('accounts as a', 'a.id', 'r.owner_id')
+    .select([
+      'r.id',
+      'r.owner_id',
+      'r.room_id',
+      'r.bot_id',
+      'r.text',
+      'r.kind',
+      'r.recurrence',
+      'r.next_fire_at',
+      'a.status as owner_status',
+    ])
+    .where('r.status', '=', sql.lit('ACTIVE'))
+    .where('r.next_fire_at', '<=', now)
+    .orderBy('r.next_fire_at')
+    .orderBy('r.id')
+    .limit(batch)
+    .forUpdate(['r'])
+    .skipLocked()
+    // An ACTIVE reminder has its next instant (the table's check).
+    .$narrowType<{ kind: ReminderKind; recurrence: Recurrence | null; next_fire_at: Date }>();
+
+type DueReminder = Awaited<ReturnType<ReturnType<typeof claim>['executeTakeFirstOrThrow']>>;
+
+/** What a fired occurrence did, for its reminder.fired event. */
+interface Fired {
+  next: Date | null;
+  now: Date;
+  occurrence: Date;
+  messageId: string | null;
+  skipped: Skipped | null;
 }
 
-const claimSql = `
-  select r.id, r.owner_id, r.room_id, r.bot_id, r.text, r.kind, r.recurrence, r.next_fire_at, a.status as owner_status
-    from reminders r join accounts a on a.id = r.owner_id
-   where r.status = 'ACTIVE' and r.next_fire_at <= $1
-   order by r.next_fire_at, r.id
-   limit $2
-   for update of r skip locked`;
-
-const advanceSql = `
-  with moved as (
-    update reminders
-       set status = case when $2::timestamptz is null then 'DONE' else 'ACTIVE' end, next_fire_at = $2,
-           last_fired_at = $3, fire_count = fire_count + 1, updated_at = $3
-     where id = $1
-    returning id, owner_id, room_id, kind, status, next_fire_at
-  )
-  ${outboxInsertSql}
-  select ${chatTopicSql('reminder.fired')}, jsonb_build_object('reminderId', id, 'ownerId', owner_id, 'roomId', room_id, 'kind', kind,
-           'occurrenceAt', $4::timestamptz, 'messageId', $5::uuid, 'skippedReason', $6::text, 'status', status,
-           'nextFireAt', next_fire_at, 'audience', jsonb_build_object('kind', 'accounts', 'accountIds', jsonb_build_array(owner_id)))
-    from moved`;
+/** Moves the reminder to its next occurrence (or DONE) and writes its reminder.fired event, in one statement. */
+const advance = (id: string, f: Fired) =>
+  chatDb
+    .with('moved', (db) =>
+      db
+        .updateTable('reminders')
+        .set((eb) => ({
+          status: f.next === null ? 'DONE' : 'ACTIVE',
+          next_fire_at: f.next,
+          last_fired_at: f.now,
+          fire_count: eb('fire_count', '+', 1),
+          updated_at: f.now,
+        }))
+        .where('id', '=', id)
+        .returning(['id', 'owner_id', 'room_id', 'kind', 'status', 'next_fire_at']),
+    )
+    .with('event', (db) =>
+      outboxInsertFrom(
+        db,
+        db.selectFrom('moved').select([
+          chatTopic('reminder.fired').as('topic'),
+          sql<unknown>`jsonb_build_object('reminderId', id, 'ownerId', owner_id, 'roomId', room_id, 'kind', kind,
+            'occurrenceAt', ${f.occurrence}::timestamptz, 'messageId', ${f.messageId}::uuid, 'skippedReason', ${f.skipped}::text,
+            'status', status, 'nextFireAt', next_fire_at,
+            'audience', jsonb_build_object('kind', 'accounts', 'accountIds', jsonb_build_array(owner_id)))`.as('payload'),
+        ]),
+      ),
+    )
+    .selectFrom('moved')
+    .select('id');
 
 /** Why an occurrence posted nothing. */
 type Skipped = 'OWNER_INACTIVE' | 'ROOM_UNAVAILABLE';
@@ -55,7 +93,7 @@ type Skipped = 'OWNER_INACTIVE' | 'ROOM_UNAVAILABLE';
 export async function fireDueReminders(deps: FireDeps, batch = 100): Promise<number> {
   const rearm: Array<{ id: string; at: Date }> = [];
   const handled = await inTransaction(deps.sql, async (client) => {
-    const { rows } = await client.query<DueReminder>(claimSql, [deps.clock.now(), batch]);
+    const rows = await allRows(client, claim(deps.clock.now(), batch));
     const byRoom = [...rows].sort((a, b) => (a.room_id < b.room_id ? -1 : a.room_id > b.room_id ? 1 : 0));
     for (const reminder of byRoom) {
       const next = await fireOne(client, deps, reminder);
@@ -73,13 +111,16 @@ export async function fireDueReminders(deps: FireDeps, batch = 100): Promise<num
 async function fireOne(client: SqlClient, deps: FireDeps, reminder: DueReminder): Promise<Date | null> {
   const now = deps.clock.now();
   const occurrence = reminder.next_fire_at;
-  const claimed = await client.query(
-    `insert into reminder_occurrences (reminder_id, occurrence_at, fired_at) values ($1, $2, $3) on conflict do nothing`,
-    [reminder.id, occurrence, now],
+  const claimed = await affected(
+    client,
+    chatDb
+      .insertInto('reminder_occurrences')
+      .values({ reminder_id: reminder.id, occurrence_at: occurrence, fired_at: now })
+      .onConflict((oc) => oc.doNothing()),
   );
   let messageId: string | null = null;
   let skipped: Skipped | null = null;
-  if (claimed.rowCount === 1) {
+  if (claimed === 1) {
     if (reminder.owner_status !== 'ACTIVE') {
       // A deactivated or banned owner gets nothing; a recurring reminder resumes if the account comes back.
       skipped = 'OWNER_INACTIVE';
@@ -96,13 +137,17 @@ async function fireOne(client: SqlClient, deps: FireDeps, reminder: DueReminder)
       if (rows[0]?.id) messageId = id;
       else skipped = 'ROOM_UNAVAILABLE';
     }
-    await client.query(
-      'update reminder_occurrences set message_id = $3, skipped_reason = $4 where reminder_id = $1 and occurrence_at = $2',
-      [reminder.id, occurrence, messageId, skipped],
+    await affected(
+      client,
+      chatDb
+        .updateTable('reminder_occurrences')
+        .set({ message_id: messageId, skipped_reason: skipped })
+        .where('reminder_id', '=', reminder.id)
+        .where('occurrence_at', '=', occurrence),
     );
   }
   const after = new Date(Math.max(now.getTime(), occurrence.getTime()));
   const next = reminder.kind === 'RECURRING' && reminder.recurrence ? nextOccurrence(reminder.recurrence, after) : null;
-  await client.query(advanceSql, [reminder.id, next, now, occurrence, messageId, skipped]);
+  await allRows(client, advance(reminder.id, { next, now, occurrence, messageId, skipped }));
   return next;
 }

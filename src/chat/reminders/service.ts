@@ -1,7 +1,9 @@
 // Self reminders: the owner's own objects (nobody else sees them: 404), changed only while ACTIVE. The reminder
 // bot posts them into the owner's reminder room (src/chat/reminders/fire.ts); every change commits with its event
 // and the timer of the next occurrence is armed after the commit.
+import { sql } from 'kysely';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
+import { firstRow, rows as allRows } from '../../platform/db/typed.js';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
@@ -12,6 +14,7 @@ import { reminderBotId } from '../rooms/reminder-bot.js';
 import type { Page, RoomService } from '../rooms/service.js';
 import { armTimer } from '../time/arm.js';
 import { futureInstant } from '../time/horizon.js';
+import { chatDb } from '../tables.js';
 import { nextOccurrence, normalizeRecurrence, type Recurrence } from './recurrence.js';
 import {
   reminderColumns,
@@ -19,6 +22,7 @@ import {
   reminderView,
   type ReminderKind,
   type ReminderRow,
+  type ReminderStates,
   type ReminderStatus,
   type ReminderView,
 } from './views.js';
@@ -53,6 +57,16 @@ function sameRule(a: Recurrence | null, b: Recurrence | null): boolean {
   );
 }
 
+/** The caller's reminder by id; a cancelled one is gone for the API. */
+const own = (caller: Caller, id: string) =>
+  chatDb
+    .selectFrom('reminders')
+    .select(reminderColumns)
+    .where('id', '=', id)
+    .where('owner_id', '=', caller.accountId)
+    .where('status', '<>', 'CANCELLED')
+    .$narrowType<ReminderStates>();
+
 export class ReminderService {
   constructor(
     private readonly deps: ChatDeps,
@@ -82,23 +96,27 @@ export class ReminderService {
     const room = await this.rooms.getOrCreateReminder(caller);
     const now = this.deps.clock.now();
     const row = await inTransaction(this.deps.sql, async (client) => {
-      const { rows } = await client.query<ReminderRow>(
-        `insert into reminders (id, owner_id, room_id, bot_id, text, kind, remind_at, recurrence, status, next_fire_at, created_at, updated_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, 'ACTIVE', $9, $10, $10) returning ${reminderColumns}`,
-        [
-          newId(),
-          caller.accountId,
-          room.id,
-          reminderBotId(caller.moduleCode, caller.customerAccountId),
-          input.text,
-          schedule.kind,
-          schedule.remindAt,
-          schedule.recurrence === null ? null : JSON.stringify(schedule.recurrence),
-          schedule.nextFireAt,
-          now,
-        ],
-      );
-      const created = rows[0]!;
+      const created = (await firstRow(
+        client,
+        chatDb
+          .insertInto('reminders')
+          .values({
+            id: newId(),
+            owner_id: caller.accountId,
+            room_id: room.id,
+            bot_id: reminderBotId(caller.moduleCode, caller.customerAccountId),
+            text: input.text,
+            kind: schedule.kind,
+            remind_at: schedule.remindAt,
+            recurrence: schedule.recurrence === null ? null : JSON.stringify(schedule.recurrence),
+            status: 'ACTIVE',
+            next_fire_at: schedule.nextFireAt,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning(reminderColumns)
+          .$narrowType<ReminderStates>(),
+      ))!;
       await emit(client, 'reminder.created', reminderEvent(created), accountsAudience([caller.accountId]));
       return created;
     });
@@ -111,21 +129,26 @@ export class ReminderService {
   async list(caller: Caller, query: { limit?: number; cursor?: string }): Promise<Page<ReminderView>> {
     const list = `reminders:${caller.accountId}`;
     const limit = query.limit ?? 50;
-    const params: unknown[] = [caller.accountId];
-    let filter = '';
+    let after: { at: unknown; id: string } | undefined;
     if (query.cursor !== undefined) {
       const c = decodeCursor(query.cursor, list);
       const at = cursorInstant(c?.a);
       const id = cursorUuid(c?.i);
       if (at === null || id === null) throw chatErrors.invalidCursor('query.cursor');
-      params.push(at, id);
-      filter = ' and (next_fire_at, id) > ($2::timestamptz, $3::uuid)';
+      after = { at, id };
     }
-    params.push(limit + 1);
-    const { rows } = await this.deps.sql.query<ReminderRow>(
-      `select ${reminderColumns} from reminders
-        where owner_id = $1 and status = 'ACTIVE'${filter} order by next_fire_at, id limit $${params.length}`,
-      params,
+    const rows = await allRows(
+      this.deps.sql,
+      chatDb
+        .selectFrom('reminders')
+        .select(reminderColumns)
+        .where('owner_id', '=', caller.accountId)
+        .where('status', '=', 'ACTIVE')
+        .$if(after !== undefined, (qb) => qb.where(sql<boolean>`(next_fire_at, id) > (${after!.at}::timestamptz, ${after!.id}::uuid)`))
+        .orderBy('next_fire_at')
+        .orderBy('id')
+        .limit(limit + 1)
+        .$narrowType<ReminderStates>(),
     );
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
@@ -138,12 +161,9 @@ export class ReminderService {
   }
 
   async get(caller: Caller, id: string): Promise<ReminderView> {
-    const { rows } = await this.deps.sql.query<ReminderRow>(
-      `select ${reminderColumns} from reminders where id = $1 and owner_id = $2 and status <> 'CANCELLED'`,
-      [id, caller.accountId],
-    );
-    if (!rows[0]) throw reminderErrors.notFound();
-    return reminderView(rows[0]);
+    const row = await firstRow(this.deps.sql, own(caller, id));
+    if (!row) throw reminderErrors.notFound();
+    return reminderView(row);
   }
 
   /** Only what differs is written; a new schedule starts from now. A call that changes nothing emits nothing. */
@@ -168,20 +188,22 @@ export class ReminderService {
       const next = rescheduled
         ? schedule
         : { kind: current.kind, remindAt: current.remind_at, recurrence: current.recurrence, nextFireAt: current.next_fire_at! };
-      const { rows } = await client.query<ReminderRow>(
-        `update reminders set text = $2, kind = $3, remind_at = $4, recurrence = $5, next_fire_at = $6, updated_at = $7
-          where id = $1 returning ${reminderColumns}`,
-        [
-          id,
-          input.text ?? current.text,
-          next.kind,
-          next.remindAt,
-          next.recurrence === null ? null : JSON.stringify(next.recurrence),
-          next.nextFireAt,
-          now,
-        ],
-      );
-      const updated = rows[0]!;
+      const updated = (await firstRow(
+        client,
+        chatDb
+          .updateTable('reminders')
+          .set({
+            text: input.text ?? current.text,
+            kind: next.kind,
+            remind_at: next.remindAt,
+            recurrence: next.recurrence === null ? null : JSON.stringify(next.recurrence),
+            next_fire_at: next.nextFireAt,
+            updated_at: now,
+          })
+          .where('id', '=', id)
+          .returning(reminderColumns)
+          .$narrowType<ReminderStates>(),
+      ))!;
       await emit(client, 'reminder.updated', { ...reminderEvent(updated), changes }, accountsAudience([caller.accountId]));
       return { row: updated, changed: true, rescheduled };
     });
@@ -195,11 +217,16 @@ export class ReminderService {
     const now = this.deps.clock.now();
     await inTransaction(this.deps.sql, async (client) => {
       await this.lockActive(client, caller, id);
-      const { rows } = await client.query<ReminderRow>(
-        `update reminders set status = 'CANCELLED', next_fire_at = null, updated_at = $2 where id = $1 returning ${reminderColumns}`,
-        [id, now],
+      const cancelled = await firstRow(
+        client,
+        chatDb
+          .updateTable('reminders')
+          .set({ status: 'CANCELLED', next_fire_at: null, updated_at: now })
+          .where('id', '=', id)
+          .returning(reminderColumns)
+          .$narrowType<ReminderStates>(),
       );
-      await emit(client, 'reminder.cancelled', reminderEvent(rows[0]!), accountsAudience([caller.accountId]));
+      await emit(client, 'reminder.cancelled', reminderEvent(cancelled!), accountsAudience([caller.accountId]));
     });
     this.deps.queues.requestOutboxDrain();
     return { id, status: 'CANCELLED' };
@@ -207,11 +234,7 @@ export class ReminderService {
 
   /** The caller's ACTIVE reminder, locked: a fire skips it until this transaction ends, then sees the change. */
   private async lockActive(client: SqlClient, caller: Caller, id: string): Promise<ReminderRow> {
-    const { rows } = await client.query<ReminderRow>(
-      `select ${reminderColumns} from reminders where id = $1 and owner_id = $2 and status <> 'CANCELLED' for update`,
-      [id, caller.accountId],
-    );
-    const row = rows[0];
+    const row = await firstRow(client, own(caller, id).forUpdate());
     if (!row) throw reminderErrors.notFound();
     if (row.status !== 'ACTIVE') throw reminderErrors.notActive(row.status);
     return row;

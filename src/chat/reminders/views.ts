@@ -1,26 +1,16 @@
 // The stored row of a reminder and its API view.
+import type { Selectable } from 'kysely';
 import type { Recurrence } from './recurrence.js';
 import type { EventFields } from '../events/topics.js';
+import type { ChatTables } from '../tables.js';
 
 export type ReminderStatus = 'ACTIVE' | 'DONE' | 'CANCELLED';
 export type ReminderKind = 'ONE_TIME' | 'RECURRING';
 
-export interface ReminderRow {
-  id: string;
-  owner_id: string;
-  room_id: string;
-  bot_id: string;
-  text: string;
-  kind: ReminderKind;
-  remind_at: Date | null;
-  recurrence: Recurrence | null;
-  status: ReminderStatus;
-  next_fire_at: Date | null;
-  last_fired_at: Date | null;
-  fire_count: number;
-  created_at: Date;
-  updated_at: Date;
-}
+/** The row's kind, rule and status, narrowed to what the table's checks and the service store. */
+export type ReminderStates = { kind: ReminderKind; recurrence: Recurrence | null; status: ReminderStatus };
+
+export type ReminderRow = Omit<Selectable<ChatTables['reminders']>, keyof ReminderStates> & ReminderStates;
 
 export interface ReminderView {
   id: string;
@@ -38,8 +28,22 @@ export interface ReminderView {
   updatedAt: string;
 }
 
-export const reminderColumns =
-  'id, owner_id, room_id, bot_id, text, kind, remind_at, recurrence, status, next_fire_at, last_fired_at, fire_count, created_at, updated_at';
+export const reminderColumns = [
+  'id',
+  'owner_id',
+  'room_id',
+  'bot_id',
+  'text',
+  'kind',
+  'remind_at',
+  'recurrence',
+  'status',
+  'next_fire_at',
+  'last_fired_at',
+  'fire_count',
+  'created_at',
+  'updated_at',
+] as const;
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 

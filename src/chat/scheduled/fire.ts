@@ -4,12 +4,15 @@
 // leaves nothing behind (its transaction rolls back) and the rows stay due.
 import { recordMentions } from '../mentions/record.js';
 import type { Clock } from '../../platform/clock.js';
+import { sql } from 'kysely';
 import { inTransaction, type SqlClient, type SqlPool } from '../../platform/db/sql.js';
+import { rows as allRows } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import type { Queues } from '../../platform/queues.js';
 import { bumpSql, replySql } from '../threads/reply.js';
 import type { ScheduledFailure } from './views.js';
-import { chatTopicSql, outboxInsertSql } from '../events/emit.js';
+import { chatTopic, outboxInsertFrom } from '../events/emit.js';
+import { chatDb } from '../tables.js';
 
 export interface FireDeps {
   sql: SqlPool;
@@ -17,74 +20,168 @@ export interface FireDeps {
   queues: Queues;
 }
 
-interface DueRow {
-  id: string;
-  room_id: string;
-  sender_id: string;
-  text: string;
-  thread_root_id: string | null;
-  sender_status: string;
-  room_deleted: boolean;
-}
+/** The due PENDING rows of a batch, locked; rows another worker holds are skipped. */
+const claim = (now: Date, batch: number) =>
+  chatDb
+    .selectFrom('scheduled_messages as s')
+    .innerJoin('accounts as a', 'a.id', 's.sender_id')
+    .innerJoin('rooms as r', 'r.id', 's.room_id')
+    .select(['s.id', 's.room_id', 's.sender_id', 's.text', 's.thread_root_id', 'a.status as sender_status'])
+    .select((eb) => eb('r.deleted_at', 'is not', null).as('room_deleted'))
+    .where('s.status', '=', sql.lit('PENDING'))
+    .where('s.send_at', '<=', now)
+    .orderBy('s.send_at')
+    .orderBy('s.id')
+    .limit(batch)
+    .forUpdate(['s'])
+    .skipLocked();
 
-const claimSql = `
-  select s.id, s.room_id, s.sender_id, s.text, s.thread_root_id, a.status as sender_status, r.deleted_at is not null as room_deleted
-    from scheduled_messages s join accounts a on a.id = s.sender_id join rooms r on r.id = s.room_id
-   where s.status = 'PENDING' and s.send_at <= $1
-   order by s.send_at, s.id
-   limit $2
-   for update of s skip locked`;
+type DueRow = Awaited<ReturnType<ReturnType<typeof claim>['executeTakeFirstOrThrow']>>;
 
 /**
  * Room rows are locked up front in id order: two batches (and a batch and a send, which locks one room) then never
  * wait on each other in a cycle, however their rooms overlap.
  */
-const lockRoomsSql = 'select id from rooms where id = any($1::uuid[]) order by id for no key update';
+const lockRooms = (roomIds: string[]) =>
+  chatDb
+    .selectFrom('rooms')
+    .select('id')
+    .where('id', '=', sql<string>`any(${roomIds}::uuid[])`)
+    .orderBy('id')
+    .forNoKeyUpdate();
+
+/** The top-level messages of a batch, in send order: scheduled ids, new message ids, rooms, senders, texts. */
+interface TopBatch {
+  sids: string[];
+  mids: string[];
+  roomIds: string[];
+  senderIds: string[];
+  texts: string[];
+}
+
+/** The batch as rows d(sid, mid, room_id, sender_id, text, ord), ord being the send order. */
+const batchRows = (b: TopBatch) =>
+  sql<{ sid: string; mid: string; room_id: string; sender_id: string; text: string; ord: number }>`unnest(${b.sids}::uuid[],
+    ${b.mids}::uuid[], ${b.roomIds}::uuid[], ${b.senderIds}::uuid[], ${b.texts}::text[]) with ordinality`.as<'d'>(
+    sql`d(sid, mid, room_id, sender_id, text, ord)`,
+  );
+
+/** The payload of a message.created event of the inserted row (as a send writes it). */
+const messageCreatedPayload = sql<unknown>`jsonb_build_object('roomId', room_id, 'messageId', id, 'senderId', sender_id,
+  'seq', seq, 'threadRootId', thread_root_id, 'audience', jsonb_build_object('kind', 'room', 'roomId', room_id))`;
 
 /**
  * The top-level messages of a batch in one statement, writing for each what a send writes (src/chat/messages/service.ts
  * sendSql: the room's next sequence number and activity, the message row, its message.created event), only for
- * senders who are still members. $1 scheduled ids, $2 message ids, $3 rooms, $4 senders, $5 texts (in send order),
- * $6 now. Returns the scheduled ids that were sent.
+ * senders who are still members. Returns the scheduled ids that were sent.
  */
-const sendBatchSql = `
-  with d as (
-    select * from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[]) with ordinality as d (sid, mid, room_id, sender_id, text, ord)
-  ), ok as (
-    select d.*, row_number() over (partition by d.room_id order by d.ord) as rn from d
-     where exists (select 1 from room_members m where m.room_id = d.room_id and m.account_id = d.sender_id)
-  ), counts as (
-    select room_id, count(*) as n from ok group by room_id
-  ), bump as (
-    update rooms r set last_seq = r.last_seq + c.n, last_activity_at = $6 from counts c where r.id = c.room_id
-    returning r.id, r.last_seq, c.n
-  ), msg as (
-    insert into messages (id, room_id, seq, sender_id, type, text, created_at)
-    select ok.mid, ok.room_id, b.last_seq - b.n + ok.rn, ok.sender_id, 'TEXT', ok.text, $6 from ok join bump b on b.id = ok.room_id
-    returning id, room_id, seq, sender_id, thread_root_id
-  ), event as (
-    ${outboxInsertSql}
-    select ${chatTopicSql('message.created')}, jsonb_build_object('roomId', room_id, 'messageId', id, 'senderId', sender_id, 'seq', seq,
-             'threadRootId', thread_root_id, 'audience', jsonb_build_object('kind', 'room', 'roomId', room_id))
-      from msg order by room_id, seq
-  )
-  select ok.sid from ok join msg on msg.id = ok.mid`;
+const sendBatch = (b: TopBatch, now: Date) =>
+  chatDb
+    .with('d', (db) => db.selectFrom(batchRows(b)).selectAll())
+    .with('ok', (db) =>
+      db
+        .selectFrom('d')
+        .selectAll('d')
+        .select(sql<number>`row_number() over (partition by d.room_id order by d.ord)`.as('rn'))
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('room_members as m')
+              .select(sql<number>`1`.as('one'))
+              .whereRef('m.room_id', '=', 'd.room_id')
+              .whereRef('m.account_id', '=', 'd.sender_id'),
+          ),
+        ),
+    )
+    .with('counts', (db) =>
+      db
+        .selectFrom('ok')
+        .select(['room_id', sql<number>`count(*)`.as('n')])
+        .groupBy('room_id'),
+    )
+    .with('bump', (db) =>
+      db
+        .updateTable('rooms as r')
+        .from('counts as c')
+        .set({ last_seq: sql<number>`r.last_seq + c.n`, last_activity_at: now })
+        .whereRef('r.id', '=', 'c.room_id')
+        .returning(['r.id', 'r.last_seq', 'c.n']),
+    )
+    .with('msg', (db) =>
+      db
+        .insertInto('messages')
+        .columns(['id', 'room_id', 'seq', 'sender_id', 'type', 'text', 'created_at'])
+        .expression(
+          db
+            .selectFrom('ok')
+            .innerJoin('bump as b', 'b.id', 'ok.room_id')
+            .select([
+              'ok.mid',
+              'ok.room_id',
+              sql<number>`b.last_seq - b.n + ok.rn`.as('seq'),
+              'ok.sender_id',
+              sql.lit('TEXT').as('type'),
+              'ok.text',
+              sql<Date>`${now}::timestamptz`.as('created_at'),
+            ]),
+        )
+        .returning(['id', 'room_id', 'seq', 'sender_id', 'thread_root_id']),
+    )
+    .with('event', (db) =>
+      outboxInsertFrom(
+        db,
+        db
+          .selectFrom('msg')
+          .select([chatTopic('message.created').as('topic'), messageCreatedPayload.as('payload')])
+          .orderBy('room_id')
+          .orderBy('seq'),
+      ),
+    )
+    .selectFrom('ok')
+    .innerJoin('msg', 'msg.id', 'ok.mid')
+    .select('ok.sid');
 
 /** Marks the batch's rows with their outcomes and writes one event per row, in one statement. */
-const settleSql = `
-  with done as (
-    update scheduled_messages s
-       set status = x.status, message_id = x.message_id, failure_reason = x.reason, fired_at = $5, updated_at = $5
-      from unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[]) as x (id, status, message_id, reason)
-     where s.id = x.id
-    returning s.id, s.room_id, s.sender_id, s.send_at, s.status, s.message_id, s.failure_reason, s.fired_at
-  )
-  ${outboxInsertSql}
-  select case when status = 'SENT' then ${chatTopicSql('scheduled_message.sent')} else ${chatTopicSql('scheduled_message.failed')} end,
-         jsonb_build_object('scheduledMessageId', id, 'roomId', room_id, 'senderId', sender_id, 'sendAt', send_at,
-           'status', status, 'messageId', message_id, 'failureReason', failure_reason, 'firedAt', fired_at,
-           'audience', jsonb_build_object('kind', 'accounts', 'accountIds', jsonb_build_array(sender_id)))
-    from done`;
+const settle = (all: Outcome[], now: Date) =>
+  chatDb
+    .with('done', (db) =>
+      db
+        .updateTable('scheduled_messages as s')
+        .from(
+          sql<{
+            id: string;
+            status: string;
+            message_id: string | null;
+            reason: string | null;
+          }>`unnest(${all.map((o) => o.id)}::uuid[], ${all.map((o) => o.status)}::text[], ${all.map((o) => o.messageId)}::uuid[], ${all.map((o) => o.reason)}::text[])`.as<'x'>(
+            sql`x(id, status, message_id, reason)`,
+          ),
+        )
+        .set((eb) => ({
+          status: eb.ref('x.status'),
+          message_id: eb.ref('x.message_id'),
+          failure_reason: eb.ref('x.reason'),
+          fired_at: now,
+          updated_at: now,
+        }))
+        .whereRef('s.id', '=', 'x.id')
+        .returning(['s.id', 's.room_id', 's.sender_id', 's.send_at', 's.status', 's.message_id', 's.failure_reason', 's.fired_at']),
+    )
+    .with('event', (db) =>
+      outboxInsertFrom(
+        db,
+        db.selectFrom('done').select([
+          sql<string>`case when status = 'SENT' then ${chatTopic('scheduled_message.sent')} else ${chatTopic('scheduled_message.failed')} end`.as(
+            'topic',
+          ),
+          sql<unknown>`jsonb_build_object('scheduledMessageId', id, 'roomId', room_id, 'senderId', sender_id, 'sendAt', send_at,
+            'status', status, 'messageId', message_id, 'failureReason', failure_reason, 'firedAt', fired_at,
+            'audience', jsonb_build_object('kind', 'accounts', 'accountIds', jsonb_build_array(sender_id)))`.as('payload'),
+        ]),
+      ),
+    )
+    .selectFrom('done')
+    .select('id');
 
 interface Outcome {
   id: string;
@@ -100,7 +197,7 @@ interface Outcome {
 export async function fireDueScheduled(deps: FireDeps, batch = 100): Promise<number> {
   const settled = await inTransaction(deps.sql, async (client) => {
     const now = deps.clock.now();
-    const { rows } = await client.query<DueRow>(claimSql, [now, batch]);
+    const rows = await allRows(client, claim(now, batch));
     if (rows.length === 0) return 0;
     const outcomes = new Map<string, Outcome>();
     const failed = (row: DueRow, reason: ScheduledFailure) =>
@@ -111,19 +208,24 @@ export async function fireDueScheduled(deps: FireDeps, batch = 100): Promise<num
       else if (row.sender_status !== 'ACTIVE') failed(row, 'SENDER_INACTIVE');
       else postable.push(row);
     }
-    await client.query(lockRoomsSql, [[...new Set(postable.map((r) => r.room_id))]]);
+    await allRows(client, lockRooms([...new Set(postable.map((r) => r.room_id))]));
     const top = postable.filter((r) => r.thread_root_id === null);
     if (top.length > 0) {
       const ids = top.map(() => newId());
-      const sent = await client.query<{ sid: string }>(sendBatchSql, [
-        top.map((r) => r.id),
-        ids,
-        top.map((r) => r.room_id),
-        top.map((r) => r.sender_id),
-        top.map((r) => r.text),
-        now,
-      ]);
-      const ok = new Set(sent.rows.map((r) => r.sid));
+      const sent = await allRows(
+        client,
+        sendBatch(
+          {
+            sids: top.map((r) => r.id),
+            mids: ids,
+            roomIds: top.map((r) => r.room_id),
+            senderIds: top.map((r) => r.sender_id),
+            texts: top.map((r) => r.text),
+          },
+          now,
+        ),
+      );
+      const ok = new Set(sent.map((r) => r.sid));
       top.forEach((row, i) => {
         if (ok.has(row.id)) outcomes.set(row.id, { id: row.id, status: 'SENT', messageId: ids[i]!, reason: null });
         else failed(row, 'SENDER_NOT_MEMBER');
@@ -135,14 +237,7 @@ export async function fireDueScheduled(deps: FireDeps, batch = 100): Promise<num
       const messageId = outcomes.get(row.id)?.messageId;
       if (messageId) await recordMentions(client, { id: messageId, room_id: row.room_id, sender_id: row.sender_id }, row.text);
     }
-    const all = [...outcomes.values()];
-    await client.query(settleSql, [
-      all.map((o) => o.id),
-      all.map((o) => o.status),
-      all.map((o) => o.messageId),
-      all.map((o) => o.reason),
-      now,
-    ]);
+    await allRows(client, settle([...outcomes.values()], now));
     return rows.length;
   });
   if (settled > 0) deps.queues.requestOutboxDrain();

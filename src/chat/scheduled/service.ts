@@ -1,6 +1,8 @@
 // Scheduled messages: the creator's own objects (nobody else sees them: 404), changed only while PENDING. Every
 // change commits with its outbox event; the timer is armed after the commit (src/chat/time).
+import { sql } from 'kysely';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
+import { firstRow, rows as allRows } from '../../platform/db/typed.js';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
@@ -12,7 +14,16 @@ import { accountsAudience, emit } from '../events/emit.js';
 import type { Page } from '../rooms/service.js';
 import { armTimer } from '../time/arm.js';
 import { futureInstant } from '../time/horizon.js';
-import { scheduledColumns, scheduledEvent, scheduledView, type ScheduledRow, type ScheduledStatus, type ScheduledView } from './views.js';
+import { chatDb } from '../tables.js';
+import {
+  scheduledColumns,
+  scheduledEvent,
+  scheduledView,
+  type ScheduledRow,
+  type ScheduledStates,
+  type ScheduledStatus,
+  type ScheduledView,
+} from './views.js';
 
 export interface CreateScheduledInput {
   text: string;
@@ -50,12 +61,24 @@ export class ScheduledMessageService {
     const row = await inTransaction(this.deps.sql, async (client) => {
       await roleIn(client, roomId, caller.accountId);
       const rootId = input.threadRootId === undefined ? null : await threadRoot(client, roomId, input.threadRootId.toLowerCase());
-      const { rows } = await client.query<ScheduledRow>(
-        `insert into scheduled_messages (id, room_id, sender_id, text, thread_root_id, send_at, status, created_at, updated_at)
-         values ($1, $2, $3, $4, $5, $6, 'PENDING', $7, $7) returning ${scheduledColumns}`,
-        [newId(), roomId, caller.accountId, input.text, rootId, sendAt, now],
-      );
-      const created = rows[0]!;
+      const created = (await firstRow(
+        client,
+        chatDb
+          .insertInto('scheduled_messages')
+          .values({
+            id: newId(),
+            room_id: roomId,
+            sender_id: caller.accountId,
+            text: input.text,
+            thread_root_id: rootId,
+            send_at: sendAt,
+            status: 'PENDING',
+            created_at: now,
+            updated_at: now,
+          })
+          .returning(scheduledColumns)
+          .$narrowType<ScheduledStates>(),
+      ))!;
       await emit(client, 'scheduled_message.created', scheduledEvent(created), accountsAudience([caller.accountId]));
       return created;
     });
@@ -67,25 +90,27 @@ export class ScheduledMessageService {
   async list(caller: Caller, query: ListScheduledQuery): Promise<Page<ScheduledView>> {
     const list = `scheduled:${caller.accountId}:${query.status ?? 'PENDING'}:${query.roomId ?? ''}`;
     const limit = query.limit ?? 50;
-    const params: unknown[] = [caller.accountId, query.status ?? 'PENDING'];
-    let filter = '';
-    if (query.roomId !== undefined) {
-      params.push(query.roomId);
-      filter += ` and room_id = $${params.length}`;
-    }
+    let after: { at: unknown; id: string } | undefined;
     if (query.cursor !== undefined) {
       const c = decodeCursor(query.cursor, list);
       const at = cursorInstant(c?.a);
       const id = cursorUuid(c?.i);
       if (at === null || id === null) throw chatErrors.invalidCursor('query.cursor');
-      params.push(at, id);
-      filter += ` and (send_at, id) > ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
+      after = { at, id };
     }
-    params.push(limit + 1);
-    const { rows } = await this.deps.sql.query<ScheduledRow>(
-      `select ${scheduledColumns} from scheduled_messages
-        where sender_id = $1 and status = $2 ${filter} order by send_at, id limit $${params.length}`,
-      params,
+    const rows = await allRows(
+      this.deps.sql,
+      chatDb
+        .selectFrom('scheduled_messages')
+        .select(scheduledColumns)
+        .where('sender_id', '=', caller.accountId)
+        .where('status', '=', query.status ?? 'PENDING')
+        .$if(query.roomId !== undefined, (qb) => qb.where('room_id', '=', query.roomId!))
+        .$if(after !== undefined, (qb) => qb.where(sql<boolean>`(send_at, id) > (${after!.at}::timestamptz, ${after!.id}::uuid)`))
+        .orderBy('send_at')
+        .orderBy('id')
+        .limit(limit + 1)
+        .$narrowType<ScheduledStates>(),
     );
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
@@ -98,12 +123,9 @@ export class ScheduledMessageService {
   }
 
   async get(caller: Caller, id: string): Promise<ScheduledView> {
-    const { rows } = await this.deps.sql.query<ScheduledRow>(
-      `select ${scheduledColumns} from scheduled_messages where id = $1 and sender_id = $2 and status <> 'CANCELLED'`,
-      [id, caller.accountId],
-    );
-    if (!rows[0]) throw scheduledErrors.notFound();
-    return scheduledView(rows[0]);
+    const row = await firstRow(this.deps.sql, own(caller, id));
+    if (!row) throw scheduledErrors.notFound();
+    return scheduledView(row);
   }
 
   /** Only fields that differ are written; a call that changes nothing answers the message and emits nothing. */
@@ -116,11 +138,15 @@ export class ScheduledMessageService {
       if (input.text !== undefined && input.text !== current.text) changes.text = input.text;
       if (sendAt !== undefined && sendAt.getTime() !== current.send_at.getTime()) changes.sendAt = sendAt.toISOString();
       if (Object.keys(changes).length === 0) return { row: current, moved: false, changed: false };
-      const { rows } = await client.query<ScheduledRow>(
-        `update scheduled_messages set text = $2, send_at = $3, updated_at = $4 where id = $1 returning ${scheduledColumns}`,
-        [id, input.text ?? current.text, sendAt ?? current.send_at, now],
-      );
-      const updated = rows[0]!;
+      const updated = (await firstRow(
+        client,
+        chatDb
+          .updateTable('scheduled_messages')
+          .set({ text: input.text ?? current.text, send_at: sendAt ?? current.send_at, updated_at: now })
+          .where('id', '=', id)
+          .returning(scheduledColumns)
+          .$narrowType<ScheduledStates>(),
+      ))!;
       await emit(client, 'scheduled_message.updated', { ...scheduledEvent(updated), changes }, accountsAudience([caller.accountId]));
       return { row: updated, moved: 'sendAt' in changes, changed: true };
     });
@@ -134,11 +160,16 @@ export class ScheduledMessageService {
     const now = this.deps.clock.now();
     await inTransaction(this.deps.sql, async (client) => {
       await this.lockOwn(client, caller, id);
-      const { rows } = await client.query<ScheduledRow>(
-        `update scheduled_messages set status = 'CANCELLED', updated_at = $2 where id = $1 returning ${scheduledColumns}`,
-        [id, now],
+      const cancelled = await firstRow(
+        client,
+        chatDb
+          .updateTable('scheduled_messages')
+          .set({ status: 'CANCELLED', updated_at: now })
+          .where('id', '=', id)
+          .returning(scheduledColumns)
+          .$narrowType<ScheduledStates>(),
       );
-      await emit(client, 'scheduled_message.cancelled', scheduledEvent(rows[0]!), accountsAudience([caller.accountId]));
+      await emit(client, 'scheduled_message.cancelled', scheduledEvent(cancelled!), accountsAudience([caller.accountId]));
     });
     this.deps.queues.requestOutboxDrain();
     return { id, status: 'CANCELLED' };
@@ -146,26 +177,34 @@ export class ScheduledMessageService {
 
   /** The caller's PENDING message, locked: a fire skips it until this transaction ends, then sees the change. */
   private async lockOwn(client: SqlClient, caller: Caller, id: string): Promise<ScheduledRow> {
-    const { rows } = await client.query<ScheduledRow>(
-      `select ${scheduledColumns} from scheduled_messages where id = $1 and sender_id = $2 and status <> 'CANCELLED' for update`,
-      [id, caller.accountId],
-    );
-    const row = rows[0];
+    const row = await firstRow(client, own(caller, id).forUpdate());
     if (!row) throw scheduledErrors.notFound();
     if (row.status !== 'PENDING') throw scheduledErrors.notPending(row.status);
     return row;
   }
 }
 
+/** The caller's scheduled message by id; a cancelled one is gone for the API. */
+const own = (caller: Caller, id: string) =>
+  chatDb
+    .selectFrom('scheduled_messages')
+    .select(scheduledColumns)
+    .where('id', '=', id)
+    .where('sender_id', '=', caller.accountId)
+    .where('status', '<>', 'CANCELLED')
+    .$narrowType<ScheduledStates>();
+
 /** The thread a message of the room belongs to (a reply names its root's thread); not a recalled root. */
 async function threadRoot(client: SqlClient, roomId: string, messageId: string): Promise<string> {
-  const { rows } = await client.query<{ root_id: string; recalled: boolean }>(
-    `select r.id as root_id, r.recalled_at is not null as recalled
-       from messages m join messages r on r.id = coalesce(m.thread_root_id, m.id)
-      where m.room_id = $1 and m.id = $2`,
-    [roomId, messageId],
+  const row = await firstRow(
+    client,
+    chatDb
+      .selectFrom('messages as m')
+      .innerJoin('messages as r', (join) => join.on((eb) => eb('r.id', '=', eb.fn.coalesce('m.thread_root_id', 'm.id'))))
+      .select((eb) => ['r.id as root_id', eb('r.recalled_at', 'is not', null).as('recalled')])
+      .where('m.room_id', '=', roomId)
+      .where('m.id', '=', messageId),
   );
-  const row = rows[0];
   if (!row) throw chatErrors.notFound('Message', 'message_not_found');
   if (row.recalled) throw messageErrors.recalled();
   return row.root_id;

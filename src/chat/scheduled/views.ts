@@ -1,22 +1,14 @@
 // The stored row of a scheduled message and its API view.
+import type { Selectable } from 'kysely';
 import type { EventFields } from '../events/topics.js';
+import type { ChatTables } from '../tables.js';
 export type ScheduledStatus = 'PENDING' | 'SENT' | 'FAILED' | 'CANCELLED';
 export type ScheduledFailure = 'SENDER_NOT_MEMBER' | 'SENDER_INACTIVE' | 'ROOM_DELETED' | 'THREAD_ROOT_RECALLED';
 
-export interface ScheduledRow {
-  id: string;
-  room_id: string;
-  sender_id: string;
-  text: string;
-  thread_root_id: string | null;
-  send_at: Date;
-  status: ScheduledStatus;
-  message_id: string | null;
-  failure_reason: ScheduledFailure | null;
-  fired_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+/** The row's status and failure reason, narrowed to the values the table's checks allow. */
+export type ScheduledStates = { status: ScheduledStatus; failure_reason: ScheduledFailure | null };
+
+export type ScheduledRow = Omit<Selectable<ChatTables['scheduled_messages']>, keyof ScheduledStates> & ScheduledStates;
 
 export interface ScheduledView {
   id: string;
@@ -33,8 +25,20 @@ export interface ScheduledView {
   updatedAt: string;
 }
 
-export const scheduledColumns =
-  'id, room_id, sender_id, text, thread_root_id, send_at, status, message_id, failure_reason, fired_at, created_at, updated_at';
+export const scheduledColumns = [
+  'id',
+  'room_id',
+  'sender_id',
+  'text',
+  'thread_root_id',
+  'send_at',
+  'status',
+  'message_id',
+  'failure_reason',
+  'fired_at',
+  'created_at',
+  'updated_at',
+] as const;
 
 /** Cancelled rows never reach a view: the API answers 404 for them. */
 export function scheduledView(row: ScheduledRow): ScheduledView {
