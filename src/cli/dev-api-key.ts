@@ -7,6 +7,9 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { issueApiKey, resolveScopes } from '../partner/api-keys/service.js';
 import { keyEnvironments, type KeyEnvironment } from '../partner/api-keys/secret.js';
+import { coreDb } from '../core/tables.js';
+import { inTransaction } from '../platform/db/sql.js';
+import { affected } from '../platform/db/typed.js';
 import { AppError } from '../platform/http/app-error.js';
 import { isUuid } from '../platform/ids.js';
 import { devOwner, devWorkspace, lockDevTools } from './dev-workspace.js';
@@ -47,31 +50,34 @@ try {
   fail(err instanceof AppError ? err.message.replace('body.', '--') : String(err));
 }
 
-const db = new pg.Client({ connectionString: databaseUrl });
-await db.connect();
+// One connection: the whole run is one transaction.
+const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
 try {
-  await db.query('begin');
-  // One workspace per name, owned by the given account or by a development owner account.
-  await lockDevTools(db);
-  const owner = await devOwner(db, values.owner);
-  if (!owner) fail(`--owner ${values.owner} is not a registered account`);
-  const { id: workspaceId, created } = await devWorkspace(db, values.workspace!, owner, 'business');
-  const upgraded =
-    !created &&
-    (await db.query("update workspaces set plan = 'business' where id = $1 and plan <> 'business'", [workspaceId])).rowCount! > 0;
-  const issued = await issueApiKey(db, {
-    workspaceId,
-    name: values.name!,
-    scopes,
-    environment: values.environment as KeyEnvironment,
-    createdBy: null,
+  const { issued, upgraded } = await inTransaction(pool, async (db) => {
+    // One workspace per name, owned by the given account or by a development owner account.
+    await lockDevTools(db);
+    const owner = await devOwner(db, values.owner);
+    if (!owner) fail(`--owner ${values.owner} is not a registered account`);
+    const { id: workspaceId, created } = await devWorkspace(db, values.workspace!, owner, 'business');
+    const toBusiness = coreDb
+      .updateTable('workspaces')
+      .set({ plan: 'business' })
+      .where('id', '=', workspaceId)
+      .where('plan', '<>', 'business');
+    const upgraded = !created && (await affected(db, toBusiness)) > 0;
+    const issued = await issueApiKey(db, {
+      workspaceId,
+      name: values.name!,
+      scopes,
+      environment: values.environment as KeyEnvironment,
+      createdBy: null,
+    });
+    return { issued, upgraded };
   });
-  await db.query('commit');
   if (upgraded) await forgetGateKeys(redisUrl, 'dev-api-key');
   process.stdout.write(`${issued.key}\n`);
 } catch (err) {
-  await db.query('rollback').catch(() => undefined);
   fail(err instanceof AppError ? err.message : String((err as Error)?.stack ?? err));
 } finally {
-  await db.end();
+  await pool.end();
 }

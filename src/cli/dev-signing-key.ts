@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { exportJWK, exportSPKI, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { chatDb } from '../chat/tables.js';
+import { affected } from '../platform/db/typed.js';
 import type { Logger } from '../platform/logger.js';
 import { newId } from '../platform/ids.js';
 
@@ -37,15 +39,31 @@ export async function loadOrCreateDevKey(dataDir: string): Promise<DevSigningKey
 
 /** Registers the module and the dev key for one customer; returns true when anything was new. */
 export async function registerDevKey(db: pg.Client | pg.Pool, key: DevSigningKey, moduleCode: string, customer: string): Promise<boolean> {
-  await db.query('insert into modules (code, name) values ($1, $2) on conflict do nothing', [moduleCode, `Module ${moduleCode}`]);
+  await affected(
+    db,
+    chatDb
+      .insertInto('modules')
+      .values({ code: moduleCode, name: `Module ${moduleCode}` })
+      .onConflict((oc) => oc.doNothing()),
+  );
   const der = createPublicKey(key.publicKeyPem).export({ type: 'spki', format: 'der' });
   const fingerprint = createHash('sha256').update(der).digest('hex');
-  const res = await db.query(
-    `insert into customer_keys (id, module_code, customer_account_id, kid, algorithm, public_key_pem, fingerprint)
-     values ($1, $2, $3, $4, 'ES256', $5, $6) on conflict do nothing`,
-    [newId(), moduleCode, customer, key.kid, key.publicKeyPem, fingerprint],
+  const added = await affected(
+    db,
+    chatDb
+      .insertInto('customer_keys')
+      .values({
+        id: newId(),
+        module_code: moduleCode,
+        customer_account_id: customer,
+        kid: key.kid,
+        algorithm: 'ES256',
+        public_key_pem: key.publicKeyPem,
+        fingerprint,
+      })
+      .onConflict((oc) => oc.doNothing()),
   );
-  return (res.rowCount ?? 0) > 0;
+  return added > 0;
 }
 
 /** `make run` registers the development key on first start, for the dev module and the platform module. */

@@ -7,6 +7,9 @@
 // Without --plan an existing workspace keeps its plan and a new one starts on free.
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { coreDb } from '../core/tables.js';
+import { inTransaction } from '../platform/db/sql.js';
+import { affected } from '../platform/db/typed.js';
 import { AppError } from '../platform/http/app-error.js';
 import { isUuid } from '../platform/ids.js';
 import { checkAllowList, checkScopes, issueSvcKey } from '../workspace/keys/service.js';
@@ -79,32 +82,32 @@ try {
   fail(message(err).replace('--ip_allow_list', '--ip-allow'));
 }
 
-const db = new pg.Client({ connectionString: databaseUrl });
-await db.connect();
+// One connection: the whole run is one transaction.
+const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
 try {
-  await db.query('begin');
-  await lockDevTools(db);
-  const owner = await devOwner(db, values.owner);
-  if (!owner) throw new Error(`--owner ${values.owner} is not a registered account`);
-  const { id: workspaceId } = await devWorkspace(db, values.workspace!, owner, 'free');
-  if (values.plan !== undefined) await db.query('update workspaces set svc_plan = $2 where id = $1', [workspaceId, values.plan]);
-  if (perHour !== null) await db.query('update workspaces set svc_rate_per_hour = $2 where id = $1', [workspaceId, perHour]);
-  if (perMinute !== null) await db.query('update workspaces set svc_rate_per_minute = $2 where id = $1', [workspaceId, perMinute]);
-  const issued = await issueSvcKey(db, {
-    workspaceId,
-    name: values.name!,
-    scopes,
-    ipAllowList,
-    environment: values.env as KeyEnvironment,
-    expiresAt,
-    createdBy: null,
+  const issued = await inTransaction(pool, async (db) => {
+    await lockDevTools(db);
+    const owner = await devOwner(db, values.owner);
+    if (!owner) throw new Error(`--owner ${values.owner} is not a registered account`);
+    const { id: workspaceId } = await devWorkspace(db, values.workspace!, owner, 'free');
+    const workspace = coreDb.updateTable('workspaces').where('id', '=', workspaceId);
+    if (values.plan !== undefined) await affected(db, workspace.set({ svc_plan: values.plan }));
+    if (perHour !== null) await affected(db, workspace.set({ svc_rate_per_hour: perHour }));
+    if (perMinute !== null) await affected(db, workspace.set({ svc_rate_per_minute: perMinute }));
+    return issueSvcKey(db, {
+      workspaceId,
+      name: values.name!,
+      scopes,
+      ipAllowList,
+      environment: values.env as KeyEnvironment,
+      expiresAt,
+      createdBy: null,
+    });
   });
-  await db.query('commit');
   if (values.plan !== undefined || perHour !== null || perMinute !== null) await forgetGateKeys(redisUrl, 'dev-svc-key');
   process.stdout.write(`${issued.key}\n`);
 } catch (err) {
-  await db.query('rollback').catch(() => undefined);
-  await db.end().catch(() => undefined);
+  await pool.end().catch(() => undefined);
   fail(message(err).replace('--ip_allow_list', '--ip-allow').replace('--expires_at', '--expires'));
 }
-await db.end();
+await pool.end();

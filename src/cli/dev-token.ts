@@ -5,6 +5,8 @@ import { parseArgs } from 'node:util';
 import { SignJWT } from 'jose';
 import pg from 'pg';
 import { verifyKeyInvalidationChannel } from '../core/auth/verify-key-cache.js';
+import { chatDb } from '../chat/tables.js';
+import { firstRow } from '../platform/db/typed.js';
 import { runtimeFile } from '../platform/infra/index.js';
 import { platformUrls } from './platform-urls.js';
 import { publishOnce } from './publish-once.js';
@@ -50,20 +52,36 @@ try {
   }
   let accountId = values.account;
   if (admin && !accountId) {
-    const existing = await db.query<{ id: string }>(
-      "select id from accounts where module_code = $1 and customer_account_id = $2 and display_name = 'Platform admin' order by created_at limit 1",
-      [moduleCode, customer],
+    const existing = await firstRow(
+      db,
+      chatDb
+        .selectFrom('accounts')
+        .select('id')
+        .where('module_code', '=', moduleCode)
+        .where('customer_account_id', '=', customer)
+        .where('display_name', '=', 'Platform admin')
+        .orderBy('created_at')
+        .limit(1),
     );
-    accountId = existing.rows[0]?.id ?? newId();
+    accountId = existing?.id ?? newId();
   }
   const displayName = values.name ?? (admin ? 'Platform admin' : `Dev user ${accountId!.slice(0, 8)}`);
-  const res = await db.query<{ module_code: string; customer_account_id: string }>(
-    `insert into accounts (id, module_code, customer_account_id, display_name, account_type, status)
-     values ($1, $2, $3, $4, 'USER', 'ACTIVE') on conflict (id) do update set id = excluded.id
-     returning module_code, customer_account_id`,
-    [accountId, moduleCode, customer, displayName],
-  );
-  const row = res.rows[0]!;
+  // The no-op update returns the stored row when the account exists, so its module and customer can be compared.
+  const row = (await firstRow(
+    db,
+    chatDb
+      .insertInto('accounts')
+      .values({
+        id: accountId!,
+        module_code: moduleCode,
+        customer_account_id: customer,
+        display_name: displayName,
+        account_type: 'USER',
+        status: 'ACTIVE',
+      })
+      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({ id: eb.ref('excluded.id') })))
+      .returning(['module_code', 'customer_account_id']),
+  ))!;
   if (row.module_code !== moduleCode || row.customer_account_id !== customer) {
     fail(
       `account ${accountId} belongs to module ${row.module_code}, customer ${row.customer_account_id}; pass --module/--customer to match`,

@@ -1,5 +1,7 @@
 // Stripe-style lists over a table ordered by id (UUIDv7, so newest first is id descending): the cursor is the last
 // id of the page, signed for its list so that it pages nothing else.
+import { sql, type SelectQueryBuilder } from 'kysely';
+import { rows, type Runner } from '../platform/db/typed.js';
 import { cursorUuid, decodeCursor, encodeCursor } from '../platform/http/cursor.js';
 import { partnerErrors } from './errors.js';
 
@@ -32,4 +34,34 @@ export function idPage<R extends { id: string }, T>(list: string, rows: R[], lim
     has_more: hasMore,
     next_cursor: hasMore && last ? encodeCursor({ i: last.id }, list) : null,
   };
+}
+
+/** What a list request asks: its page size (default 50) and the cursor of the page before. */
+export interface ListQuery {
+  limit?: number;
+  cursor?: string;
+}
+
+/**
+ * One page of a list ordered by id, newest first: `statement` (its table, filters and columns) continued after the
+ * cursor's id, limit + 1 rows, rendered. The id is referenced unqualified, so the statement reads one table.
+ */
+export async function idList<DB, TB extends keyof DB, R extends { id: string }, T>(
+  db: Runner,
+  list: string,
+  query: ListQuery,
+  statement: SelectQueryBuilder<DB, TB, R>,
+  render: (row: R) => T,
+): Promise<ListPage<T>> {
+  const limit = query.limit ?? defaultLimit;
+  const after = afterIdOf(list, query.cursor);
+  const id = sql.ref('id');
+  const found = await rows(
+    db,
+    statement
+      .$if(after !== undefined, (qb) => qb.where(sql<boolean>`${id} < ${after}`))
+      .orderBy(id, 'desc')
+      .limit(limit + 1),
+  );
+  return idPage(list, found, limit, render);
 }

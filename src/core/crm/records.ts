@@ -1,10 +1,12 @@
-// Rows of crm_records and their wire shape, with the hand-written SQL of every read and write. Lists and gets are
-// hot paths (benchmarked): one indexed query each, no ORM. Every query is bounded by workspace AND environment, so
+// Rows of crm_records and their wire shape, with every read and write as a typed query. Lists and gets are hot paths
+// (benchmarked): one indexed statement each, run as named prepared statements. Every query is bounded by workspace AND environment, so
 // a test_/dev_ key never sees live data and another workspace's record reads as missing.
+import { sql, type Selectable } from 'kysely';
 import { systemClock } from '../../platform/clock.js';
+import { affected, firstRow, hotRows, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import type { KeyEnvironment } from '../keys/environment.js';
-import type { Queryable } from '../../platform/db/queryable.js';
+import { coreDb, type CoreTables } from '../tables.js';
 import { createdNow, crmResources, required, resourceDef, type ResourceDef, type ResourceId } from './resources.js';
 
 /** The slice of crm_records a key sees. */
@@ -13,12 +15,20 @@ export interface Partition {
   environment: KeyEnvironment;
 }
 
-export interface CrmRow {
-  id: string;
+const columns = ['id', 'data', 'created_at', 'updated_at'] as const;
+
+/** A record's row; its data is always an object of the resource's fields (recordData writes nothing else). */
+export type CrmRow = Omit<Pick<Selectable<CoreTables['crm_records']>, (typeof columns)[number]>, 'data'> & {
   data: Record<string, unknown>;
-  created_at: Date;
-  updated_at: Date;
-}
+};
+
+/** The partition's records of one resource: the statements of one resource start here. */
+const ofResource = (part: Partition, resource: string) =>
+  coreDb
+    .selectFrom('crm_records')
+    .where('workspace_id', '=', part.workspaceId)
+    .where('environment', '=', part.environment)
+    .where('resource', '=', resource);
 
 /** A record as the API returns it: object, id, timestamps and every field of its resource (absent ones null). */
 export interface CrmRecord {
@@ -42,65 +52,60 @@ export function renderRecord(def: ResourceDef, row: CrmRow): CrmRecord {
   return record;
 }
 
-const columns = 'id, data, created_at, updated_at';
-
 /**
  * One page, newest first: the rows after `beforeId` (exclusive), at most `limit + 1` so the caller knows whether
  * another page follows. Served by crm_records_list, or crm_records_status when a status is given.
  */
 export async function selectPage(
-  db: Queryable,
+  db: Runner,
   part: Partition,
   resource: ResourceId,
   options: { limit: number; beforeId?: string; status?: string },
 ): Promise<CrmRow[]> {
-  const params: unknown[] = [part.workspaceId, part.environment, resource];
-  let sql = `select ${columns} from crm_records where workspace_id = $1 and environment = $2 and resource = $3`;
-  let name = 'crm_page';
-  if (options.status !== undefined) {
-    params.push(options.status);
-    sql += ` and status = $${params.length}`;
-    name += '_status';
-  }
-  if (options.beforeId !== undefined) {
-    params.push(options.beforeId);
-    sql += ` and id < $${params.length}`;
-    name += '_after';
-  }
-  params.push(options.limit + 1);
-  sql += ` order by id desc limit $${params.length}`;
-  // Named: each connection parses and plans each of the four shapes once.
-  const { rows } = await db.query<CrmRow>({ name, text: sql, values: params });
-  return rows;
+  const { status, beforeId } = options;
+  // Named: each connection parses and plans each of the four shapes (with or without status and cursor) once.
+  return (await hotRows(
+    db,
+    ofResource(part, resource)
+      .select(columns)
+      .$if(status !== undefined, (qb) => qb.where('status', '=', status!))
+      .$if(beforeId !== undefined, (qb) => qb.where('id', '<', beforeId!))
+      .orderBy('id', 'desc')
+      .limit(options.limit + 1),
+  )) as CrmRow[];
 }
 
 export async function selectOne(
-  db: Queryable,
+  db: Runner,
   part: Partition,
   resource: ResourceId,
   id: string,
   forUpdate = false,
 ): Promise<CrmRow | undefined> {
-  const { rows } = await db.query<CrmRow>({
-    name: forUpdate ? 'crm_one_for_update' : 'crm_one',
-    text: `select ${columns} from crm_records where id = $1 and workspace_id = $2 and environment = $3 and resource = $4${forUpdate ? ' for update' : ''}`,
-    values: [id, part.workspaceId, part.environment, resource],
-  });
-  return rows[0];
+  const statement = ofResource(part, resource)
+    .select(columns)
+    .where('id', '=', id)
+    .$if(forUpdate, (qb) => qb.forUpdate());
+  return (await hotRows(db, statement))[0] as CrmRow | undefined;
 }
 
 /** The resource of each of the ids that is a record in the partition (ids of other partitions are left out). */
-export async function resourcesOf(db: Queryable, part: Partition, ids: string[]): Promise<Map<string, string>> {
-  const { rows } = await db.query<{ id: string; resource: string }>(
-    'select id, resource from crm_records where id = any($1::uuid[]) and workspace_id = $2 and environment = $3',
-    [ids, part.workspaceId, part.environment],
+export async function resourcesOf(db: Runner, part: Partition, ids: string[]): Promise<Map<string, string>> {
+  const found = await rows(
+    db,
+    coreDb
+      .selectFrom('crm_records')
+      .select(['id', 'resource'])
+      .where('id', '=', sql<string>`any(${ids}::uuid[])`)
+      .where('workspace_id', '=', part.workspaceId)
+      .where('environment', '=', part.environment),
   );
-  return new Map(rows.map((r) => [r.id, r.resource]));
+  return new Map(found.map((r) => [r.id, r.resource]));
 }
 
 /** Merges the given fields into the record (a null value is stored as null, which clears the field). */
 export async function patchRow(
-  db: Queryable,
+  db: Runner,
   part: Partition,
   def: ResourceDef,
   id: string,
@@ -109,13 +114,22 @@ export async function patchRow(
 ): Promise<CrmRow | undefined> {
   // The status column mirrors data.status for the status index; the spec never lets a patch set status to null.
   const status = def.statusField ? (patch[def.statusField] ?? null) : null;
-  const { rows } = await db.query<CrmRow>(
-    `update crm_records set data = data || $5::jsonb, status = coalesce($6, status), updated_at = $7
-      where id = $1 and workspace_id = $2 and environment = $3 and resource = $4
-      returning ${columns}`,
-    [id, part.workspaceId, part.environment, def.id, JSON.stringify(patch), status, at],
+  const row = await firstRow(
+    db,
+    coreDb
+      .updateTable('crm_records')
+      .set({
+        data: sql`data || ${JSON.stringify(patch)}::jsonb`,
+        status: sql`coalesce(${status}, status)`,
+        updated_at: at,
+      })
+      .where('id', '=', id)
+      .where('workspace_id', '=', part.workspaceId)
+      .where('environment', '=', part.environment)
+      .where('resource', '=', def.id)
+      .returning(columns),
   );
-  return rows[0];
+  return row as CrmRow | undefined;
 }
 
 /**
@@ -158,28 +172,38 @@ export interface NewCrmRecord extends Partition {
  * benchmark and seeding use it for the read-only resources (invoices, quotations, payments, products, subscriptions)
  * that the API cannot create. References are not checked here.
  */
-export async function insertCrmRecord(db: Queryable, input: NewCrmRecord): Promise<CrmRecord> {
+export async function insertCrmRecord(db: Runner, input: NewCrmRecord): Promise<CrmRecord> {
   return renderRecord(resourceDef(input.resource), await insertCrmRow(db, input));
 }
 
 /** insertCrmRecord's row, for callers that need the stored data (the events of a creation). */
-export async function insertCrmRow(db: Queryable, input: NewCrmRecord): Promise<CrmRow> {
+export async function insertCrmRow(db: Runner, input: NewCrmRecord): Promise<CrmRow> {
   const def = resourceDef(input.resource);
   const now = input.now ?? systemClock.now();
   const data = recordData(def, input.data, now);
   const status = def.statusField ? (data[def.statusField] as string) : null;
-  const { rows } = await db.query<CrmRow>(
-    `insert into crm_records (id, workspace_id, environment, resource, status, data, created_at, updated_at)
-     values ($1, $2, $3, $4, $5, $6::jsonb, $7, $7)
-     returning ${columns}`,
-    [newId(), input.workspaceId, input.environment, def.id, status, JSON.stringify(data), now],
+  const row = await firstRow(
+    db,
+    coreDb
+      .insertInto('crm_records')
+      .values({
+        id: newId(),
+        workspace_id: input.workspaceId,
+        environment: input.environment,
+        resource: def.id,
+        status,
+        data: sql`${JSON.stringify(data)}::jsonb`,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning(columns),
   );
-  return rows[0]!;
+  return row as CrmRow;
 }
 
 /** Inserts many records of one resource in a single statement (seeding, benchmark); ids ascend in input order. */
 export async function insertCrmRecords(
-  db: Queryable,
+  db: Runner,
   part: Partition,
   resource: ResourceId,
   items: Array<Record<string, unknown>>,
@@ -188,19 +212,31 @@ export async function insertCrmRecords(
   const def = resourceDef(resource);
   const data = items.map((item) => recordData(def, item, now));
   const ids = items.map(() => newId());
-  await db.query(
-    `insert into crm_records (id, workspace_id, environment, resource, status, data, created_at, updated_at)
-     select id, $2, $3, $4, status, data, $6, $6
-       from unnest($1::uuid[], $5::text[], $7::jsonb[]) as t(id, status, data)`,
-    [
-      ids,
-      part.workspaceId,
-      part.environment,
-      resource,
-      data.map((d) => (def.statusField ? (d[def.statusField] as string) : null)),
-      now,
-      data.map((d) => JSON.stringify(d)),
-    ],
+  const statuses = data.map((d) => (def.statusField ? (d[def.statusField] as string) : null));
+  const given = sql<{
+    id: string;
+    status: string | null;
+    data: unknown;
+  }>`unnest(${ids}::uuid[], ${statuses}::text[], ${data.map((d) => JSON.stringify(d))}::jsonb[])`;
+  await affected(
+    db,
+    coreDb
+      .insertInto('crm_records')
+      .columns(['id', 'workspace_id', 'environment', 'resource', 'status', 'data', 'created_at', 'updated_at'])
+      .expression((eb) =>
+        eb
+          .selectFrom(given.as<'t'>(sql`t(id, status, data)`))
+          .select([
+            't.id',
+            eb.val(part.workspaceId).as('workspace_id'),
+            eb.val(part.environment).as('environment'),
+            eb.val(resource).as('resource'),
+            't.status',
+            't.data',
+            eb.val(now).as('created_at'),
+            eb.val(now).as('updated_at'),
+          ]),
+      ),
   );
   return ids;
 }

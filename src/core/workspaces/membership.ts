@@ -1,17 +1,19 @@
 // A workspace with the caller's role in it: the membership lookup that partner key administration and workspace key
 // administration share. Each interface turns a refusal into its own error.
-import type { Queryable } from '../../platform/db/queryable.js';
+import type { InferResult } from 'kysely';
+import { firstRow, type Runner } from '../../platform/db/typed.js';
 import type { Caller } from '../auth/caller.js';
+import { coreDb } from '../tables.js';
 
-export interface WorkspaceRow {
-  id: string;
-  name: string;
-  plan: string;
-  owner_id: string;
-  created_at: Date;
-  /** The caller's role; null when the caller is not a member (a platform administrator reading it). */
-  my_role: string | null;
-}
+/** The workspace and the caller's role in it (null when not a member: a platform administrator reading it). */
+const withRoleOf = (workspaceId: string, accountId: string) =>
+  coreDb
+    .selectFrom('workspaces as w')
+    .leftJoin('workspace_members as m', (join) => join.onRef('m.workspace_id', '=', 'w.id').on('m.account_id', '=', accountId))
+    .select(['w.id', 'w.name', 'w.plan', 'w.owner_id', 'w.created_at', 'm.role as my_role'])
+    .where('w.id', '=', workspaceId);
+
+export type WorkspaceRow = InferResult<ReturnType<typeof withRoleOf>>[number];
 
 export interface MembershipRefusals {
   /** The workspace does not exist, or the caller may not learn that it does. */
@@ -26,19 +28,13 @@ export interface MembershipRefusals {
  * elsewhere are refused as non-members: they can see that it exists, but acting in it takes membership.
  */
 export async function loadMemberWorkspace(
-  db: Queryable,
+  db: Runner,
   workspaceId: string,
   caller: Caller,
   refusals: MembershipRefusals,
   platformAdminReads = false,
 ): Promise<WorkspaceRow> {
-  const { rows } = await db.query<WorkspaceRow>(
-    `select w.id, w.name, w.plan, w.owner_id, w.created_at, m.role as my_role
-       from workspaces w left join workspace_members m on m.workspace_id = w.id and m.account_id = $2
-      where w.id = $1`,
-    [workspaceId, caller.accountId],
-  );
-  const row = rows[0];
+  const row = await firstRow(db, withRoleOf(workspaceId, caller.accountId));
   if (!row || (row.my_role === null && !caller.platformAdmin)) throw refusals.notFound();
   if (row.my_role === null && !platformAdminReads) throw refusals.notMember();
   return row;

@@ -6,7 +6,7 @@ import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.j
 import { newId } from '../../platform/ids.js';
 import { partnerErrors } from '../errors.js';
 import { ArticleStore } from '../kb/articles.js';
-import { afterIdOf, idPage, type ListPage } from '../paging.js';
+import { idList, type ListPage, type ListQuery } from '../paging.js';
 import type { Partition } from '../partition.js';
 import { partnerDb, type PartnerTables } from '../tables.js';
 
@@ -70,18 +70,8 @@ export class AgentStore {
     this.articles = new ArticleStore(clock);
   }
 
-  async list(db: Runner, part: Partition, query: { limit?: number; cursor?: string }): Promise<ListPage<Agent>> {
-    const limit = query.limit ?? 50;
-    const after = afterIdOf('ai_agents', query.cursor);
-    const found = await rows(
-      db,
-      inPartition(part)
-        .select(columns)
-        .$if(after !== undefined, (qb) => qb.where('id', '<', after!))
-        .orderBy('id', 'desc')
-        .limit(limit + 1),
-    );
-    return idPage('ai_agents', found, limit, renderAgent);
+  list(db: Runner, part: Partition, query: ListQuery): Promise<ListPage<Agent>> {
+    return idList(db, 'ai_agents', query, inPartition(part).select(columns), renderAgent);
   }
 
   async row(db: Runner, part: Partition, id: string): Promise<AgentRow> {

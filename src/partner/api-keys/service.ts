@@ -3,12 +3,13 @@
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
-import type { Queryable } from '../../platform/db/queryable.js';
+import { firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { partnerErrors } from '../errors.js';
 import { isKnownScope, scopePresets } from '../scopes/catalogue.js';
 import { listOf, type ListEnvelope } from '../workspaces/views.js';
 import { keyEnvironments, newSecret, type KeyEnvironment } from './secret.js';
-import { apiKeyColumns, apiKeyView, type ApiKeyRow, type ApiKeyView } from './views.js';
+import { partnerDb } from '../tables.js';
+import { apiKeyColumns, apiKeyView, type ApiKeyView } from './views.js';
 
 export const maxScopes = 20;
 export const maxNameLength = 100;
@@ -51,7 +52,7 @@ function checkScopes(scopes: string[]): string[] {
 }
 
 /** Makes a key and stores its hash; `db` may be a pool or a transaction. */
-export async function issueApiKey(db: Queryable, input: IssueApiKeyInput, clock: Clock = systemClock): Promise<IssuedApiKey> {
+export async function issueApiKey(db: Runner, input: IssueApiKeyInput, clock: Clock = systemClock): Promise<IssuedApiKey> {
   const now = clock.now();
   const name = input.name.trim();
   if (name.length < 1 || input.name.length > maxNameLength)
@@ -62,13 +63,26 @@ export async function issueApiKey(db: Queryable, input: IssueApiKeyInput, clock:
   const expiresAt = input.expiresAt ?? null;
   if (expiresAt && expiresAt.getTime() <= now.getTime()) throw partnerErrors.badInput('body.expires_at', 'must be in the future');
   const secret = newSecret(environment);
-  const { rows } = await db.query<ApiKeyRow>(
-    `insert into api_keys (id, workspace_id, name, prefix, key_hash, environment, scopes, status, created_by, created_at, expires_at)
-     values ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9, $10)
-     returning ${apiKeyColumns}`,
-    [newId(), input.workspaceId, input.name, secret.prefix, secret.hash, environment, scopes, input.createdBy, now, expiresAt],
+  const row = await firstRow(
+    db,
+    partnerDb
+      .insertInto('api_keys')
+      .values({
+        id: newId(),
+        workspace_id: input.workspaceId,
+        name: input.name,
+        prefix: secret.prefix,
+        key_hash: secret.hash,
+        environment,
+        scopes,
+        status: 'active',
+        created_by: input.createdBy,
+        created_at: now,
+        expires_at: expiresAt,
+      })
+      .returning(apiKeyColumns),
   );
-  return { view: apiKeyView(rows[0]!, now), key: secret.key };
+  return { view: apiKeyView(row!, now), key: secret.key };
 }
 
 function parseKeyCursor(raw: string): string {
@@ -79,39 +93,41 @@ function parseKeyCursor(raw: string): string {
 
 /** A workspace's keys, newest first (ids are time-ordered). */
 export async function listApiKeys(
-  db: Queryable,
+  db: Runner,
   workspaceId: string,
   query: { limit?: number; cursor?: string },
   now: Date,
 ): Promise<ListEnvelope<ApiKeyView>> {
   const limit = query.limit ?? 50;
-  const params: unknown[] = [workspaceId];
-  let sql = `select ${apiKeyColumns} from api_keys where workspace_id = $1`;
-  if (query.cursor !== undefined) {
-    params.push(parseKeyCursor(query.cursor));
-    sql += ' and id < $2';
-  }
-  params.push(limit + 1);
-  sql += ` order by id desc limit $${params.length}`;
-  const { rows } = await db.query<ApiKeyRow>(sql, params);
-  const page = rows.slice(0, limit);
+  const after = query.cursor === undefined ? undefined : parseKeyCursor(query.cursor);
+  const found = await rows(
+    db,
+    partnerDb
+      .selectFrom('api_keys')
+      .select(apiKeyColumns)
+      .where('workspace_id', '=', workspaceId)
+      .$if(after !== undefined, (qb) => qb.where('id', '<', after!))
+      .orderBy('id', 'desc')
+      .limit(limit + 1),
+  );
+  const page = found.slice(0, limit);
   const last = page[page.length - 1];
   return listOf(
     page.map((r) => apiKeyView(r, now)),
-    rows.length > limit,
+    found.length > limit,
     last ? encodeCursor({ i: last.id }) : null,
   );
 }
 
 const keyNotFound = () => partnerErrors.notFound('api_key_not_found', 'The API key');
 
-export async function getApiKey(db: Queryable, workspaceId: string, keyId: string, now: Date): Promise<ApiKeyView> {
-  const { rows } = await db.query<ApiKeyRow>(`select ${apiKeyColumns} from api_keys where id = $1 and workspace_id = $2`, [
-    keyId,
-    workspaceId,
-  ]);
-  if (!rows[0]) throw keyNotFound();
-  return apiKeyView(rows[0], now);
+export async function getApiKey(db: Runner, workspaceId: string, keyId: string, now: Date): Promise<ApiKeyView> {
+  const row = await firstRow(
+    db,
+    partnerDb.selectFrom('api_keys').select(apiKeyColumns).where('id', '=', keyId).where('workspace_id', '=', workspaceId),
+  );
+  if (!row) throw keyNotFound();
+  return apiKeyView(row, now);
 }
 
 /**
@@ -119,19 +135,23 @@ export async function getApiKey(db: Queryable, workspaceId: string, keyId: strin
  * The row stays for audit. `revokedBy` is null when a key revokes itself.
  */
 export async function revokeApiKey(
-  db: Queryable,
+  db: Runner,
   workspaceId: string,
   keyId: string,
   revokedBy: string | null,
   now: Date,
 ): Promise<ApiKeyView> {
-  const { rows } = await db.query<ApiKeyRow>(
-    `update api_keys set status = 'revoked', revoked_at = $3, revoked_by = $4
-      where id = $1 and workspace_id = $2 and status = 'active'
-      returning ${apiKeyColumns}`,
-    [keyId, workspaceId, now, revokedBy],
+  const revoked = await firstRow(
+    db,
+    partnerDb
+      .updateTable('api_keys')
+      .set({ status: 'revoked', revoked_at: now, revoked_by: revokedBy })
+      .where('id', '=', keyId)
+      .where('workspace_id', '=', workspaceId)
+      .where('status', '=', 'active')
+      .returning(apiKeyColumns),
   );
-  if (rows[0]) return apiKeyView(rows[0], now);
+  if (revoked) return apiKeyView(revoked, now);
   await getApiKey(db, workspaceId, keyId, now);
   throw partnerErrors.conflict('api_key_already_revoked', 'The API key is already revoked.', { key_id: keyId });
 }

@@ -1,24 +1,25 @@
 // Rows of api_keys and their wire shape. The secret is never part of a row: only its hash is stored.
+import type { Selectable } from 'kysely';
 import { scopeLabels } from '../scopes/catalogue.js';
+import type { PartnerTables } from '../tables.js';
 import type { KeyEnvironment } from './secret.js';
 
-export interface ApiKeyRow {
-  id: string;
-  workspace_id: string;
-  name: string;
-  prefix: string;
-  environment: KeyEnvironment;
-  scopes: string[];
-  status: 'active' | 'revoked';
-  created_at: Date;
-  created_by: string | null;
-  last_used_at: Date | null;
-  expires_at: Date | null;
-  revoked_at: Date | null;
-}
+export const apiKeyColumns = [
+  'id',
+  'workspace_id',
+  'name',
+  'prefix',
+  'environment',
+  'scopes',
+  'status',
+  'created_at',
+  'created_by',
+  'last_used_at',
+  'expires_at',
+  'revoked_at',
+] as const;
 
-export const apiKeyColumns =
-  'id, workspace_id, name, prefix, environment, scopes, status, created_at, created_by, last_used_at, expires_at, revoked_at';
+export type ApiKeyRow = Pick<Selectable<PartnerTables['api_keys']>, (typeof apiKeyColumns)[number]>;
 
 export type ApiKeyView = ReturnType<typeof apiKeyView>;
 
@@ -30,10 +31,11 @@ export function apiKeyView(row: ApiKeyRow, now: Date) {
     workspace_id: row.workspace_id,
     name: row.name,
     prefix: row.prefix,
-    environment: row.environment,
+    // Both columns' check constraints hold them to these values.
+    environment: row.environment as KeyEnvironment,
     scopes: [...row.scopes],
     scope_labels: scopeLabels(row.scopes),
-    status: row.status,
+    status: row.status as 'active' | 'revoked',
     expired: row.expires_at !== null && row.expires_at.getTime() <= now.getTime(),
     created_at: row.created_at.toISOString(),
     created_by: row.created_by,

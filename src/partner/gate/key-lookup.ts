@@ -3,22 +3,24 @@
 // answered, so a revoked key dies on the very next request on every node); expiry is compared with the clock each time.
 import type { Clock } from '../../platform/clock.js';
 import type { GateKeyCache } from '../../platform/gate-key-cache.js';
+import type { InferResult } from 'kysely';
 import type { SqlPool } from '../../platform/db/sql.js';
+import { hotRows } from '../../platform/db/typed.js';
 import { hashKey, looksLikeKey, type KeyEnvironment } from '../api-keys/secret.js';
 import type { KeyPrincipal } from '../context.js';
 import { partnerErrors } from '../errors.js';
+import { partnerDb } from '../tables.js';
 import { hasExternalApi } from '../workspaces/plans.js';
 
-interface KeyRow {
-  id: string;
-  workspace_id: string;
-  environment: KeyEnvironment;
-  prefix: string;
-  scopes: string[];
-  status: string;
-  expires_at: Date | null;
-  plan: string;
-}
+/** The key with its workspace's plan, by the key's hash: one statement whose text never varies (a named prepared one). */
+const lookupByHash = (hash: Buffer) =>
+  partnerDb
+    .selectFrom('api_keys as k')
+    .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
+    .select(['k.id', 'k.workspace_id', 'k.environment', 'k.prefix', 'k.scopes', 'k.status', 'k.expires_at', 'w.plan'])
+    .where('k.key_hash', '=', hash);
+
+type KeyRow = InferResult<ReturnType<typeof lookupByHash>>[number];
 
 export class KeyLookup {
   constructor(
@@ -35,17 +37,12 @@ export class KeyLookup {
     if (!row || row.status !== 'active') throw partnerErrors.invalidApiKey();
     if (row.expires_at && row.expires_at.getTime() <= this.clock.now().getTime()) throw partnerErrors.invalidApiKey();
     if (!hasExternalApi(row.plan)) throw partnerErrors.externalApiDisabled();
-    return { keyId: row.id, workspaceId: row.workspace_id, environment: row.environment, prefix: row.prefix, scopes: row.scopes };
+    // The column's check constraint holds it to live, test or dev.
+    const environment = row.environment as KeyEnvironment;
+    return { keyId: row.id, workspaceId: row.workspace_id, environment, prefix: row.prefix, scopes: row.scopes };
   }
 
   private async load(hash: Buffer): Promise<KeyRow | undefined> {
-    const { rows } = await this.sql.query<KeyRow>({
-      name: 'api_key_lookup',
-      text: `select k.id, k.workspace_id, k.environment, k.prefix, k.scopes, k.status, k.expires_at, w.plan
-               from api_keys k join workspaces w on w.id = k.workspace_id
-              where k.key_hash = $1`,
-      values: [hash],
-    });
-    return rows[0];
+    return (await hotRows(this.sql, lookupByHash(hash)))[0];
   }
 }

@@ -3,8 +3,10 @@
 // key waits on the first one's uncommitted row (unique index), then replays its response: two identical requests in
 // flight, on any nodes, create one record. A failed write rolls back its record, so a retry runs afresh.
 import type { Clock } from '../../platform/clock.js';
-import type { SqlClient, SqlPool } from '../../platform/db/sql.js';
+import { inTransaction, type SqlClient, type SqlPool } from '../../platform/db/sql.js';
+import { affected, firstRow, type Runner } from '../../platform/db/typed.js';
 import { partnerErrors } from '../errors.js';
+import { partnerDb } from '../tables.js';
 
 export const idempotencyWindowMs = 24 * 60 * 60 * 1000;
 
@@ -14,12 +16,17 @@ export interface StoredResponse {
   location?: string;
 }
 
-interface Row {
-  request_hash: Buffer;
-  response_status: number;
-  response_body: { body: unknown; location?: string } | null;
-  created_at: Date;
-}
+/** The stored response as the update below writes it. */
+type StoredBody = { body: unknown; location?: string } | null;
+
+/** What one attempt ended with: the work's result, a record to replay, or an expired record removed (try again). */
+type Attempt<R> = { done: R } | { stored: NonNullable<Awaited<ReturnType<typeof readRecord>>> } | { retry: true };
+
+const record = (workspaceId: string, key: string) =>
+  partnerDb.selectFrom('idempotency_keys').where('workspace_id', '=', workspaceId).where('idempotency_key', '=', key);
+
+const readRecord = (db: Runner, workspaceId: string, key: string) =>
+  firstRow(db, record(workspaceId, key).select(['request_hash', 'response_status', 'response_body', 'created_at']));
 
 export class IdempotencyStore {
   constructor(
@@ -35,54 +42,61 @@ export class IdempotencyStore {
     work: (tx: SqlClient) => Promise<R>,
   ): Promise<R> {
     for (let attempt = 0; attempt < 5; attempt++) {
-      const client = await this.sql.connect();
-      let open = false;
-      try {
-        await client.query('begin');
-        open = true;
-        const now = this.clock.now();
-        const claimed = await client.query(
-          `insert into idempotency_keys (workspace_id, idempotency_key, request_hash, response_status, created_at)
-           values ($1, $2, $3, 0, $4) on conflict do nothing`,
-          [workspaceId, key, fingerprint, now],
-        );
-        if (claimed.rowCount === 1) {
-          const result = await work(client);
-          await client.query(
-            'update idempotency_keys set response_status = $3, response_body = $4 where workspace_id = $1 and idempotency_key = $2',
-            [workspaceId, key, result.status, JSON.stringify({ body: result.body ?? null, location: result.location })],
-          );
-          await client.query('commit');
-          open = false;
-          return result;
-        }
-        const { rows } = await client.query<Row>(
-          'select request_hash, response_status, response_body, created_at from idempotency_keys where workspace_id = $1 and idempotency_key = $2',
-          [workspaceId, key],
-        );
-        const row = rows[0];
-        if (row && row.created_at.getTime() <= now.getTime() - idempotencyWindowMs) {
-          // Older than 24 hours: the key is free again.
-          await client.query('delete from idempotency_keys where workspace_id = $1 and idempotency_key = $2 and created_at = $3', [
-            workspaceId,
-            key,
-            row.created_at,
-          ]);
-          await client.query('commit');
-          open = false;
-          continue;
-        }
-        await client.query('rollback');
-        open = false;
-        if (!row) continue; // the first request rolled back in between: claim the key now
-        if (!row.request_hash.equals(fingerprint)) throw partnerErrors.idempotencyConflict();
-        const stored = row.response_body ?? { body: null };
-        return { status: row.response_status, body: stored.body, ...(stored.location ? { location: stored.location } : {}) } as R;
-      } finally {
-        if (open) await client.query('rollback').catch(() => undefined);
-        client.release();
-      }
+      // A transaction that only found another request's record wrote nothing: committing it is as good as rolling back.
+      const outcome = await inTransaction(this.sql, (client) => this.attempt(client, workspaceId, key, fingerprint, work));
+      if ('done' in outcome) return outcome.done;
+      if ('retry' in outcome) continue;
+      const row = outcome.stored;
+      if (!fingerprint.equals(row.request_hash)) throw partnerErrors.idempotencyConflict();
+      const stored = (row.response_body as StoredBody) ?? { body: null };
+      return { status: row.response_status, body: stored.body, ...(stored.location ? { location: stored.location } : {}) } as R;
     }
     throw new Error('Idempotency-Key could not be claimed after 5 attempts');
+  }
+
+  /** Claims the key and runs the work, or reads the record another request holds (removing it when expired). */
+  private async attempt<R extends StoredResponse>(
+    client: SqlClient,
+    workspaceId: string,
+    key: string,
+    fingerprint: Buffer,
+    work: (tx: SqlClient) => Promise<R>,
+  ): Promise<Attempt<R>> {
+    const now = this.clock.now();
+    const claimed = await affected(
+      client,
+      partnerDb
+        .insertInto('idempotency_keys')
+        .values({ workspace_id: workspaceId, idempotency_key: key, request_hash: fingerprint, response_status: 0, created_at: now })
+        .onConflict((oc) => oc.doNothing()),
+    );
+    if (claimed === 1) {
+      const result = await work(client);
+      const body = JSON.stringify({ body: result.body ?? null, location: result.location });
+      await affected(
+        client,
+        partnerDb
+          .updateTable('idempotency_keys')
+          .set({ response_status: result.status, response_body: body })
+          .where('workspace_id', '=', workspaceId)
+          .where('idempotency_key', '=', key),
+      );
+      return { done: result };
+    }
+    const row = await readRecord(client, workspaceId, key);
+    if (!row) return { retry: true }; // the first request rolled back in between: claim the key now
+    if (row.created_at.getTime() <= now.getTime() - idempotencyWindowMs) {
+      // Older than 24 hours: the key is free again.
+      await affected(
+        client,
+        partnerDb
+          .deleteFrom('idempotency_keys')
+          .where('workspace_id', '=', workspaceId)
+          .where('idempotency_key', '=', key)
+          .where('created_at', '=', row.created_at),
+      );
+      return { retry: true };
+    }
+    return { stored: row };
   }
 }

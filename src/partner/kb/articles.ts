@@ -5,7 +5,7 @@ import type { Clock } from '../../platform/clock.js';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { partnerErrors } from '../errors.js';
-import { afterIdOf, idPage, type ListPage } from '../paging.js';
+import { idList, type ListPage, type ListQuery } from '../paging.js';
 import type { Partition } from '../partition.js';
 import { partnerDb, type PartnerTables } from '../tables.js';
 
@@ -45,19 +45,11 @@ const uniqueTags = (tags: readonly string[] | undefined) => [...new Set(tags ?? 
 export class ArticleStore {
   constructor(private readonly clock: Clock) {}
 
-  async list(db: Runner, part: Partition, query: { limit?: number; cursor?: string; tag?: string }): Promise<ListPage<Article>> {
-    const limit = query.limit ?? 50;
-    const after = afterIdOf('kb_articles', query.cursor);
-    const found = await rows(
-      db,
-      inPartition(part)
-        .select(articleColumns)
-        .$if(after !== undefined, (qb) => qb.where('id', '<', after!))
-        .$if(query.tag !== undefined, (qb) => qb.where(sql<boolean>`tags @> array[${query.tag}::text]`))
-        .orderBy('id', 'desc')
-        .limit(limit + 1),
-    );
-    return idPage('kb_articles', found, limit, renderArticle);
+  list(db: Runner, part: Partition, query: ListQuery & { tag?: string }): Promise<ListPage<Article>> {
+    const statement = inPartition(part)
+      .select(articleColumns)
+      .$if(query.tag !== undefined, (qb) => qb.where(sql<boolean>`tags @> array[${query.tag}::text]`));
+    return idList(db, 'kb_articles', query, statement, renderArticle);
   }
 
   async get(db: Runner, part: Partition, id: string): Promise<Article> {

@@ -10,7 +10,7 @@ import type { Clock } from '../../platform/clock.js';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { partnerErrors } from '../errors.js';
-import { afterIdOf, idPage, type ListPage } from '../paging.js';
+import { idList, type ListPage, type ListQuery } from '../paging.js';
 import type { Partition } from '../partition.js';
 import { partnerDb, type PartnerTables } from '../tables.js';
 
@@ -86,18 +86,8 @@ export class FileStore {
     }
   }
 
-  async list(db: Runner, part: Partition, query: { limit?: number; cursor?: string }): Promise<ListPage<StoredFile>> {
-    const limit = query.limit ?? 50;
-    const after = afterIdOf('storage_files', query.cursor);
-    const found = await rows(
-      db,
-      inPartition(part)
-        .select(columns)
-        .$if(after !== undefined, (qb) => qb.where('id', '<', after!))
-        .orderBy('id', 'desc')
-        .limit(limit + 1),
-    );
-    return idPage('storage_files', found, limit, renderFile);
+  list(db: Runner, part: Partition, query: ListQuery): Promise<ListPage<StoredFile>> {
+    return idList(db, 'storage_files', query, inPartition(part).select(columns), renderFile);
   }
 
   async row(db: Runner, part: Partition, id: string): Promise<FileRow> {

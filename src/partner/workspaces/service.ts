@@ -1,10 +1,13 @@
 // Workspace administration: workspaces and their plan, members and roles with their API Keys cells.
 import type { Caller } from '../../core/auth/caller.js';
+import { sql } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
+import { affected, rows } from '../../platform/db/typed.js';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
 import type { PartnerDeps } from '../deps.js';
 import { partnerErrors } from '../errors.js';
+import { partnerDb } from '../tables.js';
 import {
   cellOverrides,
   cellsOf,
@@ -17,7 +20,7 @@ import {
 } from './access.js';
 import { builtInRoles, effectiveCells, isBuiltInRole, lockedRoles, type Cells } from './permissions.js';
 import { defaultPlan, planById } from './plans.js';
-import { listOf, memberView, roleView, workspaceView, type ListEnvelope, type MemberRow, type WorkspaceRow } from './views.js';
+import { listOf, memberView, roleView, workspaceView, type ListEnvelope } from './views.js';
 
 export interface PageQuery {
   limit?: number;
@@ -37,6 +40,13 @@ function parseCursor(raw: string): { at: string; id: string } {
   return { at, id };
 }
 
+/**
+ * An account's display name. The accounts entity belongs to the chat, which the partner API may not import, so the
+ * partner's tables do not list it: the name is read by a correlated lookup (every member's account exists: foreign key).
+ */
+const displayNameOf = (accountId: 'm.account_id' | 'put.account_id') =>
+  sql<string>`(select a.display_name from accounts a where a.id = ${sql.ref(accountId)})`.as('display_name');
+
 const ownerImmutable = () => partnerErrors.conflict('owner_immutable', "The workspace owner's role cannot be given, changed or removed.");
 
 export class WorkspaceService {
@@ -46,18 +56,16 @@ export class WorkspaceService {
     const id = newId();
     const now = this.deps.clock.now();
     await inTransaction(this.deps.sql, async (client) => {
-      await client.query('insert into workspaces (id, name, plan, owner_id, created_at, updated_at) values ($1, $2, $3, $4, $5, $5)', [
-        id,
-        name,
-        defaultPlan,
-        caller.accountId,
-        now,
-      ]);
-      await client.query("insert into workspace_members (workspace_id, account_id, role, added_at) values ($1, $2, 'owner', $3)", [
-        id,
-        caller.accountId,
-        now,
-      ]);
+      await affected(
+        client,
+        partnerDb
+          .insertInto('workspaces')
+          .values({ id, name, plan: defaultPlan, owner_id: caller.accountId, created_at: now, updated_at: now }),
+      );
+      await affected(
+        client,
+        partnerDb.insertInto('workspace_members').values({ workspace_id: id, account_id: caller.accountId, role: 'owner', added_at: now }),
+      );
     });
     return workspaceView({ id, name, plan: defaultPlan, owner_id: caller.accountId, created_at: now, my_role: 'owner' });
   }
@@ -65,23 +73,24 @@ export class WorkspaceService {
   /** The caller's workspaces, newest first. */
   async list(caller: Caller, query: PageQuery): Promise<ListEnvelope<WorkspaceView>> {
     const limit = query.limit ?? 50;
-    const params: unknown[] = [caller.accountId];
-    let sql = `select w.id, w.name, w.plan, w.owner_id, w.created_at, m.role as my_role
-                 from workspace_members m join workspaces w on w.id = m.workspace_id
-                where m.account_id = $1`;
-    if (query.cursor !== undefined) {
-      const c = parseCursor(query.cursor);
-      params.push(c.at, c.id);
-      sql += ' and (w.created_at, w.id) < ($2::timestamptz, $3::uuid)';
-    }
-    params.push(limit + 1);
-    sql += ` order by w.created_at desc, w.id desc limit $${params.length}`;
-    const { rows } = await this.deps.sql.query<WorkspaceRow>(sql, params);
-    const page = rows.slice(0, limit);
+    const c = query.cursor === undefined ? undefined : parseCursor(query.cursor);
+    const found = await rows(
+      this.deps.sql,
+      partnerDb
+        .selectFrom('workspace_members as m')
+        .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
+        .select(['w.id', 'w.name', 'w.plan', 'w.owner_id', 'w.created_at', 'm.role as my_role'])
+        .where('m.account_id', '=', caller.accountId)
+        .$if(c !== undefined, (qb) => qb.where(sql<boolean>`(w.created_at, w.id) < (${c!.at}::timestamptz, ${c!.id}::uuid)`))
+        .orderBy('w.created_at', 'desc')
+        .orderBy('w.id', 'desc')
+        .limit(limit + 1),
+    );
+    const page = found.slice(0, limit);
     const last = page[page.length - 1];
     return listOf(
       page.map(workspaceView),
-      rows.length > limit,
+      found.length > limit,
       last ? encodeCursor({ a: last.created_at.toISOString(), i: last.id }) : null,
     );
   }
@@ -93,12 +102,11 @@ export class WorkspaceService {
   async setPlan(caller: Caller, workspaceId: string, plan: string): Promise<WorkspaceView> {
     if (!caller.platformAdmin) throw partnerErrors.platformAdminRequired();
     if (!planById(plan)) throw partnerErrors.badInput('body.plan', `is not a plan of GET /api/v1/plans: ${plan}`);
-    const { rowCount } = await this.deps.sql.query('update workspaces set plan = $2, updated_at = $3 where id = $1', [
-      workspaceId,
-      plan,
-      this.deps.clock.now(),
-    ]);
-    if (!rowCount) throw workspaceNotFound();
+    const updated = await affected(
+      this.deps.sql,
+      partnerDb.updateTable('workspaces').set({ plan, updated_at: this.deps.clock.now() }).where('id', '=', workspaceId),
+    );
+    if (!updated) throw workspaceNotFound();
     // The key gates cache each key's plan: every node forgets them before the change is answered.
     await this.deps.gateKeys?.invalidate();
     return this.get(caller, workspaceId);
@@ -107,22 +115,23 @@ export class WorkspaceService {
   async listMembers(caller: Caller, workspaceId: string, query: PageQuery): Promise<ListEnvelope<MemberView>> {
     await loadWorkspace(this.deps.sql, workspaceId, caller);
     const limit = query.limit ?? 50;
-    const params: unknown[] = [workspaceId];
-    let sql = `select m.account_id, a.display_name, m.role, m.added_at
-                 from workspace_members m join accounts a on a.id = m.account_id where m.workspace_id = $1`;
-    if (query.cursor !== undefined) {
-      const c = parseCursor(query.cursor);
-      params.push(c.at, c.id);
-      sql += ' and (m.added_at, m.account_id) > ($2::timestamptz, $3::uuid)';
-    }
-    params.push(limit + 1);
-    sql += ` order by m.added_at, m.account_id limit $${params.length}`;
-    const { rows } = await this.deps.sql.query<MemberRow>(sql, params);
-    const page = rows.slice(0, limit);
+    const c = query.cursor === undefined ? undefined : parseCursor(query.cursor);
+    const found = await rows(
+      this.deps.sql,
+      partnerDb
+        .selectFrom('workspace_members as m')
+        .select(['m.account_id', displayNameOf('m.account_id'), 'm.role', 'm.added_at'])
+        .where('m.workspace_id', '=', workspaceId)
+        .$if(c !== undefined, (qb) => qb.where(sql<boolean>`(m.added_at, m.account_id) > (${c!.at}::timestamptz, ${c!.id}::uuid)`))
+        .orderBy('m.added_at')
+        .orderBy('m.account_id')
+        .limit(limit + 1),
+    );
+    const page = found.slice(0, limit);
     const last = page[page.length - 1];
     return listOf(
       page.map(memberView),
-      rows.length > limit,
+      found.length > limit,
       last ? encodeCursor({ a: last.added_at.toISOString(), i: last.account_id }) : null,
     );
   }
@@ -141,39 +150,50 @@ export class WorkspaceService {
       [accountId, caller.moduleCode, caller.customerAccountId],
     );
     if (!rowCount) throw partnerErrors.notFound('account_not_found', 'The account');
-    const { rows } = await this.deps.sql.query<MemberRow>(
-      `with put as (
-         insert into workspace_members (workspace_id, account_id, role, added_at) values ($1, $2, $3, $4)
-         on conflict (workspace_id, account_id) do update set role = excluded.role
-         returning account_id, role, added_at)
-       select put.account_id, a.display_name, put.role, put.added_at from put join accounts a on a.id = put.account_id`,
-      [workspaceId, accountId, role, this.deps.clock.now()],
+    const [member] = await rows(
+      this.deps.sql,
+      partnerDb
+        .with('put', (db) =>
+          db
+            .insertInto('workspace_members')
+            .values({ workspace_id: workspaceId, account_id: accountId, role, added_at: this.deps.clock.now() })
+            .onConflict((oc) => oc.columns(['workspace_id', 'account_id']).doUpdateSet((eb) => ({ role: eb.ref('excluded.role') })))
+            .returning(['account_id', 'role', 'added_at']),
+        )
+        .selectFrom('put')
+        .select(['put.account_id', displayNameOf('put.account_id'), 'put.role', 'put.added_at']),
     );
-    return memberView(rows[0]!);
+    return memberView(member!);
   }
 
   async removeMember(caller: Caller, workspaceId: string, accountId: string): Promise<void> {
     const workspace = await loadWorkspace(this.deps.sql, workspaceId, caller);
     requireManage(workspace);
     if (accountId === workspace.owner_id) throw ownerImmutable();
-    const { rowCount } = await this.deps.sql.query('delete from workspace_members where workspace_id = $1 and account_id = $2', [
-      workspaceId,
-      accountId,
-    ]);
-    if (!rowCount) throw partnerErrors.notFound('member_not_found', 'The member');
+    const removed = await affected(
+      this.deps.sql,
+      partnerDb.deleteFrom('workspace_members').where('workspace_id', '=', workspaceId).where('account_id', '=', accountId),
+    );
+    if (!removed) throw partnerErrors.notFound('member_not_found', 'The member');
   }
 
   /** Built-in roles first, then custom roles by creation, each with its effective cells today. */
   async listRoles(caller: Caller, workspaceId: string): Promise<ListEnvelope<RoleView>> {
     await loadWorkspace(this.deps.sql, workspaceId, caller);
     const now = this.deps.clock.now();
-    const [{ rows }, overrides] = await Promise.all([
-      this.deps.sql.query<{ name: string }>('select name from workspace_roles where workspace_id = $1 order by created_at, name', [
-        workspaceId,
-      ]),
+    const [custom, overrides] = await Promise.all([
+      rows(
+        this.deps.sql,
+        partnerDb
+          .selectFrom('workspace_roles')
+          .select('name')
+          .where('workspace_id', '=', workspaceId)
+          .orderBy('created_at')
+          .orderBy('name'),
+      ),
       cellOverrides(this.deps.sql, workspaceId),
     ]);
-    const names = [...builtInRoles, ...rows.map((r) => r.name)];
+    const names = [...builtInRoles, ...custom.map((r) => r.name)];
     return listOf(names.map((name) => roleView(name, effectiveCells(name, overrides.get(name) ?? {}, now))));
   }
 
@@ -184,11 +204,14 @@ export class WorkspaceService {
     if (isBuiltInRole(name)) throw roleExistsError();
     const now = this.deps.clock.now();
     await inTransaction(this.deps.sql, async (client) => {
-      const { rowCount } = await client.query(
-        'insert into workspace_roles (workspace_id, name, created_at) values ($1, $2, $3) on conflict do nothing',
-        [workspaceId, name, now],
+      const created = await affected(
+        client,
+        partnerDb
+          .insertInto('workspace_roles')
+          .values({ workspace_id: workspaceId, name, created_at: now })
+          .onConflict((oc) => oc.doNothing()),
       );
-      if (!rowCount) throw roleExistsError();
+      if (!created) throw roleExistsError();
       if (cells) await writeCells(client, workspaceId, name, cells, now);
     });
     return roleView(name, effectiveCells(name, cells ?? {}, now));

@@ -1,16 +1,14 @@
 // Rows of workspaces, members and roles, and their wire shapes; plus the list envelope every partner list uses.
+import type { Selectable } from 'kysely';
 import type { WorkspaceRow } from '../../core/workspaces/membership.js';
+import type { PartnerTables } from '../tables.js';
 import { hasExternalApi, type PlanInfo } from './plans.js';
 import { lockedRoles, isBuiltInRole, type Cells } from './permissions.js';
 
 export type { WorkspaceRow };
 
-export interface MemberRow {
-  account_id: string;
-  display_name: string;
-  role: string;
-  added_at: Date;
-}
+/** A member as the member statements select it: its row, and its account's display name. */
+export type MemberRow = Pick<Selectable<PartnerTables['workspace_members']>, 'account_id' | 'role' | 'added_at'> & { display_name: string };
 
 export interface ListEnvelope<T> {
   object: 'list';

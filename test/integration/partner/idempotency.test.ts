@@ -2,6 +2,7 @@
 // first result for 24 hours and creates nothing new; other content is 409; identical requests in flight at once,
 // on two nodes, create exactly one record; a failed write leaves the key free.
 import { randomUUID } from 'node:crypto';
+import { pruneIdempotencyKeys } from '../../../src/partner/idempotency/prune.js';
 import { ManualClock } from '../../../src/platform/clock.js';
 import { count } from '../../helpers/expect.js';
 import { expectPartnerError, keyHeaders } from '../../helpers/partner-expect.js';
@@ -124,4 +125,20 @@ test('keys are per workspace and environment, and valid for 24 hours', async () 
   const renewed = await createLead({ full_name: 'Ada' }, idem);
   expect(renewed.status).toBe(201);
   expect(renewed.body.id).not.toBe(first.body.id);
+});
+
+// Last: the prune compares with the database's time, so it also removes the records the tests above made on the test clock.
+test('the hourly prune removes records older than 24 hours and keeps the younger ones', async () => {
+  const [old, young] = [`old_${randomUUID()}`, `young_${randomUUID()}`];
+  await platform.db.query(
+    `insert into idempotency_keys (workspace_id, idempotency_key, request_hash, response_status, created_at)
+     values ($1, $2, $4, 201, now() - interval '25 hours'), ($1, $3, $4, 201, now() - interval '23 hours')`,
+    [ws.id, old, young, Buffer.from([0])],
+  );
+  expect(await pruneIdempotencyKeys(platform.db)).toBeGreaterThanOrEqual(1);
+  const left = await platform.db.query<{ idempotency_key: string }>(
+    'select idempotency_key from idempotency_keys where idempotency_key = any($1::text[])',
+    [[old, young]],
+  );
+  expect(left.rows.map((r) => r.idempotency_key)).toEqual([young]);
 });
