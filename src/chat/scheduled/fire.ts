@@ -5,7 +5,7 @@
 import { recordMentions } from '../mentions/record.js';
 import type { Clock } from '../../platform/clock.js';
 import { sql } from 'kysely';
-import { inTransaction, type SqlClient, type SqlPool } from '../../platform/db/sql.js';
+import { inTransaction, savepoint, type SqlClient, type SqlPool } from '../../platform/db/sql.js';
 import { rows as allRows } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import type { Queues } from '../../platform/queues.js';
@@ -249,7 +249,7 @@ async function sendReplyOf(client: SqlClient, row: DueRow, now: Date): Promise<O
   const messageId = newId();
   // A reply takes the room's next sequence number before it finds its root; a recalled root takes no reply, and
   // rolling back to the savepoint gives the number back.
-  await client.query('savepoint scheduled_reply');
+  const reply = await savepoint(client, 'scheduled_reply');
   const bump = await client.query<{ last_seq: number }>(bumpSql, [row.room_id, row.sender_id, now, null]);
   const seq = bump.rows[0]?.last_seq;
   if (seq !== undefined) {
@@ -264,10 +264,10 @@ async function sendReplyOf(client: SqlClient, row: DueRow, now: Date): Promise<O
       row.thread_root_id,
     ]);
     if (rows[0]?.id) {
-      await client.query('release savepoint scheduled_reply');
+      await reply.release();
       return { id: row.id, status: 'SENT', messageId, reason: null };
     }
   }
-  await client.query('rollback to savepoint scheduled_reply');
+  await reply.rollback();
   return { id: row.id, status: 'FAILED', messageId: null, reason: seq === undefined ? 'SENDER_NOT_MEMBER' : 'THREAD_ROOT_RECALLED' };
 }

@@ -52,6 +52,23 @@ export async function commitAfter(client: SqlClient, statement?: { sql: string; 
   await client.query(statement ? `${statement.sql}; commit` : 'commit');
 }
 
+export interface Savepoint {
+  /** Keeps what was done since the savepoint. */
+  release(): Promise<void>;
+  /** Undoes what was done since the savepoint; the transaction goes on. */
+  rollback(): Promise<void>;
+}
+
+/** Sets a savepoint in the client's transaction. Names are constants of the code, never input. */
+export async function savepoint(client: SqlClient, name: string): Promise<Savepoint> {
+  if (!/^[a-z_]+$/.test(name)) throw new Error(`not a savepoint name: ${name}`);
+  await client.query(`savepoint ${name}`);
+  return {
+    release: async () => void (await client.query(`release savepoint ${name}`)),
+    rollback: async () => void (await client.query(`rollback to savepoint ${name}`)),
+  };
+}
+
 /** Rolls back, ignoring a failure (the connection may already be gone). */
 export async function rollbackQuietly(client: SqlClient): Promise<void> {
   await client.query('rollback').catch(() => undefined);
