@@ -2,7 +2,7 @@ export type MessageType = 'TEXT' | 'POLL';
 import { attachmentViews, type AttachmentView, type StoredAttachment } from '../media/attachments.js';
 import { chatKeyboard, type ChatButton, type StoredKeyboard } from '../bots/keyboard.js';
 import type { MentionEntity } from '../mentions/record.js';
-import { sql, type Selectable } from 'kysely';
+import { sql, type Expression, type Selectable } from 'kysely';
 import type { ChatTables } from '../tables.js';
 
 /** The columns every message view reads, in the order the hand-written statements of other folders list them. */
@@ -51,7 +51,7 @@ export type MessageRow = Omit<StoredMessage, 'type' | 'attachments' | 'inline_ke
 export const asMessageRow = <R extends StoredMessage>(row: R): Omit<R, keyof MessageRow> & MessageRow => row as never;
 
 /** Whether the account hid the message of row alias `alias`, as a column of a typed statement. */
-export const hiddenForMe = (accountId: string, alias = 'messages') =>
+export const hiddenForMe = (accountId: string | Expression<string>, alias = 'messages') =>
   sql<boolean>`exists (select 1 from message_hides h where h.account_id = ${accountId} and h.message_id = ${sql.ref(`${alias}.id`)})`.as(
     'hidden_for_me',
   );
