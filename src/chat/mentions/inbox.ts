@@ -107,7 +107,9 @@ export class MentionInboxService {
           .with('target', (q) =>
             q
               .selectFrom('mentions as mn')
-              .innerJoin('room_members as m', (join) => join.onRef('m.room_id', '=', 'mn.room_id').onRef('m.account_id', '=', 'mn.account_id'))
+              .innerJoin('room_members as m', (join) =>
+                join.onRef('m.room_id', '=', 'mn.room_id').onRef('m.account_id', '=', 'mn.account_id'),
+              )
               .select(['mn.account_id', 'mn.message_id', 'mn.room_id', 'mn.read_at'])
               .where('mn.account_id', '=', caller.accountId)
               .where('mn.message_id', '=', messageId),

@@ -20,6 +20,10 @@ export type MentionTables = ChatTables & {
 type MessageFacts = { id: string; room_id: string; seq: number; sender_id: string; created_at: Date; thread_root_id: string | null };
 
 const user = sql.lit('user');
+
+/** The message's entities: one per hit, in text order. */
+const entitiesOfHits = sql<MentionEntity[] | null>`jsonb_agg(jsonb_strip_nulls(jsonb_build_object('type', 'mention', 'offset', o,
+  'length', l, 'accountId', account_id, 'broadcast', case when k = 'user' then null else k end)) order by o)`;
 const one = sql.lit(1).as('one');
 
 /**
@@ -59,7 +63,13 @@ export function mentionCtes(
             .as('a'),
         )
         .crossJoinLateral((eb) =>
-          eb.selectFrom('room_members').select(one).where('room_id', '=', roomId).whereRef('account_id', '=', 'a.id').limit(sql.lit(1)).as('rm'),
+          eb
+            .selectFrom('room_members')
+            .select(one)
+            .where('room_id', '=', roomId)
+            .whereRef('account_id', '=', 'a.id')
+            .limit(sql.lit(1))
+            .as('rm'),
         )
         .select(['c.o', 'c.l', 'c.k', 'a.id as account_id'])
         .where('c.n', 'is not', null)
@@ -68,7 +78,13 @@ export function mentionCtes(
           eb
             .selectFrom('cand as c')
             .crossJoinLateral((eb) =>
-              eb.selectFrom('room_members').select(one).where('room_id', '=', roomId).whereRef('account_id', '=', 'c.a').limit(sql.lit(1)).as('rm'),
+              eb
+                .selectFrom('room_members')
+                .select(one)
+                .where('room_id', '=', roomId)
+                .whereRef('account_id', '=', 'c.a')
+                .limit(sql.lit(1))
+                .as('rm'),
             )
             .select(['c.o', 'c.l', 'c.k', 'c.a as account_id'])
             .where('c.a', 'is not', null),
@@ -90,14 +106,7 @@ export function mentionCtes(
             ),
         ),
     )
-    .with('ents', (q) =>
-      q
-        .selectFrom('hit')
-        .select(
-          sql<MentionEntity[] | null>`jsonb_agg(jsonb_strip_nulls(jsonb_build_object('type', 'mention', 'offset', o, 'length', l, 'accountId', account_id,
-             'broadcast', case when k = 'user' then null else k end)) order by o)`.as('e'),
-        ),
-    )
+    .with('ents', (q) => q.selectFrom('hit').select(entitiesOfHits.as('e')))
     .with('notified', (q) =>
       q
         .selectFrom('hit')
@@ -121,9 +130,7 @@ export function mentionCtes(
  * a mention) is kept as it is, read state included, and notifies nobody again.
  */
 /** `db` must hold mentionCtes' CTEs and `msg`. */
-export function mentionWrites<DB>(
-  db: QueryCreator<DB>,
-): QueryCreator<DB & { men: { account_id: string }; men_event: object }> {
+export function mentionWrites<DB>(db: QueryCreator<DB>): QueryCreator<DB & { men: { account_id: string }; men_event: object }> {
   const q = db as unknown as QueryCreator<MentionTables & { msg: MessageFacts }>;
   return q
     .with('men', (q) =>
@@ -189,8 +196,9 @@ export function recordMentionsStatement(messageId: string, roomId: string, sende
         .where('account_id', 'not in', (eb) => eb.selectFrom('notified').select('account_id'))
         .returning(['account_id', 'room_id']),
     );
-  return mentionWrites(withMessage.with('gone_event', (q) => removedEvent(q, messageId, roomId)))
-    .selectNoFrom((eb) => eb.selectFrom('msg').select('entities').as('entities'));
+  return mentionWrites(withMessage.with('gone_event', (q) => removedEvent(q, messageId, roomId))).selectNoFrom((eb) =>
+    eb.selectFrom('msg').select('entities').as('entities'),
+  );
 }
 
 /** Withdraws every mention of a message (a recall). */

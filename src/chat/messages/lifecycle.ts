@@ -127,7 +127,10 @@ export class MessageLifecycleService {
       await affected(client, chatDb.deleteFrom('message_reactions').where('message_id', '=', messageId));
       await withdrawMentions(client, messageId, roomId);
       await affected(client, chatDb.deleteFrom('personal_pins').where('message_id', '=', messageId));
-      const unpinned = await affected(client, chatDb.deleteFrom('room_pins').where('room_id', '=', roomId).where('message_id', '=', messageId));
+      const unpinned = await affected(
+        client,
+        chatDb.deleteFrom('room_pins').where('room_id', '=', roomId).where('message_id', '=', messageId),
+      );
       const unsnapped = await affected(
         client,
         chatDb
@@ -149,10 +152,8 @@ export class MessageLifecycleService {
         },
         audience,
       );
-      if (unpinned)
-        await emit(client, 'pin.removed', { roomId, messageId, removedBy: caller.accountId, reason: 'recalled' }, audience);
-      if (unsnapped)
-        await emit(client, 'snap.removed', { roomId, messageId, removedBy: caller.accountId, reason: 'recalled' }, audience);
+      if (unpinned) await emit(client, 'pin.removed', { roomId, messageId, removedBy: caller.accountId, reason: 'recalled' }, audience);
+      if (unsnapped) await emit(client, 'snap.removed', { roomId, messageId, removedBy: caller.accountId, reason: 'recalled' }, audience);
       return { row: recalled, changed: true };
     });
     if (result.changed) this.deps.queues.requestOutboxDrain();

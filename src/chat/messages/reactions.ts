@@ -43,7 +43,11 @@ export class ReactionService {
       this.deps.sql,
       chatDb
         .selectFrom('message_reactions')
-        .select(['emoji', sql<number>`count(*)::int`.as('count'), sql<boolean>`bool_or(account_id = ${caller.accountId})`.as('reacted_by_me')])
+        .select([
+          'emoji',
+          sql<number>`count(*)::int`.as('count'),
+          sql<boolean>`bool_or(account_id = ${caller.accountId})`.as('reacted_by_me'),
+        ])
         .where('message_id', '=', messageId)
         .groupBy('emoji')
         .orderBy(sql`min(created_at)`)

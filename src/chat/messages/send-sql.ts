@@ -27,6 +27,14 @@ const valueOrder = ['id', 'room', 'sender', 'text', 'time', 'clientMessageId', '
 
 const one = sql.lit(1).as('one');
 
+/** The columns the send writes; the others keep their defaults. */
+const insertedColumns = (withClientMessageId: boolean, withMentions: boolean) => [
+  ...(['id', 'room_id', 'seq', 'sender_id', 'type', 'text'] as const),
+  ...(withClientMessageId ? (['client_message_id'] as const) : []),
+  'created_at' as const,
+  ...(withMentions ? (['entities'] as const) : []),
+];
+
 /**
  * Sends in one statement: the room's sequence is bumped (the row lock orders concurrent sends, so commit
  * order equals sequence order and a forward scroll never skips a late commit), the message is inserted
@@ -43,7 +51,9 @@ function buildSend(withClientMessageId: boolean, withMentions: boolean) {
   const cmid = slot<string>('clientMessageId');
   // With mentions, the candidates resolve in the same statement: no extra round trip. Without, the mention CTEs are
   // absent and nothing below names them.
-  const base = withMentions ? mentionCtes(chatDb, room, sender, slot<string>('candidates')) : (chatDb as unknown as QueryCreator<MentionTables>);
+  const base = withMentions
+    ? mentionCtes(chatDb, room, sender, slot<string>('candidates'))
+    : (chatDb as unknown as QueryCreator<MentionTables>);
   const statement = base
     .with('bump', (q) =>
       q
@@ -51,7 +61,13 @@ function buildSend(withClientMessageId: boolean, withMentions: boolean) {
         .set((eb) => ({ last_seq: eb('last_seq', '+', sql.lit(1)), last_activity_at: time }))
         .where('id', '=', room)
         .where((eb) =>
-          eb.exists(eb.selectFrom('room_members').select(one).where('room_members.room_id', '=', room).where('room_members.account_id', '=', sender)),
+          eb.exists(
+            eb
+              .selectFrom('room_members')
+              .select(one)
+              .where('room_members.room_id', '=', room)
+              .where('room_members.account_id', '=', sender),
+          ),
         )
         // a retried send leaves the room untouched (no sequence gap, no false activity)
         .$if(withClientMessageId, (u) =>
@@ -73,17 +89,7 @@ function buildSend(withClientMessageId: boolean, withMentions: boolean) {
     .with('msg', (q) =>
       q
         .insertInto('messages')
-        .columns([
-          'id',
-          'room_id',
-          'seq',
-          'sender_id',
-          'type',
-          'text',
-          ...(withClientMessageId ? (['client_message_id'] as const) : []),
-          'created_at',
-          ...(withMentions ? (['entities'] as const) : []),
-        ])
+        .columns(insertedColumns(withClientMessageId, withMentions))
         .expression((eb) =>
           eb
             .selectFrom('bump')
@@ -100,20 +106,20 @@ function buildSend(withClientMessageId: boolean, withMentions: boolean) {
             ]),
         )
         .$if(withClientMessageId, (i) =>
-          i.onConflict((oc) => oc.columns(['room_id', 'sender_id', 'client_message_id']).where('client_message_id', 'is not', null).doNothing()),
+          i.onConflict((oc) =>
+            oc.columns(['room_id', 'sender_id', 'client_message_id']).where('client_message_id', 'is not', null).doNothing(),
+          ),
         )
         .returning(messageColumnNames),
     )
     .with('event', (q) =>
       outboxInsertFrom(
         q,
-        q
-          .selectFrom('msg')
-          .select([
-            chatTopic('message.created').as('topic'),
-            sql<unknown>`jsonb_build_object('roomId', room_id, 'messageId', id, 'senderId', sender_id, 'seq', seq,
+        q.selectFrom('msg').select([
+          chatTopic('message.created').as('topic'),
+          sql<unknown>`jsonb_build_object('roomId', room_id, 'messageId', id, 'senderId', sender_id, 'seq', seq,
              'threadRootId', thread_root_id, 'audience', jsonb_build_object('kind', 'room', 'roomId', room_id))`.as('payload'),
-          ]),
+        ]),
       ),
     );
   const finished = withMentions ? (mentionWrites(statement) as unknown as typeof statement) : statement;

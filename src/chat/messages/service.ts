@@ -94,7 +94,12 @@ function buildScroll(forward: boolean, topLevelOnly: boolean, bounded: boolean) 
     )
     .select('k.member')
     .selectAll('p');
-  return fixedStatement<InferResult<typeof query>[number], ScrollValues>(query, ['room', 'limit', 'caller', ...(bounded ? (['bound'] as const) : [])]);
+  return fixedStatement<InferResult<typeof query>[number], ScrollValues>(query, [
+    'room',
+    'limit',
+    'caller',
+    ...(bounded ? (['bound'] as const) : []),
+  ]);
 }
 
 export class MessageService {
@@ -119,7 +124,6 @@ export class MessageService {
     }
     const limit = query.limit ?? 50;
     const forward = query.after !== undefined;
-    const order = forward ? 'asc' : 'desc';
     const list = historyList(roomId, query.topLevelOnly);
     const bound =
       query.before !== undefined

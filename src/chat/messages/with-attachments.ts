@@ -43,7 +43,11 @@ export async function sendWithAttachments(
     const stored = await claimUploads(client, caller.accountId, row.id, uploadIds, now);
     const updated = await firstRow(
       client,
-      chatDb.updateTable('messages').set({ attachments: JSON.stringify(stored) }).where('id', '=', row.id).returning(messageColumnNames),
+      chatDb
+        .updateTable('messages')
+        .set({ attachments: JSON.stringify(stored) })
+        .where('id', '=', row.id)
+        .returning(messageColumnNames),
     );
     return { ...asMessageRow(updated!), entities: await recordMentions(client, row, input.text) };
   };
@@ -62,7 +66,14 @@ export async function sendWithAttachments(
     row = await inTransaction(deps.sql, async (client) => {
       const [sent] = await rows(
         client,
-        sendStatement.bind({ id: newId(), room: roomId, sender: caller.accountId, text: input.text, time: now, clientMessageId: cmid ?? undefined }),
+        sendStatement.bind({
+          id: newId(),
+          room: roomId,
+          sender: caller.accountId,
+          text: input.text,
+          time: now,
+          clientMessageId: cmid ?? undefined,
+        }),
       );
       // Not a member, or a retry of a send that already stored its message (with its files).
       if (!sent || sent.id === null) throw new NotStored();

@@ -64,7 +64,10 @@ export class SearchService {
     const matches = chatDb
       .selectFrom(sql<{ query: unknown }>`plainto_tsquery('simple'::regconfig, ${q})`.as<'t'>(sql`t(query)`))
       .innerJoin('messages as x', (join) =>
-        join.on(sql<boolean>`${document} @@ t.query`).on('x.text', 'is not', null).on('x.recalled_at', 'is', null),
+        join
+          .on(sql<boolean>`${document} @@ t.query`)
+          .on('x.text', 'is not', null)
+          .on('x.recalled_at', 'is', null),
       )
       .innerJoin('room_members as m', (join) => join.onRef('m.room_id', '=', 'x.room_id').on('m.account_id', '=', caller.accountId))
       .select([
