@@ -6,12 +6,15 @@ import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../pla
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
-import { hiddenForMeColumn, messageColumnsOf, messageView, type MessageRow, type MessageView } from '../messages/views.js';
+import { asMessageRow, hiddenForMe, messageColumnsIn, messageView, type MessageView } from '../messages/views.js';
+import { sql } from 'kysely';
+import { firstRow, rows } from '../../platform/db/typed.js';
+import { chatDb } from '../tables.js';
 import { accountsAudience, emit } from '../events/emit.js';
 import { isMember, roomNotFound } from '../rooms/membership.js';
 import type { Page } from '../rooms/service.js';
 import type { RoomType } from '../rooms/views.js';
-import { attachThreadInfo, replyCountColumn, rootsWithReplies } from '../threads/thread-info.js';
+import { attachThreadInfo, rootsWithReplies } from '../threads/thread-info.js';
 
 export interface MentionView {
   message: MessageView;
@@ -20,15 +23,8 @@ export interface MentionView {
   mentionedAt: string;
 }
 
-interface MentionRow extends MessageRow {
-  room_type: RoomType;
-  room_name: string | null;
-  read: boolean;
-  mentioned_at: Date;
-}
-
 /** A mention row of the caller is unread while neither marked nor passed by the room's read mark (`m`: room_members). */
-const unread = 'mn.read_at is null and mn.seq > m.last_read_seq';
+const unread = sql<boolean>`mn.read_at is null and mn.seq > m.last_read_seq`;
 
 const inboxList = (accountId: string) => `mentions:${accountId}`;
 
@@ -48,27 +44,44 @@ export class MentionInboxService {
     const limit = query.limit ?? 50;
     const unreadOnly = query.unreadOnly === true;
     const list = `${inboxList(caller.accountId)}:${unreadOnly}`;
-    const params: unknown[] = [caller.accountId, limit + 1];
-    let after = '';
-    if (query.cursor !== undefined) {
-      const c = parseInboxCursor(query.cursor, list);
-      params.push(c.at, c.id);
-      after = ' and (mn.created_at, mn.message_id) < ($3::timestamptz, $4::uuid)';
-    }
-    const { rows } = await this.deps.sql.query<MentionRow>(
-      `select ${messageColumnsOf('x')}, ${replyCountColumn('x')}, ${hiddenForMeColumn('$1', 'x')},
-              r.type as room_type, r.name as room_name, not (${unread}) as read, mn.created_at as mentioned_at
-         from mentions mn
-         join room_members m on m.room_id = mn.room_id and m.account_id = mn.account_id
-         join rooms r on r.id = mn.room_id and r.deleted_at is null
-         join messages x on x.id = mn.message_id
-        where mn.account_id = $1${after}${unreadOnly ? ` and ${unread}` : ''}
-          and not exists (select 1 from message_hides h where h.account_id = $1 and h.message_id = mn.message_id)
-        order by mn.created_at desc, mn.message_id desc limit $2`,
-      params,
+    const after = query.cursor === undefined ? null : parseInboxCursor(query.cursor, list);
+    const found = await rows(
+      this.deps.sql,
+      chatDb
+        .selectFrom('mentions as mn')
+        .innerJoin('room_members as m', (join) => join.onRef('m.room_id', '=', 'mn.room_id').onRef('m.account_id', '=', 'mn.account_id'))
+        .innerJoin('rooms as r', (join) => join.onRef('r.id', '=', 'mn.room_id').on('r.deleted_at', 'is', null))
+        .innerJoin('messages as x', 'x.id', 'mn.message_id')
+        .select([
+          ...messageColumnsIn('x'),
+          'x.reply_count',
+          hiddenForMe(caller.accountId, 'x'),
+          'r.type as room_type',
+          'r.name as room_name',
+          sql<boolean>`not (${unread})`.as('read'),
+          'mn.created_at as mentioned_at',
+        ])
+        .where('mn.account_id', '=', caller.accountId)
+        .$if(after !== null, (q) => q.where(sql<boolean>`(mn.created_at, mn.message_id) < (${after!.at}::timestamptz, ${after!.id}::uuid)`))
+        .$if(unreadOnly, (q) => q.where(unread))
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('message_hides as h')
+                .select(sql.lit(1).as('one'))
+                .where('h.account_id', '=', caller.accountId)
+                .whereRef('h.message_id', '=', 'mn.message_id'),
+            ),
+          ),
+        )
+        .orderBy('mn.created_at', 'desc')
+        .orderBy('mn.message_id', 'desc')
+        .limit(limit + 1),
     );
-    const hasMore = rows.length > limit;
-    const page = rows.slice(0, limit);
+    const listed = found.map((row) => ({ ...asMessageRow(row), room_type: row.room_type as RoomType }));
+    const hasMore = listed.length > limit;
+    const page = listed.slice(0, limit);
     const items = page.map((row) => ({
       message: messageView(row),
       room: { id: row.room_id, type: row.room_type, name: row.room_name },
@@ -88,20 +101,32 @@ export class MentionInboxService {
   /** Marks one mention read; a repeat finds it read and answers the same. */
   async markRead(caller: Caller, messageId: string): Promise<{ messageId: string; read: true }> {
     const changed = await inTransaction(this.deps.sql, async (client) => {
-      const { rows } = await client.query<{ room_id: string; marked: boolean }>(
-        `with target as (
-           select mn.account_id, mn.message_id, mn.room_id, mn.read_at from mentions mn
-             join room_members m on m.room_id = mn.room_id and m.account_id = mn.account_id
-            where mn.account_id = $1 and mn.message_id = $2
-         ), marked as (
-           update mentions mn set read_at = $3 from target t
-            where mn.account_id = t.account_id and mn.message_id = t.message_id and t.read_at is null
-           returning mn.message_id
-         )
-         select t.room_id, exists (select 1 from marked) as marked from target t`,
-        [caller.accountId, messageId, this.deps.clock.now()],
+      const row = await firstRow(
+        client,
+        chatDb
+          .with('target', (q) =>
+            q
+              .selectFrom('mentions as mn')
+              .innerJoin('room_members as m', (join) =>
+                join.onRef('m.room_id', '=', 'mn.room_id').onRef('m.account_id', '=', 'mn.account_id'),
+              )
+              .select(['mn.account_id', 'mn.message_id', 'mn.room_id', 'mn.read_at'])
+              .where('mn.account_id', '=', caller.accountId)
+              .where('mn.message_id', '=', messageId),
+          )
+          .with('marked', (q) =>
+            q
+              .updateTable('mentions as mn')
+              .from('target as t')
+              .set({ read_at: this.deps.clock.now() })
+              .whereRef('mn.account_id', '=', 't.account_id')
+              .whereRef('mn.message_id', '=', 't.message_id')
+              .where('t.read_at', 'is', null)
+              .returning('mn.message_id'),
+          )
+          .selectFrom('target as t')
+          .select((eb) => ['t.room_id', eb.exists(eb.selectFrom('marked').select(sql.lit(1).as('one'))).as('marked')]),
       );
-      const row = rows[0];
       if (!row) throw chatErrors.notFound('Mention', 'mention_not_found');
       if (row.marked)
         await emit(
@@ -110,7 +135,7 @@ export class MentionInboxService {
           { accountId: caller.accountId, roomId: row.room_id, messageIds: [messageId] },
           accountsAudience([caller.accountId]),
         );
-      return row.marked;
+      return Boolean(row.marked);
     });
     if (changed) this.deps.queues.requestOutboxDrain();
     return { messageId, read: true };
@@ -120,14 +145,21 @@ export class MentionInboxService {
   async markAllRead(caller: Caller, roomId: string | undefined): Promise<{ marked: number }> {
     if (roomId !== undefined && !(await isMember(this.deps.sql, roomId, caller.accountId))) throw roomNotFound();
     const marked = await inTransaction(this.deps.sql, async (client) => {
-      const { rows } = await client.query<{ message_id: string }>(
-        `update mentions mn set read_at = $3 from room_members m
-          where mn.account_id = $1 and mn.read_at is null and ($2::uuid is null or mn.room_id = $2)
-            and m.room_id = mn.room_id and m.account_id = mn.account_id and mn.seq > m.last_read_seq
-         returning mn.message_id`,
-        [caller.accountId, roomId ?? null, this.deps.clock.now()],
+      const markedRows = await rows(
+        client,
+        chatDb
+          .updateTable('mentions as mn')
+          .from('room_members as m')
+          .set({ read_at: this.deps.clock.now() })
+          .where('mn.account_id', '=', caller.accountId)
+          .where('mn.read_at', 'is', null)
+          .$if(roomId !== undefined, (q) => q.where('mn.room_id', '=', roomId!))
+          .whereRef('m.room_id', '=', 'mn.room_id')
+          .whereRef('m.account_id', '=', 'mn.account_id')
+          .whereRef('mn.seq', '>', 'm.last_read_seq')
+          .returning('mn.message_id'),
       );
-      const ids = rows.map((r) => r.message_id);
+      const ids = markedRows.map((r) => r.message_id);
       if (ids.length > 0)
         await emit(
           client,

@@ -1,8 +1,11 @@
 // The mentions step of the paths that store a message in a transaction of several statements (replies, sends with
 // files) and of edits and recalls. The plain send carries the same step inside its one statement (messages/send-sql.ts).
+import type { Selectable } from 'kysely';
+import type { ChatTables } from '../tables.js';
 import type { SqlClient } from '../../platform/db/sql.js';
 import { mayMention, mentionCandidates } from './parse.js';
-import { recordMentionsSql, withdrawMentionsSql } from './sql.js';
+import { firstRow, rows } from '../../platform/db/typed.js';
+import { recordMentionsStatement, withdrawMentionsStatement } from './sql.js';
 
 export interface MentionEntity {
   type: 'mention';
@@ -13,11 +16,7 @@ export interface MentionEntity {
   broadcast?: 'all' | 'here';
 }
 
-export interface StoredMessage {
-  id: string;
-  room_id: string;
-  sender_id: string;
-}
+export type StoredMessage = Pick<Selectable<ChatTables['messages']>, 'id' | 'room_id' | 'sender_id'>;
 
 /**
  * Records the mentions of a message just stored with `text`, in the caller's transaction. Returns the entities to
@@ -30,15 +29,13 @@ export async function recordMentions(client: SqlClient, message: StoredMessage, 
 
 /** An edit: the new text's mentions replace the old ones (new ones notify, removed ones are withdrawn). */
 export async function recomputeMentions(client: SqlClient, message: StoredMessage, text: string): Promise<MentionEntity[] | null> {
-  const { rows } = await client.query<{ entities: MentionEntity[] | null }>(recordMentionsSql, [
-    message.id,
-    message.room_id,
-    message.sender_id,
-    JSON.stringify(mentionCandidates(text)),
-  ]);
-  return rows[0]?.entities ?? null;
+  const row = await firstRow(
+    client,
+    recordMentionsStatement(message.id, message.room_id, message.sender_id, JSON.stringify(mentionCandidates(text))),
+  );
+  return (row?.entities as MentionEntity[] | null | undefined) ?? null;
 }
 
 export async function withdrawMentions(client: SqlClient, messageId: string, roomId: string): Promise<void> {
-  await client.query(withdrawMentionsSql, [messageId, roomId]);
+  await rows(client, withdrawMentionsStatement(messageId, roomId));
 }

@@ -1,47 +1,127 @@
 // The SQL that turns a message's mention candidates (parse.ts) into its entities and its mentions rows. One set of
 // CTEs serves the send statement (where the message is inserted in the same statement) and the statements that
 // record or recompute the mentions of a stored message (replies, sends with files, edits).
-import { chatTopicSql, outboxInsertSql } from '../events/emit.js';
+import { sql, type Expression, type QueryCreator } from 'kysely';
+import { chatTopic, outboxInsertFrom } from '../events/emit.js';
+import { chatDb, type ChatTables } from '../tables.js';
+import type { MentionEntity } from './record.js';
+
+type Candidate = { o: number; l: number; k: string; n: string | null; a: string | null };
+
+/** The tables of a statement once mentionCtes has added its CTEs. */
+export type MentionTables = ChatTables & {
+  cand: Candidate;
+  hit: { o: number; l: number; k: string; account_id: string | null };
+  ents: { e: MentionEntity[] | null };
+  notified: { account_id: string };
+};
+
+/** What mentionWrites needs of the stored message, in CTE `msg`. */
+type MessageFacts = { id: string; room_id: string; seq: number; sender_id: string; created_at: Date; thread_root_id: string | null };
+
+const user = sql.lit('user');
+
+/** The message's entities: one per hit, in text order. */
+const entitiesOfHits = sql<MentionEntity[] | null>`jsonb_agg(jsonb_strip_nulls(jsonb_build_object('type', 'mention', 'offset', o,
+  'length', l, 'accountId', account_id, 'broadcast', case when k = 'user' then null else k end)) order by o)`;
+const one = sql.lit(1).as('one');
 
 /**
- * CTEs `cand`, `hit`, `ents` and `notified`, given the parameter names of the room, the sender and the candidates
- * (jsonb). A name resolves among the accounts of the sender's customer (one index probe on accounts_username per
- * name) and only to a member of the room; an id likewise only to a member; @all and @here only when the sender is
- * an OWNER or ADMIN of the room. Everything else stays plain text: no entity, nobody notified.
+ * CTEs `cand`, `hit`, `ents` and `notified`, given the room, the sender and the candidates (jsonb text). A name
+ * resolves among the accounts of the sender's customer (one index probe on accounts_username per name) and only to
+ * a member of the room; an id likewise only to a member; @all and @here only when the sender is an OWNER or ADMIN of
+ * the room. Everything else stays plain text: no entity, nobody notified.
  * `notified` holds every account to notify: the members named, and for @all / @here every member; never the sender.
  */
-export function mentionCtes(room: string, sender: string, candidates: string): string {
-  return `cand as (
-    select c.o, c.l, c.k, c.n, c.a from jsonb_to_recordset(${candidates}::jsonb) as c(o int, l int, k text, n text, a uuid)
-  ), hit as (
-    -- lateral lookups: one probe of accounts_username and of room_members' key per candidate, whatever the size of
-    -- the customer or the room (a join could hash every account of the customer or every member of the room);
-    -- limit 1 (each is unique anyway) keeps the planner from pulling the subqueries up into such a join
-    select c.o, c.l, c.k, a.id as account_id from cand c
-     cross join lateral (
-       select x.id from accounts x
-        where x.customer_account_id = (select customer_account_id from accounts where id = ${sender}) and lower(x.username) = c.n
-        limit 1
-     ) a
-     cross join lateral (select 1 from room_members where room_id = ${room} and account_id = a.id limit 1) rm
-     where c.n is not null
-    union all
-    select c.o, c.l, c.k, c.a from cand c
-     cross join lateral (select 1 from room_members where room_id = ${room} and account_id = c.a limit 1) rm
-     where c.a is not null
-    union all
-    select c.o, c.l, c.k, null from cand c
-     where c.k <> 'user'
-       and exists (select 1 from room_members where room_id = ${room} and account_id = ${sender} and role in ('OWNER', 'ADMIN'))
-  ), ents as (
-    select jsonb_agg(jsonb_strip_nulls(jsonb_build_object('type', 'mention', 'offset', o, 'length', l, 'accountId', account_id,
-             'broadcast', case when k = 'user' then null else k end)) order by o) as e from hit
-  ), notified as (
-    select account_id from hit where account_id is not null and account_id <> ${sender}
-    union
-    select m.account_id from room_members m
-     where m.room_id = ${room} and m.account_id <> ${sender} and exists (select 1 from hit where k <> 'user')
-  )`;
+export function mentionCtes(
+  db: QueryCreator<ChatTables>,
+  room: Expression<string>,
+  sender: Expression<string>,
+  candidates: Expression<string>,
+): QueryCreator<MentionTables> {
+  const roomId = sql<string>`${room}::uuid`;
+  const senderId = sql<string>`${sender}::uuid`;
+  return db
+    .with('cand', (q) =>
+      q
+        .selectFrom(sql<Candidate>`jsonb_to_recordset(${candidates}::jsonb)`.as<'c'>(sql`c(o int, l int, k text, n text, a uuid)`))
+        .select(['c.o', 'c.l', 'c.k', 'c.n', 'c.a']),
+    )
+    .with('hit', (q) =>
+      // lateral lookups: one probe of accounts_username and of room_members' key per candidate, whatever the size of
+      // the customer or the room (a join could hash every account of the customer or every member of the room);
+      // limit 1 (each is unique anyway) keeps the planner from pulling the subqueries up into such a join
+      q
+        .selectFrom('cand as c')
+        .crossJoinLateral((eb) =>
+          eb
+            .selectFrom('accounts as x')
+            .select('x.id')
+            .where('x.customer_account_id', '=', eb.selectFrom('accounts').select('customer_account_id').where('id', '=', senderId))
+            .where(sql`lower(x.username)`, '=', eb.ref('c.n'))
+            .limit(sql.lit(1))
+            .as('a'),
+        )
+        .crossJoinLateral((eb) =>
+          eb
+            .selectFrom('room_members')
+            .select(one)
+            .where('room_id', '=', roomId)
+            .whereRef('account_id', '=', 'a.id')
+            .limit(sql.lit(1))
+            .as('rm'),
+        )
+        .select(['c.o', 'c.l', 'c.k', 'a.id as account_id'])
+        .where('c.n', 'is not', null)
+        .$castTo<MentionTables['hit']>()
+        .unionAll((eb) =>
+          eb
+            .selectFrom('cand as c')
+            .crossJoinLateral((eb) =>
+              eb
+                .selectFrom('room_members')
+                .select(one)
+                .where('room_id', '=', roomId)
+                .whereRef('account_id', '=', 'c.a')
+                .limit(sql.lit(1))
+                .as('rm'),
+            )
+            .select(['c.o', 'c.l', 'c.k', 'c.a as account_id'])
+            .where('c.a', 'is not', null),
+        )
+        .unionAll((eb) =>
+          eb
+            .selectFrom('cand as c')
+            .select(['c.o', 'c.l', 'c.k', sql<string>`null`.as('account_id')])
+            .where('c.k', '<>', user)
+            .where((eb) =>
+              eb.exists(
+                eb
+                  .selectFrom('room_members')
+                  .select(one)
+                  .where('room_id', '=', roomId)
+                  .where('account_id', '=', senderId)
+                  .where('role', 'in', [sql.lit('OWNER'), sql.lit('ADMIN')]),
+              ),
+            ),
+        ),
+    )
+    .with('ents', (q) => q.selectFrom('hit').select(entitiesOfHits.as('e')))
+    .with('notified', (q) =>
+      q
+        .selectFrom('hit')
+        .select('account_id')
+        .where('account_id', 'is not', null)
+        .where('account_id', '<>', senderId)
+        .union((eb) =>
+          eb
+            .selectFrom('room_members as m')
+            .select('m.account_id')
+            .where('m.room_id', '=', roomId)
+            .where('m.account_id', '<>', senderId)
+            .where((eb) => eb.exists(eb.selectFrom('hit').select(one).where('k', '<>', user))),
+        ),
+    ) as unknown as QueryCreator<MentionTables>;
 }
 
 /**
@@ -49,46 +129,85 @@ export function mentionCtes(room: string, sender: string, candidates: string): s
  * created_at, thread_root_id): one event to all notified accounts. A mention row already there (an edit that keeps
  * a mention) is kept as it is, read state included, and notifies nobody again.
  */
-export const mentionWritesCtes = `men as (
-    insert into mentions (account_id, message_id, room_id, seq, created_at)
-    select n.account_id, m.id, m.room_id, m.seq, m.created_at from notified n cross join msg m
-    on conflict (account_id, message_id) do nothing
-    returning account_id
-  ), men_event as (
-    ${outboxInsertSql}
-    select ${chatTopicSql('mention.created')}, jsonb_build_object('roomId', m.room_id, 'messageId', m.id, 'senderId', m.sender_id, 'seq', m.seq,
+/** `db` must hold mentionCtes' CTEs and `msg`. */
+export function mentionWrites<DB>(db: QueryCreator<DB>): QueryCreator<DB & { men: { account_id: string }; men_event: object }> {
+  const q = db as unknown as QueryCreator<MentionTables & { msg: MessageFacts }>;
+  return q
+    .with('men', (q) =>
+      q
+        .insertInto('mentions')
+        .columns(['account_id', 'message_id', 'room_id', 'seq', 'created_at'])
+        .expression((eb) =>
+          eb.selectFrom('notified as n').crossJoin('msg as m').select(['n.account_id', 'm.id', 'm.room_id', 'm.seq', 'm.created_at']),
+        )
+        .onConflict((oc) => oc.columns(['account_id', 'message_id']).doNothing())
+        .returning('account_id'),
+    )
+    .with('men_event', (q) =>
+      outboxInsertFrom(
+        q,
+        q
+          .selectFrom('msg as m')
+          .select([
+            chatTopic('mention.created').as('topic'),
+            sql<unknown>`jsonb_build_object('roomId', m.room_id, 'messageId', m.id, 'senderId', m.sender_id, 'seq', m.seq,
              'threadRootId', m.thread_root_id,
-             'audience', jsonb_build_object('kind', 'accounts', 'accountIds', (select jsonb_agg(account_id) from men)))
-      from msg m where exists (select 1 from men)
-  )`;
+             'audience', jsonb_build_object('kind', 'accounts', 'accountIds', (select jsonb_agg(account_id) from men)))`.as('payload'),
+          ])
+          .where((eb) => eb.exists(eb.selectFrom('men').select(one))),
+      ),
+    ) as unknown as QueryCreator<DB & { men: { account_id: string }; men_event: object }>;
+}
+
+/** The mention.removed event of the accounts in CTE `gone`, for message `messageId` of `roomId`. */
+function removedEvent<DB>(db: QueryCreator<DB>, messageId: string, roomId: string) {
+  const q = db as unknown as QueryCreator<ChatTables & { gone: { account_id: string } }>;
+  return outboxInsertFrom(
+    q,
+    q
+      .selectNoFrom([
+        chatTopic('mention.removed').as('topic'),
+        sql<unknown>`jsonb_build_object('roomId', ${roomId}::uuid, 'messageId', ${messageId}::uuid,
+           'audience', jsonb_build_object('kind', 'accounts', 'accountIds', (select jsonb_agg(account_id) from gone)))`.as('payload'),
+      ])
+      .where((eb) => eb.exists(eb.selectFrom('gone').select(one))),
+  );
+}
 
 /**
  * Records (or recomputes, on an edit) the mentions of a stored message: its entities, the rows of the accounts
  * it now mentions, and the withdrawal of those it no longer does (their rows deleted, mention.removed to them).
- * $1 message id, $2 room, $3 sender, $4 candidates (jsonb). Returns the message's entities (null when none).
+ * Returns the message's entities (null when none).
  */
-export const recordMentionsSql = `
-  with ${mentionCtes('$2::uuid', '$3::uuid', '$4')}, msg as (
-    update messages set entities = (select e from ents) where id = $1 and room_id = $2
-    returning id, room_id, seq, sender_id, created_at, thread_root_id, entities
-  ), gone as (
-    delete from mentions where message_id = $1 and account_id not in (select account_id from notified)
-    returning account_id, room_id
-  ), gone_event as (
-    ${outboxInsertSql}
-    select ${chatTopicSql('mention.removed')}, jsonb_build_object('roomId', $2::uuid, 'messageId', $1::uuid,
-             'audience', jsonb_build_object('kind', 'accounts', 'accountIds', (select jsonb_agg(account_id) from gone)))
-     where exists (select 1 from gone)
-  ), ${mentionWritesCtes}
-  select (select entities from msg) as entities`;
+export function recordMentionsStatement(messageId: string, roomId: string, senderId: string, candidates: string) {
+  const withMessage = mentionCtes(chatDb, sql.val(roomId), sql.val(senderId), sql.val(candidates))
+    .with('msg', (q) =>
+      q
+        .updateTable('messages')
+        .set((eb) => ({ entities: eb.selectFrom('ents').select('e') }))
+        .where('id', '=', messageId)
+        .where('room_id', '=', roomId)
+        .returning(['id', 'room_id', 'seq', 'sender_id', 'created_at', 'thread_root_id', 'entities']),
+    )
+    .with('gone', (q) =>
+      q
+        .deleteFrom('mentions')
+        .where('message_id', '=', messageId)
+        .where('account_id', 'not in', (eb) => eb.selectFrom('notified').select('account_id'))
+        .returning(['account_id', 'room_id']),
+    );
+  return mentionWrites(withMessage.with('gone_event', (q) => removedEvent(q, messageId, roomId))).selectNoFrom((eb) =>
+    eb.selectFrom('msg').select('entities').as('entities'),
+  );
+}
 
-/** Withdraws every mention of a message (a recall): $1 message id, $2 room. */
-export const withdrawMentionsSql = `
-  with gone as (delete from mentions where message_id = $1 returning account_id)
-  ${outboxInsertSql}
-  select ${chatTopicSql('mention.removed')}, jsonb_build_object('roomId', $2::uuid, 'messageId', $1::uuid,
-           'audience', jsonb_build_object('kind', 'accounts', 'accountIds', (select jsonb_agg(account_id) from gone)))
-   where exists (select 1 from gone)`;
+/** Withdraws every mention of a message (a recall). */
+export function withdrawMentionsStatement(messageId: string, roomId: string) {
+  return chatDb
+    .with('gone', (q) => q.deleteFrom('mentions').where('message_id', '=', messageId).returning('account_id'))
+    .with('gone_event', (q) => removedEvent(q, messageId, roomId))
+    .selectNoFrom(sql.lit(1).as('done'));
+}
 
 /**
  * The caller's unread mentions of a room: rows not marked read whose message is past the caller's read mark of the

@@ -2,7 +2,9 @@
 // message (locked for the rest of the transaction), and the codes of this feature's refusals.
 import type { SqlClient, SqlPool } from '../../platform/db/sql.js';
 import { chatError, chatErrors } from '../errors.js';
-import { hiddenForMeColumn, messageColumns, type MessageRow } from './views.js';
+import { firstRow } from '../../platform/db/typed.js';
+import { chatDb } from '../tables.js';
+import { asMessageRow, hiddenForMe, messageColumnNames, type MessageRow } from './views.js';
 
 export const messageErrors = {
   recalled: () =>
@@ -52,10 +54,16 @@ export async function loadMessage(
   callerId: string,
   lock: 'update' | 'key share' | null = null,
 ): Promise<MessageRow> {
-  const { rows } = await db.query<MessageRow>(
-    `select ${messageColumns}, reply_count, ${hiddenForMeColumn('$3')} from messages where room_id = $1 and id = $2${lock ? ` for ${lock}` : ''}`,
-    [roomId, messageId, callerId],
+  const row = await firstRow(
+    db,
+    chatDb
+      .selectFrom('messages')
+      .select([...messageColumnNames, 'reply_count', hiddenForMe(callerId)])
+      .where('room_id', '=', roomId)
+      .where('id', '=', messageId)
+      .$if(lock === 'update', (q) => q.forUpdate())
+      .$if(lock === 'key share', (q) => q.forKeyShare()),
   );
-  if (!rows[0]) throw chatErrors.notFound('Message', 'message_not_found');
-  return rows[0];
+  if (!row) throw chatErrors.notFound('Message', 'message_not_found');
+  return asMessageRow(row);
 }

@@ -6,8 +6,11 @@ import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { roleIn, roomNotFound } from '../rooms/membership.js';
 import { messageErrors } from './access.js';
-import { messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
-import { chatTopicSql, outboxInsertSql } from '../events/emit.js';
+import { sql } from 'kysely';
+import { firstRow, rows } from '../../platform/db/typed.js';
+import { chatDb } from '../tables.js';
+import { asMessageRow, messageColumnNames, messageView, type MessageView } from './views.js';
+import { chatTopic, outboxInsertFrom } from '../events/emit.js';
 
 export interface ForwardInput {
   fromRoomId: string;
@@ -15,35 +18,69 @@ export interface ForwardInput {
 }
 
 /**
- * Reserves the target room's next `count` sequence numbers the way a send reserves one: the room row's lock
- * orders concurrent writers, so commit order equals sequence order. Only when the caller is a member.
+ * The copies, numbered in the order given from `firstSeq`, with one message.created event each (in sequence order).
  */
-const bumpSql = `
-  update rooms set last_seq = last_seq + $2, last_activity_at = $3
-   where id = $1 and exists (select 1 from room_members where room_id = $1 and account_id = $4)
-  returning last_seq`;
-
-/**
- * The copies, numbered in the order given, with one message.created event each (in sequence order). $1 target
- * room, $2 first sequence number, $3 sender, $4 time, $5 source room, $6 new ids, $7 source ids (same order).
- */
-const copySql = `
-  with copies as (
-    insert into messages (id, room_id, seq, sender_id, type, text, created_at, forwarded_from_room_id, forwarded_from_message_id, attachments)
-    -- a forwarded poll is its question as text: votes belong to the poll's own room
-    select n.id, $1, $2 + n.ord - 1, $3, case when s.type = 'POLL' then 'TEXT' else s.type end, s.text, $4, s.room_id, s.id, s.attachments
-      from unnest($6::uuid[], $7::uuid[]) with ordinality as n (id, source_id, ord)
-      join messages s on s.id = n.source_id and s.room_id = $5
-    returning ${messageColumns}
-  ), events as (
-    ${outboxInsertSql}
-    select ${chatTopicSql('message.created')}, jsonb_build_object(
+function copyStatement(roomId: string, firstSeq: number, senderId: string, now: Date, fromRoomId: string, sourceIds: string[]) {
+  const newIds = sourceIds.map(() => newId());
+  return chatDb
+    .with('copies', (q) =>
+      q
+        .insertInto('messages')
+        .columns([
+          'id',
+          'room_id',
+          'seq',
+          'sender_id',
+          'type',
+          'text',
+          'created_at',
+          'forwarded_from_room_id',
+          'forwarded_from_message_id',
+          'attachments',
+        ])
+        .expression((eb) =>
+          eb
+            .selectFrom(
+              sql<{ id: string; source_id: string; ord: number }>`unnest(${newIds}::uuid[], ${sourceIds}::uuid[]) with ordinality`.as<'n'>(
+                sql`n (id, source_id, ord)`,
+              ),
+            )
+            .innerJoin('messages as s', (join) => join.onRef('s.id', '=', 'n.source_id').on('s.room_id', '=', fromRoomId))
+            .select([
+              'n.id',
+              sql<string>`${roomId}`.as('room_id'),
+              sql<number>`${firstSeq} + n.ord - 1`.as('seq'),
+              sql<string>`${senderId}`.as('sender_id'),
+              // a forwarded poll is its question as text: votes belong to the poll's own room
+              sql<string>`case when s.type = 'POLL' then 'TEXT' else s.type end`.as('type'),
+              's.text',
+              sql<Date>`${now}`.as('created_at'),
+              's.room_id as forwarded_from_room_id',
+              's.id as forwarded_from_message_id',
+              's.attachments',
+            ]),
+        )
+        .returning(messageColumnNames),
+    )
+    .with('events', (q) =>
+      outboxInsertFrom(
+        q,
+        q
+          .selectFrom('copies')
+          .select([
+            chatTopic('message.created').as('topic'),
+            sql<unknown>`jsonb_build_object(
              'audience', jsonb_build_object('kind', 'room', 'roomId', room_id),
              'roomId', room_id, 'messageId', id, 'senderId', sender_id, 'seq', seq,
-             'forwardedFrom', jsonb_build_object('roomId', forwarded_from_room_id, 'messageId', forwarded_from_message_id))
-      from copies order by seq
-  )
-  select * from copies order by seq`;
+             'forwardedFrom', jsonb_build_object('roomId', forwarded_from_room_id, 'messageId', forwarded_from_message_id))`.as('payload'),
+          ])
+          .orderBy('seq'),
+      ),
+    )
+    .selectFrom('copies')
+    .selectAll()
+    .orderBy('seq');
+}
 
 export class ForwardService {
   constructor(private readonly deps: ChatDeps) {}
@@ -53,7 +90,7 @@ export class ForwardService {
     // uuids arrive lower-cased (the request pipeline's one uuid rule), so the schema's uniqueItems sees repeats.
     const { fromRoomId, messageIds: ids } = input;
     const now = this.deps.clock.now();
-    const rows = await inTransaction(this.deps.sql, async (client) => {
+    const copied = await inTransaction(this.deps.sql, async (client) => {
       await roleIn(client, roomId, caller.accountId);
       try {
         await roleIn(client, fromRoomId, caller.accountId);
@@ -61,32 +98,45 @@ export class ForwardService {
         throw messageErrors.sourceRoomNotFound();
       }
       // The target room row is locked before the source messages, the order of every send and recall.
-      const bump = await client.query<{ last_seq: number }>(bumpSql, [roomId, ids.length, now, caller.accountId]);
-      if (!bump.rows[0]) throw roomNotFound();
-      // key share: a recall of a source message waits until the copies are committed, or wins and is seen here.
-      const sources = await client.query<{ id: string; recalled: boolean }>(
-        'select id, recalled_at is not null as recalled from messages where room_id = $1 and id = any($2::uuid[]) for key share',
-        [fromRoomId, ids],
+      const bump = await firstRow(
+        client,
+        chatDb
+          .updateTable('rooms')
+          .set((eb) => ({ last_seq: eb('last_seq', '+', ids.length), last_activity_at: now }))
+          .where('id', '=', roomId)
+          .where((eb) =>
+            eb.exists(
+              eb
+                .selectFrom('room_members')
+                .select(sql.lit(1).as('one'))
+                .where('room_members.room_id', '=', roomId)
+                .where('room_members.account_id', '=', caller.accountId),
+            ),
+          )
+          .returning('last_seq'),
       );
-      const found = new Map(sources.rows.map((r) => [r.id, r.recalled]));
+      if (!bump) throw roomNotFound();
+      // key share: a recall of a source message waits until the copies are committed, or wins and is seen here.
+      const sources = await rows(
+        client,
+        chatDb
+          .selectFrom('messages')
+          .select(['id', sql<boolean>`recalled_at is not null`.as('recalled')])
+          .where('room_id', '=', fromRoomId)
+          .where(sql<boolean>`id = any(${ids}::uuid[])`)
+          .forKeyShare(),
+      );
+      const found = new Map(sources.map((r) => [r.id, r.recalled]));
       const missing = ids.flatMap((id, i) => (found.has(id) ? [] : [i]));
       if (missing.length > 0) throw messageErrors.forwardNotFound(missing);
       const recalled = ids.flatMap((id, i) => (found.get(id) ? [i] : []));
       if (recalled.length > 0) throw messageErrors.forwardRecalled(recalled);
-      const firstSeq = bump.rows[0].last_seq - ids.length + 1;
-      const copies = await client.query<MessageRow>(copySql, [
-        roomId,
-        firstSeq,
-        caller.accountId,
-        now,
-        fromRoomId,
-        ids.map(() => newId()),
-        ids,
-      ]);
-      if (copies.rows.length !== ids.length) throw new Error('forward copied fewer messages than it checked');
-      return copies.rows;
+      const firstSeq = bump.last_seq - ids.length + 1;
+      const copies = await rows(client, copyStatement(roomId, firstSeq, caller.accountId, now, fromRoomId, ids));
+      if (copies.length !== ids.length) throw new Error('forward copied fewer messages than it checked');
+      return copies.map(asMessageRow);
     });
     this.deps.queues.requestOutboxDrain();
-    return rows.map(messageView);
+    return copied.map(messageView);
   }
 }

@@ -1,5 +1,7 @@
 // Edit, hide, restore and recall. Each change and its outbox row commit together; the drain is requested after.
+import { sql } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
+import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
@@ -9,8 +11,9 @@ import { isManager, roleIn } from '../rooms/membership.js';
 import { loadMessage, messageErrors } from './access.js';
 import { recomputeMentions, withdrawMentions } from '../mentions/record.js';
 import { accountsAudience, emit, roomAudience } from '../events/emit.js';
-import { replyCountColumn, withThread } from '../threads/thread-info.js';
-import { hiddenForMeColumn, messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
+import { withThread } from '../threads/thread-info.js';
+import { chatDb } from '../tables.js';
+import { asMessageRow, hiddenForMe, messageColumnNames, messageView, type MessageView } from './views.js';
 
 export interface VisibilityView {
   roomId: string;
@@ -32,20 +35,26 @@ export class MessageLifecycleService {
       if (message.recalled_at !== null) throw messageErrors.recalled();
       if (message.type === 'POLL') throw pollErrors.notEditable();
       if (now.getTime() >= message.created_at.getTime() + windowSeconds * 1000) throw messageErrors.editWindowExpired(windowSeconds);
-      const { rows } = await client.query<MessageRow>(
-        `update messages set text = $3, edited_at = $4 where room_id = $1 and id = $2
-         returning ${messageColumns}, ${replyCountColumn()}, ${hiddenForMeColumn('$5')}`,
-        [roomId, messageId, text, now, caller.accountId],
+      const edited = asMessageRow(
+        (await firstRow(
+          client,
+          chatDb
+            .updateTable('messages')
+            .set({ text, edited_at: now })
+            .where('room_id', '=', roomId)
+            .where('id', '=', messageId)
+            .returning([...messageColumnNames, 'reply_count', hiddenForMe(caller.accountId)]),
+        ))!,
       );
       // The new text's mentions replace the old ones: new ones notify, removed ones leave their inboxes.
-      const entities = await recomputeMentions(client, rows[0]!, text);
+      const entities = await recomputeMentions(client, edited, text);
       await emit(
         client,
         'message.edited',
         { roomId, messageId, senderId: caller.accountId, editedAt: now.toISOString() },
         roomAudience(roomId),
       );
-      return { ...rows[0]!, entities };
+      return { ...edited, entities };
     });
     this.deps.queues.requestOutboxDrain();
     return withThread(this.deps.sql, caller.accountId, row, messageView(row));
@@ -56,12 +65,14 @@ export class MessageLifecycleService {
     const changed = await inTransaction(this.deps.sql, async (client) => {
       await roleIn(client, roomId, caller.accountId);
       await loadMessage(client, roomId, messageId, caller.accountId);
-      const { rowCount } = await client.query(
-        `insert into message_hides (account_id, message_id, room_id, hidden_at) values ($1, $2, $3, $4)
-         on conflict (account_id, message_id) do nothing`,
-        [caller.accountId, messageId, roomId, this.deps.clock.now()],
+      const hidden = await affected(
+        client,
+        chatDb
+          .insertInto('message_hides')
+          .values({ account_id: caller.accountId, message_id: messageId, room_id: roomId, hidden_at: this.deps.clock.now() })
+          .onConflict((oc) => oc.columns(['account_id', 'message_id']).doNothing()),
       );
-      if (rowCount === 0) return false;
+      if (hidden === 0) return false;
       await emit(client, 'message.hidden', { roomId, messageId, accountId: caller.accountId }, accountsAudience([caller.accountId]));
       return true;
     });
@@ -74,11 +85,11 @@ export class MessageLifecycleService {
     const changed = await inTransaction(this.deps.sql, async (client) => {
       await roleIn(client, roomId, caller.accountId);
       await loadMessage(client, roomId, messageId, caller.accountId);
-      const { rowCount } = await client.query('delete from message_hides where account_id = $1 and message_id = $2', [
-        caller.accountId,
-        messageId,
-      ]);
-      if (rowCount === 0) return false;
+      const shown = await affected(
+        client,
+        chatDb.deleteFrom('message_hides').where('account_id', '=', caller.accountId).where('message_id', '=', messageId),
+      );
+      if (shown === 0) return false;
       await emit(client, 'message.restored', { roomId, messageId, accountId: caller.accountId }, accountsAudience([caller.accountId]));
       return true;
     });
@@ -95,25 +106,38 @@ export class MessageLifecycleService {
     const now = this.deps.clock.now();
     const result = await inTransaction(this.deps.sql, async (client) => {
       const role = await roleIn(client, roomId, caller.accountId);
-      await client.query('select 1 from rooms where id = $1 for no key update', [roomId]);
+      await rows(client, chatDb.selectFrom('rooms').select(sql.lit(1).as('locked')).where('id', '=', roomId).forNoKeyUpdate());
       const message = await loadMessage(client, roomId, messageId, caller.accountId, 'update');
       if (message.sender_id !== caller.accountId && !isManager(role)) {
         throw chatErrors.forbidden('Only the sender or an owner or admin of the room may recall a message.');
       }
       if (message.recalled_at !== null) return { row: message, changed: false };
-      const { rows } = await client.query<MessageRow>(
-        `update messages set recalled_at = $3, text = null where room_id = $1 and id = $2
-         returning ${messageColumns}, ${replyCountColumn()}, ${hiddenForMeColumn('$4')}`,
-        [roomId, messageId, now, caller.accountId],
+      const recalled = asMessageRow(
+        (await firstRow(
+          client,
+          chatDb
+            .updateTable('messages')
+            .set({ recalled_at: now, text: null })
+            .where('room_id', '=', roomId)
+            .where('id', '=', messageId)
+            .returning([...messageColumnNames, 'reply_count', hiddenForMe(caller.accountId)]),
+        ))!,
       );
       if (message.type === 'POLL') await closePollOfRecalledMessage(client, messageId, caller.accountId, now);
-      await client.query('delete from message_reactions where message_id = $1', [messageId]);
+      await affected(client, chatDb.deleteFrom('message_reactions').where('message_id', '=', messageId));
       await withdrawMentions(client, messageId, roomId);
-      await client.query('delete from personal_pins where message_id = $1', [messageId]);
-      const unpinned = await client.query('delete from room_pins where room_id = $1 and message_id = $2', [roomId, messageId]);
-      const unsnapped = await client.query(
-        'update rooms set snap_message_id = null, snapped_by = null, snapped_at = null where id = $1 and snap_message_id = $2',
-        [roomId, messageId],
+      await affected(client, chatDb.deleteFrom('personal_pins').where('message_id', '=', messageId));
+      const unpinned = await affected(
+        client,
+        chatDb.deleteFrom('room_pins').where('room_id', '=', roomId).where('message_id', '=', messageId),
+      );
+      const unsnapped = await affected(
+        client,
+        chatDb
+          .updateTable('rooms')
+          .set({ snap_message_id: null, snapped_by: null, snapped_at: null })
+          .where('id', '=', roomId)
+          .where('snap_message_id', '=', messageId),
       );
       const audience = roomAudience(roomId);
       await emit(
@@ -128,11 +152,9 @@ export class MessageLifecycleService {
         },
         audience,
       );
-      if (unpinned.rowCount)
-        await emit(client, 'pin.removed', { roomId, messageId, removedBy: caller.accountId, reason: 'recalled' }, audience);
-      if (unsnapped.rowCount)
-        await emit(client, 'snap.removed', { roomId, messageId, removedBy: caller.accountId, reason: 'recalled' }, audience);
-      return { row: rows[0]!, changed: true };
+      if (unpinned) await emit(client, 'pin.removed', { roomId, messageId, removedBy: caller.accountId, reason: 'recalled' }, audience);
+      if (unsnapped) await emit(client, 'snap.removed', { roomId, messageId, removedBy: caller.accountId, reason: 'recalled' }, audience);
+      return { row: recalled, changed: true };
     });
     if (result.changed) this.deps.queues.requestOutboxDrain();
     return withThread(this.deps.sql, caller.accountId, result.row, messageView(result.row));

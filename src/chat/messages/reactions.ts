@@ -1,5 +1,8 @@
 // Reactions: one row per (message, emoji, account); the summary is counted from the rows on every read.
+import { sql } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
+import { affected, rows } from '../../platform/db/typed.js';
+import { chatDb } from '../tables.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
@@ -36,13 +39,21 @@ export class ReactionService {
   async list(caller: Caller, roomId: string, messageId: string): Promise<ReactionSummaryView[]> {
     await roleIn(this.deps.sql, roomId, caller.accountId);
     await loadMessage(this.deps.sql, roomId, messageId, caller.accountId);
-    const { rows } = await this.deps.sql.query<{ emoji: string; count: number; reacted_by_me: boolean }>(
-      `select emoji, count(*)::int as count, bool_or(account_id = $2) as reacted_by_me
-         from message_reactions where message_id = $1
-        group by emoji order by min(created_at), emoji`,
-      [messageId, caller.accountId],
+    const summary = await rows(
+      this.deps.sql,
+      chatDb
+        .selectFrom('message_reactions')
+        .select([
+          'emoji',
+          sql<number>`count(*)::int`.as('count'),
+          sql<boolean>`bool_or(account_id = ${caller.accountId})`.as('reacted_by_me'),
+        ])
+        .where('message_id', '=', messageId)
+        .groupBy('emoji')
+        .orderBy(sql`min(created_at)`)
+        .orderBy('emoji'),
     );
-    return rows.map((r) => ({ emoji: r.emoji, count: r.count, reactedByMe: r.reacted_by_me }));
+    return summary.map((r) => ({ emoji: r.emoji, count: r.count, reactedByMe: r.reacted_by_me }));
   }
 
   /** Adding a reaction the caller already has changes nothing. A recalled message takes no reactions. */
@@ -53,12 +64,14 @@ export class ReactionService {
       // key share: a concurrent recall (for update) waits for this reaction, then removes it
       const message = await loadMessage(client, roomId, messageId, caller.accountId, 'key share');
       if (message.recalled_at !== null) throw messageErrors.recalled();
-      const { rowCount } = await client.query(
-        `insert into message_reactions (message_id, emoji, account_id, created_at) values ($1, $2, $3, $4)
-         on conflict (message_id, emoji, account_id) do nothing`,
-        [messageId, emoji, caller.accountId, this.deps.clock.now()],
+      const added = await affected(
+        client,
+        chatDb
+          .insertInto('message_reactions')
+          .values({ message_id: messageId, emoji, account_id: caller.accountId, created_at: this.deps.clock.now() })
+          .onConflict((oc) => oc.columns(['message_id', 'emoji', 'account_id']).doNothing()),
       );
-      if (rowCount === 0) return false;
+      if (added === 0) return false;
       await emit(client, 'reaction.added', { roomId, messageId, emoji, accountId: caller.accountId }, roomAudience(roomId));
       return true;
     });
@@ -72,12 +85,15 @@ export class ReactionService {
     const changed = await inTransaction(this.deps.sql, async (client) => {
       await roleIn(client, roomId, caller.accountId);
       await loadMessage(client, roomId, messageId, caller.accountId);
-      const { rowCount } = await client.query('delete from message_reactions where message_id = $1 and emoji = $2 and account_id = $3', [
-        messageId,
-        emoji,
-        caller.accountId,
-      ]);
-      if (rowCount === 0) return false;
+      const removed = await affected(
+        client,
+        chatDb
+          .deleteFrom('message_reactions')
+          .where('message_id', '=', messageId)
+          .where('emoji', '=', emoji)
+          .where('account_id', '=', caller.accountId),
+      );
+      if (removed === 0) return false;
       await emit(client, 'reaction.removed', { roomId, messageId, emoji, accountId: caller.accountId }, roomAudience(roomId));
       return true;
     });

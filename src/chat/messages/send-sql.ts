@@ -1,7 +1,10 @@
 // The send statement: membership check, sequence bump, message insert and its outbox event in one round trip.
-import { mentionCtes, mentionWritesCtes } from '../mentions/sql.js';
-import { messageColumns } from './views.js';
-import { chatTopicSql, outboxInsertSql } from '../events/emit.js';
+import { sql, type InferResult, type QueryCreator } from 'kysely';
+import { mentionCtes, mentionWrites, type MentionTables } from '../mentions/sql.js';
+import { chatDb } from '../tables.js';
+import { messageColumnNames } from './views.js';
+import { chatTopic, outboxInsertFrom } from '../events/emit.js';
+import { fixedStatement, slot } from './fixed-statement.js';
 
 export interface SendInput {
   text: string;
@@ -10,6 +13,28 @@ export interface SendInput {
   attachments?: Array<{ uploadId: string }>;
 }
 
+/** The values of a send, bound in this order ($1, $2, ...); candidates are the text's mentions (jsonb text). */
+export interface SendValues extends Record<string, unknown> {
+  id: string;
+  room: string;
+  sender: string;
+  text: string;
+  time: Date;
+  clientMessageId?: string;
+  candidates?: string;
+}
+const valueOrder = ['id', 'room', 'sender', 'text', 'time', 'clientMessageId', 'candidates'] as const;
+
+const one = sql.lit(1).as('one');
+
+/** The columns the send writes; the others keep their defaults. */
+const insertedColumns = (withClientMessageId: boolean, withMentions: boolean) => [
+  ...(['id', 'room_id', 'seq', 'sender_id', 'type', 'text'] as const),
+  ...(withClientMessageId ? (['client_message_id'] as const) : []),
+  'created_at' as const,
+  ...(withMentions ? (['entities'] as const) : []),
+];
+
 /**
  * Sends in one statement: the room's sequence is bumped (the row lock orders concurrent sends, so commit
  * order equals sequence order and a forward scroll never skips a late commit), the message is inserted
@@ -17,42 +42,106 @@ export interface SendInput {
  * statement also skips a retry of a stored send; without one (the common case) it carries neither that check
  * nor the ON CONFLICT arbiter, whose speculative insertion costs the database on every send.
  */
-function buildSendSql(withClientMessageId: boolean, withMentions = false): string {
-  // With mentions, the candidates (the next parameter) resolve in the same statement: no extra round trip.
-  const mentions = withMentions ? `$${withClientMessageId ? 7 : 6}` : null;
-  return `
-  with ${mentions ? `${mentionCtes('$2::uuid', '$3::uuid', mentions)}, ` : ''}bump as (
-    update rooms set last_seq = last_seq + 1, last_activity_at = $5
-     where id = $2 and exists (select 1 from room_members where room_id = $2 and account_id = $3)${
-       withClientMessageId
-         ? `
-       -- a retried send leaves the room untouched (no sequence gap, no false activity)
-       and not exists (select 1 from messages where room_id = $2 and sender_id = $3 and client_message_id = $6)`
-         : ''
-     }
-    returning last_seq
-  ), msg as (
-    insert into messages (id, room_id, seq, sender_id, type, text, client_message_id, created_at${mentions ? ', entities' : ''})
-    select $1, $2, bump.last_seq, $3, 'TEXT', $4, ${withClientMessageId ? '$6' : 'null'}, $5${mentions ? ', (select e from ents)' : ''} from bump${
-      withClientMessageId
-        ? `
-    on conflict (room_id, sender_id, client_message_id) where client_message_id is not null do nothing`
-        : ''
-    }
-    returning ${messageColumns}
-  ), event as (
-    ${outboxInsertSql}
-    select ${chatTopicSql('message.created')}, jsonb_build_object('roomId', room_id, 'messageId', id, 'senderId', sender_id, 'seq', seq,
-             'threadRootId', thread_root_id, 'audience', jsonb_build_object('kind', 'room', 'roomId', room_id)) from msg
-  )${mentions ? `, ${mentionWritesCtes}` : ''}
-  select b.last_seq as bumped, m.* from bump b left join msg m on true`;
+function buildSend(withClientMessageId: boolean, withMentions: boolean) {
+  const id = slot<string>('id');
+  const room = slot<string>('room');
+  const sender = slot<string>('sender');
+  const text = slot<string>('text');
+  const time = slot<Date>('time');
+  const cmid = slot<string>('clientMessageId');
+  // With mentions, the candidates resolve in the same statement: no extra round trip. Without, the mention CTEs are
+  // absent and nothing below names them.
+  const base = withMentions
+    ? mentionCtes(chatDb, room, sender, slot<string>('candidates'))
+    : (chatDb as unknown as QueryCreator<MentionTables>);
+  const statement = base
+    .with('bump', (q) =>
+      q
+        .updateTable('rooms')
+        .set((eb) => ({ last_seq: eb('last_seq', '+', sql.lit(1)), last_activity_at: time }))
+        .where('id', '=', room)
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('room_members')
+              .select(one)
+              .where('room_members.room_id', '=', room)
+              .where('room_members.account_id', '=', sender),
+          ),
+        )
+        // a retried send leaves the room untouched (no sequence gap, no false activity)
+        .$if(withClientMessageId, (u) =>
+          u.where((eb) =>
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('messages')
+                  .select(one)
+                  .where('messages.room_id', '=', room)
+                  .where('messages.sender_id', '=', sender)
+                  .where('messages.client_message_id', '=', cmid),
+              ),
+            ),
+          ),
+        )
+        .returning('last_seq'),
+    )
+    .with('msg', (q) =>
+      q
+        .insertInto('messages')
+        .columns(insertedColumns(withClientMessageId, withMentions))
+        .expression((eb) =>
+          eb
+            .selectFrom('bump')
+            .select((eb) => [
+              id.as('id'),
+              room.as('room_id'),
+              'bump.last_seq',
+              sender.as('sender_id'),
+              sql.lit('TEXT').as('type'),
+              text.as('text'),
+              ...(withClientMessageId ? [cmid.as('client_message_id')] : []),
+              time.as('created_at'),
+              ...(withMentions ? [eb.selectFrom('ents').select('e').as('entities')] : []),
+            ]),
+        )
+        .$if(withClientMessageId, (i) =>
+          i.onConflict((oc) =>
+            oc.columns(['room_id', 'sender_id', 'client_message_id']).where('client_message_id', 'is not', null).doNothing(),
+          ),
+        )
+        .returning(messageColumnNames),
+    )
+    .with('event', (q) =>
+      outboxInsertFrom(
+        q,
+        q.selectFrom('msg').select([
+          chatTopic('message.created').as('topic'),
+          sql<unknown>`jsonb_build_object('roomId', room_id, 'messageId', id, 'senderId', sender_id, 'seq', seq,
+             'threadRootId', thread_root_id, 'audience', jsonb_build_object('kind', 'room', 'roomId', room_id))`.as('payload'),
+        ]),
+      ),
+    );
+  const finished = withMentions ? (mentionWrites(statement) as unknown as typeof statement) : statement;
+  const query = finished
+    .selectFrom('bump as b')
+    .leftJoin('msg as m', (join) => join.onTrue())
+    .select('b.last_seq as bumped')
+    .selectAll('m');
+  return fixedStatement<InferResult<typeof query>[number], SendValues>(
+    query,
+    valueOrder.filter((v) => (v !== 'clientMessageId' || withClientMessageId) && (v !== 'candidates' || withMentions)),
+  );
 }
 
-/** $1 id, $2 room, $3 sender, $4 text, $5 time, $6 clientMessageId. */
-export const sendSql = buildSendSql(true);
-/** The same without a clientMessageId: $1 id, $2 room, $3 sender, $4 text, $5 time. */
-export const plainSendSql = buildSendSql(false);
-/** sendSql with the text's mention candidates (jsonb) as $7. */
-export const mentionSendSql = buildSendSql(true, true);
-/** plainSendSql with the text's mention candidates (jsonb) as $6. */
-export const plainMentionSendSql = buildSendSql(false, true);
+/** With a clientMessageId. */
+export const sendStatement = buildSend(true, false);
+/** Without a clientMessageId. */
+export const plainSendStatement = buildSend(false, false);
+/** sendStatement with the text's mention candidates. */
+export const mentionSendStatement = buildSend(true, true);
+/** plainSendStatement with the text's mention candidates. */
+export const plainMentionSendStatement = buildSend(false, true);
+
+/** The text of sendStatement, for statements run with the values in order: id, room, sender, text, time, clientMessageId. */
+export const sendSql = sendStatement.text;

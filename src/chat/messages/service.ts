@@ -7,14 +7,17 @@ import { chatErrors } from '../errors.js';
 import type { Page } from '../rooms/service.js';
 import { isMember, roomNotFound } from '../rooms/membership.js';
 import { sendReply } from '../threads/reply.js';
-import { attachThreadInfo, replyCountColumn, rootsWithReplies, withThread } from '../threads/thread-info.js';
-import { hiddenForMeColumn, messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
-import { mentionSendSql, plainMentionSendSql, plainSendSql, sendSql, type SendInput } from './send-sql.js';
+import { attachThreadInfo, rootsWithReplies, withThread } from '../threads/thread-info.js';
+import { asMessageRow, hiddenForMe, messageColumnNames, messageView, type MessageRow, type MessageView } from './views.js';
+import { sql, type InferResult } from 'kysely';
+import { firstRow, hotRows } from '../../platform/db/typed.js';
+import { chatDb } from '../tables.js';
+import { fixedStatement, slot } from './fixed-statement.js';
+import { mentionSendStatement, plainMentionSendStatement, plainSendStatement, sendStatement, type SendInput } from './send-sql.js';
 import { mentionCandidates } from '../mentions/parse.js';
 import { sendWithAttachments, withMentionsOf } from './with-attachments.js';
 
 export type { SendInput };
-import { prepared } from '../../platform/db/prepared.js';
 
 /** The largest page the API serves (limit 1 to 100). */
 const MAX_PAGE = 100;
@@ -33,6 +36,70 @@ function parseSeqCursor(raw: string, location: string, list: string): number {
   const c = decodeCursor(raw, list);
   if (!c || typeof c.s !== 'number' || !Number.isSafeInteger(c.s) || c.s < 0) throw chatErrors.invalidCursor(location);
   return c.s;
+}
+
+/** The values of a scroll page, bound in this order. */
+interface ScrollValues extends Record<string, unknown> {
+  room: string;
+  limit: number;
+  caller: string;
+  bound?: number;
+}
+
+const scrollStatements = new Map<string, ReturnType<typeof buildScroll>>();
+
+/** The page statement of one scroll shape (direction, view, bound or none), built once. */
+function scrollStatement(forward: boolean, topLevelOnly: boolean, bounded: boolean) {
+  const key = `${forward}:${topLevelOnly}:${bounded}`;
+  let statement = scrollStatements.get(key);
+  if (!statement) scrollStatements.set(key, (statement = buildScroll(forward, topLevelOnly, bounded)));
+  return statement;
+}
+
+function buildScroll(forward: boolean, topLevelOnly: boolean, bounded: boolean) {
+  const room = slot<string>('room');
+  const caller = slot<string>('caller');
+  const bound = slot<number>('bound');
+  const order = forward ? 'asc' : 'desc';
+  const query = chatDb
+    .selectFrom(
+      chatDb
+        .selectNoFrom((eb) =>
+          eb
+            .exists(eb.selectFrom('room_members').select(sql.lit(1).as('one')).where('room_id', '=', room).where('account_id', '=', caller))
+            .as('member'),
+        )
+        .as('k'),
+    )
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom((eb) =>
+            eb
+              .selectFrom('messages')
+              .select([...messageColumnNames, 'reply_count', hiddenForMe(caller)])
+              .where(sql<boolean>`k.member`)
+              .where('room_id', '=', room)
+              .$if(topLevelOnly, (q) => q.where('thread_root_id', 'is', null))
+              .$if(bounded, (q) => q.where('seq', forward ? '>' : '<', bound))
+              .orderBy('seq', order)
+              .limit(sql.lit(MAX_PAGE + 1))
+              .as('q'),
+          )
+          .selectAll('q')
+          .orderBy('q.seq', order)
+          .limit(slot<number>('limit'))
+          .as('p'),
+      (join) => join.onTrue(),
+    )
+    .select('k.member')
+    .selectAll('p');
+  return fixedStatement<InferResult<typeof query>[number], ScrollValues>(query, [
+    'room',
+    'limit',
+    'caller',
+    ...(bounded ? (['bound'] as const) : []),
+  ]);
 }
 
 export class MessageService {
@@ -57,7 +124,6 @@ export class MessageService {
     }
     const limit = query.limit ?? 50;
     const forward = query.after !== undefined;
-    const order = forward ? 'asc' : 'desc';
     const list = historyList(roomId, query.topLevelOnly);
     const bound =
       query.before !== undefined
@@ -65,28 +131,18 @@ export class MessageService {
         : forward
           ? parseSeqCursor(query.after!, 'query.after', list)
           : null;
-    const params: unknown[] = [roomId, limit + 1, caller.accountId];
-    let where = 'room_id = $1';
-    if (query.topLevelOnly) where += ' and thread_root_id is null';
-    if (bound !== null) {
-      params.push(bound);
-      where += forward ? ' and seq > $4' : ' and seq < $4';
-    }
     const db = await readPool(this.deps);
-    const { rows } = await db.query<{ member: boolean } & (({ id: string } & MessageRow) | { id: null })>(
-      prepared(
-        `select k.member, p.* from (select exists (select 1 from room_members where room_id = $1 and account_id = $3) as member) k
-         left join lateral (
-           select * from (
-             select ${messageColumns}, ${replyCountColumn()}, ${hiddenForMeColumn('$3')} from messages
-              where k.member and ${where} order by seq ${order} limit ${MAX_PAGE + 1}
-           ) q order by seq ${order} limit $2
-         ) p on true`,
-        params,
-      ),
+    const rows = await hotRows(
+      db,
+      scrollStatement(forward, query.topLevelOnly === true, bound !== null).bind({
+        room: roomId,
+        limit: limit + 1,
+        caller: caller.accountId,
+        bound: bound ?? undefined,
+      }),
     );
     if (!rows[0]?.member) throw roomNotFound();
-    const found = rows.filter((row): row is { member: boolean } & MessageRow => row.id !== null);
+    const found = rows.filter((row) => row.id !== null).map((row) => row as unknown as MessageRow); // a left-joined page row: its columns are there when id is
     // The join hands the page over in the scan's order; sorting keeps that a fact rather than an assumption.
     found.sort(forward ? (a, b) => a.seq - b.seq : (a, b) => b.seq - a.seq);
     const hasMore = found.length > limit;
@@ -108,39 +164,63 @@ export class MessageService {
       return sendWithAttachments(this.deps, caller, roomId, { ...input, attachments: input.attachments });
     if (input.threadRootId !== undefined)
       return sendReply(this.deps, caller, roomId, { ...input, threadRootId: input.threadRootId }, withMentionsOf(input.text));
-    const params: unknown[] = [newId(), roomId, caller.accountId, input.text, this.deps.clock.now()];
     // A text without '@' takes the statement without any mention step; one with candidates resolves them in the same statement.
     const candidates = mentionCandidates(input.text);
     const withMentions = candidates.length > 0;
-    if (input.clientMessageId !== undefined) params.push(input.clientMessageId);
-    if (withMentions) params.push(JSON.stringify(candidates));
     const statement =
-      input.clientMessageId === undefined ? (withMentions ? plainMentionSendSql : plainSendSql) : withMentions ? mentionSendSql : sendSql;
-    const { rows } = await this.deps.sql.query<MessageRow & { bumped: number }>(prepared(statement, params));
-    const row = rows[0];
+      input.clientMessageId === undefined
+        ? withMentions
+          ? plainMentionSendStatement
+          : plainSendStatement
+        : withMentions
+          ? mentionSendStatement
+          : sendStatement;
+    const sent = await hotRows(
+      this.deps.sql,
+      statement.bind({
+        id: newId(),
+        room: roomId,
+        sender: caller.accountId,
+        text: input.text,
+        time: this.deps.clock.now(),
+        clientMessageId: input.clientMessageId,
+        candidates: withMentions ? JSON.stringify(candidates) : undefined,
+      }),
+    );
+    const row = sent[0];
     // No row: not a member, or a retry of a send that already stored its message. A row without a message:
     // a concurrent retry won the insert.
     if (!row || row.id === null) {
       if (input.clientMessageId === undefined) throw roomNotFound();
       await this.requireMember(caller, roomId);
-      const existing = await this.deps.sql.query<MessageRow>(
-        `select ${messageColumns} from messages where room_id = $1 and sender_id = $2 and client_message_id = $3`,
-        [roomId, caller.accountId, input.clientMessageId],
+      const existing = await firstRow(
+        this.deps.sql,
+        chatDb
+          .selectFrom('messages')
+          .select(messageColumnNames)
+          .where('room_id', '=', roomId)
+          .where('sender_id', '=', caller.accountId)
+          .where('client_message_id', '=', input.clientMessageId),
       );
-      if (!existing.rows[0]) throw new Error('send stored no message and found no earlier one');
-      return messageView(existing.rows[0]);
+      if (!existing) throw new Error('send stored no message and found no earlier one');
+      return messageView(asMessageRow(existing));
     }
     this.deps.queues.requestOutboxDrain();
-    return messageView(row);
+    return messageView(row as unknown as MessageRow);
   }
 
   async get(caller: Caller, roomId: string, messageId: string): Promise<MessageView> {
     await this.requireMember(caller, roomId);
-    const { rows } = await this.deps.sql.query<MessageRow>(
-      `select ${messageColumns}, ${replyCountColumn()}, ${hiddenForMeColumn('$3')} from messages where room_id = $1 and id = $2`,
-      [roomId, messageId, caller.accountId],
+    const found = await firstRow(
+      this.deps.sql,
+      chatDb
+        .selectFrom('messages')
+        .select([...messageColumnNames, 'reply_count', hiddenForMe(caller.accountId)])
+        .where('room_id', '=', roomId)
+        .where('id', '=', messageId),
     );
-    if (!rows[0]) throw chatErrors.notFound('Message', 'message_not_found');
-    return withThread(this.deps.sql, caller.accountId, rows[0], messageView(rows[0]));
+    if (!found) throw chatErrors.notFound('Message', 'message_not_found');
+    const row = asMessageRow(found);
+    return withThread(this.deps.sql, caller.accountId, row, messageView(row));
   }
 }

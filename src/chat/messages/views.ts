@@ -2,23 +2,39 @@ export type MessageType = 'TEXT' | 'POLL';
 import { attachmentViews, type AttachmentView, type StoredAttachment } from '../media/attachments.js';
 import { chatKeyboard, type ChatButton, type StoredKeyboard } from '../bots/keyboard.js';
 import type { MentionEntity } from '../mentions/record.js';
+import { sql, type Expression, type Selectable } from 'kysely';
+import type { ChatTables } from '../tables.js';
 
-export interface MessageRow {
-  id: string;
-  room_id: string;
-  seq: number;
-  sender_id: string;
+/** The columns every message view reads, in the order the hand-written statements of other folders list them. */
+export const messageColumnNames = [
+  'id',
+  'room_id',
+  'seq',
+  'sender_id',
+  'type',
+  'text',
+  'client_message_id',
+  'thread_root_id',
+  'created_at',
+  'edited_at',
+  'recalled_at',
+  'forwarded_from_room_id',
+  'forwarded_from_message_id',
+  'poll_id',
+  'attachments',
+  'inline_keyboard',
+  'entities',
+] as const;
+type MessageColumn = (typeof messageColumnNames)[number];
+
+/** messageColumnNames of the table alias `alias`, for typed statements that join messages with other tables. */
+export const messageColumnsIn = <A extends string>(alias: A) => messageColumnNames.map((c) => `${alias}.${c}` as `${A}.${MessageColumn}`);
+
+type StoredMessage = Pick<Selectable<ChatTables['messages']>, MessageColumn>;
+
+/** A message as the entity maps it, with its jsonb columns in the shapes their writers store. */
+export type MessageRow = Omit<StoredMessage, 'type' | 'attachments' | 'inline_keyboard' | 'entities'> & {
   type: MessageType;
-  text: string | null;
-  client_message_id: string | null;
-  thread_root_id: string | null;
-  created_at: Date;
-  edited_at: Date | null;
-  recalled_at: Date | null;
-  forwarded_from_room_id: string | null;
-  forwarded_from_message_id: string | null;
-  /** The poll a POLL message announces. */
-  poll_id: string | null;
   /** Files the message carries (src/chat/media/attachments.ts); null when none. */
   attachments: StoredAttachment[] | null;
   /** Buttons of a bot's message (Bot API reply_markup). */
@@ -27,9 +43,18 @@ export interface MessageRow {
   entities: MentionEntity[] | null;
   /** Per caller; selected with hiddenForMeColumn, absent (false) where no caller view applies. */
   hidden_for_me?: boolean;
-  /** Replies of a root; selected (replyCountColumn) where the view carries thread summaries. */
+  /** Replies of a root; selected where the view carries thread summaries. */
   reply_count?: number;
-}
+};
+
+/** A typed statement's message row read as MessageRow: the jsonb columns hold what the message writers put there. */
+export const asMessageRow = <R extends StoredMessage>(row: R): Omit<R, keyof MessageRow> & MessageRow => row as never;
+
+/** Whether the account hid the message of row alias `alias`, as a column of a typed statement. */
+export const hiddenForMe = (accountId: string | Expression<string>, alias = 'messages') =>
+  sql<boolean>`exists (select 1 from message_hides h where h.account_id = ${accountId} and h.message_id = ${sql.ref(`${alias}.id`)})`.as(
+    'hidden_for_me',
+  );
 
 export interface MessageView {
   id: string;

@@ -6,9 +6,11 @@ import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { sendReply } from '../threads/reply.js';
-import { sendSql, type SendInput } from './send-sql.js';
+import { sendStatement, type SendInput } from './send-sql.js';
+import { firstRow, rows } from '../../platform/db/typed.js';
+import { chatDb } from '../tables.js';
 import { firstSend } from './retried-send.js';
-import { messageColumns, messageView, type MessageRow, type MessageView } from './views.js';
+import { asMessageRow, messageColumnNames, messageView, type MessageRow, type MessageView } from './views.js';
 import { roomNotFound } from '../rooms/membership.js';
 import { recordMentions } from '../mentions/record.js';
 import { mayMention } from '../mentions/parse.js';
@@ -26,8 +28,6 @@ export function withMentionsOf(text: string): ((client: SqlClient, row: MessageR
   return async (client, row) => ({ ...row, entities: await recordMentions(client, row, text) });
 }
 
-const setAttachmentsSql = `update messages set attachments = $2 where id = $1 returning ${messageColumns}`;
-
 /** Why the statement stored no message; thrown inside the transaction so that it rolls back. */
 class NotStored extends Error {}
 
@@ -41,8 +41,15 @@ export async function sendWithAttachments(
   const now = deps.clock.now();
   const attach = async (client: SqlClient, row: MessageRow): Promise<MessageRow> => {
     const stored = await claimUploads(client, caller.accountId, row.id, uploadIds, now);
-    const { rows } = await client.query<MessageRow>(setAttachmentsSql, [row.id, JSON.stringify(stored)]);
-    return { ...rows[0]!, entities: await recordMentions(client, row, input.text) };
+    const updated = await firstRow(
+      client,
+      chatDb
+        .updateTable('messages')
+        .set({ attachments: JSON.stringify(stored) })
+        .where('id', '=', row.id)
+        .returning(messageColumnNames),
+    );
+    return { ...asMessageRow(updated!), entities: await recordMentions(client, row, input.text) };
   };
   if (input.threadRootId !== undefined) {
     return sendReply(
@@ -57,18 +64,20 @@ export async function sendWithAttachments(
   let row: MessageRow;
   try {
     row = await inTransaction(deps.sql, async (client) => {
-      const { rows } = await client.query<MessageRow & { bumped: number }>(sendSql, [
-        newId(),
-        roomId,
-        caller.accountId,
-        input.text,
-        now,
-        cmid,
-      ]);
-      const sent = rows[0];
+      const [sent] = await rows(
+        client,
+        sendStatement.bind({
+          id: newId(),
+          room: roomId,
+          sender: caller.accountId,
+          text: input.text,
+          time: now,
+          clientMessageId: cmid ?? undefined,
+        }),
+      );
       // Not a member, or a retry of a send that already stored its message (with its files).
       if (!sent || sent.id === null) throw new NotStored();
-      return attach(client, sent);
+      return attach(client, sent as unknown as MessageRow);
     });
   } catch (err) {
     if (!(err instanceof NotStored)) throw err;

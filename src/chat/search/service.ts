@@ -9,10 +9,13 @@ import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../pla
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
-import { hiddenForMeColumn, messageColumnsOf, messageView, type MessageRow, type MessageView } from '../messages/views.js';
+import { asMessageRow, hiddenForMe, messageColumnsIn, messageView, type MessageView } from '../messages/views.js';
+import { sql } from 'kysely';
+import { rows } from '../../platform/db/typed.js';
+import { chatDb } from '../tables.js';
 import { isMember, roomNotFound } from '../rooms/membership.js';
 import type { Page } from '../rooms/service.js';
-import { attachThreadInfo, replyCountColumn, rootsWithReplies } from '../threads/thread-info.js';
+import { attachThreadInfo, rootsWithReplies } from '../threads/thread-info.js';
 import { searchTimeBound } from './time-bound.js';
 import { highlightsOf, queryWords, type Highlight } from './words.js';
 
@@ -34,10 +37,6 @@ export interface SearchHit {
   highlights: Highlight[];
 }
 
-interface HitRow extends MessageRow {
-  rank: number;
-}
-
 interface Keyset {
   at: string;
   id: string;
@@ -45,7 +44,7 @@ interface Keyset {
 }
 
 /** The same expression as the index messages_search, so the planner can use it. */
-const document = "to_tsvector('simple'::regconfig, x.text)";
+const document = sql`to_tsvector('simple'::regconfig, x.text)`;
 
 export class SearchService {
   constructor(private readonly deps: ChatDeps) {}
@@ -60,35 +59,58 @@ export class SearchService {
     const list = searchList(caller.accountId, q, query, order);
     const after = query.cursor === undefined ? null : parseSearchCursor(query.cursor, list, order);
 
-    const params: unknown[] = [caller.accountId, q, limit + 1];
-    const filters: string[] = [];
-    const param = (value: unknown) => `$${params.push(value)}`;
-    if (query.roomId !== undefined) filters.push(`x.room_id = ${param(query.roomId)}`);
-    if (query.from !== undefined) filters.push(`x.sender_id = ${param(query.from)}`);
-    if (query.after !== undefined) filters.push(`x.created_at >= ${param(searchTimeBound('query.after', query.after))}::timestamptz`);
-    if (query.before !== undefined) filters.push(`x.created_at < ${param(searchTimeBound('query.before', query.before))}::timestamptz`);
-    const keyset =
-      after === null
-        ? ''
-        : order === 'relevance'
-          ? `where (r.rank, r.created_at, r.id) < (${param(after.rank)}::float8, ${param(after.at)}::timestamptz, ${param(after.id)}::uuid)`
-          : `where (r.created_at, r.id) < (${param(after.at)}::timestamptz, ${param(after.id)}::uuid)`;
-    // The rank reads each match's words again: computed only when it orders the page.
-    const sort = order === 'relevance' ? 'r.rank desc, r.created_at desc, r.id desc' : 'r.created_at desc, r.id desc';
-    const { rows } = await db.query<HitRow>(
-      `select r.* from (
-         select ${messageColumnsOf('x')}, ${replyCountColumn('x')}, ${hiddenForMeColumn('$1', 'x')}, ${order === 'relevance' ? `ts_rank(${document}, t.query, 1)::float8` : '0::float8'} as rank
-           from plainto_tsquery('simple'::regconfig, $2) t(query)
-           join messages x on ${document} @@ t.query and x.text is not null and x.recalled_at is null
-           join room_members m on m.room_id = x.room_id and m.account_id = $1
-          where not exists (select 1 from message_hides h where h.account_id = $1 and h.message_id = x.id)
-            ${filters.map((f) => `and ${f}`).join(' ')}
-       ) r ${keyset}
-       order by ${sort} limit $3`,
-      params,
+    const from = query.after === undefined ? null : searchTimeBound('query.after', query.after);
+    const until = query.before === undefined ? null : searchTimeBound('query.before', query.before);
+    const matches = chatDb
+      .selectFrom(sql<{ query: unknown }>`plainto_tsquery('simple'::regconfig, ${q})`.as<'t'>(sql`t(query)`))
+      .innerJoin('messages as x', (join) =>
+        join
+          .on(sql<boolean>`${document} @@ t.query`)
+          .on('x.text', 'is not', null)
+          .on('x.recalled_at', 'is', null),
+      )
+      .innerJoin('room_members as m', (join) => join.onRef('m.room_id', '=', 'x.room_id').on('m.account_id', '=', caller.accountId))
+      .select([
+        ...messageColumnsIn('x'),
+        'x.reply_count',
+        hiddenForMe(caller.accountId, 'x'),
+        // The rank reads each match's words again: computed only when it orders the page.
+        (order === 'relevance' ? sql<number>`ts_rank(${document}, t.query, 1)::float8` : sql<number>`0::float8`).as('rank'),
+      ])
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('message_hides as h')
+              .select(sql.lit(1).as('one'))
+              .where('h.account_id', '=', caller.accountId)
+              .whereRef('h.message_id', '=', 'x.id'),
+          ),
+        ),
+      )
+      .$if(query.roomId !== undefined, (w) => w.where('x.room_id', '=', query.roomId!))
+      .$if(query.from !== undefined, (w) => w.where('x.sender_id', '=', query.from!))
+      .$if(from !== null, (w) => w.where('x.created_at', '>=', sql<Date>`${from}::timestamptz`))
+      .$if(until !== null, (w) => w.where('x.created_at', '<', sql<Date>`${until}::timestamptz`));
+    const found = await rows(
+      db,
+      chatDb
+        .selectFrom(matches.as('r'))
+        .selectAll('r')
+        .$if(after !== null && order === 'relevance', (w) =>
+          w.where(sql<boolean>`(r.rank, r.created_at, r.id) < (${after!.rank}::float8, ${after!.at}::timestamptz, ${after!.id}::uuid)`),
+        )
+        .$if(after !== null && order !== 'relevance', (w) =>
+          w.where(sql<boolean>`(r.created_at, r.id) < (${after!.at}::timestamptz, ${after!.id}::uuid)`),
+        )
+        .$if(order === 'relevance', (o) => o.orderBy('r.rank', 'desc'))
+        .orderBy('r.created_at', 'desc')
+        .orderBy('r.id', 'desc')
+        .limit(limit + 1),
     );
-    const hasMore = rows.length > limit;
-    const page = rows.slice(0, limit);
+    const hitRows = found.map((row) => ({ ...asMessageRow(row), rank: row.rank }));
+    const hasMore = hitRows.length > limit;
+    const page = hitRows.slice(0, limit);
     const hits = page.map((row) => ({ message: messageView(row), highlights: highlightsOf(row.text, words) }));
     await attachThreadInfo(
       db,
