@@ -4,7 +4,7 @@ import { mentionCtes, mentionWrites, type MentionTables } from '../mentions/sql.
 import { chatDb } from '../tables.js';
 import { messageColumnNames } from './views.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
-import { fixedStatement, slot } from './fixed-statement.js';
+import { fixedStatement, slot } from '../../platform/db/fixed-statement.js';
 
 export interface SendInput {
   text: string;

@@ -12,7 +12,7 @@ import { asMessageRow, hiddenForMe, messageColumnNames, messageView, type Messag
 import { sql, type InferResult } from 'kysely';
 import { firstRow, hotRows } from '../../platform/db/typed.js';
 import { chatDb } from '../tables.js';
-import { fixedStatement, slot } from './fixed-statement.js';
+import { fixedStatement, slot } from '../../platform/db/fixed-statement.js';
 import { mentionSendStatement, plainMentionSendStatement, plainSendStatement, sendStatement, type SendInput } from './send-sql.js';
 import { mentionCandidates } from '../mentions/parse.js';
 import { sendWithAttachments, withMentionsOf } from './with-attachments.js';

@@ -5,9 +5,9 @@
 // once, under the first missed instant, and the reminder continues from the next occurrence after now.
 import { sql } from 'kysely';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
-import { affected, rows as allRows } from '../../platform/db/typed.js';
+import { affected, hotRows, rows as allRows } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
-import { sendSql } from '../messages/send-sql.js';
+import { plainSendStatement } from '../messages/send-sql.js';
 import type { FireDeps } from '../scheduled/fire.js';
 import { armTimer } from '../time/arm.js';
 import { nextOccurrence, type Recurrence } from './recurrence.js';
@@ -126,15 +126,11 @@ async function fireOne(client: SqlClient, deps: FireDeps, reminder: DueReminder)
       skipped = 'OWNER_INACTIVE';
     } else {
       const id = newId();
-      const { rows } = await client.query<{ id: string | null }>(sendSql, [
-        id,
-        reminder.room_id,
-        reminder.bot_id,
-        reminder.text,
-        now,
-        null,
-      ]);
-      if (rows[0]?.id) messageId = id;
+      const [sent] = await hotRows(
+        client,
+        plainSendStatement.bind({ id, room: reminder.room_id, sender: reminder.bot_id, text: reminder.text, time: now }),
+      );
+      if (sent?.id) messageId = id;
       else skipped = 'ROOM_UNAVAILABLE';
     }
     await affected(

@@ -3,12 +3,12 @@
 // ordinary chat messages. Telegram's message_id is the room sequence number; a reply (reply_to_message_id,
 // reply_parameters or message_thread_id) is a thread reply, as threads are the chat's replies.
 import { inTransaction, type SqlClient } from '../../../platform/db/sql.js';
-import { affected, firstRow } from '../../../platform/db/typed.js';
+import { affected, firstRow, hotRows } from '../../../platform/db/typed.js';
 import { AppError } from '../../../platform/http/app-error.js';
 import { newId } from '../../../platform/ids.js';
 import type { Caller } from '../../context.js';
 import { MessageLifecycleService } from '../../messages/lifecycle.js';
-import { sendSql } from '../../messages/send-sql.js';
+import { plainSendStatement } from '../../messages/send-sql.js';
 import { emit, roomAudience } from '../../events/emit.js';
 import { bumpSql, replySql } from '../../threads/reply.js';
 import { chatDb } from '../../tables.js';
@@ -86,8 +86,11 @@ export class BotMessages {
     await inTransaction(this.deps.sql, async (client) => {
       const roomId = await roomOfChat(client, bot, input.chat_id);
       if (replyTo === undefined) {
-        const { rows } = await client.query<{ id: string | null }>(sendSql, [id, roomId, bot.accountId, input.text, now, null]);
-        if (!rows[0] || rows[0].id === null) throw botApiErrors.chatNotFound();
+        const [sent] = await hotRows(
+          client,
+          plainSendStatement.bind({ id, room: roomId, sender: bot.accountId, text: input.text, time: now }),
+        );
+        if (!sent || sent.id === null) throw botApiErrors.chatNotFound();
       } else {
         const named = await firstRow(
           client,
