@@ -266,7 +266,9 @@ export class AccountService {
             ...(set('username') ? { username: metadata.username ?? null } : {}),
           })
           .where('id', '=', id)
-          .$if(scope !== null, (q) => q.where('module_code', '=', scope!.moduleCode).where('customer_account_id', '=', scope!.customerAccountId))
+          .$if(scope !== null, (q) =>
+            q.where('module_code', '=', scope!.moduleCode).where('customer_account_id', '=', scope!.customerAccountId),
+          )
           .returning(accountColumns),
       );
       if (!updated) throw accountNotFound();

@@ -142,12 +142,7 @@ export class BroadcastService {
       );
       if (!written) return false;
       const marked = await firstRow(client, chatDb.selectFrom('broadcasts').select('id').where('seq', '=', seq));
-      await emit(
-        client,
-        'broadcast.read',
-        { accountId: caller.accountId, lastReadId: marked!.id },
-        accountsAudience([caller.accountId]),
-      );
+      await emit(client, 'broadcast.read', { accountId: caller.accountId, lastReadId: marked!.id }, accountsAudience([caller.accountId]));
       return true;
     });
     if (moved) this.deps.queues.requestOutboxDrain();

@@ -5,7 +5,10 @@ import type { ChatTables } from '../tables.js';
 /** The columns of a broadcast its views are made of. */
 export const broadcastColumns = ['b.id', 'b.seq', 'b.title', 'b.text', 'b.modules', 'b.created_by', 'b.created_at'] as const;
 
-export type BroadcastRow = Pick<Selectable<ChatTables['broadcasts']>, 'id' | 'seq' | 'title' | 'text' | 'modules' | 'created_by' | 'created_at'>;
+export type BroadcastRow = Pick<
+  Selectable<ChatTables['broadcasts']>,
+  'id' | 'seq' | 'title' | 'text' | 'modules' | 'created_by' | 'created_at'
+>;
 
 export interface BroadcastView {
   id: string;
@@ -36,8 +39,7 @@ export function broadcastView(row: BroadcastRow): BroadcastView {
  * account was registered (accounts row `me`).
  */
 export const addressedTo =
-  (moduleCode: string) =>
-  (eb: ExpressionBuilder<{ b: ChatTables['broadcasts']; me: ChatTables['accounts'] }, 'b' | 'me'>) =>
+  (moduleCode: string) => (eb: ExpressionBuilder<{ b: ChatTables['broadcasts']; me: ChatTables['accounts'] }, 'b' | 'me'>) =>
     eb.and([
       eb.or([eb('b.modules', 'is', null), sql<boolean>`${moduleCode}::text = any(b.modules)`]),
       eb('b.created_at', '>=', eb.ref('me.created_at')),

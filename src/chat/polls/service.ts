@@ -30,7 +30,9 @@ const bumpSeq = (roomId: string, accountId: string, at: Date) =>
     .where('id', '=', roomId)
     .where('deleted_at', 'is', null)
     .where((eb) =>
-      eb.exists(eb.selectFrom('room_members').select(sql.lit(1).as('one')).where('room_id', '=', roomId).where('account_id', '=', accountId)),
+      eb.exists(
+        eb.selectFrom('room_members').select(sql.lit(1).as('one')).where('room_id', '=', roomId).where('account_id', '=', accountId),
+      ),
     )
     .returning('last_seq');
 
@@ -68,7 +70,16 @@ export class PollService {
         client,
         chatDb
           .insertInto('messages')
-          .values({ id: messageId, room_id: roomId, seq, sender_id: caller.accountId, type: 'POLL', text: question, created_at: now, poll_id: pollId }),
+          .values({
+            id: messageId,
+            room_id: roomId,
+            seq,
+            sender_id: caller.accountId,
+            type: 'POLL',
+            text: question,
+            created_at: now,
+            poll_id: pollId,
+          }),
       );
       await affected(
         client,
@@ -137,7 +148,12 @@ export class PollService {
         client,
         chatDb
           .insertInto('poll_ballots')
-          .values({ poll_id: pollId, account_id: caller.accountId, option_ids: sql<string[]>`${chosen}::uuid[]`, voted_at: this.deps.clock.now() })
+          .values({
+            poll_id: pollId,
+            account_id: caller.accountId,
+            option_ids: sql<string[]>`${chosen}::uuid[]`,
+            voted_at: this.deps.clock.now(),
+          })
           .onConflict((oc) =>
             oc
               .columns(['poll_id', 'account_id'])
@@ -170,12 +186,7 @@ export class PollService {
     return pollView(client, await this.load(client, caller, pollId), caller.accountId);
   }
 
-  private async load(
-    db: Runner,
-    caller: Caller,
-    pollId: string,
-    lock: 'share' | 'update' | null = null,
-  ): Promise<PollRow> {
+  private async load(db: Runner, caller: Caller, pollId: string, lock: 'share' | 'update' | null = null): Promise<PollRow> {
     const poll = await firstRow(db, pollRowQuery(pollId, caller.accountId, lock));
     if (!poll) throw pollErrors.notFound();
     return poll;

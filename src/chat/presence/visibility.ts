@@ -65,7 +65,9 @@ export async function presenceAudiences(pool: SqlPool, accountIds: string[]): Pr
         eb
           .selectFrom('s')
           .innerJoin('contact_requests as c', (j) =>
-            j.on('c.status', '=', 'ACCEPTED').on((o) => o.or([o('c.requester_id', '=', o.ref('s.id')), o('c.invitee_id', '=', o.ref('s.id'))])),
+            j
+              .on('c.status', '=', 'ACCEPTED')
+              .on((o) => o.or([o('c.requester_id', '=', o.ref('s.id')), o('c.invitee_id', '=', o.ref('s.id'))])),
           )
           .select((c) => [
             's.id as subject',

@@ -189,7 +189,11 @@ export class SavedService {
       if (!written) {
         const existing = await firstRow(
           client,
-          chatDb.selectFrom('saved_messages').select('id').where('account_id', '=', caller.accountId).where('message_id', '=', input.messageId),
+          chatDb
+            .selectFrom('saved_messages')
+            .select('id')
+            .where('account_id', '=', caller.accountId)
+            .where('message_id', '=', input.messageId),
         );
         return { savedId: existing!.id, changed: false };
       }
@@ -212,7 +216,12 @@ export class SavedService {
         client,
         chatDb
           .with('card', (db) =>
-            db.selectFrom('saved_messages').select(['id', 'note']).where('id', '=', id).where('account_id', '=', caller.accountId).forUpdate(),
+            db
+              .selectFrom('saved_messages')
+              .select(['id', 'note'])
+              .where('id', '=', id)
+              .where('account_id', '=', caller.accountId)
+              .forUpdate(),
           )
           .with('moved', (db) =>
             db
@@ -249,7 +258,11 @@ export class SavedService {
     await inTransaction(this.deps.sql, async (client) => {
       const removed = await firstRow(
         client,
-        chatDb.deleteFrom('saved_messages').where('id', '=', id).where('account_id', '=', caller.accountId).returning(['room_id', 'message_id']),
+        chatDb
+          .deleteFrom('saved_messages')
+          .where('id', '=', id)
+          .where('account_id', '=', caller.accountId)
+          .returning(['room_id', 'message_id']),
       );
       if (!removed) throw savedErrors.notFound();
       await emit(

@@ -75,10 +75,21 @@ export class AuditRecorder {
 
   private async write(batch: Array<AuditEntry & { id: string }>): Promise<void> {
     const columns = ['id', 'workspace_id', 'key_id', 'time', 'ip', 'method', 'endpoint', 'status_code'] as const;
-    const entries = sql<{ id: string; workspace_id: string; key_id: string; time: Date; ip: string; method: string; endpoint: string; status_code: number }>`unnest(
+    const entries = sql<{
+      id: string;
+      workspace_id: string;
+      key_id: string;
+      time: Date;
+      ip: string;
+      method: string;
+      endpoint: string;
+      status_code: number;
+    }>`unnest(
       ${batch.map((e) => e.id)}::uuid[], ${batch.map((e) => e.workspaceId)}::uuid[], ${batch.map((e) => e.keyId)}::uuid[],
       ${batch.map((e) => e.time)}::timestamptz[], ${batch.map((e) => e.ip)}::text[], ${batch.map((e) => e.method)}::text[],
-      ${batch.map((e) => e.endpoint)}::text[], ${batch.map((e) => e.statusCode)}::int[])`.as<'v'>(sql`v(${sql.join(columns.map((c) => sql.ref(c)))})`);
+      ${batch.map((e) => e.endpoint)}::text[], ${batch.map((e) => e.statusCode)}::int[])`.as<'v'>(
+      sql`v(${sql.join(columns.map((c) => sql.ref(c)))})`,
+    );
     await affected(
       this.sql,
       workspaceDb
@@ -97,7 +108,11 @@ export class AuditRecorder {
       this.sql,
       workspaceDb
         .updateTable('svc_keys as k')
-        .from(sql<{ id: string; at: Date }>`unnest(${[...lastUse.keys()]}::uuid[], ${[...lastUse.values()]}::timestamptz[])`.as<'v'>(sql`v(id, at)`))
+        .from(
+          sql<{ id: string; at: Date }>`unnest(${[...lastUse.keys()]}::uuid[], ${[...lastUse.values()]}::timestamptz[])`.as<'v'>(
+            sql`v(id, at)`,
+          ),
+        )
         .set({ last_used_at: sql<Date>`greatest(k.last_used_at, v.at)` })
         .whereRef('k.id', '=', 'v.id'),
     );
