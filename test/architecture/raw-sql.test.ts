@@ -44,6 +44,18 @@ const budgets: Record<string, number> = {
   'workspace/tickets': 0,
   'core/inbox': 0,
   'core/webhooks': 0,
+  'chat/polls': 0,
+  'chat/broadcasts': 0,
+  'chat/saved': 0,
+  'chat/presence': 0,
+  'chat/admin-workspaces': 0,
+  'chat/accounts': 0,
+  'workspace/approvals': 0,
+  'workspace/keys': 0,
+  'workspace/audit': 0,
+  'workspace/notifications': 0,
+  'workspace/crm': 0,
+  'workspace/gate': 0,
 };
 
 const allowed = [/^platform\/db\/migrations\//, /^platform\/db\/sql\.ts$/, /^platform\/db\/typed\.ts$/, /\.test\.ts$/];

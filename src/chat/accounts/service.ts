@@ -1,11 +1,13 @@
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
+import { sql, type Selectable } from 'kysely';
 import type { EntityManager } from '../../platform/db/orm.js';
-import { inTransaction } from '../../platform/db/sql.js';
+import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
+import { firstRow } from '../../platform/db/typed.js';
 import { syncAccount } from '../channels/sync.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { accountsAudience, emit, emitThroughOrm } from '../events/emit.js';
-import { ModuleEntity } from '../admin-modules/entities.js';
+import { chatDb, type ChatTables } from '../tables.js';
 import { AccountEntity, type Account } from './entities.js';
 import type { AccountScope } from './admin-gate.js';
 
@@ -52,24 +54,29 @@ export interface AccountView {
   updatedAt: string;
 }
 
-/** An accounts row as SQL returns it. */
-interface AccountRow {
-  id: string;
-  module_code: string;
-  customer_account_id: string;
-  display_name: string;
-  avatar_url: string | null;
-  account_type: AccountType;
-  status: AccountStatus;
-  team: string | null;
-  department: string | null;
-  role: string | null;
-  tags: string[];
-  email: string | null;
-  username: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+/** The columns of an accounts row its view is made of. */
+const accountColumns = [
+  'id',
+  'module_code',
+  'customer_account_id',
+  'display_name',
+  'avatar_url',
+  'account_type',
+  'status',
+  'team',
+  'department',
+  'role',
+  'tags',
+  'email',
+  'username',
+  'created_at',
+  'updated_at',
+] as const;
+
+type AccountRow = Pick<Selectable<ChatTables['accounts']>, (typeof accountColumns)[number]>;
+
+/** A text[] parameter: node-postgres writes the array literal with every element quoted. */
+const textArray = (values: string[]) => sql<string[]>`${values}::text[]`;
 
 function accountRowView(r: AccountRow): AccountView {
   return {
@@ -78,9 +85,9 @@ function accountRowView(r: AccountRow): AccountView {
     customerAccountId: r.customer_account_id,
     displayName: r.display_name,
     avatarUrl: r.avatar_url,
-    accountType: r.account_type,
-    status: r.status,
-    metadata: { team: r.team, department: r.department, role: r.role, tags: r.tags },
+    accountType: r.account_type as AccountType,
+    status: r.status as AccountStatus,
+    metadata: { team: r.team, department: r.department, role: r.role, tags: [...(r.tags as string[])] },
     email: r.email,
     username: r.username,
     createdAt: r.created_at.toISOString(),
@@ -113,16 +120,24 @@ const usernameTaken = (err: unknown): boolean =>
   err !== null &&
   (err as { code?: unknown }).code === '23505' &&
   (err as { constraint?: unknown }).constraint === 'accounts_username';
+/** Two first registrations of one id at once: the loser's insert hits the primary key. */
+const firstRegistrationRace = (err: unknown): boolean =>
+  typeof err === 'object' &&
+  err !== null &&
+  (err as { code?: unknown }).code === '23505' &&
+  (err as { constraint?: unknown }).constraint === 'accounts_pkey';
 const usernameTakenError = () => chatErrors.conflict('username_taken', 'Another account of this customer holds this username.');
 const inScope = (scope: AccountScope, a: { moduleCode: string; customerAccountId: string }) =>
   scope === null || (a.moduleCode === scope.moduleCode && a.customerAccountId === scope.customerAccountId);
 
-function applyMetadata(account: Account, metadata: MetadataInput | undefined): void {
-  if (!metadata) return;
-  if (metadata.team !== undefined) account.team = metadata.team;
-  if (metadata.department !== undefined) account.department = metadata.department;
-  if (metadata.role !== undefined) account.role = metadata.role;
-  if (metadata.tags !== undefined) account.tags = [...new Set(metadata.tags)];
+/** The metadata fields given (absent ones stay as they are), as columns to write. */
+function metadataColumns(metadata: MetadataInput | undefined) {
+  return {
+    ...(metadata?.team !== undefined ? { team: metadata.team } : {}),
+    ...(metadata?.department !== undefined ? { department: metadata.department } : {}),
+    ...(metadata?.role !== undefined ? { role: metadata.role } : {}),
+    ...(metadata?.tags !== undefined ? { tags: textArray([...new Set(metadata.tags)]) } : {}),
+  };
 }
 
 export class AccountService {
@@ -130,70 +145,89 @@ export class AccountService {
 
   /**
    * Creates the account, or updates it when the id exists for the same module and customer. RULE channels of its
-   * module and customer are re-evaluated for it right after the commit, before the answer (docs/adr/0048-channel-rules.md).
+   * module and customer are re-evaluated for it in the same transaction, so the answer and every channel membership
+   * it implies commit together (docs/adr/0048-channel-rules.md).
    */
   async register(input: RegisterInput, scope: AccountScope): Promise<AccountView> {
     if (!inScope(scope, input)) throw chatErrors.forbidden('A module may register accounts of its own module and customer only.');
-    let view: AccountView;
+    const once = () =>
+      inTransaction(this.deps.sql, async (client) => {
+        const now = this.deps.clock.now();
+        const view = await this.upsertLocked(client, input, now);
+        return { view, changed: await syncAccount(client, view.id, now) };
+      });
+    let result: { view: AccountView; changed: boolean };
     try {
-      view = await this.registerOnce(input);
+      result = await once();
     } catch (err) {
       if (usernameTaken(err)) throw usernameTakenError();
       // Concurrent first registrations of one id: the row lock cannot lock a row that does not exist yet, so the
       // loser's insert hits the primary key (was a 500). Once more, it finds and locks the winner's row and upserts.
-      if (!(err instanceof UniqueConstraintViolationException)) throw err;
+      if (!firstRegistrationRace(err)) throw err;
       try {
-        view = await this.registerOnce(input);
+        result = await once();
       } catch (again) {
         throw usernameTaken(again) ? usernameTakenError() : again;
       }
     }
-    const changed = await inTransaction(this.deps.sql, (client) => syncAccount(client, view.id, this.deps.clock.now()));
-    if (changed) this.deps.queues.requestOutboxDrain();
-    return view;
+    if (result.changed) this.deps.queues.requestOutboxDrain();
+    return result.view;
   }
 
-  private async registerOnce(input: RegisterInput): Promise<AccountView> {
-    return this.deps.orm.em.fork().transactional(async (em) => {
-      if (!(await em.findOne(ModuleEntity, { code: input.moduleCode }))) {
-        throw chatErrors.invalid('body.moduleCode', `names no module; create module "${input.moduleCode}" first`);
-      }
-      const now = this.deps.clock.now();
-      // Lock the row so concurrent upserts of one account serialise.
-      let account = await em.findOne(AccountEntity, { id: input.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (account && (account.moduleCode !== input.moduleCode || account.customerAccountId !== input.customerAccountId)) {
-        throw chatErrors.conflict('account_conflict', 'An account with this id belongs to another module or customer.');
-      }
-      if (!account) {
-        account = em.create(AccountEntity, {
-          id: input.id,
-          moduleCode: input.moduleCode,
-          customerAccountId: input.customerAccountId,
-          displayName: input.displayName,
-          avatarUrl: input.avatarUrl ?? null,
-          accountType: input.accountType ?? 'USER',
-          status: 'ACTIVE',
-          team: null,
-          department: null,
-          role: null,
-          tags: [],
-          email: input.email ?? null,
-          username: input.username ?? null,
-          createdAt: now,
-          updatedAt: now,
-        });
-      } else {
-        account.displayName = input.displayName;
-        if (input.avatarUrl !== undefined) account.avatarUrl = input.avatarUrl;
-        if (input.accountType !== undefined) account.accountType = input.accountType;
-        if (input.email !== undefined) account.email = input.email;
-        if (input.username !== undefined) account.username = input.username;
-        account.updatedAt = now;
-      }
-      applyMetadata(account, input.metadata);
-      await em.flush();
-      return accountView(account);
-    });
+  /** The module check, then the account row locked and created or updated; a taken username fails the statement. */
+  private async upsertLocked(client: SqlClient, input: RegisterInput, now: Date): Promise<AccountView> {
+    const knownModule = await firstRow(client, chatDb.selectFrom('modules').select('code').where('code', '=', input.moduleCode));
+    if (!knownModule) throw chatErrors.invalid('body.moduleCode', `names no module; create module "${input.moduleCode}" first`);
+    // Lock the row so concurrent upserts of one account serialise.
+    const current = await firstRow(
+      client,
+      chatDb.selectFrom('accounts').select(['module_code', 'customer_account_id']).where('id', '=', input.id).forUpdate(),
+    );
+    if (current && (current.module_code !== input.moduleCode || current.customer_account_id !== input.customerAccountId)) {
+      throw chatErrors.conflict('account_conflict', 'An account with this id belongs to another module or customer.');
+    }
+    const written = current
+      ? await firstRow(
+          client,
+          chatDb
+            .updateTable('accounts')
+            .set({
+              display_name: input.displayName,
+              ...(input.avatarUrl !== undefined ? { avatar_url: input.avatarUrl } : {}),
+              ...(input.accountType !== undefined ? { account_type: input.accountType } : {}),
+              ...(input.email !== undefined ? { email: input.email } : {}),
+              ...(input.username !== undefined ? { username: input.username } : {}),
+              ...metadataColumns(input.metadata),
+              updated_at: now,
+            })
+            .where('id', '=', input.id)
+            .returning(accountColumns),
+        )
+      : await firstRow(
+          client,
+          chatDb
+            .insertInto('accounts')
+            .values({
+              id: input.id,
+              module_code: input.moduleCode,
+              customer_account_id: input.customerAccountId,
+              display_name: input.displayName,
+              avatar_url: input.avatarUrl ?? null,
+              account_type: input.accountType ?? 'USER',
+              status: 'ACTIVE',
+              team: null,
+              department: null,
+              role: null,
+              tags: textArray([]),
+              email: input.email ?? null,
+              username: input.username ?? null,
+              created_at: now,
+              updated_at: now,
+              ...metadataColumns(input.metadata),
+            })
+            .returning(accountColumns),
+        );
+    return accountRowView(written!);
   }
 
   /**
@@ -221,34 +255,26 @@ export class AccountService {
     const row = await inTransaction(this.deps.sql, async (client) => {
       const set = (field: keyof MetadataUpdate) => metadata[field] !== undefined;
       // the username is set in the same statement, so a taken name fails the whole update
-      const { rows } = await client.query<AccountRow>(
-        `update accounts set team = case when $2 then $3 else team end, department = case when $4 then $5 else department end,
-                role = case when $6 then $7 else role end, tags = case when $8 then $9::text[] else tags end, updated_at = $10,
-                email = case when $13 then $14 else email end, username = case when $15 then $16 else username end
-          where id = $1 and ($11::text is null or (module_code = $11 and customer_account_id = $12)) returning *`,
-        [
-          id,
-          set('team'),
-          metadata.team ?? null,
-          set('department'),
-          metadata.department ?? null,
-          set('role'),
-          metadata.role ?? null,
-          set('tags'),
-          [...new Set(metadata.tags ?? [])],
-          now,
-          scope?.moduleCode ?? null,
-          scope?.customerAccountId ?? null,
-          set('email'),
-          metadata.email ?? null,
-          set('username'),
-          metadata.username ?? null,
-        ],
+      const updated = await firstRow(
+        client,
+        chatDb
+          .updateTable('accounts')
+          .set({
+            ...metadataColumns(metadata),
+            updated_at: now,
+            ...(set('email') ? { email: metadata.email ?? null } : {}),
+            ...(set('username') ? { username: metadata.username ?? null } : {}),
+          })
+          .where('id', '=', id)
+          .$if(scope !== null, (q) =>
+            q.where('module_code', '=', scope!.moduleCode).where('customer_account_id', '=', scope!.customerAccountId),
+          )
+          .returning(accountColumns),
       );
-      if (!rows[0]) throw accountNotFound();
-      await emit(client, 'account.metadata_changed', { accountId: id }, accountsAudience([rows[0].id]));
+      if (!updated) throw accountNotFound();
+      await emit(client, 'account.metadata_changed', { accountId: id }, accountsAudience([updated.id]));
       await syncAccount(client, id, now);
-      return rows[0];
+      return updated;
     }).catch((err: unknown) => {
       throw usernameTaken(err) ? usernameTakenError() : err;
     });

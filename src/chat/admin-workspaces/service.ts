@@ -1,7 +1,10 @@
 // Platform administration of a workspace's plan on the workspace API (workspaces.svc_plan) and, for enterprise, its
 // contract limits. The key gates of every node cache each key's plan (GateKeyCache): a change empties them everywhere
 // after it commits and before it is answered, so the next request on any node is limited by the new plan.
+import type { Selectable } from 'kysely';
+import { firstRow } from '../../platform/db/typed.js';
 import type { GateKeyCache } from '../../platform/gate-key-cache.js';
+import { coreDb, type CoreTables } from '../../core/tables.js';
 import { limitsOf, type SvcPlan } from '../../core/workspaces/svc-plans.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
@@ -19,19 +22,18 @@ export interface PlanChange {
   burstPerMinute?: number;
 }
 
-interface PlanRow {
-  id: string;
-  svc_plan: SvcPlan;
-  svc_rate_per_hour: number | null;
-  svc_rate_per_minute: number | null;
-}
+// The workspaces table is the shared core's (the chat's tables do not list it).
+const planColumns = ['id', 'svc_plan', 'svc_rate_per_hour', 'svc_rate_per_minute'] as const;
+
+type PlanRow = Pick<Selectable<CoreTables['workspaces']>, (typeof planColumns)[number]>;
 
 function planView(row: PlanRow): WorkspacePlanView {
-  const limits = limitsOf(row.svc_plan, row.svc_rate_per_hour, row.svc_rate_per_minute);
+  const plan = row.svc_plan as SvcPlan;
+  const limits = limitsOf(plan, row.svc_rate_per_hour, row.svc_rate_per_minute);
   return {
     workspaceId: row.id,
-    plan: row.svc_plan,
-    contract: row.svc_plan === 'enterprise' ? { ratePerHour: row.svc_rate_per_hour, burstPerMinute: row.svc_rate_per_minute } : null,
+    plan,
+    contract: plan === 'enterprise' ? { ratePerHour: row.svc_rate_per_hour, burstPerMinute: row.svc_rate_per_minute } : null,
     limits: { ratePerHour: limits.perHour, burstPerMinute: limits.perMinute },
   };
 }
@@ -45,12 +47,9 @@ export class WorkspacePlanService {
   ) {}
 
   async get(workspaceId: string): Promise<WorkspacePlanView> {
-    const { rows } = await this.deps.sql.query<PlanRow>(
-      'select id, svc_plan, svc_rate_per_hour, svc_rate_per_minute from workspaces where id = $1',
-      [workspaceId],
-    );
-    if (!rows[0]) throw workspaceNotFound();
-    return planView(rows[0]);
+    const row = await firstRow(this.deps.sql, coreDb.selectFrom('workspaces').select(planColumns).where('id', '=', workspaceId));
+    if (!row) throw workspaceNotFound();
+    return planView(row);
   }
 
   /** The request is the whole plan: limits left out fall back to business's, and other plans carry none. */
@@ -61,13 +60,21 @@ export class WorkspacePlanService {
           throw chatErrors.invalid(`body.${field}`, 'is a contract limit: only the enterprise plan takes one');
       }
     }
-    const { rows } = await this.deps.sql.query<PlanRow>(
-      `update workspaces set svc_plan = $2, svc_rate_per_hour = $3, svc_rate_per_minute = $4, updated_at = $5 where id = $1
-       returning id, svc_plan, svc_rate_per_hour, svc_rate_per_minute`,
-      [workspaceId, change.plan, change.ratePerHour ?? null, change.burstPerMinute ?? null, this.deps.clock.now()],
+    const row = await firstRow(
+      this.deps.sql,
+      coreDb
+        .updateTable('workspaces')
+        .set({
+          svc_plan: change.plan,
+          svc_rate_per_hour: change.ratePerHour ?? null,
+          svc_rate_per_minute: change.burstPerMinute ?? null,
+          updated_at: this.deps.clock.now(),
+        })
+        .where('id', '=', workspaceId)
+        .returning(planColumns),
     );
-    if (!rows[0]) throw workspaceNotFound();
+    if (!row) throw workspaceNotFound();
     await this.gateKeys?.invalidate();
-    return planView(rows[0]);
+    return planView(row);
   }
 }

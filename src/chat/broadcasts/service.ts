@@ -1,6 +1,8 @@
 // Broadcasts: platform administrators send to every module or to listed modules; each user reads a feed of what
 // was addressed to it with an unread count, and moves a read mark that never goes backwards.
+import { sql } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
+import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { cursorInt, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
@@ -8,7 +10,8 @@ import type { ChatDeps } from '../deps.js';
 import { chatError, chatErrors } from '../errors.js';
 import { accountsAudience, broadcastAudience, emit } from '../events/emit.js';
 import type { Page } from '../rooms/service.js';
-import { addressedTo, broadcastView, type BroadcastFeedItem, type BroadcastRow, type BroadcastView } from './views.js';
+import { chatDb } from '../tables.js';
+import { addressedTo, broadcastColumns, broadcastView, type BroadcastFeedItem, type BroadcastView } from './views.js';
 
 export interface CreateBroadcastInput {
   title?: string;
@@ -33,8 +36,14 @@ export class BroadcastService {
   async create(caller: Caller, input: CreateBroadcastInput, requestedModules: string[] | null): Promise<BroadcastView> {
     const modules = requestedModules === null ? null : [...new Set(requestedModules)];
     if (requestedModules !== null && modules !== null) {
-      const { rows } = await this.deps.sql.query<{ code: string }>('select code from modules where code = any($1::text[])', [modules]);
-      const known = new Set(rows.map((r) => r.code));
+      const found = await rows(
+        this.deps.sql,
+        chatDb
+          .selectFrom('modules')
+          .select('code')
+          .where(sql<boolean>`code = any(${modules}::text[])`),
+      );
+      const known = new Set(found.map((r) => r.code));
       const details = requestedModules.flatMap((code, i) =>
         known.has(code) ? [] : [{ location: `body.audience.modules[${i}]`, message: `names no module ("${code}")` }],
       );
@@ -50,11 +59,13 @@ export class BroadcastService {
     const id = newId();
     const now = this.deps.clock.now();
     const row = await inTransaction(this.deps.sql, async (client) => {
-      await client.query('select pg_advisory_xact_lock($1)', [CREATION_LOCK]);
-      const { rows } = await client.query<BroadcastRow>(
-        `insert into broadcasts (id, title, text, modules, created_by, created_at) values ($1, $2, $3, $4, $5, $6)
-         returning id, seq, title, text, modules, created_by, created_at`,
-        [id, input.title ?? null, input.text, modules, caller.accountId, now],
+      await affected(client, chatDb.selectNoFrom(sql`pg_advisory_xact_lock(${CREATION_LOCK})`.as('locked')));
+      const created = await firstRow(
+        client,
+        chatDb
+          .insertInto('broadcasts')
+          .values({ id, title: input.title ?? null, text: input.text, modules, created_by: caller.accountId, created_at: now })
+          .returning(['id', 'seq', 'title', 'text', 'modules', 'created_by', 'created_at']),
       );
       await emit(
         client,
@@ -62,7 +73,7 @@ export class BroadcastService {
         { broadcastId: id, title: input.title ?? null, text: input.text, createdBy: caller.accountId, createdAt: now.toISOString() },
         broadcastAudience(modules ?? 'all'),
       );
-      return rows[0]!;
+      return created!;
     });
     this.deps.queues.requestOutboxDrain();
     return broadcastView(row);
@@ -72,25 +83,26 @@ export class BroadcastService {
   async feed(caller: Caller, query: { limit?: number; cursor?: string }): Promise<Page<BroadcastFeedItem>> {
     const list = `broadcasts:${caller.accountId}`;
     const limit = query.limit ?? 50;
-    const params: unknown[] = [caller.accountId, caller.moduleCode];
-    let filter = '';
+    let before: number | null = null;
     if (query.cursor !== undefined) {
-      const seq = cursorInt(decodeCursor(query.cursor, list)?.s, 1);
-      if (seq === null) throw chatErrors.invalidCursor('query.cursor');
-      params.push(seq);
-      filter = `and b.seq < $${params.length}`;
+      before = cursorInt(decodeCursor(query.cursor, list)?.s, 1);
+      if (before === null) throw chatErrors.invalidCursor('query.cursor');
     }
-    params.push(limit + 1);
-    const { rows } = await this.deps.sql.query<BroadcastRow & { read: boolean }>(
-      `select b.id, b.seq, b.title, b.text, b.modules, b.created_by, b.created_at, b.seq <= coalesce(r.last_read_seq, 0) as read
-         from accounts me left join broadcast_reads r on r.account_id = me.id
-         join broadcasts b on ${addressedTo}
-        where me.id = $1 ${filter}
-        order by b.seq desc limit $${params.length}`,
-      params,
+    const found = await rows(
+      this.deps.sql,
+      chatDb
+        .selectFrom('accounts as me')
+        .leftJoin('broadcast_reads as r', 'r.account_id', 'me.id')
+        .innerJoin('broadcasts as b', (j) => j.on(addressedTo(caller.moduleCode)))
+        .select(broadcastColumns)
+        .select(sql<boolean>`b.seq <= coalesce(r.last_read_seq, 0)`.as('read'))
+        .where('me.id', '=', caller.accountId)
+        .$if(before !== null, (q) => q.where('b.seq', '<', before!))
+        .orderBy('b.seq', 'desc')
+        .limit(limit + 1),
     );
-    const hasMore = rows.length > limit;
-    const page = rows.slice(0, limit);
+    const hasMore = found.length > limit;
+    const page = found.slice(0, limit);
     const last = page[page.length - 1];
     return {
       items: page.map((r) => ({ ...broadcastView(r), read: r.read })),
@@ -102,31 +114,35 @@ export class BroadcastService {
   /** Up to the broadcast `id` of the caller's feed, or the newest one when null; the mark only moves forward. */
   async markRead(caller: Caller, id: string | null): Promise<ReadState> {
     const moved = await inTransaction(this.deps.sql, async (client) => {
-      const { rows } = await client.query<{ seq: number | null }>(
-        `select ${id === null ? 'max(b.seq)' : 'b.seq'} as seq from accounts me join broadcasts b on ${addressedTo}
-          where me.id = $1 ${id === null ? '' : 'and b.id = $3'}`,
-        id === null ? [caller.accountId, caller.moduleCode] : [caller.accountId, caller.moduleCode, id],
+      const addressed = chatDb
+        .selectFrom('accounts as me')
+        .innerJoin('broadcasts as b', (j) => j.on(addressedTo(caller.moduleCode)))
+        .where('me.id', '=', caller.accountId);
+      const target = await firstRow<{ seq: number | null }>(
+        client,
+        id === null ? addressed.select((eb) => eb.fn.max('b.seq').as('seq')) : addressed.select('b.seq').where('b.id', '=', id),
       );
-      const seq = rows[0]?.seq ?? null;
+      const seq = target?.seq ?? null;
       if (seq === null) {
         if (id !== null) throw broadcastNotFound();
         return false;
       }
       const now = this.deps.clock.now();
-      const { rowCount } = await client.query(
-        `insert into broadcast_reads (account_id, last_read_seq, updated_at) values ($1, $2, $3)
-         on conflict (account_id) do update set last_read_seq = excluded.last_read_seq, updated_at = excluded.updated_at
-          where broadcast_reads.last_read_seq < excluded.last_read_seq`,
-        [caller.accountId, seq, now],
-      );
-      if (!rowCount) return false;
-      const { rows: marked } = await client.query<{ id: string }>('select id from broadcasts where seq = $1', [seq]);
-      await emit(
+      const written = await affected(
         client,
-        'broadcast.read',
-        { accountId: caller.accountId, lastReadId: marked[0]!.id },
-        accountsAudience([caller.accountId]),
+        chatDb
+          .insertInto('broadcast_reads')
+          .values({ account_id: caller.accountId, last_read_seq: seq, updated_at: now })
+          .onConflict((oc) =>
+            oc
+              .column('account_id')
+              .doUpdateSet((eb) => ({ last_read_seq: eb.ref('excluded.last_read_seq'), updated_at: eb.ref('excluded.updated_at') }))
+              .where('broadcast_reads.last_read_seq', '<', (eb) => eb.ref('excluded.last_read_seq')),
+          ),
       );
+      if (!written) return false;
+      const marked = await firstRow(client, chatDb.selectFrom('broadcasts').select('id').where('seq', '=', seq));
+      await emit(client, 'broadcast.read', { accountId: caller.accountId, lastReadId: marked!.id }, accountsAudience([caller.accountId]));
       return true;
     });
     if (moved) this.deps.queues.requestOutboxDrain();
@@ -135,14 +151,23 @@ export class BroadcastService {
 
   /** The read mark and the number of broadcasts addressed to the caller after it. */
   async readState(caller: Caller): Promise<ReadState> {
-    const { rows } = await this.deps.sql.query<{ last_read_id: string | null; unread_count: number }>(
-      `select (select id from broadcasts where seq = r.last_read_seq) as last_read_id,
-              (select count(*)::int from broadcasts b where ${addressedTo} and b.seq > coalesce(r.last_read_seq, 0)) as unread_count
-         from accounts me left join broadcast_reads r on r.account_id = me.id
-        where me.id = $1`,
-      [caller.accountId, caller.moduleCode],
+    const row = await firstRow(
+      this.deps.sql,
+      chatDb
+        .selectFrom('accounts as me')
+        .leftJoin('broadcast_reads as r', 'r.account_id', 'me.id')
+        .select((eb) => [
+          eb.selectFrom('broadcasts').select('id').whereRef('seq', '=', 'r.last_read_seq').$asScalar().as('last_read_id'),
+          eb
+            .selectFrom('broadcasts as b')
+            .select(sql<number>`count(*)::int`.as('n'))
+            .where(addressedTo(caller.moduleCode))
+            .where(sql<boolean>`b.seq > coalesce(r.last_read_seq, 0)`)
+            .$asScalar()
+            .as('unread_count'),
+        ])
+        .where('me.id', '=', caller.accountId),
     );
-    const row = rows[0];
     return { lastReadId: row?.last_read_id ?? null, unreadCount: row?.unread_count ?? 0 };
   }
 }

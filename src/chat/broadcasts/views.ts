@@ -1,14 +1,14 @@
 // Broadcasts in their wire shape, and the caller's feed.
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import type { ChatTables } from '../tables.js';
 
-export interface BroadcastRow {
-  id: string;
-  seq: number;
-  title: string | null;
-  text: string;
-  modules: string[] | null;
-  created_by: string;
-  created_at: Date;
-}
+/** The columns of a broadcast its views are made of. */
+export const broadcastColumns = ['b.id', 'b.seq', 'b.title', 'b.text', 'b.modules', 'b.created_by', 'b.created_at'] as const;
+
+export type BroadcastRow = Pick<
+  Selectable<ChatTables['broadcasts']>,
+  'id' | 'seq' | 'title' | 'text' | 'modules' | 'created_by' | 'created_at'
+>;
 
 export interface BroadcastView {
   id: string;
@@ -28,14 +28,19 @@ export function broadcastView(row: BroadcastRow): BroadcastView {
     id: row.id,
     title: row.title,
     text: row.text,
-    audience: row.modules === null ? { kind: 'all', modules: null } : { kind: 'modules', modules: row.modules },
+    audience: row.modules === null ? { kind: 'all', modules: null } : { kind: 'modules', modules: row.modules as string[] },
     createdBy: row.created_by,
     createdAt: row.created_at.toISOString(),
   };
 }
 
 /**
- * Broadcasts addressed to the caller: to every module or to the caller's ($2), sent at or after the caller's
+ * Broadcasts addressed to the caller: to every module or to the caller's module, sent at or after the caller's
  * account was registered (accounts row `me`).
  */
-export const addressedTo = `(b.modules is null or $2::text = any(b.modules)) and b.created_at >= me.created_at`;
+export const addressedTo =
+  (moduleCode: string) => (eb: ExpressionBuilder<{ b: ChatTables['broadcasts']; me: ChatTables['accounts'] }, 'b' | 'me'>) =>
+    eb.and([
+      eb.or([eb('b.modules', 'is', null), sql<boolean>`${moduleCode}::text = any(b.modules)`]),
+      eb('b.created_at', '>=', eb.ref('me.created_at')),
+    ]);

@@ -1,6 +1,8 @@
 // Polls: created in a room together with the POLL message that announces them, voted on by the room's members
 // (a vote replaces the voter's whole previous vote), closed by their creator or an owner/admin of the room.
+import { sql } from 'kysely';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
+import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
@@ -8,7 +10,8 @@ import { chatErrors } from '../errors.js';
 import { emit, roomAudience } from '../events/emit.js';
 import { isManager, roomNotFound } from '../rooms/membership.js';
 import { pollErrors } from './errors.js';
-import { pollRowSql, pollView, type PollRow, type PollView } from './views.js';
+import { chatDb } from '../tables.js';
+import { pollColumns, pollRowQuery, pollView, type PollRow, type PollView } from './views.js';
 
 export interface CreatePollInput {
   question: string;
@@ -20,10 +23,18 @@ export interface CreatePollInput {
  * Takes the room's next sequence number the way a send does (the room row's lock orders writers, so commit order
  * is sequence order), only for a member of a live room.
  */
-const bumpSql = `
-  update rooms set last_seq = last_seq + 1, last_activity_at = $3
-   where id = $1 and deleted_at is null and exists (select 1 from room_members where room_id = $1 and account_id = $2)
-  returning last_seq`;
+const bumpSeq = (roomId: string, accountId: string, at: Date) =>
+  chatDb
+    .updateTable('rooms')
+    .set((eb) => ({ last_seq: eb('last_seq', '+', 1), last_activity_at: at }))
+    .where('id', '=', roomId)
+    .where('deleted_at', 'is', null)
+    .where((eb) =>
+      eb.exists(
+        eb.selectFrom('room_members').select(sql.lit(1).as('one')).where('room_id', '=', roomId).where('account_id', '=', accountId),
+      ),
+    )
+    .returning('last_seq');
 
 /** Options must differ once trimmed, ignoring letter case: two identical choices would split one opinion. */
 function distinctOptions(options: string[]): string[] {
@@ -53,21 +64,38 @@ export class PollService {
     const messageId = newId();
     const optionIds = options.map(() => newId());
     const view = await inTransaction(this.deps.sql, async (client) => {
-      const bump = await client.query<{ last_seq: number }>(bumpSql, [roomId, caller.accountId, now]);
-      const seq = bump.rows[0]?.last_seq;
+      const seq = (await firstRow(client, bumpSeq(roomId, caller.accountId, now)))?.last_seq;
       if (seq === undefined) throw roomNotFound();
-      await client.query(
-        `insert into messages (id, room_id, seq, sender_id, type, text, created_at, poll_id) values ($1, $2, $3, $4, 'POLL', $5, $6, $7)`,
-        [messageId, roomId, seq, caller.accountId, question, now, pollId],
+      await affected(
+        client,
+        chatDb
+          .insertInto('messages')
+          .values({
+            id: messageId,
+            room_id: roomId,
+            seq,
+            sender_id: caller.accountId,
+            type: 'POLL',
+            text: question,
+            created_at: now,
+            poll_id: pollId,
+          }),
       );
-      await client.query(
-        `insert into polls (id, room_id, message_id, creator_id, question, multiple_choice, created_at) values ($1, $2, $3, $4, $5, $6, $7)`,
-        [pollId, roomId, messageId, caller.accountId, question, input.multipleChoice ?? false, now],
+      await affected(
+        client,
+        chatDb.insertInto('polls').values({
+          id: pollId,
+          room_id: roomId,
+          message_id: messageId,
+          creator_id: caller.accountId,
+          question,
+          multiple_choice: input.multipleChoice ?? false,
+          created_at: now,
+        }),
       );
-      await client.query(
-        `insert into poll_options (id, poll_id, position, text)
-         select id, $1, ord - 1, text from unnest($2::uuid[], $3::text[]) with ordinality as o (id, text, ord)`,
-        [pollId, optionIds, options],
+      await affected(
+        client,
+        chatDb.insertInto('poll_options').values(options.map((text, i) => ({ id: optionIds[i]!, poll_id: pollId, position: i, text }))),
       );
       const audience = roomAudience(roomId);
       await emit(
@@ -109,24 +137,33 @@ export class PollService {
     const result = await inTransaction(this.deps.sql, async (client) => {
       const poll = await this.load(client, caller, pollId, 'share');
       if (poll.closed_at !== null) throw pollErrors.closed();
-      const { rows } = await client.query<{ id: string; position: number }>('select id, position from poll_options where poll_id = $1', [
-        pollId,
-      ]);
-      const position = new Map(rows.map((r) => [r.id, r.position]));
+      const held = await rows(client, chatDb.selectFrom('poll_options').select(['id', 'position']).where('poll_id', '=', pollId));
+      const position = new Map(held.map((r) => [r.id, r.position]));
       const unknown = optionIds.flatMap((id, index) => (position.has(id) ? [] : [{ index, message: 'is not an option of this poll' }]));
       if (unknown.length > 0) throw pollErrors.atIndexes('body.optionIds', unknown);
       if (!poll.multiple_choice && optionIds.length !== 1)
         throw chatErrors.invalid('body.optionIds', 'must hold exactly one option: the poll is single choice');
       const chosen = [...optionIds].sort((a, b) => position.get(a)! - position.get(b)!);
-      const changed = await client.query(
-        `insert into poll_ballots (poll_id, account_id, option_ids, voted_at) values ($1, $2, $3::uuid[], $4)
-         on conflict (poll_id, account_id) do update set option_ids = excluded.option_ids, voted_at = excluded.voted_at
-          where poll_ballots.option_ids <> excluded.option_ids`,
-        [pollId, caller.accountId, chosen, this.deps.clock.now()],
+      const changed = await affected(
+        client,
+        chatDb
+          .insertInto('poll_ballots')
+          .values({
+            poll_id: pollId,
+            account_id: caller.accountId,
+            option_ids: sql<string[]>`${chosen}::uuid[]`,
+            voted_at: this.deps.clock.now(),
+          })
+          .onConflict((oc) =>
+            oc
+              .columns(['poll_id', 'account_id'])
+              .doUpdateSet((eb) => ({ option_ids: eb.ref('excluded.option_ids'), voted_at: eb.ref('excluded.voted_at') }))
+              .where('poll_ballots.option_ids', '<>', (eb) => eb.ref('excluded.option_ids')),
+          ),
       );
       // Who voted what stays private: the room hears that the results moved, and reads them with getPoll.
-      if (changed.rowCount) await emit(client, 'poll.voted', { pollId, roomId: poll.room_id }, roomAudience(poll.room_id));
-      return { view: await pollView(client, poll, caller.accountId), changed: (changed.rowCount ?? 0) > 0 };
+      if (changed) await emit(client, 'poll.voted', { pollId, roomId: poll.room_id }, roomAudience(poll.room_id));
+      return { view: await pollView(client, poll, caller.accountId), changed: changed > 0 };
     });
     if (result.changed) this.deps.queues.requestOutboxDrain();
     return result.view;
@@ -149,21 +186,16 @@ export class PollService {
     return pollView(client, await this.load(client, caller, pollId), caller.accountId);
   }
 
-  private async load(
-    db: SqlClient | ChatDeps['sql'],
-    caller: Caller,
-    pollId: string,
-    lock: 'share' | 'update' | null = null,
-  ): Promise<PollRow> {
-    const { rows } = await db.query<PollRow>(pollRowSql(lock), [pollId, caller.accountId]);
-    if (!rows[0]) throw pollErrors.notFound();
-    return rows[0];
+  private async load(db: Runner, caller: Caller, pollId: string, lock: 'share' | 'update' | null = null): Promise<PollRow> {
+    const poll = await firstRow(db, pollRowQuery(pollId, caller.accountId, lock));
+    if (!poll) throw pollErrors.notFound();
+    return poll;
   }
 }
 
 /** Closes a poll whose row the caller holds locked, with its event. */
 export async function closePoll(client: SqlClient, poll: PollRow, by: string, at: Date, reason?: 'recalled'): Promise<PollRow> {
-  await client.query('update polls set closed_at = $2, closed_by = $3 where id = $1', [poll.id, at, by]);
+  await affected(client, chatDb.updateTable('polls').set({ closed_at: at, closed_by: by }).where('id', '=', poll.id));
   await emit(
     client,
     'poll.closed',
@@ -181,10 +213,15 @@ export async function closePoll(client: SqlClient, poll: PollRow, by: string, at
 
 /** Recalling a POLL message closes its poll in the recall's transaction (a poll nobody can see takes no votes). */
 export async function closePollOfRecalledMessage(client: SqlClient, messageId: string, by: string, at: Date): Promise<void> {
-  const { rows } = await client.query<PollRow>(
-    `select id, room_id, message_id, creator_id, question, multiple_choice, created_at, closed_at, closed_by, 'MEMBER' as my_role
-       from polls where message_id = $1 and closed_at is null for update`,
-    [messageId],
+  const poll = await firstRow(
+    client,
+    chatDb
+      .selectFrom('polls as p')
+      .select(pollColumns)
+      .select(sql<PollRow['my_role']>`'MEMBER'`.as('my_role'))
+      .where('p.message_id', '=', messageId)
+      .where('p.closed_at', 'is', null)
+      .forUpdate(),
   );
-  if (rows[0]) await closePoll(client, rows[0], by, at, 'recalled');
+  if (poll) await closePoll(client, poll, by, at, 'recalled');
 }

@@ -1,7 +1,9 @@
 // A poll with its results from one caller's view, read in one statement (one snapshot: the counts, the total and
 // the caller's vote always agree with each other).
-import type { Queryable } from '../rooms/membership.js';
+import { sql } from 'kysely';
+import { firstRow, type Runner } from '../../platform/db/typed.js';
 import type { RoomRole } from '../rooms/views.js';
+import { chatDb } from '../tables.js';
 
 export interface PollOptionView {
   id: string;
@@ -25,53 +27,73 @@ export interface PollView {
   createdAt: string;
 }
 
-export interface PollRow {
-  id: string;
-  room_id: string;
-  message_id: string;
-  creator_id: string;
-  question: string;
-  multiple_choice: boolean;
-  created_at: Date;
-  closed_at: Date | null;
-  closed_by: string | null;
-  /** The caller's role in the poll's room. */
-  my_role: RoomRole;
-}
-
 /**
- * The poll, only when the caller ($2) is a member of its live room. With a lock, the poll row is locked: votes take
+ * The poll, only when the caller is a member of its live room. With a lock, the poll row is locked: votes take
  * `share` (many at once) and a close takes `update`, so no vote commits after the close that refused it.
  */
-export function pollRowSql(lock: 'share' | 'update' | null = null): string {
-  return `
-    select p.id, p.room_id, p.message_id, p.creator_id, p.question, p.multiple_choice, p.created_at, p.closed_at, p.closed_by,
-           m.role as my_role
-      from polls p
-      join rooms r on r.id = p.room_id and r.deleted_at is null
-      join room_members m on m.room_id = p.room_id and m.account_id = $2
-     where p.id = $1 ${lock ? `for ${lock} of p` : ''}`;
+export function pollRowQuery(pollId: string, callerId: string, lock: 'share' | 'update' | null = null) {
+  return chatDb
+    .selectFrom('polls as p')
+    .innerJoin('rooms as r', (j) => j.onRef('r.id', '=', 'p.room_id').on('r.deleted_at', 'is', null))
+    .innerJoin('room_members as m', (j) => j.onRef('m.room_id', '=', 'p.room_id').on('m.account_id', '=', callerId))
+    .select(pollColumns)
+    .select(sql<RoomRole>`m.role`.as('my_role'))
+    .where('p.id', '=', pollId)
+    .$if(lock === 'share', (q) => q.forShare('p'))
+    .$if(lock === 'update', (q) => q.forUpdate('p'));
 }
 
-interface ResultRow {
-  options: PollOptionView[];
-  total_voters: number;
-  my_vote: string[] | null;
-}
+export const pollColumns = [
+  'p.id',
+  'p.room_id',
+  'p.message_id',
+  'p.creator_id',
+  'p.question',
+  'p.multiple_choice',
+  'p.created_at',
+  'p.closed_at',
+  'p.closed_by',
+] as const;
+
+/** A poll with the caller's role in its room. */
+export type PollRow = NonNullable<Awaited<ReturnType<ReturnType<typeof pollRowQuery>['executeTakeFirst']>>>;
 
 /** Counts are a recount of the ballots at read time, never stored counters. */
-const resultsSql = `
-  select coalesce((select json_agg(json_build_object(
-             'id', o.id, 'text', o.text,
-             'votes', (select count(*) from poll_ballots b where b.poll_id = o.poll_id and o.id = any(b.option_ids)))
-           order by o.position)
-           from poll_options o where o.poll_id = $1), '[]'::json) as options,
-         (select count(*)::int from poll_ballots b where b.poll_id = $1) as total_voters,
-         (select b.option_ids from poll_ballots b where b.poll_id = $1 and b.account_id = $2) as my_vote`;
+const resultsQuery = (pollId: string, callerId: string) =>
+  chatDb.selectNoFrom((eb) => [
+    eb.fn
+      .coalesce(
+        eb
+          .selectFrom('poll_options as o')
+          .where('o.poll_id', '=', pollId)
+          .select(
+            sql<PollOptionView[]>`json_agg(json_build_object(
+               'id', o.id, 'text', o.text,
+               'votes', (select count(*) from poll_ballots b where b.poll_id = o.poll_id and o.id = any(b.option_ids)))
+             order by o.position)`.as('agg'),
+          )
+          .$asScalar(),
+        sql<PollOptionView[]>`'[]'::json`,
+      )
+      .as('options'),
+    eb
+      .selectFrom('poll_ballots as b')
+      .where('b.poll_id', '=', pollId)
+      .select(sql<number>`count(*)::int`.as('n'))
+      .$asScalar()
+      .$notNull()
+      .as('total_voters'),
+    eb
+      .selectFrom('poll_ballots as b')
+      .where('b.poll_id', '=', pollId)
+      .where('b.account_id', '=', callerId)
+      .select('b.option_ids')
+      .$asScalar()
+      .as('my_vote'),
+  ]);
 
-export async function pollView(db: Queryable, poll: PollRow, callerId: string): Promise<PollView> {
-  const { rows } = await db.query<ResultRow>(resultsSql, [poll.id, callerId]);
-  const results = rows[0]!;
+export async function pollView(db: Runner, poll: PollRow, callerId: string): Promise<PollView> {
+  const results = (await firstRow(db, resultsQuery(poll.id, callerId)))!;
   return {
     id: poll.id,
     roomId: poll.room_id,
@@ -83,7 +105,7 @@ export async function pollView(db: Queryable, poll: PollRow, callerId: string): 
     closed: poll.closed_at !== null,
     closedAt: poll.closed_at ? poll.closed_at.toISOString() : null,
     closedBy: poll.closed_by,
-    myVote: results.my_vote ?? [],
+    myVote: (results.my_vote as string[] | null) ?? [],
     totalVoters: results.total_voters,
     createdAt: poll.created_at.toISOString(),
   };

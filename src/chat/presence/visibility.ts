@@ -1,42 +1,81 @@
 // Whose presence an account may learn: its own, that of anyone it shares a room with, and that of its accepted
 // contacts. Strangers learn nothing, not even whether an account exists.
+import { sql } from 'kysely';
 import type { SqlPool } from '../../platform/db/sql.js';
+import { rows } from '../../platform/db/typed.js';
+import { chatDb } from '../tables.js';
 import { presenceEventRoomMaxMembers } from './limits.js';
 
 /** The subset of `ids` the viewer may see (a deleted room has no members left, so it shares nothing). */
-export async function visibleTo(sql: SqlPool, viewerId: string, ids: string[]): Promise<Set<string>> {
-  const { rows } = await sql.query<{ id: string }>(
-    `select x.id from unnest($2::uuid[]) as x(id)
-      where x.id = $1
-         or exists (select 1 from room_members a join room_members b on b.room_id = a.room_id
-                     where a.account_id = $1 and b.account_id = x.id)
-         or exists (select 1 from contact_requests c
-                     where c.status = 'ACCEPTED'
-                       and ((c.requester_id = $1 and c.invitee_id = x.id) or (c.invitee_id = $1 and c.requester_id = x.id)))`,
-    [viewerId, ids],
+export async function visibleTo(pool: SqlPool, viewerId: string, ids: string[]): Promise<Set<string>> {
+  const found = await rows(
+    pool,
+    chatDb
+      .selectFrom(sql<{ id: string }>`unnest(${ids}::uuid[])`.as<'x'>(sql`x(id)`))
+      .select('x.id')
+      .where((eb) =>
+        eb.or([
+          eb('x.id', '=', viewerId),
+          eb.exists(
+            eb
+              .selectFrom('room_members as a')
+              .innerJoin('room_members as b', 'b.room_id', 'a.room_id')
+              .select(sql.lit(1).as('one'))
+              .where('a.account_id', '=', viewerId)
+              .whereRef('b.account_id', '=', 'x.id'),
+          ),
+          eb.exists(
+            eb
+              .selectFrom('contact_requests as c')
+              .select(sql.lit(1).as('one'))
+              .where('c.status', '=', 'ACCEPTED')
+              .where((c) =>
+                c.or([
+                  c.and([c('c.requester_id', '=', viewerId), c('c.invitee_id', '=', c.ref('x.id'))]),
+                  c.and([c('c.invitee_id', '=', viewerId), c('c.requester_id', '=', c.ref('x.id'))]),
+                ]),
+              ),
+          ),
+        ]),
+      ),
   );
-  return new Set(rows.map((r) => r.id));
+  return new Set(found.map((r) => r.id));
 }
 
 /**
  * Who hears each account's presence events, for many accounts in one statement: the account itself (its other
  * devices), co-members of its rooms up to presenceEventRoomMaxMembers members and its accepted contacts.
  */
-export async function presenceAudiences(sql: SqlPool, accountIds: string[]): Promise<Map<string, string[]>> {
-  const { rows } = await sql.query<{ subject: string; id: string }>(
-    `with s as (select unnest($1::uuid[]) as id)
-     select s.id as subject, s.id as id from s
-     union
-     select s.id, b.account_id from s
-       join room_members a on a.account_id = s.id
-       join rooms r on r.id = a.room_id and r.member_count <= $2
-       join room_members b on b.room_id = a.room_id
-     union
-     select s.id, case when c.requester_id = s.id then c.invitee_id else c.requester_id end from s
-       join contact_requests c on c.status = 'ACCEPTED' and (c.requester_id = s.id or c.invitee_id = s.id)`,
-    [accountIds, presenceEventRoomMaxMembers],
+export async function presenceAudiences(pool: SqlPool, accountIds: string[]): Promise<Map<string, string[]>> {
+  const found = await rows(
+    pool,
+    chatDb
+      .with('s', (db) => db.selectNoFrom(sql<string>`unnest(${accountIds}::uuid[])`.as('id')))
+      .selectFrom('s')
+      .select(['s.id as subject', 's.id as id'])
+      .union((eb) =>
+        eb
+          .selectFrom('s')
+          .innerJoin('room_members as a', 'a.account_id', 's.id')
+          .innerJoin('rooms as r', (j) => j.onRef('r.id', '=', 'a.room_id').on('r.member_count', '<=', presenceEventRoomMaxMembers))
+          .innerJoin('room_members as b', 'b.room_id', 'a.room_id')
+          .select(['s.id as subject', 'b.account_id as id']),
+      )
+      .union((eb) =>
+        eb
+          .selectFrom('s')
+          .innerJoin('contact_requests as c', (j) =>
+            j
+              .on('c.status', '=', 'ACCEPTED')
+              .on((o) => o.or([o('c.requester_id', '=', o.ref('s.id')), o('c.invitee_id', '=', o.ref('s.id'))])),
+          )
+          .select((c) => [
+            's.id as subject',
+            c.case().when('c.requester_id', '=', c.ref('s.id')).then(c.ref('c.invitee_id')).else(c.ref('c.requester_id')).end().as('id'),
+          ]),
+      ),
   );
   const out = new Map<string, string[]>(accountIds.map((id) => [id, []]));
-  for (const r of rows) out.get(r.subject)?.push(r.id);
+  for (const r of found) out.get(r.subject)?.push(r.id);
   return out;
 }

@@ -2,18 +2,21 @@
 // and the origin to jump to. Saving is idempotent per message (one card, one savedId). Cards show the message as
 // the caller sees it now (recalled: text null). A card ends with the caller's membership of its room (the trigger
 // of migration Migration20261123000160Personal). Every change is announced to the caller's sessions only.
+import { sql } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
+import { firstRow, rows } from '../../platform/db/typed.js';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { lockMembership } from '../drafts/membership.js';
-import { hiddenForMeColumn, messageColumnsOf, messageView, type MessageRow, type MessageView } from '../messages/views.js';
-import { attachThreadInfo, replyCountColumn, rootsWithReplies } from '../threads/thread-info.js';
+import { messageView, type MessageRow, type MessageView } from '../messages/views.js';
+import { attachThreadInfo, rootsWithReplies } from '../threads/thread-info.js';
 import { accountsAudience, emit } from '../events/emit.js';
 import type { Queryable } from '../rooms/membership.js';
 import type { Page } from '../rooms/service.js';
+import { chatDb } from '../tables.js';
 
 export interface SavedCardView {
   savedId: string;
@@ -30,13 +33,6 @@ export interface SaveInput {
   note?: string | null;
 }
 
-interface CardRow extends MessageRow {
-  saved_id: string;
-  note: string | null;
-  saved_at: Date;
-  saved_updated_at: Date;
-}
-
 export const savedErrors = {
   notFound: () => chatErrors.notFound('Saved message', 'saved_not_found'),
   recalled: () => chatErrors.conflict('message_recalled', 'The message was recalled; it cannot be saved.'),
@@ -45,13 +41,47 @@ export const savedErrors = {
 /** A note of only white space is no note. */
 const noteOf = (note: string | null): string | null => (note === null || note.trim().length === 0 ? null : note);
 
-/** Cards of the caller ($1) whose room it is still a member of, with the message as the caller sees it. */
-const cardSelect = `
-  select s.id as saved_id, s.note, s.saved_at, s.updated_at as saved_updated_at, ${messageColumnsOf('x')}, ${replyCountColumn('x')}, ${hiddenForMeColumn('$1', 'x')}
-    from saved_messages s
-    join messages x on x.id = s.message_id
-    join room_members m on m.room_id = s.room_id and m.account_id = s.account_id
-   where s.account_id = $1`;
+/** Cards of the caller whose room it is still a member of, with the message as the caller sees it. */
+const cardSelect = (accountId: string) =>
+  chatDb
+    .selectFrom('saved_messages as s')
+    .innerJoin('messages as x', 'x.id', 's.message_id')
+    .innerJoin('room_members as m', (j) => j.onRef('m.room_id', '=', 's.room_id').onRef('m.account_id', '=', 's.account_id'))
+    .select(['s.id as saved_id', 's.note', 's.saved_at', 's.updated_at as saved_updated_at'])
+    .select([
+      'x.id',
+      'x.room_id',
+      'x.seq',
+      'x.sender_id',
+      'x.type',
+      'x.text',
+      'x.client_message_id',
+      'x.thread_root_id',
+      'x.created_at',
+      'x.edited_at',
+      'x.recalled_at',
+      'x.forwarded_from_room_id',
+      'x.forwarded_from_message_id',
+      'x.poll_id',
+      'x.attachments',
+      'x.inline_keyboard',
+      'x.entities',
+      'x.reply_count',
+    ])
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('message_hides as h')
+            .select(sql.lit(1).as('one'))
+            .where('h.account_id', '=', accountId)
+            .whereRef('h.message_id', '=', 'x.id'),
+        )
+        .as('hidden_for_me'),
+    )
+    .where('s.account_id', '=', accountId);
+
+type CardRow = NonNullable<Awaited<ReturnType<ReturnType<typeof cardSelect>['executeTakeFirst']>>>;
 
 /** The cards' views, roots with replies carrying their thread (one batched query). */
 async function cardViews(db: Queryable, accountId: string, rows: CardRow[]): Promise<SavedCardView[]> {
@@ -68,7 +98,7 @@ async function cardViews(db: Queryable, accountId: string, rows: CardRow[]): Pro
 function cardView(row: CardRow): SavedCardView {
   return {
     savedId: row.saved_id,
-    message: messageView(row),
+    message: messageView(row as unknown as MessageRow),
     note: row.note,
     savedAt: row.saved_at.toISOString(),
     updatedAt: row.saved_updated_at.toISOString(),
@@ -92,16 +122,17 @@ export class SavedService {
   /** Newest saved first; keyset (saved_at, id) over the index saved_messages_feed. */
   async list(caller: Caller, query: { limit?: number; cursor?: string }): Promise<Page<SavedCardView>> {
     const limit = query.limit ?? 50;
-    const params: unknown[] = [caller.accountId, limit + 1];
-    let after = '';
-    if (query.cursor !== undefined) {
-      const c = parseFeedCursor(query.cursor, savedList(caller.accountId));
-      params.push(c.at, c.id);
-      after = ' and (s.saved_at, s.id) < ($3::timestamptz, $4::text)';
-    }
-    const { rows } = await this.deps.sql.query<CardRow>(`${cardSelect}${after} order by s.saved_at desc, s.id desc limit $2`, params);
-    const hasMore = rows.length > limit;
-    const page = rows.slice(0, limit);
+    const c = query.cursor === undefined ? null : parseFeedCursor(query.cursor, savedList(caller.accountId));
+    const found = await rows(
+      this.deps.sql,
+      cardSelect(caller.accountId)
+        .$if(c !== null, (q) => q.where(sql<boolean>`(s.saved_at, s.id) < (${c!.at}::timestamptz, ${c!.id}::text)`))
+        .orderBy('s.saved_at', 'desc')
+        .orderBy('s.id', 'desc')
+        .limit(limit + 1),
+    );
+    const hasMore = found.length > limit;
+    const page = found.slice(0, limit);
     const last = page[page.length - 1];
     return {
       items: await cardViews(this.deps.sql, caller.accountId, page),
@@ -121,27 +152,50 @@ export class SavedService {
     const { savedId, changed } = await inTransaction(this.deps.sql, async (client) => {
       await lockMembership(client, caller, input.roomId);
       // key share: a recall of the message waits for this save, or wins and is seen here.
-      const { rows: found } = await client.query<{ recalled: boolean }>(
-        'select recalled_at is not null as recalled from messages where room_id = $1 and id = $2 for key share',
-        [input.roomId, input.messageId],
+      const found = await firstRow(
+        client,
+        chatDb
+          .selectFrom('messages')
+          .select((eb) => eb('recalled_at', 'is not', null).as('recalled'))
+          .where('room_id', '=', input.roomId)
+          .where('id', '=', input.messageId)
+          .forKeyShare(),
       );
-      if (!found[0]) throw chatErrors.notFound('Message', 'message_not_found');
-      if (found[0].recalled) throw savedErrors.recalled();
-      const { rows } = await client.query<{ id: string; inserted: boolean }>(
-        `insert into saved_messages (id, account_id, room_id, message_id, note, saved_at, updated_at) values ($1, $2, $3, $4, $5, $6, $6)
-         on conflict (account_id, message_id) do update set note = excluded.note, updated_at = excluded.updated_at
-          where $7::boolean and saved_messages.note is distinct from excluded.note
-         returning id, xmax = 0 as inserted`,
-        [newId(), caller.accountId, input.roomId, input.messageId, note, now, noteGiven],
+      if (!found) throw chatErrors.notFound('Message', 'message_not_found');
+      if (found.recalled) throw savedErrors.recalled();
+      const written = await firstRow(
+        client,
+        chatDb
+          .insertInto('saved_messages')
+          .values({
+            id: newId(),
+            account_id: caller.accountId,
+            room_id: input.roomId,
+            message_id: input.messageId,
+            note,
+            saved_at: now,
+            updated_at: now,
+          })
+          .onConflict((oc) =>
+            oc
+              .columns(['account_id', 'message_id'])
+              .doUpdateSet((eb) => ({ note: eb.ref('excluded.note'), updated_at: eb.ref('excluded.updated_at') }))
+              .where(sql<boolean>`${noteGiven}::boolean`)
+              .where('saved_messages.note', 'is distinct from', (eb) => eb.ref('excluded.note')),
+          )
+          .returning(['id', sql<boolean>`xmax = 0`.as('inserted')]),
       );
-      const written = rows[0];
       const audience = accountsAudience([caller.accountId]);
       if (!written) {
-        const existing = await client.query<{ id: string }>('select id from saved_messages where account_id = $1 and message_id = $2', [
-          caller.accountId,
-          input.messageId,
-        ]);
-        return { savedId: existing.rows[0]!.id, changed: false };
+        const existing = await firstRow(
+          client,
+          chatDb
+            .selectFrom('saved_messages')
+            .select('id')
+            .where('account_id', '=', caller.accountId)
+            .where('message_id', '=', input.messageId),
+        );
+        return { savedId: existing!.id, changed: false };
       }
       if (written.inserted)
         await emit(client, 'saved.added', { savedId: written.id, roomId: input.roomId, messageId: input.messageId, note }, audience);
@@ -158,22 +212,39 @@ export class SavedService {
     if (input?.note === undefined) return this.card(this.deps.sql, caller, id);
     const note = noteOf(input.note);
     const changed = await inTransaction(this.deps.sql, async (client) => {
-      const { rows } = await client.query<{ room_id: string; message_id: string; changed: boolean }>(
-        `with card as (select id, note from saved_messages where id = $1 and account_id = $2 for update),
-              moved as (update saved_messages s set note = $3, updated_at = $4 from card
-                         where s.id = card.id and card.note is distinct from $3 returning s.room_id, s.message_id)
-         select (select room_id from moved) as room_id, (select message_id from moved) as message_id,
-                exists (select 1 from moved) as changed
-          where exists (select 1 from card)`,
-        [id, caller.accountId, note, this.deps.clock.now()],
+      const row = await firstRow(
+        client,
+        chatDb
+          .with('card', (db) =>
+            db
+              .selectFrom('saved_messages')
+              .select(['id', 'note'])
+              .where('id', '=', id)
+              .where('account_id', '=', caller.accountId)
+              .forUpdate(),
+          )
+          .with('moved', (db) =>
+            db
+              .updateTable('saved_messages as s')
+              .set({ note, updated_at: this.deps.clock.now() })
+              .from('card')
+              .whereRef('s.id', '=', 'card.id')
+              .where('card.note', 'is distinct from', note)
+              .returning(['s.room_id', 's.message_id']),
+          )
+          .selectNoFrom((eb) => [
+            eb.selectFrom('moved').select('room_id').$asScalar().as('room_id'),
+            eb.selectFrom('moved').select('message_id').$asScalar().as('message_id'),
+            eb.exists(eb.selectFrom('moved').select(sql.lit(1).as('one'))).as('changed'),
+          ])
+          .where((eb) => eb.exists(eb.selectFrom('card').select(sql.lit(1).as('one')))),
       );
-      const row = rows[0];
       if (!row) throw savedErrors.notFound();
       if (!row.changed) return false;
       await emit(
         client,
         'saved.updated',
-        { savedId: id, roomId: row.room_id, messageId: row.message_id, note },
+        { savedId: id, roomId: row.room_id!, messageId: row.message_id!, note },
         accountsAudience([caller.accountId]),
       );
       return true;
@@ -185,15 +256,19 @@ export class SavedService {
   async unsave(caller: Caller, savedId: string): Promise<{ savedId: string; status: 'deleted' }> {
     const id = this.checkId(savedId);
     await inTransaction(this.deps.sql, async (client) => {
-      const { rows } = await client.query<{ room_id: string; message_id: string }>(
-        'delete from saved_messages where id = $1 and account_id = $2 returning room_id, message_id',
-        [id, caller.accountId],
+      const removed = await firstRow(
+        client,
+        chatDb
+          .deleteFrom('saved_messages')
+          .where('id', '=', id)
+          .where('account_id', '=', caller.accountId)
+          .returning(['room_id', 'message_id']),
       );
-      if (!rows[0]) throw savedErrors.notFound();
+      if (!removed) throw savedErrors.notFound();
       await emit(
         client,
         'saved.removed',
-        { savedId: id, roomId: rows[0].room_id, messageId: rows[0].message_id },
+        { savedId: id, roomId: removed.room_id, messageId: removed.message_id },
         accountsAudience([caller.accountId]),
       );
     });
@@ -208,8 +283,8 @@ export class SavedService {
   }
 
   private async card(db: Queryable, caller: Caller, savedId: string): Promise<SavedCardView> {
-    const { rows } = await db.query<CardRow>(`${cardSelect} and s.id = $2`, [caller.accountId, savedId]);
-    if (!rows[0]) throw savedErrors.notFound();
-    return (await cardViews(db, caller.accountId, [rows[0]]))[0]!;
+    const row = await firstRow(db, cardSelect(caller.accountId).where('s.id', '=', savedId));
+    if (!row) throw savedErrors.notFound();
+    return (await cardViews(db, caller.accountId, [row]))[0]!;
   }
 }

@@ -4,10 +4,11 @@
 // (approval.cancelled). Deciding for someone else, or cancelling someone else's request, is 403 forbidden.
 import { readPool } from '../../platform/db/read-router.js';
 import type { Partition } from '../../core/crm/records.js';
-import type { Queryable } from '../../platform/db/queryable.js';
+import { sql } from 'kysely';
+import { firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { checkMembers } from '../common/checks.js';
-import { Filters } from '../../platform/db/filters.js';
+import { workspaceDb } from '../tables.js';
 import { defaultLimit, pageOf, readCursor } from '../common/paging.js';
 import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { workspaceErrors } from '../errors.js';
@@ -26,23 +27,36 @@ import {
 export const approvalsPath = '/api/v1/approvals';
 const notFound = () => workspaceErrors.notFound('The approval request');
 
-async function decisionsOf(db: Queryable, ids: string[]): Promise<Map<string, DecisionRow[]>> {
+async function decisionsOf(db: Runner, ids: string[]): Promise<Map<string, DecisionRow[]>> {
   const result = new Map<string, DecisionRow[]>(ids.map((id) => [id, []]));
   if (ids.length === 0) return result;
-  const { rows } = await db.query<DecisionRow>(
-    `select ${decisionColumns} from approval_decisions where approval_id = any($1::uuid[]) order by step`,
-    [ids],
+  const found = await rows(
+    db,
+    workspaceDb
+      .selectFrom('approval_decisions')
+      .select(decisionColumns)
+      .where(sql<boolean>`approval_id = any(${ids}::uuid[])`)
+      .orderBy('step'),
   );
-  for (const d of rows) result.get(d.approval_id)!.push(d);
+  for (const d of found) result.get(d.approval_id)!.push(d);
   return result;
 }
 
-async function findApproval(db: Queryable, part: Partition, id: string, lock = false): Promise<ApprovalRow | undefined> {
-  const { rows } = await db.query<ApprovalRow>(
-    `select ${approvalColumns} from approvals where id = $1 and workspace_id = $2 and environment = $3${lock ? ' for update' : ''}`,
-    [id, part.workspaceId, part.environment],
+/** The partition's approvals with the view's columns. */
+const approvalsOf = (part: Partition) =>
+  workspaceDb
+    .selectFrom('approvals')
+    .select(approvalColumns)
+    .where('workspace_id', '=', part.workspaceId)
+    .where('environment', '=', part.environment);
+
+async function findApproval(db: Runner, part: Partition, id: string, lock = false): Promise<ApprovalRow | undefined> {
+  return firstRow(
+    db,
+    approvalsOf(part)
+      .where('id', '=', id)
+      .$if(lock, (q) => q.forUpdate()),
   );
-  return rows[0];
 }
 
 export class ApprovalService {
@@ -55,20 +69,23 @@ export class ApprovalService {
     const db = await readPool(this.deps);
     const limit = query.limit ?? defaultLimit;
     const after = readCursor('approvals', query.cursor);
-    const where = new Filters([part.workspaceId, part.environment])
-      .eq('status', query.status)
-      .eq('requested_by', query.requested_by)
-      .raw("status = 'pending' and approver_ids[current_step] = $?::uuid", query.approver_id)
-      .raw('id < $?', after?.id);
-    const { rows } = await db.query<ApprovalRow>(
-      `select ${approvalColumns} from approvals where workspace_id = $1 and environment = $2${where.sql()} order by id desc limit ${where.push(limit + 1)}`,
-      where.params,
+    const found = await rows(
+      db,
+      approvalsOf(part)
+        .$if(query.status !== undefined, (q) => q.where('status', '=', query.status!))
+        .$if(query.requested_by !== undefined, (q) => q.where('requested_by', '=', query.requested_by!))
+        .$if(query.approver_id !== undefined, (q) =>
+          q.where('status', '=', 'pending').where(sql<boolean>`approver_ids[current_step] = ${query.approver_id}::uuid`),
+        )
+        .$if(after !== undefined && after !== null, (q) => q.where('id', '<', after!.id))
+        .orderBy('id', 'desc')
+        .limit(limit + 1),
     );
     const decisions = await decisionsOf(
       db,
-      rows.slice(0, limit).map((r) => r.id),
+      found.slice(0, limit).map((r) => r.id),
     );
-    return pageOf(rows, limit, 'approvals', (r) => approvalView(r, decisions.get(r.id) ?? []));
+    return pageOf(found, limit, 'approvals', (r) => approvalView(r, decisions.get(r.id) ?? []));
   }
 
   async get(part: Partition, id: string): Promise<ApprovalView> {
@@ -89,12 +106,26 @@ export class ApprovalService {
         { field: 'body.requested_by', id: body.requested_by },
         ...body.approver_ids.map((id) => ({ field: 'body.approver_ids', id })),
       ]);
-      const { rows } = await tx.query<ApprovalRow>(
-        `insert into approvals (id, workspace_id, environment, title, description, requested_by, approver_ids, status, current_step, created_at, updated_at)
-         values ($1, $2, $3, $4, $5, $6, $7::uuid[], 'pending', 1, $8, $8) returning ${approvalColumns}`,
-        [newId(), part.workspaceId, part.environment, body.title, body.description ?? null, body.requested_by, body.approver_ids, now],
+      const created = await firstRow(
+        tx,
+        workspaceDb
+          .insertInto('approvals')
+          .values({
+            id: newId(),
+            workspace_id: part.workspaceId,
+            environment: part.environment,
+            title: body.title,
+            description: body.description ?? null,
+            requested_by: body.requested_by,
+            approver_ids: sql<string[]>`${body.approver_ids}::uuid[]`,
+            status: 'pending',
+            current_step: 1,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning(approvalColumns),
       );
-      const view = approvalView(rows[0]!, []);
+      const view = approvalView(created!, []);
       sink.emit('approval.requested', view);
       return view;
     });
@@ -110,11 +141,15 @@ export class ApprovalService {
       if (before.status === 'cancelled') return approvalView(before, decisions);
       if (before.status !== 'pending')
         throw workspaceErrors.conflict(`The approval is ${before.status}; only a pending one can be cancelled.`);
-      const { rows } = await tx.query<ApprovalRow>(
-        `update approvals set status = 'cancelled', current_step = null, completed_at = $2, updated_at = $2 where id = $1 returning ${approvalColumns}`,
-        [id, now],
+      const cancelled = await firstRow(
+        tx,
+        workspaceDb
+          .updateTable('approvals')
+          .set({ status: 'cancelled', current_step: null, completed_at: now, updated_at: now })
+          .where('id', '=', id)
+          .returning(approvalColumns),
       );
-      const view = approvalView(rows[0]!, decisions);
+      const view = approvalView(cancelled!, decisions);
       sink.emit('approval.cancelled', view, {
         status: { from: 'pending', to: 'cancelled' },
         current_step: { from: before.current_step, to: null },
@@ -128,12 +163,17 @@ export class ApprovalService {
     if (!(await findApproval(db, part, id))) throw notFound();
     const limit = query.limit ?? defaultLimit;
     const after = readCursor('approval_decisions', query.cursor);
-    const where = new Filters([id]).raw('id > $?', after?.id);
-    const { rows } = await db.query<DecisionRow>(
-      `select ${decisionColumns} from approval_decisions where approval_id = $1${where.sql()} order by id limit ${where.push(limit + 1)}`,
-      where.params,
+    const found = await rows(
+      db,
+      workspaceDb
+        .selectFrom('approval_decisions')
+        .select(decisionColumns)
+        .where('approval_id', '=', id)
+        .$if(after !== undefined && after !== null, (q) => q.where('id', '>', after!.id))
+        .orderBy('id')
+        .limit(limit + 1),
     );
-    return pageOf(rows, limit, 'approval_decisions', decisionView);
+    return pageOf(found, limit, 'approval_decisions', decisionView);
   }
 
   async decide(
@@ -147,25 +187,39 @@ export class ApprovalService {
       if (before.status !== 'pending' || before.current_step === null)
         throw workspaceErrors.conflict(`The approval is ${before.status}; it takes no more decisions.`);
       const step = before.current_step;
-      if (before.approver_ids[step - 1] !== body.approver_id)
+      if ((before.approver_ids as string[])[step - 1] !== body.approver_id)
         throw workspaceErrors.notTheActor(`Only the approver of step ${step} may decide it now.`);
-      const { rows: inserted } = await tx.query<DecisionRow>(
-        `insert into approval_decisions (id, approval_id, step, approver_id, decision, comment, created_at)
-         values ($1, $2, $3, $4, $5, $6, $7) returning ${decisionColumns}`,
-        [newId(), id, step, body.approver_id, body.decision, body.comment ?? null, now],
+      const inserted = await firstRow(
+        tx,
+        workspaceDb
+          .insertInto('approval_decisions')
+          .values({
+            id: newId(),
+            approval_id: id,
+            step,
+            approver_id: body.approver_id,
+            decision: body.decision,
+            comment: body.comment ?? null,
+            created_at: now,
+          })
+          .returning(decisionColumns),
       );
-      const last = step === before.approver_ids.length;
+      const last = step === (before.approver_ids as string[]).length;
       const status = body.decision === 'reject' ? 'rejected' : last ? 'approved' : 'pending';
       const nextStep = status === 'pending' ? step + 1 : null;
-      const { rows } = await tx.query<ApprovalRow>(
-        `update approvals set status = $2, current_step = $3, completed_at = $4, updated_at = $5 where id = $1 returning ${approvalColumns}`,
-        [id, status, nextStep, status === 'pending' ? null : now, now],
+      const updated = await firstRow(
+        tx,
+        workspaceDb
+          .updateTable('approvals')
+          .set({ status, current_step: nextStep, completed_at: status === 'pending' ? null : now, updated_at: now })
+          .where('id', '=', id)
+          .returning(approvalColumns),
       );
-      const view = approvalView(rows[0]!, (await decisionsOf(tx, [id])).get(id)!);
+      const view = approvalView(updated!, (await decisionsOf(tx, [id])).get(id)!);
       if (body.decision === 'approve') sink.emit('approval.step_completed', view, { current_step: { from: step, to: nextStep } });
       if (status !== 'pending')
         sink.emit(status === 'approved' ? 'approval.approved' : 'approval.rejected', view, { status: { from: 'pending', to: status } });
-      return decisionView(inserted[0]!);
+      return decisionView(inserted!);
     });
   }
 }

@@ -1,42 +1,33 @@
+import type { Selectable } from 'kysely';
 import type { components } from '../../../generated/types/workspace.js';
+import type { WorkspaceTables } from '../tables.js';
 
 type Schemas = components['schemas'];
 export type ApprovalView = Schemas['Approvals.Approval'];
 export type DecisionView = Schemas['Approvals.Decision'];
 type StepView = Schemas['Approvals.ApprovalStep'];
 
-export interface ApprovalRow {
-  id: string;
-  title: string;
-  description: string | null;
-  requested_by: string;
-  approver_ids: string[];
-  status: string;
-  current_step: number | null;
-  completed_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export const approvalColumns = [
+  'id',
+  'title',
+  'description',
+  'requested_by',
+  'approver_ids',
+  'status',
+  'current_step',
+  'completed_at',
+  'created_at',
+  'updated_at',
+] as const;
+export type ApprovalRow = Pick<Selectable<WorkspaceTables['approvals']>, (typeof approvalColumns)[number]>;
 
-export const approvalColumns =
-  'id, title, description, requested_by, approver_ids, status, current_step, completed_at, created_at, updated_at';
-
-export interface DecisionRow {
-  id: string;
-  approval_id: string;
-  step: number;
-  approver_id: string;
-  decision: string;
-  comment: string | null;
-  created_at: Date;
-}
-
-export const decisionColumns = 'id, approval_id, step, approver_id, decision, comment, created_at';
+export const decisionColumns = ['id', 'approval_id', 'step', 'approver_id', 'decision', 'comment', 'created_at'] as const;
+export type DecisionRow = Pick<Selectable<WorkspaceTables['approval_decisions']>, (typeof decisionColumns)[number]>;
 
 /** The approval with its steps, each step's state read from its decision (if any) and the request's progress. */
 export function approvalView(r: ApprovalRow, decisions: readonly DecisionRow[]): ApprovalView {
   const byStep = new Map(decisions.map((d) => [d.step, d]));
-  const steps: StepView[] = r.approver_ids.map((approverId, i) => {
+  const steps: StepView[] = (r.approver_ids as string[]).map((approverId, i) => {
     const step = i + 1;
     const decided = byStep.get(step);
     let status: StepView['status'];

@@ -1,11 +1,14 @@
 // Reading the audit log: one workspace's entries of the last 30 days, newest first, filtered by key, status code
 // and time range, in keyset pages on (time, id). Older entries are not shown even before the job deletes them.
+import { sql, type Selectable } from 'kysely';
 import type { Queryable } from '../../platform/db/queryable.js';
+import { affected, rows } from '../../platform/db/typed.js';
 import type { PruneTask } from '../../platform/queues.js';
 import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { isUuid } from '../../platform/ids.js';
 import { workspaceErrors } from '../errors.js';
 import type { Page } from '../keys/service.js';
+import { workspaceDb, type WorkspaceTables } from '../tables.js';
 
 export const retentionDays = 30;
 const retentionMs = retentionDays * 86_400_000;
@@ -19,15 +22,8 @@ export interface AuditQuery {
   to?: string;
 }
 
-interface AuditRow {
-  id: string;
-  time: Date;
-  key_id: string;
-  ip: string;
-  method: string;
-  endpoint: string;
-  status_code: number;
-}
+const auditColumns = ['id', 'time', 'key_id', 'ip', 'method', 'endpoint', 'status_code'] as const;
+type AuditRow = Pick<Selectable<WorkspaceTables['svc_audit_log']>, (typeof auditColumns)[number]>;
 
 export type AuditView = ReturnType<typeof auditView>;
 
@@ -55,40 +51,33 @@ export async function listAuditLog(db: Queryable, workspaceId: string, query: Au
   const limit = query.limit ?? 50;
   const oldest = new Date(now.getTime() - retentionMs);
   const from = query.from !== undefined && Date.parse(query.from) > oldest.getTime() ? new Date(query.from) : oldest;
-  const params: unknown[] = [workspaceId, from];
-  let sql = 'select id, time, key_id, ip, method, endpoint, status_code from svc_audit_log where workspace_id = $1 and time >= $2';
-  if (query.to !== undefined) {
-    params.push(new Date(query.to));
-    sql += ` and time < $${params.length}`;
-  }
-  if (query.key_id !== undefined) {
-    params.push(query.key_id);
-    sql += ` and key_id = $${params.length}`;
-  }
-  if (query.status_code !== undefined) {
-    params.push(query.status_code);
-    sql += ` and status_code = $${params.length}`;
-  }
-  if (query.cursor !== undefined) {
-    const c = parseCursor(query.cursor);
-    params.push(c.time, c.id);
-    sql += ` and (time, id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
-  }
-  params.push(limit + 1);
-  sql += ` order by time desc, id desc limit $${params.length}`;
-  const { rows } = await db.query<AuditRow>(sql, params);
-  const page = rows.slice(0, limit);
+  const c = query.cursor === undefined ? undefined : parseCursor(query.cursor);
+  const found = await rows(
+    db,
+    workspaceDb
+      .selectFrom('svc_audit_log')
+      .select(auditColumns)
+      .where('workspace_id', '=', workspaceId)
+      .where('time', '>=', from)
+      .$if(query.to !== undefined, (q) => q.where('time', '<', new Date(query.to!)))
+      .$if(query.key_id !== undefined, (q) => q.where('key_id', '=', query.key_id!))
+      .$if(query.status_code !== undefined, (q) => q.where('status_code', '=', query.status_code!))
+      .$if(c !== undefined, (q) => q.where(sql<boolean>`(time, id) < (${c!.time}::timestamptz, ${c!.id}::uuid)`))
+      .orderBy('time', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit + 1),
+  );
+  const page = found.slice(0, limit);
   const last = page[page.length - 1];
   return {
     items: page.map(auditView),
-    next_cursor: rows.length > limit && last ? encodeCursor({ k: 'audit', t: last.time.toISOString(), i: last.id }) : null,
+    next_cursor: found.length > limit && last ? encodeCursor({ k: 'audit', t: last.time.toISOString(), i: last.id }) : null,
   };
 }
 
 /** Deletes entries older than the retention; run hourly by the maintenance queue. */
 export async function pruneAuditLog(db: Queryable, now: Date): Promise<number> {
-  const { rowCount } = await db.query('delete from svc_audit_log where time < $1', [new Date(now.getTime() - retentionMs)]);
-  return rowCount ?? 0;
+  return affected(db, workspaceDb.deleteFrom('svc_audit_log').where('time', '<', new Date(now.getTime() - retentionMs)));
 }
 
 /** The audit log keeps 30 days; pruned hourly on the maintenance queue. */

@@ -1,15 +1,17 @@
 // SQL of the workspace API over crm_records, bounded by workspace and key environment like the partner's: pages
 // with this API's filters (the status column, or a key of the row's data), inserts that return the row, and the
 // reference checks of writes.
+import { sql } from 'kysely';
 import type { Queryable } from '../../platform/db/queryable.js';
+import { firstRow, rows } from '../../platform/db/typed.js';
 import { recordData, resourcesOf, type CrmRow, type Partition } from '../../core/crm/records.js';
 import { resourceDef, type ResourceId } from '../../core/crm/resources.js';
 import { newId } from '../../platform/ids.js';
-import { Filters } from '../../platform/db/filters.js';
 import { type Position } from '../common/paging.js';
 import { workspaceErrors } from '../errors.js';
+import { workspaceDb } from '../tables.js';
 
-const columns = 'id, data, created_at, updated_at';
+const columns = ['id', 'data', 'created_at', 'updated_at'] as const;
 
 export interface RecordFilter {
   /** The data key compared, or 'status' for the status column. */
@@ -26,15 +28,27 @@ export async function selectRecords(
   after: Position | undefined,
   filters: RecordFilter[],
 ): Promise<CrmRow[]> {
-  const where = new Filters([part.workspaceId, part.environment, resource]);
-  for (const f of filters) where.eq(f.key === 'status' ? 'status' : `data->>'${f.key.replace(/[^a-z_]/g, '')}'`, f.value);
-  if (after) where.raw('id < $?', after.id);
-  const limitParam = where.push(limit + 1);
-  const { rows } = await db.query<CrmRow>(
-    `select ${columns} from crm_records where workspace_id = $1 and environment = $2 and resource = $3${where.sql()} order by id desc limit ${limitParam}`,
-    where.params,
+  let query = workspaceDb
+    .selectFrom('crm_records')
+    .select(columns)
+    .where('workspace_id', '=', part.workspaceId)
+    .where('environment', '=', part.environment)
+    .where('resource', '=', resource);
+  for (const f of filters) {
+    if (f.value === undefined) continue;
+    query =
+      f.key === 'status'
+        ? query.where('status', '=', f.value)
+        : query.where(sql<string>`data->>${f.key.replace(/[^a-z_]/g, '')}`, '=', f.value);
+  }
+  const found = await rows(
+    db,
+    query
+      .$if(after !== undefined, (q) => q.where('id', '<', after!.id))
+      .orderBy('id', 'desc')
+      .limit(limit + 1),
   );
-  return rows;
+  return found as CrmRow[];
 }
 
 /**
@@ -53,12 +67,23 @@ export async function insertRecord(
   const def = resourceDef(resource);
   const data = { ...recordData(def, partnerFields, now), ...extra };
   const status = def.statusField ? (data[def.statusField] as string) : null;
-  const { rows } = await db.query<CrmRow>(
-    `insert into crm_records (id, workspace_id, environment, resource, status, data, created_at, updated_at)
-     values ($1, $2, $3, $4, $5, $6::jsonb, $7, $7) returning ${columns}`,
-    [id, part.workspaceId, part.environment, resource, status, JSON.stringify(data), now],
+  const inserted = await firstRow(
+    db,
+    workspaceDb
+      .insertInto('crm_records')
+      .values({
+        id,
+        workspace_id: part.workspaceId,
+        environment: part.environment,
+        resource,
+        status,
+        data: sql`${JSON.stringify(data)}::jsonb`,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning(columns),
   );
-  return rows[0]!;
+  return inserted as CrmRow;
 }
 
 /** Every given reference must name a record of its resource in the partition; else 400 naming the field. */

@@ -5,21 +5,31 @@
 import type { Clock } from '../../platform/clock.js';
 import type { GateKeyCache } from '../../platform/gate-key-cache.js';
 import type { SqlPool } from '../../platform/db/sql.js';
+import { hotRows } from '../../platform/db/typed.js';
 import { limitsOf, type RateLimits } from '../plans.js';
 import { hashKey, looksLikeKey, type KeyEnvironment } from '../keys/secret.js';
+import { workspaceDb } from '../tables.js';
 
-interface KeyRow {
-  id: string;
-  workspace_id: string;
-  environment: KeyEnvironment;
-  scopes: string[];
-  ip_allow_list: string[];
-  expires_at: Date | null;
-  revoked_at: Date | null;
-  svc_plan: string;
-  svc_rate_per_hour: number | null;
-  svc_rate_per_minute: number | null;
-}
+/** The one statement of the gate: the key's row and its workspace's plan (a named prepared statement: fixed text). */
+const keyLookup = (hash: Buffer) =>
+  workspaceDb
+    .selectFrom('svc_keys as k')
+    .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
+    .select([
+      'k.id',
+      'k.workspace_id',
+      'k.environment',
+      'k.scopes',
+      'k.ip_allow_list',
+      'k.expires_at',
+      'k.revoked_at',
+      'w.svc_plan',
+      'w.svc_rate_per_hour',
+      'w.svc_rate_per_minute',
+    ])
+    .where('k.key_hash', '=', hash);
+
+type KeyRow = NonNullable<Awaited<ReturnType<ReturnType<typeof keyLookup>['executeTakeFirst']>>>;
 
 export interface FoundKey {
   keyId: string;
@@ -49,23 +59,15 @@ export class KeyLookup {
     return {
       keyId: row.id,
       workspaceId: row.workspace_id,
-      environment: row.environment,
-      scopes: row.scopes,
-      ipAllowList: row.ip_allow_list,
+      environment: row.environment as KeyEnvironment,
+      scopes: row.scopes as string[],
+      ipAllowList: row.ip_allow_list as string[],
       limits: limitsOf(row.svc_plan, row.svc_rate_per_hour, row.svc_rate_per_minute),
       usable: row.revoked_at === null && !expired,
     };
   }
 
   private async load(hash: Buffer): Promise<KeyRow | undefined> {
-    const { rows } = await this.sql.query<KeyRow>({
-      name: 'svc_key_lookup',
-      text: `select k.id, k.workspace_id, k.environment, k.scopes, k.ip_allow_list, k.expires_at, k.revoked_at,
-                    w.svc_plan, w.svc_rate_per_hour, w.svc_rate_per_minute
-               from svc_keys k join workspaces w on w.id = k.workspace_id
-              where k.key_hash = $1`,
-      values: [hash],
-    });
-    return rows[0];
+    return (await hotRows(this.sql, keyLookup(hash)))[0];
   }
 }

@@ -3,12 +3,15 @@
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { isUuid, newId } from '../../platform/ids.js';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Queryable } from '../../platform/db/queryable.js';
+import { firstRow, rows } from '../../platform/db/typed.js';
+import { workspaceDb, type WorkspaceTables } from '../tables.js';
 import { workspaceErrors } from '../errors.js';
 import { normaliseEntry } from '../gate/ip-allow.js';
 import { isKnownScope } from '../scopes/catalogue.js';
 import { keyEnvironments, newSecret, type KeyEnvironment } from './secret.js';
-import { svcKeyColumns, svcKeyView, type KeyStatus, type SvcKeyRow, type SvcKeyView } from './views.js';
+import { svcKeyColumns, svcKeyView, type KeyStatus, type SvcKeyView } from './views.js';
 
 export const maxNameLength = 100;
 export const maxDescriptionLength = 500;
@@ -78,27 +81,28 @@ export async function issueSvcKey(db: Queryable, input: IssueSvcKeyInput, clock:
   const expiresAt = input.expiresAt ?? null;
   if (expiresAt && expiresAt.getTime() <= now.getTime()) throw workspaceErrors.invalid('body.expires_at', 'must be in the future');
   const secret = newSecret(environment);
-  const { rows } = await db.query<SvcKeyRow>(
-    `insert into svc_keys (id, workspace_id, name, description, prefix, last_four, key_hash, environment, scopes, ip_allow_list, expires_at, created_by, created_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-     returning ${svcKeyColumns}`,
-    [
-      newId(),
-      input.workspaceId,
-      input.name,
-      description,
-      secret.prefix,
-      secret.lastFour,
-      secret.hash,
-      environment,
-      scopes,
-      ipAllowList,
-      expiresAt,
-      input.createdBy,
-      now,
-    ],
+  const issued = await firstRow(
+    db,
+    workspaceDb
+      .insertInto('svc_keys')
+      .values({
+        id: newId(),
+        workspace_id: input.workspaceId,
+        name: input.name,
+        description,
+        prefix: secret.prefix,
+        last_four: secret.lastFour,
+        key_hash: secret.hash,
+        environment,
+        scopes: sql<string[]>`${scopes}::text[]`,
+        ip_allow_list: sql<string[]>`${ipAllowList}::text[]`,
+        expires_at: expiresAt,
+        created_by: input.createdBy,
+        created_at: now,
+      })
+      .returning(svcKeyColumns),
   );
-  return { view: svcKeyView(rows[0]!, now), key: secret.key };
+  return { view: svcKeyView(issued!, now), key: secret.key };
 }
 
 function parseKeyCursor(raw: string): string {
@@ -108,11 +112,13 @@ function parseKeyCursor(raw: string): string {
   return c.i;
 }
 
-/** The SQL condition of a status; Active and Expired depend on `now`, given as parameter `$n`. */
-const statusConditions: Record<KeyStatus, ((n: number) => string) | string> = {
-  Active: (n) => `revoked_at is null and (expires_at is null or expires_at > $${n})`,
-  Revoked: 'revoked_at is not null',
-  Expired: (n) => `revoked_at is null and expires_at <= $${n}`,
+type KeyFilter = ExpressionBuilder<WorkspaceTables, 'svc_keys'>;
+
+/** The condition of a status; Active and Expired depend on `now`. */
+const statusConditions: Record<KeyStatus, (eb: KeyFilter, now: Date) => Expression<SqlBool>> = {
+  Active: (eb, now) => eb.and([eb('revoked_at', 'is', null), eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)])]),
+  Revoked: (eb) => eb('revoked_at', 'is not', null),
+  Expired: (eb, now) => eb.and([eb('revoked_at', 'is', null), eb('expires_at', '<=', now)]),
 };
 
 /** A workspace's keys, newest first (ids are time-ordered). */
@@ -123,38 +129,36 @@ export async function listSvcKeys(
   now: Date,
 ): Promise<Page<SvcKeyView>> {
   const limit = query.limit ?? 50;
-  const params: unknown[] = [workspaceId];
-  let sql = `select ${svcKeyColumns} from svc_keys where workspace_id = $1`;
   const condition = query.status === undefined ? undefined : statusConditions[query.status];
-  if (typeof condition === 'string') sql += ` and ${condition}`;
-  else if (condition) {
-    params.push(now);
-    sql += ` and ${condition(params.length)}`;
-  }
-  if (query.cursor !== undefined) {
-    params.push(parseKeyCursor(query.cursor));
-    sql += ` and id < $${params.length}`;
-  }
-  params.push(limit + 1);
-  sql += ` order by id desc limit $${params.length}`;
-  const { rows } = await db.query<SvcKeyRow>(sql, params);
-  const page = rows.slice(0, limit);
+  const before = query.cursor === undefined ? undefined : parseKeyCursor(query.cursor);
+  const found = await rows(
+    db,
+    workspaceDb
+      .selectFrom('svc_keys')
+      .select(svcKeyColumns)
+      .where('workspace_id', '=', workspaceId)
+      .$if(condition !== undefined, (q) => q.where((eb) => condition!(eb, now)))
+      .$if(before !== undefined, (q) => q.where('id', '<', before!))
+      .orderBy('id', 'desc')
+      .limit(limit + 1),
+  );
+  const page = found.slice(0, limit);
   const last = page[page.length - 1];
   return {
     items: page.map((r) => svcKeyView(r, now)),
-    next_cursor: rows.length > limit && last ? encodeCursor({ k: 'svc_keys', i: last.id }) : null,
+    next_cursor: found.length > limit && last ? encodeCursor({ k: 'svc_keys', i: last.id }) : null,
   };
 }
 
 const keyNotFound = () => workspaceErrors.notFound('The key');
 
 export async function getSvcKey(db: Queryable, workspaceId: string, keyId: string, now: Date): Promise<SvcKeyView> {
-  const { rows } = await db.query<SvcKeyRow>(`select ${svcKeyColumns} from svc_keys where id = $1 and workspace_id = $2`, [
-    keyId,
-    workspaceId,
-  ]);
-  if (!rows[0]) throw keyNotFound();
-  return svcKeyView(rows[0], now);
+  const row = await firstRow(
+    db,
+    workspaceDb.selectFrom('svc_keys').select(svcKeyColumns).where('id', '=', keyId).where('workspace_id', '=', workspaceId),
+  );
+  if (!row) throw keyNotFound();
+  return svcKeyView(row, now);
 }
 
 /**
@@ -169,12 +173,16 @@ export async function revokeSvcKey(
   revokedBy: string | null,
   now: Date,
 ): Promise<SvcKeyView> {
-  const { rows } = await db.query<SvcKeyRow>(
-    `update svc_keys set revoked_at = $3, revoked_by = $4
-      where id = $1 and workspace_id = $2 and revoked_at is null
-      returning ${svcKeyColumns}`,
-    [keyId, workspaceId, now, revokedBy],
+  const revoked = await firstRow(
+    db,
+    workspaceDb
+      .updateTable('svc_keys')
+      .set({ revoked_at: now, revoked_by: revokedBy })
+      .where('id', '=', keyId)
+      .where('workspace_id', '=', workspaceId)
+      .where('revoked_at', 'is', null)
+      .returning(svcKeyColumns),
   );
-  if (rows[0]) return svcKeyView(rows[0], now);
+  if (revoked) return svcKeyView(revoked, now);
   return getSvcKey(db, workspaceId, keyId, now);
 }

@@ -1,31 +1,31 @@
 // Rows of svc_keys and their wire shape. The secret is never part of a row: only its hash is stored. Expired is
 // computed from the clock at read time.
+import type { Selectable } from 'kysely';
 import type { components } from '../../../generated/types/workspace.js';
+import type { WorkspaceTables } from '../tables.js';
 import type { KeyEnvironment } from './secret.js';
 
 type Scope = components['schemas']['Scope'];
 
 export type KeyStatus = 'Active' | 'Revoked' | 'Expired';
 
-export interface SvcKeyRow {
-  id: string;
-  workspace_id: string;
-  name: string;
-  description: string | null;
-  prefix: string;
-  last_four: string;
-  environment: KeyEnvironment;
-  scopes: string[];
-  ip_allow_list: string[];
-  expires_at: Date | null;
-  created_by: string | null;
-  created_at: Date;
-  last_used_at: Date | null;
-  revoked_at: Date | null;
-}
-
-export const svcKeyColumns =
-  'id, workspace_id, name, description, prefix, last_four, environment, scopes, ip_allow_list, expires_at, created_by, created_at, last_used_at, revoked_at';
+export const svcKeyColumns = [
+  'id',
+  'workspace_id',
+  'name',
+  'description',
+  'prefix',
+  'last_four',
+  'environment',
+  'scopes',
+  'ip_allow_list',
+  'expires_at',
+  'created_by',
+  'created_at',
+  'last_used_at',
+  'revoked_at',
+] as const;
+export type SvcKeyRow = Pick<Selectable<WorkspaceTables['svc_keys']>, (typeof svcKeyColumns)[number]>;
 
 export function statusOf(row: Pick<SvcKeyRow, 'revoked_at' | 'expires_at'>, now: Date): KeyStatus {
   if (row.revoked_at !== null) return 'Revoked';
@@ -43,10 +43,10 @@ export function svcKeyView(row: SvcKeyRow, now: Date) {
     description: row.description,
     prefix: row.prefix,
     last_four: row.last_four,
-    environment: row.environment,
+    environment: row.environment as KeyEnvironment,
     // Only catalogue scopes are ever stored (issueSvcKey checks them).
-    scopes: [...row.scopes] as Scope[],
-    ip_allow_list: [...row.ip_allow_list],
+    scopes: [...(row.scopes as string[])] as Scope[],
+    ip_allow_list: [...(row.ip_allow_list as string[])],
     expires_at: row.expires_at?.toISOString() ?? null,
     created_by: row.created_by,
     created_at: row.created_at.toISOString(),

@@ -1,29 +1,38 @@
 // The workspace's notification address, administered by its Owner and Admin over bearer JWTs
 // (/api/v1/workspaces/{workspace_id}/notifications): where the warning mail of a paused webhook goes.
-import { warningRecipientSql } from '../../core/workspaces/warning-recipient.js';
-import type { Queryable } from '../../platform/db/queryable.js';
+import { sql } from 'kysely';
+import { affected, firstRow, type Runner } from '../../platform/db/typed.js';
 import { userOf } from '../context.js';
 import type { WorkspaceDeps } from '../deps.js';
 import { WorkspaceAppError } from '../errors.js';
 import type { WorkspaceFeatureHandlers } from '../handler-types.js';
 import { requireOwnerOrAdmin } from '../keys/access.js';
+import { workspaceDb } from '../tables.js';
 
-interface NotificationSettings {
-  workspace_id: string;
-  email: string | null;
-  recipient: string | null;
-}
+/**
+ * The owner's account, for its e-mail address: the chat's accounts table, which the workspace's tables do not list,
+ * so only the two columns read here are typed.
+ */
+const ownerAccounts = sql<{ id: string; email: string | null }>`accounts`.as('a');
 
 const ownerOrAdminOnly = () =>
   new WorkspaceAppError(403, 'forbidden', "Only the workspace's Owner and Admin manage its notification address.");
 
-async function settingsOf(db: Queryable, workspaceId: string): Promise<NotificationSettings> {
-  const { rows } = await db.query<NotificationSettings>(
-    `select ws.id as workspace_id, ws.notification_email as email, ${warningRecipientSql} as recipient
-       from workspaces ws join accounts a on a.id = ws.owner_id where ws.id = $1`,
-    [workspaceId],
+/** The address set, and where the warning mail goes (core/workspaces/warning-recipient.ts: the address, else the owner's). */
+async function settingsOf(db: Runner, workspaceId: string) {
+  const settings = await firstRow(
+    db,
+    workspaceDb
+      .selectFrom('workspaces as ws')
+      .innerJoin(ownerAccounts, (j) => j.onRef('a.id', '=', 'ws.owner_id'))
+      .select((eb) => [
+        'ws.id as workspace_id',
+        'ws.notification_email as email',
+        eb.fn.coalesce('ws.notification_email', 'a.email').as('recipient'),
+      ])
+      .where('ws.id', '=', workspaceId),
   );
-  return rows[0]!;
+  return settings!;
 }
 
 export function notificationHandlers(
@@ -36,11 +45,13 @@ export function notificationHandlers(
     },
     async setWorkspaceNotifications({ params, body }, ctx) {
       await requireOwnerOrAdmin(deps.sql, userOf(ctx), params.workspace_id, ownerOrAdminOnly);
-      await deps.sql.query('update workspaces set notification_email = $2, updated_at = $3 where id = $1', [
-        params.workspace_id,
-        body.email,
-        deps.clock.now(),
-      ]);
+      await affected(
+        deps.sql,
+        workspaceDb
+          .updateTable('workspaces')
+          .set({ notification_email: body.email, updated_at: deps.clock.now() })
+          .where('id', '=', params.workspace_id),
+      );
       return { status: 200, body: await settingsOf(deps.sql, params.workspace_id) };
     },
   };
