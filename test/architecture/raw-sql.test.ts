@@ -24,6 +24,8 @@ const budgets: Record<string, number> = {
   'chat/labels': 0,
   'chat/drafts': 0,
   'chat/contacts': 0,
+  'chat/rooms': 0,
+  'chat/pins': 0,
   'partner/kb': 0,
   'partner/ai': 0,
   'partner/storage': 0,
