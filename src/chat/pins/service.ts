@@ -165,7 +165,10 @@ export class PinService {
         );
         return false;
       }
-      const removed = await affected(client, chatDb.deleteFrom('room_pins').where('room_id', '=', roomId).where('message_id', '=', messageId));
+      const removed = await affected(
+        client,
+        chatDb.deleteFrom('room_pins').where('room_id', '=', roomId).where('message_id', '=', messageId),
+      );
       if (removed === 0) return false;
       await emit(client, 'pin.removed', { roomId, messageId, removedBy: caller.accountId }, roomAudience(roomId));
       return true;
@@ -195,7 +198,10 @@ export class PinService {
       }
       await affected(
         client,
-        chatDb.updateTable('rooms').set({ snap_message_id: messageId, snapped_by: caller.accountId, snapped_at: now }).where('id', '=', roomId),
+        chatDb
+          .updateTable('rooms')
+          .set({ snap_message_id: messageId, snapped_by: caller.accountId, snapped_at: now })
+          .where('id', '=', roomId),
       );
       await emit(
         client,

@@ -196,7 +196,9 @@ export class PersonalRoomService {
             notification_level: next.notificationLevel,
             muted_until: sql<Date | null>`${next.mutedUntil}::timestamptz`,
             // a pin keeps its time while the room stays pinned
-            pinned_at: next.pinned ? sql<Date>`case when ${eb.ref('pinned')} then ${eb.ref('pinned_at')} else ${now}::timestamptz end` : null,
+            pinned_at: next.pinned
+              ? sql<Date>`case when ${eb.ref('pinned')} then ${eb.ref('pinned_at')} else ${now}::timestamptz end`
+              : null,
           }))
           .where('room_id', '=', roomId)
           .where('account_id', '=', caller.accountId),

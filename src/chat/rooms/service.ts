@@ -338,7 +338,10 @@ export class RoomService {
       return true;
     });
     if (createdNow) this.deps.queues.requestOutboxDrain();
-    const row = await firstRow(this.deps.sql, roomQuery(caller.accountId, (scope) => scope.where('r.singleton_key', '=', key)));
+    const row = await firstRow(
+      this.deps.sql,
+      roomQuery(caller.accountId, (scope) => scope.where('r.singleton_key', '=', key)),
+    );
     if (!row) throw roomNotFound();
     return roomView(row, this.deps.clock.now());
   }

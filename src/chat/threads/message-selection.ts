@@ -33,7 +33,13 @@ export function messageSelection(eb: Messages) {
 /** Whether the account hid the message. */
 export function hiddenForMe(eb: Messages, accountId: string) {
   return eb
-    .exists(eb.selectFrom('message_hides as h').select('h.account_id').where('h.account_id', '=', accountId).whereRef('h.message_id', '=', 'm.id'))
+    .exists(
+      eb
+        .selectFrom('message_hides as h')
+        .select('h.account_id')
+        .where('h.account_id', '=', accountId)
+        .whereRef('h.message_id', '=', 'm.id'),
+    )
     .$castTo<boolean>()
     .as('hidden_for_me');
 }
