@@ -32,6 +32,8 @@ const budgets: Record<string, number> = {
   'chat/messages': 0,
   'chat/mentions': 0,
   'chat/search': 0,
+  'chat/rooms': 0,
+  'chat/pins': 0,
   'partner/kb': 0,
   'partner/ai': 0,
   'partner/storage': 0,

@@ -5,8 +5,12 @@ import type { ChatDeps } from '../deps.js';
 import { loadMessage, messageErrors } from '../messages/access.js';
 import { requireManager, roleIn } from '../rooms/membership.js';
 import { emit, roomAudience } from '../events/emit.js';
-import { hiddenForMeColumn, messageColumnsOf, messageView, type MessageRow, type MessageView } from '../messages/views.js';
-import { attachThreadInfo, replyCountColumn, rootsWithReplies, withThread } from '../threads/thread-info.js';
+import { messageView, type MessageView } from '../messages/views.js';
+import { attachThreadInfo, rootsWithReplies, withThread } from '../threads/thread-info.js';
+import { hiddenForMe, messageSelection } from '../threads/message-selection.js';
+import { affected, firstRow, rows } from '../../platform/db/typed.js';
+import { chatDb } from '../tables.js';
+import type { InferResult } from 'kysely';
 
 export type PinScope = 'ROOM' | 'PERSONAL';
 
@@ -25,26 +29,42 @@ export interface SnapView {
   snappedBy: string;
 }
 
-interface PinnedRow extends MessageRow {
-  room_scope: boolean;
-  personal: boolean;
-  entry_pinned_at: Date;
-  pinned_by: string | null;
-}
-
 /**
  * The room's pins merged with the caller's personal ones into one entry per message: a room pin gives the entry
- * its scope, time and author; `personal` says whether the caller also pinned it. $1 room, $2 caller.
+ * its scope, time and author; `personal` says whether the caller also pinned it.
  */
-const pinnedSql = `
-  with r as (select message_id, pinned_by, pinned_at from room_pins where room_id = $1),
-       p as (select message_id, pinned_at from personal_pins where account_id = $2 and room_id = $1),
-       e as (
-         select coalesce(r.message_id, p.message_id) as message_id, r.message_id is not null as room_scope,
-                p.message_id is not null as personal, coalesce(r.pinned_at, p.pinned_at) as entry_pinned_at, r.pinned_by
-           from r full join p on p.message_id = r.message_id)
-  select ${messageColumnsOf('m')}, ${replyCountColumn('m')}, ${hiddenForMeColumn('$2', 'm')}, e.room_scope, e.personal, e.entry_pinned_at, e.pinned_by
-    from e join messages m on m.id = e.message_id`;
+function pinnedQuery(roomId: string, accountId: string) {
+  return chatDb
+    .with('r', (db) => db.selectFrom('room_pins').select(['message_id', 'pinned_by', 'pinned_at']).where('room_id', '=', roomId))
+    .with('p', (db) =>
+      db.selectFrom('personal_pins').select(['message_id', 'pinned_at']).where('account_id', '=', accountId).where('room_id', '=', roomId),
+    )
+    .with('e', (db) =>
+      db
+        .selectFrom('r')
+        .fullJoin('p', 'p.message_id', 'r.message_id')
+        .select((eb) => [
+          eb.fn.coalesce('r.message_id', 'p.message_id').$castTo<string>().as('message_id'),
+          eb('r.message_id', 'is not', null).$castTo<boolean>().as('room_scope'),
+          eb('p.message_id', 'is not', null).$castTo<boolean>().as('personal'),
+          eb.fn.coalesce('r.pinned_at', 'p.pinned_at').$castTo<Date>().as('entry_pinned_at'),
+          'r.pinned_by',
+        ]),
+    )
+    .selectFrom('e')
+    .innerJoin('messages as m', 'm.id', 'e.message_id')
+    .select((eb) => [
+      ...messageSelection(eb),
+      'm.reply_count',
+      hiddenForMe(eb, accountId),
+      'e.room_scope',
+      'e.personal',
+      'e.entry_pinned_at',
+      'e.pinned_by',
+    ]);
+}
+
+type PinnedRow = InferResult<ReturnType<typeof pinnedQuery>>[number];
 
 function pinnedView(row: PinnedRow): PinnedView {
   return {
@@ -62,11 +82,11 @@ export class PinService {
   /** Newest pin first; pins are unlimited and come in one page. */
   async list(caller: Caller, roomId: string): Promise<PinnedView[]> {
     await roleIn(this.deps.sql, roomId, caller.accountId);
-    const { rows } = await this.deps.sql.query<PinnedRow>(`${pinnedSql} order by e.entry_pinned_at desc, e.message_id desc`, [
-      roomId,
-      caller.accountId,
-    ]);
-    return this.withThreads(this.deps.sql, caller, rows);
+    const pinned = await rows(
+      this.deps.sql,
+      pinnedQuery(roomId, caller.accountId).orderBy('e.entry_pinned_at', 'desc').orderBy('e.message_id', 'desc'),
+    );
+    return this.withThreads(this.deps.sql, caller, pinned);
   }
 
   /** The entries' views, roots with replies carrying their thread (one batched query). */
@@ -82,8 +102,8 @@ export class PinService {
   }
 
   private async entry(db: SqlPool | SqlClient, caller: Caller, roomId: string, messageId: string): Promise<PinnedView> {
-    const { rows } = await db.query<PinnedRow>(`${pinnedSql} where e.message_id = $3`, [roomId, caller.accountId, messageId]);
-    return (await this.withThreads(db, caller, [rows[0]!]))[0]!;
+    const row = await firstRow(db, pinnedQuery(roomId, caller.accountId).where('e.message_id', '=', messageId));
+    return (await this.withThreads(db, caller, [row!]))[0]!;
   }
 
   /** ROOM: owner/admin, emits pin.added. PERSONAL: any member, no event. Pinning again changes nothing. */
@@ -97,11 +117,14 @@ export class PinService {
       if (message.recalled_at !== null) throw messageErrors.recalled();
       let changed = false;
       if (scope === 'ROOM') {
-        const { rowCount } = await client.query(
-          `insert into room_pins (room_id, message_id, pinned_by, pinned_at) values ($1, $2, $3, $4) on conflict (room_id, message_id) do nothing`,
-          [roomId, messageId, caller.accountId, now],
+        const added = await affected(
+          client,
+          chatDb
+            .insertInto('room_pins')
+            .values({ room_id: roomId, message_id: messageId, pinned_by: caller.accountId, pinned_at: now })
+            .onConflict((oc) => oc.columns(['room_id', 'message_id']).doNothing()),
         );
-        changed = rowCount === 1;
+        changed = added === 1;
         if (changed)
           await emit(
             client,
@@ -110,9 +133,12 @@ export class PinService {
             roomAudience(roomId),
           );
       } else {
-        await client.query(
-          `insert into personal_pins (account_id, message_id, room_id, pinned_at) values ($1, $2, $3, $4) on conflict (account_id, message_id) do nothing`,
-          [caller.accountId, messageId, roomId, now],
+        await affected(
+          client,
+          chatDb
+            .insertInto('personal_pins')
+            .values({ account_id: caller.accountId, message_id: messageId, room_id: roomId, pinned_at: now })
+            .onConflict((oc) => oc.columns(['account_id', 'message_id']).doNothing()),
         );
       }
       return { entry: await this.entry(client, caller, roomId, messageId), changed };
@@ -133,11 +159,17 @@ export class PinService {
       if (scope === 'ROOM') requireManager(role, 'unpin a message for the whole room');
       await loadMessage(client, roomId, messageId, caller.accountId);
       if (scope === 'PERSONAL') {
-        await client.query('delete from personal_pins where account_id = $1 and message_id = $2', [caller.accountId, messageId]);
+        await affected(
+          client,
+          chatDb.deleteFrom('personal_pins').where('account_id', '=', caller.accountId).where('message_id', '=', messageId),
+        );
         return false;
       }
-      const { rowCount } = await client.query('delete from room_pins where room_id = $1 and message_id = $2', [roomId, messageId]);
-      if (rowCount === 0) return false;
+      const removed = await affected(
+        client,
+        chatDb.deleteFrom('room_pins').where('room_id', '=', roomId).where('message_id', '=', messageId),
+      );
+      if (removed === 0) return false;
       await emit(client, 'pin.removed', { roomId, messageId, removedBy: caller.accountId }, roomAudience(roomId));
       return true;
     });
@@ -154,22 +186,23 @@ export class PinService {
     const result = await inTransaction(this.deps.sql, async (client) => {
       const role = await roleIn(client, roomId, caller.accountId);
       requireManager(role, 'set the snap-to-top message');
-      const current = await client.query<{ snap_message_id: string | null; snapped_by: string | null; snapped_at: Date | null }>(
-        'select snap_message_id, snapped_by, snapped_at from rooms where id = $1 for no key update',
-        [roomId],
+      const current = await firstRow(
+        client,
+        chatDb.selectFrom('rooms').select(['snap_message_id', 'snapped_by', 'snapped_at']).where('id', '=', roomId).forNoKeyUpdate(),
       );
       const message = await loadMessage(client, roomId, messageId, caller.accountId, 'key share');
       if (message.recalled_at !== null) throw messageErrors.recalled();
-      const was = current.rows[0]!;
+      const was = current!;
       if (was.snap_message_id === messageId && was.snapped_by && was.snapped_at) {
         return { view: { roomId, messageId, snappedAt: was.snapped_at.toISOString(), snappedBy: was.snapped_by }, changed: false };
       }
-      await client.query('update rooms set snap_message_id = $2, snapped_by = $3, snapped_at = $4 where id = $1', [
-        roomId,
-        messageId,
-        caller.accountId,
-        now,
-      ]);
+      await affected(
+        client,
+        chatDb
+          .updateTable('rooms')
+          .set({ snap_message_id: messageId, snapped_by: caller.accountId, snapped_at: now })
+          .where('id', '=', roomId),
+      );
       await emit(
         client,
         'snap.set',
@@ -190,12 +223,16 @@ export class PinService {
 
   async getSnap(caller: Caller, roomId: string): Promise<MessageView> {
     await roleIn(this.deps.sql, roomId, caller.accountId);
-    const { rows } = await this.deps.sql.query<MessageRow>(
-      `select ${messageColumnsOf('m')}, ${replyCountColumn('m')}, ${hiddenForMeColumn('$2', 'm')} from rooms r join messages m on m.id = r.snap_message_id where r.id = $1`,
-      [roomId, caller.accountId],
+    const row = await firstRow(
+      this.deps.sql,
+      chatDb
+        .selectFrom('rooms as r')
+        .innerJoin('messages as m', 'm.id', 'r.snap_message_id')
+        .select((eb) => [...messageSelection(eb), 'm.reply_count', hiddenForMe(eb, caller.accountId)])
+        .where('r.id', '=', roomId),
     );
-    if (!rows[0]) throw messageErrors.snapNotFound();
-    return withThread(this.deps.sql, caller.accountId, rows[0], messageView(rows[0]));
+    if (!row) throw messageErrors.snapNotFound();
+    return withThread(this.deps.sql, caller.accountId, row, messageView(row));
   }
 
   /** Owner/admin; removing when there is no banner changes nothing. */
@@ -203,13 +240,16 @@ export class PinService {
     const changed = await inTransaction(this.deps.sql, async (client) => {
       const role = await roleIn(client, roomId, caller.accountId);
       requireManager(role, 'remove the snap-to-top message');
-      const current = await client.query<{ snap_message_id: string | null }>(
-        'select snap_message_id from rooms where id = $1 for no key update',
-        [roomId],
+      const current = await firstRow(
+        client,
+        chatDb.selectFrom('rooms').select('snap_message_id').where('id', '=', roomId).forNoKeyUpdate(),
       );
-      const messageId = current.rows[0]?.snap_message_id;
+      const messageId = current?.snap_message_id;
       if (!messageId) return false;
-      await client.query('update rooms set snap_message_id = null, snapped_by = null, snapped_at = null where id = $1', [roomId]);
+      await affected(
+        client,
+        chatDb.updateTable('rooms').set({ snap_message_id: null, snapped_by: null, snapped_at: null }).where('id', '=', roomId),
+      );
       await emit(client, 'snap.removed', { roomId, messageId, removedBy: caller.accountId }, roomAudience(roomId));
       return true;
     });

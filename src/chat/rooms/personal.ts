@@ -4,12 +4,15 @@ import { inTransaction } from '../../platform/db/sql.js';
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
-import { memberSelect, memberView, type MemberRow, type MemberView } from '../members/views.js';
-import { accountsAudience, chatTopicSql, emit, outboxInsertSql } from '../events/emit.js';
+import { sql } from 'kysely';
+import { affected, firstRow } from '../../platform/db/typed.js';
+import { chatDb } from '../tables.js';
+import { memberView, type AccountType, type MemberView } from '../members/views.js';
+import { accountsAudience, chatTopic, emit, outboxInsertFrom } from '../events/emit.js';
 import { roomNotFound } from './membership.js';
 import type { RoomService } from './service.js';
-import { unreadMentionsOf } from '../mentions/sql.js';
-import { muteState, preferenceColumns, unreadCountOf, type NotificationLevel, type PreferenceColumns, type RoomView } from './views.js';
+import { mentionCount, preferenceSelection, unreadCount } from './room-query.js';
+import { muteState, type NotificationLevel, type PreferenceColumns, type RoomRole, type RoomView } from './views.js';
 
 /** A mute: until an instant, permanently, or none. */
 type Mute = { until: Date } | 'forever' | 'none';
@@ -80,35 +83,69 @@ export class PersonalRoomService {
    * when marks race (the update's condition is re-checked on the locked row).
    */
   async markRead(caller: Caller, roomId: string, messageId: string | undefined): Promise<ReadState> {
-    const { rows } = await this.deps.sql.query<{ target: number | null; moved: number | null }>(
-      `with target as (
-         select case when $3::uuid is null then r.last_seq
-                     else (select x.seq from messages x where x.room_id = r.id and x.id = $3::uuid) end as seq
-           from rooms r join room_members m on m.room_id = r.id and m.account_id = $2
-          where r.id = $1 and r.deleted_at is null
-       ), moved as (
-         update room_members m set last_read_seq = t.seq from target t
-          where m.room_id = $1 and m.account_id = $2 and t.seq is not null and m.last_read_seq < t.seq
-         returning m.last_read_seq
-       ), event as (
-         ${outboxInsertSql}
-         select ${chatTopicSql('room.read')}, jsonb_build_object('roomId', $1::uuid, 'accountId', $2::uuid, 'lastReadSeq', last_read_seq, 'audience', $4::jsonb)
-           from moved
-       )
-       select t.seq as target, (select last_read_seq from moved) as moved from target t`,
-      [roomId, caller.accountId, messageId ?? null, JSON.stringify(accountsAudience([caller.accountId]))],
+    const audience = JSON.stringify(accountsAudience([caller.accountId]));
+    const row = await firstRow(
+      this.deps.sql,
+      chatDb
+        .with('target', (db) =>
+          db
+            .selectFrom('rooms as r')
+            .innerJoin('room_members as m', (join) => join.onRef('m.room_id', '=', 'r.id').on('m.account_id', '=', caller.accountId))
+            .select((eb) =>
+              messageId === undefined
+                ? eb.ref('r.last_seq').$castTo<number | null>().as('seq')
+                : eb
+                    .selectFrom('messages as x')
+                    .select('x.seq')
+                    .whereRef('x.room_id', '=', 'r.id')
+                    .where('x.id', '=', messageId)
+                    .$asScalar()
+                    .as('seq'),
+            )
+            .where('r.id', '=', roomId)
+            .where('r.deleted_at', 'is', null),
+        )
+        .with('moved', (db) =>
+          db
+            .updateTable('room_members as m')
+            .from('target as t')
+            .set((eb) => ({ last_read_seq: eb.ref('t.seq').$castTo<number>() }))
+            .where('m.room_id', '=', roomId)
+            .where('m.account_id', '=', caller.accountId)
+            .where('t.seq', 'is not', null)
+            .whereRef('m.last_read_seq', '<', 't.seq')
+            .returning('m.last_read_seq'),
+        )
+        .with('event', (db) =>
+          outboxInsertFrom(
+            db,
+            db
+              .selectFrom('moved')
+              .select((eb) => [
+                chatTopic('room.read').as('topic'),
+                sql<unknown>`jsonb_build_object('roomId', ${roomId}::uuid, 'accountId', ${caller.accountId}::uuid, 'lastReadSeq', ${eb.ref('moved.last_read_seq')}, 'audience', ${audience}::jsonb)`.as(
+                  'payload',
+                ),
+              ]),
+          ),
+        )
+        .selectFrom('target as t')
+        .select((eb) => ['t.seq as target', eb.selectFrom('moved').select('last_read_seq').$asScalar().as('moved')]),
     );
-    const row = rows[0];
     if (!row) throw roomNotFound();
     if (row.target === null) throw chatErrors.notFound('Message', 'message_not_found');
     if (row.moved !== null) this.deps.queues.requestOutboxDrain();
-    const state = await this.deps.sql.query<{ last_read_seq: number; unread_count: number; mention_count: number }>(
-      `select m.last_read_seq, ${unreadCountOf('m.room_id', 'm.last_read_seq')} as unread_count,
-              ${unreadMentionsOf('m.room_id', 'm.last_read_seq')} as mention_count
-         from room_members m where m.room_id = $2 and m.account_id = $1`,
-      [caller.accountId, roomId],
+    const mark = chatDb
+      .selectFrom('room_members as m')
+      .select(['m.room_id as id', 'm.last_read_seq'])
+      .where('m.room_id', '=', roomId)
+      .where('m.account_id', '=', caller.accountId);
+    const now = await firstRow(
+      this.deps.sql,
+      chatDb
+        .selectFrom(mark.as('p'))
+        .select((eb) => ['p.last_read_seq', unreadCount(eb, caller.accountId), mentionCount(eb, caller.accountId)]),
     );
-    const now = state.rows[0];
     if (!now) throw roomNotFound();
     return { roomId, lastReadSeq: now.last_read_seq, unreadCount: now.unread_count, mentionCount: now.mention_count };
   }
@@ -123,12 +160,16 @@ export class PersonalRoomService {
 
   private async apply(caller: Caller, roomId: string, change: PreferenceChange): Promise<void> {
     const changed = await inTransaction(this.deps.sql, async (client) => {
-      const { rows } = await client.query<PreferenceColumns>(
-        `select ${preferenceColumns} from room_members m join rooms r on r.id = m.room_id and r.deleted_at is null
-          where m.room_id = $1 and m.account_id = $2 for update of m`,
-        [roomId, caller.accountId],
+      const current = await firstRow(
+        client,
+        chatDb
+          .selectFrom('room_members as m')
+          .innerJoin('rooms as r', (join) => join.onRef('r.id', '=', 'm.room_id').on('r.deleted_at', 'is', null))
+          .select((eb) => preferenceSelection(eb))
+          .where('m.room_id', '=', roomId)
+          .where('m.account_id', '=', caller.accountId)
+          .forUpdate('m'),
       );
-      const current = rows[0];
       if (!current) throw roomNotFound();
       const next = {
         archived: change.archived ?? current.archived,
@@ -145,12 +186,22 @@ export class PersonalRoomService {
         return false;
       }
       const now = this.deps.clock.now();
-      await client.query(
-        `update room_members
-            set archived = $3, pinned = $4, notification_level = $5, muted_until = $6::timestamptz,
-                pinned_at = case when not $4 then null when pinned then pinned_at else $7 end
-          where room_id = $1 and account_id = $2`,
-        [roomId, caller.accountId, next.archived, next.pinned, next.notificationLevel, next.mutedUntil, now],
+      await affected(
+        client,
+        chatDb
+          .updateTable('room_members')
+          .set((eb) => ({
+            archived: next.archived,
+            pinned: next.pinned,
+            notification_level: next.notificationLevel,
+            muted_until: sql<Date | null>`${next.mutedUntil}::timestamptz`,
+            // a pin keeps its time while the room stays pinned
+            pinned_at: next.pinned
+              ? sql<Date>`case when ${eb.ref('pinned')} then ${eb.ref('pinned_at')} else ${now}::timestamptz end`
+              : null,
+          }))
+          .where('room_id', '=', roomId)
+          .where('account_id', '=', caller.accountId),
       );
       const mute = muteState(
         {
@@ -178,8 +229,24 @@ export class PersonalRoomService {
   }
 
   private async me(caller: Caller, roomId: string): Promise<MemberView> {
-    const { rows } = await this.deps.sql.query<MemberRow>(`${memberSelect} and m.account_id = $2`, [roomId, caller.accountId]);
-    if (!rows[0]) throw roomNotFound();
-    return memberView(rows[0], caller.accountId, this.deps.clock.now());
+    const row = await firstRow(
+      this.deps.sql,
+      chatDb
+        .selectFrom('room_members as m')
+        .innerJoin('accounts as a', 'a.id', 'm.account_id')
+        .select((eb) => [
+          'm.account_id',
+          eb.ref('m.role').$castTo<RoomRole>().as('role'),
+          'm.joined_at',
+          'a.display_name',
+          'a.avatar_url',
+          eb.ref('a.account_type').$castTo<AccountType>().as('account_type'),
+          ...preferenceSelection(eb),
+        ])
+        .where('m.room_id', '=', roomId)
+        .where('m.account_id', '=', caller.accountId),
+    );
+    if (!row) throw roomNotFound();
+    return memberView(row, caller.accountId, this.deps.clock.now());
   }
 }

@@ -2,6 +2,8 @@
 // based uuid), so concurrent first calls on any node agree on it without coordination.
 import { v5 } from 'uuid';
 import type { Caller } from '../context.js';
+import { affected, firstRow } from '../../platform/db/typed.js';
+import { chatDb } from '../tables.js';
 import type { Queryable } from './membership.js';
 
 // Fixed namespace of the platform's name-based system account ids; never change it (ids would move).
@@ -13,16 +15,24 @@ export function reminderBotId(moduleCode: string, customerAccountId: string): st
 
 export async function ensureReminderBot(db: Queryable, caller: Caller): Promise<string> {
   const id = reminderBotId(caller.moduleCode, caller.customerAccountId);
-  await db.query(
-    `insert into accounts (id, module_code, customer_account_id, display_name, account_type, status)
-     values ($1, $2, $3, 'Reminders', 'BOT', 'ACTIVE') on conflict (id) do nothing`,
-    [id, caller.moduleCode, caller.customerAccountId],
+  await affected(
+    db,
+    chatDb
+      .insertInto('accounts')
+      .values({
+        id,
+        module_code: caller.moduleCode,
+        customer_account_id: caller.customerAccountId,
+        display_name: 'Reminders',
+        account_type: 'BOT',
+        status: 'ACTIVE',
+      })
+      .onConflict((oc) => oc.column('id').doNothing()),
   );
-  const { rows } = await db.query<{ module_code: string; customer_account_id: string; account_type: string }>(
-    'select module_code, customer_account_id, account_type from accounts where id = $1',
-    [id],
+  const bot = await firstRow(
+    db,
+    chatDb.selectFrom('accounts').select(['module_code', 'customer_account_id', 'account_type']).where('id', '=', id),
   );
-  const bot = rows[0];
   // The id is reserved; an account registered under it by hand would be a configuration fault, not a bot.
   if (!bot || bot.account_type !== 'BOT' || bot.module_code !== caller.moduleCode || bot.customer_account_id !== caller.customerAccountId) {
     throw new Error(

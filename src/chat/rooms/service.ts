@@ -12,8 +12,11 @@ import { deleteRoomRows } from './deletion.js';
 import { emit, roomAudience } from '../events/emit.js';
 import { membershipOf, refuseFixedType, requireManager, requireOwner, roomNotFound, type Queryable } from './membership.js';
 import { ensureReminderBot } from './reminder-bot.js';
-import { roomQuery, roomView, type AddMemberPolicy, type RoomRole, type RoomRow, type RoomType, type RoomView } from './views.js';
-import { prepared } from '../../platform/db/prepared.js';
+import { roomView, type AddMemberPolicy, type RoomRole, type RoomType, type RoomView } from './views.js';
+import { roomQuery } from './room-query.js';
+import { affected, firstRow, hotRows, rows } from '../../platform/db/typed.js';
+import { chatDb } from '../tables.js';
+import { sql } from 'kysely';
 
 export interface CreateRoomInput {
   type: 'GROUP' | 'CHANNEL' | 'CROSS_MODULE';
@@ -87,41 +90,53 @@ export function roomName(raw: string, location: string): string {
   return name;
 }
 
-const listOrder = 'order by p.pinned desc, p.last_activity_at desc, p.id desc';
-
 export class RoomService {
   constructor(private readonly deps: ChatDeps) {}
 
   /** One statement per page: the page of rooms, then the unread count and last message of those rooms only. */
   async list(caller: Caller, query: ListRoomsQuery): Promise<Page<RoomView>> {
     const limit = query.limit ?? 50;
-    const params: unknown[] = [caller.accountId, query.archived === true];
-    let filter = 'and m.archived = $2';
-    if (query.q !== undefined && query.archived === true) {
-      params.push(`%${escapeLike(query.q)}%`);
-      filter += ` and r.type in ('GROUP', 'CHANNEL') and r.name ilike $${params.length}`;
-    }
-    if (query.standalone === true) filter += ' and r.channel_id is null';
-    if (query.channelId !== undefined) {
-      params.push(query.channelId);
-      filter += ` and r.channel_id = $${params.length}`;
-    }
-    if (query.labelId !== undefined) {
-      // The caller's own label only: anyone else's id matches no room (src/chat/labels).
-      params.push(query.labelId);
-      filter += ` and exists (select 1 from room_labels rl where rl.label_id = $${params.length} and rl.room_id = r.id and rl.account_id = $1)`;
-    }
-    if (query.cursor !== undefined) {
-      const c = parseRoomCursor(query.cursor, roomList(caller.accountId, query));
-      params.push(c.pinned, c.at, c.id);
-      const n = params.length;
-      filter += ` and (m.pinned, r.last_activity_at, r.id) < ($${n - 2}::boolean, $${n - 1}::timestamptz, $${n}::uuid)`;
-    }
-    params.push(limit + 1);
-    const page = `order by m.pinned desc, r.last_activity_at desc, r.id desc limit $${params.length}`;
+    const cursor = query.cursor === undefined ? null : parseRoomCursor(query.cursor, roomList(caller.accountId, query));
+    const search = query.q !== undefined && query.archived === true ? `%${escapeLike(query.q)}%` : null;
+    const { labelId, channelId } = query;
     // Filters add clauses from a fixed set, never values: a bounded set of texts to prepare.
+    const statement = roomQuery(caller.accountId, (scope) =>
+      scope
+        .where('m.archived', '=', query.archived === true)
+        .$if(search !== null, (q) => q.where('r.type', 'in', ['GROUP', 'CHANNEL']).where('r.name', 'ilike', search!))
+        .$if(query.standalone === true, (q) => q.where('r.channel_id', 'is', null))
+        .$if(channelId !== undefined, (q) => q.where('r.channel_id', '=', channelId!))
+        // The caller's own label only: anyone else's id matches no room (src/chat/labels).
+        .$if(labelId !== undefined, (q) =>
+          q.where(({ exists, selectFrom }) =>
+            exists(
+              selectFrom('room_labels as rl')
+                .select(sql<number>`1`.as('one'))
+                .where('rl.label_id', '=', labelId!)
+                .whereRef('rl.room_id', '=', 'r.id')
+                .where('rl.account_id', '=', caller.accountId),
+            ),
+          ),
+        )
+        .$if(cursor !== null, (q) =>
+          q.where((eb) =>
+            eb(
+              eb.refTuple('m.pinned', 'r.last_activity_at', 'r.id'),
+              '<',
+              eb.tuple(sql<boolean>`${cursor!.pinned}::boolean`, sql<Date>`${cursor!.at}::timestamptz`, sql<string>`${cursor!.id}::uuid`),
+            ),
+          ),
+        )
+        .orderBy('m.pinned', 'desc')
+        .orderBy('r.last_activity_at', 'desc')
+        .orderBy('r.id', 'desc')
+        .limit(limit + 1),
+    )
+      .orderBy('p.pinned', 'desc')
+      .orderBy('p.last_activity_at', 'desc')
+      .orderBy('p.id', 'desc');
     const db = await readPool(this.deps);
-    const { rows } = await db.query<RoomRow>(prepared(`${roomQuery(filter, page)} ${listOrder}`, params));
+    const rows = await hotRows(db, statement);
     const hasMore = rows.length > limit;
     const pageRows = rows.slice(0, limit);
     const now = this.deps.clock.now();
@@ -147,19 +162,27 @@ export class RoomService {
       room.membersTruncated = room.memberCount > max;
     }
     if (small.length === 0) return;
-    const { rows } = await db.query<{ room_id: string; account_id: string; role: RoomRole; joined_at: Date }>(
-      'select room_id, account_id, role, joined_at from room_members where room_id = any($1::uuid[]) order by joined_at, account_id',
-      [small.map((r) => r.id)],
+    const members = await rows(
+      db,
+      chatDb
+        .selectFrom('room_members')
+        .select(['room_id', 'account_id', 'role', 'joined_at'])
+        .where('room_id', '=', sql<string>`any(${small.map((r) => r.id)}::uuid[])`)
+        .orderBy('joined_at')
+        .orderBy('account_id')
+        .$narrowType<{ role: RoomRole }>(),
     );
     const byRoom = new Map(small.map((r) => [r.id, r]));
-    for (const row of rows) {
+    for (const row of members) {
       byRoom.get(row.room_id)?.members?.push({ accountId: row.account_id, role: row.role, joinedAt: row.joined_at.toISOString() });
     }
   }
 
   async get(caller: Caller, roomId: string): Promise<RoomView> {
-    const { rows } = await (await readPool(this.deps)).query<RoomRow>(roomQuery('and r.id = $2'), [caller.accountId, roomId]);
-    const row = rows[0];
+    const row = await firstRow(
+      await readPool(this.deps),
+      roomQuery(caller.accountId, (scope) => scope.where('r.id', '=', roomId)),
+    );
     // A room the caller is not a member of is indistinguishable from one that does not exist.
     if (!row) throw roomNotFound();
     return roomView(row, this.deps.clock.now());
@@ -180,20 +203,20 @@ export class RoomService {
     const now = this.deps.clock.now();
     await inTransaction(this.deps.sql, async (client) => {
       if (channelId !== null) memberIds.push(...(await channelRoomMembers(client, caller, channelId)));
-      await client.query(
-        `insert into rooms (id, type, name, description, add_member_policy, created_by, member_count, created_at, last_activity_at, channel_id)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9)`,
-        [
-          roomId,
-          input.type,
+      await affected(
+        client,
+        chatDb.insertInto('rooms').values({
+          id: roomId,
+          type: input.type,
           name,
-          input.description ?? null,
-          input.addMemberPolicy ?? 'ALL_MEMBERS',
-          caller.accountId,
-          memberIds.length + 1,
-          now,
-          channelId,
-        ],
+          description: input.description ?? null,
+          add_member_policy: input.addMemberPolicy ?? 'ALL_MEMBERS',
+          created_by: caller.accountId,
+          member_count: memberIds.length + 1,
+          created_at: now,
+          last_activity_at: now,
+          channel_id: channelId,
+        }),
       );
       await insertMembers(
         client,
@@ -214,23 +237,27 @@ export class RoomService {
       const membership = await membershipOf(client, caller, roomId, true);
       refuseFixedType(membership, 'be renamed or reconfigured');
       requireManager(membership, 'change its name, description or add-member policy');
-      const { rows } = await client.query<{ name: string | null; description: string | null; add_member_policy: AddMemberPolicy }>(
-        'select name, description, add_member_policy from rooms where id = $1',
-        [roomId],
-      );
-      const current = rows[0]!;
+      const current = (await firstRow(
+        client,
+        chatDb.selectFrom('rooms').select(['name', 'description', 'add_member_policy']).where('id', '=', roomId),
+      ))!;
       const changes: Record<string, unknown> = {};
       if (name !== undefined && name !== current.name) changes.name = name;
       if (input.description !== undefined && input.description !== current.description) changes.description = input.description;
       if (input.addMemberPolicy !== undefined && input.addMemberPolicy !== current.add_member_policy)
         changes.addMemberPolicy = input.addMemberPolicy;
       if (Object.keys(changes).length === 0) return false;
-      await client.query(`update rooms set name = $2, description = $3, add_member_policy = $4 where id = $1`, [
-        roomId,
-        changes.name ?? current.name,
-        'description' in changes ? changes.description : current.description,
-        changes.addMemberPolicy ?? current.add_member_policy,
-      ]);
+      await affected(
+        client,
+        chatDb
+          .updateTable('rooms')
+          .set({
+            name: (changes.name as string | undefined) ?? current.name,
+            description: 'description' in changes ? (changes.description as string | null) : current.description,
+            add_member_policy: (changes.addMemberPolicy as AddMemberPolicy | undefined) ?? current.add_member_policy,
+          })
+          .where('id', '=', roomId),
+      );
       await emit(client, 'room.updated', { roomId, updatedBy: caller.accountId, changes }, roomAudience(roomId));
       return true;
     });
@@ -287,19 +314,34 @@ export class RoomService {
     const roomId = newId();
     const createdNow = await inTransaction(this.deps.sql, async (client) => {
       // Concurrent callers race on the unique singleton key; the loser finds the winner's room below.
-      const inserted = await client.query(
-        `insert into rooms (id, type, name, add_member_policy, created_by, member_count, created_at, last_activity_at, singleton_key)
-         values ($1, $2, null, 'ADMIN_ONLY', $3, $4, $5, $5, $6) on conflict (singleton_key) do nothing returning id`,
-        [roomId, type, caller.accountId, members.length, now, key],
+      const inserted = await rows(
+        client,
+        chatDb
+          .insertInto('rooms')
+          .values({
+            id: roomId,
+            type,
+            name: null,
+            add_member_policy: 'ADMIN_ONLY',
+            created_by: caller.accountId,
+            member_count: members.length,
+            created_at: now,
+            last_activity_at: now,
+            singleton_key: key,
+          })
+          .onConflict((oc) => oc.column('singleton_key').doNothing())
+          .returning('id'),
       );
-      if (inserted.rowCount === 0) return false;
+      if (inserted.length === 0) return false;
       await insertMembers(client, roomId, members, now);
       await emit(client, 'room.created', { roomId, type, memberIds: members.map((m) => m.accountId) }, roomAudience(roomId));
       return true;
     });
     if (createdNow) this.deps.queues.requestOutboxDrain();
-    const { rows } = await this.deps.sql.query<RoomRow>(roomQuery('and r.singleton_key = $2'), [caller.accountId, key]);
-    const row = rows[0];
+    const row = await firstRow(
+      this.deps.sql,
+      roomQuery(caller.accountId, (scope) => scope.where('r.singleton_key', '=', key)),
+    );
     if (!row) throw roomNotFound();
     return roomView(row, this.deps.clock.now());
   }
@@ -312,11 +354,17 @@ export class RoomService {
   async checkAddable(caller: Caller, ids: string[], crossModule: boolean, location: string, options: AddableOptions = {}): Promise<void> {
     const { single = false, requested = ids, db = this.deps.sql } = options;
     if (ids.length === 0) return;
-    const { rows } = await db.query<{ id: string }>(
-      `select id from accounts where id = any($1::uuid[]) and status = 'ACTIVE' and customer_account_id = $2 ${crossModule ? '' : 'and module_code = $3'}`,
-      crossModule ? [ids, caller.customerAccountId] : [ids, caller.customerAccountId, caller.moduleCode],
+    const accounts = await rows(
+      db,
+      chatDb
+        .selectFrom('accounts')
+        .select('id')
+        .where('id', '=', sql<string>`any(${ids}::uuid[])`)
+        .where('status', '=', 'ACTIVE')
+        .where('customer_account_id', '=', caller.customerAccountId)
+        .$if(!crossModule, (q) => q.where('module_code', '=', caller.moduleCode)),
     );
-    const found = new Set(rows.map((r) => r.id));
+    const found = new Set(accounts.map((r) => r.id));
     // Indices refer to the list as the client sent it (before dropping duplicates and the caller's own id), so
     // that body.memberIds.N points at the offending entry.
     const checked = new Set(ids);
@@ -347,11 +395,22 @@ export async function insertMembers(
   members: Array<{ accountId: string; role: RoomRole }>,
   at: Date,
 ): Promise<string[]> {
-  const { rows } = await client.query<{ account_id: string }>(
-    `insert into room_members (room_id, account_id, role, joined_at, last_read_seq)
-     select $1, unnest($2::uuid[]), unnest($3::text[]), $4, coalesce((select last_seq from rooms where id = $1), 0)
-     on conflict do nothing returning account_id`,
-    [roomId, members.map((m) => m.accountId), members.map((m) => m.role), at],
+  const added = await rows(
+    client,
+    chatDb
+      .insertInto('room_members')
+      .columns(['room_id', 'account_id', 'role', 'joined_at', 'last_read_seq'])
+      .expression(
+        chatDb.selectNoFrom((eb) => [
+          sql<string>`${roomId}::uuid`.as('room_id'),
+          sql<string>`unnest(${members.map((m) => m.accountId)}::uuid[])`.as('account_id'),
+          sql<string>`unnest(${members.map((m) => m.role)}::text[])`.as('role'),
+          sql<Date>`${at}::timestamptz`.as('joined_at'),
+          eb.fn.coalesce(eb.selectFrom('rooms').select('last_seq').where('id', '=', roomId), sql<number>`0`).as('last_read_seq'),
+        ]),
+      )
+      .onConflict((oc) => oc.doNothing())
+      .returning('account_id'),
   );
-  return rows.map((r) => r.account_id);
+  return added.map((r) => r.account_id);
 }

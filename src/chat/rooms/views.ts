@@ -1,5 +1,4 @@
-// Rows of rooms joined with the caller's membership, and their wire shape.
-import { unreadMentionsOf } from '../mentions/sql.js';
+// Rows of rooms joined with the caller's membership (room-query.ts selects them), and their wire shape.
 
 export type RoomType = 'GROUP' | 'CHANNEL' | 'CROSS_MODULE' | 'PRIVATE' | 'SELF' | 'REMINDER';
 export type RoomRole = 'OWNER' | 'ADMIN' | 'MEMBER';
@@ -86,51 +85,6 @@ export interface RoomView extends MuteState {
 export const preferenceColumns = `m.archived, m.pinned, m.notification_level,
   case when m.muted_until = 'infinity' then null else m.muted_until end as muted_until,
   coalesce(m.muted_until = 'infinity', false) as muted_forever`;
-
-/**
- * The caller's unread count of a room (decision 5 of the team brief, docs/adr/0015-unread-minus-hides.md): top-level messages after
- * the read mark, not the caller's, not recalled, not hidden by the caller. `$1` is the caller. Counted as the
- * qualifying messages (an index-only range scan of messages_room_top_level from the read mark, nothing probed per
- * message) minus the caller's hides among them (the caller's few hides of the room, from message_hides_room, looked
- * up by primary key): the same number as an anti-join, without a hides lookup for each of thousands of unread.
- */
-export function unreadCountOf(roomColumn: string, markColumn: string): string {
-  const qualifies = (x: string) =>
-    `${x}.thread_root_id is null and ${x}.seq > ${markColumn} and ${x}.sender_id <> $1 and ${x}.recalled_at is null`;
-  // A hide row carries its message's room (MessageLifecycleService.hide checks it), so the hidden messages of the
-  // room are found from message_hides alone and each is read by primary key.
-  return `((select count(*)::int from messages x where x.room_id = ${roomColumn} and ${qualifies('x')})
-          - (select count(*)::int from message_hides h join messages hx on hx.id = h.message_id
-              where h.account_id = $1 and h.room_id = ${roomColumn} and ${qualifies('hx')}))`;
-}
-
-/**
- * The caller's rooms with the caller's unread count and last message, in one statement. `$1` is the caller;
- * `filter` narrows `room_members m join rooms r` and `page` orders and limits it, so the unread count and the
- * last-message lookup run only for the rooms of the page.
- */
-export function roomQuery(filter: string, page = ''): string {
-  return `
-  select p.*, ${unreadCountOf('p.id', 'p.last_read_seq')} as unread_count, ${unreadMentionsOf('p.id', 'p.last_read_seq')} as mention_count,
-         lm.id as last_id, lm.sender_id as last_sender_id, lm.text as last_text,
-         lm.recalled_at is not null as last_recalled, lm.created_at as last_created_at,
-         array(select l.id from room_labels rl join labels l on l.id = rl.label_id
-                where rl.account_id = $1 and rl.room_id = p.id order by lower(l.name), l.id) as label_ids
-    from (
-      select r.id, r.type, r.name, r.description, r.add_member_policy, r.channel_id, r.member_count, r.created_by,
-             r.created_at, r.last_activity_at, m.role as my_role, m.last_read_seq, ${preferenceColumns}
-        from room_members m join rooms r on r.id = m.room_id
-       where m.account_id = $1 and r.deleted_at is null ${filter}
-       ${page}
-    ) p
-    left join lateral (
-      -- the newest top-level message the caller has not hidden: a backward scan of messages_room_top_level
-      select x.id, x.sender_id, x.text, x.recalled_at, x.created_at from messages x
-       where x.room_id = p.id and x.thread_root_id is null
-         and not exists (select 1 from message_hides h where h.account_id = $1 and h.message_id = x.id)
-       order by x.seq desc limit 1
-    ) lm on true`;
-}
 
 /** Muted now: permanently, or until an instant still ahead. An expired mute reads as not muted. */
 export function muteState(row: Pick<PreferenceColumns, 'muted_until' | 'muted_forever'>, now: Date): MuteState {

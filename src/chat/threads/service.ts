@@ -17,6 +17,8 @@ import {
   type ThreadSummaryView,
 } from './views.js';
 import { prepared } from '../../platform/db/prepared.js';
+import { firstRow, rows } from '../../platform/db/typed.js';
+import { chatDb } from '../tables.js';
 import { chatTopicSql, outboxInsertSql } from '../events/emit.js';
 
 export interface ThreadListQuery {
@@ -57,13 +59,26 @@ export class ThreadService {
    * 404 message_not_found (a reply is not a thread).
    */
   private async rootRoom(db: SqlPool | SqlClient, caller: Caller, rootId: string): Promise<string> {
-    const { rows } = await db.query<{ room_id: string; is_root: boolean; member: boolean }>(
-      `select m.room_id, m.thread_root_id is null as is_root,
-              exists (select 1 from room_members rm where rm.room_id = m.room_id and rm.account_id = $2) as member
-         from messages m where m.id = $1`,
-      [rootId, caller.accountId],
+    const row = await firstRow(
+      db,
+      chatDb
+        .selectFrom('messages as m')
+        .select((eb) => [
+          'm.room_id',
+          eb('m.thread_root_id', 'is', null).$castTo<boolean>().as('is_root'),
+          eb
+            .exists(
+              eb
+                .selectFrom('room_members as rm')
+                .select('rm.account_id')
+                .whereRef('rm.room_id', '=', 'm.room_id')
+                .where('rm.account_id', '=', caller.accountId),
+            )
+            .$castTo<boolean>()
+            .as('member'),
+        ])
+        .where('m.id', '=', rootId),
     );
-    const row = rows[0];
     if (!row || !row.member) throw roomNotFound();
     if (!row.is_root) throw messageNotFound();
     return row.room_id;
@@ -169,11 +184,15 @@ export class ThreadService {
    */
   async markRead(caller: Caller, rootId: string, messageId: string): Promise<ThreadFollowView> {
     return this.changeFollow(caller, rootId, async (client, roomId, current) => {
-      const { rows } = await client.query<{ seq: number }>('select seq from messages where id = $1 and (id = $2 or thread_root_id = $2)', [
-        messageId,
-        rootId,
-      ]);
-      const seq = rows[0]?.seq;
+      const reply = await firstRow(
+        client,
+        chatDb
+          .selectFrom('messages')
+          .select('seq')
+          .where('id', '=', messageId)
+          .where((eb) => eb.or([eb('id', '=', rootId), eb('thread_root_id', '=', rootId)])),
+      );
+      const seq = reply?.seq;
       if (seq === undefined) throw messageNotFound();
       if (seq <= current.last_read_seq) return false;
       await client.query(
@@ -223,14 +242,17 @@ export class ThreadService {
   /** Accounts in state FOLLOWING that are still members of the root's room. */
   async followers(caller: Caller, rootId: string): Promise<{ rootId: string; accountIds: string[] }> {
     await this.rootRoom(this.deps.sql, caller, rootId);
-    const { rows } = await this.deps.sql.query<{ account_id: string }>(
-      `select f.account_id from thread_follows f
-         join room_members rm on rm.room_id = f.room_id and rm.account_id = f.account_id
-        where f.root_id = $1 and f.state = 'FOLLOWING'
-        order by f.account_id`,
-      [rootId],
+    const following = await rows(
+      this.deps.sql,
+      chatDb
+        .selectFrom('thread_follows as f')
+        .innerJoin('room_members as rm', (join) => join.onRef('rm.room_id', '=', 'f.room_id').onRef('rm.account_id', '=', 'f.account_id'))
+        .select('f.account_id')
+        .where('f.root_id', '=', rootId)
+        .where('f.state', '=', 'FOLLOWING')
+        .orderBy('f.account_id'),
     );
-    return { rootId, accountIds: rows.map((r) => r.account_id) };
+    return { rootId, accountIds: following.map((r) => r.account_id) };
   }
 
   /** Threads the caller follows, in rooms it is still a member of, with at least one unread reply (decision 5). */

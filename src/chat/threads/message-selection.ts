@@ -1,0 +1,45 @@
+// The message columns of a message view as typed selections over the messages entity (the row aliased `m`): what
+// messages/views.ts's messageColumns lists, with the type and the stored jsonb columns given their stored shapes,
+// and the caller's hidden flag.
+import type { ExpressionBuilder } from 'kysely';
+import type { ChatTables } from '../tables.js';
+import type { MessageRow } from '../messages/views.js';
+
+type Messages = ExpressionBuilder<ChatTables & { m: ChatTables['messages'] }, 'm'>;
+
+/** The columns of MessageRow, without the per-caller and thread ones. */
+export function messageSelection(eb: Messages) {
+  return [
+    'm.id',
+    'm.room_id',
+    'm.seq',
+    'm.sender_id',
+    eb.ref('m.type').$castTo<MessageRow['type']>().as('type'),
+    'm.text',
+    'm.client_message_id',
+    'm.thread_root_id',
+    'm.created_at',
+    'm.edited_at',
+    'm.recalled_at',
+    'm.forwarded_from_room_id',
+    'm.forwarded_from_message_id',
+    'm.poll_id',
+    eb.ref('m.attachments').$castTo<MessageRow['attachments']>().as('attachments'),
+    eb.ref('m.inline_keyboard').$castTo<MessageRow['inline_keyboard']>().as('inline_keyboard'),
+    eb.ref('m.entities').$castTo<MessageRow['entities']>().as('entities'),
+  ] as const;
+}
+
+/** Whether the account hid the message. */
+export function hiddenForMe(eb: Messages, accountId: string) {
+  return eb
+    .exists(
+      eb
+        .selectFrom('message_hides as h')
+        .select('h.account_id')
+        .where('h.account_id', '=', accountId)
+        .whereRef('h.message_id', '=', 'm.id'),
+    )
+    .$castTo<boolean>()
+    .as('hidden_for_me');
+}
