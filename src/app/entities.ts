@@ -33,8 +33,8 @@ import { HrEmployeeEntity, HrAttendanceEntity, HrLeaveEntity } from '../workspac
 import { InboxChannelEntity, InboxConversationEntity, InboxMessageEntity } from '../core/inbox/entities.js';
 import { SvcKeyEntity } from '../workspace/keys/entities.js';
 import { TicketEntity, TicketCommentEntity } from '../workspace/tickets/entities.js';
-import { AccountEntity } from '../chat/accounts/entities.js';
-import { ModuleEntity, CustomerKeyEntity } from '../chat/admin-modules/entities.js';
+import { AccountEntity } from '../core/accounts/entities.js';
+import { ModuleEntity, CustomerKeyEntity } from '../core/modules/entities.js';
 
 export const entities = [
   BotEntity,

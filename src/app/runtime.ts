@@ -105,7 +105,7 @@ async function wire(
     botDeliveries,
     webhookPolicy: { allowHttp: config.botWebhookAllowHttp, allowPrivate: config.botWebhookAllowPrivate },
     webhooks,
-    verifyKeys: new VerifyKeyCache(base.orm, redis, config.verifyKeyCacheTtlMs, clock),
+    verifyKeys: new VerifyKeyCache(base.sql, redis, config.verifyKeyCacheTtlMs, clock),
     accounts: new AccountCache(sql, redis, config.accountCacheTtlMs, clock),
     gateKeys: new GateKeyCache(redis, config.keyCacheTtlMs, clock),
     readiness: () => checkReadiness(sql, redis),

@@ -1,17 +1,22 @@
 // The shared core's tables as typed queries see them, from its MikroORM entities (platform/db/typed.ts), with the
 // platform's outbox for statements that write their events inside.
 import { typedQueries, type TablesOf } from '../platform/db/typed.js';
+import type { AccountEntity } from './accounts/entities.js';
 import type { CrmRecordEntity } from './crm/entities.js';
 import type { InboxConversationEntity, InboxMessageEntity, InboxChannelEntity } from './inbox/entities.js';
+import type { ModuleEntity, CustomerKeyEntity } from './modules/entities.js';
 import type { WebhookEntity, WebhookDeliveryEntity } from './webhooks/entities.js';
 import type { WorkspaceEntity, WorkspaceMemberEntity } from './workspaces/entities.js';
 import type { OutboxEntity } from '../platform/db/entities.js';
 
 export type CoreTables = TablesOf<
+  | typeof AccountEntity
   | typeof CrmRecordEntity
   | typeof InboxConversationEntity
   | typeof InboxMessageEntity
   | typeof InboxChannelEntity
+  | typeof ModuleEntity
+  | typeof CustomerKeyEntity
   | typeof WebhookEntity
   | typeof WebhookDeliveryEntity
   | typeof WorkspaceEntity

@@ -7,8 +7,10 @@ import type { IdempotencyKeyEntity } from './idempotency/entities.js';
 import type { KbArticleEntity } from './kb/entities.js';
 import type { StorageFileEntity } from './storage/entities.js';
 import type { WorkspaceRoleEntity, RoleCellEntity } from './workspaces/entities.js';
+import type { AccountEntity } from '../core/accounts/entities.js';
 import type { CrmRecordEntity } from '../core/crm/entities.js';
 import type { InboxConversationEntity, InboxMessageEntity, InboxChannelEntity } from '../core/inbox/entities.js';
+import type { ModuleEntity, CustomerKeyEntity } from '../core/modules/entities.js';
 import type { WebhookEntity, WebhookDeliveryEntity } from '../core/webhooks/entities.js';
 import type { WorkspaceEntity, WorkspaceMemberEntity } from '../core/workspaces/entities.js';
 import type { OutboxEntity } from '../platform/db/entities.js';
@@ -21,10 +23,13 @@ export type PartnerTables = TablesOf<
   | typeof StorageFileEntity
   | typeof WorkspaceRoleEntity
   | typeof RoleCellEntity
+  | typeof AccountEntity
   | typeof CrmRecordEntity
   | typeof InboxConversationEntity
   | typeof InboxMessageEntity
   | typeof InboxChannelEntity
+  | typeof ModuleEntity
+  | typeof CustomerKeyEntity
   | typeof WebhookEntity
   | typeof WebhookDeliveryEntity
   | typeof WorkspaceEntity

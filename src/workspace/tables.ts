@@ -6,8 +6,10 @@ import type { SvcAuditLogEntity } from './audit/entities.js';
 import type { HrEmployeeEntity, HrAttendanceEntity, HrLeaveEntity } from './hr/entities.js';
 import type { SvcKeyEntity } from './keys/entities.js';
 import type { TicketEntity, TicketCommentEntity } from './tickets/entities.js';
+import type { AccountEntity } from '../core/accounts/entities.js';
 import type { CrmRecordEntity } from '../core/crm/entities.js';
 import type { InboxConversationEntity, InboxMessageEntity, InboxChannelEntity } from '../core/inbox/entities.js';
+import type { ModuleEntity, CustomerKeyEntity } from '../core/modules/entities.js';
 import type { WebhookEntity, WebhookDeliveryEntity } from '../core/webhooks/entities.js';
 import type { WorkspaceEntity, WorkspaceMemberEntity } from '../core/workspaces/entities.js';
 import type { OutboxEntity } from '../platform/db/entities.js';
@@ -22,10 +24,13 @@ export type WorkspaceTables = TablesOf<
   | typeof SvcKeyEntity
   | typeof TicketEntity
   | typeof TicketCommentEntity
+  | typeof AccountEntity
   | typeof CrmRecordEntity
   | typeof InboxConversationEntity
   | typeof InboxMessageEntity
   | typeof InboxChannelEntity
+  | typeof ModuleEntity
+  | typeof CustomerKeyEntity
   | typeof WebhookEntity
   | typeof WebhookDeliveryEntity
   | typeof WorkspaceEntity

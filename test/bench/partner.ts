@@ -79,7 +79,7 @@ async function main(): Promise<number> {
   const redis = connectRedis(redisUrl, 'bench');
   cleanups.push(async () => redis.disconnect());
   const common = {
-    verifyKeys: new VerifyKeyCache(orm, redis, 60_000, systemClock),
+    verifyKeys: new VerifyKeyCache(sql, redis, 60_000, systemClock),
     accounts: new AccountCache(sql, redis, 60_000, systemClock),
     log: createLogger('silent'),
     bodyLimit: 262_144,

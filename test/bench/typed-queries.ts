@@ -9,8 +9,8 @@
 import { performance } from 'node:perf_hooks';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
-import { AccountEntity } from '../../src/chat/accounts/entities.js';
-import { ModuleEntity } from '../../src/chat/admin-modules/entities.js';
+import { AccountEntity } from '../../src/core/accounts/entities.js';
+import { ModuleEntity } from '../../src/core/modules/entities.js';
 import { LabelEntity, RoomLabelEntity } from '../../src/chat/labels/entities.js';
 import { RoomEntity } from '../../src/chat/rooms/entities.js';
 import { chatDb, type ChatTables } from '../../src/chat/tables.js';

@@ -8,7 +8,7 @@ import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { accountsAudience, emit, emitThroughOrm } from '../events/emit.js';
 import { chatDb, type ChatTables } from '../tables.js';
-import { AccountEntity, type Account } from './entities.js';
+import { AccountEntity, type Account } from '../../core/accounts/entities.js';
 import type { AccountScope } from './admin-gate.js';
 
 export type AccountStatus = 'ACTIVE' | 'DEACTIVATED' | 'BANNED';

@@ -6,7 +6,7 @@ import { chatDb } from '../tables.js';
 import { importVerifyKey } from '../../core/auth/key-strength.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
-import { CustomerKeyEntity, ModuleEntity, type CustomerKey, type Module } from './entities.js';
+import { CustomerKeyEntity, ModuleEntity, type CustomerKey, type Module } from '../../core/modules/entities.js';
 
 export interface ModuleView {
   code: string;

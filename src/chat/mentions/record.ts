@@ -5,16 +5,9 @@ import type { ChatTables } from '../tables.js';
 import type { SqlClient } from '../../platform/db/sql.js';
 import { mayMention, mentionCandidates } from './parse.js';
 import { firstRow, rows } from '../../platform/db/typed.js';
-import { recordMentionsStatement, withdrawMentionsStatement } from './sql.js';
+import { recordMentionsStatement, withdrawMentionsStatement, type MentionEntity } from './sql.js';
 
-export interface MentionEntity {
-  type: 'mention';
-  offset: number;
-  length: number;
-  /** The account mentioned; absent for @all and @here. */
-  accountId?: string;
-  broadcast?: 'all' | 'here';
-}
+export type { MentionEntity } from './sql.js';
 
 export type StoredMessage = Pick<Selectable<ChatTables['messages']>, 'id' | 'room_id' | 'sender_id'>;
 

@@ -4,11 +4,20 @@
 import { sql, type Expression, type QueryCreator } from 'kysely';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
 import { chatDb, type ChatTables } from '../tables.js';
-import type { MentionEntity } from './record.js';
 
 type Candidate = { o: number; l: number; k: string; n: string | null; a: string | null };
 
 /** The tables of a statement once mentionCtes has added its CTEs. */
+/** A mention in a message's entities (stored jsonb, and on the wire). */
+export interface MentionEntity {
+  type: 'mention';
+  offset: number;
+  length: number;
+  /** The account mentioned; absent for @all and @here. */
+  accountId?: string;
+  broadcast?: 'all' | 'here';
+}
+
 export type MentionTables = ChatTables & {
   cand: Candidate;
   hit: { o: number; l: number; k: string; account_id: string | null };
@@ -25,6 +34,15 @@ const user = sql.lit('user');
 const entitiesOfHits = sql<MentionEntity[] | null>`jsonb_agg(jsonb_strip_nulls(jsonb_build_object('type', 'mention', 'offset', o,
   'length', l, 'accountId', account_id, 'broadcast', case when k = 'user' then null else k end)) order by o)`;
 const one = sql.lit(1).as('one');
+
+/** Whether the sender is an OWNER or ADMIN of the room: who may mention @all and @here. */
+const senderManages = (roomId: Expression<string>, senderId: Expression<string>) =>
+  chatDb
+    .selectFrom('room_members')
+    .select(one)
+    .where('room_id', '=', roomId)
+    .where('account_id', '=', senderId)
+    .where('role', 'in', [sql.lit('OWNER'), sql.lit('ADMIN')]);
 
 /**
  * CTEs `cand`, `hit`, `ents` and `notified`, given the room, the sender and the candidates (jsonb text). A name
@@ -94,16 +112,7 @@ export function mentionCtes(
             .selectFrom('cand as c')
             .select(['c.o', 'c.l', 'c.k', sql<string>`null`.as('account_id')])
             .where('c.k', '<>', user)
-            .where((eb) =>
-              eb.exists(
-                eb
-                  .selectFrom('room_members')
-                  .select(one)
-                  .where('room_id', '=', roomId)
-                  .where('account_id', '=', senderId)
-                  .where('role', 'in', [sql.lit('OWNER'), sql.lit('ADMIN')]),
-              ),
-            ),
+            .where((eb) => eb.exists(senderManages(roomId, senderId))),
         ),
     )
     .with('ents', (q) => q.selectFrom('hit').select(entitiesOfHits.as('e')))

@@ -1,5 +1,5 @@
 // The send statement: membership check, sequence bump, message insert and its outbox event in one round trip.
-import { sql, type InferResult, type QueryCreator } from 'kysely';
+import { sql, type Expression, type InferResult, type QueryCreator } from 'kysely';
 import { mentionCtes, mentionWrites, type MentionTables } from '../mentions/sql.js';
 import { chatDb } from '../tables.js';
 import { messageColumnNames } from './views.js';
@@ -35,6 +35,19 @@ const insertedColumns = (withClientMessageId: boolean, withMentions: boolean) =>
   ...(withMentions ? (['entities'] as const) : []),
 ];
 
+/** The sender's membership of the room. */
+const membership = (room: Expression<string>, sender: Expression<string>) =>
+  chatDb.selectFrom('room_members').select(one).where('room_members.room_id', '=', room).where('room_members.account_id', '=', sender);
+
+/** The sender's stored message of this clientMessageId in the room: the send is a retry. */
+const storedSend = (room: Expression<string>, sender: Expression<string>, clientMessageId: Expression<string>) =>
+  chatDb
+    .selectFrom('messages')
+    .select(one)
+    .where('messages.room_id', '=', room)
+    .where('messages.sender_id', '=', sender)
+    .where('messages.client_message_id', '=', clientMessageId);
+
 /**
  * Sends in one statement: the room's sequence is bumped (the row lock orders concurrent sends, so commit
  * order equals sequence order and a forward scroll never skips a late commit), the message is inserted
@@ -60,30 +73,9 @@ function buildSend(withClientMessageId: boolean, withMentions: boolean) {
         .updateTable('rooms')
         .set((eb) => ({ last_seq: eb('last_seq', '+', sql.lit(1)), last_activity_at: time }))
         .where('id', '=', room)
-        .where((eb) =>
-          eb.exists(
-            eb
-              .selectFrom('room_members')
-              .select(one)
-              .where('room_members.room_id', '=', room)
-              .where('room_members.account_id', '=', sender),
-          ),
-        )
+        .where((eb) => eb.exists(membership(room, sender)))
         // a retried send leaves the room untouched (no sequence gap, no false activity)
-        .$if(withClientMessageId, (u) =>
-          u.where((eb) =>
-            eb.not(
-              eb.exists(
-                eb
-                  .selectFrom('messages')
-                  .select(one)
-                  .where('messages.room_id', '=', room)
-                  .where('messages.sender_id', '=', sender)
-                  .where('messages.client_message_id', '=', cmid),
-              ),
-            ),
-          ),
-        )
+        .$if(withClientMessageId, (u) => u.where((eb) => eb.not(eb.exists(storedSend(room, sender, cmid)))))
         .returning('last_seq'),
     )
     .with('msg', (q) =>

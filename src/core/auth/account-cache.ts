@@ -4,6 +4,8 @@
 // invalidation be lost, and while the subscription is down the cache is bypassed.
 import type { Clock } from '../../platform/clock.js';
 import type { SqlPool } from '../../platform/db/sql.js';
+import { firstRow } from '../../platform/db/typed.js';
+import { coreDb } from '../tables.js';
 import { NodeCache } from '../../platform/node-cache.js';
 import type { Redis } from '../../platform/redis.js';
 
@@ -49,11 +51,10 @@ export class AccountCache {
   }
 
   private async load(id: string): Promise<AccountState | undefined> {
-    const { rows } = await this.sql.query<{ id: string; status: string; module_code: string; customer_account_id: string }>(
-      'select id, status, module_code, customer_account_id from accounts where id = $1',
-      [id],
+    const row = await firstRow(
+      this.sql,
+      coreDb.selectFrom('accounts').select(['id', 'status', 'module_code', 'customer_account_id']).where('id', '=', id),
     );
-    const row = rows[0];
     return row && { id: row.id, status: row.status, moduleCode: row.module_code, customerAccountId: row.customer_account_id };
   }
 }

@@ -4,6 +4,8 @@
 import { createPublicKey } from 'node:crypto';
 import { importSPKI, type CryptoKey } from 'jose';
 import type { SqlPool } from '../../platform/db/sql.js';
+import { rows as allRows } from '../../platform/db/typed.js';
+import { coreDb } from '../tables.js';
 import type { Logger } from '../../platform/logger.js';
 
 export const minRsaBits = 2048;
@@ -35,15 +37,12 @@ export async function importVerifyKey(publicKeyPem: string, algorithm: string): 
  * key must not take the service down for every other customer.
  */
 export async function reportUnusableKeys(sql: SqlPool, log: Logger): Promise<number> {
-  const { rows } = await sql.query<{
-    module_code: string;
-    customer_account_id: string;
-    kid: string;
-    algorithm: string;
-    public_key_pem: string;
-  }>('select module_code, customer_account_id, kid, algorithm, public_key_pem from customer_keys');
+  const keys = await allRows(
+    sql,
+    coreDb.selectFrom('customer_keys').select(['module_code', 'customer_account_id', 'kid', 'algorithm', 'public_key_pem']),
+  );
   let unusable = 0;
-  for (const row of rows) {
+  for (const row of keys) {
     const imported = await importVerifyKey(row.public_key_pem, row.algorithm);
     if (!('unusable' in imported)) continue;
     unusable += 1;

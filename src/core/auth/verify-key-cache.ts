@@ -2,7 +2,9 @@
 // invalidation on Redis so that every node drops its copy at once; the TTL bounds staleness if a message is lost.
 // Keys too weak or unreadable are left out (reported at start by reportUnusableKeys).
 import type { CryptoKey } from 'jose';
-import type { Orm } from '../../platform/db/orm.js';
+import type { SqlPool } from '../../platform/db/sql.js';
+import { rows as allRows } from '../../platform/db/typed.js';
+import { coreDb } from '../tables.js';
 import { NodeCache } from '../../platform/node-cache.js';
 import type { Redis } from '../../platform/redis.js';
 import type { Clock } from '../../platform/clock.js';
@@ -25,7 +27,7 @@ export class VerifyKeyCache {
   private readonly cache: NodeCache<VerifyKey[]>;
 
   constructor(
-    private readonly orm: Orm,
+    private readonly sql: SqlPool,
     publisher: Redis,
     ttlMs: number,
     clock: Clock,
@@ -57,13 +59,14 @@ export class VerifyKeyCache {
   }
 
   private async load(moduleCode: string, customerAccountId: string): Promise<VerifyKey[]> {
-    const rows = await this.orm.em
-      .fork()
-      .getConnection()
-      .execute<Array<{ kid: string; algorithm: string; public_key_pem: string }>>(
-        'select kid, algorithm, public_key_pem from customer_keys where module_code = ? and customer_account_id = ?',
-        [moduleCode, customerAccountId],
-      );
+    const rows = await allRows(
+      this.sql,
+      coreDb
+        .selectFrom('customer_keys')
+        .select(['kid', 'algorithm', 'public_key_pem'])
+        .where('module_code', '=', moduleCode)
+        .where('customer_account_id', '=', customerAccountId),
+    );
     const keys: VerifyKey[] = [];
     for (const r of rows) {
       const imported = await importVerifyKey(r.public_key_pem, r.algorithm);

@@ -2,42 +2,32 @@
 // notice is a flag on the webhook, set in the transaction that paused it; one node at a time leases it, mails the
 // workspace's notification address or else the Owner's account e-mail (nodemailer to SMTP_URL) and clears it, and
 // the sweeper retries notices whose mail did not go out.
-import { sql } from 'kysely';
 import { createTransport, type Transporter } from 'nodemailer';
 import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { coreDb } from '../tables.js';
+import { warningRecipient } from '../workspaces/warning-recipient.js';
 import type { WebhookEngine } from './engine.js';
 
 const leaseMs = 60_000;
 
-/** The workspace Owner's account (accounts belongs to the chat, which the core's tables do not list), as `ws`'s. */
-const ownerAccount = (column: 'email' | 'display_name') => sql`(select a.${sql.ref(column)} from accounts a where a.id = ws.owner_id)`;
-
 /** A webhook's notice, leased until `until` if it is pending and no other node holds it, with where it goes. */
 function leaseNotice(webhookId: string, now: Date, until: Date) {
-  return (
-    coreDb
-      .with('leased', (db) =>
-        db
-          .updateTable('webhooks')
-          .set({ notice_lease_until: until })
-          .where('id', '=', webhookId)
-          .where((eb) =>
-            eb.and([eb.ref('notice_pending'), eb.or([eb('notice_lease_until', 'is', null), eb('notice_lease_until', '<', now)])]),
-          )
-          .returning(['id', 'name', 'url', 'workspace_id', 'environment', 'consecutive_failures', 'paused_at']),
-      )
-      .selectFrom('leased as l')
-      .innerJoin('workspaces as ws', 'ws.id', 'l.workspace_id')
-      .selectAll('l')
-      // The warning's recipient (core/workspaces/warning-recipient.ts): the workspace's address, else its Owner's.
-      .select([
-        'ws.name as workspace_name',
-        sql<string | null>`coalesce(ws.notification_email, ${ownerAccount('email')})`.as('recipient'),
-        'ws.notification_email',
-        sql<string>`${ownerAccount('display_name')}`.as('owner_name'),
-      ])
-  );
+  return coreDb
+    .with('leased', (db) =>
+      db
+        .updateTable('webhooks')
+        .set({ notice_lease_until: until })
+        .where('id', '=', webhookId)
+        .where((eb) =>
+          eb.and([eb.ref('notice_pending'), eb.or([eb('notice_lease_until', 'is', null), eb('notice_lease_until', '<', now)])]),
+        )
+        .returning(['id', 'name', 'url', 'workspace_id', 'environment', 'consecutive_failures', 'paused_at']),
+    )
+    .selectFrom('leased as l')
+    .innerJoin('workspaces as ws', 'ws.id', 'l.workspace_id')
+    .innerJoin('accounts as a', 'a.id', 'ws.owner_id')
+    .selectAll('l')
+    .select(['ws.name as workspace_name', warningRecipient.as('recipient'), 'ws.notification_email', 'a.display_name as owner_name']);
 }
 
 export class PauseNotifier {

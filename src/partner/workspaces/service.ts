@@ -2,7 +2,7 @@
 import type { Caller } from '../../core/auth/caller.js';
 import { sql } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
-import { affected, rows } from '../../platform/db/typed.js';
+import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
 import type { PartnerDeps } from '../deps.js';
@@ -39,13 +39,6 @@ function parseCursor(raw: string): { at: string; id: string } {
   if (!at || !id) throw partnerErrors.badInput('query.cursor', 'is not a cursor of this list');
   return { at, id };
 }
-
-/**
- * An account's display name. The accounts entity belongs to the chat, which the partner API may not import, so the
- * partner's tables do not list it: the name is read by a correlated lookup (every member's account exists: foreign key).
- */
-const displayNameOf = (accountId: 'm.account_id' | 'put.account_id') =>
-  sql<string>`(select a.display_name from accounts a where a.id = ${sql.ref(accountId)})`.as('display_name');
 
 const ownerImmutable = () => partnerErrors.conflict('owner_immutable', "The workspace owner's role cannot be given, changed or removed.");
 
@@ -120,7 +113,9 @@ export class WorkspaceService {
       this.deps.sql,
       partnerDb
         .selectFrom('workspace_members as m')
-        .select(['m.account_id', displayNameOf('m.account_id'), 'm.role', 'm.added_at'])
+        // Every member's account exists (foreign key): the join keeps every member.
+        .innerJoin('accounts as a', 'a.id', 'm.account_id')
+        .select(['m.account_id', 'a.display_name', 'm.role', 'm.added_at'])
         .where('m.workspace_id', '=', workspaceId)
         .$if(c !== undefined, (qb) => qb.where(sql<boolean>`(m.added_at, m.account_id) > (${c!.at}::timestamptz, ${c!.id}::uuid)`))
         .orderBy('m.added_at')
@@ -145,11 +140,17 @@ export class WorkspaceService {
       throw partnerErrors.badInput('body.role', `is not a role of this workspace: ${role} (admin, manager, staff or a custom role)`);
     }
     if (accountId === workspace.owner_id) throw ownerImmutable();
-    const { rowCount } = await this.deps.sql.query(
-      "select 1 from accounts where id = $1 and module_code = $2 and customer_account_id = $3 and status = 'ACTIVE'",
-      [accountId, caller.moduleCode, caller.customerAccountId],
+    const account = await firstRow(
+      this.deps.sql,
+      partnerDb
+        .selectFrom('accounts')
+        .select('id')
+        .where('id', '=', accountId)
+        .where('module_code', '=', caller.moduleCode)
+        .where('customer_account_id', '=', caller.customerAccountId)
+        .where('status', '=', 'ACTIVE'),
     );
-    if (!rowCount) throw partnerErrors.notFound('account_not_found', 'The account');
+    if (!account) throw partnerErrors.notFound('account_not_found', 'The account');
     const [member] = await rows(
       this.deps.sql,
       partnerDb
@@ -161,7 +162,8 @@ export class WorkspaceService {
             .returning(['account_id', 'role', 'added_at']),
         )
         .selectFrom('put')
-        .select(['put.account_id', displayNameOf('put.account_id'), 'put.role', 'put.added_at']),
+        .innerJoin('accounts as a', 'a.id', 'put.account_id')
+        .select(['put.account_id', 'a.display_name', 'put.role', 'put.added_at']),
     );
     return memberView(member!);
   }

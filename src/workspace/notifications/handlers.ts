@@ -1,6 +1,6 @@
 // The workspace's notification address, administered by its Owner and Admin over bearer JWTs
 // (/api/v1/workspaces/{workspace_id}/notifications): where the warning mail of a paused webhook goes.
-import { sql } from 'kysely';
+import { warningRecipient } from '../../core/workspaces/warning-recipient.js';
 import { affected, firstRow, type Runner } from '../../platform/db/typed.js';
 import { userOf } from '../context.js';
 import type { WorkspaceDeps } from '../deps.js';
@@ -9,27 +9,17 @@ import type { WorkspaceFeatureHandlers } from '../handler-types.js';
 import { requireOwnerOrAdmin } from '../keys/access.js';
 import { workspaceDb } from '../tables.js';
 
-/**
- * The owner's account, for its e-mail address: the chat's accounts table, which the workspace's tables do not list,
- * so only the two columns read here are typed.
- */
-const ownerAccounts = sql<{ id: string; email: string | null }>`accounts`.as('a');
-
 const ownerOrAdminOnly = () =>
   new WorkspaceAppError(403, 'forbidden', "Only the workspace's Owner and Admin manage its notification address.");
 
-/** The address set, and where the warning mail goes (core/workspaces/warning-recipient.ts: the address, else the owner's). */
+/** The address set, and where the warning mail goes (the address, else the owner's). */
 async function settingsOf(db: Runner, workspaceId: string) {
   const settings = await firstRow(
     db,
     workspaceDb
       .selectFrom('workspaces as ws')
-      .innerJoin(ownerAccounts, (j) => j.onRef('a.id', '=', 'ws.owner_id'))
-      .select((eb) => [
-        'ws.id as workspace_id',
-        'ws.notification_email as email',
-        eb.fn.coalesce('ws.notification_email', 'a.email').as('recipient'),
-      ])
+      .innerJoin('accounts as a', 'a.id', 'ws.owner_id')
+      .select(['ws.id as workspace_id', 'ws.notification_email as email', warningRecipient.as('recipient')])
       .where('ws.id', '=', workspaceId),
   );
   return settings!;

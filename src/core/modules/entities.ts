@@ -1,3 +1,5 @@
+// Modules and their customers' verify keys: the tenancy every account belongs to and the keys that sign its tokens,
+// read by the shared authentication (core/auth); the chat's admin API manages them (src/chat/admin-modules).
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { reference } from '../../platform/db/reference.js';
 

@@ -1,3 +1,5 @@
+// Accounts are the callers' identity: every interface's authentication reads them (core/auth), so the entity is in
+// the shared core; the chat registers and manages them (src/chat/accounts).
 import { ArrayType, defineEntity, p, type InferEntity, type Platform, type TransformContext } from '@mikro-orm/core';
 import { reference } from '../../platform/db/reference.js';
 
