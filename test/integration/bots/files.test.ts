@@ -73,10 +73,11 @@ const storedFiles = () => {
   return existsSync(dir) ? readdirSync(dir).length : 0;
 };
 
-async function storage(): Promise<{ uploads: number; messages: number; files: number }> {
+/** What the bot has stored: other suites share the database, so only the bot's own rows are counted. */
+async function storage(botAccountId: string): Promise<{ uploads: number; messages: number; files: number }> {
   return {
-    uploads: await count(platform.db, 'select count(*) as n from uploads'),
-    messages: await count(platform.db, 'select count(*) as n from messages'),
+    uploads: await count(platform.db, 'select count(*) as n from uploads where owner_id = $1', [botAccountId]),
+    messages: await count(platform.db, 'select count(*) as n from messages where sender_id = $1', [botAccountId]),
     files: storedFiles(),
   };
 }
@@ -176,7 +177,7 @@ test('sendPhoto re-sends a file by its file_id, with the size read from the imag
   // One stored file carried by three messages.
   expect(await count(platform.db, 'select count(*) as n from uploads where owner_id = $1', [bot.accountId])).toBe(1);
   // What is no image is no photo.
-  const before = await storage();
+  const before = await storage(bot.accountId);
   expectBotError(
     await multipart(bot.token, 'sendPhoto', { chat_id: roomId, photo: { data: bytes(300), name: 'x.png', type: 'image/png' } }),
     400,
@@ -191,7 +192,7 @@ test('sendPhoto re-sends a file by its file_id, with the size read from the imag
     400,
     /may not be sent here/,
   );
-  expect(await storage()).toEqual(before);
+  expect(await storage(bot.accountId)).toEqual(before);
 });
 
 test("a user's message with a file reaches the bot as document and caption; another bot not in the room gets file not found", async () => {
@@ -252,7 +253,7 @@ test("a finished upload session of the bot's own account is sent by its uploadId
 
 test('oversize, malformed and misdirected multipart bodies are refused in the envelope and store nothing', async () => {
   const { bot, roomId } = await scene();
-  const before = await storage();
+  const before = await storage(bot.accountId);
   // Over the attachment limit (UPLOAD_MAX_BYTES), within the multipart body limit.
   expectBotError(
     await multipart(bot.token, 'sendDocument', { chat_id: roomId, document: { data: bytes(uploadMax + 1), name: 'big.bin' } }),
@@ -330,5 +331,5 @@ test('oversize, malformed and misdirected multipart bodies are refused in the en
     400,
     /may not be sent here/,
   );
-  expect(await storage()).toEqual(before);
+  expect(await storage(bot.accountId)).toEqual(before);
 });
