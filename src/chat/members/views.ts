@@ -1,6 +1,6 @@
 // Members with their account's display fields, and join requests, in their wire shape.
-import { sql } from 'kysely';
-import { muteState, preferenceColumns, type NotificationLevel, type RoomRole } from '../rooms/views.js';
+import { muteState, type NotificationLevel, type RoomRole } from '../rooms/views.js';
+import { preferenceSelection } from '../rooms/room-query.js';
 import { chatDb } from '../tables.js';
 
 export type AccountType = 'USER' | 'BOT' | 'SERVICE';
@@ -26,21 +26,11 @@ export const memberQuery = (roomId: string) =>
     .selectFrom('room_members as m')
     .innerJoin('accounts as a', 'a.id', 'm.account_id')
     .select(['m.account_id', 'm.role', 'm.joined_at', 'a.display_name', 'a.avatar_url', 'a.account_type'])
-    // the caller's preferences, as preferenceColumns (rooms/views.ts) reads them: a permanent mute is stored as 'infinity'
-    .select(['m.archived', 'm.pinned', 'm.notification_level'])
-    .select([
-      sql<Date | null>`case when m.muted_until = 'infinity' then null else m.muted_until end`.as('muted_until'),
-      sql<boolean>`coalesce(m.muted_until = 'infinity', false)`.as('muted_forever'),
-    ])
+    // the caller's preferences, as the room list reads them
+    .select((eb) => preferenceSelection(eb))
     .where('m.room_id', '=', roomId);
 
 export type MemberRow = NonNullable<Awaited<ReturnType<ReturnType<typeof memberQuery>['executeTakeFirst']>>>;
-
-/** memberQuery's statement as text, `$1` the room, for the room folder's personal member read. */
-export const memberSelect = `
-  select m.account_id, m.role, m.joined_at, a.display_name, a.avatar_url, a.account_type, ${preferenceColumns}
-    from room_members m join accounts a on a.id = m.account_id
-   where m.room_id = $1`;
 
 /** Preferences are personal: only the caller's own entry carries them. */
 export function memberView(row: MemberRow, callerId: string, now: Date): MemberView {

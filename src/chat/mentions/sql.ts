@@ -217,13 +217,3 @@ export function withdrawMentionsStatement(messageId: string, roomId: string) {
     .with('gone_event', (q) => removedEvent(q, messageId, roomId))
     .selectNoFrom(sql.lit(1).as('done'));
 }
-
-/**
- * The caller's unread mentions of a room: rows not marked read whose message is past the caller's read mark of the
- * room (reading the room reads its mentions). `$1` is the caller. A range of the partial index mentions_unread.
- * Muted rooms count too: a mute silences the room, not the people who call on the caller by name.
- */
-export function unreadMentionsOf(roomColumn: string, markColumn: string): string {
-  return `(select count(*)::int from mentions mn
-            where mn.account_id = $1 and mn.room_id = ${roomColumn} and mn.read_at is null and mn.seq > ${markColumn})`;
-}

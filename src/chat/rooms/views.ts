@@ -81,11 +81,6 @@ export interface RoomView extends MuteState {
   labelIds: string[];
 }
 
-/** Preference columns of room_members aliased `m`; a permanent mute is stored as 'infinity'. */
-export const preferenceColumns = `m.archived, m.pinned, m.notification_level,
-  case when m.muted_until = 'infinity' then null else m.muted_until end as muted_until,
-  coalesce(m.muted_until = 'infinity', false) as muted_forever`;
-
 /** Muted now: permanently, or until an instant still ahead. An expired mute reads as not muted. */
 export function muteState(row: Pick<PreferenceColumns, 'muted_until' | 'muted_forever'>, now: Date): MuteState {
   if (row.muted_forever) return { muted: true, mutedUntil: null };

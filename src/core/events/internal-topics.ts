@@ -3,7 +3,7 @@
 // They never share a name with a chat topic (test/integration/event-topics.test.ts).
 import type { Queryable } from '../../platform/db/queryable.js';
 import type { RawBuilder } from 'kysely';
-import { outboxTopic, outboxTopicSql, writeOutbox } from '../../platform/outbox-writer.js';
+import { outboxTopic, writeOutbox } from '../../platform/outbox-writer.js';
 
 export const internalTopics = [
   'svc.event',
@@ -24,11 +24,6 @@ export type WebhookTopic = Extract<InternalTopic, `webhook.${string}`>;
 /** Writes one internal event on `db`, which must be the transaction of the change. */
 export async function writeInternalEvent(db: Queryable, topic: InternalTopic, payload: unknown): Promise<void> {
   await writeOutbox(db, topic, payload);
-}
-
-/** An internal topic as an SQL literal, for an event written inside a statement (after `outboxInsertSql`). */
-export function internalTopicSql(topic: InternalTopic): string {
-  return outboxTopicSql(topic);
 }
 
 /** An internal topic as a literal of a typed statement that writes its event inside (with outboxInsertFrom). */
