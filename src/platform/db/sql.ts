@@ -33,6 +33,14 @@ export async function lockSession(client: SqlClient, key: number | string, optio
   await client.query(`select pg_advisory_lock(${lockKeySql(key)})${options.begin ? '; begin' : ''}`);
 }
 
+/**
+ * The statement that carries a trace context on a connection (src/platform/tracing/pg.ts queues it ahead of a traced
+ * statement); `value` '' clears it.
+ */
+export function traceContextStatement(value: string): { text: string; values: string[] } {
+  return { text: "select set_config('platform.traceparent', $1, false)", values: [value] };
+}
+
 /** Lifts the statement and lock time-outs for the rest of this connection's session (not to be pooled again). */
 export async function waitWithoutTimeouts(client: SqlClient): Promise<void> {
   await client.query('set statement_timeout = 0; set lock_timeout = 0');

@@ -5,6 +5,7 @@
 import { context, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { platformTracer, tracingOn } from './state.js';
 import { activeTraceparent } from './traceparent.js';
+import { traceContextStatement } from '../db/sql.js';
 
 type QueryFn = (this: object, ...args: unknown[]) => unknown;
 interface PgModule {
@@ -33,10 +34,7 @@ function carryTraceContext(client: object & { [carried]?: string }, query: Query
   // A connection that never had it set reads NULL already.
   if ((client[carried] ?? '') === wanted) return;
   client[carried] = wanted;
-  const settled = query.call(client, {
-    text: "select set_config('platform.traceparent', $1, false)",
-    values: [wanted],
-  }) as Promise<unknown>;
+  const settled = query.call(client, traceContextStatement(wanted)) as Promise<unknown>;
   settled.catch(() => undefined);
 }
 
