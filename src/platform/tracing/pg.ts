@@ -14,7 +14,8 @@ interface PgModule {
 
 const wrapped = Symbol('tracedQuery');
 const carried = Symbol('carriedTraceparent');
-const outboxInsert = /\binsert\s+into\s+outbox\b/i;
+// Typed statements quote the name ("outbox"); hand-written ones may not.
+const outboxInsert = /\binsert\s+into\s+"?outbox\b/i;
 
 /** The span name: the statement's first keyword (SELECT, INSERT, WITH...), so names stay few. */
 function operationOf(text: string): string {
