@@ -90,13 +90,15 @@ export interface ReplyValues extends Record<string, unknown> {
  * row says UNFOLLOWED; the replier's read mark moves up to the reply. Nothing but the counters is written when
  * the root is missing or recalled, and the caller rolls those back.
  */
-function buildReply() {
-  const id = slot<string>('id');
-  const room = slot<string>('room');
-  const seq = slot<number>('seq');
-  const sender = slot<string>('sender');
-  const time = slot<Date>('time');
-  const query = chatDb
+const id = slot<string>('id');
+const room = slot<string>('room');
+const seq = slot<number>('seq');
+const sender = slot<string>('sender');
+const time = slot<Date>('time');
+
+/** The reply's root (named, then root with its counters moved) and the reply itself (msg). */
+function replyMessage() {
+  return chatDb
     .with('named', (db) =>
       db
         .selectFrom('messages')
@@ -136,7 +138,12 @@ function buildReply() {
           oc.columns(['room_id', 'sender_id', 'client_message_id']).where('client_message_id', 'is not', null).doNothing(),
         )
         .returning(messageColumnNames),
-    )
+    );
+}
+
+/** Who follows because of the reply: the root's author (author_follow) and the replier (replier_follow, prev before). */
+function replyFollows() {
+  return replyMessage()
     .with('prev', (db) =>
       db.selectFrom('thread_follows as f').innerJoin('root', 'root.id', 'f.root_id').select('f.state').where('f.account_id', '=', sender),
     )
@@ -148,7 +155,14 @@ function buildReply() {
           eb
             .selectFrom('root')
             .innerJoin('msg', (join) => join.onTrue())
-            .select(['root.id', 'root.sender_id', room.as('room_id'), following.as('state'), sql.lit(0).as('last_read_seq'), time.as('updated_at')])
+            .select([
+              'root.id',
+              'root.sender_id',
+              room.as('room_id'),
+              following.as('state'),
+              sql.lit(0).as('last_read_seq'),
+              time.as('updated_at'),
+            ])
             .where('root.sender_id', '<>', sender)
             .where((eb) =>
               eb.exists(
@@ -176,7 +190,14 @@ function buildReply() {
           eb
             .selectFrom('root')
             .innerJoin('msg', (join) => join.onTrue())
-            .select(['root.id', sender.as('account_id'), room.as('room_id'), following.as('state'), seq.as('last_read_seq'), time.as('updated_at')]),
+            .select([
+              'root.id',
+              sender.as('account_id'),
+              room.as('room_id'),
+              following.as('state'),
+              seq.as('last_read_seq'),
+              time.as('updated_at'),
+            ]),
         )
         .onConflict((oc) =>
           oc.columns(['root_id', 'account_id']).doUpdateSet((eb) => ({
@@ -186,7 +207,11 @@ function buildReply() {
           })),
         )
         .returning(['root_id', 'account_id', 'state']),
-    )
+    );
+}
+
+function buildReply() {
+  const query = replyFollows()
     .with('followed', (db) =>
       db
         .selectFrom('author_follow')
@@ -223,10 +248,7 @@ function buildReply() {
     )
     .selectFrom(chatDb.selectNoFrom(one).as('o'))
     .leftJoin('msg as m', (join) => join.onTrue())
-    .select((eb) => [
-      eb.selectFrom('named').select('root_id').as('named_root'),
-      eb.selectFrom('root').select('id').as('root_id'),
-    ])
+    .select((eb) => [eb.selectFrom('named').select('root_id').as('named_root'), eb.selectFrom('root').select('id').as('root_id')])
     .selectAll('m');
   return fixedStatement<InferResult<typeof query>[number], ReplyValues>(query, [
     'id',

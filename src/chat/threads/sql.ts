@@ -10,11 +10,7 @@ const one = sql.lit(1).as('one');
 
 /** Whether `account` hid the message whose id is `message`. */
 const hiddenBy = (account: Expression<string> | string, message: Expression<string>) =>
-  chatDb
-    .selectFrom('message_hides as h')
-    .select(one)
-    .where('h.account_id', '=', account)
-    .where('h.message_id', '=', message);
+  chatDb.selectFrom('message_hides as h').select(one).where('h.account_id', '=', account).where('h.message_id', '=', message);
 
 /**
  * Number of replies of `root` that `account` has not read: above the read mark `mark`, not sent by the account,
@@ -71,7 +67,9 @@ function threadFacts(account: string, roots: Roots) {
     .select((eb) => [
       hiddenForMe(account, 't'),
       sql<boolean>`coalesce(${eb('f.state', '=', sql.lit('FOLLOWING'))}, false)`.as('following'),
-      unreadReplies(eb.ref('t.id'), eb.fn.coalesce('f.last_read_seq', sql.lit(0)), account).$asScalar().as('unread_count'),
+      unreadReplies(eb.ref('t.id'), eb.fn.coalesce('f.last_read_seq', sql.lit(0)), account)
+        .$asScalar()
+        .as('unread_count'),
       'lr.id as lr_id',
       'lr.sender_id as lr_sender_id',
       'lr.text as lr_text',

@@ -99,10 +99,7 @@ export class BotMessages {
         const notFound = () =>
           botApiErrors.badRequest(input.message_thread_id !== undefined ? 'message thread not found' : 'message to be replied not found');
         if (!named) throw notFound();
-        const bump = await firstRow(
-          client,
-          bumpStatement.bind({ room: roomId, sender: bot.accountId, time: now, clientMessageId: null }),
-        );
+        const bump = await firstRow(client, bumpStatement.bind({ room: roomId, sender: bot.accountId, time: now, clientMessageId: null }));
         const seq = bump?.last_seq;
         if (seq === undefined) throw botApiErrors.chatNotFound();
         const reply = await firstRow(
