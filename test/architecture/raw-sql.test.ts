@@ -34,6 +34,7 @@ const budgets: Record<string, number> = {
   'chat/search': 0,
   'chat/rooms': 0,
   'chat/pins': 0,
+  'chat/threads': 0,
   'partner/kb': 0,
   'partner/ai': 0,
   'partner/storage': 0,

@@ -41,7 +41,7 @@ export type MessageRow = Omit<StoredMessage, 'type' | 'attachments' | 'inline_ke
   inline_keyboard: StoredKeyboard | null;
   /** Mentions found in the text (src/chat/mentions); null when none. */
   entities: MentionEntity[] | null;
-  /** Per caller; selected with hiddenForMeColumn, absent (false) where no caller view applies. */
+  /** Per caller; selected with hiddenForMe, absent (false) where no caller view applies. */
   hidden_for_me?: boolean;
   /** Replies of a root; selected where the view carries thread summaries. */
   reply_count?: number;
@@ -78,18 +78,6 @@ export interface MessageView {
 export const messageColumns =
   'id, room_id, seq, sender_id, type, text, client_message_id, thread_root_id, created_at, edited_at, recalled_at, ' +
   'forwarded_from_room_id, forwarded_from_message_id, poll_id, attachments, inline_keyboard, entities';
-
-/** messageColumns of the table alias `alias`, for statements that join messages with a table of the same names. */
-export const messageColumnsOf = (alias: string): string =>
-  messageColumns
-    .split(', ')
-    .map((c) => `${alias}.${c}`)
-    .join(', ');
-
-/** Whether the account in parameter `accountParam` hid the message of `messages` row alias `alias`. */
-export function hiddenForMeColumn(accountParam: string, alias = 'messages'): string {
-  return `exists (select 1 from message_hides h where h.account_id = ${accountParam} and h.message_id = ${alias}.id) as hidden_for_me`;
-}
 
 export function messageView(row: MessageRow): MessageView {
   const recalled = row.recalled_at !== null;

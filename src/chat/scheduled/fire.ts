@@ -6,10 +6,10 @@ import { recordMentions } from '../mentions/record.js';
 import type { Clock } from '../../platform/clock.js';
 import { sql } from 'kysely';
 import { inTransaction, savepoint, type SqlClient, type SqlPool } from '../../platform/db/sql.js';
-import { rows as allRows } from '../../platform/db/typed.js';
+import { firstRow, rows as allRows } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import type { Queues } from '../../platform/queues.js';
-import { bumpSql, replySql } from '../threads/reply.js';
+import { bumpStatement, replyStatement } from '../threads/reply.js';
 import type { ScheduledFailure } from './views.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
 import { chatDb } from '../tables.js';
@@ -250,20 +250,23 @@ async function sendReplyOf(client: SqlClient, row: DueRow, now: Date): Promise<O
   // A reply takes the room's next sequence number before it finds its root; a recalled root takes no reply, and
   // rolling back to the savepoint gives the number back.
   const reply = await savepoint(client, 'scheduled_reply');
-  const bump = await client.query<{ last_seq: number }>(bumpSql, [row.room_id, row.sender_id, now, null]);
-  const seq = bump.rows[0]?.last_seq;
+  const bump = await firstRow(client, bumpStatement.bind({ room: row.room_id, sender: row.sender_id, time: now, clientMessageId: null }));
+  const seq = bump?.last_seq;
   if (seq !== undefined) {
-    const { rows } = await client.query<{ id: string | null }>(replySql, [
-      messageId,
-      row.room_id,
-      seq,
-      row.sender_id,
-      row.text,
-      null,
-      now,
-      row.thread_root_id,
-    ]);
-    if (rows[0]?.id) {
+    const sent = await firstRow(
+      client,
+      replyStatement.bind({
+        id: messageId,
+        room: row.room_id,
+        seq,
+        sender: row.sender_id,
+        text: row.text,
+        clientMessageId: null,
+        time: now,
+        named: row.thread_root_id!,
+      }),
+    );
+    if (sent?.id) {
       await reply.release();
       return { id: row.id, status: 'SENT', messageId, reason: null };
     }

@@ -3,23 +3,17 @@ import { inTransaction, type SqlClient, type SqlPool } from '../../platform/db/s
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
+import { sql, type RawBuilder } from 'kysely';
 import { messageView, type MessageRow, type MessageView } from '../messages/views.js';
 import { isMember, roomNotFound } from '../rooms/membership.js';
 import type { Page } from '../rooms/service.js';
 import { parseSeqCursor, parseThreadListCursor, seqCursor, threadListCursor, threadListList, threadRepliesList } from './cursors.js';
-import { accountsAudienceSql, checkedThreadPageSql, threadListSql, unreadRepliesSql, unreadThreadCountSql } from './sql.js';
-import {
-  threadFollowView,
-  threadSummaryView,
-  type FollowState,
-  type ThreadFactsRow,
-  type ThreadFollowView,
-  type ThreadSummaryView,
-} from './views.js';
-import { prepared } from '../../platform/db/prepared.js';
-import { firstRow, rows } from '../../platform/db/typed.js';
+import { accountsAudience, threadList, threadPage, unreadReplies, unreadThreadCount } from './sql.js';
+import { threadFollowView, threadSummaryView, type FollowState, type ThreadFollowView, type ThreadSummaryView } from './views.js';
+import { affected, firstRow, hotRows, rows } from '../../platform/db/typed.js';
 import { chatDb } from '../tables.js';
-import { chatTopicSql, outboxInsertSql } from '../events/emit.js';
+import { chatTopic, outboxInsertFrom } from '../events/emit.js';
+import type { ChatTopic } from '../events/topics.js';
 
 export interface ThreadListQuery {
   limit?: number;
@@ -35,16 +29,56 @@ export interface ThreadPageQuery {
 const messageNotFound = () => chatErrors.notFound('Message', 'message_not_found');
 
 /** Locks the caller's follow row (made in state NONE when missing) and answers its current state and read mark. */
-const lockFollowSql = `
-  insert into thread_follows (root_id, account_id, room_id, state, last_read_seq, updated_at)
-  values ($1, $2, $3, 'NONE', 0, $4)
-  on conflict (root_id, account_id) do update set state = thread_follows.state
-  returning state, last_read_seq`;
+const lockFollow = (rootId: string, accountId: string, roomId: string, now: Date) =>
+  chatDb
+    .insertInto('thread_follows')
+    .values({ root_id: rootId, account_id: accountId, room_id: roomId, state: 'NONE', last_read_seq: 0, updated_at: now })
+    .onConflict((oc) => oc.columns(['root_id', 'account_id']).doUpdateSet((eb) => ({ state: eb.ref('thread_follows.state') })))
+    .returning((eb) => [eb.ref('state').$castTo<FollowState>().as('state'), 'last_read_seq']);
 
 /** The caller's row after a change, with its unread count. */
-const followStateSql = `
-  select f.state, f.last_read_seq, (${unreadRepliesSql('f.root_id', 'f.last_read_seq', 'f.account_id')}) as unread_count
-    from thread_follows f where f.root_id = $1 and f.account_id = $2`;
+const followState = (rootId: string, accountId: string) =>
+  chatDb
+    .selectFrom('thread_follows as f')
+    .select((eb) => [
+      eb.ref('f.state').$castTo<FollowState>().as('state'),
+      'f.last_read_seq',
+      unreadReplies(eb.ref('f.root_id'), eb.ref('f.last_read_seq'), eb.ref('f.account_id')).$asScalar().as('unread_count'),
+    ])
+    .where('f.root_id', '=', rootId)
+    .where('f.account_id', '=', accountId);
+
+/** The caller's follow row after a change (`set`), with the change's per-user event in the same statement. */
+interface FollowChange {
+  rootId: string;
+  roomId: string;
+  accountId: string;
+  set: { state: FollowState } | { last_read_seq: number };
+  updatedAt: Date;
+  topic: ChatTopic;
+  /** The payload's fields between accountId and audience (jsonb_build_object arguments), when the topic has any. */
+  fields?: RawBuilder<unknown>;
+  /** Whether the event is written. */
+  event: boolean;
+}
+
+const followChange = (c: FollowChange) =>
+  outboxInsertFrom(
+    chatDb.with('up', (db) =>
+      db
+        .updateTable('thread_follows')
+        .set({ ...c.set, updated_at: c.updatedAt })
+        .where('root_id', '=', c.rootId)
+        .where('account_id', '=', c.accountId),
+    ),
+    chatDb
+      .selectNoFrom([
+        chatTopic(c.topic).as('topic'),
+        sql<unknown>`jsonb_build_object('rootId', ${c.rootId}::uuid, 'roomId', ${c.roomId}::uuid, 'accountId', ${c.accountId}::uuid,
+          ${c.fields ? sql`${c.fields}, ` : sql``}'audience', ${accountsAudience(sql<string>`${c.accountId}::uuid`)})`.as('payload'),
+      ])
+      .$if(!c.event, (q) => q.where(sql.lit(false))),
+  );
 
 export class ThreadService {
   constructor(private readonly deps: ChatDeps) {}
@@ -91,11 +125,9 @@ export class ThreadService {
     const cursor = query.cursor !== undefined ? parseThreadListCursor(query.cursor, list) : null;
     const db = await readPool(this.deps);
     if (!(await isMember(db, roomId, caller.accountId))) throw roomNotFound();
-    const params: unknown[] = [caller.accountId, roomId, limit + 1];
-    if (cursor) params.push(cursor.at, cursor.id);
-    const { rows } = await db.query<ThreadFactsRow>(threadListSql(cursor !== null), params);
-    const hasMore = rows.length > limit;
-    const page = rows.slice(0, limit);
+    const found = await rows(db, threadList(caller.accountId, roomId, limit + 1, cursor));
+    const hasMore = found.length > limit;
+    const page = found.slice(0, limit);
     const last = page[page.length - 1];
     return {
       items: page.map(threadSummaryView),
@@ -122,21 +154,23 @@ export class ThreadService {
         : forward
           ? parseSeqCursor(query.after!, 'query.after', list)
           : null;
-    const params: unknown[] = [rootId, caller.accountId, limit + 1];
-    if (bound !== null) params.push(bound);
-    params.push(roomId);
-    const result = await (
-      await readPool(this.deps)
-    ).query<{ member: boolean; is_root: boolean | null } & (MessageRow | { id: null })>(
-      prepared(checkedThreadPageSql(forward, bound !== null), params),
+    const result = await hotRows(
+      await readPool(this.deps),
+      threadPage(forward, bound !== null).bind({
+        root: rootId,
+        caller: caller.accountId,
+        limit: limit + 1,
+        bound: bound ?? undefined,
+        room: roomId,
+      }),
     );
-    if (!result.rows[0]?.member) throw roomNotFound();
-    if (result.rows[0].is_root !== true) throw messageNotFound();
-    const rows = result.rows.filter((r): r is { member: boolean; is_root: boolean | null } & MessageRow => r.id !== null);
+    if (!result[0]?.member) throw roomNotFound();
+    if (result[0].is_root !== true) throw messageNotFound();
+    const replies = result.filter((r) => r.id !== null).map((r) => r as unknown as MessageRow); // a left-joined page row: its columns are there when id is
     // The join hands the rows over in the scan's order; sorting keeps that a fact rather than an assumption.
-    rows.sort(forward ? (a, b) => a.seq - b.seq : (a, b) => b.seq - a.seq);
-    const hasMore = rows.length > limit;
-    const page = rows.slice(0, limit);
+    replies.sort(forward ? (a, b) => a.seq - b.seq : (a, b) => b.seq - a.seq);
+    const hasMore = replies.length > limit;
+    const page = replies.slice(0, limit);
     const last = page[page.length - 1];
     const chronological = forward ? page : page.reverse();
     return {
@@ -149,13 +183,18 @@ export class ThreadService {
   async follow(caller: Caller, rootId: string): Promise<ThreadFollowView> {
     return this.changeFollow(caller, rootId, async (client, roomId, current) => {
       if (current.state === 'FOLLOWING') return false;
-      await client.query(
-        `with up as (
-           update thread_follows set state = 'FOLLOWING', updated_at = $3 where root_id = $1 and account_id = $2
-         )
-         ${outboxInsertSql} values (${chatTopicSql('thread.followed')}, jsonb_build_object(
-           'rootId', $1::uuid, 'roomId', $4::uuid, 'accountId', $2::uuid, 'automatic', false, 'audience', ${accountsAudienceSql('$2::uuid')}))`,
-        [rootId, caller.accountId, this.deps.clock.now(), roomId],
+      await affected(
+        client,
+        followChange({
+          rootId,
+          roomId,
+          accountId: caller.accountId,
+          set: { state: 'FOLLOWING' },
+          updatedAt: this.deps.clock.now(),
+          topic: 'thread.followed',
+          fields: sql`'automatic', false`,
+          event: true,
+        }),
       );
       return true;
     });
@@ -165,14 +204,17 @@ export class ThreadService {
   async unfollow(caller: Caller, rootId: string): Promise<void> {
     await this.changeFollow(caller, rootId, async (client, roomId, current) => {
       if (current.state === 'UNFOLLOWED') return false;
-      await client.query(
-        `with up as (
-           update thread_follows set state = 'UNFOLLOWED', updated_at = $3 where root_id = $1 and account_id = $2
-         )
-         ${outboxInsertSql} select ${chatTopicSql('thread.unfollowed')}, jsonb_build_object(
-           'rootId', $1::uuid, 'roomId', $4::uuid, 'accountId', $2::uuid, 'audience', ${accountsAudienceSql('$2::uuid')})
-          where $5::boolean`,
-        [rootId, caller.accountId, this.deps.clock.now(), roomId, current.state === 'FOLLOWING'],
+      await affected(
+        client,
+        followChange({
+          rootId,
+          roomId,
+          accountId: caller.accountId,
+          set: { state: 'UNFOLLOWED' },
+          updatedAt: this.deps.clock.now(),
+          topic: 'thread.unfollowed',
+          event: current.state === 'FOLLOWING',
+        }),
       );
       return current.state === 'FOLLOWING';
     });
@@ -195,14 +237,18 @@ export class ThreadService {
       const seq = reply?.seq;
       if (seq === undefined) throw messageNotFound();
       if (seq <= current.last_read_seq) return false;
-      await client.query(
-        `with up as (
-           update thread_follows set last_read_seq = $3, updated_at = $4 where root_id = $1 and account_id = $2
-         )
-         ${outboxInsertSql} values (${chatTopicSql('thread.read')}, jsonb_build_object(
-           'rootId', $1::uuid, 'roomId', $5::uuid, 'accountId', $2::uuid, 'lastReadSeq', $3::bigint,
-           'audience', ${accountsAudienceSql('$2::uuid')}))`,
-        [rootId, caller.accountId, seq, this.deps.clock.now(), roomId],
+      await affected(
+        client,
+        followChange({
+          rootId,
+          roomId,
+          accountId: caller.accountId,
+          set: { last_read_seq: seq },
+          updatedAt: this.deps.clock.now(),
+          topic: 'thread.read',
+          fields: sql`'lastReadSeq', ${seq}::bigint`,
+          event: true,
+        }),
       );
       return true;
     });
@@ -221,18 +267,9 @@ export class ThreadService {
     let changed = false;
     const view = await inTransaction(this.deps.sql, async (client) => {
       const roomId = await this.rootRoom(client, caller, rootId);
-      const locked = await client.query<{ state: FollowState; last_read_seq: number }>(lockFollowSql, [
-        rootId,
-        caller.accountId,
-        roomId,
-        this.deps.clock.now(),
-      ]);
-      changed = await change(client, roomId, locked.rows[0]!);
-      const { rows } = await client.query<{ state: FollowState; last_read_seq: number; unread_count: number }>(followStateSql, [
-        rootId,
-        caller.accountId,
-      ]);
-      const row = rows[0]!;
+      const locked = await firstRow(client, lockFollow(rootId, caller.accountId, roomId, this.deps.clock.now()));
+      changed = await change(client, roomId, locked!);
+      const row = (await firstRow(client, followState(rootId, caller.accountId)))!;
       return threadFollowView(rootId, roomId, row.state, row.last_read_seq, row.unread_count);
     });
     if (changed) this.deps.queues.requestOutboxDrain();
@@ -257,7 +294,7 @@ export class ThreadService {
 
   /** Threads the caller follows, in rooms it is still a member of, with at least one unread reply (decision 5). */
   async unreadCount(caller: Caller): Promise<{ count: number }> {
-    const { rows } = await this.deps.sql.query<{ n: number }>(unreadThreadCountSql, [caller.accountId]);
-    return { count: rows[0]?.n ?? 0 };
+    const row = await firstRow(this.deps.sql, unreadThreadCount(caller.accountId));
+    return { count: row?.n ?? 0 };
   }
 }

@@ -1,89 +1,195 @@
-// SQL shared by the thread operations, the thread facts of a scroll page and the reply path. Unread counts are
-// computed live from the rows (decision 5), so no counter can drift from what the rows say.
-import { hiddenForMeColumn, messageColumns } from '../messages/views.js';
+// Statements shared by the thread operations, the thread facts of a scroll page and the reply path, typed over the
+// entities. Unread counts are computed live from the rows (decision 5), so no counter can drift from what the rows say.
+import { sql, type Expression, type InferResult } from 'kysely';
+import { chatDb } from '../tables.js';
+import { hiddenForMe } from '../messages/views.js';
+import { fixedStatement, slot } from '../../platform/db/fixed-statement.js';
+import { messageSelection } from './message-selection.js';
+
+const one = sql.lit(1).as('one');
+
+/** Whether `account` hid the message whose id is `message`. */
+const hiddenBy = (account: Expression<string> | string, message: Expression<string>) =>
+  chatDb.selectFrom('message_hides as h').select(one).where('h.account_id', '=', account).where('h.message_id', '=', message);
 
 /**
  * Number of replies of `root` that `account` has not read: above the read mark `mark`, not sent by the account,
  * not recalled, not hidden by the account. One range scan of messages_thread (thread_root_id, seq) from the mark.
  */
-export function unreadRepliesSql(root: string, mark: string, account: string): string {
-  return `select count(*)::int from messages r
-           where r.thread_root_id = ${root} and r.seq > ${mark}
-             and r.sender_id <> ${account} and r.recalled_at is null
-             and not exists (select 1 from message_hides h where h.account_id = ${account} and h.message_id = r.id)`;
+export function unreadReplies(root: Expression<string>, mark: Expression<number>, account: Expression<string> | string) {
+  return chatDb
+    .selectFrom('messages as r')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('r.thread_root_id', '=', root)
+    .where('r.seq', '>', mark)
+    .where('r.sender_id', '<>', account)
+    .where('r.recalled_at', 'is', null)
+    .where((eb) => eb.not(eb.exists(hiddenBy(account, eb.ref('r.id')))));
 }
 
+/** The roots of a room's or a page's threads: top-level messages with replies (the messages_active_threads rows). */
+const threadRoots = () =>
+  chatDb
+    .selectFrom('messages as m')
+    .select((eb) => [
+      ...messageSelection(eb),
+      'm.reply_count',
+      // never null on a root with replies: the reply that counted set it
+      eb.ref('m.last_reply_at').$castTo<Date>().as('last_reply_at'),
+    ])
+    .where('m.reply_count', '>', sql.lit(0))
+    .where('m.thread_root_id', 'is', null);
+
+type Roots = ReturnType<typeof threadRoots>;
+
 /**
- * Thread roots with their facts from the caller's view ($1 = caller): hidden_for_me, following, unreadCount and the newest
- * reply the caller did not hide. `where` filters the roots (unqualified columns of messages), `limit` ends the inner
- * select (order and limit), `order` orders the result.
+ * Thread roots (the rows of `roots`) with their facts from the view of `account`: hidden_for_me, following, unreadCount
+ * and the newest reply the account did not hide.
  */
-export function threadFactsSql(where: string, limit: string, order: string): string {
-  return `
-    with t as (
-      select ${messageColumns}, reply_count, last_reply_at from messages
-       where reply_count > 0 and thread_root_id is null and ${where}
-       ${limit}
+function threadFacts(account: string, roots: Roots) {
+  return chatDb
+    .with('t', () => roots)
+    .selectFrom('t')
+    .leftJoin('thread_follows as f', (join) => join.onRef('f.root_id', '=', 't.id').on('f.account_id', '=', account))
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('messages as r')
+          .select(['r.id', 'r.sender_id', 'r.text', 'r.recalled_at', 'r.created_at'])
+          .whereRef('r.thread_root_id', '=', 't.id')
+          .where((eb) => eb.not(eb.exists(hiddenBy(account, eb.ref('r.id')))))
+          .orderBy('r.seq', 'desc')
+          .limit(sql.lit(1))
+          .as('lr'),
+      (join) => join.onTrue(),
     )
-    select t.*,
-           ${hiddenForMeColumn('$1', 't')},
-           coalesce(f.state = 'FOLLOWING', false) as following,
-           (${unreadRepliesSql('t.id', 'coalesce(f.last_read_seq, 0)', '$1')}) as unread_count,
-           lr.id as lr_id, lr.sender_id as lr_sender_id, lr.text as lr_text, lr.recalled_at as lr_recalled_at,
-           lr.created_at as lr_created_at
-      from t
-      left join thread_follows f on f.root_id = t.id and f.account_id = $1
-      left join lateral (
-        select r.id, r.sender_id, r.text, r.recalled_at, r.created_at from messages r
-         where r.thread_root_id = t.id
-           and not exists (select 1 from message_hides h where h.account_id = $1 and h.message_id = r.id)
-         order by r.seq desc limit 1
-      ) lr on true
-     ${order}`;
+    .selectAll('t')
+    .select((eb) => [
+      hiddenForMe(account, 't'),
+      sql<boolean>`coalesce(${eb('f.state', '=', sql.lit('FOLLOWING'))}, false)`.as('following'),
+      unreadReplies(eb.ref('t.id'), eb.fn.coalesce('f.last_read_seq', sql.lit(0)), account)
+        .$asScalar()
+        .as('unread_count'),
+      'lr.id as lr_id',
+      'lr.sender_id as lr_sender_id',
+      'lr.text as lr_text',
+      'lr.recalled_at as lr_recalled_at',
+      'lr.created_at as lr_created_at',
+    ]);
 }
 
-/** Active threads of room $2 for caller $1, newest reply first, $3 rows, after the keyset ($4, $5) when paged. */
-export function threadListSql(paged: boolean): string {
-  const where = paged ? 'room_id = $2 and (last_reply_at, id) < ($4::timestamptz, $5::uuid)' : 'room_id = $2';
-  return threadFactsSql(where, 'order by last_reply_at desc, id desc limit $3', 'order by t.last_reply_at desc, t.id desc');
+/** A root with its thread facts, as threadList and threadFactsOf select it. */
+export type ThreadFactsRow = InferResult<ReturnType<typeof threadFacts>>[number];
+
+/** Active threads of `room` for `account`, newest reply first, `limit` rows, after the keyset `after` when paged. */
+export function threadList(account: string, room: string, limit: number, after: { at: Date; id: string } | null) {
+  const roots = threadRoots()
+    .where('m.room_id', '=', room)
+    .$if(after !== null, (q) => q.where(sql<boolean>`(m.last_reply_at, m.id) < (${after!.at}::timestamptz, ${after!.id}::uuid)`))
+    .orderBy('m.last_reply_at', 'desc')
+    .orderBy('m.id', 'desc')
+    .limit(limit);
+  return threadFacts(account, roots).orderBy('t.last_reply_at', 'desc').orderBy('t.id', 'desc');
+}
+
+/** The roots among `ids` that have replies, with their facts from the view of `account`. */
+export function threadFactsOf(account: string, ids: string[]) {
+  return threadFacts(account, threadRoots().where(sql<boolean>`m.id = any(${ids}::uuid[])`));
+}
+
+/** The values of a thread page, bound in this order. */
+interface ThreadPageValues extends Record<string, unknown> {
+  root: string;
+  caller: string;
+  limit: number;
+  bound?: number;
+  room: string;
 }
 
 /**
- * Replies of root $1 for caller $2, $3 rows from the newest back (or, forward, from the oldest on), beyond seq $4
- * when paged: one range scan of messages_thread (thread_root_id, seq). `guard` is a condition evaluated once
- * before the scan (the scan does not run when it is false).
+ * The replies of a root with the page's checks in the same statement (one round trip): whether the caller is a
+ * member of the room and whether the root is a top-level message of that room; the page's rows follow when both hold
+ * (the scan does not run otherwise). The rows are the root's replies, `limit` from the newest back (or, forward, from
+ * the oldest on), beyond seq `bound` when paged: one range scan of messages_thread (thread_root_id, seq). Every row
+ * carries member and is_root; a page without replies is one row of nulls.
  */
-export function threadPageSql(forward: boolean, paged: boolean, guard = 'true'): string {
-  const bound = paged ? (forward ? ' and seq > $4' : ' and seq < $4') : '';
-  return `select ${messageColumns}, ${hiddenForMeColumn('$2')}
-            from messages where ${guard} and thread_root_id = $1${bound} order by seq ${forward ? 'asc' : 'desc'} limit $3`;
+function buildThreadPage(forward: boolean, paged: boolean) {
+  const root = slot<string>('root');
+  const caller = slot<string>('caller');
+  const room = slot<string>('room');
+  const query = chatDb
+    .selectFrom(
+      chatDb
+        .selectNoFrom((eb) => [
+          eb.exists(eb.selectFrom('room_members').select(one).where('room_id', '=', room).where('account_id', '=', caller)).as('member'),
+          eb
+            .selectFrom('messages')
+            .select((eb) => eb('thread_root_id', 'is', null).$castTo<boolean>().as('top'))
+            .where('id', '=', root)
+            .where('room_id', '=', room)
+            .$castTo<boolean | null>()
+            .as('is_root'),
+        ])
+        .as('k'),
+    )
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('messages as m')
+          .select((eb) => [...messageSelection(eb), hiddenForMe(caller, 'm')])
+          .where(sql<boolean>`k.member and k.is_root`)
+          .where('m.thread_root_id', '=', root)
+          .$if(paged, (q) => q.where('m.seq', forward ? '>' : '<', slot<number>('bound')))
+          .orderBy('m.seq', forward ? 'asc' : 'desc')
+          .limit(slot<number>('limit'))
+          .as('p'),
+      (join) => join.onTrue(),
+    )
+    .select(['k.member', 'k.is_root'])
+    .selectAll('p');
+  return fixedStatement<InferResult<typeof query>[number], ThreadPageValues>(query, [
+    'root',
+    'caller',
+    'limit',
+    ...(paged ? (['bound'] as const) : []),
+    'room',
+  ]);
 }
 
-/**
- * The thread page with its checks in the same statement (one round trip): whether caller $2 is a member of room
- * (the last parameter: $5 when paged, else $4) and whether $1 is a top-level message of that room; the page's rows
- * follow when both hold. Every row carries member and is_root; a page without replies is one row of nulls.
- */
-export function checkedThreadPageSql(forward: boolean, paged: boolean): string {
-  const room = paged ? '$5' : '$4';
-  return `select k.member, k.is_root, p.* from (
-      select exists (select 1 from room_members where room_id = ${room} and account_id = $2) as member,
-             (select thread_root_id is null from messages where id = $1 and room_id = ${room}) as is_root
-    ) k left join lateral (${threadPageSql(forward, paged, 'k.member and k.is_root')}) p on true`;
+const threadPages = new Map<string, ReturnType<typeof buildThreadPage>>();
+
+/** The page statement of one shape (direction, bound or none), built once. */
+export function threadPage(forward: boolean, paged: boolean) {
+  const key = `${forward}:${paged}`;
+  let statement = threadPages.get(key);
+  if (!statement) threadPages.set(key, (statement = buildThreadPage(forward, paged)));
+  return statement;
 }
 
-/** Threads account $1 follows, in rooms it is still a member of, with at least one unread reply (decision 5). */
-export const unreadThreadCountSql = `
-  select count(*)::int as n from thread_follows f
-    join room_members rm on rm.room_id = f.room_id and rm.account_id = f.account_id
-    join rooms ro on ro.id = f.room_id and ro.deleted_at is null
-   where f.account_id = $1 and f.state = 'FOLLOWING'
-     and exists (select 1 from messages r
-                  where r.thread_root_id = f.root_id and r.seq > f.last_read_seq
-                    and r.sender_id <> $1 and r.recalled_at is null
-                    and not exists (select 1 from message_hides h where h.account_id = $1 and h.message_id = r.id))`;
+/** Threads `account` follows, in rooms it is still a member of, with at least one unread reply (decision 5). */
+export function unreadThreadCount(account: string) {
+  return chatDb
+    .selectFrom('thread_follows as f')
+    .innerJoin('room_members as rm', (join) => join.onRef('rm.room_id', '=', 'f.room_id').onRef('rm.account_id', '=', 'f.account_id'))
+    .innerJoin('rooms as ro', (join) => join.onRef('ro.id', '=', 'f.room_id').on('ro.deleted_at', 'is', null))
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('f.account_id', '=', account)
+    .where('f.state', '=', sql.lit('FOLLOWING'))
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('messages as r')
+          .select(one)
+          .whereRef('r.thread_root_id', '=', 'f.root_id')
+          .whereRef('r.seq', '>', 'f.last_read_seq')
+          .where('r.sender_id', '<>', account)
+          .where('r.recalled_at', 'is', null)
+          .where((eb) => eb.not(eb.exists(hiddenBy(account, eb.ref('r.id'))))),
+      ),
+    );
+}
 
-/** The payload audience of a per-user event (decision 6). */
-export function accountsAudienceSql(account: string): string {
-  return `jsonb_build_object('kind', 'accounts', 'accountIds', jsonb_build_array(${account}))`;
+/** The payload audience of a per-user event (decision 6), for a payload built inside a typed statement. */
+export function accountsAudience(account: Expression<string>) {
+  return sql<unknown>`jsonb_build_object('kind', 'accounts', 'accountIds', jsonb_build_array(${account}))`;
 }

@@ -3,8 +3,9 @@
 // the roots of a page, and none at all when the page holds no root with replies (the rows' reply_count says so).
 import type { Queryable } from '../rooms/membership.js';
 import type { MessageRow, MessageView } from '../messages/views.js';
-import { threadFactsSql } from './sql.js';
-import { threadInfoView, type ThreadFactsRow, type ThreadInfoView } from './views.js';
+import { rows } from '../../platform/db/typed.js';
+import { threadFactsOf } from './sql.js';
+import { threadInfoView, type ThreadInfoView } from './views.js';
 
 export type MessageWithThread = MessageView & { thread?: ThreadInfoView };
 
@@ -22,8 +23,8 @@ export function rootsWithReplies(rows: Iterable<Pick<MessageRow, 'id' | 'thread_
 export async function attachThreadInfo(db: Queryable, accountId: string, items: MessageWithThread[], roots: Set<string>): Promise<void> {
   const ids = items.filter((m) => roots.has(m.id)).map((m) => m.id);
   if (ids.length === 0) return;
-  const { rows } = await db.query<ThreadFactsRow>(threadFactsSql('id = any($2::uuid[])', '', ''), [accountId, ids]);
-  const byId = new Map(rows.map((r) => [r.id, r]));
+  const facts = await rows(db, threadFactsOf(accountId, ids));
+  const byId = new Map(facts.map((r) => [r.id, r]));
   for (const item of items) {
     const row = byId.get(item.id);
     if (row) item.thread = threadInfoView(row);

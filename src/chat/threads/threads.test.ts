@@ -5,7 +5,8 @@ import { historyList } from '../messages/service.js';
 import { threadListList, threadRepliesList } from './cursors.js';
 import { newId } from '../../platform/ids.js';
 import { count, expectError, expectOk } from '../../../test/helpers/expect.js';
-import { threadListSql, threadPageSql, unreadThreadCountSql } from './sql.js';
+import type { Compilable } from 'kysely';
+import { threadList, threadPage, unreadThreadCount } from './sql.js';
 import { attachThreadInfo, replyCountColumn, rootsWithReplies, type MessageWithThread } from './thread-info.js';
 import { messageColumns, messageView } from '../messages/views.js';
 import type { Queryable } from '../rooms/membership.js';
@@ -750,14 +751,15 @@ describe('thread summaries in every message view', () => {
 
 describe('query plans', () => {
   /** The plan PostgreSQL picks when a table scan is not an option, as in a large room. */
-  async function plan(sql: string, params: unknown[]): Promise<string> {
+  async function plan(statement: Compilable<unknown>): Promise<string> {
+    const { sql, parameters } = statement.compile();
     const client = await platform.db.connect();
     try {
       await client.query('begin');
       await client.query('set local enable_seqscan = off');
       // Only an index that yields the order saves the sort, as it does when the room is large.
       await client.query('set local enable_sort = off');
-      const { rows } = await client.query(`explain (format json) ${sql}`, params);
+      const { rows } = await client.query(`explain (format json) ${sql}`, [...parameters]);
       return JSON.stringify(rows[0]['QUERY PLAN']);
     } finally {
       await client.query('rollback');
@@ -772,15 +774,17 @@ describe('query plans', () => {
       [false, true],
       [true, true],
     ] as const) {
-      const p = await plan(threadPageSql(forward, paged), [newId(), alice.id, 51, ...(paged ? [10] : [])]);
+      const p = await plan(
+        threadPage(forward, paged).bind({ root: newId(), caller: alice.id, limit: 51, bound: paged ? 10 : undefined, room: newId() }),
+      );
       expect(p).toContain('"Index Name":"messages_thread"');
       expect(p).not.toContain('"Node Type":"Sort"');
     }
     for (const paged of [false, true]) {
-      const p = await plan(threadListSql(paged), [alice.id, newId(), 21, ...(paged ? [new Date(), newId()] : [])]);
+      const p = await plan(threadList(alice.id, newId(), 21, paged ? { at: new Date(), id: newId() } : null));
       expect(p).toContain('"Index Name":"messages_active_threads"');
     }
-    const badgePlan = await plan(unreadThreadCountSql, [alice.id]);
+    const badgePlan = await plan(unreadThreadCount(alice.id));
     expect(badgePlan).toContain('"Index Name":"messages_thread"');
   });
 });

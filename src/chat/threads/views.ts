@@ -1,18 +1,6 @@
 // Thread rows and their wire shapes (ThreadSummary, ThreadInfo, MessagePreview, ThreadFollowResponse).
-import { messageView, type MessageRow, type MessageView } from '../messages/views.js';
-
-/** A root as selected by threadFactsSql. */
-export interface ThreadFactsRow extends MessageRow {
-  reply_count: number;
-  last_reply_at: Date;
-  following: boolean;
-  unread_count: number;
-  lr_id: string | null;
-  lr_sender_id: string | null;
-  lr_text: string | null;
-  lr_recalled_at: Date | null;
-  lr_created_at: Date | null;
-}
+import { messageView, type MessageView } from '../messages/views.js';
+import type { ThreadFactsRow } from './sql.js';
 
 export interface MessagePreviewView {
   id: string;

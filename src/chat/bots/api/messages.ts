@@ -10,7 +10,7 @@ import type { Caller } from '../../context.js';
 import { MessageLifecycleService } from '../../messages/lifecycle.js';
 import { plainSendStatement } from '../../messages/send-sql.js';
 import { emit, roomAudience } from '../../events/emit.js';
-import { bumpSql, replySql } from '../../threads/reply.js';
+import { bumpStatement, replyStatement } from '../../threads/reply.js';
 import { chatDb } from '../../tables.js';
 import type { BotDeps } from '../deps.js';
 import { storedKeyboard, type StoredKeyboard } from '../keyboard.js';
@@ -99,21 +99,24 @@ export class BotMessages {
         const notFound = () =>
           botApiErrors.badRequest(input.message_thread_id !== undefined ? 'message thread not found' : 'message to be replied not found');
         if (!named) throw notFound();
-        const bump = await client.query<{ last_seq: number }>(bumpSql, [roomId, bot.accountId, now, null]);
-        const seq = bump.rows[0]?.last_seq;
+        const bump = await firstRow(client, bumpStatement.bind({ room: roomId, sender: bot.accountId, time: now, clientMessageId: null }));
+        const seq = bump?.last_seq;
         if (seq === undefined) throw botApiErrors.chatNotFound();
-        const { rows } = await client.query<{ id: string | null }>(replySql, [
-          id,
-          roomId,
-          seq,
-          bot.accountId,
-          input.text,
-          null,
-          now,
-          named.id,
-        ]);
+        const reply = await firstRow(
+          client,
+          replyStatement.bind({
+            id,
+            room: roomId,
+            seq,
+            sender: bot.accountId,
+            text: input.text,
+            clientMessageId: null,
+            time: now,
+            named: named.id,
+          }),
+        );
         // No message: the root is recalled (or gone); the bump rolls back with the transaction.
-        if (!rows[0] || rows[0].id === null) throw notFound();
+        if (!reply || reply.id === null) throw notFound();
       }
       if (keyboard)
         await affected(
