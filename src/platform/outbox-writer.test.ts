@@ -7,7 +7,8 @@ import { join, relative } from 'node:path';
 import { OutboxEntity } from './db/entities.js';
 import { openOrm } from './db/orm.js';
 import { createSqlPool, inTransaction } from './db/sql.js';
-import { appendOutbox, outboxInsertSql, outboxTopicSql, writeOutbox, writeOutboxRows } from './outbox-writer.js';
+import { appendOutbox, outboxTopic, writeOutbox, writeOutboxRows } from './outbox-writer.js';
+import { typedQueries } from './db/typed.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 
@@ -27,14 +28,12 @@ test('only src/platform/outbox-writer.ts writes `insert into outbox`, as text or
   expect(writers).toEqual(['src/platform/outbox-writer.ts']);
 });
 
-test('the fragment is the insert the writers use', () => {
-  expect(outboxInsertSql).toBe('insert into outbox (topic, payload)');
-});
-
 test('a topic literal is quoted, and anything but a dotted name is refused', () => {
-  expect(outboxTopicSql('message.created')).toBe("'message.created'");
-  expect(() => outboxTopicSql("x.y'; drop table outbox; --")).toThrow('not an outbox topic');
-  expect(() => outboxTopicSql('created')).toThrow('not an outbox topic');
+  const compiled = typedQueries<object>().selectNoFrom(outboxTopic('message.created').as('topic')).compile();
+  expect(compiled.sql).toBe(`select 'message.created' as "topic"`);
+  expect(compiled.parameters).toEqual([]);
+  expect(() => outboxTopic("x.y'; drop table outbox; --")).toThrow('not an outbox topic');
+  expect(() => outboxTopic('created')).toThrow('not an outbox topic');
 });
 
 test('the writers store each payload as jsonb, in the order given, in the transaction of the caller', async () => {

@@ -13,22 +13,7 @@ export interface OutboxEntry {
   payload: unknown;
 }
 
-/**
- * The head of an outbox insert, for statements that write their events in the same round trip as the change
- * (a CTE of the send, reply and forward statements): follow it with `values (...)` or `select topic, payload ...`.
- */
-export const outboxInsertSql = 'insert into outbox (topic, payload)';
-
 const topicShape = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
-
-/**
- * A topic as an SQL string literal, for the fragments above. Topics are fixed names from the code, never input;
- * the shape check keeps a quote from ever reaching the statement text.
- */
-export function outboxTopicSql(topic: string): string {
-  if (!topicShape.test(topic)) throw new Error(`not an outbox topic: ${topic}`);
-  return `'${topic}'`;
-}
 
 type OutboxTables = TablesOf<typeof OutboxEntity>;
 
@@ -52,9 +37,12 @@ export function outboxInsertFrom<DB>(
   return (db as unknown as QueryCreator<OutboxTables>).insertInto('outbox').columns(['topic', 'payload']).expression(select);
 }
 
-/** A topic as a literal of a typed statement (fixed names from the code, shape-checked like outboxTopicSql). */
+/**
+ * A topic as a literal of a typed statement. Topics are fixed names from the code, never input; the shape check keeps
+ * a quote from ever reaching the statement text.
+ */
 export function outboxTopic(topic: string): RawBuilder<string> {
-  outboxTopicSql(topic);
+  if (!topicShape.test(topic)) throw new Error(`not an outbox topic: ${topic}`);
   return sql.lit(topic) as RawBuilder<string>;
 }
 

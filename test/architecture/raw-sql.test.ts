@@ -1,69 +1,24 @@
-// The data-access ratchet (docs/adr/0119-typed-queries-over-entities.md): statements are built as typed queries over
-// the entities (src/platform/db/typed.ts), and the hand-written SQL still run through `.query(` may only shrink. Each
-// top-level folder of src/ has a budget of such call sites; a folder converted to typed queries has a budget of 0.
-// Counted: every `.query(` / `.query<` call in src/**/*.ts. Not counted (the files the rule allows raw SQL in):
+// The data-access rule (docs/adr/0119-typed-queries-over-entities.md, docs/adr/0122-one-pool-per-process.md): every
+// statement is a typed query over the entities (src/platform/db/typed.ts), with `sql` fragments only for expressions
+// inside one. Outside the files the rule allows, src/ has no hand-written statement: no `.query(` call, no raw SQL
+// through the ORM's connection, and no string that begins a statement (select, insert into, update ... set,
+// delete from, with ... as ().
+// The files the rule allows raw SQL in:
 // - *.test.ts files, which set up and read back rows directly to check what a service wrote;
 // - src/platform/db/migrations/, the schema's history as DDL;
-// - src/platform/db/sql.ts, which sends the transaction and session control (begin, commit, rollback, session
-//   advisory locks, lifted time-outs), statements a query builder has no words for;
-// - src/platform/db/typed.ts, which runs the compiled typed queries.
-// Lower a budget when a folder's count falls; never raise one.
+// - src/platform/db/sql.ts, the transaction and session control (begin, commit, rollback, savepoints, session advisory
+//   locks, lifted time-outs, the trace context of a connection): statements a query builder has no words for;
+// - src/platform/db/typed.ts, which runs the compiled typed queries (and takes transaction advisory locks).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-const budgets: Record<string, number> = {
-  // top-level folders (and src/*.ts as "src")
-  chat: 280,
-  partner: 29,
-  workspace: 21,
-  core: 62,
-  platform: 0,
-  app: 0,
-  cli: 0,
-  src: 0,
-  // folders converted to typed queries
-  'chat/labels': 0,
-  'chat/drafts': 0,
-  'chat/contacts': 0,
-  'chat/channels': 0,
-  'chat/members': 0,
-  'chat/media': 0,
-  'chat/realtime': 0,
-  'chat/messages': 0,
-  'chat/mentions': 0,
-  'chat/search': 0,
-  'chat/rooms': 0,
-  'chat/pins': 0,
-  'chat/threads': 0,
-  'partner/kb': 0,
-  'partner/ai': 0,
-  'partner/storage': 0,
-  'partner/gate': 0,
-  'partner/idempotency': 0,
-  'partner/api-keys': 0,
-  'core/crm': 0,
-  'core/workspaces': 0,
-  'workspace/hr': 0,
-  'workspace/tickets': 0,
-  'core/inbox': 0,
-  'core/webhooks': 0,
-  'chat/polls': 0,
-  'chat/broadcasts': 0,
-  'chat/saved': 0,
-  'chat/presence': 0,
-  'chat/admin-workspaces': 0,
-  'chat/accounts': 0,
-  'workspace/approvals': 0,
-  'workspace/keys': 0,
-  'workspace/audit': 0,
-  'workspace/notifications': 0,
-  'workspace/crm': 0,
-  'workspace/gate': 0,
-};
-
 const allowed = [/^platform\/db\/migrations\//, /^platform\/db\/sql\.ts$/, /^platform\/db\/typed\.ts$/, /\.test\.ts$/];
 
-const querySite = /\.query\s*[(<]/g;
+/** A statement sent by hand: pg's `.query(` / `.query<`, or the ORM connection's `execute`. */
+const querySite = /\.query\s*[(<]|getConnection\(\)\s*\.execute\s*[(<]/g;
+
+/** A string or template that begins a statement. */
+const statementText = /[`'"]\s*(select\s|insert\s+into\s|update\s+"?[a-z_]+"?\s+set\s|delete\s+from\s|with\s+"?[a-z_]+"?\s+as\s*\()/gi;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -73,42 +28,33 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Raw query sites per budgeted folder (a file counts toward its top-level folder and any budgeted sub-folder). */
-function countSites(root: string): Record<string, number> {
-  const counts: Record<string, number> = Object.fromEntries(Object.keys(budgets).map((key) => [key, 0]));
-  for (const file of sourceFiles(root)) {
+/** `file: count` of each file of src/ outside the allowed ones where the pattern occurs. */
+function offenders(pattern: RegExp): string[] {
+  const root = join(process.cwd(), 'src');
+  return sourceFiles(root).flatMap((file) => {
     const path = relative(root, file).replaceAll('\\', '/');
-    if (allowed.some((rule) => rule.test(path))) continue;
-    const sites = readFileSync(file, 'utf8').match(querySite)?.length ?? 0;
-    if (sites === 0) continue;
-    const parts = path.split('/');
-    const folders = parts.length === 1 ? ['src'] : [parts[0]!, `${parts[0]}/${parts[1]}`];
-    for (const folder of folders) {
-      if (folder in counts) counts[folder]! += sites;
-      else if (!folder.includes('/')) counts[folder] = sites;
-    }
-  }
-  return counts;
+    if (allowed.some((rule) => rule.test(path))) return [];
+    const n = readFileSync(file, 'utf8').match(pattern)?.length ?? 0;
+    return n > 0 ? [`${path}: ${n}`] : [];
+  });
 }
 
 describe('hand-written SQL outside the typed queries', () => {
-  const counts = countSites(join(process.cwd(), 'src'));
-
-  it('prints the current counts', () => {
-    const lines = Object.entries(counts).map(
-      ([folder, n]) => `${folder.padEnd(16)} ${String(n).padStart(4)} (budget ${budgets[folder] ?? 0})`,
-    );
-    process.stdout.write(`Raw .query( sites per folder of src/:\n${lines.join('\n')}\n`);
-    expect(Object.keys(counts)).toEqual(expect.arrayContaining(['chat', 'partner', 'workspace', 'core', 'platform', 'app', 'cli']));
+  it('no statement is sent by hand outside the allowed files', () => {
+    expect(offenders(querySite)).toEqual([]);
   });
 
-  it('stays within each folder budget, so the count only falls', () => {
-    const over = Object.entries(counts).filter(([folder, n]) => n > (budgets[folder] ?? 0));
-    expect(over.map(([folder, n]) => `${folder}: ${n} raw query sites, budget ${budgets[folder] ?? 0}`)).toEqual([]);
+  it('no statement is written as text outside the allowed files', () => {
+    expect(offenders(statementText)).toEqual([]);
   });
 
-  it('counts a site the way the rule reads it', () => {
+  it('reads a hand-written statement the way the rule does', () => {
     const sample = "await db.query('select 1'); await client.query<{ n: number }>(text); const q = query(x);";
     expect(sample.match(querySite)?.length).toBe(2);
+    expect('em.getConnection().execute<Row[]>(text)'.match(querySite)?.length).toBe(1);
+    const texts = ["'select id from t'", '`\n  with x as (select 1)', '"update rooms set a = 1"', "'delete from t'", "'insert into t'"];
+    expect(texts.join(';').match(statementText)?.length).toBe(5);
+    // Fragments inside typed statements are expressions, not statements.
+    expect("sql`(select count(*) from mentions)` sql`count(*)::int` 'selected'".match(statementText)).toBeNull();
   });
 });

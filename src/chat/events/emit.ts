@@ -4,10 +4,10 @@
 import type { EntityManager } from '../../platform/db/orm.js';
 import type { Queryable } from '../../platform/db/queryable.js';
 import type { RawBuilder } from 'kysely';
-import { appendOutbox, outboxTopic, outboxTopicSql, writeOutbox } from '../../platform/outbox-writer.js';
+import { appendOutbox, outboxTopic, writeOutbox } from '../../platform/outbox-writer.js';
 import type { ChatTopic, EventFields } from './topics.js';
 
-export { outboxInsertFrom, outboxInsertSql } from '../../platform/outbox-writer.js';
+export { outboxInsertFrom } from '../../platform/outbox-writer.js';
 
 /** Who an event reaches: a room's or a channel's members, the listed accounts, or the accounts of a broadcast's modules. */
 export type Audience =
@@ -34,11 +34,6 @@ export async function emitThroughOrm<T extends ChatTopic>(
   audience: Audience,
 ): Promise<void> {
   await appendOutbox(em, topic, { ...fields, audience });
-}
-
-/** A declared topic as an SQL literal, for an event written inside a statement (after `outboxInsertSql`). */
-export function chatTopicSql(topic: ChatTopic): string {
-  return outboxTopicSql(topic);
 }
 
 /** A declared topic as a literal of a typed statement that writes its event inside (with outboxInsertFrom). */
