@@ -1,8 +1,8 @@
 // The node-postgres pool every statement runs on, and its transactions. The data-access rule (docs/adr/0119): the
 // MikroORM entities are the schema (with the migrations and the schema check); statements are typed queries over those
 // entities, compiled by Kysely and run here (typed.ts: rows, firstRow, affected; hotRows as named prepared statements),
-// so a write and its outbox rows share one transaction. Folders not yet converted still send hand-written SQL through
-// `.query(`; test/architecture/raw-sql.test.ts holds their count per folder to a budget that only falls.
+// so a write and its outbox rows share one transaction. Only transaction and session control is written by hand, here
+// (test/architecture/raw-sql.test.ts); the ORM runs on this pool too (docs/adr/0122).
 import pg from 'pg';
 import { isClientReadTimeout, postgresTimeoutOptions } from '../dependency-timeouts.js';
 
