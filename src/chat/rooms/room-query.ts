@@ -1,7 +1,7 @@
 // The caller's rooms with the caller's unread count, mention count, last message and labels, in one typed
 // statement over the entities (the room list, one room, a get-or-create answer). The inner select narrows
 // `room_members m join rooms r` and pages it, so the counts and the last-message lookup run only for the page.
-import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import { chatDb, type ChatTables } from '../tables.js';
 import type { AddMemberPolicy, NotificationLevel, RoomRole, RoomType } from './views.js';
 
@@ -29,7 +29,7 @@ export type Counted = ExpressionBuilder<ChatTables & { p: { id: string; last_rea
  * top-level messages after the mark, not the caller's, not recalled, minus the caller's hides among them (an
  * index-only range scan of messages_room_top_level, then the caller's few hides of the room by primary key).
  */
-export function unreadCount(eb: Counted, accountId: string) {
+export function unreadCount(eb: Counted, accountId: string | Expression<string>) {
   const all = eb
     .selectFrom('messages as x')
     .select(sql<number>`count(*)::int`.as('n'))
@@ -52,7 +52,7 @@ export function unreadCount(eb: Counted, accountId: string) {
 }
 
 /** The caller's unread mentions of the room: not marked read and past the read mark (partial index mentions_unread). */
-export function mentionCount(eb: Counted, accountId: string) {
+export function mentionCount(eb: Counted, accountId: string | Expression<string>) {
   return eb
     .selectFrom('mentions as mn')
     .select(sql<number>`count(*)::int`.as('n'))
@@ -65,7 +65,7 @@ export function mentionCount(eb: Counted, accountId: string) {
 }
 
 /** The caller's rooms narrowed and paged by `narrow`; the rows carry RoomRow's columns. */
-export function roomQuery(accountId: string, narrow: (scope: RoomScope) => RoomScope = (scope) => scope) {
+export function roomQuery(accountId: string | Expression<string>, narrow: (scope: RoomScope) => RoomScope = (scope) => scope) {
   const scope: RoomScope = chatDb
     .selectFrom('room_members as m')
     .innerJoin('rooms as r', 'r.id', 'm.room_id')

@@ -14,6 +14,7 @@ import { membershipOf, refuseFixedType, requireManager, requireOwner, roomNotFou
 import { ensureReminderBot } from './reminder-bot.js';
 import { roomView, type AddMemberPolicy, type RoomRole, type RoomType, type RoomView } from './views.js';
 import { roomQuery } from './room-query.js';
+import { roomListStatement } from './room-list-statement.js';
 import { affected, firstRow, hotRows, rows } from '../../platform/db/typed.js';
 import { chatDb } from '../tables.js';
 import { sql } from 'kysely';
@@ -100,41 +101,21 @@ export class RoomService {
     const search = query.q !== undefined && query.archived === true ? `%${escapeLike(query.q)}%` : null;
     const { labelId, channelId } = query;
     // Filters add clauses from a fixed set, never values: a bounded set of texts to prepare.
-    const statement = roomQuery(caller.accountId, (scope) =>
-      scope
-        .where('m.archived', '=', query.archived === true)
-        .$if(search !== null, (q) => q.where('r.type', 'in', ['GROUP', 'CHANNEL']).where('r.name', 'ilike', search!))
-        .$if(query.standalone === true, (q) => q.where('r.channel_id', 'is', null))
-        .$if(channelId !== undefined, (q) => q.where('r.channel_id', '=', channelId!))
-        // The caller's own label only: anyone else's id matches no room (src/chat/labels).
-        .$if(labelId !== undefined, (q) =>
-          q.where(({ exists, selectFrom }) =>
-            exists(
-              selectFrom('room_labels as rl')
-                .select(sql<number>`1`.as('one'))
-                .where('rl.label_id', '=', labelId!)
-                .whereRef('rl.room_id', '=', 'r.id')
-                .where('rl.account_id', '=', caller.accountId),
-            ),
-          ),
-        )
-        .$if(cursor !== null, (q) =>
-          q.where((eb) =>
-            eb(
-              eb.refTuple('m.pinned', 'r.last_activity_at', 'r.id'),
-              '<',
-              eb.tuple(sql<boolean>`${cursor!.pinned}::boolean`, sql<Date>`${cursor!.at}::timestamptz`, sql<string>`${cursor!.id}::uuid`),
-            ),
-          ),
-        )
-        .orderBy('m.pinned', 'desc')
-        .orderBy('r.last_activity_at', 'desc')
-        .orderBy('r.id', 'desc')
-        .limit(limit + 1),
-    )
-      .orderBy('p.pinned', 'desc')
-      .orderBy('p.last_activity_at', 'desc')
-      .orderBy('p.id', 'desc');
+    const statement = roomListStatement({
+      search: search !== null,
+      standalone: query.standalone === true,
+      channel: channelId !== undefined,
+      label: labelId !== undefined,
+      cursor: cursor !== null,
+    }).bind({
+      account: caller.accountId,
+      archived: query.archived === true,
+      ...(search !== null ? { search } : {}),
+      ...(channelId !== undefined ? { channel: channelId } : {}),
+      ...(labelId !== undefined ? { label: labelId } : {}),
+      ...(cursor !== null ? { pinned: cursor.pinned, at: cursor.at, id: cursor.id } : {}),
+      limit: limit + 1,
+    });
     const db = await readPool(this.deps);
     const rows = await hotRows(db, statement);
     const hasMore = rows.length > limit;
