@@ -1,6 +1,7 @@
 // The chat's tables as typed queries see them: its own MikroORM entities and the shared core's it reads
 // (platform/db/typed.ts), with the platform's outbox.
 import { typedQueries, type TablesOf } from '../platform/db/typed.js';
+import type { CoreEntity } from '../core/tables.js';
 import type { BotEntity, BotRoomSettingEntity, BotUpdateEntity, BotCallbackQueryEntity } from './bots/table-entities.js';
 import type { BroadcastEntity, BroadcastReadEntity } from './broadcasts/entities.js';
 import type { ChannelEntity, ChannelMemberEntity } from './channels/entities.js';
@@ -18,15 +19,10 @@ import type { RoomEntity, RoomMemberEntity, JoinRequestEntity } from './rooms/en
 import type { SavedMessageEntity } from './saved/entities.js';
 import type { ScheduledMessageEntity } from './scheduled/entities.js';
 import type { ThreadFollowEntity } from './threads/entities.js';
-import type { AccountEntity } from '../core/accounts/entities.js';
-import type { CrmRecordEntity } from '../core/crm/entities.js';
-import type { InboxConversationEntity, InboxMessageEntity, InboxChannelEntity } from '../core/inbox/entities.js';
-import type { ModuleEntity, CustomerKeyEntity } from '../core/modules/entities.js';
-import type { WebhookEntity, WebhookDeliveryEntity } from '../core/webhooks/entities.js';
-import type { WorkspaceEntity, WorkspaceMemberEntity } from '../core/workspaces/entities.js';
 import type { OutboxEntity } from '../platform/db/entities.js';
 
 export type ChatTables = TablesOf<
+  | CoreEntity
   | typeof BotEntity
   | typeof BotRoomSettingEntity
   | typeof BotUpdateEntity
@@ -60,17 +56,6 @@ export type ChatTables = TablesOf<
   | typeof SavedMessageEntity
   | typeof ScheduledMessageEntity
   | typeof ThreadFollowEntity
-  | typeof AccountEntity
-  | typeof CrmRecordEntity
-  | typeof InboxConversationEntity
-  | typeof InboxMessageEntity
-  | typeof InboxChannelEntity
-  | typeof ModuleEntity
-  | typeof CustomerKeyEntity
-  | typeof WebhookEntity
-  | typeof WebhookDeliveryEntity
-  | typeof WorkspaceEntity
-  | typeof WorkspaceMemberEntity
   | typeof OutboxEntity
 >;
 

@@ -9,7 +9,8 @@ import type { WebhookEntity, WebhookDeliveryEntity } from './webhooks/entities.j
 import type { WorkspaceEntity, WorkspaceMemberEntity } from './workspaces/entities.js';
 import type { OutboxEntity } from '../platform/db/entities.js';
 
-export type CoreTables = TablesOf<
+/** The shared core's entities: the tables every layer above may read. */
+export type CoreEntity =
   | typeof AccountEntity
   | typeof CrmRecordEntity
   | typeof InboxConversationEntity
@@ -20,9 +21,9 @@ export type CoreTables = TablesOf<
   | typeof WebhookEntity
   | typeof WebhookDeliveryEntity
   | typeof WorkspaceEntity
-  | typeof WorkspaceMemberEntity
-  | typeof OutboxEntity
->;
+  | typeof WorkspaceMemberEntity;
+
+export type CoreTables = TablesOf<CoreEntity | typeof OutboxEntity>;
 
 /** Builds the core's statements; run them with rows / firstRow / affected / hotRows of platform/db/typed.ts. */
 export const coreDb = typedQueries<CoreTables>();

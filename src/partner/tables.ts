@@ -1,21 +1,17 @@
 // The partner API's tables as typed queries see them: its own MikroORM entities and the shared core's it reads
 // (platform/db/typed.ts), with the platform's outbox.
 import { typedQueries, type TablesOf } from '../platform/db/typed.js';
+import type { CoreEntity } from '../core/tables.js';
 import type { AiAgentEntity } from './ai/entities.js';
 import type { ApiKeyEntity } from './api-keys/entities.js';
 import type { IdempotencyKeyEntity } from './idempotency/entities.js';
 import type { KbArticleEntity } from './kb/entities.js';
 import type { StorageFileEntity } from './storage/entities.js';
 import type { WorkspaceRoleEntity, RoleCellEntity } from './workspaces/entities.js';
-import type { AccountEntity } from '../core/accounts/entities.js';
-import type { CrmRecordEntity } from '../core/crm/entities.js';
-import type { InboxConversationEntity, InboxMessageEntity, InboxChannelEntity } from '../core/inbox/entities.js';
-import type { ModuleEntity, CustomerKeyEntity } from '../core/modules/entities.js';
-import type { WebhookEntity, WebhookDeliveryEntity } from '../core/webhooks/entities.js';
-import type { WorkspaceEntity, WorkspaceMemberEntity } from '../core/workspaces/entities.js';
 import type { OutboxEntity } from '../platform/db/entities.js';
 
 export type PartnerTables = TablesOf<
+  | CoreEntity
   | typeof AiAgentEntity
   | typeof ApiKeyEntity
   | typeof IdempotencyKeyEntity
@@ -23,17 +19,6 @@ export type PartnerTables = TablesOf<
   | typeof StorageFileEntity
   | typeof WorkspaceRoleEntity
   | typeof RoleCellEntity
-  | typeof AccountEntity
-  | typeof CrmRecordEntity
-  | typeof InboxConversationEntity
-  | typeof InboxMessageEntity
-  | typeof InboxChannelEntity
-  | typeof ModuleEntity
-  | typeof CustomerKeyEntity
-  | typeof WebhookEntity
-  | typeof WebhookDeliveryEntity
-  | typeof WorkspaceEntity
-  | typeof WorkspaceMemberEntity
   | typeof OutboxEntity
 >;
 

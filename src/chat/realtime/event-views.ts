@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import type { SqlClient } from '../../platform/db/sql.js';
 import { hotRows, rows as allRows } from '../../platform/db/typed.js';
-import { messageView, type MessageRow, type MessageView } from '../messages/views.js';
+import { messageColumnsIn, messageView, type MessageRow, type MessageView } from '../messages/views.js';
 import type { AccountType, MemberView } from '../members/views.js';
 import type { MessagePreview, RoomRole, RoomRow, RoomView } from '../rooms/views.js';
 import { chatDb } from '../tables.js';
@@ -69,26 +69,8 @@ export interface ViewedEvent {
 type Payload = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-/** The message row's columns (messages/views.ts messageColumns) of the alias `m`. */
-const messageFields = [
-  'm.id',
-  'm.room_id',
-  'm.seq',
-  'm.sender_id',
-  'm.type',
-  'm.text',
-  'm.client_message_id',
-  'm.thread_root_id',
-  'm.created_at',
-  'm.edited_at',
-  'm.recalled_at',
-  'm.forwarded_from_room_id',
-  'm.forwarded_from_message_id',
-  'm.poll_id',
-  'm.attachments',
-  'm.inline_keyboard',
-  'm.entities',
-] as const;
+/** The message row's columns of the alias `m`. */
+const messageFields = messageColumnsIn('m');
 
 /** Messages by id with the newest reply of each root; the text does not depend on the ids (a prepared statement). */
 const messageFacts = (ids: string[]) =>
