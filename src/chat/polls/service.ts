@@ -68,18 +68,16 @@ export class PollService {
       if (seq === undefined) throw roomNotFound();
       await affected(
         client,
-        chatDb
-          .insertInto('messages')
-          .values({
-            id: messageId,
-            room_id: roomId,
-            seq,
-            sender_id: caller.accountId,
-            type: 'POLL',
-            text: question,
-            created_at: now,
-            poll_id: pollId,
-          }),
+        chatDb.insertInto('messages').values({
+          id: messageId,
+          room_id: roomId,
+          seq,
+          sender_id: caller.accountId,
+          type: 'POLL',
+          text: question,
+          created_at: now,
+          poll_id: pollId,
+        }),
       );
       await affected(
         client,

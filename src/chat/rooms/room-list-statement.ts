@@ -56,7 +56,11 @@ function build(shape: RoomListShape) {
           eb(
             eb.refTuple('m.pinned', 'r.last_activity_at', 'r.id'),
             '<',
-            eb.tuple(sql<boolean>`${slot('pinned')}::boolean`, sql<Date>`${slot<string>('at')}::timestamptz`, sql<string>`${slot('id')}::uuid`),
+            eb.tuple(
+              sql<boolean>`${slot('pinned')}::boolean`,
+              sql<Date>`${slot<string>('at')}::timestamptz`,
+              sql<string>`${slot('id')}::uuid`,
+            ),
           ),
         ),
       )
