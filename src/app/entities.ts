@@ -11,7 +11,7 @@ import { MentionEntity } from '../chat/mentions/entities.js';
 import { MessageEntity, MessageHideEntity, MessageReactionEntity } from '../chat/messages/entities.js';
 import { RoomPinEntity, PersonalPinEntity } from '../chat/pins/entities.js';
 import { PollEntity, PollOptionEntity, PollBallotEntity } from '../chat/polls/entities.js';
-import { EventLogEntity, UserEventCounterEntity, UserEventEntity } from '../chat/realtime/entities.js';
+import { EventLogEntity, UserEventEntity } from '../chat/realtime/entities.js';
 import { ReminderEntity, ReminderOccurrenceEntity } from '../chat/reminders/entities.js';
 import { RoomEntity, RoomMemberEntity, JoinRequestEntity } from '../chat/rooms/entities.js';
 import { SavedMessageEntity } from '../chat/saved/entities.js';
@@ -60,7 +60,6 @@ export const entities = [
   PollOptionEntity,
   PollBallotEntity,
   EventLogEntity,
-  UserEventCounterEntity,
   UserEventEntity,
   ReminderEntity,
   ReminderOccurrenceEntity,

@@ -13,7 +13,7 @@ import type { MentionEntity } from './mentions/entities.js';
 import type { MessageEntity, MessageHideEntity, MessageReactionEntity } from './messages/entities.js';
 import type { RoomPinEntity, PersonalPinEntity } from './pins/entities.js';
 import type { PollEntity, PollOptionEntity, PollBallotEntity } from './polls/entities.js';
-import type { EventLogEntity, UserEventCounterEntity, UserEventEntity } from './realtime/entities.js';
+import type { EventLogEntity, UserEventEntity } from './realtime/entities.js';
 import type { ReminderEntity, ReminderOccurrenceEntity } from './reminders/entities.js';
 import type { RoomEntity, RoomMemberEntity, JoinRequestEntity } from './rooms/entities.js';
 import type { SavedMessageEntity } from './saved/entities.js';
@@ -46,7 +46,6 @@ export type ChatTables = TablesOf<
   | typeof PollOptionEntity
   | typeof PollBallotEntity
   | typeof EventLogEntity
-  | typeof UserEventCounterEntity
   | typeof UserEventEntity
   | typeof ReminderEntity
   | typeof ReminderOccurrenceEntity

@@ -64,3 +64,27 @@ export function cpuSample(loadPid: number | undefined): CpuSample | null {
 export function cpuDelta(a: CpuSample, b: CpuSample): CpuSample {
   return { platform: b.platform - a.platform, postgres: b.postgres - a.postgres, redis: b.redis - a.redis, load: b.load - a.load };
 }
+
+/** CPU milliseconds used so far by each of this process's descendants that `groupOf` names a group for. */
+export function cpuOfDescendants(groupOf: (pid: number, comm: string) => string | undefined): Map<number, { group: string; ms: number }> {
+  const procs = readProcs() ?? [];
+  const children = new Map<number, Proc[]>();
+  for (const p of procs) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
+  const descendants = (pid: number): Proc[] => (children.get(pid) ?? []).flatMap((c) => [c, ...descendants(c.pid)]);
+  const out = new Map<number, { group: string; ms: number }>();
+  for (const p of descendants(process.pid)) {
+    const group = groupOf(p.pid, p.comm);
+    if (group) out.set(p.pid, { group, ms: (p.ticks * 1000) / ticksPerSecond });
+  }
+  return out;
+}
+
+/** CPU milliseconds per group between two samples; a process that started between them counts from its start. */
+export function cpuByGroupBetween(
+  from: Map<number, { group: string; ms: number }>,
+  to: Map<number, { group: string; ms: number }>,
+): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [pid, { group, ms }] of to) out.set(group, (out.get(group) ?? 0) + ms - (from.get(pid)?.ms ?? 0));
+  return out;
+}

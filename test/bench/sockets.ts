@@ -14,9 +14,12 @@ import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
 import { exportJWK } from 'jose';
+import { deliveryChannel } from '../../src/chat/realtime/delivery.js';
 import { call, startTestPlatform } from '../support/platform.js';
 import type { BareCommand, BareReply } from './bare-ws-server.js';
+import { cpuByGroupBetween, cpuOfDescendants } from './cpu.js';
 import { cleanups, ms, progress, runBenchmark, scratchInfra, table } from './report.js';
 import { fmtMs, fmtRatio, writeSection, type GoalRow } from './results.js';
 import type { SwarmCommand, SwarmConnect, SwarmReply } from './socket-swarm.js';
@@ -70,6 +73,27 @@ const sum = async (pids: number[]) => (await Promise.all(pids.map(rssOf))).reduc
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 
+/**
+ * Hears the relay's announcements on Redis as every node does, and keeps, per event, the time from its createdAt to
+ * the last of its announcement messages: the share of a delivery spent before any node writes a frame.
+ */
+async function listenToRelay(redisUrl: string) {
+  const subscriber = new Redis(redisUrl);
+  const announced = new Map<string, { topic: string; ms: number }>();
+  subscriber.on('message', (_channel: string, message: string) => {
+    const now = Date.now();
+    const d = JSON.parse(message) as { id: string; topic: string; createdAt: string };
+    announced.set(d.id, { topic: d.topic, ms: now - Date.parse(d.createdAt) });
+  });
+  await subscriber.subscribe(deliveryChannel);
+  cleanups.push(async () => void subscriber.disconnect());
+  return (topic: string) =>
+    [...announced.values()]
+      .filter((a) => a.topic === topic)
+      .map((a) => a.ms)
+      .sort((a, b) => a - b);
+}
+
 async function startNode(databaseUrl: string, redisUrl: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, [mainJs], {
@@ -108,6 +132,11 @@ async function startNode(databaseUrl: string, redisUrl: string): Promise<{ url: 
 
 class Generator {
   private readonly child: ChildProcess;
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   private waiting: Array<(r: SwarmReply) => void> = [];
 
   constructor() {
@@ -194,6 +223,7 @@ async function main(): Promise<number> {
 
   progress(`starting one chat node of ${WORKERS} worker processes`);
   const node = await startNode(databaseUrl, redisUrl);
+  const relayed = await listenToRelay(redisUrl);
   const workers = WORKERS > 1 ? await childrenOf(node.child.pid!) : [node.child.pid!];
   const rssBefore = await sum(workers);
 
@@ -221,6 +251,27 @@ async function main(): Promise<number> {
   await sleep(3_000);
   const rssSessions = await sum(workers);
 
+  // What holding the sessions costs while nothing is sent: heart-beats both ways and presence refreshes.
+  const nodePids = new Set([node.child.pid!, ...workers]);
+  const generatorPids = new Set(generators.map((g) => g.pid));
+  const groupOf = (pid: number, comm: string) =>
+    nodePids.has(pid)
+      ? 'chat node'
+      : generatorPids.has(pid)
+        ? 'load generators'
+        : comm.startsWith('postgres')
+          ? 'PostgreSQL'
+          : comm.startsWith('redis')
+            ? 'redis-server'
+            : undefined;
+  const idleFrom = cpuOfDescendants(groupOf);
+  const idleSeconds = 20;
+  await sleep(idleSeconds * 1000);
+  const idleCpu = [...cpuByGroupBetween(idleFrom, cpuOfDescendants(groupOf))].map(
+    ([group, msUsed]) => `${group} ${(msUsed / idleSeconds / 10).toFixed(0)}%`,
+  );
+  progress(`holding ${opened.open} idle sessions for ${idleSeconds} s, CPU (of one core): ${idleCpu.join(', ')}`);
+
   progress(`a room of ${ROOM} members, all connected: ${ROOM_MESSAGES} messages`);
   const owner = accountIds[0]!;
   const ownerToken = await tenant.sign({}, { subject: owner });
@@ -234,6 +285,8 @@ async function main(): Promise<number> {
     roomId,
     accountIds.slice(500, ROOM),
   ]);
+  // The count the service keeps: presence notices (and the room's views) rely on it.
+  await control.db.query(`update rooms set member_count = (select count(*) from room_members where room_id = $1) where id = $1`, [roomId]);
   await sleep(1_000);
   for (let k = 0; k < ROOM_MESSAGES; k++) {
     const sent = await call(node.url, 'POST', `/api/v1/rooms/${roomId}/messages`, {
@@ -319,6 +372,17 @@ async function main(): Promise<number> {
           ms(broadcast.latencies.at(-1) ?? NaN),
           verdict(broadcastP99, GOAL_BROADCAST_P99_MS),
         ],
+        ...(['message.created', 'broadcast.created'] as const).map((topic) => {
+          const times = relayed(topic);
+          return [
+            `of which: event created to the relay's last announcement (${topic})`,
+            `${times.length} events`,
+            ms(percentile(times, 50)),
+            ms(percentile(times, 99)),
+            ms(times.at(-1) ?? NaN),
+            '-',
+          ];
+        }),
         [
           `baseline: bare ws server, one frame to ${bareOpen.open} connections`,
           `${base.latencies.length} of ${ROOM_MESSAGES * bareOpen.open}`,
@@ -347,6 +411,7 @@ async function main(): Promise<number> {
   );
   process.stdout.write(
     `\nsessions: ${opened.open} of ${TOTAL} opened in ${opened.seconds.toFixed(1)} s (${(opened.open / Math.max(opened.seconds, 0.001)).toFixed(0)}/s), ${opened.failed} failed` +
+      `; idle, CPU of one core: ${idleCpu.join(', ')}` +
       `, ${broadcast.closed} closed by the node afterwards${broadcast.closed > 0 ? ` ${JSON.stringify(broadcast.closeReasons)}` : ''}` +
       `; event bytes per delivery: room ${room.latencies.length ? (room.bytes / room.latencies.length).toFixed(0) : '-'}, broadcast ${broadcast.latencies.length ? (broadcast.bytes / broadcast.latencies.length).toFixed(0) : '-'}\n`,
   );

@@ -1,11 +1,7 @@
 // Presence in Redis, shared by every node: per account a sorted set of its open sessions scored by the time each
 // stops counting unless a heart-beat refreshes it, the AWAY setting and last-seen. No PostgreSQL write, ever.
-import type { Redis } from '../../platform/redis.js';
+import { slotTag, type Redis } from '../../platform/redis.js';
 import { presenceKeepMs } from './limits.js';
-
-const sessionsKey = (accountId: string) => `presence:sessions:${accountId}`;
-const awayKey = (accountId: string) => `presence:away:${accountId}`;
-const seenKey = (accountId: string) => `presence:seen:${accountId}`;
 
 /**
  * Adds or refreshes one session: drops entries past their time, notes how many were alive before (this session's
@@ -28,6 +24,11 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[3])
 return redis.call('ZCARD', KEYS[1])`;
 
+type PresenceRedis = Redis & {
+  presenceTouch(numberOfKeys: number, ...keysAndArgs: Array<string | number>): Promise<number>;
+  presenceDrop(numberOfKeys: number, ...keysAndArgs: Array<string | number>): Promise<number>;
+};
+
 export interface StoredPresence {
   online: boolean;
   away: boolean;
@@ -37,52 +38,70 @@ export interface StoredPresence {
 
 /** Real time throughout, as Redis counts its expiries: presence must agree across nodes, not with a test clock. */
 export class PresenceStore {
-  constructor(private readonly redis: Redis) {}
+  private readonly redis: PresenceRedis;
+
+  constructor(redis: Redis) {
+    // Defined commands go as EVALSHA: a heart-beat's refresh does not send the script's text each time.
+    if (!('presenceTouch' in redis)) redis.defineCommand('presenceTouch', { lua: touchScript });
+    if (!('presenceDrop' in redis)) redis.defineCommand('presenceDrop', { lua: dropScript });
+    this.redis = redis as PresenceRedis;
+  }
+
+  // An account's keys share a hash slot on a Redis Cluster (one script call touches two of them).
+  private sessionsKey(accountId: string): string {
+    return `presence:sessions:${slotTag(this.redis, accountId)}`;
+  }
+
+  private awayKey(accountId: string): string {
+    return `presence:away:${slotTag(this.redis, accountId)}`;
+  }
+
+  private seenKey(accountId: string): string {
+    return `presence:seen:${slotTag(this.redis, accountId)}`;
+  }
 
   /** Opens or refreshes a session's entry for ttlMs; returns whether the account was offline until now. */
   async touch(accountId: string, sessionId: string, ttlMs: number): Promise<boolean> {
     const now = Date.now();
-    const before = (await this.redis.eval(
-      touchScript,
+    const before = await this.redis.presenceTouch(
       2,
-      sessionsKey(accountId),
-      seenKey(accountId),
+      this.sessionsKey(accountId),
+      this.seenKey(accountId),
       now,
       now + ttlMs,
       sessionId,
       ttlMs * 2,
       presenceKeepMs,
-    )) as number;
+    );
     return before === 0;
   }
 
   /** Removes a session's entry; returns whether it was the account's last live one. */
   async drop(accountId: string, sessionId: string): Promise<boolean> {
-    const left = (await this.redis.eval(
-      dropScript,
+    const left = await this.redis.presenceDrop(
       2,
-      sessionsKey(accountId),
-      seenKey(accountId),
+      this.sessionsKey(accountId),
+      this.seenKey(accountId),
       Date.now(),
       sessionId,
       presenceKeepMs,
-    )) as number;
+    );
     return left === 0;
   }
 
   /** Sets or clears AWAY; returns whether the setting changed. */
   async setAway(accountId: string, away: boolean): Promise<boolean> {
-    if (away) return (await this.redis.set(awayKey(accountId), '1', 'PX', presenceKeepMs, 'GET')) === null;
-    return (await this.redis.del(awayKey(accountId))) > 0;
+    if (away) return (await this.redis.set(this.awayKey(accountId), '1', 'PX', presenceKeepMs, 'GET')) === null;
+    return (await this.redis.del(this.awayKey(accountId))) > 0;
   }
 
   async read(accountIds: string[]): Promise<Map<string, StoredPresence>> {
     const now = Date.now();
     const pipeline = this.redis.pipeline();
     for (const id of accountIds) {
-      pipeline.zcount(sessionsKey(id), `(${now}`, '+inf');
-      pipeline.exists(awayKey(id));
-      pipeline.get(seenKey(id));
+      pipeline.zcount(this.sessionsKey(id), `(${now}`, '+inf');
+      pipeline.exists(this.awayKey(id));
+      pipeline.get(this.seenKey(id));
     }
     const results = (await pipeline.exec()) ?? [];
     const out = new Map<string, StoredPresence>();

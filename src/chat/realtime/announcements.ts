@@ -9,27 +9,27 @@ import { ephemeralBody, ephemeralChannel, parseEphemeral } from '../presence/eph
 import { deliveryChannel, parseDelivery } from './delivery.js';
 import type { GatewayDeps } from './gateway-deps.js';
 import { lastSeqsOf, type Delivery } from './log.js';
-import type { SessionHost } from './session.js';
+import type { EventFrameParts } from './frame.js';
+import { eventParts, type SessionHost } from './session.js';
 import type { SessionIndex } from './session-index.js';
 
 export interface Announcements {
   /** The node's subscriber connection; disconnected when the gateway stops. */
   subscriber: Redis;
   /** Live subscriptions behind the log read it. */
-  sweep(): Promise<void>;
+  sweep(now?: boolean): Promise<void>;
 }
 
 export async function listenForAnnouncements(deps: GatewayDeps, index: SessionIndex, host: SessionHost): Promise<Announcements> {
   const { byAccount } = index;
   const deliver = (d: Delivery) => {
-    let tail: string | undefined;
+    let parts: EventFrameParts | undefined;
     for (const [accountId, seq] of d.to) {
       const sessions = byAccount.get(accountId);
       if (!sessions) continue;
-      // The body differs per recipient only in its seq; the rest is serialised once.
-      tail ??= `,"eventId":${JSON.stringify(d.id)},"topic":${JSON.stringify(d.topic)},"createdAt":${JSON.stringify(d.createdAt)},"payload":${JSON.stringify(d.payload)}}`;
-      const rest = tail;
-      for (const s of sessions) s.deliver(seq, () => `{"seq":${seq}${rest}`, d.topic, d.id);
+      // The frame differs per recipient only in its seq and message id; the rest is serialised once.
+      parts ??= eventParts(d.id, d.topic, d.createdAt, d.payload);
+      for (const s of sessions) s.deliver(seq, parts);
     }
   };
 
@@ -42,13 +42,25 @@ export async function listenForAnnouncements(deps: GatewayDeps, index: SessionIn
     for (const s of [...(byAccount.get(accountId) ?? [])]) s.kick(status ?? 'DEACTIVATED');
   };
 
-  /** Live subscriptions behind the log (an announcement lost in Redis) read it. */
-  const sweep = async () => {
+  /**
+   * Live subscriptions behind the log (an announcement lost in Redis) read it. A session is behind only by what the
+   * previous sweep had read: an event committed a moment ago may still be on its way through Redis, and taking it
+   * for lost would send every recipient of a broadcast to the log at once. After the subscriber reconnected,
+   * whatever was announced meanwhile is lost for sure: that sweep goes by what it reads (`now`).
+   */
+  let previous = new Map<string, number>();
+  const sweep = async (now = false) => {
     const ids = [...byAccount.keys()].filter((id) => [...byAccount.get(id)!].some((s) => s.hasLiveEvents));
+    const current = new Map<string, number>();
     for (let i = 0; i < ids.length; i += 1000) {
       const seqs = await lastSeqsOf(deps.sql, ids.slice(i, i + 1000));
-      for (const [id, seq] of seqs) for (const s of byAccount.get(id) ?? []) s.behind(seq);
+      for (const [id, seq] of seqs) {
+        current.set(id, seq);
+        const before = now ? seq : previous.get(id);
+        if (before !== undefined) for (const s of byAccount.get(id) ?? []) s.behind(before);
+      }
     }
+    previous = current;
   };
 
   const subscriber: Redis = connectRedis(deps.redisUrl, 'realtime', { blocking: true });
@@ -78,7 +90,7 @@ export async function listenForAnnouncements(deps: GatewayDeps, index: SessionIn
   // After a reconnect of the subscriber, announcements and invalidations may have been missed.
   subscriber.on('ready', () => {
     if (!subscribed) return;
-    sweep().catch((err: unknown) => host.onError(err, 'sweep'));
+    sweep(true).catch((err: unknown) => host.onError(err, 'sweep'));
     Promise.all([...byAccount.keys()].map(recheck)).catch((err: unknown) => host.onError(err, 'account recheck'));
   });
   await subscriber.subscribe(deliveryChannel, ephemeralChannel, accountInvalidationChannel);

@@ -1,5 +1,5 @@
 // The realtime event log: events relayed from the outbox (under the outbox row's id) and each account's numbered
-// share of them.
+// share of them; an account's newest row holds its newest seq (kept through pruning).
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
 export const EventLogEntity = defineEntity({
@@ -14,16 +14,6 @@ export const EventLogEntity = defineEntity({
   indexes: [{ name: 'event_log_created', properties: ['createdAt'] }],
 });
 export type EventLog = InferEntity<typeof EventLogEntity>;
-
-export const UserEventCounterEntity = defineEntity({
-  name: 'UserEventCounter',
-  tableName: 'user_event_counters',
-  properties: {
-    accountId: p.uuid().primary().fieldName('account_id'),
-    lastSeq: p.bigint('number').fieldName('last_seq'),
-  },
-});
-export type UserEventCounter = InferEntity<typeof UserEventCounterEntity>;
 
 export const UserEventEntity = defineEntity({
   name: 'UserEvent',

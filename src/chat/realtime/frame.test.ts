@@ -1,6 +1,6 @@
 // The STOMP frame parser and serialiser on their own: frames split across and packed into chunks, heart-beats,
 // STOMP 1.2 header escapes, content-length bodies, and refusals of what is malformed or beyond the limits.
-import { FrameParser, serializeFrame, StompProtocolError } from './frame.js';
+import { escapeValue, eventFrame, eventFrameParts, FrameParser, serializeFrame, StompProtocolError } from './frame.js';
 
 const limits = { maxFrameBytes: 256, maxHeaders: 4 };
 const b = (s: string) => Buffer.from(s, 'utf8');
@@ -66,4 +66,25 @@ test('serialised server frames escape header values (not in CONNECTED) and carry
   const parsed = new FrameParser({ maxFrameBytes: 1024, maxHeaders: 8 }).push(b(serializeFrame('SEND', [['k', 'v:\\']], 'body')))
     .frames[0]!;
   expect([parsed.headers.get('k'), parsed.body.toString()]).toEqual(['v:\\', 'body']);
+});
+
+test('an event frame built from parts is the frame serializeFrame writes, escapes included', () => {
+  const body = { eventId: '42', topic: 'message.created', createdAt: '2026-01-01T00:00:00.000Z', payload: { text: 'é:\n\0' } };
+  const parts = eventFrameParts('message.created', '42', ',' + JSON.stringify(body).slice(1));
+  const leading = `subscription:${escapeValue('sub:1\\x')}\nmessage-id:s1-7\ndestination:/user/queue/events\ncontent-type:application/json`;
+  expect(eventFrame(leading, 9, parts)).toBe(
+    serializeFrame(
+      'MESSAGE',
+      [
+        ['subscription', 'sub:1\\x'],
+        ['message-id', 's1-7'],
+        ['destination', '/user/queue/events'],
+        ['content-type', 'application/json'],
+        ['seq', '9'],
+        ['topic', 'message.created'],
+        ['event-id', '42'],
+      ],
+      JSON.stringify({ seq: 9, ...body }),
+    ),
+  );
 });

@@ -176,3 +176,30 @@ export function serializeFrame(command: string, headers: Array<[string, string]>
   if (body.length > 0) out += `content-length:${Buffer.byteLength(body)}\n`;
   return out + '\n' + body + '\0';
 }
+
+/** An event as every recipient's MESSAGE frame carries it: all but the seq, escaped and measured once per event. */
+export interface EventFrameParts {
+  /** The topic and event-id header lines. */
+  headers: string;
+  /** The JSON body after `{"seq":N`. */
+  body: string;
+  bodyBytes: number;
+}
+
+export function eventFrameParts(topic: string, eventId: string, bodyAfterSeq: string): EventFrameParts {
+  return {
+    headers: `\ntopic:${escapeValue(topic)}\nevent-id:${escapeValue(eventId)}`,
+    body: bodyAfterSeq,
+    bodyBytes: Buffer.byteLength(bodyAfterSeq),
+  };
+}
+
+/**
+ * One recipient's MESSAGE frame of an event, as serializeFrame writes it (the same headers in the same order) but
+ * built from parts escaped beforehand: a broadcast builds one per session, so nothing here scans a string.
+ * `leadingHeaders` are the subscription, message-id, destination and content-type lines, already escaped.
+ */
+export function eventFrame(leadingHeaders: string, seq: number, parts: EventFrameParts): string {
+  const head = `{"seq":${seq}`;
+  return `MESSAGE\n${leadingHeaders}\nseq:${seq}${parts.headers}\ncontent-length:${head.length + parts.bodyBytes}\n\n${head}${parts.body}\0`;
+}

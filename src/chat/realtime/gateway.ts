@@ -34,6 +34,13 @@ export async function startRealtimeGateway(deps: GatewayDeps): Promise<RealtimeG
     sweep().catch((err: unknown) => host.onError(err, 'sweep'));
   }, options.sweepMs);
   sweeper.unref();
+  // One timer for the heart-beats of every session; sendEvery and expectEvery are at least heartbeatMs.
+  const beatSlackMs = Math.min(2_000, Math.max(20, Math.floor(options.heartbeatMs / 2)));
+  const beats = setInterval(() => {
+    const now = Date.now();
+    for (const s of all) s.tick(now, beatSlackMs);
+  }, beatSlackMs / 2);
+  beats.unref();
 
   const wss = new WebSocketServer({
     noServer: true,
@@ -67,6 +74,7 @@ export async function startRealtimeGateway(deps: GatewayDeps): Promise<RealtimeG
     async stop() {
       stopping = true;
       clearInterval(sweeper);
+      clearInterval(beats);
       deps.server.off('upgrade', onUpgrade);
       for (const s of [...all]) s.restart();
       // Clients answer the close handshake; whoever has not within a second is cut off.

@@ -1,8 +1,8 @@
 // The per-account event log (docs/realtime.md). The outbox relay numbers every event for each of its recipients in
 // its own transaction, so an event is in a recipient's log exactly once, with seq one above the previous; sockets
 // are told after the commit, and whatever they miss is read back from here.
-import { sql } from 'kysely';
-import type { SqlClient, SqlPool } from '../../platform/db/sql.js';
+import { sql, type Expression } from 'kysely';
+import { withIndexScans, type SqlClient, type SqlPool } from '../../platform/db/sql.js';
 import { affected, firstRow, hotRows, rows as allRows } from '../../platform/db/typed.js';
 import { chatDb } from '../tables.js';
 import { addAudience, emptyAudience, type AudienceArrays } from './audience.js';
@@ -93,6 +93,14 @@ function recipients(a: AudienceArrays) {
     .distinct();
 }
 
+/** An account's newest seq: its log's newest row, which pruning keeps (one backward probe of the primary key). */
+function newestSeq(accountId: Expression<string>) {
+  return chatDb
+    .selectFrom('user_events as last')
+    .select((eb) => eb.fn.max('last.seq').as('seq'))
+    .where('last.account_id', '=', accountId);
+}
+
 /**
  * The one statement of recordUserEvents: its text depends on no value (the arrays are parameters), so it runs as a
  * named prepared statement on the relay's path from a commit to the sockets.
@@ -103,12 +111,7 @@ function logStatement(a: AudienceArrays, viewedIds: number[], viewedPayloads: st
     .with('numbered', (db) =>
       db
         .selectFrom('rcpt')
-        .select([
-          'event_id',
-          'account_id',
-          sql<number>`row_number() over (partition by account_id order by event_id)`.as('n'),
-          sql<number>`count(*) over (partition by account_id)`.as('total'),
-        ]),
+        .select(['event_id', 'account_id', sql<number>`row_number() over (partition by account_id order by event_id)`.as('n')]),
     )
     .with('logged', (db) =>
       db
@@ -129,28 +132,13 @@ function logStatement(a: AudienceArrays, viewedIds: number[], viewedPayloads: st
         )
         .onConflict((oc) => oc.column('id').doNothing()),
     )
-    .with('bumped', (db) =>
-      db
-        .insertInto('user_event_counters')
-        .columns(['account_id', 'last_seq'])
-        .expression(
-          db
-            .selectFrom('numbered')
-            .select(['account_id', sql<number>`max(total)`.as('last_seq')])
-            .groupBy('account_id'),
-        )
-        .onConflict((oc) =>
-          oc.column('account_id').doUpdateSet({ last_seq: sql<number>`user_event_counters.last_seq + excluded.last_seq` }),
-        )
-        .returning(['account_id', 'last_seq']),
-    )
     .insertInto('user_events')
     .columns(['account_id', 'seq', 'event_id'])
     .expression((eb) =>
       eb
         .selectFrom('numbered as n')
-        .innerJoin('bumped as b', 'b.account_id', 'n.account_id')
-        .select(['n.account_id', sql<number>`b.last_seq - n.total + n.n`.as('seq'), 'n.event_id']),
+        // The statement does not see its own rows: every probe finds the newest seq from before it.
+        .select((n) => ['n.account_id', sql<number>`coalesce(${newestSeq(n.ref('n.account_id'))}, 0) + n.n`.as('seq'), 'n.event_id']),
     )
     .returning(['event_id', 'account_id', 'seq']);
 }
@@ -167,14 +155,13 @@ export async function recordUserEvents(client: SqlClient, events: OutboxEvent[])
   if (found.length === 0) return [];
   const addressed = await withViews(client, found);
   const viewed = addressed.filter((e, i) => e.payload !== found[i]!.payload);
-  const rows = await hotRows(
-    client,
-    logStatement(
-      a,
-      viewed.map((e) => Number(e.id)),
-      viewed.map((e) => JSON.stringify(e.payload)),
-    ),
+  const statement = logStatement(
+    a,
+    viewed.map((e) => Number(e.id)),
+    viewed.map((e) => JSON.stringify(e.payload)),
   );
+  // Each recipient's newest seq is a probe of user_events while the statement inserts into it.
+  const rows = await withIndexScans(client, () => hotRows(client, statement));
   const byEvent = new Map<number, Array<[string, number]>>();
   for (const r of rows) {
     const list = byEvent.get(Number(r.event_id));
@@ -204,9 +191,7 @@ export async function readUserEvents(db: SqlPool | SqlClient, accountId: string,
       .selectFrom('user_events as u')
       .innerJoin('event_log as e', 'e.id', 'u.event_id')
       .select(['u.seq', 'u.event_id', 'e.topic', 'e.created_at', 'e.payload'])
-      .select((eb) =>
-        eb.selectFrom('user_event_counters').select('last_seq').where('account_id', '=', accountId).$asScalar().as('last_seq'),
-      )
+      .select(newestSeq(sql.val(accountId)).$asScalar().as('last_seq'))
       .where('u.account_id', '=', accountId)
       .where('u.seq', '>', after)
       .orderBy('u.seq')
@@ -237,8 +222,8 @@ export async function readUserEvents(db: SqlPool | SqlClient, accountId: string,
 }
 
 export async function lastSeqOf(db: SqlPool | SqlClient, accountId: string): Promise<number> {
-  const row = await firstRow(db, chatDb.selectFrom('user_event_counters').select('last_seq').where('account_id', '=', accountId));
-  return Number(row?.last_seq ?? 0);
+  const row = await firstRow(db, newestSeq(sql.val(accountId)));
+  return Number(row?.seq ?? 0);
 }
 
 /** The newest seq of each of these accounts that has any. */
@@ -246,19 +231,22 @@ export async function lastSeqsOf(db: SqlPool, accountIds: string[]): Promise<Map
   const rows = await allRows(
     db,
     chatDb
-      .selectFrom('user_event_counters')
-      .select(['account_id', 'last_seq'])
-      .where('account_id', '=', sql<string>`any(${accountIds}::uuid[])`),
+      .selectFrom(sql<{ id: string }>`unnest(${accountIds}::uuid[])`.as<'a'>(sql`a(id)`))
+      .select((eb) => ['a.id', newestSeq(eb.ref('a.id')).$asScalar().as('last_seq')]),
   );
-  return new Map(rows.map((r) => [r.account_id, Number(r.last_seq)]));
+  return new Map(rows.filter((r) => r.last_seq !== null).map((r) => [r.id, Number(r.last_seq)]));
 }
 
 /**
  * Removes log entries older than the retention window, a slice at a time so that no statement holds locks for
- * long; returns how many events were removed.
+ * long; returns how many events were removed. Each account's newest row stays, since it holds the account's newest
+ * seq, and so does its event until a newer one supersedes it (a later run removes both). Event 0 stands for the
+ * markers of accounts whose log had been pruned past their counter when the counters were dropped.
  */
 export async function pruneEventLog(db: SqlPool, retentionHours: number, now: Date, slice = 5_000): Promise<number> {
   let removed = 0;
+  // Rows kept for their account come back in every run: the walk goes on past them.
+  let after: number | undefined;
   for (;;) {
     const rows = await allRows(
       db,
@@ -266,15 +254,36 @@ export async function pruneEventLog(db: SqlPool, retentionHours: number, now: Da
         .selectFrom('event_log')
         .select('id')
         .where('created_at', '<', sql<Date>`${now}::timestamptz - make_interval(hours => ${retentionHours}::int)`)
+        .$if(after !== undefined, (q) => q.where('id', '>', after!))
         .orderBy('id')
         .limit(slice),
     );
     if (rows.length === 0) return removed;
     const ids = rows.map((r) => r.id);
-    const anyId = sql<number>`any(${ids}::bigint[])`;
-    await affected(db, chatDb.deleteFrom('user_events').where('event_id', '=', anyId));
-    await affected(db, chatDb.deleteFrom('event_log').where('id', '=', anyId));
-    removed += ids.length;
+    after = ids.at(-1)!;
+    await affected(
+      db,
+      chatDb
+        .deleteFrom('user_events as u')
+        .where('u.event_id', '=', sql<number>`any(${[0, ...ids]}::bigint[])`)
+        .where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('user_events as newer')
+              .select('newer.seq')
+              .whereRef('newer.account_id', '=', 'u.account_id')
+              .whereRef('newer.seq', '>', 'u.seq'),
+          ),
+        ),
+    );
+    removed += await affected(
+      db,
+      chatDb
+        .deleteFrom('event_log as e')
+        .where('e.id', '=', sql<number>`any(${ids}::bigint[])`)
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('user_events as u').select('u.seq').whereRef('u.event_id', '=', 'e.id'))),
+        ),
+    );
     if (rows.length < slice) return removed;
   }
 }

@@ -2,6 +2,7 @@
 // and presence. One host serves every session of the gateway.
 import { decodeJwt } from 'jose';
 import type { FastifyRequest } from 'fastify';
+import { concurrencyLimit } from '../../platform/concurrency.js';
 import { firstRow } from '../../platform/db/typed.js';
 import { chatDb } from '../tables.js';
 import type { GatewayDeps } from './gateway-deps.js';
@@ -9,9 +10,16 @@ import { lastSeqOf, readUserEvents } from './log.js';
 import type { SessionHost } from './session.js';
 import type { SessionIndex } from './session-index.js';
 
+/**
+ * Log reads one node runs at once. Connects and catch-ups come in bursts (every client of a restarted node, a sweep
+ * finding many sessions behind); beyond this they queue here rather than in the pool, whose wait has a time-out.
+ */
+const logReadsAtOnce = 8;
+
 export function sessionHost(deps: GatewayDeps, index: SessionIndex): SessionHost {
   const { options, log } = deps;
   const { all, byAccount } = index;
+  const logReads = concurrencyLimit(logReadsAtOnce);
   return {
     options,
     async authenticate(token) {
@@ -43,8 +51,8 @@ export function sessionHost(deps: GatewayDeps, index: SessionIndex): SessionHost
       const row = await firstRow(deps.sql, chatDb.selectFrom('accounts').select('status').where('id', '=', accountId));
       return row?.status ?? null;
     },
-    readLog: (accountId, after, limit) => readUserEvents(deps.sql, accountId, after, limit),
-    lastSeq: (accountId) => lastSeqOf(deps.sql, accountId),
+    readLog: (accountId, after, limit) => logReads(() => readUserEvents(deps.sql, accountId, after, limit)),
+    lastSeq: (accountId) => logReads(() => lastSeqOf(deps.sql, accountId)),
     typing: async (accountId, roomId) => {
       await deps.typing.notify(accountId, roomId);
     },

@@ -5,7 +5,16 @@ import { AppError } from '../../platform/http/app-error.js';
 import { stompFramesReceived, stompFramesSent, stompSlowConsumersDropped } from '../../platform/metrics/realtime.js';
 import type { Caller } from '../context.js';
 import { presenceMinRefreshMs, presenceTtlIntervals } from '../presence/limits.js';
-import { FrameParser, serializeFrame, StompProtocolError, type Frame } from './frame.js';
+import {
+  escapeValue,
+  eventFrame,
+  eventFrameParts,
+  FrameParser,
+  serializeFrame,
+  StompProtocolError,
+  type EventFrameParts,
+  type Frame,
+} from './frame.js';
 import type { LogPage, UserEvent } from './log.js';
 import type { RealtimeOptions } from './options.js';
 
@@ -48,6 +57,8 @@ export interface SessionNotice {
 interface EventSubscription {
   id: string;
   destination: typeof EVENTS;
+  /** `subscription:<id>`, escaped once. */
+  idHeader: string;
   /** Highest seq sent; undefined until the starting position is known. */
   lastSent: number | undefined;
   /** live: deliveries go straight out; otherwise the log is being read and deliveries only leave a mark. */
@@ -81,6 +92,10 @@ export class StompSession {
   private messageCounter = 0;
   private lastReceivedAt = Date.now();
   private lastSentAt = Date.now();
+  private sendEvery = 0;
+  private expectEvery = 0;
+  private pingEvery = 0;
+  private lastPingAt = 0;
   private windowStart = Date.now();
   private windowCount = 0;
   private readonly timers: NodeJS.Timeout[] = [];
@@ -265,6 +280,7 @@ export class StompSession {
     const sub: EventSubscription = {
       id,
       destination,
+      idHeader: `subscription:${escapeValue(id)}`,
       lastSent: resume === undefined ? undefined : Number(resume),
       live: false,
       pendingMax: 0,
@@ -317,7 +333,7 @@ export class StompSession {
    * An event announced for this session's account. Live subscriptions send it when it is the next seq; a gap
    * (an announcement lost or reordered) or a subscription still reading the log sends the session to the log.
    */
-  deliver(seq: number, body: () => string, topic: string, eventId: string): void {
+  deliver(seq: number, event: EventFrameParts): void {
     if (this.state !== 'connected') return;
     for (const sub of this.subscriptions.values()) {
       if (sub.destination !== EVENTS) continue;
@@ -328,7 +344,7 @@ export class StompSession {
       }
       if (seq <= sub.lastSent) continue;
       if (seq === sub.lastSent + 1) {
-        this.sendEvent(sub, seq, topic, eventId, body());
+        this.sendEvent(sub, seq, event);
         continue;
       }
       sub.live = false;
@@ -384,7 +400,7 @@ export class StompSession {
               : `resume-after ${after} is beyond the newest event (${page.lastSeq}); subscribe without resume-after`,
           );
         }
-        for (const e of page.events) this.sendEvent(sub, e.seq, e.topic, e.eventId, eventBody(e));
+        for (const e of page.events) this.sendEvent(sub, e.seq, loggedEventParts(e));
         if (page.hasMore) {
           await this.drained();
           continue;
@@ -423,23 +439,10 @@ export class StompSession {
     return false;
   }
 
-  private sendEvent(sub: EventSubscription, seq: number, topic: string, eventId: string, body: string): void {
+  private sendEvent(sub: EventSubscription, seq: number, event: EventFrameParts): void {
     sub.lastSent = seq;
-    this.send(
-      serializeFrame(
-        'MESSAGE',
-        [
-          ['subscription', sub.id],
-          ['message-id', `${this.id}-${++this.messageCounter}`],
-          ['destination', EVENTS],
-          ['content-type', 'application/json'],
-          ['seq', String(seq)],
-          ['topic', topic],
-          ['event-id', eventId],
-        ],
-        body,
-      ),
-    );
+    const leading = `${sub.idHeader}\nmessage-id:${this.id}-${++this.messageCounter}\ndestination:${EVENTS}\ncontent-type:application/json`;
+    this.send(eventFrame(leading, seq, event));
   }
 
   /** Waits while the socket's send buffer is above half the limit (a large catch-up), at most a few seconds. */
@@ -551,31 +554,31 @@ export class StompSession {
     stompFramesSent.inc();
   }
 
+  /** Heart-beats as negotiated; the gateway's sweep (tick) sends and checks them, so a session holds no timer for them. */
   private startHeartbeats(sendEvery: number, expectEvery: number): void {
-    if (sendEvery > 0) {
-      this.every(Math.max(1, Math.floor(sendEvery / 2)), () => {
-        if (Date.now() - this.lastSentAt >= sendEvery / 2) this.send('\n');
-      });
-    }
-    if (expectEvery > 0) {
-      this.every(expectEvery, () => {
-        if (Date.now() - this.lastReceivedAt > 2 * expectEvery)
-          this.fail('heartbeat_timeout', `nothing received for more than ${2 * expectEvery} ms`);
-      });
-    } else {
-      // A client that sends no heart-beats is still asked for WebSocket pongs, so a dead peer does not linger.
-      const every = Math.max(30_000, this.host.options.heartbeatMs);
-      this.every(every, () => {
-        if (Date.now() - this.lastReceivedAt > 2 * every) return this.terminate();
-        this.ws.ping();
-      });
-    }
+    this.sendEvery = sendEvery;
+    this.expectEvery = expectEvery;
+    // A client that sends no heart-beats is still asked for WebSocket pongs, so a dead peer does not linger.
+    this.pingEvery = expectEvery > 0 ? 0 : Math.max(30_000, this.host.options.heartbeatMs);
+    this.lastPingAt = Date.now();
   }
 
-  private every(ms: number, fn: () => void): void {
-    const t = setInterval(fn, ms);
-    t.unref();
-    this.timers.push(t);
+  /**
+   * The gateway's sweep, every `slackMs / 2` or so: a heart-beat once nothing went out for the negotiated interval
+   * less `slackMs` (so the gap stays below it however the sweep falls), the close of a peer silent for twice its
+   * interval, and the ping of a client without heart-beats.
+   */
+  tick(now: number, slackMs: number): void {
+    if (this.state !== 'connected') return;
+    if (this.sendEvery > 0 && now - this.lastSentAt >= this.sendEvery - slackMs) this.send('\n');
+    if (this.expectEvery > 0) {
+      if (now - this.lastReceivedAt > 2 * this.expectEvery)
+        this.fail('heartbeat_timeout', `nothing received for more than ${2 * this.expectEvery} ms`);
+    } else if (now - this.lastPingAt >= this.pingEvery) {
+      if (now - this.lastReceivedAt > 2 * this.pingEvery) return this.terminate();
+      this.lastPingAt = now;
+      this.ws.ping();
+    }
   }
 
   private later(ms: number, fn: () => void): void {
@@ -592,9 +595,16 @@ export class StompSession {
   }
 }
 
-/** The MESSAGE body of an event: the same object GET /api/v1/me/events returns. */
-export function eventBody(e: UserEvent): string {
-  return JSON.stringify({ seq: e.seq, eventId: e.eventId, topic: e.topic, createdAt: e.createdAt, payload: e.payload });
+/**
+ * The frame parts of an event: its MESSAGE body is the object GET /api/v1/me/events returns, `{"seq":N` and then
+ * the rest, which is the same for every recipient.
+ */
+export function eventParts(eventId: string, topic: string, createdAt: string, payload: unknown): EventFrameParts {
+  return eventFrameParts(topic, eventId, ',' + JSON.stringify({ eventId, topic, createdAt, payload }).slice(1));
+}
+
+function loggedEventParts(e: UserEvent): EventFrameParts {
+  return eventParts(e.eventId, e.topic, e.createdAt, e.payload);
 }
 
 function required(frame: Frame, name: string): string {

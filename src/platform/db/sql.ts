@@ -77,6 +77,18 @@ export async function savepoint(client: SqlClient, name: string): Promise<Savepo
   };
 }
 
+/**
+ * Runs `work` inside the client's transaction with plans that take an index wherever one serves. For a statement that
+ * probes a table once per row it inserts into that same table: planned while the table was nearly empty, a probe by
+ * sequential scan would read every page the statement has added so far, for each row.
+ */
+export async function withIndexScans<T>(client: SqlClient, work: () => Promise<T>): Promise<T> {
+  await client.query('set local enable_seqscan = off');
+  const result = await work();
+  await client.query('set local enable_seqscan to default');
+  return result;
+}
+
 /** Rolls back, ignoring a failure (the connection may already be gone). */
 export async function rollbackQuietly(client: SqlClient): Promise<void> {
   await client.query('rollback').catch(() => undefined);

@@ -4,7 +4,7 @@
 import WebSocket from 'ws';
 import { connectRealtime, type RealtimeEvent } from '../../../sdk/chat/src/index.js';
 import { randomUUID } from 'node:crypto';
-import { pruneEventLog, recordUserEvents } from '../../../src/chat/realtime/log.js';
+import { lastSeqOf, pruneEventLog, readUserEvents, recordUserEvents } from '../../../src/chat/realtime/log.js';
 import { eventually, expectError } from '../../helpers/expect.js';
 import { createSqlPool } from '../../../src/platform/db/sql.js';
 import { call, type TestPlatform } from '../../support/platform.js';
@@ -204,6 +204,43 @@ test('the pruning job removes events older than the retention window and keeps t
     expect(await pruneEventLog(sql, 47, now)).toBe(0);
   } finally {
     await a.db.query('delete from user_events where account_id = $1', [account]);
+    await a.db.query('delete from event_log where id < 0');
+    await sql.end();
+  }
+});
+
+test("pruning keeps each account's newest seq: its newest row outlives the window until a newer one supersedes it", async () => {
+  const account = '00000000-0000-7000-8000-00000000a002';
+  const marked = '00000000-0000-7000-8000-00000000a003';
+  const now = new Date();
+  const sql = createSqlPool(a.databaseUrl, 2);
+  try {
+    await a.db.query(
+      `insert into event_log (id, topic, payload, created_at)
+       values (-14, 't', '{}', $1::timestamptz - interval '30 hours'), (-13, 't', '{}', $1::timestamptz - interval '26 hours'),
+              (-16, 't', '{}', $1::timestamptz - interval '30 hours')`,
+      [now],
+    );
+    // Event 0 is the marker the counters' removal left where a log had been pruned past its counter.
+    await a.db.query('insert into user_events (account_id, seq, event_id) values ($1, 1, -14), ($1, 2, -13), ($2, 7, 0), ($2, 8, -16)', [
+      account,
+      marked,
+    ]);
+    expect(await pruneEventLog(sql, 24, now)).toBe(1);
+    expect((await a.db.query('select seq from user_events where account_id = $1', [account])).rows).toEqual([{ seq: 2 }]);
+    expect((await a.db.query('select seq from user_events where account_id = $1', [marked])).rows).toEqual([{ seq: 8 }]);
+    expect((await a.db.query('select id from event_log where id in (-13, -14, -16) order by id')).rows).toEqual([{ id: -16 }, { id: -13 }]);
+    expect(await lastSeqOf(sql, account)).toBe(2);
+    const page = await readUserEvents(sql, account, 1, 10);
+    expect([page.lastSeq, page.events.map((e) => e.seq)]).toEqual([2, [2]]);
+
+    await a.db.query(`insert into event_log (id, topic, payload, created_at) values (-15, 't', '{}', $1)`, [now]);
+    await a.db.query('insert into user_events (account_id, seq, event_id) values ($1, 3, -15)', [account]);
+    expect(await pruneEventLog(sql, 24, now)).toBe(1);
+    expect((await a.db.query('select seq from user_events where account_id = $1', [account])).rows).toEqual([{ seq: 3 }]);
+    expect((await readUserEvents(sql, account, 1, 10)).expired).toBe(true);
+  } finally {
+    await a.db.query('delete from user_events where account_id = any($1::uuid[])', [[account, marked]]);
     await a.db.query('delete from event_log where id < 0');
     await sql.end();
   }

@@ -2,7 +2,7 @@
 // on one reaches a STOMP client on the other (pub/sub is broadcast over the cluster bus); a scheduled message is
 // fired by its delayed BullMQ job (the sweeper is set to an hour, so only the job can fire it); the built platform
 // given only REDIS_CLUSTER_NODES joins the same cluster; every queue's keys carry their own hash tag and spread over
-// the masters.
+// the masters; presence, whose scripts touch two keys of an account, works across the slots.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +57,24 @@ test('a message sent through either node is stored once and reaches the members 
     await aliceOnB.close();
     await bobOnA.close();
   }
+});
+
+test('presence lives on the cluster: a session on one node shows its account ONLINE to a co-member asking the other, and OFFLINE once it closes', async () => {
+  const tenant = await a.tenant();
+  const [alice, bob] = [await tenant.account(), await tenant.account()];
+  await createRoom(a, bob, [alice], 'Presence');
+  const statusOfAlice = async () => {
+    const res = await call(b.chatUrl, 'GET', `/api/v1/presence?accountIds=${alice.id}`, { token: bob.token });
+    expect(res.status).toBe(200);
+    return res.body.data[0].status as string;
+  };
+  const aliceOnA = await Probe.open(wsUrl(a), alice.token);
+  try {
+    await eventually(async () => (await statusOfAlice()) === 'ONLINE', 10_000);
+  } finally {
+    await aliceOnA.close();
+  }
+  await eventually(async () => (await statusOfAlice()) === 'OFFLINE', 10_000);
 });
 
 test('a scheduled message fires at its time through its delayed job and reaches the member on the other node', async () => {

@@ -22,6 +22,7 @@ import { Migration20261125000200Mentions } from './Migration20261125000200Mentio
 import { Migration20261125000400PartnerInbox } from './Migration20261125000400PartnerInbox.js';
 import { Migration20261125000500PartnerKnowledge } from './Migration20261125000500PartnerKnowledge.js';
 import { Migration20261125000600OutboxTraceContext } from './Migration20261125000600OutboxTraceContext.js';
+import { Migration20261125000700EventLogWithoutCounters } from './Migration20261125000700EventLogWithoutCounters.js';
 
 export const migrations = [
   { name: 'Migration20261121000001Init', class: Migration20261121000001Init },
@@ -47,4 +48,5 @@ export const migrations = [
   { name: 'Migration20261125000400PartnerInbox', class: Migration20261125000400PartnerInbox },
   { name: 'Migration20261125000500PartnerKnowledge', class: Migration20261125000500PartnerKnowledge },
   { name: 'Migration20261125000600OutboxTraceContext', class: Migration20261125000600OutboxTraceContext },
+  { name: 'Migration20261125000700EventLogWithoutCounters', class: Migration20261125000700EventLogWithoutCounters },
 ];
