@@ -25,7 +25,18 @@ export type SwarmCommand = SwarmConnect | { type: 'collect'; topic: string } | {
 
 export type SwarmReply =
   | { type: 'connected'; open: number; failed: number; firstError?: string; seconds: number }
-  | { type: 'collected'; topic: string; latencies: number[]; bytes: number; closed: number; closeReasons: Record<string, number> }
+  | {
+      type: 'collected';
+      topic: string;
+      latencies: number[];
+      bytes: number;
+      closed: number;
+      closeReasons: Record<string, number>;
+      /** Epoch ms of the first close by the server, if any. */
+      firstClosedAt?: number;
+      /** The longest the heart-beat timer ran late: how far this process itself fell behind. */
+      maxTimerLagMs: number;
+    }
   | { type: 'closed' };
 
 const sockets: WebSocket[] = [];
@@ -34,6 +45,8 @@ const bytes = new Map<string, number>();
 /** Sessions the server closed after they opened, by close code and reason. */
 const closeReasons: Record<string, number> = {};
 let closed = 0;
+let firstClosedAt: number | undefined;
+let maxTimerLagMs = 0;
 
 function record(body: string): void {
   const received = Date.now();
@@ -60,6 +73,7 @@ function open(c: SwarmConnect, token: string): Promise<WebSocket> {
     ws.on('close', (code, reason) => {
       if (!ready) return reject(new Error(`closed ${code} ${reason.toString()}`));
       closed++;
+      firstClosedAt ??= Date.now();
       const key = `${code} ${reason.toString()}`.trim();
       closeReasons[key] = (closeReasons[key] ?? 0) + 1;
     });
@@ -132,7 +146,10 @@ async function connectAll(c: SwarmConnect): Promise<SwarmReply> {
     // One timer for every session, running while the rest still connect: each tick sends the heart-beat of a tenth
     // of them, so each gets one per period.
     let slice = 0;
+    let due = Date.now() + c.heartbeatMs / 10;
     setInterval(() => {
+      maxTimerLagMs = Math.max(maxTimerLagMs, Date.now() - due);
+      due = Date.now() + c.heartbeatMs / 10;
       for (let i = slice; i < sockets.length; i += 10) if (sockets[i]!.readyState === WebSocket.OPEN) sockets[i]!.send('\n');
       slice = (slice + 1) % 10;
     }, c.heartbeatMs / 10).unref();
@@ -155,6 +172,8 @@ process.on('message', (command: SwarmCommand) => {
       bytes: bytes.get(command.topic) ?? 0,
       closed,
       closeReasons,
+      firstClosedAt,
+      maxTimerLagMs,
     });
     latencies.delete(command.topic);
     bytes.delete(command.topic);

@@ -164,11 +164,20 @@ async function collect(
   topic: string,
   expected: number,
   waitMs: number,
-): Promise<{ latencies: number[]; bytes: number; closed: number; closeReasons: Record<string, number> }> {
+): Promise<{
+  latencies: number[];
+  bytes: number;
+  closed: number;
+  closeReasons: Record<string, number>;
+  firstClosedAt?: number;
+  maxTimerLagMs: number;
+}> {
   const latencies: number[] = [];
   let bytes = 0;
   let closed: number;
   let closeReasons: Record<string, number>;
+  let firstClosedAt: number | undefined;
+  let maxTimerLagMs = 0;
   const deadline = Date.now() + waitMs;
   do {
     await sleep(250);
@@ -180,10 +189,13 @@ async function collect(
     }
     // Each reply also carries its generator's running total of sessions the server closed.
     closed = replies.reduce((n, r) => n + r.closed, 0);
+    const firsts = replies.flatMap((r) => (r.firstClosedAt ? [r.firstClosedAt] : []));
+    firstClosedAt = firsts.length > 0 ? Math.min(...firsts) : undefined;
+    maxTimerLagMs = Math.max(...replies.map((r) => r.maxTimerLagMs));
     closeReasons = {};
     for (const r of replies) for (const [k, v] of Object.entries(r.closeReasons)) closeReasons[k] = (closeReasons[k] ?? 0) + v;
   } while (latencies.length < expected && Date.now() < deadline);
-  return { latencies: latencies.sort((a, b) => a - b), bytes, closed, closeReasons };
+  return { latencies: latencies.sort((a, b) => a - b), bytes, closed, closeReasons, firstClosedAt, maxTimerLagMs };
 }
 
 /** Opens `accountIds.length` sessions spread over the generators, each from its own source address. */
@@ -248,6 +260,7 @@ async function main(): Promise<number> {
   progress(
     `${opened.open} open, ${opened.failed} failed${opened.firstError ? ` (first: ${opened.firstError})` : ''} in ${opened.seconds.toFixed(1)} s`,
   );
+  const openedAt = Date.now();
   await sleep(3_000);
   const rssSessions = await sum(workers);
 
@@ -272,6 +285,7 @@ async function main(): Promise<number> {
   );
   progress(`holding ${opened.open} idle sessions for ${idleSeconds} s, CPU (of one core): ${idleCpu.join(', ')}`);
 
+  const roomAt = Date.now();
   progress(`a room of ${ROOM} members, all connected: ${ROOM_MESSAGES} messages`);
   const owner = accountIds[0]!;
   const ownerToken = await tenant.sign({}, { subject: owner });
@@ -298,6 +312,7 @@ async function main(): Promise<number> {
   }
   const room = await collect(generators, 'message.created', ROOM_MESSAGES * ROOM, 30_000);
 
+  const broadcastAt = Date.now();
   progress(`${BROADCASTS} admin broadcasts to every session`);
   for (let k = 0; k < BROADCASTS; k++) {
     const sent = await call(node.url, 'POST', '/api/v1/admin/broadcasts', {
@@ -413,6 +428,10 @@ async function main(): Promise<number> {
     `\nsessions: ${opened.open} of ${TOTAL} opened in ${opened.seconds.toFixed(1)} s (${(opened.open / Math.max(opened.seconds, 0.001)).toFixed(0)}/s), ${opened.failed} failed` +
       `; idle, CPU of one core: ${idleCpu.join(', ')}` +
       `, ${broadcast.closed} closed by the node afterwards${broadcast.closed > 0 ? ` ${JSON.stringify(broadcast.closeReasons)}` : ''}` +
+      (broadcast.firstClosedAt
+        ? ` (the first ${((broadcast.firstClosedAt - openedAt) / 1000).toFixed(1)} s after all were open; the room began at ${((roomAt - openedAt) / 1000).toFixed(1)} s, the broadcasts at ${((broadcastAt - openedAt) / 1000).toFixed(1)} s)`
+        : '') +
+      `; the generators' heart-beat timers ran at most ${broadcast.maxTimerLagMs} ms late` +
       `; event bytes per delivery: room ${room.latencies.length ? (room.bytes / room.latencies.length).toFixed(0) : '-'}, broadcast ${broadcast.latencies.length ? (broadcast.bytes / broadcast.latencies.length).toFixed(0) : '-'}\n`,
   );
   const failures: string[] = [];

@@ -1,6 +1,6 @@
 // Presence in Redis, shared by every node: per account a sorted set of its open sessions scored by the time each
 // stops counting unless a heart-beat refreshes it, the AWAY setting and last-seen. No PostgreSQL write, ever.
-import { slotTag, type Redis } from '../../platform/redis.js';
+import { isCluster, slotTag, type Redis } from '../../platform/redis.js';
 import { presenceKeepMs } from './limits.js';
 
 /**
@@ -97,13 +97,22 @@ export class PresenceStore {
 
   async read(accountIds: string[]): Promise<Map<string, StoredPresence>> {
     const now = Date.now();
-    const pipeline = this.redis.pipeline();
-    for (const id of accountIds) {
-      pipeline.zcount(this.sessionsKey(id), `(${now}`, '+inf');
-      pipeline.exists(this.awayKey(id));
-      pipeline.get(this.seenKey(id));
-    }
-    const results = (await pipeline.exec()) ?? [];
+    // A Redis Cluster takes a pipeline within one slot only: there each account's three reads go as a pipeline of
+    // their own (sent without waiting for one another all the same).
+    const groups = isCluster(this.redis) ? accountIds.map((id) => [id]) : [accountIds];
+    const results = (
+      await Promise.all(
+        groups.map(async (ids) => {
+          const pipeline = this.redis.pipeline();
+          for (const id of ids) {
+            pipeline.zcount(this.sessionsKey(id), `(${now}`, '+inf');
+            pipeline.exists(this.awayKey(id));
+            pipeline.get(this.seenKey(id));
+          }
+          return (await pipeline.exec()) ?? [];
+        }),
+      )
+    ).flat();
     const out = new Map<string, StoredPresence>();
     accountIds.forEach((id, i) => {
       const [[e1, live], [e2, away], [e3, seen]] = results.slice(i * 3, i * 3 + 3) as [

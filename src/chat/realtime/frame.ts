@@ -66,8 +66,11 @@ export function escapeValue(value: string): string {
   return value.replace(/[\\\r\n:]/g, (c) => (c === '\\' ? '\\\\' : c === '\r' ? '\\r' : c === '\n' ? '\\n' : '\\c'));
 }
 
+/** What a parser holds between frames: one empty buffer shared by every session, since most messages are whole. */
+const nothing = Buffer.alloc(0);
+
 export class FrameParser {
-  private pending: Buffer = Buffer.alloc(0);
+  private pending: Buffer = nothing;
 
   constructor(private readonly limits: FrameLimits) {}
 
@@ -100,7 +103,7 @@ export class FrameParser {
     buf = buf.subarray(pos);
     if (buf.length > this.limits.maxFrameBytes) throw oversize(this.limits.maxFrameBytes);
     // Copy the remainder so that the caller's (possibly large) message buffer is not kept alive.
-    this.pending = buf.length === 0 ? Buffer.alloc(0) : Buffer.from(buf);
+    this.pending = buf.length === 0 ? nothing : Buffer.from(buf);
     return { frames, heartbeats };
   }
 

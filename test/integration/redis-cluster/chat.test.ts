@@ -61,12 +61,15 @@ test('a message sent through either node is stored once and reaches the members 
 
 test('presence lives on the cluster: a session on one node shows its account ONLINE to a co-member asking the other, and OFFLINE once it closes', async () => {
   const tenant = await a.tenant();
-  const [alice, bob] = [await tenant.account(), await tenant.account()];
-  await createRoom(a, bob, [alice], 'Presence');
+  const [alice, bob, carol] = [await tenant.account(), await tenant.account(), await tenant.account()];
+  await createRoom(a, bob, [alice, carol], 'Presence');
+  // Several accounts in one question: their keys lie in different slots.
   const statusOfAlice = async () => {
-    const res = await call(b.chatUrl, 'GET', `/api/v1/presence?accountIds=${alice.id}`, { token: bob.token });
+    const res = await call(b.chatUrl, 'GET', `/api/v1/presence?accountIds=${carol.id},${alice.id},${bob.id}`, { token: bob.token });
     expect(res.status).toBe(200);
-    return res.body.data[0].status as string;
+    expect(res.body.data.map((p: { accountId: string }) => p.accountId)).toEqual([carol.id, alice.id, bob.id]);
+    expect(res.body.data[0].status).toBe('OFFLINE');
+    return res.body.data[1].status as string;
   };
   const aliceOnA = await Probe.open(wsUrl(a), alice.token);
   try {
