@@ -177,7 +177,7 @@ async function collect(
   let closed: number;
   let closeReasons: Record<string, number>;
   let firstClosedAt: number | undefined;
-  let maxTimerLagMs = 0;
+  let maxTimerLagMs: number;
   const deadline = Date.now() + waitMs;
   do {
     await sleep(250);
@@ -429,7 +429,7 @@ async function main(): Promise<number> {
       `; idle, CPU of one core: ${idleCpu.join(', ')}` +
       `, ${broadcast.closed} closed by the node afterwards${broadcast.closed > 0 ? ` ${JSON.stringify(broadcast.closeReasons)}` : ''}` +
       (broadcast.firstClosedAt
-        ? ` (the first ${((broadcast.firstClosedAt - openedAt) / 1000).toFixed(1)} s after all were open; the room began at ${((roomAt - openedAt) / 1000).toFixed(1)} s, the broadcasts at ${((broadcastAt - openedAt) / 1000).toFixed(1)} s)`
+        ? ` (the first ${broadcast.firstClosedAt < openedAt ? `${((openedAt - broadcast.firstClosedAt) / 1000).toFixed(1)} s before all were open` : `${((broadcast.firstClosedAt - openedAt) / 1000).toFixed(1)} s after all were open`}; the room began at ${((roomAt - openedAt) / 1000).toFixed(1)} s, the broadcasts at ${((broadcastAt - openedAt) / 1000).toFixed(1)} s)`
         : '') +
       `; the generators' heart-beat timers ran at most ${broadcast.maxTimerLagMs} ms late` +
       `; event bytes per delivery: room ${room.latencies.length ? (room.bytes / room.latencies.length).toFixed(0) : '-'}, broadcast ${broadcast.latencies.length ? (broadcast.bytes / broadcast.latencies.length).toFixed(0) : '-'}\n`,

@@ -36,9 +36,13 @@ export async function startRealtimeGateway(deps: GatewayDeps): Promise<RealtimeG
   sweeper.unref();
   // One timer for the heart-beats of every session; sendEvery and expectEvery are at least heartbeatMs.
   const beatSlackMs = Math.min(2_000, Math.max(20, Math.floor(options.heartbeatMs / 2)));
+  // The check runs after this turn's reads (setImmediate comes after the poll phase): a node that fell behind reads
+  // what its clients sent meanwhile before it judges them silent.
   const beats = setInterval(() => {
-    const now = Date.now();
-    for (const s of all) s.tick(now, beatSlackMs);
+    setImmediate(() => {
+      const now = Date.now();
+      for (const s of all) s.tick(now, beatSlackMs);
+    });
   }, beatSlackMs / 2);
   beats.unref();
 
