@@ -16,10 +16,17 @@ import type { SessionIndex } from './session-index.js';
  */
 const logReadsAtOnce = 8;
 
+/**
+ * Presence writes one node sends at once: when every client of a node drops together (a balancer restarting) their
+ * closes queue here rather than all waiting on Redis at the same moment, where they ran past the command time-out.
+ */
+const presenceWritesAtOnce = 64;
+
 export function sessionHost(deps: GatewayDeps, index: SessionIndex): SessionHost {
   const { options, log } = deps;
   const { all, byAccount } = index;
   const logReads = concurrencyLimit(logReadsAtOnce);
+  const presenceWrites = concurrencyLimit(presenceWritesAtOnce);
   return {
     options,
     async authenticate(token) {
@@ -41,7 +48,9 @@ export function sessionHost(deps: GatewayDeps, index: SessionIndex): SessionHost
       if (!id) return;
       if (session.presenceOpen) {
         session.presenceOpen = false;
-        deps.presence.sessionClosed(id, session.id).catch((err: unknown) => log.error({ err }, 'realtime: presence close failed'));
+        presenceWrites(() => deps.presence.sessionClosed(id, session.id)).catch((err: unknown) =>
+          log.error({ err }, 'realtime: presence close failed'),
+        );
       }
       const set = byAccount.get(id);
       set?.delete(session);
@@ -58,9 +67,10 @@ export function sessionHost(deps: GatewayDeps, index: SessionIndex): SessionHost
     },
     presenceAlive(session, ttlMs) {
       if (!session.accountId) return;
-      deps.presence
-        .sessionAlive(session.accountId, session.id, ttlMs)
-        .catch((err: unknown) => log.error({ err }, 'realtime: presence refresh failed'));
+      const accountId = session.accountId;
+      presenceWrites(() => deps.presence.sessionAlive(accountId, session.id, ttlMs)).catch((err: unknown) =>
+        log.error({ err }, 'realtime: presence refresh failed'),
+      );
     },
     onError: (err, what) => log.error({ err }, `realtime: ${what} failed`),
   };
