@@ -34,6 +34,14 @@ function readProcs(): Proc[] | null {
   return procs;
 }
 
+/** The processes below `pid`, children first. */
+function descendantsOf(procs: Proc[], pid: number): Proc[] {
+  const children = new Map<number, Proc[]>();
+  for (const p of procs) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
+  const below = (parent: number): Proc[] => (children.get(parent) ?? []).flatMap((c) => [c, ...below(c.pid)]);
+  return below(pid);
+}
+
 export interface CpuSample {
   /** Milliseconds of CPU used so far by each group. */
   platform: number;
@@ -46,10 +54,7 @@ export interface CpuSample {
 export function cpuSample(loadPid: number | undefined): CpuSample | null {
   const procs = readProcs();
   if (!procs) return null;
-  const children = new Map<number, Proc[]>();
-  for (const p of procs) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
-  const descendants = (pid: number): Proc[] => (children.get(pid) ?? []).flatMap((c) => [c, ...descendants(c.pid)]);
-  const mine = descendants(process.pid);
+  const mine = descendantsOf(procs, process.pid);
   const ms = (list: Proc[]) => (list.reduce((t, p) => t + p.ticks, 0) * 1000) / ticksPerSecond;
   const self = procs.find((p) => p.pid === process.pid);
   const load = procs.find((p) => p.pid === loadPid);
@@ -67,12 +72,8 @@ export function cpuDelta(a: CpuSample, b: CpuSample): CpuSample {
 
 /** CPU milliseconds used so far by each of this process's descendants that `groupOf` names a group for. */
 export function cpuOfDescendants(groupOf: (pid: number, comm: string) => string | undefined): Map<number, { group: string; ms: number }> {
-  const procs = readProcs() ?? [];
-  const children = new Map<number, Proc[]>();
-  for (const p of procs) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
-  const descendants = (pid: number): Proc[] => (children.get(pid) ?? []).flatMap((c) => [c, ...descendants(c.pid)]);
   const out = new Map<number, { group: string; ms: number }>();
-  for (const p of descendants(process.pid)) {
+  for (const p of descendantsOf(readProcs() ?? [], process.pid)) {
     const group = groupOf(p.pid, p.comm);
     if (group) out.set(p.pid, { group, ms: (p.ticks * 1000) / ticksPerSecond });
   }

@@ -15,7 +15,7 @@ import {
   type EventFrameParts,
   type Frame,
 } from './frame.js';
-import type { LogPage, UserEvent } from './log.js';
+import type { LogPage } from './log.js';
 import type { RealtimeOptions } from './options.js';
 
 export const EVENTS = '/user/queue/events';
@@ -400,7 +400,7 @@ export class StompSession {
               : `resume-after ${after} is beyond the newest event (${page.lastSeq}); subscribe without resume-after`,
           );
         }
-        for (const e of page.events) this.sendEvent(sub, e.seq, loggedEventParts(e));
+        for (const e of page.events) this.sendEvent(sub, e.seq, eventParts(e.eventId, e.topic, e.createdAt, e.payload));
         if (page.hasMore) {
           await this.drained();
           continue;
@@ -601,10 +601,6 @@ export class StompSession {
  */
 export function eventParts(eventId: string, topic: string, createdAt: string, payload: unknown): EventFrameParts {
   return eventFrameParts(topic, eventId, ',' + JSON.stringify({ eventId, topic, createdAt, payload }).slice(1));
-}
-
-function loggedEventParts(e: UserEvent): EventFrameParts {
-  return eventParts(e.eventId, e.topic, e.createdAt, e.payload);
 }
 
 function required(frame: Frame, name: string): string {
