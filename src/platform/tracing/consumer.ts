@@ -4,8 +4,11 @@ import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes
 import { platformTracer, tracingOn } from './state.js';
 import { spanContextOf } from './traceparent.js';
 
-/** Links per span, at most: a drain batch holds up to 500 events. */
-const maxLinks = 128;
+/**
+ * Links per span, at most: a drain batch holds up to 500 events, and its consumer's span links every producer (the
+ * tracer provider's link limit is raised to match; its default of 128 would drop the rest of a busy batch).
+ */
+export const maxLinks = 500;
 
 function linksOf(traceparents: Iterable<unknown>): Link[] {
   const links: Link[] = [];

@@ -16,6 +16,7 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace';
 import pg from 'pg';
+import { maxLinks } from './consumer.js';
 import { traceStatements } from './pg.js';
 import { traceRedisCommands } from './redis.js';
 import { setTracingOn } from './state.js';
@@ -40,7 +41,12 @@ export async function startTracing(setup: TracingSetup): Promise<Tracing> {
     : new BatchSpanProcessor({ exporter: setup.exporter });
   // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (the env detector) override the default name.
   const resource = resourceFromAttributes({ 'service.name': 'chat-platform' }).merge(detectResources({ detectors: [envDetector] }));
-  const provider = new TracerProvider({ resource, sampler: setup.sampler, spanProcessors: [processor] });
+  const provider = new TracerProvider({
+    resource,
+    sampler: setup.sampler,
+    spanProcessors: [processor],
+    spanLimits: { linkCountLimit: maxLinks },
+  });
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
   propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
