@@ -19,6 +19,14 @@ export type HostLookup = (host: string) => Promise<Array<{ address: string; fami
 const systemLookup: HostLookup = (host) => lookup(host, { all: true, verbatim: true });
 
 /**
+ * Names under the special-use domain "invalid." never resolve (RFC 6761 section 6.4 asks resolver libraries to answer
+ * them negatively at once); asking a DNS server anyway can hold a request for the whole resolver time-out.
+ */
+export function isInvalidName(host: string): boolean {
+  return /(^|\.)invalid\.?$/i.test(host);
+}
+
+/**
  * The host's addresses, or an error with code ETIMEOUT after timeoutMs: the system resolver takes 5 s or more to give
  * up on some names, and a request must answer within its own time-out. The late answer is dropped.
  */
@@ -46,6 +54,8 @@ export async function resolveOutbound(
   resolve: HostLookup = systemLookup,
 ): Promise<ResolvedTarget> {
   const literal = isIP(host);
+  if (!literal && isInvalidName(host))
+    throw Object.assign(new Error(`${host} is under the special-use domain invalid.`), { code: 'ENOTFOUND' });
   const addresses = literal ? [{ address: host, family: literal }] : await lookupWithin(host, timeoutMs, resolve);
   if (addresses.length === 0) throw Object.assign(new Error(`${host} has no address`), { code: 'ENOTFOUND' });
   if (addresses.some(({ address }) => !isReachableAddress(address, allowPrivate))) {
