@@ -6,7 +6,7 @@ import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../pla
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
-import { asMessageRow, hiddenForMe, messageColumnsIn, messageView, type MessageView } from '../messages/views.js';
+import { asMessageRow, hiddenBy, hiddenForMe, messageColumnsIn, messageView, type MessageView } from '../messages/views.js';
 import { sql } from 'kysely';
 import { firstRow, rows } from '../../platform/db/typed.js';
 import { chatDb } from '../tables.js';
@@ -64,17 +64,7 @@ export class MentionInboxService {
         .where('mn.account_id', '=', caller.accountId)
         .$if(after !== null, (q) => q.where(sql<boolean>`(mn.created_at, mn.message_id) < (${after!.at}::timestamptz, ${after!.id}::uuid)`))
         .$if(unreadOnly, (q) => q.where(unread))
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('message_hides as h')
-                .select(sql.lit(1).as('one'))
-                .where('h.account_id', '=', caller.accountId)
-                .whereRef('h.message_id', '=', 'mn.message_id'),
-            ),
-          ),
-        )
+        .where((eb) => eb.not(eb.exists(hiddenBy(caller.accountId, eb.ref('mn.message_id')))))
         .orderBy('mn.created_at', 'desc')
         .orderBy('mn.message_id', 'desc')
         .limit(limit + 1),

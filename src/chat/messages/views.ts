@@ -3,7 +3,7 @@ import { attachmentViews, type AttachmentView, type StoredAttachment } from '../
 import { chatKeyboard, type ChatButton, type StoredKeyboard } from '../bots/keyboard.js';
 import type { MentionEntity } from '../mentions/record.js';
 import { sql, type Expression, type Selectable } from 'kysely';
-import type { ChatTables } from '../tables.js';
+import { chatDb, type ChatTables } from '../tables.js';
 
 /** The columns every message view reads, in the order the hand-written statements of other folders list them. */
 export const messageColumnNames = [
@@ -50,11 +50,17 @@ export type MessageRow = Omit<StoredMessage, 'type' | 'attachments' | 'inline_ke
 /** A typed statement's message row read as MessageRow: the jsonb columns hold what the message writers put there. */
 export const asMessageRow = <R extends StoredMessage>(row: R): Omit<R, keyof MessageRow> & MessageRow => row as never;
 
+/** The row saying that `account` hid the message `message`: what every "hidden for this account" test asks for. */
+export const hiddenBy = (account: Expression<string> | string, message: Expression<string>) =>
+  chatDb
+    .selectFrom('message_hides as h')
+    .select(sql.lit(1).as('one'))
+    .where('h.account_id', '=', account)
+    .where('h.message_id', '=', message);
+
 /** Whether the account hid the message of row alias `alias`, as a column of a typed statement. */
 export const hiddenForMe = (accountId: string | Expression<string>, alias = 'messages') =>
-  sql<boolean>`exists (select 1 from message_hides h where h.account_id = ${accountId} and h.message_id = ${sql.ref(`${alias}.id`)})`.as(
-    'hidden_for_me',
-  );
+  sql<boolean>`exists (${hiddenBy(accountId, sql.ref(`${alias}.id`))})`.as('hidden_for_me');
 
 export interface MessageView {
   id: string;

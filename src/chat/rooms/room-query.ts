@@ -3,6 +3,7 @@
 // `room_members m join rooms r` and pages it, so the counts and the last-message lookup run only for the page.
 import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import { chatDb, type ChatTables } from '../tables.js';
+import { hiddenBy } from '../messages/views.js';
 import type { AddMemberPolicy, NotificationLevel, RoomRole, RoomType } from './views.js';
 
 /** The joined tables the inner select narrows: the caller's membership `m` of room `r`. */
@@ -96,16 +97,7 @@ export function roomQuery(accountId: string | Expression<string>, narrow: (scope
           .select(['x.id', 'x.sender_id', 'x.text', 'x.recalled_at', 'x.created_at'])
           .whereRef('x.room_id', '=', 'p.id')
           .where('x.thread_root_id', 'is', null)
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('message_hides as h')
-                  .select(sql<number>`1`.as('one'))
-                  .where('h.account_id', '=', accountId)
-                  .whereRef('h.message_id', '=', 'x.id'),
-              ),
-            ),
-          )
+          .where(({ not, exists, ref }) => not(exists(hiddenBy(accountId, ref('x.id')))))
           .orderBy('x.seq', 'desc')
           .limit(sql.lit(1))
           .as('lm'),

@@ -11,7 +11,7 @@ import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { lockMembership } from '../drafts/membership.js';
-import { messageView, type MessageRow, type MessageView } from '../messages/views.js';
+import { hiddenBy, messageView, type MessageRow, type MessageView } from '../messages/views.js';
 import { attachThreadInfo, rootsWithReplies } from '../threads/thread-info.js';
 import { accountsAudience, emit } from '../events/emit.js';
 import type { Queryable } from '../rooms/membership.js';
@@ -68,17 +68,7 @@ const cardSelect = (accountId: string) =>
       'x.entities',
       'x.reply_count',
     ])
-    .select((eb) =>
-      eb
-        .exists(
-          eb
-            .selectFrom('message_hides as h')
-            .select(sql.lit(1).as('one'))
-            .where('h.account_id', '=', accountId)
-            .whereRef('h.message_id', '=', 'x.id'),
-        )
-        .as('hidden_for_me'),
-    )
+    .select((eb) => eb.exists(hiddenBy(accountId, eb.ref('x.id'))).as('hidden_for_me'))
     .where('s.account_id', '=', accountId);
 
 type CardRow = NonNullable<Awaited<ReturnType<ReturnType<typeof cardSelect>['executeTakeFirst']>>>;

@@ -9,7 +9,7 @@ import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../pla
 import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
-import { asMessageRow, hiddenForMe, messageColumnsIn, messageView, type MessageView } from '../messages/views.js';
+import { asMessageRow, hiddenBy, hiddenForMe, messageColumnsIn, messageView, type MessageView } from '../messages/views.js';
 import { sql } from 'kysely';
 import { rows } from '../../platform/db/typed.js';
 import { chatDb } from '../tables.js';
@@ -77,17 +77,7 @@ export class SearchService {
         // The rank reads each match's words again: computed only when it orders the page.
         (order === 'relevance' ? sql<number>`ts_rank(${document}, t.query, 1)::float8` : sql<number>`0::float8`).as('rank'),
       ])
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('message_hides as h')
-              .select(sql.lit(1).as('one'))
-              .where('h.account_id', '=', caller.accountId)
-              .whereRef('h.message_id', '=', 'x.id'),
-          ),
-        ),
-      )
+      .where((eb) => eb.not(eb.exists(hiddenBy(caller.accountId, eb.ref('x.id')))))
       .$if(query.roomId !== undefined, (w) => w.where('x.room_id', '=', query.roomId!))
       .$if(query.from !== undefined, (w) => w.where('x.sender_id', '=', query.from!))
       .$if(from !== null, (w) => w.where('x.created_at', '>=', sql<Date>`${from}::timestamptz`))

@@ -3,7 +3,7 @@
 // and the caller's hidden flag.
 import type { ExpressionBuilder } from 'kysely';
 import type { ChatTables } from '../tables.js';
-import type { MessageRow } from '../messages/views.js';
+import { hiddenBy, type MessageRow } from '../messages/views.js';
 
 type Messages = ExpressionBuilder<ChatTables & { m: ChatTables['messages'] }, 'm'>;
 
@@ -33,13 +33,7 @@ export function messageSelection(eb: Messages) {
 /** Whether the account hid the message. */
 export function hiddenForMe(eb: Messages, accountId: string) {
   return eb
-    .exists(
-      eb
-        .selectFrom('message_hides as h')
-        .select('h.account_id')
-        .where('h.account_id', '=', accountId)
-        .whereRef('h.message_id', '=', 'm.id'),
-    )
+    .exists(hiddenBy(accountId, eb.ref('m.id')))
     .$castTo<boolean>()
     .as('hidden_for_me');
 }

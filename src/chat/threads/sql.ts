@@ -2,15 +2,11 @@
 // entities. Unread counts are computed live from the rows (decision 5), so no counter can drift from what the rows say.
 import { sql, type Expression, type InferResult } from 'kysely';
 import { chatDb } from '../tables.js';
-import { hiddenForMe } from '../messages/views.js';
+import { hiddenBy, hiddenForMe } from '../messages/views.js';
 import { fixedStatement, slot } from '../../platform/db/fixed-statement.js';
 import { messageSelection } from './message-selection.js';
 
 const one = sql.lit(1).as('one');
-
-/** Whether `account` hid the message whose id is `message`. */
-const hiddenBy = (account: Expression<string> | string, message: Expression<string>) =>
-  chatDb.selectFrom('message_hides as h').select(one).where('h.account_id', '=', account).where('h.message_id', '=', message);
 
 /**
  * Number of replies of `root` that `account` has not read: above the read mark `mark`, not sent by the account,
