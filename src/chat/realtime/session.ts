@@ -538,7 +538,7 @@ export class StompSession {
 
   // ----------------------------------------------------------------------------------------- plumbing
 
-  private send(text: string): void {
+  private send(text: string | Buffer): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
     if (this.ws.bufferedAmount > this.host.options.maxBufferedBytes && this.state !== 'closing') {
       // A client that does not read: end the session rather than queue without bound; it resumes from its seq.
@@ -550,7 +550,7 @@ export class StompSession {
       return;
     }
     this.lastSentAt = Date.now();
-    this.ws.send(text);
+    this.ws.send(text, textMessage);
     stompFramesSent.inc();
   }
 
@@ -570,7 +570,7 @@ export class StompSession {
    */
   tick(now: number, slackMs: number): void {
     if (this.state !== 'connected') return;
-    if (this.sendEvery > 0 && now - this.lastSentAt >= this.sendEvery - slackMs) this.send('\n');
+    if (this.sendEvery > 0 && now - this.lastSentAt >= this.sendEvery - slackMs) this.send(heartbeatEol);
     if (this.expectEvery > 0) {
       if (now - this.lastReceivedAt > 2 * this.expectEvery)
         this.fail('heartbeat_timeout', `nothing received for more than ${2 * this.expectEvery} ms`);
@@ -602,6 +602,11 @@ export class StompSession {
 export function eventParts(eventId: string, topic: string, createdAt: string, payload: unknown): EventFrameParts {
   return eventFrameParts(topic, eventId, ',' + JSON.stringify({ eventId, topic, createdAt, payload }).slice(1));
 }
+
+/** A heart-beat, as bytes: one shared buffer rather than a string encoded for every session at every beat. */
+const heartbeatEol = Buffer.from('\n');
+/** Every frame goes as a text message, the heart-beat's buffer included. */
+const textMessage = { binary: false } as const;
 
 function required(frame: Frame, name: string): string {
   const value = frame.headers.get(name);
