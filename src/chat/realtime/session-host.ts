@@ -48,9 +48,12 @@ export function sessionHost(deps: GatewayDeps, index: SessionIndex): SessionHost
       if (!id) return;
       if (session.presenceOpen) {
         session.presenceOpen = false;
-        presenceWrites(() => deps.presence.sessionClosed(id, session.id)).catch((err: unknown) =>
-          log.error({ err }, 'realtime: presence close failed'),
-        );
+        const close = () => presenceWrites(() => deps.presence.sessionClosed(id, session.id));
+        // Once more after a failure: when thousands of sessions close together the node can read Redis's answer only
+        // after the command time-out, and dropping an entry twice changes nothing.
+        close()
+          .catch(close)
+          .catch((err: unknown) => log.error({ err }, 'realtime: presence close failed'));
       }
       const set = byAccount.get(id);
       set?.delete(session);
