@@ -156,7 +156,7 @@ async function connectAll(c: SwarmConnect): Promise<SwarmReply> {
           beatDue.push(Date.now() + beatEveryMs);
           break;
         } catch (err) {
-          // A port still in TIME_WAIT from an earlier run: take the next one.
+          // A port a server listens on for every address (PostgreSQL, the node itself): take the next one.
           if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE' && attempt < 20) continue;
           failed++;
           firstError ??= (err as Error).message;
