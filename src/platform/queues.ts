@@ -156,7 +156,7 @@ export async function startWorkers(
   return {
     async close() {
       await queues.drainLocally(null);
-      await maintenance.close();
+      await closeWorker(maintenance);
       await closeWorker(worker);
       connection.disconnect();
       publisher.disconnect();

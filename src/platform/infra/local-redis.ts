@@ -67,9 +67,9 @@ export function waitForReady(child: ChildProcess, port: number): Promise<void> {
   });
 }
 
-/** Stops a redis-server child (SIGTERM) and resolves once it exited. */
+/** Stops a redis-server child (SIGTERM) and resolves once it exited; one already ended by a signal has exited too. */
 export function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolvePromise) => {
     child.once('exit', () => resolvePromise());
     child.kill('SIGTERM');
