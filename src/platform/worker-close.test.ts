@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Worker } from 'bullmq';
 import { startLocalRedis, type LocalRedis } from './infra/local-redis.js';
 import { connectRedis, type Redis } from './redis.js';
+import { eventually } from '../../test/helpers/expect.js';
 import { closeWorker } from './worker-close.js';
 
 let dir: string;
@@ -31,14 +32,6 @@ const blockingClient = (worker: Worker) =>
   (worker as unknown as { backend: { blockingConnection: { client: Promise<Redis> } } }).backend.blockingConnection.client;
 const blockingStatus = async (worker: Worker) => (await blockingClient(worker)).status;
 
-async function until(condition: () => Promise<boolean>, withinMs: number): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${withinMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 function idleWorker(name: string): Worker {
   const connection = connectRedis(redis.url, name, { blocking: true });
   connection.on('error', () => undefined);
@@ -55,10 +48,13 @@ test('closeWorker ends a worker whose blocking connection is reconnecting, where
   const plain = idleWorker('close-plain');
   const guarded = idleWorker('close-guarded');
   await Promise.all([plain.waitUntilReady(), guarded.waitUntilReady()]);
-  await until(async () => (await blockingStatus(plain)) === 'ready' && (await blockingStatus(guarded)) === 'ready', 10_000);
+  await eventually(async () => (await blockingStatus(plain)) === 'ready' && (await blockingStatus(guarded)) === 'ready', 10_000);
 
   process.kill(redis.pid!, 'SIGKILL');
-  await until(async () => (await blockingStatus(plain)) === 'reconnecting' && (await blockingStatus(guarded)) === 'reconnecting', 10_000);
+  await eventually(
+    async () => (await blockingStatus(plain)) === 'reconnecting' && (await blockingStatus(guarded)) === 'reconnecting',
+    10_000,
+  );
 
   expect(await settlesWithin(closeWorker(guarded, 200), 5_000)).toBe(true);
   expect(await settlesWithin(plain.close(), 3_000)).toBe(false);
