@@ -5,21 +5,26 @@ import { AlwaysOnSampler, InMemorySpanExporter, type ReadableSpan } from '@opent
 import { SpanKind } from '@opentelemetry/api';
 import { startTracing, type Tracing } from '../../../src/platform/tracing/sdk.js';
 import { eventually } from '../../helpers/expect.js';
-import { call, type TestPlatform } from '../../support/platform.js';
+import { call, isolatedInfra, type TestPlatform } from '../../support/platform.js';
 import { createRoom, Probe, startNode, wsUrl } from '../realtime/support.js';
 import { createBot, pendingUpdates, privateRoomWith } from '../../helpers/bots.js';
 
 const exporter = new InMemorySpanExporter();
 let tracing: Tracing;
 let node: TestPlatform;
+let infra: Awaited<ReturnType<typeof isolatedInfra>>;
 
 beforeAll(async () => {
   tracing = await startTracing({ sampler: new AlwaysOnSampler(), exporter, immediate: true });
-  node = await startNode();
+  // A database and Redis of its own: on the shared ones another test process's relay may drain this file's events,
+  // and the consumer spans would then be recorded in that process.
+  infra = await isolatedInfra();
+  node = await startNode({ databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl });
 });
 afterAll(async () => {
   await node?.stop();
   await tracing?.shutdown();
+  await infra?.drop();
 });
 
 const spans = (): ReadableSpan[] => exporter.getFinishedSpans();
