@@ -2,17 +2,21 @@
 // histogram of the operation moving, the STOMP session and subscription gauges, the outbox drains, the queues, the
 // pools and Redis; 429s count as rate-limit refusals; METRICS_PORT unset means no listener at all.
 import { loadConfig } from '../../../src/config.js';
-import { call, startTestPlatform, type TestPlatform } from '../../support/platform.js';
+import { call, isolatedInfra, startTestPlatform, type TestPlatform } from '../../support/platform.js';
 import { eventually } from '../../helpers/expect.js';
 import { createRoom, isMessageIn, Probe, send, startNode, wsUrl } from '../realtime/support.js';
 import { sample, scrape } from './scrape.js';
 
 let p: TestPlatform;
+let infra: Awaited<ReturnType<typeof isolatedInfra>>;
 beforeAll(async () => {
-  p = await startNode({ metricsPort: 0 });
+  // A database and Redis of its own: on the shared ones another test process's relay may drain these sends.
+  infra = await isolatedInfra();
+  p = await startNode({ metricsPort: 0, databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl });
 });
 afterAll(async () => {
   await p?.stop();
+  await infra?.drop();
 });
 
 const sends = { listener: 'chat', operation: 'sendMessage', status_class: '2xx' };
