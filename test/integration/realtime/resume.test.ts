@@ -7,18 +7,27 @@ import { randomUUID } from 'node:crypto';
 import { lastSeqOf, pruneEventLog, readUserEvents, recordUserEvents } from '../../../src/chat/realtime/log.js';
 import { eventually, expectError } from '../../helpers/expect.js';
 import { createSqlPool } from '../../../src/platform/db/sql.js';
-import { call, type TestPlatform } from '../../support/platform.js';
+import { call, isolatedInfra, type TestPlatform } from '../../support/platform.js';
 import { createRoom, isMessageIn, Probe, restEvents, send, startNode, wsUrl } from './support.js';
 
 let a: TestPlatform;
 let b: TestPlatform;
+let infra: Awaited<ReturnType<typeof isolatedInfra>>;
+/**
+ * A node on this file's own database and Redis: on the shared ones another test process's relay, busy with its own
+ * work, may be the one that drains and announces these events.
+ */
+const node = (overrides: Parameters<typeof startNode>[0] = {}) =>
+  startNode({ databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, ...overrides });
 beforeAll(async () => {
-  a = await startNode();
-  b = await startNode();
+  infra = await isolatedInfra();
+  a = await node();
+  b = await node();
 });
 afterAll(async () => {
   await b?.stop();
   await a?.stop();
+  await infra?.drop();
 });
 
 const seqs = (events: Array<{ seq: number }>) => events.map((e) => e.seq);
@@ -56,7 +65,7 @@ test('disconnected on node A while events happen, resumed on node B: exactly the
 });
 
 test('the SDK helper resumes by itself: a restart notice from one node, a reconnect to the other, no gap and no repeat', async () => {
-  const c = await startNode(); // the node that will restart
+  const c = await node(); // the node that will restart
   const tenant = await a.tenant();
   const [alice, bob] = [await tenant.account(), await tenant.account()];
   const roomId = await createRoom(a, bob, [alice]);
@@ -172,7 +181,7 @@ test('a lost announcement: the next one shows the gap and the log fills it; with
     await probe.close();
   }
 
-  const c = await startNode({ realtimeSweepMs: 200 });
+  const c = await node({ realtimeSweepMs: 200 });
   const quiet = await Probe.open(wsUrl(c), alice.token);
   try {
     await quiet.subscribeEvents();
@@ -187,7 +196,7 @@ test('a lost announcement: the next one shows the gap and the log fills it; with
 });
 
 test('the pruning job removes events older than the retention window and keeps the rest', async () => {
-  // Rows of their own (negative ids are never outbox ids) in the shared database; nothing else there is a day old.
+  // Rows of their own (negative ids are never outbox ids); nothing else in this file's database is a day old.
   const account = '00000000-0000-7000-8000-00000000a001';
   const now = new Date();
   await a.db.query(
