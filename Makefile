@@ -25,11 +25,15 @@ BOT_LIBRARIES := $(VENV)/.bot-libraries-ptb$(PTB_VERSION)-aiogram$(AIOGRAM_VERSI
 OPENAPI_PYTHON_CLIENT_VERSION := 0.29.1
 GENERATED_CLIENTS := $(VENV)/.openapi-python-client$(OPENAPI_PYTHON_CLIENT_VERSION)
 
-.PHONY: help node deps redis chromium venv bot-libraries generated-clients generate check-generated architecture format format-check lint openapi-lint build sdks typecheck run test unit contract bench bench-chat bench-partner bench-realtime bench-typing bench-scheduled bench-bots bench-webhooks bench-tracing bench-typed-queries bench-sockets bench-peer clean
+# Inside `make test` (PHASES_FILE set), a step's time goes to the phase table; run alone, the step just runs.
+timed = $(if $(PHASES_FILE),scripts/phases.sh run $(1))
+
+.PHONY: help node deps redis chromium venv bot-libraries generated-clients generate check-generated architecture format format-check lint openapi-lint build sdks typecheck run test test-repeat unit contract bench bench-chat bench-partner bench-realtime bench-typing bench-scheduled bench-bots bench-webhooks bench-tracing bench-typed-queries bench-sockets bench-peer clean
 
 help:
 	@echo "make run    install what is missing, generate, build, migrate and start the platform"
 	@echo "make test   typecheck, unit + integration + SDK tests on real PostgreSQL and Redis, contract fuzzing"
+	@echo "make test-repeat   the integration files 3 times (REPEAT=n) under added CPU load; lists the files that failed"
 	@echo "make generate | check-generated | architecture | format (format-check) | lint | openapi-lint | build (sdks) | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-typing, bench-scheduled, bench-bots, bench-webhooks) | bench-tracing | bench-typed-queries | bench-sockets | bench-peer | clean"
 
 # Node 24 LTS from the npm registry's node-linux-<arch> package, into a git-ignored tools folder.
@@ -93,39 +97,40 @@ generate: deps
 	node scripts/generate.mjs
 
 check-generated: deps
-	node scripts/generate.mjs --check
+	$(call timed,check-generated) node scripts/generate.mjs --check
 
+# Emit only: `make typecheck` checks the same sources (tsconfig.json includes everything tsconfig.build.json does).
 build: deps sdks
-	npx tsc -p tsconfig.build.json
-	npx vite build --config console/vite.config.ts
+	$(call timed,build) npx tsc -p tsconfig.build.json --noCheck
+	$(call timed,console-build) npx vite build --config console/vite.config.ts --logLevel warn
 
 # The SDK packages' dist/ (what `npm pack` ships): the shared core first, since the four compile against its types.
 sdks: deps
-	npm run --silent build -w @chat-platform/sdk-core
-	npm run --silent build -w @chat-platform/chat-sdk -w @chat-platform/bot-sdk -w @chat-platform/partner-sdk -w @chat-platform/workspace-sdk
+	$(call timed,sdk-core) npm run --silent build -w @chat-platform/sdk-core
+	$(call timed,sdks) npm run --silent build -w @chat-platform/chat-sdk -w @chat-platform/bot-sdk -w @chat-platform/partner-sdk -w @chat-platform/workspace-sdk
 
 # The layers of src/ (.dependency-cruiser.cjs): imports run one way and never in a circle.
 architecture: deps
-	npx depcruise src --config .dependency-cruiser.cjs
+	$(call timed,architecture) npx depcruise src --config .dependency-cruiser.cjs
 
 # Prettier's formatting (.prettierrc.json; generated and non-code files in .prettierignore): `make format` writes it.
 format-check: deps
-	npx prettier --check --log-level warn .
+	$(call timed,format-check) npx prettier --check --log-level warn .
 
 format: deps
 	npx prettier --write --log-level warn .
 
 # ESLint with type information (eslint.config.js): unawaited promises, type-only imports, the recommended rules.
 lint: deps
-	npx eslint src test sdk
+	$(call timed,lint) npx eslint src test sdk
 
 # The generated OpenAPI documents against Redocly's recommended rules (redocly.yaml); no telemetry, no update check.
 openapi-lint: deps
-	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx redocly lint --format=summary generated/openapi/*.json
+	$(call timed,openapi-lint) env REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx redocly lint --format=summary generated/openapi/*.json
 
 typecheck: deps
-	npx tsc -p tsconfig.json --noEmit
-	npx tsc -p console/tsconfig.json
+	$(call timed,typecheck) npx tsc -p tsconfig.json --noEmit
+	$(call timed,typecheck-console) npx tsc -p console/tsconfig.json
 
 run: deps redis generate build
 	DEV_SIGNING_KEY=1 node dist/src/main.js
@@ -136,9 +141,19 @@ unit: deps redis chromium bot-libraries generated-clients build
 contract: deps redis venv build
 	node test/contract/run.mjs
 
-test: deps redis chromium venv bot-libraries generated-clients check-generated architecture format-check lint openapi-lint typecheck build
-	npm test --silent
-	node test/contract/run.mjs
+# What CI runs. Each step's time goes to a table printed at the end (scripts/phases.sh), also when a step fails; the
+# checks and the build run two at a time (two cores), then jest and the contract run side by side.
+test: export PHASES_FILE := $(CURDIR)/.data/test-phases.tsv
+test:
+	@scripts/phases.sh reset
+	@scripts/phases.sh run install $(MAKE) --no-print-directory deps redis chromium venv bot-libraries generated-clients
+	@$(MAKE) --no-print-directory -j2 --output-sync=target check-generated architecture format-check lint openapi-lint typecheck build || { scripts/phases.sh table; exit 1; }
+	@scripts/jest-and-contract.sh || { scripts/phases.sh table; exit 1; }
+	@scripts/phases.sh table
+
+# The integration files REPEAT times (default 3) under added CPU load; lists every file that failed at least once.
+test-repeat: deps redis chromium bot-libraries generated-clients build
+	scripts/test-repeat.sh
 
 bench: bench-chat bench-partner bench-realtime bench-typing bench-scheduled bench-bots bench-webhooks
 	node dist/test/bench/summary.js

@@ -1,6 +1,7 @@
 // Lint of the TypeScript sources (make lint, part of make test). Type-aware rules catch what the compiler does not:
 // a promise nobody awaits (an error that vanishes, a write that races its answer) and imports kept only for types.
 import js from '@eslint/js';
+import jest from 'eslint-plugin-jest';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -44,6 +45,17 @@ export default tseslint.config(
     // Tests read wire JSON of every shape and poke at pages and frames; `any` there is the honest type.
     files: ['test/**/*.ts', '**/*.test.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // A test can fail only on what it asserts: every test asserts (expect-expect; the helpers listed assert too), and
+    // no expect or branch hides behind a condition that may skip it (a test that returns early passes unseen).
+    files: ['**/*.test.ts'],
+    plugins: { jest },
+    rules: {
+      'jest/expect-expect': ['error', { assertFunctionNames: ['expect', 'expect*', 'assert*', 'check*'] }],
+      'jest/no-conditional-expect': 'error',
+      'jest/no-conditional-in-test': 'error',
+    },
   },
   {
     // A test file's describe() is its list of cases and a benchmark's main() its list of sections: no length limit.

@@ -1,6 +1,7 @@
 // Environment schema, validated once at start so that a bad value fails with a clear message.
 import { availableParallelism } from 'node:os';
 import type { DependencyTimeouts } from './platform/dependency-timeouts.js';
+import type { SchemaCompilation } from './platform/http/schema-compilation.js';
 import { clusterUrlFromNodes, isClusterUrl, parseClusterUrl } from './platform/redis-target.js';
 
 export type ServiceName = 'chat' | 'partner' | 'workspace' | 'workers';
@@ -118,6 +119,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Bounded waits on PostgreSQL and Redis (src/platform/dependency-timeouts.ts). */
   dependencyTimeouts: DependencyTimeouts;
+  /** When request validators and response serializers are compiled (SCHEMA_COMPILATION, src/platform/http/schema-compilation.ts). */
+  schemaCompilation: SchemaCompilation;
 }
 
 export interface WebhookConfig {
@@ -520,11 +523,22 @@ function botSettings(env: Env) {
   };
 }
 
+const schemaCompilations: SchemaCompilation[] = ['startup', 'first-use'];
+
+function schemaCompilation(env: Env): SchemaCompilation {
+  const mode = env.SCHEMA_COMPILATION || 'startup';
+  if (!schemaCompilations.includes(mode as SchemaCompilation)) {
+    throw new ConfigError(`SCHEMA_COMPILATION must be one of ${schemaCompilations.join(', ')}, got "${mode}"`);
+  }
+  return mode as SchemaCompilation;
+}
+
 /** The process itself: cluster workers, the shutdown bound and the time-outs of calls to PostgreSQL and Redis. */
 function processSettings(env: Env) {
   return {
     workers: env.WORKERS === 'auto' ? availableParallelism() : int(env, 'WORKERS', 1, 1, 256),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 1_000, 600_000),
+    schemaCompilation: schemaCompilation(env),
     dependencyTimeouts: {
       databaseStatementTimeoutMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 4_000, 100, 600_000),
       databaseLockTimeoutMs: int(env, 'DATABASE_LOCK_TIMEOUT_MS', 2_000, 100, 600_000),

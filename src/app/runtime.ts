@@ -13,6 +13,7 @@ import { createSlaQueue } from '../workspace/tickets/sla.js';
 import { systemClock, type Clock } from '../platform/clock.js';
 import { isClusterWorker } from '../platform/cluster.js';
 import { installDependencyTimeouts } from '../platform/dependency-timeouts.js';
+import { installSchemaCompilation } from '../platform/http/schema-compilation.js';
 import { GateKeyCache } from '../platform/gate-key-cache.js';
 import type { Logger } from '../platform/logger.js';
 import { checkReadiness } from '../platform/readiness.js';
@@ -32,6 +33,7 @@ export async function startPlatform(config: Config, log: Logger, clock: Clock = 
   const shutdown = createShutdown(log);
   try {
     installDependencyTimeouts(config.dependencyTimeouts);
+    installSchemaCompilation(config.schemaCompilation);
     const base = await startFoundation(config, log, shutdown);
     const { sql, queues, media, infra } = base;
     const platform: Platform = {

@@ -17,6 +17,9 @@
 //   CONTRACT_SEED          replay a run with its seed (every run prints its seed)
 //   CONTRACT_SUITES        run only these suites, comma-separated (chat, partner, partner-revocation, workspace, bot)
 //   CONTRACT_WORKERS       Schemathesis workers (default 1, see below)
+//   CONTRACT_LANES         suites run side by side, each lane a Schemathesis process of its own (default 2: the chat
+//                          and bot suites in one, partner and workspace in the other; 1 runs them one after another).
+//                          With more than one lane a suite's output is printed whole when it ends.
 //   CONTRACT_EXTRA_ARGS    more Schemathesis arguments, space-separated (e.g. "--include-operation-id getRoom
 //                          --report vcr --report-vcr-path /tmp/cases.yaml" to see every case of one operation)
 //   CONTRACT_KEEP_DATA     keep the temp dir (platform data, Schemathesis configs and reports) after the run
@@ -61,6 +64,8 @@ const onlySuites = (process.env.CONTRACT_SUITES ?? '')
 // CPython 3.11.7 intermittently fails that with "SystemError: AST constructor recursion depth mismatch"
 // (CPython gh-106905), reported as a run error. The platform, not the client, is the bottleneck anyway.
 const workers = positiveInt('CONTRACT_WORKERS', 1);
+// Schemathesis generates cases in one Python thread, about one core per process: two processes use both cores.
+const lanes = positiveInt('CONTRACT_LANES', 2);
 const seed = process.env.CONTRACT_SEED ? positiveInt('CONTRACT_SEED', 0) : Math.floor(Math.random() * 2 ** 31);
 const readyTimeoutMs = 60_000;
 const stopTimeoutMs = 30_000;
@@ -880,6 +885,22 @@ function rewrite(line, suite) {
   return banner ? `schemathesis (${suite}): ${banner[1]}` : line;
 }
 
+/** Output kept until flush(), then written whole (stdout's lines first). */
+function bufferedOutput() {
+  const kept = { stdout: [], stderr: [] };
+  const sink = (name) => ({ write: (text) => kept[name].push(text) });
+  return {
+    stdout: sink('stdout'),
+    stderr: sink('stderr'),
+    flush() {
+      process.stdout.write(kept.stdout.join(''));
+      process.stderr.write(kept.stderr.join(''));
+      kept.stdout.length = 0;
+      kept.stderr.length = 0;
+    },
+  };
+}
+
 /** Operations, test cases, failures and errors from Schemathesis' JSON report. */
 async function reportFigures(file) {
   let report;
@@ -924,7 +945,20 @@ async function operationIds(specFile, labels) {
 }
 
 /** One Schemathesis run; resolves to its exit code and the figures of its report. */
-async function runSuite({ name, specFile, baseUrl, workDir, auth, config, seedRows, examples, filter = [], onChild, runSeed = seed }) {
+async function runSuite({
+  name,
+  specFile,
+  baseUrl,
+  workDir,
+  auth,
+  config,
+  seedRows,
+  examples,
+  filter = [],
+  onChild,
+  runSeed = seed,
+  out = { stdout: process.stdout, stderr: process.stderr },
+}) {
   const dir = join(workDir, name);
   await mkdir(dir, { mode: 0o700 });
   const authFile = join(dir, 'auth.json');
@@ -970,8 +1004,8 @@ async function runSuite({ name, specFile, baseUrl, workDir, auth, config, seedRo
     ...filter,
     ...(process.env.CONTRACT_EXTRA_ARGS ? process.env.CONTRACT_EXTRA_ARGS.split(' ') : []),
   ];
-  log(
-    `${name}: schemathesis on ${specFile.slice(root.length + 1)}, seed ${runSeed}, ${examples} examples per operation, ${workers} worker(s)`,
+  out.stdout.write(
+    `contract: ${name}: schemathesis on ${specFile.slice(root.length + 1)}, seed ${runSeed}, ${examples} examples per operation, ${workers} worker(s)\n`,
   );
   const code = await new Promise((resolve, reject) => {
     const child = spawn(schemathesis, args, {
@@ -979,13 +1013,13 @@ async function runSuite({ name, specFile, baseUrl, workDir, auth, config, seedRo
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, SCHEMATHESIS_HOOKS: hooksFile, CONTRACT_SEEDED: seededFile },
     });
-    onChild(child);
-    relay(child.stdout, process.stdout, name);
-    relay(child.stderr, process.stderr, name);
+    onChild(child, true);
+    relay(child.stdout, out.stdout, name);
+    relay(child.stderr, out.stderr, name);
     child.once('error', reject);
     child.once('close', (c, signal) => resolve(c ?? (signal ? 128 : 1)));
   });
-  onChild(null);
+  onChild(child, false);
   return { code, figures: await reportFigures(reportFile), seeded };
 }
 
@@ -1000,7 +1034,9 @@ async function confirmUnreached(suite, first, options) {
   if (figures.failed > 0 || figures.unreached.length === 0) return undefined;
   const ids = await operationIds(suite.specFile, figures.unreached);
   if (ids.length !== figures.unreached.length) return undefined;
-  log(`${suite.name}: warned it never reached ${figures.unreached.join(', ')}; running that again alone, seed ${seed + 1}`);
+  options.out.stdout.write(
+    `contract: ${suite.name}: warned it never reached ${figures.unreached.join(', ')}; running that again alone, seed ${seed + 1}\n`,
+  );
   return runSuite({
     ...suite,
     ...options,
@@ -1032,7 +1068,7 @@ async function main() {
   const dataDir = await mkdtemp(join(tmpdir(), 'chat-contract-'));
   const workDir = join(dataDir, 'schemathesis');
   const platform = new Platform(dataDir, await freePort(), await freePort(), await freePort());
-  let schemathesisChild = null;
+  const schemathesisChildren = new Set();
   let interrupted = false;
   let exitCode = 1;
   const summaries = [];
@@ -1042,7 +1078,7 @@ async function main() {
   const onSignal = (signal) => {
     interrupted = true;
     log(`${signal} received; stopping`);
-    schemathesisChild?.kill(signal);
+    for (const child of schemathesisChildren) child.kill(signal);
     // Cleanup runs in the finally below; a second signal exits at once.
     process.once(signal, () => process.exit(130));
   };
@@ -1156,6 +1192,7 @@ async function main() {
       // First: the chat suite may remove the bot from its rooms, recall its messages or delete those rooms.
       {
         name: 'bot',
+        lane: 'chat',
         specFile: botSpec,
         baseUrl: platform.url,
         auth: [],
@@ -1191,6 +1228,7 @@ async function main() {
       },
       {
         name: 'chat',
+        lane: 'chat',
         specFile: spec,
         baseUrl: platform.url,
         auth: [bearer('alice', aliceToken), bearer('bob', bobToken), bearer('admin', adminToken)],
@@ -1207,6 +1245,7 @@ async function main() {
       },
       {
         name: 'partner',
+        lane: 'services',
         specFile: partnerSpec,
         baseUrl: platform.partnerUrl,
         auth: [bearer('alice', aliceToken), apiKey('key', key), bearer('admin', adminToken), apiKey('peer', peer)],
@@ -1230,6 +1269,7 @@ async function main() {
       },
       {
         name: 'partner-revocation',
+        lane: 'services',
         specFile: partnerSpec,
         baseUrl: platform.partnerUrl,
         auth: [apiKey('key', revocable)],
@@ -1243,6 +1283,7 @@ async function main() {
       },
       {
         name: 'workspace',
+        lane: 'services',
         specFile: workspaceSpec,
         baseUrl: platform.workspaceUrl,
         auth: [bearerSvc('key', svcKey), bearer('alice', aliceToken), bearerSvc('peer', svcPeer)],
@@ -1276,9 +1317,9 @@ async function main() {
     if (unknownSuites.length > 0) throw new Error(`CONTRACT_SUITES names unknown suites: ${unknownSuites.join(', ')}`);
     const suites = allSuites.filter((suite) => onlySuites.length === 0 || onlySuites.includes(suite.name));
     exitCode = 0;
-    for (const suite of suites) {
-      if (interrupted) break;
-      const options = { workDir, onChild: (c) => (schemathesisChild = c) };
+    const onChild = (child, running) => (running ? schemathesisChildren.add(child) : schemathesisChildren.delete(child));
+    const runOne = async (suite, out) => {
+      const options = { workDir, onChild, out };
       const first = await runSuite({ ...suite, ...options });
       const confirmed = first.code !== 0 && !interrupted ? await confirmUnreached(suite, first, options) : undefined;
       const code = confirmed ? confirmed.code : first.code;
@@ -1293,7 +1334,25 @@ async function main() {
           `contract: ${suite.name}: warned operations run again alone: ${confirmed.code === 0 ? 'reached' : 'NOT reached'}: ${confirmed.figures.text} (schemathesis exit ${confirmed.code})`,
         );
       }
-    }
+    };
+    // Suites of one lane run in order (the chat suite after the bot suite, whose rooms it may change); lanes side by
+    // side, each suite's output printed whole when it ends so that two runs' lines do not interleave.
+    const laneOf = (suite) => (lanes > 1 ? suite.lane : 'all');
+    const laneNames = [...new Set(suites.map(laneOf))];
+    await Promise.all(
+      laneNames.map(async (lane) => {
+        for (const suite of suites.filter((x) => laneOf(x) === lane)) {
+          if (interrupted) break;
+          const out = lanes > 1 ? bufferedOutput() : undefined;
+          if (out) log(`${suite.name}: started (lane ${lane}, ${elapsed()})`);
+          try {
+            await runOne(suite, out ?? { stdout: process.stdout, stderr: process.stderr });
+          } finally {
+            out?.flush();
+          }
+        }
+      }),
+    );
     if (interrupted) exitCode = 1;
     if (exitCode !== 0) platform.dumpOutput('platform output (tail), for server-side errors');
   } catch (err) {

@@ -9,6 +9,7 @@ import { systemClock, type Clock } from '../../src/platform/clock.js';
 import { createLogger, type Logger } from '../../src/platform/logger.js';
 import { startPlatform, type Platform } from '../../src/app/runtime.js';
 import { newId } from '../../src/platform/ids.js';
+import { cloneTemplateDatabase, dropDatabaseWhenIdle, templateDatabaseVariable } from './test-infra.js';
 
 export interface TestPlatform extends Platform {
   chatUrl: string;
@@ -57,9 +58,8 @@ export async function generateSigningKey(): Promise<{ privateKey: CryptoKey; pub
 }
 
 /**
- * A Redis logical database that no other isolated test of this run uses: numbered by a counter in database 0 (the
- * global setup starts the test Redis with 256 databases), emptied before use. Against a Redis with fewer databases
- * the numbers wrap, and isolation holds only among as many tests as it has databases.
+ * A Redis logical database that no other isolatedInfra() of this server uses: numbered by a counter in database 0,
+ * emptied before use. The numbers wrap after as many as the server has databases (16 on a file's own server).
  */
 async function freshRedisDb(redisBase: string): Promise<number> {
   const redis = new Redis(redisBase, { maxRetriesPerRequest: 1 });
@@ -77,44 +77,24 @@ async function freshRedisDb(redisBase: string): Promise<number> {
 }
 
 /**
- * A database and a Redis logical database of their own, for tests that must not see the queue jobs and
- * outbox rows of the other test files running at the same time on the shared servers. The platform
- * migrates the new database when it starts. Redis pub/sub channels are server-wide, not per database.
+ * One more database and Redis logical database, beside the ones the test environment already gives every file
+ * (test/support/isolated-environment.mjs): for a file that runs two platforms which must not see each other's
+ * queue jobs and outbox rows. The database is a clone of the run's migrated template. Redis pub/sub channels are
+ * server-wide, not per database: such platforms share the file's redis-server for those.
  */
 export async function isolatedInfra(): Promise<{ databaseUrl: string; redisUrl: string; drop(): Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   const redisBase = process.env.TEST_REDIS_URL;
-  if (!base || !redisBase) throw new Error('TEST_DATABASE_URL and TEST_REDIS_URL are set by the jest global setup');
-  const name = `iso_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const databaseUrl = new URL(base);
-  databaseUrl.pathname = `/${name}`;
+  const template = process.env[templateDatabaseVariable];
+  if (!base || !redisBase || !template) throw new Error('TEST_DATABASE_URL, TEST_REDIS_URL and the template are set by the jest setup');
+  const database = await cloneTemplateDatabase(base, template, 'iso');
   const redisUrl = new URL(redisBase);
   redisUrl.pathname = `/${await freshRedisDb(redisBase)}`;
   return {
-    databaseUrl: databaseUrl.toString(),
+    databaseUrl: database.url,
     redisUrl: redisUrl.toString(),
     async drop() {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      try {
-        // Connections of a stopped platform can take a moment to end; forcing them would hand their owners a
-        // "terminating connection" error they may no longer listen for.
-        for (let waited = 0; waited < 5_000; waited += 50) {
-          const { rows } = await c.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
-          if (rows[0]!.n === 0) break;
-          await new Promise((r) => setTimeout(r, 50));
-        }
-        await c.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await c.end();
-      }
+      await dropDatabaseWhenIdle(base, database.name);
     },
   };
 }
@@ -133,6 +113,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // Concurrency tests and benchmarks send far more than a person would; the send-limit test lowers it.
     sendRateLimitPerMinute: 1_000_000,
     logLevel: 'silent',
+    // Each file starts platforms and calls few of their routes: compiling a route's schemas on its first call saves
+    // about 2 s of CPU per start. The contract run and production compile them all at start (the default).
+    schemaCompilation: 'first-use',
     outboxPollMs: 60_000,
     // A test machine shared with other work can stall a statement for seconds; the bounded waits are tested with
     // short settings of their own (test/integration/reliability/frozen-dependencies.test.ts).

@@ -5,6 +5,7 @@ import Ajv2020Import from 'ajv/dist/2020.js';
 import type * as Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
 import { addBoundedPattern, boundPatterns } from './bounded-pattern.js';
+import { builtOnFirstUse, compilesOnFirstUse } from './schema-compilation.js';
 
 type AjvInstance = Ajv2020Module.default;
 const Ajv2020 = ((Ajv2020Import as unknown as { default?: unknown }).default ?? Ajv2020Import) as unknown as new (
@@ -96,9 +97,12 @@ export function ajv2020ValidatorCompiler(): FastifySchemaCompiler<unknown> {
   const bodyAjv = makeAjv(false);
   const paramAjv = makeAjv('array');
   return ({ schema, httpPart }) => {
-    const ajv = httpPart === 'body' ? bodyAjv : paramAjv;
-    const copy = boundPatterns(lowerUuids(schema)) as Record<string, unknown>;
-    delete copy.$id;
-    return normalisedAfterValidation(ajv.compile(copy) as Validator);
+    const compile = () => {
+      const ajv = httpPart === 'body' ? bodyAjv : paramAjv;
+      const copy = boundPatterns(lowerUuids(schema)) as Record<string, unknown>;
+      delete copy.$id;
+      return normalisedAfterValidation(ajv.compile(copy) as Validator);
+    };
+    return compilesOnFirstUse() ? builtOnFirstUse(compile) : compile();
   };
 }

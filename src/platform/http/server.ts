@@ -10,6 +10,7 @@ import type { Readiness } from '../readiness.js';
 import { maxBodyDepth, nestsDeeperThan } from '../json-depth.js';
 import { illFormedPath } from '../unicode.js';
 import { ajv2020ValidatorCompiler } from './ajv.js';
+import { compilesOnFirstUse, serializersOnFirstUse } from './schema-compilation.js';
 import { clientErrorPath } from './client-error-path.js';
 import { corsHook } from './cors.js';
 import { closeConnectionsOnDrain } from './drain-close.js';
@@ -370,6 +371,7 @@ function createFastify<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>, headerName:
       const incoming = req.headers[headerName];
       return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : newId();
     },
+    ...(compilesOnFirstUse() ? { schemaController: { compilersFactory: { buildSerializer: serializersOnFirstUse() } } } : {}),
     // While the listener drains, a request that arrives on an open keep-alive connection is still served (with
     // Connection: close) rather than refused with a bare 503: the database and Redis are up until the drain ends.
     return503OnClosing: false,

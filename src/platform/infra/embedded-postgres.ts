@@ -15,6 +15,9 @@ export interface EmbeddedDatabase {
 /** The lock file PostgreSQL keeps in its data folder while it runs; its first line is the postmaster's pid. */
 export const postmasterPidFile = (dataDir: string) => resolve(join(dataDir, 'postgres', 'postmaster.pid'));
 
+/** PostgreSQL's settings for a server whose data need not survive a crash. */
+const nonDurableFlags = ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
+
 const user = 'platform';
 const password = 'platform';
 const database = 'platform';
@@ -43,7 +46,7 @@ function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
 export async function startEmbeddedPostgres(
   dataDir: string,
   onLog?: (line: string) => void,
-  options: { port?: number } = {},
+  options: { port?: number; durable?: boolean } = {},
 ): Promise<EmbeddedDatabase> {
   const dir = resolve(join(dataDir, 'postgres'));
   await mkdir(resolve(dataDir), { recursive: true });
@@ -79,7 +82,9 @@ export async function startEmbeddedPostgres(
     createPostgresUser: asRoot,
     onLog: (message) => remember(String(message).trim()),
     onError: (message) => remember(String(message ?? '').trim()),
-    postgresFlags: ['-c', 'fsync=on', '-c', 'max_connections=200'],
+    // `durable: false` is for throw-away servers (the test run's): nothing waits on the disk, and a crash loses the
+    // data folder, which nobody keeps.
+    postgresFlags: ['-c', 'max_connections=200', ...(options.durable === false ? nonDurableFlags : ['-c', 'fsync=on'])],
   });
   if (fresh) await pg.initialise().catch(failed('initialise its data folder'));
   await pg.start().catch(failed('start'));

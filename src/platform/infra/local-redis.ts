@@ -22,17 +22,23 @@ export class RedisMissingError extends Error {
   }
 }
 
-/** `databases`: how many logical databases the server offers (Redis' default is 16). */
-export async function startLocalRedis(dataDir: string, options: { port?: number; databases?: number } = {}): Promise<LocalRedis> {
+/**
+ * `databases`: how many logical databases the server offers (Redis' default is 16). `persistence: false` keeps
+ * nothing on disk (a test's throw-away server); by default queued jobs survive a restart (append-only file).
+ */
+export async function startLocalRedis(
+  dataDir: string,
+  options: { port?: number; databases?: number; persistence?: boolean } = {},
+): Promise<LocalRedis> {
   if (spawnSync('redis-server', ['--version']).error) throw new RedisMissingError();
   const dir = resolve(join(dataDir, 'redis'));
   await mkdir(dir, { recursive: true });
   const port = options.port ?? (await freePort());
-  // Append-only persistence: queued jobs survive a restart of the local server.
+  const appendOnly = options.persistence === false ? 'no' : 'yes';
   const child = spawn(
     'redis-server',
     [
-      ...['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--protected-mode', 'yes'],
+      ...['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', appendOnly, '--save', '', '--protected-mode', 'yes'],
       ...(options.databases !== undefined ? ['--databases', String(options.databases)] : []),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
