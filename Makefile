@@ -65,7 +65,8 @@ redis:
 	fi
 
 # The console's browser tests drive Debian's chromium (puppeteer-core brings no browser of its own).
-chromium:
+# After redis: both may run apt-get, which takes one lock (make -j runs the install steps side by side).
+chromium: | redis
 	@if command -v chromium >/dev/null 2>&1 || [ -n "$$CHROMIUM_PATH" ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	  echo "chromium missing: installing Debian's chromium"; \
@@ -87,7 +88,8 @@ $(BOT_LIBRARIES): $(VENV)/bin/schemathesis
 
 bot-libraries: $(BOT_LIBRARIES)
 
-$(GENERATED_CLIENTS): $(VENV)/bin/schemathesis
+# After the bot libraries: one pip at a time in the virtualenv.
+$(GENERATED_CLIENTS): $(VENV)/bin/schemathesis | $(BOT_LIBRARIES)
 	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check openapi-python-client==$(OPENAPI_PYTHON_CLIENT_VERSION)
 	@touch $@
 
@@ -146,7 +148,7 @@ contract: deps redis venv build
 test: export PHASES_FILE := $(CURDIR)/.data/test-phases.tsv
 test:
 	@scripts/phases.sh reset
-	@scripts/phases.sh run install $(MAKE) --no-print-directory deps redis chromium venv bot-libraries generated-clients
+	@scripts/phases.sh run install $(MAKE) --no-print-directory -j2 --output-sync=target deps redis chromium venv bot-libraries generated-clients
 	@$(MAKE) --no-print-directory -j2 --output-sync=target check-generated architecture format-check lint openapi-lint typecheck build || { scripts/phases.sh table; exit 1; }
 	@scripts/jest-and-contract.sh || { scripts/phases.sh table; exit 1; }
 	@scripts/phases.sh table

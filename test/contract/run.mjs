@@ -1007,8 +1007,9 @@ async function runSuite({
   out.stdout.write(
     `contract: ${name}: schemathesis on ${specFile.slice(root.length + 1)}, seed ${runSeed}, ${examples} examples per operation, ${workers} worker(s)\n`,
   );
+  let child;
   const code = await new Promise((resolve, reject) => {
-    const child = spawn(schemathesis, args, {
+    child = spawn(schemathesis, args, {
       cwd: dir,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, SCHEMATHESIS_HOOKS: hooksFile, CONTRACT_SEEDED: seededFile },
@@ -1339,7 +1340,13 @@ async function main() {
     // side, each suite's output printed whole when it ends so that two runs' lines do not interleave.
     const laneOf = (suite) => (lanes > 1 ? suite.lane : 'all');
     const laneNames = [...new Set(suites.map(laneOf))];
-    await Promise.all(
+    // A lane that fails with an error (not a finding) stops the others: the run has failed either way.
+    const stopOthers = (err) => {
+      interrupted = true;
+      for (const child of schemathesisChildren) child.kill('SIGTERM');
+      throw err;
+    };
+    const settled = await Promise.allSettled(
       laneNames.map(async (lane) => {
         for (const suite of suites.filter((x) => laneOf(x) === lane)) {
           if (interrupted) break;
@@ -1347,12 +1354,16 @@ async function main() {
           if (out) log(`${suite.name}: started (lane ${lane}, ${elapsed()})`);
           try {
             await runOne(suite, out ?? { stdout: process.stdout, stderr: process.stderr });
+          } catch (err) {
+            stopOthers(err);
           } finally {
             out?.flush();
           }
         }
       }),
     );
+    const laneError = settled.find((result) => result.status === 'rejected');
+    if (laneError) throw laneError.reason;
     if (interrupted) exitCode = 1;
     if (exitCode !== 0) platform.dumpOutput('platform output (tail), for server-side errors');
   } catch (err) {

@@ -38,8 +38,11 @@ export async function count(db: pg.Pool, sql: string, params: unknown[] = []): P
   return Number(rows[0]?.n ?? 0);
 }
 
-/** Polls until check() returns a truthy value or the time runs out. */
-export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 3000, everyMs = 25): Promise<T> {
+/**
+ * Polls until check() returns a truthy value or the time runs out. The default bound is generous: a condition that
+ * holds ends the wait at once, and a machine busy with other work can take seconds to get there.
+ */
+export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 15_000, everyMs = 25): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
