@@ -11,11 +11,15 @@ scripts/phases.sh time contract node test/contract/run.mjs >"$contract_log" 2>&1
 contract=$!
 # A signal to this script stops the contract run too (it stops its platform and Schemathesis itself).
 trap 'kill -TERM "$contract" 2>/dev/null; wait "$contract"; exit 130' INT TERM
-scripts/phases.sh time jest npm test --silent
-jest_status=$?
+jest_log=.data/jest.log
+scripts/phases.sh time jest npm test --silent 2>&1 | tee "$jest_log"
+jest_status=${PIPESTATUS[0]}
 echo "jest finished; waiting for the contract run (its output follows when it ends)"
 wait "$contract"
 contract_status=$?
 cat "$contract_log"
+# Both closing lines ("jest: N passed, N failed", "contract: N passed, N failed") added up in one.
+awk '/^(jest|contract): [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4 } END { printf "tests: %d passed, %d failed\n", p, f }' \
+  "$jest_log" "$contract_log"
 [ "$jest_status" -ne 0 ] && exit "$jest_status"
 exit "$contract_status"

@@ -130,3 +130,29 @@ def seeded_objects(context, case):
         if name in case.body:
             case.body[name] = pool[(digest // 2) % len(pool)]
     return case
+
+
+# The chat, partner and workspace listeners refuse a JSON body with a `__proto__` key, or a `constructor` key holding a
+# `prototype`, anywhere in it (a guard against prototype poisoning; 400 invalid_request). The documents state it for
+# the keys of every open map (propertyNames, scripts/generate.mjs) but cannot for the values of any type inside one
+# (a test payload, custom fields), where the generator may still nest such a key. A positive case renames those keys
+# (`__proto__` to `__proto__x`); negative cases are left alone.
+def _without_poisoning_keys(value):
+    if isinstance(value, list):
+        return [_without_poisoning_keys(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    renamed = {}
+    for key, item in value.items():
+        poisoned = key == "__proto__" or (key == "constructor" and isinstance(item, dict) and "prototype" in item)
+        renamed[f"{key}x" if poisoned else key] = _without_poisoning_keys(item)
+    return renamed
+
+
+@schemathesis.hook("map_case")
+def no_nested_poisoning_keys(context, case):
+    meta = case.meta
+    if meta is None or meta.generation.mode != GenerationMode.POSITIVE or not isinstance(case.body, (dict, list)):
+        return case
+    case.body = _without_poisoning_keys(case.body)
+    return case
