@@ -53,7 +53,10 @@ async function kill(child: ChildProcess | undefined): Promise<void> {
   });
 }
 
-async function startNode(): Promise<void> {
+/** Retries: attempt 2 at once, attempt 3 after `third` seconds, the rest after 2 s. */
+const retrySchedule = (third: number) => `0,2,${third},2,2,2`;
+
+async function startNode(schedule = retrySchedule(2)): Promise<void> {
   nodeOutput = '';
   const child = spawn(process.execPath, [join(root, 'dist/src/main.js')], {
     cwd: root,
@@ -69,7 +72,7 @@ async function startNode(): Promise<void> {
       OUTBOX_POLL_MS: '200',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOK_CA_FILE: receiver.caFile,
-      WEBHOOK_RETRY_SCHEDULE: '0,2,2,2,2,2',
+      WEBHOOK_RETRY_SCHEDULE: schedule,
       // Generous: on a loaded machine a short time-out can end an attempt before the receiver logs it.
       WEBHOOK_TIMEOUT_MS: '10000',
       WEBHOOK_SWEEP_MS: '300',
@@ -99,7 +102,9 @@ beforeAll(async () => {
   redisPort = await freePort();
   workspacePort = await freePort();
   await startRedis();
-  await startNode();
+  // Attempt 3 ten minutes after attempt 2: when the test kills the node after every attempt 2, none is in flight,
+  // however slow the machine. The test then brings attempt 3 forward in the database, as the ten minutes would.
+  await startNode(retrySchedule(600));
 }, 90_000);
 afterAll(async () => {
   await kill(node);
@@ -144,7 +149,7 @@ test('SIGKILL of the platform and an empty Redis mid-schedule: every event deliv
   const before = [];
   for (let i = 0; i < 20; i++)
     before.push(await emitEvent(db, { workspaceId, event: 'ticket.status_changed', data: { id: `t${i}`, status: 'pending' } }));
-  // Mid-schedule: every delivery has failed attempt 2 and waits for attempt 3; nothing is in flight.
+  // Mid-schedule: every delivery has failed attempt 2 and waits ten minutes for attempt 3; nothing is in flight.
   await eventually(
     async () => {
       const { rows } = await db.query(
@@ -164,6 +169,8 @@ test('SIGKILL of the platform and an empty Redis mid-schedule: every event deliv
   const during = [];
   for (let i = 0; i < 5; i++)
     during.push(await emitEvent(db, { workspaceId, event: 'ticket.status_changed', data: { id: `late${i}`, status: 'open' } }));
+  // The ten minutes have passed; the restarted node retries after 2 s.
+  await db.query("update webhook_deliveries set next_attempt_at = now() where webhook_id = $1 and status = 'pending'", [webhookId]);
   await startNode();
 
   const rows = await eventually(
