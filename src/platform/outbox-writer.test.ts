@@ -9,6 +9,7 @@ import { openOrm } from './db/orm.js';
 import { createSqlPool, inTransaction } from './db/sql.js';
 import { appendOutbox, outboxTopic, writeOutbox, writeOutboxRows } from './outbox-writer.js';
 import { typedQueries } from './db/typed.js';
+import { alternate } from '../../test/helpers/data.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 
@@ -20,11 +21,14 @@ function sources(dir: string): string[] {
   });
 }
 
+/** Whether the source file writes `insert into outbox`, as SQL text or as a typed insert. */
+function insertsIntoOutbox(path: string): boolean {
+  const text = readFileSync(join(root, path), 'utf8');
+  return /insert\s+into\s+(public\.)?"?outbox"?[\s(]/i.test(text) || /insertInto\(\s*['"]outbox['"]/.test(text);
+}
+
 test('only src/platform/outbox-writer.ts writes `insert into outbox`, as text or as a typed insert', () => {
-  const writers = sources(join(root, 'src')).filter((path) => {
-    const text = readFileSync(join(root, path), 'utf8');
-    return /insert\s+into\s+(public\.)?"?outbox"?[\s(]/i.test(text) || /insertInto\(\s*['"]outbox['"]/.test(text);
-  });
+  const writers = sources(join(root, 'src')).filter(insertsIntoOutbox);
   expect(writers).toEqual(['src/platform/outbox-writer.ts']);
 });
 
@@ -46,7 +50,7 @@ test('the writers store each payload as jsonb, in the order given, in the transa
       expect(
         await writeOutboxRows(
           client,
-          [1, 2, 3].map((n) => ({ topic: `writer.${n % 2 ? 'odd' : 'even'}`, payload: { marker, n } })),
+          [1, 2, 3].map((n) => ({ topic: `writer.${alternate(n, 'even', 'odd')}`, payload: { marker, n } })),
         ),
       ).toBe(3);
       expect(await writeOutboxRows(client, [])).toBe(0);

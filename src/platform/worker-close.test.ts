@@ -44,17 +44,31 @@ function idleWorker(name: string): Worker {
 const settlesWithin = (promise: Promise<unknown>, ms: number) =>
   Promise.race([promise.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
 
+/** Whether the blocking connection of every worker has the status. */
+async function allInStatus(workers: Worker[], status: string): Promise<boolean> {
+  const statuses = await Promise.all(workers.map(blockingStatus));
+  return statuses.every((s) => s === status);
+}
+
+const isSource = (path: string) => path.endsWith('.ts') && !path.endsWith('.test.ts');
+const occurrences = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
+
+/** A line for the file when it creates more BullMQ workers than it closes through closeWorker, none otherwise. */
+function unclosedWorkers(root: string, path: string): string[] {
+  const text = readFileSync(join(root, path), 'utf8');
+  const created = occurrences(text, /new Worker\(/g);
+  const closed = occurrences(text, /closeWorker\(/g);
+  return created > closed ? [`${path}: ${created} created, ${closed} closed through closeWorker`] : [];
+}
+
 test('closeWorker ends a worker whose blocking connection is reconnecting, where Worker.close() never does', async () => {
   const plain = idleWorker('close-plain');
   const guarded = idleWorker('close-guarded');
   await Promise.all([plain.waitUntilReady(), guarded.waitUntilReady()]);
-  await eventually(async () => (await blockingStatus(plain)) === 'ready' && (await blockingStatus(guarded)) === 'ready', 10_000);
+  await eventually(() => allInStatus([plain, guarded], 'ready'), 10_000);
 
   process.kill(redis.pid!, 'SIGKILL');
-  await eventually(
-    async () => (await blockingStatus(plain)) === 'reconnecting' && (await blockingStatus(guarded)) === 'reconnecting',
-    10_000,
-  );
+  await eventually(() => allInStatus([plain, guarded], 'reconnecting'), 10_000);
 
   expect(await settlesWithin(closeWorker(guarded, 200), 5_000)).toBe(true);
   expect(await settlesWithin(plain.close(), 3_000)).toBe(false);
@@ -64,13 +78,6 @@ test('closeWorker ends a worker whose blocking connection is reconnecting, where
 
 test('every BullMQ worker of src/ is closed through closeWorker', () => {
   const root = join(process.cwd(), 'src');
-  const unguarded = (readdirSync(root, { recursive: true }) as string[])
-    .filter((path) => path.endsWith('.ts') && !path.endsWith('.test.ts'))
-    .flatMap((path) => {
-      const text = readFileSync(join(root, path), 'utf8');
-      const created = text.match(/new Worker\(/g)?.length ?? 0;
-      const closed = text.match(/closeWorker\(/g)?.length ?? 0;
-      return created > closed ? [`${path}: ${created} created, ${closed} closed through closeWorker`] : [];
-    });
+  const unguarded = (readdirSync(root, { recursive: true }) as string[]).filter(isSource).flatMap((path) => unclosedWorkers(root, path));
   expect(unguarded).toEqual([]);
 });

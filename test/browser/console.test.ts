@@ -105,6 +105,28 @@ async function wrappedTimes(f: Flow): Promise<string[]> {
   );
 }
 
+// Functions run in the page (puppeteer sends their source): they read the DOM and use nothing from this file.
+
+/** The texts of the buttons that create or revoke a key. */
+function keyWriteButtons(els: any[]): (string | null)[] {
+  return els.map((e) => e.textContent as string | null).filter((t) => /Create|Revoke/.test(t ?? ''));
+}
+
+/** Whether the audit table lists exactly one request, the GET /api/v1/leads. */
+function onlyTheLeadsRequestListed(): boolean {
+  return document.querySelectorAll('tbody tr').length === 1 && document.body.innerText.includes('GET /api/v1/leads');
+}
+
+/**
+ * The time of the first audit row once its status is a 4xx, null until then. Status and time are read in one look
+ * at the page, so a late reload between two reads cannot empty the table.
+ */
+function refusedRowTime(): string | null {
+  const status = document.querySelector('tbody td[data-label="Status"]')?.textContent ?? '';
+  const at = document.querySelector('tbody td[data-label="Time (UTC)"]')?.textContent;
+  return /^4\d\d$/.test(status) && at ? at : null;
+}
+
 async function expectAccessible(f: Flow, what: string): Promise<void> {
   const problems = await axeProblems(f.page);
   if (problems.length > 0) throw new Error(`${what}: ${problems.join('; ')}`);
@@ -300,9 +322,7 @@ test('a Member sees no settings page; Staff sees the key list without Create, an
         await g.page.waitForSelector('#page-title');
         expect(await g.page.$eval('#page-title', (e) => e.textContent)).toBe('API keys');
         expect(await g.page.$$eval('nav ul a', (els) => els.map((e) => e.textContent))).toEqual(['API keys']);
-        expect(await g.page.$$eval('button', (els) => els.map((e) => e.textContent).filter((t) => /Create|Revoke/.test(t ?? '')))).toEqual(
-          [],
-        );
+        expect(await g.page.$$eval('button', keyWriteButtons)).toEqual([]);
         await g.shot('staff');
       } finally {
         await g.close();
@@ -378,16 +398,10 @@ test('convention B: create a key with an IP allow-list checked as you type, see 
       const keyId = await f.page.$eval('#audit-key option:nth-child(2)', (o) => (o as any).value);
       await f.page.select('#audit-key', keyId);
       await f.page.type('#audit-status', '403');
-      await f.page.waitForFunction(
-        () => document.querySelectorAll('tbody tr').length === 1 && document.body.innerText.includes('GET /api/v1/leads'),
-      );
+      await f.page.waitForFunction(onlyTheLeadsRequestListed);
       // The status filter reloads the list as it is typed: read the row once the 403-filtered answer is shown.
       // Status and time are read in one look at the page, so a late reload between two reads cannot empty the table.
-      const time = await f.page.waitForFunction(() => {
-        const status = document.querySelector('tbody td[data-label="Status"]')?.textContent ?? '';
-        const at = document.querySelector('tbody td[data-label="Time (UTC)"]')?.textContent;
-        return /^4\d\d$/.test(status) && at ? at : null;
-      });
+      const time = await f.page.waitForFunction(refusedRowTime);
       expect(await time.jsonValue()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
       expect(await wrappedTimes(f)).toEqual([]);
       await f.page.click('#audit-status', { count: 3 });

@@ -7,6 +7,7 @@ import { createSqlPool } from '../../src/platform/db/sql.js';
 import { drainOutbox, eventsChannel, type RelayedEvent } from '../../src/platform/outbox.js';
 import { count, eventually, expectOk } from '../helpers/expect.js';
 import { call, isolatedInfra, startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { eventOf } from '../helpers/match.js';
 
 /** Collects every event published on the events channel (pub/sub is server-wide, so filter by marker). */
 async function subscribe(): Promise<{ events: RelayedEvent[]; close(): Promise<void> }> {
@@ -26,6 +27,16 @@ async function subscribe(): Promise<{ events: RelayedEvent[]; close(): Promise<v
 
 const markerOf = (e: RelayedEvent) => (e.payload as { marker?: string } | null)?.marker;
 
+/** How many times each marker that starts with the prefix was relayed. */
+function markerCounts(events: RelayedEvent[], prefix: string): Map<string, number> {
+  const seen = new Map<string, number>();
+  for (const e of events) {
+    const m = markerOf(e);
+    if (m?.startsWith(prefix)) seen.set(m, (seen.get(m) ?? 0) + 1);
+  }
+  return seen;
+}
+
 test('a message sent through the API is published as message.created within seconds', async () => {
   const platform = await startTestPlatform(); // safety-net poll at 60 s: only the drain requested after commit can be this fast
   const events = await subscribe();
@@ -41,10 +52,7 @@ test('a message sent through the API is published as message.created within seco
     expectOk(sent, 201);
     const messageId = sent.body.data.id;
 
-    const event = await eventually(
-      async () => events.events.find((e) => e.topic === 'message.created' && (e.payload as { messageId?: string }).messageId === messageId),
-      5000,
-    );
+    const event = await eventually(async () => events.events.find(eventOf('message.created', { messageId })), 5000);
     expect(event.payload).toEqual({
       roomId: room.body.data.id,
       messageId,
@@ -55,10 +63,7 @@ test('a message sent through the API is published as message.created within seco
     });
     expect(Number.isNaN(Date.parse(event.createdAt))).toBe(false);
     // The room creation went out too, and the rows are marked published.
-    await eventually(
-      async () => events.events.some((e) => e.topic === 'room.created' && (e.payload as { roomId?: string }).roomId === room.body.data.id),
-      5000,
-    );
+    await eventually(async () => events.events.some(eventOf('room.created', { roomId: room.body.data.id })), 5000);
     await eventually(
       async () =>
         (await count(platform.db, "select count(*) as n from outbox where payload->>'roomId' = $1 and published_at is null", [
@@ -143,11 +148,7 @@ describe('on a database and queue of their own', () => {
       await eventually(async () => events.events.filter((e) => markerOf(e)?.startsWith(`${run}:`)).length >= total, 5000, 50);
       await new Promise((r) => setTimeout(r, 300)); // a late duplicate would arrive here
 
-      const seen = new Map<string, number>();
-      for (const e of events.events) {
-        const m = markerOf(e);
-        if (m?.startsWith(`${run}:`)) seen.set(m, (seen.get(m) ?? 0) + 1);
-      }
+      const seen = markerCounts(events.events, `${run}:`);
       expect(seen.size).toBe(total);
       const duplicated = [...seen].filter(([, n]) => n !== 1);
       expect(duplicated).toEqual([]);

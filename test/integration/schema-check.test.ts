@@ -77,8 +77,8 @@ test('every table the migrations create has an entity, and every entity a table'
 });
 
 test('the migrated schema is the entities’ schema: MikroORM finds nothing to change', async () => {
-  const diff = await schemaDiff();
-  if (diff) throw new Error(`entities and migrations disagree; the entities would need:\n${diff}`);
+  // What the entities would need, when entities and migrations disagree.
+  expect(await schemaDiff()).toBe('');
 });
 
 test('indexes and triggers given as DDL match the catalogue’s text', async () => {

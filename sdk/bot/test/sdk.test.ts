@@ -12,13 +12,19 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-test('the route table is the published document', async () => {
+/** Method and path of every operation of the published document, by operationId. */
+async function documentRoutes(): Promise<Record<string, { method: string; path: string }>> {
   const doc = JSON.parse(await readFile(new URL('../../../generated/openapi/bot.json', import.meta.url), 'utf8')) as {
     paths: Record<string, Record<string, { operationId?: string }>>;
   };
   const fromDoc: Record<string, { method: string; path: string }> = {};
   for (const [path, item] of Object.entries(doc.paths))
     for (const [method, op] of Object.entries(item)) if (op.operationId) fromDoc[op.operationId] = { method, path };
+  return fromDoc;
+}
+
+test('the route table is the published document', async () => {
+  const fromDoc = await documentRoutes();
   expect(Object.fromEntries(Object.entries(operationRoutes).map(([k, v]) => [k, { method: v.method, path: v.path }]))).toEqual(fromDoc);
 });
 
@@ -74,16 +80,19 @@ test('errors throw BotApiError with Telegram error codes', async () => {
   await expect(stranger.getMe()).rejects.toMatchObject({ status: 401, code: 'unauthorized', description: 'Unauthorized' });
 });
 
+/** Runs updates() into `seen` until `wanted` updates have come, then aborts the loop. */
+async function collectUpdates(client: BotClient, wanted: number, seen: Update[]): Promise<void> {
+  const controller = new AbortController();
+  for await (const update of client.updates({ timeout: 5, signal: controller.signal })) {
+    seen.push(update);
+    if (seen.length === wanted) controller.abort();
+  }
+}
+
 test('updates() long-polls, yields in order and confirms what it yielded', async () => {
   const { client, say: send } = await botAndRoom();
-  const controller = new AbortController();
   const seen: Update[] = [];
-  const loop = (async () => {
-    for await (const update of client.updates({ timeout: 5, signal: controller.signal })) {
-      seen.push(update);
-      if (seen.length === 2) controller.abort();
-    }
-  })();
+  const loop = collectUpdates(client, 2, seen);
   await send('/start one');
   // The second message is sent once the first has been yielded, so that they come in two polls.
   while (seen.length < 1) await new Promise((r) => setTimeout(r, 10));

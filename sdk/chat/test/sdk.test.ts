@@ -47,46 +47,62 @@ async function twoMembers(): Promise<{ alice: TestAccount; bob: TestAccount }> {
   return { alice: await tenant.account({ displayName: 'Alice' }), bob: await tenant.account({ displayName: 'Bob' }) };
 }
 
+type RouteRow = { method: string; path: string; public: boolean; cursors: string[] };
+
+/** Every operation of generated/openapi/chat.json: its route, whether it is public and its cursor parameters. */
+async function documentRoutes(): Promise<Record<string, RouteRow>> {
+  const doc = JSON.parse(await readFile(new URL('../../../generated/openapi/chat.json', import.meta.url), 'utf8')) as {
+    security?: unknown[];
+    paths: Record<
+      string,
+      Record<
+        string,
+        { operationId?: string; security?: unknown[]; parameters?: Array<{ in?: string; name?: string; schema?: { $ref?: string } }> }
+      >
+    >;
+  };
+  const fromDoc: Record<string, RouteRow> = {};
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      if (!op.operationId) continue;
+      const security = op.security ?? doc.security ?? [];
+      fromDoc[op.operationId] = {
+        method,
+        path,
+        public: security.some((s) => Object.keys(s as object).length === 0),
+        cursors: (op.parameters ?? [])
+          .filter((p) => p.in === 'query' && p.schema?.$ref === '#/components/schemas/Platform.cursor')
+          .map((p) => p.name!),
+      };
+    }
+  }
+  return fromDoc;
+}
+
+/** The same rows from the SDK's route and pagination tables. */
+function sdkRoutes(): Record<string, RouteRow> {
+  return Object.fromEntries(
+    Object.entries(operationRoutes).map(([id, r]) => [
+      id,
+      {
+        method: r.method,
+        path: r.path,
+        public: 'public' in r && r.public === true,
+        cursors: [...((cursorParams as Record<string, readonly string[]>)[id] ?? [])],
+      },
+    ]),
+  );
+}
+
+/** A message's text, '' for one without text. */
+const textOf = (m: { text?: string | null }): string => m.text ?? '';
+
 describe('route table', () => {
   // The typecheck proves every operation of the generated types has a route; this proves the routes and the
   // pagination table agree with the published document the types came from.
   test('matches generated/openapi/chat.json operation by operation', async () => {
-    const doc = JSON.parse(await readFile(new URL('../../../generated/openapi/chat.json', import.meta.url), 'utf8')) as {
-      security?: unknown[];
-      paths: Record<
-        string,
-        Record<
-          string,
-          { operationId?: string; security?: unknown[]; parameters?: Array<{ in?: string; name?: string; schema?: { $ref?: string } }> }
-        >
-      >;
-    };
-    const fromDoc: Record<string, { method: string; path: string; public: boolean; cursors: string[] }> = {};
-    for (const [path, item] of Object.entries(doc.paths)) {
-      for (const [method, op] of Object.entries(item)) {
-        if (!op.operationId) continue;
-        const security = op.security ?? doc.security ?? [];
-        fromDoc[op.operationId] = {
-          method,
-          path,
-          public: security.some((s) => Object.keys(s as object).length === 0),
-          cursors: (op.parameters ?? [])
-            .filter((p) => p.in === 'query' && p.schema?.$ref === '#/components/schemas/Platform.cursor')
-            .map((p) => p.name!),
-        };
-      }
-    }
-    const fromSdk = Object.fromEntries(
-      Object.entries(operationRoutes).map(([id, r]) => [
-        id,
-        {
-          method: r.method,
-          path: r.path,
-          public: 'public' in r && r.public === true,
-          cursors: [...((cursorParams as Record<string, readonly string[]>)[id] ?? [])],
-        },
-      ]),
-    );
+    const fromDoc = await documentRoutes();
+    const fromSdk = sdkRoutes();
     expect(fromSdk).toEqual(fromDoc);
     expect(Object.keys(fromDoc)).toHaveLength(123);
   });
@@ -159,7 +175,7 @@ describe('rooms and messages', () => {
     const hasMore: boolean[] = [];
     for await (const page of chat.pages('listMessages', { path: { roomId: room.id }, query: { limit: 3 } })) {
       const ok = expectOk(page);
-      pageTexts.push(ok.data.map((m) => m.text ?? ''));
+      pageTexts.push(ok.data.map(textOf));
       hasMore.push(ok.meta.hasMore);
     }
     expect(pageTexts).toEqual([['m5', 'm6', 'm7'], ['m2', 'm3', 'm4'], ['m1']]);
@@ -167,8 +183,7 @@ describe('rooms and messages', () => {
 
     // items(): the same walk, flattened.
     const all: string[] = [];
-    for await (const message of chat.items('listMessages', { path: { roomId: room.id }, query: { limit: 2 } }))
-      all.push(message.text ?? '');
+    for await (const message of chat.items('listMessages', { path: { roomId: room.id }, query: { limit: 2 } })) all.push(textOf(message));
     expect(all).toEqual(['m6', 'm7', 'm4', 'm5', 'm2', 'm3', 'm1']);
     expect(new Set(all)).toEqual(new Set(texts));
   });
@@ -185,7 +200,7 @@ describe('rooms and messages', () => {
 
     const forward: string[][] = [];
     for await (const page of chat.pages('listMessages', { path: { roomId: room.id }, query: { after: cursor, limit: 2 } })) {
-      forward.push(expectOk(page).data.map((m) => m.text ?? ''));
+      forward.push(expectOk(page).data.map(textOf));
     }
     expect(forward).toEqual([['c', 'd'], ['e']]);
   });

@@ -70,7 +70,9 @@ test('429 then 201: waits Retry-After seconds and resends the write with the sam
   expect(result.attempts).toBe(2);
   expect(waits).toEqual([2000]);
   expect(seen).toHaveLength(2);
-  expect(seen.every((s) => s.apiKey === 'live_abc' && s.method === 'POST' && s.url === `${baseUrl}/api/v1/partner/crm/leads`)).toBe(true);
+  expect(seen.map((s) => ({ apiKey: s.apiKey, method: s.method, url: s.url }))).toEqual(
+    seen.map(() => ({ apiKey: 'live_abc', method: 'POST', url: `${baseUrl}/api/v1/partner/crm/leads` })),
+  );
   expect(seen[0]!.idempotencyKey).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   expect(seen[1]!.idempotencyKey).toBe(seen[0]!.idempotencyKey);
   expect(result.idempotencyKey).toBe(seen[0]!.idempotencyKey);
@@ -211,7 +213,9 @@ test('administration POSTs are retried on 429 but not on 5xx or network errors; 
   expect(seen.map((s) => s.method)).toEqual(['POST', 'POST', 'POST', 'POST', 'PUT', 'PUT']);
   // The token provider is asked once per attempt; no API key or Idempotency-Key is sent.
   expect(seen.map((s) => s.authorization)).toEqual(['Bearer t1', 'Bearer t2', 'Bearer t3', 'Bearer t4', 'Bearer t5', 'Bearer t6']);
-  expect(seen.every((s) => s.apiKey === null && s.idempotencyKey === null)).toBe(true);
+  expect(seen.map((s) => ({ apiKey: s.apiKey, idempotencyKey: s.idempotencyKey }))).toEqual(
+    seen.map(() => ({ apiKey: null, idempotencyKey: null })),
+  );
 });
 
 test('error bodies: request_id from the body, else the X-Request-Id header; other bodies are unexpected_response', async () => {

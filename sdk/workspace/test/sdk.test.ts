@@ -41,21 +41,46 @@ async function apiError(promise: Promise<unknown>): Promise<WorkspaceApiError> {
   throw new Error('expected a WorkspaceApiError, the call succeeded');
 }
 
-test('the route tables match generated/openapi/workspace.json, split by security scheme', async () => {
+type Route = { method: string; path: string };
+
+/** The security scheme of an operation: its first declared one, else public under /api/ and probe elsewhere. */
+function schemeOf(path: string, security: Array<Record<string, unknown>> | undefined): string {
+  return (security ?? []).flatMap((s) => Object.keys(s))[0] ?? (path.startsWith('/api/') ? 'public' : 'probe');
+}
+
+/** The routes of generated/openapi/workspace.json by operationId, grouped by security scheme. */
+async function documentRoutesByScheme(): Promise<Record<string, Record<string, Route>>> {
   const doc = JSON.parse(await readFile(new URL('../../../generated/openapi/workspace.json', import.meta.url), 'utf8')) as {
     paths: Record<string, Record<string, { operationId: string; security?: Array<Record<string, unknown>> }>>;
   };
-  const byScheme: Record<string, Record<string, { method: string; path: string }>> = {};
+  const byScheme: Record<string, Record<string, Route>> = { probe: {} };
   for (const [path, item] of Object.entries(doc.paths)) {
-    for (const [method, op] of Object.entries(item)) {
-      const scheme = (op.security ?? []).flatMap((s) => Object.keys(s))[0] ?? (path.startsWith('/api/') ? 'public' : 'probe');
-      (byScheme[scheme] ??= {})[op.operationId] = { method, path };
-    }
+    for (const [method, op] of Object.entries(item)) (byScheme[schemeOf(path, op.security)] ??= {})[op.operationId] = { method, path };
   }
+  return byScheme;
+}
+
+test('the route tables match generated/openapi/workspace.json, split by security scheme', async () => {
+  const byScheme = await documentRoutesByScheme();
   expect({ ...byScheme['svc-key'], ...byScheme.public }).toEqual({ ...keyOperationRoutes });
   expect(byScheme['bearer-jwt']).toEqual({ ...adminOperationRoutes });
-  expect(Object.keys(byScheme.probe ?? {}).sort()).toEqual(['getHealth', 'getReadiness']);
+  expect(Object.keys(byScheme.probe!).sort()).toEqual(['getHealth', 'getReadiness']);
 });
+
+/** A fetch whose first call answers 502 and second fails on the network; later calls go through. reset() starts over. */
+function flakyFetch(): { fetch: (request: Request) => Promise<Response>; calls: () => number; reset: () => void } {
+  let calls = 0;
+  return {
+    calls: () => calls,
+    reset: () => void (calls = 0),
+    fetch: async (request) => {
+      calls++;
+      if (calls === 1) return new Response('upstream down', { status: 502 });
+      if (calls === 2) throw new TypeError('fetch failed');
+      return fetch(request);
+    },
+  };
+}
 
 describe('the key client', () => {
   test('create, get, update, list and paginate leads', async () => {
@@ -126,19 +151,13 @@ describe('the key client', () => {
   });
 
   test('5xx and network errors: reads and repeatable writes are retried, creates are not', async () => {
-    let calls = 0;
-    const flaky = async (request: Request) => {
-      calls++;
-      if (calls === 1) return new Response('upstream down', { status: 502 });
-      if (calls === 2) throw new TypeError('fetch failed');
-      return fetch(request);
-    };
-    const crm = client(key, { fetch: flaky });
+    const flaky = flakyFetch();
+    const crm = client(key, { fetch: flaky.fetch });
     expect((await crm.callWithResponse('listLeads')).attempts).toBe(3);
-    calls = 0;
+    flaky.reset();
     const unexpected = await apiError(crm.createLead({ body: { name: 'once' } }));
     expect(unexpected).toMatchObject({ status: 502, code: 'unexpected_response', message: 'HTTP 502: upstream down' });
-    expect(calls).toBe(1);
+    expect(flaky.calls()).toBe(1);
   });
 });
 

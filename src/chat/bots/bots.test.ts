@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { call, startTestPlatform, type TestAccount, type TestPlatform } from '../../../test/support/platform.js';
 import { count, expectError, expectOk } from '../../../test/helpers/expect.js';
+import { chatNextCursor, cursorParam, walkPages } from '../../../test/helpers/paging.js';
 import {
   botCall,
   botUsername,
@@ -11,6 +12,7 @@ import {
   createBot,
   expectBotError,
   groupWith,
+  pendingUpdates,
   privateRoomWith,
   resultOf,
   say,
@@ -152,14 +154,12 @@ describe('reading and managing', () => {
   test('platform administrators list every bot, page by page', async () => {
     const tenant = await platform.tenant();
     await Promise.all([createBot(platform, tenant), createBot(platform, tenant), createBot(platform, tenant)]);
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: any = await api(admin, 'GET', `/bots?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const pages = await walkPages(async (cursor) => {
+      const page: any = await api(admin, 'GET', `/bots?limit=2${cursorParam(cursor)}`);
       expectOk(page);
-      seen.push(...page.body.data.map((b: any) => b.id));
-      cursor = page.body.meta.nextCursor;
-    } while (cursor);
+      return page;
+    }, chatNextCursor);
+    const seen: string[] = pages.flatMap((page) => page.body.data.map((b: any) => b.id));
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen.length).toBe(await count(platform.db, 'select count(*) as n from bots where deleted_at is null'));
     expectError(await api(admin, 'GET', '/bots?cursor=forged'), 400, 'invalid_cursor');
@@ -360,10 +360,7 @@ describe('pressInlineButton', () => {
     const press = await api(alice.token, 'POST', `/rooms/${roomId}/messages/${messageId}/callback`, { data: 'a' });
     expectOk(press);
     expect(press.body.data).toEqual({ callbackQueryId: expect.any(String), botId: bot.id, roomId, messageId, data: 'a' });
-    const deadline = Date.now() + 5000;
-    let updates: any[] = [];
-    while (updates.length === 0 && Date.now() < deadline)
-      updates = resultOf(await botCall(platform, bot.token, 'getUpdates', { timeout: 1 }));
+    const updates = await pendingUpdates(platform, bot.token);
     expect(updates[0].callback_query).toMatchObject({
       id: press.body.data.callbackQueryId,
       from: { id: await userNumber(platform, alice.id), is_bot: false },

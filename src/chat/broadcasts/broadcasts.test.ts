@@ -36,6 +36,13 @@ const post = (who: TestAccount, path: string, body?: unknown) =>
   call(base, 'POST', `/api/v1${path}`, { token: who.token, ...(body === undefined ? {} : { body }) });
 const feed = (who: TestAccount, query = '') => call(base, 'GET', `/api/v1/me/broadcasts${query}`, { token: who.token });
 const unread = (who: TestAccount) => call(base, 'GET', '/api/v1/me/broadcasts/unread-count', { token: who.token });
+/** Sends a broadcast as the admin (targeted at the modules when given, to everyone otherwise); its id. */
+async function send(text: string, modules?: string[]): Promise<string> {
+  const res = modules
+    ? await post(admin, '/admin/broadcasts/targeted', { text, audience: { modules } })
+    : await post(admin, '/admin/broadcasts', { text });
+  return res.body.data.id as string;
+}
 const nothingSent = async () => {
   expect(await count(platform.db, 'select count(*) as n from broadcasts')).toBe(0);
   expect(await count(platform.db, "select count(*) as n from outbox where topic like 'broadcast.%'")).toBe(0);
@@ -106,13 +113,6 @@ describe('sending', () => {
 describe('the feed', () => {
   test('each user sees what was addressed to its module since it registered, with an unread count; the read mark moves forward only', async () => {
     const [ann, bob] = await Promise.all([sales.account(), support.account()]);
-    const send = async (text: string, modules?: string[]) =>
-      (
-        await post(admin, modules ? '/admin/broadcasts/targeted' : '/admin/broadcasts', {
-          text,
-          ...(modules ? { audience: { modules } } : {}),
-        })
-      ).body.data.id as string;
     const b1 = await send('one for all');
     const b2 = await send('sales only', ['sales']);
     const b3 = await send('support only', ['support']);

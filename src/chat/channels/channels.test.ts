@@ -2,6 +2,8 @@
 // channel's rooms), members, the sidebar pin, roles and refusals, and rooms that belong to a channel.
 import { count, expectError, expectOk } from '../../../test/helpers/expect.js';
 import { call, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../../test/support/platform.js';
+import { chatNextCursor, cursorParam, walkPages } from '../../../test/helpers/paging.js';
+import { alternate } from '../../../test/helpers/data.js';
 
 let platform: TestPlatform;
 let base: string;
@@ -105,18 +107,16 @@ describe('list and detail', () => {
   test('only channels the caller is in; pinned first, then newest; pages by cursor; a non-member gets 404', async () => {
     const [alice, bob] = await Promise.all([tenant.account(), tenant.account()]);
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push(await explicitChannel(alice, i % 2 === 0 ? [bob.id] : [], `c${i}`));
+    for (let i = 0; i < 5; i++) ids.push(await explicitChannel(alice, alternate(i, [bob.id], []), `c${i}`));
     await explicitChannel(bob, [], 'not alice');
     expectOk(await api(alice, 'PATCH', `/channels/${ids[1]}/preferences`, { pinned: true }));
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const res = await api(alice, 'GET', `/channels?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const pages = await walkPages(async (cursor) => {
+      const res = await api(alice, 'GET', `/channels?limit=2${cursorParam(cursor)}`);
       expectOk(res);
-      seen.push(...res.body.data.map((c: { id: string }) => c.id));
-      cursor = res.body.meta.nextCursor;
-      expect(res.body.meta.hasMore).toBe(cursor !== null);
-    } while (cursor);
+      expect(res.body.meta.hasMore).toBe(res.body.meta.nextCursor !== null);
+      return res;
+    }, chatNextCursor);
+    const seen: string[] = pages.flatMap((res) => res.body.data.map((c: { id: string }) => c.id));
     expect(seen).toEqual([ids[1], ids[4], ids[3], ids[2], ids[0]]);
     const bobs = await api(bob, 'GET', '/channels');
     expect(bobs.body.data.map((c: { name: string }) => c.name).sort()).toEqual(['c0', 'c2', 'c4', 'not alice']);

@@ -4,6 +4,7 @@
 import { count, expectError, expectOk } from '../../../test/helpers/expect.js';
 import { newId } from '../../platform/ids.js';
 import { call, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../../test/support/platform.js';
+import { alternate } from '../../../test/helpers/data.js';
 
 let platform: TestPlatform;
 let base: string;
@@ -335,19 +336,22 @@ describe('metadata re-sync', () => {
     expect(await ids(owner, channelId)).toEqual([owner.id, id].sort());
   });
 
+  /** The team person i moves to in a round of the race: core for every third (shifted by the round), else ops. */
+  const racingTeam = (i: number, round: number): string => ((i + round) % 3 === 0 ? 'core' : 'ops');
+
   test('PUT rule and metadata changes racing end on the rule applied to the final metadata', async () => {
     const tenant = await platform.tenant();
     const owner = await person(tenant, {});
-    const people = await Promise.all(Array.from({ length: 6 }, (_, i) => person(tenant, { team: i % 2 === 0 ? 'core' : 'ops' })));
+    const people = await Promise.all(Array.from({ length: 6 }, (_, i) => person(tenant, { team: alternate(i, 'core', 'ops') })));
     const channelId = await ruleChannel(owner, { field: 'team', equals: 'core' });
     for (let round = 0; round < 3; round++) {
-      const team = round % 2 === 0 ? 'ops' : 'core';
+      const team = alternate(round, 'ops', 'core');
       const results = await Promise.all([
         api(owner, 'PUT', `/channels/${channelId}/rule`, { rule: { field: 'team', equals: team } }),
-        ...people.map((p, i) => patchMetadata(p.id, { team: (i + round) % 3 === 0 ? 'core' : 'ops' })),
+        ...people.map((p, i) => patchMetadata(p.id, { team: racingTeam(i, round) })),
       ]);
       for (const r of results) expectOk(r);
-      const expected = people.filter((_, i) => ((i + round) % 3 === 0 ? 'core' : 'ops') === team).map((p) => p.id);
+      const expected = people.filter((_, i) => racingTeam(i, round) === team).map((p) => p.id);
       expect(await ids(owner, channelId)).toEqual([owner.id, ...expected].sort());
       expect((await platform.db.query('select member_count from channels where id = $1', [channelId])).rows[0].member_count).toBe(
         expected.length + 1,

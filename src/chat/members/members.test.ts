@@ -3,6 +3,7 @@
 import { newId } from '../../platform/ids.js';
 import { count, expectError, expectOk } from '../../../test/helpers/expect.js';
 import { call, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../../test/support/platform.js';
+import { chatCursorWhileMore, cursorParam, walkPages } from '../../../test/helpers/paging.js';
 
 let platform: TestPlatform;
 let base: string;
@@ -83,17 +84,14 @@ describe('list', () => {
       notificationLevel: 'ALL',
     });
 
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    for (;;) {
-      const page = await call(base, 'GET', `/api/v1/rooms/${s.roomId}/members?limit=1${cursor ? `&cursor=${cursor}` : ''}`, {
+    const pages = await walkPages(async (cursor) => {
+      const page = await call(base, 'GET', `/api/v1/rooms/${s.roomId}/members?limit=1${cursorParam(cursor, false)}`, {
         token: s.owner.token,
       });
       expectOk(page);
-      seen.push(...page.body.data.map((m: { accountId: string }) => m.accountId));
-      cursor = page.body.meta.nextCursor;
-      if (!page.body.meta.hasMore) break;
-    }
+      return page;
+    }, chatCursorWhileMore);
+    const seen: string[] = pages.flatMap((page) => page.body.data.map((m: { accountId: string }) => m.accountId));
     expect(seen).toEqual(res.body.data.map((m: { accountId: string }) => m.accountId));
     expect(seen).toHaveLength(3);
   });

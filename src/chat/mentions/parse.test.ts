@@ -15,7 +15,8 @@ test('@username, the id form and @all / @here, with UTF-16 offsets and lengths',
     { o: 60, l: 4, k: 'all', n: null, a: null },
     { o: 65, l: 5, k: 'here', n: null, a: null },
   ]);
-  for (const c of found) expect(text.slice(c.o, c.o + c.l).startsWith(c.k === 'user' && c.a ? '<@' : '@')).toBe(true);
+  // Each offset and length cut out the mention as written: the id form with its <@ and >, the others from the @.
+  expect(found.map((c) => text.slice(c.o, c.o + c.l))).toEqual(['@Ann.Lee', `<@${id.toUpperCase()}>`, '@ALL', '@here']);
 });
 
 test('mail addresses, lone @, one-character and over-long names are no mentions; a trailing full stop is dropped', () => {

@@ -3,6 +3,7 @@ import { newId } from '../../platform/ids.js';
 import { chatFixtures, type RoomCast } from '../../../test/helpers/chat-fixtures.js';
 import { count, expectError, expectOk } from '../../../test/helpers/expect.js';
 import { startTestPlatform, type TestPlatform } from '../../../test/support/platform.js';
+import { alternate } from '../../../test/helpers/data.js';
 
 let platform: TestPlatform;
 let fx: ReturnType<typeof chatFixtures>;
@@ -142,7 +143,11 @@ describe('the pinned list', () => {
     for (let i = 0; i < 60; i++) ids.push((await fx.send(c.owner, c.roomId, `m${i}`)).id);
     for (const [i, id] of ids.entries()) {
       expectOk(
-        await fx.api(i % 2 ? c.member : c.owner, 'POST', `/rooms/${c.roomId}/messages/${id}/pin?scope=${i % 2 ? 'PERSONAL' : 'ROOM'}`),
+        await fx.api(
+          alternate(i, c.owner, c.member),
+          'POST',
+          `/rooms/${c.roomId}/messages/${id}/pin?scope=${alternate(i, 'ROOM', 'PERSONAL')}`,
+        ),
       );
       await tick();
     }
@@ -150,7 +155,7 @@ describe('the pinned list', () => {
     expectOk(list);
     const entries: Entry[] = list.body.data;
     expect(entries.map((e) => e.message.id)).toEqual([...ids].reverse());
-    expect(entries.map((e) => e.scope)).toEqual(ids.map((_, i) => (i % 2 ? 'PERSONAL' : 'ROOM')).reverse());
+    expect(entries.map((e) => e.scope)).toEqual(ids.map((_, i) => alternate(i, 'ROOM', 'PERSONAL')).reverse());
     expect(list.body.meta).toMatchObject({ hasMore: false, nextCursor: null });
     expect((await fx.api(c.owner, 'GET', `/rooms/${c.roomId}/pinned`)).body.data).toHaveLength(30);
   });

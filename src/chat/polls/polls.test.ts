@@ -379,7 +379,7 @@ describe('concurrency', () => {
     ]);
     expectOk(closed!);
     const accepted = votes.filter((r) => r.status === 200).length;
-    for (const r of votes) if (r.status !== 200) expectError(r, 409, 'poll_closed');
+    for (const r of votes.filter((v) => v.status !== 200)) expectError(r, 409, 'poll_closed');
     expect(await ballots(poll.id)).toBe(accepted);
     const { rows } = await platform.db.query<{ late: number }>(
       'select count(*)::int as late from poll_ballots b join polls p on p.id = b.poll_id where p.id = $1 and b.voted_at > p.closed_at',

@@ -17,18 +17,27 @@ function hostWith(sessionClosed: () => Promise<void>) {
   return { host, session, errors };
 }
 
+/** A presence drop that times out the first time and succeeds after; counts its calls. */
+function failingOnce(): { sessionClosed: () => Promise<void>; calls: () => number } {
+  let calls = 0;
+  return {
+    calls: () => calls,
+    sessionClosed: async () => {
+      calls++;
+      if (calls === 1) throw new Error('Command timed out');
+    },
+  };
+}
+
 const settle = () => new Promise((r) => setTimeout(r, 10));
 
 describe('sessionHost presence close', () => {
   it('drops the entry once more when the first drop failed, and logs nothing', async () => {
-    let calls = 0;
-    const { host, session, errors } = hostWith(async () => {
-      calls++;
-      if (calls === 1) throw new Error('Command timed out');
-    });
+    const drop = failingOnce();
+    const { host, session, errors } = hostWith(drop.sessionClosed);
     host.unregister(session);
     await settle();
-    expect(calls).toBe(2);
+    expect(drop.calls()).toBe(2);
     expect(errors).toEqual([]);
     expect(session.presenceOpen).toBe(false);
   });

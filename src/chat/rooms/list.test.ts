@@ -4,6 +4,7 @@
 import { newId } from '../../platform/ids.js';
 import { count, expectError, expectOk } from '../../../test/helpers/expect.js';
 import { call, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../../test/support/platform.js';
+import { chatCursorWhileMore, cursorParam, walkPages } from '../../../test/helpers/paging.js';
 
 let platform: TestPlatform;
 let base: string;
@@ -208,17 +209,16 @@ describe('pinned rooms first', () => {
     }
     const expected = [ids[5], ids[3], ids[0], ids[6], ids[4], ids[2], ids[1]];
     for (const limit of [1, 2, 3, 100]) {
-      const seen: Room[] = [];
-      let cursor: string | null = null;
-      for (let pages = 0; pages < 20; pages++) {
-        const res = await call(base, 'GET', `/api/v1/rooms?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
-          token: alice.token,
-        });
-        expectOk(res);
-        seen.push(...res.body.data);
-        cursor = res.body.meta.nextCursor;
-        if (!res.body.meta.hasMore) break;
-      }
+      const pages = await walkPages(
+        async (cursor) => {
+          const res = await call(base, 'GET', `/api/v1/rooms?limit=${limit}${cursorParam(cursor)}`, { token: alice.token });
+          expectOk(res);
+          return res;
+        },
+        chatCursorWhileMore,
+        20,
+      );
+      const seen: Room[] = pages.flatMap((res) => res.body.data);
       expect(seen.map((r) => r.id)).toEqual(expected);
       expect(seen.map((r) => r.pinned)).toEqual([true, true, true, false, false, false, false]);
     }

@@ -3,6 +3,7 @@
 import { newId } from '../../platform/ids.js';
 import { count, expectError, expectOk } from '../../../test/helpers/expect.js';
 import { call, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../../test/support/platform.js';
+import { alternate } from '../../../test/helpers/data.js';
 
 let platform: TestPlatform;
 let base: string;
@@ -187,11 +188,10 @@ describe('get-or-create singletons', () => {
 
   test('concurrent get-or-create calls from both sides create exactly one room', async () => {
     const [alice, bob] = await Promise.all([tenant.account(), tenant.account()]);
-    const calls = Array.from({ length: 12 }, (_, i) =>
-      i % 2 === 0
-        ? call(base, 'POST', '/api/v1/rooms/private', { token: alice.token, body: { accountId: bob.id } })
-        : call(base, 'POST', '/api/v1/rooms/private', { token: bob.token, body: { accountId: alice.id } }),
-    );
+    const calls = Array.from({ length: 12 }, (_, i) => {
+      const [from, to] = alternate(i, [alice, bob], [bob, alice]);
+      return call(base, 'POST', '/api/v1/rooms/private', { token: from.token, body: { accountId: to.id } });
+    });
     const results = await Promise.all(calls);
     for (const r of results) expectOk(r);
     expect(new Set(results.map((r) => r.body.data.id)).size).toBe(1);

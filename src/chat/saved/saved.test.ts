@@ -5,6 +5,7 @@ import { newId } from '../../platform/ids.js';
 import { chatFixtures } from '../../../test/helpers/chat-fixtures.js';
 import { count, expectError, expectOk } from '../../../test/helpers/expect.js';
 import { startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../../test/support/platform.js';
+import { chatNextCursor, cursorParam, walkPages } from '../../../test/helpers/paging.js';
 
 let platform: TestPlatform;
 let fx: ReturnType<typeof chatFixtures>;
@@ -140,17 +141,8 @@ describe('the feed', () => {
     expect(second.body.data.map((d: { message: { text: string } }) => d.message.text)).toEqual(['m2', 'm1', 'm0']);
     expect(second.body.meta).toMatchObject({ hasMore: false, nextCursor: null });
 
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: { body: any } = await fx.api(
-        c.member,
-        'GET',
-        `/me/saved?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-      );
-      seen.push(...page.body.data.map((d: { origin: { messageId: string } }) => d.origin.messageId));
-      cursor = page.body.meta.nextCursor;
-    } while (cursor);
+    const pages = await walkPages((cursor) => fx.api(c.member, 'GET', `/me/saved?limit=7${cursorParam(cursor)}`), chatNextCursor);
+    const seen: string[] = pages.flatMap((page) => page.body.data.map((d: { origin: { messageId: string } }) => d.origin.messageId));
     expect(seen).toEqual([...ids].reverse());
     // Another account's feed is its own.
     expect((await fx.api(c.owner, 'GET', '/me/saved')).body.data).toEqual([]);

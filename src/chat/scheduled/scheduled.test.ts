@@ -11,6 +11,7 @@ import {
   type TestPlatform,
   type TestTenant,
 } from '../../../test/support/platform.js';
+import { alternate } from '../../../test/helpers/data.js';
 
 const start = new Date('2026-06-01T08:00:00.000Z');
 const clock = new ManualClock(start);
@@ -74,7 +75,7 @@ describe('create, read, list', () => {
   test('the list pages by sendAt, filters by room and status', async () => {
     const { roomId, owner } = await fx.cast();
     const other = await fx.room(owner);
-    for (let i = 5; i >= 1; i--) expectOk(await schedule(owner, i % 2 ? roomId : other, { text: `m${i}`, sendAt: at(i * HOUR) }), 201);
+    for (let i = 5; i >= 1; i--) expectOk(await schedule(owner, alternate(i, other, roomId), { text: `m${i}`, sendAt: at(i * HOUR) }), 201);
     const first = await fx.api(owner, 'GET', '/messages/scheduled?limit=2');
     expect(first.body.data.map((s: { text: string }) => s.text)).toEqual(['m1', 'm2']);
     expect(first.body.meta.hasMore).toBe(true);

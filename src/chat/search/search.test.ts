@@ -6,6 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { chatFixtures } from '../../../test/helpers/chat-fixtures.js';
 import { expectError, expectOk } from '../../../test/helpers/expect.js';
 import { startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../../test/support/platform.js';
+import { alternate, optional } from '../../../test/helpers/data.js';
+import { chatNextCursor, walkPages } from '../../../test/helpers/paging.js';
 
 let platform: TestPlatform;
 let fx: ReturnType<typeof chatFixtures>;
@@ -108,25 +110,21 @@ test('pages with cursors in newest and relevance order; a cursor pages only the 
   const c = await fx.cast();
   const w = unique();
   const sent: string[] = [];
-  for (let i = 0; i < 5; i++) sent.push((await fx.send(c.owner, c.roomId, `${w} ${i % 2 === 0 ? `${w} ${w}` : 'once'} number ${i}`)).id);
+  for (let i = 0; i < 5; i++) sent.push((await fx.send(c.owner, c.roomId, `${w} ${alternate(i, `${w} ${w}`, 'once')} number ${i}`)).id);
 
-  const seen: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const res = await search(c.member, { q: w, limit: '2', ...(cursor ? { cursor } : {}) });
+  const newest = await walkPages(async (cursor) => {
+    const res = await search(c.member, { q: w, limit: '2', ...optional('cursor', cursor) });
     expectOk(res);
-    seen.push(...ids(res));
-    cursor = res.body.meta.nextCursor ?? undefined;
-  } while (cursor);
+    return res;
+  }, chatNextCursor);
+  const seen: string[] = newest.flatMap(ids);
   expect(seen).toEqual([...sent].reverse());
 
-  const ranked: string[] = [];
-  cursor = undefined;
-  do {
-    const res = await search(c.member, { q: w, order: 'relevance', limit: '2', ...(cursor ? { cursor } : {}) });
-    ranked.push(...ids(res));
-    cursor = res.body.meta.nextCursor ?? undefined;
-  } while (cursor);
+  const byRelevance = await walkPages(
+    (cursor) => search(c.member, { q: w, order: 'relevance', limit: '2', ...optional('cursor', cursor) }),
+    chatNextCursor,
+  );
+  const ranked: string[] = byRelevance.flatMap(ids);
   // Three occurrences rank above one; newest first among equals.
   expect(ranked).toEqual([sent[4], sent[2], sent[0], sent[3], sent[1]]);
 

@@ -11,6 +11,8 @@ import { attachThreadInfo, replyCountColumn, rootsWithReplies, type MessageWithT
 import { messageColumns, messageView } from '../messages/views.js';
 import type { Queryable } from '../rooms/membership.js';
 import { call, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../../test/support/platform.js';
+import { chatCursorWhileMore, chatNextCursor, cursorParam, pageParam, walkPages } from '../../../test/helpers/paging.js';
+import { alternate, orDefault } from '../../../test/helpers/data.js';
 
 let platform: TestPlatform;
 let base: string;
@@ -300,12 +302,12 @@ describe('follow, unfollow, followers', () => {
     const [alice, bob] = await accounts(2);
     const roomId = await newRoom(alice, [bob]);
     const root = await post(alice, roomId, 'root');
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? follow(bob, root.id) : unfollow(bob, root.id))));
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => alternate(i, follow, unfollow)(bob, root.id)));
     for (const r of results) expect(r.status).toBe(200);
     const followed = await outboxCount('thread.followed', "payload->>'rootId' = $1", [root.id]);
     const unfollowed = await outboxCount('thread.unfollowed', "payload->>'rootId' = $1", [root.id]);
     // Events alternate, starting with a follow: the final state is what they add up to.
-    expect(followed - unfollowed).toBe((await followRow(root.id, bob.id))?.state === 'FOLLOWING' ? 1 : 0);
+    expect(followed - unfollowed).toBe(Number((await followRow(root.id, bob.id))?.state === 'FOLLOWING'));
   });
 
   test('followers are the FOLLOWING accounts still in the room, empty when none', async () => {
@@ -485,15 +487,13 @@ describe('thread list', () => {
     const first = await get(alice, `/api/v1/rooms/${roomId}/threads`);
     expect(first.body.data).toHaveLength(20);
     expect(first.body.meta.hasMore).toBe(true);
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const res = await get(alice, `/api/v1/rooms/${roomId}/threads?limit=4${cursor ? `&cursor=${cursor}` : ''}`);
+    const pages = await walkPages(async (cursor) => {
+      const res = await get(alice, `/api/v1/rooms/${roomId}/threads?limit=4${cursorParam(cursor, false)}`);
       expectOk(res);
-      seen.push(...res.body.data.map((t: { root: Msg }) => t.root.id));
-      cursor = res.body.meta.nextCursor;
-      expect(res.body.meta.hasMore).toBe(cursor !== null);
-    } while (cursor);
+      expect(res.body.meta.hasMore).toBe(res.body.meta.nextCursor !== null);
+      return res;
+    }, chatNextCursor);
+    const seen: string[] = pages.flatMap((res) => res.body.data.map((t: { root: Msg }) => t.root.id));
     expect(seen).toEqual(expected);
     expectError(await get(alice, `/api/v1/rooms/${roomId}/threads?limit=101`), 400, 'validation_failed', 'query.limit');
     expectError(await get(alice, `/api/v1/rooms/${roomId}/threads?limit=0`), 400, 'validation_failed', 'query.limit');
@@ -556,21 +556,12 @@ describe('thread page', () => {
   });
 
   test.each([[1], [2], [4], [9]])('before walks back and after walks forward, each reply once (limit %i)', async (limit) => {
-    const back: string[][] = [];
-    let res = await page(alice, `?limit=${limit}`);
-    for (;;) {
-      back.push(res.body.data.map((m: Msg) => m.id));
-      if (!res.body.meta.hasMore) break;
-      res = await page(alice, `?limit=${limit}&before=${res.body.meta.nextCursor}`);
-    }
+    const backPages = await walkPages((cursor) => page(alice, `?limit=${limit}${pageParam('before', cursor)}`), chatCursorWhileMore);
+    const back: string[][] = backPages.map((res) => res.body.data.map((m: Msg) => m.id));
     expect(back.reverse().flat()).toEqual(replies);
-    const forward: string[] = [];
-    res = await page(alice, `?limit=${limit}&after=${encodeCursor({ s: 0 }, threadRepliesList(root.id))}`);
-    for (;;) {
-      forward.push(...res.body.data.map((m: Msg) => m.id));
-      if (!res.body.meta.hasMore) break;
-      res = await page(alice, `?limit=${limit}&after=${res.body.meta.nextCursor}`);
-    }
+    const start = encodeCursor({ s: 0 }, threadRepliesList(root.id));
+    const forwardPages = await walkPages((cursor) => page(alice, `?limit=${limit}&after=${orDefault(cursor, start)}`), chatCursorWhileMore);
+    const forward: string[] = forwardPages.flatMap((res) => res.body.data.map((m: Msg) => m.id));
     expect(forward).toEqual(replies);
   });
 
@@ -769,19 +760,17 @@ describe('query plans', () => {
 
   test('thread pages scan messages_thread in order; the list reads messages_active_threads; the badge scans messages_thread', async () => {
     const [alice] = await accounts(1);
-    for (const [forward, paged] of [
-      [false, false],
-      [false, true],
-      [true, true],
+    for (const [forward, paged, bound] of [
+      [false, false, undefined],
+      [false, true, 10],
+      [true, true, 10],
     ] as const) {
-      const p = await plan(
-        threadPage(forward, paged).bind({ root: newId(), caller: alice.id, limit: 51, bound: paged ? 10 : undefined, room: newId() }),
-      );
+      const p = await plan(threadPage(forward, paged).bind({ root: newId(), caller: alice.id, limit: 51, bound, room: newId() }));
       expect(p).toContain('"Index Name":"messages_thread"');
       expect(p).not.toContain('"Node Type":"Sort"');
     }
-    for (const paged of [false, true]) {
-      const p = await plan(threadList(alice.id, newId(), 21, paged ? { at: new Date(), id: newId() } : null));
+    for (const after of [null, { at: new Date(), id: newId() }]) {
+      const p = await plan(threadList(alice.id, newId(), 21, after));
       expect(p).toContain('"Index Name":"messages_active_threads"');
     }
     const badgePlan = await plan(unreadThreadCount(alice.id));

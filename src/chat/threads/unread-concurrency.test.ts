@@ -45,7 +45,32 @@ async function recountThread(rootId: string, accountId: string): Promise<number>
   return rows[0]!.n;
 }
 
-test('unread counts per thread and the global badge equal a recount after concurrent replies, hides, restores, recalls and reads', async () => {
+type Sent = { id: string; threadRootId: string | null };
+
+/** Sends a message as `who` into the room; fails the test unless it is created. */
+async function send(who: TestAccount, room: string, body: Record<string, unknown>): Promise<Sent> {
+  const res = await call(base, 'POST', `/api/v1/rooms/${room}/messages`, { token: who.token, body });
+  expectOk(res, 201);
+  return res.body.data as Sent;
+}
+
+/** Two rooms with thread roots, the people in them, and what the concurrent writers and disturbers did. */
+interface Scene {
+  people: TestAccount[];
+  owner: TestAccount;
+  others: TestAccount[];
+  roomId: string;
+  room2: string;
+  roots: Sent[];
+  roomOf: Map<string, string>;
+  replies: Array<{ id: string; root: string }>;
+  /** Sends retried with the same clientMessageId: the id of the first answer and of the retry's. */
+  retries: Array<{ first: string; again: string }>;
+  pick: <T>(xs: readonly T[]) => T;
+  random: () => number;
+}
+
+async function scene(): Promise<Scene> {
   const people: TestAccount[] = await Promise.all(Array.from({ length: 6 }, () => tenant.account()));
   const [owner, ...others] = people as [TestAccount, ...TestAccount[]];
   const created = await call(base, 'POST', '/api/v1/rooms', {
@@ -60,63 +85,102 @@ test('unread counts per thread and the global badge equal a recount after concur
     body: { type: 'GROUP', name: 'side', memberIds: [owner.id, others[1]!.id] },
   });
   const room2: string = created2.body.data.id;
-
-  const send = async (who: TestAccount, room: string, body: Record<string, unknown>) => {
-    const res = await call(base, 'POST', `/api/v1/rooms/${room}/messages`, { token: who.token, body });
-    expectOk(res, 201);
-    return res.body.data as { id: string; threadRootId: string | null };
-  };
   const roots = [
     ...(await Promise.all(people.slice(0, 4).map((p, i) => send(p, roomId, { text: `root ${i}` })))),
     await send(others[0]!, room2, { text: 'side root' }),
   ];
-  const roomOf = new Map(roots.map((r, i) => [r.id, i < 4 ? roomId : room2]));
-  const membersOf = (root: string) => (roomOf.get(root) === roomId ? people : [owner, others[0]!, others[1]!]);
-
   const random = rng(20261123);
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
-  const replies: Array<{ id: string; root: string }> = [];
+  return {
+    people,
+    owner,
+    others,
+    roomId,
+    room2,
+    roots,
+    roomOf: new Map(roots.map((r, i) => [r.id, i < 4 ? roomId : room2])),
+    replies: [],
+    retries: [],
+    random,
+    pick: <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!,
+  };
+}
 
-  // Writers: every member replies in threads of its rooms, sometimes to a reply, sometimes retrying a send.
-  const writer = async (who: TestAccount, n: number) => {
-    for (let i = 0; i < n; i++) {
-      const root = pick(roots.filter((r) => membersOf(r.id).includes(who))).id;
-      const inThread = replies.filter((r) => r.root === root);
-      const target = inThread.length > 0 && random() < 0.3 ? pick(inThread).id : root;
-      const body: Record<string, unknown> = { text: `${who.id.slice(0, 4)} ${i}`, threadRootId: target };
-      if (random() < 0.2) body.clientMessageId = `c-${i}`;
-      const m = await send(who, roomOf.get(root)!, body);
-      if (body.clientMessageId !== undefined) expect((await send(who, roomOf.get(root)!, body)).id).toBe(m.id);
-      expect(m.threadRootId).toBe(root);
-      replies.push({ id: m.id, root });
-    }
-  };
-  // Disturbers: hide and restore (per account), recall (by the room's owner), mark read, follow and unfollow.
-  const ownerOf = (room: string) => (room === roomId ? owner : others[0]!);
-  const disturber = async (n: number) => {
-    for (let i = 0; i < n; i++) {
-      await new Promise((r) => setTimeout(r, 2));
-      if (replies.length === 0) continue;
-      const target = pick(replies);
-      const room = roomOf.get(target.root)!;
-      const who = pick(membersOf(target.root));
-      const action = random();
-      if (action < 0.25) {
-        expectOk(await call(base, 'DELETE', `/api/v1/rooms/${room}/messages/${target.id}`, { token: who.token }));
-      } else if (action < 0.3) {
-        expectOk(await call(base, 'POST', `/api/v1/rooms/${room}/messages/${target.id}/restore`, { token: who.token }));
-      } else if (action < 0.45) {
-        expectOk(await call(base, 'POST', `/api/v1/rooms/${room}/messages/${target.id}/recall`, { token: ownerOf(room).token }));
-      } else if (action < 0.85) {
-        expectOk(await call(base, 'POST', `/api/v1/threads/${target.root}/read`, { token: who.token, body: { messageId: target.id } }));
-      } else if (action < 0.93) {
-        expectOk(await call(base, 'DELETE', `/api/v1/threads/${target.root}/follow`, { token: who.token }));
-      } else {
-        expectOk(await call(base, 'POST', `/api/v1/threads/${target.root}/follow`, { token: who.token }));
-      }
-    }
-  };
-  await Promise.all([...people.map((p) => writer(p, 14)), disturber(60), disturber(60), disturber(60)]);
+/** The members of the room a root is in: everyone in the busy room, three people in the side room. */
+function membersOf(s: Scene, root: string): TestAccount[] {
+  return s.roomOf.get(root) === s.roomId ? s.people : [s.owner, s.others[0]!, s.others[1]!];
+}
+
+/** The rooms `who` is a member of. */
+function roomsOf(s: Scene, who: TestAccount): string[] {
+  return [s.roomId, s.room2].filter((room) => room === s.roomId || [s.owner, s.others[0], s.others[1]].includes(who));
+}
+
+/** Writer: replies in threads of its rooms, sometimes to a reply, sometimes retrying a send with its clientMessageId. */
+async function writer(s: Scene, who: TestAccount, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const root = s.pick(s.roots.filter((r) => membersOf(s, r.id).includes(who))).id;
+    const inThread = s.replies.filter((r) => r.root === root);
+    const target = inThread.length > 0 && s.random() < 0.3 ? s.pick(inThread).id : root;
+    const body: Record<string, unknown> = { text: `${who.id.slice(0, 4)} ${i}`, threadRootId: target };
+    if (s.random() < 0.2) body.clientMessageId = `c-${i}`;
+    const m = await send(who, s.roomOf.get(root)!, body);
+    if (body.clientMessageId !== undefined) s.retries.push({ first: m.id, again: (await send(who, s.roomOf.get(root)!, body)).id });
+    expect(m.threadRootId).toBe(root);
+    s.replies.push({ id: m.id, root });
+  }
+}
+
+/** One disturbance of a reply, chosen by `action` in [0, 1): hide, restore, recall (by the room's owner), read, unfollow, follow. */
+async function disturb(s: Scene, action: number, target: { id: string; root: string }, who: TestAccount): Promise<void> {
+  const room = s.roomOf.get(target.root)!;
+  const roomOwner = room === s.roomId ? s.owner : s.others[0]!;
+  if (action < 0.25) {
+    expectOk(await call(base, 'DELETE', `/api/v1/rooms/${room}/messages/${target.id}`, { token: who.token }));
+  } else if (action < 0.3) {
+    expectOk(await call(base, 'POST', `/api/v1/rooms/${room}/messages/${target.id}/restore`, { token: who.token }));
+  } else if (action < 0.45) {
+    expectOk(await call(base, 'POST', `/api/v1/rooms/${room}/messages/${target.id}/recall`, { token: roomOwner.token }));
+  } else if (action < 0.85) {
+    expectOk(await call(base, 'POST', `/api/v1/threads/${target.root}/read`, { token: who.token, body: { messageId: target.id } }));
+  } else if (action < 0.93) {
+    expectOk(await call(base, 'DELETE', `/api/v1/threads/${target.root}/follow`, { token: who.token }));
+  } else {
+    expectOk(await call(base, 'POST', `/api/v1/threads/${target.root}/follow`, { token: who.token }));
+  }
+}
+
+/** Disturber: n times, once there are replies, disturbs a random one as a random member of its room. */
+async function disturber(s: Scene, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    await new Promise((r) => setTimeout(r, 2));
+    if (s.replies.length === 0) continue;
+    const target = s.pick(s.replies);
+    const who = s.pick(membersOf(s, target.root));
+    await disturb(s, s.random(), target, who);
+  }
+}
+
+/** The global badge recounted: followed threads, in rooms the account is in, with at least one unread reply. */
+async function recountBadge(who: TestAccount): Promise<number> {
+  const { rows } = await platform.db.query<{ root_id: string }>(
+    `select f.root_id from thread_follows f
+       join room_members rm on rm.room_id = f.room_id and rm.account_id = f.account_id
+      where f.account_id = $1 and f.state = 'FOLLOWING'`,
+    [who.id],
+  );
+  let badge = 0;
+  for (const r of rows) if ((await recountThread(r.root_id, who.id)) > 0) badge += 1;
+  return badge;
+}
+
+test('unread counts per thread and the global badge equal a recount after concurrent replies, hides, restores, recalls and reads', async () => {
+  const s = await scene();
+  const { people, roomId, room2, roots, replies } = s;
+  // Writers (every member) and disturbers (hide and restore per account, recall, read, follow and unfollow) at once.
+  await Promise.all([...people.map((p) => writer(s, p, 14)), disturber(s, 60), disturber(s, 60), disturber(s, 60)]);
+  // A retried send with the same clientMessageId answers the message the first send created.
+  expect(s.retries.map((r) => r.again)).toEqual(s.retries.map((r) => r.first));
+  expect(s.retries.length).toBeGreaterThan(0);
 
   // Stored counters on the roots equal the replies stored, and the last reply is the newest one.
   const counters = await platform.db.query<{ id: string; reply_count: number; last_reply_id: string; stored: number; newest: string }>(
@@ -134,9 +198,7 @@ test('unread counts per thread and the global badge equal a recount after concur
 
   for (const who of people) {
     // Per thread: the thread list and the topLevelOnly page of each room.
-    for (const room of [roomId, room2]) {
-      const member = room === roomId || [owner, others[0], others[1]].includes(who);
-      if (!member) continue;
+    for (const room of roomsOf(s, who)) {
       const list = await call(base, 'GET', `/api/v1/rooms/${room}/threads?limit=100`, { token: who.token });
       expectOk(list);
       const top = await call(base, 'GET', `/api/v1/rooms/${room}/messages?topLevelOnly=true&limit=100`, { token: who.token });
@@ -152,14 +214,7 @@ test('unread counts per thread and the global badge equal a recount after concur
       }
     }
     // The global badge: followed threads with at least one unread reply, in rooms the account is in.
-    const { rows } = await platform.db.query<{ root_id: string }>(
-      `select f.root_id from thread_follows f
-         join room_members rm on rm.room_id = f.room_id and rm.account_id = f.account_id
-        where f.account_id = $1 and f.state = 'FOLLOWING'`,
-      [who.id],
-    );
-    let expectedBadge = 0;
-    for (const r of rows) if ((await recountThread(r.root_id, who.id)) > 0) expectedBadge += 1;
+    const expectedBadge = await recountBadge(who);
     const badge = await call(base, 'GET', '/api/v1/threads/unread-count', { token: who.token });
     expectOk(badge);
     expect({ who: who.id, badge: badge.body.data.count }).toEqual({ who: who.id, badge: expectedBadge });

@@ -9,6 +9,7 @@ import { testWorkspace, type TestWorkspace } from '../../../test/support/partner
 import { ManualClock } from '../../platform/clock.js';
 import { newId } from '../../platform/ids.js';
 import { issueApiKey } from './service.js';
+import { cursorParam, nextCursorWhileMore, walkPages } from '../../../test/helpers/paging.js';
 
 let platform: TestPlatform;
 let base: string;
@@ -228,19 +229,20 @@ describe('list and get', () => {
     const own = await testWorkspace(platform, { owner: await tenant.account() });
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await createKey(own.owner, { name: `k${i}`, scopes: ['kb:read'] }, own.id)).body.id);
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const res = await as(own.owner, 'GET', `${keysPath(own.id)}?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
-      expect(res.status).toBe(200);
-      expect(res.body.object).toBe('list');
-      seen.push(...res.body.data.map((k: { id: string }) => k.id));
-      cursor = res.body.has_more ? res.body.next_cursor : null;
-      if (!res.body.has_more) expect(res.body.next_cursor).toBeNull();
-      pages++;
-    } while (cursor && pages < 10);
-    expect(pages).toBe(3);
+    const pages = await walkPages(
+      async (cursor) => {
+        const res = await as(own.owner, 'GET', `${keysPath(own.id)}?limit=2${cursorParam(cursor, false)}`);
+        expect(res.status).toBe(200);
+        expect(res.body.object).toBe('list');
+        return res;
+      },
+      nextCursorWhileMore,
+      10,
+    );
+    expect(pages).toHaveLength(3);
+    // The walk ends on the page without more, and that page names no next cursor.
+    expect(pages.at(-1)!.body).toMatchObject({ has_more: false, next_cursor: null });
+    const seen: string[] = pages.flatMap((res) => res.body.data.map((k: { id: string }) => k.id));
     expect(seen).toEqual([...ids].reverse());
     expectPartnerError(await as(own.owner, 'GET', `${keysPath(own.id)}/${(await ws.key(['kb:read'])).id}`), 404, 'api_key_not_found');
     expectPartnerError(await as(own.owner, 'GET', `${keysPath(own.id)}/${newId()}`), 404, 'api_key_not_found');

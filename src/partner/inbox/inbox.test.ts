@@ -265,16 +265,24 @@ describe('channels', () => {
   });
 });
 
+/** Every operation under /api/v1/inbox and /api/v1/reports with the scope it names (null for none). */
+async function inboxAndReportScopes(): Promise<Array<{ op: string; scope: string | null }>> {
+  const spec = (await loadSpecification('partner')) as {
+    paths: Record<string, Record<string, { operationId: string; 'x-required-scope'?: string }>>;
+  };
+  return Object.entries(spec.paths)
+    .filter(([path]) => path.startsWith(`${inbox}/`) || path.startsWith('/api/v1/reports/'))
+    .flatMap(([, item]) => Object.values(item).map((op) => ({ op: op.operationId, scope: op['x-required-scope'] ?? null })));
+}
+
+/** Whether a scope is named and in the catalogue. */
+const knownScope = (scope: string | null): boolean => scope !== null && isKnownScope(scope);
+
 describe('scopes', () => {
   test('every operation under /api/v1/inbox and /api/v1/reports names a scope of the catalogue', async () => {
-    const spec = (await loadSpecification('partner')) as {
-      paths: Record<string, Record<string, { operationId: string; 'x-required-scope'?: string }>>;
-    };
-    const named = Object.entries(spec.paths)
-      .filter(([path]) => path.startsWith(`${inbox}/`) || path.startsWith('/api/v1/reports/'))
-      .flatMap(([, item]) => Object.values(item).map((op) => ({ op: op.operationId, scope: op['x-required-scope'] ?? null })));
+    const named = await inboxAndReportScopes();
     expect(named.length).toBeGreaterThanOrEqual(13);
-    for (const { op, scope } of named) expect({ op, known: scope !== null && isKnownScope(scope) }).toEqual({ op, known: true });
+    for (const { op, scope } of named) expect({ op, known: knownScope(scope) }).toEqual({ op, known: true });
   });
 
   // Each operation with the scope it needs, a request it accepts, and the status of that request.

@@ -6,6 +6,7 @@ import { startTestPlatform, type TestPlatform } from '../../../test/support/plat
 import { testWorkspace, type TestWorkspace } from '../../../test/support/partner.js';
 import { expectPartnerError } from '../../../test/helpers/partner-expect.js';
 import { expectStatus, partnerKeyClient, type PartnerKeyClient } from '../../../test/support/partner-client.js';
+import { alternate } from '../../../test/helpers/data.js';
 
 const kb = '/api/v1/inbox/kb';
 const clock = new ManualClock(new Date('2026-11-25T08:00:00.000Z'));
@@ -106,7 +107,7 @@ test('lists: newest first, a tag filter, cursor paging, and each workspace and e
   const client = partnerKeyClient(platform.partnerUrl, (await own.key(['kb:*'])).key);
   const made = [];
   for (let i = 0; i < 5; i++)
-    made.push(await create(client, { title: `Article ${i}`, body: `Body ${i}`, tags: i % 2 === 0 ? ['even'] : [] }));
+    made.push(await create(client, { title: `Article ${i}`, body: `Body ${i}`, tags: alternate(i, ['even'], []) }));
   const first = await client.get(`${kb}/articles?limit=2`);
   expect(first.body.data.map((a: any) => a.id)).toEqual([made[4].id, made[3].id]);
   expect(first.body.has_more).toBe(true);

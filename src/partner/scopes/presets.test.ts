@@ -221,8 +221,8 @@ test.each(Object.keys(scopePresets))('%s: allowed where its scopes say, 403 scop
   const key = await presetKey(preset);
   for (const probe of row.allowed) {
     const res = await probe.send(key, world);
-    if (res.status !== probe.ok)
-      throw new Error(`${preset} on a ${probe.scope} call: expected ${probe.ok}, got ${res.status} ${JSON.stringify(res.body)}`);
+    const what = `${preset} on a ${probe.scope} call`;
+    expect({ what, status: res.status, body: res.body }).toMatchObject({ what, status: probe.ok });
   }
   for (const probe of row.refused) expectPartnerError(await probe.send(key, world), 403, 'scope_required', { scope: probe.scope });
 });

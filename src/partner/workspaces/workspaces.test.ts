@@ -5,6 +5,7 @@ import { expectPartnerError } from '../../../test/helpers/partner-expect.js';
 import { call, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../../test/support/platform.js';
 import { ManualClock } from '../../platform/clock.js';
 import { newId } from '../../platform/ids.js';
+import { cursorParam, nextCursorWhileMore, walkPages } from '../../../test/helpers/paging.js';
 
 let platform: TestPlatform;
 let base: string;
@@ -92,20 +93,21 @@ describe('workspaces', () => {
     }
     // A membership given by someone else counts too.
     await as(other, 'PUT', `/api/v1/workspaces/${foreign}/members/${me.id}`, { role: 'staff' });
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const res = await as(me, 'GET', `/api/v1/workspaces?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
-      expect(res.status).toBe(200);
-      expect(res.body.object).toBe('list');
-      expect(res.body.data.length).toBeLessThanOrEqual(2);
-      seen.push(...res.body.data.map((w: { id: string }) => w.id));
-      cursor = res.body.has_more ? res.body.next_cursor : null;
-      if (!res.body.has_more) expect(res.body.next_cursor).toBeNull();
-      pages++;
-    } while (cursor && pages < 10);
-    expect(pages).toBe(3);
+    const pages = await walkPages(
+      async (cursor) => {
+        const res = await as(me, 'GET', `/api/v1/workspaces?limit=2${cursorParam(cursor, false)}`);
+        expect(res.status).toBe(200);
+        expect(res.body.object).toBe('list');
+        expect(res.body.data.length).toBeLessThanOrEqual(2);
+        return res;
+      },
+      nextCursorWhileMore,
+      10,
+    );
+    expect(pages).toHaveLength(3);
+    // The walk ends on the page without more, and that page names no next cursor.
+    expect(pages.at(-1)!.body).toMatchObject({ has_more: false, next_cursor: null });
+    const seen: string[] = pages.flatMap((res) => res.body.data.map((w: { id: string }) => w.id));
     // The foreign workspace was created first (oldest), the five later ones newest first.
     expect(seen).toEqual([...ids].reverse().concat(foreign));
     const all = await as(me, 'GET', '/api/v1/workspaces');
@@ -188,15 +190,16 @@ describe('members', () => {
       clock.advance(1000);
       added.push((await addMember(owner, ws, 'staff')).id);
     }
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    for (let pages = 0; pages < 10; pages++) {
-      const res = await as(owner, 'GET', `/api/v1/workspaces/${ws}/members?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
-      expect(res.status).toBe(200);
-      seen.push(...res.body.data.map((m: { account_id: string }) => m.account_id));
-      cursor = res.body.has_more ? res.body.next_cursor : null;
-      if (!cursor) break;
-    }
+    const pages = await walkPages(
+      async (cursor) => {
+        const res = await as(owner, 'GET', `/api/v1/workspaces/${ws}/members?limit=2${cursorParam(cursor, false)}`);
+        expect(res.status).toBe(200);
+        return res;
+      },
+      nextCursorWhileMore,
+      10,
+    );
+    const seen: string[] = pages.flatMap((res) => res.body.data.map((m: { account_id: string }) => m.account_id));
     expect(seen).toEqual(added);
   });
 

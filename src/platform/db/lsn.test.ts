@@ -10,10 +10,15 @@ test('positions parse to numbers across the 32-bit boundary', () => {
   expect(() => parseLsn('16-B374D848')).toThrow(/WAL position/);
 });
 
+/** Ascending order of numbers or strings, for sort(). */
+function compare<T extends bigint | string>(a: T, b: T): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 test('the fixed-width key orders as the numbers do and reads back', () => {
   const positions = ['0/FFFFFFFF', '1/0', '0/9', '0/10', 'A/1', '10/0'].map((t) => parseLsn(t)!);
-  const byNumber = [...positions].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const byKey = [...positions].sort((a, b) => (lsnKey(a) < lsnKey(b) ? -1 : 1));
+  const byNumber = [...positions].sort(compare);
+  const byKey = [...positions].sort((a, b) => compare(lsnKey(a), lsnKey(b)));
   expect(byKey).toEqual(byNumber);
   for (const p of positions) expect(lsnFromKey(lsnKey(p))).toBe(p);
 });

@@ -25,6 +25,11 @@ beforeEach(() => clock.set(new Date()));
 const logPath = (ws: SvcWorkspace, query = '') => `/api/v1/workspaces/${ws.id}/svc-audit-log${query}`;
 const entries = (ws: SvcWorkspace) => count(platform.db, 'select count(*) as n from svc_audit_log where workspace_id = $1', [ws.id]);
 
+/** Waits up to about 2 s for the workspace to have at least n entries; the test asserts the count itself. */
+async function untilEntries(ws: SvcWorkspace, n: number): Promise<void> {
+  for (let i = 0; i < 100 && (await entries(ws)) < n; i++) await new Promise((r) => setTimeout(r, 20));
+}
+
 test("requests are recorded in memory and written by the flush, with their status and the key's last use", async () => {
   const ws = await svcWorkspace(platform);
   const reader = await ws.key(['crm.leads.read']);
@@ -101,7 +106,7 @@ test('filters: key, status code, time range; the last 30 days only; pages newest
   }
   const list = async (query: string) => {
     const res = await call(base, 'GET', logPath(ws, query), { token: ws.owner.token });
-    if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+    expect({ status: res.status, body: res.body }).toMatchObject({ status: 200 });
     return res.body.items.map((e: { time: string; key_id: string; status_code: number }) => [e.key_id, e.time, e.status_code]);
   };
   const view = (i: number) => [rows[i]![0], rows[i]![1].toISOString(), rows[i]![2]];
@@ -151,7 +156,7 @@ test('a full batch is written without waiting for the interval', async () => {
     await Promise.all(Array.from({ length: 50 }, () => call(base, 'GET', '/api/v1/scopes', { headers: svcHeaders(key) })));
   }
   // The thousandth entry triggers the write of the batch.
-  for (let i = 0; i < 100 && (await entries(ws)) < 1000; i++) await new Promise((r) => setTimeout(r, 20));
+  await untilEntries(ws, 1000);
   expect(await entries(ws)).toBe(1000);
   expect(await count(platform.db, 'select count(*) as n from svc_audit_log where workspace_id = $1 and status_code = 200', [ws.id])).toBe(
     1000,

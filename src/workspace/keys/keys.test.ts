@@ -8,6 +8,7 @@ import { call, startTestPlatform, type TestAccount, type TestPlatform } from '..
 import { svcWorkspace, type SvcWorkspace } from '../../../test/support/workspace.js';
 import { ManualClock } from '../../platform/clock.js';
 import { newId } from '../../platform/ids.js';
+import { cursorParam, svcNextCursor, walkPages } from '../../../test/helpers/paging.js';
 
 let platform: TestPlatform;
 let base: string;
@@ -173,22 +174,18 @@ describe('list and get', () => {
     const own = await svcWorkspace(platform);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await create(own.owner, { name: `k${i}`, scopes: ['read-only'] }, own.id)).body.id);
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const res: Awaited<ReturnType<typeof as>> = await as(
-        own.owner,
-        'GET',
-        `${keysPath(own.id)}?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-      );
-      expect(res.status).toBe(200);
-      expect(Object.keys(res.body).sort()).toEqual(['items', 'next_cursor']);
-      seen.push(...res.body.items.map((k: { id: string }) => k.id));
-      cursor = res.body.next_cursor;
-      pages++;
-    } while (cursor && pages < 10);
-    expect(pages).toBe(3);
+    const pages = await walkPages(
+      async (cursor) => {
+        const res = await as(own.owner, 'GET', `${keysPath(own.id)}?limit=2${cursorParam(cursor)}`);
+        expect(res.status).toBe(200);
+        expect(Object.keys(res.body).sort()).toEqual(['items', 'next_cursor']);
+        return res;
+      },
+      svcNextCursor,
+      10,
+    );
+    expect(pages).toHaveLength(3);
+    const seen: string[] = pages.flatMap((res) => res.body.items.map((k: { id: string }) => k.id));
     expect(seen).toEqual([...ids].reverse());
     expectSvcError(await as(own.owner, 'GET', `${keysPath(own.id)}?cursor=bogus`), 400, 'invalid_request', 'query.cursor');
 
@@ -204,7 +201,7 @@ describe('list and get', () => {
     clock.advance(2000);
     const byStatus = async (status: string) => {
       const res = await as(own.owner, 'GET', `${keysPath(own.id)}?status=${status}`);
-      if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+      expect({ status: res.status, body: res.body }).toMatchObject({ status: 200 });
       return res.body.items.map((k: { id: string }) => k.id);
     };
     expect(await byStatus('Revoked')).toEqual([revokedId]);

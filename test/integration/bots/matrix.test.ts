@@ -5,6 +5,7 @@
 import { call, startTestPlatform, type TestPlatform } from '../../support/platform.js';
 import { createBot, privateRoomWith, say, userNumber, waitForEvent, waitForMessage } from '../../helpers/bots.js';
 import { grammyFile, libraries } from './matrix/libraries.js';
+import { withFields } from '../../helpers/match.js';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -26,14 +27,14 @@ test.each(libraries.map((l) => [l.name, l] as const))(
       expect(bot.botId).toBe(await userNumber(platform, made.accountId));
 
       await say(platform, alice, roomId, 'hello bot');
-      await waitForMessage(platform, alice, roomId, (m) => m.senderId === made.accountId && m.text === 'echo: hello bot');
+      await waitForMessage(platform, alice, roomId, withFields({ senderId: made.accountId, text: 'echo: hello bot' }));
 
       await say(platform, alice, roomId, '/start');
       const welcome = await waitForMessage(
         platform,
         alice,
         roomId,
-        (m) => m.senderId === made.accountId && m.text === 'Welcome! Press the button.',
+        withFields({ senderId: made.accountId, text: 'Welcome! Press the button.' }),
       );
       expect(welcome.inlineKeyboard).toEqual([[{ text: 'Press me', callbackData: 'pressed' }]]);
 
@@ -49,7 +50,7 @@ test.each(libraries.map((l) => [l.name, l] as const))(
         messageId: welcome.id,
         audience: { kind: 'accounts', accountIds: [alice.id] },
       });
-      const edited = await waitForMessage(platform, alice, roomId, (m) => m.id === welcome.id && m.text === 'Pressed by Alice');
+      const edited = await waitForMessage(platform, alice, roomId, withFields({ id: welcome.id, text: 'Pressed by Alice' }));
       expect(edited.inlineKeyboard).toBeUndefined();
     } finally {
       await bot.stop();
@@ -73,7 +74,7 @@ test('grammY: /file answered with a document uploaded with InputFile; the user d
   const bot = await libraries.find((l) => l.name === 'grammY')!.start(made.token, platform.chatUrl);
   try {
     await say(platform, alice, roomId, '/file');
-    const sent = await waitForMessage(platform, alice, roomId, (m) => m.senderId === made.accountId && m.text === 'Here is your file');
+    const sent = await waitForMessage(platform, alice, roomId, withFields({ senderId: made.accountId, text: 'Here is your file' }));
     expect(sent.attachments).toEqual([
       expect.objectContaining({ fileName: 'grammy.txt', contentType: 'text/plain', size: grammyFile.length }),
     ]);

@@ -5,6 +5,7 @@ import { Markup, Telegraf } from 'telegraf';
 import { message } from 'telegraf/filters';
 import { call, startTestPlatform, type TestPlatform } from '../../support/platform.js';
 import { botCall, createBot, privateRoomWith, resultOf, say, waitForEvent, waitForMessage } from '../../helpers/bots.js';
+import { withFields } from '../../helpers/match.js';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -43,7 +44,7 @@ test('echoes a message, answers /start with a keyboard and handles the press', a
   // launch() resolves when polling ends; it reports getMe first, then deletes the webhook and polls.
   try {
     await say(platform, alice, roomId, 'hello bot');
-    await waitForMessage(platform, alice, roomId, (m) => m.senderId === made.accountId && m.text === 'echo: hello bot');
+    await waitForMessage(platform, alice, roomId, withFields({ senderId: made.accountId, text: 'echo: hello bot' }));
     expect(bot.botInfo?.username).toBe(made.username);
 
     await say(platform, alice, roomId, '/start');
@@ -51,7 +52,7 @@ test('echoes a message, answers /start with a keyboard and handles the press', a
       platform,
       alice,
       roomId,
-      (m) => m.senderId === made.accountId && m.text === 'Welcome! Press the button.',
+      withFields({ senderId: made.accountId, text: 'Welcome! Press the button.' }),
     );
     // Telegraf's buttons carry hide: false; only text and callback_data are kept.
     expect(welcome.inlineKeyboard).toEqual([[{ text: 'Press me', callbackData: 'pressed' }]]);
@@ -63,7 +64,7 @@ test('echoes a message, answers /start with a keyboard and handles the press', a
     expect(press.status).toBe(200);
     const answered = await waitForEvent(platform, 'bot.callback_answered', { callbackQueryId: press.body.data.callbackQueryId });
     expect(answered).toMatchObject({ text: 'You pressed it', roomId, audience: { kind: 'accounts', accountIds: [alice.id] } });
-    await waitForMessage(platform, alice, roomId, (m) => m.id === welcome.id && m.text === 'Pressed by Alice');
+    await waitForMessage(platform, alice, roomId, withFields({ id: welcome.id, text: 'Pressed by Alice' }));
   } finally {
     bot.stop('test over');
     await loop;

@@ -94,6 +94,9 @@ afterAll(async () => {
   await infra?.drop();
 });
 
+/** A receiver's answers by delivery number (from 0): these statuses first, 200 after them. */
+const answersThen200 = (statuses: number[]) => (n: number) => statuses[n] ?? 200;
+
 async function receiver(answer?: (n: number) => number, delayMs?: number): Promise<Receiver> {
   const r = await new Receiver(answer, delayMs).start();
   receivers.push(r);
@@ -148,7 +151,7 @@ test('setWebhook: each update is posted once, in order, one at a time, with the 
 test('a failing receiver is retried until it takes the update; the last error shows in getWebhookInfo', async () => {
   const { alice, bot, roomId } = await scene();
   // The first three attempts fail (500, 500, 503), then everything succeeds.
-  const hook = await receiver((n) => (n < 2 ? 500 : n === 2 ? 503 : 200));
+  const hook = await receiver(answersThen200([500, 500, 503]));
   resultOf(await botCall(platform, bot.token, 'setWebhook', { url: hook.url }));
   await say(platform, alice, roomId, 'first');
   await say(platform, alice, roomId, 'second');

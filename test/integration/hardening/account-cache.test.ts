@@ -5,6 +5,7 @@ import { ManualClock } from '../../../src/platform/clock.js';
 import { expectError, expectOk } from '../../helpers/expect.js';
 import { call, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../support/platform.js';
 import { countQueries } from './support.js';
+import { alternate } from '../../helpers/data.js';
 
 const ttlMs = 60_000;
 const clock = new ManualClock();
@@ -51,7 +52,7 @@ test('deactivated through node A, refused by node B on the very next request; ba
 test('many accounts, alternating nodes: every deactivation holds on the other node at once', async () => {
   const accounts = await Promise.all(Array.from({ length: 10 }, () => tenant.account()));
   for (const [i, who] of accounts.entries()) {
-    const [writer, reader] = i % 2 === 0 ? [nodeA, nodeB] : [nodeB, nodeA];
+    const [writer, reader] = alternate(i, [nodeA, nodeB], [nodeB, nodeA]);
     expectOk(await rooms(reader, who));
     expectOk(await setStatus(writer, who, 'DEACTIVATED'));
     expectError(await rooms(reader, who), 403, 'account_deactivated');

@@ -81,6 +81,9 @@ const bodies: Array<[string, { rawBody?: string; headers?: Record<string, string
 ];
 
 /** fetch sends no body with GET. */
+/** No body for a GET, else a JSON body that cannot be parsed. */
+const unreadableBodyFor = (op: Operation) =>
+  op.method === 'GET' ? {} : { rawBody: '{"x":', headers: { 'content-type': 'application/json' } };
 const bodiesFor = (op: Operation) => (op.method === 'GET' ? bodies.filter(([what]) => what === 'no body') : bodies);
 
 describe.each(chatOps.map((o) => [`${o.method} ${o.path}`, o] as const))('chat %s', (_label, op) => {
@@ -91,8 +94,7 @@ describe.each(chatOps.map((o) => [`${o.method} ${o.path}`, o] as const))('chat %
   });
 
   test('no token is 401 whatever the body', async () => {
-    const body = op.method === 'GET' ? {} : { rawBody: '{"x":', headers: { 'content-type': 'application/json' } };
-    const res = await call(platform.chatUrl, op.method, concrete(op.path), body);
+    const res = await call(platform.chatUrl, op.method, concrete(op.path), unreadableBodyFor(op));
     expectError(res, 401, 'unauthenticated');
   });
 

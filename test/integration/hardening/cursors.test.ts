@@ -135,21 +135,23 @@ describe('chat listener', () => {
 });
 
 describe('partner listener', () => {
-  const badInput = (res: Awaited<ReturnType<typeof call>>) => expectPartnerError(res, 400, 'bad_input', { field: 'query.cursor' });
+  const expectBadCursor = (res: Awaited<ReturnType<typeof call>>) => expectPartnerError(res, 400, 'bad_input', { field: 'query.cursor' });
 
   test('hand-built cursors on a key list, a workspace list and a member list are 400 bad_input at query.cursor', async () => {
     for (const cursor of hostileCursors) {
-      badInput(await call(nodeA.partnerUrl, 'GET', `/api/v1/partner/crm/leads?cursor=${cursor}`, { headers: { 'x-api-key': leadKey } }));
-      badInput(await call(nodeA.partnerUrl, 'GET', `/api/v1/workspaces?cursor=${cursor}`, { token: alice.token }));
-      badInput(await call(nodeA.partnerUrl, 'GET', `/api/v1/workspaces/${ws.id}/members?cursor=${cursor}`, { token: alice.token }));
-      badInput(await call(nodeA.partnerUrl, 'GET', `/api/v1/workspaces/${ws.id}/api-keys?cursor=${cursor}`, { token: alice.token }));
+      expectBadCursor(
+        await call(nodeA.partnerUrl, 'GET', `/api/v1/partner/crm/leads?cursor=${cursor}`, { headers: { 'x-api-key': leadKey } }),
+      );
+      expectBadCursor(await call(nodeA.partnerUrl, 'GET', `/api/v1/workspaces?cursor=${cursor}`, { token: alice.token }));
+      expectBadCursor(await call(nodeA.partnerUrl, 'GET', `/api/v1/workspaces/${ws.id}/members?cursor=${cursor}`, { token: alice.token }));
+      expectBadCursor(await call(nodeA.partnerUrl, 'GET', `/api/v1/workspaces/${ws.id}/api-keys?cursor=${cursor}`, { token: alice.token }));
     }
   });
 
   test('signed cursors with out-of-range timestamps are bad_input, not a 500', async () => {
     const secret = await storedCursorSecret(nodeA.db);
     for (const a of ['+275760-09-13T00:00:00Z', '0000-01-01', '1', '2026-01-01']) {
-      badInput(
+      expectBadCursor(
         await call(nodeA.partnerUrl, 'GET', `/api/v1/workspaces?cursor=${cursorSignedWith(secret, { a, i: newId() })}`, {
           token: alice.token,
         }),

@@ -15,17 +15,20 @@ afterAll(async () => {
   await platform.stop();
 });
 
-test.each([['chat'], ['partner']])('%s: GET /healthz is 200 {status: ok} with a request id', async (listener) => {
-  const base = listener === 'chat' ? platform.chatUrl : platform.partnerUrl;
-  const res = await call(base, 'GET', '/healthz');
+const listeners: Array<[string, () => string]> = [
+  ['chat', () => platform.chatUrl],
+  ['partner', () => platform.partnerUrl],
+];
+
+test.each(listeners)('%s: GET /healthz is 200 {status: ok} with a request id', async (_listener, base) => {
+  const res = await call(base(), 'GET', '/healthz');
   expect(res.status).toBe(200);
   expect(res.body).toEqual({ status: 'ok' });
   expect(res.headers.get('x-request-id')).toMatch(/.+/);
 });
 
-test.each([['chat'], ['partner']])('%s: GET /readyz is 200 with the state of each dependency', async (listener) => {
-  const base = listener === 'chat' ? platform.chatUrl : platform.partnerUrl;
-  const res = await call(base, 'GET', '/readyz');
+test.each(listeners)('%s: GET /readyz is 200 with the state of each dependency', async (_listener, base) => {
+  const res = await call(base(), 'GET', '/readyz');
   expect(res.status).toBe(200);
   expect(res.body).toEqual({ status: 'ok', checks: { database: 'ok', redis: 'ok' } });
 });

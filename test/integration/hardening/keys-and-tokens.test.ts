@@ -8,6 +8,7 @@ import { newId } from '../../../src/platform/ids.js';
 import { count, expectError, expectOk } from '../../helpers/expect.js';
 import { expectPartnerError } from '../../helpers/partner-expect.js';
 import { call, startTestPlatform, type TestPlatform, type TestTenant } from '../../support/platform.js';
+import { hasFields } from '../../helpers/match.js';
 
 let platform: TestPlatform;
 let admin: string;
@@ -90,7 +91,7 @@ describe('RSA key size', () => {
     } finally {
       await sql.end();
     }
-    const entry = logged.find((l) => l.fields.kid === 'weak-512' && l.fields.moduleCode === tenant.moduleCode);
+    const entry = logged.find((l) => hasFields(l.fields, { kid: 'weak-512', moduleCode: tenant.moduleCode }));
     expect(entry?.fields.customerAccountId).toBe(tenant.customer);
     expect(entry?.message).toMatch(/512 bits; at least 2048 bits are required: it is ignored/);
   });

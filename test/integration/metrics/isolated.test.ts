@@ -13,8 +13,15 @@ import { eventually } from '../../helpers/expect.js';
 import { startChildPlatform, type ChildPlatform } from '../../support/child-platform.js';
 import { call, isolatedInfra, startTestPlatform, type TestPlatform } from '../../support/platform.js';
 import { sample, scrape } from './scrape.js';
+import { countIn, growth } from '../../helpers/metrics.js';
 
 const long = 120_000;
+
+/** A scrape in which the series counts at least 1, undefined while it does not (for eventually()). */
+async function scrapeOnceCounted(metricsUrl: string, name: string, labels: Record<string, string>): Promise<string | undefined> {
+  const text = await scrape(metricsUrl);
+  return countIn(text, name, labels) >= 1 ? text : undefined;
+}
 let infra: Awaited<ReturnType<typeof isolatedInfra>>;
 beforeAll(async () => {
   infra = await isolatedInfra();
@@ -63,16 +70,15 @@ describe('webhook deliveries', () => {
       const before = await scrape(p.metricsUrl!);
 
       await say(p, alice, roomId, 'waiting for a webhook');
-      await eventually(async () => (sample(await scrape(p.metricsUrl!), 'platform_bot_updates_pending') ?? 0) >= 1, 10_000);
+      await eventually(async () => countIn(await scrape(p.metricsUrl!), 'platform_bot_updates_pending') >= 1, 10_000);
 
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
       resultOf(await botCall(p, bot.token, 'setWebhook', { url }));
-      const after = await eventually(async () => {
-        const text = await scrape(p.metricsUrl!);
-        return (sample(text, 'platform_webhook_deliveries_total', { kind: 'bot', outcome: 'succeeded' }) ?? 0) >= 1 ? text : undefined;
-      }, 10_000);
-      const delta = (name: string, labels: Record<string, string>) =>
-        (sample(after, name, labels) ?? 0) - (sample(before, name, labels) ?? 0);
+      const after = await eventually(
+        () => scrapeOnceCounted(p.metricsUrl!, 'platform_webhook_deliveries_total', { kind: 'bot', outcome: 'succeeded' }),
+        10_000,
+      );
+      const delta = (name: string, labels: Record<string, string>) => growth(before, after, name, labels);
       expect(delta('platform_webhook_deliveries_total', { kind: 'bot', outcome: 'failed', attempt: '1' })).toBe(1);
       expect(delta('platform_webhook_deliveries_total', { kind: 'bot', outcome: 'succeeded', attempt: '2' })).toBe(1);
       expect(delta('platform_queue_jobs_finished_total', { queue: 'bot-webhooks', outcome: 'completed' })).toBeGreaterThanOrEqual(1);
@@ -126,9 +132,7 @@ describe('WORKERS=2', () => {
       const before = await scrape(metricsUrl);
       for (let i = 0; i < 40; i++) expect(await getOnNewConnection(`${child!.chatUrl}/healthz`)).toBe(200);
       const after = await scrape(metricsUrl);
-      expect(
-        (sample(after, 'platform_http_requests_total', health) ?? 0) - (sample(before, 'platform_http_requests_total', health) ?? 0),
-      ).toBe(40);
+      expect(growth(before, after, 'platform_http_requests_total', health)).toBe(40);
       // Process metrics come from the workers (the primary serves no registry of its own).
       expect(sample(after, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
       const ready = await fetch(`${metricsUrl}/readyz`);

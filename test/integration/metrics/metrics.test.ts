@@ -6,6 +6,7 @@ import { call, isolatedInfra, startTestPlatform, type TestPlatform } from '../..
 import { eventually } from '../../helpers/expect.js';
 import { createRoom, isMessageIn, Probe, send, startNode, wsUrl } from '../realtime/support.js';
 import { sample, scrape } from './scrape.js';
+import { growth } from '../../helpers/metrics.js';
 
 let p: TestPlatform;
 let infra: Awaited<ReturnType<typeof isolatedInfra>>;
@@ -40,8 +41,7 @@ test('a scrape during a run of sends sees requests, latencies, STOMP sessions, o
   const after = await scrape(p.metricsUrl!);
   await probe.close();
 
-  const delta = (name: string, labels: Record<string, string> = {}) =>
-    (sample(after, name, labels) ?? 0) - (sample(before, name, labels) ?? 0);
+  const delta = (name: string, labels: Record<string, string> = {}) => growth(before, after, name, labels);
   expect(delta('platform_http_requests_total', sends)).toBe(30);
   expect(delta('platform_http_request_duration_seconds_count', { listener: 'chat', operation: 'sendMessage' })).toBe(30);
   expect(delta('platform_stomp_frames_total', { direction: 'out' })).toBeGreaterThanOrEqual(30);
@@ -66,9 +66,7 @@ test('unrouted requests share one label value, so paths never become labels', as
   for (const path of ['/nowhere/1', '/nowhere/2', '/nowhere/3']) expect((await call(p.chatUrl!, 'GET', path)).status).toBe(404);
   const after = await scrape(p.metricsUrl!);
   const unmatched = { listener: 'chat', operation: 'unmatched', status_class: '4xx' };
-  expect(
-    (sample(after, 'platform_http_requests_total', unmatched) ?? 0) - (sample(before, 'platform_http_requests_total', unmatched) ?? 0),
-  ).toBe(3);
+  expect(growth(before, after, 'platform_http_requests_total', unmatched)).toBe(3);
   expect(after).not.toContain('/nowhere');
 });
 
@@ -116,8 +114,7 @@ test('a refused send counts as a rate-limit refusal of its interface', async () 
     expect(refused).toBeGreaterThanOrEqual(1);
     // The registry is the process's: the other platform's listener serves this one's counts too.
     const after = await scrape(p.metricsUrl!);
-    const refusals = (text: string) => sample(text, 'platform_rate_limit_refusals_total', { interface: 'chat' }) ?? 0;
-    expect(refusals(after) - refusals(before)).toBe(refused);
+    expect(growth(before, after, 'platform_rate_limit_refusals_total', { interface: 'chat' })).toBe(refused);
   } finally {
     await limited.stop();
   }

@@ -8,6 +8,7 @@ import { count } from '../../helpers/expect.js';
 import { expectPartnerError, keyHeaders } from '../../helpers/partner-expect.js';
 import { call, startTestPlatform, type TestPlatform } from '../../support/platform.js';
 import { testWorkspace, type TestWorkspace } from '../../support/partner.js';
+import { alternate } from '../../helpers/data.js';
 
 const clock = new ManualClock(new Date('2026-11-21T10:00:00.000Z'));
 let platform: TestPlatform;
@@ -87,7 +88,9 @@ test('identical requests in flight at once on two nodes create exactly one recor
   const idem = randomUUID();
   const before = await leads();
   const results = await Promise.all(
-    Array.from({ length: 12 }, (_, i) => createLead({ full_name: 'Concurrent' }, idem, i % 2 ? second.partnerUrl : platform.partnerUrl)),
+    Array.from({ length: 12 }, (_, i) =>
+      createLead({ full_name: 'Concurrent' }, idem, alternate(i, platform.partnerUrl, second.partnerUrl)),
+    ),
   );
   expect(results.map((r) => r.status)).toEqual(Array(12).fill(201));
   expect(new Set(results.map((r) => r.body.id)).size).toBe(1);

@@ -9,6 +9,7 @@ import { svc, webhookRig, type WebhookRig } from '../../support/webhooks.js';
 import { verifyWebhook } from '../../../sdk/workspace/src/index.js';
 import { newSecret } from '../../../src/partner/api-keys/secret.js';
 import { newId } from '../../../src/platform/ids.js';
+import { eventRequestsTo } from '../../helpers/received.js';
 
 let rig: WebhookRig;
 let platform: TestPlatform;
@@ -68,7 +69,7 @@ test('a webhook subscriber receives conversation.assigned, closed, reopened and 
   expect((await partner('PATCH', `/api/v1/inbox/conversations/${id}`, key, { status: 'open' })).status).toBe(200);
 
   const path = '/inbox';
-  const received = () => rig.receiver.received.filter((r) => r.path === path && r.headers['x-svc-event'] !== 'ping');
+  const received = () => eventRequestsTo(rig.receiver.received, path);
   await rig.receiver.waitFor(() => received().length >= 4, 20_000);
   const bodies = [];
   for (const r of received()) {

@@ -103,7 +103,8 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-test('every knowledge-base, AI and storage operation of the spec has a row with its route and scope', () => {
+/** Every knowledge-base, AI and storage operation of the spec with its method, route and scope (null for none). */
+function specOperations(): Map<string, { method: string; path: string; scope: string | null }> {
   const doc = JSON.parse(readFileSync(new URL('../../../generated/openapi/partner.json', import.meta.url), 'utf8'));
   const spec = new Map<string, { method: string; path: string; scope: string | null }>();
   for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) {
@@ -111,29 +112,60 @@ test('every knowledge-base, AI and storage operation of the spec has a row with 
     for (const [method, op] of Object.entries<any>(item))
       spec.set(op.operationId, { method: method.toUpperCase(), path, scope: op['x-required-scope'] ?? null });
   }
+  return spec;
+}
+
+/** The fixtures a row's request uses: the shared records, and a fresh record of its own when the row deletes one. */
+async function fixturesFor(row: PartnerRow): Promise<Fixtures> {
+  return { ...fixtures, fresh: row.deletes ? await make(row.deletes) : '' };
+}
+
+/** The scopes of a key that may call the row: its scope, or any scope when the row needs none. */
+const scopesFor = (row: PartnerRow): string[] => (row.scope ? [row.scope] : ['kb:read']);
+
+/** Every inbox scope except the one the row needs and its family wildcard. */
+const allScopesBut = (scope: string): string[] => inboxScopes.filter((s) => s !== scope && s !== `${scope.split(':')[0]}:*`);
+
+const byOperation = (rows: PartnerRow[]) => rows.map((row) => [row.operationId, row] as const);
+
+test('every knowledge-base, AI and storage operation of the spec has a row with its route and scope', () => {
+  const spec = specOperations();
   const rows = new Map(partnerKbAiStorageRows.map((r) => [r.operationId, { method: r.method, path: r.path, scope: r.scope }]));
   expect(Object.fromEntries(rows)).toEqual(Object.fromEntries(spec));
 });
 
-describe.each(partnerKbAiStorageRows.map((row) => [row.operationId, row] as const))('%s', (_id, row) => {
-  test('refusals (no key, a key without the scope, another workspace) change nothing; the scope alone succeeds', async () => {
-    const f: Fixtures = { ...fixtures, fresh: row.deletes ? await make(row.deletes) : '' };
+describe.each(byOperation(partnerKbAiStorageRows))('%s', (_id, row) => {
+  test('refusals (no key, another workspace) change nothing; the scope alone succeeds', async () => {
+    const f = await fixturesFor(row);
     const before = await fingerprint();
 
     expectPartnerError(await send(row, undefined, f), 401, 'invalid_api_key');
-    const scope = row.scope;
-    if (scope) {
-      const without = (await ws.key(inboxScopes.filter((s) => s !== scope && s !== `${scope.split(':')[0]}:*`))).key;
-      expectPartnerError(await send(row, without, f), 403, 'scope_required', { scope });
-    }
     const stranger = await testWorkspace(platform);
-    const strangerKey = (await stranger.key(row.scope ? [row.scope] : ['kb:read'])).key;
-    const foreign = await send(row, strangerKey, f);
-    if (row.params) expect(foreign.status).toBe(404);
+    await send(row, (await stranger.key(scopesFor(row))).key, f);
     expect(await fingerprint()).toBe(before);
 
-    const own = (await ws.key(row.scope ? [row.scope] : ['kb:read'])).key;
+    const own = (await ws.key(scopesFor(row))).key;
     const res = await send(row, own, f);
-    expect({ status: res.status, body: res.status === row.status ? 'ok' : res.body }).toEqual({ status: row.status, body: 'ok' });
+    expect({ status: res.status, body: res.body }).toMatchObject({ status: row.status });
+  });
+});
+
+describe.each(byOperation(partnerKbAiStorageRows.filter((row) => row.scope !== null)))('%s, with a scope', (_id, row) => {
+  test('a key with every inbox scope but this one is 403 scope_required naming it, and changes nothing', async () => {
+    const f = await fixturesFor(row);
+    const before = await fingerprint();
+    const without = (await ws.key(allScopesBut(row.scope!))).key;
+    expectPartnerError(await send(row, without, f), 403, 'scope_required', { scope: row.scope });
+    expect(await fingerprint()).toBe(before);
+  });
+});
+
+describe.each(byOperation(partnerKbAiStorageRows.filter((row) => row.params !== undefined)))('%s, on a record', (_id, row) => {
+  test("another workspace's key does not find this workspace's record: 404, and nothing changes", async () => {
+    const f = await fixturesFor(row);
+    const before = await fingerprint();
+    const stranger = await testWorkspace(platform);
+    expect((await send(row, (await stranger.key(scopesFor(row))).key, f)).status).toBe(404);
+    expect(await fingerprint()).toBe(before);
   });
 });

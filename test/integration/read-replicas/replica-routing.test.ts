@@ -154,24 +154,28 @@ test('reads shift to the primary while the replica is stopped and come back when
   expect(await routed('replica')).toBeGreaterThan(toReplica);
 });
 
+/** A partner CRM call with an API key (and an Idempotency-Key on a POST). */
+const partner = (method: string, path: string, key: string, body?: unknown) =>
+  call(platform.partnerUrl, method, `/api/v1/partner/crm${path}`, {
+    headers: keyHeaders(key, method === 'POST' ? crypto.randomUUID() : undefined),
+    body,
+  });
+/** A workspace call with a svc_ key. */
+const svc = (method: string, path: string, key: string, body?: unknown) =>
+  call(platform.workspaceUrl, method, `/api/v1${path}`, { headers: svcHeaders(key), body });
+
+/** Whether both keys list contacts (200): the partner key and then the svc_ key. */
+async function bothListContacts(partnerKey: string, svcKey: string): Promise<boolean> {
+  return (await partner('GET', '/contacts', partnerKey)).status === 200 && (await svc('GET', '/contacts', svcKey)).status === 200;
+}
+
 test('partner and workspace keys read their own new records; another key of the workspace reads the paused replica', async () => {
   const partnerWs = await testWorkspace(platform);
   const [writer, reader] = await Promise.all([partnerWs.key(['crm_contacts:*']), partnerWs.key(['crm_contacts:*'])]);
   const svcWs = await svcWorkspace(platform);
   const [svcWriter, svcReader] = await Promise.all([svcWs.key(['crm.*']), svcWs.key(['crm.*'])]);
-  const partner = (method: string, path: string, key: string, body?: unknown) =>
-    call(platform.partnerUrl, method, `/api/v1/partner/crm${path}`, {
-      headers: keyHeaders(key, method === 'POST' ? crypto.randomUUID() : undefined),
-      body,
-    });
-  const svc = (method: string, path: string, key: string, body?: unknown) =>
-    call(platform.workspaceUrl, method, `/api/v1${path}`, { headers: svcHeaders(key), body });
   await until('the standby is in rotation', () => standby().inRotation);
-  await until(
-    'the replica has both workspaces',
-    async () =>
-      (await partner('GET', '/contacts', reader.key)).status === 200 && (await svc('GET', '/contacts', svcReader.key)).status === 200,
-  );
+  await until('the replica has both workspaces', () => bothListContacts(reader.key, svcReader.key));
   await replicaAdmin.query('select pg_wal_replay_pause()');
   try {
     const contact = await partner('POST', '/contacts', writer.key, { full_name: 'Ada' });

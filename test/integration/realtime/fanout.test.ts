@@ -3,8 +3,23 @@
 // audience; GET /api/v1/me/events returns the same stream.
 import { expectError } from '../../helpers/expect.js';
 import { realtimeContract } from '../../support/realtime-contract.js';
-import { call, type TestPlatform } from '../../support/platform.js';
+import { call, type TestAccount, type TestPlatform } from '../../support/platform.js';
 import { api, createRoom, isMessageIn, Probe, restEvents, send, startNode, wsUrl } from './support.js';
+import { eventOf } from '../../helpers/match.js';
+
+/** Whether the event is about the room or the channel. */
+const aboutRoomOrChannel = (e: { payload: Record<string, any> }, roomId: string, channelId: string) =>
+  e.payload.roomId === roomId || e.payload.channelId === channelId;
+
+/** GET /me/events once it holds at least n events (polled for up to 5 s). */
+async function eventsPageWithAtLeast(p: TestPlatform, who: TestAccount, n: number): Promise<any> {
+  for (let i = 0; i < 100; i++) {
+    const page = await api(p, who, 'GET', '/me/events');
+    if (page.events.length >= n) return page;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the events did not arrive');
+}
 
 let a: TestPlatform;
 let b: TestPlatform;
@@ -32,7 +47,7 @@ test('messages sent through node A reach a member connected to node B, in order,
     for (let i = 0; i < 5; i++) sent.push(await send(a, bob, roomId, `hello ${i}`));
     // A per-user event (accounts audience): only alice hears that she hid a message.
     await api(a, alice, 'DELETE', `/rooms/${roomId}/messages/${sent[0]}`);
-    await onB.waitFor((e) => e.topic === 'message.hidden' && e.payload.messageId === sent[0]);
+    await onB.waitFor(eventOf('message.hidden', { messageId: sent[0] }));
 
     const mine = onB.events;
     expect(mine.map((e) => e.seq)).toEqual(mine.map((_, i) => start + 1 + i));
@@ -79,13 +94,13 @@ test('every audience kind: room, accounts, channel and a targeted broadcast, eac
       audience: { modules: [tenant.moduleCode] },
     });
 
-    await onB.waitFor((e) => e.topic === 'broadcast.created' && e.payload.broadcastId === broadcast.id);
+    await onB.waitFor(eventOf('broadcast.created', { broadcastId: broadcast.id }));
     const topics = onB.events.map((e) => e.topic);
     expect(topics).toEqual(
       expect.arrayContaining(['room.created', 'message.created', 'thread.followed', 'channel.created', 'broadcast.created']),
     );
     expect(onB.events.find((e) => e.topic === 'thread.followed')!.payload).toMatchObject({ rootId: root, accountId: alice.id });
-    expect(onB.events.find((e) => e.topic === 'message.created' && e.payload.messageId === reply.id)!.payload.threadRootId).toBe(root);
+    expect(onB.events.find(eventOf('message.created', { messageId: reply.id }))!.payload.threadRootId).toBe(root);
     expect(onB.events.find((e) => e.topic === 'channel.created')!.payload.channelId).toBe(channel.id);
     expect(onB.events.map((e) => e.seq)).toEqual(onB.events.map((_, i) => start + 1 + i));
     // Each event of every kind is the body its topic declares in the chat document.
@@ -93,8 +108,8 @@ test('every audience kind: room, accounts, channel and a targeted broadcast, eac
     expect(onB.events.flatMap((e) => contract.problems(e))).toEqual([]);
 
     // dave is in the module but in no room or channel: the broadcast only.
-    await daveOnA.waitFor((e) => e.topic === 'broadcast.created' && e.payload.broadcastId === broadcast.id);
-    expect(daveOnA.events.filter((e) => e.payload.roomId === roomId || e.payload.channelId === channel.id)).toEqual([]);
+    await daveOnA.waitFor(eventOf('broadcast.created', { broadcastId: broadcast.id }));
+    expect(daveOnA.events.filter((e) => aboutRoomOrChannel(e, roomId, channel.id))).toEqual([]);
     // bob follows his root automatically: his stream has it, alice's has only her own follow.
     const bobs = await restEvents(b, bob, 0);
     expect(bobs.filter((e) => e.topic === 'thread.followed').map((e) => e.payload.accountId)).toEqual([bob.id]);
@@ -110,14 +125,7 @@ test('GET /me/events pages by after and limit; an after beyond the newest event 
   const [alice, bob] = [await tenant.account(), await tenant.account()];
   const roomId = await createRoom(a, bob, [alice]);
   for (let i = 0; i < 4; i++) await send(a, bob, roomId, `m${i}`);
-  const all = await (async () => {
-    for (let i = 0; i < 100; i++) {
-      const page = await api(b, alice, 'GET', '/me/events');
-      if (page.events.length >= 5) return page;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error('the events did not arrive');
-  })();
+  const all = await eventsPageWithAtLeast(b, alice, 5);
   // (A broadcast to everyone made by another test at the same time would be in the stream too.)
   const n = all.events.length;
   expect(all.events.map((e: { seq: number }) => e.seq)).toEqual(Array.from({ length: n }, (_, i) => i + 1));

@@ -7,6 +7,7 @@ import { PresenceStore } from '../../../src/chat/presence/store.js';
 import { eventually, expectError, expectOk } from '../../helpers/expect.js';
 import { call, type TestAccount, type TestPlatform } from '../../support/platform.js';
 import { api, createRoom, Probe, RawStomp, startNode, wsUrl } from './support.js';
+import { orDefault } from '../../helpers/data.js';
 
 let a: TestPlatform;
 let b: TestPlatform;
@@ -309,7 +310,7 @@ describe('presence', () => {
 
 describe('presence store', () => {
   test('a session that stops refreshing (its node died) stops counting after its TTL; refreshing keeps it', async () => {
-    const redis = new Redis(a.config.redisUrl ?? process.env.TEST_REDIS_URL!);
+    const redis = new Redis(orDefault(a.config.redisUrl, process.env.TEST_REDIS_URL!));
     try {
       const store = new PresenceStore(redis);
       const id = newId();

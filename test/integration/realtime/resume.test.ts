@@ -7,8 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { lastSeqOf, pruneEventLog, readUserEvents, recordUserEvents } from '../../../src/chat/realtime/log.js';
 import { eventually, expectError } from '../../helpers/expect.js';
 import { createSqlPool } from '../../../src/platform/db/sql.js';
-import { call, isolatedInfra, type TestPlatform } from '../../support/platform.js';
+import { call, isolatedInfra, type TestAccount, type TestPlatform } from '../../support/platform.js';
 import { createRoom, isMessageIn, Probe, restEvents, send, startNode, wsUrl } from './support.js';
+import { alternate } from '../../helpers/data.js';
 
 let a: TestPlatform;
 let b: TestPlatform;
@@ -31,6 +32,14 @@ afterAll(async () => {
 });
 
 const seqs = (events: Array<{ seq: number }>) => events.map((e) => e.seq);
+/** Whether the connection is up after exactly n connects. */
+const connectedAfter = (conn: { connected: boolean }, connects: number, n: number) => connects === n && conn.connected;
+
+/** The account's whole event log once it holds n messages of the room, undefined until then (for eventually()). */
+async function logWithMessages(p: TestPlatform, who: TestAccount, roomId: string, n: number) {
+  const events = await restEvents(p, who, 0);
+  return events.filter(isMessageIn(roomId)).length === n ? events : undefined;
+}
 const consecutive = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
 
 test('disconnected on node A while events happen, resumed on node B: exactly the missed events in order, then live ones', async () => {
@@ -45,7 +54,7 @@ test('disconnected on node A while events happen, resumed on node B: exactly the
   await first.close();
 
   const missed: string[] = [];
-  for (let i = 0; i < 5; i++) missed.push(await send(i % 2 ? a : b, bob, roomId, `missed ${i}`));
+  for (let i = 0; i < 5; i++) missed.push(await send(alternate(i, b, a), bob, roomId, `missed ${i}`));
   // Every one of them is in alice's log before she comes back.
   await eventually(async () => (await restEvents(b, alice, last)).filter(isMessageIn(roomId)).length === missed.length);
 
@@ -94,7 +103,7 @@ test('the SDK helper resumes by itself: a restart notice from one node, a reconn
     expect(notices).toEqual(['restarting']);
     const during: string[] = [];
     for (let i = 0; i < 3; i++) during.push(await send(a, bob, roomId, `while away ${i}`));
-    await eventually(async () => connects === 2 && conn.connected);
+    await eventually(async () => connectedAfter(conn, connects, 2));
     const after = await send(b, bob, roomId, 'after the reconnect');
     await eventually(async () => received.some((e) => e.payload.messageId === after));
 
@@ -112,10 +121,7 @@ test('events pruned past the retention window: resume-after answers resync_requi
   const [alice, bob] = [await tenant.account(), await tenant.account()];
   const roomId = await createRoom(a, bob, [alice]);
   for (let i = 0; i < 4; i++) await send(a, bob, roomId, `m${i}`);
-  const log = await eventually(async () => {
-    const events = await restEvents(a, alice, 0);
-    return events.filter(isMessageIn(roomId)).length === 4 ? events : undefined;
-  });
+  const log = await eventually(() => logWithMessages(a, alice, roomId, 4));
   // As the pruning job does past the window, for this account only (other tests share the database).
   await a.db.query('delete from user_events where account_id = $1 and seq <= 2', [alice.id]);
 

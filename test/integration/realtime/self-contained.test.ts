@@ -3,9 +3,11 @@
 // REST catch-up returns the same bodies; a payload above the size bound carries its ids and truncated: true. Every
 // event validates against the body its topic declares in the chat document.
 import { realtimeContract } from '../../support/realtime-contract.js';
-import { startTestPlatform, type TestPlatform } from '../../support/platform.js';
+import { startTestPlatform, type TestAccount, type TestPlatform } from '../../support/platform.js';
 import { maxEventBytes } from '../../../src/chat/realtime/event-views.js';
 import { api, createRoom, Probe, restEvents, send, wsUrl, type EventBody } from './support.js';
+import { eventOf } from '../../helpers/match.js';
+import { eventually } from '../../helpers/expect.js';
 
 let p: TestPlatform;
 beforeAll(async () => {
@@ -16,6 +18,12 @@ afterAll(async () => {
 });
 
 /** GET's message view without the per-user field the events leave to the per-user events. */
+/** The account's whole event log once it holds an event of the topic, undefined until then (for eventually()). */
+async function logWithTopic(who: TestAccount, topic: string): Promise<EventBody[] | undefined> {
+  const all = await restEvents(p, who, 0);
+  return all.some((e) => e.topic === topic) ? all : undefined;
+}
+
 const shared = ({ hiddenForMe: _perUser, thread, ...rest }: Record<string, any>) =>
   thread ? { ...rest, thread: { replyCount: thread.replyCount, lastReplyAt: thread.lastReplyAt, lastReply: thread.lastReply } } : rest;
 
@@ -31,7 +39,7 @@ test('message, reaction, room and member events carry their views, the same over
     const start = live.lastSeq;
     await live.subscribeEvents();
     const roomId = await createRoom(p, bob, [alice], 'Views');
-    const created = await live.waitFor((e) => e.topic === 'room.created' && e.payload.roomId === roomId);
+    const created = await live.waitFor(eventOf('room.created', { roomId }));
     expect(created.payload.room).toMatchObject({
       id: roomId,
       type: 'GROUP',
@@ -43,14 +51,14 @@ test('message, reaction, room and member events carry their views, the same over
     expect(created.payload.room).not.toHaveProperty('unreadCount');
 
     const root = await send(p, bob, roomId, 'hello **world**');
-    const sent = await live.waitFor((e) => e.topic === 'message.created' && e.payload.messageId === root);
+    const sent = await live.waitFor(eventOf('message.created', { messageId: root }));
     // The ids of before stay beside the view.
     expect(sent.payload).toMatchObject({ roomId, messageId: root, senderId: bob.id, seq: 1, threadRootId: null });
     expect(sent.payload.message).toEqual(shared(await api(p, alice, 'GET', `/rooms/${roomId}/messages/${root}`)));
     expect(sent.payload.message.text).toBe('hello **world**');
 
     const reply = await api(p, alice, 'POST', `/rooms/${roomId}/messages`, { text: 'a reply', threadRootId: root });
-    const replied = await live.waitFor((e) => e.topic === 'message.created' && e.payload.messageId === reply.id);
+    const replied = await live.waitFor(eventOf('message.created', { messageId: reply.id }));
     expect(replied.payload.message).toMatchObject({ id: reply.id, text: 'a reply', threadRootId: root });
     expect(replied.payload.rootThread).toEqual({
       replyCount: 1,
@@ -59,7 +67,7 @@ test('message, reaction, room and member events carry their views, the same over
     });
 
     await api(p, bob, 'PATCH', `/rooms/${roomId}/messages/${root}`, { text: 'hello again' });
-    const edited = await live.waitFor((e) => e.topic === 'message.edited' && e.payload.messageId === root);
+    const edited = await live.waitFor(eventOf('message.edited', { messageId: root }));
     const afterEdit = await api(p, alice, 'GET', `/rooms/${roomId}/messages/${root}`);
     expect(edited.payload.message).toEqual(shared(afterEdit));
     expect(edited.payload.message).toMatchObject({ text: 'hello again', editedAt: expect.any(String), thread: { replyCount: 1 } });
@@ -68,7 +76,7 @@ test('message, reaction, room and member events carry their views, the same over
     await api(p, bob, 'POST', `/rooms/${roomId}/messages/${root}/reactions`, { emoji: '👍' });
     await api(p, bob, 'POST', `/rooms/${roomId}/messages/${root}/reactions`, { emoji: '🎉' });
     await api(p, bob, 'DELETE', `/rooms/${roomId}/messages/${root}/reactions/${encodeURIComponent('👍')}`);
-    const removed = await live.waitFor((e) => e.topic === 'reaction.removed' && e.payload.messageId === root);
+    const removed = await live.waitFor(eventOf('reaction.removed', { messageId: root }));
     expect(removed.payload).toMatchObject({
       emoji: '👍',
       accountId: bob.id,
@@ -79,21 +87,21 @@ test('message, reaction, room and member events carry their views, the same over
     });
 
     await api(p, bob, 'PATCH', `/rooms/${roomId}`, { name: 'Renamed' });
-    const renamed = await live.waitFor((e) => e.topic === 'room.updated' && e.payload.roomId === roomId);
+    const renamed = await live.waitFor(eventOf('room.updated', { roomId }));
     expect(renamed.payload).toMatchObject({
       changes: expect.anything(),
       room: { id: roomId, name: 'Renamed', lastMessage: { id: root, text: 'hello again' } },
     });
 
     await api(p, bob, 'POST', `/rooms/${roomId}/members`, { accountIds: [carol.id] });
-    const added = await live.waitFor((e) => e.topic === 'member.added' && e.payload.roomId === roomId);
+    const added = await live.waitFor(eventOf('member.added', { roomId }));
     expect(added.payload).toMatchObject({ accountIds: [carol.id], room: { memberCount: 3 } });
     expect(added.payload.members).toEqual([
       { accountId: carol.id, role: 'MEMBER', joinedAt: expect.any(String), displayName: 'Carol', avatarUrl: null, accountType: 'USER' },
     ]);
 
     await api(p, bob, 'POST', `/rooms/${roomId}/messages/${root}/recall`);
-    const recalled = await live.waitFor((e) => e.topic === 'message.recalled' && e.payload.messageId === root);
+    const recalled = await live.waitFor(eventOf('message.recalled', { messageId: root }));
     expect(recalled.payload.message).toMatchObject({ id: root, recalled: true, text: null, attachments: [] });
 
     // Each event is its topic's declared body.
@@ -142,18 +150,11 @@ test('an event whose views would pass the size bound carries its ids and truncat
     }),
   ]);
   await send(p, bob, roomId, 'after'); // asks for a drain
-  const events = await (async (): Promise<EventBody[]> => {
-    for (let i = 0; i < 100; i++) {
-      const all = await restEvents(p, alice, 0);
-      if (all.some((e) => e.topic === 'message.edited')) return all;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error('the event did not arrive');
-  })();
+  const events = await eventually(() => logWithTopic(alice, 'message.edited'), 5000, 50);
   const big = events.find((e) => e.topic === 'message.edited')!;
   expect(big.payload).toMatchObject({ roomId, messageId, truncated: true });
   expect(big.payload).not.toHaveProperty('message');
-  const small = events.find((e) => e.topic === 'message.created' && e.payload.messageId === messageId)!;
+  const small = events.find(eventOf('message.created', { messageId }))!;
   expect(small.payload.message).toMatchObject({ id: messageId, text: 'small' });
   expect(small.payload).not.toHaveProperty('truncated');
   const contract = await realtimeContract(p.chatUrl);

@@ -11,6 +11,7 @@ import { startChildPlatform } from '../../support/child-platform.js';
 import { call, startTestPlatform, type TestPlatform } from '../../support/platform.js';
 import { createRoom, isMessageIn, Probe, send, wsUrl } from '../realtime/support.js';
 import { clusterInfra, type ClusterInfra } from './support.js';
+import { eventOf } from '../../helpers/match.js';
 
 let infra: ClusterInfra;
 let a: TestPlatform;
@@ -44,8 +45,8 @@ test('a message sent through either node is stored once and reaches the members 
     const fromA = await send(a, bob, roomId, 'through node A');
     const fromB = await send(b, alice, roomId, 'through node B');
 
-    await aliceOnB.waitFor((e) => isMessageIn(roomId)(e) && e.payload.messageId === fromB, 15_000);
-    await bobOnA.waitFor((e) => isMessageIn(roomId)(e) && e.payload.messageId === fromB, 15_000);
+    await aliceOnB.waitFor(eventOf('message.created', { roomId, messageId: fromB }), 15_000);
+    await bobOnA.waitFor(eventOf('message.created', { roomId, messageId: fromB }), 15_000);
     expect(aliceOnB.events.filter(isMessageIn(roomId)).map((e) => e.payload.messageId)).toEqual([fromA, fromB]);
     expect(bobOnA.events.filter(isMessageIn(roomId)).map((e) => e.payload.messageId)).toEqual([fromA, fromB]);
     expect(await count(a.db, 'select count(*) as n from messages where room_id = $1', [roomId])).toBe(2);
@@ -101,7 +102,7 @@ test('a scheduled message fires at its time through its delayed job and reaches 
     await eventually(
       async () =>
         (await count(a.db, "select count(*) as n from scheduled_messages where id = $1 and status = 'SENT'", [scheduled.body.data.id])) ===
-          1 || undefined,
+        1,
       10_000,
     );
   } finally {
@@ -133,7 +134,7 @@ test('the built platform given only REDIS_CLUSTER_NODES joins the cluster: its s
       body: { text: 'from the seeds' },
     });
     expect(sent.status).toBe(201);
-    await aliceOnB.waitFor((e) => e.topic === 'message.created' && e.payload.messageId === sent.body.data.id, 15_000);
+    await aliceOnB.waitFor(eventOf('message.created', { messageId: sent.body.data.id }), 15_000);
   } finally {
     await aliceOnB.close();
     child.proc.kill('SIGTERM');

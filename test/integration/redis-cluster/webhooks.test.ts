@@ -5,6 +5,7 @@ import { createHmac } from 'node:crypto';
 import { emitEvent, eventually, requestsOf, svc, webhookRig, type WebhookRig } from '../../support/webhooks.js';
 import { svcWorkspace } from '../../support/workspace.js';
 import { clusterInfra, type ClusterInfra } from './support.js';
+import type { Responder } from '../../support/webhook-receiver.js';
 
 let infra: ClusterInfra;
 let rig: WebhookRig;
@@ -20,16 +21,30 @@ afterAll(async () => {
   await infra?.stop();
 });
 
+/** A responder that answers the first n event requests 503 busy and everything else (pings too) 200. */
+function busyFor(n: number): Responder {
+  let failures = n;
+  return (r) => {
+    if (r.headers['x-svc-event'] === 'ping' || failures <= 0) return { status: 200, body: 'ok' };
+    failures--;
+    return { status: 503, body: 'busy' };
+  };
+}
+
+/** The webhook's (first, non-ping) delivery once it has succeeded, undefined until then. */
+async function succeededDelivery(webhookId: string): Promise<{ status: string; attempt_count: number } | undefined> {
+  const { rows } = await rig.platform.db.query<{ status: string; attempt_count: number }>(
+    "select status, attempt_count from webhook_deliveries where webhook_id = $1 and kind <> 'ping'",
+    [webhookId],
+  );
+  return rows[0]?.status === 'succeeded' ? rows[0] : undefined;
+}
+
 test('an event is delivered signed, and a 503 is retried until the receiver takes it', async () => {
   const platform = rig.platform;
   const ws = await svcWorkspace(platform);
   const key = (await ws.key(['webhook.*'])).key;
-  let failures = 1;
-  rig.receiver.respond((r) => {
-    if (r.headers['x-svc-event'] === 'ping' || failures <= 0) return { status: 200, body: 'ok' };
-    failures--;
-    return { status: 503, body: 'busy' };
-  });
+  rig.receiver.respond(busyFor(1));
   const created = await svc(platform, key, 'POST', '/api/v1/webhooks', {
     name: 'cluster',
     url: `${rig.receiver.origin}/cluster`,
@@ -38,17 +53,7 @@ test('an event is delivered signed, and a 503 is retried until the receiver take
   expect(created.status).toBe(201);
   const envelope = await emitEvent(platform.db, { workspaceId: ws.id, event: 'lead.created' });
 
-  const row = await eventually(
-    async () => {
-      const { rows } = await platform.db.query<{ status: string; attempt_count: number }>(
-        "select status, attempt_count from webhook_deliveries where webhook_id = $1 and kind <> 'ping'",
-        [created.body.id],
-      );
-      return rows[0]?.status === 'succeeded' ? rows[0] : undefined;
-    },
-    30_000,
-    'a succeeded delivery',
-  );
+  const row = await eventually(() => succeededDelivery(created.body.id), 30_000, 'a succeeded delivery');
   expect(row.attempt_count).toBe(2);
   const requests = requestsOf(rig.receiver, envelope.id);
   expect(requests.map((r) => r.headers['x-svc-attempt'])).toEqual(['1', '2']);

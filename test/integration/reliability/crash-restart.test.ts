@@ -161,13 +161,13 @@ describe('kill -9 during 1,000 concurrent sends', () => {
       const left = { postgres: postgresPid()!, redis: redisPid()! };
       process.kill(first.runtime().watchdogPid!, 'SIGKILL');
       await killHard(first);
-      expect(running(left.postgres) && running(left.redis)).toBe(true);
+      expect([running(left.postgres), running(left.redis)]).toEqual([true, true]);
 
       const second = await start();
       // Named at the default log level, with their pids.
       expect(second.output()).toContain(`stopping a PostgreSQL (pid ${left.postgres}) left running`);
       expect(second.output()).toContain(`stopping a redis-server (pid ${left.redis}) left running`);
-      expect(running(left.postgres) || running(left.redis)).toBe(false);
+      expect([running(left.postgres), running(left.redis)]).toEqual([false, false]);
       const ready = await fetch(`${second.chatUrl}/readyz`);
       expect(ready.status).toBe(200);
 

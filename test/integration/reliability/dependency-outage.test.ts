@@ -97,6 +97,11 @@ const readyz = async () => {
   const res = await fetch(`${platform.chatUrl}/readyz`, { signal: AbortSignal.timeout(15_000) });
   return { status: res.status, body: (await res.json()) as { checks: { database: string; redis: string } } };
 };
+/** The /readyz answer once it is 503, undefined while it is not (for eventually()). */
+async function readyzUnavailable() {
+  const r = await readyz();
+  return r.status === 503 ? r : undefined;
+}
 
 const traffics: Array<{ stop(): Promise<Outcome[]> }> = [];
 
@@ -139,10 +144,7 @@ test(
     await eventually(async () => traffic.outcomes.filter((o) => o.status === 201).length >= 20, 30_000);
     await database.stop();
 
-    const down = await eventually(async () => {
-      const r = await readyz();
-      return r.status === 503 ? r : undefined;
-    }, 30_000);
+    const down = await eventually(readyzUnavailable, 30_000);
     expect(down.body.checks).toEqual({ database: 'fail', redis: 'ok' });
     const during = await send(-1);
     expect(during).toMatchObject({ status: 503, code: 'service_unavailable', envelope: true });
@@ -177,10 +179,7 @@ test(
     await eventually(async () => traffic.outcomes.filter((o) => o.status === 201).length >= 20, 30_000);
     await redis.stop();
 
-    const down = await eventually(async () => {
-      const r = await readyz();
-      return r.status === 503 ? r : undefined;
-    }, 30_000);
+    const down = await eventually(readyzUnavailable, 30_000);
     expect(down.body.checks).toEqual({ database: 'ok', redis: 'fail' });
     // A send needs its rate counter in Redis: refused, nothing stored. A read needs only PostgreSQL.
     const before = Number((await db.query('select count(*) as n from messages where room_id = $1', [roomId])).rows[0].n);

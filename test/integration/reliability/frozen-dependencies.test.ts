@@ -16,6 +16,7 @@ import { startChildPlatform, type ChildPlatform } from '../../support/child-plat
 import { tenantFactory, type TestAccount, type TestPlatform } from '../../support/platform.js';
 import { svcWorkspace } from '../../support/workspace.js';
 import { newId } from '../../../src/platform/ids.js';
+import { allPass } from '../../helpers/wait.js';
 
 const long = 240_000;
 // The configured waits (short, so the freezes can be short) and the bound they give: connection wait plus statement
@@ -221,7 +222,15 @@ function expectWithinBound(...results: Timed[]) {
 test(
   'Redis frozen: sends, partner and workspace requests answer 503 within the bound; all is well after the thaw',
   async () => {
-    await eventually(async () => (await chatSend('before')).status === 201 && (await workspaceRead()).status === 200, 30_000, 200);
+    await eventually(
+      () =>
+        allPass(
+          async () => (await chatSend('before')).status === 201,
+          async () => (await workspaceRead()).status === 200,
+        ),
+      30_000,
+      200,
+    );
     const during = await frozenFor([redis.pid!], async () => Promise.all([chatSend('frozen'), partnerRead(), workspaceRead()]));
     const [send, partner, workspace] = during;
     expectChat503(send!);
@@ -239,7 +248,15 @@ test(
 test(
   'PostgreSQL frozen: chat reads and sends, partner and workspace requests answer 503 within the bound; all is well after the thaw',
   async () => {
-    await eventually(async () => (await chatHistory()).status === 200 && (await botGetMe()).status === 200, 30_000, 200);
+    await eventually(
+      () =>
+        allPass(
+          async () => (await chatHistory()).status === 200,
+          async () => (await botGetMe()).status === 200,
+        ),
+      30_000,
+      200,
+    );
     const during = await frozenFor(postgresProcesses(), async () => {
       // The first wave finds pooled connections (their statements time out), the second a pool being refilled.
       const first = await Promise.all([chatHistory(), chatSend('frozen db'), partnerRead(), workspaceRead()]);
@@ -254,7 +271,15 @@ test(
     expectWorkspace503(during[5]!);
     expectBot503(during[6]!);
     expectWithinBound(...during);
-    await eventually(async () => (await chatHistory()).status === 200 && (await chatSend('thawed')).status === 201, 30_000, 200);
+    await eventually(
+      () =>
+        allPass(
+          async () => (await chatHistory()).status === 200,
+          async () => (await chatSend('thawed')).status === 201,
+        ),
+      30_000,
+      200,
+    );
   },
   long,
 );
@@ -272,8 +297,8 @@ test(
     const started = performance.now();
     platform.proc.kill('SIGTERM');
     const exit = await platform.exited;
-    // On a failure, what the platform printed last says why it exited otherwise.
-    expect({ ...exit, output: exit.code === 0 ? '' : platform.output().slice(-4000) }).toEqual({ code: 0, signal: null, output: '' });
+    // On a failure, what the platform printed last (shown with the exit) says why it exited otherwise.
+    expect({ ...exit, output: platform.output().slice(-4000) }).toMatchObject({ code: 0, signal: null });
     expect(performance.now() - started).toBeLessThan(10_000);
     expect(platform.output()).not.toContain('Unhandled error event');
   },

@@ -8,6 +8,8 @@ import { eventually } from '../../helpers/expect.js';
 import { call, isolatedInfra, type TestPlatform } from '../../support/platform.js';
 import { createRoom, Probe, startNode, wsUrl } from '../realtime/support.js';
 import { createBot, pendingUpdates, privateRoomWith } from '../../helpers/bots.js';
+import { eventOf } from '../../helpers/match.js';
+import { linkedSpan, serverSpanIn, spanIn } from '../../helpers/spans.js';
 
 const exporter = new InMemorySpanExporter();
 let tracing: Tracing;
@@ -40,13 +42,13 @@ test('a send: the request span named sendMessage, its SQL and Redis children, an
     const res = await call(node.chatUrl, 'POST', `/api/v1/rooms/${roomId}/messages`, { token: bob.token, body: { text: 'traced' } });
     expect(res.status).toBe(201);
     const messageId = res.body.data.id as string;
-    await probe.waitFor((e) => e.topic === 'message.created' && e.payload.messageId === messageId);
+    await probe.waitFor(eventOf('message.created', { messageId }));
 
     // The request id is the trace id of the request's span.
     const traceId = res.headers.get('x-request-id');
     expect(traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(res.body.meta.requestId).toBe(traceId);
-    const request = await eventually(async () => spans().find((s) => s.name === 'sendMessage' && s.spanContext().traceId === traceId));
+    const request = await eventually(async () => spanIn(spans(), 'sendMessage', traceId));
     expect(request.kind).toBe(SpanKind.SERVER);
     expect(request.attributes).toMatchObject({
       'http.route': '/api/v1/rooms/:roomId/messages',
@@ -60,13 +62,7 @@ test('a send: the request span named sendMessage, its SQL and Redis children, an
     expect(childrenOf(request).some((s) => s.attributes['db.system.name'] === 'redis')).toBe(true);
 
     // The delivery runs in a trace of its own, linked to the span that wrote the outbox row.
-    const delivery = await eventually(async () =>
-      spans().find(
-        (s) =>
-          s.name === 'realtime.deliver' &&
-          s.links.some((l) => l.context.traceId === traceId && l.context.spanId === request.spanContext().spanId),
-      ),
-    );
+    const delivery = await eventually(async () => linkedSpan(spans(), 'realtime.deliver', request.spanContext().spanId, traceId));
     expect(delivery.kind).toBe(SpanKind.CONSUMER);
     expect(delivery.spanContext().traceId).not.toBe(traceId);
     expect(delivery.attributes['messaging.destination.name']).toBe('message.created');
@@ -86,7 +82,7 @@ test('an error envelope carries the trace id as its request id, and the span rec
   const requestId = res.body.meta.requestId as string;
   expect(requestId).toMatch(/^[0-9a-f]{32}$/);
   expect(res.headers.get('x-request-id')).toBe(requestId);
-  const span = await eventually(async () => spans().find((s) => s.spanContext().traceId === requestId && s.kind === SpanKind.SERVER));
+  const span = await eventually(async () => serverSpanIn(spans(), requestId));
   expect(span.name).toBe('sendMessage');
   expect(span.attributes['http.response.status_code']).toBe(res.status);
 });
@@ -102,7 +98,7 @@ test("a caller's traceparent makes the request span its child, in the caller's t
   });
   expect(res.status).toBe(200);
   expect(res.headers.get('x-request-id')).toBe(callerTrace);
-  const span = await eventually(async () => spans().find((s) => s.spanContext().traceId === callerTrace && s.kind === SpanKind.SERVER));
+  const span = await eventually(async () => serverSpanIn(spans(), callerTrace));
   expect(span.parentSpanContext?.spanId).toBe(callerSpan);
 });
 
@@ -115,10 +111,8 @@ test('a message to a bot: the bot.updates span that stored its update links to t
   expect(res.status).toBe(201);
   const traceId = res.body.meta.requestId as string;
   expect(await pendingUpdates(node, bot.token)).toHaveLength(1);
-  const request = await eventually(async () => spans().find((s) => s.name === 'sendMessage' && s.spanContext().traceId === traceId));
-  const consumer = await eventually(async () =>
-    spans().find((s) => s.name === 'bot.updates' && s.links.some((l) => l.context.spanId === request.spanContext().spanId)),
-  );
+  const request = await eventually(async () => spanIn(spans(), 'sendMessage', traceId));
+  const consumer = await eventually(async () => linkedSpan(spans(), 'bot.updates', request.spanContext().spanId));
   expect(consumer.kind).toBe(SpanKind.CONSUMER);
   // Its SQL (the updates stored) are its children.
   expect(childrenOf(consumer).some((s) => s.attributes['db.system.name'] === 'postgresql')).toBe(true);

@@ -6,6 +6,7 @@ import { platformTracer } from '../../../src/platform/tracing/state.js';
 import { startTracing, type Tracing } from '../../../src/platform/tracing/sdk.js';
 import { svcWorkspace } from '../../support/workspace.js';
 import { emitEvent, eventually, svc, webhookRig, type WebhookRig } from '../../support/webhooks.js';
+import { httpChildOf, linkedSpan } from '../../helpers/spans.js';
 
 const exporter = new InMemorySpanExporter();
 let tracing: Tracing;
@@ -42,18 +43,12 @@ test("a webhook attempt's span links to the span that wrote the event, and its P
   await eventually(async () => rig.receiver.received.find((r) => r.headers['x-svc-delivery'] === envelope.id), 20_000, 'the delivery');
 
   const attempt = await eventually(
-    async () =>
-      spans().find((s) => s.name === 'webhook.attempt' && s.links.some((l) => l.context.spanId === producer.spanContext().spanId)),
+    async () => linkedSpan(spans(), 'webhook.attempt', producer.spanContext().spanId),
     10_000,
     'the linked attempt span',
   );
   expect(attempt.kind).toBe(SpanKind.CONSUMER);
   expect(attempt.attributes).toMatchObject({ 'webhook.event': 'lead.created', 'webhook.attempt': 1 });
-  const post = spans().find(
-    (s) =>
-      s.parentSpanContext?.spanId === attempt.spanContext().spanId &&
-      s.kind === SpanKind.CLIENT &&
-      s.attributes['http.request.method'] === 'POST',
-  );
+  const post = httpChildOf(spans(), attempt, 'POST');
   expect(post?.attributes['http.response.status_code']).toBe(200);
 });

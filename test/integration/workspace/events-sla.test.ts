@@ -52,6 +52,9 @@ async function timer(ticket: { id: string; sla_due_at: string }): Promise<Job> {
 }
 
 /** Runs a delayed job now and waits until the worker is done with it (completed, or delayed again). */
+/** A job that has run to the end: completed, or already removed (unknown). */
+const finished = (state: string) => state === 'completed' || state === 'unknown';
+
 async function runNow(job: Job, until: (state: string) => boolean): Promise<void> {
   await job.promote();
   await eventually(async () => until(await queue.getJobState(job.id!)), 5000);
@@ -69,7 +72,7 @@ test('the timer is queued at the deadline; run early it waits again; past the de
   expect(await breachedAt(ticket.id)).toBeNull();
 
   clock.advance(4 * hour + 1);
-  await runNow(job, (state) => state === 'completed' || state === 'unknown');
+  await runNow(job, finished);
   const breached = await breachedAt(ticket.id);
   expect(breached?.toISOString()).toBe(clock.now().toISOString());
   const events = await eventsSince(platform.db, mark, ws.id);
@@ -97,7 +100,7 @@ test('a ticket resolved in time never breaches, even when its timer runs after t
   expect((await svc('PATCH', `/tickets/${ticket.id}`, { status: 'resolved' })).status).toBe(200);
   const mark = await outboxMark(platform.db);
   clock.advance(7 * hour);
-  await runNow(job, (state) => state === 'completed' || state === 'unknown');
+  await runNow(job, finished);
   expect(await breachedAt(ticket.id)).toBeNull();
   expect(await eventsSince(platform.db, mark, ws.id)).toEqual([]);
 });
@@ -123,9 +126,9 @@ test('a priority change moves the deadline and queues a timer for it; the old ti
   const newJob = await timer(raised);
   const mark = await outboxMark(platform.db);
   clock.advance(4 * hour + 1);
-  await runNow(oldJob, (state) => state === 'completed' || state === 'unknown');
+  await runNow(oldJob, finished);
   expect(await breachedAt(ticket.id)).toBeNull();
-  await runNow(newJob, (state) => state === 'completed' || state === 'unknown');
+  await runNow(newJob, finished);
   expect(await breachedAt(ticket.id)).not.toBeNull();
   expect(names(await eventsSince(platform.db, mark, ws.id))).toEqual(['ticket.sla_breached']);
 });

@@ -6,6 +6,7 @@ import { expectSvcError, svcHeaders } from '../../helpers/workspace-expect.js';
 import { call, startTestPlatform, type TestAccount, type TestPlatform } from '../../support/platform.js';
 import { svcWorkspace, type SvcWorkspace } from '../../support/workspace.js';
 import { newId } from '../../../src/platform/ids.js';
+import { alternate } from '../../helpers/data.js';
 
 let platform: TestPlatform;
 let ws: SvcWorkspace;
@@ -107,7 +108,7 @@ describe('tickets', () => {
     for (let i = 0; i < 5; i++) {
       const c = await svc('POST', `/tickets/${t.id}/comments`, {
         body: `note ${i}`,
-        author_id: i % 2 ? agent.id : null,
+        author_id: alternate(i, null, agent.id),
         internal: i === 0,
       });
       expect(c.status).toBe(201);

@@ -5,6 +5,7 @@ import { ManualClock } from '../../../src/platform/clock.js';
 import { expectSvcError, expectSvcRateHeaders, svcHeaders } from '../../helpers/workspace-expect.js';
 import { call, startTestPlatform, type TestPlatform } from '../../support/platform.js';
 import { svcWorkspace } from '../../support/workspace.js';
+import { alternate } from '../../helpers/data.js';
 
 let nodeA: TestPlatform;
 let nodeB: TestPlatform;
@@ -31,13 +32,16 @@ const headers = (res: Awaited<ReturnType<typeof hit>>) => ({
   reset: Number(res.headers.get('x-ratelimit-reset')),
 });
 
+/** Node B for every third request (i divisible by 3), node A for the others. */
+const thirdsOnB = (i: number) => (i % 3 === 0 ? nodeB : nodeA);
+
 test('free: 20 a minute across keys and nodes, then 429 with retry_after; refused requests count nothing', async () => {
   const ws = await svcWorkspace(nodeA, { plan: 'free' });
   const [a, b] = [(await ws.key(['crm.read'])).key, (await ws.key(['crm.read'])).key];
   clock.set(new Date('2026-11-24T10:00:15.000Z'));
   const minuteEnd = unix(new Date('2026-11-24T10:01:00Z'));
   for (let i = 1; i <= 20; i++) {
-    const res = await hit(i % 2 ? a : b, i % 3 ? nodeA : nodeB);
+    const res = await hit(alternate(i, b, a), thirdsOnB(i));
     expect(res.status).toBe(200);
     expect(headers(res)).toEqual({ limit: 100, remaining: 20 - i, reset: minuteEnd });
   }
@@ -66,7 +70,7 @@ test('free: 100 an hour; past it 429 until the hour ends, whatever the minute', 
   const { key } = await ws.key(['crm.read']);
   for (let minute = 0; minute < 5; minute++) {
     clock.set(new Date(start.getTime() + minute * 60_000));
-    for (let i = 0; i < 20; i++) expect((await hit(key, i % 2 ? nodeA : nodeB)).status).toBe(200);
+    for (let i = 0; i < 20; i++) expect((await hit(key, alternate(i, nodeB, nodeA))).status).toBe(200);
   }
   clock.set(new Date('2026-11-24T10:05:00.000Z'));
   const hourEnd = unix(new Date('2026-11-24T11:00:00Z'));
@@ -99,7 +103,7 @@ test('pro 1000/100 and business 10000/500; enterprise by its contract columns, e
   const pro = await svcWorkspace(nodeA, { plan: 'pro' });
   const proKey = (await pro.key(['crm.read'])).key;
   let last;
-  for (let i = 0; i < 100; i++) last = await hit(proKey, i % 2 ? nodeA : nodeB);
+  for (let i = 0; i < 100; i++) last = await hit(proKey, alternate(i, nodeB, nodeA));
   expect(headers(last!)).toMatchObject({ limit: 1000, remaining: 0 });
   expectSvcError(await hit(proKey), 429, 'rate_limit_exceeded');
 

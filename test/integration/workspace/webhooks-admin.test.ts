@@ -7,6 +7,7 @@ import { expectSvcError, svcHeaders } from '../../helpers/workspace-expect.js';
 import { call, type TestAccount, type TestPlatform } from '../../support/platform.js';
 import { svcWorkspace, type SvcWorkspace } from '../../support/workspace.js';
 import { deduplicatedByBodyId, emitEvent, eventually, requestsOf, svc, webhookRig, type WebhookRig } from '../../support/webhooks.js';
+import { optional } from '../../helpers/data.js';
 
 let rig: WebhookRig;
 let platform: TestPlatform;
@@ -156,13 +157,9 @@ describe('who may administer webhooks', () => {
     const before = { rows: await webhookRows(), hook: await state() };
     const adminKey = (await ws.key(['admin', 'webhook.*'])).key;
     for (const [method, path, body] of operations(ws.id, hook.id, hook.deliveryId)) {
-      expectSvcError(await call(base(), method, path, body !== undefined ? { body } : {}), 401, 'unauthorized');
+      expectSvcError(await call(base(), method, path, optional('body', body)), 401, 'unauthorized');
       expectSvcError(await as('not.a.jwt', method, path, body), 401, 'unauthorized');
-      expectSvcError(
-        await call(base(), method, path, { headers: svcHeaders(adminKey), ...(body !== undefined ? { body } : {}) }),
-        403,
-        'forbidden',
-      );
+      expectSvcError(await call(base(), method, path, { headers: svcHeaders(adminKey), ...optional('body', body) }), 403, 'forbidden');
     }
     expect({ rows: await webhookRows(), hook: await state() }).toEqual(before);
   });

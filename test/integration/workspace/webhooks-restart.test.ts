@@ -13,8 +13,9 @@ import { freePort } from '../../../src/platform/infra/free-port.js';
 import { newId } from '../../../src/platform/ids.js';
 import { issueSvcKey } from '../../../src/workspace/keys/service.js';
 import { call, isolatedInfra } from '../../support/platform.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.js';
+import { startWebhookReceiver, type Responder, type WebhookReceiver } from '../../support/webhook-receiver.js';
 import { emitEvent, eventually } from '../../support/webhooks.js';
+import { holds } from '../../helpers/wait.js';
 
 const root = new URL('../../../', import.meta.url).pathname;
 let infra: Awaited<ReturnType<typeof isolatedInfra>>;
@@ -133,12 +134,24 @@ async function workspaceWithKey(): Promise<{ workspaceId: string; key: string }>
   return { workspaceId, key };
 }
 
+/** Answers pings 200, and event attempts 500 before attempt n and 200 from it on. */
+function succeedingFromAttempt(n: number): Responder {
+  return (r) => (r.headers['x-svc-event'] === 'ping' || Number(r.headers['x-svc-attempt']) >= n ? { status: 200 } : { status: 500 });
+}
+
+/** The webhook's event deliveries once there are n and every one succeeded, undefined until then. */
+async function allSucceeded(webhookId: string, n: number) {
+  const { rows } = await db.query(
+    "select id, event_id, status, attempt_count from webhook_deliveries where webhook_id = $1 and kind = 'event'",
+    [webhookId],
+  );
+  return rows.length === n && rows.every((x) => x.status === 'succeeded') ? rows : undefined;
+}
+
 test('SIGKILL of the platform and an empty Redis mid-schedule: every event delivered, no attempt sent twice', async () => {
   const { workspaceId, key } = await workspaceWithKey();
   // Attempts 1 and 2 of every delivery fail; attempt 3 succeeds.
-  receiver.respond((r) =>
-    r.headers['x-svc-event'] === 'ping' || Number(r.headers['x-svc-attempt']) >= 3 ? { status: 200 } : { status: 500 },
-  );
+  receiver.respond(succeedingFromAttempt(3));
   const created = await call(`http://127.0.0.1:${workspacePort}`, 'POST', '/api/v1/webhooks', {
     headers: { authorization: `Bearer ${key}` },
     body: { name: 'durable', url: `${receiver.origin}/durable`, events: ['ticket.status_changed'] },
@@ -156,7 +169,7 @@ test('SIGKILL of the platform and an empty Redis mid-schedule: every event deliv
         "select count(*)::int as n from webhook_deliveries where webhook_id = $1 and kind = 'event' and status = 'pending' and attempt_count = 2",
         [webhookId],
       );
-      return rows[0].n === 20 ? true : undefined;
+      return holds(rows[0].n === 20);
     },
     30_000,
     'attempt 2 failed for all 20',
@@ -173,17 +186,7 @@ test('SIGKILL of the platform and an empty Redis mid-schedule: every event deliv
   await db.query("update webhook_deliveries set next_attempt_at = now() where webhook_id = $1 and status = 'pending'", [webhookId]);
   await startNode();
 
-  const rows = await eventually(
-    async () => {
-      const { rows: r } = await db.query(
-        "select id, event_id, status, attempt_count from webhook_deliveries where webhook_id = $1 and kind = 'event'",
-        [webhookId],
-      );
-      return r.length === 25 && r.every((x) => x.status === 'succeeded') ? r : undefined;
-    },
-    60_000,
-    'all 25 delivered',
-  );
+  const rows = await eventually(() => allSucceeded(webhookId, 25), 60_000, 'all 25 delivered');
   expect(rows.map((r) => r.event_id).sort()).toEqual([...before, ...during].map((e) => e.id).sort());
   const eventRequests = receiver.received.filter((r) => r.headers['x-svc-event'] === 'ticket.status_changed');
   expect(new Set(eventRequests.map((r) => r.headers['x-svc-delivery']))).toEqual(new Set(rows.map((r) => r.event_id)));

@@ -7,6 +7,9 @@ import { svcWorkspace, type SvcWorkspace } from '../../support/workspace.js';
 import { emitEvent, eventually, svc, webhookRig, type WebhookRig } from '../../support/webhooks.js';
 import { verifyWebhook } from '../../../sdk/workspace/src/index.js';
 import type { TestPlatform } from '../../support/platform.js';
+import type { Responder } from '../../support/webhook-receiver.js';
+import { holds } from '../../helpers/wait.js';
+import { requestsMatching } from '../../helpers/received.js';
 
 let rig: WebhookRig;
 let platform: TestPlatform;
@@ -192,7 +195,7 @@ describe('read, change, delete', () => {
     rig.receiver.respond(() => ({ status: 500 }));
     const moved = await svc(platform, key, 'PATCH', `/api/v1/webhooks/${hook.id}`, { url: hookUrl('/v2') });
     expect(moved.body).toMatchObject({ url: hookUrl('/v2'), status: 'Unverified' });
-    const pinged = rig.receiver.received.filter((r) => r.path === '/v2' && r.headers['x-svc-event'] === 'ping');
+    const pinged = requestsMatching(rig.receiver.received, { path: '/v2', event: 'ping' });
     expect(pinged.length).toBe(1);
     expect(pinged[0]!.headers['x-b']).toBe('2');
 
@@ -287,9 +290,10 @@ describe('pause, resume, disable', () => {
     await svc(platform, key, 'POST', `/api/v1/webhooks/${hook.id}/pause`);
     await emitEvent(platform.db, { workspaceId: ws.id, event: 'lead.updated' });
     await eventually(async () =>
-      (await count(platform.db, "select count(*) as n from webhook_deliveries where webhook_id = $1 and status = 'held'", [hook.id])) === 1
-        ? true
-        : undefined,
+      holds(
+        (await count(platform.db, "select count(*) as n from webhook_deliveries where webhook_id = $1 and status = 'held'", [hook.id])) ===
+          1,
+      ),
     );
     const disabled = await svc(platform, key, 'POST', `/api/v1/webhooks/${hook.id}/disable`);
     expect(disabled.body).toMatchObject({ status: 'Disabled', paused_reason: null });
@@ -306,22 +310,25 @@ describe('pause, resume, disable', () => {
     const deliveries = await count(platform.db, 'select count(*) as n from webhook_deliveries where webhook_id = $1', [hook.id]);
     const marker = await emitEvent(platform.db, { workspaceId: ws.id, event: 'lead.updated' });
     await eventually(async () =>
-      (await count(platform.db, 'select count(*) as n from outbox where published_at is null and payload @> $1::jsonb', [
-        JSON.stringify({ envelope: { id: marker.id } }),
-      ])) === 0
-        ? true
-        : undefined,
+      holds(
+        (await count(platform.db, 'select count(*) as n from outbox where published_at is null and payload @> $1::jsonb', [
+          JSON.stringify({ envelope: { id: marker.id } }),
+        ])) === 0,
+      ),
     );
     expect(await count(platform.db, 'select count(*) as n from webhook_deliveries where webhook_id = $1', [hook.id])).toBe(deliveries);
   });
 });
 
+/** Answers deliveries of the event 202 'queued for later', everything else 200. */
+function queuingEvent(event: string): Responder {
+  return (r) => (r.headers['x-svc-event'] === event ? { status: 202, body: 'queued for later' } : { status: 200 });
+}
+
 describe('test', () => {
   test('sends a signed delivery of the chosen event now and answers status, body and latency', async () => {
     const hook = (await create({})).body;
-    rig.receiver.respond((r) =>
-      r.headers['x-svc-event'] === 'deal.stage_changed' ? { status: 202, body: 'queued for later' } : { status: 200 },
-    );
+    rig.receiver.respond(queuingEvent('deal.stage_changed'));
     const res = await svc(platform, key, 'POST', `/api/v1/webhooks/${hook.id}/test`, {
       event: 'deal.stage_changed',
       payload: { id: 'd1', stage: 'won' },
@@ -404,9 +411,10 @@ describe('scopes and environments', () => {
     const testEvent = await emitEvent(platform.db, { workspaceId: own.id, event: 'lead.created', environment: 'test' });
     const liveEvent = await emitEvent(platform.db, { workspaceId: own.id, event: 'lead.created', environment: 'live' });
     const bodyIds = () =>
-      rig.receiver.received
-        .filter((r) => r.headers['x-svc-workspace'] === own.id && r.headers['x-svc-event'] === 'lead.created')
-        .map((r) => [r.path, JSON.parse(r.body.toString()).id]);
+      requestsMatching(rig.receiver.received, { workspace: own.id, event: 'lead.created' }).map((r) => [
+        r.path,
+        JSON.parse(r.body.toString()).id,
+      ]);
     await rig.receiver.waitFor(() => bodyIds().length >= 2);
     expect(bodyIds().sort()).toEqual(
       [
