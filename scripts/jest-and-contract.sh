@@ -12,7 +12,10 @@ contract=$!
 # A signal to this script stops the contract run too (it stops its platform and Schemathesis itself).
 trap 'kill -TERM "$contract" 2>/dev/null; wait "$contract"; exit 130' INT TERM
 jest_log=.data/jest.log
-scripts/phases.sh time jest npm test --silent 2>&1 | tee "$jest_log"
+# Jest at a lower priority: each contract lane is one Schemathesis process that can use one core and no more, so it
+# runs at full speed while jest's workers fill what the lanes leave; a lane slowed down would finish alone at the end
+# with a core idle beside it.
+scripts/phases.sh time jest nice -n 10 npm test --silent 2>&1 | tee "$jest_log"
 jest_status=${PIPESTATUS[0]}
 echo "jest finished; waiting for the contract run (its output follows when it ends)"
 wait "$contract"
