@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { isCluster, type Redis } from './redis.js';
 import type { Cluster } from 'ioredis';
 
-/** How long publish waits for every subscribed node to confirm it dropped the entry. */
-const ackTimeoutMs = 1_000;
+/** How long publish waits by default for every subscribed node to confirm it dropped the entry. */
+const defaultAckTimeoutMs = 1_000;
 
 interface PendingAck {
   acked: number;
@@ -27,9 +27,11 @@ export class InvalidationChannel {
   private readonly pending = new Map<string, PendingAck>();
   private readonly ackName: string;
 
+  /** ackTimeoutMs: the bound on publish's wait for confirmations (a node that is slow to confirm only delays it). */
   constructor(
     private readonly publisher: Redis,
     readonly name: string,
+    private readonly ackTimeoutMs = defaultAckTimeoutMs,
   ) {
     this.ackName = `${name}:ack`;
   }
@@ -101,7 +103,7 @@ export class InvalidationChannel {
       ]);
       pending.expected = subscribed ?? receivers;
       if (pending.acked >= pending.expected) return;
-      await Promise.race([confirmed, new Promise<void>((r) => (timer = setTimeout(r, ackTimeoutMs)))]);
+      await Promise.race([confirmed, new Promise<void>((r) => (timer = setTimeout(r, this.ackTimeoutMs)))]);
     } finally {
       if (timer) clearTimeout(timer);
       this.pending.delete(nonce);
