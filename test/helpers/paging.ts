@@ -51,3 +51,25 @@ export async function walkPages<P>(
 export function pageParam(name: string, cursor: string | null | undefined): string {
   return cursor ? `&${name}=${cursor}` : '';
 }
+
+/**
+ * Walks a workspace list ({ items, next_cursor }) of at most maxPages pages; `get` fetches the page after the
+ * query suffix it is given ('' first, then `&cursor=…`). Each page must answer 200 with exactly those two fields.
+ * Returns the ids of the items in the order they came.
+ */
+export async function walkSvcListIds(
+  get: (cursorQuery: string) => Promise<CallResult>,
+  maxPages = 10,
+): Promise<{ pages: number; ids: string[] }> {
+  const pages = await walkPages(
+    async (cursor) => {
+      const res = await get(cursorParam(cursor));
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body).sort()).toEqual(['items', 'next_cursor']);
+      return res;
+    },
+    svcNextCursor,
+    maxPages,
+  );
+  return { pages: pages.length, ids: pages.flatMap((res) => res.body.items.map((item: { id: string }) => item.id)) };
+}

@@ -7,7 +7,7 @@ import { call, startTestPlatform, type TestPlatform } from '../../../test/suppor
 import { svcWorkspace, type SvcWorkspace } from '../../../test/support/workspace.js';
 import { partnerKey } from '../../../test/support/partner.js';
 import { newId } from '../../platform/ids.js';
-import { cursorParam, svcNextCursor, walkPages } from '../../../test/helpers/paging.js';
+import { walkSvcListIds } from '../../../test/helpers/paging.js';
 
 let platform: TestPlatform;
 let base: string;
@@ -110,19 +110,9 @@ describe('list', () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await svc('POST', '/api/v1/leads', { name: `L${i}` }, ownKey)).body.id);
     await svc('PATCH', `/api/v1/leads/${ids[1]}`, { status: 'qualified' }, ownKey);
-    const pages = await walkPages(
-      async (cursor) => {
-        const res = await svc('GET', `/api/v1/leads?limit=2${cursorParam(cursor)}`, undefined, ownKey);
-        expect(res.status).toBe(200);
-        expect(Object.keys(res.body).sort()).toEqual(['items', 'next_cursor']);
-        return res;
-      },
-      svcNextCursor,
-      10,
-    );
-    expect(pages).toHaveLength(3);
-    const seen: string[] = pages.flatMap((res) => res.body.items.map((l: { id: string }) => l.id));
-    expect(seen).toEqual([...ids].reverse());
+    const listed = await walkSvcListIds((cursorQuery) => svc('GET', `/api/v1/leads?limit=2${cursorQuery}`, undefined, ownKey));
+    expect(listed.pages).toBe(3);
+    expect(listed.ids).toEqual([...ids].reverse());
     const qualified = await svc('GET', '/api/v1/leads?status=qualified', undefined, ownKey);
     expect(qualified.body).toEqual({ items: [expect.objectContaining({ id: ids[1], status: 'qualified' })], next_cursor: null });
     expectSvcError(await svc('GET', '/api/v1/leads?status=lost', undefined, ownKey), 400, 'invalid_request', 'query.status');

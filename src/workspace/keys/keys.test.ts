@@ -8,7 +8,7 @@ import { call, startTestPlatform, type TestAccount, type TestPlatform } from '..
 import { svcWorkspace, type SvcWorkspace } from '../../../test/support/workspace.js';
 import { ManualClock } from '../../platform/clock.js';
 import { newId } from '../../platform/ids.js';
-import { cursorParam, svcNextCursor, walkPages } from '../../../test/helpers/paging.js';
+import { walkSvcListIds } from '../../../test/helpers/paging.js';
 
 let platform: TestPlatform;
 let base: string;
@@ -174,19 +174,9 @@ describe('list and get', () => {
     const own = await svcWorkspace(platform);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await create(own.owner, { name: `k${i}`, scopes: ['read-only'] }, own.id)).body.id);
-    const pages = await walkPages(
-      async (cursor) => {
-        const res = await as(own.owner, 'GET', `${keysPath(own.id)}?limit=2${cursorParam(cursor)}`);
-        expect(res.status).toBe(200);
-        expect(Object.keys(res.body).sort()).toEqual(['items', 'next_cursor']);
-        return res;
-      },
-      svcNextCursor,
-      10,
-    );
-    expect(pages).toHaveLength(3);
-    const seen: string[] = pages.flatMap((res) => res.body.items.map((k: { id: string }) => k.id));
-    expect(seen).toEqual([...ids].reverse());
+    const listed = await walkSvcListIds((cursorQuery) => as(own.owner, 'GET', `${keysPath(own.id)}?limit=2${cursorQuery}`));
+    expect(listed.pages).toBe(3);
+    expect(listed.ids).toEqual([...ids].reverse());
     expectSvcError(await as(own.owner, 'GET', `${keysPath(own.id)}?cursor=bogus`), 400, 'invalid_request', 'query.cursor');
 
     const revokedId = ids[0]!;
