@@ -4,6 +4,8 @@
 // share one SQL statement. A 2xx ends the delivery; a permanent 4xx fails it; anything else schedules the next
 // attempt of WEBHOOK_RETRY_SCHEDULE, and the last failed attempt pauses the webhook and leaves a notice for its
 // Owner. A claimed delivery whose webhook is Paused is held; one whose webhook is Disabled is cancelled.
+// A node never takes over the lease of an attempt it is still running itself (a starved process can outlive its
+// lease): only another node's, or a crashed one's, is taken over.
 import { sql, type InferResult } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
 import { affected, firstRow, hotRows } from '../../platform/db/typed.js';
@@ -178,6 +180,8 @@ function failureText(outcome: SendOutcome, final: boolean): string {
 
 export class AttemptRunner {
   private readonly secrets = new Map<string, string>();
+  /** The deliveries whose attempt this node has claimed and not yet recorded. */
+  private readonly inFlight = new Set<string>();
   private readonly slots: Semaphore;
   private readonly claims: MicroBatcher<DeliveryRef, ClaimedRow | null>;
   private readonly successes: MicroBatcher<Success, void>;
@@ -224,13 +228,28 @@ export class AttemptRunner {
   /** One attempt: a slot, the claim, the request, the record. Never throws for the receiver's sake. */
   async run(ref: DeliveryRef): Promise<AttemptResult> {
     await this.slots.acquire();
-    let claimed: ClaimedRow | null;
+    let claimed: ClaimedRow | null = null;
+    try {
+      // Its own attempt records the outcome and schedules the next one.
+      if (!this.inFlight.has(ref.id)) claimed = await this.claims.add(ref);
+    } finally {
+      if (claimed?.status !== 'sending') this.slots.release();
+    }
+    if (!claimed) return {};
+    if (claimed.status !== 'sending') return claimed.status === 'cancelled' ? { completedWebhookId: claimed.webhook_id } : {};
+    this.inFlight.add(claimed.id);
+    try {
+      return await this.attempt(claimed);
+    } finally {
+      this.inFlight.delete(claimed.id);
+    }
+  }
+
+  /** Sends the claimed attempt, releases its slot once answered, and records the outcome. */
+  private async attempt(claimed: ClaimedRow): Promise<AttemptResult> {
     let outcome: SendOutcome;
     let at: Date;
     try {
-      claimed = await this.claims.add(ref);
-      if (!claimed) return {};
-      if (claimed.status !== 'sending') return claimed.status === 'cancelled' ? { completedWebhookId: claimed.webhook_id } : {};
       at = this.engine.clock.now();
       const headers = deliveryHeaders({
         secret: this.secretOf(claimed),
