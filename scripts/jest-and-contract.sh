@@ -12,10 +12,9 @@ contract=$!
 # A signal to this script stops the contract run too (it stops its platform and Schemathesis itself).
 trap 'kill -TERM "$contract" 2>/dev/null; wait "$contract"; exit 130' INT TERM
 jest_log=.data/jest.log
-# Jest at a lower priority: each contract lane is one Schemathesis process that can use one core and no more, so it
-# runs at full speed while jest's workers fill what the lanes leave; a lane slowed down would finish alone at the end
-# with a core idle beside it.
-scripts/phases.sh time jest nice -n 10 npm test --silent 2>&1 | tee "$jest_log"
+# Both at the same priority: jest's files wait on wall-clock bounds (a lease, a platform's start, a condition awaited
+# for 15 s) that a process starved behind the contract run's lanes could overrun.
+scripts/phases.sh time jest npm test --silent 2>&1 | tee "$jest_log"
 jest_status=${PIPESTATUS[0]}
 echo "jest finished; waiting for the contract run (its output follows when it ends)"
 wait "$contract"

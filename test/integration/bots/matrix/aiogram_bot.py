@@ -11,6 +11,24 @@ from aiogram.filters import CommandStart
 from aiogram.types import CallbackQuery, ErrorEvent, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 dp = Dispatcher()
+# The updates being handled: on SIGTERM aiogram stops polling and closes its HTTP session without waiting for them,
+# so the shutdown hook below lets them finish first (a request cut off would fail as ServerDisconnectedError).
+handling: set[asyncio.Task] = set()
+
+
+@dp.update.outer_middleware()
+async def track(handler, event, data):
+    task = asyncio.current_task()
+    handling.add(task)
+    try:
+        return await handler(event, data)
+    finally:
+        handling.discard(task)
+
+
+@dp.shutdown()
+async def finish_handling() -> None:
+    await asyncio.gather(*handling, return_exceptions=True)
 
 
 @dp.message(CommandStart())
