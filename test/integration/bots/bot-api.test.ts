@@ -13,6 +13,7 @@ import {
   resultOf,
   say,
   userNumber,
+  type BotAnswer,
   type TestBot,
 } from '../../helpers/bots.js';
 
@@ -342,6 +343,55 @@ describe('bodies and paths', () => {
       body: new URLSearchParams({ timeout: '5', allowed_updates: '["message"]' }),
     });
     expect(((await polled.json()) as any).result.map((u: any) => u.message.text)).toEqual(['/start']);
+  });
+
+  test("Telegram's parameter rules: null and empty form values mean not given, the query string of a POST, types read from the schema", async () => {
+    const { alice, bot, roomId } = await scene();
+    const post = (method: string, body: URLSearchParams | null, query = '') =>
+      fetch(`${platform.chatUrl}/bot${bot.token}/${method}${query}`, { method: 'POST', body }).then(async (res): Promise<BotAnswer> => ({
+        status: res.status,
+        body: (await res.json()) as any,
+        headers: res.headers,
+      }));
+    // A typed client sends every optional parameter, unset ones as null or empty; unknown ones are ignored.
+    const sent = await post(
+      'sendMessage',
+      new URLSearchParams({
+        chat_id: roomId,
+        text: '12345',
+        reply_markup: 'null',
+        reply_to_message_id: '',
+        message_thread_id: 'null',
+        reply_parameters: '',
+        no_such_parameter: 'x',
+      }),
+    );
+    expect(sent.body).toMatchObject({ ok: true, result: { message_id: 1, text: '12345' } });
+    expect(sent.body.result.reply_markup).toBeUndefined();
+    // Parameters in the query string of a POST, with no body at all.
+    const byQuery = await post('sendMessage', null, `?chat_id=${roomId}&text=${encodeURIComponent('by query')}`);
+    expect(byQuery.body).toMatchObject({ ok: true, result: { message_id: 2, text: 'by query' } });
+    await say(platform, alice, roomId, '/start');
+    const polled = await post('getUpdates', new URLSearchParams({ offset: '', limit: 'null', timeout: '5', allowed_updates: 'null' }));
+    expect(polled.body.result.map((u: any) => u.message.text)).toEqual(['/start']);
+    expect((await post('deleteWebhook', new URLSearchParams({ drop_pending_updates: 'false' }))).body).toEqual({
+      ok: true,
+      result: true,
+      description: expect.any(String),
+    });
+
+    // A required parameter is never "not given"; a value that is not of its type is named. Nothing changes.
+    const before = await state(bot, roomId);
+    expectBotError(await post('sendMessage', new URLSearchParams({ chat_id: roomId, text: '' })), 400, /^Bad Request: body.text/);
+    expectBotError(await botCall(platform, bot.token, 'sendMessage', { chat_id: roomId, text: null }), 400, /^Bad Request: body.text/);
+    expectBotError(await post('sendMessage', null, `?chat_id=${roomId}`), 400, 'Bad Request: body.text is required');
+    expectBotError(
+      await post('deleteWebhook', new URLSearchParams({ drop_pending_updates: 'yes' })),
+      400,
+      /^Bad Request: body.drop_pending_updates/,
+    );
+    expectBotError(await post('getUpdates', new URLSearchParams({ limit: 'ten' })), 400, /^Bad Request: body.limit/);
+    expect(await state(bot, roomId)).toEqual(before);
   });
 
   test('update_id grows by one per update; offset confirms by id, by uuid, or keeps the newest with a negative value', async () => {

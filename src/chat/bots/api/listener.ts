@@ -18,6 +18,7 @@ import { renderBotError } from './errors.js';
 import { mountFileDownloads } from './file-downloads.js';
 import { BotFiles } from './files.js';
 import { addFormParsers } from './forms.js';
+import { addParameterRules, methodParameters } from './parameters.js';
 import { addEmptyJsonParser } from './empty-json.js';
 import { declaredMethods, tokenGate } from './gate.js';
 import { botApiHandlers, type BotOperations } from './handlers.js';
@@ -80,7 +81,9 @@ export async function buildBotListener(options: BotListenerOptions): Promise<Fas
     // dropped by the parser rather than refusing the whole body.
     poisonedJsonKeys: 'remove',
     configure: (app) => {
-      addFormParsers(app, multipartLimit);
+      const parameters = methodParameters(specification);
+      addFormParsers(app, multipartLimit, parameters);
+      addParameterRules(app, parameters);
       mountFileDownloads(app, deps.sql, options.media);
       addEmptyJsonParser(app);
     },
