@@ -6,9 +6,9 @@
 // Owner. A claimed delivery whose webhook is Paused is held; one whose webhook is Disabled is cancelled.
 // A node never takes over the lease of an attempt it is still running itself (a starved process can outlive its
 // lease): only another node's, or a crashed one's, is taken over.
-import { sql, type InferResult } from 'kysely';
+import { sql, type InferResult, type UpdateObject } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
-import { affected, firstRow, hotRows } from '../../platform/db/typed.js';
+import { firstRow, hotRows, type Runner } from '../../platform/db/typed.js';
 import { countWebhookAttempt } from '../../platform/metrics/webhooks.js';
 import { inConsumerSpan } from '../../platform/tracing/consumer.js';
 import { tracingOn } from '../../platform/tracing/state.js';
@@ -19,10 +19,17 @@ import { webhookColumns, webhookOutbox, type SealedSecret, type WebhookChecked }
 import { internalTopic } from '../events/internal-topics.js';
 import { outboxInsertFrom } from '../../platform/outbox-writer.js';
 import type { SendOutcome } from './sender.js';
-import { coreDb } from '../tables.js';
+import { coreDb, type CoreTables } from '../tables.js';
 
 /** How early a job may claim its attempt: tolerates clock skew between the node that scheduled it and this one. */
 const slackMs = 1_000;
+
+/**
+ * Recording an attempt that was sent is tried this many times, the waits growing by recordRetryMs: unrecorded, the
+ * row would stay `sending` until its lease ran out and the same attempt would be sent again.
+ */
+const recordTries = 4;
+const recordRetryMs = 500;
 
 /**
  * The claim of a batch of attempts (one row per ref whose attempt is due or whose lease ran out). Its text depends
@@ -158,6 +165,33 @@ function successesStatement(items: Success[], now: Date) {
   );
 }
 
+/** The record of a failed attempt, taken only while this attempt still holds the row (sending, the same attempt). */
+function failedAttempt(row: ClaimedRow, values: UpdateObject<CoreTables, 'webhook_deliveries'>) {
+  return coreDb
+    .updateTable('webhook_deliveries')
+    .set(values)
+    .where('id', '=', row.id)
+    .where('round', '=', row.round)
+    .where('attempt_count', '=', row.attempt_count)
+    .where('status', '=', 'sending');
+}
+
+/** The record taken and the webhook's consecutive failures counted, in one statement; false when the row was no longer this attempt's. */
+async function recordedAndCounted(runner: Runner, record: ReturnType<typeof failedAttempt>): Promise<boolean> {
+  const counted = coreDb
+    .with('d', () => record.returning('webhook_id'))
+    .with('w', (db) =>
+      db
+        .updateTable('webhooks')
+        .set((eb) => ({ consecutive_failures: eb('consecutive_failures', '+', 1) }))
+        .where('id', 'in', db.selectFrom('d').select('d.webhook_id'))
+        .returning('webhooks.id'),
+    )
+    .selectFrom('d')
+    .select(sql<number>`count(*)::int`.as('n'));
+  return ((await firstRow(runner, counted))?.n ?? 0) > 0;
+}
+
 interface Success {
   row: ClaimedRow;
   outcome: SendOutcome;
@@ -275,10 +309,23 @@ export class AttemptRunner {
     const done = this.engine.clock.now();
     countWebhookAttempt('workspace', outcome.ok, claimed.attempt_count);
     if (outcome.ok) {
-      await this.successes.add({ row: claimed, outcome, at, done });
+      await this.recorded(claimed, () => this.successes.add({ row: claimed, outcome, at, done }));
       return { completedWebhookId: claimed.webhook_id };
     }
-    return this.recordFailure(claimed, outcome, at, done);
+    return this.recorded(claimed, () => this.recordFailure(claimed, outcome, at, done));
+  }
+
+  /** The record of a sent attempt, tried again after a failure (a lock or statement time-out, a lost answer). */
+  private async recorded<T>(row: ClaimedRow, record: () => Promise<T>): Promise<T> {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await record();
+      } catch (err) {
+        if (tries >= recordTries) throw err;
+        this.engine.log.warn({ err, deliveryId: row.id, attempt: row.attempt_count }, 'recording a webhook attempt failed; trying again');
+        await new Promise((resolve) => setTimeout(resolve, recordRetryMs * tries));
+      }
+    }
   }
 
   /** The rows of many successes in one statement; the webhooks only when a counter or an Unverified status changes. */
@@ -291,60 +338,55 @@ export class AttemptRunner {
     const exhausted = outcome.retryable && row.attempt_count >= engine.maxAttempts;
     const final = !outcome.retryable || exhausted;
     const next = final ? null : new Date(done.getTime() + engine.delayBefore(row.attempt_count + 1) * 1000);
-    const recorded = await inTransaction(engine.sql, async (client): Promise<{ paused: string | null } | null> => {
-      const recordedRows = await affected(
-        client,
-        coreDb
-          .updateTable('webhook_deliveries')
-          .set({
-            status: final ? 'failed' : 'pending',
-            lease_until: null,
-            next_attempt_at: next,
-            last_attempt_at: at,
-            response_status: outcome.status,
-            latency_ms: outcome.latencyMs,
-            response_excerpt: outcome.excerpt,
-            error: failureText(outcome, final),
-            completed_at: final ? done : null,
-          })
-          .where('id', '=', row.id)
-          .where('round', '=', row.round)
-          .where('attempt_count', '=', row.attempt_count)
-          .where('status', '=', 'sending'),
-      );
-      // Another node took the lease over (this attempt outlived it): its record stands.
-      if (!recordedRows) return null;
-      await affected(
-        client,
-        coreDb
-          .updateTable('webhooks')
-          .set((eb) => ({ consecutive_failures: eb('consecutive_failures', '+', 1) }))
-          .where('id', '=', row.webhook_id),
-      );
-      if (!exhausted) return { paused: null };
-      const webhook = await firstRow(
-        client,
-        coreDb
-          .updateTable('webhooks')
-          .set({
-            status: 'Paused',
-            paused_reason: 'failures',
-            paused_at: done,
-            updated_at: done,
-            notice_pending: true,
-            notice_lease_until: null,
-          })
-          .where('id', '=', row.webhook_id)
-          .where('status', 'in', ['Active', 'Unverified'])
-          .returning(webhookColumns)
-          .$narrowType<WebhookChecked>(),
-      );
-      if (!webhook) return { paused: null };
-      await webhookOutbox(client, 'webhook.paused', webhook, { reason: 'failures', deliveryId: row.id });
-      return { paused: webhook.id };
+    const record = failedAttempt(row, {
+      status: final ? 'failed' : 'pending',
+      lease_until: null,
+      next_attempt_at: next,
+      last_attempt_at: at,
+      response_status: outcome.status,
+      latency_ms: outcome.latencyMs,
+      response_excerpt: outcome.excerpt,
+      error: failureText(outcome, final),
+      completed_at: final ? done : null,
     });
+    // One statement: the webhook's row, which every failure of its deliveries counts on, is locked only while it
+    // runs, never across a round trip of this node (a starved node would hold up every other record of the webhook).
+    let recorded: { paused: string | null } | null;
+    if (exhausted) recorded = await inTransaction(engine.sql, (client) => this.recordLastFailure(client, row, record, done));
+    else recorded = (await recordedAndCounted(engine.sql, record)) ? { paused: null } : null;
+    // Another node took the lease over (this attempt outlived it): its record stands.
     if (!recorded) return {};
     if (next) await engine.enqueue([{ id: row.id, round: row.round, attempt: row.attempt_count + 1, dueAt: next }]);
     return { ...(final ? { completedWebhookId: row.webhook_id } : {}), ...(recorded.paused ? { pausedWebhookId: recorded.paused } : {}) };
+  }
+
+  /** The last attempt failed: recorded, counted, and the webhook paused (with a notice for its Owner). */
+  private async recordLastFailure(
+    client: Runner,
+    row: ClaimedRow,
+    record: ReturnType<typeof failedAttempt>,
+    done: Date,
+  ): Promise<{ paused: string | null } | null> {
+    if (!(await recordedAndCounted(client, record))) return null;
+    const webhook = await firstRow(
+      client,
+      coreDb
+        .updateTable('webhooks')
+        .set({
+          status: 'Paused',
+          paused_reason: 'failures',
+          paused_at: done,
+          updated_at: done,
+          notice_pending: true,
+          notice_lease_until: null,
+        })
+        .where('id', '=', row.webhook_id)
+        .where('status', 'in', ['Active', 'Unverified'])
+        .returning(webhookColumns)
+        .$narrowType<WebhookChecked>(),
+    );
+    if (!webhook) return { paused: null };
+    await webhookOutbox(client, 'webhook.paused', webhook, { reason: 'failures', deliveryId: row.id });
+    return { paused: webhook.id };
   }
 }
