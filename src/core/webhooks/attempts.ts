@@ -176,7 +176,10 @@ function failedAttempt(row: ClaimedRow, values: UpdateObject<CoreTables, 'webhoo
     .where('status', '=', 'sending');
 }
 
-/** The record taken and the webhook's consecutive failures counted, in one statement; false when the row was no longer this attempt's. */
+/**
+ * The record taken and the webhook's consecutive failures counted, in one statement; false when the row was no
+ * longer this attempt's.
+ */
 async function recordedAndCounted(runner: Runner, record: ReturnType<typeof failedAttempt>): Promise<boolean> {
   const counted = coreDb
     .with('d', () => record.returning('webhook_id'))

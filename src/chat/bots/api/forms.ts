@@ -1,8 +1,8 @@
 // Form bodies, as Telegram reads them: application/x-www-form-urlencoded and multipart/form-data, every value a
 // string, objects and arrays JSON-encoded (libraries send reply_markup so). Values are turned into the JSON shapes
-// the methods' schemas describe (parameters.ts), then validated like a JSON body. File parts are taken by sendDocument and
-// sendPhoto only: each is kept aside on the request and its field reads "attach://<field>", as Telegram's own
-// references to file parts do. setWebhook's certificate is read as text.
+// the methods' schemas describe (parameters.ts), then validated like a JSON body. File parts are taken by
+// sendDocument and sendPhoto only: each is kept aside on the request and its field reads "attach://<field>", as
+// Telegram's own references to file parts do. setWebhook's certificate is read as text.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { botApiErrors } from './errors.js';
 import { fromText, methodOf, omitted, type MethodParameters } from './parameters.js';

@@ -2,8 +2,9 @@
 // come as JSON, as an urlencoded or multipart form, or in the query string; in forms and query strings every value
 // is a string: numbers and booleans as text, arrays and objects JSON-encoded. In a form or query, `null` or the
 // empty string for an optional parameter means "not given", as typed clients send every optional parameter they do
-// not set (a JSON body says so by leaving the parameter out, as the document's schemas declare). Unknown parameters are left for the schema, which ignores them. A value that does not read as its type
-// stays as it came, and validation refuses it naming the parameter.
+// not set (a JSON body says so by leaving the parameter out, as the document's schemas declare). Unknown parameters
+// are left for the schema, which ignores them. A value that does not read as its type stays as it came, and
+// validation refuses it naming the parameter.
 import type { FastifyInstance } from 'fastify';
 
 /** The JSON types a parameter's schema admits. */
