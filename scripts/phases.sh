@@ -9,13 +9,23 @@ record="${PHASES_FILE:-.data/test-phases.tsv}"
 
 now() { date +%s.%N; }
 
+# CPU seconds (user + system) of the processes this shell has waited for, into $cpu. `times` must run in this shell,
+# not in a subshell (a command substitution), whose waited-for children would be its own.
+children_cpu() {
+  local out
+  out=$(mktemp)
+  times >"$out"
+  cpu=$(awk 'NR == 2 { for (i = 1; i <= NF; i++) { split($i, ms, /[ms]/); t += ms[1] * 60 + ms[2] } printf "%.1f", t }' "$out")
+  rm -f "$out"
+}
+
 table() {
   [ -f "$record" ] || return 0
   awk -F'\t' '
     NR == 1 { start = $2; next }
-    { printf "  %-16s %8.1f  %s\n", $1, $2, $3; last = $4 }
-    BEGIN { print "\nmake test, time per phase (seconds)" }
-    END { if (last) printf "  %-16s %8.1f\n", "total", last - start }
+    { printf "  %-16s %8.1f %8.1f  %s\n", $1, $2, $5, $3; last = $4; cpu += $5 }
+    BEGIN { print "\nmake test, time per phase (seconds; cpu: user + system of the phase and its processes)"; printf "  %-16s %8s %8s\n", "phase", "wall", "cpu" }
+    END { if (last) printf "  %-16s %8.1f %8.1f\n", "total", last - start, cpu }
   ' "$record"
 }
 
@@ -32,9 +42,10 @@ case "${1:-}" in
     "$@"
     status=$?
     end=$(now)
+    children_cpu
     outcome=passed
     [ "$status" -eq 0 ] || outcome="FAILED (exit $status)"
-    printf '%s\t%s\t%s\t%s\n' "$name" "$(awk -v a="$begin" -v b="$end" 'BEGIN { printf "%.1f", b - a }')" "$outcome" "$end" >>"$record"
+    printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$(awk -v a="$begin" -v b="$end" 'BEGIN { printf "%.1f", b - a }')" "$outcome" "$end" "$cpu" >>"$record"
     [ "$mode" = run ] && [ "$status" -ne 0 ] && table
     exit "$status"
     ;;

@@ -5,7 +5,7 @@
 // A file that must share the run's servers says so in its docblock:
 //   /** @jest-environment-options {"infra": "shared"} */
 import NodeEnvironment from 'jest-environment-node';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const dist = new URL('../../dist/', import.meta.url);
@@ -13,6 +13,9 @@ const infra = await import(new URL('test/support/test-infra.js', dist).href);
 
 /** Folder of one file's redis-server under the run's folder; its pid file is how the global teardown finds it. */
 const redisDirOf = (runDir, id) => join(runDir, 'files', id);
+
+/** Each file's wall and worker CPU seconds, one line per file; the global teardown prints the costliest. */
+export const fileTimesOf = (runDir) => join(runDir, 'file-times.tsv');
 
 export default class IsolatedEnvironment extends NodeEnvironment {
   constructor(config, context) {
@@ -22,6 +25,7 @@ export default class IsolatedEnvironment extends NodeEnvironment {
   }
 
   async setup() {
+    this.started = { wall: performance.now(), cpu: process.cpuUsage() };
     await super.setup();
     if (this.shared) return;
     const env = this.global.process.env;
@@ -52,7 +56,18 @@ export default class IsolatedEnvironment extends NodeEnvironment {
       if (this.database) await infra.dropDatabaseWhenIdle(this.serverUrl, this.database.name);
     } finally {
       await super.teardown();
+      this.recordTimes();
     }
+  }
+
+  /** The worker runs one file at a time, so its CPU since setup is this file's (spawned processes not included). */
+  recordTimes() {
+    const runDir = process.env.TEST_RUN_DIR;
+    if (!runDir || !this.started) return;
+    const cpu = process.cpuUsage(this.started.cpu);
+    const wall = (performance.now() - this.started.wall) / 1000;
+    const file = this.testPath.slice(process.cwd().length + 1);
+    appendFileSync(fileTimesOf(runDir), `${file}\t${wall.toFixed(1)}\t${((cpu.user + cpu.system) / 1e6).toFixed(1)}\n`);
   }
 }
 
