@@ -132,3 +132,8 @@ for (const [reason, names] of Object.entries(reasons)) for (const name of names)
 export function unsupportedReason(method: string): string | undefined {
   return byName.get(method.toLowerCase());
 }
+
+/** Every method refused here with its reason, in the order above (docs/bots.md lists them). */
+export function unsupportedMethods(): Array<{ method: string; reason: string }> {
+  return Object.entries(reasons).flatMap(([reason, names]) => names.map((method) => ({ method, reason })));
+}
