@@ -604,6 +604,13 @@ const botSemanticRejections = [
   'sendDocument',
   'sendPhoto',
   'getFile',
+  // chat_id must be a room the bot is in; renaming and describing need an owner or admin bot and a group; a private
+  // room cannot be left; deleting another member's message needs an owner or admin bot.
+  'getChatAdministrators',
+  'leaveChat',
+  'setChatTitle',
+  'setChatDescription',
+  'deleteMessages',
 ];
 
 /** A binding that draws from the dictionary most of the time, for operations whose ids rarely hit by chance. */
@@ -623,9 +630,30 @@ const botMessageIds = {
   getChatMember: { 'body.chat_id': often('rooms'), 'body.user_id': often('members') },
   pinChatMessage: { 'body.chat_id': often('pinRooms'), 'body.message_id': often('pinnable') },
   unpinChatMessage: { 'body.chat_id': often('pinRooms'), 'body.message_id': often('pinnable') },
+  // Rooms of their own: a room is left once, and bulk deletions would take the messages the others need. Renames
+  // in the room where the bot is an admin.
+  leaveChat: { 'body.chat_id': often('leaveRooms') },
+  deleteMessages: { 'body.chat_id': often('bulkRooms') },
+  setChatTitle: { 'body.chat_id': often('pinRooms') },
+  setChatDescription: { 'body.chat_id': often('pinRooms') },
 };
 
-function botConfig({ tokens, rooms, editRooms, presses, editable, deletable, forwardable, members, pinRooms, pinnable, files, photos }) {
+function botConfig({
+  tokens,
+  rooms,
+  editRooms,
+  presses,
+  editable,
+  deletable,
+  forwardable,
+  members,
+  pinRooms,
+  pinnable,
+  files,
+  photos,
+  leaveRooms,
+  bulkRooms,
+}) {
   return [
     ...suiteRules,
     // The Bot API authenticates by the token in the path: most draws use the token of a bot that is a member of
@@ -644,6 +672,8 @@ function botConfig({ tokens, rooms, editRooms, presses, editable, deletable, for
       pinnable,
       files,
       photos,
+      leaveRooms,
+      bulkRooms,
     }),
     '[parameters]',
     ...bindingLines({
@@ -740,7 +770,24 @@ async function prepareBots(chatUrl, adminToken, aliceToken) {
   png.writeUInt32BE(4, 16);
   png.writeUInt32BE(3, 20);
   const photo = (await upload('sendPhoto', 'photo', new Blob([png]), 'contract.png')).photo[0].file_id;
+  // Rooms for leaveChat (each can be left once) and for deleteMessages (with messages of the bot to delete).
+  const spareRoom = async (name) =>
+    (await json('POST', '/api/v1/rooms', aliceToken, { type: 'GROUP', name, memberIds: [made.bot.accountId] })).id;
+  const leaveRooms = [await spareRoom('Contract bot leaves'), await spareRoom('Contract bot leaves too')];
+  const bulkRoom = await spareRoom('Contract bot bulk deletions');
+  for (let i = 0; i < 10; i++) await botSays(bulkRoom, `bulk ${i}`);
+  // The rooms the other operations need, by uuid and by the chat id a bot is shown.
+  const kept = [room.id, editRoom.id, keyboardRoom.id, pinRoom.id];
+  const keptChats = [
+    ...kept,
+    ...(await Promise.all(
+      kept.map(async (id) => String((await json('POST', `/bot/${made.token}/getChat`, undefined, { chat_id: id })).id)),
+    )),
+  ];
   return {
+    leaveRooms,
+    bulkRooms: [bulkRoom],
+    keptChats,
     tokens: [made.token],
     rooms: [room.id],
     editRooms: [editRoom.id],
@@ -1206,6 +1253,9 @@ async function main() {
             deleteMessage: [{ chat_id: [bots.editRooms[0], bots.keyboardRoomId] }],
             editMessage: [{ chat_id: [bots.keyboardRoomId] }],
             editMessageText: [{ chat_id: [bots.keyboardRoomId] }],
+            // Values drawn for one operation reach others too: the room of bulk deletions is kept from leaveChat.
+            leaveChat: [{ chat_id: [...bots.keptChats, ...bots.bulkRooms] }],
+            deleteMessages: [{ chat_id: bots.keptChats }],
           },
           coverage: {
             parameters: { 'path.token': bots.tokens[0], 'body.chat_id': bots.rooms[0], 'body.callback_query_id': bots.presses[0] },
@@ -1221,6 +1271,10 @@ async function main() {
               sendDocument: { 'body.document': bots.files[0] },
               sendPhoto: { 'body.photo': bots.photos[0] },
               getFile: { 'body.file_id': bots.files[0] },
+              leaveChat: { 'body.chat_id': bots.leaveRooms[0] },
+              deleteMessages: { 'body.chat_id': bots.bulkRooms[0] },
+              setChatTitle: { 'body.chat_id': bots.pinRooms[0] },
+              setChatDescription: { 'body.chat_id': bots.pinRooms[0] },
             },
           },
         }),

@@ -45,6 +45,11 @@ export const operationRoutes = {
   sendDocument: { method: 'post', path: '/bot/{token}/sendDocument' },
   sendPhoto: { method: 'post', path: '/bot/{token}/sendPhoto' },
   getFile: { method: 'post', path: '/bot/{token}/getFile' },
+  getChatAdministrators: { method: 'post', path: '/bot/{token}/getChatAdministrators' },
+  leaveChat: { method: 'post', path: '/bot/{token}/leaveChat' },
+  setChatTitle: { method: 'post', path: '/bot/{token}/setChatTitle' },
+  setChatDescription: { method: 'post', path: '/bot/{token}/setChatDescription' },
+  deleteMessages: { method: 'post', path: '/bot/{token}/deleteMessages' },
 } as const satisfies { readonly [K in OperationId]: RouteOf<K> };
 
 export const operationIds = Object.keys(operationRoutes) as OperationId[];

@@ -60,6 +60,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bot/{token}/deleteMessages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recalls several messages for everyone, as deleteMessage does one
+         * @description Recalls several messages for everyone, as deleteMessage does one: the bot's own, or any in a room where it is an
+         *     owner or admin. Messages not found are skipped; one the bot may not delete refuses the call and deletes none.
+         */
+        post: operations["deleteMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bot/{token}/deleteMyCommands": {
         parameters: {
             query?: never;
@@ -174,6 +195,26 @@ export interface paths {
          * @description The room, as the bot may see it.
          */
         post: operations["getChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/getChatAdministrators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The room's owners (creator) and admins (administrator)
+         * @description The room's owners (creator) and admins (administrator).
+         */
+        post: operations["getChatAdministrators"];
         delete?: never;
         options?: never;
         head?: never;
@@ -334,6 +375,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bot/{token}/leaveChat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The bot leaves the room (GROUP and CHANNEL rooms
+         * @description The bot leaves the room (GROUP and CHANNEL rooms; a private room cannot be left), as a member leaves it.
+         */
+        post: operations["leaveChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bot/{token}/pinChatMessage": {
         parameters: {
             query?: never;
@@ -428,6 +489,46 @@ export interface paths {
          * @description Sends an image (image/jpeg, image/png, image/gif or image/webp) as a message with one photo size.
          */
         post: operations["sendPhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/setChatDescription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Changes or clears the room's description
+         * @description Changes or clears the room's description; the bot must be an owner or admin of it.
+         */
+        post: operations["setChatDescription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/setChatTitle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renames the room; the bot must be an owner or admin of it
+         * @description Renames the room; the bot must be an owner or admin of it.
+         */
+        post: operations["setChatTitle"];
         delete?: never;
         options?: never;
         head?: never;
@@ -652,6 +753,13 @@ export interface components {
         DeleteMessageBody: {
             chat_id: components["schemas"]["ChatRef"];
             message_id: components["schemas"]["MessageId"];
+        } & {
+            [key: string]: unknown;
+        };
+        DeleteMessagesBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            /** @description 1 to 100 message_ids; those not found, or already deleted, are skipped. */
+            message_ids: components["schemas"]["MessageId"][];
         } & {
             [key: string]: unknown;
         };
@@ -941,6 +1049,20 @@ export interface components {
             reply_parameters?: components["schemas"]["ReplyParameters"];
             reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
             photo: components["schemas"]["InputFile"];
+        } & {
+            [key: string]: unknown;
+        };
+        SetChatDescriptionBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            /** @description At most 255 characters as in Telegram; absent or empty clears the description. */
+            description?: components["schemas"]["Platform.text"];
+        } & {
+            [key: string]: unknown;
+        };
+        SetChatTitleBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            /** @description The room's new name, 1 to 128 characters as in Telegram (the room's name rules apply too). */
+            title: components["schemas"]["Platform.text"];
         } & {
             [key: string]: unknown;
         };
@@ -1240,6 +1362,101 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DeleteMessageBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: boolean;
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    deleteMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteMessagesBody"];
             };
         };
         responses: {
@@ -1805,6 +2022,92 @@ export interface operations {
                         /** @enum {boolean} */
                         ok: true;
                         result: components["schemas"]["ChatFullInfo"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    getChatAdministrators: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["ChatMember"][];
                         /** @description A note some methods add ("Webhook was set"). */
                         description?: string;
                     };
@@ -2741,6 +3044,101 @@ export interface operations {
             };
         };
     };
+    leaveChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: boolean;
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
     pinChatMessage: {
         parameters: {
             query?: never;
@@ -3146,6 +3544,196 @@ export interface operations {
                         /** @enum {boolean} */
                         ok: true;
                         result: components["schemas"]["Message"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    setChatDescription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetChatDescriptionBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: boolean;
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    setChatTitle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetChatTitleBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: boolean;
                         /** @description A note some methods add ("Webhook was set"). */
                         description?: string;
                     };

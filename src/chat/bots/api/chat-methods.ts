@@ -27,7 +27,7 @@ export interface BotCommand {
 type ForwardInput = { chat_id: ChatRef; from_chat_id: ChatRef; message_id: number };
 
 /** Telegram's rights of an administrator, as a room admin here has them. */
-const adminRights = {
+export const adminRights = {
   can_be_edited: false,
   is_anonymous: false,
   can_manage_chat: true,
@@ -43,7 +43,11 @@ const adminRights = {
   can_pin_messages: true,
 };
 
-const statusOf: Record<string, 'creator' | 'administrator' | 'member'> = { OWNER: 'creator', ADMIN: 'administrator', MEMBER: 'member' };
+export const statusOf: Record<string, 'creator' | 'administrator' | 'member'> = {
+  OWNER: 'creator',
+  ADMIN: 'administrator',
+  MEMBER: 'member',
+};
 
 /** The chat's errors for a bot's write, in Telegram's words. */
 function asBotError(err: unknown, forbidden: string): never {

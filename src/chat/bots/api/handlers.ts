@@ -3,6 +3,7 @@ import type { components, operations } from '../../../../generated/types/bot.js'
 import type { HandlerMap } from '../../../platform/http/typed.js';
 import type { BotDeps } from '../deps.js';
 import { answerCallbackQuery } from './callbacks.js';
+import type { BotChatAdministration } from './chat-admin.js';
 import type { BotChatMethods } from './chat-methods.js';
 import { botOf, type BotContext, type BotPrincipal } from './context.js';
 import type { BotFiles } from './files.js';
@@ -37,6 +38,7 @@ export function botApiHandlers(
   updates: BotUpdates,
   chats: BotChatMethods,
   files: BotFiles,
+  administration: BotChatAdministration,
 ): BotHandlers {
   const getUpdates = async (
     input: { offset?: number | string; limit?: number; timeout?: number; allowed_updates?: string[] },
@@ -125,6 +127,21 @@ export function botApiHandlers(
     },
     async getFile({ body }, ctx) {
       return answer(await files.getFile(botOf(ctx), body.file_id));
+    },
+    async getChatAdministrators({ body }, ctx) {
+      return answer((await administration.getChatAdministrators(botOf(ctx), body)) as Schemas['ChatMember'][]);
+    },
+    async leaveChat({ body }, ctx) {
+      return answer(await administration.leaveChat(botOf(ctx), body));
+    },
+    async setChatTitle({ body }, ctx) {
+      return answer(await administration.setChatTitle(botOf(ctx), body));
+    },
+    async setChatDescription({ body }, ctx) {
+      return answer(await administration.setChatDescription(botOf(ctx), body));
+    },
+    async deleteMessages({ body }, ctx) {
+      return answer(await administration.deleteMessages(botOf(ctx), body));
     },
   };
 }

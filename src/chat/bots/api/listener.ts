@@ -12,6 +12,7 @@ import type { Readiness } from '../../../platform/readiness.js';
 import type { BotDeps } from '../deps.js';
 import { ForwardService } from '../../messages/forward.js';
 import { PinService } from '../../pins/service.js';
+import { BotChatAdministration } from './chat-admin.js';
 import { BotChatMethods } from './chat-methods.js';
 import { botContext, type BotContext } from './context.js';
 import { renderBotError } from './errors.js';
@@ -72,6 +73,7 @@ export async function buildBotListener(options: BotListenerOptions): Promise<Fas
       new BotUpdates(deps.sql, deps.waiters, options.longPollMaxSeconds, new BotPollers(deps.waiters.publisher, deps.waiters)),
       chats,
       files,
+      new BotChatAdministration(deps, options.sendLimit),
     ),
     context: botContext,
     onRequest: tokenGate(deps.sql, declaredMethods(specification)),

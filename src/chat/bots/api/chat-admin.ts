@@ -1,0 +1,132 @@
+// Room administration through Telegram's methods, where the bot's room role allows it as it would a member's:
+// getChatAdministrators lists owners and admins; leaveChat is the member's leave; setChatTitle/setChatDescription
+// are the room's update (owner or admin); deleteMessages recalls several messages as deleteMessage recalls one.
+// The chat's own services do the work, with the bot as the caller, so their rules and events hold for bots too.
+import { rows } from '../../../platform/db/typed.js';
+import { AppError } from '../../../platform/http/app-error.js';
+import { MessageLifecycleService } from '../../messages/lifecycle.js';
+import { MemberService } from '../../members/service.js';
+import { isManager, roleIn } from '../../rooms/membership.js';
+import { RoomService } from '../../rooms/service.js';
+import { chatDb } from '../../tables.js';
+import type { BotDeps } from '../deps.js';
+import { telegramUser } from '../telegram.js';
+import { adminRights } from './chat-methods.js';
+import { roomOfChat, type ChatRef } from './chats.js';
+import type { BotPrincipal } from './context.js';
+import { botApiErrors } from './errors.js';
+import { callerOfBot } from './messages.js';
+import type { BotSendLimit } from './send-limit.js';
+
+/** The chat's refusals of a room change, in Telegram's words. */
+function refusal(err: unknown, forbidden: string, fixed: string): never {
+  if (!(err instanceof AppError)) throw err;
+  if (err.code === 'room_not_found') throw botApiErrors.chatNotFound();
+  if (err.code === 'forbidden') throw botApiErrors.badRequest(forbidden);
+  if (err.code === 'unsupported_room_type') throw botApiErrors.badRequest(fixed);
+  if (err.code === 'last_owner') throw botApiErrors.badRequest(`${forbidden}: ${err.message}`);
+  throw err;
+}
+
+export class BotChatAdministration {
+  private readonly rooms: RoomService;
+  private readonly members: MemberService;
+  private readonly lifecycle: MessageLifecycleService;
+
+  constructor(
+    private readonly deps: BotDeps,
+    private readonly limit: BotSendLimit,
+  ) {
+    this.rooms = new RoomService(deps);
+    this.members = new MemberService(deps, this.rooms);
+    this.lifecycle = new MessageLifecycleService(deps);
+  }
+
+  async getChatAdministrators(bot: BotPrincipal, input: { chat_id: ChatRef }) {
+    const roomId = await roomOfChat(this.deps.sql, bot, input.chat_id);
+    const managers = await rows(
+      this.deps.sql,
+      chatDb
+        .selectFrom('room_members as m')
+        .innerJoin('accounts as a', 'a.id', 'm.account_id')
+        .leftJoin('bots as b', (join) => join.onRef('b.account_id', '=', 'a.id').on('b.deleted_at', 'is', null))
+        .select(['m.role', 'a.bot_api_id', 'a.display_name', 'a.account_type', 'b.username'])
+        .where('m.room_id', '=', roomId)
+        .where('m.role', 'in', ['OWNER', 'ADMIN'])
+        .orderBy('m.joined_at')
+        .orderBy('a.bot_api_id'),
+    );
+    return managers.map((m) => {
+      const user = telegramUser(m.bot_api_id, m.display_name, m.account_type, m.username);
+      return m.role === 'OWNER'
+        ? { status: 'creator' as const, user, is_anonymous: false }
+        : { status: 'administrator' as const, user, ...adminRights };
+    });
+  }
+
+  async leaveChat(bot: BotPrincipal, input: { chat_id: ChatRef }): Promise<true> {
+    await this.limit.check(bot.id);
+    const roomId = await roomOfChat(this.deps.sql, bot, input.chat_id);
+    try {
+      await this.members.leave(callerOfBot(bot), roomId);
+    } catch (err) {
+      refusal(err, "can't leave the chat", "can't leave private chat");
+    }
+    return true;
+  }
+
+  async setChatTitle(bot: BotPrincipal, input: { chat_id: ChatRef; title: string }): Promise<true> {
+    await this.limit.check(bot.id);
+    const roomId = await roomOfChat(this.deps.sql, bot, input.chat_id);
+    try {
+      await this.rooms.update(callerOfBot(bot), roomId, { name: input.title });
+    } catch (err) {
+      refusal(err, 'not enough rights to change chat title', "chat title can't be changed in private chats");
+    }
+    return true;
+  }
+
+  async setChatDescription(bot: BotPrincipal, input: { chat_id: ChatRef; description?: string }): Promise<true> {
+    await this.limit.check(bot.id);
+    const roomId = await roomOfChat(this.deps.sql, bot, input.chat_id);
+    const description = input.description === undefined || input.description === '' ? null : input.description;
+    try {
+      await this.rooms.update(callerOfBot(bot), roomId, { description });
+    } catch (err) {
+      refusal(err, 'not enough rights to change chat description', "chat description can't be changed in private chats");
+    }
+    return true;
+  }
+
+  /**
+   * Checked before anything is recalled: every message found must be the bot's own, or the bot an owner or admin of
+   * the room; otherwise nothing is deleted. Messages not found (or recalled already) are skipped, as Telegram does.
+   */
+  async deleteMessages(bot: BotPrincipal, input: { chat_id: ChatRef; message_ids: number[] }): Promise<true> {
+    await this.limit.check(bot.id);
+    const roomId = await roomOfChat(this.deps.sql, bot, input.chat_id);
+    const found = await rows(
+      this.deps.sql,
+      chatDb
+        .selectFrom('messages')
+        .select(['id', 'sender_id'])
+        .where('room_id', '=', roomId)
+        .where('seq', 'in', [...new Set(input.message_ids)])
+        .where('recalled_at', 'is', null)
+        .orderBy('seq'),
+    );
+    const others = found.some((m) => m.sender_id !== bot.accountId);
+    if (others && !isManager(await roleIn(this.deps.sql, roomId, bot.accountId))) {
+      throw botApiErrors.badRequest("message can't be deleted: the bot is not an owner or admin of the chat");
+    }
+    for (const message of found) {
+      try {
+        await this.lifecycle.recall(callerOfBot(bot), roomId, message.id);
+      } catch (err) {
+        // Recalled or gone meanwhile: skipped, as a message not found is.
+        if (!(err instanceof AppError) || !['message_not_found', 'message_recalled'].includes(err.code)) throw err;
+      }
+    }
+    return true;
+  }
+}
