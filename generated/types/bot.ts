@@ -750,6 +750,10 @@ export interface components {
         CommandScope: {
             type: string;
         };
+        /** @description Text put on the user's clipboard by a copy_text button. */
+        CopyTextButton: {
+            text: string;
+        };
         DeleteMessageBody: {
             chat_id: components["schemas"]["ChatRef"];
             message_id: components["schemas"]["MessageId"];
@@ -840,7 +844,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description One button of an inline keyboard: exactly one of callback_data and url. */
+        /** @description One button of an inline keyboard: exactly one of callback_data, url, copy_text and the switch_inline_query kinds. login_url, web_app, callback_game and pay are refused: the platform has none of them. */
         InlineKeyboardButton: {
             text: components["schemas"]["Platform.text"];
             /** @description Sent back in the callback_query update when a user presses the button; 1 to 64 bytes (UTF-8). */
@@ -850,6 +854,16 @@ export interface components {
              * @description Opened by the client; http or https.
              */
             url?: string;
+            /** @description Copied to the user's clipboard when pressed. */
+            copy_text?: components["schemas"]["CopyTextButton"];
+            /** @description Kept and shown to chat clients, which offer the query to the user. */
+            switch_inline_query?: string;
+            /** @description Kept and shown to chat clients, which offer the query in the current chat. */
+            switch_inline_query_current_chat?: string;
+            /** @description Kept and shown to chat clients as given (query and the kinds of chat to choose from). */
+            switch_inline_query_chosen_chat?: {
+                [key: string]: unknown;
+            };
         } & {
             [key: string]: unknown;
         };

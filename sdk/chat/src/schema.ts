@@ -8156,11 +8156,17 @@ export interface components {
         };
         /** @description A color as #RRGGBB (hexadecimal digits, either case); answered in upper case. */
         HexColor: string;
-        /** @description A button under a bot's message: exactly one of callbackData (press it through the API) and url (open it). */
+        /** @description A button under a bot's message, with exactly one action: callbackData (press it through the API), url (open it), copyText (put the text on the clipboard) or one of the switchInlineQuery kinds (offer the query to the user). */
         InlineButton: {
             text: string;
             callbackData?: string;
             url?: string;
+            copyText?: string;
+            switchInlineQuery?: string;
+            switchInlineQueryCurrentChat?: string;
+            switchInlineQueryChosenChat?: {
+                [key: string]: unknown;
+            };
         };
         InlineButtonPressRequest: {
             /** @description The callback_data of the pressed button. */

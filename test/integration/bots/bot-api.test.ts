@@ -214,13 +214,13 @@ describe('bad input changes nothing and answers the envelope', () => {
         'sendMessage',
         { chat_id: roomId, text: 'x', reply_markup: { inline_keyboard: [[{ text: 'a', callback_data: 'a', url: 'https://e.com' }]] } },
         400,
-        /exactly one of callback_data and url/,
+        /exactly one of callback_data, url, copy_text/,
       ],
       [
         'sendMessage',
         { chat_id: roomId, text: 'x', reply_markup: { inline_keyboard: [[{ text: 'a' }]] } },
         400,
-        /exactly one of callback_data and url/,
+        /exactly one of callback_data, url, copy_text/,
       ],
       [
         'sendMessage',
