@@ -34,32 +34,75 @@ function readVerbatim(source: string, from: number, fence: string, openAt: numbe
   throw unclosed(source, openAt);
 }
 
+/** `code` or ```pre```, with an optional language on the opening fence's line. */
+function readCode(source: string, at: number, offset: number): { entity: FormattingEntity; text: string; end: number } {
+  if (!source.startsWith('```', at)) {
+    const body = readVerbatim(source, at + 1, '`', at);
+    return { entity: { type: 'code', offset, length: body.text.length }, ...body };
+  }
+  const newline = source.indexOf('\n', at + 3);
+  const header = newline < 0 ? '' : source.slice(at + 3, newline);
+  const hasLanguage = newline >= 0 && /^[^\s`]+$/.test(header);
+  const body = readVerbatim(source, hasLanguage ? newline + 1 : at + 3, '```', at);
+  const entity: FormattingEntity = { type: 'pre', offset, length: body.text.length };
+  if (hasLanguage) entity.language = header;
+  return { entity, ...body };
+}
+
+/** The (url) after a link's ], where ) and \ are escaped. */
+function readUrl(source: string, at: number, openAt: number): { url: string; end: number } {
+  if (source[at] !== '(') throw unclosed(source, openAt);
+  let url = '';
+  let i = at + 1;
+  while (i < source.length && source[i] !== ')') {
+    if (source[i] === '\\' && i + 1 < source.length) i += 1;
+    url += source[i];
+    i += 1;
+  }
+  if (i >= source.length) throw unclosed(source, openAt);
+  return { url, end: i + 1 };
+}
+
+function quoteMarker(source: string, at: number): { width: number; expandable: boolean } | null {
+  if (source.startsWith('**>', at)) return { width: 3, expandable: true };
+  return source[at] === '>' ? { width: 1, expandable: false } : null;
+}
+
+const single: Record<string, FormattingType> = { '*': 'bold', _: 'italic', '~': 'strikethrough' };
+
+/** The emphasis marker at a position: "||" spoiler, "__" underline (unless closing an italic), or one character. */
+function markerAt(source: string, at: number, top: FormattingType | undefined): { type: FormattingType; width: number } | null {
+  if (source.startsWith('||', at)) return { type: 'spoiler', width: 2 };
+  if (source.startsWith('__', at) && top !== 'italic') return { type: 'underline', width: 2 };
+  const type = single[source[at]!];
+  return type ? { type, width: 1 } : null;
+}
+
+/** A link's target: tg://user?id= names a user (text_mention); an empty target makes no entity. */
+function linkEntity(url: string, offset: number, length: number): FormattingEntity {
+  const user = /^tg:\/\/user\?id=(\d{1,15})$/.exec(url);
+  if (user) return { type: 'text_mention', offset, length, userId: Number(user[1]) };
+  return url ? { type: 'text_link', offset, length, url } : { type: 'text_link', offset, length: 0 };
+}
+
 export function parseMarkdownV2(source: string): Formatted {
   let text = '';
   const entities: FormattingEntity[] = [];
   const stack: Open[] = [];
   let quote: { start: number; expandable: boolean } | null = null;
-  const push = (e: FormattingEntity) => {
-    if (e.length > 0) entities.push(e);
-  };
   const closeQuote = () => {
     if (!quote) return;
     const end = text.endsWith('\n') ? text.length - 1 : text.length;
-    push({ type: quote.expandable ? 'expandable_blockquote' : 'blockquote', offset: quote.start, length: end - quote.start });
+    entities.push({ type: quote.expandable ? 'expandable_blockquote' : 'blockquote', offset: quote.start, length: end - quote.start });
     quote = null;
   };
   let at = 0;
   while (at < source.length) {
-    const lineStart = at === 0 || source[at - 1] === '\n';
-    if (lineStart) {
-      if (source.startsWith('**>', at) && !quote) {
-        quote = { start: text.length, expandable: true };
-        at += 3;
-        continue;
-      }
-      if (source[at] === '>') {
-        if (!quote) quote = { start: text.length, expandable: false };
-        at += 1;
+    if (at === 0 || source[at - 1] === '\n') {
+      const marker = quoteMarker(source, at);
+      if (marker) {
+        quote ??= { start: text.length, expandable: marker.expandable };
+        at += marker.width;
         continue;
       }
       closeQuote();
@@ -67,50 +110,27 @@ export function parseMarkdownV2(source: string): Formatted {
     const ch = source[at]!;
     const top = stack[stack.length - 1];
     if (ch === '\\') {
-      const next = source.codePointAt(at + 1);
-      if (next !== undefined && next >= 1 && next <= 126) {
-        text += source[at + 1];
-        at += 2;
-        continue;
-      }
-      throw reservedError('\\');
+      if (!(source.charCodeAt(at + 1) >= 1 && source.charCodeAt(at + 1) <= 126)) throw reservedError('\\');
+      text += source[at + 1];
+      at += 2;
+      continue;
     }
     if (ch === '`') {
-      if (source.startsWith('```', at)) {
-        const newline = source.indexOf('\n', at + 3);
-        const header = newline < 0 ? '' : source.slice(at + 3, newline);
-        const hasLanguage = newline >= 0 && /^[^\s`]+$/.test(header);
-        const body = readVerbatim(source, hasLanguage ? newline + 1 : at + 3, '```', at);
-        const entity: FormattingEntity = { type: 'pre', offset: text.length, length: body.text.length };
-        if (hasLanguage) entity.language = header;
-        push(entity);
-        text += body.text;
-        at = body.end;
-        continue;
-      }
-      const body = readVerbatim(source, at + 1, '`', at);
-      push({ type: 'code', offset: text.length, length: body.text.length });
-      text += body.text;
-      at = body.end;
+      const code = readCode(source, at, text.length);
+      entities.push(code.entity);
+      text += code.text;
+      at = code.end;
       continue;
     }
-    if (ch === '|' && source[at + 1] === '|') {
-      // "||" closing an expandable quote's last line ends the quote.
-      if (quote?.expandable && (at + 2 === source.length || source[at + 2] === '\n') && top?.type !== 'spoiler') {
-        at += 2;
-        closeQuote();
-        continue;
-      }
-      at = toggle('spoiler', at, 2);
+    // "||" at the end of an expandable quote's last line ends the quote.
+    if (quote?.expandable && source.startsWith('||', at) && /^\n?$/.test(source.slice(at + 2, at + 3)) && top?.type !== 'spoiler') {
+      at += 2;
+      closeQuote();
       continue;
     }
-    if (ch === '_' && source[at + 1] === '_' && top?.type !== 'italic') {
-      at = toggle('underline', at, 2);
-      continue;
-    }
-    const single: Record<string, FormattingType> = { '*': 'bold', _: 'italic', '~': 'strikethrough' };
-    if (single[ch]) {
-      at = toggle(single[ch], at, 1);
+    const marker = markerAt(source, at, top?.type);
+    if (marker) {
+      at = toggle(marker.type, at, marker.width);
       continue;
     }
     if (ch === '[') {
@@ -121,20 +141,9 @@ export function parseMarkdownV2(source: string): Formatted {
     if (ch === ']' && top?.type === 'text_link') {
       stack.pop();
       at += 1;
-      if (source[at] !== '(') throw unclosed(source, top.at);
-      let url = '';
-      at += 1;
-      while (at < source.length && source[at] !== ')') {
-        if (source[at] === '\\' && at + 1 < source.length) at += 1;
-        url += source[at];
-        at += 1;
-      }
-      if (at >= source.length) throw unclosed(source, top.at);
-      at += 1;
-      const user = /^tg:\/\/user\?id=(\d{1,15})$/.exec(url);
-      const length = text.length - top.start;
-      if (user) push({ type: 'text_mention', offset: top.start, length, userId: Number(user[1]) });
-      else if (url) push({ type: 'text_link', offset: top.start, length, url });
+      const link = readUrl(source, at, top.at);
+      at = link.end;
+      entities.push(linkEntity(link.url, top.start, text.length - top.start));
       continue;
     }
     if (reserved.has(ch)) throw reservedError(ch);
@@ -144,13 +153,13 @@ export function parseMarkdownV2(source: string): Formatted {
   closeQuote();
   const left = stack.pop();
   if (left) throw unclosed(source, left.at);
-  return { text, entities: entities.sort((a, b) => a.offset - b.offset || b.length - a.length) };
+  return { text, entities: entities.filter((e) => e.length > 0).sort((a, b) => a.offset - b.offset || b.length - a.length) };
 
   function toggle(type: FormattingType, from: number, width: number): number {
     const top = stack[stack.length - 1];
     if (top?.type === type) {
       stack.pop();
-      push({ type, offset: top.start, length: text.length - top.start });
+      entities.push({ type, offset: top.start, length: text.length - top.start });
     } else {
       stack.push({ type, start: text.length, at: from });
     }
