@@ -638,42 +638,32 @@ const botMessageIds = {
   setChatDescription: { 'body.chat_id': often('pinRooms') },
 };
 
-function botConfig({
-  tokens,
-  rooms,
-  editRooms,
-  presses,
-  editable,
-  deletable,
-  forwardable,
-  members,
-  pinRooms,
-  pinnable,
-  files,
-  photos,
-  leaveRooms,
-  bulkRooms,
-}) {
+// The dictionaries of the bot suite, as prepareBots makes them.
+const botDictionaries = [
+  'tokens',
+  'rooms',
+  'presses',
+  'editRooms',
+  'editable',
+  'deletable',
+  'forwardable',
+  'members',
+  'pinRooms',
+  'pinnable',
+  'files',
+  'photos',
+  'leaveRooms',
+  'bulkRooms',
+];
+
+function botConfig(bots) {
   return [
     ...suiteRules,
     // The Bot API authenticates by the token in the path: most draws use the token of a bot that is a member of
     // a room of alice's with some history, the rest get 401 as they should.
     ...dictionaryTables({
-      tokens,
-      rooms,
-      presses,
-      editRooms,
+      ...Object.fromEntries(botDictionaries.map((name) => [name, bots[name]])),
       editTexts: Array.from({ length: 10 }, (_, i) => `Edited ${i + 1}`),
-      editable,
-      deletable,
-      forwardable,
-      members,
-      pinRooms,
-      pinnable,
-      files,
-      photos,
-      leaveRooms,
-      bulkRooms,
     }),
     '[parameters]',
     ...bindingLines({

@@ -158,3 +158,12 @@ export async function chatNumber(platform: TestPlatform, roomId: string): Promis
   const { rows } = await platform.db.query('select bot_api_id, type from rooms where id = $1', [roomId]);
   return rows[0].type === 'PRIVATE' ? Number(rows[0].bot_api_id) : -Number(rows[0].bot_api_id);
 }
+
+/** A fresh tenant's group "Bots" of Alice (owner), Bob and a bot, with the room's chat.id. */
+export async function botInGroup(platform: TestPlatform) {
+  const tenant = await platform.tenant();
+  const [alice, bob] = await Promise.all([tenant.account({ displayName: 'Alice' }), tenant.account({ displayName: 'Bob' })]);
+  const bot = await createBot(platform, tenant);
+  const roomId = await groupWith(platform, alice, [bob.id, bot.accountId]);
+  return { tenant, alice, bob, bot, roomId, chatId: await chatNumber(platform, roomId) };
+}

@@ -2,17 +2,7 @@
 // setChatDescription and deleteMessages, allowed where the bot's room role allows them; refusals change nothing.
 import { call, startTestPlatform, type TestAccount, type TestPlatform } from '../../support/platform.js';
 import { count } from '../../helpers/expect.js';
-import {
-  botCall,
-  chatNumber,
-  createBot,
-  expectBotError,
-  groupWith,
-  privateRoomWith,
-  resultOf,
-  say,
-  userNumber,
-} from '../../helpers/bots.js';
+import { botCall, botInGroup, expectBotError, privateRoomWith, resultOf, say, userNumber } from '../../helpers/bots.js';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -22,13 +12,7 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-async function scene() {
-  const tenant = await platform.tenant();
-  const [alice, bob] = await Promise.all([tenant.account({ displayName: 'Alice' }), tenant.account({ displayName: 'Bob' })]);
-  const bot = await createBot(platform, tenant);
-  const roomId = await groupWith(platform, alice, [bob.id, bot.accountId]);
-  return { alice, bob, bot, roomId, chatId: await chatNumber(platform, roomId) };
-}
+const scene = () => botInGroup(platform);
 
 async function setRole(owner: TestAccount, roomId: string, accountId: string, role: string) {
   const res = await call(platform.chatUrl, 'PATCH', `/api/v1/rooms/${roomId}/members/${accountId}/role`, {

@@ -4,10 +4,9 @@ import { call, startTestPlatform, type TestPlatform } from '../../support/platfo
 import { count } from '../../helpers/expect.js';
 import {
   botCall,
+  botInGroup,
   chatNumber,
-  createBot,
   expectBotError,
-  groupWith,
   privateRoomWith,
   resultOf,
   say,
@@ -23,13 +22,7 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-async function scene() {
-  const tenant = await platform.tenant();
-  const [alice, bob] = await Promise.all([tenant.account({ displayName: 'Alice' }), tenant.account({ displayName: 'Bob' })]);
-  const bot = await createBot(platform, tenant);
-  const roomId = await groupWith(platform, alice, [bob.id, bot.accountId]);
-  return { tenant, alice, bob, bot, roomId, chatId: await chatNumber(platform, roomId) };
-}
+const scene = () => botInGroup(platform);
 
 test('getChat, getChatMember and getChatMemberCount read the room; strangers are not found', async () => {
   const { tenant, alice, bob, bot, roomId, chatId } = await scene();

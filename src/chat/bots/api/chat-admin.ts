@@ -10,8 +10,7 @@ import { isManager, roleIn } from '../../rooms/membership.js';
 import { RoomService } from '../../rooms/service.js';
 import { chatDb } from '../../tables.js';
 import type { BotDeps } from '../deps.js';
-import { telegramUser } from '../telegram.js';
-import { adminRights } from './chat-methods.js';
+import { chatMember, roomMembers } from './chat-methods.js';
 import { roomOfChat, type ChatRef } from './chats.js';
 import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
@@ -46,22 +45,9 @@ export class BotChatAdministration {
     const roomId = await roomOfChat(this.deps.sql, bot, input.chat_id);
     const managers = await rows(
       this.deps.sql,
-      chatDb
-        .selectFrom('room_members as m')
-        .innerJoin('accounts as a', 'a.id', 'm.account_id')
-        .leftJoin('bots as b', (join) => join.onRef('b.account_id', '=', 'a.id').on('b.deleted_at', 'is', null))
-        .select(['m.role', 'a.bot_api_id', 'a.display_name', 'a.account_type', 'b.username'])
-        .where('m.room_id', '=', roomId)
-        .where('m.role', 'in', ['OWNER', 'ADMIN'])
-        .orderBy('m.joined_at')
-        .orderBy('a.bot_api_id'),
+      roomMembers(roomId).where('m.role', 'in', ['OWNER', 'ADMIN']).orderBy('m.joined_at').orderBy('a.bot_api_id'),
     );
-    return managers.map((m) => {
-      const user = telegramUser(m.bot_api_id, m.display_name, m.account_type, m.username);
-      return m.role === 'OWNER'
-        ? { status: 'creator' as const, user, is_anonymous: false }
-        : { status: 'administrator' as const, user, ...adminRights };
-    });
+    return managers.map(chatMember);
   }
 
   async leaveChat(bot: BotPrincipal, input: { chat_id: ChatRef }): Promise<true> {

@@ -27,7 +27,7 @@ export interface BotCommand {
 type ForwardInput = { chat_id: ChatRef; from_chat_id: ChatRef; message_id: number };
 
 /** Telegram's rights of an administrator, as a room admin here has them. */
-export const adminRights = {
+const adminRights = {
   can_be_edited: false,
   is_anonymous: false,
   can_manage_chat: true,
@@ -43,11 +43,37 @@ export const adminRights = {
   can_pin_messages: true,
 };
 
-export const statusOf: Record<string, 'creator' | 'administrator' | 'member'> = {
+const statusOf: Record<string, 'creator' | 'administrator' | 'member'> = {
   OWNER: 'creator',
   ADMIN: 'administrator',
   MEMBER: 'member',
 };
+
+/** A room's members with what Telegram's ChatMember shows of them; narrow it with where(). */
+export const roomMembers = (roomId: string) =>
+  chatDb
+    .selectFrom('room_members as m')
+    .innerJoin('accounts as a', 'a.id', 'm.account_id')
+    .leftJoin('bots as b', (join) => join.onRef('b.account_id', '=', 'a.id').on('b.deleted_at', 'is', null))
+    .select(['m.role', 'a.bot_api_id', 'a.display_name', 'a.account_type', 'b.username'])
+    .where('m.room_id', '=', roomId);
+
+interface MemberRow {
+  role: string;
+  bot_api_id: number;
+  display_name: string;
+  account_type: string;
+  username: string | null;
+}
+
+/** Telegram's ChatMember of a room member: its role as status, an admin with the rights a room admin has. */
+export function chatMember(member: MemberRow) {
+  const status = statusOf[member.role] ?? 'member';
+  const user = telegramUser(member.bot_api_id, member.display_name, member.account_type, member.username);
+  if (status === 'administrator') return { status, user, ...adminRights };
+  if (status === 'creator') return { status, user, is_anonymous: false };
+  return { status, user };
+}
 
 /** The chat's errors for a bot's write, in Telegram's words. */
 function asBotError(err: unknown, forbidden: string): never {
@@ -99,23 +125,10 @@ export class BotChatMethods {
 
   async getChatMember(bot: BotPrincipal, input: { chat_id: ChatRef; user_id: number }) {
     const roomId = await roomOfChat(this.deps.sql, bot, input.chat_id);
-    const member = await firstRow(
-      this.deps.sql,
-      chatDb
-        .selectFrom('room_members as m')
-        .innerJoin('accounts as a', 'a.id', 'm.account_id')
-        .leftJoin('bots as b', (join) => join.onRef('b.account_id', '=', 'a.id').on('b.deleted_at', 'is', null))
-        .select(['m.role', 'a.bot_api_id', 'a.display_name', 'a.account_type', 'b.username'])
-        .where('m.room_id', '=', roomId)
-        .where('a.bot_api_id', '=', input.user_id),
-    );
+    const member = await firstRow(this.deps.sql, roomMembers(roomId).where('a.bot_api_id', '=', input.user_id));
     // Accounts outside the room are not told apart from numbers that name nobody.
     if (!member) throw botApiErrors.badRequest('user not found');
-    const status = statusOf[member.role] ?? 'member';
-    const user = telegramUser(member.bot_api_id, member.display_name, member.account_type, member.username);
-    if (status === 'administrator') return { status, user, ...adminRights };
-    if (status === 'creator') return { status, user, is_anonymous: false };
-    return { status, user };
+    return chatMember(member);
   }
 
   async getChatMemberCount(bot: BotPrincipal, input: { chat_id: ChatRef }): Promise<number> {
