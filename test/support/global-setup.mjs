@@ -1,6 +1,6 @@
 // Starts one real PostgreSQL (embedded) and one shared redis-server for the whole test run, unless
 // TEST_DATABASE_URL / TEST_REDIS_URL point at existing ones, and migrates a template database once. Each test file
-// then runs on a clone of the template and a redis-server of its own (test/support/isolated-environment.mjs).
+// then runs on a clone of the template and a redis-server of its own (test/support/runner/file-infra.mjs).
 // Jest loads this file outside its ESM transform, so it uses the compiled platform (make test builds first).
 import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { fileTimesOf, stopLeftoverRedisServers } from './isolated-environment.mjs';
+import { fileTimesOf, stopLeftoverRedisServers } from './runner/run-dir.mjs';
 
 const shown = 12;
 
@@ -20,7 +20,7 @@ function reportFileTimes(runDir) {
   const sum = (key) => rows.reduce((total, r) => total + r[key], 0).toFixed(0);
   const lines = rows.slice(0, shown).map((r) => `  ${r.cpu.toFixed(1).padStart(6)} ${r.wall.toFixed(1).padStart(6)}  ${r.file}`);
   process.stdout.write(
-    `\njest files by worker CPU (of ${rows.length}: ${sum('cpu')} CPU s, ${sum('wall')} s summed wall; all in .data/test-files.tsv)\n` +
+    `\njest files by CPU in the test processes (of ${rows.length}: ${sum('cpu')} CPU s, ${sum('wall')} s summed wall; all in .data/test-files.tsv)\n` +
       `     cpu   wall  file\n${lines.join('\n')}\n`,
   );
 }

@@ -77,8 +77,8 @@ async function freshRedisDb(redisBase: string): Promise<number> {
 }
 
 /**
- * One more database and Redis logical database, beside the ones the test environment already gives every file
- * (test/support/isolated-environment.mjs): for a file that runs two platforms which must not see each other's
+ * One more database and Redis logical database, beside the ones the test runner already gives every file
+ * (test/support/runner/file-infra.mjs): for a file that runs two platforms which must not see each other's
  * queue jobs and outbox rows. The database is a clone of the run's migrated template. Redis pub/sub channels are
  * server-wide, not per database: such platforms share the file's redis-server for those.
  */

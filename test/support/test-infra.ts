@@ -1,8 +1,8 @@
 // The servers and databases a test file runs on. The jest global setup starts one PostgreSQL, migrates a template
-// database once, and starts a shared redis-server; the test environment (isolated-environment.mjs) gives every test
+// database once, and starts a shared redis-server; the test runner (runner/file-infra.mjs) gives every test
 // file a database cloned from the template and a redis-server of its own, so no outbox relay, queue worker, cache
 // invalidation, pub/sub announcement or rate counter of one file can act on another file's data.
-// The global setup and the environment load this file compiled (dist/test/support); tests import it from source.
+// The global setup loads this file compiled (dist/test/support); the test processes import it from source.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { startLocalRedis, type LocalRedis } from '../../src/platform/infra/local-redis.js';
