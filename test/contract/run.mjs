@@ -459,21 +459,26 @@ function bindingLines(bindings, prefix = '') {
 }
 
 /**
- * One `[[operations]]` block per operation (Schemathesis takes `parameters` from the first block that names an
- * operation, so an operation's settings must all be in one): 400 accepted by positive_data_acceptance for the
- * operations listed in `rejections`, and the operation's own dictionary bindings.
+ * The per-operation settings. Schemathesis walks every `[[operations]]` block for each case it generates (to find the
+ * blocks that apply), so their number is a cost per case: one block per operation with dictionary bindings, then a
+ * single block naming all the `rejections` at once, for which positive_data_acceptance accepts 400. An operation in
+ * both gets the two merged.
  */
 function operationBlocks(rejections, bindings = {}) {
-  const ids = [...new Set([...rejections, ...Object.keys(bindings)])];
-  return ids.flatMap((operationId) => [
+  const bound = Object.entries(bindings).flatMap(([operationId, parameters]) => [
     '[[operations]]',
     `include-operation-id = ${toml(operationId)}`,
-    ...(rejections.includes(operationId)
-      ? [`checks.positive_data_acceptance.expected-statuses = ${toml([...defaultPositiveStatuses, '400'])}`]
-      : []),
-    ...bindingLines(bindings[operationId] ?? {}, 'parameters.'),
+    ...bindingLines(parameters, 'parameters.'),
     '',
   ]);
+  if (rejections.length === 0) return bound;
+  return [
+    ...bound,
+    '[[operations]]',
+    `include-operation-id = ${toml([...new Set(rejections)])}`,
+    `checks.positive_data_acceptance.expected-statuses = ${toml([...defaultPositiveStatuses, '400'])}`,
+    '',
+  ];
 }
 
 // Partner operations with rules OpenAPI cannot state answer some schema-valid requests with 400 bad_input naming
