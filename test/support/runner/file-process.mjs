@@ -61,8 +61,11 @@ function takeUnhandled(test) {
 process.on('uncaughtException', failRunning);
 process.on('unhandledRejection', (error, promise) => unhandled.set(promise, { error, test: circus.getState().currentlyRunningTest }));
 process.on('rejectionHandled', (promise) => unhandled.delete(promise));
-circus.addEventHandler((event) => {
-  if (event.name === 'test_done') event.test.errors.push(...takeUnhandled(event.test));
+circus.addEventHandler(async (event) => {
+  if (event.name !== 'test_done') return;
+  // Node reports a rejection as handled after the microtasks of the turn that handled it: wait for that turn to end.
+  await new Promise((resolve) => setImmediate(resolve));
+  event.test.errors.push(...takeUnhandled(event.test));
 });
 
 async function runFile({ path, projectConfig, globalConfig }) {
