@@ -41,7 +41,7 @@ const markPublished = (ids: readonly number[]) =>
     .compile();
 
 /** Session-level advisory lock that serialises relays across nodes, so that per-account seqs follow id order. */
-const RELAY_LOCK = 0x6f757462;
+export const RELAY_LOCK = 0x6f757462;
 
 /**
  * A durable consumer of the outbox (bot updates, webhook deliveries): it sees every batch inside the drain's

@@ -460,14 +460,20 @@ function bindingLines(bindings, prefix = '') {
 
 /**
  * The per-operation settings. Schemathesis walks every `[[operations]]` block for each case it generates (to find the
- * blocks that apply), so their number is a cost per case: one block per operation with dictionary bindings, then a
- * single block naming all the `rejections` at once, for which positive_data_acceptance accepts 400. An operation in
- * both gets the two merged.
+ * blocks that apply), so their number is a cost per case: one block per distinct set of dictionary bindings, naming
+ * every operation bound that way (an operation is in one of them only: Schemathesis takes `parameters` from the first
+ * block that names it), then a single block naming all the `rejections`, for which positive_data_acceptance accepts
+ * 400. An operation in both gets the two merged.
  */
 function operationBlocks(rejections, bindings = {}) {
-  const bound = Object.entries(bindings).flatMap(([operationId, parameters]) => [
+  const bySet = new Map();
+  for (const [operationId, parameters] of Object.entries(bindings)) {
+    const key = JSON.stringify(Object.entries(parameters).sort(([a], [b]) => a.localeCompare(b)));
+    bySet.set(key, { parameters, operationIds: [...(bySet.get(key)?.operationIds ?? []), operationId] });
+  }
+  const bound = [...bySet.values()].flatMap(({ parameters, operationIds }) => [
     '[[operations]]',
-    `include-operation-id = ${toml(operationId)}`,
+    `include-operation-id = ${toml(operationIds.length === 1 ? operationIds[0] : operationIds)}`,
     ...bindingLines(parameters, 'parameters.'),
     '',
   ]);

@@ -6,7 +6,8 @@ import { connectRealtime, type RealtimeEvent } from '../../../sdk/chat/src/index
 import { randomUUID } from 'node:crypto';
 import { lastSeqOf, pruneEventLog, readUserEvents, recordUserEvents } from '../../../src/chat/realtime/log.js';
 import { eventually, expectError } from '../../helpers/expect.js';
-import { createSqlPool } from '../../../src/platform/db/sql.js';
+import { createSqlPool, lockSession, unlockSession } from '../../../src/platform/db/sql.js';
+import { RELAY_LOCK } from '../../../src/platform/outbox.js';
 import { call, isolatedInfra, type TestAccount, type TestPlatform } from '../../support/platform.js';
 import { createRoom, isMessageIn, Probe, restEvents, send, startNode, wsUrl } from './support.js';
 import { alternate } from '../../helpers/data.js';
@@ -152,13 +153,16 @@ async function recordSilently(p: TestPlatform, accountId: string, marker: string
   try {
     const client = await sql.connect();
     try {
-      await client.query('begin');
+      // Under the relays' lock, as a relay records: a relay numbering the same account at the same time would take
+      // the same seq.
+      await lockSession(client, RELAY_LOCK, { begin: true });
       const { rows } = await client.query(
         `insert into outbox (topic, payload, published_at) values ('test.silent', $1, now()) returning id, topic, payload, created_at`,
         [JSON.stringify({ marker, audience: { kind: 'accounts', accountIds: [accountId] } })],
       );
       await recordUserEvents(client, rows);
       await client.query('commit');
+      await unlockSession(client, RELAY_LOCK);
     } finally {
       client.release();
     }

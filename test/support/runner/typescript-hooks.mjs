@@ -7,6 +7,11 @@ import { registerHooks } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const sdkCore = new URL('../../../sdk/core/src/index.ts', import.meta.url).href;
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+// Source maps for the tests and their helpers only, so that a failure points at the test's own line: mapping every
+// stack trace the platform's code creates (its errors, its clients' errors) through maps was slow enough to delay
+// its work under load.
+const mapped = (filename) => !filename.startsWith(`${root}src/`);
 
 function resolve(specifier, context, nextResolve) {
   if (specifier === '@chat-platform/sdk-core') return { url: sdkCore, shortCircuit: true };
@@ -22,7 +27,7 @@ function load(url, context, nextLoad) {
   const filename = fileURLToPath(url);
   const { code } = transformSync(readFileSync(filename, 'utf8'), {
     filename,
-    sourceMaps: 'inline',
+    sourceMaps: mapped(filename) ? 'inline' : false,
     jsc: { parser: { syntax: 'typescript' }, target: 'es2023' },
     module: { type: 'es6' },
   });
