@@ -2,7 +2,7 @@
 // allowed surface (all on every request, routed or not), then the operation's scope (once the route is known).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../../core/auth/caller.js';
-import { partnerErrors } from '../errors.js';
+import { partnerErrors } from '../base/errors.js';
 import { grants } from '../scopes/catalogue.js';
 import type { KeyLookup } from './key-lookup.js';
 import type { LastUsedRecorder } from './last-used.js';

@@ -5,10 +5,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../../core/auth/caller.js';
 import type { Clock } from '../../platform/clock.js';
-import { workspaceErrors } from '../errors.js';
+import { workspaceErrors } from '../base/errors.js';
 import { grantingScopes, grants } from '../scopes/catalogue.js';
 import type { AuditRecorder } from '../audit/recorder.js';
-import { clientAddress, isAllowed } from './ip-allow.js';
+import { clientAddress, isAllowed } from '../base/ip-allow.js';
 import type { KeyLookup } from './key-lookup.js';
 import type { RateDecision, WorkspaceRateLimiter } from './rate-limit.js';
 

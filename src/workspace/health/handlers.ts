@@ -1,5 +1,5 @@
 import type { Readiness } from '../../platform/readiness.js';
-import type { WorkspaceFeatureHandlers } from '../handler-types.js';
+import type { WorkspaceFeatureHandlers } from '../base/handler-types.js';
 
 export function healthHandlers(readiness: () => Promise<Readiness>): WorkspaceFeatureHandlers<'getHealth' | 'getReadiness'> {
   return {
