@@ -14,6 +14,73 @@ const interfaceRules = interfaces.map((name) => ({
   to: { path: `^src/(${[...interfaces.filter((other) => other !== name), 'app', 'cli'].join('|')})/|^src/main\\.ts$` },
 }));
 
+// Inside each of these layers, its folders (and top-level files) line by line from the bottom up: a folder imports
+// only folders on the lines before its own, never one on its own line or after, so no two folders can import each
+// other, even through others. Each interface's base (tables, entities, request context, errors, access checks) is the first line and
+// imports no feature. A folder that is not listed fails the unlisted-folder rule: place it on a line first.
+const folderLayers = {
+  partner: [
+    ['base', 'scopes'],
+    ['crm', 'idempotency', 'inbox', 'kb', 'reports', 'storage', 'webhooks', 'workspaces'],
+    ['ai', 'api-keys'],
+    ['gate'],
+    ['listener'],
+  ],
+  workspace: [
+    ['base'],
+    ['crm', 'health', 'scopes'],
+    ['approvals', 'hr', 'inbox', 'keys', 'tickets'],
+    ['audit', 'notifications', 'webhooks'],
+    ['gate'],
+    ['listener'],
+  ],
+  core: [
+    ['accounts', 'entities', 'events', 'keys', 'media', 'modules'],
+    ['tables'],
+    ['auth', 'crm'],
+    ['inbox', 'workspaces'],
+    ['webhooks'],
+  ],
+  platform: [
+    ['clock', 'concurrency', 'dependency-timeouts', 'ids', 'json-depth', 'log-redaction', 'redis-target', 'unicode', 'worker-close'],
+    ['logger'],
+    ['local-drain', 'metrics'],
+    ['redis'],
+    ['db', 'invalidation', 'leased-counter', 'rate-limit'],
+    ['cursor-secret', 'infra', 'node-cache', 'outbox-metrics', 'outbox-writer', 'readiness', 'tracing'],
+    ['cluster', 'gate-key-cache', 'http', 'outbox'],
+    ['queues'],
+  ],
+};
+// The core's accounts/ and modules/ hold only their entities, so they belong to its base as entities/ and tables.ts do.
+const bases = { partner: ['base'], workspace: ['base'], core: ['accounts', 'entities', 'modules', 'tables'] };
+const units = (top, names) => `^src/${top}/(${names.join('|')})(/|\\.ts$)`;
+
+const folderRules = Object.entries(folderLayers).flatMap(([top, layers]) => [
+  ...layers.map((layer, index) => ({
+    name: `${top}-folder-order`,
+    comment: `src/${top}/: a folder imports only folders on the lines before its own in folderLayers (no folder cycles)`,
+    severity: 'error',
+    from: { path: units(top, layer), pathNot: test },
+    to: { path: units(top, layers.slice(index).flat()), pathNot: `^src/${top}/$1(/|\\.ts$)` },
+  })),
+  {
+    name: `${top}-unlisted-folder`,
+    comment: `every folder of src/${top}/ has its place in folderLayers, so the folder-order rules see it`,
+    severity: 'error',
+    from: { path: `^src/${top}/`, pathNot: [units(top, layers.flat()), test] },
+    to: {},
+  },
+]);
+
+const baseRules = Object.entries(bases).map(([top, base]) => ({
+  name: `${top}-base-imports-no-feature`,
+  comment: `the base of src/${top}/ (${base.join(', ')}) sits under every feature, so it imports none of them`,
+  severity: 'error',
+  from: { path: units(top, base), pathNot: test },
+  to: { path: `^src/${top}/`, pathNot: units(top, base) },
+}));
+
 module.exports = {
   forbidden: [
     {
@@ -38,6 +105,8 @@ module.exports = {
       to: { path: '^src/(app|cli|chat|partner|workspace)/|^src/main\\.ts$' },
     },
     ...interfaceRules,
+    ...folderRules,
+    ...baseRules,
     {
       name: 'no-test-code-in-product',
       comment: 'product code never imports test support',

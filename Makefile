@@ -51,7 +51,9 @@ node_modules/.installed: package-lock.json package.json $(NODE_STAMP)
 	npm install --no-audit --no-fund
 	@touch $@
 
+# The SDKs' schema copies of generated/types/ are build inputs of the typecheck, jest, the console and the SDKs.
 deps: node_modules/.installed
+	@node scripts/sdk-schemas.mjs
 
 # redis-cli (Debian's redis-tools, a dependency of redis-server) joins the Redis Cluster suite's local cluster.
 redis:

@@ -14,7 +14,7 @@ const catalogues = [
     doc: 'docs/errors.md',
   },
   {
-    source: 'src/partner/error-codes.ts',
+    source: 'src/partner/base/error-codes.ts',
     list: 'partnerErrorCodes',
     target: 'spec/partner/error-codes.tsp',
     namespace: 'Platform.Partner',
@@ -22,7 +22,7 @@ const catalogues = [
     doc: 'docs/partner.md',
   },
   {
-    source: 'src/workspace/error-codes.ts',
+    source: 'src/workspace/base/error-codes.ts',
     list: 'workspaceErrorCodes',
     target: 'spec/workspace/error-codes.tsp',
     namespace: 'Platform.Workspace',

@@ -1,6 +1,6 @@
-// Rebuilds generated/ (OpenAPI 3.1 documents and TypeScript types) and the SDK schema copies from spec/, after
+// Rebuilds generated/ (OpenAPI 3.1 documents and TypeScript types) from spec/, after
 // writing the spec's error-code enums from src/*/error-codes.ts (error-code-enums.mjs), and the operations tables of
-// the SDK READMEs (sdk-readme-tables.mjs).
+// the SDK READMEs (sdk-readme-tables.mjs); then the SDKs' git-ignored schema copies (sdk-schemas.mjs).
 // `node scripts/generate.mjs --check` regenerates into a temporary folder and fails when anything differs.
 import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { errorCodeEnums } from './error-code-enums.mjs';
 import { sdkReadmes } from './sdk-readme-tables.mjs';
+import { writeSdkSchemas } from './sdk-schemas.mjs';
 import { addOperationSummaries } from './operation-summaries.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -181,7 +182,6 @@ async function buildOutputs() {
       const types = await emitTypes(json);
       outputs[`generated/openapi/${name}.json`] = json;
       outputs[`generated/types/${name}.ts`] = types;
-      outputs[`sdk/${name}/src/schema.ts`] = types;
     }
     return outputs;
   } finally {
@@ -214,5 +214,6 @@ if (check) {
   }
   console.log(`generated/ matches spec/ (${Object.keys(outputs).length} files)`);
 } else {
+  await writeSdkSchemas();
   console.log(`generated ${Object.keys(outputs).length} files`);
 }

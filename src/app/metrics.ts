@@ -13,7 +13,7 @@ import { watchBotUpdates } from '../platform/metrics/bots.js';
 import { answerClusterScrapes, processExposition } from '../platform/metrics/cluster.js';
 import { instrumentPool } from '../platform/metrics/database.js';
 import { startOperationsListener, type OperationsListener } from '../platform/metrics/operations-listener.js';
-import { watchOutbox } from '../platform/metrics/outbox.js';
+import { watchOutbox } from '../platform/outbox-metrics.js';
 import { watchQueues } from '../platform/metrics/queues.js';
 import { collectProcessMetrics } from '../platform/metrics/registry.js';
 import { watchRealtime, type RealtimeCounts } from '../platform/metrics/realtime.js';

@@ -2,11 +2,11 @@
 // platform's outbox for statements that write their events inside.
 import { typedQueries, type TablesOf } from '../platform/db/typed.js';
 import type { AccountEntity } from './accounts/entities.js';
-import type { CrmRecordEntity } from './crm/entities.js';
-import type { InboxConversationEntity, InboxMessageEntity, InboxChannelEntity } from './inbox/entities.js';
+import type { CrmRecordEntity } from './entities/crm.js';
+import type { InboxConversationEntity, InboxMessageEntity, InboxChannelEntity } from './entities/inbox.js';
 import type { ModuleEntity, CustomerKeyEntity } from './modules/entities.js';
-import type { WebhookEntity, WebhookDeliveryEntity } from './webhooks/entities.js';
-import type { WorkspaceEntity, WorkspaceMemberEntity } from './workspaces/entities.js';
+import type { WebhookEntity, WebhookDeliveryEntity } from './entities/webhooks.js';
+import type { WorkspaceEntity, WorkspaceMemberEntity } from './entities/workspaces.js';
 import type { OutboxEntity } from '../platform/db/entities.js';
 
 /** The shared core's entities: the tables every layer above may read. */

@@ -5,7 +5,7 @@ import { commitAfter, lockSession, rollbackQuietly, unlockSession, type SqlClien
 import { affected, hotRows, typedQueries, type TablesOf } from './db/typed.js';
 import type { OutboxEntity } from './db/entities.js';
 import type { Redis } from './redis.js';
-import { observeOutboxDrain } from './metrics/outbox.js';
+import { observeOutboxDrain } from './outbox-metrics.js';
 
 const outboxDb = typedQueries<TablesOf<typeof OutboxEntity>>();
 

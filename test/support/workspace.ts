@@ -1,8 +1,8 @@
 // Workspace API fixtures written straight to the database: a workspace on a convention-B plan (the partner
 // workspace tables), members with roles, and svc_ keys issued by the same service the API uses.
 import { issueSvcKey } from '../../src/workspace/keys/service.js';
-import type { KeyEnvironment } from '../../src/workspace/keys/secret.js';
-import type { SvcPlan } from '../../src/workspace/plans.js';
+import type { KeyEnvironment } from '../../src/workspace/base/key-secret.js';
+import type { SvcPlan } from '../../src/workspace/base/plans.js';
 import type { TestAccount, TestPlatform, TestTenant } from './platform.js';
 import { testWorkspace } from './partner.js';
 

@@ -1,7 +1,7 @@
 // Convention A keys (partner API): list, create (name, 1-20 scopes one by one or by preset, optional expiry; the
 // key shown once), revoke behind a confirmation. Buttons follow the role's cells; the server checks them again.
 import { useState } from 'preact/hooks';
-import { scopeCatalogue, scopePresets } from '../../../src/partner/scopes/catalogue';
+import { scopeCatalogue, scopePresets } from '@chat-platform/partner-sdk';
 import { describeError, type Clients } from '../api';
 import type { Cells, WorkspaceInfo } from '../access';
 import { Confirm, Dialog, ErrorMessage, GatedButton, Loading, ScopeChips, SecretOnce, StatusBadge, TimeCell, today, useAsync } from '../ui';

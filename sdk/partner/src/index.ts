@@ -9,6 +9,8 @@ export { ApiError, defaultSleep } from '@chat-platform/sdk-core';
 export type { ResultWithResponse, RetryOptions, Sleep, TokenProvider } from '@chat-platform/sdk-core';
 export type { CommonClientOptions } from './common.js';
 export { PartnerApiError, UNEXPECTED_RESPONSE, parseRetryAfter, toPartnerApiError } from './errors.js';
+export { scopeCatalogue, scopePresets } from './scopes.js';
+export type { ScopeEntry } from './scopes.js';
 export { adminOperationIds, adminOperationRoutes, byteResponseOperations, keyOperationIds, keyOperationRoutes } from './operations.js';
 export type { AdminOperationId, HttpMethod, KeyOperationId, KeyWriteOperationId, OperationId, RouteOf } from './operations.js';
 export type {

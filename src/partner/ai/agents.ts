@@ -4,11 +4,11 @@ import type { components } from '../../../generated/types/partner.js';
 import type { Clock } from '../../platform/clock.js';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
-import { partnerErrors } from '../errors.js';
+import { partnerErrors } from '../base/errors.js';
 import { ArticleStore } from '../kb/articles.js';
-import { idList, type ListPage, type ListQuery } from '../paging.js';
-import type { Partition } from '../partition.js';
-import { partnerDb, type PartnerTables } from '../tables.js';
+import { idList, type ListPage, type ListQuery } from '../base/paging.js';
+import type { Partition } from '../base/partition.js';
+import { partnerDb, type PartnerTables } from '../base/tables.js';
 
 export type Agent = components['schemas']['Ai.Agent'];
 type AgentCreate = components['schemas']['Ai.AgentCreate'];

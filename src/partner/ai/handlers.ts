@@ -1,8 +1,8 @@
 // The AI operations under /api/v1/inbox/ai: the settings (ai:read), suggested replies (ai:invoke) and the agents
 // (agents:read, agents:manage).
-import type { PartnerDeps } from '../deps.js';
-import type { PartnerFeatureHandlers } from '../handler-types.js';
-import { partitionOf } from '../partition.js';
+import type { PartnerDeps } from '../base/deps.js';
+import type { PartnerFeatureHandlers } from '../base/handler-types.js';
+import { partitionOf } from '../base/partition.js';
 import { AgentStore, agentPath, defaultMaxSuggestions, maxSuggestionsLimit, renderAgent } from './agents.js';
 import { suggestReplies } from './suggestions.js';
 

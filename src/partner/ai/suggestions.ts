@@ -3,9 +3,9 @@
 // a suggested reply. An agent narrows the articles (its tags and article ids) and sets how many come back.
 import type { components } from '../../../generated/types/partner.js';
 import type { Runner } from '../../platform/db/typed.js';
-import { partnerErrors } from '../errors.js';
+import { partnerErrors } from '../base/errors.js';
 import { anyWordQuery, searchArticles } from '../kb/search.js';
-import type { Partition } from '../partition.js';
+import type { Partition } from '../base/partition.js';
 import { agentTone, defaultMaxSuggestions, type AgentStore } from './agents.js';
 
 type Suggestions = components['schemas']['Ai.Suggestions'];

@@ -2,7 +2,7 @@
 // the operation's cell on the API Keys row. The plan is checked before the role: it refuses even the owner.
 import type { Caller } from '../../core/auth/caller.js';
 import type { Queryable } from '../../platform/db/queryable.js';
-import { partnerErrors } from '../errors.js';
+import { partnerErrors } from '../base/errors.js';
 import { cellsOf, loadWorkspace } from '../workspaces/access.js';
 import type { ApiKeyCell } from '../workspaces/permissions.js';
 import { hasExternalApi } from '../workspaces/plans.js';

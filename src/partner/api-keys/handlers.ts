@@ -1,10 +1,10 @@
 // API key management: by workspace members over bearer JWTs (/api/v1/workspaces/{id}/api-keys), and by a key
 // itself (/api/v1/api-keys/current), whose revocation commits with its Idempotency-Key record through ctx.db.
 import { expiryInstant } from '../../core/keys/expiry.js';
-import { keyOf, userOf, whenCommitted } from '../context.js';
-import type { PartnerDeps } from '../deps.js';
-import { PartnerAppError } from '../errors.js';
-import type { PartnerFeatureHandlers } from '../handler-types.js';
+import { keyOf, userOf, whenCommitted } from '../base/context.js';
+import type { PartnerDeps } from '../base/deps.js';
+import { PartnerAppError } from '../base/errors.js';
+import type { PartnerFeatureHandlers } from '../base/handler-types.js';
 import { listOf } from '../workspaces/views.js';
 import { requireKeyCell } from './access.js';
 import { getApiKey, issueApiKey, listApiKeys, requireConfirmation, resolveScopes, revokeApiKey } from './service.js';

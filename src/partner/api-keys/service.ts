@@ -4,11 +4,11 @@ import { systemClock, type Clock } from '../../platform/clock.js';
 import { cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
 import { firstRow, rows, type Runner } from '../../platform/db/typed.js';
-import { partnerErrors } from '../errors.js';
+import { partnerErrors } from '../base/errors.js';
 import { isKnownScope, scopePresets } from '../scopes/catalogue.js';
 import { listOf, type ListEnvelope } from '../workspaces/views.js';
 import { keyEnvironments, newSecret, type KeyEnvironment } from './secret.js';
-import { partnerDb } from '../tables.js';
+import { partnerDb } from '../base/tables.js';
 import { apiKeyColumns, apiKeyView, type ApiKeyView } from './views.js';
 
 export const maxScopes = 20;

@@ -1,7 +1,7 @@
 // Rows of api_keys and their wire shape. The secret is never part of a row: only its hash is stored.
 import type { Selectable } from 'kysely';
 import { scopeLabels } from '../scopes/catalogue.js';
-import type { PartnerTables } from '../tables.js';
+import type { PartnerTables } from '../base/tables.js';
 import type { KeyEnvironment } from './secret.js';
 
 export const apiKeyColumns = [

@@ -2,9 +2,9 @@
 // generic service; the generated record type is applied here, and resources.test.ts keeps the registry's field
 // lists equal to those types' schemas.
 import type { components } from '../../../generated/types/partner.js';
-import { keyOf, type PartnerContext } from '../context.js';
-import type { PartnerDeps } from '../deps.js';
-import type { PartnerFeatureHandlers } from '../handler-types.js';
+import { keyOf, type PartnerContext } from '../base/context.js';
+import type { PartnerDeps } from '../base/deps.js';
+import type { PartnerFeatureHandlers } from '../base/handler-types.js';
 import type { Partition } from '../../core/crm/records.js';
 import { crmBasePath, type ResourceId } from '../../core/crm/resources.js';
 import { CrmService, type ListQuery } from './service.js';

@@ -5,7 +5,7 @@ import { cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/curs
 import { crmRecordEvents } from '../../core/crm/events.js';
 import { emitAll, withEvents, type EventDeps } from '../../core/events/outbox.js';
 import type { Queryable } from '../../platform/db/queryable.js';
-import { partnerErrors } from '../errors.js';
+import { partnerErrors } from '../base/errors.js';
 import {
   insertCrmRow,
   patchRow,

@@ -1,6 +1,6 @@
 // The three descriptive endpoints: the resource index, the scope catalogue and the calling key's identity.
 import type { components } from '../../../generated/types/partner.js';
-import type { KeyPrincipal } from '../context.js';
+import type { KeyPrincipal } from '../base/context.js';
 import { scopeCatalogue, scopePresets } from '../scopes/catalogue.js';
 import { crmBasePath, crmResources } from '../../core/crm/resources.js';
 

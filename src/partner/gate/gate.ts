@@ -2,7 +2,8 @@
 // allowed surface (all on every request, routed or not), then the operation's scope (once the route is known).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../../core/auth/caller.js';
-import { partnerErrors } from '../errors.js';
+import { operationAuth } from '../../platform/http/operation-auth.js';
+import { partnerErrors } from '../base/errors.js';
 import { grants } from '../scopes/catalogue.js';
 import type { KeyLookup } from './key-lookup.js';
 import type { LastUsedRecorder } from './last-used.js';
@@ -60,35 +61,18 @@ export function createGate({ limiter, keys, lastUsed }: GateParts) {
   };
 }
 
-/** Operation id → the scope its x-required-scope extension names. */
-export function requiredScopes(spec: Record<string, unknown>): Map<string, string> {
-  const result = new Map<string, string>();
-  const paths = (spec.paths ?? {}) as Record<string, Record<string, { operationId?: string; 'x-required-scope'?: string }>>;
-  for (const item of Object.values(paths)) {
-    for (const op of Object.values(item)) {
-      if (op && typeof op === 'object' && op.operationId && typeof op['x-required-scope'] === 'string') {
-        result.set(op.operationId, op['x-required-scope']);
-      }
-    }
-  }
-  return result;
-}
-
 /** Step 4 for key operations, and bearer-JWT authentication for administration operations. */
 export function createOperationAuth(scopes: Map<string, string>, authenticateUser: (request: FastifyRequest) => Promise<Caller>) {
-  return async function authenticate(
-    request: FastifyRequest,
-    security: Array<Record<string, string[]>>,
-    operationId: string,
-  ): Promise<void> {
-    const schemes = security.flatMap((s) => Object.keys(s));
-    if (schemes.includes('api-key')) {
+  return operationAuth({
+    keyScheme: 'api-key',
+    scopes,
+    checkKey(request, scope) {
       const principal = request.apiKey;
       if (!principal) throw partnerErrors.apiKeyMissing();
-      const scope = scopes.get(operationId);
       if (scope && !grants(principal.scopes, scope)) throw partnerErrors.scopeRequired(scope);
-      return;
-    }
-    request.caller = await authenticateUser(request);
-  };
+    },
+    async authenticateUser(request) {
+      request.caller = await authenticateUser(request);
+    },
+  });
 }

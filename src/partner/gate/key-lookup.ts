@@ -7,9 +7,9 @@ import type { InferResult } from 'kysely';
 import type { SqlPool } from '../../platform/db/sql.js';
 import { hotRows } from '../../platform/db/typed.js';
 import { hashKey, looksLikeKey, type KeyEnvironment } from '../api-keys/secret.js';
-import type { KeyPrincipal } from '../context.js';
-import { partnerErrors } from '../errors.js';
-import { partnerDb } from '../tables.js';
+import type { KeyPrincipal } from '../base/context.js';
+import { partnerErrors } from '../base/errors.js';
+import { partnerDb } from '../base/tables.js';
 import { hasExternalApi } from '../workspaces/plans.js';
 
 /** The key with its workspace's plan, by the key's hash: one statement whose text never varies (a named prepared one). */

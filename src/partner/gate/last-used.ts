@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { SqlPool } from '../../platform/db/sql.js';
 import { affected } from '../../platform/db/typed.js';
 import type { Logger } from '../../platform/logger.js';
-import { partnerDb } from '../tables.js';
+import { partnerDb } from '../base/tables.js';
 
 export class LastUsedRecorder {
   private pending = new Map<string, Date>();

@@ -1,5 +1,5 @@
 // Wraps the handlers of writes made with an API key so they run inside their Idempotency-Key record's transaction.
-import type { PartnerContext } from '../context.js';
+import type { PartnerContext } from '../base/context.js';
 import type { IdempotencyStore } from './store.js';
 
 type AnyHandler = (input: { body?: unknown }, ctx: PartnerContext) => Promise<{ status: number; body: unknown; location?: string }>;

@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import { affected, type Runner } from '../../platform/db/typed.js';
 import type { PruneTask } from '../../platform/queues.js';
-import { partnerDb } from '../tables.js';
+import { partnerDb } from '../base/tables.js';
 
 export function pruneIdempotencyKeys(db: Runner): Promise<number> {
   return affected(db, partnerDb.deleteFrom('idempotency_keys').where('created_at', '<', sql<Date>`now() - interval '24 hours'`));

@@ -5,8 +5,8 @@
 import type { Clock } from '../../platform/clock.js';
 import { inTransaction, type SqlClient, type SqlPool } from '../../platform/db/sql.js';
 import { affected, firstRow, type Runner } from '../../platform/db/typed.js';
-import { partnerErrors } from '../errors.js';
-import { partnerDb } from '../tables.js';
+import { partnerErrors } from '../base/errors.js';
+import { partnerDb } from '../base/tables.js';
 
 export const idempotencyWindowMs = 24 * 60 * 60 * 1000;
 

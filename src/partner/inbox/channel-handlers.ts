@@ -1,11 +1,11 @@
 // /api/v1/inbox/channels: the connected channels of the key's workspace and environment (channels:read to view,
 // channels:manage to connect, change and disconnect). Channel changes emit no event: the catalogue names none.
 import { ChannelStore } from '../../core/inbox/channels.js';
-import type { PartnerDeps } from '../deps.js';
-import type { PartnerFeatureHandlers } from '../handler-types.js';
+import type { PartnerDeps } from '../base/deps.js';
+import type { PartnerFeatureHandlers } from '../base/handler-types.js';
 import { partnerInboxErrors } from './errors.js';
 import { inboxBasePath, partitionOf } from './handlers.js';
-import { afterIdOf, defaultLimit, idPage } from '../paging.js';
+import { afterIdOf, defaultLimit, idPage } from '../base/paging.js';
 import { channelObject } from './views.js';
 
 export type ChannelOperationId =

@@ -1,6 +1,6 @@
 // The inbox store's refusals in convention A's envelope, with a not-found code per object.
 import type { InboxErrorFactory } from '../../core/inbox/errors.js';
-import { partnerErrors } from '../errors.js';
+import { partnerErrors } from '../base/errors.js';
 
 export const partnerInboxErrors: InboxErrorFactory = {
   invalid: (field, message) => partnerErrors.badInput(field, message),

@@ -4,11 +4,11 @@
 import type { Partition } from '../../core/crm/records.js';
 import { ConversationStore } from '../../core/inbox/conversations.js';
 import { MessageStore } from '../../core/inbox/messages.js';
-import { keyOf, type PartnerContext } from '../context.js';
-import type { PartnerDeps } from '../deps.js';
-import type { PartnerFeatureHandlers } from '../handler-types.js';
+import { keyOf, type PartnerContext } from '../base/context.js';
+import type { PartnerDeps } from '../base/deps.js';
+import type { PartnerFeatureHandlers } from '../base/handler-types.js';
 import { partnerInboxErrors } from './errors.js';
-import { afterIdOf, defaultLimit, idPage } from '../paging.js';
+import { afterIdOf, defaultLimit, idPage } from '../base/paging.js';
 import { conversationObject, messageObject } from './views.js';
 
 export const inboxBasePath = '/api/v1/inbox';

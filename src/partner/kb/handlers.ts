@@ -1,10 +1,10 @@
 // The knowledge-base operations under /api/v1/inbox/kb: articles (kb:read, kb:write) and their full-text search.
 import type { components } from '../../../generated/types/partner.js';
 import { cursorInt, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
-import type { PartnerDeps } from '../deps.js';
-import { partnerErrors } from '../errors.js';
-import type { PartnerFeatureHandlers } from '../handler-types.js';
-import { partitionOf } from '../partition.js';
+import type { PartnerDeps } from '../base/deps.js';
+import { partnerErrors } from '../base/errors.js';
+import type { PartnerFeatureHandlers } from '../base/handler-types.js';
+import { partitionOf } from '../base/partition.js';
 import { ArticleStore, articlePath, renderArticle } from './articles.js';
 import { searchArticles } from './search.js';
 

@@ -3,8 +3,8 @@
 // Ranked with ts_rank_cd; the excerpt (ts_headline) is computed for the returned rows only.
 import { sql } from 'kysely';
 import { rows, type Runner } from '../../platform/db/typed.js';
-import type { Partition } from '../partition.js';
-import { partnerDb } from '../tables.js';
+import type { Partition } from '../base/partition.js';
+import { partnerDb } from '../base/tables.js';
 import type { ArticleRow } from './articles.js';
 
 /** The index's expression over the alias a; the planner uses the index only for this very expression. */

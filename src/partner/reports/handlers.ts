@@ -1,10 +1,10 @@
 // /api/v1/reports/inbox: the inbox report of the key's workspace and environment, read with conversations:read
 // (it summarises conversations, which that scope already reads one by one).
 import { inboxReport } from '../../core/inbox/reports.js';
-import { keyOf } from '../context.js';
-import type { PartnerDeps } from '../deps.js';
-import { partnerErrors } from '../errors.js';
-import type { PartnerFeatureHandlers } from '../handler-types.js';
+import { keyOf } from '../base/context.js';
+import type { PartnerDeps } from '../base/deps.js';
+import { partnerErrors } from '../base/errors.js';
+import type { PartnerFeatureHandlers } from '../base/handler-types.js';
 
 /** The longest range one report covers, in days. */
 export const maxReportDays = 366;

@@ -9,10 +9,10 @@ import { writeWhole } from '../../core/media/write.js';
 import type { Clock } from '../../platform/clock.js';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
-import { partnerErrors } from '../errors.js';
-import { idList, type ListPage, type ListQuery } from '../paging.js';
-import type { Partition } from '../partition.js';
-import { partnerDb, type PartnerTables } from '../tables.js';
+import { partnerErrors } from '../base/errors.js';
+import { idList, type ListPage, type ListQuery } from '../base/paging.js';
+import type { Partition } from '../base/partition.js';
+import { partnerDb, type PartnerTables } from '../base/tables.js';
 
 export type StoredFile = components['schemas']['Storage.StoredFile'];
 

@@ -2,11 +2,11 @@
 // workspace's files. The seed's scope catalogue names no storage scope, so any valid key of the workspace may call
 // them (the gate still checks key, surface and plan); files never cross workspaces or environments.
 import type { MediaStore } from '../../core/media/store.js';
-import { keyOf, whenCommitted } from '../context.js';
-import type { PartnerDeps } from '../deps.js';
-import { partnerErrors } from '../errors.js';
-import type { PartnerFeatureHandlers } from '../handler-types.js';
-import { partitionOf } from '../partition.js';
+import { keyOf, whenCommitted } from '../base/context.js';
+import type { PartnerDeps } from '../base/deps.js';
+import { partnerErrors } from '../base/errors.js';
+import type { PartnerFeatureHandlers } from '../base/handler-types.js';
+import { partitionOf } from '../base/partition.js';
 import { attachmentHeaders } from '../../core/media/attachment-headers.js';
 import { FileStore, filePath, renderFile } from './files.js';
 

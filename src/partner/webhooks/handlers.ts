@@ -5,10 +5,10 @@
 import type { WebhookStatus } from '../../core/webhooks/rows.js';
 import type { WebhookEngine } from '../../core/webhooks/engine.js';
 import { WebhookService, type WebhookErrorFactory } from '../../core/webhooks/service.js';
-import { keyOf, type PartnerContext } from '../context.js';
-import type { PartnerDeps } from '../deps.js';
-import { partnerErrors } from '../errors.js';
-import type { PartnerFeatureHandlers } from '../handler-types.js';
+import { keyOf, type PartnerContext } from '../base/context.js';
+import type { PartnerDeps } from '../base/deps.js';
+import { partnerErrors } from '../base/errors.js';
+import type { PartnerFeatureHandlers } from '../base/handler-types.js';
 import { deliveryView, endpointView, sendResultView } from './views.js';
 
 export type PartnerWebhookOperationId =

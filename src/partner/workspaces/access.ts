@@ -3,8 +3,8 @@
 import type { Caller } from '../../core/auth/caller.js';
 import { sql } from 'kysely';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
-import { partnerErrors } from '../errors.js';
-import { partnerDb } from '../tables.js';
+import { partnerErrors } from '../base/errors.js';
+import { partnerDb } from '../base/tables.js';
 import { effectiveCells, isBuiltInRole, type ApiKeyCell, type Cells } from './permissions.js';
 import { loadMemberWorkspace, type WorkspaceRow } from '../../core/workspaces/membership.js';
 

@@ -1,7 +1,7 @@
 // Workspace administration over bearer JWTs: plans, workspaces, members, roles and their API Keys cells.
-import { userOf } from '../context.js';
-import type { PartnerDeps } from '../deps.js';
-import type { PartnerFeatureHandlers } from '../handler-types.js';
+import { userOf } from '../base/context.js';
+import type { PartnerDeps } from '../base/deps.js';
+import type { PartnerFeatureHandlers } from '../base/handler-types.js';
 import { plans } from './plans.js';
 import { WorkspaceService } from './service.js';
 import { listOf, planView } from './views.js';

@@ -5,9 +5,9 @@ import { inTransaction } from '../../platform/db/sql.js';
 import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
-import type { PartnerDeps } from '../deps.js';
-import { partnerErrors } from '../errors.js';
-import { partnerDb } from '../tables.js';
+import type { PartnerDeps } from '../base/deps.js';
+import { partnerErrors } from '../base/errors.js';
+import { partnerDb } from '../base/tables.js';
 import {
   cellOverrides,
   cellsOf,

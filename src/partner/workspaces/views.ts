@@ -1,7 +1,7 @@
 // Rows of workspaces, members and roles, and their wire shapes; plus the list envelope every partner list uses.
 import type { Selectable } from 'kysely';
 import type { WorkspaceRow } from '../../core/workspaces/membership.js';
-import type { PartnerTables } from '../tables.js';
+import type { PartnerTables } from '../base/tables.js';
 import { hasExternalApi, type PlanInfo } from './plans.js';
 import { lockedRoles, isBuiltInRole, type Cells } from './permissions.js';
 

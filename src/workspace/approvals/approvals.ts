@@ -7,12 +7,12 @@ import type { Partition } from '../../core/crm/records.js';
 import { sql } from 'kysely';
 import { firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
-import { checkMembers } from '../common/checks.js';
-import { workspaceDb } from '../tables.js';
-import { defaultLimit, pageOf, readCursor } from '../common/paging.js';
+import { checkMembers } from '../base/checks.js';
+import { workspaceDb } from '../base/tables.js';
+import { defaultLimit, pageOf, readCursor } from '../base/paging.js';
 import { withEvents, type EventDeps } from '../../core/events/outbox.js';
-import { workspaceErrors } from '../errors.js';
-import type { Page } from '../keys/service.js';
+import { workspaceErrors } from '../base/errors.js';
+import type { Page } from '../base/paging.js';
 import {
   approvalColumns,
   approvalView,

@@ -1,7 +1,7 @@
 // The approval families (/approvals, /approvals/{id}/decisions): typed in, one service call, the record out.
 import { partitionOf } from '../crm/partition.js';
-import type { WorkspaceDeps } from '../deps.js';
-import type { WorkspaceFeatureHandlers } from '../handler-types.js';
+import type { WorkspaceDeps } from '../base/deps.js';
+import type { WorkspaceFeatureHandlers } from '../base/handler-types.js';
 import { ApprovalService, approvalsPath } from './approvals.js';
 
 export type ApprovalOperationId =

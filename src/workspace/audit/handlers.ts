@@ -1,7 +1,7 @@
 // The audit log for the workspace's Owner and Admin (bearer JWT).
-import { userOf } from '../context.js';
-import type { WorkspaceDeps } from '../deps.js';
-import type { WorkspaceFeatureHandlers } from '../handler-types.js';
+import { userOf } from '../base/context.js';
+import type { WorkspaceDeps } from '../base/deps.js';
+import type { WorkspaceFeatureHandlers } from '../base/handler-types.js';
 import { requireOwnerOrAdmin } from '../keys/access.js';
 import { listAuditLog } from './service.js';
 

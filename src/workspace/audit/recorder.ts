@@ -4,7 +4,7 @@
 import { sql } from 'kysely';
 import type { SqlPool } from '../../platform/db/sql.js';
 import { affected } from '../../platform/db/typed.js';
-import { workspaceDb } from '../tables.js';
+import { workspaceDb } from '../base/tables.js';
 import { newId } from '../../platform/ids.js';
 import type { Logger } from '../../platform/logger.js';
 

@@ -6,9 +6,9 @@ import { affected, rows } from '../../platform/db/typed.js';
 import type { PruneTask } from '../../platform/queues.js';
 import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { isUuid } from '../../platform/ids.js';
-import { workspaceErrors } from '../errors.js';
-import type { Page } from '../keys/service.js';
-import { workspaceDb, type WorkspaceTables } from '../tables.js';
+import { workspaceErrors } from '../base/errors.js';
+import type { Page } from '../base/paging.js';
+import { workspaceDb, type WorkspaceTables } from '../base/tables.js';
 
 export const retentionDays = 30;
 const retentionMs = retentionDays * 86_400_000;

@@ -4,11 +4,11 @@
 import { readPool } from '../../platform/db/read-router.js';
 import { patchRow, selectOne, type CrmRow, type Partition } from '../../core/crm/records.js';
 import { resourceDef, type ResourceId } from '../../core/crm/resources.js';
-import { checkMembers } from '../common/checks.js';
-import { defaultLimit, pageOf, readCursor } from '../common/paging.js';
+import { checkMembers } from '../base/checks.js';
+import { defaultLimit, pageOf, readCursor } from '../base/paging.js';
 import { emitAll, withEvents, type EventDeps, type EventSink } from '../../core/events/outbox.js';
-import { workspaceErrors } from '../errors.js';
-import type { Page } from '../keys/service.js';
+import { workspaceErrors } from '../base/errors.js';
+import type { Page } from '../base/paging.js';
 import { crmRecordEvents } from '../../core/crm/events.js';
 import { patchChangesNothing } from './leads.js';
 import { checkReferences, insertRecord, selectRecords } from './store.js';

@@ -1,6 +1,6 @@
 // The CRM families (/leads, /deals, /contacts, /companies, /quotations): typed in, one service call, the record out.
-import type { WorkspaceDeps } from '../deps.js';
-import type { WorkspaceFeatureHandlers } from '../handler-types.js';
+import type { WorkspaceDeps } from '../base/deps.js';
+import type { WorkspaceFeatureHandlers } from '../base/handler-types.js';
 import { companyService, contactService } from './contacts.js';
 import { DealService } from './deals.js';
 import { LeadService, leadsPath } from './leads.js';

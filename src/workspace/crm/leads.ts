@@ -8,10 +8,10 @@ import { patchRow, selectOne, type CrmRow, type Partition } from '../../core/crm
 import { resourceDef } from '../../core/crm/resources.js';
 import { sameValue } from '../../core/events/changes.js';
 import { emitAll, withEvents, type EventDeps } from '../../core/events/outbox.js';
-import { defaultLimit, pageOf, readCursor } from '../common/paging.js';
-import { checkMembers } from '../common/checks.js';
-import { workspaceErrors } from '../errors.js';
-import type { Page } from '../keys/service.js';
+import { defaultLimit, pageOf, readCursor } from '../base/paging.js';
+import { checkMembers } from '../base/checks.js';
+import { workspaceErrors } from '../base/errors.js';
+import type { Page } from '../base/paging.js';
 import { crmRecordEvents } from '../../core/crm/events.js';
 import { checkReferences, insertRecord, selectRecords } from './store.js';
 import { contactView, dealView, leadView, statusOfStage, type LeadView } from '../../core/crm/views.js';

@@ -1,5 +1,5 @@
 import type { Partition } from '../../core/crm/records.js';
-import { keyOf, type WorkspaceContext } from '../context.js';
+import { keyOf, type WorkspaceContext } from '../base/context.js';
 
 /** The workspace and environment of the request's key: every family's rows are bounded by both. */
 export function partitionOf(ctx: WorkspaceContext): Partition {

@@ -4,11 +4,11 @@
 import { patchRow, selectOne, type CrmRow, type Partition } from '../../core/crm/records.js';
 import { resourceDef } from '../../core/crm/resources.js';
 import { newId } from '../../platform/ids.js';
-import { todayOf } from '../common/checks.js';
+import { todayOf } from '../base/checks.js';
 import { changesOf } from '../../core/events/changes.js';
 import type { WorkspaceEvent } from '../../core/events/catalogue.js';
 import { withEvents, type EventDeps } from '../../core/events/outbox.js';
-import { workspaceErrors } from '../errors.js';
+import { workspaceErrors } from '../base/errors.js';
 import { CrmFamilyService } from './family.js';
 import { quotationView, type QuotationView } from '../../core/crm/views.js';
 

@@ -7,9 +7,9 @@ import { firstRow, rows } from '../../platform/db/typed.js';
 import { recordData, resourcesOf, type CrmRow, type Partition } from '../../core/crm/records.js';
 import { resourceDef, type ResourceId } from '../../core/crm/resources.js';
 import { newId } from '../../platform/ids.js';
-import { type Position } from '../common/paging.js';
-import { workspaceErrors } from '../errors.js';
-import { workspaceDb } from '../tables.js';
+import { type Position } from '../base/paging.js';
+import { workspaceErrors } from '../base/errors.js';
+import { workspaceDb } from '../base/tables.js';
 
 const columns = ['id', 'data', 'created_at', 'updated_at'] as const;
 

@@ -5,10 +5,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../../core/auth/caller.js';
 import type { Clock } from '../../platform/clock.js';
-import { workspaceErrors } from '../errors.js';
+import { operationAuth } from '../../platform/http/operation-auth.js';
+import { workspaceErrors } from '../base/errors.js';
 import { grantingScopes, grants } from '../scopes/catalogue.js';
 import type { AuditRecorder } from '../audit/recorder.js';
-import { clientAddress, isAllowed } from './ip-allow.js';
+import { clientAddress, isAllowed } from '../base/ip-allow.js';
 import type { KeyLookup } from './key-lookup.js';
 import type { RateDecision, WorkspaceRateLimiter } from './rate-limit.js';
 
@@ -71,36 +72,19 @@ export function createAuditHook(audit: Pick<AuditRecorder, 'record'>) {
   };
 }
 
-/** Operation id → the scope its x-required-scope extension names. */
-export function requiredScopes(spec: Record<string, unknown>): Map<string, string> {
-  const result = new Map<string, string>();
-  const paths = (spec.paths ?? {}) as Record<string, Record<string, { operationId?: string; 'x-required-scope'?: string }>>;
-  for (const item of Object.values(paths)) {
-    for (const op of Object.values(item)) {
-      if (op && typeof op === 'object' && op.operationId && typeof op['x-required-scope'] === 'string') {
-        result.set(op.operationId, op['x-required-scope']);
-      }
-    }
-  }
-  return result;
-}
-
 /** The scope of key operations, and bearer-JWT authentication of administration operations. */
 export function createOperationAuth(scopes: Map<string, string>, authenticateUser: (request: FastifyRequest) => Promise<Caller>) {
-  return async function authenticate(
-    request: FastifyRequest,
-    security: Array<Record<string, string[]>>,
-    operationId: string,
-  ): Promise<void> {
-    const schemes = security.flatMap((s) => Object.keys(s));
-    if (schemes.includes('svc-key')) {
+  return operationAuth({
+    keyScheme: 'svc-key',
+    scopes,
+    checkKey(request, scope) {
       const principal = request.svcKey;
       if (!principal) throw workspaceErrors.keyMissing();
-      const scope = scopes.get(operationId);
       if (scope && !grants(principal.scopes, scope)) throw workspaceErrors.scopeMissing(scope, grantingScopes(scope));
-      return;
-    }
-    if (request.svcKey) throw workspaceErrors.keyNotForAdministration();
-    request.caller = await authenticateUser(request);
-  };
+    },
+    async authenticateUser(request) {
+      if (request.svcKey) throw workspaceErrors.keyNotForAdministration();
+      request.caller = await authenticateUser(request);
+    },
+  });
 }

@@ -6,9 +6,9 @@ import type { Clock } from '../../platform/clock.js';
 import type { GateKeyCache } from '../../platform/gate-key-cache.js';
 import type { SqlPool } from '../../platform/db/sql.js';
 import { hotRows } from '../../platform/db/typed.js';
-import { limitsOf, type RateLimits } from '../plans.js';
-import { hashKey, looksLikeKey, type KeyEnvironment } from '../keys/secret.js';
-import { workspaceDb } from '../tables.js';
+import { limitsOf, type RateLimits } from '../base/plans.js';
+import { hashKey, looksLikeKey, type KeyEnvironment } from '../base/key-secret.js';
+import { workspaceDb } from '../base/tables.js';
 
 /** The one statement of the gate: the key's row and its workspace's plan (a named prepared statement: fixed text). */
 const keyLookup = (hash: Buffer) =>

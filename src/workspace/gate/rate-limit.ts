@@ -4,7 +4,7 @@
 import type { Redis } from '../../platform/redis.js';
 import type { Clock } from '../../platform/clock.js';
 import { FixedWindowCounter, type CountMode } from '../../platform/rate-limit.js';
-import type { RateLimits } from '../plans.js';
+import type { RateLimits } from '../base/plans.js';
 
 export interface RateDecision {
   /** The hourly limit (X-RateLimit-Limit). */

@@ -5,13 +5,13 @@ import type { Partition } from '../../core/crm/records.js';
 import { sql } from 'kysely';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
-import { instantOf, uniqueOr409 } from '../common/checks.js';
-import { defaultLimit, pageOf, readCursor } from '../common/paging.js';
+import { instantOf, uniqueOr409 } from '../base/checks.js';
+import { defaultLimit, pageOf, readCursor } from '../base/paging.js';
 import { withEvents, type EventDeps } from '../../core/events/outbox.js';
-import { workspaceErrors } from '../errors.js';
-import type { Page } from '../keys/service.js';
+import { workspaceErrors } from '../base/errors.js';
+import type { Page } from '../base/paging.js';
 import { activeEmployee } from './employees.js';
-import { workspaceDb } from '../tables.js';
+import { workspaceDb } from '../base/tables.js';
 import { attendanceColumns, attendanceOf, attendanceView, type AttendanceView } from './views.js';
 
 export const attendancePath = '/api/v1/attendance';

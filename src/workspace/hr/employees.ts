@@ -5,13 +5,13 @@ import type { Partition } from '../../core/crm/records.js';
 import { sql } from 'kysely';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
-import { checkMembers, dateOf, todayOf, uniqueOr409 } from '../common/checks.js';
-import { defaultLimit, pageOf, readCursor } from '../common/paging.js';
+import { checkMembers, dateOf, todayOf, uniqueOr409 } from '../base/checks.js';
+import { defaultLimit, pageOf, readCursor } from '../base/paging.js';
 import { changesOf } from '../../core/events/changes.js';
 import { withEvents, type EventDeps } from '../../core/events/outbox.js';
-import { workspaceErrors } from '../errors.js';
-import type { Page } from '../keys/service.js';
-import { workspaceDb } from '../tables.js';
+import { workspaceErrors } from '../base/errors.js';
+import type { Page } from '../base/paging.js';
+import { workspaceDb } from '../base/tables.js';
 import { employeeColumns, employeesOf, employeeView, type EmployeeRow, type EmployeeView } from './views.js';
 
 export const employeesPath = '/api/v1/employees';

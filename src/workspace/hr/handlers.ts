@@ -1,7 +1,7 @@
 // The HR families (/employees, /attendance, /leaves): typed in, one service call, the record out.
 import { partitionOf } from '../crm/partition.js';
-import type { WorkspaceDeps } from '../deps.js';
-import type { WorkspaceFeatureHandlers } from '../handler-types.js';
+import type { WorkspaceDeps } from '../base/deps.js';
+import type { WorkspaceFeatureHandlers } from '../base/handler-types.js';
 import { AttendanceService, attendancePath } from './attendance.js';
 import { EmployeeService, employeesPath } from './employees.js';
 import { LeaveService, leavesPath } from './leaves.js';

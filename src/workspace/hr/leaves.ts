@@ -3,15 +3,15 @@
 import { readPool } from '../../platform/db/read-router.js';
 import type { Partition } from '../../core/crm/records.js';
 import { newId } from '../../platform/ids.js';
-import { checkMembers, daysBetween, dateOf } from '../common/checks.js';
+import { checkMembers, daysBetween, dateOf } from '../base/checks.js';
 import { affected, firstRow, rows } from '../../platform/db/typed.js';
-import { defaultLimit, pageOf, readCursor } from '../common/paging.js';
+import { defaultLimit, pageOf, readCursor } from '../base/paging.js';
 import { changesOf } from '../../core/events/changes.js';
 import { withEvents, type EventDeps } from '../../core/events/outbox.js';
-import { workspaceErrors } from '../errors.js';
-import type { Page } from '../keys/service.js';
+import { workspaceErrors } from '../base/errors.js';
+import type { Page } from '../base/paging.js';
 import { activeEmployee } from './employees.js';
-import { workspaceDb } from '../tables.js';
+import { workspaceDb } from '../base/tables.js';
 import { leaveColumns, leavesOf, leaveView, type LeaveView } from './views.js';
 
 export const leavesPath = '/api/v1/leaves';

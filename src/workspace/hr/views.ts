@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { components } from '../../../generated/types/workspace.js';
 import type { Partition } from '../../core/crm/records.js';
-import { workspaceDb, type WorkspaceTables } from '../tables.js';
+import { workspaceDb, type WorkspaceTables } from '../base/tables.js';
 
 type Schemas = components['schemas'];
 export type EmployeeView = Schemas['Hr.Employee'];

@@ -3,11 +3,11 @@
 import { ConversationStore } from '../../core/inbox/conversations.js';
 import { MessageStore } from '../../core/inbox/messages.js';
 import { conversationView, messageView } from '../../core/inbox/views.js';
-import { defaultLimit, pageOf, readCursor } from '../common/paging.js';
+import { defaultLimit, pageOf, readCursor } from '../base/paging.js';
 import { partitionOf } from '../crm/partition.js';
-import type { WorkspaceDeps } from '../deps.js';
-import { workspaceErrors } from '../errors.js';
-import type { WorkspaceFeatureHandlers } from '../handler-types.js';
+import type { WorkspaceDeps } from '../base/deps.js';
+import { workspaceErrors } from '../base/errors.js';
+import type { WorkspaceFeatureHandlers } from '../base/handler-types.js';
 import { workspaceInboxErrors } from './errors.js';
 
 export const conversationsPath = '/api/v1/conversations';

@@ -4,7 +4,7 @@
 import type { Caller } from '../../core/auth/caller.js';
 import type { Queryable } from '../../platform/db/queryable.js';
 import { loadMemberWorkspace, type WorkspaceRow } from '../../core/workspaces/membership.js';
-import { WorkspaceAppError, workspaceErrors } from '../errors.js';
+import { WorkspaceAppError, workspaceErrors } from '../base/errors.js';
 
 const administeringRoles = ['owner', 'admin'];
 

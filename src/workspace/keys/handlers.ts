@@ -1,8 +1,8 @@
 // Key administration by the workspace's Owner and Admin over bearer JWTs (/api/v1/workspaces/{id}/svc-keys).
 import { expiryInstant } from '../../core/keys/expiry.js';
-import type { WorkspaceDeps } from '../deps.js';
-import { userOf } from '../context.js';
-import type { WorkspaceFeatureHandlers } from '../handler-types.js';
+import type { WorkspaceDeps } from '../base/deps.js';
+import { userOf } from '../base/context.js';
+import type { WorkspaceFeatureHandlers } from '../base/handler-types.js';
 import { requireOwnerOrAdmin } from './access.js';
 import { getSvcKey, issueSvcKey, listSvcKeys, revokeSvcKey } from './service.js';
 

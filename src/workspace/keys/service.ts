@@ -6,11 +6,12 @@ import { isUuid, newId } from '../../platform/ids.js';
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Queryable } from '../../platform/db/queryable.js';
 import { firstRow, rows } from '../../platform/db/typed.js';
-import { workspaceDb, type WorkspaceTables } from '../tables.js';
-import { workspaceErrors } from '../errors.js';
-import { normaliseEntry } from '../gate/ip-allow.js';
+import { workspaceDb, type WorkspaceTables } from '../base/tables.js';
+import { workspaceErrors } from '../base/errors.js';
+import { normaliseEntry } from '../base/ip-allow.js';
 import { isKnownScope } from '../scopes/catalogue.js';
-import { keyEnvironments, newSecret, type KeyEnvironment } from './secret.js';
+import { keyEnvironments, newSecret, type KeyEnvironment } from '../base/key-secret.js';
+import type { Page } from '../base/paging.js';
 import { svcKeyColumns, svcKeyView, type KeyStatus, type SvcKeyView } from './views.js';
 
 export const maxNameLength = 100;
@@ -33,11 +34,6 @@ export interface IssuedSvcKey {
   view: SvcKeyView;
   /** The full secret: shown this once, never stored. */
   key: string;
-}
-
-export interface Page<T> {
-  items: T[];
-  next_cursor: string | null;
 }
 
 /** Known scopes, repeats dropped, in the given order. */

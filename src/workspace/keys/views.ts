@@ -2,8 +2,8 @@
 // computed from the clock at read time.
 import type { Selectable } from 'kysely';
 import type { components } from '../../../generated/types/workspace.js';
-import type { WorkspaceTables } from '../tables.js';
-import type { KeyEnvironment } from './secret.js';
+import type { WorkspaceTables } from '../base/tables.js';
+import type { KeyEnvironment } from '../base/key-secret.js';
 
 type Scope = components['schemas']['Scope'];
 

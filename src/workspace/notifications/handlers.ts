@@ -2,12 +2,12 @@
 // (/api/v1/workspaces/{workspace_id}/notifications): where the warning mail of a paused webhook goes.
 import { warningRecipient } from '../../core/workspaces/warning-recipient.js';
 import { affected, firstRow, type Runner } from '../../platform/db/typed.js';
-import { userOf } from '../context.js';
-import type { WorkspaceDeps } from '../deps.js';
-import { WorkspaceAppError } from '../errors.js';
-import type { WorkspaceFeatureHandlers } from '../handler-types.js';
+import { userOf } from '../base/context.js';
+import type { WorkspaceDeps } from '../base/deps.js';
+import { WorkspaceAppError } from '../base/errors.js';
+import type { WorkspaceFeatureHandlers } from '../base/handler-types.js';
 import { requireOwnerOrAdmin } from '../keys/access.js';
-import { workspaceDb } from '../tables.js';
+import { workspaceDb } from '../base/tables.js';
 
 const ownerOrAdminOnly = () =>
   new WorkspaceAppError(403, 'forbidden', "Only the workspace's Owner and Admin manage its notification address.");

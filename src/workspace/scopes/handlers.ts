@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/types/workspace.js';
-import type { WorkspaceFeatureHandlers } from '../handler-types.js';
+import type { WorkspaceFeatureHandlers } from '../base/handler-types.js';
 import { grantingScopes, scopeCatalogue } from './catalogue.js';
 
 type Scope = components['schemas']['Scope'];

@@ -1,7 +1,7 @@
 // The ticket families (/tickets, /tickets/{id}/comments): typed in, one service call, the record out.
 import { partitionOf } from '../crm/partition.js';
-import type { WorkspaceDeps } from '../deps.js';
-import type { WorkspaceFeatureHandlers } from '../handler-types.js';
+import type { WorkspaceDeps } from '../base/deps.js';
+import type { WorkspaceFeatureHandlers } from '../base/handler-types.js';
 import { TicketService, ticketsPath } from './tickets.js';
 
 export type TicketOperationId =

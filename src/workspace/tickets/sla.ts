@@ -13,7 +13,7 @@ import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { slaRunning } from './lifecycle.js';
 import { ticketColumns, ticketView } from './views.js';
 import { firstRow, rows } from '../../platform/db/typed.js';
-import { workspaceDb } from '../tables.js';
+import { workspaceDb } from '../base/tables.js';
 import { closeWorker } from '../../platform/worker-close.js';
 import { workerMetrics } from '../../platform/metrics/queues.js';
 

@@ -5,15 +5,15 @@ import { readPool } from '../../platform/db/read-router.js';
 import type { Partition } from '../../core/crm/records.js';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
-import { checkMembers } from '../common/checks.js';
-import { defaultLimit, pageOf, readCursor } from '../common/paging.js';
+import { checkMembers } from '../base/checks.js';
+import { defaultLimit, pageOf, readCursor } from '../base/paging.js';
 import { checkReferences } from '../crm/store.js';
 import { withEvents, type EventDeps } from '../../core/events/outbox.js';
-import { workspaceErrors } from '../errors.js';
-import type { Page } from '../keys/service.js';
+import { workspaceErrors } from '../base/errors.js';
+import type { Page } from '../base/paging.js';
 import type { SlaTimers } from './sla.js';
 import { canMove, slaDue, slaRunning } from './lifecycle.js';
-import { workspaceDb } from '../tables.js';
+import { workspaceDb } from '../base/tables.js';
 import {
   commentColumns,
   commentView,

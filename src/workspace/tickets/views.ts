@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { components } from '../../../generated/types/workspace.js';
-import type { WorkspaceTables } from '../tables.js';
+import type { WorkspaceTables } from '../base/tables.js';
 
 type Schemas = components['schemas'];
 export type TicketView = Schemas['Tickets.Ticket'];

@@ -1,9 +1,9 @@
 // Webhook administration by people (/api/v1/workspaces/{workspace_id}/webhooks): the workspace's Owner and Admin,
 // with their bearer JWT, manage the same webhooks as svc_ keys do, of every environment. The role check is the one of
 // key administration; errors are the webhook surface's.
-import { userOf } from '../context.js';
-import type { WorkspaceDeps } from '../deps.js';
-import type { WorkspaceFeatureHandlers } from '../handler-types.js';
+import { userOf } from '../base/context.js';
+import type { WorkspaceDeps } from '../base/deps.js';
+import type { WorkspaceFeatureHandlers } from '../base/handler-types.js';
 import { requireOwnerOrAdmin } from '../keys/access.js';
 import type { WebhookEngine } from '../../core/webhooks/engine.js';
 import { WebhookService } from '../../core/webhooks/service.js';

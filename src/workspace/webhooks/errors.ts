@@ -1,6 +1,6 @@
 // The webhook errors of the workspace API, in its envelope: shared by the key surface and the Owner/Admin surface.
 import type { WebhookErrorFactory } from '../../core/webhooks/service.js';
-import { WorkspaceAppError, workspaceErrors } from '../errors.js';
+import { WorkspaceAppError, workspaceErrors } from '../base/errors.js';
 
 export const webhookErrors: WebhookErrorFactory = {
   invalid: (field, message) => workspaceErrors.invalid(field, message),

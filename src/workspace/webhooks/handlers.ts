@@ -1,8 +1,8 @@
 // /api/v1/webhooks of the workspace API: typed in, one service call, the view out. Writes run on the pool
 // (autocommit), so their attempts are enqueued right after.
-import { keyOf, type WorkspaceContext } from '../context.js';
-import type { WorkspaceDeps } from '../deps.js';
-import type { WorkspaceFeatureHandlers } from '../handler-types.js';
+import { keyOf, type WorkspaceContext } from '../base/context.js';
+import type { WorkspaceDeps } from '../base/deps.js';
+import type { WorkspaceFeatureHandlers } from '../base/handler-types.js';
 import type { WebhookEngine } from '../../core/webhooks/engine.js';
 import type { WebhookPartition } from '../../core/webhooks/rows.js';
 import { WebhookService } from '../../core/webhooks/service.js';

@@ -1,0 +1,67 @@
+// Stripe-style lists over a table ordered by id (UUIDv7, so newest first is id descending): the cursor is the last
+// id of the page, signed for its list so that it pages nothing else.
+import { sql, type SelectQueryBuilder } from 'kysely';
+import { rows, type Runner } from '../../platform/db/typed.js';
+import { cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
+import { partnerErrors } from './errors.js';
+
+/** The page size of a list asked without limit. */
+export const defaultLimit = 50;
+
+export interface ListPage<T> {
+  object: 'list';
+  data: T[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/** The id a page continues after, or undefined for the first page; 400 for a cursor of another list. */
+export function afterIdOf(list: string, raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const id = cursorUuid(decodeCursor(raw, list)?.i);
+  if (!id) throw partnerErrors.badInput('query.cursor', 'is not a cursor this list returned; pass next_cursor back unchanged');
+  return id;
+}
+
+/** A page from rows fetched with limit + 1 (the extra row only tells that more follow). */
+export function idPage<R extends { id: string }, T>(list: string, rows: R[], limit: number, render: (row: R) => T): ListPage<T> {
+  const hasMore = rows.length > limit;
+  const page = hasMore ? rows.slice(0, limit) : rows;
+  const last = page[page.length - 1];
+  return {
+    object: 'list',
+    data: page.map(render),
+    has_more: hasMore,
+    next_cursor: hasMore && last ? encodeCursor({ i: last.id }, list) : null,
+  };
+}
+
+/** What a list request asks: its page size (default 50) and the cursor of the page before. */
+export interface ListQuery {
+  limit?: number;
+  cursor?: string;
+}
+
+/**
+ * One page of a list ordered by id, newest first: `statement` (its table, filters and columns) continued after the
+ * cursor's id, limit + 1 rows, rendered. The id is referenced unqualified, so the statement reads one table.
+ */
+export async function idList<DB, TB extends keyof DB, R extends { id: string }, T>(
+  db: Runner,
+  list: string,
+  query: ListQuery,
+  statement: SelectQueryBuilder<DB, TB, R>,
+  render: (row: R) => T,
+): Promise<ListPage<T>> {
+  const limit = query.limit ?? defaultLimit;
+  const after = afterIdOf(list, query.cursor);
+  const id = sql.ref('id');
+  const found = await rows(
+    db,
+    statement
+      .$if(after !== undefined, (qb) => qb.where(sql<boolean>`${id} < ${after}`))
+      .orderBy(id, 'desc')
+      .limit(limit + 1),
+  );
+  return idPage(list, found, limit, render);
+}

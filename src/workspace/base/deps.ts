@@ -1,0 +1,23 @@
+import type { Config } from '../../config.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Orm } from '../../platform/db/orm.js';
+import type { SqlPool } from '../../platform/db/sql.js';
+import type { ReadRouter } from '../../platform/db/read-router.js';
+import type { GateKeyCache } from '../../platform/gate-key-cache.js';
+import type { Queues } from '../../platform/queues.js';
+
+/** What workspace services need from the platform; built once per process. */
+export interface WorkspaceDeps {
+  orm: Orm;
+  sql: SqlPool;
+  /** Routes the read-only operations to replicas (readPool); absent without DATABASE_READ_URLS. */
+  reads?: ReadRouter | undefined;
+  clock: Clock;
+  config: Pick<Config, 'platformModule' | 'workspacePublicUrl'>;
+  /** Emptied on every node after a key is revoked (see GateKeyCache). */
+  gateKeys?: Pick<GateKeyCache, 'invalidate'>;
+  /** Asks for an outbox drain after a commit that wrote events. */
+  queues?: Pick<Queues, 'requestOutboxDrain'>;
+  /** Schedules the SLA timer of a ticket (a delayed BullMQ job). */
+  sla?: { schedule(ticketId: string, dueAt: Date): void };
+}
