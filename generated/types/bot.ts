@@ -141,6 +141,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bot/{token}/editMessageCaption": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replaces the caption (and keyboard) of a file message the bot sent
+         * @description Replaces the caption (and keyboard) of a file message the bot sent.
+         */
+        post: operations["editMessageCaption"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/editMessageReplyMarkup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replaces (or removes) the inline keyboard of a message the bot sent
+         * @description Replaces (or removes) the inline keyboard of a message the bot sent; the text stays.
+         */
+        post: operations["editMessageReplyMarkup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bot/{token}/editMessageText": {
         parameters: {
             query?: never;
@@ -784,11 +824,29 @@ export interface components {
             /** Format: int64 */
             file_size?: number;
         };
+        EditCaptionBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            message_id: components["schemas"]["MessageId"];
+            /** @description The file's new caption (the message's text); absent or empty removes it, as in Telegram. */
+            caption?: components["schemas"]["Caption"];
+            /** @description Replaces the keyboard; absent removes it, as in Telegram. */
+            reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+        } & {
+            [key: string]: unknown;
+        };
         EditMessageBody: {
             chat_id: components["schemas"]["ChatRef"];
             message_id: components["schemas"]["MessageId"];
             text: components["schemas"]["Platform.text"];
             /** @description Replaces the keyboard; absent removes it, as in Telegram. */
+            reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+        } & {
+            [key: string]: unknown;
+        };
+        EditReplyMarkupBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            message_id: components["schemas"]["MessageId"];
+            /** @description The new keyboard; absent removes it, as in Telegram. */
             reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
         } & {
             [key: string]: unknown;
@@ -1738,6 +1796,196 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["EditMessageBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["Message"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    editMessageCaption: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditCaptionBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["Message"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    editMessageReplyMarkup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditReplyMarkupBody"];
             };
         };
         responses: {

@@ -75,10 +75,17 @@ export function botApiHandlers(
       return answer((await messages.send(botOf(ctx), body)) as Schemas['Message']);
     },
     async editMessage({ body }, ctx) {
-      return answer((await messages.edit(botOf(ctx), body)) as Schemas['Message']);
+      return answer((await messages.edit(botOf(ctx), body, { kind: 'text', text: body.text })) as Schemas['Message']);
     },
     async editMessageText({ body }, ctx) {
-      return answer((await messages.edit(botOf(ctx), body)) as Schemas['Message']);
+      return answer((await messages.edit(botOf(ctx), body, { kind: 'text', text: body.text })) as Schemas['Message']);
+    },
+    async editMessageCaption({ body }, ctx) {
+      const content = { kind: 'caption' as const, text: body.caption ?? '' };
+      return answer((await messages.edit(botOf(ctx), body, content)) as Schemas['Message']);
+    },
+    async editMessageReplyMarkup({ body }, ctx) {
+      return answer((await messages.edit(botOf(ctx), body, { kind: 'markup' })) as Schemas['Message']);
     },
     async deleteMessage({ body }, ctx) {
       return answer(await messages.delete(botOf(ctx), body));

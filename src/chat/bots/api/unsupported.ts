@@ -89,11 +89,7 @@ const reasons: Record<string, string[]> = {
     'sendGift',
     'getAvailableGifts',
   ],
-  'messages have only text and an inline keyboard here: use editMessageText': [
-    'editMessageCaption',
-    'editMessageReplyMarkup',
-    'setMessageReaction',
-  ],
+  'reactions by bots are not supported': ['setMessageReaction'],
   'bot profile settings are managed through the administration API (PATCH /api/v1/bots/{id})': [
     'setMyName',
     'getMyName',
