@@ -1175,7 +1175,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description One update: exactly one of message and callback_query. */
+        /** @description One update: exactly one of message, edited_message and callback_query. */
         Update: {
             /**
              * Format: int64
@@ -1185,6 +1185,8 @@ export interface components {
             /** @description The same update's uuid; getUpdates also takes it as offset (confirming this update and every earlier one). */
             update_uuid: components["schemas"]["Platform.uuid"];
             message?: components["schemas"]["Message"];
+            /** @description A message the bot received (or would have received) was edited: the message as it now is, with its edit_date. */
+            edited_message?: components["schemas"]["Message"];
             callback_query?: components["schemas"]["CallbackQuery"];
         };
         /**
@@ -1198,7 +1200,7 @@ export interface components {
          * @description The kinds of update this server produces.
          * @enum {string}
          */
-        UpdateType: "message" | "callback_query";
+        UpdateType: "message" | "edited_message" | "callback_query";
         /** @description An account as bots see it, with its integer id. */
         User: {
             id: components["schemas"]["TelegramId"];
