@@ -589,6 +589,8 @@ const botSemanticRejections = [
   // As for editMessageText; a caption is edited on a message with a file only.
   'editMessageReplyMarkup',
   'editMessageCaption',
+  // message_id must be a message of that room that is not recalled.
+  'setMessageReaction',
   // message_id must be a message the bot may recall.
   'deleteMessage',
   // callback_query_id must be an unanswered press of a button of this bot.
@@ -630,7 +632,10 @@ const often = (dictionary) => ({ dictionary, probability: 0.9 });
 const botMessageIds = {
   editMessage: { 'body.chat_id': 'editRooms', 'body.message_id': 'editable', 'body.text': 'editTexts' },
   editMessageText: { 'body.chat_id': 'editRooms', 'body.message_id': 'editable', 'body.text': 'editTexts' },
-  editMessageReplyMarkup: { 'body.chat_id': 'editRooms', 'body.message_id': 'editable' },
+  // Removing a keyboard works once per message ("not modified" after): many messages with one.
+  editMessageReplyMarkup: { 'body.chat_id': 'editRooms', 'body.message_id': often('withKeyboards') },
+  // Reactions on alice's first message of the sends room.
+  setMessageReaction: { 'body.chat_id': often('rooms'), 'body.message_id': often('forwardable') },
   editMessageCaption: { 'body.chat_id': 'editRooms', 'body.message_id': 'captioned', 'body.caption': 'editTexts' },
   deleteMessage: { 'body.message_id': 'deletable' },
   // Alice's first message of the sends room (the bot cannot delete it), the bot's own id, and the room where the
@@ -656,6 +661,7 @@ const botDictionaries = [
   'editRooms',
   'editable',
   'captioned',
+  'withKeyboards',
   'deletable',
   'forwardable',
   'members',
@@ -742,6 +748,17 @@ async function prepareBots(chatUrl, adminToken, aliceToken) {
   const botSays = async (roomId, text) =>
     (await json('POST', `/bot/${made.token}/sendMessage`, undefined, { chat_id: roomId, text })).message_id;
   const editable = [await botSays(editRoom.id, 'edit me'), await botSays(editRoom.id, 'edit me too')];
+  const withKeyboards = [];
+  for (let i = 0; i < 100; i++)
+    withKeyboards.push(
+      (
+        await json('POST', `/bot/${made.token}/sendMessage`, undefined, {
+          chat_id: editRoom.id,
+          text: `keyboard ${i}`,
+          reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] },
+        })
+      ).message_id,
+    );
   const deletable = [];
   for (let i = 0; i < 10; i++) deletable.push(await botSays(room.id, `delete me ${i}`));
   // A fourth room where the bot is an admin, for pins.
@@ -798,6 +815,7 @@ async function prepareBots(chatUrl, adminToken, aliceToken) {
     presses,
     editable,
     captioned,
+    withKeyboards,
     deletable,
     forwardable: [1],
     members: [me.id],
@@ -1269,8 +1287,9 @@ async function main() {
             operations: {
               editMessage: { 'body.chat_id': bots.editRooms[0], 'body.message_id': bots.editable[0] },
               editMessageText: { 'body.chat_id': bots.editRooms[0], 'body.message_id': bots.editable[1] },
-              editMessageReplyMarkup: { 'body.chat_id': bots.editRooms[0], 'body.message_id': bots.editable[0] },
+              editMessageReplyMarkup: { 'body.chat_id': bots.editRooms[0], 'body.message_id': bots.withKeyboards[0] },
               editMessageCaption: { 'body.chat_id': bots.editRooms[0], 'body.message_id': bots.captioned[0] },
+              setMessageReaction: { 'body.message_id': bots.forwardable[0] },
               deleteMessage: { 'body.message_id': bots.deletable[0] },
               forwardMessage: { 'body.from_chat_id': bots.rooms[0], 'body.message_id': bots.forwardable[0] },
               copyMessage: { 'body.from_chat_id': bots.rooms[0], 'body.message_id': bots.forwardable[0] },

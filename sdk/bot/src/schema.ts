@@ -575,6 +575,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bot/{token}/setMessageReaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sets the bot's reaction on a message of a room it is in
+         * @description Sets the bot's reaction on a message of a room it is in, replacing its earlier one (the room sees reaction events).
+         */
+        post: operations["setMessageReaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bot/{token}/setMyCommands": {
         parameters: {
             query?: never;
@@ -1037,6 +1057,15 @@ export interface components {
          * @description A UUID (RFC 9562) in its canonical lowercase textual form.
          */
         "Platform.uuid": string;
+        /** @description A reaction: an emoji. Telegram's custom_emoji and paid types are refused (400 naming type): the chat has neither. */
+        ReactionType: {
+            /** @enum {string} */
+            type: "emoji";
+            /** @description The emoji (the chat's reaction text rules apply). */
+            emoji: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description A message, as in a reply_to_message field (which never nests further). */
         RepliedMessage: {
             /**
@@ -1142,6 +1171,16 @@ export interface components {
             commands: components["schemas"]["BotCommand"][];
             scope?: components["schemas"]["CommandScope"];
             language_code?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        SetMessageReactionBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            message_id: components["schemas"]["MessageId"];
+            /** @description The bot's reactions on the message from now on: at most one, as for bots in Telegram; absent or empty removes them. */
+            reaction?: components["schemas"]["ReactionType"][];
+            /** @description Accepted and ignored: the chat has no big reactions. */
+            is_big?: boolean;
         } & {
             [key: string]: unknown;
         };
@@ -3985,6 +4024,101 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SetChatTitleBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: boolean;
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    setMessageReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetMessageReactionBody"];
             };
         };
         responses: {

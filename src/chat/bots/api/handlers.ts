@@ -8,6 +8,7 @@ import type { BotChatMethods } from './chat-methods.js';
 import { botOf, type BotContext, type BotPrincipal } from './context.js';
 import type { BotFiles } from './files.js';
 import type { BotMessages } from './messages.js';
+import { setMessageReaction } from './reactions.js';
 import type { BotUpdates } from './updates.js';
 import { deleteWebhook, setWebhook, webhookInfo } from './webhook.js';
 
@@ -149,6 +150,9 @@ export function botApiHandlers(
     },
     async deleteMessages({ body }, ctx) {
       return answer(await administration.deleteMessages(botOf(ctx), body));
+    },
+    async setMessageReaction({ body }, ctx) {
+      return answer(await setMessageReaction(deps, botOf(ctx), body));
     },
   };
 }

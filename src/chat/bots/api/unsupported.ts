@@ -89,7 +89,6 @@ const reasons: Record<string, string[]> = {
     'sendGift',
     'getAvailableGifts',
   ],
-  'reactions by bots are not supported': ['setMessageReaction'],
   'bot profile settings are managed through the administration API (PATCH /api/v1/bots/{id})': [
     'setMyName',
     'getMyName',
