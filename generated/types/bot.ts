@@ -141,6 +141,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bot/{token}/editMessageCaption": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replaces the caption (and keyboard) of a file message the bot sent
+         * @description Replaces the caption (and keyboard) of a file message the bot sent.
+         */
+        post: operations["editMessageCaption"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/editMessageReplyMarkup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replaces (or removes) the inline keyboard of a message the bot sent
+         * @description Replaces (or removes) the inline keyboard of a message the bot sent; the text stays.
+         */
+        post: operations["editMessageReplyMarkup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bot/{token}/editMessageText": {
         parameters: {
             query?: never;
@@ -535,6 +575,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bot/{token}/setMessageReaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sets the bot's reaction on a message of a room it is in
+         * @description Sets the bot's reaction on a message of a room it is in, replacing its earlier one (the room sees reaction events).
+         */
+        post: operations["setMessageReaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bot/{token}/setMyCommands": {
         parameters: {
             query?: never;
@@ -784,11 +844,29 @@ export interface components {
             /** Format: int64 */
             file_size?: number;
         };
+        EditCaptionBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            message_id: components["schemas"]["MessageId"];
+            /** @description The file's new caption (the message's text); absent or empty removes it, as in Telegram. */
+            caption?: components["schemas"]["Caption"];
+            /** @description Replaces the keyboard; absent removes it, as in Telegram. */
+            reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+        } & {
+            [key: string]: unknown;
+        };
         EditMessageBody: {
             chat_id: components["schemas"]["ChatRef"];
             message_id: components["schemas"]["MessageId"];
             text: components["schemas"]["Platform.text"];
             /** @description Replaces the keyboard; absent removes it, as in Telegram. */
+            reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+        } & {
+            [key: string]: unknown;
+        };
+        EditReplyMarkupBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            message_id: components["schemas"]["MessageId"];
+            /** @description The new keyboard; absent removes it, as in Telegram. */
             reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
         } & {
             [key: string]: unknown;
@@ -979,6 +1057,15 @@ export interface components {
          * @description A UUID (RFC 9562) in its canonical lowercase textual form.
          */
         "Platform.uuid": string;
+        /** @description A reaction: an emoji. Telegram's custom_emoji and paid types are refused (400 naming type): the chat has neither. */
+        ReactionType: {
+            /** @enum {string} */
+            type: "emoji";
+            /** @description The emoji (the chat's reaction text rules apply). */
+            emoji: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description A message, as in a reply_to_message field (which never nests further). */
         RepliedMessage: {
             /**
@@ -1087,6 +1174,16 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        SetMessageReactionBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            message_id: components["schemas"]["MessageId"];
+            /** @description The bot's reactions on the message from now on: at most one, as for bots in Telegram; absent or empty removes them. */
+            reaction?: components["schemas"]["ReactionType"][];
+            /** @description Accepted and ignored: the chat has no big reactions. */
+            is_big?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
         SetWebhookBody: {
             /** @description An https URL (http and private addresses only where the server allows them); empty removes the webhook. */
             url: string;
@@ -1117,7 +1214,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description One update: exactly one of message and callback_query. */
+        /** @description One update: exactly one of message, edited_message and callback_query. */
         Update: {
             /**
              * Format: int64
@@ -1127,6 +1224,8 @@ export interface components {
             /** @description The same update's uuid; getUpdates also takes it as offset (confirming this update and every earlier one). */
             update_uuid: components["schemas"]["Platform.uuid"];
             message?: components["schemas"]["Message"];
+            /** @description A message the bot received (or would have received) was edited: the message as it now is, with its edit_date. */
+            edited_message?: components["schemas"]["Message"];
             callback_query?: components["schemas"]["CallbackQuery"];
         };
         /**
@@ -1140,7 +1239,7 @@ export interface components {
          * @description The kinds of update this server produces.
          * @enum {string}
          */
-        UpdateType: "message" | "callback_query";
+        UpdateType: "message" | "edited_message" | "callback_query";
         /** @description An account as bots see it, with its integer id. */
         User: {
             id: components["schemas"]["TelegramId"];
@@ -1738,6 +1837,196 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["EditMessageBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["Message"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    editMessageCaption: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditCaptionBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["Message"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    editMessageReplyMarkup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditReplyMarkupBody"];
             };
         };
         responses: {
@@ -3735,6 +4024,101 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SetChatTitleBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: boolean;
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    setMessageReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetMessageReactionBody"];
             };
         };
         responses: {

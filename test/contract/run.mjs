@@ -592,6 +592,11 @@ const botSemanticRejections = [
   // message_id must be a message of the bot in that room, and the edit must change something.
   'editMessage',
   'editMessageText',
+  // As for editMessageText; a caption is edited on a message with a file only.
+  'editMessageReplyMarkup',
+  'editMessageCaption',
+  // message_id must be a message of that room that is not recalled.
+  'setMessageReaction',
   // message_id must be a message the bot may recall.
   'deleteMessage',
   // callback_query_id must be an unanswered press of a button of this bot.
@@ -633,6 +638,11 @@ const often = (dictionary) => ({ dictionary, probability: 0.9 });
 const botMessageIds = {
   editMessage: { 'body.chat_id': 'editRooms', 'body.message_id': 'editable', 'body.text': 'editTexts' },
   editMessageText: { 'body.chat_id': 'editRooms', 'body.message_id': 'editable', 'body.text': 'editTexts' },
+  // Removing a keyboard works once per message ("not modified" after): many messages with one.
+  editMessageReplyMarkup: { 'body.chat_id': 'editRooms', 'body.message_id': often('withKeyboards') },
+  // Reactions on alice's first message of the sends room.
+  setMessageReaction: { 'body.chat_id': often('rooms'), 'body.message_id': often('forwardable') },
+  editMessageCaption: { 'body.chat_id': 'editRooms', 'body.message_id': 'captioned', 'body.caption': 'editTexts' },
   deleteMessage: { 'body.message_id': 'deletable' },
   // Alice's first message of the sends room (the bot cannot delete it), the bot's own id, and the room where the
   // bot is an admin with a message to pin.
@@ -656,6 +666,8 @@ const botDictionaries = [
   'presses',
   'editRooms',
   'editable',
+  'captioned',
+  'withKeyboards',
   'deletable',
   'forwardable',
   'members',
@@ -742,6 +754,17 @@ async function prepareBots(chatUrl, adminToken, aliceToken) {
   const botSays = async (roomId, text) =>
     (await json('POST', `/bot/${made.token}/sendMessage`, undefined, { chat_id: roomId, text })).message_id;
   const editable = [await botSays(editRoom.id, 'edit me'), await botSays(editRoom.id, 'edit me too')];
+  const withKeyboards = [];
+  for (let i = 0; i < 100; i++)
+    withKeyboards.push(
+      (
+        await json('POST', `/bot/${made.token}/sendMessage`, undefined, {
+          chat_id: editRoom.id,
+          text: `keyboard ${i}`,
+          reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] },
+        })
+      ).message_id,
+    );
   const deletable = [];
   for (let i = 0; i < 10; i++) deletable.push(await botSays(room.id, `delete me ${i}`));
   // A fourth room where the bot is an admin, for pins.
@@ -754,9 +777,10 @@ async function prepareBots(chatUrl, adminToken, aliceToken) {
   const pinnable = [await botSays(pinRoom.id, 'pin me')];
   const me = await json('GET', `/bot/${made.token}/getMe`);
   // A document and a photo (a PNG header is all the size reader needs) the bot sent in the sends room.
-  const upload = async (method, field, blob, name) => {
+  const upload = async (method, field, blob, name, roomId = room.id) => {
     const form = new FormData();
-    form.set('chat_id', room.id);
+    form.set('chat_id', roomId);
+    if (roomId !== room.id) form.set('caption', 'caption me');
     form.set(field, blob, name);
     const res = await fetch(`${chatUrl}/bot${made.token}/${method}`, { method: 'POST', body: form });
     const parsed = await res.json();
@@ -771,6 +795,8 @@ async function prepareBots(chatUrl, adminToken, aliceToken) {
   png.writeUInt32BE(4, 16);
   png.writeUInt32BE(3, 20);
   const photo = (await upload('sendPhoto', 'photo', new Blob([png]), 'contract.png')).photo[0].file_id;
+  // A file with a caption among the messages to edit, for editMessageCaption.
+  const captioned = [(await upload('sendDocument', 'document', new Blob(['captioned']), 'captioned.txt', editRoom.id)).message_id];
   // Rooms for leaveChat (each can be left once) and for deleteMessages (with messages of the bot to delete).
   const spareRoom = async (name) =>
     (await json('POST', '/api/v1/rooms', aliceToken, { type: 'GROUP', name, memberIds: [made.bot.accountId] })).id;
@@ -794,6 +820,8 @@ async function prepareBots(chatUrl, adminToken, aliceToken) {
     editRooms: [editRoom.id],
     presses,
     editable,
+    captioned,
+    withKeyboards,
     deletable,
     forwardable: [1],
     members: [me.id],
@@ -1254,6 +1282,8 @@ async function main() {
             deleteMessage: [{ chat_id: [bots.editRooms[0], bots.keyboardRoomId] }],
             editMessage: [{ chat_id: [bots.keyboardRoomId] }],
             editMessageText: [{ chat_id: [bots.keyboardRoomId] }],
+            editMessageReplyMarkup: [{ chat_id: [bots.keyboardRoomId] }],
+            editMessageCaption: [{ chat_id: [bots.keyboardRoomId] }],
             // Values drawn for one operation reach others too: the room of bulk deletions is kept from leaveChat.
             leaveChat: [{ chat_id: [...bots.keptChats, ...bots.bulkRooms] }],
             deleteMessages: [{ chat_id: bots.keptChats }],
@@ -1263,6 +1293,9 @@ async function main() {
             operations: {
               editMessage: { 'body.chat_id': bots.editRooms[0], 'body.message_id': bots.editable[0] },
               editMessageText: { 'body.chat_id': bots.editRooms[0], 'body.message_id': bots.editable[1] },
+              editMessageReplyMarkup: { 'body.chat_id': bots.editRooms[0], 'body.message_id': bots.withKeyboards[0] },
+              editMessageCaption: { 'body.chat_id': bots.editRooms[0], 'body.message_id': bots.captioned[0] },
+              setMessageReaction: { 'body.message_id': bots.forwardable[0] },
               deleteMessage: { 'body.message_id': bots.deletable[0] },
               forwardMessage: { 'body.from_chat_id': bots.rooms[0], 'body.message_id': bots.forwardable[0] },
               copyMessage: { 'body.from_chat_id': bots.rooms[0], 'body.message_id': bots.forwardable[0] },

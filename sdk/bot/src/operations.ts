@@ -50,6 +50,9 @@ export const operationRoutes = {
   setChatTitle: { method: 'post', path: '/bot/{token}/setChatTitle' },
   setChatDescription: { method: 'post', path: '/bot/{token}/setChatDescription' },
   deleteMessages: { method: 'post', path: '/bot/{token}/deleteMessages' },
+  editMessageReplyMarkup: { method: 'post', path: '/bot/{token}/editMessageReplyMarkup' },
+  editMessageCaption: { method: 'post', path: '/bot/{token}/editMessageCaption' },
+  setMessageReaction: { method: 'post', path: '/bot/{token}/setMessageReaction' },
 } as const satisfies { readonly [K in OperationId]: RouteOf<K> };
 
 export const operationIds = Object.keys(operationRoutes) as OperationId[];

@@ -59,8 +59,8 @@ export const botSelect = chatDb
 
 export type BotRow = NonNullable<Awaited<ReturnType<typeof botSelect.executeTakeFirst>>>;
 
-export type UpdateKind = 'message' | 'callback_query';
-export const updateKinds: readonly UpdateKind[] = ['message', 'callback_query'];
+export type UpdateKind = 'message' | 'edited_message' | 'callback_query';
+export const updateKinds: readonly UpdateKind[] = ['message', 'edited_message', 'callback_query'];
 
 export interface WebhookView {
   url: string;

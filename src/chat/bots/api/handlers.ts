@@ -8,6 +8,7 @@ import type { BotChatMethods } from './chat-methods.js';
 import { botOf, type BotContext, type BotPrincipal } from './context.js';
 import type { BotFiles } from './files.js';
 import type { BotMessages } from './messages.js';
+import { setMessageReaction } from './reactions.js';
 import type { BotUpdates } from './updates.js';
 import { deleteWebhook, setWebhook, webhookInfo } from './webhook.js';
 
@@ -75,10 +76,17 @@ export function botApiHandlers(
       return answer((await messages.send(botOf(ctx), body)) as Schemas['Message']);
     },
     async editMessage({ body }, ctx) {
-      return answer((await messages.edit(botOf(ctx), body)) as Schemas['Message']);
+      return answer((await messages.edit(botOf(ctx), body, { kind: 'text', text: body.text })) as Schemas['Message']);
     },
     async editMessageText({ body }, ctx) {
-      return answer((await messages.edit(botOf(ctx), body)) as Schemas['Message']);
+      return answer((await messages.edit(botOf(ctx), body, { kind: 'text', text: body.text })) as Schemas['Message']);
+    },
+    async editMessageCaption({ body }, ctx) {
+      const content = { kind: 'caption' as const, text: body.caption ?? '' };
+      return answer((await messages.edit(botOf(ctx), body, content)) as Schemas['Message']);
+    },
+    async editMessageReplyMarkup({ body }, ctx) {
+      return answer((await messages.edit(botOf(ctx), body, { kind: 'markup' })) as Schemas['Message']);
     },
     async deleteMessage({ body }, ctx) {
       return answer(await messages.delete(botOf(ctx), body));
@@ -142,6 +150,9 @@ export function botApiHandlers(
     },
     async deleteMessages({ body }, ctx) {
       return answer(await administration.deleteMessages(botOf(ctx), body));
+    },
+    async setMessageReaction({ body }, ctx) {
+      return answer(await setMessageReaction(deps, botOf(ctx), body));
     },
   };
 }

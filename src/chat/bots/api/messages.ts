@@ -1,4 +1,4 @@
-// sendMessage, editMessage/editMessageText and deleteMessage: the bot writes into rooms it is a member of, through
+// sendMessage, the edits (edits.ts) and deleteMessage: the bot writes into rooms it is a member of, through
 // the chat's own statements (the room's sequence, the thread counters, the outbox events), so its messages are
 // ordinary chat messages. Telegram's message_id is the room sequence number; a reply (reply_to_message_id,
 // reply_parameters or message_thread_id) is a thread reply, as threads are the chat's replies.
@@ -9,18 +9,15 @@ import { newId } from '../../../platform/ids.js';
 import type { Caller } from '../../context.js';
 import { MessageLifecycleService } from '../../messages/lifecycle.js';
 import { plainSendStatement } from '../../messages/send-sql.js';
-import { emit, roomAudience } from '../../events/emit.js';
 import { bumpStatement, replyStatement } from '../../threads/reply.js';
 import { chatDb } from '../../tables.js';
 import type { BotDeps } from '../deps.js';
-import { storedKeyboard, type StoredKeyboard } from '../keyboard.js';
 import { loadBotMessages, telegramMessage, type BotAttachment, type TelegramMessage } from '../telegram.js';
 import { roomOfChat, type ChatRef } from './chats.js';
 import type { BotPrincipal } from './context.js';
+import { editBotMessage, keyboardOf, type EditedContent, type EditTarget, type Markup } from './edits.js';
 import { botApiErrors } from './errors.js';
 import type { BotSendLimit } from './send-limit.js';
-
-type Markup = { inline_keyboard: Array<Array<Record<string, unknown>>> };
 
 export interface SendInput {
   chat_id: ChatRef;
@@ -34,23 +31,9 @@ export interface SendInput {
 /** The files a send carries, found (or claimed) inside the send's transaction once the message id exists. */
 export type AttachFiles = (client: SqlClient, messageId: string, now: Date) => Promise<BotAttachment[]>;
 
-export interface EditInput {
-  chat_id: ChatRef;
-  message_id: number;
-  text: string;
-  reply_markup?: Markup;
-}
-
 export interface DeleteInput {
   chat_id: ChatRef;
   message_id: number;
-}
-
-function keyboardOf(markup: Markup | undefined): StoredKeyboard | null {
-  if (markup === undefined) return null;
-  const keyboard = storedKeyboard(markup);
-  if (typeof keyboard === 'string') throw botApiErrors.badRequest(keyboard);
-  return keyboard;
 }
 
 /** The bot as a chat caller, for the chat services it shares (recall). */
@@ -135,44 +118,9 @@ export class BotMessages {
     return this.view(id);
   }
 
-  /** The bot's own messages, with no edit window; the keyboard is replaced (removed when absent), as in Telegram. */
-  async edit(bot: BotPrincipal, input: EditInput): Promise<TelegramMessage> {
-    const keyboard = keyboardOf(input.reply_markup);
-    await this.limit.check(bot.id);
-    const now = this.deps.clock.now();
-    const messageId = await inTransaction(this.deps.sql, async (client) => {
-      const roomId = await roomOfChat(client, bot, input.chat_id);
-      const message = await firstRow(
-        client,
-        chatDb
-          .selectFrom('messages')
-          .select(['id', 'sender_id', 'text', 'inline_keyboard', 'recalled_at'])
-          .where('room_id', '=', roomId)
-          .where('seq', '=', input.message_id)
-          .forUpdate(),
-      );
-      if (!message || message.recalled_at !== null) throw botApiErrors.badRequest('message to edit not found');
-      if (message.sender_id !== bot.accountId) throw botApiErrors.badRequest("message can't be edited");
-      if (message.text === input.text && JSON.stringify(message.inline_keyboard) === JSON.stringify(keyboard)) {
-        throw botApiErrors.badRequest(
-          'message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message',
-        );
-      }
-      await affected(
-        client,
-        chatDb
-          .updateTable('messages')
-          .set({ text: input.text, edited_at: now, inline_keyboard: keyboard === null ? null : JSON.stringify(keyboard) })
-          .where('id', '=', message.id),
-      );
-      await emit(
-        client,
-        'message.edited',
-        { roomId, messageId: message.id, senderId: bot.accountId, editedAt: now.toISOString() },
-        roomAudience(roomId),
-      );
-      return message.id;
-    });
+  /** The bot's own messages, with no edit window (see edits.ts). */
+  async edit(bot: BotPrincipal, target: EditTarget, content: EditedContent): Promise<TelegramMessage> {
+    const messageId = await editBotMessage(this.deps, this.limit, bot, target, content);
     this.deps.queues.requestOutboxDrain();
     return this.view(messageId);
   }

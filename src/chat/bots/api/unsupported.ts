@@ -89,11 +89,6 @@ const reasons: Record<string, string[]> = {
     'sendGift',
     'getAvailableGifts',
   ],
-  'messages have only text and an inline keyboard here: use editMessageText': [
-    'editMessageCaption',
-    'editMessageReplyMarkup',
-    'setMessageReaction',
-  ],
   'bot profile settings are managed through the administration API (PATCH /api/v1/bots/{id})': [
     'setMyName',
     'getMyName',

@@ -17,11 +17,16 @@ import { loadBotMessages, telegramMessage, telegramUser } from '../telegram.js';
 import { receives } from './recipients.js';
 import type { UpdateWaiters } from './waiters.js';
 
-/** Events carry their place in the drained batch, so a bot's updates follow the outbox order. */
-interface MessageCreated {
+/**
+ * Events carry their place in the drained batch, so a bot's updates follow the outbox order. A new message becomes
+ * a message update, an edit an edited_message update (the message as it now is, with its edit_date), to the bots
+ * that received or would receive the message.
+ */
+interface MessageEvent {
   ord: number;
   roomId: string;
   messageId: string;
+  kind: 'message' | 'edited_message';
 }
 
 interface CallbackPressed {
@@ -32,7 +37,7 @@ interface CallbackPressed {
 interface NewUpdate {
   ord: number;
   botId: string;
-  kind: 'message' | 'callback_query';
+  kind: 'message' | 'edited_message' | 'callback_query';
   body: Record<string, unknown>;
 }
 
@@ -40,7 +45,7 @@ const allows = (allowed: string[] | null, kind: string) => allowed === null || a
 
 async function messageUpdates(
   client: SqlClient,
-  events: MessageCreated[],
+  events: MessageEvent[],
   log: Logger,
 ): Promise<{ updates: NewUpdate[]; webhooks: Set<string> }> {
   const webhooks = new Set<string>();
@@ -75,7 +80,8 @@ async function messageUpdates(
       .orderBy('e.ord')
       .orderBy('b.id'),
   );
-  const wanted = candidates.filter((c) => allows(c.allowed_updates, 'message'));
+  const kindAt = new Map(events.map((e) => [e.ord, e.kind]));
+  const wanted = candidates.filter((c) => allows(c.allowed_updates, kindAt.get(c.ord)!));
   if (wanted.length === 0) return { updates: [], webhooks };
   const messages = await loadBotMessages(client, [...new Set(wanted.map((c) => c.message_id))]);
   const updates: NewUpdate[] = [];
@@ -90,7 +96,8 @@ async function messageUpdates(
         rootSenderId: m.root_sender_id,
       };
       if (!receives({ botAccountId: c.account_id, username: c.username, readAll: c.read_all }, incoming)) continue;
-      updates.push({ ord: c.ord, botId: c.bot_id, kind: 'message', body: { message: telegramMessage(m) } });
+      const kind = kindAt.get(c.ord)!;
+      updates.push({ ord: c.ord, botId: c.bot_id, kind, body: { [kind]: telegramMessage(m) } });
       if (c.has_webhook) webhooks.add(c.bot_id);
     } catch (err) {
       // One malformed row must not hold back the relay of every event.
@@ -223,6 +230,11 @@ async function store(client: SqlClient, updates: NewUpdate[], at: Date): Promise
   );
 }
 
+const messageKinds: Record<string, MessageEvent['kind'] | undefined> = {
+  'message.created': 'message',
+  'message.edited': 'edited_message',
+};
+
 export interface ConsumerParts {
   waiters: UpdateWaiters;
   deliveries: WebhookDeliveries;
@@ -232,11 +244,12 @@ export interface ConsumerParts {
 
 export function botUpdatesConsumer(parts: ConsumerParts): OutboxConsumer {
   return async (client, events) => {
-    const created: MessageCreated[] = [];
+    const created: MessageEvent[] = [];
     const pressed: CallbackPressed[] = [];
     events.forEach((e, ord) => {
       const p = e.payload as Record<string, unknown>;
-      if (e.topic === 'message.created') created.push({ ord, roomId: p.roomId as string, messageId: p.messageId as string });
+      const kind = messageKinds[e.topic];
+      if (kind) created.push({ ord, roomId: p.roomId as string, messageId: p.messageId as string, kind });
       else if (e.topic === 'bot.callback_query') pressed.push({ ord, callbackQueryId: p.callbackQueryId as string });
     });
     if (created.length === 0 && pressed.length === 0) return undefined;

@@ -1,0 +1,89 @@
+// editMessageText, editMessageCaption and editMessageReplyMarkup: one edit of a message the bot sent, over the
+// chat's message edit (the room sees message.edited). Each names what it replaces; the keyboard is always replaced
+// (removed when absent), as in Telegram. A caption is the text of a message that carries a file.
+import { inTransaction } from '../../../platform/db/sql.js';
+import { affected, firstRow } from '../../../platform/db/typed.js';
+import { emit, roomAudience } from '../../events/emit.js';
+import { chatDb } from '../../tables.js';
+import type { BotDeps } from '../deps.js';
+import { storedKeyboard, type StoredKeyboard } from '../keyboard.js';
+import { roomOfChat, type ChatRef } from './chats.js';
+import type { BotPrincipal } from './context.js';
+import { botApiErrors } from './errors.js';
+import type { BotSendLimit } from './send-limit.js';
+
+export type Markup = { inline_keyboard: Array<Array<Record<string, unknown>>> };
+
+export interface EditTarget {
+  chat_id: ChatRef;
+  message_id: number;
+  reply_markup?: Markup;
+}
+
+/** What an edit replaces besides the keyboard: the text, the caption, or nothing (editMessageReplyMarkup). */
+export type EditedContent = { kind: 'text'; text: string } | { kind: 'caption'; text: string } | { kind: 'markup' };
+
+export function keyboardOf(markup: Markup | undefined): StoredKeyboard | null {
+  if (markup === undefined) return null;
+  const keyboard = storedKeyboard(markup);
+  if (typeof keyboard === 'string') throw botApiErrors.badRequest(keyboard);
+  return keyboard;
+}
+
+const notModified =
+  'message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message';
+
+/** Telegram's refusal when the method does not fit the message: text edits need a text message, captions a file. */
+function mismatch(content: EditedContent, hasFile: boolean): string | undefined {
+  if (content.kind === 'text' && hasFile) return 'there is no text in the message to edit';
+  if (content.kind === 'caption' && !hasFile) return 'there is no caption in the message to edit';
+  return undefined;
+}
+
+/** Applies the edit and answers the chat's id of the edited message. */
+export async function editBotMessage(
+  deps: BotDeps,
+  limit: BotSendLimit,
+  bot: BotPrincipal,
+  target: EditTarget,
+  content: EditedContent,
+): Promise<string> {
+  const keyboard = keyboardOf(target.reply_markup);
+  await limit.check(bot.id);
+  const now = deps.clock.now();
+  return inTransaction(deps.sql, async (client) => {
+    const roomId = await roomOfChat(client, bot, target.chat_id);
+    const message = await firstRow(
+      client,
+      chatDb
+        .selectFrom('messages')
+        .select(['id', 'sender_id', 'text', 'inline_keyboard', 'attachments', 'recalled_at'])
+        .where('room_id', '=', roomId)
+        .where('seq', '=', target.message_id)
+        .forUpdate(),
+    );
+    if (!message || message.recalled_at !== null) throw botApiErrors.badRequest('message to edit not found');
+    if (message.sender_id !== bot.accountId) throw botApiErrors.badRequest("message can't be edited");
+    const files = message.attachments as unknown[] | null;
+    const refused = mismatch(content, Array.isArray(files) && files.length > 0);
+    if (refused) throw botApiErrors.badRequest(refused);
+    const text = content.kind === 'markup' ? message.text : content.text;
+    if (message.text === text && JSON.stringify(message.inline_keyboard) === JSON.stringify(keyboard)) {
+      throw botApiErrors.badRequest(notModified);
+    }
+    await affected(
+      client,
+      chatDb
+        .updateTable('messages')
+        .set({ text, edited_at: now, inline_keyboard: keyboard === null ? null : JSON.stringify(keyboard) })
+        .where('id', '=', message.id),
+    );
+    await emit(
+      client,
+      'message.edited',
+      { roomId, messageId: message.id, senderId: bot.accountId, editedAt: now.toISOString() },
+      roomAudience(roomId),
+    );
+    return message.id;
+  });
+}
