@@ -2,6 +2,7 @@
 // getChatAdministrators lists owners and admins; leaveChat is the member's leave; setChatTitle/setChatDescription
 // are the room's update (owner or admin); deleteMessages recalls several messages as deleteMessage recalls one.
 // The chat's own services do the work, with the bot as the caller, so their rules and events hold for bots too.
+import { sql } from 'kysely';
 import { rows } from '../../../platform/db/typed.js';
 import { AppError } from '../../../platform/http/app-error.js';
 import { MessageLifecycleService } from '../../messages/lifecycle.js';
@@ -43,9 +44,15 @@ export class BotChatAdministration {
 
   async getChatAdministrators(bot: BotPrincipal, input: { chat_id: ChatRef }) {
     const roomId = await roomOfChat(this.deps.sql, bot, input.chat_id);
+    // The owners first (Telegram's creator), then the admins, each by when they joined: members added with the room
+    // share its creation time.
     const managers = await rows(
       this.deps.sql,
-      roomMembers(roomId).where('m.role', 'in', ['OWNER', 'ADMIN']).orderBy('m.joined_at').orderBy('a.bot_api_id'),
+      roomMembers(roomId)
+        .where('m.role', 'in', ['OWNER', 'ADMIN'])
+        .orderBy(sql`m.role = 'OWNER'`, 'desc')
+        .orderBy('m.joined_at')
+        .orderBy('a.bot_api_id'),
     );
     return managers.map(chatMember);
   }
