@@ -57,22 +57,22 @@ export default class FileProcessRunner {
   async runTests(tests, _watcher, onStart, onResult, onFailure) {
     const queue = [...tests];
     const lane = async () => {
-      let process = new TestProcess();
+      let worker = new TestProcess();
       try {
         for (let test = queue.shift(); test; test = queue.shift()) {
           await onStart(test);
           try {
-            await onResult(test, await process.run(test.path, test.context.config, this.globalConfig));
+            await onResult(test, await worker.run(test.path, test.context.config, this.globalConfig));
           } catch (error) {
             await onFailure(test, { message: error.message, stack: error.stack });
           }
-          if (process.dead || process.worn) {
-            process.stop();
-            process = new TestProcess();
+          if (worker.dead || worker.worn) {
+            worker.stop();
+            worker = new TestProcess();
           }
         }
       } finally {
-        process.stop();
+        worker.stop();
       }
     };
     const lanes = Math.max(1, Math.min(this.globalConfig.maxWorkers, tests.length));
