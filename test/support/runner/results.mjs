@@ -35,7 +35,6 @@ export function toTestResult({ path, projectConfig, globalConfig, start, run, lo
   result.perfStats = { start, end, runtime: end - start, slow: (end - start) / 1000 > projectConfig.slowTestThreshold };
   const stray = loadError ? [loadError] : (run?.unhandledErrorsDetailed ?? []);
   const tests = (run?.testResults ?? []).map(assertionResult);
-  result.testResults = tests;
   result.numPassingTests = tests.filter((t) => t.status === 'passed').length;
   result.numFailingTests = tests.filter((t) => t.status === 'failed').length;
   result.numPendingTests = tests.filter((t) => t.status === 'pending').length;
