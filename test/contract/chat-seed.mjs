@@ -26,7 +26,7 @@ async function api(baseUrl, token, method, path, body) {
  * - three messages in main kept for recall;
  * - and binds the plan administration operations to a workspace the runner made for them alone.
  */
-export async function seedChat({ baseUrl, tokens, accounts, bots, planWorkspace }) {
+export async function seedChat({ baseUrl, tokens, accounts, bots, fenced, planWorkspace }) {
   const { alice, bob, carol, gina, hank, admin } = tokens;
   const [dave, erin, frank] = [randomUUID(), randomUUID(), randomUUID()];
   for (const [id, displayName] of [
@@ -246,10 +246,13 @@ export async function seedChat({ baseUrl, tokens, accounts, bots, planWorkspace 
       deleteRoom: [{ id: [main, approval] }],
       leaveRoom: [{ id: [main, approval] }],
       changeRoomMemberRole: [{ roomId: [main, approval], accountId: [accounts.alice] }],
-      // The bot suite runs after this one with the seeded bot's token, which these would end or take over.
-      deleteBot: [{ id: [bots.botId, ...spareBots] }],
-      regenerateBotToken: [{ id: [bots.botId] }],
-      setBotWebhook: [{ id: [bots.botId] }],
+      // The bot whose keyboard is pressed, and the bot suite's bot (fenced), which runs beside this suite with its
+      // token: these would end it, take it over or change it; nor may its account or its rooms' owner be deactivated.
+      deleteBot: [{ id: [bots.botId, fenced.botId, ...spareBots] }],
+      regenerateBotToken: [{ id: [bots.botId, fenced.botId] }],
+      setBotWebhook: [{ id: [bots.botId, fenced.botId] }],
+      updateBot: [{ id: [fenced.botId] }],
+      updateAccountStatus: [{ id: fenced.accountIds }],
       // A poll closed cannot take votes any more: only the polls kept for closing are closed.
       closePoll: [{ pollId: [votable.id] }],
       // The RULE channel whose rule is replaced, and the EXPLICIT one members are added to, stay.

@@ -17,9 +17,10 @@
 //   CONTRACT_SEED          replay a run with its seed (every run prints its seed)
 //   CONTRACT_SUITES        run only these suites, comma-separated (chat, partner, partner-revocation, workspace, bot)
 //   CONTRACT_WORKERS       Schemathesis workers (default 1, see below)
-//   CONTRACT_LANES         suites run side by side, each lane a Schemathesis process of its own (default 2: the chat
-//                          and bot suites in one, partner and workspace in the other; 1 runs them one after another).
-//                          With more than one lane a suite's output is printed whole when it ends.
+//   CONTRACT_LANES         suites run side by side, each lane a Schemathesis process of its own (default 2; 1 runs
+//                          them one after another). A lane that ends a suite takes the next one of the list (bot,
+//                          partner, chat, workspace, partner-revocation: the longest first, so that the lanes end
+//                          close together). With more than one lane a suite's output is printed whole when it ends.
 //   CONTRACT_EXTRA_ARGS    more Schemathesis arguments, space-separated (e.g. "--include-operation-id getRoom
 //                          --report vcr --report-vcr-path /tmp/cases.yaml" to see every case of one operation)
 //   CONTRACT_KEEP_DATA     keep the temp dir (platform data, Schemathesis configs and reports) after the run
@@ -683,7 +684,7 @@ function botConfig(bots) {
   return [
     ...suiteRules,
     // The Bot API authenticates by the token in the path: most draws use the token of a bot that is a member of
-    // a room of alice's with some history, the rest get 401 as they should.
+    // a room of its owner's with some history, the rest get 401 as they should.
     ...dictionaryTables({
       ...Object.fromEntries(botDictionaries.map((name) => [name, bots[name]])),
       editTexts: Array.from({ length: 10 }, (_, i) => `Edited ${i + 1}`),
@@ -703,9 +704,9 @@ function botConfig(bots) {
   ].join('\n');
 }
 
-/** Bots of alice's tenant (module and customer dev) in a room of hers, with a message, a keyboard and a press. */
-async function prepareBots(chatUrl, adminToken, aliceToken) {
-  const json = async (method, path, token, body) => {
+/** JSON calls to the chat API and the Bot API; a refusal ends the setup with what was answered. */
+function chatCalls(chatUrl) {
+  return async (method, path, token, body) => {
     const res = await fetch(`${chatUrl}${path}`, {
       method,
       headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
@@ -715,6 +716,10 @@ async function prepareBots(chatUrl, adminToken, aliceToken) {
     if (!res.ok) throw new Error(`bot setup: ${method} ${path}: ${res.status} ${JSON.stringify(parsed)}`);
     return parsed.data ?? parsed.result;
   };
+}
+
+/** A bot of the administrator (module and customer dev) in a room of the owner's, with a message carrying a keyboard. */
+async function botWithKeyboard(json, adminToken, ownerToken) {
   const tag = randomUUID().replace(/-/g, '').slice(0, 10);
   const made = await json('POST', '/api/v1/bots', adminToken, {
     username: `contract_${tag}`,
@@ -722,34 +727,53 @@ async function prepareBots(chatUrl, adminToken, aliceToken) {
     moduleCode: 'dev',
     customerAccountId: 'dev',
   });
-  // Three rooms of alice's with the bot, so that what one operation does cannot take away what another needs: message
-  // ids are small numbers (each room's sequence), which generated ids hit. The first takes sends and deletions, the
-  // second the messages to edit, the third the message with a keyboard that is pressed (here and by the chat suite).
-  const room = await json('POST', '/api/v1/rooms', aliceToken, { type: 'GROUP', name: 'Contract bots', memberIds: [made.bot.accountId] });
-  const editRoom = await json('POST', '/api/v1/rooms', aliceToken, {
-    type: 'GROUP',
-    name: 'Contract bot edits',
-    memberIds: [made.bot.accountId],
-  });
-  const keyboardRoom = await json('POST', '/api/v1/rooms', aliceToken, {
+  const keyboardRoom = await json('POST', '/api/v1/rooms', ownerToken, {
     type: 'GROUP',
     name: 'Contract bot keyboard',
     memberIds: [made.bot.accountId],
   });
-  await json('POST', `/api/v1/rooms/${room.id}/messages`, aliceToken, { text: '/start' });
   const sent = await json('POST', `/bot/${made.token}/sendMessage`, undefined, {
     chat_id: keyboardRoom.id,
     text: 'Pick one',
     reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] },
   });
-  const messages = await json('GET', `/api/v1/rooms/${keyboardRoom.id}/messages`, aliceToken);
+  const messages = await json('GET', `/api/v1/rooms/${keyboardRoom.id}/messages`, ownerToken);
   const keyboard = messages.find((m) => m.inlineKeyboard && m.text === sent.text);
+  return { made, keyboardRoom, keyboard };
+}
+
+/**
+ * The chat suite's bot: alice's room with it, whose keyboard the suite presses. It is not the bot suite's, so that the
+ * two suites can run side by side: nothing the chat suite does to its bot, rooms or messages reaches the other.
+ */
+async function prepareChatBot(chatUrl, adminToken, aliceToken) {
+  const { made, keyboardRoom, keyboard } = await botWithKeyboard(chatCalls(chatUrl), adminToken, aliceToken);
+  return { botId: made.bot.id, roomId: keyboardRoom.id, keyboardRoomId: keyboardRoom.id, keyboardId: keyboard.id, callbackData: 'a' };
+}
+
+/**
+ * The bot suite's bot, in rooms of an owner the chat suite never acts as: a room with a message, a keyboard and
+ * presses, messages to edit, delete and pin, files, and rooms to leave.
+ */
+async function prepareBots(chatUrl, adminToken, ownerToken) {
+  const json = chatCalls(chatUrl);
+  const { made, keyboardRoom, keyboard } = await botWithKeyboard(json, adminToken, ownerToken);
+  // Three rooms of the owner's with the bot, so that what one operation does cannot take away what another needs:
+  // message ids are small numbers (each room's sequence), which generated ids hit. The first takes sends and
+  // deletions, the second the messages to edit, the third the message with a keyboard that is pressed.
+  const room = await json('POST', '/api/v1/rooms', ownerToken, { type: 'GROUP', name: 'Contract bots', memberIds: [made.bot.accountId] });
+  const editRoom = await json('POST', '/api/v1/rooms', ownerToken, {
+    type: 'GROUP',
+    name: 'Contract bot edits',
+    memberIds: [made.bot.accountId],
+  });
+  await json('POST', `/api/v1/rooms/${room.id}/messages`, ownerToken, { text: '/start' });
   // Presses to answer, and messages of the bot to edit and to delete: an answered press, a deleted message and an edit
   // to the same text are refused, so each operation draws from several (per operation, see botConfig).
   const presses = [];
   for (let i = 0; i < 10; i++)
     presses.push(
-      (await json('POST', `/api/v1/rooms/${keyboardRoom.id}/messages/${keyboard.id}/callback`, aliceToken, { data: 'a' })).callbackQueryId,
+      (await json('POST', `/api/v1/rooms/${keyboardRoom.id}/messages/${keyboard.id}/callback`, ownerToken, { data: 'a' })).callbackQueryId,
     );
   const botSays = async (roomId, text) =>
     (await json('POST', `/bot/${made.token}/sendMessage`, undefined, { chat_id: roomId, text })).message_id;
@@ -768,12 +792,12 @@ async function prepareBots(chatUrl, adminToken, aliceToken) {
   const deletable = [];
   for (let i = 0; i < 10; i++) deletable.push(await botSays(room.id, `delete me ${i}`));
   // A fourth room where the bot is an admin, for pins.
-  const pinRoom = await json('POST', '/api/v1/rooms', aliceToken, {
+  const pinRoom = await json('POST', '/api/v1/rooms', ownerToken, {
     type: 'GROUP',
     name: 'Contract bot pins',
     memberIds: [made.bot.accountId],
   });
-  await json('PATCH', `/api/v1/rooms/${pinRoom.id}/members/${made.bot.accountId}/role`, aliceToken, { role: 'ADMIN' });
+  await json('PATCH', `/api/v1/rooms/${pinRoom.id}/members/${made.bot.accountId}/role`, ownerToken, { role: 'ADMIN' });
   const pinnable = [await botSays(pinRoom.id, 'pin me')];
   const me = await json('GET', `/bot/${made.token}/getMe`);
   // A document and a photo (a PNG header is all the size reader needs) the bot sent in the sends room.
@@ -799,7 +823,7 @@ async function prepareBots(chatUrl, adminToken, aliceToken) {
   const captioned = [(await upload('sendDocument', 'document', new Blob(['captioned']), 'captioned.txt', editRoom.id)).message_id];
   // Rooms for leaveChat (each can be left once) and for deleteMessages (with messages of the bot to delete).
   const spareRoom = async (name) =>
-    (await json('POST', '/api/v1/rooms', aliceToken, { type: 'GROUP', name, memberIds: [made.bot.accountId] })).id;
+    (await json('POST', '/api/v1/rooms', ownerToken, { type: 'GROUP', name, memberIds: [made.bot.accountId] })).id;
   const leaveRooms = [await spareRoom('Contract bot leaves'), await spareRoom('Contract bot leaves too')];
   const bulkRoom = await spareRoom('Contract bot bulk deletions');
   for (let i = 0; i < 10; i++) await botSays(bulkRoom, `bulk ${i}`);
@@ -829,12 +853,10 @@ async function prepareBots(chatUrl, adminToken, aliceToken) {
     pinnable,
     files: [document, photo],
     photos: [photo],
-    // For the chat suite: the bot, its room, and the message with its keyboard in its room.
-    botId: made.bot.id,
-    roomId: room.id,
     keyboardRoomId: keyboardRoom.id,
-    keyboardId: keyboard.id,
-    callbackData: 'a',
+    // Kept from the chat suite's operations on bots and accounts (see chat-seed.mjs).
+    botId: made.bot.id,
+    accountIds: [made.bot.accountId],
   };
 }
 
@@ -1180,8 +1202,8 @@ async function main() {
     const keyFile = join(dataDir, 'dev-signing-key.json');
     for (let i = 0; i < 100 && !existsSync(keyFile); i++) await sleep(100);
 
-    const [alice, bob, carol, gina, hank] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
-    const [adminToken, aliceToken, bobToken, carolToken, ginaToken, hankToken] = await Promise.all([
+    const [alice, bob, carol, gina, hank, ivy] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const [adminToken, aliceToken, bobToken, carolToken, ginaToken, hankToken, ivyToken] = await Promise.all([
       devToken(dataDir, ['--platform-admin']),
       devToken(dataDir, ['--account', alice, '--name', 'Alice']),
       devToken(dataDir, ['--account', bob, '--name', 'Bob']),
@@ -1189,6 +1211,8 @@ async function main() {
       // gina and hank only answer contact requests of the chat seed (a decline and a removal)
       devToken(dataDir, ['--account', gina, '--name', 'Gina']),
       devToken(dataDir, ['--account', hank, '--name', 'Hank']),
+      // ivy owns the bot suite's rooms: no suite acts as her, so the chat suite cannot change them.
+      devToken(dataDir, ['--account', ivy, '--name', 'Ivy']),
     ]);
     const bearer = (name, token) => ({ name, fixedHeaders: [{ name: 'Authorization', value: `Bearer ${token}` }] });
     const apiKey = (name, key) => ({ name, fixedHeaders: [{ name: 'X-Api-Key', value: key }] });
@@ -1251,7 +1275,8 @@ async function main() {
       headers: { authorization: `Bearer ${aliceToken}` },
     }).then((r) => r.json());
     const bearerSvc = (name, value) => ({ name, fixedHeaders: [{ name: 'Authorization', value: `Bearer ${value}` }] });
-    const bots = await prepareBots(platform.url, adminToken, aliceToken);
+    const bots = await prepareBots(platform.url, adminToken, ivyToken);
+    const chatBot = await prepareChatBot(platform.url, adminToken, aliceToken);
     // One webhook per API for the operations below /webhooks/{id} (its host does not resolve: saved Unverified).
     const hookBody = JSON.stringify({ name: 'Contract', url: 'https://hooks.example.invalid/in', events: ['lead.created'] });
     const svcHook = await fetch(`${platform.workspaceUrl}/api/v1/webhooks`, {
@@ -1266,10 +1291,8 @@ async function main() {
     }).then((r) => r.json());
 
     const allSuites = [
-      // First: the chat suite may remove the bot from its rooms, recall its messages or delete those rooms.
       {
         name: 'bot',
-        lane: 'chat',
         specFile: botSpec,
         baseUrl: platform.url,
         auth: [],
@@ -1277,7 +1300,7 @@ async function main() {
         // values, so its valid cases get the bot's token and room from here (see hooks.py).
         seedRows: async () => ({
           // Ids captured from answers (an edit's, getUpdates') would let deleteMessage take the messages kept for
-          // editing and the keyboard, and an edit replace the keyboard the chat suite presses.
+          // editing and the keyboard, and an edit replace the keyboard whose presses are answered.
           protect: {
             deleteMessage: [{ chat_id: [bots.editRooms[0], bots.keyboardRoomId] }],
             editMessage: [{ chat_id: [bots.keyboardRoomId] }],
@@ -1316,25 +1339,7 @@ async function main() {
         examples: botMaxExamples,
       },
       {
-        name: 'chat',
-        lane: 'chat',
-        specFile: spec,
-        baseUrl: platform.url,
-        auth: [bearer('alice', aliceToken), bearer('bob', bobToken), bearer('admin', adminToken)],
-        seedRows: () =>
-          seedChat({
-            baseUrl: platform.url,
-            tokens: { alice: aliceToken, bob: bobToken, carol: carolToken, gina: ginaToken, hank: hankToken, admin: adminToken },
-            accounts: { alice, bob, carol, gina, hank },
-            bots,
-            planWorkspace,
-          }),
-        config: (authFile, seeded) => schemathesisConfig({ authFile, accounts: [bob, carol], seeded }),
-        examples: maxExamples,
-      },
-      {
         name: 'partner',
-        lane: 'services',
         specFile: partnerSpec,
         baseUrl: platform.partnerUrl,
         auth: [bearer('alice', aliceToken), apiKey('key', key), bearer('admin', adminToken), apiKey('peer', peer)],
@@ -1357,22 +1362,24 @@ async function main() {
         filter: ['--exclude-operation-id', 'revokeCurrentApiKey'],
       },
       {
-        name: 'partner-revocation',
-        lane: 'services',
-        specFile: partnerSpec,
-        baseUrl: platform.partnerUrl,
-        auth: [apiKey('key', revocable)],
-        config: (authFile) =>
-          partnerConfig({ authFile, scopes: catalogueScopes, presets: cataloguePresets, workspaces: [aliceWorkspace] }).replace(
-            /^peers = .*$/m,
-            '',
-          ),
-        examples: partnerMaxExamples,
-        filter: ['--include-operation-id', 'revokeCurrentApiKey'],
+        name: 'chat',
+        specFile: spec,
+        baseUrl: platform.url,
+        auth: [bearer('alice', aliceToken), bearer('bob', bobToken), bearer('admin', adminToken)],
+        seedRows: () =>
+          seedChat({
+            baseUrl: platform.url,
+            tokens: { alice: aliceToken, bob: bobToken, carol: carolToken, gina: ginaToken, hank: hankToken, admin: adminToken },
+            accounts: { alice, bob, carol, gina, hank },
+            bots: chatBot,
+            fenced: { botId: bots.botId, accountIds: [...bots.accountIds, ivy] },
+            planWorkspace,
+          }),
+        config: (authFile, seeded) => schemathesisConfig({ authFile, accounts: [bob, carol], seeded }),
+        examples: maxExamples,
       },
       {
         name: 'workspace',
-        lane: 'services',
         specFile: workspaceSpec,
         baseUrl: platform.workspaceUrl,
         auth: [bearerSvc('key', svcKey), bearer('alice', aliceToken), bearerSvc('peer', svcPeer)],
@@ -1401,6 +1408,19 @@ async function main() {
           }),
         examples: workspaceMaxExamples,
       },
+      {
+        name: 'partner-revocation',
+        specFile: partnerSpec,
+        baseUrl: platform.partnerUrl,
+        auth: [apiKey('key', revocable)],
+        config: (authFile) =>
+          partnerConfig({ authFile, scopes: catalogueScopes, presets: cataloguePresets, workspaces: [aliceWorkspace] }).replace(
+            /^peers = .*$/m,
+            '',
+          ),
+        examples: partnerMaxExamples,
+        filter: ['--include-operation-id', 'revokeCurrentApiKey'],
+      },
     ];
     const unknownSuites = onlySuites.filter((name) => !allSuites.some((suite) => suite.name === name));
     if (unknownSuites.length > 0) throw new Error(`CONTRACT_SUITES names unknown suites: ${unknownSuites.join(', ')}`);
@@ -1424,10 +1444,10 @@ async function main() {
         );
       }
     };
-    // Suites of one lane run in order (the chat suite after the bot suite, whose rooms it may change); lanes side by
-    // side, each suite's output printed whole when it ends so that two runs' lines do not interleave.
-    const laneOf = (suite) => (lanes > 1 ? suite.lane : 'all');
-    const laneNames = [...new Set(suites.map(laneOf))];
+    // Each lane takes the next suite of the list when it is free; each suite's output is printed whole when it ends,
+    // so that two runs' lines do not interleave. The suites share nothing that one could take from another (the bot
+    // suite's bot and rooms are fenced off from the chat suite, see prepareBots), so any two may run side by side.
+    const queue = [...suites];
     // A lane that fails with an error (not a finding) stops the others: the run has failed either way.
     const stopOthers = (err) => {
       interrupted = true;
@@ -1435,11 +1455,10 @@ async function main() {
       throw err;
     };
     const settled = await Promise.allSettled(
-      laneNames.map(async (lane) => {
-        for (const suite of suites.filter((x) => laneOf(x) === lane)) {
-          if (interrupted) break;
+      Array.from({ length: Math.min(lanes, queue.length) }, async (_, lane) => {
+        for (let suite = queue.shift(); suite && !interrupted; suite = queue.shift()) {
           const out = lanes > 1 ? bufferedOutput() : undefined;
-          if (out) log(`${suite.name}: started (lane ${lane}, ${elapsed()})`);
+          if (out) log(`${suite.name}: started (lane ${lane + 1}, ${elapsed()})`);
           try {
             await runOne(suite, out ?? { stdout: process.stdout, stderr: process.stderr });
           } catch (err) {

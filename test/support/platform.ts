@@ -195,11 +195,14 @@ export function tenantFactory(
 /** Token lifetime on a platform whose clock a test moves: 200 days, within a one-year maximum. */
 const travellingTokenLifetime = '200d';
 
-/** log: the platform's logger (silent by default; a test that reads the log passes its own). */
+/**
+ * log: the platform's logger; a test that reads the log passes its own. Silent by default; TEST_PLATFORM_LOG_LEVEL
+ * (warn, info, debug) prints every test platform's log to stderr, to see why a test failed.
+ */
 export async function startTestPlatform(
   overrides: Partial<Config> = {},
   clock: Clock = systemClock,
-  log: Logger = createLogger('silent'),
+  log: Logger = createLogger(process.env.TEST_PLATFORM_LOG_LEVEL ?? 'silent', process.stderr),
 ): Promise<TestPlatform> {
   // A test that moves the platform's clock (weeks back and forth) keeps using the tokens it made at the start: they
   // live 200 days from the clock's start and the maximum lifetime is a year, so exp - now stays within it anywhere in

@@ -17,10 +17,18 @@ import { countIn, growth } from '../../helpers/metrics.js';
 
 const long = 120_000;
 
-/** A scrape in which the series counts at least 1, undefined while it does not (for eventually()). */
-async function scrapeOnceCounted(metricsUrl: string, name: string, labels: Record<string, string>): Promise<string | undefined> {
+/**
+ * A scrape in which the series grew by at least 1 since `before`, undefined while it has not (for eventually()). By
+ * growth, not by count: the registry belongs to the test process, which may have counted other files' deliveries.
+ */
+async function scrapeOnceGrown(
+  metricsUrl: string,
+  before: string,
+  name: string,
+  labels: Record<string, string>,
+): Promise<string | undefined> {
   const text = await scrape(metricsUrl);
-  return countIn(text, name, labels) >= 1 ? text : undefined;
+  return growth(before, text, name, labels) >= 1 ? text : undefined;
 }
 let infra: Awaited<ReturnType<typeof isolatedInfra>>;
 beforeAll(async () => {
@@ -75,7 +83,7 @@ describe('webhook deliveries', () => {
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
       resultOf(await botCall(p, bot.token, 'setWebhook', { url }));
       const after = await eventually(
-        () => scrapeOnceCounted(p.metricsUrl!, 'platform_webhook_deliveries_total', { kind: 'bot', outcome: 'succeeded' }),
+        () => scrapeOnceGrown(p.metricsUrl!, before, 'platform_webhook_deliveries_total', { kind: 'bot', outcome: 'succeeded' }),
         10_000,
       );
       const delta = (name: string, labels: Record<string, string>) => growth(before, after, name, labels);
