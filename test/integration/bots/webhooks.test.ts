@@ -1,10 +1,12 @@
 // Webhook delivery to a local HTTP receiver: the secret header on every delivery, one delivery in flight per bot
 // and updates in order, retries after failures with the last error in getWebhookInfo, the secret of
-// POST /api/v1/webhooks shown once, and getUpdates refused while a webhook is set.
+// POST /api/v1/webhooks shown once, getUpdates refused while a webhook is set, and a webhook set while the relay
+// stores an update for the bot.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { call, isolatedInfra, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../support/platform.js';
 import { botCall, createBot, expectBotError, groupWith, resultOf, say, type TestBot } from '../../helpers/bots.js';
+import { count, eventually } from '../../helpers/expect.js';
 
 interface Delivery {
   secret: string | undefined;
@@ -236,4 +238,26 @@ test('a long poll waiting when a webhook is set answers 409', async () => {
   await new Promise((r) => setTimeout(r, 200));
   resultOf(await botCall(platform, bot.token, 'setWebhook', { url: hook.url }));
   expectBotError(await poll, 409);
+});
+
+test('a webhook set while the relay stores an update for the bot: the relay requests its delivery, no sweep needed', async () => {
+  const { alice, bot, roomId } = await scene();
+  const hook = await receiver();
+  // As setWebhook writes it (the bot's row locked, then the webhook), but committed only once the relay waits on that
+  // lock, and with no delivery request of its own: only the relay's request can bring the update before the sweep's
+  // minute.
+  const client = await platform.db.connect();
+  try {
+    await client.query('begin');
+    await client.query('select id from bots where id = $1 for update', [bot.id]);
+    await client.query('update bots set webhook_url = $2 where id = $1', [bot.id, hook.url]);
+    await say(platform, alice, roomId, 'stored while the webhook is set');
+    const waiting = `select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
+    await eventually(async () => (await count(platform.db, waiting)) > 0);
+    await client.query('commit');
+  } finally {
+    client.release();
+  }
+  await hook.until(() => hook.accepted.length === 1);
+  expect(hook.accepted[0].message.text).toBe('stored while the webhook is set');
 });

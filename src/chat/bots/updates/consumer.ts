@@ -43,13 +43,8 @@ interface NewUpdate {
 
 const allows = (allowed: string[] | null, kind: string) => allowed === null || allowed.length === 0 || allowed.includes(kind);
 
-async function messageUpdates(
-  client: SqlClient,
-  events: MessageEvent[],
-  log: Logger,
-): Promise<{ updates: NewUpdate[]; webhooks: Set<string> }> {
-  const webhooks = new Set<string>();
-  if (events.length === 0) return { updates: [], webhooks };
+async function messageUpdates(client: SqlClient, events: MessageEvent[], log: Logger): Promise<NewUpdate[]> {
+  if (events.length === 0) return [];
   // The bots that are members of the rooms at this moment; the planner probes room_members per bot, so rooms
   // without bots cost one index lookup each.
   const [roomIds, messageIds, ords] = [events.map((e) => e.roomId), events.map((e) => e.messageId), events.map((e) => e.ord)];
@@ -75,14 +70,13 @@ async function messageUpdates(
         'b.username',
         eb.fn.coalesce('s.read_all', eb.lit(false)).as('read_all'),
         'b.allowed_updates',
-        eb('b.webhook_url', 'is not', null).$castTo<boolean>().as('has_webhook'),
       ])
       .orderBy('e.ord')
       .orderBy('b.id'),
   );
   const kindAt = new Map(events.map((e) => [e.ord, e.kind]));
   const wanted = candidates.filter((c) => allows(c.allowed_updates, kindAt.get(c.ord)!));
-  if (wanted.length === 0) return { updates: [], webhooks };
+  if (wanted.length === 0) return [];
   const messages = await loadBotMessages(client, [...new Set(wanted.map((c) => c.message_id))]);
   const updates: NewUpdate[] = [];
   for (const c of wanted) {
@@ -98,18 +92,16 @@ async function messageUpdates(
       if (!receives({ botAccountId: c.account_id, username: c.username, readAll: c.read_all }, incoming)) continue;
       const kind = kindAt.get(c.ord)!;
       updates.push({ ord: c.ord, botId: c.bot_id, kind, body: { [kind]: telegramMessage(m) } });
-      if (c.has_webhook) webhooks.add(c.bot_id);
     } catch (err) {
       // One malformed row must not hold back the relay of every event.
       log.error({ err, messageId: c.message_id, botId: c.bot_id }, 'could not make a bot update');
     }
   }
-  return { updates, webhooks };
+  return updates;
 }
 
-async function callbackUpdates(client: SqlClient, events: CallbackPressed[]): Promise<{ updates: NewUpdate[]; webhooks: Set<string> }> {
-  const webhooks = new Set<string>();
-  if (events.length === 0) return { updates: [], webhooks };
+async function callbackUpdates(client: SqlClient, events: CallbackPressed[]): Promise<NewUpdate[]> {
+  if (events.length === 0) return [];
   const presses = await rows(
     client,
     chatDb
@@ -122,7 +114,7 @@ async function callbackUpdates(client: SqlClient, events: CallbackPressed[]): Pr
       .innerJoin('bot_callback_queries as q', 'q.id', 'e.id')
       .innerJoin('bots as b', (join) => join.onRef('b.id', '=', 'q.bot_id').on('b.deleted_at', 'is', null))
       .innerJoin('accounts as a', 'a.id', 'q.account_id')
-      .select((eb) => [
+      .select([
         'e.ord',
         'q.id',
         'q.bot_id',
@@ -134,7 +126,6 @@ async function callbackUpdates(client: SqlClient, events: CallbackPressed[]): Pr
         'a.account_type',
         'q.room_id',
         'b.allowed_updates',
-        eb('b.webhook_url', 'is not', null).$castTo<boolean>().as('has_webhook'),
       ])
       .orderBy('e.ord'),
   );
@@ -158,21 +149,25 @@ async function callbackUpdates(client: SqlClient, events: CallbackPressed[]): Pr
         },
       },
     });
-    if (r.has_webhook) webhooks.add(r.bot_id);
   }
-  return { updates, webhooks };
+  return updates;
 }
 
-/** Numbers the updates per bot (in the order given) and stores them. */
-async function store(client: SqlClient, updates: NewUpdate[], at: Date): Promise<void> {
+/**
+ * Numbers the updates per bot (in the order given) and stores them; returns the bots that have a webhook. That is
+ * read under the bots' row locks: a webhook set by a transaction that commits meanwhile shows here, and one that
+ * commits later waits for these locks, so its own delivery request comes after this commit and finds these updates.
+ * Read any earlier, a webhook set in between would leave the updates to the periodic sweep.
+ */
+async function store(client: SqlClient, updates: NewUpdate[], at: Date): Promise<Set<string>> {
   const perBot = new Map<string, NewUpdate[]>();
   for (const u of updates) perBot.set(u.botId, [...(perBot.get(u.botId) ?? []), u]);
   const botIds = [...perBot.keys()].sort();
-  await rows(
+  const locked = await rows(
     client,
     chatDb
       .selectFrom('bots')
-      .select('id')
+      .select((eb) => ['id', eb('webhook_url', 'is not', null).$castTo<boolean>().as('has_webhook')])
       .where(sql<boolean>`id = any(${botIds}::uuid[])`)
       .orderBy('id')
       .forUpdate(),
@@ -228,6 +223,7 @@ async function store(client: SqlClient, updates: NewUpdate[], at: Date): Promise
           .select(['u.id', 'u.bot_id', 'u.update_id', 'u.kind', 'u.payload', sql<Date>`${at}::timestamptz`.as('created_at')]),
       ),
   );
+  return new Set(locked.filter((b) => b.has_webhook).map((b) => b.id));
 }
 
 const messageKinds: Record<string, MessageEvent['kind'] | undefined> = {
@@ -257,11 +253,10 @@ export function botUpdatesConsumer(parts: ConsumerParts): OutboxConsumer {
     return inConsumerSpan('bot.updates', producers, { 'messaging.batch.message_count': producers.length }, async () => {
       const fromMessages = await messageUpdates(client, created, parts.log);
       const fromPresses = await callbackUpdates(client, pressed);
-      const updates = [...fromMessages.updates, ...fromPresses.updates].sort((a, b) => a.ord - b.ord);
+      const updates = [...fromMessages, ...fromPresses].sort((a, b) => a.ord - b.ord);
       if (updates.length === 0) return undefined;
-      await store(client, updates, parts.now());
+      const webhooks = await store(client, updates, parts.now());
       const woken = new Set(updates.map((u) => u.botId));
-      const webhooks = new Set([...fromMessages.webhooks, ...fromPresses.webhooks]);
       return async () => {
         try {
           await parts.waiters.notify(woken);
