@@ -1,6 +1,6 @@
 # Schemathesis hooks of the contract run (loaded through SCHEMATHESIS_HOOKS by run.mjs). Each one is narrow: one
 # operation, one artefact or one check, for the reason beside it; docs/adr/0076-contract-seeded-rows.md and
-# docs/adr/0077-contract-schema-rules.md list them.
+# docs/adr/0077-contract-schema-rules.md list them (single-use values: docs/adr/0133).
 import hashlib
 import json
 import os
@@ -155,4 +155,46 @@ def no_nested_poisoning_keys(context, case):
     if meta is None or meta.generation.mode != GenerationMode.POSITIVE or not isinstance(case.body, (dict, list)):
         return case
     case.body = _without_poisoning_keys(case.body)
+    return case
+
+
+# Some seeded values are taken once: a press is answered once (answerCallbackQuery), and refused from then on. The
+# fuzzer replays the values it drew, the simplest first, so most later cases named a press already answered, and a
+# seed could leave the operation without a single accepted case (warned as never reached). A positive case that names
+# one of these values (run.mjs writes them: CONTRACT_SEEDED, "singleUse", per operation and body field) gets the next
+# one not handed out yet. The position is kept in a file beside the seeded values, so that a second run of a warned
+# operation goes on where the first stopped. Negative cases are left alone.
+_handed_out = None
+
+
+def _handed_out_file():
+    return os.environ.get("CONTRACT_SEEDED", "contract-seeded") + ".handed-out.json"
+
+
+@schemathesis.hook("map_case")
+def single_use_values(context, case):
+    global _handed_out
+    meta = case.meta
+    operation = context.operation
+    if meta is None or operation is None or meta.generation.mode != GenerationMode.POSITIVE or not isinstance(case.body, dict):
+        return case
+    operation_id = operation.schema.get_operation_id(operation)
+    fields = _load_seeded().get("singleUse", {}).get(operation_id)
+    if not fields:
+        return case
+    if _handed_out is None:
+        try:
+            with open(_handed_out_file(), encoding="utf-8") as f:
+                _handed_out = json.load(f)
+        except (OSError, ValueError):
+            _handed_out = {}
+    for name, pool in fields.items():
+        key = f"{operation_id}.{name}"
+        given = _handed_out.get(key, 0)
+        if case.body.get(name) not in pool or given >= len(pool):
+            continue
+        case.body[name] = pool[given]
+        _handed_out[key] = given + 1
+        with open(_handed_out_file(), "w", encoding="utf-8") as f:
+            json.dump(_handed_out, f)
     return case

@@ -771,7 +771,7 @@ async function prepareBots(chatUrl, adminToken, ownerToken) {
   // Presses to answer, and messages of the bot to edit and to delete: an answered press, a deleted message and an edit
   // to the same text are refused, so each operation draws from several (per operation, see botConfig).
   const presses = [];
-  for (let i = 0; i < 10; i++)
+  for (let i = 0; i < 200; i++)
     presses.push(
       (await json('POST', `/api/v1/rooms/${keyboardRoom.id}/messages/${keyboard.id}/callback`, ownerToken, { data: 'a' })).callbackQueryId,
     );
@@ -1070,7 +1070,12 @@ async function runSuite({
   const seededFile = join(dir, 'seeded.json');
   await writeFile(
     seededFile,
-    JSON.stringify({ coverage: seeded?.coverage ?? {}, protect: seeded?.protect ?? {}, objects: seeded?.objects ?? {} }),
+    JSON.stringify({
+      coverage: seeded?.coverage ?? {},
+      protect: seeded?.protect ?? {},
+      objects: seeded?.objects ?? {},
+      singleUse: seeded?.singleUse ?? {},
+    }),
   );
   const reportFile = join(dir, 'report.json');
   const args = [
@@ -1311,6 +1316,8 @@ async function main() {
             leaveChat: [{ chat_id: [...bots.keptChats, ...bots.bulkRooms] }],
             deleteMessages: [{ chat_id: bots.keptChats }],
           },
+          // A press is answered once: each case that names one gets the next one not handed out yet (see hooks.py).
+          singleUse: { answerCallbackQuery: { callback_query_id: bots.presses } },
           coverage: {
             parameters: { 'path.token': bots.tokens[0], 'body.chat_id': bots.rooms[0], 'body.callback_query_id': bots.presses[0] },
             operations: {
