@@ -183,21 +183,35 @@ export interface LogPage {
   expired: boolean;
 }
 
-/** Events of one account with seq > after, oldest first. */
+/**
+ * Events of one account with seq > after, oldest first. The page and the newest seq come from one statement, so from
+ * one snapshot: read apart, an event committed between the two reads made an empty page look like a pruned past.
+ */
 export async function readUserEvents(db: SqlPool | SqlClient, accountId: string, after: number, limit: number): Promise<LogPage> {
-  const rows = await allRows(
+  const found = await allRows(
     db,
     chatDb
-      .selectFrom('user_events as u')
-      .innerJoin('event_log as e', 'e.id', 'u.event_id')
-      .select(['u.seq', 'u.event_id', 'e.topic', 'e.created_at', 'e.payload'])
-      .select(newestSeq(sql.val(accountId)).$asScalar().as('last_seq'))
-      .where('u.account_id', '=', accountId)
-      .where('u.seq', '>', after)
-      .orderBy('u.seq')
-      .limit(limit + 1),
+      .selectFrom(newestSeq(sql.val(accountId)).as('l'))
+      .leftJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom('user_events as u')
+            .innerJoin('event_log as e', 'e.id', 'u.event_id')
+            .select(['u.seq', 'u.event_id', 'e.topic', 'e.created_at', 'e.payload'])
+            .where('u.account_id', '=', accountId)
+            .where('u.seq', '>', after)
+            .orderBy('u.seq')
+            .limit(limit + 1)
+            .as('x'),
+        (join) => join.onTrue(),
+      )
+      .select(['l.seq as last_seq', 'x.seq', 'x.event_id', 'x.topic', 'x.created_at', 'x.payload'])
+      .orderBy('x.seq'),
   );
-  const lastSeq = rows.length > 0 ? Number(rows[0]!.last_seq ?? 0) : await lastSeqOf(db, accountId);
+  const lastSeq = Number(found[0]?.last_seq ?? 0);
+  const rows = found.flatMap((r) =>
+    r.seq === null ? [] : [{ seq: r.seq, event_id: r.event_id!, topic: r.topic!, created_at: r.created_at!, payload: r.payload }],
+  );
   // The log has no holes but the pruned past: a first row above after + 1 (or none while the counter is ahead)
   // means the events in between are gone. Pruning goes by event time, which may leave a later seq of a slow
   // transaction's event behind: a page stops before any hole, and the next page finds it expired.
