@@ -17,13 +17,13 @@ interface JestJson {
 }
 
 /** Jest on the fixtures, one test process, on this file's own servers; the JSON report. */
-async function runFixtures(): Promise<JestJson> {
+async function runFixtures(env: Record<string, string> = {}): Promise<JestJson> {
   const dir = await mkdtemp(join(tmpdir(), 'runner-fixtures-'));
   const out = join(dir, 'report.json');
   try {
     const args = ['node_modules/jest/bin/jest.js', '--rootDir', root, '--maxWorkers=1', '--json', `--outputFile=${out}`];
     args.push('--testMatch', '<rootDir>/test/runner/fixtures/*.fixture.ts', '--testSequencer', join(root, 'test/runner/by-name.mjs'));
-    await run(process.execPath, args, { cwd: root, env: process.env }).catch((err: { code?: number }) => {
+    await run(process.execPath, args, { cwd: root, env: { ...process.env, ...env } }).catch((err: { code?: number }) => {
       if (err.code !== 1) throw err;
     });
     return JSON.parse(await readFile(out, 'utf8')) as JestJson;
@@ -45,5 +45,16 @@ test('each kind of failure fails its test; a later file in the same process star
     'a rejection handled before the test ends is no failure': 'passed',
   });
   expect(statuses(report, 'leaves-state.fixture.ts')).toEqual({ 'writes to its own database and sets an environment variable': 'passed' });
+  expect(statuses(report, 'sees-no-state.fixture.ts')).toEqual({ 'its database and environment are fresh': 'passed' });
+}, 120_000);
+
+test('a process replaced after every file, the last one included: the run ends with every file reported', async () => {
+  // A limit of 1 MB wears out every process: each file after the first runs in a fresh one.
+  const report = await runFixtures({ TEST_PROCESS_RSS_LIMIT_MB: '1' });
+  expect(report.testResults.map((r) => r.name.split('/').pop())).toEqual([
+    'failures.fixture.ts',
+    'leaves-state.fixture.ts',
+    'sees-no-state.fixture.ts',
+  ]);
   expect(statuses(report, 'sees-no-state.fixture.ts')).toEqual({ 'its database and environment are fresh': 'passed' });
 }, 120_000);

@@ -8,8 +8,9 @@ import { fork } from 'node:child_process';
 const processScript = new URL('./file-process.mjs', import.meta.url);
 // Registered before the process loads anything, so that its static imports of TypeScript resolve too.
 const typescriptHooks = new URL('./typescript-hooks.mjs', import.meta.url).href;
-// Above this resident size after a file, the process is replaced (the heap of a long-lived process grows).
-const rssLimit = 1.5 * 1024 ** 3;
+// Above this resident size after a file, the process is replaced (the heap of a long-lived process grows);
+// TEST_PROCESS_RSS_LIMIT_MB sets another (the runner's own test replaces a process after every file).
+const rssLimit = Number(process.env.TEST_PROCESS_RSS_LIMIT_MB ?? 1536) * 1024 ** 2;
 
 class TestProcess {
   constructor() {
@@ -18,6 +19,8 @@ class TestProcess {
       this.child.once('message', resolve);
       this.child.once('exit', (code) => reject(new Error(`a test process exited with ${code} before it was ready`)));
     });
+    // Only run() awaits it: a process stopped before it was ever asked to run a file is no failure.
+    this.ready.catch(() => undefined);
   }
 
   async run(path, projectConfig, globalConfig) {
@@ -57,9 +60,10 @@ export default class FileProcessRunner {
   async runTests(tests, _watcher, onStart, onResult, onFailure) {
     const queue = [...tests];
     const lane = async () => {
-      let worker = new TestProcess();
+      let worker;
       try {
         for (let test = queue.shift(); test; test = queue.shift()) {
+          worker ??= new TestProcess();
           await onStart(test);
           try {
             await onResult(test, await worker.run(test.path, test.context.config, this.globalConfig));
@@ -67,12 +71,13 @@ export default class FileProcessRunner {
             await onFailure(test, { message: error.message, stack: error.stack });
           }
           if (worker.dead || worker.worn) {
+            // The next file gets a fresh one; none is started when no file is left for it.
             worker.stop();
-            worker = new TestProcess();
+            worker = undefined;
           }
         }
       } finally {
-        worker.stop();
+        worker?.stop();
       }
     };
     const lanes = Math.max(1, Math.min(this.globalConfig.maxWorkers, tests.length));
