@@ -18,11 +18,11 @@
 //   CONTRACT_SUITES        run only these suites, comma-separated (chat, partner, partner-revocation, workspace, bot)
 //   CONTRACT_WORKERS       Schemathesis workers (default 1, see below)
 //   CONTRACT_LANES         suites run side by side, each lane a Schemathesis process of its own (default 2; 1 runs
-//                          them one after another). A lane that ends a suite takes the next one of the list: chat
-//                          (the longest) and partner first, then bot, workspace and partner-revocation, so that the
-//                          lanes end close together and workspace starts once partner has ended (partner's alice
-//                          may change her workspaces, one of which the workspace suite uses). With more than one
-//                          lane a suite's output is printed whole when it ends.
+//                          them one after another). A lane that ends a suite takes the next one of the list: bot and
+//                          partner first, then chat, workspace and partner-revocation (docs/adr/0133), so that
+//                          workspace starts once partner has ended (partner's alice may change her workspaces, one of
+//                          which the workspace suite uses). With more than one lane a suite's output is printed
+//                          whole when it ends.
 //   CONTRACT_EXTRA_ARGS    more Schemathesis arguments, space-separated (e.g. "--include-operation-id getRoom
 //                          --report vcr --report-vcr-path /tmp/cases.yaml" to see every case of one operation)
 //   CONTRACT_KEEP_DATA     keep the temp dir (platform data, Schemathesis configs and reports) after the run
@@ -1299,46 +1299,6 @@ async function main() {
 
     const allSuites = [
       {
-        name: 'chat',
-        specFile: spec,
-        baseUrl: platform.url,
-        auth: [bearer('alice', aliceToken), bearer('bob', bobToken), bearer('admin', adminToken)],
-        seedRows: () =>
-          seedChat({
-            baseUrl: platform.url,
-            tokens: { alice: aliceToken, bob: bobToken, carol: carolToken, gina: ginaToken, hank: hankToken, admin: adminToken },
-            accounts: { alice, bob, carol, gina, hank },
-            bots: chatBot,
-            fenced: { botId: bots.botId, accountIds: [...bots.accountIds, ivy] },
-            planWorkspace,
-          }),
-        config: (authFile, seeded) => schemathesisConfig({ authFile, accounts: [bob, carol], seeded }),
-        examples: maxExamples,
-      },
-      {
-        name: 'partner',
-        specFile: partnerSpec,
-        baseUrl: platform.partnerUrl,
-        auth: [bearer('alice', aliceToken), apiKey('key', key), bearer('admin', adminToken), apiKey('peer', peer)],
-        seedRows: () =>
-          seedPartner({
-            baseUrl: platform.partnerUrl,
-            root,
-            dataDir,
-            key,
-            aliceToken,
-            aliceWorkspace,
-            accounts: { bob, carol },
-            webhook: partnerHook.id,
-            delivery: partnerHook.ping.delivery_id,
-          }),
-        config: (authFile, seeded) =>
-          partnerConfig({ authFile, scopes: catalogueScopes, presets: cataloguePresets, workspaces: [aliceWorkspace], seeded }),
-        examples: partnerMaxExamples,
-        // A key that revokes itself would turn every later case of the suite into a 401: that operation runs alone.
-        filter: ['--exclude-operation-id', 'revokeCurrentApiKey'],
-      },
-      {
         name: 'bot',
         specFile: botSpec,
         baseUrl: platform.url,
@@ -1386,6 +1346,46 @@ async function main() {
         }),
         config: () => botConfig(bots),
         examples: botMaxExamples,
+      },
+      {
+        name: 'partner',
+        specFile: partnerSpec,
+        baseUrl: platform.partnerUrl,
+        auth: [bearer('alice', aliceToken), apiKey('key', key), bearer('admin', adminToken), apiKey('peer', peer)],
+        seedRows: () =>
+          seedPartner({
+            baseUrl: platform.partnerUrl,
+            root,
+            dataDir,
+            key,
+            aliceToken,
+            aliceWorkspace,
+            accounts: { bob, carol },
+            webhook: partnerHook.id,
+            delivery: partnerHook.ping.delivery_id,
+          }),
+        config: (authFile, seeded) =>
+          partnerConfig({ authFile, scopes: catalogueScopes, presets: cataloguePresets, workspaces: [aliceWorkspace], seeded }),
+        examples: partnerMaxExamples,
+        // A key that revokes itself would turn every later case of the suite into a 401: that operation runs alone.
+        filter: ['--exclude-operation-id', 'revokeCurrentApiKey'],
+      },
+      {
+        name: 'chat',
+        specFile: spec,
+        baseUrl: platform.url,
+        auth: [bearer('alice', aliceToken), bearer('bob', bobToken), bearer('admin', adminToken)],
+        seedRows: () =>
+          seedChat({
+            baseUrl: platform.url,
+            tokens: { alice: aliceToken, bob: bobToken, carol: carolToken, gina: ginaToken, hank: hankToken, admin: adminToken },
+            accounts: { alice, bob, carol, gina, hank },
+            bots: chatBot,
+            fenced: { botId: bots.botId, accountIds: [...bots.accountIds, ivy] },
+            planWorkspace,
+          }),
+        config: (authFile, seeded) => schemathesisConfig({ authFile, accounts: [bob, carol], seeded }),
+        examples: maxExamples,
       },
       {
         name: 'workspace',
