@@ -19,7 +19,8 @@ const long = 120_000;
 
 /**
  * A scrape in which the series grew by at least 1 since `before`, undefined while it has not (for eventually()). By
- * growth, not by count: the registry belongs to the test process, which may have counted other files' deliveries.
+ * growth, not by count: the registry belongs to the test process, which may have counted other files' deliveries; and
+ * of one series named by all its labels, since a sample is the first series whose labels include those given.
  */
 async function scrapeOnceGrown(
   metricsUrl: string,
@@ -89,9 +90,14 @@ describe('webhook deliveries', () => {
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
       resultOf(await botCall(p, bot.token, 'setWebhook', { url }));
       const after = await eventually(
-        () => scrapeOnceGrown(p.metricsUrl!, before, 'platform_webhook_deliveries_total', { kind: 'bot', outcome: 'succeeded' }),
+        () =>
+          scrapeOnceGrown(p.metricsUrl!, before, 'platform_webhook_deliveries_total', { kind: 'bot', outcome: 'succeeded', attempt: '2' }),
         10_000,
-      );
+      ).catch(async (err) => {
+        throw new Error(
+          `${(err as Error).message}; receiver answered ${answered}; still pending: ${JSON.stringify(await pendingState(p))}`,
+        );
+      });
       const delta = (name: string, labels: Record<string, string>) => growth(before, after, name, labels);
       expect(delta('platform_webhook_deliveries_total', { kind: 'bot', outcome: 'failed', attempt: '1' })).toBe(1);
       expect(delta('platform_webhook_deliveries_total', { kind: 'bot', outcome: 'succeeded', attempt: '2' })).toBe(1);
