@@ -155,14 +155,14 @@ unit: deps redis chromium bot-libraries generated-clients build
 contract: deps redis venv build
 	node test/contract/run.mjs
 
-# What CI runs. Each step's time goes to a table printed at the end (scripts/phases.sh), also when a step fails; the
-# checks and the build run two at a time (two cores), then jest and the contract run side by side.
+# What CI runs. Each step's time goes to a table printed at the end (scripts/phases.sh), also when a step fails. After
+# the installs: the build, then jest and the contract run side by side; the checks run beside them at the lowest
+# priority, on the CPU they leave idle (scripts/test-after-install.sh).
 test: export PHASES_FILE := $(CURDIR)/.data/test-phases.tsv
 test:
 	@scripts/phases.sh reset
 	@scripts/phases.sh run install $(MAKE) --no-print-directory -j2 --output-sync=target deps redis chromium venv bot-libraries generated-clients
-	@$(MAKE) --no-print-directory -j2 --output-sync=target check-generated architecture format-check lint openapi-lint typecheck build || { scripts/phases.sh table; exit 1; }
-	@scripts/jest-and-contract.sh || { scripts/phases.sh table; exit 1; }
+	@MAKE="$(MAKE)" scripts/test-after-install.sh || { scripts/phases.sh table; exit 1; }
 	@scripts/phases.sh table
 
 # The integration files REPEAT times (default 3) under added CPU load; lists every file that failed at least once.

@@ -393,6 +393,12 @@ const negativeDataStatuses = ['400', '401', '403', '404', '405', '406', '409', '
 
 /** What every suite's configuration starts with: the warnings that fail it, and the checks' own settings. */
 const suiteRules = [
+  // No example database in the fuzzing phase: with one, Hypothesis keeps a Pareto front of the targets Schemathesis
+  // reports for every case (the operation's success rate) and shrinks along it, up to a fifth of a suite's CPU for no
+  // more cases (docs/adr/0134-checks-on-idle-cpu-and-no-example-database.md). The stateful phase keeps it.
+  '[phases.fuzzing.generation]',
+  `database = ${toml('none')}`,
+  '',
   '[warnings]',
   `fail-on = ${toml(unreachedWarnings)}`,
   '',
@@ -829,18 +835,19 @@ async function prepareBots(chatUrl, adminToken, ownerToken) {
   const leaveRooms = [await spareRoom('Contract bot leaves'), await spareRoom('Contract bot leaves too')];
   const bulkRoom = await spareRoom('Contract bot bulk deletions');
   for (let i = 0; i < 10; i++) await botSays(bulkRoom, `bulk ${i}`);
-  // The rooms the other operations need, by uuid and by the chat id a bot is shown.
-  const kept = [room.id, editRoom.id, keyboardRoom.id, pinRoom.id];
-  const keptChats = [
-    ...kept,
+  // Rooms by uuid and by the chat id a bot is shown (answers carry the latter, and later cases may draw it).
+  const chatIds = async (ids) => [
+    ...ids,
     ...(await Promise.all(
-      kept.map(async (id) => String((await json('POST', `/bot/${made.token}/getChat`, undefined, { chat_id: id })).id)),
+      ids.map(async (id) => String((await json('POST', `/bot/${made.token}/getChat`, undefined, { chat_id: id })).id)),
     )),
   ];
   return {
     leaveRooms,
     bulkRooms: [bulkRoom],
-    keptChats,
+    bulkChats: await chatIds([bulkRoom]),
+    // The rooms the other operations need.
+    keptChats: await chatIds([room.id, editRoom.id, keyboardRoom.id, pinRoom.id]),
     tokens: [made.token],
     rooms: [room.id],
     editRooms: [editRoom.id],
@@ -1315,7 +1322,7 @@ async function main() {
             editMessageReplyMarkup: [{ chat_id: [bots.keyboardRoomId] }],
             editMessageCaption: [{ chat_id: [bots.keyboardRoomId] }],
             // Values drawn for one operation reach others too: the room of bulk deletions is kept from leaveChat.
-            leaveChat: [{ chat_id: [...bots.keptChats, ...bots.bulkRooms] }],
+            leaveChat: [{ chat_id: [...bots.keptChats, ...bots.bulkChats] }],
             deleteMessages: [{ chat_id: bots.keptChats }],
           },
           // A press is answered once: each case that names one gets the next one not handed out yet (see hooks.py).

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# What `make test` runs once the tools are installed, ordered to keep both cores busy:
+#   - the build, at normal priority (jest and the contract run need dist/); beside it, at the lowest priority, the
+#     checks that read only sources (generated files, layers, formatting, the OpenAPI documents);
+#   - then jest and the contract run side by side, each of which keeps about one core busy for minutes, and at the
+#     lowest priority lint and the typecheck, which read the SDK packages' built types: they take only the CPU the
+#     two leave idle (jest's workers waiting on servers, the contract run's last suite alone on one core), so they
+#     add little to the wall time and never slow a test that waits on a wall-clock bound.
+# Each step's time goes to the phase table (scripts/phases.sh). The outputs of the checks and of the contract run are
+# kept in .data/ and printed whole after jest's; the exit status is the first failure's.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p .data
+make_=${MAKE:-make}
+sync_make() { "$make_" --no-print-directory -j2 --output-sync=target "$@"; }
+# The lowest priority: the step gets only CPU time that nothing else of the run wants.
+idle_make() { nice -n 19 "$make_" --no-print-directory -j2 --output-sync=target "$@"; }
+
+early_log=.data/checks-sources.log
+idle_make check-generated architecture format-check openapi-lint >"$early_log" 2>&1 &
+early=$!
+late=
+contract=
+# A signal to this script stops what it started (the contract run stops its platform and Schemathesis itself).
+trap 'kill -TERM $early $late $contract 2>/dev/null; wait; exit 130' INT TERM
+
+if ! sync_make build; then
+  wait "$early"
+  cat "$early_log"
+  exit 1
+fi
+
+late_log=.data/checks-types.log
+idle_make lint typecheck >"$late_log" 2>&1 &
+late=$!
+contract_log=.data/contract.log
+scripts/phases.sh time contract node test/contract/run.mjs >"$contract_log" 2>&1 &
+contract=$!
+jest_log=.data/jest.log
+scripts/phases.sh time jest npm test --silent 2>&1 | tee "$jest_log"
+jest_status=${PIPESTATUS[0]}
+echo "jest finished; waiting for the checks and the contract run (their output follows when they end)"
+wait "$early"
+early_status=$?
+wait "$late"
+late_status=$?
+wait "$contract"
+contract_status=$?
+cat "$early_log" "$late_log" "$contract_log"
+# Both closing lines ("jest: N passed, N failed", "contract: N passed, N failed") added up in one.
+awk '/^(jest|contract): [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4 } END { printf "tests: %d passed, %d failed\n", p, f }' \
+  "$jest_log" "$contract_log"
+for status in "$early_status" "$late_status" "$jest_status" "$contract_status"; do
+  [ "$status" -ne 0 ] && exit "$status"
+done
+exit 0
