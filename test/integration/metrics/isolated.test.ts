@@ -31,11 +31,11 @@ async function scrapeOnceGrown(
   const text = await scrape(metricsUrl);
   return growth(before, text, name, labels) >= 1 ? text : undefined;
 }
-/** The updates still pending and the bots' webhook state, for the message of a wait that timed out. */
-async function pendingState(p: TestPlatform) {
+/** A wait that timed out, thrown again with the updates still pending and the bots' webhook state. */
+async function rethrowWithPending(p: TestPlatform, err: unknown, also = ''): Promise<never> {
   const updates = await p.db.query('select bot_id, update_id, kind, created_at from bot_updates order by update_id');
   const bots = await p.db.query('select id, webhook_failures, webhook_retry_at, webhook_last_error_message from bots');
-  return { updates: updates.rows, bots: bots.rows };
+  throw new Error(`${(err as Error).message}${also}; still pending: ${JSON.stringify({ updates: updates.rows, bots: bots.rows })}`);
 }
 let infra: Awaited<ReturnType<typeof isolatedInfra>>;
 beforeAll(async () => {
@@ -93,18 +93,14 @@ describe('webhook deliveries', () => {
         () =>
           scrapeOnceGrown(p.metricsUrl!, before, 'platform_webhook_deliveries_total', { kind: 'bot', outcome: 'succeeded', attempt: '2' }),
         10_000,
-      ).catch(async (err) => {
-        throw new Error(
-          `${(err as Error).message}; receiver answered ${answered}; still pending: ${JSON.stringify(await pendingState(p))}`,
-        );
-      });
+      ).catch((err) => rethrowWithPending(p, err, `; receiver answered ${answered}`));
       const delta = (name: string, labels: Record<string, string>) => growth(before, after, name, labels);
       expect(delta('platform_webhook_deliveries_total', { kind: 'bot', outcome: 'failed', attempt: '1' })).toBe(1);
       expect(delta('platform_webhook_deliveries_total', { kind: 'bot', outcome: 'succeeded', attempt: '2' })).toBe(1);
       expect(delta('platform_queue_jobs_finished_total', { queue: 'bot-webhooks', outcome: 'completed' })).toBeGreaterThanOrEqual(1);
-      await eventually(async () => sample(await scrape(p.metricsUrl!), 'platform_bot_updates_pending') === 0, 10_000).catch(async (err) => {
-        throw new Error(`${(err as Error).message}; still pending: ${JSON.stringify(await pendingState(p))}`);
-      });
+      await eventually(async () => sample(await scrape(p.metricsUrl!), 'platform_bot_updates_pending') === 0, 10_000).catch((err) =>
+        rethrowWithPending(p, err),
+      );
     },
     long,
   );
