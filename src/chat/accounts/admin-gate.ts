@@ -6,7 +6,7 @@
 import { firstRow, type Runner } from '../../platform/db/typed.js';
 import type { Caller } from '../context.js';
 import { chatError } from '../errors.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 
 /** The accounts a caller may administer: every one (null), or those of one module and customer. */
 export type AccountScope = { moduleCode: string; customerAccountId: string } | null;

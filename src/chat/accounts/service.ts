@@ -7,7 +7,7 @@ import { syncAccount } from '../channels/sync.js';
 import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { accountsAudience, emit, emitThroughOrm } from '../events/emit.js';
-import { chatDb, type ChatTables } from '../tables.js';
+import { chatDb, type ChatTables } from '../base/tables.js';
 import { AccountEntity, type Account } from '../../core/accounts/entities.js';
 import type { AccountScope } from './admin-gate.js';
 

@@ -3,7 +3,7 @@
 import { firstRow, type Runner } from '../../platform/db/typed.js';
 import type { Caller } from '../context.js';
 import { botErrors } from './errors.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { loadBot, type BotRow } from './rows.js';
 
 export function manages(caller: Caller, bot: { module_code: string; customer_account_id: string }): boolean {

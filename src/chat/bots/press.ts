@@ -8,7 +8,7 @@ import type { Caller } from '../context.js';
 import { chatErrors } from '../errors.js';
 import { roleIn } from '../rooms/membership.js';
 import { accountsAudience, emit } from '../events/emit.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import type { BotDeps } from './deps.js';
 import { botErrors } from './errors.js';
 import { hasButton, type StoredKeyboard } from './keyboard.js';

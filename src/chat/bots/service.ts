@@ -12,7 +12,7 @@ import { isCursorInstant, isCursorUuid } from '../rooms/cursors.js';
 import { accountsAudience, emit, roomAudience } from '../events/emit.js';
 import { membershipOf, refuseFixedType, requireManager } from '../rooms/membership.js';
 import type { Page } from '../rooms/service.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { lockManagedBot, managedBot } from './access.js';
 import type { BotDeps } from './deps.js';
 import { botErrors } from './errors.js';

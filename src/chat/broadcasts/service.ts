@@ -10,7 +10,7 @@ import type { ChatDeps } from '../deps.js';
 import { chatError, chatErrors } from '../errors.js';
 import { accountsAudience, broadcastAudience, emit } from '../events/emit.js';
 import type { Page } from '../rooms/service.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { addressedTo, broadcastColumns, broadcastView, type BroadcastFeedItem, type BroadcastView } from './views.js';
 
 export interface CreateBroadcastInput {

@@ -4,7 +4,7 @@
 import type { Caller } from '../context.js';
 import { firstRow } from '../../platform/db/typed.js';
 import { chatErrors } from '../errors.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import type { Queryable } from '../rooms/membership.js';
 import type { Rule } from './rule.js';
 import type { ChannelRole, MembershipMode } from './views.js';

@@ -3,7 +3,7 @@
 import type { SqlClient } from '../../platform/db/sql.js';
 import { rows } from '../../platform/db/typed.js';
 import type { Caller } from '../context.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { channelAccess, requireChannelManager } from './access.js';
 
 /**

@@ -12,7 +12,7 @@ import { chatErrors } from '../errors.js';
 import { deleteRoomRows } from '../rooms/deletion.js';
 import { accountsAudience, channelAudience, emit } from '../events/emit.js';
 import { roomName, type Page, type RoomService } from '../rooms/service.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import {
   channelAccess,
   channelNotFound,

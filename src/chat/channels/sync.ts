@@ -6,7 +6,7 @@ import { sql, type Selectable, type SqlBool } from 'kysely';
 import type { SqlClient } from '../../platform/db/sql.js';
 import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { accountsAudience, channelAudience, emit, roomAudience } from '../events/emit.js';
-import { chatDb, type ChatTables } from '../tables.js';
+import { chatDb, type ChatTables } from '../base/tables.js';
 import { ruleExpression, type Rule } from './rule.js';
 
 /** The room_members rows a change wrote or removed. */

@@ -1,6 +1,6 @@
 // Channels joined with the caller's membership, channel members, and their wire shapes.
 import type { AccountType } from '../members/views.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import type { Rule } from './rule.js';
 
 export type MembershipMode = 'EXPLICIT' | 'RULE';

@@ -13,7 +13,7 @@ import { chatErrors } from '../errors.js';
 import { accountsAudience, emit } from '../events/emit.js';
 import type { EventFields } from '../events/topics.js';
 import type { Page } from '../rooms/service.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { contactQuery, contactView, type ContactStatus, type ContactView, type Direction } from './views.js';
 
 /** The events of a request that ends: declined, cancelled, or an accepted contact removed. */

@@ -5,7 +5,7 @@ import type { SqlClient } from '../../platform/db/sql.js';
 import { affected } from '../../platform/db/typed.js';
 import type { Caller } from '../context.js';
 import { roomNotFound } from '../rooms/membership.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 
 /**
  * `key share` lets writes of different rooms and preference updates go on; `no key update` also serialises the

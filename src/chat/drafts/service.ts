@@ -6,7 +6,7 @@ import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { accountsAudience, emit } from '../events/emit.js';
 import { roomNotFound } from '../rooms/membership.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { lockMembership } from './membership.js';
 
 export interface DraftView {

@@ -10,7 +10,7 @@ import type { ChatDeps } from '../deps.js';
 import { chatError, chatErrors } from '../errors.js';
 import { lockMembership } from '../drafts/membership.js';
 import { accountsAudience, emit } from '../events/emit.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 
 /** Labels per account: the label list is one page, and a sidebar of more labels than this helps nobody. */
 export const labelsPerAccountMax = 100;

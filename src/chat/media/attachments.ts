@@ -7,7 +7,7 @@ import { rows as allRows } from '../../platform/db/typed.js';
 import { chatError } from '../errors.js';
 import type { ChatErrorCode } from '../error-codes.js';
 import type { AppError } from '../../platform/http/app-error.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 
 /** What messages.attachments holds per file. */
 export interface StoredAttachment {

@@ -10,7 +10,7 @@ import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { firstRow } from '../../platform/db/typed.js';
 import { isUuid } from '../../platform/ids.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { filePath } from './attachments.js';
 import type { MediaStore } from '../../core/media/store.js';
 import { attachmentHeaders } from '../../core/media/attachment-headers.js';

@@ -9,7 +9,7 @@ import type { Selectable } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
 import { affected } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
-import { chatDb, type ChatTables } from '../tables.js';
+import { chatDb, type ChatTables } from '../base/tables.js';
 import { typeAllowed } from './types.js';
 
 /** The header carrying the upload token on every tus request. */

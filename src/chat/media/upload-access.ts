@@ -3,7 +3,7 @@
 import type { ChatDeps } from '../deps.js';
 import { isUuid } from '../../platform/ids.js';
 import { firstRow } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { uploadColumns, uploadTokenHeader, type UploadRow } from './sessions.js';
 
 /** A refusal in tus' own form: a status and a plain-text body. */

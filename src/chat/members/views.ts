@@ -1,7 +1,7 @@
 // Members with their account's display fields, and join requests, in their wire shape.
 import { muteState, type NotificationLevel, type RoomRole } from '../rooms/views.js';
 import { preferenceSelection } from '../rooms/room-query.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 
 export type AccountType = 'USER' | 'BOT' | 'SERVICE';
 export type JoinRequestStatus = 'PENDING' | 'APPROVED' | 'REJECTED' | 'CANCELLED';

@@ -1,7 +1,7 @@
 // The mentions step of the paths that store a message in a transaction of several statements (replies, sends with
 // files) and of edits and recalls. The plain send carries the same step inside its one statement (messages/send-sql.ts).
 import type { Selectable } from 'kysely';
-import type { ChatTables } from '../tables.js';
+import type { ChatTables } from '../base/tables.js';
 import type { SqlClient } from '../../platform/db/sql.js';
 import { mayMention, mentionCandidates } from './parse.js';
 import { firstRow, rows } from '../../platform/db/typed.js';

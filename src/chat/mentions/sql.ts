@@ -3,7 +3,7 @@
 // record or recompute the mentions of a stored message (replies, sends with files, edits).
 import { sql, type Expression, type QueryCreator } from 'kysely';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
-import { chatDb, type ChatTables } from '../tables.js';
+import { chatDb, type ChatTables } from '../base/tables.js';
 
 type Candidate = { o: number; l: number; k: string; n: string | null; a: string | null };
 

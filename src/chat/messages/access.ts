@@ -3,7 +3,7 @@
 import type { SqlClient, SqlPool } from '../../platform/db/sql.js';
 import { chatError, chatErrors } from '../errors.js';
 import { firstRow } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { asMessageRow, hiddenForMe, messageColumnNames, type MessageRow } from './views.js';
 
 export const messageErrors = {

@@ -8,7 +8,7 @@ import { roleIn, roomNotFound } from '../rooms/membership.js';
 import { messageErrors } from './access.js';
 import { sql } from 'kysely';
 import { firstRow, rows } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { asMessageRow, messageColumnNames, messageView, type MessageView } from './views.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
 

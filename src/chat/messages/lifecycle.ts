@@ -12,7 +12,7 @@ import { loadMessage, messageErrors } from './access.js';
 import { recomputeMentions, withdrawMentions } from '../mentions/record.js';
 import { accountsAudience, emit, roomAudience } from '../events/emit.js';
 import { withThread } from '../threads/thread-info.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { asMessageRow, hiddenForMe, messageColumnNames, messageView, type MessageView } from './views.js';
 
 export interface VisibilityView {

@@ -3,7 +3,7 @@ import type { Caller } from '../context.js';
 import type { ChatDeps } from '../deps.js';
 import { sql } from 'kysely';
 import { firstRow } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { asMessageRow, messageColumnNames, messageView, type MessageView } from './views.js';
 import { roomNotFound } from '../rooms/membership.js';
 

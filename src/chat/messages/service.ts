@@ -11,7 +11,7 @@ import { attachThreadInfo, rootsWithReplies, withThread } from '../threads/threa
 import { asMessageRow, hiddenForMe, messageColumnNames, messageView, type MessageRow, type MessageView } from './views.js';
 import { sql, type InferResult } from 'kysely';
 import { firstRow, hotRows } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { fixedStatement, slot } from '../../platform/db/fixed-statement.js';
 import { mentionSendStatement, plainMentionSendStatement, plainSendStatement, sendStatement, type SendInput } from './send-sql.js';
 import { mentionCandidates } from '../mentions/parse.js';

@@ -3,7 +3,7 @@ import { attachmentViews, type AttachmentView, type StoredAttachment } from '../
 import { chatKeyboard, type ChatButton, type StoredKeyboard } from '../bots/keyboard.js';
 import type { MentionEntity } from '../mentions/record.js';
 import { sql, type Expression, type Selectable } from 'kysely';
-import { chatDb, type ChatTables } from '../tables.js';
+import { chatDb, type ChatTables } from '../base/tables.js';
 
 /** The columns every message view reads, in the order the hand-written statements of other folders list them. */
 export const messageColumnNames = [

@@ -8,7 +8,7 @@ import type { ChatDeps } from '../deps.js';
 import { sendReply } from '../threads/reply.js';
 import { sendStatement, type SendInput } from './send-sql.js';
 import { firstRow, rows } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { firstSend } from './retried-send.js';
 import { asMessageRow, messageColumnNames, messageView, type MessageRow, type MessageView } from './views.js';
 import { roomNotFound } from '../rooms/membership.js';

@@ -9,7 +9,7 @@ import { messageView, type MessageView } from '../messages/views.js';
 import { attachThreadInfo, rootsWithReplies, withThread } from '../threads/thread-info.js';
 import { hiddenForMe, messageSelection } from '../threads/message-selection.js';
 import { affected, firstRow, rows } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import type { InferResult } from 'kysely';
 
 export type PinScope = 'ROOM' | 'PERSONAL';

@@ -10,7 +10,7 @@ import { chatErrors } from '../errors.js';
 import { emit, roomAudience } from '../events/emit.js';
 import { isManager, roomNotFound } from '../rooms/membership.js';
 import { pollErrors } from './errors.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { pollColumns, pollRowQuery, pollView, type PollRow, type PollView } from './views.js';
 
 export interface CreatePollInput {

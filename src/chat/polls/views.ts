@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import { firstRow, type Runner } from '../../platform/db/typed.js';
 import type { RoomRole } from '../rooms/views.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 
 export interface PollOptionView {
   id: string;

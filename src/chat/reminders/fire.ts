@@ -13,7 +13,7 @@ import { armTimer } from '../time/arm.js';
 import { nextOccurrence, type Recurrence } from './recurrence.js';
 import type { ReminderKind } from './views.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 
 /** The due ACTIVE reminders of a batch, locked; reminders another worker holds are skipped. */
 const claim = (now: Date, batch: number) =>

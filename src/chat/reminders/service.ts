@@ -14,7 +14,7 @@ import { reminderBotId } from '../rooms/reminder-bot.js';
 import type { Page, RoomService } from '../rooms/service.js';
 import { armTimer } from '../time/arm.js';
 import { futureInstant } from '../time/horizon.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { nextOccurrence, normalizeRecurrence, type Recurrence } from './recurrence.js';
 import {
   reminderColumns,

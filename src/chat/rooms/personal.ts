@@ -6,7 +6,7 @@ import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { sql } from 'kysely';
 import { affected, firstRow } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { memberView, type AccountType, type MemberView } from '../members/views.js';
 import { accountsAudience, chatTopic, emit, outboxInsertFrom } from '../events/emit.js';
 import { roomNotFound } from './membership.js';

@@ -3,7 +3,7 @@
 import { v5 } from 'uuid';
 import type { Caller } from '../context.js';
 import { affected, firstRow } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import type { Queryable } from './membership.js';
 
 // Fixed namespace of the platform's name-based system account ids; never change it (ids would move).

@@ -2,7 +2,7 @@
 // statement over the entities (the room list, one room, a get-or-create answer). The inner select narrows
 // `room_members m join rooms r` and pages it, so the counts and the last-message lookup run only for the page.
 import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
-import { chatDb, type ChatTables } from '../tables.js';
+import { chatDb, type ChatTables } from '../base/tables.js';
 import { hiddenBy } from '../messages/views.js';
 import type { AddMemberPolicy, NotificationLevel, RoomRole, RoomType } from './views.js';
 

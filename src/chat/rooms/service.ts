@@ -16,7 +16,7 @@ import { roomView, type AddMemberPolicy, type RoomRole, type RoomType, type Room
 import { roomQuery } from './room-query.js';
 import { roomListStatement } from './room-list-statement.js';
 import { affected, firstRow, hotRows, rows } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { sql } from 'kysely';
 
 export interface CreateRoomInput {

@@ -16,7 +16,7 @@ import { attachThreadInfo, rootsWithReplies } from '../threads/thread-info.js';
 import { accountsAudience, emit } from '../events/emit.js';
 import type { Queryable } from '../rooms/membership.js';
 import type { Page } from '../rooms/service.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 
 export interface SavedCardView {
   savedId: string;

@@ -14,7 +14,7 @@ import { accountsAudience, emit } from '../events/emit.js';
 import type { Page } from '../rooms/service.js';
 import { armTimer } from '../time/arm.js';
 import { futureInstant } from '../time/horizon.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import {
   scheduledColumns,
   scheduledEvent,

@@ -12,7 +12,7 @@ import { chatErrors } from '../errors.js';
 import { asMessageRow, hiddenBy, hiddenForMe, messageColumnsIn, messageView, type MessageView } from '../messages/views.js';
 import { sql } from 'kysely';
 import { rows } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { isMember, roomNotFound } from '../rooms/membership.js';
 import type { Page } from '../rooms/service.js';
 import { attachThreadInfo, rootsWithReplies } from '../threads/thread-info.js';

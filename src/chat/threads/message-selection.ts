@@ -2,7 +2,7 @@
 // messages/views.ts's messageColumns lists, with the type and the stored jsonb columns given their stored shapes,
 // and the caller's hidden flag.
 import type { ExpressionBuilder } from 'kysely';
-import type { ChatTables } from '../tables.js';
+import type { ChatTables } from '../base/tables.js';
 import { hiddenBy, type MessageRow } from '../messages/views.js';
 
 type Messages = ExpressionBuilder<ChatTables & { m: ChatTables['messages'] }, 'm'>;

@@ -11,7 +11,7 @@ import type { ChatDeps } from '../deps.js';
 import { chatErrors } from '../errors.js';
 import { firstSend } from '../messages/retried-send.js';
 import { messageColumnNames, messageView, type MessageRow, type MessageView } from '../messages/views.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { accountsAudience } from './sql.js';
 import { roomNotFound } from '../rooms/membership.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';

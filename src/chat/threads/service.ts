@@ -11,7 +11,7 @@ import { parseSeqCursor, parseThreadListCursor, seqCursor, threadListCursor, thr
 import { accountsAudience, threadList, threadPage, unreadReplies, unreadThreadCount } from './sql.js';
 import { threadFollowView, threadSummaryView, type FollowState, type ThreadFollowView, type ThreadSummaryView } from './views.js';
 import { affected, firstRow, hotRows, rows } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
 import type { ChatTopic } from '../events/topics.js';
 

@@ -9,7 +9,7 @@ import { MessageLifecycleService } from '../../messages/lifecycle.js';
 import { MemberService } from '../../members/service.js';
 import { isManager, roleIn } from '../../rooms/membership.js';
 import { RoomService } from '../../rooms/service.js';
-import { chatDb } from '../../tables.js';
+import { chatDb } from '../../base/tables.js';
 import type { BotDeps } from '../deps.js';
 import { chatMember, roomMembers } from './chat-methods.js';
 import { roomOfChat, type ChatRef } from './chats.js';

@@ -10,7 +10,7 @@ import type { Caller } from '../../context.js';
 import { MessageLifecycleService } from '../../messages/lifecycle.js';
 import { plainSendStatement } from '../../messages/send-sql.js';
 import { bumpStatement, replyStatement } from '../../threads/reply.js';
-import { chatDb } from '../../tables.js';
+import { chatDb } from '../../base/tables.js';
 import type { BotDeps } from '../deps.js';
 import { loadBotMessages, telegramMessage, type BotAttachment, type TelegramMessage } from '../telegram.js';
 import { roomOfChat, type ChatRef } from './chats.js';

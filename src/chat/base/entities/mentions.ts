@@ -1,6 +1,6 @@
 // The table chat/mentions owns, as the migration creates it; the schema check holds the two together.
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { reference } from '../../platform/db/reference.js';
+import { reference } from '../../../platform/db/reference.js';
 
 /** One mention of one account in one message: the account's inbox row, read when read_at is set or the read mark passes seq. */
 export const MentionEntity = defineEntity({

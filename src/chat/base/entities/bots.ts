@@ -1,6 +1,6 @@
 // The bots' tables (this folder's entities.ts holds the entities Telegram marks in a message's text).
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { reference } from '../../platform/db/reference.js';
+import { reference } from '../../../platform/db/reference.js';
 
 export const BotEntity = defineEntity({
   name: 'Bot',

@@ -1,6 +1,6 @@
 // The tables chat/scheduled owns, as the migrations create them; the schema check holds the two together.
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { reference } from '../../platform/db/reference.js';
+import { reference } from '../../../platform/db/reference.js';
 
 export const ScheduledMessageEntity = defineEntity({
   name: 'ScheduledMessage',
