@@ -6,7 +6,7 @@ import { dirname, join, relative } from 'node:path';
 
 const catalogues = [
   {
-    source: 'src/chat/error-codes.ts',
+    source: 'src/chat/base/error-codes.ts',
     list: 'chatErrorCodes',
     target: 'spec/common/chat-error-codes.tsp',
     namespace: 'Platform.Chat.Envelope',

@@ -4,8 +4,8 @@ import { newId } from '../../platform/ids.js';
 import { rows } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';
 import { importVerifyKey } from '../../core/auth/key-strength.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
 import { CustomerKeyEntity, ModuleEntity, type CustomerKey, type Module } from '../../core/modules/entities.js';
 
 export interface ModuleView {

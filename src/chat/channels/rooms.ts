@@ -2,7 +2,7 @@
 // members join and leave the channel).
 import type { SqlClient } from '../../platform/db/sql.js';
 import { rows } from '../../platform/db/typed.js';
-import type { Caller } from '../context.js';
+import type { Caller } from '../base/context.js';
 import { chatDb } from '../base/tables.js';
 import { channelAccess, requireChannelManager } from './access.js';
 

@@ -1,7 +1,7 @@
 // The channel rule language over account metadata: parsing with problems pinned to the bad part of the request
 // (body.rule.all[1].any[0].field), and translation to one parameterised SQL predicate over `accounts a`.
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { chatError } from '../errors.js';
+import { chatError } from '../base/errors.js';
 import type { ErrorDetail } from '../../platform/http/app-error.js';
 
 export type RuleField = 'team' | 'department' | 'role' | 'tags';

@@ -4,8 +4,8 @@
 import { sql } from 'kysely';
 import type { SqlClient } from '../../platform/db/sql.js';
 import { rows as allRows } from '../../platform/db/typed.js';
-import { chatError } from '../errors.js';
-import type { ChatErrorCode } from '../error-codes.js';
+import { chatError } from '../base/errors.js';
+import type { ChatErrorCode } from '../base/error-codes.js';
 import type { AppError } from '../../platform/http/app-error.js';
 import { chatDb } from '../base/tables.js';
 

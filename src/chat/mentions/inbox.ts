@@ -3,9 +3,9 @@
 // the room reaches its message (so reading the room reads its mentions, without a write per mention).
 import { inTransaction } from '../../platform/db/sql.js';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
 import { asMessageRow, hiddenBy, hiddenForMe, messageColumnsIn, messageView, type MessageView } from '../messages/views.js';
 import { sql } from 'kysely';
 import { firstRow, rows } from '../../platform/db/typed.js';

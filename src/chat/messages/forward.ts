@@ -2,8 +2,8 @@
 // carries the original's files: members of the target room may then download them.
 import { inTransaction } from '../../platform/db/sql.js';
 import { newId } from '../../platform/ids.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
 import { roleIn, roomNotFound } from '../rooms/membership.js';
 import { messageErrors } from './access.js';
 import { sql } from 'kysely';

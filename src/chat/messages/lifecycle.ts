@@ -2,9 +2,9 @@
 import { sql } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
 import { affected, firstRow, rows } from '../../platform/db/typed.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
 import { closePollOfRecalledMessage } from '../polls/service.js';
 import { pollErrors } from '../polls/errors.js';
 import { isManager, roleIn } from '../rooms/membership.js';

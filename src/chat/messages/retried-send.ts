@@ -1,6 +1,6 @@
 // A send retried with the same clientMessageId (or Idempotency-Key) answers the message stored the first time.
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
 import { sql } from 'kysely';
 import { firstRow } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';

@@ -1,9 +1,9 @@
 import { readPool } from '../../platform/db/read-router.js';
 import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
 import type { Page } from '../rooms/service.js';
 import { isMember, roomNotFound } from '../rooms/membership.js';
 import { sendReply } from '../threads/reply.js';

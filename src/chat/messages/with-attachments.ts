@@ -3,8 +3,8 @@
 import { claimUploads } from '../media/attachments.js';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
 import { newId } from '../../platform/ids.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
 import { sendReply } from '../threads/reply.js';
 import { sendStatement, type SendInput } from './send-sql.js';
 import { firstRow, rows } from '../../platform/db/typed.js';

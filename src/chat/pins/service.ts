@@ -1,7 +1,7 @@
 // Room pins (shared, owner/admin), personal pins (the caller's own, no event) and the room's snap-to-top banner.
 import { inTransaction, type SqlClient, type SqlPool } from '../../platform/db/sql.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
 import { loadMessage, messageErrors } from '../messages/access.js';
 import { requireManager, roleIn } from '../rooms/membership.js';
 import { emit, roomAudience } from '../events/emit.js';

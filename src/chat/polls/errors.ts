@@ -1,5 +1,5 @@
 // Refusals of the poll operations; the codes are listed in docs/errors.md.
-import { chatError, chatErrors } from '../errors.js';
+import { chatError, chatErrors } from '../base/errors.js';
 import { roomNotFound } from '../rooms/membership.js';
 
 export const pollErrors = {

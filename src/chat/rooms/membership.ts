@@ -5,8 +5,8 @@ import { sql } from 'kysely';
 import type { SqlClient, SqlPool } from '../../platform/db/sql.js';
 import { firstRow } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';
-import type { Caller } from '../context.js';
-import { chatErrors } from '../errors.js';
+import type { Caller } from '../base/context.js';
+import { chatErrors } from '../base/errors.js';
 import { fixedRoomTypes, type AddMemberPolicy, type RoomRole, type RoomType } from './views.js';
 
 export type Queryable = SqlPool | SqlClient;

@@ -1,9 +1,9 @@
 // The caller's own settings in a room (archive, mute, notification level, pin) and its read mark. Each change is
 // addressed to the caller only; a call that changes nothing answers the current state and emits nothing.
 import { inTransaction } from '../../platform/db/sql.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
 import { sql } from 'kysely';
 import { affected, firstRow } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';

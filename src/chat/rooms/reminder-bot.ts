@@ -1,7 +1,7 @@
 // The reminder bot: one BOT account per module and customer, made on first use with a deterministic id (a name-
 // based uuid), so concurrent first calls on any node agree on it without coordination.
 import { v5 } from 'uuid';
-import type { Caller } from '../context.js';
+import type { Caller } from '../base/context.js';
 import { affected, firstRow } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';
 import type { Queryable } from './membership.js';

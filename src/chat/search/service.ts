@@ -6,9 +6,9 @@
 import { readPool } from '../../platform/db/read-router.js';
 import { createHash } from 'node:crypto';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
 import { asMessageRow, hiddenBy, hiddenForMe, messageColumnsIn, messageView, type MessageView } from '../messages/views.js';
 import { sql } from 'kysely';
 import { rows } from '../../platform/db/typed.js';

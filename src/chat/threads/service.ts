@@ -1,8 +1,8 @@
 import { readPool } from '../../platform/db/read-router.js';
 import { inTransaction, type SqlClient, type SqlPool } from '../../platform/db/sql.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
 import { sql, type RawBuilder } from 'kysely';
 import { messageView, type MessageRow, type MessageView } from '../messages/views.js';
 import { isMember, roomNotFound } from '../rooms/membership.js';

@@ -6,7 +6,7 @@ import { inTransaction, type SqlClient } from '../../../platform/db/sql.js';
 import { affected, firstRow, hotRows } from '../../../platform/db/typed.js';
 import { AppError } from '../../../platform/http/app-error.js';
 import { newId } from '../../../platform/ids.js';
-import type { Caller } from '../../context.js';
+import type { Caller } from '../../base/context.js';
 import { MessageLifecycleService } from '../../messages/lifecycle.js';
 import { plainSendStatement } from '../../messages/send-sql.js';
 import { bumpStatement, replyStatement } from '../../threads/reply.js';

@@ -1,9 +1,9 @@
 // The chat service's error envelope: { error: { code, message, details? }, meta: { requestId } }.
 // The catalogue of codes is error-codes.ts, written down in docs/errors.md.
-import { bearerErrors } from '../core/auth/errors.js';
-import { AppError, type ErrorDetail } from '../platform/http/app-error.js';
+import { bearerErrors } from '../../core/auth/errors.js';
+import { AppError, type ErrorDetail } from '../../platform/http/app-error.js';
 import type { ChatErrorCode } from './error-codes.js';
-import type { ErrorRendering, ErrorRequest } from '../platform/http/server.js';
+import type { ErrorRendering, ErrorRequest } from '../../platform/http/server.js';
 
 export function renderChatError(error: AppError, request: ErrorRequest): ErrorRendering {
   return {

@@ -1,8 +1,8 @@
 // Every code the chat service answers with in its error envelope; docs/errors.md documents each one and `make generate`
 // writes them into the spec as the enum ChatErrorCode (spec/common/chat-error-codes.tsp). Adding a code: one line here,
 // `make generate`, a row in the docs table (error-catalogue.test.ts checks that all of them agree).
-import { bearerErrorCodes } from '../core/auth/error-codes.js';
-import { frameworkErrorCodes } from '../platform/http/framework-error-codes.js';
+import { bearerErrorCodes } from '../../core/auth/error-codes.js';
+import { frameworkErrorCodes } from '../../platform/http/framework-error-codes.js';
 
 export const chatErrorCodes = [
   ...frameworkErrorCodes,

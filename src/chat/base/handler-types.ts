@@ -1,5 +1,5 @@
-import type { operations } from '../../generated/types/chat.js';
-import type { HandlerMap } from '../platform/http/typed.js';
+import type { operations } from '../../../generated/types/chat.js';
+import type { HandlerMap } from '../../platform/http/typed.js';
 import type { ChatContext } from './context.js';
 
 export type ChatOperations = operations;

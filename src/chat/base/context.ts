@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Caller } from '../core/auth/caller.js';
+import type { Caller } from '../../core/auth/caller.js';
 import { chatErrors } from './errors.js';
 
 export type { Caller };

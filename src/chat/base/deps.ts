@@ -1,12 +1,12 @@
-import type { Config } from '../config.js';
-import type { Clock } from '../platform/clock.js';
-import type { Orm } from '../platform/db/orm.js';
-import type { SqlPool } from '../platform/db/sql.js';
-import type { ReadRouter } from '../platform/db/read-router.js';
-import type { Queues } from '../platform/queues.js';
-import type { AccountCache } from '../core/auth/account-cache.js';
-import type { VerifyKeyCache } from '../core/auth/verify-key-cache.js';
-import type { GateKeyCache } from '../platform/gate-key-cache.js';
+import type { Config } from '../../config.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Orm } from '../../platform/db/orm.js';
+import type { SqlPool } from '../../platform/db/sql.js';
+import type { ReadRouter } from '../../platform/db/read-router.js';
+import type { Queues } from '../../platform/queues.js';
+import type { AccountCache } from '../../core/auth/account-cache.js';
+import type { VerifyKeyCache } from '../../core/auth/verify-key-cache.js';
+import type { GateKeyCache } from '../../platform/gate-key-cache.js';
 
 /** What chat services need from the platform; built once per process. */
 export interface ChatDeps {

@@ -1,7 +1,7 @@
 // The chat error-code catalogue (error-codes.ts) is the one list: the spec's enum ChatErrorCode, the tables of
 // docs/errors.md and the codes the sources produce (throw sites, and shared errors as renderChatError sends them)
 // must each be exactly that list.
-import { documentedCodes, literalCodes, renderedCodes, sharedErrors, sorted, specEnum } from '../../test/support/error-catalogue.js';
+import { documentedCodes, literalCodes, renderedCodes, sharedErrors, sorted, specEnum } from '../../../test/support/error-catalogue.js';
 import { chatErrorCodes } from './error-codes.js';
 import { renderChatError } from './errors.js';
 
