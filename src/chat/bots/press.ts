@@ -11,7 +11,7 @@ import { accountsAudience, emit } from '../events/emit.js';
 import { chatDb } from '../base/tables.js';
 import type { BotDeps } from './deps.js';
 import { botErrors } from './errors.js';
-import { hasButton, type StoredKeyboard } from './keyboard.js';
+import { hasButton, type StoredKeyboard } from '../base/keyboard.js';
 
 export interface PressView {
   callbackQueryId: string;

@@ -9,7 +9,7 @@ import { chatDb } from '../base/tables.js';
 import { fileIdOf, fileUniqueIdOf } from './api/file-ids.js';
 import type { StoredAttachment } from '../media/attachments.js';
 import { entitiesOf, type Entity } from './entities.js';
-import type { StoredKeyboard } from './keyboard.js';
+import type { StoredKeyboard } from '../base/keyboard.js';
 
 export interface TelegramUser {
   id: number;

@@ -1,6 +1,6 @@
 export type MessageType = 'TEXT' | 'POLL';
 import { attachmentViews, type AttachmentView, type StoredAttachment } from '../media/attachments.js';
-import { chatKeyboard, type ChatButton, type StoredKeyboard } from '../bots/keyboard.js';
+import { chatKeyboard, type ChatButton, type StoredKeyboard } from '../base/keyboard.js';
 import type { MentionEntity } from '../mentions/record.js';
 import { sql, type Expression, type Selectable } from 'kysely';
 import { chatDb, type ChatTables } from '../base/tables.js';
