@@ -14,7 +14,7 @@ import { deleteRoomRows } from '../rooms/deletion.js';
 import { accountsAudience, emit, roomAudience } from '../events/emit.js';
 import { isManager, membershipOf, refuseFixedType, requireManager, requireOwner } from '../rooms/membership.js';
 import { insertMembers, type Page, type RoomService } from '../rooms/service.js';
-import type { RoomRole } from '../rooms/views.js';
+import type { RoomRole } from '../base/room-views.js';
 import { chatDb } from '../base/tables.js';
 import { joinRequestQuery, joinRequestView, memberQuery, memberView, type JoinRequestView, type MemberView } from './views.js';
 

@@ -1,5 +1,5 @@
 // Members with their account's display fields, and join requests, in their wire shape.
-import { muteState, type NotificationLevel, type RoomRole } from '../rooms/views.js';
+import { muteState, type NotificationLevel, type RoomRole } from '../base/room-views.js';
 import { preferenceSelection } from '../rooms/room-query.js';
 import { chatDb } from '../base/tables.js';
 

@@ -13,7 +13,7 @@ import { chatDb } from '../base/tables.js';
 import { accountsAudience, emit } from '../events/emit.js';
 import { isMember, roomNotFound } from '../rooms/membership.js';
 import type { Page } from '../rooms/service.js';
-import type { RoomType } from '../rooms/views.js';
+import type { RoomType } from '../base/room-views.js';
 import { attachThreadInfo, rootsWithReplies } from '../threads/thread-info.js';
 
 export interface MentionView {

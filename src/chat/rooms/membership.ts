@@ -7,7 +7,7 @@ import { firstRow } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';
 import type { Caller } from '../base/context.js';
 import { chatErrors } from '../base/errors.js';
-import { fixedRoomTypes, type AddMemberPolicy, type RoomRole, type RoomType } from './views.js';
+import { fixedRoomTypes, type AddMemberPolicy, type RoomRole, type RoomType } from '../base/room-views.js';
 
 export type Queryable = SqlPool | SqlClient;
 

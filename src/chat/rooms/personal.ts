@@ -12,7 +12,7 @@ import { accountsAudience, chatTopic, emit, outboxInsertFrom } from '../events/e
 import { roomNotFound } from './membership.js';
 import type { RoomService } from './service.js';
 import { mentionCount, preferenceSelection, unreadCount } from './room-query.js';
-import { muteState, type NotificationLevel, type PreferenceColumns, type RoomRole, type RoomView } from './views.js';
+import { muteState, type NotificationLevel, type PreferenceColumns, type RoomRole, type RoomView } from '../base/room-views.js';
 
 /** A mute: until an instant, permanently, or none. */
 type Mute = { until: Date } | 'forever' | 'none';

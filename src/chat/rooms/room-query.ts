@@ -4,7 +4,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import { chatDb, type ChatTables } from '../base/tables.js';
 import { hiddenBy } from '../messages/views.js';
-import type { AddMemberPolicy, NotificationLevel, RoomRole, RoomType } from './views.js';
+import type { AddMemberPolicy, NotificationLevel, RoomRole, RoomType } from '../base/room-views.js';
 
 /** The joined tables the inner select narrows: the caller's membership `m` of room `r`. */
 type Scope = ChatTables & { m: ChatTables['room_members']; r: ChatTables['rooms'] };

@@ -12,7 +12,7 @@ import { deleteRoomRows } from './deletion.js';
 import { emit, roomAudience } from '../events/emit.js';
 import { membershipOf, refuseFixedType, requireManager, requireOwner, roomNotFound, type Queryable } from './membership.js';
 import { ensureReminderBot } from './reminder-bot.js';
-import { roomView, type AddMemberPolicy, type RoomRole, type RoomType, type RoomView } from './views.js';
+import { roomView, type AddMemberPolicy, type RoomRole, type RoomType, type RoomView } from '../base/room-views.js';
 import { roomQuery } from './room-query.js';
 import { roomListStatement } from './room-list-statement.js';
 import { affected, firstRow, hotRows, rows } from '../../platform/db/typed.js';
