@@ -6,7 +6,7 @@ import { affected, firstRow } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../base/context.js';
 import { chatErrors } from '../base/errors.js';
-import { roleIn } from '../rooms/membership.js';
+import { roleIn } from '../base/membership.js';
 import { accountsAudience, emit } from '../events/emit.js';
 import { chatDb } from '../base/tables.js';
 import type { BotDeps } from './deps.js';

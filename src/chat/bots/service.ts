@@ -10,7 +10,7 @@ import type { Caller } from '../base/context.js';
 import { chatErrors } from '../base/errors.js';
 import { isCursorInstant, isCursorUuid } from '../rooms/cursors.js';
 import { accountsAudience, emit, roomAudience } from '../events/emit.js';
-import { membershipOf, refuseFixedType, requireManager } from '../rooms/membership.js';
+import { membershipOf, refuseFixedType, requireManager } from '../base/membership.js';
 import type { Page } from '../rooms/service.js';
 import { chatDb } from '../base/tables.js';
 import { lockManagedBot, managedBot } from './access.js';

@@ -5,7 +5,7 @@ import type { Caller } from '../base/context.js';
 import { firstRow } from '../../platform/db/typed.js';
 import { chatErrors } from '../base/errors.js';
 import { chatDb } from '../base/tables.js';
-import type { Queryable } from '../rooms/membership.js';
+import type { Queryable } from '../base/membership.js';
 import type { Rule } from './rule.js';
 import type { ChannelRole, MembershipMode } from './views.js';
 

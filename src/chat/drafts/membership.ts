@@ -4,7 +4,7 @@
 import type { SqlClient } from '../../platform/db/sql.js';
 import { affected } from '../../platform/db/typed.js';
 import type { Caller } from '../base/context.js';
-import { roomNotFound } from '../rooms/membership.js';
+import { roomNotFound } from '../base/membership.js';
 import { chatDb } from '../base/tables.js';
 
 /**

@@ -5,7 +5,7 @@ import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { accountsAudience, emit } from '../events/emit.js';
-import { roomNotFound } from '../rooms/membership.js';
+import { roomNotFound } from '../base/membership.js';
 import { chatDb } from '../base/tables.js';
 import { lockMembership } from './membership.js';
 

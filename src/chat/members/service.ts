@@ -12,7 +12,7 @@ import { chatErrors } from '../base/errors.js';
 import { isCursorInstant, isCursorUuid } from '../rooms/cursors.js';
 import { deleteRoomRows } from '../rooms/deletion.js';
 import { accountsAudience, emit, roomAudience } from '../events/emit.js';
-import { isManager, membershipOf, refuseFixedType, requireManager, requireOwner } from '../rooms/membership.js';
+import { isManager, membershipOf, refuseFixedType, requireManager, requireOwner } from '../base/membership.js';
 import { insertMembers, type Page, type RoomService } from '../rooms/service.js';
 import type { RoomRole } from '../base/room-views.js';
 import { chatDb } from '../base/tables.js';

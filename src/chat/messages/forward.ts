@@ -4,7 +4,7 @@ import { inTransaction } from '../../platform/db/sql.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
-import { roleIn, roomNotFound } from '../rooms/membership.js';
+import { roleIn, roomNotFound } from '../base/membership.js';
 import { messageErrors } from './access.js';
 import { sql } from 'kysely';
 import { firstRow, rows } from '../../platform/db/typed.js';

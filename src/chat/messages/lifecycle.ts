@@ -7,7 +7,7 @@ import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
 import { closePollOfRecalledMessage } from '../polls/service.js';
 import { pollErrors } from '../polls/errors.js';
-import { isManager, roleIn } from '../rooms/membership.js';
+import { isManager, roleIn } from '../base/membership.js';
 import { loadMessage, messageErrors } from './access.js';
 import { recomputeMentions, withdrawMentions } from '../mentions/record.js';
 import { accountsAudience, emit, roomAudience } from '../events/emit.js';

@@ -6,7 +6,7 @@ import { chatDb } from '../base/tables.js';
 import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
-import { roleIn } from '../rooms/membership.js';
+import { roleIn } from '../base/membership.js';
 import { loadMessage, messageErrors } from './access.js';
 import { emit, roomAudience } from '../events/emit.js';
 

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { firstRow } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';
 import { asMessageRow, messageColumnNames, messageView, type MessageView } from './views.js';
-import { roomNotFound } from '../rooms/membership.js';
+import { roomNotFound } from '../base/membership.js';
 
 /** The message a retried send stored first, for a caller who is still a member. */
 export async function firstSend(deps: ChatDeps, caller: Caller, roomId: string, clientMessageId: string): Promise<MessageView> {

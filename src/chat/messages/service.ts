@@ -5,7 +5,7 @@ import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
 import type { Page } from '../rooms/service.js';
-import { isMember, roomNotFound } from '../rooms/membership.js';
+import { isMember, roomNotFound } from '../base/membership.js';
 import { sendReply } from '../threads/reply.js';
 import { attachThreadInfo, rootsWithReplies, withThread } from '../threads/thread-info.js';
 import { asMessageRow, hiddenForMe, messageColumnNames, messageView, type MessageRow, type MessageView } from './views.js';

@@ -11,7 +11,7 @@ import { firstRow, rows } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';
 import { firstSend } from './retried-send.js';
 import { asMessageRow, messageColumnNames, messageView, type MessageRow, type MessageView } from './views.js';
-import { roomNotFound } from '../rooms/membership.js';
+import { roomNotFound } from '../base/membership.js';
 import { recordMentions } from '../mentions/record.js';
 import { mayMention } from '../mentions/parse.js';
 

@@ -3,7 +3,7 @@ import { inTransaction, type SqlClient, type SqlPool } from '../../platform/db/s
 import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { loadMessage, messageErrors } from '../messages/access.js';
-import { requireManager, roleIn } from '../rooms/membership.js';
+import { requireManager, roleIn } from '../base/membership.js';
 import { emit, roomAudience } from '../events/emit.js';
 import { messageView, type MessageView } from '../messages/views.js';
 import { attachThreadInfo, rootsWithReplies, withThread } from '../threads/thread-info.js';

@@ -8,7 +8,7 @@ import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
 import { emit, roomAudience } from '../events/emit.js';
-import { isManager, roomNotFound } from '../rooms/membership.js';
+import { isManager, roomNotFound } from '../base/membership.js';
 import { pollErrors } from './errors.js';
 import { chatDb } from '../base/tables.js';
 import { pollColumns, pollRowQuery, pollView, type PollRow, type PollView } from './views.js';

@@ -9,7 +9,7 @@ import { affected, firstRow } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';
 import { memberView, type AccountType, type MemberView } from '../members/views.js';
 import { accountsAudience, chatTopic, emit, outboxInsertFrom } from '../events/emit.js';
-import { roomNotFound } from './membership.js';
+import { roomNotFound } from '../base/membership.js';
 import type { RoomService } from './service.js';
 import { mentionCount, preferenceSelection, unreadCount } from './room-query.js';
 import { muteState, type NotificationLevel, type PreferenceColumns, type RoomRole, type RoomView } from '../base/room-views.js';

@@ -4,7 +4,7 @@ import { v5 } from 'uuid';
 import type { Caller } from '../base/context.js';
 import { affected, firstRow } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';
-import type { Queryable } from './membership.js';
+import type { Queryable } from '../base/membership.js';
 
 // Fixed namespace of the platform's name-based system account ids; never change it (ids would move).
 const systemAccountNamespace = '5d0c8a9e-4f0b-4c55-9a57-8b7f0c6e2d31';

@@ -10,7 +10,7 @@ import { channelRoomMembers } from '../channels/rooms.js';
 import { acceptedContact } from '../contacts/access.js';
 import { deleteRoomRows } from './deletion.js';
 import { emit, roomAudience } from '../events/emit.js';
-import { membershipOf, refuseFixedType, requireManager, requireOwner, roomNotFound, type Queryable } from './membership.js';
+import { membershipOf, refuseFixedType, requireManager, requireOwner, roomNotFound, type Queryable } from '../base/membership.js';
 import { ensureReminderBot } from './reminder-bot.js';
 import { roomView, type AddMemberPolicy, type RoomRole, type RoomType, type RoomView } from '../base/room-views.js';
 import { roomQuery } from './room-query.js';

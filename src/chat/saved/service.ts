@@ -14,7 +14,7 @@ import { lockMembership } from '../drafts/membership.js';
 import { hiddenBy, messageView, type MessageRow, type MessageView } from '../messages/views.js';
 import { attachThreadInfo, rootsWithReplies } from '../threads/thread-info.js';
 import { accountsAudience, emit } from '../events/emit.js';
-import type { Queryable } from '../rooms/membership.js';
+import type { Queryable } from '../base/membership.js';
 import type { Page } from '../rooms/service.js';
 import { chatDb } from '../base/tables.js';
 

@@ -8,7 +8,7 @@ import { newId } from '../../platform/ids.js';
 import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
-import { roleIn } from '../rooms/membership.js';
+import { roleIn } from '../base/membership.js';
 import { messageErrors } from '../messages/access.js';
 import { accountsAudience, emit } from '../events/emit.js';
 import type { Page } from '../rooms/service.js';

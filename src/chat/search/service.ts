@@ -13,7 +13,7 @@ import { asMessageRow, hiddenBy, hiddenForMe, messageColumnsIn, messageView, typ
 import { sql } from 'kysely';
 import { rows } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';
-import { isMember, roomNotFound } from '../rooms/membership.js';
+import { isMember, roomNotFound } from '../base/membership.js';
 import type { Page } from '../rooms/service.js';
 import { attachThreadInfo, rootsWithReplies } from '../threads/thread-info.js';
 import { searchTimeBound } from './time-bound.js';

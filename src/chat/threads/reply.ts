@@ -13,7 +13,7 @@ import { firstSend } from '../messages/retried-send.js';
 import { messageColumnNames, messageView, type MessageRow, type MessageView } from '../messages/views.js';
 import { chatDb } from '../base/tables.js';
 import { accountsAudience } from './sql.js';
-import { roomNotFound } from '../rooms/membership.js';
+import { roomNotFound } from '../base/membership.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
 
 export interface ReplyInput {

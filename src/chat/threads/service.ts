@@ -5,7 +5,7 @@ import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
 import { sql, type RawBuilder } from 'kysely';
 import { messageView, type MessageRow, type MessageView } from '../messages/views.js';
-import { isMember, roomNotFound } from '../rooms/membership.js';
+import { isMember, roomNotFound } from '../base/membership.js';
 import type { Page } from '../rooms/service.js';
 import { parseSeqCursor, parseThreadListCursor, seqCursor, threadListCursor, threadListList, threadRepliesList } from './cursors.js';
 import { accountsAudience, threadList, threadPage, unreadReplies, unreadThreadCount } from './sql.js';

@@ -9,7 +9,7 @@ import type { Compilable } from 'kysely';
 import { threadList, threadPage, unreadThreadCount } from './sql.js';
 import { attachThreadInfo, replyCountColumn, rootsWithReplies, type MessageWithThread } from './thread-info.js';
 import { messageColumns, messageView } from '../messages/views.js';
-import type { Queryable } from '../rooms/membership.js';
+import type { Queryable } from '../base/membership.js';
 import { call, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../../test/support/platform.js';
 import { chatCursorWhileMore, chatNextCursor, cursorParam, pageParam, walkPages } from '../../../test/helpers/paging.js';
 import { alternate, orDefault } from '../../../test/helpers/data.js';

@@ -7,7 +7,7 @@ import { rows } from '../../../platform/db/typed.js';
 import { AppError } from '../../../platform/http/app-error.js';
 import { MessageLifecycleService } from '../../messages/lifecycle.js';
 import { MemberService } from '../../members/service.js';
-import { isManager, roleIn } from '../../rooms/membership.js';
+import { isManager, roleIn } from '../../base/membership.js';
 import { RoomService } from '../../rooms/service.js';
 import { chatDb } from '../../base/tables.js';
 import type { BotDeps } from '../deps.js';

@@ -4,10 +4,10 @@
 import { sql } from 'kysely';
 import type { SqlClient, SqlPool } from '../../platform/db/sql.js';
 import { firstRow } from '../../platform/db/typed.js';
-import { chatDb } from '../base/tables.js';
-import type { Caller } from '../base/context.js';
-import { chatErrors } from '../base/errors.js';
-import { fixedRoomTypes, type AddMemberPolicy, type RoomRole, type RoomType } from '../base/room-views.js';
+import { chatDb } from './tables.js';
+import type { Caller } from './context.js';
+import { chatErrors } from './errors.js';
+import { fixedRoomTypes, type AddMemberPolicy, type RoomRole, type RoomType } from './room-views.js';
 
 export type Queryable = SqlPool | SqlClient;
 
