@@ -9,7 +9,7 @@ import { affected, hotRows, rows as allRows } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { plainSendStatement } from '../messages/send-sql.js';
 import type { FireDeps } from '../scheduled/fire.js';
-import { armTimer } from '../time/arm.js';
+import { armTimer } from '../base/timers/arm.js';
 import { nextOccurrence, type Recurrence } from './recurrence.js';
 import type { ReminderKind } from './views.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';

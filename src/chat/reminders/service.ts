@@ -12,8 +12,8 @@ import { chatErrors } from '../base/errors.js';
 import { accountsAudience, emit } from '../events/emit.js';
 import { reminderBotId } from '../rooms/reminder-bot.js';
 import type { Page, RoomService } from '../rooms/service.js';
-import { armTimer } from '../time/arm.js';
-import { futureInstant } from '../time/horizon.js';
+import { armTimer } from '../base/timers/arm.js';
+import { futureInstant } from '../base/timers/horizon.js';
 import { chatDb } from '../base/tables.js';
 import { nextOccurrence, normalizeRecurrence, type Recurrence } from './recurrence.js';
 import {

@@ -12,8 +12,8 @@ import { roleIn } from '../base/membership.js';
 import { messageErrors } from '../messages/access.js';
 import { accountsAudience, emit } from '../events/emit.js';
 import type { Page } from '../rooms/service.js';
-import { armTimer } from '../time/arm.js';
-import { futureInstant } from '../time/horizon.js';
+import { armTimer } from '../base/timers/arm.js';
+import { futureInstant } from '../base/timers/horizon.js';
 import { chatDb } from '../base/tables.js';
 import {
   scheduledColumns,

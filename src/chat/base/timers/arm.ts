@@ -2,8 +2,8 @@
 // job only says "look now": PostgreSQL decides what is due (src/chat/time/worker.ts), so a lost, early, late or
 // repeated job changes nothing but timing, and the periodic sweep covers jobs that never arrive. Sharing one job per
 // slice turns a crowd of timers due together into a few batches instead of a transaction each.
-import type { Clock } from '../../platform/clock.js';
-import type { Queues } from '../../platform/queues.js';
+import type { Clock } from '../../../platform/clock.js';
+import type { Queues } from '../../../platform/queues.js';
 
 export const timerSliceMs = 100;
 

@@ -1,7 +1,7 @@
 // When a scheduled message or a one-time reminder may be set for: strictly after now, at most five years ahead
 // (far enough for any plan, near enough that no instant falls outside PostgreSQL's or BullMQ's range).
-import type { Clock } from '../../platform/clock.js';
-import { chatErrors } from '../base/errors.js';
+import type { Clock } from '../../../platform/clock.js';
+import { chatErrors } from '../errors.js';
 
 const horizonMs = 5 * 366 * 24 * 3600 * 1000;
 
