@@ -11,7 +11,7 @@ import { chatErrors } from '../base/errors.js';
 import { isCursorInstant, isCursorUuid } from '../rooms/cursors.js';
 import { accountsAudience, emit, roomAudience } from '../events/emit.js';
 import { membershipOf, refuseFixedType, requireManager } from '../base/membership.js';
-import type { Page } from '../rooms/service.js';
+import type { Page } from '../base/paging.js';
 import { chatDb } from '../base/tables.js';
 import { lockManagedBot, managedBot } from './access.js';
 import type { BotDeps } from './deps.js';

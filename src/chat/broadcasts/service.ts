@@ -9,7 +9,7 @@ import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatError, chatErrors } from '../base/errors.js';
 import { accountsAudience, broadcastAudience, emit } from '../events/emit.js';
-import type { Page } from '../rooms/service.js';
+import type { Page } from '../base/paging.js';
 import { chatDb } from '../base/tables.js';
 import { addressedTo, broadcastColumns, broadcastView, type BroadcastFeedItem, type BroadcastView } from './views.js';
 

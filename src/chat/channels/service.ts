@@ -11,7 +11,8 @@ import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
 import { deleteRoomRows } from '../rooms/deletion.js';
 import { accountsAudience, channelAudience, emit } from '../events/emit.js';
-import { roomName, type Page, type RoomService } from '../rooms/service.js';
+import type { Page } from '../base/paging.js';
+import { roomName, type RoomService } from '../rooms/service.js';
 import { chatDb } from '../base/tables.js';
 import {
   channelAccess,

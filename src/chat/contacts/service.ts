@@ -12,7 +12,7 @@ import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
 import { accountsAudience, emit } from '../events/emit.js';
 import type { EventFields } from '../events/topics.js';
-import type { Page } from '../rooms/service.js';
+import type { Page } from '../base/paging.js';
 import { chatDb } from '../base/tables.js';
 import { contactQuery, contactView, type ContactStatus, type ContactView, type Direction } from './views.js';
 

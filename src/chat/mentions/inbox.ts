@@ -12,7 +12,7 @@ import { firstRow, rows } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';
 import { accountsAudience, emit } from '../events/emit.js';
 import { isMember, roomNotFound } from '../base/membership.js';
-import type { Page } from '../rooms/service.js';
+import type { Page } from '../base/paging.js';
 import type { RoomType } from '../base/room-views.js';
 import { attachThreadInfo, rootsWithReplies } from '../threads/thread-info.js';
 

@@ -4,7 +4,7 @@ import { newId } from '../../platform/ids.js';
 import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
-import type { Page } from '../rooms/service.js';
+import type { Page } from '../base/paging.js';
 import { isMember, roomNotFound } from '../base/membership.js';
 import { sendReply } from '../threads/reply.js';
 import { attachThreadInfo, rootsWithReplies, withThread } from '../threads/thread-info.js';

@@ -3,6 +3,7 @@ import { inTransaction, type SqlClient, type SqlPool } from '../../platform/db/s
 import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../base/context.js';
+import type { Page } from '../base/paging.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatError, chatErrors } from '../base/errors.js';
 import { isCursorInstant, isCursorUuid } from './cursors.js';
@@ -53,12 +54,6 @@ export interface AddableOptions {
   requested?: string[];
   /** The transaction to read in, when the caller holds one. */
   db?: Queryable;
-}
-
-export interface Page<T> {
-  items: T[];
-  hasMore: boolean;
-  nextCursor: string | null;
 }
 
 /** Room list keyset: the caller's pinned flag, last activity, room id (all descending). */

@@ -15,7 +15,7 @@ import { hiddenBy, messageView, type MessageRow, type MessageView } from '../mes
 import { attachThreadInfo, rootsWithReplies } from '../threads/thread-info.js';
 import { accountsAudience, emit } from '../events/emit.js';
 import type { Queryable } from '../base/membership.js';
-import type { Page } from '../rooms/service.js';
+import type { Page } from '../base/paging.js';
 import { chatDb } from '../base/tables.js';
 
 export interface SavedCardView {

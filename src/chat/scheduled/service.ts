@@ -11,7 +11,7 @@ import { chatErrors } from '../base/errors.js';
 import { roleIn } from '../base/membership.js';
 import { messageErrors } from '../messages/access.js';
 import { accountsAudience, emit } from '../events/emit.js';
-import type { Page } from '../rooms/service.js';
+import type { Page } from '../base/paging.js';
 import { armTimer } from '../base/timers/arm.js';
 import { futureInstant } from '../base/timers/horizon.js';
 import { chatDb } from '../base/tables.js';

@@ -14,7 +14,7 @@ import { sql } from 'kysely';
 import { rows } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';
 import { isMember, roomNotFound } from '../base/membership.js';
-import type { Page } from '../rooms/service.js';
+import type { Page } from '../base/paging.js';
 import { attachThreadInfo, rootsWithReplies } from '../threads/thread-info.js';
 import { searchTimeBound } from './time-bound.js';
 import { highlightsOf, queryWords, type Highlight } from './words.js';

@@ -6,7 +6,7 @@ import { chatErrors } from '../base/errors.js';
 import { sql, type RawBuilder } from 'kysely';
 import { messageView, type MessageRow, type MessageView } from '../messages/views.js';
 import { isMember, roomNotFound } from '../base/membership.js';
-import type { Page } from '../rooms/service.js';
+import type { Page } from '../base/paging.js';
 import { parseSeqCursor, parseThreadListCursor, seqCursor, threadListCursor, threadListList, threadRepliesList } from './cursors.js';
 import { accountsAudience, threadList, threadPage, unreadReplies, unreadThreadCount } from './sql.js';
 import { threadFollowView, threadSummaryView, type FollowState, type ThreadFollowView, type ThreadSummaryView } from './views.js';
