@@ -11,7 +11,7 @@ import { chatErrors } from '../base/errors.js';
 import { firstRow } from '../../platform/db/typed.js';
 import { isUuid } from '../../platform/ids.js';
 import { chatDb } from '../base/tables.js';
-import { filePath } from './attachments.js';
+import { filePath } from '../base/attachment-views.js';
 import type { MediaStore } from '../../core/media/store.js';
 import { attachmentHeaders } from '../../core/media/attachment-headers.js';
 

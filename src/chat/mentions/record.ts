@@ -5,9 +5,8 @@ import type { ChatTables } from '../base/tables.js';
 import type { SqlClient } from '../../platform/db/sql.js';
 import { mayMention, mentionCandidates } from './parse.js';
 import { firstRow, rows } from '../../platform/db/typed.js';
-import { recordMentionsStatement, withdrawMentionsStatement, type MentionEntity } from './sql.js';
-
-export type { MentionEntity } from './sql.js';
+import { recordMentionsStatement, withdrawMentionsStatement } from './sql.js';
+import type { MentionEntity } from '../base/message-views.js';
 
 export type StoredMessage = Pick<Selectable<ChatTables['messages']>, 'id' | 'room_id' | 'sender_id'>;
 

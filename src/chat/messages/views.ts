@@ -1,7 +1,6 @@
 export type MessageType = 'TEXT' | 'POLL';
-import { attachmentViews, type AttachmentView, type StoredAttachment } from '../media/attachments.js';
+import { attachmentViews, type AttachmentView, type StoredAttachment } from '../base/attachment-views.js';
 import { chatKeyboard, type ChatButton, type StoredKeyboard } from '../base/keyboard.js';
-import type { MentionEntity } from '../mentions/record.js';
 import { sql, type Expression, type Selectable } from 'kysely';
 import { chatDb, type ChatTables } from '../base/tables.js';
 
@@ -61,6 +60,16 @@ export const hiddenBy = (account: Expression<string> | string, message: Expressi
 /** Whether the account hid the message of row alias `alias`, as a column of a typed statement. */
 export const hiddenForMe = (accountId: string | Expression<string>, alias = 'messages') =>
   sql<boolean>`exists (${hiddenBy(accountId, sql.ref(`${alias}.id`))})`.as('hidden_for_me');
+
+/** A mention in a message's entities (stored jsonb, and on the wire). */
+export interface MentionEntity {
+  type: 'mention';
+  offset: number;
+  length: number;
+  /** The account mentioned; absent for @all and @here. */
+  accountId?: string;
+  broadcast?: 'all' | 'here';
+}
 
 export interface MessageView {
   id: string;
