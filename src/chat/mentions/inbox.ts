@@ -6,7 +6,7 @@ import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../pla
 import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
-import { asMessageRow, hiddenBy, hiddenForMe, messageColumnsIn, messageView, type MessageView } from '../messages/views.js';
+import { asMessageRow, hiddenBy, hiddenForMe, messageColumnsIn, messageView, type MessageView } from '../base/message-views.js';
 import { sql } from 'kysely';
 import { firstRow, rows } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';

@@ -4,7 +4,7 @@ import type { SqlClient, SqlPool } from '../../platform/db/sql.js';
 import { chatError, chatErrors } from '../base/errors.js';
 import { firstRow } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';
-import { asMessageRow, hiddenForMe, messageColumnNames, type MessageRow } from './views.js';
+import { asMessageRow, hiddenForMe, messageColumnNames, type MessageRow } from '../base/message-views.js';
 
 export const messageErrors = {
   recalled: () =>

@@ -9,7 +9,7 @@ import { messageErrors } from './access.js';
 import { sql } from 'kysely';
 import { firstRow, rows } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';
-import { asMessageRow, messageColumnNames, messageView, type MessageView } from './views.js';
+import { asMessageRow, messageColumnNames, messageView, type MessageView } from '../base/message-views.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
 
 export interface ForwardInput {

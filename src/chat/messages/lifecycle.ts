@@ -13,7 +13,7 @@ import { recomputeMentions, withdrawMentions } from '../mentions/record.js';
 import { accountsAudience, emit, roomAudience } from '../events/emit.js';
 import { withThread } from '../threads/thread-info.js';
 import { chatDb } from '../base/tables.js';
-import { asMessageRow, hiddenForMe, messageColumnNames, messageView, type MessageView } from './views.js';
+import { asMessageRow, hiddenForMe, messageColumnNames, messageView, type MessageView } from '../base/message-views.js';
 
 export interface VisibilityView {
   roomId: string;

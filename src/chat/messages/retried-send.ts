@@ -4,7 +4,7 @@ import type { ChatDeps } from '../base/deps.js';
 import { sql } from 'kysely';
 import { firstRow } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';
-import { asMessageRow, messageColumnNames, messageView, type MessageView } from './views.js';
+import { asMessageRow, messageColumnNames, messageView, type MessageView } from '../base/message-views.js';
 import { roomNotFound } from '../base/membership.js';
 
 /** The message a retried send stored first, for a caller who is still a member. */

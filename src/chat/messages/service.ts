@@ -8,7 +8,7 @@ import type { Page } from '../base/paging.js';
 import { isMember, roomNotFound } from '../base/membership.js';
 import { sendReply } from '../threads/reply.js';
 import { attachThreadInfo, rootsWithReplies, withThread } from '../threads/thread-info.js';
-import { asMessageRow, hiddenForMe, messageColumnNames, messageView, type MessageRow, type MessageView } from './views.js';
+import { asMessageRow, hiddenForMe, messageColumnNames, messageView, type MessageRow, type MessageView } from '../base/message-views.js';
 import { sql, type InferResult } from 'kysely';
 import { firstRow, hotRows } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';

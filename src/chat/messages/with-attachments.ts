@@ -10,7 +10,7 @@ import { sendStatement, type SendInput } from './send-sql.js';
 import { firstRow, rows } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';
 import { firstSend } from './retried-send.js';
-import { asMessageRow, messageColumnNames, messageView, type MessageRow, type MessageView } from './views.js';
+import { asMessageRow, messageColumnNames, messageView, type MessageRow, type MessageView } from '../base/message-views.js';
 import { roomNotFound } from '../base/membership.js';
 import { recordMentions } from '../mentions/record.js';
 import { mayMention } from '../mentions/parse.js';

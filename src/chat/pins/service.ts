@@ -5,7 +5,7 @@ import type { ChatDeps } from '../base/deps.js';
 import { loadMessage, messageErrors } from '../messages/access.js';
 import { requireManager, roleIn } from '../base/membership.js';
 import { emit, roomAudience } from '../events/emit.js';
-import { messageView, type MessageView } from '../messages/views.js';
+import { messageView, type MessageView } from '../base/message-views.js';
 import { attachThreadInfo, rootsWithReplies, withThread } from '../threads/thread-info.js';
 import { hiddenForMe, messageSelection } from '../threads/message-selection.js';
 import { affected, firstRow, rows } from '../../platform/db/typed.js';

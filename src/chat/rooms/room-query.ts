@@ -3,7 +3,7 @@
 // `room_members m join rooms r` and pages it, so the counts and the last-message lookup run only for the page.
 import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import { chatDb, type ChatTables } from '../base/tables.js';
-import { hiddenBy } from '../messages/views.js';
+import { hiddenBy } from '../base/message-views.js';
 import type { AddMemberPolicy, NotificationLevel, RoomRole, RoomType } from '../base/room-views.js';
 
 /** The joined tables the inner select narrows: the caller's membership `m` of room `r`. */

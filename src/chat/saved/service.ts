@@ -11,7 +11,7 @@ import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
 import { lockMembership } from '../drafts/membership.js';
-import { hiddenBy, messageView, type MessageRow, type MessageView } from '../messages/views.js';
+import { hiddenBy, messageView, type MessageRow, type MessageView } from '../base/message-views.js';
 import { attachThreadInfo, rootsWithReplies } from '../threads/thread-info.js';
 import { accountsAudience, emit } from '../events/emit.js';
 import type { Queryable } from '../base/membership.js';

@@ -3,7 +3,7 @@
 // and the caller's hidden flag.
 import type { ExpressionBuilder } from 'kysely';
 import type { ChatTables } from '../base/tables.js';
-import { hiddenBy, type MessageRow } from '../messages/views.js';
+import { hiddenBy, type MessageRow } from '../base/message-views.js';
 
 type Messages = ExpressionBuilder<ChatTables & { m: ChatTables['messages'] }, 'm'>;
 

@@ -10,7 +10,7 @@ import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
 import { firstSend } from '../messages/retried-send.js';
-import { messageColumnNames, messageView, type MessageRow, type MessageView } from '../messages/views.js';
+import { messageColumnNames, messageView, type MessageRow, type MessageView } from '../base/message-views.js';
 import { chatDb } from '../base/tables.js';
 import { accountsAudience } from './sql.js';
 import { roomNotFound } from '../base/membership.js';

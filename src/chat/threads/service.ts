@@ -4,7 +4,7 @@ import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
 import { sql, type RawBuilder } from 'kysely';
-import { messageView, type MessageRow, type MessageView } from '../messages/views.js';
+import { messageView, type MessageRow, type MessageView } from '../base/message-views.js';
 import { isMember, roomNotFound } from '../base/membership.js';
 import type { Page } from '../base/paging.js';
 import { parseSeqCursor, parseThreadListCursor, seqCursor, threadListCursor, threadListList, threadRepliesList } from './cursors.js';

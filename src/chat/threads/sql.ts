@@ -2,7 +2,7 @@
 // entities. Unread counts are computed live from the rows (decision 5), so no counter can drift from what the rows say.
 import { sql, type Expression, type InferResult } from 'kysely';
 import { chatDb } from '../base/tables.js';
-import { hiddenBy, hiddenForMe } from '../messages/views.js';
+import { hiddenBy, hiddenForMe } from '../base/message-views.js';
 import { fixedStatement, slot } from '../../platform/db/fixed-statement.js';
 import { messageSelection } from './message-selection.js';
 

@@ -2,7 +2,7 @@
 // topLevelOnly, one message, pins, the snap banner, saved cards, edit and recall answers): one batched query over
 // the roots of a page, and none at all when the page holds no root with replies (the rows' reply_count says so).
 import type { Queryable } from '../base/membership.js';
-import type { MessageRow, MessageView } from '../messages/views.js';
+import type { MessageRow, MessageView } from '../base/message-views.js';
 import { rows } from '../../platform/db/typed.js';
 import { threadFactsOf } from './sql.js';
 import { threadInfoView, type ThreadInfoView } from './views.js';

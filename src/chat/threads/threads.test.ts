@@ -8,7 +8,7 @@ import { count, expectError, expectOk } from '../../../test/helpers/expect.js';
 import type { Compilable } from 'kysely';
 import { threadList, threadPage, unreadThreadCount } from './sql.js';
 import { attachThreadInfo, replyCountColumn, rootsWithReplies, type MessageWithThread } from './thread-info.js';
-import { messageColumns, messageView } from '../messages/views.js';
+import { messageColumns, messageView } from '../base/message-views.js';
 import type { Queryable } from '../base/membership.js';
 import { call, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../../test/support/platform.js';
 import { chatCursorWhileMore, chatNextCursor, cursorParam, pageParam, walkPages } from '../../../test/helpers/paging.js';

@@ -1,8 +1,8 @@
 export type MessageType = 'TEXT' | 'POLL';
-import { attachmentViews, type AttachmentView, type StoredAttachment } from '../base/attachment-views.js';
-import { chatKeyboard, type ChatButton, type StoredKeyboard } from '../base/keyboard.js';
+import { attachmentViews, type AttachmentView, type StoredAttachment } from './attachment-views.js';
+import { chatKeyboard, type ChatButton, type StoredKeyboard } from './keyboard.js';
 import { sql, type Expression, type Selectable } from 'kysely';
-import { chatDb, type ChatTables } from '../base/tables.js';
+import { chatDb, type ChatTables } from './tables.js';
 
 /** The columns every message view reads, in the order the hand-written statements of other folders list them. */
 export const messageColumnNames = [
