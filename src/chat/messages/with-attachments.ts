@@ -9,7 +9,7 @@ import { sendReply } from '../threads/reply.js';
 import { sendStatement, type SendInput } from './send-sql.js';
 import { firstRow, rows } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';
-import { firstSend } from './retried-send.js';
+import { firstSend } from '../base/retried-send.js';
 import { asMessageRow, messageColumnNames, messageView, type MessageRow, type MessageView } from '../base/message-views.js';
 import { roomNotFound } from '../base/membership.js';
 import { recordMentions } from '../mentions/record.js';

@@ -9,7 +9,7 @@ import { newId } from '../../platform/ids.js';
 import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
-import { firstSend } from '../messages/retried-send.js';
+import { firstSend } from '../base/retried-send.js';
 import { messageColumnNames, messageView, type MessageRow, type MessageView } from '../base/message-views.js';
 import { chatDb } from '../base/tables.js';
 import { accountsAudience } from './sql.js';

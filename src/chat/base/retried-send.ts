@@ -1,11 +1,11 @@
 // A send retried with the same clientMessageId (or Idempotency-Key) answers the message stored the first time.
-import type { Caller } from '../base/context.js';
-import type { ChatDeps } from '../base/deps.js';
+import type { Caller } from './context.js';
+import type { ChatDeps } from './deps.js';
 import { sql } from 'kysely';
 import { firstRow } from '../../platform/db/typed.js';
-import { chatDb } from '../base/tables.js';
-import { asMessageRow, messageColumnNames, messageView, type MessageView } from '../base/message-views.js';
-import { roomNotFound } from '../base/membership.js';
+import { chatDb } from './tables.js';
+import { asMessageRow, messageColumnNames, messageView, type MessageView } from './message-views.js';
+import { roomNotFound } from './membership.js';
 
 /** The message a retried send stored first, for a caller who is still a member. */
 export async function firstSend(deps: ChatDeps, caller: Caller, roomId: string, clientMessageId: string): Promise<MessageView> {
