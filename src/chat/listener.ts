@@ -170,7 +170,7 @@ function chatHandlers(options: ChatListenerOptions, botDeps: BotDeps): ChatHandl
     ...moduleHandlers(new ModuleService(deps)),
     ...workspacePlanHandlers(new WorkspacePlanService(deps, deps.gateKeys)),
     ...accountHandlers(new AccountService(deps)),
-    ...roomHandlers(rooms, new PersonalRoomService(deps, rooms), members),
+    ...roomHandlers(rooms, new PersonalRoomService(deps, rooms)),
     ...memberHandlers(members),
     ...messageHandlers(new MessageService(deps)),
     ...messageActionHandlers({
