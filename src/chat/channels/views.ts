@@ -1,5 +1,5 @@
 // Channels joined with the caller's membership, channel members, and their wire shapes.
-import type { AccountType } from '../members/views.js';
+import type { AccountType } from '../rooms/member-views.js';
 import { chatDb } from '../base/tables.js';
 import type { Rule } from './rule.js';
 

@@ -17,7 +17,14 @@ import type { Page } from '../base/paging.js';
 import { insertMembers, type RoomService } from '../rooms/service.js';
 import type { RoomRole } from '../base/room-views.js';
 import { chatDb } from '../base/tables.js';
-import { joinRequestQuery, joinRequestView, memberQuery, memberView, type JoinRequestView, type MemberView } from './views.js';
+import {
+  joinRequestQuery,
+  joinRequestView,
+  memberQuery,
+  memberView,
+  type JoinRequestView,
+  type MemberView,
+} from '../rooms/member-views.js';
 
 export interface PageQuery {
   limit?: number;

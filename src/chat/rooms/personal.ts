@@ -7,7 +7,7 @@ import { chatErrors } from '../base/errors.js';
 import { sql } from 'kysely';
 import { affected, firstRow } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';
-import { memberView, type AccountType, type MemberView } from '../members/views.js';
+import { memberView, type AccountType, type MemberView } from './member-views.js';
 import { accountsAudience, chatTopic, emit, outboxInsertFrom } from '../events/emit.js';
 import { roomNotFound } from '../base/membership.js';
 import type { RoomService } from './service.js';

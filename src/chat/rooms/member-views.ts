@@ -1,6 +1,6 @@
 // Members with their account's display fields, and join requests, in their wire shape.
 import { muteState, type NotificationLevel, type RoomRole } from '../base/room-views.js';
-import { preferenceSelection } from '../rooms/room-query.js';
+import { preferenceSelection } from './room-query.js';
 import { chatDb } from '../base/tables.js';
 
 export type AccountType = 'USER' | 'BOT' | 'SERVICE';
