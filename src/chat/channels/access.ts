@@ -6,8 +6,22 @@ import { firstRow } from '../../platform/db/typed.js';
 import { chatErrors } from '../base/errors.js';
 import { chatDb } from '../base/tables.js';
 import type { Queryable } from '../base/membership.js';
-import type { Rule } from './rule.js';
-import type { ChannelRole, MembershipMode } from './views.js';
+
+/** Whether members are added by hand or come from the channel's rule. */
+export type MembershipMode = 'EXPLICIT' | 'RULE';
+export type ChannelRole = 'OWNER' | 'ADMIN' | 'MEMBER';
+
+/** The fields of account metadata a channel rule may test. */
+export type RuleField = 'team' | 'department' | 'role' | 'tags';
+
+/** A channel rule: conditions over account metadata (the language is parsed by src/chat/channels/rule.ts). */
+export type Rule =
+  | { all: Rule[] }
+  | { any: Rule[] }
+  | { not: Rule }
+  | { field: RuleField; equals: string }
+  | { field: RuleField; in: string[] }
+  | { field: 'tags'; contains: string };
 
 export interface ChannelAccess {
   channelId: string;

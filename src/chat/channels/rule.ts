@@ -3,16 +3,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { chatError } from '../base/errors.js';
 import type { ErrorDetail } from '../../platform/http/app-error.js';
-
-export type RuleField = 'team' | 'department' | 'role' | 'tags';
-
-export type Rule =
-  | { all: Rule[] }
-  | { any: Rule[] }
-  | { not: Rule }
-  | { field: RuleField; equals: string }
-  | { field: RuleField; in: string[] }
-  | { field: 'tags'; contains: string };
+import type { Rule, RuleField } from './access.js';
 
 export const RULE_LIMITS = { depth: 8, conditions: 100, items: 50, values: 100, valueLength: 100 } as const;
 

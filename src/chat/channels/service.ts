@@ -21,18 +21,11 @@ import {
   requireChannelOwner,
   requireExplicitMode,
   requireRuleMode,
+  type MembershipMode,
 } from './access.js';
 import { parseRule } from './rule.js';
 import { applyDelta, evaluateChannel } from './sync.js';
-import {
-  channelMemberQuery,
-  channelMemberView,
-  channelQuery,
-  channelView,
-  type ChannelMemberView,
-  type ChannelView,
-  type MembershipMode,
-} from './views.js';
+import { channelMemberQuery, channelMemberView, channelQuery, channelView, type ChannelMemberView, type ChannelView } from './views.js';
 
 export interface CreateChannelInput {
   name: string;
