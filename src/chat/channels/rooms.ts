@@ -4,7 +4,7 @@ import type { SqlClient } from '../../platform/db/sql.js';
 import { rows } from '../../platform/db/typed.js';
 import type { Caller } from '../base/context.js';
 import { chatDb } from '../base/tables.js';
-import { channelAccess, requireChannelManager } from './access.js';
+import { channelAccess, requireChannelManager } from '../base/channel-access.js';
 
 /**
  * Locks the channel (so that no membership change slips between reading its members and creating the room),

@@ -3,7 +3,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { chatError } from '../base/errors.js';
 import type { ErrorDetail } from '../../platform/http/app-error.js';
-import type { Rule, RuleField } from './access.js';
+import type { Rule, RuleField } from '../base/channel-access.js';
 
 export const RULE_LIMITS = { depth: 8, conditions: 100, items: 50, values: 100, valueLength: 100 } as const;
 

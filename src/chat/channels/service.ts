@@ -22,7 +22,7 @@ import {
   requireExplicitMode,
   requireRuleMode,
   type MembershipMode,
-} from './access.js';
+} from '../base/channel-access.js';
 import { parseRule } from './rule.js';
 import { applyDelta, evaluateChannel } from './sync.js';
 import { channelMemberQuery, channelMemberView, channelQuery, channelView, type ChannelMemberView, type ChannelView } from './views.js';

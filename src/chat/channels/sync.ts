@@ -7,7 +7,7 @@ import type { SqlClient } from '../../platform/db/sql.js';
 import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { accountsAudience, channelAudience, emit, roomAudience } from '../events/emit.js';
 import { chatDb, type ChatTables } from '../base/tables.js';
-import type { Rule } from './access.js';
+import type { Rule } from '../base/channel-access.js';
 import { ruleExpression } from './rule.js';
 
 /** The room_members rows a change wrote or removed. */

@@ -1,11 +1,11 @@
 // The caller's membership of a channel, the gate of every channel-scoped operation: a channel the caller is not a
 // member of (or a deleted one, whose member rows are gone) is 404 channel_not_found, a missing role 403 and the
 // wrong membership mode 409.
-import type { Caller } from '../base/context.js';
+import type { Caller } from './context.js';
 import { firstRow } from '../../platform/db/typed.js';
-import { chatErrors } from '../base/errors.js';
-import { chatDb } from '../base/tables.js';
-import type { Queryable } from '../base/membership.js';
+import { chatErrors } from './errors.js';
+import { chatDb } from './tables.js';
+import type { Queryable } from './membership.js';
 
 /** Whether members are added by hand or come from the channel's rule. */
 export type MembershipMode = 'EXPLICIT' | 'RULE';
