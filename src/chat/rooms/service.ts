@@ -7,7 +7,7 @@ import type { Page } from '../base/paging.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatError, chatErrors } from '../base/errors.js';
 import { isCursorInstant, isCursorUuid } from './cursors.js';
-import { channelRoomMembers } from '../channels/rooms.js';
+import { channelRoomMembers } from './channel-members.js';
 import { acceptedContact } from '../contacts/access.js';
 import { deleteRoomRows } from './deletion.js';
 import { emit, roomAudience } from '../events/emit.js';
