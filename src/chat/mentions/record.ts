@@ -6,7 +6,7 @@ import type { SqlClient } from '../../platform/db/sql.js';
 import { mayMention, mentionCandidates } from './parse.js';
 import { firstRow, rows } from '../../platform/db/typed.js';
 import { recordMentionsStatement, withdrawMentionsStatement } from './sql.js';
-import type { MentionEntity } from '../base/message-views.js';
+import type { MentionEntity, MessageRow } from '../base/message-views.js';
 
 export type StoredMessage = Pick<Selectable<ChatTables['messages']>, 'id' | 'room_id' | 'sender_id'>;
 
@@ -17,6 +17,15 @@ export type StoredMessage = Pick<Selectable<ChatTables['messages']>, 'id' | 'roo
 export async function recordMentions(client: SqlClient, message: StoredMessage, text: string | null): Promise<MentionEntity[] | null> {
   if (text === null || !mayMention(text)) return null;
   return recomputeMentions(client, message, text);
+}
+
+/**
+ * The step that records a stored message's mentions in its transaction (a reply's `decorate`); none for a text
+ * without '@'.
+ */
+export function withMentionsOf(text: string): ((client: SqlClient, row: MessageRow) => Promise<MessageRow>) | undefined {
+  if (!mayMention(text)) return undefined;
+  return async (client, row) => ({ ...row, entities: await recordMentions(client, row, text) });
 }
 
 /** An edit: the new text's mentions replace the old ones (new ones notify, removed ones are withdrawn). */

@@ -15,7 +15,8 @@ import { chatDb } from '../base/tables.js';
 import { fixedStatement, slot } from '../../platform/db/fixed-statement.js';
 import { mentionSendStatement, plainMentionSendStatement, plainSendStatement, sendStatement, type SendInput } from './send-sql.js';
 import { mentionCandidates } from '../mentions/parse.js';
-import { sendWithAttachments, withMentionsOf } from './with-attachments.js';
+import { sendWithAttachments } from './with-attachments.js';
+import { withMentionsOf } from '../mentions/record.js';
 
 export type { SendInput };
 

@@ -13,19 +13,9 @@ import { firstSend } from '../base/retried-send.js';
 import { asMessageRow, messageColumnNames, messageView, type MessageRow, type MessageView } from '../base/message-views.js';
 import { roomNotFound } from '../base/membership.js';
 import { recordMentions } from '../mentions/record.js';
-import { mayMention } from '../mentions/parse.js';
 
 export interface AttachmentSendInput extends SendInput {
   attachments: Array<{ uploadId: string }>;
-}
-
-/**
- * The step that records a stored message's mentions in its transaction (a reply's `decorate`); none for a text
- * without '@'.
- */
-export function withMentionsOf(text: string): ((client: SqlClient, row: MessageRow) => Promise<MessageRow>) | undefined {
-  if (!mayMention(text)) return undefined;
-  return async (client, row) => ({ ...row, entities: await recordMentions(client, row, text) });
 }
 
 /** Why the statement stored no message; thrown inside the transaction so that it rolls back. */
