@@ -1,5 +1,5 @@
-// Rooms of a channel: a room created with a channelId takes every member of the channel (sync.ts keeps it so as
-// members join and leave the channel).
+// Rooms of a channel: a room created with a channelId takes every member of the channel (channels/sync.ts keeps it
+// so as members join and leave the channel).
 import type { SqlClient } from '../../platform/db/sql.js';
 import { rows } from '../../platform/db/typed.js';
 import type { Caller } from '../base/context.js';

@@ -26,7 +26,7 @@ export interface CreateRoomInput {
   description?: string;
   addMemberPolicy?: AddMemberPolicy;
   memberIds?: string[];
-  /** The room belongs to this channel and takes its members (src/chat/channels/rooms.ts). */
+  /** The room belongs to this channel and takes its members (src/chat/rooms/channel-members.ts). */
   channelId?: string;
 }
 
