@@ -5,11 +5,11 @@
 // text as caption.
 import { sql } from 'kysely';
 import { rows, type Runner } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { fileIdOf, fileUniqueIdOf } from './api/file-ids.js';
-import type { StoredAttachment } from '../media/attachments.js';
+import type { StoredAttachment } from '../base/attachment-views.js';
 import { entitiesOf, type Entity } from './entities.js';
-import type { StoredKeyboard } from './keyboard.js';
+import type { StoredKeyboard } from '../base/keyboard.js';
 
 export interface TelegramUser {
   id: number;

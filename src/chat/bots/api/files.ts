@@ -6,7 +6,7 @@ import { AppError } from '../../../platform/http/app-error.js';
 import { isUuid } from '../../../platform/ids.js';
 import { sql, type Selectable } from 'kysely';
 import { firstRow, type Runner } from '../../../platform/db/typed.js';
-import { chatDb, type ChatTables } from '../../tables.js';
+import { chatDb, type ChatTables } from '../../base/tables.js';
 import { claimUploads } from '../../media/attachments.js';
 import { discardDirectUpload, readHead, storeDirectUpload } from '../../media/direct-upload.js';
 import { imageHeadBytes, imageSize, type ImageSize } from '../../media/image-size.js';
