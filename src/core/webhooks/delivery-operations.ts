@@ -9,7 +9,7 @@ import { coreDb } from '../tables.js';
 import type { WebhookEngine } from './engine.js';
 import { newEventId, replayEnvelopeText } from './events.js';
 import type { WebhookErrorFactory } from './input-checks.js';
-import { cursorId, pageOf, type Page } from './pages.js';
+import { cursorId, pageOf, partitionList, type Page } from './pages.js';
 import { deliveriesOf, type Scheduled } from './partition.js';
 import { deliveryColumns, type DeliveryChecked, type DeliveryRow, type DeliveryStatus, type WebhookPartition } from './rows.js';
 
@@ -30,7 +30,8 @@ export class WebhookDeliveries {
     query: { webhookId?: string; limit?: number; cursor?: string; status?: DeliveryStatus },
   ): Promise<Page<DeliveryRow>> {
     const limit = query.limit ?? 50;
-    const before = query.cursor === undefined ? undefined : cursorId(query.cursor, 'webhook_deliveries', this.errors);
+    const list = partitionList('webhook_deliveries', part, query);
+    const before = query.cursor === undefined ? undefined : cursorId(query.cursor, list, this.errors);
     const found = await rows(
       db,
       deliveriesOf(part)
@@ -40,7 +41,7 @@ export class WebhookDeliveries {
         .orderBy('id', 'desc')
         .limit(limit + 1),
     );
-    return pageOf(found, limit, 'webhook_deliveries');
+    return pageOf(found, limit, list);
   }
 
   async delivery(db: Queryable, part: WebhookPartition, deliveryId: string, webhookId?: string): Promise<DeliveryRow> {

@@ -8,7 +8,7 @@ import { coreDb, type CoreTables } from '../tables.js';
 import type { ImmediateResult, WebhookEngine } from './engine.js';
 import { pingEvent } from './events.js';
 import { WebhookInputChecks, type WebhookErrorFactory, type WebhookInput } from './input-checks.js';
-import { cursorId, pageOf, type Page } from './pages.js';
+import { cursorId, pageOf, partitionList, type Page } from './pages.js';
 import { getWebhook, loadWebhook, webhooksOf } from './partition.js';
 import { webhookColumns, webhookOutbox, type WebhookChecked, type WebhookPartition, type WebhookRow, type WebhookStatus } from './rows.js';
 import { newWebhookSecret } from './secret-box.js';
@@ -95,7 +95,8 @@ export class WebhookRegistry {
     query: { limit?: number; cursor?: string; status?: WebhookStatus },
   ): Promise<Page<WebhookRow>> {
     const limit = query.limit ?? 50;
-    const before = query.cursor === undefined ? undefined : cursorId(query.cursor, 'webhooks', this.errors);
+    const list = partitionList('webhooks', part, query);
+    const before = query.cursor === undefined ? undefined : cursorId(query.cursor, list, this.errors);
     const found = await rows(
       db,
       webhooksOf(part)
@@ -104,7 +105,7 @@ export class WebhookRegistry {
         .orderBy('id', 'desc')
         .limit(limit + 1),
     );
-    return pageOf(found, limit, 'webhooks');
+    return pageOf(found, limit, list);
   }
 
   /** The partition of one webhook of the workspace, whatever its environment (people see every environment). */
