@@ -1,6 +1,7 @@
 // Every MikroORM entity of the platform, one per table: the single source of the schema. The ORM is initialised with
 // this list, and the schema check compares it with the migrated database.
 import { BotEntity, BotRoomSettingEntity, BotUpdateEntity, BotCallbackQueryEntity } from '../chat/bots/table-entities.js';
+import { BotPollEntity, BotPollAnswerEntity } from '../chat/bots/poll-entities.js';
 import { BroadcastEntity, BroadcastReadEntity } from '../chat/broadcasts/entities.js';
 import { ChannelEntity, ChannelMemberEntity } from '../chat/channels/entities.js';
 import { ContactRequestEntity } from '../chat/contacts/entities.js';
@@ -41,6 +42,8 @@ export const entities = [
   BotRoomSettingEntity,
   BotUpdateEntity,
   BotCallbackQueryEntity,
+  BotPollEntity,
+  BotPollAnswerEntity,
   BroadcastEntity,
   BroadcastReadEntity,
   ChannelEntity,

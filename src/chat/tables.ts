@@ -3,6 +3,7 @@
 import { typedQueries, type TablesOf } from '../platform/db/typed.js';
 import type { CoreEntity } from '../core/tables.js';
 import type { BotEntity, BotRoomSettingEntity, BotUpdateEntity, BotCallbackQueryEntity } from './bots/table-entities.js';
+import type { BotPollEntity, BotPollAnswerEntity } from './bots/poll-entities.js';
 import type { BroadcastEntity, BroadcastReadEntity } from './broadcasts/entities.js';
 import type { ChannelEntity, ChannelMemberEntity } from './channels/entities.js';
 import type { ContactRequestEntity } from './contacts/entities.js';
@@ -27,6 +28,8 @@ export type ChatTables = TablesOf<
   | typeof BotRoomSettingEntity
   | typeof BotUpdateEntity
   | typeof BotCallbackQueryEntity
+  | typeof BotPollEntity
+  | typeof BotPollAnswerEntity
   | typeof BroadcastEntity
   | typeof BroadcastReadEntity
   | typeof ChannelEntity
