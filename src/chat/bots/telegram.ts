@@ -91,6 +91,7 @@ const botMessageSelect = chatDb
     'm.edited_at',
     'm.recalled_at',
     'm.thread_root_id',
+    'm.poll_id',
     eb.ref('m.inline_keyboard').$castTo<StoredKeyboard | null>().as('inline_keyboard'),
     eb.ref('m.attachments').$castTo<BotAttachment[] | null>().as('attachments'),
     'sa.display_name as sender_name',

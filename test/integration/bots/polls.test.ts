@@ -200,3 +200,36 @@ test('form-encoded sendPoll, as typed clients send it: options JSON-encoded, uns
   expect(res.status).toBe(200);
   expect(body.result.poll).toMatchObject({ question: 'Form?', is_anonymous: false, options: [{ text: 'yes' }, { text: 'no' }] });
 });
+
+test("a user's poll in a private room reaches the bot as a message with poll, without text", async () => {
+  const { tenant, bot } = await botInGroup(platform);
+  const erin = await tenant.account({ displayName: 'Erin' });
+  const direct = await call(platform.chatUrl, 'POST', '/api/v1/rooms/private', { token: erin.token, body: { accountId: bot.accountId } });
+  expect(direct.status).toBe(200);
+  const created = await call(platform.chatUrl, 'POST', `/api/v1/rooms/${direct.body.data.id}/polls`, {
+    token: erin.token,
+    body: { question: 'Tea or coffee?', options: ['Tea', 'Coffee'] },
+  });
+  expect(created.status).toBe(201);
+  const [update] = await pendingUpdates(platform, bot.token, 1);
+  expect(update.message.text).toBeUndefined();
+  expect(update.message.poll).toEqual({
+    id: created.body.data.id,
+    question: 'Tea or coffee?',
+    options: [
+      { text: 'Tea', voter_count: 0 },
+      { text: 'Coffee', voter_count: 0 },
+    ],
+    total_voter_count: 0,
+    is_closed: false,
+    is_anonymous: true,
+    type: 'regular',
+    allows_multiple_answers: false,
+  });
+  // The bot cannot stop a poll it did not send.
+  expectBotError(
+    await botCall(platform, bot.token, 'stopPoll', { chat_id: update.message.chat.id, message_id: update.message.message_id }),
+    400,
+    "Bad Request: poll can't be stopped: the bot did not send it",
+  );
+});

@@ -8,6 +8,7 @@ import type { PollView } from '../../polls/views.js';
 import { chatDb } from '../../tables.js';
 import type { BotDeps } from '../deps.js';
 import { botPollMeta, telegramPoll, type TelegramPoll } from '../poll-objects.js';
+import { withPoll } from '../poll-messages.js';
 import { loadBotMessages, telegramMessage, type TelegramMessage } from '../telegram.js';
 import { roomOfChat, type ChatRef } from './chats.js';
 import type { BotPrincipal } from './context.js';
@@ -106,11 +107,9 @@ export class BotPolls {
     return telegramPoll(view, await botPollMeta(this.deps.sql, view.id), bot.id);
   }
 
-  /** The POLL message as Telegram shows it: the poll in place of the text. */
   private async message(view: PollView, bot: BotPrincipal): Promise<TelegramMessage> {
     const row = (await loadBotMessages(this.deps.sql, [view.messageId])).get(view.messageId);
     if (!row) throw new Error(`poll message ${view.messageId} vanished after its write`);
-    const { text: _text, entities: _entities, ...message } = telegramMessage(row);
-    return { ...message, poll: telegramPoll(view, await botPollMeta(this.deps.sql, view.id), bot.id) };
+    return withPoll(this.deps.sql, telegramMessage(row), view.id, bot);
   }
 }

@@ -13,6 +13,7 @@ import type { OutboxConsumer } from '../../../platform/outbox.js';
 import { inConsumerSpan } from '../../../platform/tracing/consumer.js';
 import { chatDb } from '../../tables.js';
 import type { WebhookDeliveries } from '../delivery/queue.js';
+import { withPoll } from '../poll-messages.js';
 import { loadBotMessages, telegramMessage, telegramUser } from '../telegram.js';
 import { allows } from './allowed.js';
 import { memberTopics, memberUpdates } from './member-updates.js';
@@ -87,7 +88,9 @@ async function messageUpdates(client: SqlClient, events: MessageEvent[], log: Lo
       };
       if (!receives({ botAccountId: c.account_id, username: c.username, readAll: c.read_all }, incoming)) continue;
       const kind = kindAt.get(c.ord)!;
-      updates.push({ ord: c.ord, botId: c.bot_id, kind, body: { [kind]: telegramMessage(m) } });
+      const shown = telegramMessage(m);
+      const message = m.poll_id === null ? shown : await withPoll(client, shown, m.poll_id, { id: c.bot_id, accountId: c.account_id });
+      updates.push({ ord: c.ord, botId: c.bot_id, kind, body: { [kind]: message } });
     } catch (err) {
       // One malformed row must not hold back the relay of every event.
       log.error({ err, messageId: c.message_id, botId: c.bot_id }, 'could not make a bot update');
