@@ -16,7 +16,7 @@ const reasons: Record<string, string[]> = {
     'deleteChatPhoto',
     'getUserProfilePhotos',
   ],
-  'the chat has no locations, contacts, dice, polls or games for bots': [
+  'the chat has no locations, contacts, dice or games for bots': [
     'sendLocation',
     'sendVenue',
     'sendContact',
