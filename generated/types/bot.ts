@@ -1164,8 +1164,10 @@ export interface components {
         };
         /** @description An option as text or as InputPollOption; libraries send either. */
         PollOptionInput: components["schemas"]["PollOptionText"] | components["schemas"]["InputPollOption"];
-        /** @description An option's text: 1 to 100 characters once trimmed. */
+        /** @description An option's text: 1 to 100 characters, not only white space. */
         PollOptionText: string;
+        /** @description A poll's question: 1 to 300 characters, not only white space. */
+        PollQuestion: string;
         /**
          * @description regular or quiz, as in Telegram.
          * @enum {string}
@@ -1269,8 +1271,7 @@ export interface components {
         };
         SendPollBody: {
             chat_id: components["schemas"]["ChatRef"];
-            /** @description 1 to 300 characters once trimmed. */
-            question: components["schemas"]["Platform.text"];
+            question: components["schemas"]["PollQuestion"];
             /** @description 2 to 10 options (the chat's limit), different from each other ignoring case and surrounding spaces. */
             options: components["schemas"]["PollOptionInput"][];
             /** @description True (the default): votes are counted but not reported. False: each vote reaches the bot as a poll_answer update. */
@@ -1285,16 +1286,10 @@ export interface components {
             correct_option_id?: number;
             /** @description Shown to the bot with a quiz's results. */
             explanation?: components["schemas"]["Platform.text"];
-            /**
-             * Format: int32
-             * @description Refused when set: polls here stay open until stopPoll (or the chat's close).
-             */
-            open_period?: number;
-            /**
-             * Format: int64
-             * @description Refused when set: polls here stay open until stopPoll (or the chat's close).
-             */
-            close_date?: number;
+            /** @description Not supported: polls here stay open until stopPoll (or the chat's close); any value but null is refused, naming it. */
+            open_period?: null;
+            /** @description Not supported: polls here stay open until stopPoll (or the chat's close); any value but null is refused, naming it. */
+            close_date?: null;
             /** @description True sends the poll closed, as in Telegram. */
             is_closed?: boolean;
         } & {
