@@ -822,6 +822,7 @@ export interface components {
             can_post_stories?: boolean;
             can_edit_stories?: boolean;
             can_delete_stories?: boolean;
+            can_send_welcome_messages?: boolean;
             can_pin_messages?: boolean;
         };
         ChatMemberBody: {
@@ -1143,9 +1144,15 @@ export interface components {
             is_anonymous: boolean;
             type: components["schemas"]["PollType"];
             allows_multiple_answers: boolean;
+            /** @description Always true: a voter may change the vote. */
+            allows_revoting: boolean;
+            /** @description Always false: any member of the room may vote. */
+            members_only: boolean;
+            /** @description A quiz sent by this bot: its correct options. */
+            correct_option_ids?: number[];
             /**
              * Format: int32
-             * @description A quiz sent by this bot: its correct option.
+             * @description A quiz sent by this bot: its first correct option, for clients before Bot API 9.6.
              */
             correct_option_id?: number;
             explanation?: string;
@@ -1155,13 +1162,22 @@ export interface components {
             poll_id: string;
             user: components["schemas"]["User"];
             option_ids: number[];
+            /** @description The chosen options' persistent_id. */
+            option_persistent_ids: string[];
         };
         /** @description An option of a poll with how many voted for it. */
         PollOption: {
+            /** @description The chat's option id: the same for the option's whole life. */
+            persistent_id: string;
             text: string;
             /** Format: int32 */
             voter_count: number;
         };
+        /**
+         * Format: int32
+         * @description An option's 0-based position in its poll.
+         */
+        PollOptionIndex: number;
         /** @description An option as text or as InputPollOption; libraries send either. */
         PollOptionInput: components["schemas"]["PollOptionText"] | components["schemas"]["InputPollOption"];
         /** @description An option's text: 1 to 100 characters, not only white space. */
@@ -1276,14 +1292,16 @@ export interface components {
             options: components["schemas"]["PollOptionInput"][];
             /** @description True (the default): votes are counted but not reported. False: each vote reaches the bot as a poll_answer update. */
             is_anonymous?: boolean;
-            /** @description A quiz has one correct option (correct_option_id), shown to the bot in the Poll object; it takes one answer. */
+            /** @description A quiz names its correct options (correct_option_ids), shown to the sending bot in the Poll object. */
             type?: components["schemas"]["PollType"];
+            /** @description A quiz with more than one correct option needs it. */
             allows_multiple_answers?: boolean;
-            /**
-             * Format: int32
-             * @description A quiz's correct option, 0-based.
-             */
-            correct_option_id?: number;
+            /** @description True (the default): the chat's polls always let a voter change the vote; false is refused. */
+            allows_revoting?: boolean;
+            /** @description A quiz's correct options, 0-based (Bot API 9.6 and later). */
+            correct_option_ids?: components["schemas"]["PollOptionIndex"][];
+            /** @description A quiz's correct option, 0-based, as clients before Bot API 9.6 send it; correct_option_ids wins when both are given. */
+            correct_option_id?: components["schemas"]["PollOptionIndex"];
             /** @description Shown to the bot with a quiz's results. */
             explanation?: components["schemas"]["Platform.text"];
             /** @description Not supported: polls here stay open until stopPoll (or the chat's close); any value but null is refused, naming it. */

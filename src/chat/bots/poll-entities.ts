@@ -11,7 +11,7 @@ export const BotPollEntity = defineEntity({
     botId: reference(p.uuid().fieldName('bot_id'), 'Bot', 'bot_polls_bot_id_fkey'),
     isAnonymous: p.boolean().fieldName('is_anonymous'),
     quiz: p.boolean(),
-    correctOptionId: p.smallint().fieldName('correct_option_id').nullable(),
+    correctOptionIds: p.array().columnType('smallint[]').fieldName('correct_option_ids').nullable(),
     explanation: p.text().nullable(),
   },
   indexes: [{ name: 'bot_polls_bot_id', properties: ['botId'] }],

@@ -1,5 +1,6 @@
 // Telegram's Poll object over the chat's poll: the chat's results with what sendPoll said about the poll
 // (bot_polls). A poll without that row (one a user created) is a regular anonymous poll, as Telegram shows it.
+import { sql } from 'kysely';
 import { firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { pollRowQuery, pollView, type PollView } from '../polls/views.js';
 import { chatDb } from '../tables.js';
@@ -7,12 +8,15 @@ import { chatDb } from '../tables.js';
 export interface TelegramPoll {
   id: string;
   question: string;
-  options: Array<{ text: string; voter_count: number }>;
+  options: Array<{ persistent_id: string; text: string; voter_count: number }>;
   total_voter_count: number;
   is_closed: boolean;
   is_anonymous: boolean;
   type: 'regular' | 'quiz';
   allows_multiple_answers: boolean;
+  allows_revoting: true;
+  members_only: false;
+  correct_option_ids?: number[];
   correct_option_id?: number;
   explanation?: string;
 }
@@ -21,7 +25,7 @@ export interface BotPollMeta {
   bot_id: string;
   is_anonymous: boolean;
   quiz: boolean;
-  correct_option_id: number | null;
+  correct_option_ids: number[] | null;
   explanation: string | null;
 }
 
@@ -30,7 +34,8 @@ export const botPollMeta = (db: Runner, pollId: string) =>
     db,
     chatDb
       .selectFrom('bot_polls')
-      .select(['bot_id', 'is_anonymous', 'quiz', 'correct_option_id', 'explanation'])
+      .select(['bot_id', 'is_anonymous', 'quiz', 'explanation'])
+      .select(sql<number[] | null>`correct_option_ids`.as('correct_option_ids'))
       .where('poll_id', '=', pollId),
   );
 
@@ -40,13 +45,17 @@ export function telegramPoll(view: PollView, meta: BotPollMeta | undefined, view
   return {
     id: view.id,
     question: view.question,
-    options: view.options.map((o) => ({ text: o.text, voter_count: o.votes })),
+    options: view.options.map((o) => ({ persistent_id: o.id, text: o.text, voter_count: o.votes })),
     total_voter_count: view.totalVoters,
     is_closed: view.closed,
     is_anonymous: meta?.is_anonymous ?? true,
     type: meta?.quiz ? 'quiz' : 'regular',
     allows_multiple_answers: view.multipleChoice,
-    ...(own && meta.correct_option_id !== null ? { correct_option_id: meta.correct_option_id } : {}),
+    allows_revoting: true,
+    members_only: false,
+    ...(own && meta.correct_option_ids !== null
+      ? { correct_option_ids: meta.correct_option_ids, correct_option_id: meta.correct_option_ids[0]! }
+      : {}),
     ...(own && meta.explanation !== null ? { explanation: meta.explanation } : {}),
   };
 }

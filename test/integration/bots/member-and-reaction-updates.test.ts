@@ -2,17 +2,7 @@
 // the bot hears of its own joining, role changes and leaving by default; of other members and of reactions only
 // when it listed chat_member or message_reaction in allowed_updates, as in Telegram.
 import { call, startTestPlatform, type TestAccount, type TestPlatform } from '../../support/platform.js';
-import {
-  botCall,
-  botInGroup,
-  chatNumber,
-  createBot,
-  groupWith,
-  pendingUpdates,
-  resultOf,
-  say,
-  userNumber,
-} from '../../helpers/bots.js';
+import { botCall, botInGroup, chatNumber, createBot, groupWith, pendingUpdates, resultOf, say, userNumber } from '../../helpers/bots.js';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -133,6 +123,8 @@ test('message_reaction: only when listed; old and new are the member’s lists; 
 
   await allow(bot.token, ['message_reaction']);
   await react(alice, '🔥');
+  // The lists are read when the event is drained: wait for each change before the next.
+  await pendingUpdates(platform, bot.token, 1);
   await chat(alice, 'DELETE', `/rooms/${roomId}/messages/${said.id}/reactions/${encodeURIComponent('👍')}`);
   const updates = await pendingUpdates(platform, bot.token, 2);
   expect(updates.map(kindsOf)).toEqual([['message_reaction'], ['message_reaction']]);

@@ -73,6 +73,7 @@ test('sendPoll creates the chat poll with its POLL message; members vote; the bo
     poll_id: sent.poll.id,
     user: { id: await userNumber(platform, alice.id), is_bot: false, first_name: 'Alice' },
     option_ids: [0, 2],
+    option_persistent_ids: [sent.poll.options[0].persistent_id, sent.poll.options[2].persistent_id],
   });
   expect(updates[3].poll_answer).toMatchObject({ poll_id: sent.poll.id, option_ids: [1] });
   expect(updates[2].poll.options.map((o: { voter_count: number }) => o.voter_count)).toEqual([1, 1, 1]);
@@ -136,7 +137,25 @@ test('a quiz keeps its correct option for the bot; is_closed sends it closed', a
       is_closed: true,
     }),
   );
-  expect(quiz.poll).toMatchObject({ type: 'quiz', correct_option_id: 2, explanation: 'Four is the classic', is_closed: true });
+  expect(quiz.poll).toMatchObject({
+    type: 'quiz',
+    correct_option_ids: [2],
+    correct_option_id: 2,
+    explanation: 'Four is the classic',
+    is_closed: true,
+  });
+  // Bot API 9.6's form: several correct options in a quiz that takes several answers.
+  const multi = resultOf(
+    await botCall(platform, bot.token, 'sendPoll', {
+      chat_id: chatId,
+      question: 'Which are prime?',
+      options: ['2', '4', '5'],
+      type: 'quiz',
+      allows_multiple_answers: true,
+      correct_option_ids: [0, 2],
+    }),
+  );
+  expect(multi.poll).toMatchObject({ type: 'quiz', correct_option_ids: [0, 2], allows_multiple_answers: true, allows_revoting: true });
 });
 
 test('bad input is a 400 naming the parameter, and nothing is stored', async () => {
@@ -151,9 +170,11 @@ test('bad input is a 400 naming the parameter, and nothing is stored', async () 
     [{ ...base, open_period: 60 }, /^Bad Request: body.open_period /],
     [{ ...base, close_date: 2_000_000_000 }, /^Bad Request: body.close_date /],
     [{ ...base, options: ['a', '   '] }, /options/],
-    [{ ...base, type: 'quiz' }, 'Bad Request: correct_option_id is required in a quiz'],
-    [{ ...base, type: 'quiz', correct_option_id: 2 }, 'Bad Request: correct_option_id must be the index of an option'],
-    [{ ...base, type: 'quiz', correct_option_id: 0, allows_multiple_answers: true }, /allows_multiple_answers/],
+    [{ ...base, type: 'quiz' }, 'Bad Request: correct_option_ids is required in a quiz'],
+    [{ ...base, type: 'quiz', correct_option_id: 2 }, 'Bad Request: correct_option_ids must name options of the poll'],
+    [{ ...base, type: 'quiz', correct_option_ids: [0, 0], allows_multiple_answers: true }, /must not repeat/],
+    [{ ...base, allows_revoting: false }, 'Bad Request: allows_revoting must be true: a vote can always be changed here'],
+    [{ ...base, type: 'quiz', correct_option_ids: [0, 1] }, /allows_multiple_answers is true/],
     [{ ...base, type: 'survey' }, /type/],
     [{ ...base, chat_id: 999_999_999 }, 'Bad Request: chat not found'],
   ];
@@ -217,16 +238,16 @@ test("a user's poll in a private room reaches the bot as a message with poll, wi
   expect(update.message.poll).toEqual({
     id: created.body.data.id,
     question: 'Tea or coffee?',
-    options: [
-      { text: 'Tea', voter_count: 0 },
-      { text: 'Coffee', voter_count: 0 },
-    ],
+    options: created.body.data.options.map((o: { id: string; text: string }) => ({ persistent_id: o.id, text: o.text, voter_count: 0 })),
     total_voter_count: 0,
     is_closed: false,
     is_anonymous: true,
     type: 'regular',
     allows_multiple_answers: false,
+    allows_revoting: true,
+    members_only: false,
   });
+  expect(update.message.poll.options.map((o: { text: string }) => o.text)).toEqual(['Tea', 'Coffee']);
   // The bot cannot stop a poll it did not send.
   expectBotError(
     await botCall(platform, bot.token, 'stopPoll', { chat_id: update.message.chat.id, message_id: update.message.message_id }),

@@ -1,6 +1,7 @@
 // sendPoll and stopPoll over the chat's polls: the bot creates the chat's poll (with its POLL message) in a room it
 // is in, as a member would, and keeps what Telegram adds (is_anonymous, quiz) in bot_polls; stopPoll is the chat's
 // close. Every refusal comes before anything is written.
+import { sql } from 'kysely';
 import { affected, firstRow } from '../../../platform/db/typed.js';
 import { AppError } from '../../../platform/http/app-error.js';
 import { PollService } from '../../polls/service.js';
@@ -23,6 +24,8 @@ export interface SendPollInput {
   is_anonymous?: boolean;
   type?: 'regular' | 'quiz';
   allows_multiple_answers?: boolean;
+  allows_revoting?: boolean;
+  correct_option_ids?: number[];
   correct_option_id?: number;
   explanation?: string;
   is_closed?: boolean;
@@ -37,13 +40,20 @@ export interface StopPollInput {
  * Telegram's own checks of a quiz, each naming its parameter (open_period and close_date, which the chat's polls
  * cannot honour, are refused by the schema).
  */
-function refusal(input: SendPollInput): string | null {
+function refusal(input: SendPollInput, correct: number[] | null): string | null {
+  if (input.allows_revoting === false) return 'allows_revoting must be true: a vote can always be changed here';
   if (input.type !== 'quiz') return null;
-  if (input.allows_multiple_answers === true) return 'allows_multiple_answers must be false in a quiz: it takes one answer';
-  if (input.correct_option_id === undefined) return 'correct_option_id is required in a quiz';
-  if (input.correct_option_id >= input.options.length) return 'correct_option_id must be the index of an option';
+  if (correct === null) return 'correct_option_ids is required in a quiz';
+  if (correct.some((i) => i >= input.options.length)) return 'correct_option_ids must name options of the poll';
+  if (new Set(correct).size !== correct.length) return 'correct_option_ids must not repeat an option';
+  if (correct.length > 1 && input.allows_multiple_answers !== true)
+    return 'correct_option_ids names one option unless allows_multiple_answers is true';
   return null;
 }
+
+/** A quiz's correct options, as clients since Bot API 9.6 send them or as one option before. */
+const correctOptions = (input: SendPollInput): number[] | null =>
+  input.correct_option_ids ?? (input.correct_option_id !== undefined ? [input.correct_option_id] : null);
 
 /** The chat's refusals in Telegram's envelope: its validation messages name the same parameters. */
 function asBotError(err: unknown): never {
@@ -62,7 +72,8 @@ export class BotPolls {
   }
 
   async send(bot: BotPrincipal, input: SendPollInput): Promise<TelegramMessage> {
-    const refused = refusal(input);
+    const correct = correctOptions(input);
+    const refused = refusal(input, correct);
     if (refused) throw botApiErrors.badRequest(refused);
     const roomId = await roomOfChat(this.deps.sql, bot, input.chat_id);
     await this.limit.check(bot.id);
@@ -79,7 +90,7 @@ export class BotPolls {
         bot_id: bot.id,
         is_anonymous: input.is_anonymous ?? true,
         quiz,
-        correct_option_id: quiz ? input.correct_option_id! : null,
+        correct_option_ids: quiz ? sql<string[]>`${correct}::smallint[]` : null,
         explanation: quiz ? (input.explanation ?? null) : null,
       }),
     );

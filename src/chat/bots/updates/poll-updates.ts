@@ -32,11 +32,18 @@ const changedBallots = (pollId: string) =>
     .orderBy('v.voted_at')
     .orderBy('v.account_id');
 
-async function answers(client: SqlClient, pollId: string): Promise<Array<{ user: ReturnType<typeof telegramUser>; option_ids: number[] }>> {
+interface Answer {
+  user: ReturnType<typeof telegramUser>;
+  option_ids: number[];
+  option_persistent_ids: string[];
+}
+
+async function answers(client: SqlClient, pollId: string): Promise<Answer[]> {
   const position = await optionPositions(client, pollId);
-  const found: Array<{ user: ReturnType<typeof telegramUser>; option_ids: number[] }> = [];
+  const found: Answer[] = [];
   for (const ballot of await rows(client, changedBallots(pollId))) {
-    const optionIds = (ballot.option_ids as string[]).map((id) => position.get(id)!).sort((a, b) => a - b);
+    const chosen = [...(ballot.option_ids as string[])].sort((a, b) => position.get(a)! - position.get(b)!);
+    const optionIds = chosen.map((id) => position.get(id)!);
     if (ballot.told !== null && ballot.told.join(',') === optionIds.join(',')) continue;
     await affected(
       client,
@@ -45,7 +52,11 @@ async function answers(client: SqlClient, pollId: string): Promise<Array<{ user:
         .values({ poll_id: pollId, account_id: ballot.account_id, option_ids: sql<string[]>`${optionIds}::smallint[]` })
         .onConflict((oc) => oc.columns(['poll_id', 'account_id']).doUpdateSet((eb) => ({ option_ids: eb.ref('excluded.option_ids') }))),
     );
-    found.push({ user: telegramUser(ballot.bot_api_id, ballot.display_name, ballot.account_type, null), option_ids: optionIds });
+    found.push({
+      user: telegramUser(ballot.bot_api_id, ballot.display_name, ballot.account_type, null),
+      option_ids: optionIds,
+      option_persistent_ids: chosen,
+    });
   }
   return found;
 }

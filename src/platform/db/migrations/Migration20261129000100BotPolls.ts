@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * What Telegram's sendPoll says about a poll beyond the chat's own poll: whether votes are reported to the bot
- * (is_anonymous), whether it is a quiz and its correct option. And, for polls that are not anonymous, each voter's
+ * (is_anonymous), whether it is a quiz and its correct options. And, for polls that are not anonymous, each voter's
  * options as last reported to the bot in a poll_answer update: a vote is reported when the ballot differs from it.
  */
 export class Migration20261129000100BotPolls extends Migration {
@@ -13,7 +13,7 @@ export class Migration20261129000100BotPolls extends Migration {
         bot_id uuid not null references bots (id),
         is_anonymous boolean not null,
         quiz boolean not null,
-        correct_option_id smallint,
+        correct_option_ids smallint[],
         explanation text
       );
       create index bot_polls_bot_id on bot_polls (bot_id);
