@@ -1296,8 +1296,11 @@ export interface components {
             type?: components["schemas"]["PollType"];
             /** @description A quiz with more than one correct option needs it. */
             allows_multiple_answers?: boolean;
-            /** @description True (the default): the chat's polls always let a voter change the vote; false is refused. */
-            allows_revoting?: boolean;
+            /**
+             * @description True (the default): the chat's polls always let a voter change the vote; false is refused, naming it.
+             * @enum {boolean}
+             */
+            allows_revoting?: true;
             /** @description A quiz's correct options, 0-based (Bot API 9.6 and later). */
             correct_option_ids?: components["schemas"]["PollOptionIndex"][];
             /** @description A quiz's correct option, 0-based, as clients before Bot API 9.6 send it; correct_option_ids wins when both are given. */

@@ -24,7 +24,6 @@ export interface SendPollInput {
   is_anonymous?: boolean;
   type?: 'regular' | 'quiz';
   allows_multiple_answers?: boolean;
-  allows_revoting?: boolean;
   correct_option_ids?: number[];
   correct_option_id?: number;
   explanation?: string;
@@ -37,11 +36,10 @@ export interface StopPollInput {
 }
 
 /**
- * Telegram's own checks of a quiz, each naming its parameter (open_period and close_date, which the chat's polls
- * cannot honour, are refused by the schema).
+ * Telegram's own checks of a quiz, each naming its parameter (open_period, close_date and allows_revoting false,
+ * which the chat's polls cannot honour, are refused by the schema).
  */
 function refusal(input: SendPollInput, correct: number[] | null): string | null {
-  if (input.allows_revoting === false) return 'allows_revoting must be true: a vote can always be changed here';
   if (input.type !== 'quiz') return null;
   if (correct === null) return 'correct_option_ids is required in a quiz';
   if (correct.some((i) => i >= input.options.length)) return 'correct_option_ids must name options of the poll';
