@@ -535,6 +535,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bot/{token}/sendPoll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a poll into a room the bot is in, as the chat's poll with its POLL message
+         * @description Sends a poll into a room the bot is in, as the chat's poll with its POLL message; the answer carries poll.
+         */
+        post: operations["sendPoll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bot/{token}/setChatDescription": {
         parameters: {
             query?: never;
@@ -629,6 +649,26 @@ export interface paths {
          * @description Deliver updates to this URL from now on (one at a time, in order, retried); getUpdates then answers 409.
          */
         post: operations["setWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/stopPoll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Closes a poll the bot sent and answers its final state
+         * @description Closes a poll the bot sent and answers its final state.
+         */
+        post: operations["stopPoll"];
         delete?: never;
         options?: never;
         head?: never;
@@ -782,6 +822,7 @@ export interface components {
             can_post_stories?: boolean;
             can_edit_stories?: boolean;
             can_delete_stories?: boolean;
+            can_send_welcome_messages?: boolean;
             can_pin_messages?: boolean;
         };
         ChatMemberBody: {
@@ -792,10 +833,23 @@ export interface components {
         };
         /**
          * @description creator: the room's owner; administrator: an admin; member: any other member. Accounts that are not members of
-         *     the room are not found.
+         *     the room are not found; left appears only in chat member updates (a member who left, or before it joined).
          * @enum {string}
          */
-        ChatMemberStatus: "creator" | "administrator" | "member";
+        ChatMemberStatus: "creator" | "administrator" | "member" | "left";
+        /** @description A member's status changed (joined, left, role changed), as Telegram's ChatMemberUpdated. */
+        ChatMemberUpdated: {
+            chat: components["schemas"]["Chat"];
+            /** @description Who made the change: the one who added, changed the role, or the member who left. */
+            from: components["schemas"]["User"];
+            /**
+             * Format: int64
+             * @description Unix time of the change (when the update was made).
+             */
+            date: number;
+            old_chat_member: components["schemas"]["ChatMember"];
+            new_chat_member: components["schemas"]["ChatMember"];
+        };
         /**
          * @description A chat: the chat.id the bot was shown (integer, negative for groups), the integer id of a user the bot shares a
          *     private room with, or the room's uuid.
@@ -957,6 +1011,12 @@ export interface components {
          *     URLs are refused.
          */
         InputFile: string;
+        /** @description An answer option as Telegram's InputPollOption: its text (1 to 100 characters once trimmed). */
+        InputPollOption: {
+            text: components["schemas"]["PollOptionText"];
+        } & {
+            [key: string]: unknown;
+        };
         /**
          * @description A message. Thread replies carry message_thread_id (the thread root's message_id) with is_topic_message true, as
          *     Telegram forum topics do, so libraries answer in the same thread; reply_to_message is then the thread root.
@@ -997,6 +1057,8 @@ export interface components {
             reply_to_message?: components["schemas"]["RepliedMessage"];
             /** @description A forwarded message: who sent the original, and when. */
             forward_origin?: components["schemas"]["MessageOriginUser"];
+            /** @description A POLL message: the poll with its results. */
+            poll?: components["schemas"]["Poll"];
         };
         /** @description A command or a mention in a message's text; offset and length count UTF-16 code units, as in Telegram. */
         MessageEntity: {
@@ -1032,6 +1094,20 @@ export interface components {
              */
             date: number;
         };
+        /** @description A member's reactions on a message changed; old and new are the member's whole reaction lists. */
+        MessageReactionUpdated: {
+            chat: components["schemas"]["Chat"];
+            /** Format: int64 */
+            message_id: number;
+            user: components["schemas"]["User"];
+            /**
+             * Format: int64
+             * @description Unix time of the change (when the update was made).
+             */
+            date: number;
+            old_reaction: components["schemas"]["ReactionType"][];
+            new_reaction: components["schemas"]["ReactionType"][];
+        };
         /** @description An image: its size in pixels, read from the image's header. */
         PhotoSize: {
             file_id: string;
@@ -1057,6 +1133,62 @@ export interface components {
          * @description A UUID (RFC 9562) in its canonical lowercase textual form.
          */
         "Platform.uuid": string;
+        /** @description A poll, over the chat's poll: id is the chat's poll id; voter counts are the chat's results. */
+        Poll: {
+            id: string;
+            question: string;
+            options: components["schemas"]["PollOption"][];
+            /** Format: int32 */
+            total_voter_count: number;
+            is_closed: boolean;
+            is_anonymous: boolean;
+            type: components["schemas"]["PollType"];
+            allows_multiple_answers: boolean;
+            /** @description Always true: a voter may change the vote. */
+            allows_revoting: boolean;
+            /** @description Always false: any member of the room may vote. */
+            members_only: boolean;
+            /** @description A quiz sent by this bot: its correct options. */
+            correct_option_ids?: number[];
+            /**
+             * Format: int32
+             * @description A quiz sent by this bot: its first correct option, for clients before Bot API 9.6.
+             */
+            correct_option_id?: number;
+            explanation?: string;
+        };
+        /** @description A vote in a poll the bot sent with is_anonymous false: the voter's options now (0-based). */
+        PollAnswer: {
+            poll_id: string;
+            user: components["schemas"]["User"];
+            option_ids: number[];
+            /** @description The chosen options' persistent_id. */
+            option_persistent_ids: string[];
+        };
+        /** @description An option of a poll with how many voted for it. */
+        PollOption: {
+            /** @description The chat's option id: the same for the option's whole life. */
+            persistent_id: string;
+            text: string;
+            /** Format: int32 */
+            voter_count: number;
+        };
+        /**
+         * Format: int32
+         * @description An option's 0-based position in its poll.
+         */
+        PollOptionIndex: number;
+        /** @description An option as text or as InputPollOption; libraries send either. */
+        PollOptionInput: components["schemas"]["PollOptionText"] | components["schemas"]["InputPollOption"];
+        /** @description An option's text: 1 to 100 characters, not only white space. */
+        PollOptionText: string;
+        /** @description A poll's question: 1 to 300 characters, not only white space. */
+        PollQuestion: string;
+        /**
+         * @description regular or quiz, as in Telegram.
+         * @enum {string}
+         */
+        PollType: "regular" | "quiz";
         /** @description A reaction: an emoji. Telegram's custom_emoji and paid types are refused (400 naming type): the chat has neither. */
         ReactionType: {
             /** @enum {string} */
@@ -1153,6 +1285,37 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        SendPollBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            question: components["schemas"]["PollQuestion"];
+            /** @description 2 to 10 options (the chat's limit), different from each other ignoring case and surrounding spaces. */
+            options: components["schemas"]["PollOptionInput"][];
+            /** @description True (the default): votes are counted but not reported. False: each vote reaches the bot as a poll_answer update. */
+            is_anonymous?: boolean;
+            /** @description A quiz names its correct options (correct_option_ids), shown to the sending bot in the Poll object. */
+            type?: components["schemas"]["PollType"];
+            /** @description A quiz with more than one correct option needs it. */
+            allows_multiple_answers?: boolean;
+            /**
+             * @description True (the default): the chat's polls always let a voter change the vote; false is refused, naming it.
+             * @enum {boolean}
+             */
+            allows_revoting?: true;
+            /** @description A quiz's correct options, 0-based (Bot API 9.6 and later). */
+            correct_option_ids?: components["schemas"]["PollOptionIndex"][];
+            /** @description A quiz's correct option, 0-based, as clients before Bot API 9.6 send it; correct_option_ids wins when both are given. */
+            correct_option_id?: components["schemas"]["PollOptionIndex"];
+            /** @description Shown to the bot with a quiz's results. */
+            explanation?: components["schemas"]["Platform.text"];
+            /** @description Not supported: polls here stay open until stopPoll (or the chat's close); any value but null is refused, naming it. */
+            open_period?: null;
+            /** @description Not supported: polls here stay open until stopPoll (or the chat's close); any value but null is refused, naming it. */
+            close_date?: null;
+            /** @description True sends the poll closed, as in Telegram. */
+            is_closed?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
         SetChatDescriptionBody: {
             chat_id: components["schemas"]["ChatRef"];
             /** @description At most 255 characters as in Telegram; absent or empty clears the description. */
@@ -1201,6 +1364,12 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        StopPollBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            message_id: components["schemas"]["MessageId"];
+        } & {
+            [key: string]: unknown;
+        };
         /**
          * Format: int64
          * @description An integer id as Telegram's: positive, below 2^53 (so a JavaScript number or a 64-bit integer holds it), and
@@ -1214,7 +1383,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description One update: exactly one of message, edited_message and callback_query. */
+        /** @description One update: exactly one of its kinds (message, edited_message, callback_query, poll, ...). */
         Update: {
             /**
              * Format: int64
@@ -1227,6 +1396,16 @@ export interface components {
             /** @description A message the bot received (or would have received) was edited: the message as it now is, with its edit_date. */
             edited_message?: components["schemas"]["Message"];
             callback_query?: components["schemas"]["CallbackQuery"];
+            /** @description A poll the bot sent has a new state (a vote, or closed). */
+            poll?: components["schemas"]["Poll"];
+            /** @description A vote in a poll the bot sent with is_anonymous false. */
+            poll_answer?: components["schemas"]["PollAnswer"];
+            /** @description A member's reaction on a message changed; only when allowed_updates lists message_reaction. */
+            message_reaction?: components["schemas"]["MessageReactionUpdated"];
+            /** @description The bot itself was added to a room, left it or had its role changed. */
+            my_chat_member?: components["schemas"]["ChatMemberUpdated"];
+            /** @description Another member joined, left or had its role changed; only when allowed_updates lists chat_member. */
+            chat_member?: components["schemas"]["ChatMemberUpdated"];
         };
         /**
          * Format: int64
@@ -1239,7 +1418,7 @@ export interface components {
          * @description The kinds of update this server produces.
          * @enum {string}
          */
-        UpdateType: "message" | "edited_message" | "callback_query";
+        UpdateType: "message" | "edited_message" | "callback_query" | "poll" | "poll_answer" | "message_reaction" | "my_chat_member" | "chat_member";
         /** @description An account as bots see it, with its integer id. */
         User: {
             id: components["schemas"]["TelegramId"];
@@ -3917,6 +4096,101 @@ export interface operations {
             };
         };
     };
+    sendPoll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendPollBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["Message"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
     setChatDescription: {
         parameters: {
             query?: never;
@@ -4347,6 +4621,101 @@ export interface operations {
             };
             /** @description An error answer with one of the documented statuses. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    stopPoll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StopPollBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["Poll"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

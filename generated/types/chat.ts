@@ -6859,7 +6859,7 @@ export interface components {
          * @description Update kinds a bot can receive.
          * @enum {string}
          */
-        BotUpdateKind: "message" | "edited_message" | "callback_query";
+        BotUpdateKind: "message" | "edited_message" | "callback_query" | "poll" | "poll_answer" | "message_reaction" | "my_chat_member" | "chat_member";
         /** @description A bot username: a letter, then letters, digits or underscores; 5 to 32 characters, unique (case-insensitive) among live bots. */
         BotUsername: string;
         /** @description A bot's webhook; the secret token is never shown. */

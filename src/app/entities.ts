@@ -1,6 +1,7 @@
 // Every MikroORM entity of the platform, one per table: the single source of the schema. The ORM is initialised with
 // this list, and the schema check compares it with the migrated database.
 import { BotEntity, BotRoomSettingEntity, BotUpdateEntity, BotCallbackQueryEntity } from '../chat/base/entities/bots.js';
+import { BotPollEntity, BotPollAnswerEntity } from '../chat/base/entities/bot-polls.js';
 import { BroadcastEntity, BroadcastReadEntity } from '../chat/base/entities/broadcasts.js';
 import { ChannelEntity, ChannelMemberEntity } from '../chat/base/entities/channels.js';
 import { ContactRequestEntity } from '../chat/base/entities/contacts.js';
@@ -41,6 +42,8 @@ export const entities = [
   BotRoomSettingEntity,
   BotUpdateEntity,
   BotCallbackQueryEntity,
+  BotPollEntity,
+  BotPollAnswerEntity,
   BroadcastEntity,
   BroadcastReadEntity,
   ChannelEntity,

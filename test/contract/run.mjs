@@ -636,6 +636,11 @@ const botSemanticRejections = [
   'setChatTitle',
   'setChatDescription',
   'deleteMessages',
+  // options must differ from each other ignoring case; a quiz names its correct option and takes one answer;
+  // open_period and close_date are refused (polls here close when closed).
+  'sendPoll',
+  // message_id must be an open poll the bot sent in that room.
+  'stopPoll',
 ];
 
 /** A binding that draws from the dictionary most of the time, for operations whose ids rarely hit by chance. */
@@ -666,6 +671,8 @@ const botMessageIds = {
   deleteMessages: { 'body.chat_id': often('bulkRooms') },
   setChatTitle: { 'body.chat_id': often('pinRooms') },
   setChatDescription: { 'body.chat_id': often('pinRooms') },
+  // A poll is stopped once: many polls of the bot in a room of their own.
+  stopPoll: { 'body.chat_id': 'pollRooms', 'body.message_id': often('stoppable') },
 };
 
 // The dictionaries of the bot suite, as prepareBots makes them.
@@ -686,6 +693,8 @@ const botDictionaries = [
   'photos',
   'leaveRooms',
   'bulkRooms',
+  'pollRooms',
+  'stoppable',
 ];
 
 function botConfig(bots) {
@@ -835,6 +844,14 @@ async function prepareBots(chatUrl, adminToken, ownerToken) {
   const leaveRooms = [await spareRoom('Contract bot leaves'), await spareRoom('Contract bot leaves too')];
   const bulkRoom = await spareRoom('Contract bot bulk deletions');
   for (let i = 0; i < 10; i++) await botSays(bulkRoom, `bulk ${i}`);
+  // Polls of the bot for stopPoll, in a room of their own (each is stopped once).
+  const pollRoom = await spareRoom('Contract bot polls');
+  const stoppable = [];
+  for (let i = 0; i < 40; i++)
+    stoppable.push(
+      (await json('POST', `/bot/${made.token}/sendPoll`, undefined, { chat_id: pollRoom, question: `Poll ${i}?`, options: ['Yes', 'No'] }))
+        .message_id,
+    );
   // Rooms by uuid and by the chat id a bot is shown (answers carry the latter, and later cases may draw it).
   const chatIds = async (ids) => [
     ...ids,
@@ -845,9 +862,11 @@ async function prepareBots(chatUrl, adminToken, ownerToken) {
   return {
     leaveRooms,
     bulkRooms: [bulkRoom],
+    pollRooms: [pollRoom],
+    stoppable,
     bulkChats: await chatIds([bulkRoom]),
     // The rooms the other operations need.
-    keptChats: await chatIds([room.id, editRoom.id, keyboardRoom.id, pinRoom.id]),
+    keptChats: await chatIds([room.id, editRoom.id, keyboardRoom.id, pinRoom.id, pollRoom]),
     tokens: [made.token],
     rooms: [room.id],
     editRooms: [editRoom.id],
@@ -1348,6 +1367,7 @@ async function main() {
               deleteMessages: { 'body.chat_id': bots.bulkRooms[0] },
               setChatTitle: { 'body.chat_id': bots.pinRooms[0] },
               setChatDescription: { 'body.chat_id': bots.pinRooms[0] },
+              stopPoll: { 'body.chat_id': bots.pollRooms[0], 'body.message_id': bots.stoppable[0] },
             },
           },
         }),

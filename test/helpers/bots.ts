@@ -159,11 +159,29 @@ export async function chatNumber(platform: TestPlatform, roomId: string): Promis
   return rows[0].type === 'PRIVATE' ? Number(rows[0].bot_api_id) : -Number(rows[0].bot_api_id);
 }
 
-/** A fresh tenant's group "Bots" of Alice (owner), Bob and a bot, with the room's chat.id. */
+/**
+ * Waits for the my_chat_member update that tells a bot it joined a group and confirms it (with whatever came before
+ * it), so that a test's next look sees only what follows.
+ */
+export async function confirmJoined(platform: TestPlatform, token: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const updates = resultOf(await botCall(platform, token, 'getUpdates', { timeout: 1 }));
+    const joined = updates.find((u: any) => u.my_chat_member?.new_chat_member?.status !== 'left' && u.my_chat_member);
+    if (joined) {
+      resultOf(await botCall(platform, token, 'getUpdates', { offset: joined.update_id + 1, timeout: 0 }));
+      return;
+    }
+    if (Date.now() > deadline) throw new Error(`no my_chat_member update within ${timeoutMs} ms: ${JSON.stringify(updates)}`);
+  }
+}
+
+/** A fresh tenant's group "Bots" of Alice (owner), Bob and a bot (its joining confirmed), with the room's chat.id. */
 export async function botInGroup(platform: TestPlatform) {
   const tenant = await platform.tenant();
   const [alice, bob] = await Promise.all([tenant.account({ displayName: 'Alice' }), tenant.account({ displayName: 'Bob' })]);
   const bot = await createBot(platform, tenant);
   const roomId = await groupWith(platform, alice, [bob.id, bot.accountId]);
+  await confirmJoined(platform, bot.token);
   return { tenant, alice, bob, bot, roomId, chatId: await chatNumber(platform, roomId) };
 }

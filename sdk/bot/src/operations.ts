@@ -53,6 +53,8 @@ export const operationRoutes = {
   editMessageReplyMarkup: { method: 'post', path: '/bot/{token}/editMessageReplyMarkup' },
   editMessageCaption: { method: 'post', path: '/bot/{token}/editMessageCaption' },
   setMessageReaction: { method: 'post', path: '/bot/{token}/setMessageReaction' },
+  sendPoll: { method: 'post', path: '/bot/{token}/sendPoll' },
+  stopPoll: { method: 'post', path: '/bot/{token}/stopPoll' },
 } as const satisfies { readonly [K in OperationId]: RouteOf<K> };
 
 export const operationIds = Object.keys(operationRoutes) as OperationId[];

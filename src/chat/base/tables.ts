@@ -3,6 +3,7 @@
 import { typedQueries, type TablesOf } from '../../platform/db/typed.js';
 import type { CoreEntity } from '../../core/tables.js';
 import type { BotEntity, BotRoomSettingEntity, BotUpdateEntity, BotCallbackQueryEntity } from './entities/bots.js';
+import type { BotPollEntity, BotPollAnswerEntity } from './entities/bot-polls.js';
 import type { BroadcastEntity, BroadcastReadEntity } from './entities/broadcasts.js';
 import type { ChannelEntity, ChannelMemberEntity } from './entities/channels.js';
 import type { ContactRequestEntity } from './entities/contacts.js';
@@ -27,6 +28,8 @@ export type ChatTables = TablesOf<
   | typeof BotRoomSettingEntity
   | typeof BotUpdateEntity
   | typeof BotCallbackQueryEntity
+  | typeof BotPollEntity
+  | typeof BotPollAnswerEntity
   | typeof BroadcastEntity
   | typeof BroadcastReadEntity
   | typeof ChannelEntity

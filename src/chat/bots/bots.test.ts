@@ -9,6 +9,7 @@ import {
   botCall,
   botUsername,
   chatNumber,
+  confirmJoined,
   createBot,
   expectBotError,
   groupWith,
@@ -337,6 +338,7 @@ describe('pressInlineButton', () => {
     const tenant = await platform.tenant();
     const [bot, alice, bob] = await Promise.all([createBot(platform, tenant), tenant.account(), tenant.account()]);
     const roomId = await groupWith(platform, alice, [bot.accountId]);
+    await confirmJoined(platform, bot.token);
     resultOf(
       await botCall(platform, bot.token, 'sendMessage', {
         chat_id: roomId,

@@ -59,8 +59,18 @@ export const botSelect = chatDb
 
 export type BotRow = NonNullable<Awaited<ReturnType<typeof botSelect.executeTakeFirst>>>;
 
-export type UpdateKind = 'message' | 'edited_message' | 'callback_query';
-export const updateKinds: readonly UpdateKind[] = ['message', 'edited_message', 'callback_query'];
+export type UpdateKind =
+  'message' | 'edited_message' | 'callback_query' | 'poll' | 'poll_answer' | 'message_reaction' | 'my_chat_member' | 'chat_member';
+export const updateKinds: readonly UpdateKind[] = [
+  'message',
+  'edited_message',
+  'callback_query',
+  'poll',
+  'poll_answer',
+  'message_reaction',
+  'my_chat_member',
+  'chat_member',
+];
 
 export interface WebhookView {
   url: string;

@@ -10,6 +10,7 @@ import { fileIdOf, fileUniqueIdOf } from './api/file-ids.js';
 import type { StoredAttachment } from '../base/attachment-views.js';
 import { entitiesOf, type Entity } from './entities.js';
 import type { StoredKeyboard } from '../base/keyboard.js';
+import type { TelegramPoll } from './poll-objects.js';
 
 export interface TelegramUser {
   id: number;
@@ -66,6 +67,7 @@ export interface TelegramMessage extends RepliedMessage {
   is_topic_message?: boolean;
   reply_to_message?: RepliedMessage;
   forward_origin?: { type: 'user'; sender_user: TelegramUser; date: number };
+  poll?: TelegramPoll;
 }
 
 /** One message with what its Telegram shape needs: sender, room, thread root and the forwarded message's sender. */
@@ -89,6 +91,7 @@ const botMessageSelect = chatDb
     'm.edited_at',
     'm.recalled_at',
     'm.thread_root_id',
+    'm.poll_id',
     eb.ref('m.inline_keyboard').$castTo<StoredKeyboard | null>().as('inline_keyboard'),
     eb.ref('m.attachments').$castTo<BotAttachment[] | null>().as('attachments'),
     'sa.display_name as sender_name',

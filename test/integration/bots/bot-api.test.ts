@@ -15,6 +15,7 @@ import {
   userNumber,
   type BotAnswer,
   type TestBot,
+  confirmJoined,
 } from '../../helpers/bots.js';
 
 let platform: TestPlatform;
@@ -43,6 +44,7 @@ async function scene(): Promise<{ alice: TestAccount; bot: TestBot; roomId: stri
   const alice = await tenant.account({ displayName: 'Alice' });
   const bot = await createBot(platform, tenant);
   const roomId = await groupWith(platform, alice, [bot.accountId]);
+  await confirmJoined(platform, bot.token);
   return { alice, bot, roomId };
 }
 
@@ -399,20 +401,24 @@ describe('bodies and paths', () => {
     for (const text of ['/a', '/b', '/c', '/d', '/e']) await say(platform, alice, roomId, text);
     const updates = await pendingUpdates(platform, bot.token, 5);
     expect(updates.map((u) => u.message.text)).toEqual(['/a', '/b', '/c', '/d', '/e']);
-    expect(updates.map((u) => u.update_id)).toEqual([1, 2, 3, 4, 5]);
+    // The bot's joining came first (update 1, confirmed by the scene).
+    const id = (n: number) => n + 1;
+    expect(updates.map((u) => u.update_id)).toEqual([1, 2, 3, 4, 5].map(id));
     expect(updates[0].message.entities).toEqual([{ type: 'bot_command', offset: 0, length: 2 }]);
     // The seed's uuid offset confirms that update and every one before it.
     expect(
       resultOf(await botCall(platform, bot.token, 'getUpdates', undefined, { query: `offset=${updates[1].update_uuid}` })).map(
         (u: any) => u.update_id,
       ),
-    ).toEqual([3, 4, 5]);
-    expect(resultOf(await botCall(platform, bot.token, 'getUpdates', { offset: 4, limit: 1 })).map((u: any) => u.update_id)).toEqual([4]);
-    expect(resultOf(await botCall(platform, bot.token, 'getUpdates', { offset: -1 })).map((u: any) => u.update_id)).toEqual([5]);
-    expect(resultOf(await botCall(platform, bot.token, 'getUpdates', { offset: 6 }))).toEqual([]);
+    ).toEqual([3, 4, 5].map(id));
+    expect(resultOf(await botCall(platform, bot.token, 'getUpdates', { offset: id(4), limit: 1 })).map((u: any) => u.update_id)).toEqual([
+      id(4),
+    ]);
+    expect(resultOf(await botCall(platform, bot.token, 'getUpdates', { offset: -1 })).map((u: any) => u.update_id)).toEqual([id(5)]);
+    expect(resultOf(await botCall(platform, bot.token, 'getUpdates', { offset: id(6) }))).toEqual([]);
     await say(platform, alice, roomId, '/f');
-    const next = await botCall(platform, bot.token, 'getUpdates', { offset: 6, timeout: 5 });
-    expect(resultOf(next).map((u: any) => u.update_id)).toEqual([6]);
+    const next = await botCall(platform, bot.token, 'getUpdates', { offset: id(6), timeout: 5 });
+    expect(resultOf(next).map((u: any) => u.update_id)).toEqual([id(6)]);
     expectBotError(
       await botCall(platform, bot.token, 'getUpdates', undefined, { query: 'offset=not-a-number' }),
       400,

@@ -194,9 +194,9 @@ test('a Telegram method with no counterpart answers 400 saying why; an unknown n
       /^Bad Request: method banChatMember is not supported: rooms have no bans, restrictions, removals or rights set by bots/,
     );
     expectBotError(
-      await botCall(platform, bot.token, 'sendPoll', {}, { telegram }),
+      await botCall(platform, bot.token, 'sendLocation', {}, { telegram }),
       400,
-      /^Bad Request: method sendPoll is not supported: /,
+      /^Bad Request: method sendLocation is not supported: /,
     );
     expectBotError(await botCall(platform, bot.token, 'noSuchMethod', {}, { telegram }), 404, 'Not Found');
   }

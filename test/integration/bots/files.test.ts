@@ -14,6 +14,7 @@ import {
   resultOf,
   type BotAnswer,
   type TestBot,
+  confirmJoined,
 } from '../../helpers/bots.js';
 
 const uploadMax = 64 * 1024;
@@ -45,6 +46,7 @@ async function scene(): Promise<{ tenant: TestTenant; alice: TestAccount; bot: T
   const alice = await tenant.account({ displayName: 'Alice' });
   const bot = await createBot(platform, tenant);
   const roomId = await groupWith(platform, alice, [bot.accountId]);
+  await confirmJoined(platform, bot.token);
   return { tenant, alice, bot, roomId };
 }
 
@@ -216,6 +218,7 @@ test("a user's message with a file reaches the bot as document and caption; anot
 
   const other = await createBot(platform, tenant);
   const otherRoom = await groupWith(platform, alice, [other.accountId]);
+  await confirmJoined(platform, other.token);
   for (const id of [fileId, uploadId, 'FAAAAAAAAAAAAAAAAAAAAAA', 'garbage']) {
     expectBotError(await botCall(platform, other.token, 'getFile', { file_id: id }), 400, 'Bad Request: file not found');
   }

@@ -14,6 +14,7 @@ import {
   resultOf,
   say,
   userNumber,
+  confirmJoined,
 } from '../../helpers/bots.js';
 
 let platform: TestPlatform;
@@ -35,6 +36,7 @@ test('getMe, updates and sent messages carry integer ids; the token starts with 
   expect(Number.isSafeInteger(me.id)).toBe(true);
 
   const group = await groupWith(platform, alice, [bot.accountId]);
+  await confirmJoined(platform, bot.token);
   const direct = await privateRoomWith(platform, alice, bot.accountId);
   await say(platform, alice, group, `/start@${bot.username}`);
   await say(platform, alice, direct, 'hello');

@@ -2,7 +2,7 @@
 // Bot API's message and shown on the chat's message view; login_url, web_app, callback_game and pay are refused with
 // the reason, and a refused keyboard changes nothing.
 import { startTestPlatform, type TestPlatform } from '../../support/platform.js';
-import { botCall, createBot, expectBotError, groupWith, resultOf, waitForMessage } from '../../helpers/bots.js';
+import { botCall, createBot, expectBotError, groupWith, resultOf, waitForMessage, confirmJoined } from '../../helpers/bots.js';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -17,6 +17,7 @@ async function scene() {
   const alice = await tenant.account({ displayName: 'Alice' });
   const bot = await createBot(platform, tenant);
   const roomId = await groupWith(platform, alice, [bot.accountId]);
+  await confirmJoined(platform, bot.token);
   return { alice, bot, roomId };
 }
 

@@ -5,7 +5,7 @@ import { ManualClock } from '../../../src/platform/clock.js';
 import { pruneBotUpdates } from '../../../src/chat/bots/updates/prune.js';
 import { call, isolatedInfra, startTestPlatform, type TestPlatform } from '../../support/platform.js';
 import { count } from '../../helpers/expect.js';
-import { botCall, createBot, expectBotError, groupWith, pendingUpdates, resultOf, say } from '../../helpers/bots.js';
+import { botCall, createBot, expectBotError, groupWith, pendingUpdates, resultOf, say, confirmJoined } from '../../helpers/bots.js';
 
 const clock = new ManualClock(new Date());
 let platform: TestPlatform;
@@ -34,6 +34,7 @@ test('over its allowance a bot gets 429 with retry_after, nothing is written, an
   const alice = await tenant.account();
   const bot = await createBot(platform, tenant);
   const roomId = await groupWith(platform, alice, [bot.accountId]);
+  await confirmJoined(platform, bot.token);
   // Start at the beginning of a window, so the two sends below share it.
   clock.set(new Date(Math.ceil(clock.now().getTime() / 1000) * 1000));
   resultOf(await botCall(platform, bot.token, 'sendMessage', { chat_id: roomId, text: 'one' }));
@@ -62,6 +63,7 @@ test('updates and presses older than 24 hours are pruned; a press that old can n
   const alice = await tenant.account();
   const bot = await createBot(platform, tenant);
   const roomId = await groupWith(platform, alice, [bot.accountId]);
+  await confirmJoined(platform, bot.token);
   clock.advance(1000);
   const sent = resultOf(
     await botCall(platform, bot.token, 'sendMessage', {

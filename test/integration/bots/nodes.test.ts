@@ -3,7 +3,7 @@
 import { connectRedis } from '../../../src/platform/redis.js';
 import { UpdateWaiters } from '../../../src/chat/bots/updates/waiters.js';
 import { startTestPlatform, type TestPlatform } from '../../support/platform.js';
-import { botCall, createBot, groupWith, resultOf, say } from '../../helpers/bots.js';
+import { botCall, createBot, groupWith, resultOf, say, confirmJoined } from '../../helpers/bots.js';
 
 let a: TestPlatform;
 let b: TestPlatform;
@@ -19,6 +19,7 @@ test('a getUpdates waiting on node A returns the message sent through node B', a
   const alice = await tenant.account();
   const bot = await createBot(b, tenant);
   const roomId = await groupWith(b, alice, [bot.accountId]);
+  await confirmJoined(b, bot.token);
   const poll = botCall(a, bot.token, 'getUpdates', { timeout: 20 });
   await new Promise((r) => setTimeout(r, 300));
   await say(b, alice, roomId, '/hello from B');

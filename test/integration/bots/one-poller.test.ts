@@ -1,7 +1,7 @@
 // One poller per bot: a getUpdates that starts while another of the same bot is running ends the earlier one with
 // Telegram's 409, so a second instance of a bot is noticed instead of both answering every update.
 import { startTestPlatform, type TestPlatform } from '../../support/platform.js';
-import { botCall, createBot, expectBotError, groupWith, resultOf, say } from '../../helpers/bots.js';
+import { botCall, createBot, expectBotError, groupWith, resultOf, say, confirmJoined } from '../../helpers/bots.js';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -19,6 +19,8 @@ test('a second concurrent getUpdates ends the first with 409; the second receive
   const bot = await createBot(platform, tenant);
   const other = await createBot(platform, tenant);
   const roomId = await groupWith(platform, alice, [bot.accountId, other.accountId]);
+  await confirmJoined(platform, bot.token);
+  await confirmJoined(platform, other.token);
 
   const first = botCall(platform, bot.token, 'getUpdates', { timeout: 20 });
   // Another bot's poll does not disturb it.

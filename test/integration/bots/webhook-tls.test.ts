@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call, isolatedInfra, startTestPlatform, testConfig, type TestPlatform } from '../../support/platform.js';
 import { createTinyCa, type TinyCa } from '../../support/tls-ca.js';
-import { botCall, createBot, expectBotError, groupWith, resultOf, say } from '../../helpers/bots.js';
+import { botCall, createBot, expectBotError, groupWith, resultOf, say, confirmJoined } from '../../helpers/bots.js';
 
 /** An HTTPS receiver on 127.0.0.1 with a certificate of the given CA, recording the updates it takes. */
 class TlsReceiver {
@@ -79,6 +79,7 @@ async function scene() {
   const alice = await tenant.account();
   const bot = await createBot(platform, tenant);
   const roomId = await groupWith(platform, alice, [bot.accountId]);
+  await confirmJoined(platform, bot.token);
   expect(
     (await call(platform.chatUrl, 'PATCH', `/api/v1/bots/${bot.id}/rooms/${roomId}`, { token: alice.token, body: { readAll: true } }))
       .status,

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { call, isolatedInfra, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../support/platform.js';
-import { botCall, createBot, expectBotError, groupWith, resultOf, say, type TestBot } from '../../helpers/bots.js';
+import { botCall, createBot, expectBotError, groupWith, resultOf, say, type TestBot, confirmJoined } from '../../helpers/bots.js';
 import { count, eventually } from '../../helpers/expect.js';
 
 interface Delivery {
@@ -119,6 +119,7 @@ async function scene(): Promise<{ tenant: TestTenant; alice: TestAccount; bot: T
   const alice = await tenant.account();
   const bot = await createBot(platform, tenant);
   const roomId = await groupWith(platform, alice, [bot.accountId]);
+  await confirmJoined(platform, bot.token);
   // Every message of the room reaches the bot.
   expect(
     (await call(platform.chatUrl, 'PATCH', `/api/v1/bots/${bot.id}/rooms/${roomId}`, { token: alice.token, body: { readAll: true } }))

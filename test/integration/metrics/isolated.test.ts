@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../../src/platform/infra/free-port.js';
-import { botCall, createBot, groupWith, resultOf, say } from '../../helpers/bots.js';
+import { botCall, createBot, groupWith, resultOf, say, confirmJoined } from '../../helpers/bots.js';
 import { eventually } from '../../helpers/expect.js';
 import { startChildPlatform, type ChildPlatform } from '../../support/child-platform.js';
 import { call, isolatedInfra, startTestPlatform, type TestPlatform } from '../../support/platform.js';
@@ -79,6 +79,7 @@ describe('webhook deliveries', () => {
       const alice = await tenant.account();
       const bot = await createBot(p, tenant);
       const roomId = await groupWith(p, alice, [bot.accountId]);
+      await confirmJoined(p, bot.token);
       expect(
         (await call(p.chatUrl!, 'PATCH', `/api/v1/bots/${bot.id}/rooms/${roomId}`, { token: alice.token, body: { readAll: true } })).status,
       ).toBe(200);

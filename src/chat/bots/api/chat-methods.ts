@@ -40,6 +40,7 @@ const adminRights = {
   can_post_stories: false,
   can_edit_stories: false,
   can_delete_stories: false,
+  can_send_welcome_messages: false,
   can_pin_messages: true,
 };
 

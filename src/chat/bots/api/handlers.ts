@@ -8,6 +8,7 @@ import type { BotChatMethods } from './chat-methods.js';
 import { botOf, type BotContext, type BotPrincipal } from './context.js';
 import type { BotFiles } from './files.js';
 import type { BotMessages } from './messages.js';
+import type { BotPolls } from './polls.js';
 import { setMessageReaction } from './reactions.js';
 import type { BotUpdates } from './updates.js';
 import { deleteWebhook, setWebhook, webhookInfo } from './webhook.js';
@@ -40,6 +41,7 @@ export function botApiHandlers(
   chats: BotChatMethods,
   files: BotFiles,
   administration: BotChatAdministration,
+  polls: BotPolls,
 ): BotHandlers {
   const getUpdates = async (
     input: { offset?: number | string; limit?: number; timeout?: number; allowed_updates?: string[] },
@@ -153,6 +155,12 @@ export function botApiHandlers(
     },
     async setMessageReaction({ body }, ctx) {
       return answer(await setMessageReaction(deps, botOf(ctx), body));
+    },
+    async sendPoll({ body }, ctx) {
+      return answer((await polls.send(botOf(ctx), body)) as Schemas['Message']);
+    },
+    async stopPoll({ body }, ctx) {
+      return answer((await polls.stop(botOf(ctx), body)) as Schemas['Poll']);
     },
   };
 }

@@ -24,6 +24,7 @@ import { addEmptyJsonParser } from './empty-json.js';
 import { declaredMethods, tokenGate } from './gate.js';
 import { botApiHandlers, type BotOperations } from './handlers.js';
 import { BotMessages } from './messages.js';
+import { BotPolls } from './polls.js';
 import type { BotSendLimit } from './send-limit.js';
 import { BotPollers } from '../updates/pollers.js';
 import { BotUpdates } from './updates.js';
@@ -74,6 +75,7 @@ export async function buildBotListener(options: BotListenerOptions): Promise<Fas
       chats,
       files,
       new BotChatAdministration(deps, options.sendLimit),
+      new BotPolls(deps, options.sendLimit),
     ),
     context: botContext,
     onRequest: tokenGate(deps.sql, declaredMethods(specification)),

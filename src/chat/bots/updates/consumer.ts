@@ -13,7 +13,13 @@ import type { OutboxConsumer } from '../../../platform/outbox.js';
 import { inConsumerSpan } from '../../../platform/tracing/consumer.js';
 import { chatDb } from '../../base/tables.js';
 import type { WebhookDeliveries } from '../delivery/queue.js';
+import { withPoll } from '../poll-messages.js';
 import { loadBotMessages, telegramMessage, telegramUser } from '../telegram.js';
+import { allows } from './allowed.js';
+import { memberTopics, memberUpdates } from './member-updates.js';
+import { forTheRoom, type NewUpdate, type PlacedEvent } from './new-update.js';
+import { pollTopics, pollUpdates } from './poll-updates.js';
+import { reactionTopics, reactionUpdates } from './reaction-updates.js';
 import { receives } from './recipients.js';
 import type { UpdateWaiters } from './waiters.js';
 
@@ -33,15 +39,6 @@ interface CallbackPressed {
   ord: number;
   callbackQueryId: string;
 }
-
-interface NewUpdate {
-  ord: number;
-  botId: string;
-  kind: 'message' | 'edited_message' | 'callback_query';
-  body: Record<string, unknown>;
-}
-
-const allows = (allowed: string[] | null, kind: string) => allowed === null || allowed.length === 0 || allowed.includes(kind);
 
 async function messageUpdates(client: SqlClient, events: MessageEvent[], log: Logger): Promise<NewUpdate[]> {
   if (events.length === 0) return [];
@@ -91,7 +88,9 @@ async function messageUpdates(client: SqlClient, events: MessageEvent[], log: Lo
       };
       if (!receives({ botAccountId: c.account_id, username: c.username, readAll: c.read_all }, incoming)) continue;
       const kind = kindAt.get(c.ord)!;
-      updates.push({ ord: c.ord, botId: c.bot_id, kind, body: { [kind]: telegramMessage(m) } });
+      const shown = telegramMessage(m);
+      const message = m.poll_id === null ? shown : await withPoll(client, shown, m.poll_id, { id: c.bot_id, accountId: c.account_id });
+      updates.push({ ord: c.ord, botId: c.bot_id, kind, body: { [kind]: message } });
     } catch (err) {
       // One malformed row must not hold back the relay of every event.
       log.error({ err, messageId: c.message_id, botId: c.bot_id }, 'could not make a bot update');
@@ -238,24 +237,45 @@ export interface ConsumerParts {
   now: () => Date;
 }
 
+/** The events of a batch by the producer that turns them into updates. */
+function sortEvents(events: Parameters<OutboxConsumer>[1]) {
+  const sorted = {
+    created: [] as MessageEvent[],
+    pressed: [] as CallbackPressed[],
+    polls: [] as PlacedEvent[],
+    reactions: [] as PlacedEvent[],
+    members: [] as PlacedEvent[],
+  };
+  events.forEach((e, ord) => {
+    const p = e.payload as Record<string, unknown>;
+    const kind = messageKinds[e.topic];
+    const placed = { ord, topic: e.topic, payload: p };
+    if (kind) sorted.created.push({ ord, roomId: p.roomId as string, messageId: p.messageId as string, kind });
+    else if (e.topic === 'bot.callback_query') sorted.pressed.push({ ord, callbackQueryId: p.callbackQueryId as string });
+    else if (pollTopics.has(e.topic)) sorted.polls.push(placed);
+    else if (reactionTopics.has(e.topic)) sorted.reactions.push(placed);
+    else if (memberTopics.has(e.topic) && forTheRoom(p)) sorted.members.push(placed);
+  });
+  return sorted;
+}
+
 export function botUpdatesConsumer(parts: ConsumerParts): OutboxConsumer {
   return async (client, events) => {
-    const created: MessageEvent[] = [];
-    const pressed: CallbackPressed[] = [];
-    events.forEach((e, ord) => {
-      const p = e.payload as Record<string, unknown>;
-      const kind = messageKinds[e.topic];
-      if (kind) created.push({ ord, roomId: p.roomId as string, messageId: p.messageId as string, kind });
-      else if (e.topic === 'bot.callback_query') pressed.push({ ord, callbackQueryId: p.callbackQueryId as string });
-    });
-    if (created.length === 0 && pressed.length === 0) return undefined;
-    const producers = [...created, ...pressed].map((e) => events[e.ord]!.trace_context);
+    const sorted = sortEvents(events);
+    const relevant = [...sorted.created, ...sorted.pressed, ...sorted.polls, ...sorted.reactions, ...sorted.members];
+    if (relevant.length === 0) return undefined;
+    const producers = relevant.map((e) => events[e.ord]!.trace_context);
     return inConsumerSpan('bot.updates', producers, { 'messaging.batch.message_count': producers.length }, async () => {
-      const fromMessages = await messageUpdates(client, created, parts.log);
-      const fromPresses = await callbackUpdates(client, pressed);
-      const updates = [...fromMessages, ...fromPresses].sort((a, b) => a.ord - b.ord);
+      const now = parts.now();
+      const updates = [
+        ...(await messageUpdates(client, sorted.created, parts.log)),
+        ...(await callbackUpdates(client, sorted.pressed)),
+        ...(await pollUpdates(client, sorted.polls)),
+        ...(await reactionUpdates(client, sorted.reactions, now)),
+        ...(await memberUpdates(client, sorted.members, now)),
+      ].sort((a, b) => a.ord - b.ord);
       if (updates.length === 0) return undefined;
-      const webhooks = await store(client, updates, parts.now());
+      const webhooks = await store(client, updates, now);
       const woken = new Set(updates.map((u) => u.botId));
       return async () => {
         try {

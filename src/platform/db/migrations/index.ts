@@ -23,6 +23,7 @@ import { Migration20261125000400PartnerInbox } from './Migration20261125000400Pa
 import { Migration20261125000500PartnerKnowledge } from './Migration20261125000500PartnerKnowledge.js';
 import { Migration20261125000600OutboxTraceContext } from './Migration20261125000600OutboxTraceContext.js';
 import { Migration20261125000700EventLogWithoutCounters } from './Migration20261125000700EventLogWithoutCounters.js';
+import { Migration20261129000100BotPolls } from './Migration20261129000100BotPolls.js';
 
 export const migrations = [
   { name: 'Migration20261121000001Init', class: Migration20261121000001Init },
@@ -49,4 +50,5 @@ export const migrations = [
   { name: 'Migration20261125000500PartnerKnowledge', class: Migration20261125000500PartnerKnowledge },
   { name: 'Migration20261125000600OutboxTraceContext', class: Migration20261125000600OutboxTraceContext },
   { name: 'Migration20261125000700EventLogWithoutCounters', class: Migration20261125000700EventLogWithoutCounters },
+  { name: 'Migration20261129000100BotPolls', class: Migration20261129000100BotPolls },
 ];
