@@ -1,0 +1,79 @@
+// What the Bot API file tests share: bytes and images to send, multipart calls at Telegram's path shape, a user's
+// upload through the chat's upload API, and what a bot has stored (to assert that a refusal stored nothing).
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { call, type TestAccount, type TestPlatform } from '../../support/platform.js';
+import { count } from '../../helpers/expect.js';
+import type { BotAnswer } from '../../helpers/bots.js';
+
+export const bytes = (n: number, seed = 7) => Buffer.from(Array.from({ length: n }, (_, i) => (i * seed) % 251));
+
+/** A PNG's signature and IHDR chunk: all a reader of its size needs. */
+export function png(width: number, height: number): Buffer {
+  const head = Buffer.alloc(33);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(head, 0);
+  head.writeUInt32BE(13, 8);
+  head.write('IHDR', 12, 'latin1');
+  head.writeUInt32BE(width, 16);
+  head.writeUInt32BE(height, 20);
+  head[24] = 8;
+  head[25] = 6;
+  return Buffer.concat([head, bytes(200)]);
+}
+
+export type FilePart = { data: Buffer; name: string; type?: string };
+
+/** A multipart Bot API call, at Telegram's path shape. */
+export async function multipart(
+  platform: TestPlatform,
+  token: string,
+  method: string,
+  fields: Record<string, string | FilePart>,
+): Promise<BotAnswer> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value === 'string') form.set(name, value);
+    else form.set(name, new Blob([value.data], value.type ? { type: value.type } : {}), value.name);
+  }
+  const res = await fetch(`${platform.chatUrl}/bot${token}/${method}`, { method: 'POST', body: form });
+  return { status: res.status, body: await res.json(), headers: res.headers };
+}
+
+const storedFiles = (platform: TestPlatform) => {
+  const dir = join(platform.config.dataDir, 'uploads');
+  return existsSync(dir) ? readdirSync(dir).length : 0;
+};
+
+/** What the bot has stored: other suites share the database, so only the bot's own rows are counted. */
+export async function storage(platform: TestPlatform, botAccountId: string): Promise<{ uploads: number; messages: number; files: number }> {
+  return {
+    uploads: await count(platform.db, 'select count(*) as n from uploads where owner_id = $1', [botAccountId]),
+    messages: await count(platform.db, 'select count(*) as n from messages where sender_id = $1', [botAccountId]),
+    files: storedFiles(platform),
+  };
+}
+
+/** A user's file through the chat's upload API: an upload session, then tus creation and one PATCH. */
+export async function userUpload(
+  platform: TestPlatform,
+  who: TestAccount,
+  data: Buffer,
+  fileName: string,
+  contentType: string,
+): Promise<string> {
+  const created = await call(platform.chatUrl, 'POST', '/api/v1/files/upload-session', {
+    token: who.token,
+    body: { fileName, contentType, size: data.length },
+  });
+  if (created.status !== 200 && created.status !== 201) throw new Error(`session: ${created.status} ${JSON.stringify(created.body)}`);
+  const session = created.body.data;
+  const started = await fetch(session.uploadUrl, { method: 'POST', headers: { ...session.headers, 'Upload-Length': String(data.length) } });
+  expect(started.status).toBe(201);
+  const patched = await fetch(new URL(started.headers.get('location')!, session.uploadUrl), {
+    method: 'PATCH',
+    headers: { ...session.headers, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
+    body: data,
+  });
+  expect(patched.status).toBe(204);
+  return session.uploadId;
+}
