@@ -1,10 +1,12 @@
 // What the Bot API file tests share: bytes and images to send, multipart calls at Telegram's path shape, a user's
 // upload through the chat's upload API, and what a bot has stored (to assert that a refusal stored nothing).
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { call, type TestAccount, type TestPlatform } from '../../support/platform.js';
+import type { Config } from '../../../src/config.js';
+import { call, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../support/platform.js';
 import { count } from '../../helpers/expect.js';
-import type { BotAnswer } from '../../helpers/bots.js';
+import { createBot, groupWith, type BotAnswer, type TestBot } from '../../helpers/bots.js';
 
 export const bytes = (n: number, seed = 7) => Buffer.from(Array.from({ length: n }, (_, i) => (i * seed) % 251));
 
@@ -38,6 +40,12 @@ export async function multipart(
   const res = await fetch(`${platform.chatUrl}/bot${token}/${method}`, { method: 'POST', body: form });
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
+
+/**
+ * A data folder of the file's own platform: the stored-files count of storage() then sees only this file's uploads,
+ * not those of files running beside it.
+ */
+export const ownDataDir = (): string => mkdtempSync(join(tmpdir(), 'bot-files-'));
 
 const storedFiles = (platform: TestPlatform) => {
   const dir = join(platform.config.dataDir, 'uploads');
@@ -76,4 +84,27 @@ export async function userUpload(
   });
   expect(patched.status).toBe(204);
   return session.uploadId;
+}
+
+/** A new tenant's user Alice and a bot, in a group of Alice's. */
+export async function botWithAlice(
+  platform: TestPlatform,
+): Promise<{ tenant: TestTenant; alice: TestAccount; bot: TestBot; roomId: string }> {
+  const tenant = await platform.tenant();
+  const alice = await tenant.account({ displayName: 'Alice' });
+  const bot = await createBot(platform, tenant);
+  const roomId = await groupWith(platform, alice, [bot.accountId]);
+  return { tenant, alice, bot, roomId };
+}
+
+/** A platform of the chat and its workers for the test file, started before its tests and stopped after them. */
+export function useFilesPlatform(overrides: Partial<Config>): () => TestPlatform {
+  let platform: TestPlatform | undefined;
+  beforeAll(async () => {
+    platform = await startTestPlatform({ services: ['chat', 'workers'], dataDir: ownDataDir(), ...overrides });
+  });
+  afterAll(async () => {
+    await platform?.stop();
+  });
+  return () => platform!;
 }

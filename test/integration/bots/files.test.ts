@@ -1,26 +1,29 @@
 // Files in the Bot API: sendDocument and sendPhoto with a multipart upload, a file_id or an upload session's id;
 // getFile and the download path; what a bot that cannot see a file gets; refusals that store nothing.
-import { call, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../support/platform.js';
+import { call, startTestPlatform, type TestAccount, type TestPlatform } from '../../support/platform.js';
 import { count } from '../../helpers/expect.js';
-import { botCall, chatNumber, createBot, expectBotError, groupWith, pendingUpdates, resultOf, type TestBot } from '../../helpers/bots.js';
-import { bytes, multipart as multipart_, png, storage as storage_, userUpload as userUpload_, type FilePart } from './file-helpers.js';
+import { botCall, chatNumber, createBot, expectBotError, groupWith, pendingUpdates, resultOf } from '../../helpers/bots.js';
+import {
+  botWithAlice,
+  bytes,
+  ownDataDir,
+  multipart as multipart_,
+  png,
+  storage as storage_,
+  userUpload as userUpload_,
+  type FilePart,
+} from './file-helpers.js';
 
 const uploadMax = 64 * 1024;
 let platform: TestPlatform;
 beforeAll(async () => {
-  platform = await startTestPlatform({ services: ['chat', 'workers'], uploadMaxBytes: uploadMax });
+  platform = await startTestPlatform({ services: ['chat', 'workers'], dataDir: ownDataDir(), uploadMaxBytes: uploadMax });
 });
 afterAll(async () => {
   await platform?.stop();
 });
 
-async function scene(): Promise<{ tenant: TestTenant; alice: TestAccount; bot: TestBot; roomId: string }> {
-  const tenant = await platform.tenant();
-  const alice = await tenant.account({ displayName: 'Alice' });
-  const bot = await createBot(platform, tenant);
-  const roomId = await groupWith(platform, alice, [bot.accountId]);
-  return { tenant, alice, bot, roomId };
-}
+const scene = () => botWithAlice(platform);
 
 const multipart = (token: string, method: string, fields: Record<string, string | FilePart>) => multipart_(platform, token, method, fields);
 

@@ -1,25 +1,17 @@
 // Media in the Bot API: sendVideo, sendAnimation, sendAudio, sendVoice and sendVideoNote keep the kind of their file
 // and what the bot stated of it; a user's image reaches a bot as photo; copyMessage copies files; bad input to each
 // method is Telegram's 400 and stores nothing.
-import { call, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../support/platform.js';
-import { botCall, createBot, expectBotError, groupWith, pendingUpdates, resultOf, say, type TestBot } from '../../helpers/bots.js';
-import { bytes, multipart, png, storage, userUpload } from './file-helpers.js';
+import { call, type TestPlatform } from '../../support/platform.js';
+import { botCall, expectBotError, groupWith, pendingUpdates, resultOf, say } from '../../helpers/bots.js';
+import { botWithAlice, useFilesPlatform, bytes, multipart, png, storage, userUpload } from './file-helpers.js';
 
+const started = useFilesPlatform({ uploadMaxBytes: 64 * 1024 });
 let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform({ services: ['chat', 'workers'], uploadMaxBytes: 64 * 1024 });
-});
-afterAll(async () => {
-  await platform?.stop();
+beforeAll(() => {
+  platform = started();
 });
 
-async function scene(): Promise<{ tenant: TestTenant; alice: TestAccount; bot: TestBot; roomId: string }> {
-  const tenant = await platform.tenant();
-  const alice = await tenant.account({ displayName: 'Alice' });
-  const bot = await createBot(platform, tenant);
-  const roomId = await groupWith(platform, alice, [bot.accountId]);
-  return { tenant, alice, bot, roomId };
-}
+const scene = () => botWithAlice(platform);
 
 const ids = { file_id: expect.stringMatching(/^F[A-Za-z0-9_-]{22}$/), file_unique_id: expect.stringMatching(/^U/) };
 
