@@ -108,3 +108,49 @@ export function useFilesPlatform(overrides: Partial<Config>): () => TestPlatform
   });
   return () => platform!;
 }
+
+// Media headers as the files' formats lay them out: ISO media boxes and Ogg pages.
+export const box = (type: string, ...content: Buffer[]) => {
+  const body = Buffer.concat(content);
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(body.length + 8, 0);
+  head.write(type, 4, 'latin1');
+  return Buffer.concat([head, body]);
+};
+
+export function mvhd(version: 0 | 1, timescale: number, units: number): Buffer {
+  const b = Buffer.alloc(version === 1 ? 108 : 96);
+  b[0] = version;
+  if (version === 1) {
+    b.writeUInt32BE(timescale, 20);
+    b.writeBigUInt64BE(BigInt(units), 24);
+  } else {
+    b.writeUInt32BE(timescale, 12);
+    b.writeUInt32BE(units, 16);
+  }
+  return box('mvhd', b);
+}
+
+export function tkhd(version: 0 | 1, width: number, height: number): Buffer {
+  const b = Buffer.alloc(version === 1 ? 96 : 84);
+  b[0] = version;
+  const at = version === 1 ? 88 : 76;
+  b.writeUInt32BE(width * 65536, at);
+  b.writeUInt32BE(height * 65536, at + 4);
+  return box('tkhd', b);
+}
+
+export const ftyp = box('ftyp', Buffer.from('isom\0\0\0\0isomavc1', 'latin1'));
+
+export function oggPage(granule: bigint, packet: Buffer): Buffer {
+  const head = Buffer.alloc(28);
+  head.write('OggS', 0, 'latin1');
+  head.writeBigInt64LE(granule, 6);
+  head[26] = 1;
+  head[27] = packet.length;
+  return Buffer.concat([head, packet]);
+}
+
+/** A small MP4: the file type, a movie header, one video track of the size given, and some media data. */
+export const mp4 = (seconds: number, width: number, height: number): Buffer =>
+  Buffer.concat([ftyp, box('moov', mvhd(0, 1000, seconds * 1000), box('trak', tkhd(0, width, height))), box('mdat', bytes(500))]);

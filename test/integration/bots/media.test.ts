@@ -3,7 +3,7 @@
 // method is Telegram's 400 and stores nothing.
 import { call, type TestPlatform } from '../../support/platform.js';
 import { botCall, expectBotError, groupWith, pendingUpdates, resultOf, say } from '../../helpers/bots.js';
-import { botWithAlice, useFilesPlatform, bytes, multipart, png, storage, userUpload } from './file-helpers.js';
+import { botWithAlice, useFilesPlatform, bytes, mp4, multipart, png, storage, userUpload } from './file-helpers.js';
 
 const started = useFilesPlatform({ uploadMaxBytes: 64 * 1024 });
 let platform: TestPlatform;
@@ -155,6 +155,35 @@ test("a user's image reaches the bot as photo; copyMessage copies a message's fi
   );
   const { rows: after } = await platform.db.query(`select count(*)::int as n from messages where room_id = $1`, [elsewhere]);
   expect(after[0].n).toBe(2);
+});
+
+test("facts a video's own header states are shown; what the bot states wins; a file_id resend reads nothing", async () => {
+  const { bot, roomId } = await scene();
+  const movie = mp4(42, 1280, 720);
+  const read = resultOf(await multipart(platform, bot.token, 'sendVideo', { chat_id: roomId, video: { data: movie, name: 'movie.mp4' } }));
+  expect(read.video).toEqual({
+    ...ids,
+    file_name: 'movie.mp4',
+    mime_type: 'video/mp4',
+    file_size: movie.length,
+    duration: 42,
+    width: 1280,
+    height: 720,
+  });
+  const stated = resultOf(
+    await multipart(platform, bot.token, 'sendVideo', { chat_id: roomId, duration: '40', video: { data: movie, name: 'movie.mp4' } }),
+  );
+  expect(stated.video).toMatchObject({ duration: 40, width: 1280, height: 720 });
+  // A video note's side is its track's width.
+  const note = resultOf(
+    await multipart(platform, bot.token, 'sendVideoNote', { chat_id: roomId, video_note: { data: mp4(9, 240, 240), name: 'n.mp4' } }),
+  );
+  expect(note.video_note).toMatchObject({ length: 240, duration: 9 });
+  // As a document, the same bytes show no media facts.
+  const document = resultOf(
+    await multipart(platform, bot.token, 'sendDocument', { chat_id: roomId, document: { data: movie, name: 'movie.mp4' } }),
+  );
+  expect(Object.keys(document.document).sort()).toEqual(['file_id', 'file_name', 'file_size', 'file_unique_id', 'mime_type']);
 });
 
 test('bad input to every media method is a 400 naming what is wrong, and stores nothing', async () => {

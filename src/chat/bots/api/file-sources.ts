@@ -18,8 +18,9 @@ import type { BotPrincipal } from './context.js';
 import { BotApiError, botApiErrors } from './errors.js';
 import { contentTypeOf, fileNameOf } from './file-types.js';
 import { fetchFileUrl, fileUrlPattern, wrongFileUrl } from './file-urls.js';
-import type { BotAttachment, FileKind } from './file-views.js';
+import { known, type BotAttachment, type FileKind } from './file-views.js';
 import { visibleFile } from './file-visibility.js';
+import { mediaFacts } from './media-facts.js';
 import { attachPrefix } from './forms.js';
 
 /** What the sender states of a file besides its bytes (sizes in pixels of a photo are read instead). */
@@ -47,6 +48,17 @@ interface ArrivedBytes {
   bytes: Uint8Array;
   fileName: string;
   contentType: string;
+}
+
+const pictureKinds = new Set<FileKind>(['video', 'animation', 'video_note']);
+const soundKinds = new Set<FileKind>(['audio', 'voice']);
+
+/** What the file's own headers say, for the kinds that show it. */
+function readFacts(kind: FileKind, bytes: Uint8Array): StatedFacts {
+  if (pictureKinds.has(kind)) return mediaFacts(bytes);
+  if (!soundKinds.has(kind)) return {};
+  const { duration } = mediaFacts(bytes);
+  return duration !== undefined ? { duration } : {};
 }
 
 /** How long a file URL may take to answer in full. */
@@ -95,11 +107,13 @@ export class FileSources {
     const contentType = kind === 'photo' ? image!.contentType : contentTypeOf(arrived.contentType, fileName, image, kind);
     if (!typeAllowed(contentType, uploadAllowedTypes)) throw botApiErrors.badRequest(`files of type ${contentType} may not be sent here`);
     const uploadId = await storeDirectUpload(this.deps, this.store, bot.accountId, { fileName, contentType, bytes });
-    const pixels = kind === 'photo' ? { width: image!.width, height: image!.height } : {};
+    // A photo's size is read from its header; other media take what their headers say, unless the bot said it.
+    const read = kind === 'photo' ? { width: image!.width, height: image!.height } : readFacts(kind, bytes);
     return {
       attach: async (client, messageId, now) => {
         const [claimed] = await claimUploads(client, bot.accountId, messageId, [uploadId], now);
-        return { ...claimed!, ...stated, ...pixels };
+        // A fact the bot left out does not hide one read from the file.
+        return kind === 'photo' ? { ...claimed!, ...stated, ...read } : { ...claimed!, ...read, ...known(stated) };
       },
       discard: () => discardDirectUpload(this.deps, this.store, uploadId),
     };

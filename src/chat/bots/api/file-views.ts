@@ -66,7 +66,7 @@ export function kindOf(file: BotAttachment): FileKind {
 }
 
 /** The keys of `facts` whose values are known. */
-function known<T extends Record<string, unknown>>(facts: T): Partial<T> {
+export function known<T extends object>(facts: T): Partial<T> {
   return Object.fromEntries(Object.entries(facts).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
