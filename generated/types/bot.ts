@@ -607,7 +607,7 @@ export interface paths {
         put?: never;
         /**
          * Sends a video (shown as video)
-         * @description Sends a video (shown as video). duration, width and height are kept as given.
+         * @description Sends a video (shown as video). duration, width and height as given, else as the MP4 header states them.
          */
         post: operations["sendVideo"];
         delete?: never;
@@ -780,7 +780,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description A piece of music, with what its sender stated. */
+        /** @description A piece of music, with what its sender stated or its headers state. */
         Audio: {
             /** @description Names the file in getFile and in the send methods. */
             file_id: string;
@@ -1113,12 +1113,12 @@ export interface components {
         };
         /**
          * Format: int32
-         * @description Pixels, as the sender states them.
+         * @description Pixels, as the sender states them (else as an MP4 video track's header states them).
          */
         MediaPixels: number;
         /**
          * Format: int32
-         * @description Seconds, as the sender states them (the server does not read media files).
+         * @description Seconds, as the sender states them (else as an MP4 or Ogg header states them, when the file arrives with the call).
          */
         MediaSeconds: number;
         /**
@@ -1522,7 +1522,7 @@ export interface components {
             /** @description Bots only: the bot's username, for mentions (@username) and addressed commands (/start@username). */
             username?: string;
         };
-        /** @description A video or an animation, with what its sender stated. */
+        /** @description A video or an animation, with what its sender stated or its headers state. */
         Video: {
             /** @description Names the file in getFile and in the send methods. */
             file_id: string;
