@@ -19,6 +19,15 @@ const interfaceRules = interfaces.map((name) => ({
 // other, even through others. Each interface's base (tables, entities, request context, errors, access checks) is the first line and
 // imports no feature. A folder that is not listed fails the unlisted-folder rule: place it on a line first.
 const folderLayers = {
+  chat: [
+    ['base', 'events'],
+    ['admin-modules', 'admin-workspaces', 'auth', 'broadcasts', 'contacts', 'drafts', 'health', 'media', 'polls', 'presence', 'threads'],
+    ['labels', 'mentions', 'rooms', 'saved', 'search'],
+    ['channels', 'members', 'messages', 'realtime'],
+    ['accounts', 'pins', 'scheduled'],
+    ['bots', 'reminders'],
+    ['listener', 'time'],
+  ],
   partner: [
     ['base', 'scopes'],
     ['crm', 'idempotency', 'inbox', 'kb', 'reports', 'storage', 'webhooks', 'workspaces'],
@@ -53,7 +62,8 @@ const folderLayers = {
   ],
 };
 // The core's accounts/ and modules/ hold only their entities, so they belong to its base as entities/ and tables.ts do.
-const bases = { partner: ['base'], workspace: ['base'], core: ['accounts', 'entities', 'modules', 'tables'] };
+// The chat's events/ (its topics and the emit every feature calls) imports nothing of the chat, so it belongs to its base.
+const bases = { chat: ['base', 'events'], partner: ['base'], workspace: ['base'], core: ['accounts', 'entities', 'modules', 'tables'] };
 const units = (top, names) => `^src/${top}/(${names.join('|')})(/|\\.ts$)`;
 
 const folderRules = Object.entries(folderLayers).flatMap(([top, layers]) => [

@@ -28,7 +28,7 @@ GENERATED_CLIENTS := $(VENV)/.openapi-python-client$(OPENAPI_PYTHON_CLIENT_VERSI
 # Inside `make test` (PHASES_FILE set), a step's time goes to the phase table; run alone, the step just runs.
 timed = $(if $(PHASES_FILE),scripts/phases.sh run $(1))
 
-.PHONY: help node deps redis chromium venv bot-libraries generated-clients generate check-generated architecture format format-check lint openapi-lint build sdks typecheck run test test-repeat unit contract bench bench-chat bench-partner bench-realtime bench-typing bench-scheduled bench-bots bench-webhooks bench-tracing bench-typed-queries bench-sockets bench-peer clean
+.PHONY: help node deps redis chromium venv bot-libraries generated-clients generate check-generated architecture format format-check lint openapi-lint build sdks typecheck typecheck-and-lint run test test-repeat unit contract bench bench-chat bench-partner bench-realtime bench-typing bench-scheduled bench-bots bench-webhooks bench-tracing bench-typed-queries bench-sockets bench-peer clean
 
 help:
 	@echo "make run    install what is missing, generate, build, migrate and start the platform"
@@ -144,6 +144,11 @@ openapi-lint: deps
 
 typecheck: deps
 	$(call timed,typecheck) npx tsc -p tsconfig.json --noEmit
+	$(call timed,typecheck-console) npx tsc -p console/tsconfig.json
+
+# `make typecheck` and `make lint` in one process on one TypeScript program (scripts/typecheck-and-lint.mjs): make test runs this.
+typecheck-and-lint: deps
+	$(call timed,typecheck+lint) node scripts/typecheck-and-lint.mjs
 	$(call timed,typecheck-console) npx tsc -p console/tsconfig.json
 
 run: deps redis generate build

@@ -1,12 +1,12 @@
-// The spec's error-code enums are written from the catalogue modules in src/ (src/<interface>/error-codes.ts), so a
-// code is added in one place: a line in the catalogue, then `make generate` (and a row in the docs). Lists may spread
-// other lists they import or define themselves (`...frameworkErrorCodes`); line comments are ignored.
+// The spec's error-code enums are written from the catalogue modules in src/ (src/<interface>/base/error-codes.ts),
+// so a code is added in one place: a line in the catalogue, then `make generate` (and a row in the docs). Lists may
+// spread other lists they import or define themselves (`...frameworkErrorCodes`); line comments are ignored.
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 const catalogues = [
   {
-    source: 'src/chat/error-codes.ts',
+    source: 'src/chat/base/error-codes.ts',
     list: 'chatErrorCodes',
     target: 'spec/common/chat-error-codes.tsp',
     namespace: 'Platform.Chat.Envelope',

@@ -1,5 +1,5 @@
 // Rebuilds generated/ (OpenAPI 3.1 documents and TypeScript types) from spec/, after
-// writing the spec's error-code enums from src/*/error-codes.ts (error-code-enums.mjs), and the operations tables of
+// writing the spec's error-code enums from src/*/base/error-codes.ts (error-code-enums.mjs), and the operations tables of
 // the SDK READMEs (sdk-readme-tables.mjs); then the SDKs' git-ignored schema copies (sdk-schemas.mjs).
 // `node scripts/generate.mjs --check` regenerates into a temporary folder and fails when anything differs.
 import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';

@@ -3,9 +3,10 @@
 #   - the build, at normal priority (jest and the contract run need dist/); beside it, at the lowest priority, the
 #     checks that read only sources (generated files, layers, formatting, the OpenAPI documents);
 #   - then jest and the contract run side by side, each of which keeps about one core busy for minutes, and at the
-#     lowest priority lint and the typecheck, which read the SDK packages' built types: they take only the CPU the
-#     two leave idle (jest's workers waiting on servers, the contract run's last suite alone on one core), so they
-#     add little to the wall time and never slow a test that waits on a wall-clock bound.
+#     lowest priority the typecheck and lint (one process on one TypeScript program), which read the SDK packages' built
+#     types: they take only the CPU the two leave idle (jest's workers waiting on servers, the contract run's last
+#     suite alone on one core), so they add little to the wall time and never slow a test that waits on a wall-clock
+#     bound.
 # Each step's time goes to the phase table (scripts/phases.sh). The outputs of the checks and of the contract run are
 # kept in .data/ and printed whole after jest's; the exit status is the first failure's.
 set -uo pipefail
@@ -31,7 +32,7 @@ if ! sync_make build; then
 fi
 
 late_log=.data/checks-types.log
-idle_make lint typecheck >"$late_log" 2>&1 &
+idle_make typecheck-and-lint >"$late_log" 2>&1 &
 late=$!
 contract_log=.data/contract.log
 scripts/phases.sh time contract node test/contract/run.mjs >"$contract_log" 2>&1 &

@@ -6,7 +6,7 @@ import { installCursorSecret } from '../platform/http/cursor.js';
 import { migrate, openOrm, type Orm } from '../platform/db/orm.js';
 import { createSqlPool, lockSession, unlockSession, waitWithoutTimeouts, type SqlPool } from '../platform/db/sql.js';
 import { affected } from '../platform/db/typed.js';
-import { chatDb } from '../chat/tables.js';
+import { chatDb } from '../chat/base/tables.js';
 import { openReadRouter } from '../platform/db/open-read-router.js';
 import type { ReadRouter } from '../platform/db/read-router.js';
 import { resolveInfra, type Infra } from '../platform/infra/index.js';

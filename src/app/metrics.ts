@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
 import { sql as fragment } from 'kysely';
 import type { SqlPool } from '../platform/db/sql.js';
 import { firstRow } from '../platform/db/typed.js';
-import { chatDb } from '../chat/tables.js';
+import { chatDb } from '../chat/base/tables.js';
 import type { Logger } from '../platform/logger.js';
 import type { Readiness } from '../platform/readiness.js';
 import { watchBotUpdates } from '../platform/metrics/bots.js';

@@ -26,14 +26,14 @@ import { InlineButtonService } from './bots/press.js';
 import { BotAdminService } from './bots/service.js';
 import type { UpdateWaiters } from './bots/updates/waiters.js';
 import type { WebhookPolicy } from './bots/webhook-url.js';
-import { chatContext, type ChatContext } from './context.js';
-import type { ChatDeps } from './deps.js';
+import { chatContext, type ChatContext } from './base/context.js';
+import type { ChatDeps } from './base/deps.js';
 import type { BotDeps } from './bots/deps.js';
 import { accountAdminOperations, requireAccountAdmin } from './accounts/admin-gate.js';
 import { contactHandlers } from './contacts/handlers.js';
 import { ContactService } from './contacts/service.js';
-import { chatErrors, renderChatError } from './errors.js';
-import type { ChatHandlers, ChatOperations } from './handler-types.js';
+import { chatErrors, renderChatError } from './base/errors.js';
+import type { ChatHandlers, ChatOperations } from './base/handler-types.js';
 import { healthHandlers } from './health/handlers.js';
 import { memberHandlers } from './members/handlers.js';
 import { MemberService } from './members/service.js';
@@ -170,7 +170,7 @@ function chatHandlers(options: ChatListenerOptions, botDeps: BotDeps): ChatHandl
     ...moduleHandlers(new ModuleService(deps)),
     ...workspacePlanHandlers(new WorkspacePlanService(deps, deps.gateKeys)),
     ...accountHandlers(new AccountService(deps)),
-    ...roomHandlers(rooms, new PersonalRoomService(deps, rooms), members),
+    ...roomHandlers(rooms, new PersonalRoomService(deps, rooms)),
     ...memberHandlers(members),
     ...messageHandlers(new MessageService(deps)),
     ...messageActionHandlers({

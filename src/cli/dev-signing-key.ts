@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { exportJWK, exportSPKI, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import pg from 'pg';
 import type { Config } from '../config.js';
-import { chatDb } from '../chat/tables.js';
+import { chatDb } from '../chat/base/tables.js';
 import { affected } from '../platform/db/typed.js';
 import type { Logger } from '../platform/logger.js';
 import { newId } from '../platform/ids.js';

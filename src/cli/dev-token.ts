@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { SignJWT } from 'jose';
 import pg from 'pg';
 import { verifyKeyInvalidationChannel } from '../core/auth/verify-key-cache.js';
-import { chatDb } from '../chat/tables.js';
+import { chatDb } from '../chat/base/tables.js';
 import { firstRow } from '../platform/db/typed.js';
 import { runtimeFile } from '../platform/infra/index.js';
 import { platformUrls } from './platform-urls.js';

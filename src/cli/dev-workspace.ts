@@ -1,6 +1,6 @@
 // What the development key tools share: the development owner account and one workspace per (name, owner), made
 // when missing. Callers run these inside their transaction, after taking the advisory lock below.
-import { chatDb } from '../chat/tables.js';
+import { chatDb } from '../chat/base/tables.js';
 import { coreDb } from '../core/tables.js';
 import { newId } from '../platform/ids.js';
 import { affected, firstRow, lockKey, type Runner } from '../platform/db/typed.js';

@@ -5,7 +5,7 @@
 // (rule update + evaluation) through the pg driver on a third channel. Every step's member count is checked.
 import { performance } from 'node:perf_hooks';
 import { evaluationSql } from '../../src/chat/channels/sync.js';
-import type { Rule } from '../../src/chat/channels/rule.js';
+import type { Rule } from '../../src/chat/base/channel-access.js';
 import { createSqlPool } from '../../src/platform/db/sql.js';
 import { call, type TestPlatform, type TestTenant } from '../support/platform.js';
 import { ms, progress, ratio, table } from './report.js';

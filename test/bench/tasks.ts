@@ -1,7 +1,7 @@
 // What the benchmark asks of its load generator (load.ts), which runs as a separate node process so that the
 // client's work never shares the measured server's event loop; and how rounds are summarised (medians).
 import { fork, type ChildProcess } from 'node:child_process';
-import { messageColumns } from '../../src/chat/messages/views.js';
+import { messageColumns } from '../../src/chat/base/message-views.js';
 import type { Statement } from './capture.js';
 
 export interface HttpTarget {

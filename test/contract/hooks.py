@@ -6,8 +6,30 @@ import json
 import os
 
 import schemathesis
+from schemathesis.config import ProjectConfig
 from schemathesis.generation.meta import TestPhase
 from schemathesis.generation.modes import GenerationMode
+
+
+# Schemathesis resolves an operation's configuration ([[operations]] entries merged over the project's and the phase's)
+# afresh for every case it draws: with one entry per tuned operation that was about a tenth of the chat suite's CPU.
+# The result depends only on the configuration, the operation and the phase, all fixed once the run has started, so each
+# combination is resolved once. The cache keeps the configuration object it was computed for, so its id is never reused.
+def _resolved_once(method):
+    cache = {}
+
+    def resolve(self, *, operation=None, **kwargs):
+        key = (id(self), operation.label if operation is not None else None, tuple(sorted(kwargs.items())))
+        hit = cache.get(key)
+        if hit is None:
+            hit = cache[key] = (self, method(self, operation=operation, **kwargs))
+        return hit[1]
+
+    return resolve
+
+
+for _name in ("phases_for", "generation_for", "checks_config_for"):
+    setattr(ProjectConfig, _name, _resolved_once(getattr(ProjectConfig, _name)))
 
 
 # The coverage phase draws no dictionary values: its positive cases name the same made-up uuid in every id

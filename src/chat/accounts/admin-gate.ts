@@ -4,9 +4,9 @@
 // the power to register or ban colleagues. The check runs right after authentication, before the body is read,
 // on the operations the spec marks `x-account-admin`.
 import { firstRow, type Runner } from '../../platform/db/typed.js';
-import type { Caller } from '../context.js';
-import { chatError } from '../errors.js';
-import { chatDb } from '../tables.js';
+import type { Caller } from '../base/context.js';
+import { chatError } from '../base/errors.js';
+import { chatDb } from '../base/tables.js';
 
 /** The accounts a caller may administer: every one (null), or those of one module and customer. */
 export type AccountScope = { moduleCode: string; customerAccountId: string } | null;

@@ -1,6 +1,6 @@
-import { callerOf } from '../context.js';
-import { ok } from '../envelope.js';
-import type { ChatFeatureHandlers } from '../handler-types.js';
+import { callerOf } from '../base/context.js';
+import { ok } from '../base/envelope.js';
+import type { ChatFeatureHandlers } from '../base/handler-types.js';
 import { accountScopeOf } from './admin-gate.js';
 import type { AccountService } from './service.js';
 

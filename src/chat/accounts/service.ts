@@ -4,10 +4,10 @@ import type { EntityManager } from '../../platform/db/orm.js';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
 import { firstRow } from '../../platform/db/typed.js';
 import { syncAccount } from '../channels/sync.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
 import { accountsAudience, emit, emitThroughOrm } from '../events/emit.js';
-import { chatDb, type ChatTables } from '../tables.js';
+import { chatDb, type ChatTables } from '../base/tables.js';
 import { AccountEntity, type Account } from '../../core/accounts/entities.js';
 import type { AccountScope } from './admin-gate.js';
 

@@ -1,6 +1,6 @@
-import { platformAdminOf } from '../context.js';
-import { created, ok, okList } from '../envelope.js';
-import type { ChatFeatureHandlers } from '../handler-types.js';
+import { platformAdminOf } from '../base/context.js';
+import { created, ok, okList } from '../base/envelope.js';
+import type { ChatFeatureHandlers } from '../base/handler-types.js';
 import type { ModuleService } from './service.js';
 
 export function moduleHandlers(

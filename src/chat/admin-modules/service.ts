@@ -2,10 +2,10 @@ import { createHash, createPublicKey } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { newId } from '../../platform/ids.js';
 import { rows } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { importVerifyKey } from '../../core/auth/key-strength.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
 import { CustomerKeyEntity, ModuleEntity, type CustomerKey, type Module } from '../../core/modules/entities.js';
 
 export interface ModuleView {

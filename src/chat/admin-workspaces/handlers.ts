@@ -1,6 +1,6 @@
-import { platformAdminOf } from '../context.js';
-import { ok } from '../envelope.js';
-import type { ChatFeatureHandlers } from '../handler-types.js';
+import { platformAdminOf } from '../base/context.js';
+import { ok } from '../base/envelope.js';
+import type { ChatFeatureHandlers } from '../base/handler-types.js';
 import type { WorkspacePlanService } from './service.js';
 
 export function workspacePlanHandlers(plans: WorkspacePlanService): ChatFeatureHandlers<'getWorkspacePlan' | 'setWorkspacePlan'> {

@@ -6,8 +6,8 @@ import { firstRow } from '../../platform/db/typed.js';
 import type { GateKeyCache } from '../../platform/gate-key-cache.js';
 import { coreDb, type CoreTables } from '../../core/tables.js';
 import { limitsOf, type SvcPlan } from '../../core/workspaces/svc-plans.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
 
 export interface WorkspacePlanView {
   workspaceId: string;

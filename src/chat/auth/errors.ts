@@ -1,5 +1,5 @@
 // Chat errors of authentication and request limits (catalogue: docs/errors.md).
-import { chatError } from '../errors.js';
+import { chatError } from '../base/errors.js';
 
 export const authErrors = {
   rateLimited: (what: string, limit: number, retryAfter: number) =>

@@ -4,7 +4,7 @@
 import type { Clock } from '../../platform/clock.js';
 import { LeasedWindowCounter } from '../../platform/leased-counter.js';
 import type { Redis } from '../../platform/redis.js';
-import { callerOf, type ChatContext } from '../context.js';
+import { callerOf, type ChatContext } from '../base/context.js';
 import { authErrors } from './errors.js';
 
 export class SendLimit {

@@ -1,9 +1,9 @@
 // Who manages a bot: the accounts of its module and customer (its owning tenant), and platform administrators.
 // Anyone else is told the bot does not exist.
 import { firstRow, type Runner } from '../../platform/db/typed.js';
-import type { Caller } from '../context.js';
+import type { Caller } from '../base/context.js';
 import { botErrors } from './errors.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { loadBot, type BotRow } from './rows.js';
 
 export function manages(caller: Caller, bot: { module_code: string; customer_account_id: string }): boolean {

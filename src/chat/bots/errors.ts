@@ -1,5 +1,5 @@
 // Refusals of the bot administration operations, in the chat envelope (docs/errors.md, "Bots").
-import { chatErrors } from '../errors.js';
+import { chatErrors } from '../base/errors.js';
 
 export const botErrors = {
   /** No live bot with this id that the caller manages: other tenants learn nothing about it. */

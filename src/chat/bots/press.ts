@@ -4,14 +4,14 @@ import { sql } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
 import { affected, firstRow } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
-import type { Caller } from '../context.js';
-import { chatErrors } from '../errors.js';
-import { roleIn } from '../rooms/membership.js';
+import type { Caller } from '../base/context.js';
+import { chatErrors } from '../base/errors.js';
+import { roleIn } from '../base/membership.js';
 import { accountsAudience, emit } from '../events/emit.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import type { BotDeps } from './deps.js';
 import { botErrors } from './errors.js';
-import { hasButton, type StoredKeyboard } from './keyboard.js';
+import { hasButton, type StoredKeyboard } from '../base/keyboard.js';
 
 export interface PressView {
   callbackQueryId: string;

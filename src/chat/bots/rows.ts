@@ -2,7 +2,7 @@
 // message (those it is still a member of) and its pending updates.
 import { sql } from 'kysely';
 import { firstRow, type Runner } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 
 /** A live bot with its account's name and avatar, its read-all rooms (where it is still a member) and its pending updates. */
 export const botSelect = chatDb

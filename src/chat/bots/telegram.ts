@@ -5,10 +5,10 @@
 // text as caption.
 import { sql } from 'kysely';
 import { rows, type Runner } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { fileFields, type BotAttachment, type FileFields } from './api/file-views.js';
 import { entitiesOf, type Entity } from './entities.js';
-import type { StoredKeyboard } from './keyboard.js';
+import type { StoredKeyboard } from '../base/keyboard.js';
 
 export interface TelegramUser {
   id: number;

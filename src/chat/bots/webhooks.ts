@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
 import { affected, firstRow } from '../../platform/db/typed.js';
 import { type Audience, emit } from '../events/emit.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import type { BotDeps } from './deps.js';
 import { updateKinds } from './rows.js';
 

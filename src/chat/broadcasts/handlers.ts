@@ -1,6 +1,6 @@
-import { callerOf, platformAdminOf } from '../context.js';
-import { ok, okList } from '../envelope.js';
-import type { ChatFeatureHandlers } from '../handler-types.js';
+import { callerOf, platformAdminOf } from '../base/context.js';
+import { ok, okList } from '../base/envelope.js';
+import type { ChatFeatureHandlers } from '../base/handler-types.js';
 import type { BroadcastService } from './service.js';
 
 export function broadcastHandlers(

@@ -5,12 +5,12 @@ import { inTransaction } from '../../platform/db/sql.js';
 import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { cursorInt, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { chatError, chatErrors } from '../errors.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatError, chatErrors } from '../base/errors.js';
 import { accountsAudience, broadcastAudience, emit } from '../events/emit.js';
-import type { Page } from '../rooms/service.js';
-import { chatDb } from '../tables.js';
+import type { Page } from '../base/paging.js';
+import { chatDb } from '../base/tables.js';
 import { addressedTo, broadcastColumns, broadcastView, type BroadcastFeedItem, type BroadcastView } from './views.js';
 
 export interface CreateBroadcastInput {

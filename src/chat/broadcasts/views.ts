@@ -1,6 +1,6 @@
 // Broadcasts in their wire shape, and the caller's feed.
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
-import type { ChatTables } from '../tables.js';
+import type { ChatTables } from '../base/tables.js';
 
 /** The columns of a broadcast its views are made of. */
 export const broadcastColumns = ['b.id', 'b.seq', 'b.title', 'b.text', 'b.modules', 'b.created_by', 'b.created_at'] as const;

@@ -1,18 +1,9 @@
 // The channel rule language over account metadata: parsing with problems pinned to the bad part of the request
 // (body.rule.all[1].any[0].field), and translation to one parameterised SQL predicate over `accounts a`.
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { chatError } from '../errors.js';
+import { chatError } from '../base/errors.js';
 import type { ErrorDetail } from '../../platform/http/app-error.js';
-
-export type RuleField = 'team' | 'department' | 'role' | 'tags';
-
-export type Rule =
-  | { all: Rule[] }
-  | { any: Rule[] }
-  | { not: Rule }
-  | { field: RuleField; equals: string }
-  | { field: RuleField; in: string[] }
-  | { field: 'tags'; contains: string };
+import type { Rule, RuleField } from '../base/channel-access.js';
 
 export const RULE_LIMITS = { depth: 8, conditions: 100, items: 50, values: 100, valueLength: 100 } as const;
 

@@ -6,13 +6,14 @@ import { inTransaction } from '../../platform/db/sql.js';
 import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
 import { deleteRoomRows } from '../rooms/deletion.js';
 import { accountsAudience, channelAudience, emit } from '../events/emit.js';
-import { roomName, type Page, type RoomService } from '../rooms/service.js';
-import { chatDb } from '../tables.js';
+import type { Page } from '../base/paging.js';
+import { roomName, type RoomService } from '../rooms/service.js';
+import { chatDb } from '../base/tables.js';
 import {
   channelAccess,
   channelNotFound,
@@ -20,18 +21,11 @@ import {
   requireChannelOwner,
   requireExplicitMode,
   requireRuleMode,
-} from './access.js';
+  type MembershipMode,
+} from '../base/channel-access.js';
 import { parseRule } from './rule.js';
 import { applyDelta, evaluateChannel } from './sync.js';
-import {
-  channelMemberQuery,
-  channelMemberView,
-  channelQuery,
-  channelView,
-  type ChannelMemberView,
-  type ChannelView,
-  type MembershipMode,
-} from './views.js';
+import { channelMemberQuery, channelMemberView, channelQuery, channelView, type ChannelMemberView, type ChannelView } from './views.js';
 
 export interface CreateChannelInput {
   name: string;

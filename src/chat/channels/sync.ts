@@ -6,8 +6,9 @@ import { sql, type Selectable, type SqlBool } from 'kysely';
 import type { SqlClient } from '../../platform/db/sql.js';
 import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { accountsAudience, channelAudience, emit, roomAudience } from '../events/emit.js';
-import { chatDb, type ChatTables } from '../tables.js';
-import { ruleExpression, type Rule } from './rule.js';
+import { chatDb, type ChatTables } from '../base/tables.js';
+import type { Rule } from '../base/channel-access.js';
+import { ruleExpression } from './rule.js';
 
 /** The room_members rows a change wrote or removed. */
 type RoomMembership = Pick<Selectable<ChatTables['room_members']>, 'room_id' | 'account_id'>;

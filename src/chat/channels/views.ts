@@ -1,10 +1,7 @@
 // Channels joined with the caller's membership, channel members, and their wire shapes.
-import type { AccountType } from '../members/views.js';
-import { chatDb } from '../tables.js';
-import type { Rule } from './rule.js';
-
-export type MembershipMode = 'EXPLICIT' | 'RULE';
-export type ChannelRole = 'OWNER' | 'ADMIN' | 'MEMBER';
+import type { AccountType } from '../rooms/member-views.js';
+import { chatDb } from '../base/tables.js';
+import type { ChannelRole, MembershipMode, Rule } from '../base/channel-access.js';
 
 export interface ChannelView {
   id: string;

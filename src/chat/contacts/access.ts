@@ -1,7 +1,7 @@
 // Whether two accounts are contacts: an ACCEPTED request in either direction, and the other account still active.
 // A 1-1 room across customers needs it (RoomService.getOrCreatePrivate).
 import { affected, type Runner } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 
 export async function acceptedContact(db: Runner, callerId: string, otherId: string): Promise<boolean> {
   const found = await affected(

@@ -7,13 +7,13 @@ import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
 import { affected, firstRow, lockKey, rows } from '../../platform/db/typed.js';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
 import { accountsAudience, emit } from '../events/emit.js';
 import type { EventFields } from '../events/topics.js';
-import type { Page } from '../rooms/service.js';
-import { chatDb } from '../tables.js';
+import type { Page } from '../base/paging.js';
+import { chatDb } from '../base/tables.js';
 import { contactQuery, contactView, type ContactStatus, type ContactView, type Direction } from './views.js';
 
 /** The events of a request that ends: declined, cancelled, or an accepted contact removed. */

@@ -1,5 +1,5 @@
 // Contact requests as the caller sees them: incoming when the caller is the invitee, outgoing when it asked.
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 
 export type ContactStatus = 'PENDING' | 'ACCEPTED' | 'DECLINED' | 'CANCELLED' | 'REMOVED';
 export type Direction = 'incoming' | 'outgoing';

@@ -1,6 +1,6 @@
-import { callerOf } from '../context.js';
-import { ok } from '../envelope.js';
-import type { ChatFeatureHandlers } from '../handler-types.js';
+import { callerOf } from '../base/context.js';
+import { ok } from '../base/envelope.js';
+import type { ChatFeatureHandlers } from '../base/handler-types.js';
 import type { DraftService } from './service.js';
 
 export function draftHandlers(drafts: DraftService): ChatFeatureHandlers<'getDraft' | 'saveDraft' | 'deleteDraft'> {

@@ -3,9 +3,9 @@
 // (the trigger of migration Migration20261123000160Personal), waits for the write instead of leaving it behind.
 import type { SqlClient } from '../../platform/db/sql.js';
 import { affected } from '../../platform/db/typed.js';
-import type { Caller } from '../context.js';
-import { roomNotFound } from '../rooms/membership.js';
-import { chatDb } from '../tables.js';
+import type { Caller } from '../base/context.js';
+import { roomNotFound } from '../base/membership.js';
+import { chatDb } from '../base/tables.js';
 
 /**
  * `key share` lets writes of different rooms and preference updates go on; `no key update` also serialises the

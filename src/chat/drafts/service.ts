@@ -2,11 +2,11 @@
 // the caller's own sessions only; a save of the same text, or a delete of no draft, changes and announces nothing.
 import { inTransaction } from '../../platform/db/sql.js';
 import { affected, firstRow, rows } from '../../platform/db/typed.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
 import { accountsAudience, emit } from '../events/emit.js';
-import { roomNotFound } from '../rooms/membership.js';
-import { chatDb } from '../tables.js';
+import { roomNotFound } from '../base/membership.js';
+import { chatDb } from '../base/tables.js';
 import { lockMembership } from './membership.js';
 
 export interface DraftView {

@@ -1,5 +1,5 @@
 import type { Readiness } from '../../platform/readiness.js';
-import type { ChatFeatureHandlers } from '../handler-types.js';
+import type { ChatFeatureHandlers } from '../base/handler-types.js';
 
 export function healthHandlers(readiness: () => Promise<Readiness>): ChatFeatureHandlers<'getHealth' | 'getReadiness'> {
   return {

@@ -5,12 +5,12 @@ import { sql } from 'kysely';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
 import { affected, firstRow, lockKey, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { chatError, chatErrors } from '../errors.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatError, chatErrors } from '../base/errors.js';
 import { lockMembership } from '../drafts/membership.js';
 import { accountsAudience, emit } from '../events/emit.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 
 /** Labels per account: the label list is one page, and a sidebar of more labels than this helps nobody. */
 export const labelsPerAccountMax = 100;

@@ -4,29 +4,11 @@
 import { sql } from 'kysely';
 import type { SqlClient } from '../../platform/db/sql.js';
 import { rows as allRows } from '../../platform/db/typed.js';
-import { chatError } from '../errors.js';
-import type { ChatErrorCode } from '../error-codes.js';
+import { chatError } from '../base/errors.js';
+import type { ChatErrorCode } from '../base/error-codes.js';
 import type { AppError } from '../../platform/http/app-error.js';
-import { chatDb } from '../tables.js';
-
-/** What messages.attachments holds per file. */
-export interface StoredAttachment {
-  id: string;
-  fileName: string;
-  contentType: string;
-  size: number;
-}
-
-export interface AttachmentView extends StoredAttachment {
-  url: string;
-}
-
-/** The download path of a file on the chat listener (src/chat/media/downloads.ts). */
-export const filePath = (id: string): string => `/media/files/${id}`;
-
-export function attachmentViews(stored: StoredAttachment[] | null): AttachmentView[] {
-  return (stored ?? []).map((a) => ({ id: a.id, fileName: a.fileName, contentType: a.contentType, size: a.size, url: filePath(a.id) }));
-}
+import { chatDb } from '../base/tables.js';
+import type { StoredAttachment } from '../base/attachment-views.js';
 
 export const attachmentErrors = {
   notFound: (indices: number[]) => refusal(404, 'upload_not_found', 'names no upload of the caller that is still open', indices),

@@ -10,7 +10,7 @@ import { rows } from '../../platform/db/typed.js';
 import type { Queues } from '../../platform/queues.js';
 import type { MediaStore } from '../../core/media/store.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 
 export interface CleanupDeps {
   sql: SqlPool;

@@ -7,7 +7,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { SqlPool } from '../../platform/db/sql.js';
 import { affected } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { hashToken } from './sessions.js';
 import type { MediaStore } from '../../core/media/store.js';
 import { writeWhole } from '../../core/media/write.js';

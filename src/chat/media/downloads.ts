@@ -5,13 +5,13 @@
 import type { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
 import { firstRow } from '../../platform/db/typed.js';
 import { isUuid } from '../../platform/ids.js';
-import { chatDb } from '../tables.js';
-import { filePath } from './attachments.js';
+import { chatDb } from '../base/tables.js';
+import { filePath } from '../base/attachment-views.js';
 import type { MediaStore } from '../../core/media/store.js';
 import { attachmentHeaders } from '../../core/media/attachment-headers.js';
 

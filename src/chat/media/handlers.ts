@@ -1,6 +1,6 @@
-import { callerOf } from '../context.js';
-import { ok } from '../envelope.js';
-import type { ChatFeatureHandlers } from '../handler-types.js';
+import { callerOf } from '../base/context.js';
+import { ok } from '../base/envelope.js';
+import type { ChatFeatureHandlers } from '../base/handler-types.js';
 import type { UploadService } from './sessions.js';
 
 export function uploadHandlers(uploads: UploadService): ChatFeatureHandlers<'createUploadSession'> {

@@ -2,8 +2,8 @@
 // serves bytes): /media/uploads (tus, upload-token auth) and /media/files/{id} (downloads, bearer JWT).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Server } from '@tus/server';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
 import { mountDownloads } from './downloads.js';
 import type { MediaStore } from '../../core/media/store.js';
 import { buildTusServer, mountTus } from './tus.js';

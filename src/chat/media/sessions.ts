@@ -1,15 +1,15 @@
 // Upload sessions: a row per file a user is about to send, with the limits checked up front and a random upload
 // token that alone lets a client talk to the media service about that one upload until the session expires.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
 import { accountsAudience, emit } from '../events/emit.js';
 import type { Selectable } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
 import { affected } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
-import { chatDb, type ChatTables } from '../tables.js';
+import { chatDb, type ChatTables } from '../base/tables.js';
 import { typeAllowed } from './types.js';
 
 /** The header carrying the upload token on every tus request. */

@@ -4,10 +4,10 @@
 // declared size and type are the limits (and UPLOAD_MAX_BYTES / UPLOAD_ALLOWED_TYPES are checked again).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EVENTS, Server } from '@tus/server';
-import type { ChatDeps } from '../deps.js';
+import type { ChatDeps } from '../base/deps.js';
 import type { MediaStore } from '../../core/media/store.js';
 import { firstRow } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { hashToken, tokenMatches, tusPath, uploadColumns, uploadTokenHeader } from './sessions.js';
 import { refuse, uploadAccess } from './upload-access.js';
 import { onUploadCreate, onUploadFinish, onUploadTerminated } from './upload-lifecycle.js';

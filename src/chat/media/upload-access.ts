@@ -1,9 +1,9 @@
 // Who may touch an upload through tus: the holder of its session's Upload-Token, while the session lasts and the
 // owner's account may still upload. Refusals are in tus' own form (a status and a plain-text body).
-import type { ChatDeps } from '../deps.js';
+import type { ChatDeps } from '../base/deps.js';
 import { isUuid } from '../../platform/ids.js';
 import { firstRow } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { uploadColumns, uploadTokenHeader, type UploadRow } from './sessions.js';
 
 /** A refusal in tus' own form: a status and a plain-text body. */

@@ -2,11 +2,11 @@
 // type are the limits), → COMPLETE when the last byte is stored, back to PENDING when an unfinished upload is
 // terminated. Each change commits with its event.
 import type { Upload } from '@tus/server';
-import type { ChatDeps } from '../deps.js';
+import type { ChatDeps } from '../base/deps.js';
 import { accountsAudience, emit } from '../events/emit.js';
 import { inTransaction } from '../../platform/db/sql.js';
 import { affected, rows as allRows } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { refuse, type UploadAccess } from './upload-access.js';
 import { typeAllowed } from './types.js';
 

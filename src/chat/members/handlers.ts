@@ -1,10 +1,16 @@
-import { callerOf } from '../context.js';
-import { ok, okList } from '../envelope.js';
-import type { ChatFeatureHandlers } from '../handler-types.js';
+import { callerOf } from '../base/context.js';
+import { ok, okList } from '../base/envelope.js';
+import type { ChatFeatureHandlers } from '../base/handler-types.js';
 import type { MemberService } from './service.js';
 
 type MemberOperations =
-  'listRoomMembers' | 'addRoomMembers' | 'changeRoomMemberRole' | 'listJoinRequests' | 'approveJoinRequest' | 'rejectJoinRequest';
+  | 'listRoomMembers'
+  | 'addRoomMembers'
+  | 'changeRoomMemberRole'
+  | 'listJoinRequests'
+  | 'approveJoinRequest'
+  | 'rejectJoinRequest'
+  | 'leaveRoom';
 
 // Path ids are compared in code as well as in SQL, so they are taken in lower case.
 const id = (raw: string) => raw.toLowerCase();
@@ -30,6 +36,10 @@ export function memberHandlers(members: MemberService): ChatFeatureHandlers<Memb
     },
     async rejectJoinRequest({ params }, ctx) {
       return ok(ctx, await members.reject(callerOf(ctx), id(params.roomId), id(params.requestId)));
+    },
+    // Leaving is a change of the room's members, served by the member service like the other changes.
+    async leaveRoom({ params }, ctx) {
+      return ok(ctx, await members.leave(callerOf(ctx), id(params.id)));
     },
   };
 }

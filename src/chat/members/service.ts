@@ -6,17 +6,25 @@ import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
 import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
 import { isCursorInstant, isCursorUuid } from '../rooms/cursors.js';
 import { deleteRoomRows } from '../rooms/deletion.js';
 import { accountsAudience, emit, roomAudience } from '../events/emit.js';
-import { isManager, membershipOf, refuseFixedType, requireManager, requireOwner } from '../rooms/membership.js';
-import { insertMembers, type Page, type RoomService } from '../rooms/service.js';
-import type { RoomRole } from '../rooms/views.js';
-import { chatDb } from '../tables.js';
-import { joinRequestQuery, joinRequestView, memberQuery, memberView, type JoinRequestView, type MemberView } from './views.js';
+import { isManager, membershipOf, refuseFixedType, requireManager, requireOwner } from '../base/membership.js';
+import type { Page } from '../base/paging.js';
+import { insertMembers, type RoomService } from '../rooms/service.js';
+import type { RoomRole } from '../base/room-views.js';
+import { chatDb } from '../base/tables.js';
+import {
+  joinRequestQuery,
+  joinRequestView,
+  memberQuery,
+  memberView,
+  type JoinRequestView,
+  type MemberView,
+} from '../rooms/member-views.js';
 
 export interface PageQuery {
   limit?: number;

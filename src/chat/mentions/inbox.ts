@@ -3,17 +3,17 @@
 // the room reaches its message (so reading the room reads its mentions, without a write per mention).
 import { inTransaction } from '../../platform/db/sql.js';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
-import { asMessageRow, hiddenBy, hiddenForMe, messageColumnsIn, messageView, type MessageView } from '../messages/views.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
+import { asMessageRow, hiddenBy, hiddenForMe, messageColumnsIn, messageView, type MessageView } from '../base/message-views.js';
 import { sql } from 'kysely';
 import { firstRow, rows } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { accountsAudience, emit } from '../events/emit.js';
-import { isMember, roomNotFound } from '../rooms/membership.js';
-import type { Page } from '../rooms/service.js';
-import type { RoomType } from '../rooms/views.js';
+import { isMember, roomNotFound } from '../base/membership.js';
+import type { Page } from '../base/paging.js';
+import type { RoomType } from '../base/room-views.js';
 import { attachThreadInfo, rootsWithReplies } from '../threads/thread-info.js';
 
 export interface MentionView {

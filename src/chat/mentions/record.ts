@@ -1,13 +1,12 @@
 // The mentions step of the paths that store a message in a transaction of several statements (replies, sends with
 // files) and of edits and recalls. The plain send carries the same step inside its one statement (messages/send-sql.ts).
 import type { Selectable } from 'kysely';
-import type { ChatTables } from '../tables.js';
+import type { ChatTables } from '../base/tables.js';
 import type { SqlClient } from '../../platform/db/sql.js';
 import { mayMention, mentionCandidates } from './parse.js';
 import { firstRow, rows } from '../../platform/db/typed.js';
-import { recordMentionsStatement, withdrawMentionsStatement, type MentionEntity } from './sql.js';
-
-export type { MentionEntity } from './sql.js';
+import { recordMentionsStatement, withdrawMentionsStatement } from './sql.js';
+import type { MentionEntity, MessageRow } from '../base/message-views.js';
 
 export type StoredMessage = Pick<Selectable<ChatTables['messages']>, 'id' | 'room_id' | 'sender_id'>;
 
@@ -18,6 +17,15 @@ export type StoredMessage = Pick<Selectable<ChatTables['messages']>, 'id' | 'roo
 export async function recordMentions(client: SqlClient, message: StoredMessage, text: string | null): Promise<MentionEntity[] | null> {
   if (text === null || !mayMention(text)) return null;
   return recomputeMentions(client, message, text);
+}
+
+/**
+ * The step that records a stored message's mentions in its transaction (a reply's `decorate`); none for a text
+ * without '@'.
+ */
+export function withMentionsOf(text: string): ((client: SqlClient, row: MessageRow) => Promise<MessageRow>) | undefined {
+  if (!mayMention(text)) return undefined;
+  return async (client, row) => ({ ...row, entities: await recordMentions(client, row, text) });
 }
 
 /** An edit: the new text's mentions replace the old ones (new ones notify, removed ones are withdrawn). */

@@ -3,21 +3,12 @@
 // record or recompute the mentions of a stored message (replies, sends with files, edits).
 import { sql, type Expression, type QueryCreator } from 'kysely';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
-import { chatDb, type ChatTables } from '../tables.js';
+import { chatDb, type ChatTables } from '../base/tables.js';
+import type { MentionEntity } from '../base/message-views.js';
 
 type Candidate = { o: number; l: number; k: string; n: string | null; a: string | null };
 
 /** The tables of a statement once mentionCtes has added its CTEs. */
-/** A mention in a message's entities (stored jsonb, and on the wire). */
-export interface MentionEntity {
-  type: 'mention';
-  offset: number;
-  length: number;
-  /** The account mentioned; absent for @all and @here. */
-  accountId?: string;
-  broadcast?: 'all' | 'here';
-}
-
 export type MentionTables = ChatTables & {
   cand: Candidate;
   hit: { o: number; l: number; k: string; account_id: string | null };

@@ -1,10 +1,10 @@
 // What the message and pin operations check before they change anything: the caller's role in the room, the
 // message (locked for the rest of the transaction), and the codes of this feature's refusals.
 import type { SqlClient, SqlPool } from '../../platform/db/sql.js';
-import { chatError, chatErrors } from '../errors.js';
+import { chatError, chatErrors } from '../base/errors.js';
 import { firstRow } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
-import { asMessageRow, hiddenForMe, messageColumnNames, type MessageRow } from './views.js';
+import { chatDb } from '../base/tables.js';
+import { asMessageRow, hiddenForMe, messageColumnNames, type MessageRow } from '../base/message-views.js';
 
 export const messageErrors = {
   recalled: () =>

@@ -2,14 +2,14 @@
 // carries the original's files: members of the target room may then download them.
 import { inTransaction } from '../../platform/db/sql.js';
 import { newId } from '../../platform/ids.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { roleIn, roomNotFound } from '../rooms/membership.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
+import { roleIn, roomNotFound } from '../base/membership.js';
 import { messageErrors } from './access.js';
 import { sql } from 'kysely';
 import { firstRow, rows } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
-import { asMessageRow, messageColumnNames, messageView, type MessageView } from './views.js';
+import { chatDb } from '../base/tables.js';
+import { asMessageRow, messageColumnNames, messageView, type MessageView } from '../base/message-views.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
 
 export interface ForwardInput {

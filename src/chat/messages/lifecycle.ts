@@ -2,18 +2,18 @@
 import { sql } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
 import { affected, firstRow, rows } from '../../platform/db/typed.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
 import { closePollOfRecalledMessage } from '../polls/service.js';
 import { pollErrors } from '../polls/errors.js';
-import { isManager, roleIn } from '../rooms/membership.js';
+import { isManager, roleIn } from '../base/membership.js';
 import { loadMessage, messageErrors } from './access.js';
 import { recomputeMentions, withdrawMentions } from '../mentions/record.js';
 import { accountsAudience, emit, roomAudience } from '../events/emit.js';
 import { withThread } from '../threads/thread-info.js';
-import { chatDb } from '../tables.js';
-import { asMessageRow, hiddenForMe, messageColumnNames, messageView, type MessageView } from './views.js';
+import { chatDb } from '../base/tables.js';
+import { asMessageRow, hiddenForMe, messageColumnNames, messageView, type MessageView } from '../base/message-views.js';
 
 export interface VisibilityView {
   roomId: string;

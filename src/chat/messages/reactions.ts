@@ -2,11 +2,11 @@
 import { sql } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
 import { affected, rows } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
-import { roleIn } from '../rooms/membership.js';
+import { chatDb } from '../base/tables.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
+import { roleIn } from '../base/membership.js';
 import { loadMessage, messageErrors } from './access.js';
 import { emit, roomAudience } from '../events/emit.js';
 

@@ -1,8 +1,8 @@
 // The send statement: membership check, sequence bump, message insert and its outbox event in one round trip.
 import { sql, type Expression, type InferResult, type QueryCreator } from 'kysely';
 import { mentionCtes, mentionWrites, type MentionTables } from '../mentions/sql.js';
-import { chatDb } from '../tables.js';
-import { messageColumnNames } from './views.js';
+import { chatDb } from '../base/tables.js';
+import { messageColumnNames } from '../base/message-views.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
 import { fixedStatement, slot } from '../../platform/db/fixed-statement.js';
 

@@ -1,21 +1,22 @@
 import { readPool } from '../../platform/db/read-router.js';
 import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
-import type { Page } from '../rooms/service.js';
-import { isMember, roomNotFound } from '../rooms/membership.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
+import type { Page } from '../base/paging.js';
+import { isMember, roomNotFound } from '../base/membership.js';
 import { sendReply } from '../threads/reply.js';
 import { attachThreadInfo, rootsWithReplies, withThread } from '../threads/thread-info.js';
-import { asMessageRow, hiddenForMe, messageColumnNames, messageView, type MessageRow, type MessageView } from './views.js';
+import { asMessageRow, hiddenForMe, messageColumnNames, messageView, type MessageRow, type MessageView } from '../base/message-views.js';
 import { sql, type InferResult } from 'kysely';
 import { firstRow, hotRows } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { fixedStatement, slot } from '../../platform/db/fixed-statement.js';
 import { mentionSendStatement, plainMentionSendStatement, plainSendStatement, sendStatement, type SendInput } from './send-sql.js';
 import { mentionCandidates } from '../mentions/parse.js';
-import { sendWithAttachments, withMentionsOf } from './with-attachments.js';
+import { sendWithAttachments } from './with-attachments.js';
+import { withMentionsOf } from '../mentions/record.js';
 
 export type { SendInput };
 

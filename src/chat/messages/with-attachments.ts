@@ -3,29 +3,19 @@
 import { claimUploads } from '../media/attachments.js';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
 import { newId } from '../../platform/ids.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
 import { sendReply } from '../threads/reply.js';
 import { sendStatement, type SendInput } from './send-sql.js';
 import { firstRow, rows } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
-import { firstSend } from './retried-send.js';
-import { asMessageRow, messageColumnNames, messageView, type MessageRow, type MessageView } from './views.js';
-import { roomNotFound } from '../rooms/membership.js';
+import { chatDb } from '../base/tables.js';
+import { firstSend } from '../base/retried-send.js';
+import { asMessageRow, messageColumnNames, messageView, type MessageRow, type MessageView } from '../base/message-views.js';
+import { roomNotFound } from '../base/membership.js';
 import { recordMentions } from '../mentions/record.js';
-import { mayMention } from '../mentions/parse.js';
 
 export interface AttachmentSendInput extends SendInput {
   attachments: Array<{ uploadId: string }>;
-}
-
-/**
- * The step that records a stored message's mentions in its transaction (a reply's `decorate`); none for a text
- * without '@'.
- */
-export function withMentionsOf(text: string): ((client: SqlClient, row: MessageRow) => Promise<MessageRow>) | undefined {
-  if (!mayMention(text)) return undefined;
-  return async (client, row) => ({ ...row, entities: await recordMentions(client, row, text) });
 }
 
 /** Why the statement stored no message; thrown inside the transaction so that it rolls back. */

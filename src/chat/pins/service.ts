@@ -1,15 +1,15 @@
 // Room pins (shared, owner/admin), personal pins (the caller's own, no event) and the room's snap-to-top banner.
 import { inTransaction, type SqlClient, type SqlPool } from '../../platform/db/sql.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
 import { loadMessage, messageErrors } from '../messages/access.js';
-import { requireManager, roleIn } from '../rooms/membership.js';
+import { requireManager, roleIn } from '../base/membership.js';
 import { emit, roomAudience } from '../events/emit.js';
-import { messageView, type MessageView } from '../messages/views.js';
+import { messageView, type MessageView } from '../base/message-views.js';
 import { attachThreadInfo, rootsWithReplies, withThread } from '../threads/thread-info.js';
 import { hiddenForMe, messageSelection } from '../threads/message-selection.js';
 import { affected, firstRow, rows } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import type { InferResult } from 'kysely';
 
 export type PinScope = 'ROOM' | 'PERSONAL';

@@ -1,6 +1,6 @@
 // Refusals of the poll operations; the codes are listed in docs/errors.md.
-import { chatError, chatErrors } from '../errors.js';
-import { roomNotFound } from '../rooms/membership.js';
+import { chatError, chatErrors } from '../base/errors.js';
+import { roomNotFound } from '../base/membership.js';
 
 export const pollErrors = {
   /** An unknown poll and a poll of a room the caller is not in answer alike, so poll ids are not confirmed to outsiders. */

@@ -1,6 +1,6 @@
-import { callerOf } from '../context.js';
-import { created, ok } from '../envelope.js';
-import type { ChatFeatureHandlers } from '../handler-types.js';
+import { callerOf } from '../base/context.js';
+import { created, ok } from '../base/envelope.js';
+import type { ChatFeatureHandlers } from '../base/handler-types.js';
 import type { PollService } from './service.js';
 
 export function pollHandlers(polls: PollService): ChatFeatureHandlers<'createPoll' | 'getPoll' | 'votePoll' | 'closePoll'> {

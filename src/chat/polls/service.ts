@@ -4,13 +4,13 @@ import { sql } from 'kysely';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
 import { emit, roomAudience } from '../events/emit.js';
-import { isManager, roomNotFound } from '../rooms/membership.js';
+import { isManager, roomNotFound } from '../base/membership.js';
 import { pollErrors } from './errors.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { pollColumns, pollRowQuery, pollView, type PollRow, type PollView } from './views.js';
 
 export interface CreatePollInput {

@@ -2,8 +2,8 @@
 // the caller's vote always agree with each other).
 import { sql } from 'kysely';
 import { firstRow, type Runner } from '../../platform/db/typed.js';
-import type { RoomRole } from '../rooms/views.js';
-import { chatDb } from '../tables.js';
+import type { RoomRole } from '../base/room-views.js';
+import { chatDb } from '../base/tables.js';
 
 export interface PollOptionView {
   id: string;

@@ -1,4 +1,4 @@
-import { chatError, chatErrors } from '../errors.js';
+import { chatError, chatErrors } from '../base/errors.js';
 import { presenceMaxIds } from './limits.js';
 
 export const presenceErrors = {

@@ -1,7 +1,7 @@
 // The REST side of typing and presence; the STOMP side is in the realtime gateway.
-import { callerOf } from '../context.js';
-import { ok, okList } from '../envelope.js';
-import type { ChatFeatureHandlers } from '../handler-types.js';
+import { callerOf } from '../base/context.js';
+import { ok, okList } from '../base/envelope.js';
+import type { ChatFeatureHandlers } from '../base/handler-types.js';
 import type { PresenceService } from './service.js';
 import type { TypingService } from './typing.js';
 

@@ -3,8 +3,8 @@
 import type { SqlPool } from '../../platform/db/sql.js';
 import { rows } from '../../platform/db/typed.js';
 import type { Redis } from '../../platform/redis.js';
-import { roomNotFound } from '../rooms/membership.js';
-import { chatDb } from '../tables.js';
+import { roomNotFound } from '../base/membership.js';
+import { chatDb } from '../base/tables.js';
 import { presenceErrors } from './errors.js';
 import { publishEphemeral } from './ephemeral.js';
 import { typingTtlMs } from './limits.js';

@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import type { SqlPool } from '../../platform/db/sql.js';
 import { rows } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { presenceEventRoomMaxMembers } from './limits.js';
 
 /** The subset of `ids` the viewer may see (a deleted room has no members left, so it shares nothing). */

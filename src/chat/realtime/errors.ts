@@ -1,4 +1,4 @@
-import { chatError } from '../errors.js';
+import { chatError } from '../base/errors.js';
 
 export const realtimeErrors = {
   eventsExpired: (after: number, lastSeq: number) =>

@@ -6,10 +6,10 @@
 import { sql } from 'kysely';
 import type { SqlClient } from '../../platform/db/sql.js';
 import { hotRows, rows as allRows } from '../../platform/db/typed.js';
-import { messageColumnsIn, messageView, type MessageRow, type MessageView } from '../messages/views.js';
-import type { AccountType, MemberView } from '../members/views.js';
-import type { MessagePreview, RoomRole, RoomRow, RoomView } from '../rooms/views.js';
-import { chatDb } from '../tables.js';
+import { messageColumnsIn, messageView, type MessageRow, type MessageView } from '../base/message-views.js';
+import type { AccountType, MemberView } from '../rooms/member-views.js';
+import type { MessagePreview, RoomRole, RoomRow, RoomView } from '../base/room-views.js';
+import { chatDb } from '../base/tables.js';
 
 /** The largest payload an event carries with its views (bytes of its JSON); above it the views are left out. */
 export const maxEventBytes = 65_536;

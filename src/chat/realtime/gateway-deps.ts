@@ -2,7 +2,7 @@
 // presence and typing services. Its own file so the gateway's steps can name it without importing the gateway.
 import type { Server } from 'node:http';
 import type { FastifyRequest } from 'fastify';
-import type { Caller } from '../context.js';
+import type { Caller } from '../base/context.js';
 import type { Clock } from '../../platform/clock.js';
 import type { SqlPool } from '../../platform/db/sql.js';
 import type { Logger } from '../../platform/logger.js';

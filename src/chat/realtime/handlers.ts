@@ -1,8 +1,8 @@
 // GET /api/v1/me/events: the caller's event log over REST, the same catch-up a STOMP client gets with resume-after.
 import type { SqlPool } from '../../platform/db/sql.js';
-import { callerOf } from '../context.js';
-import { ok } from '../envelope.js';
-import type { ChatFeatureHandlers } from '../handler-types.js';
+import { callerOf } from '../base/context.js';
+import { ok } from '../base/envelope.js';
+import type { ChatFeatureHandlers } from '../base/handler-types.js';
 import { realtimeErrors } from './errors.js';
 import { readUserEvents } from './log.js';
 

@@ -4,7 +4,7 @@
 import { sql, type Expression } from 'kysely';
 import { withIndexScans, type SqlClient, type SqlPool } from '../../platform/db/sql.js';
 import { affected, firstRow, hotRows, rows as allRows } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { addAudience, emptyAudience, type AudienceArrays } from './audience.js';
 import { withViews } from './event-views.js';
 

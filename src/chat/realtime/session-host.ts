@@ -4,7 +4,7 @@ import { decodeJwt } from 'jose';
 import type { FastifyRequest } from 'fastify';
 import { concurrencyLimit } from '../../platform/concurrency.js';
 import { firstRow } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import type { GatewayDeps } from './gateway-deps.js';
 import { lastSeqOf, readUserEvents } from './log.js';
 import type { SessionHost } from './session.js';

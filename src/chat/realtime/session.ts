@@ -3,7 +3,7 @@
 import type { WebSocket } from 'ws';
 import { AppError } from '../../platform/http/app-error.js';
 import { stompFramesReceived, stompFramesSent, stompSlowConsumersDropped } from '../../platform/metrics/realtime.js';
-import type { Caller } from '../context.js';
+import type { Caller } from '../base/context.js';
 import { presenceMinRefreshMs, presenceTtlIntervals } from '../presence/limits.js';
 import {
   escapeValue,

@@ -9,11 +9,11 @@ import { affected, hotRows, rows as allRows } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { plainSendStatement } from '../messages/send-sql.js';
 import type { FireDeps } from '../scheduled/fire.js';
-import { armTimer } from '../time/arm.js';
+import { armTimer } from '../base/timers/arm.js';
 import { nextOccurrence, type Recurrence } from './recurrence.js';
 import type { ReminderKind } from './views.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 
 /** The due ACTIVE reminders of a batch, locked; reminders another worker holds are skipped. */
 const claim = (now: Date, batch: number) =>

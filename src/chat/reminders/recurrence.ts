@@ -2,7 +2,7 @@
 // occurrence is computed on the zone's calendar with luxon, so 09:00 Europe/Berlin is 08:00Z in winter and 07:00Z in
 // summer, and days are calendar days (23 or 25 hours long across a change), never fixed 24-hour steps.
 import { DateTime, IANAZone } from 'luxon';
-import { chatErrors } from '../errors.js';
+import { chatErrors } from '../base/errors.js';
 
 export type Frequency = 'DAILY' | 'WEEKDAYS' | 'WEEKLY' | 'MONTHLY';
 export type DayName = 'MONDAY' | 'TUESDAY' | 'WEDNESDAY' | 'THURSDAY' | 'FRIDAY' | 'SATURDAY' | 'SUNDAY';

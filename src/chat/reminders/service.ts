@@ -6,15 +6,16 @@ import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
 import { firstRow, rows as allRows } from '../../platform/db/typed.js';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
 import { accountsAudience, emit } from '../events/emit.js';
 import { reminderBotId } from '../rooms/reminder-bot.js';
-import type { Page, RoomService } from '../rooms/service.js';
-import { armTimer } from '../time/arm.js';
-import { futureInstant } from '../time/horizon.js';
-import { chatDb } from '../tables.js';
+import type { Page } from '../base/paging.js';
+import type { RoomService } from '../rooms/service.js';
+import { armTimer } from '../base/timers/arm.js';
+import { futureInstant } from '../base/timers/horizon.js';
+import { chatDb } from '../base/tables.js';
 import { nextOccurrence, normalizeRecurrence, type Recurrence } from './recurrence.js';
 import {
   reminderColumns,

@@ -2,7 +2,7 @@
 import type { Selectable } from 'kysely';
 import type { Recurrence } from './recurrence.js';
 import type { EventFields } from '../events/topics.js';
-import type { ChatTables } from '../tables.js';
+import type { ChatTables } from '../base/tables.js';
 
 export type ReminderStatus = 'ACTIVE' | 'DONE' | 'CANCELLED';
 export type ReminderKind = 'ONE_TIME' | 'RECURRING';

@@ -2,7 +2,7 @@
 // so every membership check answers 404 from the commit on. Messages stay; pending join requests are cancelled.
 import type { SqlClient } from '../../platform/db/sql.js';
 import { affected, rows } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { accountsAudience, emit } from '../events/emit.js';
 
 export async function deleteRoomRows(client: SqlClient, roomId: string, by: string, at: Date): Promise<void> {

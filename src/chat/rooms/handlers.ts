@@ -1,7 +1,6 @@
-import { callerOf } from '../context.js';
-import { created, ok, okList } from '../envelope.js';
-import type { ChatFeatureHandlers } from '../handler-types.js';
-import type { MemberService } from '../members/service.js';
+import { callerOf } from '../base/context.js';
+import { created, ok, okList } from '../base/envelope.js';
+import type { ChatFeatureHandlers } from '../base/handler-types.js';
 import type { PersonalRoomService } from './personal.js';
 import type { RoomService } from './service.js';
 
@@ -18,18 +17,13 @@ type RoomOperations =
   | 'unarchiveRoom'
   | 'muteRoom'
   | 'unmuteRoom'
-  | 'leaveRoom'
   | 'updateRoomPreferences'
   | 'markRoomRead';
 
 // Path ids are compared in code as well as in SQL, so they are taken in lower case.
 const id = (raw: string) => raw.toLowerCase();
 
-export function roomHandlers(
-  rooms: RoomService,
-  personal: PersonalRoomService,
-  members: MemberService,
-): ChatFeatureHandlers<RoomOperations> {
+export function roomHandlers(rooms: RoomService, personal: PersonalRoomService): ChatFeatureHandlers<RoomOperations> {
   return {
     async listRooms({ query }, ctx) {
       const page = await rooms.list(callerOf(ctx), query ?? {});
@@ -68,9 +62,6 @@ export function roomHandlers(
     },
     async unmuteRoom({ params }, ctx) {
       return ok(ctx, await personal.unmute(callerOf(ctx), id(params.id)));
-    },
-    async leaveRoom({ params }, ctx) {
-      return ok(ctx, await members.leave(callerOf(ctx), id(params.id)));
     },
     async updateRoomPreferences({ params, body }, ctx) {
       return ok(ctx, await personal.preferences(callerOf(ctx), id(params.id), body));

@@ -1,18 +1,18 @@
 // The caller's own settings in a room (archive, mute, notification level, pin) and its read mark. Each change is
 // addressed to the caller only; a call that changes nothing answers the current state and emits nothing.
 import { inTransaction } from '../../platform/db/sql.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
 import { sql } from 'kysely';
 import { affected, firstRow } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
-import { memberView, type AccountType, type MemberView } from '../members/views.js';
+import { chatDb } from '../base/tables.js';
+import { memberView, type AccountType, type MemberView } from './member-views.js';
 import { accountsAudience, chatTopic, emit, outboxInsertFrom } from '../events/emit.js';
-import { roomNotFound } from './membership.js';
+import { roomNotFound } from '../base/membership.js';
 import type { RoomService } from './service.js';
 import { mentionCount, preferenceSelection, unreadCount } from './room-query.js';
-import { muteState, type NotificationLevel, type PreferenceColumns, type RoomRole, type RoomView } from './views.js';
+import { muteState, type NotificationLevel, type PreferenceColumns, type RoomRole, type RoomView } from '../base/room-views.js';
 
 /** A mute: until an instant, permanently, or none. */
 type Mute = { until: Date } | 'forever' | 'none';

@@ -1,10 +1,10 @@
 // The reminder bot: one BOT account per module and customer, made on first use with a deterministic id (a name-
 // based uuid), so concurrent first calls on any node agree on it without coordination.
 import { v5 } from 'uuid';
-import type { Caller } from '../context.js';
+import type { Caller } from '../base/context.js';
 import { affected, firstRow } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
-import type { Queryable } from './membership.js';
+import { chatDb } from '../base/tables.js';
+import type { Queryable } from '../base/membership.js';
 
 // Fixed namespace of the platform's name-based system account ids; never change it (ids would move).
 const systemAccountNamespace = '5d0c8a9e-4f0b-4c55-9a57-8b7f0c6e2d31';

@@ -2,9 +2,9 @@
 // statement over the entities (the room list, one room, a get-or-create answer). The inner select narrows
 // `room_members m join rooms r` and pages it, so the counts and the last-message lookup run only for the page.
 import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
-import { chatDb, type ChatTables } from '../tables.js';
-import { hiddenBy } from '../messages/views.js';
-import type { AddMemberPolicy, NotificationLevel, RoomRole, RoomType } from './views.js';
+import { chatDb, type ChatTables } from '../base/tables.js';
+import { hiddenBy } from '../base/message-views.js';
+import type { AddMemberPolicy, NotificationLevel, RoomRole, RoomType } from '../base/room-views.js';
 
 /** The joined tables the inner select narrows: the caller's membership `m` of room `r`. */
 type Scope = ChatTables & { m: ChatTables['room_members']; r: ChatTables['rooms'] };

@@ -2,21 +2,22 @@ import { readPool } from '../../platform/db/read-router.js';
 import { inTransaction, type SqlClient, type SqlPool } from '../../platform/db/sql.js';
 import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { chatError, chatErrors } from '../errors.js';
+import type { Caller } from '../base/context.js';
+import type { Page } from '../base/paging.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatError, chatErrors } from '../base/errors.js';
 import { isCursorInstant, isCursorUuid } from './cursors.js';
-import { channelRoomMembers } from '../channels/rooms.js';
+import { channelRoomMembers } from './channel-members.js';
 import { acceptedContact } from '../contacts/access.js';
 import { deleteRoomRows } from './deletion.js';
 import { emit, roomAudience } from '../events/emit.js';
-import { membershipOf, refuseFixedType, requireManager, requireOwner, roomNotFound, type Queryable } from './membership.js';
+import { membershipOf, refuseFixedType, requireManager, requireOwner, roomNotFound, type Queryable } from '../base/membership.js';
 import { ensureReminderBot } from './reminder-bot.js';
-import { roomView, type AddMemberPolicy, type RoomRole, type RoomType, type RoomView } from './views.js';
+import { roomView, type AddMemberPolicy, type RoomRole, type RoomType, type RoomView } from '../base/room-views.js';
 import { roomQuery } from './room-query.js';
 import { roomListStatement } from './room-list-statement.js';
 import { affected, firstRow, hotRows, rows } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { sql } from 'kysely';
 
 export interface CreateRoomInput {
@@ -25,7 +26,7 @@ export interface CreateRoomInput {
   description?: string;
   addMemberPolicy?: AddMemberPolicy;
   memberIds?: string[];
-  /** The room belongs to this channel and takes its members (src/chat/channels/rooms.ts). */
+  /** The room belongs to this channel and takes its members (src/chat/rooms/channel-members.ts). */
   channelId?: string;
 }
 
@@ -53,12 +54,6 @@ export interface AddableOptions {
   requested?: string[];
   /** The transaction to read in, when the caller holds one. */
   db?: Queryable;
-}
-
-export interface Page<T> {
-  items: T[];
-  hasMore: boolean;
-  nextCursor: string | null;
 }
 
 /** Room list keyset: the caller's pinned flag, last activity, room id (all descending). */

@@ -7,16 +7,16 @@ import { inTransaction } from '../../platform/db/sql.js';
 import { firstRow, rows } from '../../platform/db/typed.js';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { isUuid, newId } from '../../platform/ids.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
 import { lockMembership } from '../drafts/membership.js';
-import { hiddenBy, messageView, type MessageRow, type MessageView } from '../messages/views.js';
+import { hiddenBy, messageView, type MessageRow, type MessageView } from '../base/message-views.js';
 import { attachThreadInfo, rootsWithReplies } from '../threads/thread-info.js';
 import { accountsAudience, emit } from '../events/emit.js';
-import type { Queryable } from '../rooms/membership.js';
-import type { Page } from '../rooms/service.js';
-import { chatDb } from '../tables.js';
+import type { Queryable } from '../base/membership.js';
+import type { Page } from '../base/paging.js';
+import { chatDb } from '../base/tables.js';
 
 export interface SavedCardView {
   savedId: string;

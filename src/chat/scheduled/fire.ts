@@ -12,7 +12,7 @@ import type { Queues } from '../../platform/queues.js';
 import { bumpStatement, replyStatement } from '../threads/reply.js';
 import type { ScheduledFailure } from './views.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 
 export interface FireDeps {
   sql: SqlPool;

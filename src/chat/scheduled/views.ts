@@ -1,7 +1,7 @@
 // The stored row of a scheduled message and its API view.
 import type { Selectable } from 'kysely';
 import type { EventFields } from '../events/topics.js';
-import type { ChatTables } from '../tables.js';
+import type { ChatTables } from '../base/tables.js';
 export type ScheduledStatus = 'PENDING' | 'SENT' | 'FAILED' | 'CANCELLED';
 export type ScheduledFailure = 'SENDER_NOT_MEMBER' | 'SENDER_INACTIVE' | 'ROOM_DELETED' | 'THREAD_ROOT_RECALLED';
 

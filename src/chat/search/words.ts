@@ -1,7 +1,7 @@
 // The words of a search query and where they occur in a text. PostgreSQL's `simple` configuration lower-cases each
 // word and keeps it as it is (no stemming, no stop words), so the same rule in JavaScript finds the occurrences to
 // highlight: a word is a run of letters, marks and digits.
-import { chatErrors } from '../errors.js';
+import { chatErrors } from '../base/errors.js';
 
 /** The characters of PostgreSQL's query syntax; a plain-words query has none of them. */
 const operators = /[&|!():*<>\\"]/;

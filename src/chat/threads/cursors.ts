@@ -2,7 +2,7 @@
 // to exactly the expected keyset is 400 invalid_cursor, never a database error.
 import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { isUuid } from '../../platform/ids.js';
-import { chatErrors } from '../errors.js';
+import { chatErrors } from '../base/errors.js';
 
 /** A thread page cursor: the room sequence number of the last reply served, as listMessages uses. */
 /** A cursor pages through one list only: a thread's replies, or one room's thread list. */

@@ -1,9 +1,9 @@
 // The message columns of a message view as typed selections over the messages entity (the row aliased `m`): what
-// messages/views.ts's messageColumns lists, with the type and the stored jsonb columns given their stored shapes,
+// base/message-views.ts's messageColumns lists, with the type and the stored jsonb columns given their stored shapes,
 // and the caller's hidden flag.
 import type { ExpressionBuilder } from 'kysely';
-import type { ChatTables } from '../tables.js';
-import { hiddenBy, type MessageRow } from '../messages/views.js';
+import type { ChatTables } from '../base/tables.js';
+import { hiddenBy, type MessageRow } from '../base/message-views.js';
 
 type Messages = ExpressionBuilder<ChatTables & { m: ChatTables['messages'] }, 'm'>;
 

@@ -6,14 +6,14 @@ import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
 import { fixedStatement, slot } from '../../platform/db/fixed-statement.js';
 import { rows } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
-import { firstSend } from '../messages/retried-send.js';
-import { messageColumnNames, messageView, type MessageRow, type MessageView } from '../messages/views.js';
-import { chatDb } from '../tables.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
+import { firstSend } from '../base/retried-send.js';
+import { messageColumnNames, messageView, type MessageRow, type MessageView } from '../base/message-views.js';
+import { chatDb } from '../base/tables.js';
 import { accountsAudience } from './sql.js';
-import { roomNotFound } from '../rooms/membership.js';
+import { roomNotFound } from '../base/membership.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
 
 export interface ReplyInput {

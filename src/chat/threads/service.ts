@@ -1,17 +1,17 @@
 import { readPool } from '../../platform/db/read-router.js';
 import { inTransaction, type SqlClient, type SqlPool } from '../../platform/db/sql.js';
-import type { Caller } from '../context.js';
-import type { ChatDeps } from '../deps.js';
-import { chatErrors } from '../errors.js';
+import type { Caller } from '../base/context.js';
+import type { ChatDeps } from '../base/deps.js';
+import { chatErrors } from '../base/errors.js';
 import { sql, type RawBuilder } from 'kysely';
-import { messageView, type MessageRow, type MessageView } from '../messages/views.js';
-import { isMember, roomNotFound } from '../rooms/membership.js';
-import type { Page } from '../rooms/service.js';
+import { messageView, type MessageRow, type MessageView } from '../base/message-views.js';
+import { isMember, roomNotFound } from '../base/membership.js';
+import type { Page } from '../base/paging.js';
 import { parseSeqCursor, parseThreadListCursor, seqCursor, threadListCursor, threadListList, threadRepliesList } from './cursors.js';
 import { accountsAudience, threadList, threadPage, unreadReplies, unreadThreadCount } from './sql.js';
 import { threadFollowView, threadSummaryView, type FollowState, type ThreadFollowView, type ThreadSummaryView } from './views.js';
 import { affected, firstRow, hotRows, rows } from '../../platform/db/typed.js';
-import { chatDb } from '../tables.js';
+import { chatDb } from '../base/tables.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
 import type { ChatTopic } from '../events/topics.js';
 

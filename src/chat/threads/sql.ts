@@ -1,8 +1,8 @@
 // Statements shared by the thread operations, the thread facts of a scroll page and the reply path, typed over the
 // entities. Unread counts are computed live from the rows (decision 5), so no counter can drift from what the rows say.
 import { sql, type Expression, type InferResult } from 'kysely';
-import { chatDb } from '../tables.js';
-import { hiddenBy, hiddenForMe } from '../messages/views.js';
+import { chatDb } from '../base/tables.js';
+import { hiddenBy, hiddenForMe } from '../base/message-views.js';
 import { fixedStatement, slot } from '../../platform/db/fixed-statement.js';
 import { messageSelection } from './message-selection.js';
 

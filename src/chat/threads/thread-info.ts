@@ -1,8 +1,8 @@
 // The `thread` object of roots that have replies, in every message view (scroll pages with or without
 // topLevelOnly, one message, pins, the snap banner, saved cards, edit and recall answers): one batched query over
 // the roots of a page, and none at all when the page holds no root with replies (the rows' reply_count says so).
-import type { Queryable } from '../rooms/membership.js';
-import type { MessageRow, MessageView } from '../messages/views.js';
+import type { Queryable } from '../base/membership.js';
+import type { MessageRow, MessageView } from '../base/message-views.js';
 import { rows } from '../../platform/db/typed.js';
 import { threadFactsOf } from './sql.js';
 import { threadInfoView, type ThreadInfoView } from './views.js';

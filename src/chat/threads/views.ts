@@ -1,5 +1,5 @@
 // Thread rows and their wire shapes (ThreadSummary, ThreadInfo, MessagePreview, ThreadFollowResponse).
-import { messageView, type MessageView } from '../messages/views.js';
+import { messageView, type MessageView } from '../base/message-views.js';
 import type { ThreadFactsRow } from './sql.js';
 
 export interface MessagePreviewView {

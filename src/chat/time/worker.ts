@@ -10,7 +10,7 @@ import type { MediaStore } from '../../core/media/store.js';
 import { cleanupUploads } from '../media/cleanup.js';
 import { fireDueReminders } from '../reminders/fire.js';
 import { fireDueScheduled, type FireDeps } from '../scheduled/fire.js';
-import { armTimer, type TimerData } from './arm.js';
+import { armTimer, type TimerData } from '../base/timers/arm.js';
 import { closeWorker } from '../../platform/worker-close.js';
 import { workerMetrics } from '../../platform/metrics/queues.js';
 

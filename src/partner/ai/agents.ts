@@ -6,7 +6,7 @@ import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.j
 import { newId } from '../../platform/ids.js';
 import { partnerErrors } from '../base/errors.js';
 import { ArticleStore } from '../kb/articles.js';
-import { idList, type ListPage, type ListQuery } from '../base/paging.js';
+import { idList, listIn, type ListPage, type ListQuery } from '../base/paging.js';
 import type { Partition } from '../base/partition.js';
 import { partnerDb, type PartnerTables } from '../base/tables.js';
 
@@ -71,7 +71,7 @@ export class AgentStore {
   }
 
   list(db: Runner, part: Partition, query: ListQuery): Promise<ListPage<Agent>> {
-    return idList(db, 'ai_agents', query, inPartition(part).select(columns), renderAgent);
+    return idList(db, listIn(part, 'ai_agents'), query, inPartition(part).select(columns), renderAgent);
   }
 
   async row(db: Runner, part: Partition, id: string): Promise<AgentRow> {

@@ -3,7 +3,8 @@
 import type { Caller } from '../../core/auth/caller.js';
 import type { Queryable } from '../../platform/db/queryable.js';
 import { partnerErrors } from '../base/errors.js';
-import { cellsOf, loadWorkspace } from '../workspaces/access.js';
+import { grants } from '../scopes/catalogue.js';
+import { cellsOf, loadWorkspace, managingRoles } from '../workspaces/access.js';
 import type { ApiKeyCell } from '../workspaces/permissions.js';
 import { hasExternalApi } from '../workspaces/plans.js';
 import type { WorkspaceRow } from '../workspaces/views.js';
@@ -21,4 +22,14 @@ export async function requireKeyCell(
   const cells = await cellsOf(db, workspaceId, workspace.my_role ?? '', now);
   if (!cells[cell]) throw partnerErrors.permissionDenied(`api_keys.${cell}`);
   return workspace;
+}
+
+/**
+ * A key grants no more than its creator may do: only the Owner and Admin roles manage webhooks (in both conventions),
+ * so only they may create a key that grants webhooks:manage (itself, through webhooks:* or a preset). The Manager role
+ * and custom roles with the create cell create every other key. 403 permission_denied webhooks.manage otherwise.
+ */
+export function requireGrantable(workspace: WorkspaceRow, scopes: readonly string[]): void {
+  const manages = workspace.my_role !== null && managingRoles.includes(workspace.my_role);
+  if (grants(scopes, 'webhooks:manage') && !manages) throw partnerErrors.permissionDenied('webhooks.manage');
 }

@@ -347,6 +347,20 @@ describe('role cells', () => {
     expect((await as(manager, 'POST', `${keysPath(ws.id)}/${created.body.id}/revoke`, { confirm: true })).status).toBe(200);
   });
 
+  test('only the Owner and Admin roles create keys that manage webhooks; a Manager is refused and nothing is stored', async () => {
+    const manager = await member(ws.id, 'manager');
+    const admin = await member(ws.id, 'admin');
+    const before = (await platform.db.query('select count(*)::int as n from api_keys where workspace_id = $1', [ws.id])).rows[0].n;
+    for (const scopes of [['webhooks:manage'], ['webhooks:*'], ['kb:read', 'webhooks:manage']]) {
+      expectPartnerError(await createKey(manager, { name: 'hooks', scopes }), 403, 'permission_denied', { permission: 'webhooks.manage' });
+    }
+    const after = (await platform.db.query('select count(*)::int as n from api_keys where workspace_id = $1', [ws.id])).rows[0].n;
+    expect(after).toBe(before);
+    expect((await createKey(manager, { name: 'read hooks', scopes: ['webhooks:read'] })).status).toBe(201);
+    expect((await createKey(manager, { name: 'read preset', preset: 'Webhooks read' })).status).toBe(201);
+    expect((await createKey(admin, { name: 'hooks by admin', scopes: ['webhooks:manage'] })).status).toBe(201);
+  });
+
   test('a custom role without cells cannot view, get or create', async () => {
     await platform.db.query('insert into workspace_roles (workspace_id, name) values ($1, $2) on conflict do nothing', [
       ws.id,

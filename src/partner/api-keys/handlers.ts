@@ -6,7 +6,7 @@ import type { PartnerDeps } from '../base/deps.js';
 import { PartnerAppError } from '../base/errors.js';
 import type { PartnerFeatureHandlers } from '../base/handler-types.js';
 import { listOf } from '../workspaces/views.js';
-import { requireKeyCell } from './access.js';
+import { requireGrantable, requireKeyCell } from './access.js';
 import { getApiKey, issueApiKey, listApiKeys, requireConfirmation, resolveScopes, revokeApiKey } from './service.js';
 
 export type ApiKeyOperationId = 'listApiKeys' | 'createApiKey' | 'getApiKey' | 'revokeApiKey' | 'getCurrentApiKey' | 'revokeCurrentApiKey';
@@ -28,8 +28,9 @@ export function apiKeyHandlers(deps: PartnerDeps): PartnerFeatureHandlers<ApiKey
     },
     async createApiKey({ params, body }, ctx) {
       const caller = userOf(ctx);
-      await requireKeyCell(ctx.db, caller, params.workspace_id, 'create', deps.clock.now());
+      const workspace = await requireKeyCell(ctx.db, caller, params.workspace_id, 'create', deps.clock.now());
       const scopes = resolveScopes(body);
+      requireGrantable(workspace, scopes);
       const { view, key } = await issueApiKey(
         ctx.db,
         {

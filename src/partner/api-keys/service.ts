@@ -1,7 +1,7 @@
 // Issuing, listing and revoking API keys. issueApiKey is the one place a key is made: the createApiKey operation
 // and the development CLI both call it, so both apply the same rules (known scopes, 1 to 20, future expiry).
 import { systemClock, type Clock } from '../../platform/clock.js';
-import { cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
+import { boundList, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
 import { firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { partnerErrors } from '../base/errors.js';
@@ -85,8 +85,8 @@ export async function issueApiKey(db: Runner, input: IssueApiKeyInput, clock: Cl
   return { view: apiKeyView(row!, now), key: secret.key };
 }
 
-function parseKeyCursor(raw: string): string {
-  const id = cursorUuid(decodeCursor(raw)?.i);
+function parseKeyCursor(list: string, raw: string): string {
+  const id = cursorUuid(decodeCursor(raw, list)?.i);
   if (!id) throw partnerErrors.badInput('query.cursor', 'is not a cursor of this list');
   return id;
 }
@@ -99,7 +99,8 @@ export async function listApiKeys(
   now: Date,
 ): Promise<ListEnvelope<ApiKeyView>> {
   const limit = query.limit ?? 50;
-  const after = query.cursor === undefined ? undefined : parseKeyCursor(query.cursor);
+  const list = boundList('api_keys', [workspaceId]);
+  const after = query.cursor === undefined ? undefined : parseKeyCursor(list, query.cursor);
   const found = await rows(
     db,
     partnerDb
@@ -115,7 +116,7 @@ export async function listApiKeys(
   return listOf(
     page.map((r) => apiKeyView(r, now)),
     found.length > limit,
-    last ? encodeCursor({ i: last.id }) : null,
+    last ? encodeCursor({ i: last.id }, list) : null,
   );
 }
 

@@ -2,8 +2,14 @@
 // id of the page, signed for its list so that it pages nothing else.
 import { sql, type SelectQueryBuilder } from 'kysely';
 import { rows, type Runner } from '../../platform/db/typed.js';
-import { cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
+import type { Partition } from '../../core/crm/records.js';
+import { boundList, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { partnerErrors } from './errors.js';
+
+/** A list of a key's workspace and environment with the filters given: its cursors page nothing else. */
+export function listIn(part: Partition, list: string, filters?: object): string {
+  return boundList(list, [part.workspaceId, part.environment], filters);
+}
 
 /** The page size of a list asked without limit. */
 export const defaultLimit = 50;

@@ -241,6 +241,13 @@ describe('companies, contacts and deals', () => {
       'body.company_id',
     );
     expectPartnerError(await api.patch(`/deals/${deal.id}`, { company_id: contact.id }), 400, 'bad_input', 'body.company_id');
+    // One date rule on every interface: year 0 is refused as the workspace API refuses it.
+    expectPartnerError(
+      await api.patch(`/deals/${deal.id}`, { expected_close_date: '0000-01-01' }),
+      400,
+      'bad_input',
+      'body.expected_close_date',
+    );
     expect((await api.get(`/deals/${deal.id}`)).body.company_id).toBe(company.id);
     // A missing deal answers 404 even when the references are wrong too.
     expectPartnerError(await api.patch(`/deals/${newId()}`, { company_id: newId() }), 404, 'deal_not_found');
@@ -284,6 +291,9 @@ describe('activities', () => {
       'activities',
     );
     expect(later.occurred_at).toBe('2026-11-20T08:30:00.000Z');
+    // An instant written in year 0000 is refused by the same rule as a date (PostgreSQL reads no year 0000).
+    const early = { activity_type: 'call', entity_type: 'lead', entity_id: lead.id, occurred_at: '0000-06-01T10:00:00Z' };
+    expectPartnerError(await api.post('/activities', early), 400, 'bad_input', 'body.occurred_at');
     expect((await api.get(`/activities/${activity.id}`)).body).toEqual(activity);
     expectPartnerError(await api.get(`/activities/${newId()}`), 404, 'activity_not_found');
   });

@@ -138,6 +138,21 @@ test('lists are partitioned by workspace and by key environment', async () => {
   expect((await pageThrough(otherKey, '/leads', 100)).ids).toEqual([theirs]);
 });
 
+test("a cursor is bound to its caller's workspace and environment and to its filters: replayed elsewhere it is 400", async () => {
+  const otherKey = (await (await testWorkspace(platform)).key(['crm_leads:*'])).key;
+  const testKey = (await ws.key(['crm_leads:*'], { environment: 'test' })).key;
+  const sameKey = (await ws.key(['crm_leads:*'])).key;
+  for (const name of ['Bound one', 'Bound two']) await post(key, '/leads', { full_name: name, status: 'new' });
+  const cursor = (await get(key, '/leads?status=new&limit=1')).body.next_cursor as string;
+  expect((await get(key, `/leads?status=new&limit=1&cursor=${cursor}`)).status).toBe(200);
+  // Another live key of the same workspace continues the same list.
+  expect((await get(sameKey, `/leads?status=new&limit=1&cursor=${cursor}`)).status).toBe(200);
+  expectBadCursor(await get(otherKey, `/leads?status=new&limit=1&cursor=${cursor}`));
+  expectBadCursor(await get(testKey, `/leads?status=new&limit=1&cursor=${cursor}`));
+  expectBadCursor(await get(key, `/leads?status=contacted&limit=1&cursor=${cursor}`));
+  expectBadCursor(await get(key, `/leads?limit=1&cursor=${cursor}`));
+});
+
 test('activities list newest first without a status filter', async () => {
   const lead = (await post(key, '/leads', { full_name: 'Busy' })).body;
   const ids: string[] = [];

@@ -6,6 +6,7 @@ import { crmRecordEvents } from '../../core/crm/events.js';
 import { emitAll, withEvents, type EventDeps } from '../../core/events/outbox.js';
 import type { Queryable } from '../../platform/db/queryable.js';
 import { partnerErrors } from '../base/errors.js';
+import { listIn } from '../base/paging.js';
 import {
   insertCrmRow,
   patchRow,
@@ -32,14 +33,13 @@ export interface ListPage {
   next_cursor: string | null;
 }
 
-/** The position after the last record of a page; bound to its resource so it cannot page another one. */
-function pageCursor(resource: ResourceId, lastId: string): string {
-  return encodeCursor({ r: resource, i: lastId });
+/** The position after the last record of a page; bound to its list (resource, partition, filter) so it pages no other. */
+function pageCursor(list: string, lastId: string): string {
+  return encodeCursor({ i: lastId }, list);
 }
 
-function parseCursor(resource: ResourceId, raw: string): string {
-  const c = decodeCursor(raw);
-  const id = c?.r === resource ? cursorUuid(c.i) : null;
+function parseCursor(list: string, raw: string): string {
+  const id = cursorUuid(decodeCursor(raw, list)?.i);
   if (!id) throw partnerErrors.badInput('query.cursor', 'is not a cursor this list returned; pass next_cursor back unchanged');
   return id;
 }
@@ -54,11 +54,13 @@ export class CrmService {
   async list(db: Queryable, part: Partition, resource: ResourceId, query: ListQuery): Promise<ListPage> {
     const def = resourceDef(resource);
     const limit = query.limit ?? 50;
+    // Activities have no status; the spec does not offer the filter there.
+    const status = def.statusField ? query.status : undefined;
+    const list = listIn(part, `crm.${resource}`, { status });
     const rows = await selectPage(db, part, resource, {
       limit,
-      beforeId: query.cursor !== undefined ? parseCursor(resource, query.cursor) : undefined,
-      // Activities have no status; the spec does not offer the filter there.
-      status: def.statusField ? query.status : undefined,
+      beforeId: query.cursor !== undefined ? parseCursor(list, query.cursor) : undefined,
+      status,
     });
     const hasMore = rows.length > limit;
     const page = hasMore ? rows.slice(0, limit) : rows;
@@ -67,7 +69,7 @@ export class CrmService {
       object: 'list',
       data: page.map((row) => renderRecord(def, row)),
       has_more: hasMore,
-      next_cursor: hasMore && last ? pageCursor(resource, last.id) : null,
+      next_cursor: hasMore && last ? pageCursor(list, last.id) : null,
     };
   }
 

@@ -5,7 +5,7 @@ import type { PartnerDeps } from '../base/deps.js';
 import type { PartnerFeatureHandlers } from '../base/handler-types.js';
 import { partnerInboxErrors } from './errors.js';
 import { inboxBasePath, partitionOf } from './handlers.js';
-import { afterIdOf, defaultLimit, idPage } from '../base/paging.js';
+import { afterIdOf, defaultLimit, idPage, listIn } from '../base/paging.js';
 import { channelObject } from './views.js';
 
 export type ChannelOperationId =
@@ -16,8 +16,10 @@ export function channelHandlers(deps: PartnerDeps): PartnerFeatureHandlers<Chann
   return {
     async listInboxChannels({ query }, ctx) {
       const { limit = defaultLimit, cursor, ...filters } = query ?? {};
-      const rows = await channels.list(partitionOf(ctx), filters, { limit, beforeId: afterIdOf('inbox.channels', cursor) });
-      return { status: 200, body: idPage('inbox.channels', rows, limit, channelObject) };
+      const part = partitionOf(ctx);
+      const list = listIn(part, 'inbox.channels', filters);
+      const rows = await channels.list(part, filters, { limit, beforeId: afterIdOf(list, cursor) });
+      return { status: 200, body: idPage(list, rows, limit, channelObject) };
     },
     async createInboxChannel({ body }, ctx) {
       const channel = channelObject(await channels.create(ctx.db, partitionOf(ctx), body, deps.clock.now()));

@@ -8,7 +8,7 @@ import { keyOf, type PartnerContext } from '../base/context.js';
 import type { PartnerDeps } from '../base/deps.js';
 import type { PartnerFeatureHandlers } from '../base/handler-types.js';
 import { partnerInboxErrors } from './errors.js';
-import { afterIdOf, defaultLimit, idPage } from '../base/paging.js';
+import { afterIdOf, defaultLimit, idPage, listIn } from '../base/paging.js';
 import { conversationObject, messageObject } from './views.js';
 
 export const inboxBasePath = '/api/v1/inbox';
@@ -33,8 +33,10 @@ export function inboxHandlers(deps: PartnerDeps): PartnerFeatureHandlers<InboxOp
   return {
     async listInboxConversations({ query }, ctx) {
       const { limit = defaultLimit, cursor, ...filters } = query ?? {};
-      const rows = await conversations.list(partitionOf(ctx), filters, { limit, beforeId: afterIdOf('inbox.conversations', cursor) });
-      return { status: 200, body: idPage('inbox.conversations', rows, limit, conversationObject) };
+      const part = partitionOf(ctx);
+      const list = listIn(part, 'inbox.conversations', filters);
+      const rows = await conversations.list(part, filters, { limit, beforeId: afterIdOf(list, cursor) });
+      return { status: 200, body: idPage(list, rows, limit, conversationObject) };
     },
     async getInboxConversation({ params }, ctx) {
       return { status: 200, body: conversationObject(await conversations.get(partitionOf(ctx), params.id)) };
@@ -45,7 +47,7 @@ export function inboxHandlers(deps: PartnerDeps): PartnerFeatureHandlers<InboxOp
     async listInboxConversationMessages({ params, query }, ctx) {
       const part = partitionOf(ctx);
       const { limit = defaultLimit, cursor, direction } = query ?? {};
-      const list = `inbox.conversation-messages:${params.id}`;
+      const list = listIn(part, 'inbox.conversation-messages', { conversation_id: params.id, direction });
       const beforeId = afterIdOf(list, cursor);
       // 404 for a conversation that is not the key's, rather than an empty list.
       await conversations.get(part, params.id);
@@ -62,8 +64,10 @@ export function inboxHandlers(deps: PartnerDeps): PartnerFeatureHandlers<InboxOp
     },
     async listInboxMessages({ query }, ctx) {
       const { limit = defaultLimit, cursor, ...filters } = query ?? {};
-      const rows = await messages.list(partitionOf(ctx), filters, { limit, beforeId: afterIdOf('inbox.messages', cursor) });
-      return { status: 200, body: idPage('inbox.messages', rows, limit, messageObject) };
+      const part = partitionOf(ctx);
+      const list = listIn(part, 'inbox.messages', filters);
+      const rows = await messages.list(part, filters, { limit, beforeId: afterIdOf(list, cursor) });
+      return { status: 200, body: idPage(list, rows, limit, messageObject) };
     },
     async getInboxMessage({ params }, ctx) {
       return { status: 200, body: messageObject(await messages.get(partitionOf(ctx), params.id)) };

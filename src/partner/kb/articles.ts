@@ -5,7 +5,7 @@ import type { Clock } from '../../platform/clock.js';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { partnerErrors } from '../base/errors.js';
-import { idList, type ListPage, type ListQuery } from '../base/paging.js';
+import { idList, listIn, type ListPage, type ListQuery } from '../base/paging.js';
 import type { Partition } from '../base/partition.js';
 import { partnerDb, type PartnerTables } from '../base/tables.js';
 
@@ -49,7 +49,7 @@ export class ArticleStore {
     const statement = inPartition(part)
       .select(articleColumns)
       .$if(query.tag !== undefined, (qb) => qb.where(sql<boolean>`tags @> array[${query.tag}::text]`));
-    return idList(db, 'kb_articles', query, statement, renderArticle);
+    return idList(db, listIn(part, 'kb_articles', { tag: query.tag }), query, statement, renderArticle);
   }
 
   async get(db: Runner, part: Partition, id: string): Promise<Article> {

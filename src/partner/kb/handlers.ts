@@ -1,9 +1,11 @@
 // The knowledge-base operations under /api/v1/inbox/kb: articles (kb:read, kb:write) and their full-text search.
 import type { components } from '../../../generated/types/partner.js';
+import type { Partition } from '../../core/crm/records.js';
 import { cursorInt, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import type { PartnerDeps } from '../base/deps.js';
 import { partnerErrors } from '../base/errors.js';
 import type { PartnerFeatureHandlers } from '../base/handler-types.js';
+import { listIn } from '../base/paging.js';
 import { partitionOf } from '../base/partition.js';
 import { ArticleStore, articlePath, renderArticle } from './articles.js';
 import { searchArticles } from './search.js';
@@ -13,12 +15,12 @@ export type KbOperationId =
 
 type ArticleMatch = components['schemas']['Kb.ArticleMatch'];
 
-/** A search's pages are bound to its words and tag: a cursor of another search is refused. */
-const searchList = (q: string, tag: string | undefined) => `kb_search:${tag ?? ''}:${q}`;
+/** A search's pages are bound to the key's partition, its words and tag: a cursor of another search is refused. */
+const searchList = (part: Partition, q: string, tag: string | undefined) => listIn(part, 'kb_search', { q, tag });
 
-function searchOffset(q: string, tag: string | undefined, raw: string | undefined): number {
+function searchOffset(list: string, raw: string | undefined): number {
   if (raw === undefined) return 0;
-  const offset = cursorInt(decodeCursor(raw, searchList(q, tag))?.o);
+  const offset = cursorInt(decodeCursor(raw, list)?.o);
   if (offset === null)
     throw partnerErrors.badInput('query.cursor', 'is not a cursor this search returned; pass next_cursor back with the same q and tag');
   return offset;
@@ -46,8 +48,10 @@ export function kbHandlers(deps: PartnerDeps): PartnerFeatureHandlers<KbOperatio
     },
     async searchKbArticles({ query }, ctx) {
       const limit = query.limit ?? 50;
-      const offset = searchOffset(query.q, query.tag, query.cursor);
-      const matches = await searchArticles(ctx.db, partitionOf(ctx), query.q, { tag: query.tag }, limit + 1, offset);
+      const part = partitionOf(ctx);
+      const list = searchList(part, query.q, query.tag);
+      const offset = searchOffset(list, query.cursor);
+      const matches = await searchArticles(ctx.db, part, query.q, { tag: query.tag }, limit + 1, offset);
       const hasMore = matches.length > limit;
       const data: ArticleMatch[] = matches
         .slice(0, limit)
@@ -58,7 +62,7 @@ export function kbHandlers(deps: PartnerDeps): PartnerFeatureHandlers<KbOperatio
           object: 'list',
           data,
           has_more: hasMore,
-          next_cursor: hasMore ? encodeCursor({ o: offset + limit }, searchList(query.q, query.tag)) : null,
+          next_cursor: hasMore ? encodeCursor({ o: offset + limit }, list) : null,
         },
       };
     },

@@ -121,6 +121,9 @@ test('bad ranges are 400 naming the field; the scope is conversations:read', asy
   expectPartnerError(await report(reader, 'from=2025-01-01&to=2026-01-02'), 400, 'bad_input', { field: 'query.to' });
   expect((await report(reader, 'from=2025-01-01&to=2026-01-01')).status).toBe(200);
   expectPartnerError(await report(reader, 'from=2026-02-30&to=2026-03-01'), 400, 'bad_input');
+  // Year 0 is a date to JavaScript but not to PostgreSQL: refused by the one date rule, not a 500 from SQL.
+  expectPartnerError(await report(reader, 'from=0000-01-01&to=0000-01-02'), 400, 'bad_input', { field: 'query.from' });
+  expect((await report(reader, 'from=0001-01-01&to=0001-01-02')).status).toBe(200);
   expectPartnerError(await report(reader, 'to=2026-03-01'), 400, 'bad_input');
   expectPartnerError(await report(reader, 'from=2026-03-01&to=2026-03-02&channel=fax'), 400, 'bad_input');
   const other = (await ws.key(['messages:read', 'channels:read'])).key;

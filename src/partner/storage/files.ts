@@ -10,7 +10,7 @@ import type { Clock } from '../../platform/clock.js';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { partnerErrors } from '../base/errors.js';
-import { idList, type ListPage, type ListQuery } from '../base/paging.js';
+import { idList, listIn, type ListPage, type ListQuery } from '../base/paging.js';
 import type { Partition } from '../base/partition.js';
 import { partnerDb, type PartnerTables } from '../base/tables.js';
 
@@ -87,7 +87,7 @@ export class FileStore {
   }
 
   list(db: Runner, part: Partition, query: ListQuery): Promise<ListPage<StoredFile>> {
-    return idList(db, 'storage_files', query, inPartition(part).select(columns), renderFile);
+    return idList(db, listIn(part, 'storage_files'), query, inPartition(part).select(columns), renderFile);
   }
 
   async row(db: Runner, part: Partition, id: string): Promise<FileRow> {

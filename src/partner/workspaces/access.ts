@@ -9,7 +9,7 @@ import { effectiveCells, isBuiltInRole, type ApiKeyCell, type Cells } from './pe
 import { loadMemberWorkspace, type WorkspaceRow } from '../../core/workspaces/membership.js';
 
 /** Roles that administer a workspace: its members, roles and cells. */
-const managingRoles = ['owner', 'admin'];
+export const managingRoles: readonly string[] = ['owner', 'admin'];
 
 export const workspaceNotFound = () => partnerErrors.notFound('workspace_not_found', 'The workspace');
 

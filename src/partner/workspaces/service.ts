@@ -3,7 +3,7 @@ import type { Caller } from '../../core/auth/caller.js';
 import { sql } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
 import { affected, firstRow, rows } from '../../platform/db/typed.js';
-import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
+import { boundList, cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
 import type { PartnerDeps } from '../base/deps.js';
 import { partnerErrors } from '../base/errors.js';
@@ -31,9 +31,9 @@ type WorkspaceView = ReturnType<typeof workspaceView>;
 type MemberView = ReturnType<typeof memberView>;
 type RoleView = ReturnType<typeof roleView>;
 
-/** A keyset cursor of (timestamp, id); anything else is bad input. */
-function parseCursor(raw: string): { at: string; id: string } {
-  const c = decodeCursor(raw);
+/** A keyset cursor of (timestamp, id) of that list; anything else is bad input. */
+function parseCursor(list: string, raw: string): { at: string; id: string } {
+  const c = decodeCursor(raw, list);
   const at = c && cursorInstant(c.a);
   const id = c && cursorUuid(c.i);
   if (!at || !id) throw partnerErrors.badInput('query.cursor', 'is not a cursor of this list');
@@ -66,7 +66,9 @@ export class WorkspaceService {
   /** The caller's workspaces, newest first. */
   async list(caller: Caller, query: PageQuery): Promise<ListEnvelope<WorkspaceView>> {
     const limit = query.limit ?? 50;
-    const c = query.cursor === undefined ? undefined : parseCursor(query.cursor);
+    // The caller's own list: a cursor of another account's list is refused.
+    const list = boundList('workspaces', [caller.accountId]);
+    const c = query.cursor === undefined ? undefined : parseCursor(list, query.cursor);
     const found = await rows(
       this.deps.sql,
       partnerDb
@@ -84,7 +86,7 @@ export class WorkspaceService {
     return listOf(
       page.map(workspaceView),
       found.length > limit,
-      last ? encodeCursor({ a: last.created_at.toISOString(), i: last.id }) : null,
+      last ? encodeCursor({ a: last.created_at.toISOString(), i: last.id }, list) : null,
     );
   }
 
@@ -108,7 +110,8 @@ export class WorkspaceService {
   async listMembers(caller: Caller, workspaceId: string, query: PageQuery): Promise<ListEnvelope<MemberView>> {
     await loadWorkspace(this.deps.sql, workspaceId, caller);
     const limit = query.limit ?? 50;
-    const c = query.cursor === undefined ? undefined : parseCursor(query.cursor);
+    const list = boundList('workspace_members', [caller.accountId, workspaceId]);
+    const c = query.cursor === undefined ? undefined : parseCursor(list, query.cursor);
     const found = await rows(
       this.deps.sql,
       partnerDb
@@ -127,7 +130,7 @@ export class WorkspaceService {
     return listOf(
       page.map(memberView),
       found.length > limit,
-      last ? encodeCursor({ a: last.added_at.toISOString(), i: last.account_id }) : null,
+      last ? encodeCursor({ a: last.added_at.toISOString(), i: last.account_id }, list) : null,
     );
   }
 

@@ -5,6 +5,7 @@ import Ajv2020Import from 'ajv/dist/2020.js';
 import type * as Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
 import { addBoundedPattern, boundPatterns } from './bounded-pattern.js';
+import { inStoredYears } from './calendar.js';
 import { builtOnFirstUse, compilesOnFirstUse } from './schema-compilation.js';
 
 type AjvInstance = Ajv2020Module.default;
@@ -21,6 +22,12 @@ function makeAjv(coerceTypes: boolean | 'array'): AjvInstance {
   // ajv-formats' uuid also accepts a "urn:uuid:" prefix, which PostgreSQL's uuid type refuses (a 500 in SQL):
   // only the plain 8-4-4-4-12 form is a uuid here.
   ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+  // ajv-formats' date and date-time, within the years the platform stores (calendar.ts): one rule on every interface.
+  const rfcFormats = ajv.formats as Record<string, { validate: (s: string) => boolean; compare?: (a: string, b: string) => number }>;
+  for (const format of ['date', 'date-time']) {
+    const rfc = rfcFormats[format]!;
+    ajv.addFormat(format, { ...rfc, type: 'string', validate: (s: string) => rfc.validate(s) && inStoredYears(s) });
+  }
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
   ajv.addFormat('double', { type: 'number', validate: () => true });

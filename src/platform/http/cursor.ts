@@ -44,6 +44,18 @@ function decodable(value: unknown): value is CursorValue {
 }
 
 /**
+ * The name of one list as one caller sees it with one set of filters (its cursor and limit left out): a cursor
+ * encoded for it is refused by any other list, caller, environment or filter, as a 400 of the list's interface.
+ * `scope` names the caller's partition (a workspace and environment, an account).
+ */
+export function boundList(list: string, scope: readonly string[], filters: object = {}): string {
+  const given = Object.entries(filters)
+    .filter(([name, value]) => name !== 'cursor' && name !== 'limit' && value !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([list, scope, given]);
+}
+
+/**
  * Fields must be safe integers or well-formed strings (timestamps from toISOString): decodeCursor refuses anything
  * else. `list` names the list the cursor pages through (operation and scope, e.g. "messages:<roomId>"); only a
  * decodeCursor given the same name accepts it.

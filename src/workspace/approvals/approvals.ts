@@ -9,7 +9,7 @@ import { firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { checkMembers } from '../base/checks.js';
 import { workspaceDb } from '../base/tables.js';
-import { defaultLimit, pageOf, readCursor } from '../base/paging.js';
+import { defaultLimit, listIn, pageOf, readCursor } from '../base/paging.js';
 import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { workspaceErrors } from '../base/errors.js';
 import type { Page } from '../base/paging.js';
@@ -68,7 +68,8 @@ export class ApprovalService {
   ): Promise<Page<ApprovalView>> {
     const db = await readPool(this.deps);
     const limit = query.limit ?? defaultLimit;
-    const after = readCursor('approvals', query.cursor);
+    const list = listIn(part, 'approvals', query);
+    const after = readCursor(list, query.cursor);
     const found = await rows(
       db,
       approvalsOf(part)
@@ -85,7 +86,7 @@ export class ApprovalService {
       db,
       found.slice(0, limit).map((r) => r.id),
     );
-    return pageOf(found, limit, 'approvals', (r) => approvalView(r, decisions.get(r.id) ?? []));
+    return pageOf(found, limit, list, (r) => approvalView(r, decisions.get(r.id) ?? []));
   }
 
   async get(part: Partition, id: string): Promise<ApprovalView> {
@@ -162,7 +163,8 @@ export class ApprovalService {
     const db = await readPool(this.deps);
     if (!(await findApproval(db, part, id))) throw notFound();
     const limit = query.limit ?? defaultLimit;
-    const after = readCursor('approval_decisions', query.cursor);
+    const list = listIn(part, 'approval_decisions', { approval_id: id });
+    const after = readCursor(list, query.cursor);
     const found = await rows(
       db,
       workspaceDb
@@ -173,7 +175,7 @@ export class ApprovalService {
         .orderBy('id')
         .limit(limit + 1),
     );
-    return pageOf(found, limit, 'approval_decisions', decisionView);
+    return pageOf(found, limit, list, decisionView);
   }
 
   async decide(

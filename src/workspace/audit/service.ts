@@ -4,7 +4,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Queryable } from '../../platform/db/queryable.js';
 import { affected, rows } from '../../platform/db/typed.js';
 import type { PruneTask } from '../../platform/queues.js';
-import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
+import { boundList, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { isUuid } from '../../platform/ids.js';
 import { workspaceErrors } from '../base/errors.js';
 import type { Page } from '../base/paging.js';
@@ -39,9 +39,9 @@ function auditView(row: AuditRow) {
   };
 }
 
-function parseCursor(raw: string): { time: string; id: string } {
-  const c = decodeCursor(raw);
-  if (!c || c.k !== 'audit' || typeof c.t !== 'string' || Number.isNaN(Date.parse(c.t)) || typeof c.i !== 'string' || !isUuid(c.i)) {
+function parseCursor(list: string, raw: string): { time: string; id: string } {
+  const c = decodeCursor(raw, list);
+  if (!c || typeof c.t !== 'string' || Number.isNaN(Date.parse(c.t)) || typeof c.i !== 'string' || !isUuid(c.i)) {
     throw workspaceErrors.invalid('query.cursor', 'is not a cursor of this list; pass next_cursor back unchanged');
   }
   return { time: c.t, id: c.i };
@@ -51,7 +51,8 @@ export async function listAuditLog(db: Queryable, workspaceId: string, query: Au
   const limit = query.limit ?? 50;
   const oldest = new Date(now.getTime() - retentionMs);
   const from = query.from !== undefined && Date.parse(query.from) > oldest.getTime() ? new Date(query.from) : oldest;
-  const c = query.cursor === undefined ? undefined : parseCursor(query.cursor);
+  const list = boundList('audit', [workspaceId], query);
+  const c = query.cursor === undefined ? undefined : parseCursor(list, query.cursor);
   const found = await rows(
     db,
     workspaceDb
@@ -71,7 +72,7 @@ export async function listAuditLog(db: Queryable, workspaceId: string, query: Au
   const last = page[page.length - 1];
   return {
     items: page.map(auditView),
-    next_cursor: found.length > limit && last ? encodeCursor({ k: 'audit', t: last.time.toISOString(), i: last.id }) : null,
+    next_cursor: found.length > limit && last ? encodeCursor({ t: last.time.toISOString(), i: last.id }, list) : null,
   };
 }
 

@@ -5,7 +5,7 @@ import { readPool } from '../../platform/db/read-router.js';
 import { patchRow, selectOne, type CrmRow, type Partition } from '../../core/crm/records.js';
 import { resourceDef, type ResourceId } from '../../core/crm/resources.js';
 import { checkMembers } from '../base/checks.js';
-import { defaultLimit, pageOf, readCursor } from '../base/paging.js';
+import { defaultLimit, listIn, pageOf, readCursor } from '../base/paging.js';
 import { emitAll, withEvents, type EventDeps, type EventSink } from '../../core/events/outbox.js';
 import { workspaceErrors } from '../base/errors.js';
 import type { Page } from '../base/paging.js';
@@ -57,8 +57,9 @@ export class CrmFamilyService<V> {
     const db = await readPool(this.deps);
     const limit = query.limit ?? defaultLimit;
     const filters = Object.entries(this.def.filters).map(([param, key]) => ({ key, value: query[param] as string | undefined }));
-    const rows = await selectRecords(db, part, this.def.family, limit, readCursor(this.def.family, query.cursor), filters);
-    return pageOf(rows, limit, this.def.family, this.def.view);
+    const list = listIn(part, this.def.family, query);
+    const rows = await selectRecords(db, part, this.def.family, limit, readCursor(list, query.cursor), filters);
+    return pageOf(rows, limit, list, this.def.view);
   }
 
   async get(part: Partition, id: string): Promise<V> {

@@ -120,6 +120,26 @@ describe('list', () => {
     const testKey = (await own.key(['crm.read'], { environment: 'test' })).key;
     expect((await svc('GET', '/api/v1/leads', undefined, testKey)).body).toEqual({ items: [], next_cursor: null });
   });
+
+  test("a cursor is bound to the key's workspace and environment and to the filters: replayed elsewhere it is 400", async () => {
+    const own = await svcWorkspace(platform);
+    const ownKey = (await own.key(['crm.*'])).key;
+    for (const name of ['B1', 'B2']) await svc('POST', '/api/v1/leads', { name }, ownKey);
+    const cursor = (await svc('GET', '/api/v1/leads?status=new&limit=1', undefined, ownKey)).body.next_cursor as string;
+    expect((await svc('GET', `/api/v1/leads?status=new&limit=1&cursor=${cursor}`, undefined, ownKey)).status).toBe(200);
+    const replays = [
+      ['another workspace', `/api/v1/leads?status=new&limit=1&cursor=${cursor}`, key],
+      [
+        'the test environment',
+        `/api/v1/leads?status=new&limit=1&cursor=${cursor}`,
+        (await own.key(['crm.read'], { environment: 'test' })).key,
+      ],
+      ['another status', `/api/v1/leads?status=qualified&limit=1&cursor=${cursor}`, ownKey],
+      ['no status', `/api/v1/leads?limit=1&cursor=${cursor}`, ownKey],
+      ['another list', `/api/v1/deals?limit=1&cursor=${cursor}`, ownKey],
+    ];
+    for (const [, path, k] of replays) expectSvcError(await svc('GET', path!, undefined, k), 400, 'invalid_request', 'query.cursor');
+  });
 });
 
 describe('update', () => {

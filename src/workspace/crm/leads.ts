@@ -8,7 +8,7 @@ import { patchRow, selectOne, type CrmRow, type Partition } from '../../core/crm
 import { resourceDef } from '../../core/crm/resources.js';
 import { sameValue } from '../../core/events/changes.js';
 import { emitAll, withEvents, type EventDeps } from '../../core/events/outbox.js';
-import { defaultLimit, pageOf, readCursor } from '../base/paging.js';
+import { defaultLimit, listIn, pageOf, readCursor } from '../base/paging.js';
 import { checkMembers } from '../base/checks.js';
 import { workspaceErrors } from '../base/errors.js';
 import type { Page } from '../base/paging.js';
@@ -47,11 +47,12 @@ export class LeadService {
   async list(part: Partition, query: { limit?: number; cursor?: string; status?: LeadStatus; owner_id?: string }): Promise<Page<LeadView>> {
     const db = await readPool(this.deps);
     const limit = query.limit ?? defaultLimit;
-    const rows = await selectRecords(db, part, 'leads', limit, readCursor('leads', query.cursor), [
+    const list = listIn(part, 'leads', query);
+    const rows = await selectRecords(db, part, 'leads', limit, readCursor(list, query.cursor), [
       { key: 'status', value: query.status },
       { key: 'owner_id', value: query.owner_id },
     ]);
-    return pageOf(rows, limit, 'leads', leadView);
+    return pageOf(rows, limit, list, leadView);
   }
 
   async get(part: Partition, id: string): Promise<LeadView> {

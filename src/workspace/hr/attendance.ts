@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { instantOf, uniqueOr409 } from '../base/checks.js';
-import { defaultLimit, pageOf, readCursor } from '../base/paging.js';
+import { defaultLimit, listIn, pageOf, readCursor } from '../base/paging.js';
 import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { workspaceErrors } from '../base/errors.js';
 import type { Page } from '../base/paging.js';
@@ -48,7 +48,8 @@ export class AttendanceService {
   ): Promise<Page<AttendanceView>> {
     const db = await readPool(this.deps);
     const limit = query.limit ?? defaultLimit;
-    const after = readCursor('attendance', query.cursor, true);
+    const list = listIn(part, 'attendance', query);
+    const after = readCursor(list, query.cursor, true);
     const from = query.from !== undefined ? instantOf('query.from', query.from) : undefined;
     const to = query.to !== undefined ? instantOf('query.to', query.to) : undefined;
     const found = await rows(
@@ -68,7 +69,7 @@ export class AttendanceService {
         .orderBy('id', 'desc')
         .limit(limit + 1),
     );
-    return pageOf(found, limit, 'attendance', attendanceView, (r) => r.check_in);
+    return pageOf(found, limit, list, attendanceView, (r) => r.check_in);
   }
 
   async get(part: Partition, id: string): Promise<AttendanceView> {

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { checkMembers, dateOf, todayOf, uniqueOr409 } from '../base/checks.js';
-import { defaultLimit, pageOf, readCursor } from '../base/paging.js';
+import { defaultLimit, listIn, pageOf, readCursor } from '../base/paging.js';
 import { changesOf } from '../../core/events/changes.js';
 import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { workspaceErrors } from '../base/errors.js';
@@ -55,7 +55,8 @@ export class EmployeeService {
   ): Promise<Page<EmployeeView>> {
     const db = await readPool(this.deps);
     const limit = query.limit ?? defaultLimit;
-    const after = readCursor('employees', query.cursor);
+    const list = listIn(part, 'employees', query);
+    const after = readCursor(list, query.cursor);
     const found = await rows(
       db,
       employeesOf(part)
@@ -66,7 +67,7 @@ export class EmployeeService {
         .orderBy('id', 'desc')
         .limit(limit + 1),
     );
-    return pageOf(found, limit, 'employees', employeeView);
+    return pageOf(found, limit, list, employeeView);
   }
 
   async get(part: Partition, id: string): Promise<EmployeeView> {

@@ -5,7 +5,7 @@ import type { Partition } from '../../core/crm/records.js';
 import { newId } from '../../platform/ids.js';
 import { checkMembers, daysBetween, dateOf } from '../base/checks.js';
 import { affected, firstRow, rows } from '../../platform/db/typed.js';
-import { defaultLimit, pageOf, readCursor } from '../base/paging.js';
+import { defaultLimit, listIn, pageOf, readCursor } from '../base/paging.js';
 import { changesOf } from '../../core/events/changes.js';
 import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { workspaceErrors } from '../base/errors.js';
@@ -27,7 +27,8 @@ export class LeaveService {
   ): Promise<Page<LeaveView>> {
     const db = await readPool(this.deps);
     const limit = query.limit ?? defaultLimit;
-    const after = readCursor('leaves', query.cursor);
+    const list = listIn(part, 'leaves', query);
+    const after = readCursor(list, query.cursor);
     const found = await rows(
       db,
       leavesOf(part)
@@ -38,7 +39,7 @@ export class LeaveService {
         .orderBy('id', 'desc')
         .limit(limit + 1),
     );
-    return pageOf(found, limit, 'leaves', leaveView);
+    return pageOf(found, limit, list, leaveView);
   }
 
   async get(part: Partition, id: string): Promise<LeaveView> {

@@ -3,7 +3,7 @@
 import { ConversationStore } from '../../core/inbox/conversations.js';
 import { MessageStore } from '../../core/inbox/messages.js';
 import { conversationView, messageView } from '../../core/inbox/views.js';
-import { defaultLimit, pageOf, readCursor } from '../base/paging.js';
+import { defaultLimit, listIn, pageOf, readCursor } from '../base/paging.js';
 import { partitionOf } from '../crm/partition.js';
 import type { WorkspaceDeps } from '../base/deps.js';
 import { workspaceErrors } from '../base/errors.js';
@@ -31,8 +31,10 @@ export function inboxHandlers(deps: WorkspaceDeps): WorkspaceFeatureHandlers<Inb
   return {
     async listConversations({ query }, ctx) {
       const { limit = defaultLimit, cursor, ...filters } = query ?? {};
-      const rows = await conversations.list(partitionOf(ctx), filters, { limit, beforeId: readCursor('conversations', cursor)?.id });
-      return { status: 200, body: pageOf(rows, limit, 'conversations', conversationView) };
+      const part = partitionOf(ctx);
+      const list = listIn(part, 'conversations', filters);
+      const rows = await conversations.list(part, filters, { limit, beforeId: readCursor(list, cursor)?.id });
+      return { status: 200, body: pageOf(rows, limit, list, conversationView) };
     },
     async createConversation({ body }, ctx) {
       const conversation = conversationView(await conversations.create(partitionOf(ctx), body));
@@ -58,8 +60,10 @@ export function inboxHandlers(deps: WorkspaceDeps): WorkspaceFeatureHandlers<Inb
     },
     async listMessages({ query }, ctx) {
       const { limit = defaultLimit, cursor, ...filters } = query ?? {};
-      const rows = await messages.list(partitionOf(ctx), filters, { limit, beforeId: readCursor('messages', cursor)?.id });
-      return { status: 200, body: pageOf(rows, limit, 'messages', messageView) };
+      const part = partitionOf(ctx);
+      const list = listIn(part, 'messages', filters);
+      const rows = await messages.list(part, filters, { limit, beforeId: readCursor(list, cursor)?.id });
+      return { status: 200, body: pageOf(rows, limit, list, messageView) };
     },
     async createMessage({ body }, ctx) {
       const { conversation_id, direction = 'outbound', ...rest } = body;

@@ -1,7 +1,7 @@
 // Issuing, listing, reading and revoking svc_ keys. issueSvcKey is the one place a key is made: the createSvcKey
 // operation and the dev-svc-key CLI both call it, so both apply the same rules.
 import { systemClock, type Clock } from '../../platform/clock.js';
-import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
+import { boundList, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Queryable } from '../../platform/db/queryable.js';
@@ -101,9 +101,9 @@ export async function issueSvcKey(db: Queryable, input: IssueSvcKeyInput, clock:
   return { view: svcKeyView(issued!, now), key: secret.key };
 }
 
-function parseKeyCursor(raw: string): string {
-  const c = decodeCursor(raw);
-  if (!c || c.k !== 'svc_keys' || typeof c.i !== 'string' || !isUuid(c.i))
+function parseKeyCursor(list: string, raw: string): string {
+  const c = decodeCursor(raw, list);
+  if (!c || typeof c.i !== 'string' || !isUuid(c.i))
     throw workspaceErrors.invalid('query.cursor', 'is not a cursor of this list; pass next_cursor back unchanged');
   return c.i;
 }
@@ -126,7 +126,8 @@ export async function listSvcKeys(
 ): Promise<Page<SvcKeyView>> {
   const limit = query.limit ?? 50;
   const condition = query.status === undefined ? undefined : statusConditions[query.status];
-  const before = query.cursor === undefined ? undefined : parseKeyCursor(query.cursor);
+  const list = boundList('svc_keys', [workspaceId], query);
+  const before = query.cursor === undefined ? undefined : parseKeyCursor(list, query.cursor);
   const found = await rows(
     db,
     workspaceDb
@@ -142,7 +143,7 @@ export async function listSvcKeys(
   const last = page[page.length - 1];
   return {
     items: page.map((r) => svcKeyView(r, now)),
-    next_cursor: found.length > limit && last ? encodeCursor({ k: 'svc_keys', i: last.id }) : null,
+    next_cursor: found.length > limit && last ? encodeCursor({ i: last.id }, list) : null,
   };
 }
 

@@ -6,7 +6,7 @@ import type { Partition } from '../../core/crm/records.js';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { checkMembers } from '../base/checks.js';
-import { defaultLimit, pageOf, readCursor } from '../base/paging.js';
+import { defaultLimit, listIn, pageOf, readCursor } from '../base/paging.js';
 import { checkReferences } from '../crm/store.js';
 import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { workspaceErrors } from '../base/errors.js';
@@ -69,7 +69,8 @@ export class TicketService {
     },
   ): Promise<Page<TicketView>> {
     const limit = query.limit ?? defaultLimit;
-    const after = readCursor('tickets', query.cursor);
+    const list = listIn(part, 'tickets', query);
+    const after = readCursor(list, query.cursor);
     const found = await rows(
       await readPool(this.deps),
       ticketsOf(part)
@@ -83,7 +84,7 @@ export class TicketService {
         .orderBy('id', 'desc')
         .limit(limit + 1),
     );
-    return pageOf(found, limit, 'tickets', ticketView);
+    return pageOf(found, limit, list, ticketView);
   }
 
   async get(part: Partition, id: string): Promise<TicketView> {
@@ -175,7 +176,8 @@ export class TicketService {
     const db = await readPool(this.deps);
     await this.get(part, ticketId);
     const limit = query.limit ?? defaultLimit;
-    const after = readCursor('ticket_comments', query.cursor);
+    const list = listIn(part, 'ticket_comments', { ticket_id: ticketId });
+    const after = readCursor(list, query.cursor);
     const found = await rows(
       db,
       workspaceDb
@@ -186,7 +188,7 @@ export class TicketService {
         .orderBy('id')
         .limit(limit + 1),
     );
-    return pageOf(found, limit, 'ticket_comments', commentView);
+    return pageOf(found, limit, list, commentView);
   }
 
   async comment(

@@ -2,7 +2,7 @@
 // the button as a bot.callback_answered event (audience: that user).
 import { inTransaction } from '../../../platform/db/sql.js';
 import { firstRow } from '../../../platform/db/typed.js';
-import { chatDb } from '../../tables.js';
+import { chatDb } from '../../base/tables.js';
 import { accountsAudience, emit } from '../../events/emit.js';
 import type { BotDeps } from '../deps.js';
 import { updateRetentionMs } from '../updates/prune.js';

@@ -10,7 +10,7 @@ import { AppError } from '../../../platform/http/app-error.js';
 import type { ForwardService } from '../../messages/forward.js';
 import type { PinService } from '../../pins/service.js';
 import { emit, roomAudience } from '../../events/emit.js';
-import { chatDb } from '../../tables.js';
+import { chatDb } from '../../base/tables.js';
 import type { BotDeps } from '../deps.js';
 import { loadBotMessages, telegramChat, telegramMessage, telegramUser, type BotAttachment, type TelegramMessage } from '../telegram.js';
 import { copiedFiles } from './file-copies.js';

@@ -5,7 +5,7 @@
 import { isUuid } from '../../../platform/ids.js';
 import { sql } from 'kysely';
 import { firstRow, type Runner } from '../../../platform/db/typed.js';
-import { chatDb } from '../../tables.js';
+import { chatDb } from '../../base/tables.js';
 import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
 

@@ -4,9 +4,9 @@
 import { inTransaction } from '../../../platform/db/sql.js';
 import { affected, firstRow } from '../../../platform/db/typed.js';
 import { emit, roomAudience } from '../../events/emit.js';
-import { chatDb } from '../../tables.js';
+import { chatDb } from '../../base/tables.js';
 import type { BotDeps } from '../deps.js';
-import { storedKeyboard, type StoredKeyboard } from '../keyboard.js';
+import { storedKeyboard, type StoredKeyboard } from '../../base/keyboard.js';
 import { roomOfChat, type ChatRef } from './chats.js';
 import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';

@@ -7,7 +7,7 @@ import { AppError } from '../../../platform/http/app-error.js';
 import { isUuid } from '../../../platform/ids.js';
 import type { SqlClient } from '../../../platform/db/sql.js';
 import { firstRow } from '../../../platform/db/typed.js';
-import { chatDb } from '../../tables.js';
+import { chatDb } from '../../base/tables.js';
 import { claimUploads } from '../../media/attachments.js';
 import { discardDirectUpload, readHead, storeDirectUpload } from '../../media/direct-upload.js';
 import { imageHeadBytes, imageSize } from '../../media/image-size.js';

@@ -3,7 +3,7 @@
 // sent before kinds were kept) is a photo when it is an image the chat shows inline (or its size in pixels is
 // known), else a document. Only what the platform knows is shown: a duration or a size in pixels that nobody
 // stated or read is left out rather than guessed.
-import type { StoredAttachment } from '../../media/attachments.js';
+import type { StoredAttachment } from '../../base/attachment-views.js';
 import { fileIdOf, fileUniqueIdOf } from './file-ids.js';
 
 export const fileKinds = ['document', 'photo', 'video', 'animation', 'audio', 'voice', 'video_note'] as const;

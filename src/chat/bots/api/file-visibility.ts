@@ -2,7 +2,7 @@
 // room the bot is a member of or sent by the bot's account.
 import { sql, type Selectable } from 'kysely';
 import { firstRow, type Runner } from '../../../platform/db/typed.js';
-import { chatDb, type ChatTables } from '../../tables.js';
+import { chatDb, type ChatTables } from '../../base/tables.js';
 import type { BotPrincipal } from './context.js';
 import { uploadOfFileId } from './file-ids.js';
 

@@ -4,7 +4,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { SqlPool } from '../../../platform/db/sql.js';
 import { firstRow, type Runner } from '../../../platform/db/typed.js';
-import { chatDb } from '../../tables.js';
+import { chatDb } from '../../base/tables.js';
 import { tokenHash } from '../tokens.js';
 import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';

@@ -4,7 +4,7 @@
 import { AppError } from '../../../platform/http/app-error.js';
 import { firstRow, rows } from '../../../platform/db/typed.js';
 import { ReactionService } from '../../messages/reactions.js';
-import { chatDb } from '../../tables.js';
+import { chatDb } from '../../base/tables.js';
 import type { BotDeps } from '../deps.js';
 import { roomOfChat, type ChatRef } from './chats.js';
 import type { BotPrincipal } from './context.js';

@@ -6,7 +6,7 @@
 import type { SqlPool } from '../../../platform/db/sql.js';
 import { affected, firstRow, rows } from '../../../platform/db/typed.js';
 import { isUuid } from '../../../platform/ids.js';
-import { chatDb } from '../../tables.js';
+import { chatDb } from '../../base/tables.js';
 import { updateKinds } from '../rows.js';
 import type { BotPollers, Poll } from '../updates/pollers.js';
 import type { UpdateWaiters } from '../updates/waiters.js';

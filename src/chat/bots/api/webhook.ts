@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import type { SqlClient } from '../../../platform/db/sql.js';
 import { firstRow } from '../../../platform/db/typed.js';
-import { chatDb } from '../../tables.js';
+import { chatDb } from '../../base/tables.js';
 import { accountsAudience } from '../../events/emit.js';
 import type { BotDeps } from '../deps.js';
 import { updateKinds } from '../rows.js';

@@ -12,7 +12,7 @@ import { affected, firstRow, rows } from '../../../platform/db/typed.js';
 import type { Logger } from '../../../platform/logger.js';
 import { connectRedis, type Redis } from '../../../platform/redis.js';
 import { queuePrefix } from '../../../platform/queues.js';
-import { chatDb } from '../../tables.js';
+import { chatDb } from '../../base/tables.js';
 import type { WebhookPolicy } from '../webhook-url.js';
 import { postUpdate } from './post.js';
 import { webhookSecureContext } from './tls.js';

@@ -11,7 +11,7 @@ import { newId } from '../../../platform/ids.js';
 import type { Logger } from '../../../platform/logger.js';
 import type { OutboxConsumer } from '../../../platform/outbox.js';
 import { inConsumerSpan } from '../../../platform/tracing/consumer.js';
-import { chatDb } from '../../tables.js';
+import { chatDb } from '../../base/tables.js';
 import type { WebhookDeliveries } from '../delivery/queue.js';
 import { loadBotMessages, telegramMessage, telegramUser } from '../telegram.js';
 import { receives } from './recipients.js';

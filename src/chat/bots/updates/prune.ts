@@ -3,7 +3,7 @@
 import type { SqlPool } from '../../../platform/db/sql.js';
 import { affected } from '../../../platform/db/typed.js';
 import type { PruneTask } from '../../../platform/queues.js';
-import { chatDb } from '../../tables.js';
+import { chatDb } from '../../base/tables.js';
 
 export const updateRetentionMs = 24 * 3_600_000;
 
