@@ -42,6 +42,19 @@ export default tseslint.config(
     rules: { 'max-lines-per-function': 'off' },
   },
   {
+    // No product file over 300 lines, counted as `wc -l` counts them, blank lines and comments included, so that the
+    // lint and a reader's count agree (docs/adr/0140-no-product-file-over-300-lines.md). A handler table is as long as
+    // its operations, a migration is one schema change, tests are lists of cases: none of them is limited.
+    files: ['src/**/*.ts', 'sdk/*/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'src/platform/db/migrations/**', 'src/**/handlers.ts', 'src/**/*-handlers.ts', 'sdk/*/src/schema.ts'],
+    rules: { 'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }] },
+  },
+  {
+    // The bot service is being split by concern in a change of its own; until then it alone is over the limit.
+    files: ['src/chat/bots/service.ts'],
+    rules: { 'max-lines': 'off' },
+  },
+  {
     // Tests read wire JSON of every shape and poke at pages and frames; `any` there is the honest type.
     files: ['test/**/*.ts', '**/*.test.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

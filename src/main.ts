@@ -1,5 +1,5 @@
 // Process entry: configuration → infrastructure → listeners → workers; graceful shutdown on SIGTERM/SIGINT.
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, type Config } from './platform/config/index.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { startPlatform } from './app/runtime.js';
 import { registerDevSigningKey } from './cli/dev-signing-key.js';

@@ -5775,11 +5775,11 @@ export interface components {
             workspace_id: components["schemas"]["Platform.uuid"];
             /** @description The workspace's notification address; null: none set. */
             email: string | null;
-            /** @description Where warnings go now: the notification address, else the Owner's account e-mail; null: nowhere (the warning is only logged). */
-            recipient: string | null;
+            /** @description Where warnings go now: the Owner's account e-mail, and the notification address as well when one is set; empty: nowhere (the warning is only logged). */
+            recipients: string[];
         };
         "Notifications.NotificationSettingsUpdate": {
-            /** @description The notification address; null clears it, and warnings go to the Owner's account e-mail again. */
+            /** @description The notification address; null clears it, and warnings go to the Owner's account e-mail only. */
             email: components["schemas"]["Notifications.NotificationEmail"] | null;
         };
         /** @description An opaque pagination cursor; pass back exactly what the server returned. */

@@ -1,6 +1,6 @@
 // What every part of a node stands on: infrastructure (external or embedded), the migrated database and its pools,
 // Redis connections and the queues. Started first, stopped last.
-import type { Config } from '../config.js';
+import type { Config } from '../platform/config/index.js';
 import { resolveCursorSecret } from '../platform/cursor-secret.js';
 import { installCursorSecret } from '../platform/http/cursor.js';
 import { migrate, openOrm, type Orm } from '../platform/db/orm.js';

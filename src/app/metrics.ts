@@ -2,7 +2,7 @@
 // operations listener on METRICS_PORT. In a cluster's worker the primary serves the port and this process answers
 // its scrape requests instead (src/platform/cluster.ts).
 import type { Queue } from 'bullmq';
-import type { Config } from '../config.js';
+import type { Config } from '../platform/config/index.js';
 import { sql as fragment } from 'kysely';
 import type { SqlPool } from '../platform/db/sql.js';
 import { firstRow } from '../platform/db/typed.js';

@@ -1,6 +1,6 @@
 // Starts the platform in one process: infrastructure (external or embedded), migrations, the listeners
 // named in SERVICES and the queue workers; stop() shuts everything down in reverse order.
-import type { Config } from '../config.js';
+import type { Config } from '../platform/config/index.js';
 import { AccountCache } from '../core/auth/account-cache.js';
 import { reportUnusableKeys } from '../core/auth/key-strength.js';
 import { VerifyKeyCache } from '../core/auth/verify-key-cache.js';

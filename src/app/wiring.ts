@@ -1,6 +1,6 @@
 // What the parts of a node share once the foundation is up: the caches the listeners authenticate with, the bot
 // and webhook deliveries, readiness and the console's origins. Built once by startPlatform, read by each part.
-import type { Config } from '../config.js';
+import type { Config } from '../platform/config/index.js';
 import type { Clock } from '../platform/clock.js';
 import type { Logger } from '../platform/logger.js';
 import type { Readiness } from '../platform/readiness.js';

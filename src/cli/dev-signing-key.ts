@@ -6,7 +6,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { exportJWK, exportSPKI, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import pg from 'pg';
-import type { Config } from '../config.js';
+import type { Config } from '../platform/config/index.js';
 import { chatDb } from '../chat/base/tables.js';
 import { affected } from '../platform/db/typed.js';
 import type { Logger } from '../platform/logger.js';

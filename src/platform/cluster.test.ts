@@ -1,7 +1,7 @@
 // The cluster's shutdown times all derive from SHUTDOWN_TIMEOUT_MS: a worker's own bound comes first, the primary's
 // SIGKILL after it, the primary's own exit last, and with the default bound the whole node fits Kubernetes' default
 // grace period of 30 s.
-import { loadConfig } from '../config.js';
+import { loadConfig } from './config/index.js';
 import { primaryShutdownBoundMs, workerKillAfterMs, workerKillMarginMs } from './cluster.js';
 
 test('the primary kills a worker only after the worker’s own bound, and exits only after that', () => {

@@ -5,7 +5,7 @@
 // connections and deals them out round robin; a worker that dies is replaced; SIGTERM stops the workers (each
 // drains as a single process does, within SHUTDOWN_TIMEOUT_MS), then the local servers.
 import cluster, { type Worker } from 'node:cluster';
-import type { Config } from '../config.js';
+import type { Config } from './config/index.js';
 import { resolveInfra, type Infra } from './infra/index.js';
 import type { Logger } from './logger.js';
 import { clusterExposition } from './metrics/cluster.js';

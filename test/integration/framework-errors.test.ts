@@ -2,7 +2,7 @@
 // request lines, oversized headers, timeouts) come out in each listener's envelope with the request id, and a
 // refused request changes nothing.
 import { connect } from 'node:net';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/platform/config/index.js';
 import { encodeCursor } from '../../src/platform/http/cursor.js';
 import { newId } from '../../src/platform/ids.js';
 import { count, expectError, expectOk } from '../helpers/expect.js';

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { exportSPKI, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { loadConfig, type Config } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/platform/config/index.js';
 import { systemClock, type Clock } from '../../src/platform/clock.js';
 import { createLogger, type Logger } from '../../src/platform/logger.js';
 import { startPlatform, type Platform } from '../../src/app/runtime.js';

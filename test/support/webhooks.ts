@@ -3,7 +3,7 @@
 // a short retry schedule; and events written to the outbox exactly as workspace changes write them (topic svc.event).
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import type { Config, WebhookConfig } from '../../src/config.js';
+import type { Config, WebhookConfig } from '../../src/platform/config/index.js';
 import { svcEventTopic, type Envelope } from '../../src/core/webhooks/events.js';
 import { call, isolatedInfra, startTestPlatform, testConfig, type TestPlatform } from './platform.js';
 import { startSmtpSink, type SmtpSink } from './smtp-sink.js';

@@ -55,7 +55,9 @@ export function WarningAddress({ clients, workspace }: { clients: Clients; works
             onInput={(e) => setDraft((e.target as HTMLInputElement).value)}
           />
           <p id="warning-recipient" class="hint">
-            {settings.value.recipient ? `Warnings go to ${settings.value.recipient}.` : 'No address is known: warnings are only logged.'}
+            {settings.value.recipients.length > 0
+              ? `Warnings go to ${settings.value.recipients.join(' and ')}.`
+              : 'No address is known: warnings are only logged.'}
           </p>
           {error && <p class="field-error">{error}</p>}
           <button type="submit" disabled={busy}>

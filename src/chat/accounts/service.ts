@@ -1,5 +1,6 @@
+// Accounts of the platform: registration (first or again, under the caller's scope), status and metadata.
 import { LockMode } from '@mikro-orm/core';
-import { sql, type Selectable } from 'kysely';
+import { sql } from 'kysely';
 import type { EntityManager } from '../../platform/db/orm.js';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
 import { firstRow } from '../../platform/db/typed.js';
@@ -7,12 +8,10 @@ import { syncAccount } from '../channels/sync.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
 import { accountsAudience, emit, emitThroughOrm } from '../events/emit.js';
-import { chatDb, type ChatTables } from '../base/tables.js';
+import { chatDb } from '../base/tables.js';
 import { AccountEntity, type Account } from '../../core/accounts/entities.js';
 import type { AccountScope } from './admin-gate.js';
-
-export type AccountStatus = 'ACTIVE' | 'DEACTIVATED' | 'BANNED';
-export type AccountType = 'USER' | 'BOT' | 'SERVICE';
+import { accountColumns, accountRowView, accountView, type AccountStatus, type AccountType, type AccountView } from './views.js';
 
 export interface MetadataInput {
   team?: string | null;
@@ -39,78 +38,8 @@ export interface RegisterInput {
   username?: string | null;
 }
 
-export interface AccountView {
-  id: string;
-  moduleCode: string;
-  customerAccountId: string;
-  displayName: string;
-  avatarUrl: string | null;
-  accountType: AccountType;
-  status: AccountStatus;
-  metadata: { team: string | null; department: string | null; role: string | null; tags: string[] };
-  email: string | null;
-  username: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** The columns of an accounts row its view is made of. */
-const accountColumns = [
-  'id',
-  'module_code',
-  'customer_account_id',
-  'display_name',
-  'avatar_url',
-  'account_type',
-  'status',
-  'team',
-  'department',
-  'role',
-  'tags',
-  'email',
-  'username',
-  'created_at',
-  'updated_at',
-] as const;
-
-type AccountRow = Pick<Selectable<ChatTables['accounts']>, (typeof accountColumns)[number]>;
-
 /** A text[] parameter: node-postgres writes the array literal with every element quoted. */
 const textArray = (values: string[]) => sql<string[]>`${values}::text[]`;
-
-function accountRowView(r: AccountRow): AccountView {
-  return {
-    id: r.id,
-    moduleCode: r.module_code,
-    customerAccountId: r.customer_account_id,
-    displayName: r.display_name,
-    avatarUrl: r.avatar_url,
-    accountType: r.account_type as AccountType,
-    status: r.status as AccountStatus,
-    metadata: { team: r.team, department: r.department, role: r.role, tags: [...(r.tags as string[])] },
-    email: r.email,
-    username: r.username,
-    createdAt: r.created_at.toISOString(),
-    updatedAt: r.updated_at.toISOString(),
-  };
-}
-
-export function accountView(a: Account): AccountView {
-  return {
-    id: a.id,
-    moduleCode: a.moduleCode,
-    customerAccountId: a.customerAccountId,
-    displayName: a.displayName,
-    avatarUrl: a.avatarUrl ?? null,
-    accountType: a.accountType as AccountType,
-    status: a.status as AccountStatus,
-    metadata: { team: a.team ?? null, department: a.department ?? null, role: a.role ?? null, tags: [...a.tags] },
-    email: a.email ?? null,
-    username: a.username ?? null,
-    createdAt: a.createdAt.toISOString(),
-    updatedAt: a.updatedAt.toISOString(),
-  };
-}
 
 /** Accounts outside the caller's scope answer exactly like missing ones. */
 const accountNotFound = () => chatErrors.notFound('Account', 'account_not_found');

@@ -4,7 +4,6 @@
 import { sql } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
 import { affected, firstRow, rows } from '../../platform/db/typed.js';
-import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
@@ -23,6 +22,8 @@ import {
   requireRuleMode,
   type MembershipMode,
 } from '../base/channel-access.js';
+import { changeChannelPin } from './preferences.js';
+import { listChannelMembers, listChannels, type PageQuery } from './lists.js';
 import { parseRule } from './rule.js';
 import { applyDelta, evaluateChannel } from './sync.js';
 import { channelMemberQuery, channelMemberView, channelQuery, channelView, type ChannelMemberView, type ChannelView } from './views.js';
@@ -40,10 +41,7 @@ export interface UpdateChannelInput {
   description?: string | null;
 }
 
-export interface PageQuery {
-  limit?: number;
-  cursor?: string;
-}
+export type { PageQuery } from './lists.js';
 
 export class ChannelService {
   constructor(
@@ -52,40 +50,8 @@ export class ChannelService {
   ) {}
 
   /** The caller's pinned channels first, then newest first; keyset (pinned, created_at, id). */
-  async list(caller: Caller, query: PageQuery): Promise<Page<ChannelView>> {
-    const list = `channels:${caller.accountId}`;
-    const limit = query.limit ?? 50;
-    let select = channelQuery(caller.accountId);
-    if (query.cursor !== undefined) {
-      const c = decodeCursor(query.cursor, list);
-      const at = cursorInstant(c?.a);
-      const id = cursorUuid(c?.i);
-      if (!c || (c.p !== 0 && c.p !== 1) || !at || !id) throw chatErrors.invalidCursor('query.cursor');
-      const pinned = c.p === 1;
-      select = select.where((eb) =>
-        eb(
-          eb.refTuple('m.pinned', 'c.created_at', 'c.id'),
-          '<',
-          eb.tuple(sql<boolean>`${pinned}::boolean`, sql<Date>`${at}::timestamptz`, sql<string>`${id}::uuid`),
-        ),
-      );
-    }
-    const found = await rows(
-      this.deps.sql,
-      select
-        .orderBy('m.pinned', 'desc')
-        .orderBy('c.created_at', 'desc')
-        .orderBy('c.id', 'desc')
-        .limit(limit + 1),
-    );
-    const hasMore = found.length > limit;
-    const page = found.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      items: page.map(channelView),
-      hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ p: last.pinned ? 1 : 0, a: last.created_at.toISOString(), i: last.id }, list) : null,
-    };
+  list(caller: Caller, query: PageQuery): Promise<Page<ChannelView>> {
+    return listChannels(this.deps, caller, query);
   }
 
   async get(caller: Caller, channelId: string): Promise<ChannelView> {
@@ -254,35 +220,8 @@ export class ChannelService {
   }
 
   /** Joining order, keyset (joined_at, account_id). */
-  async members(caller: Caller, channelId: string, query: PageQuery): Promise<Page<ChannelMemberView>> {
-    const list = `channel-members:${channelId}`;
-    const limit = query.limit ?? 100;
-    let select = channelMemberQuery(channelId);
-    if (query.cursor !== undefined) {
-      const c = decodeCursor(query.cursor, list);
-      const at = cursorInstant(c?.a);
-      const id = cursorUuid(c?.i);
-      if (!at || !id) throw chatErrors.invalidCursor('query.cursor');
-      select = select.where((eb) =>
-        eb(eb.refTuple('m.joined_at', 'm.account_id'), '>', eb.tuple(sql<Date>`${at}::timestamptz`, sql<string>`${id}::uuid`)),
-      );
-    }
-    await channelAccess(this.deps.sql, caller, channelId);
-    const found = await rows(
-      this.deps.sql,
-      select
-        .orderBy('m.joined_at')
-        .orderBy('m.account_id')
-        .limit(limit + 1),
-    );
-    const hasMore = found.length > limit;
-    const page = found.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      items: page.map(channelMemberView),
-      hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ a: last.joined_at.toISOString(), i: last.account_id }, list) : null,
-    };
+  members(caller: Caller, channelId: string, query: PageQuery): Promise<Page<ChannelMemberView>> {
+    return listChannelMembers(this.deps, caller, channelId, query);
   }
 
   /**
@@ -322,36 +261,7 @@ export class ChannelService {
 
   /** Any member; only the caller's own row changes, and a call that changes nothing emits nothing. */
   async preferences(caller: Caller, channelId: string, input: { pinned?: boolean }): Promise<ChannelView> {
-    const changed = await inTransaction(this.deps.sql, async (client) => {
-      const current = await firstRow(
-        client,
-        chatDb
-          .selectFrom('channel_members as m')
-          .innerJoin('channels as c', (join) => join.onRef('c.id', '=', 'm.channel_id').on('c.deleted_at', 'is', null))
-          .select('m.pinned')
-          .where('m.channel_id', '=', channelId)
-          .where('m.account_id', '=', caller.accountId)
-          .forUpdate('m'),
-      );
-      if (!current) throw channelNotFound();
-      if (input.pinned === undefined || input.pinned === current.pinned) return false;
-      await affected(
-        client,
-        chatDb
-          .updateTable('channel_members')
-          .set({ pinned: input.pinned })
-          .where('channel_id', '=', channelId)
-          .where('account_id', '=', caller.accountId),
-      );
-      await emit(
-        client,
-        'channel.preferences_changed',
-        { channelId, accountId: caller.accountId, pinned: input.pinned },
-        accountsAudience([caller.accountId]),
-      );
-      return true;
-    });
-    if (changed) this.deps.queues.requestOutboxDrain();
+    await changeChannelPin(this.deps, caller, channelId, input);
     return this.get(caller, channelId);
   }
 

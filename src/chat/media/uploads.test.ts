@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import tus from 'tus-js-client';
-import { ConfigError, loadConfig } from '../../config.js';
+import { ConfigError, loadConfig } from '../../platform/config/index.js';
 import { ManualClock } from '../../platform/clock.js';
 import { chatFixtures } from '../../../test/helpers/chat-fixtures.js';
 import { count, eventually, expectError, expectOk } from '../../../test/helpers/expect.js';

@@ -5,7 +5,6 @@ import { sql } from 'kysely';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
 import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
-import { newId } from '../../platform/ids.js';
 import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
@@ -14,33 +13,17 @@ import { deleteRoomRows } from '../rooms/deletion.js';
 import { accountsAudience, emit, roomAudience } from '../events/emit.js';
 import { isManager, membershipOf, refuseFixedType, requireManager, requireOwner } from '../base/membership.js';
 import type { Page } from '../base/paging.js';
-import { insertMembers, type RoomService } from '../rooms/service.js';
+import { insertMembers } from '../rooms/insert-members.js';
+import type { RoomService } from '../rooms/service.js';
 import type { RoomRole } from '../base/room-views.js';
 import { chatDb } from '../base/tables.js';
-import {
-  joinRequestQuery,
-  joinRequestView,
-  memberQuery,
-  memberView,
-  type JoinRequestView,
-  type MemberView,
-} from '../rooms/member-views.js';
+import { memberQuery, memberView, type JoinRequestView, type MemberView } from '../rooms/member-views.js';
+import { listJoinRequests, requestToJoin, type AddMembersResult, type PageQuery } from './join-requests.js';
+import { countMembers, membersAmong, otherOwners, pendingRequest, requestAudience, resolveRequest } from './member-statements.js';
 
-export interface PageQuery {
-  limit?: number;
-  cursor?: string;
-}
-
-export interface AddMembersResult {
-  status: 'ADDED' | 'PENDING_APPROVAL';
-  added: string[];
-  pending: JoinRequestView[];
-  alreadyPending: string[];
-  alreadyMembers: string[];
-}
+export type { AddMembersResult, PageQuery } from './join-requests.js';
 
 const lastOwner = (message: string) => chatErrors.conflict('last_owner', message);
-const requestNotFound = () => chatErrors.notFound('Join request', 'join_request_not_found');
 
 export class MemberService {
   constructor(
@@ -91,7 +74,7 @@ export class MemberService {
     const before = await membershipOf(this.deps.sql, caller, roomId);
     refuseFixedType(before, 'take more members');
     if (before.policy === 'ADMIN_ONLY') requireManager(before, 'add members to it (policy ADMIN_ONLY)');
-    const present = await rows(this.deps.sql, this.membersAmong(roomId, ids));
+    const present = await rows(this.deps.sql, membersAmong(roomId, ids));
     const presentIds = new Set(present.map((r) => r.account_id));
     await this.rooms.checkAddable(
       caller,
@@ -106,7 +89,7 @@ export class MemberService {
       const m = await membershipOf(client, caller, roomId, true);
       if (m.policy === 'ADMIN_ONLY') requireManager(m, 'add members to it (policy ADMIN_ONLY)');
       const direct = m.policy === 'ALL_MEMBERS' || isManager(m);
-      return direct ? this.addDirectly(client, caller, roomId, ids) : this.request(client, caller, roomId, ids);
+      return direct ? this.addDirectly(client, caller, roomId, ids) : requestToJoin(this.deps, client, caller, roomId, ids);
     });
     if (result.added.length > 0 || result.pending.length > result.alreadyPending.length) this.deps.queues.requestOutboxDrain();
     return result;
@@ -140,66 +123,6 @@ export class MemberService {
     return { status: 'ADDED', added, pending: [], alreadyPending: [], alreadyMembers: ids.filter((id) => !inserted.has(id)) };
   }
 
-  private async request(client: SqlClient, caller: Caller, roomId: string, ids: string[]): Promise<AddMembersResult> {
-    const present = await rows(client, this.membersAmong(roomId, ids));
-    const presentIds = new Set(present.map((r) => r.account_id));
-    const outside = ids.filter((id) => !presentIds.has(id));
-    // One pending request per person and room (unique partial index): a repeat keeps the first request.
-    const made = await rows(
-      client,
-      chatDb
-        .insertInto('join_requests')
-        .columns(['id', 'room_id', 'account_id', 'requested_by', 'status', 'created_at'])
-        .expression(
-          chatDb.selectNoFrom([
-            sql<string>`unnest(${outside.map(() => newId())}::uuid[])`.as('id'),
-            sql<string>`${roomId}::uuid`.as('room_id'),
-            sql<string>`unnest(${outside}::uuid[])`.as('account_id'),
-            sql<string>`${caller.accountId}::uuid`.as('requested_by'),
-            sql.lit('PENDING').as('status'),
-            sql<Date>`${this.deps.clock.now()}::timestamptz`.as('created_at'),
-          ]),
-        )
-        .onConflict((oc) => oc.columns(['room_id', 'account_id']).where('status', '=', sql.lit('PENDING')).doNothing())
-        .returning(['id', 'account_id']),
-    );
-    if (made.length > 0) {
-      const audience = accountsAudience(await this.requestAudience(client, roomId, caller.accountId));
-      for (const r of made) {
-        await emit(
-          client,
-          'join_request.created',
-          { roomId, requestId: r.id, accountId: r.account_id, requestedBy: caller.accountId },
-          audience,
-        );
-      }
-    }
-    const pending = await rows(
-      client,
-      joinRequestQuery(roomId)
-        .where('j.account_id', '=', sql<string>`any(${outside}::uuid[])`)
-        .where('j.status', '=', 'PENDING')
-        .orderBy('j.id'),
-    );
-    const madeIds = new Set(made.map((r) => r.account_id));
-    return {
-      status: 'PENDING_APPROVAL',
-      added: [],
-      pending: pending.map(joinRequestView),
-      alreadyPending: pending.filter((r) => !madeIds.has(r.account_id)).map((r) => r.account_id),
-      alreadyMembers: ids.filter((id) => presentIds.has(id)),
-    };
-  }
-
-  /** Who hears of a join request: the room's owners and admins, and the member who asked. */
-  private async requestAudience(client: SqlClient, roomId: string, requestedBy: string): Promise<string[]> {
-    const managers = await rows(
-      client,
-      chatDb.selectFrom('room_members').select('account_id').where('room_id', '=', roomId).where('role', 'in', ['OWNER', 'ADMIN']),
-    );
-    return [...new Set([...managers.map((r) => r.account_id), requestedBy])];
-  }
-
   /** Owner only. The last owner cannot be demoted: another member must be made OWNER first. */
   async changeRole(caller: Caller, roomId: string, accountId: string, role: RoomRole): Promise<MemberView> {
     const changed = await inTransaction(this.deps.sql, async (client) => {
@@ -212,7 +135,7 @@ export class MemberService {
       );
       if (!target) throw chatErrors.notFound('Member', 'member_not_found');
       if (target.role === role) return false;
-      if (target.role === 'OWNER' && (await this.otherOwners(client, roomId, accountId)) === 0) {
+      if (target.role === 'OWNER' && (await otherOwners(client, roomId, accountId)) === 0) {
         throw lastOwner('The last owner cannot be demoted; make another member OWNER first.');
       }
       await affected(
@@ -271,21 +194,8 @@ export class MemberService {
   }
 
   /** Pending requests, oldest first (request ids are time-ordered), owner/admin only. */
-  async listJoinRequests(caller: Caller, roomId: string, query: PageQuery): Promise<Page<JoinRequestView>> {
-    const list = `join-requests:${roomId}`;
-    const limit = query.limit ?? 50;
-    let select = joinRequestQuery(roomId).where('j.status', '=', 'PENDING');
-    if (query.cursor !== undefined) {
-      const c = decodeCursor(query.cursor, list);
-      if (!c || !isCursorUuid(c.i)) throw chatErrors.invalidCursor('query.cursor');
-      select = select.where('j.id', '>', sql<string>`${c.i}::uuid`);
-    }
-    requireManager(await membershipOf(this.deps.sql, caller, roomId), 'see its join requests');
-    const found = await rows(this.deps.sql, select.orderBy('j.id').limit(limit + 1));
-    const hasMore = found.length > limit;
-    const page = found.slice(0, limit);
-    const last = page[page.length - 1];
-    return { items: page.map(joinRequestView), hasMore, nextCursor: hasMore && last ? encodeCursor({ i: last.id }, list) : null };
+  listJoinRequests(caller: Caller, roomId: string, query: PageQuery): Promise<Page<JoinRequestView>> {
+    return listJoinRequests(this.deps, caller, roomId, query);
   }
 
   /** Owner/admin: the account becomes a MEMBER, provided it may still join (same checks as room creation). */
@@ -293,13 +203,13 @@ export class MemberService {
     const accountId = await inTransaction(this.deps.sql, async (client) => {
       const m = await membershipOf(client, caller, roomId, true);
       requireManager(m, 'approve join requests');
-      const request = await this.pendingRequest(client, roomId, requestId);
+      const request = await pendingRequest(client, roomId, requestId);
       await this.rooms.checkAddable(caller, [request.account_id], m.type === 'CROSS_MODULE', 'path.requestId', {
         single: true,
         db: client,
       });
       const now = this.deps.clock.now();
-      await this.resolve(client, requestId, 'APPROVED', now, caller.accountId);
+      await resolveRequest(client, requestId, 'APPROVED', now, caller.accountId);
       const added = await insertMembers(client, roomId, [{ accountId: request.account_id, role: 'MEMBER' }], now);
       if (added.length > 0) {
         await countMembers(client, roomId, 1);
@@ -309,7 +219,7 @@ export class MemberService {
         client,
         'join_request.approved',
         { roomId, requestId, accountId: request.account_id, resolvedBy: caller.accountId },
-        accountsAudience(await this.requestAudience(client, roomId, request.requested_by)),
+        accountsAudience(await requestAudience(client, roomId, request.requested_by)),
       );
       return request.account_id;
     });
@@ -321,67 +231,17 @@ export class MemberService {
   async reject(caller: Caller, roomId: string, requestId: string): Promise<{ requestId: string; status: 'REJECTED' }> {
     await inTransaction(this.deps.sql, async (client) => {
       requireManager(await membershipOf(client, caller, roomId, true), 'reject join requests');
-      const request = await this.pendingRequest(client, roomId, requestId);
-      await this.resolve(client, requestId, 'REJECTED', this.deps.clock.now(), caller.accountId);
+      const request = await pendingRequest(client, roomId, requestId);
+      await resolveRequest(client, requestId, 'REJECTED', this.deps.clock.now(), caller.accountId);
       await emit(
         client,
         'join_request.rejected',
         { roomId, requestId, accountId: request.account_id, resolvedBy: caller.accountId },
-        accountsAudience(await this.requestAudience(client, roomId, request.requested_by)),
+        accountsAudience(await requestAudience(client, roomId, request.requested_by)),
       );
     });
     this.deps.queues.requestOutboxDrain();
     return { requestId, status: 'REJECTED' };
-  }
-
-  private async pendingRequest(
-    client: SqlClient,
-    roomId: string,
-    requestId: string,
-  ): Promise<{ account_id: string; requested_by: string }> {
-    const request = await firstRow(
-      client,
-      chatDb
-        .selectFrom('join_requests')
-        .select(['account_id', 'requested_by', 'status'])
-        .where('id', '=', requestId)
-        .where('room_id', '=', roomId)
-        .forUpdate(),
-    );
-    if (!request) throw requestNotFound();
-    if (request.status !== 'PENDING')
-      throw chatErrors.conflict('join_request_resolved', `The join request was already resolved (${request.status}).`);
-    return request;
-  }
-
-  private async otherOwners(client: SqlClient, roomId: string, accountId: string): Promise<number> {
-    const row = await firstRow(
-      client,
-      chatDb
-        .selectFrom('room_members')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .where('room_id', '=', roomId)
-        .where('role', '=', 'OWNER')
-        .where('account_id', '<>', accountId),
-    );
-    return row!.n;
-  }
-
-  /** The request's resolution, by whom and when. */
-  private async resolve(client: SqlClient, requestId: string, status: 'APPROVED' | 'REJECTED', at: Date, by: string): Promise<void> {
-    await affected(
-      client,
-      chatDb.updateTable('join_requests').set({ status, resolved_at: at, resolved_by: by }).where('id', '=', requestId),
-    );
-  }
-
-  /** Which of the accounts are members of the room. */
-  private membersAmong(roomId: string, ids: string[]) {
-    return chatDb
-      .selectFrom('room_members')
-      .select('account_id')
-      .where('room_id', '=', roomId)
-      .where('account_id', '=', sql<string>`any(${ids}::uuid[])`);
   }
 
   private async member(caller: Caller, roomId: string, accountId: string): Promise<MemberView> {
@@ -389,15 +249,4 @@ export class MemberService {
     if (!row) throw chatErrors.notFound('Member', 'member_not_found');
     return memberView(row, caller.accountId, this.deps.clock.now());
   }
-}
-
-/** Adds `delta` to the room's member counter. */
-async function countMembers(client: SqlClient, roomId: string, delta: number): Promise<void> {
-  await affected(
-    client,
-    chatDb
-      .updateTable('rooms')
-      .set((eb) => ({ member_count: eb('member_count', '+', delta) }))
-      .where('id', '=', roomId),
-  );
 }

@@ -1,6 +1,6 @@
 // Edit (sender only, inside the configured window), hide and restore (per caller), recall (sender or owner/admin)
 // over the real listener, with a clock the tests move.
-import { ConfigError, loadConfig } from '../../config.js';
+import { ConfigError, loadConfig } from '../../platform/config/index.js';
 import { ManualClock } from '../../platform/clock.js';
 import { encodeCursor } from '../../platform/http/cursor.js';
 import { historyList } from './service.js';

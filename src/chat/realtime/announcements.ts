@@ -10,7 +10,8 @@ import { deliveryChannel, parseDelivery } from './delivery.js';
 import type { GatewayDeps } from './gateway-deps.js';
 import { lastSeqsOf, type Delivery } from './log.js';
 import type { EventFrameParts } from './frame.js';
-import { eventParts, type SessionHost } from './session.js';
+import type { SessionHost } from './session.js';
+import { eventParts } from './session-frames.js';
 import type { SessionIndex } from './session-index.js';
 
 export interface Announcements {

@@ -1,5 +1,5 @@
 // Settings of the realtime gateway (README, docs/realtime.md "Limits").
-import type { Config } from '../../config.js';
+import type { Config } from '../../platform/config/index.js';
 
 export interface RealtimeOptions {
   /** Bytes of one STOMP frame (command, headers, body); larger ones get an ERROR frame. */

@@ -4,7 +4,8 @@ import type { SqlPool } from '../../platform/db/sql.js';
 import type { OutboxLog } from '../../platform/outbox.js';
 import type { PruneTask } from '../../platform/queues.js';
 import { publishDeliveries } from './delivery.js';
-import { pruneEventLog, recordUserEvents } from './log.js';
+import { pruneEventLog } from './log-pruning.js';
+import { recordUserEvents } from './log.js';
 
 export const realtimeEventLog: OutboxLog = async (client, rows, redis) => {
   const deliveries = await recordUserEvents(client, [...rows]);

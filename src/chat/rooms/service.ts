@@ -1,24 +1,28 @@
+// Rooms: the list and one room as their members see them, creation, changes by owners and admins, deletion, and
+// the get-or-create rooms (saved messages, 1-1 private, the reminder bot's).
 import { readPool } from '../../platform/db/read-router.js';
-import { inTransaction, type SqlClient, type SqlPool } from '../../platform/db/sql.js';
-import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
+import { inTransaction } from '../../platform/db/sql.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../base/context.js';
 import type { Page } from '../base/paging.js';
 import type { ChatDeps } from '../base/deps.js';
-import { chatError, chatErrors } from '../base/errors.js';
-import { isCursorInstant, isCursorUuid } from './cursors.js';
+import { chatErrors } from '../base/errors.js';
 import { channelRoomMembers } from './channel-members.js';
 import { acceptedContact } from '../contacts/access.js';
 import { deleteRoomRows } from './deletion.js';
 import { emit, roomAudience } from '../events/emit.js';
-import { membershipOf, refuseFixedType, requireManager, requireOwner, roomNotFound, type Queryable } from '../base/membership.js';
+import { membershipOf, refuseFixedType, requireManager, requireOwner, roomNotFound } from '../base/membership.js';
 import { ensureReminderBot } from './reminder-bot.js';
 import { roomView, type AddMemberPolicy, type RoomRole, type RoomType, type RoomView } from '../base/room-views.js';
 import { roomQuery } from './room-query.js';
-import { roomListStatement } from './room-list-statement.js';
-import { affected, firstRow, hotRows, rows } from '../../platform/db/typed.js';
+import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';
-import { sql } from 'kysely';
+import { checkAddable, type AddableOptions } from './addable.js';
+import { insertMembers } from './insert-members.js';
+import { listRooms, type ListRoomsQuery } from './list.js';
+
+export type { AddableOptions } from './addable.js';
+export type { ListRoomsQuery } from './list.js';
 
 export interface CreateRoomInput {
   type: 'GROUP' | 'CHANNEL' | 'CROSS_MODULE';
@@ -36,49 +40,6 @@ export interface UpdateRoomInput {
   addMemberPolicy?: AddMemberPolicy;
 }
 
-export interface ListRoomsQuery {
-  limit?: number;
-  cursor?: string;
-  standalone?: boolean;
-  channelId?: string;
-  archived?: boolean;
-  q?: string;
-  include?: 'members';
-  labelId?: string;
-}
-
-export interface AddableOptions {
-  /** One id at a fixed location (no index suffix). */
-  single?: boolean;
-  /** The list as the client sent it, for the indices in error details. */
-  requested?: string[];
-  /** The transaction to read in, when the caller holds one. */
-  db?: Queryable;
-}
-
-/** Room list keyset: the caller's pinned flag, last activity, room id (all descending). */
-interface RoomCursor {
-  pinned: boolean;
-  at: string;
-  id: string;
-}
-
-/** The room list of one caller under one set of filters: a cursor opens only the list it came from. */
-function roomList(accountId: string, query: ListRoomsQuery): string {
-  const q = query.archived === true ? (query.q ?? null) : null; // q filters archived rooms only; elsewhere it is ignored
-  return `rooms:${accountId}:${JSON.stringify([query.archived === true, q, query.standalone === true, query.channelId ?? null, query.labelId ?? null])}`;
-}
-
-function parseRoomCursor(raw: string, list: string): RoomCursor {
-  const c = decodeCursor(raw, list);
-  if (!c || (c.p !== 0 && c.p !== 1) || !isCursorInstant(c.a) || !isCursorUuid(c.i)) throw chatErrors.invalidCursor('query.cursor');
-  return { pinned: c.p === 1, at: c.a, id: c.i };
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-}
-
 /** Names are stored trimmed; one made only of white space is no name. */
 export function roomName(raw: string, location: string): string {
   const name = raw.trim();
@@ -89,69 +50,9 @@ export function roomName(raw: string, location: string): string {
 export class RoomService {
   constructor(private readonly deps: ChatDeps) {}
 
-  /** One statement per page: the page of rooms, then the unread count and last message of those rooms only. */
-  async list(caller: Caller, query: ListRoomsQuery): Promise<Page<RoomView>> {
-    const limit = query.limit ?? 50;
-    const cursor = query.cursor === undefined ? null : parseRoomCursor(query.cursor, roomList(caller.accountId, query));
-    const search = query.q !== undefined && query.archived === true ? `%${escapeLike(query.q)}%` : null;
-    const { labelId, channelId } = query;
-    // Filters add clauses from a fixed set, never values: a bounded set of texts to prepare.
-    const statement = roomListStatement({
-      search: search !== null,
-      standalone: query.standalone === true,
-      channel: channelId !== undefined,
-      label: labelId !== undefined,
-      cursor: cursor !== null,
-    }).bind({
-      account: caller.accountId,
-      archived: query.archived === true,
-      ...(search !== null ? { search } : {}),
-      ...(channelId !== undefined ? { channel: channelId } : {}),
-      ...(labelId !== undefined ? { label: labelId } : {}),
-      ...(cursor !== null ? { pinned: cursor.pinned, at: cursor.at, id: cursor.id } : {}),
-      limit: limit + 1,
-    });
-    const db = await readPool(this.deps);
-    const rows = await hotRows(db, statement);
-    const hasMore = rows.length > limit;
-    const pageRows = rows.slice(0, limit);
-    const now = this.deps.clock.now();
-    const items = pageRows.map((row) => roomView(row, now));
-    if (query.include === 'members') await this.inlineMembers(db, items);
-    const last = pageRows[pageRows.length - 1];
-    return {
-      items,
-      hasMore,
-      nextCursor:
-        hasMore && last
-          ? encodeCursor({ p: last.pinned ? 1 : 0, a: last.last_activity_at.toISOString(), i: last.id }, roomList(caller.accountId, query))
-          : null,
-    };
-  }
-
-  /** Inlines members of rooms within the configured maximum; larger rooms get membersTruncated. */
-  private async inlineMembers(db: SqlPool, rooms: RoomView[]): Promise<void> {
-    const max = this.deps.config.inlineMembersMax;
-    const small = rooms.filter((r) => r.memberCount <= max);
-    for (const room of rooms) {
-      room.members = [];
-      room.membersTruncated = room.memberCount > max;
-    }
-    if (small.length === 0) return;
-    const members = await rows(
-      db,
-      chatDb
-        .selectFrom('room_members')
-        .select(['room_id', 'account_id', 'role', 'joined_at'])
-        .where('room_id', '=', sql<string>`any(${small.map((r) => r.id)}::uuid[])`)
-        .orderBy('joined_at')
-        .orderBy('account_id')
-        .$narrowType<{ role: RoomRole }>(),
-    );
-    const byRoom = new Map(small.map((r) => [r.id, r]));
-    for (const row of members) {
-      byRoom.get(row.room_id)?.members?.push({ accountId: row.account_id, role: row.role, joinedAt: row.joined_at.toISOString() });
-    }
+  /** The caller's room list (see listRooms). */
+  list(caller: Caller, query: ListRoomsQuery): Promise<Page<RoomView>> {
+    return listRooms(this.deps, caller, query);
   }
 
   async get(caller: Caller, roomId: string): Promise<RoomView> {
@@ -322,71 +223,8 @@ export class RoomService {
     return roomView(row, this.deps.clock.now());
   }
 
-  /**
-   * Accounts a caller may put in a room: registered, active, of the caller's customer, and (unless the room
-   * crosses modules) of the caller's module. Anything else reads as "no such account" to avoid leaking ids.
-   * Room creation, member additions and join-request approval all go through it.
-   */
-  async checkAddable(caller: Caller, ids: string[], crossModule: boolean, location: string, options: AddableOptions = {}): Promise<void> {
-    const { single = false, requested = ids, db = this.deps.sql } = options;
-    if (ids.length === 0) return;
-    const accounts = await rows(
-      db,
-      chatDb
-        .selectFrom('accounts')
-        .select('id')
-        .where('id', '=', sql<string>`any(${ids}::uuid[])`)
-        .where('status', '=', 'ACTIVE')
-        .where('customer_account_id', '=', caller.customerAccountId)
-        .$if(!crossModule, (q) => q.where('module_code', '=', caller.moduleCode)),
-    );
-    const found = new Set(accounts.map((r) => r.id));
-    // Indices refer to the list as the client sent it (before dropping duplicates and the caller's own id), so
-    // that body.memberIds.N points at the offending entry.
-    const checked = new Set(ids);
-    const missing = requested.map((id, i) => ({ id, i })).filter(({ id }) => checked.has(id) && !found.has(id));
-    if (missing.length > 0) {
-      const details = missing.map(({ i }) => ({
-        location: single ? location : `${location}.${i}`,
-        message: 'names no active account that can join this room',
-      }));
-      throw chatError(
-        400,
-        'validation_failed',
-        `The request is invalid: ${details.map((d) => `${d.location} ${d.message}`).join('; ')}`,
-        details,
-      );
-    }
+  /** Accounts a caller may put in a room (see checkAddable). */
+  checkAddable(caller: Caller, ids: string[], crossModule: boolean, location: string, options: AddableOptions = {}): Promise<void> {
+    return checkAddable(this.deps.sql, caller, ids, crossModule, location, options);
   }
-}
-
-/**
- * New members start with the room's history read (read mark at the room's current sequence number): joining an old
- * room does not make its whole past unread. Callers adding to an existing room hold its row lock, so no send
- * slips between reading last_seq and the insert.
- */
-export async function insertMembers(
-  client: SqlClient,
-  roomId: string,
-  members: Array<{ accountId: string; role: RoomRole }>,
-  at: Date,
-): Promise<string[]> {
-  const added = await rows(
-    client,
-    chatDb
-      .insertInto('room_members')
-      .columns(['room_id', 'account_id', 'role', 'joined_at', 'last_read_seq'])
-      .expression(
-        chatDb.selectNoFrom((eb) => [
-          sql<string>`${roomId}::uuid`.as('room_id'),
-          sql<string>`unnest(${members.map((m) => m.accountId)}::uuid[])`.as('account_id'),
-          sql<string>`unnest(${members.map((m) => m.role)}::text[])`.as('role'),
-          sql<Date>`${at}::timestamptz`.as('joined_at'),
-          eb.fn.coalesce(eb.selectFrom('rooms').select('last_seq').where('id', '=', roomId), sql<number>`0`).as('last_read_seq'),
-        ]),
-      )
-      .onConflict((oc) => oc.doNothing())
-      .returning('account_id'),
-  );
-  return added.map((r) => r.account_id);
 }

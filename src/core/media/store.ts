@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { DataStore } from '@tus/utils';
-import type { MediaStoreConfig } from '../../config.js';
+import type { MediaStoreConfig } from '../../platform/config/index.js';
 
 export interface MediaStore {
   datastore(): Promise<DataStore>;

@@ -6,7 +6,6 @@
 // Owner. A claimed delivery whose webhook is Paused is held; one whose webhook is Disabled is cancelled.
 // A node never takes over the lease of an attempt it is still running itself (a starved process can outlive its
 // lease): only another node's, or a crashed one's, is taken over.
-import { sql, type InferResult, type UpdateObject } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
 import { firstRow, hotRows, type Runner } from '../../platform/db/typed.js';
 import { countWebhookAttempt } from '../../platform/metrics/webhooks.js';
@@ -15,14 +14,17 @@ import { tracingOn } from '../../platform/tracing/state.js';
 import { MicroBatcher, Semaphore } from './batching.js';
 import type { DeliveryRef, WebhookEngine } from './engine.js';
 import { deliveryHeaders } from './headers.js';
-import { webhookColumns, webhookOutbox, type SealedSecret, type WebhookChecked } from './rows.js';
-import { internalTopic } from '../events/internal-topics.js';
-import { outboxInsertFrom } from '../../platform/outbox-writer.js';
+import { webhookColumns, webhookOutbox, type WebhookChecked } from './rows.js';
 import type { SendOutcome } from './sender.js';
-import { coreDb, type CoreTables } from '../tables.js';
-
-/** How early a job may claim its attempt: tolerates clock skew between the node that scheduled it and this one. */
-const slackMs = 1_000;
+import { coreDb } from '../tables.js';
+import {
+  claimStatement,
+  failedAttempt,
+  recordedAndCounted,
+  successesStatement,
+  type ClaimedRow,
+  type Success,
+} from './attempt-statements.js';
 
 /**
  * Recording an attempt that was sent is tried this many times, the waits growing by recordRetryMs: unrecorded, the
@@ -30,177 +32,6 @@ const slackMs = 1_000;
  */
 const recordTries = 4;
 const recordRetryMs = 500;
-
-/**
- * The claim of a batch of attempts (one row per ref whose attempt is due or whose lease ran out). Its text depends
- * only on `traced`, so it runs as one of two named prepared statements. With tracing on, each row carries the
- * traceparent of the change that emitted the event (while its outbox row is kept), for the attempt's span.
- */
-function claimStatement(traced: boolean, refs: DeliveryRef[], now: Date, leaseUntil: Date) {
-  const paused = sql<boolean>`w.status in ('Paused', 'Disabled')`;
-  return coreDb
-    .updateTable('webhook_deliveries as d')
-    .from([
-      'webhooks as w',
-      sql<{
-        id: string;
-        round: number;
-        attempt: number;
-      }>`unnest(${refs.map((r) => r.id)}::uuid[], ${refs.map((r) => r.round)}::int[], ${refs.map((r) => r.attempt)}::int[])`.as<'j'>(
-        sql`j (id, round, attempt)`,
-      ),
-    ])
-    .set({
-      status: sql<string>`case w.status when 'Paused' then 'held' when 'Disabled' then 'cancelled' else 'sending' end`,
-      attempt_count: sql<number>`case when ${paused} or d.status = 'sending' then d.attempt_count else d.attempt_count + 1 end`,
-      lease_until: sql<Date | null>`case when ${paused} then null else ${leaseUntil}::timestamptz end`,
-      next_attempt_at: sql<Date | null>`case when ${paused} then null else d.next_attempt_at end`,
-      completed_at: sql<Date | null>`case when w.status = 'Disabled' then ${now}::timestamptz else d.completed_at end`,
-      error: sql<string | null>`case when w.status = 'Disabled' then 'cancelled: the webhook was disabled' else d.error end`,
-    })
-    .whereRef('d.id', '=', 'j.id')
-    .whereRef('d.round', '=', 'j.round')
-    .whereRef('w.id', '=', 'd.webhook_id')
-    .where(
-      sql<boolean>`((d.status = 'pending' and d.attempt_count = j.attempt - 1 and d.next_attempt_at <= ${now}::timestamptz + ${slackMs} * interval '1 millisecond')
-        or (d.status = 'sending' and d.attempt_count = j.attempt and d.lease_until < ${now}::timestamptz))`,
-    )
-    .returning((eb) => [
-      'd.id',
-      'd.webhook_id',
-      'd.workspace_id',
-      'd.event',
-      'd.event_id',
-      'd.envelope',
-      'd.attempt_count',
-      'd.round',
-      'd.status',
-      'w.url',
-      'w.headers',
-      'w.secret_ciphertext',
-      traced
-        ? eb.selectFrom('outbox as o').select('o.trace_context').whereRef('o.id', '=', 'd.outbox_id').as('trace_context')
-        : sql<string | null>`null::text`.as('trace_context'),
-    ])
-    .$narrowType<{ status: 'sending' | 'held' | 'cancelled' } & Pick<WebhookChecked, 'headers'> & SealedSecret>();
-}
-
-type ClaimedRow = InferResult<ReturnType<typeof claimStatement>>[number];
-
-/** The rows of many successes in one statement; the webhooks only when a counter or an Unverified status changes. */
-function successesStatement(items: Success[], now: Date) {
-  const recorded = sql<{
-    id: string;
-    round: number;
-    attempt: number;
-    at: Date;
-    status: number | null;
-    latency: number;
-    excerpt: string;
-    done: Date;
-  }>`unnest(${items.map((s) => s.row.id)}::uuid[], ${items.map((s) => s.row.round)}::int[], ${items.map((s) => s.row.attempt_count)}::int[],
-       ${items.map((s) => s.at)}::timestamptz[], ${items.map((s) => s.outcome.status)}::int[], ${items.map((s) => s.outcome.latencyMs)}::int[],
-       ${items.map((s) => s.outcome.excerpt)}::text[], ${items.map((s) => s.done)}::timestamptz[])`;
-  return (
-    coreDb
-      .with('r', (db) => db.selectFrom(recorded.as<'r'>(sql`r (id, round, attempt, at, status, latency, excerpt, done)`)).selectAll())
-      .with('d', (db) =>
-        db
-          .updateTable('webhook_deliveries as x')
-          .from('r')
-          .set((eb) => ({
-            status: 'succeeded',
-            lease_until: null,
-            next_attempt_at: null,
-            last_attempt_at: eb.ref('r.at'),
-            response_status: eb.ref('r.status'),
-            latency_ms: eb.ref('r.latency'),
-            response_excerpt: eb.ref('r.excerpt'),
-            error: null,
-            completed_at: eb.ref('r.done'),
-          }))
-          .whereRef('x.id', '=', 'r.id')
-          .whereRef('x.round', '=', 'r.round')
-          .whereRef('x.attempt_count', '=', 'r.attempt')
-          .where('x.status', '=', 'sending')
-          .returning('x.webhook_id'),
-      )
-      // The webhooks whose counter, status or verified flag changes.
-      .with('b', (db) =>
-        db
-          .selectFrom('webhooks as w')
-          .innerJoin('d', 'w.id', 'd.webhook_id')
-          .select(['w.id', 'w.workspace_id', 'w.environment', 'w.status'])
-          .distinct()
-          .where((eb) => eb.or([eb('w.consecutive_failures', '<>', 0), eb('w.status', '=', 'Unverified'), eb.not(eb.ref('w.verified'))])),
-      )
-      .with('u', (db) =>
-        db
-          .updateTable('webhooks as w')
-          .from('b')
-          .set({
-            consecutive_failures: 0,
-            verified: true,
-            status: sql<string>`case when w.status = 'Unverified' then 'Active' else w.status end`,
-            updated_at: sql<Date>`case when w.status = 'Unverified' then ${now}::timestamptz else w.updated_at end`,
-          })
-          .whereRef('w.id', '=', 'b.id')
-          .returning('w.id'),
-      )
-      .with('e', (db) =>
-        outboxInsertFrom(
-          db,
-          db
-            .selectFrom('b')
-            .select([
-              internalTopic('webhook.verified').as('topic'),
-              sql<unknown>`jsonb_build_object('audience', jsonb_build_object('kind', 'accounts', 'accountIds', '[]'::jsonb),
-                'workspaceId', b.workspace_id, 'environment', b.environment, 'webhookId', b.id, 'status', 'Active')`.as('payload'),
-            ])
-            .where('b.status', '=', 'Unverified'),
-        ),
-      )
-      .selectFrom('d')
-      .select(sql<number>`count(*)::int`.as('n'))
-  );
-}
-
-/** The record of a failed attempt, taken only while this attempt still holds the row (sending, the same attempt). */
-function failedAttempt(row: ClaimedRow, values: UpdateObject<CoreTables, 'webhook_deliveries'>) {
-  return coreDb
-    .updateTable('webhook_deliveries')
-    .set(values)
-    .where('id', '=', row.id)
-    .where('round', '=', row.round)
-    .where('attempt_count', '=', row.attempt_count)
-    .where('status', '=', 'sending');
-}
-
-/**
- * The record taken and the webhook's consecutive failures counted, in one statement; false when the row was no
- * longer this attempt's.
- */
-async function recordedAndCounted(runner: Runner, record: ReturnType<typeof failedAttempt>): Promise<boolean> {
-  const counted = coreDb
-    .with('d', () => record.returning('webhook_id'))
-    .with('w', (db) =>
-      db
-        .updateTable('webhooks')
-        .set((eb) => ({ consecutive_failures: eb('consecutive_failures', '+', 1) }))
-        .where('id', 'in', db.selectFrom('d').select('d.webhook_id'))
-        .returning('webhooks.id'),
-    )
-    .selectFrom('d')
-    .select(sql<number>`count(*)::int`.as('n'));
-  return ((await firstRow(runner, counted))?.n ?? 0) > 0;
-}
-
-interface Success {
-  row: ClaimedRow;
-  outcome: SendOutcome;
-  at: Date;
-  done: Date;
-}
 
 export interface AttemptResult {
   /** Set when the delivery ended (succeeded, failed for good, cancelled): that webhook's log may be pruned. */

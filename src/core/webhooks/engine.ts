@@ -2,7 +2,7 @@
 // of delivery attempts (BullMQ delayed jobs that drive the webhook_deliveries rows, which are the record of truth).
 // Worker nodes also run the worker, the sweeper and the notifier (workers.ts).
 import { Queue } from 'bullmq';
-import type { WebhookConfig } from '../../config.js';
+import type { WebhookConfig } from '../../platform/config/index.js';
 import type { Clock } from '../../platform/clock.js';
 import type { SqlPool } from '../../platform/db/sql.js';
 import { newId } from '../../platform/ids.js';

@@ -1,11 +1,11 @@
 // The warning mail to a workspace's Owner when a webhook was paused after a delivery failed every attempt. The
 // notice is a flag on the webhook, set in the transaction that paused it; one node at a time leases it, mails the
-// workspace's notification address or else the Owner's account e-mail (nodemailer to SMTP_URL) and clears it, and
-// the sweeper retries notices whose mail did not go out.
+// Owner's account e-mail and the workspace's notification address when one is set (nodemailer to SMTP_URL) and clears
+// it, and the sweeper retries notices whose mail did not go out.
 import { createTransport, type Transporter } from 'nodemailer';
 import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { coreDb } from '../tables.js';
-import { warningRecipient } from '../workspaces/warning-recipient.js';
+import { warningRecipients } from '../workspaces/warning-recipient.js';
 import type { WebhookEngine } from './engine.js';
 
 const leaseMs = 60_000;
@@ -27,7 +27,7 @@ function leaseNotice(webhookId: string, now: Date, until: Date) {
     .innerJoin('workspaces as ws', 'ws.id', 'l.workspace_id')
     .innerJoin('accounts as a', 'a.id', 'ws.owner_id')
     .selectAll('l')
-    .select(['ws.name as workspace_name', warningRecipient.as('recipient'), 'ws.notification_email', 'a.display_name as owner_name']);
+    .select(['ws.name as workspace_name', 'a.email as owner_email', 'ws.notification_email', 'a.display_name as owner_name']);
 }
 
 export class PauseNotifier {
@@ -44,7 +44,8 @@ export class PauseNotifier {
       const now = clock.now();
       const notice = await firstRow(sql, leaseNotice(webhookId, now, new Date(now.getTime() + leaseMs)));
       if (!notice) return;
-      if (!notice.recipient || !this.transport) {
+      const recipients = warningRecipients(notice.owner_email, notice.notification_email);
+      if (recipients.length === 0 || !this.transport) {
         const reason = this.transport ? 'neither the workspace nor its Owner has an email address' : 'SMTP_URL is not set';
         log.warn(
           { webhookId, workspaceId: notice.workspace_id, reason },
@@ -63,11 +64,11 @@ export class PauseNotifier {
         );
         await this.transport.sendMail({
           from: this.engine.settings.smtpFrom,
-          // The notification address is the workspace's, not a person's: it is addressed without the Owner's name.
-          to: notice.notification_email ? notice.recipient : { name: notice.owner_name, address: notice.recipient },
+          // The Owner by name; the notification address is the workspace's, not a person's, so it goes without one.
+          to: recipients.map((address) => (address === notice.owner_email ? { name: notice.owner_name, address } : address)),
           subject: `Webhook "${notice.name}" was paused after ${this.engine.maxAttempts} failed delivery attempts`,
           text: [
-            notice.notification_email ? 'Hello,' : `Hello ${notice.owner_name},`,
+            notice.owner_email ? `Hello ${notice.owner_name},` : 'Hello,',
             '',
             `The webhook "${notice.name}" (${notice.id}) of the workspace "${notice.workspace_name}" (${notice.environment}) was paused`,
             `at ${notice.paused_at?.toISOString() ?? now.toISOString()}: a delivery to ${notice.url} failed ${this.engine.maxAttempts} consecutive attempts.`,

@@ -1,6 +1,9 @@
-// Where a workspace's warning mail (a webhook paused after failed deliveries) goes: the workspace's notification
-// address when one is set, else its Owner's account e-mail; neither: nowhere, and the warning is only logged.
-import { sql } from 'kysely';
+// Where a workspace's warning mail (a webhook paused after failed deliveries) goes: always its Owner's account e-mail,
+// and the workspace's notification address as well when one is set (an additional recipient, not a replacement);
+// neither: nowhere, and the warning is only logged.
 
-/** The recipient, in a statement over `workspaces as ws` joined with its Owner's `accounts as a`. */
-export const warningRecipient = sql<string | null>`coalesce(${sql.ref('ws.notification_email')}, ${sql.ref('a.email')})`;
+/** The addresses a warning goes to, the Owner's first; an address given twice is kept once. */
+export function warningRecipients(ownerEmail: string | null, notificationEmail: string | null): string[] {
+  const addresses = [ownerEmail, notificationEmail].filter((a): a is string => a !== null && a !== '');
+  return [...new Set(addresses)];
+}

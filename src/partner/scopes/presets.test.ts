@@ -226,3 +226,32 @@ test.each(Object.keys(scopePresets))('%s: allowed where its scopes say, 403 scop
   }
   for (const probe of row.refused) expectPartnerError(await probe.send(key, world), 403, 'scope_required', { scope: probe.scope });
 });
+
+// The presets as the seed document's table lists them, written out here rather than read from the catalogue, so that a
+// change of the catalogue that departs from the document fails.
+const seedPresets: Record<string, string[]> = {
+  'Read-only inbox': ['conversations:read', 'messages:read'],
+  'Send message': ['conversations:read', 'messages:read', 'messages:send'],
+  'Conversations + AI': ['conversations:*', 'messages:*', 'ai:read', 'ai:invoke'],
+  'KB read': ['kb:read'],
+  'Webhooks read': ['webhooks:read'],
+  'CRM read all': ['crm_leads:read', 'crm_deals:read', 'crm_contacts:read', 'crm_companies:read', 'crm_activities:read'],
+  'CRM lead read and write': ['crm_leads:read', 'crm_leads:write'],
+  'CRM sales full': ['crm_leads:*', 'crm_deals:*', 'crm_contacts:*', 'crm_companies:*', 'crm_activities:*'],
+  'CRM finance read': ['crm_invoices:read', 'crm_quotations:read', 'crm_payments:read'],
+};
+
+test("the presets are exactly the seed document's, by name and scopes, and a key made with one holds those scopes", async () => {
+  expect(Object.keys(scopePresets).sort()).toEqual(Object.keys(seedPresets).sort());
+  for (const [name, scopes] of Object.entries(seedPresets)) {
+    const res = await call(platform.partnerUrl, 'POST', `/api/v1/workspaces/${ws.id}/api-keys`, {
+      token: ws.owner.token,
+      body: { name: `seed ${name}`, preset: name },
+    });
+    expect({ name, status: res.status, scopes: [...(res.body.scopes as string[])].sort() }).toEqual({
+      name,
+      status: 201,
+      scopes: [...scopes].sort(),
+    });
+  }
+});

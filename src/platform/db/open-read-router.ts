@@ -1,6 +1,6 @@
 // Builds the read router of DATABASE_READ_URLS; none listed: no router, and every read stays on the primary.
 import type { Redis } from '../redis.js';
-import type { ReadReplicaConfig } from '../../config.js';
+import type { ReadReplicaConfig } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import { ReadRouter } from './read-router.js';
 import { ReplicaSet } from './replica-set.js';

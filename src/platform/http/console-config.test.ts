@@ -1,5 +1,5 @@
 // The console's settings: origins must be bare origins (what browsers send in Origin), URLs http or https.
-import { ConfigError, loadConfig } from '../../config.js';
+import { ConfigError, loadConfig } from '../config/index.js';
 
 test('CONSOLE_ORIGINS takes a comma list of origins, empty by default', () => {
   expect(loadConfig({}).consoleOrigins).toEqual([]);

@@ -4,8 +4,7 @@
 // call few of their routes (the test suite starts hundreds); such a route's first call is slower by its compile time.
 // The setting is per process, like the dependency time-outs, and is read as each listener is built.
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
-
-export type SchemaCompilation = 'startup' | 'first-use';
+import type { SchemaCompilation } from '../config/types.js';
 
 let current: SchemaCompilation = 'startup';
 

@@ -1,12 +1,10 @@
 // Builds one Fastify listener for one interface: request ids, Ajv 2020 validation, the interface's error
 // envelope for every error (framework ones included), and its operations bound by fastify-openapi-glue.
-import { createServer, STATUS_CODES, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
+import type { ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
-import type { Logger } from '../logger.js';
 import { newId } from '../ids.js';
-import type { Readiness } from '../readiness.js';
 import { maxBodyDepth, nestsDeeperThan } from '../json-depth.js';
 import { illFormedPath } from '../unicode.js';
 import { ajv2020ValidatorCompiler } from './ajv.js';
@@ -14,7 +12,7 @@ import { compilesOnFirstUse, serializersOnFirstUse } from './schema-compilation.
 import { clientErrorPath } from './client-error-path.js';
 import { corsHook } from './cors.js';
 import { closeConnectionsOnDrain } from './drain-close.js';
-import { isPublicPath, registerReferenceDocs, type ExtraDocument } from './reference-docs.js';
+import { isPublicPath, registerReferenceDocs } from './reference-docs.js';
 import { aliasRewriter } from './path-aliases.js';
 import { AppError } from './app-error.js';
 import { httpMetricsHook } from '../metrics/http.js';
@@ -29,83 +27,21 @@ import {
   routeNotFound,
   toAppError,
 } from './framework-errors.js';
-import type { ContextFactory, HandlerMap, Result } from './typed.js';
+import type { Result } from './typed.js';
+import { defaultTimeouts, type ListenerOptions } from './listener-options.js';
+import { divertingServer, rawRequestId, writeSocketError } from './raw-socket.js';
+import { keepRefSiblings, lowercaseHeaderParameters } from './schema-rewrites.js';
+import {
+  healthPaths,
+  operationsRequiringBody,
+  pathOf,
+  pathTemplates,
+  platformAdminOperations,
+  resourceOf,
+  securityByOperation,
+} from './spec-operations.js';
 
-export interface ErrorRendering {
-  body: unknown;
-  headers?: Record<string, string>;
-}
-
-/** What a renderer may read of the request: errors raised before Fastify made a request have only an id. */
-export type ErrorRequest = Pick<FastifyRequest, 'id'>;
-
-/** Socket timeouts of a listener (see loadConfig: REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS). */
-export interface HttpTimeouts {
-  requestTimeoutMs: number;
-  headersTimeoutMs: number;
-  keepAliveTimeoutMs: number;
-}
-
-const defaultTimeouts: HttpTimeouts = { requestTimeoutMs: 60_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 65_000 };
-
-export interface ListenerOptions<Ops, Ctx> {
-  name: string;
-  log: Logger;
-  bodyLimit: number;
-  /** The OpenAPI document served by this listener. */
-  specification: Record<string, unknown>;
-  handlers: HandlerMap<Ops, Ctx>;
-  context: ContextFactory<Ctx>;
-  /**
-   * Runs before the body is read on operations whose spec requires security; throws an AppError to refuse. A
-   * refused caller learns nothing about the body the operation expects.
-   */
-  authenticate?: (request: FastifyRequest, security: Array<Record<string, string[]>>, operationId: string) => Promise<void>;
-  /**
-   * Runs right after authentication on operations the spec marks `x-platform-admin: true`; throws an AppError when
-   * the authenticated caller is not a platform administrator. Required when the spec marks any operation.
-   */
-  requirePlatformAdmin?: (request: FastifyRequest) => void;
-  /** Runs first on every request, routed or not (a gate such as a rate limit); throws an AppError to refuse. */
-  onRequest?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-  /** Database and Redis state, for /readyz when the spec does not declare it. */
-  readiness: () => Promise<Readiness>;
-  /** Runs once every response has been sent, whatever its status (an audit log). */
-  onResponse?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-  /** Fastify trustProxy: whether request.ip comes from X-Forwarded-For. */
-  trustProxy?: boolean | number;
-  /**
-   * What the JSON parser does with `__proto__` and `constructor.prototype` keys: refuse the body (400, the default) or
-   * drop those keys (an interface whose bodies take unknown fields and ignore them, where such a key is one more).
-   */
-  poisonedJsonKeys?: 'error' | 'remove';
-  /** Renders an error in this interface's envelope. */
-  renderError: (error: AppError, request: ErrorRequest) => ErrorRendering;
-  /** Socket timeouts; the configuration's defaults when absent. */
-  timeouts?: HttpTimeouts;
-  /** Name of the response header carrying the request id. */
-  requestIdHeader?: string;
-  /** Browser origins (the settings console's) that may call this listener; read on every request. */
-  allowedOrigins?: () => readonly string[];
-  /** More documents rendered by /docs beside the listener's own, each at /openapi/<slug>.json. */
-  extraDocuments?: ExtraDocument[];
-  /** The `servers` URL of the documents this listener serves (CHAT_PUBLIC_URL etc.); undefined: the spec's "/". */
-  publicUrl?: string;
-  /** Undocumented paths answered as another path (old spellings kept for existing callers): alias → path. */
-  pathAliases?: Record<string, string>;
-  /**
-   * Sees every raw request first and returns true when it took it (another interface sharing this port, as the Bot
-   * API shares the chat port); the others go through this listener.
-   */
-  divert?: (req: IncomingMessage, res: ServerResponse) => boolean;
-  /**
-   * The envelope for errors Node raises before routing (408, 431, not HTTP) on a request path another interface
-   * sharing this port owns (the Bot API's /bot paths); undefined keeps the listener's own renderError.
-   */
-  clientErrorRenderer?: (path: string) => ListenerOptions<Ops, Ctx>['renderError'] | undefined;
-  /** Adds to the instance before the operations are registered (content type parsers reach them only so). */
-  configure?: (app: FastifyInstance) => void;
-}
+export type { ErrorRendering, ErrorRequest, HttpTimeouts, ListenerOptions } from './listener-options.js';
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -113,198 +49,6 @@ type RawHandler = (
   input: { params: unknown; query: unknown; body: unknown },
   ctx: unknown,
 ) => Promise<Result<unknown> & { status: number; body: unknown; location?: string; headers?: Record<string, string> }>;
-
-function securityByOperation(spec: Record<string, unknown>): Map<string, Array<Record<string, string[]>>> {
-  const result = new Map<string, Array<Record<string, string[]>>>();
-  const globalSecurity = (spec.security as Array<Record<string, string[]>>) ?? [];
-  const paths = (spec.paths ?? {}) as Record<string, Record<string, { operationId?: string; security?: Array<Record<string, string[]>> }>>;
-  for (const item of Object.values(paths)) {
-    for (const op of Object.values(item)) {
-      if (op && typeof op === 'object' && op.operationId) {
-        const security = (op.security ?? globalSecurity).filter((s) => Object.keys(s).length > 0);
-        // An empty requirement object in the list means the operation may also be called anonymously.
-        const anonymousAllowed = (op.security ?? globalSecurity).some((s) => Object.keys(s).length === 0);
-        result.set(op.operationId, anonymousAllowed ? [] : security);
-      }
-    }
-  }
-  return result;
-}
-
-type PathItem = Record<string, { operationId?: string; requestBody?: { required?: boolean } }>;
-
-/** Operations whose spec carries `x-platform-admin: true`. */
-function platformAdminOperations(spec: Record<string, unknown>): Set<string> {
-  const result = new Set<string>();
-  for (const item of Object.values(
-    (spec.paths ?? {}) as Record<string, Record<string, { operationId?: string; 'x-platform-admin'?: unknown }>>,
-  )) {
-    for (const op of Object.values(item)) {
-      if (op && typeof op === 'object' && op.operationId && op['x-platform-admin'] === true) result.add(op.operationId);
-    }
-  }
-  return result;
-}
-
-/** Operations whose spec marks the request body as required. */
-function operationsRequiringBody(spec: Record<string, unknown>): Set<string> {
-  const result = new Set<string>();
-  for (const item of Object.values((spec.paths ?? {}) as Record<string, PathItem>)) {
-    for (const op of Object.values(item)) {
-      if (op && typeof op === 'object' && op.operationId && op.requestBody?.required === true) result.add(op.operationId);
-    }
-  }
-  return result;
-}
-
-const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-
-interface PathTemplate {
-  segments: Array<string | null>; // null: a {parameter}
-  methods: string[];
-}
-
-/**
- * The spec's paths, to tell "no such resource" (404) from "no such method on this resource" (405 with Allow).
- * A concrete path belongs to the most specific matching template: a literal segment beats a parameter at the
- * first place they differ, as in Fastify's router (so /api/v1/rooms/self is the self-room resource, not a room id).
- */
-function pathTemplates(spec: Record<string, unknown>): PathTemplate[] {
-  return Object.entries((spec.paths ?? {}) as Record<string, PathItem>).map(([template, item]) => {
-    const methods = Object.keys(item)
-      .filter((m) => httpMethods.includes(m))
-      .map((m) => m.toUpperCase());
-    // Fastify answers HEAD on every GET route.
-    if (methods.includes('GET') && !methods.includes('HEAD')) methods.push('HEAD');
-    return { segments: template.split('/').map((s) => (/^\{[^}]+\}$/.test(s) ? null : s)), methods };
-  });
-}
-
-/** Liveness and readiness: every listener answers them, outside any gate, declared in its spec or not. */
-const healthPaths = ['/healthz', '/readyz'];
-
-function pathOf(url: string): string {
-  const q = url.indexOf('?');
-  return q >= 0 ? url.slice(0, q) : url;
-}
-
-function resourceOf(templates: PathTemplate[], url: string): PathTemplate | undefined {
-  const segments = (url.split('?')[0] ?? '').split('/');
-  let best: PathTemplate | undefined;
-  for (const t of templates) {
-    if (t.segments.length !== segments.length) continue;
-    if (!t.segments.every((s, i) => (s === null ? segments[i] !== '' : s === segments[i]))) continue;
-    if (!best) best = t;
-    else {
-      const i = t.segments.findIndex((s, k) => (s === null) !== (best!.segments[k] === null));
-      if (i >= 0 && t.segments[i] !== null) best = t;
-    }
-  }
-  return best;
-}
-
-const assertionKeywords = new Set([
-  'type',
-  'enum',
-  'const',
-  'format',
-  'pattern',
-  'minLength',
-  'maxLength',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-  'items',
-  'prefixItems',
-  'contains',
-  'minProperties',
-  'maxProperties',
-  'required',
-  'properties',
-  'patternProperties',
-  'additionalProperties',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-  'allOf',
-  'anyOf',
-  'oneOf',
-  'not',
-  'if',
-  'then',
-  'else',
-]);
-
-/**
- * fastify-openapi-glue inlines every `$ref` by replacing the object that holds it, which drops keywords beside
- * the `$ref` (valid in OpenAPI 3.1 / JSON Schema 2020-12): `{ $ref: text, maxLength: 200 }` was validated as
- * plain text, without its length limits. Moving the `$ref` into an `allOf` keeps both.
- */
-function keepRefSiblings(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(keepRefSiblings);
-  if (node === null || typeof node !== 'object') return node;
-  const entries = Object.entries(node as Record<string, unknown>).map(([k, v]) => [k, keepRefSiblings(v)] as const);
-  const obj = Object.fromEntries(entries) as Record<string, unknown>;
-  if (typeof obj.$ref === 'string' && Object.keys(obj).some((k) => assertionKeywords.has(k))) {
-    const { $ref, ...rest } = obj;
-    return { ...rest, allOf: [{ $ref }, ...((rest.allOf as unknown[] | undefined) ?? [])] };
-  }
-  return obj;
-}
-
-/**
- * Node delivers header names in lower case, and Fastify validates request.headers as delivered: a header parameter
- * declared as `Idempotency-Key` would always be missing. Header parameter names are lowered for validation.
- */
-function lowercaseHeaderParameters(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(lowercaseHeaderParameters);
-  if (node === null || typeof node !== 'object') return node;
-  const obj = Object.fromEntries(Object.entries(node as Record<string, unknown>).map(([k, v]) => [k, lowercaseHeaderParameters(v)]));
-  if (obj.in === 'header' && typeof obj.name === 'string') obj.name = obj.name.toLowerCase();
-  return obj;
-}
-
-/** A server that hands some requests (divert answers true) to another handler before Fastify sees them. */
-function divertingServer(divert: (req: IncomingMessage, res: ServerResponse) => boolean, http: ServerOptions, keepAliveTimeout: number) {
-  return (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
-    const server = createServer(http, (req, res) => {
-      if (!divert(req, res)) handler(req, res);
-    });
-    server.keepAliveTimeout = keepAliveTimeout;
-    return server;
-  };
-}
-
-/** The id of the request a response belongs to, kept on the raw response for errors raised on its socket. */
-const rawRequestId = Symbol('requestId');
-
-/**
- * Answers on the bare socket, for errors Node raises before Fastify has a request (or while a request's body is
- * still arriving): the interface's envelope and the request id as on any other response, then the connection closes.
- */
-function writeSocketError(socket: Socket, error: AppError, id: string, rendered: ErrorRendering, headerName: string): void {
-  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-  if (socket.writable && !inFlight?.headersSent) {
-    const body = JSON.stringify(rendered.body);
-    const headers: Record<string, string> = {
-      ...error.headers,
-      ...rendered.headers,
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': String(Buffer.byteLength(body)),
-      [headerName]: id,
-      connection: 'close',
-    };
-    const head = Object.entries(headers)
-      .map(([k, v]) => `${k}: ${v}\r\n`)
-      .join('');
-    socket.write(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\n${head}\r\n${body}`);
-  }
-  socket.destroy();
-}
 
 /** Answers an error in the interface's envelope, with the request id and the error's headers. */
 type SendError = (error: AppError, request: FastifyRequest, reply: FastifyReply) => FastifyReply;

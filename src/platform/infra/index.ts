@@ -1,7 +1,7 @@
 // Resolves the database and Redis the process uses: the configured URLs, or embedded local servers.
 import { writeFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Config } from '../../config.js';
+import type { Config } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import { postmasterPidFile, startEmbeddedPostgres } from './embedded-postgres.js';
 import { redisPidFile, startLocalRedis } from './local-redis.js';

@@ -1,4 +1,4 @@
-import type { Config } from '../../config.js';
+import type { Config } from '../../platform/config/index.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Orm } from '../../platform/db/orm.js';
 import type { SqlPool } from '../../platform/db/sql.js';

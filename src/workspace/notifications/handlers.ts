@@ -1,6 +1,6 @@
 // The workspace's notification address, administered by its Owner and Admin over bearer JWTs
 // (/api/v1/workspaces/{workspace_id}/notifications): where the warning mail of a paused webhook goes.
-import { warningRecipient } from '../../core/workspaces/warning-recipient.js';
+import { warningRecipients } from '../../core/workspaces/warning-recipient.js';
 import { affected, firstRow, type Runner } from '../../platform/db/typed.js';
 import { userOf } from '../base/context.js';
 import type { WorkspaceDeps } from '../base/deps.js';
@@ -12,17 +12,18 @@ import { workspaceDb } from '../base/tables.js';
 const ownerOrAdminOnly = () =>
   new WorkspaceAppError(403, 'forbidden', "Only the workspace's Owner and Admin manage its notification address.");
 
-/** The address set, and where the warning mail goes (the address, else the owner's). */
+/** The address set, and where the warning mail goes (the owner's address, and the set one too). */
 async function settingsOf(db: Runner, workspaceId: string) {
   const settings = await firstRow(
     db,
     workspaceDb
       .selectFrom('workspaces as ws')
       .innerJoin('accounts as a', 'a.id', 'ws.owner_id')
-      .select(['ws.id as workspace_id', 'ws.notification_email as email', warningRecipient.as('recipient')])
+      .select(['ws.id as workspace_id', 'ws.notification_email as email', 'a.email as owner_email'])
       .where('ws.id', '=', workspaceId),
   );
-  return settings!;
+  const { workspace_id, email, owner_email } = settings!;
+  return { workspace_id, email, recipients: warningRecipients(owner_email, email) };
 }
 
 export function notificationHandlers(

@@ -1,7 +1,7 @@
 // Cursors are signed: a hand-built, altered or foreign cursor is 400 invalid_cursor on the chat listener and
 // 400 bad_input at query.cursor on the partner listener, never a 500; every node signs with one shared secret.
 import { randomUUID } from 'node:crypto';
-import { loadConfig, ConfigError } from '../../../src/config.js';
+import { loadConfig, ConfigError } from '../../../src/platform/config/index.js';
 import { cursorInstant, cursorInt, cursorUuid, decodeCursor, encodeCursor } from '../../../src/platform/http/cursor.js';
 import { newId } from '../../../src/platform/ids.js';
 import { count, expectError, expectOk } from '../../helpers/expect.js';

@@ -1,7 +1,7 @@
 // The operations listener under load: a scrape during a run of sends shows the request counter and the latency
 // histogram of the operation moving, the STOMP session and subscription gauges, the outbox drains, the queues, the
 // pools and Redis; 429s count as rate-limit refusals; METRICS_PORT unset means no listener at all.
-import { loadConfig } from '../../../src/config.js';
+import { loadConfig } from '../../../src/platform/config/index.js';
 import { call, isolatedInfra, startTestPlatform, type TestPlatform } from '../../support/platform.js';
 import { eventually } from '../../helpers/expect.js';
 import { createRoom, isMessageIn, Probe, send, startNode, wsUrl } from '../realtime/support.js';

@@ -4,7 +4,8 @@
 import WebSocket from 'ws';
 import { connectRealtime, type RealtimeEvent } from '../../../sdk/chat/src/index.js';
 import { randomUUID } from 'node:crypto';
-import { lastSeqOf, pruneEventLog, readUserEvents, recordUserEvents } from '../../../src/chat/realtime/log.js';
+import { pruneEventLog } from '../../../src/chat/realtime/log-pruning.js';
+import { lastSeqOf, readUserEvents, recordUserEvents } from '../../../src/chat/realtime/log.js';
 import { eventually, expectError } from '../../helpers/expect.js';
 import { createSqlPool, lockSession, unlockSession } from '../../../src/platform/db/sql.js';
 import { RELAY_LOCK } from '../../../src/platform/outbox.js';

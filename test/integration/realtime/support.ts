@@ -3,7 +3,7 @@
 // no well-behaved client sends.
 import { Client, type IFrame, type IMessage } from '@stomp/stompjs';
 import WebSocket from 'ws';
-import type { Config } from '../../../src/config.js';
+import type { Config } from '../../../src/platform/config/index.js';
 import { eventually } from '../../helpers/expect.js';
 import { call, startTestPlatform, type TestAccount, type TestPlatform } from '../../support/platform.js';
 

@@ -1,7 +1,7 @@
 // The workspace listener: WORKSPACE_PORT and SERVICES, probes, X-Request-ID on every response, and every framework
 // error (unknown route, wrong method, bad JSON, wrong media type, oversized body, schema violations) in the
 // { error, message } envelope.
-import { ConfigError, loadConfig } from '../../../src/config.js';
+import { ConfigError, loadConfig } from '../../../src/platform/config/index.js';
 import { expectSvcError, expectSvcRateHeaders, svcHeaders } from '../../helpers/workspace-expect.js';
 import { call, startTestPlatform, type TestPlatform } from '../../support/platform.js';
 import { svcWorkspace, type SvcWorkspace } from '../../support/workspace.js';

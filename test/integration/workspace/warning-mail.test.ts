@@ -1,6 +1,7 @@
 // The pause warning reaches a real mailbox: an account's e-mail is given at registration or by a metadata update on
 // the chat API, a workspace's Owner or Admin sets its notification address on the workspace API, and a webhook
-// paused after failed deliveries is reported to that address, else to the Owner's account e-mail, through real SMTP.
+// paused after failed deliveries is reported to the Owner's account e-mail and to that address as well, through real
+// SMTP.
 // Bad addresses are refused in each interface's envelope and change nothing.
 import { randomUUID } from 'node:crypto';
 import { expectError, expectOk } from '../../helpers/expect.js';
@@ -81,7 +82,7 @@ test('the account e-mail from registration and metadata update receives the warn
 
   const read = await notifications(ws, owner);
   expect(read.status).toBe(200);
-  expect(read.body).toEqual({ workspace_id: ws.id, email: null, recipient: `owner-${ws.id}@example.com` });
+  expect(read.body).toEqual({ workspace_id: ws.id, email: null, recipients: [`owner-${ws.id}@example.com`] });
 
   const webhookId = await pausedWebhook(ws);
   const mail = await mailFor(webhookId);
@@ -90,24 +91,29 @@ test('the account e-mail from registration and metadata update receives the warn
   expect(mail.text).toContain('Hello Owner,');
 });
 
-test("the workspace's notification address, set by an Admin, receives the warning instead of the Owner", async () => {
+test("the workspace's notification address, set by an Admin, receives the warning as well as the Owner", async () => {
   const ws = await svcWorkspace(platform);
   await platform.db.query('update accounts set email = $2 where id = $1', [ws.owner.id, `owner-${ws.id}@example.com`]);
   const admin = await ws.member('admin');
   const set = await notifications(ws, admin, 'PUT', { email: `alerts-${ws.id}@example.com` });
   expect(set.status).toBe(200);
-  expect(set.body).toEqual({ workspace_id: ws.id, email: `alerts-${ws.id}@example.com`, recipient: `alerts-${ws.id}@example.com` });
+  expect(set.body).toEqual({
+    workspace_id: ws.id,
+    email: `alerts-${ws.id}@example.com`,
+    recipients: [`owner-${ws.id}@example.com`, `alerts-${ws.id}@example.com`],
+  });
   expect((await notifications(ws, ws.owner)).body.email).toBe(`alerts-${ws.id}@example.com`);
 
   const webhookId = await pausedWebhook(ws);
   const mail = await mailFor(webhookId);
-  expect(mail.to).toEqual([`alerts-${ws.id}@example.com`]);
-  expect(mail.text).toContain('Hello,');
-  expect(rig.smtp.mails.filter((m) => m.to.includes(`owner-${ws.id}@example.com`))).toEqual([]);
+  // An additional recipient, not a replacement: one mail to both, the Owner greeted by name.
+  expect(mail.to).toEqual([`owner-${ws.id}@example.com`, `alerts-${ws.id}@example.com`]);
+  const owner = await platform.db.query('select display_name from accounts where id = $1', [ws.owner.id]);
+  expect(mail.text).toContain(`Hello ${owner.rows[0].display_name},`);
 
-  // Cleared: warnings go to the Owner's account e-mail again.
+  // Cleared: warnings go to the Owner's account e-mail only.
   const cleared = await notifications(ws, ws.owner, 'PUT', { email: null });
-  expect(cleared.body).toEqual({ workspace_id: ws.id, email: null, recipient: `owner-${ws.id}@example.com` });
+  expect(cleared.body).toEqual({ workspace_id: ws.id, email: null, recipients: [`owner-${ws.id}@example.com`] });
 });
 
 test('bad addresses are refused in each envelope and change nothing', async () => {

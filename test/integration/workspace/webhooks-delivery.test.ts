@@ -141,6 +141,21 @@ test('5xx, 408, 429 and time-outs are retried on the schedule with the same deli
   expect(requests.map((r) => r.headers['x-svc-attempt'])).toEqual(['1', '2', '3', '4', '5']);
   // Never earlier than the schedule (1 s between attempts here; the 4th waited out the 2 s time-out).
   for (let i = 1; i < requests.length; i++) expect(requests[i]!.at - requests[i - 1]!.at).toBeGreaterThanOrEqual(900);
+  // Every attempt is signed afresh: its X-SVC-Timestamp is the time it was sent, not the first attempt's, and its
+  // signatures verify over that timestamp.
+  for (const r of requests) {
+    const attempt = Number(r.headers['x-svc-attempt']);
+    expect({ attempt, skew: Math.abs(Number(r.headers['x-svc-timestamp']) - r.at / 1000) < 2 }).toEqual({ attempt, skew: true });
+    const verified = await verifyWebhook({
+      rawBody: r.body,
+      headers: r.headers,
+      secret: hook.secret,
+      toleranceSeconds: 300,
+      requireTimestampSignature: true,
+    });
+    expect(verified).toMatchObject({ attempt });
+  }
+  expect(Number(requests.at(-1)!.headers['x-svc-timestamp'])).toBeGreaterThan(Number(requests[0]!.headers['x-svc-timestamp']));
   expect(row).toMatchObject({ status: 'succeeded', attempt_count: 5, response_status: 200 });
   const webhook = (await svc(platform, hook.key, 'GET', `/api/v1/webhooks/${hook.id}`)).body;
   expect(webhook).toMatchObject({ status: 'Active', consecutive_failures: 0 });

@@ -172,6 +172,15 @@ describe('read, change, delete', () => {
     const testKey = (await own.key(['webhook.*'], { environment: 'test' })).key;
     expectSvcError(await svc(platform, testKey, 'GET', `/api/v1/webhooks/${ids[1]}`), 404, 'not_found');
     expect((await svc(platform, testKey, 'GET', '/api/v1/webhooks')).body).toEqual({ items: [], next_cursor: null });
+    // The cursor is bound to the key's workspace and environment and to the filters it was issued with.
+    const cursor = encodeURIComponent(first.body.next_cursor);
+    for (const [path, k] of [
+      [`/api/v1/webhooks?limit=2&cursor=${cursor}`, key],
+      [`/api/v1/webhooks?limit=2&cursor=${cursor}`, testKey],
+      [`/api/v1/webhooks?limit=2&status=Active&cursor=${cursor}`, ownKey],
+    ] as const) {
+      expectSvcError(await svc(platform, k, 'GET', path), 400, 'invalid_request', 'query.cursor');
+    }
   });
 
   test('PATCH changes the named fields; a new URL is pinged again; bad input changes nothing', async () => {

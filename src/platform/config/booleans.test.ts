@@ -1,6 +1,6 @@
 // Boolean settings are read by one parser: true/false, 1/0 and yes/no (any case) everywhere; anything else stops
 // the start with the setting's name.
-import { ConfigError, loadConfig, parseBoolean } from './config.js';
+import { ConfigError, loadConfig, parseBoolean } from './index.js';
 
 test.each([
   ['true', true],

@@ -1,5 +1,5 @@
 // WEBHOOK_RETRY_SCHEDULE: one entry per delivery attempt, at most the seed's 6.
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig } from './index.js';
 
 test("unset, the seed's schedule; set, one delay per attempt", () => {
   expect(loadConfig({}).webhooks.retrySchedule).toEqual([0, 60, 300, 1800, 7200, 43200]);

@@ -1,7 +1,7 @@
 // REDIS_URL names one server or a cluster (redis+cluster://host:port,host:port); REDIS_CLUSTER_NODES names a
 // cluster's seeds and takes the scheme and credentials of REDIS_URL. A malformed value stops the start with its name.
-import { ConfigError, loadConfig } from './config.js';
-import { parseClusterUrl } from './platform/redis-target.js';
+import { ConfigError, loadConfig } from './index.js';
+import { parseClusterUrl } from '../redis-target.js';
 
 test('a server URL is kept as it is', () => {
   expect(loadConfig({ REDIS_URL: 'redis://10.0.0.5:6379/2' }).redisUrl).toBe('redis://10.0.0.5:6379/2');

@@ -1,5 +1,5 @@
 // DATABASE_READ_URLS and the replica bounds: none listed is no replica at all; a bad entry stops the start by name.
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig } from './index.js';
 
 test('unset lists no replica', () => {
   expect(loadConfig({}).readReplicas).toEqual({ urls: [], pollMs: 200, maxLagMs: 30_000, maxLagBytes: 16 * 1024 * 1024 });

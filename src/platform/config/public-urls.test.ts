@@ -1,5 +1,5 @@
 // CHAT_PUBLIC_URL, PARTNER_PUBLIC_URL and WORKSPACE_PUBLIC_URL: the `servers` of each listener's documents.
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig } from './index.js';
 
 test('unset, the listeners keep their documents relative; set, each names its own', () => {
   expect(loadConfig({})).toMatchObject({ chatPublicUrl: undefined, partnerPublicUrl: undefined, workspacePublicUrl: undefined });

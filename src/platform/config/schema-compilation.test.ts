@@ -1,5 +1,5 @@
 // SCHEMA_COMPILATION: startup (the default) or first-use; anything else stops the start with the setting's name.
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig } from './index.js';
 
 test('startup by default; first-use when asked', () => {
   expect(loadConfig({}).schemaCompilation).toBe('startup');

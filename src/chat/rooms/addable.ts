@@ -1,0 +1,60 @@
+// Who may be put in a room by its caller: the one check of room creation, member additions and join-request approval.
+import { sql } from 'kysely';
+import { rows } from '../../platform/db/typed.js';
+import type { Caller } from '../base/context.js';
+import { chatError } from '../base/errors.js';
+import type { Queryable } from '../base/membership.js';
+import { chatDb } from '../base/tables.js';
+
+export interface AddableOptions {
+  /** One id at a fixed location (no index suffix). */
+  single?: boolean;
+  /** The list as the client sent it, for the indices in error details. */
+  requested?: string[];
+  /** The transaction to read in, when the caller holds one. */
+  db?: Queryable;
+}
+
+/**
+ * Accounts a caller may put in a room: registered, active, of the caller's customer, and (unless the room
+ * crosses modules) of the caller's module. Anything else reads as "no such account" to avoid leaking ids.
+ * Room creation, member additions and join-request approval all go through it.
+ */
+export async function checkAddable(
+  pool: Queryable,
+  caller: Caller,
+  ids: string[],
+  crossModule: boolean,
+  location: string,
+  options: AddableOptions = {},
+): Promise<void> {
+  const { single = false, requested = ids, db = pool } = options;
+  if (ids.length === 0) return;
+  const accounts = await rows(
+    db,
+    chatDb
+      .selectFrom('accounts')
+      .select('id')
+      .where('id', '=', sql<string>`any(${ids}::uuid[])`)
+      .where('status', '=', 'ACTIVE')
+      .where('customer_account_id', '=', caller.customerAccountId)
+      .$if(!crossModule, (q) => q.where('module_code', '=', caller.moduleCode)),
+  );
+  const found = new Set(accounts.map((r) => r.id));
+  // Indices refer to the list as the client sent it (before dropping duplicates and the caller's own id), so
+  // that body.memberIds.N points at the offending entry.
+  const checked = new Set(ids);
+  const missing = requested.map((id, i) => ({ id, i })).filter(({ id }) => checked.has(id) && !found.has(id));
+  if (missing.length > 0) {
+    const details = missing.map(({ i }) => ({
+      location: single ? location : `${location}.${i}`,
+      message: 'names no active account that can join this room',
+    }));
+    throw chatError(
+      400,
+      'validation_failed',
+      `The request is invalid: ${details.map((d) => `${d.location} ${d.message}`).join('; ')}`,
+      details,
+    );
+  }
+}
