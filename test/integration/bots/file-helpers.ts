@@ -3,7 +3,7 @@
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Config } from '../../../src/config.js';
+import type { Config } from '../../../src/platform/config/types.js';
 import { call, startTestPlatform, type TestAccount, type TestPlatform, type TestTenant } from '../../support/platform.js';
 import { count } from '../../helpers/expect.js';
 import { createBot, groupWith, type BotAnswer, type TestBot } from '../../helpers/bots.js';
