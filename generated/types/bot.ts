@@ -455,6 +455,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bot/{token}/sendAnimation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends an animation (a GIF or a silent video; shown as animation and document)
+         * @description Sends an animation (a GIF or a silent video; shown as animation and document).
+         */
+        post: operations["sendAnimation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/sendAudio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a piece of music (shown as audio)
+         * @description Sends a piece of music (shown as audio). duration, performer and title are kept as given.
+         */
+        post: operations["sendAudio"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bot/{token}/sendChatAction": {
         parameters: {
             query?: never;
@@ -489,6 +529,27 @@ export interface paths {
          * @description Sends a file as a message; the caption is the message's text. Limits: UPLOAD_MAX_BYTES, UPLOAD_ALLOWED_TYPES.
          */
         post: operations["sendDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/sendMediaGroup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends 2 to 10 files as one album
+         * @description Sends 2 to 10 files as one album: one message per file, in order, sharing media_group_id. Photos and videos may
+         *     mix; documents and audios each form albums of their own kind. Every file is checked before any message is sent.
+         */
+        post: operations["sendMediaGroup"];
         delete?: never;
         options?: never;
         head?: never;
@@ -549,6 +610,66 @@ export interface paths {
          * @description Sends a poll into a room the bot is in, as the chat's poll with its POLL message; the answer carries poll.
          */
         post: operations["sendPoll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/sendVideo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a video (shown as video)
+         * @description Sends a video (shown as video). duration, width and height as given, else as the MP4 header states them.
+         */
+        post: operations["sendVideo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/sendVideoNote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a round video message (shown as video_note)
+         * @description Sends a round video message (shown as video_note).
+         */
+        post: operations["sendVideoNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bot/{token}/sendVoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a voice message (shown as voice)
+         * @description Sends a voice message (shown as voice).
+         */
+        post: operations["sendVoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -699,6 +820,21 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A piece of music, with what its sender stated or its headers state. */
+        Audio: {
+            /** @description Names the file in getFile and in the send methods. */
+            file_id: string;
+            /** @description The same file for every bot; it cannot be used to download or send the file. */
+            file_unique_id: string;
+            file_name?: string;
+            mime_type?: string;
+            /** Format: int64 */
+            file_size?: number;
+            /** Format: int32 */
+            duration?: number;
+            performer?: string;
+            title?: string;
+        };
         /** @description A command of the bot's menu. */
         BotCommand: {
             command: string;
@@ -889,7 +1025,7 @@ export interface components {
         };
         /** @description A file, as a message carries it. */
         Document: {
-            /** @description Names the file in getFile, sendDocument and sendPhoto. */
+            /** @description Names the file in getFile and in the send methods. */
             file_id: string;
             /** @description The same file for every bot; it cannot be used to download or send the file. */
             file_unique_id: string;
@@ -1006,17 +1142,45 @@ export interface components {
             [key: string]: unknown;
         };
         /**
-         * @description A file to send: in a multipart/form-data body, a file part under this field's name (the upload); or a string: the
-         *     file_id of a file the bot can see, or the uploadId of a finished upload session of the bot's own account.
-         *     URLs are refused.
+         * @description A file to send: in a multipart/form-data body, a file part under this field's name (the upload), or
+         *     "attach://<name>" naming such a part; or a string: the file_id of a file the bot can see, the uploadId of a
+         *     finished upload session of the bot's own account, or an http(s) URL the server fetches through its outbound
+         *     guard (public addresses only, at most UPLOAD_MAX_BYTES, within 20 seconds) and stores as an upload.
          */
         InputFile: string;
+        /** @description One file of an album. */
+        InputMedia: {
+            /**
+             * @description photo, video, document or audio; an album holds photos and videos, or documents only, or audios only.
+             * @enum {string}
+             */
+            type: "photo" | "video" | "document" | "audio";
+            media: components["schemas"]["InputFile"];
+            caption?: components["schemas"]["Caption"];
+            duration?: components["schemas"]["MediaSeconds"];
+            width?: components["schemas"]["MediaPixels"];
+            height?: components["schemas"]["MediaPixels"];
+            performer?: string;
+            title?: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description An answer option as Telegram's InputPollOption: its text (1 to 100 characters once trimmed). */
         InputPollOption: {
             text: components["schemas"]["PollOptionText"];
         } & {
             [key: string]: unknown;
         };
+        /**
+         * Format: int32
+         * @description Pixels, as the sender states them (else as an MP4 video track's header states them).
+         */
+        MediaPixels: number;
+        /**
+         * Format: int32
+         * @description Seconds, as the sender states them (else as an MP4 or Ogg header states them, when the file arrives with the call).
+         */
+        MediaSeconds: number;
         /**
          * @description A message. Thread replies carry message_thread_id (the thread root's message_id) with is_topic_message true, as
          *     Telegram forum topics do, so libraries answer in the same thread; reply_to_message is then the thread root.
@@ -1047,10 +1211,17 @@ export interface components {
             /** @description A message carrying files: its text, in place of text. */
             caption?: string;
             caption_entities?: components["schemas"]["MessageEntity"][];
-            /** @description A message's file (its first, when it carries several), unless it was sent as a photo. */
+            /** @description A file sent as a document (or an animation, which Telegram also shows as a document). */
             document?: components["schemas"]["Document"];
-            /** @description A photo sent with sendPhoto: one size, the image as sent. */
+            /** @description An image: one size, the image as sent. */
             photo?: components["schemas"]["PhotoSize"][];
+            video?: components["schemas"]["Video"];
+            animation?: components["schemas"]["Video"];
+            audio?: components["schemas"]["Audio"];
+            voice?: components["schemas"]["Voice"];
+            video_note?: components["schemas"]["VideoNote"];
+            /** @description The album (sendMediaGroup) the message belongs to: the same for each of its messages. */
+            media_group_id?: string;
             /** Format: int64 */
             message_thread_id?: number;
             is_topic_message?: boolean;
@@ -1108,14 +1279,14 @@ export interface components {
             old_reaction: components["schemas"]["ReactionType"][];
             new_reaction: components["schemas"]["ReactionType"][];
         };
-        /** @description An image: its size in pixels, read from the image's header. */
+        /** @description An image: its size in pixels, when read from the image's header (a user's image may not carry it). */
         PhotoSize: {
             file_id: string;
             file_unique_id: string;
             /** Format: int32 */
-            width: number;
+            width?: number;
             /** Format: int32 */
-            height: number;
+            height?: number;
             /** Format: int64 */
             file_size?: number;
         };
@@ -1225,10 +1396,17 @@ export interface components {
             /** @description A message carrying files: its text, in place of text. */
             caption?: string;
             caption_entities?: components["schemas"]["MessageEntity"][];
-            /** @description A message's file (its first, when it carries several), unless it was sent as a photo. */
+            /** @description A file sent as a document (or an animation, which Telegram also shows as a document). */
             document?: components["schemas"]["Document"];
-            /** @description A photo sent with sendPhoto: one size, the image as sent. */
+            /** @description An image: one size, the image as sent. */
             photo?: components["schemas"]["PhotoSize"][];
+            video?: components["schemas"]["Video"];
+            animation?: components["schemas"]["Video"];
+            audio?: components["schemas"]["Audio"];
+            voice?: components["schemas"]["Voice"];
+            video_note?: components["schemas"]["VideoNote"];
+            /** @description The album (sendMediaGroup) the message belongs to: the same for each of its messages. */
+            media_group_id?: string;
         };
         /** @description Telegram's reply parameters; only message_id is read. */
         ReplyParameters: {
@@ -1244,6 +1422,40 @@ export interface components {
              */
             retry_after?: number;
         };
+        SendAnimationBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            caption?: components["schemas"]["Caption"];
+            /** @description Sends a thread reply under this thread root (message_id of the root). */
+            message_thread_id?: components["schemas"]["MessageId"];
+            /** @description Sends a thread reply under this message. */
+            reply_to_message_id?: components["schemas"]["MessageId"];
+            /** @description Same as reply_to_message_id. */
+            reply_parameters?: components["schemas"]["ReplyParameters"];
+            reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+            animation: components["schemas"]["InputFile"];
+            duration?: components["schemas"]["MediaSeconds"];
+            width?: components["schemas"]["MediaPixels"];
+            height?: components["schemas"]["MediaPixels"];
+        } & {
+            [key: string]: unknown;
+        };
+        SendAudioBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            caption?: components["schemas"]["Caption"];
+            /** @description Sends a thread reply under this thread root (message_id of the root). */
+            message_thread_id?: components["schemas"]["MessageId"];
+            /** @description Sends a thread reply under this message. */
+            reply_to_message_id?: components["schemas"]["MessageId"];
+            /** @description Same as reply_to_message_id. */
+            reply_parameters?: components["schemas"]["ReplyParameters"];
+            reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+            audio: components["schemas"]["InputFile"];
+            duration?: components["schemas"]["MediaSeconds"];
+            performer?: string;
+            title?: string;
+        } & {
+            [key: string]: unknown;
+        };
         SendDocumentBody: {
             chat_id: components["schemas"]["ChatRef"];
             caption?: components["schemas"]["Caption"];
@@ -1255,6 +1467,18 @@ export interface components {
             reply_parameters?: components["schemas"]["ReplyParameters"];
             reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
             document: components["schemas"]["InputFile"];
+        } & {
+            [key: string]: unknown;
+        };
+        SendMediaGroupBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            media: components["schemas"]["InputMedia"][];
+            /** @description Sends the album as thread replies under this thread root (message_id of the root). */
+            message_thread_id?: components["schemas"]["MessageId"];
+            /** @description Sends the album as thread replies under this message. */
+            reply_to_message_id?: components["schemas"]["MessageId"];
+            /** @description Same as reply_to_message_id. */
+            reply_parameters?: components["schemas"]["ReplyParameters"];
         } & {
             [key: string]: unknown;
         };
@@ -1313,6 +1537,55 @@ export interface components {
             close_date?: null;
             /** @description True sends the poll closed, as in Telegram. */
             is_closed?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        SendVideoBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            caption?: components["schemas"]["Caption"];
+            /** @description Sends a thread reply under this thread root (message_id of the root). */
+            message_thread_id?: components["schemas"]["MessageId"];
+            /** @description Sends a thread reply under this message. */
+            reply_to_message_id?: components["schemas"]["MessageId"];
+            /** @description Same as reply_to_message_id. */
+            reply_parameters?: components["schemas"]["ReplyParameters"];
+            reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+            video: components["schemas"]["InputFile"];
+            duration?: components["schemas"]["MediaSeconds"];
+            width?: components["schemas"]["MediaPixels"];
+            height?: components["schemas"]["MediaPixels"];
+        } & {
+            [key: string]: unknown;
+        };
+        SendVideoNoteBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            caption?: components["schemas"]["Caption"];
+            /** @description Sends a thread reply under this thread root (message_id of the root). */
+            message_thread_id?: components["schemas"]["MessageId"];
+            /** @description Sends a thread reply under this message. */
+            reply_to_message_id?: components["schemas"]["MessageId"];
+            /** @description Same as reply_to_message_id. */
+            reply_parameters?: components["schemas"]["ReplyParameters"];
+            reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+            video_note: components["schemas"]["InputFile"];
+            duration?: components["schemas"]["MediaSeconds"];
+            /** @description The side of the square video, in pixels. */
+            length?: components["schemas"]["MediaPixels"];
+        } & {
+            [key: string]: unknown;
+        };
+        SendVoiceBody: {
+            chat_id: components["schemas"]["ChatRef"];
+            caption?: components["schemas"]["Caption"];
+            /** @description Sends a thread reply under this thread root (message_id of the root). */
+            message_thread_id?: components["schemas"]["MessageId"];
+            /** @description Sends a thread reply under this message. */
+            reply_to_message_id?: components["schemas"]["MessageId"];
+            /** @description Same as reply_to_message_id. */
+            reply_parameters?: components["schemas"]["ReplyParameters"];
+            reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+            voice: components["schemas"]["InputFile"];
+            duration?: components["schemas"]["MediaSeconds"];
         } & {
             [key: string]: unknown;
         };
@@ -1427,6 +1700,47 @@ export interface components {
             first_name: string;
             /** @description Bots only: the bot's username, for mentions (@username) and addressed commands (/start@username). */
             username?: string;
+        };
+        /** @description A video or an animation, with what its sender stated or its headers state. */
+        Video: {
+            /** @description Names the file in getFile and in the send methods. */
+            file_id: string;
+            /** @description The same file for every bot; it cannot be used to download or send the file. */
+            file_unique_id: string;
+            file_name?: string;
+            mime_type?: string;
+            /** Format: int64 */
+            file_size?: number;
+            /** Format: int32 */
+            width?: number;
+            /** Format: int32 */
+            height?: number;
+            /** Format: int32 */
+            duration?: number;
+        };
+        /** @description A round video message. */
+        VideoNote: {
+            file_id: string;
+            file_unique_id: string;
+            /** Format: int64 */
+            file_size?: number;
+            /**
+             * Format: int32
+             * @description The side of the square video, as its sender stated it.
+             */
+            length?: number;
+            /** Format: int32 */
+            duration?: number;
+        };
+        /** @description A voice message. */
+        Voice: {
+            file_id: string;
+            file_unique_id: string;
+            mime_type?: string;
+            /** Format: int64 */
+            file_size?: number;
+            /** Format: int32 */
+            duration?: number;
         };
         /** @description The webhook's state. */
         WebhookInfo: {
@@ -3716,6 +4030,196 @@ export interface operations {
             };
         };
     };
+    sendAnimation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendAnimationBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["Message"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    sendAudio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendAudioBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["Message"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
     sendChatAction: {
         parameters: {
             query?: never;
@@ -3836,6 +4340,101 @@ export interface operations {
                         /** @enum {boolean} */
                         ok: true;
                         result: components["schemas"]["Message"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    sendMediaGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendMediaGroupBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["Message"][];
                         /** @description A note some methods add ("Webhook was set"). */
                         description?: string;
                     };
@@ -4108,6 +4707,291 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SendPollBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["Message"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    sendVideo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendVideoBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["Message"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    sendVideoNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendVideoNoteBody"];
+            };
+        };
+        responses: {
+            /** @description A successful answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        result: components["schemas"]["Message"];
+                        /** @description A note some methods add ("Webhook was set"). */
+                        description?: string;
+                    };
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+            /** @description An error answer with one of the documented statuses. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotErrorBody"];
+                };
+            };
+        };
+    };
+    sendVoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["TokenParam"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendVoiceBody"];
             };
         };
         responses: {

@@ -624,11 +624,18 @@ const botSemanticRejections = [
   // both chats must be rooms of the bot, and message_id a message of the source room (copyMessage: with text).
   'forwardMessage',
   'copyMessage',
-  // document, photo and file_id must name a file the bot can see (sendPhoto: an image); an uploadId must be a
-  // finished upload of the bot's account.
+  // document, photo, video, animation, audio, voice, video_note and file_id must name a file the bot can see
+  // (sendPhoto: an image); an uploadId must be a finished upload of the bot's account; a URL must be fetchable.
   'sendDocument',
   'sendPhoto',
+  'sendVideo',
+  'sendAnimation',
+  'sendAudio',
+  'sendVoice',
+  'sendVideoNote',
   'getFile',
+  // As above for every file of the album, and documents and audios may not be mixed with other kinds.
+  'sendMediaGroup',
   // chat_id must be a room the bot is in; renaming and describing need an owner or admin bot and a group; a private
   // room cannot be left; deleting another member's message needs an owner or admin bot.
   'getChatAdministrators',
@@ -697,6 +704,15 @@ const botDictionaries = [
   'stoppable',
 ];
 
+// The file field of each media method, which takes any file the bot can see.
+const mediaMethods = {
+  video: 'sendVideo',
+  animation: 'sendAnimation',
+  audio: 'sendAudio',
+  voice: 'sendVoice',
+  video_note: 'sendVideoNote',
+};
+
 function botConfig(bots) {
   return [
     ...suiteRules,
@@ -715,6 +731,7 @@ function botConfig(bots) {
       'body.document': often('files'),
       'body.photo': often('photos'),
       'body.file_id': often('files'),
+      ...Object.fromEntries(Object.keys(mediaMethods).map((field) => [`body.${field}`, often('files')])),
     }),
     '',
     ...operationBlocks(botSemanticRejections, botMessageIds),
@@ -1346,6 +1363,23 @@ async function main() {
           },
           // A press is answered once: each case that names one gets the next one not handed out yet (see hooks.py).
           singleUse: { answerCallbackQuery: { callback_query_id: bots.presses } },
+          // Albums of files the bot sent, for half of the valid cases of sendMediaGroup: generated items name no file
+          // the bot can see (see hooks.py, "objects").
+          objects: {
+            sendMediaGroup: {
+              media: [
+                [
+                  { type: 'document', media: bots.files[0] },
+                  { type: 'document', media: bots.files[0], caption: 'second' },
+                ],
+                [
+                  { type: 'photo', media: bots.photos[0] },
+                  { type: 'video', media: bots.files[0] },
+                  { type: 'photo', media: bots.photos[0] },
+                ],
+              ],
+            },
+          },
           coverage: {
             parameters: { 'path.token': bots.tokens[0], 'body.chat_id': bots.rooms[0], 'body.callback_query_id': bots.presses[0] },
             operations: {
@@ -1363,6 +1397,14 @@ async function main() {
               sendDocument: { 'body.document': bots.files[0] },
               sendPhoto: { 'body.photo': bots.photos[0] },
               getFile: { 'body.file_id': bots.files[0] },
+              ...Object.fromEntries(Object.entries(mediaMethods).map(([field, method]) => [method, { [`body.${field}`]: bots.files[0] }])),
+              // An album of two documents the bot sent (the whole list: its items are objects).
+              sendMediaGroup: {
+                'body.media': [
+                  { type: 'document', media: bots.files[0] },
+                  { type: 'document', media: bots.files[0] },
+                ],
+              },
               leaveChat: { 'body.chat_id': bots.leaveRooms[0] },
               deleteMessages: { 'body.chat_id': bots.bulkRooms[0] },
               setChatTitle: { 'body.chat_id': bots.pinRooms[0] },

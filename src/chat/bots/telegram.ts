@@ -1,13 +1,12 @@
 // Chat messages in the shape the Bot API hands to bots (Telegram's Message object): message_id is the room
 // sequence number, chat.id the room's integer id (negative for groups, as Telegram's), from.id the sender
 // account's integer id; a thread reply carries its root as message_thread_id with is_topic_message, and as
-// reply_to_message. A message carrying files shows its first as document (photo when it was sent as one), and its
+// reply_to_message. A message carrying files shows its first in the field of its kind (api/file-views.ts), and its
 // text as caption.
 import { sql } from 'kysely';
 import { rows, type Runner } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';
-import { fileIdOf, fileUniqueIdOf } from './api/file-ids.js';
-import type { StoredAttachment } from '../base/attachment-views.js';
+import { fileFields, type BotAttachment, type FileFields } from './api/file-views.js';
 import { entitiesOf, type Entity } from './entities.js';
 import type { StoredKeyboard } from '../base/keyboard.js';
 import type { TelegramPoll } from './poll-objects.js';
@@ -25,7 +24,9 @@ export interface TelegramChat {
   title?: string;
 }
 
-export interface RepliedMessage {
+export type { BotAttachment } from './api/file-views.js';
+
+export interface RepliedMessage extends FileFields {
   message_id: number;
   from: TelegramUser;
   chat: TelegramChat;
@@ -36,30 +37,6 @@ export interface RepliedMessage {
   reply_markup?: { inline_keyboard: StoredKeyboard };
   caption?: string;
   caption_entities?: Entity[];
-  document?: TelegramDocument;
-  photo?: TelegramPhotoSize[];
-}
-
-export interface TelegramDocument {
-  file_id: string;
-  file_unique_id: string;
-  file_name: string;
-  mime_type: string;
-  file_size: number;
-}
-
-export interface TelegramPhotoSize {
-  file_id: string;
-  file_unique_id: string;
-  width: number;
-  height: number;
-  file_size: number;
-}
-
-/** A message's file as stored: a photo sent with sendPhoto also keeps its size in pixels. */
-export interface BotAttachment extends StoredAttachment {
-  width?: number;
-  height?: number;
 }
 
 export interface TelegramMessage extends RepliedMessage {
@@ -141,14 +118,6 @@ export function chatIdOf(roomApiId: number, type: string): number {
 export function telegramChat(roomApiId: number, type: string, name: string | null): TelegramChat {
   const id = chatIdOf(roomApiId, type);
   return type === 'PRIVATE' ? { id, type: 'private' } : { id, type: 'group', ...(name ? { title: name } : {}) };
-}
-
-/** The first file as Telegram shows it: a photo when it has a size in pixels, else a document. */
-export function fileFields(file: BotAttachment): Pick<RepliedMessage, 'document' | 'photo'> {
-  const ids = { file_id: fileIdOf(file.id), file_unique_id: fileUniqueIdOf(file.id) };
-  if (file.width !== undefined && file.height !== undefined)
-    return { photo: [{ ...ids, width: file.width, height: file.height, file_size: file.size }] };
-  return { document: { ...ids, file_name: file.fileName, mime_type: file.contentType, file_size: file.size } };
 }
 
 function body(text: string | null, recalled: boolean, keyboard: StoredKeyboard | null, edited: Date | null, files: BotAttachment[] | null) {

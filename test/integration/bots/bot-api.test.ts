@@ -332,7 +332,7 @@ describe('bodies and paths', () => {
     const res3 = await fetch(`${platform.chatUrl}/bot${bot.token}/sendMessage`, { method: 'POST', body: withFile });
     expect(res3.status).toBe(400);
     expect(((await res3.json()) as any).description).toBe(
-      'Bad Request: field document is a file; only sendDocument and sendPhoto take files',
+      'Bad Request: field document is a file; only the send methods of files take files',
     );
     const badNumber = await fetch(`${platform.chatUrl}/bot${bot.token}/deleteMessage`, {
       method: 'POST',

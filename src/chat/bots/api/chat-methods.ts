@@ -1,7 +1,7 @@
 // The chat methods bots commonly call, mapped onto this chat: getChat, getChatMember(Count) read the room and its
 // members; sendChatAction shows the members that the bot is busy (a bot.chat_action event, nothing stored);
 // set/get/deleteMyCommands keep the bot's command menu; pin/unpinChatMessage are the room pin; forwardMessage is
-// the chat's forward; copyMessage sends the original's text as the bot's own message. The chat's own services do
+// the chat's forward; copyMessage sends the original's text and files as the bot's own message. The chat's own services do
 // the work, with the bot as the caller, so its rules (roles, recalls, events) hold for bots too.
 import { sql } from 'kysely';
 import { inTransaction } from '../../../platform/db/sql.js';
@@ -12,7 +12,8 @@ import type { PinService } from '../../pins/service.js';
 import { emit, roomAudience } from '../../events/emit.js';
 import { chatDb } from '../../base/tables.js';
 import type { BotDeps } from '../deps.js';
-import { loadBotMessages, telegramChat, telegramMessage, telegramUser, type TelegramMessage } from '../telegram.js';
+import { loadBotMessages, telegramChat, telegramMessage, telegramUser, type BotAttachment, type TelegramMessage } from '../telegram.js';
+import { copiedFiles } from './file-copies.js';
 import { roomOfChat, type ChatRef } from './chats.js';
 import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
@@ -254,21 +255,22 @@ export class BotChatMethods {
     return telegramMessage(row);
   }
 
-  /** The original's text, sent as the bot's own message: only text messages can be copied. */
+  /** The original's text and files (the same stored files, with their kinds), sent as the bot's own message. */
   async copyMessage(bot: BotPrincipal, input: ForwardInput): Promise<{ message_id: number }> {
     const source = await roomOfChat(this.deps.sql, bot, input.from_chat_id);
     const original = await firstRow(
       this.deps.sql,
       chatDb
         .selectFrom('messages')
-        .select('text')
+        .select((eb) => ['text', eb.ref('attachments').$castTo<BotAttachment[] | null>().as('attachments')])
         .where('room_id', '=', source)
         .where('seq', '=', input.message_id)
         .where('recalled_at', 'is', null),
     );
     if (!original) throw botApiErrors.badRequest('message to copy not found');
-    if (!original.text) throw botApiErrors.badRequest("message can't be copied: it has no text");
-    const sent = await this.messages.send(bot, { chat_id: input.chat_id, text: original.text });
+    const files = copiedFiles(original.attachments);
+    if (!original.text && !files) throw botApiErrors.badRequest("message can't be copied: it has no text");
+    const sent = await this.messages.send(bot, { chat_id: input.chat_id, text: original.text ?? '' }, files);
     return { message_id: sent.message_id };
   }
 }

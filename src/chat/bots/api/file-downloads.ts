@@ -7,7 +7,7 @@ import { sendStoredFile } from '../../media/downloads.js';
 import type { MediaStore } from '../../../core/media/store.js';
 import { BotApiError, botApiErrors } from './errors.js';
 import { filePathPrefix } from './file-ids.js';
-import { visibleFile } from './files.js';
+import { visibleFile } from './file-visibility.js';
 import { findBot } from './gate.js';
 
 export const fileDownloadRoute = `/file/bot/:token/${filePathPrefix}:fileId`;

@@ -1,14 +1,23 @@
 // Form bodies, as Telegram reads them: application/x-www-form-urlencoded and multipart/form-data, every value a
 // string, objects and arrays JSON-encoded (libraries send reply_markup so). Values are turned into the JSON shapes
-// the methods' schemas describe (parameters.ts), then validated like a JSON body. File parts are taken by
-// sendDocument and sendPhoto only: each is kept aside on the request and its field reads "attach://<field>", as
+// the methods' schemas describe (parameters.ts), then validated like a JSON body. File parts are taken by the
+// file methods only (fileMethods): each is kept aside on the request and its field reads "attach://<field>", as
 // Telegram's own references to file parts do. setWebhook's certificate is read as text.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { botApiErrors } from './errors.js';
 import { fromText, methodOf, omitted, type MethodParameters } from './parameters.js';
 
 /** Methods whose multipart bodies may carry files. */
-const fileMethods = new Set(['sendDocument', 'sendPhoto']);
+const fileMethods = new Set([
+  'sendDocument',
+  'sendPhoto',
+  'sendVideo',
+  'sendAnimation',
+  'sendAudio',
+  'sendVoice',
+  'sendVideoNote',
+  'sendMediaGroup',
+]);
 export const attachPrefix = 'attach://';
 
 declare module 'fastify' {
@@ -36,7 +45,7 @@ async function withTextFiles(form: FormData, files: Map<string, File> | undefine
 export function formObject(method: MethodParameters | undefined, entries: Iterable<[string, unknown]>): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const [name, value] of entries) {
-    if (typeof value !== 'string') throw botApiErrors.badRequest(`field ${name} is a file; only sendDocument and sendPhoto take files`);
+    if (typeof value !== 'string') throw botApiErrors.badRequest(`field ${name} is a file; only the send methods of files take files`);
     const read = fromText(method, name, value);
     if (read !== omitted) body[name] = read;
   }

@@ -6,7 +6,8 @@ import { answerCallbackQuery } from './callbacks.js';
 import type { BotChatAdministration } from './chat-admin.js';
 import type { BotChatMethods } from './chat-methods.js';
 import { botOf, type BotContext, type BotPrincipal } from './context.js';
-import type { BotFiles } from './files.js';
+import type { BotFiles, FileKind, SendFileInput } from './files.js';
+import { sendMediaGroup } from './media-groups.js';
 import type { BotMessages } from './messages.js';
 import type { BotPolls } from './polls.js';
 import { setMessageReaction } from './reactions.js';
@@ -47,6 +48,10 @@ export function botApiHandlers(
     input: { offset?: number | string; limit?: number; timeout?: number; allowed_updates?: string[] },
     ctx: BotContext,
   ) => answer((await updates.get(botOf(ctx), input, ctx)) as Schemas['Update'][]);
+  const sendFile =
+    (kind: FileKind) =>
+    async ({ body }: { body: SendFileInput }, ctx: BotContext) =>
+      answer((await files.send(botOf(ctx), kind, body, ctx.files)) as Schemas['Message']);
   return {
     async getMe(_input, ctx) {
       return answer(me(botOf(ctx)));
@@ -129,11 +134,15 @@ export function botApiHandlers(
     async copyMessage({ body }, ctx) {
       return answer(await chats.copyMessage(botOf(ctx), body));
     },
-    async sendDocument({ body }, ctx) {
-      return answer((await files.send(botOf(ctx), 'document', body, ctx.files)) as Schemas['Message']);
-    },
-    async sendPhoto({ body }, ctx) {
-      return answer((await files.send(botOf(ctx), 'photo', body, ctx.files)) as Schemas['Message']);
+    sendDocument: sendFile('document'),
+    sendPhoto: sendFile('photo'),
+    sendVideo: sendFile('video'),
+    sendAnimation: sendFile('animation'),
+    sendAudio: sendFile('audio'),
+    sendVoice: sendFile('voice'),
+    sendVideoNote: sendFile('video_note'),
+    async sendMediaGroup({ body }, ctx) {
+      return answer((await sendMediaGroup(deps, files, messages, botOf(ctx), body, ctx.files)) as Schemas['Message'][]);
     },
     async getFile({ body }, ctx) {
       return answer(await files.getFile(botOf(ctx), body.file_id));

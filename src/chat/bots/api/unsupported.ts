@@ -2,13 +2,7 @@
 // with a description that says why, instead of the 404 of a method nobody has heard of, so a library reports a
 // clear error. Method names are matched case-insensitively, as Telegram's are.
 const reasons: Record<string, string[]> = {
-  'files are sent with sendDocument or sendPhoto here': [
-    'sendAudio',
-    'sendVideo',
-    'sendAnimation',
-    'sendVoice',
-    'sendVideoNote',
-    'sendMediaGroup',
+  'messages carry files (sendDocument, sendPhoto, sendVideo, sendAudio, ...); there are no stickers, media edits or chat photos here': [
     'sendSticker',
     'editMessageMedia',
     'uploadStickerFile',
