@@ -2,7 +2,7 @@
 // refused; every file is checked before any message is written, so a bad one sends and stores nothing.
 import type { TestPlatform } from '../../support/platform.js';
 import { botCall, expectBotError, resultOf } from '../../helpers/bots.js';
-import { botWithAlice, useFilesPlatform, bytes, multipart, png, storage } from './file-helpers.js';
+import { botWithAlice, useFilesPlatform, bytes, mp4, multipart, png, storage } from './file-helpers.js';
 
 const started = useFilesPlatform({ uploadMaxBytes: 32 * 1024 });
 let platform: TestPlatform;
@@ -27,7 +27,7 @@ test('photos and videos sent as one album: one message each, in order, sharing m
       chat_id: roomId,
       media: JSON.stringify(media),
       one: { data: png(30, 40), name: 'b.png' },
-      two: { data: bytes(600), name: 'c.mp4' },
+      two: { data: mp4(7, 64, 48), name: 'c.mp4' },
     }),
   );
   expect(album).toHaveLength(3);
@@ -36,7 +36,7 @@ test('photos and videos sent as one album: one message each, in order, sharing m
   expect(group).toEqual(expect.any(String));
   expect(album.map((m: { media_group_id: string }) => m.media_group_id)).toEqual([group, group, group]);
   expect(album[0]).toMatchObject({ caption: 'the trip', photo: [{ width: 30, height: 40 }] });
-  expect(album[1]).toMatchObject({ video: { file_name: 'c.mp4', mime_type: 'video/mp4', duration: 7 } });
+  expect(album[1]).toMatchObject({ video: { file_name: 'c.mp4', mime_type: 'video/mp4', duration: 7, width: 64, height: 48 } });
   expect(album[1].caption).toBeUndefined();
   expect(album[2].photo).toEqual([{ ...first.photo[0] }]);
   // Documents form an album of their own, by JSON with file_ids.

@@ -1,8 +1,10 @@
 // A message's first file as Telegram shows it (docs/adr/0136-bot-api-media.md). The kind a bot sent it as
 // (sendVideo, sendAudio, ...) is kept on the message's attachment; a file without one (a user's attachment, or one
 // sent before kinds were kept) is a photo when it is an image the chat shows inline (or its size in pixels is
-// known), else a document. Only what the platform knows is shown: a duration or a size in pixels that nobody
-// stated or read is left out rather than guessed.
+// known), else a document. Only what the platform knows is shown, nothing is guessed: a kind whose fields Telegram
+// requires (a photo's size in pixels, a video's size and duration, an audio's or voice's duration, a video note's
+// length and duration) is shown as a document when one of them is unknown, since the libraries refuse a PhotoSize
+// or Video without them and would drop the whole update.
 import type { StoredAttachment } from '../../base/attachment-views.js';
 import { fileIdOf, fileUniqueIdOf } from './file-ids.js';
 
@@ -94,7 +96,29 @@ function kindFields(file: BotAttachment, kind: FileKind): FileFields {
   }
 }
 
+/** Whether the facts Telegram requires of the kind are known (a document requires none). */
+function requiredKnown(file: BotAttachment, kind: FileKind): boolean {
+  const pixels = file.width !== undefined && file.height !== undefined;
+  const duration = file.duration !== undefined;
+  switch (kind) {
+    case 'photo':
+      return pixels;
+    case 'video':
+    case 'animation':
+      return pixels && duration;
+    case 'audio':
+    case 'voice':
+      return duration;
+    case 'video_note':
+      return file.width !== undefined && duration;
+    default:
+      return true;
+  }
+}
+
 /** The first file of a message in Telegram's fields, with the album it belongs to. */
 export function fileFields(file: BotAttachment): FileFields {
-  return { ...kindFields(file, kindOf(file)), ...(file.mediaGroupId ? { media_group_id: file.mediaGroupId } : {}) };
+  const kind = kindOf(file);
+  const shown = requiredKnown(file, kind) ? kind : 'document';
+  return { ...kindFields(file, shown), ...(file.mediaGroupId ? { media_group_id: file.mediaGroupId } : {}) };
 }
