@@ -1,7 +1,7 @@
 // Drives the real Bot API through the SDK (imported by path: the package is not linked into node_modules).
 import { readFile } from 'node:fs/promises';
 import { startTestPlatform, type TestPlatform } from '../../../test/support/platform.js';
-import { chatNumber, createBot, groupWith, say, userNumber } from '../../../test/helpers/bots.js';
+import { chatNumber, confirmJoined, createBot, groupWith, say, userNumber } from '../../../test/helpers/bots.js';
 import { BotApiError, createBotClient, operationRoutes, type BotClient, type Update } from '../src/index.js';
 
 let platform: TestPlatform;
@@ -33,6 +33,8 @@ async function botAndRoom(): Promise<{ client: BotClient; roomId: string; say: (
   const alice = await tenant.account();
   const made = await createBot(platform, tenant);
   const roomId = await groupWith(platform, alice, [made.accountId]);
+  // The bot's own my_chat_member update (it joined the group) is taken first, so the tests see only what follows.
+  await confirmJoined(platform, made.token);
   return {
     client: createBotClient({ baseUrl: platform.chatUrl, token: made.token }),
     roomId,
