@@ -185,3 +185,13 @@ export async function botInGroup(platform: TestPlatform) {
   await confirmJoined(platform, bot.token);
   return { tenant, alice, bob, bot, roomId, chatId: await chatNumber(platform, roomId) };
 }
+
+/** Confirms every pending update of the bot, so that its next look sees only what follows. */
+export async function confirmAll(platform: TestPlatform, token: string): Promise<void> {
+  const pending = resultOf(await botCall(platform, token, 'getUpdates', { timeout: 0 }));
+  const last = pending.at(-1)?.update_id ?? -1;
+  resultOf(await botCall(platform, token, 'getUpdates', { offset: last + 1, timeout: 0 }));
+}
+
+/** The kinds an update carries (message, poll, my_chat_member, ...), its update_id left out. */
+export const updateKinds = (update: Record<string, unknown>) => Object.keys(update).filter((k) => !k.startsWith('update_'));

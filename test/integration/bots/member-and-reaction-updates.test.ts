@@ -2,7 +2,19 @@
 // the bot hears of its own joining, role changes and leaving by default; of other members and of reactions only
 // when it listed chat_member or message_reaction in allowed_updates, as in Telegram.
 import { call, startTestPlatform, type TestAccount, type TestPlatform } from '../../support/platform.js';
-import { botCall, botInGroup, chatNumber, createBot, groupWith, pendingUpdates, resultOf, say, userNumber } from '../../helpers/bots.js';
+import {
+  botCall,
+  botInGroup,
+  confirmAll,
+  chatNumber,
+  createBot,
+  groupWith,
+  pendingUpdates,
+  resultOf,
+  say,
+  userNumber,
+  updateKinds,
+} from '../../helpers/bots.js';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -11,15 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await platform?.stop();
 });
-
-const kindsOf = (update: Record<string, unknown>) => Object.keys(update).filter((k) => !k.startsWith('update_'));
-
-/** Confirms every pending update, so that the next look sees only what follows. */
-async function confirmAll(token: string): Promise<void> {
-  const pending = resultOf(await botCall(platform, token, 'getUpdates', { timeout: 0 }));
-  const last = pending.at(-1)?.update_id ?? -1;
-  resultOf(await botCall(platform, token, 'getUpdates', { offset: last + 1, timeout: 0 }));
-}
 
 async function chat(who: TestAccount, method: string, path: string, body?: unknown): Promise<any> {
   const res = await call(platform.chatUrl, method, `/api/v1${path}`, { token: who.token, ...(body === undefined ? {} : { body }) });
@@ -53,7 +56,7 @@ test('the bot added to a group, promoted and leaving gets my_chat_member each ti
     new_chat_member: { status: 'member', user: botUser },
   });
 
-  await confirmAll(bot.token);
+  await confirmAll(platform, bot.token);
   await chat(alice, 'PATCH', `/rooms/${roomId}/members/${bot.accountId}/role`, { role: 'ADMIN' });
   const [promoted] = await pendingUpdates(platform, bot.token, 1);
   expect(promoted.my_chat_member).toMatchObject({
@@ -62,10 +65,10 @@ test('the bot added to a group, promoted and leaving gets my_chat_member each ti
     new_chat_member: { status: 'administrator', can_delete_messages: true, user: botUser },
   });
 
-  await confirmAll(bot.token);
+  await confirmAll(platform, bot.token);
   expect(resultOf(await botCall(platform, bot.token, 'leaveChat', { chat_id: chatId }))).toBe(true);
   const left = await pendingUpdates(platform, bot.token, 1);
-  expect(left.map(kindsOf)).toEqual([['my_chat_member']]);
+  expect(left.map(updateKinds)).toEqual([['my_chat_member']]);
   expect(left[0].my_chat_member).toMatchObject({ from: botUser, new_chat_member: { status: 'left', user: botUser } });
 });
 
@@ -76,14 +79,14 @@ test('chat_member reaches only bots that listed it; the member who changes is no
   await chat(alice, 'POST', `/rooms/${roomId}/members`, { accountIds: [carol.id] });
   await say(platform, alice, roomId, '/marker');
   const quiet = await pendingUpdates(platform, bot.token, 1);
-  expect(quiet.map(kindsOf)).toEqual([['message']]);
+  expect(quiet.map(updateKinds)).toEqual([['message']]);
 
-  await confirmAll(bot.token);
+  await confirmAll(platform, bot.token);
   await allow(bot.token, ['message', 'chat_member']);
   await chat(alice, 'PATCH', `/rooms/${roomId}/members/${bob.id}/role`, { role: 'ADMIN' });
   await chat(carol, 'POST', `/rooms/${roomId}/leave`);
   const updates = await pendingUpdates(platform, bot.token, 2);
-  expect(updates.map(kindsOf)).toEqual([['chat_member'], ['chat_member']]);
+  expect(updates.map(updateKinds)).toEqual([['chat_member'], ['chat_member']]);
   expect(updates[0].chat_member).toMatchObject({
     chat: { id: chatId },
     from: { id: await userNumber(platform, alice.id) },
@@ -105,21 +108,21 @@ test('private rooms give no my_chat_member: Telegram reports those only when a u
   expect(res.status).toBe(200);
   await say(platform, dave, res.body.data.id, 'hi');
   const updates = await pendingUpdates(platform, bot.token, 1);
-  expect(updates.map(kindsOf)).toEqual([['message']]);
+  expect(updates.map(updateKinds)).toEqual([['message']]);
 });
 
 test('message_reaction: only when listed; old and new are the member’s lists; reactions of bots are not sent', async () => {
   const { alice, bot, roomId, chatId } = await botInGroup(platform);
   const said = await say(platform, alice, roomId, '/react to this');
   await pendingUpdates(platform, bot.token, 1);
-  await confirmAll(bot.token);
+  await confirmAll(platform, bot.token);
   const react = (who: TestAccount, emoji: string) => chat(who, 'POST', `/rooms/${roomId}/messages/${said.id}/reactions`, { emoji });
 
   // By default message_reaction is not sent.
   await react(alice, '👍');
   await say(platform, alice, roomId, '/marker');
-  expect((await pendingUpdates(platform, bot.token, 1)).map(kindsOf)).toEqual([['message']]);
-  await confirmAll(bot.token);
+  expect((await pendingUpdates(platform, bot.token, 1)).map(updateKinds)).toEqual([['message']]);
+  await confirmAll(platform, bot.token);
 
   await allow(bot.token, ['message_reaction']);
   await react(alice, '🔥');
@@ -127,7 +130,7 @@ test('message_reaction: only when listed; old and new are the member’s lists; 
   await pendingUpdates(platform, bot.token, 1);
   await chat(alice, 'DELETE', `/rooms/${roomId}/messages/${said.id}/reactions/${encodeURIComponent('👍')}`);
   const updates = await pendingUpdates(platform, bot.token, 2);
-  expect(updates.map(kindsOf)).toEqual([['message_reaction'], ['message_reaction']]);
+  expect(updates.map(updateKinds)).toEqual([['message_reaction'], ['message_reaction']]);
   const user = { id: await userNumber(platform, alice.id), is_bot: false, first_name: 'Alice' };
   expect(updates[0].message_reaction).toEqual({
     chat: { id: chatId, type: 'group', title: 'Bots' },
@@ -149,7 +152,7 @@ test('message_reaction: only when listed; old and new are the member’s lists; 
   });
 
   // The bot's own reaction (a bot's) reaches no bot.
-  await confirmAll(bot.token);
+  await confirmAll(platform, bot.token);
   resultOf(
     await botCall(platform, bot.token, 'setMessageReaction', {
       chat_id: chatId,

@@ -2,7 +2,7 @@
 // poll_answer updates the bot receives, and Telegram's refusals (which change nothing).
 import { call, startTestPlatform, type TestAccount, type TestPlatform } from '../../support/platform.js';
 import { count } from '../../helpers/expect.js';
-import { botCall, botInGroup, expectBotError, pendingUpdates, resultOf, userNumber } from '../../helpers/bots.js';
+import { botCall, botInGroup, confirmAll, expectBotError, pendingUpdates, resultOf, userNumber, updateKinds } from '../../helpers/bots.js';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -11,15 +11,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await platform?.stop();
 });
-
-const kindsOf = (update: Record<string, unknown>) => Object.keys(update).filter((k) => !k.startsWith('update_'));
-
-/** Confirms every pending update, so that the next look sees only what follows. */
-async function confirmAll(token: string): Promise<void> {
-  const pending = resultOf(await botCall(platform, token, 'getUpdates', { timeout: 0 }));
-  const last = pending.at(-1)?.update_id ?? -1;
-  resultOf(await botCall(platform, token, 'getUpdates', { offset: last + 1, timeout: 0 }));
-}
 
 async function vote(who: TestAccount, pollId: string, positions: number[]): Promise<void> {
   const poll = await call(platform.chatUrl, 'GET', `/api/v1/polls/${pollId}`, { token: who.token });
@@ -63,12 +54,12 @@ test('sendPoll creates the chat poll with its POLL message; members vote; the bo
   const message = await call(platform.chatUrl, 'GET', `/api/v1/rooms/${roomId}/messages?limit=1`, { token: alice.token });
   expect(message.body.data[0]).toMatchObject({ type: 'POLL', pollId: sent.poll.id, senderId: bot.accountId, text: 'How are you?' });
 
-  await confirmAll(bot.token);
+  await confirmAll(platform, bot.token);
   await vote(alice, sent.poll.id, [0, 2]);
   await pendingUpdates(platform, bot.token, 2);
   await vote(bob, sent.poll.id, [1]);
   const updates = await pendingUpdates(platform, bot.token, 4);
-  expect(updates.map(kindsOf)).toEqual([['poll'], ['poll_answer'], ['poll'], ['poll_answer']]);
+  expect(updates.map(updateKinds)).toEqual([['poll'], ['poll_answer'], ['poll'], ['poll_answer']]);
   expect(updates[1].poll_answer).toEqual({
     poll_id: sent.poll.id,
     user: { id: await userNumber(platform, alice.id), is_bot: false, first_name: 'Alice' },
@@ -80,22 +71,22 @@ test('sendPoll creates the chat poll with its POLL message; members vote; the bo
   expect(updates[2].poll.total_voter_count).toBe(2);
 
   // A changed vote is reported again; the same vote again is not (the chat writes nothing).
-  await confirmAll(bot.token);
+  await confirmAll(platform, bot.token);
   await vote(alice, sent.poll.id, [1]);
   await vote(alice, sent.poll.id, [1]);
   const changed = await pendingUpdates(platform, bot.token, 2);
-  expect(changed.map(kindsOf)).toEqual([['poll'], ['poll_answer']]);
+  expect(changed.map(updateKinds)).toEqual([['poll'], ['poll_answer']]);
   expect(changed[1].poll_answer.option_ids).toEqual([1]);
 
   // stopPoll closes it for the room and answers the final state; the bot gets the closed poll.
-  await confirmAll(bot.token);
+  await confirmAll(platform, bot.token);
   const stopped = resultOf(await botCall(platform, bot.token, 'stopPoll', { chat_id: chatId, message_id: sent.message_id }));
   expect(stopped).toMatchObject({ id: sent.poll.id, is_closed: true, total_voter_count: 2 });
   expect(stopped.options.map((o: { voter_count: number }) => o.voter_count)).toEqual([0, 2, 0]);
   const seen = await call(platform.chatUrl, 'GET', `/api/v1/polls/${sent.poll.id}`, { token: bob.token });
   expect(seen.body.data).toMatchObject({ closed: true, closedBy: bot.accountId });
   const closed = await pendingUpdates(platform, bot.token, 1);
-  expect(closed.map(kindsOf)).toEqual([['poll']]);
+  expect(closed.map(updateKinds)).toEqual([['poll']]);
   expect(closed[0].poll.is_closed).toBe(true);
 });
 
@@ -105,13 +96,13 @@ test('an anonymous poll (the default) gives poll updates only; allowed_updates c
     await botCall(platform, bot.token, 'sendPoll', { chat_id: chatId, question: 'Lunch?', options: ['Pizza', 'Sushi'] }),
   );
   expect(sent.poll).toMatchObject({ is_anonymous: true, type: 'regular', allows_multiple_answers: false });
-  await confirmAll(bot.token);
+  await confirmAll(platform, bot.token);
   await vote(alice, sent.poll.id, [1]);
   const updates = await pendingUpdates(platform, bot.token, 1);
-  expect(updates.map(kindsOf)).toEqual([['poll']]);
+  expect(updates.map(updateKinds)).toEqual([['poll']]);
   expect(updates[0].poll.options[1].voter_count).toBe(1);
 
-  await confirmAll(bot.token);
+  await confirmAll(platform, bot.token);
   resultOf(await botCall(platform, bot.token, 'getUpdates', { allowed_updates: ['message'], timeout: 0 }));
   await vote(alice, sent.poll.id, [0]);
   resultOf(await botCall(platform, bot.token, 'sendMessage', { chat_id: chatId, text: 'marker' }));
@@ -121,7 +112,7 @@ test('an anonymous poll (the default) gives poll updates only; allowed_updates c
   });
   expect(command.status).toBe(201);
   const after = await pendingUpdates(platform, bot.token, 1);
-  expect(after.map(kindsOf)).toEqual([['message']]);
+  expect(after.map(updateKinds)).toEqual([['message']]);
 });
 
 test('a quiz keeps its correct option for the bot; is_closed sends it closed', async () => {
