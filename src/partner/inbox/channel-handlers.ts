@@ -4,7 +4,8 @@ import { ChannelStore } from '../../core/inbox/channels.js';
 import type { PartnerDeps } from '../base/deps.js';
 import type { PartnerFeatureHandlers } from '../base/handler-types.js';
 import { partnerInboxErrors } from './errors.js';
-import { inboxBasePath, partitionOf } from './handlers.js';
+import { partitionOf } from '../base/partition.js';
+import { inboxBasePath } from './handlers.js';
 import { afterIdOf, defaultLimit, idPage, listIn } from '../base/paging.js';
 import { channelObject } from './views.js';
 

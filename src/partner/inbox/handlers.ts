@@ -1,12 +1,11 @@
 // /api/v1/inbox/conversations and /api/v1/inbox/messages: the shared inbox store in convention A. Writes run on
 // ctx.db, the Idempotency-Key record's transaction, so their events (conversation.assigned, conversation.closed,
 // conversation.reopened, message.sent) commit with the record or not at all.
-import type { Partition } from '../../core/crm/records.js';
 import { ConversationStore } from '../../core/inbox/conversations.js';
 import { MessageStore } from '../../core/inbox/messages.js';
-import { keyOf, type PartnerContext } from '../base/context.js';
 import type { PartnerDeps } from '../base/deps.js';
 import type { PartnerFeatureHandlers } from '../base/handler-types.js';
+import { partitionOf } from '../base/partition.js';
 import { partnerInboxErrors } from './errors.js';
 import { afterIdOf, defaultLimit, idPage, listIn } from '../base/paging.js';
 import { conversationObject, messageObject } from './views.js';
@@ -21,11 +20,6 @@ export type InboxOperationId =
   | 'sendInboxMessage'
   | 'listInboxMessages'
   | 'getInboxMessage';
-
-export function partitionOf(ctx: PartnerContext): Partition {
-  const key = keyOf(ctx);
-  return { workspaceId: key.workspaceId, environment: key.environment };
-}
 
 export function inboxHandlers(deps: PartnerDeps): PartnerFeatureHandlers<InboxOperationId> {
   const conversations = new ConversationStore(deps, partnerInboxErrors);
