@@ -104,7 +104,7 @@ export class BotMessages {
         // No message: the root is recalled (or gone); the bump rolls back with the transaction.
         if (!reply || reply.id === null) throw notFound();
       }
-      if (markup) await storeMarkup(client, { id, roomId, text: input.text, repliedSender }, markup);
+      if (markup) await storeMarkup(client, { id, roomId, senderId: bot.accountId, text: input.text, repliedSender }, markup);
       if (attach) {
         const attachments = JSON.stringify(await attach(client, id, now));
         await affected(client, chatDb.updateTable('messages').set({ attachments }).where('id', '=', id));

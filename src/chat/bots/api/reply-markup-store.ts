@@ -1,6 +1,7 @@
 // A sent message's markup, written inside the send's transaction: an inline keyboard as it was, reply markup with
 // its recipients when selective (Telegram's rule: the members the text mentions by @username, and the sender of the
-// message replied to), resolved once here so every view and the members' current keyboards agree.
+// message replied to), resolved once here so every view and the members' current keyboards agree. A private room
+// has one recipient, who is always meant: selective does not narrow it there.
 import { sql } from 'kysely';
 import type { SqlClient } from '../../../platform/db/sql.js';
 import { affected, rows } from '../../../platform/db/typed.js';
@@ -21,6 +22,7 @@ export function markupOf(markup: unknown): ReadMarkup | null {
 export interface SentMessage {
   id: string;
   roomId: string;
+  senderId: string;
   text: string;
   /** The sender of the message this one replies to. */
   repliedSender?: string;
@@ -42,9 +44,27 @@ async function mentionedMembers(client: SqlClient, roomId: string, text: string)
   return found.map((r) => r.account_id);
 }
 
+/** The other member of a private room; none in any other room. */
+async function privatePeer(client: SqlClient, roomId: string, senderId: string): Promise<string[]> {
+  const found = await rows(
+    client,
+    chatDb
+      .selectFrom('room_members as rm')
+      .innerJoin('rooms as r', 'r.id', 'rm.room_id')
+      .select('rm.account_id')
+      .where('rm.room_id', '=', roomId)
+      .where('r.type', '=', 'PRIVATE')
+      .where('rm.account_id', '!=', senderId),
+  );
+  return found.map((r) => r.account_id);
+}
+
 async function withRecipients(client: SqlClient, message: SentMessage, markup: StoredReplyMarkup): Promise<StoredReplyMarkup> {
   if (!markup.selective) return markup;
-  const recipients = new Set(await mentionedMembers(client, message.roomId, message.text));
+  const recipients = new Set([
+    ...(await privatePeer(client, message.roomId, message.senderId)),
+    ...(await mentionedMembers(client, message.roomId, message.text)),
+  ]);
   if (message.repliedSender !== undefined) recipients.add(message.repliedSender);
   return { ...markup, recipients: [...recipients] };
 }
