@@ -1076,7 +1076,7 @@ export interface components {
         ForceReply: {
             /** @enum {boolean} */
             force_reply: true;
-            input_field_placeholder?: components["schemas"]["Platform.text"];
+            input_field_placeholder?: components["schemas"]["InputFieldPlaceholder"];
             selective?: boolean;
         } & {
             [key: string]: unknown;
@@ -1150,6 +1150,8 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description Shown in the input field while the markup is active. */
+        InputFieldPlaceholder: string;
         /**
          * @description A file to send: in a multipart/form-data body, a file part under this field's name (the upload), or
          *     "attach://<name>" naming such a part; or a string: the file_id of a file the bot can see, the uploadId of a
@@ -1200,6 +1202,8 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description A row of a reply keyboard: 1 to 12 buttons. */
+        KeyboardButtonRow: components["schemas"]["KeyboardButtonInput"][];
         /** @description A reply keyboard button's text: sent into the chat as the user's message when the button is pressed. */
         KeyboardButtonText: string;
         /**
@@ -1446,15 +1450,14 @@ export interface components {
          *     and the sender of the message replied to.
          */
         ReplyKeyboardMarkup: {
-            keyboard: components["schemas"]["KeyboardButtonInput"][][];
+            keyboard: components["schemas"]["KeyboardButtonRow"][];
             /** @description Keep the keyboard shown when the letter keyboard is open too. */
             is_persistent?: boolean;
             /** @description Ask clients to fit the keyboard's height to its buttons. */
             resize_keyboard?: boolean;
             /** @description The keyboard ends as the recipient's current keyboard once a button of it has been used. */
             one_time_keyboard?: boolean;
-            /** @description Shown in the input field while the keyboard is active. */
-            input_field_placeholder?: components["schemas"]["Platform.text"];
+            input_field_placeholder?: components["schemas"]["InputFieldPlaceholder"];
             selective?: boolean;
         } & {
             [key: string]: unknown;
