@@ -1072,6 +1072,15 @@ export interface components {
             file_size: number;
             file_path: string;
         };
+        /** @description Asks the recipients' clients to open a reply to this message (selective: as for ReplyKeyboardMarkup). */
+        ForceReply: {
+            /** @enum {boolean} */
+            force_reply: true;
+            input_field_placeholder?: components["schemas"]["InputFieldPlaceholder"];
+            selective?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
         ForwardBody: {
             /** @description Where the copy goes. */
             chat_id: components["schemas"]["ChatRef"];
@@ -1141,6 +1150,8 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description Shown in the input field while the markup is active. */
+        InputFieldPlaceholder: string;
         /**
          * @description A file to send: in a multipart/form-data body, a file part under this field's name (the upload), or
          *     "attach://<name>" naming such a part; or a string: the file_id of a file the bot can see, the uploadId of a
@@ -1171,6 +1182,30 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * @description A button of a reply keyboard. Pressing it sends its text as the user's message. request_poll asks the user to
+         *     create a poll (the chat's polls). request_users, request_chat, request_contact, request_location and web_app are
+         *     refused: the platform shares no users, chats, phone numbers or locations with bots and has no Web Apps.
+         */
+        KeyboardButton: {
+            text: components["schemas"]["KeyboardButtonText"];
+            request_poll?: components["schemas"]["KeyboardButtonPollType"];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A reply keyboard button: its text alone, or a KeyboardButton. */
+        KeyboardButtonInput: components["schemas"]["KeyboardButtonText"] | components["schemas"]["KeyboardButton"];
+        /** @description The kind of poll a request_poll button asks the user to create; absent: either kind. */
+        KeyboardButtonPollType: {
+            /** @enum {string} */
+            type?: "quiz" | "regular";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A row of a reply keyboard: 1 to 12 buttons. */
+        KeyboardButtonRow: components["schemas"]["KeyboardButtonInput"][];
+        /** @description A reply keyboard button's text: sent into the chat as the user's message when the button is pressed. */
+        KeyboardButtonText: string;
         /**
          * Format: int32
          * @description Pixels, as the sender states them (else as an MP4 video track's header states them).
@@ -1408,6 +1443,38 @@ export interface components {
             /** @description The album (sendMediaGroup) the message belongs to: the same for each of its messages. */
             media_group_id?: string;
         };
+        /**
+         * @description A keyboard shown to the recipients in place of the letter keyboard: rows of 1 to 12 buttons, at most 100 buttons
+         *     in all. It stays their current keyboard until a later message removes or replaces it (or, with
+         *     one_time_keyboard, until a button is used). selective: only for the members mentioned by @username in the text
+         *     and the sender of the message replied to.
+         */
+        ReplyKeyboardMarkup: {
+            keyboard: components["schemas"]["KeyboardButtonRow"][];
+            /** @description Keep the keyboard shown when the letter keyboard is open too. */
+            is_persistent?: boolean;
+            /** @description Ask clients to fit the keyboard's height to its buttons. */
+            resize_keyboard?: boolean;
+            /** @description The keyboard ends as the recipient's current keyboard once a button of it has been used. */
+            one_time_keyboard?: boolean;
+            input_field_placeholder?: components["schemas"]["InputFieldPlaceholder"];
+            selective?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Removes the recipients' current reply keyboard (selective: as for ReplyKeyboardMarkup). */
+        ReplyKeyboardRemove: {
+            /** @enum {boolean} */
+            remove_keyboard: true;
+            selective?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description Buttons of a sent message: an inline keyboard under the message, or a reply keyboard, its removal or a forced
+         *     reply for the recipients. A refused markup is 400 with Telegram's reason (docs/bots.md).
+         */
+        ReplyMarkup: components["schemas"]["InlineKeyboardMarkup"] | components["schemas"]["ReplyKeyboardMarkup"] | components["schemas"]["ReplyKeyboardRemove"] | components["schemas"]["ForceReply"];
         /** @description Telegram's reply parameters; only message_id is read. */
         ReplyParameters: {
             message_id: components["schemas"]["MessageId"];
@@ -1431,7 +1498,7 @@ export interface components {
             reply_to_message_id?: components["schemas"]["MessageId"];
             /** @description Same as reply_to_message_id. */
             reply_parameters?: components["schemas"]["ReplyParameters"];
-            reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+            reply_markup?: components["schemas"]["ReplyMarkup"];
             animation: components["schemas"]["InputFile"];
             duration?: components["schemas"]["MediaSeconds"];
             width?: components["schemas"]["MediaPixels"];
@@ -1448,7 +1515,7 @@ export interface components {
             reply_to_message_id?: components["schemas"]["MessageId"];
             /** @description Same as reply_to_message_id. */
             reply_parameters?: components["schemas"]["ReplyParameters"];
-            reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+            reply_markup?: components["schemas"]["ReplyMarkup"];
             audio: components["schemas"]["InputFile"];
             duration?: components["schemas"]["MediaSeconds"];
             performer?: string;
@@ -1465,7 +1532,7 @@ export interface components {
             reply_to_message_id?: components["schemas"]["MessageId"];
             /** @description Same as reply_to_message_id. */
             reply_parameters?: components["schemas"]["ReplyParameters"];
-            reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+            reply_markup?: components["schemas"]["ReplyMarkup"];
             document: components["schemas"]["InputFile"];
         } & {
             [key: string]: unknown;
@@ -1491,7 +1558,7 @@ export interface components {
             reply_to_message_id?: components["schemas"]["MessageId"];
             /** @description Same as reply_to_message_id. */
             reply_parameters?: components["schemas"]["ReplyParameters"];
-            reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+            reply_markup?: components["schemas"]["ReplyMarkup"];
         } & {
             [key: string]: unknown;
         };
@@ -1504,7 +1571,7 @@ export interface components {
             reply_to_message_id?: components["schemas"]["MessageId"];
             /** @description Same as reply_to_message_id. */
             reply_parameters?: components["schemas"]["ReplyParameters"];
-            reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+            reply_markup?: components["schemas"]["ReplyMarkup"];
             photo: components["schemas"]["InputFile"];
         } & {
             [key: string]: unknown;
@@ -1549,7 +1616,7 @@ export interface components {
             reply_to_message_id?: components["schemas"]["MessageId"];
             /** @description Same as reply_to_message_id. */
             reply_parameters?: components["schemas"]["ReplyParameters"];
-            reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+            reply_markup?: components["schemas"]["ReplyMarkup"];
             video: components["schemas"]["InputFile"];
             duration?: components["schemas"]["MediaSeconds"];
             width?: components["schemas"]["MediaPixels"];
@@ -1566,7 +1633,7 @@ export interface components {
             reply_to_message_id?: components["schemas"]["MessageId"];
             /** @description Same as reply_to_message_id. */
             reply_parameters?: components["schemas"]["ReplyParameters"];
-            reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+            reply_markup?: components["schemas"]["ReplyMarkup"];
             video_note: components["schemas"]["InputFile"];
             duration?: components["schemas"]["MediaSeconds"];
             /** @description The side of the square video, in pixels. */
@@ -1583,7 +1650,7 @@ export interface components {
             reply_to_message_id?: components["schemas"]["MessageId"];
             /** @description Same as reply_to_message_id. */
             reply_parameters?: components["schemas"]["ReplyParameters"];
-            reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+            reply_markup?: components["schemas"]["ReplyMarkup"];
             voice: components["schemas"]["InputFile"];
             duration?: components["schemas"]["MediaSeconds"];
         } & {

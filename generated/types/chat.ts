@@ -1672,6 +1672,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/rooms/{roomId}/reply-keyboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's current reply keyboard in the room
+         * @description The caller's current reply keyboard in the room: the keyboard of the latest bot message that showed or removed
+         *     one for the caller (selective markup counts for its recipients only), unless that message removed it, is
+         *     recalled, or its oneTime keyboard was used by the caller since. Members only.
+         */
+        get: operations["getReplyKeyboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/rooms/{roomId}/snap": {
         parameters: {
             query?: never;
@@ -6698,6 +6720,11 @@ export interface components {
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
+        ApiResponseReplyKeyboardState: {
+            data: components["schemas"]["ReplyKeyboardState"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
         ApiResponseRoomDeleted: {
             data: components["schemas"]["RoomDeleted"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
@@ -7535,6 +7562,8 @@ export interface components {
             attachments: components["schemas"]["Attachment"][];
             /** @description Buttons of a bot's message, row by row; press one with pressInlineButton. */
             inlineKeyboard?: components["schemas"]["InlineButton"][][];
+            /** @description A bot's reply keyboard, its removal or a forced reply, for the recipients it names (see getReplyKeyboard). */
+            replyMarkup?: components["schemas"]["ReplyMarkupView"];
             /** @description The mentions in the text, in text order: `@username` and `<@accountId>` of room members, and `@all` / `@here` written by a room OWNER or ADMIN. Anything else that looks like a mention is plain text and has no entity. Empty when none and once the message is recalled. */
             entities: components["schemas"]["MessageEntity"][];
             /** @description On a top-level message with replies. */
@@ -8138,6 +8167,16 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description Asks the recipients' client to open a thread reply to this message at once. */
+        ForcedReply: {
+            /** @enum {string} */
+            kind: "forceReply";
+            /** @description Shown in the input field of the reply. */
+            inputFieldPlaceholder?: string;
+            selective: boolean;
+            /** @description Selective markup only: the members it applies to (may be empty). */
+            recipients?: components["schemas"]["Platform.uuid"][];
+        };
         ForwardRequest: {
             /** @description The room the messages are taken from; the caller must be a member of it. */
             fromRoomId: components["schemas"]["Platform.uuid"];
@@ -8363,6 +8402,8 @@ export interface components {
             attachments: components["schemas"]["Attachment"][];
             /** @description Buttons of a bot's message, row by row; press one with pressInlineButton. */
             inlineKeyboard?: components["schemas"]["InlineButton"][][];
+            /** @description A bot's reply keyboard, its removal or a forced reply, for the recipients it names (see getReplyKeyboard). */
+            replyMarkup?: components["schemas"]["ReplyMarkupView"];
             /** @description The mentions in the text, in text order: `@username` and `<@accountId>` of room members, and `@all` / `@here` written by a room OWNER or ADMIN. Anything else that looks like a mention is plain text and has no entity. Empty when none and once the message is recalled. */
             entities: components["schemas"]["MessageEntity"][];
         };
@@ -8601,6 +8642,57 @@ export interface components {
          * @enum {string}
          */
         ReminderStatus: "ACTIVE" | "DONE";
+        /**
+         * @description A button of a bot's reply keyboard. Pressing it sends its text into the room as the user's own message (an
+         *     ordinary sendMessage); with requestPoll the client opens its poll editor instead and the user sends the poll.
+         */
+        ReplyKeyboardButton: {
+            text: string;
+            requestPoll?: components["schemas"]["ReplyKeyboardPollRequest"];
+        };
+        /** @description The poll a requestPoll button asks the user to create. */
+        ReplyKeyboardPollRequest: {
+            /**
+             * @description Absent: either kind.
+             * @enum {string}
+             */
+            type?: "quiz" | "regular";
+        };
+        /** @description Removes the recipients' reply keyboard. */
+        ReplyKeyboardRemoved: {
+            /** @enum {string} */
+            kind: "removeKeyboard";
+            selective: boolean;
+            /** @description Selective markup only: the members it applies to (may be empty). */
+            recipients?: components["schemas"]["Platform.uuid"][];
+        };
+        /** @description A reply keyboard: shown in place of the letter keyboard until removed, replaced or (oneTime) used. */
+        ReplyKeyboardShown: {
+            /** @enum {string} */
+            kind: "keyboard";
+            /** @description Rows of buttons, in order. */
+            keyboard: components["schemas"]["ReplyKeyboardButton"][][];
+            /** @description Keep it shown while the letter keyboard is open too. */
+            persistent: boolean;
+            /** @description Fit the keyboard's height to its buttons. */
+            resize: boolean;
+            /** @description It stops being the member's keyboard once the member has sent the text of one of its buttons. */
+            oneTime: boolean;
+            /** @description Shown in the input field while the keyboard is active. */
+            inputFieldPlaceholder?: string;
+            selective: boolean;
+            /** @description Selective markup only: the members it applies to (may be empty). */
+            recipients?: components["schemas"]["Platform.uuid"][];
+        };
+        /** @description The caller's current reply keyboard in a room. */
+        ReplyKeyboardState: {
+            /** @description The bot's message that set it; null when the caller has none. */
+            messageId: components["schemas"]["Platform.uuid"] | null;
+            /** @description Null when no bot has shown the caller a keyboard, or the last one was removed or used (oneTime). */
+            keyboard: components["schemas"]["ReplyKeyboardShown"] | null;
+        };
+        /** @description What a bot's message asks of its recipients' input: a reply keyboard, its removal, or a forced reply. */
+        ReplyMarkupView: components["schemas"]["ReplyKeyboardShown"] | components["schemas"]["ReplyKeyboardRemoved"] | components["schemas"]["ForcedReply"];
         RoomDeleted: {
             roomId: components["schemas"]["Platform.uuid"];
             /** @enum {string} */
@@ -22215,6 +22307,125 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiResponseRoomReadState"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getReplyKeyboard: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                roomId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseReplyKeyboardState"];
                 };
             };
             /** @description An error response with one of the documented statuses. */

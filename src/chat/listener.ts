@@ -23,6 +23,7 @@ import type { BotSendLimit } from './bots/api/send-limit.js';
 import type { WebhookDeliveries } from './bots/delivery/queue.js';
 import { botHandlers } from './bots/handlers.js';
 import { InlineButtonService } from './bots/press.js';
+import { ReplyKeyboardService } from './bots/reply-keyboards.js';
 import { BotAdminService } from './bots/service.js';
 import type { UpdateWaiters } from './bots/updates/waiters.js';
 import type { WebhookPolicy } from './bots/webhook-url.js';
@@ -194,7 +195,7 @@ function chatHandlers(options: ChatListenerOptions, botDeps: BotDeps): ChatHandl
     ...uploadHandlers(new UploadService(deps)),
     ...reminderHandlers(new ReminderService(deps, rooms)),
     ...scheduledHandlers(new ScheduledMessageService(deps)),
-    ...botHandlers(new BotAdminService(botDeps), new InlineButtonService(botDeps)),
+    ...botHandlers(new BotAdminService(botDeps), new InlineButtonService(botDeps), new ReplyKeyboardService(botDeps)),
   };
 }
 

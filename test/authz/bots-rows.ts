@@ -119,4 +119,11 @@ export const botRows: Row[] = [
     },
     request: (w, _p, messageId) => ({ params: { roomId: w.roomId, messageId }, body: { data: 'a' } }),
   }),
+  row({
+    operationId: 'getReplyKeyboard',
+    method: 'GET',
+    path: '/api/v1/rooms/{roomId}/reply-keyboard',
+    audience: 'room',
+    request: (w) => ({ params: { roomId: w.roomId } }),
+  }),
 ];

@@ -148,6 +148,7 @@ export const operationRoutes = {
   listWebhooks: { method: 'get', path: '/api/v1/webhooks' },
   createWebhook: { method: 'post', path: '/api/v1/webhooks' },
   pressInlineButton: { method: 'post', path: '/api/v1/rooms/{roomId}/messages/{messageId}/callback' },
+  getReplyKeyboard: { method: 'get', path: '/api/v1/rooms/{roomId}/reply-keyboard' },
   sendTyping: { method: 'post', path: '/api/v1/rooms/{roomId}/typing' },
   setMyPresence: { method: 'put', path: '/api/v1/me/presence' },
   listPresence: { method: 'get', path: '/api/v1/presence' },

@@ -1,6 +1,7 @@
 export type MessageType = 'TEXT' | 'POLL';
 import { attachmentViews, type AttachmentView, type StoredAttachment } from './attachment-views.js';
 import { chatKeyboard, type ChatButton, type StoredKeyboard } from './keyboard.js';
+import { chatReplyMarkup, type ChatReplyMarkup, type StoredReplyMarkup } from './reply-keyboard.js';
 import { sql, type Expression, type Selectable } from 'kysely';
 import { chatDb, type ChatTables } from './tables.js';
 
@@ -23,6 +24,7 @@ export const messageColumnNames = [
   'attachments',
   'inline_keyboard',
   'entities',
+  'reply_markup',
 ] as const;
 type MessageColumn = (typeof messageColumnNames)[number];
 
@@ -32,12 +34,14 @@ export const messageColumnsIn = <A extends string>(alias: A) => messageColumnNam
 type StoredMessage = Pick<Selectable<ChatTables['messages']>, MessageColumn>;
 
 /** A message as the entity maps it, with its jsonb columns in the shapes their writers store. */
-export type MessageRow = Omit<StoredMessage, 'type' | 'attachments' | 'inline_keyboard' | 'entities'> & {
+export type MessageRow = Omit<StoredMessage, 'type' | 'attachments' | 'inline_keyboard' | 'entities' | 'reply_markup'> & {
   type: MessageType;
   /** Files the message carries (src/chat/media/attachments.ts); null when none. */
   attachments: StoredAttachment[] | null;
   /** Buttons of a bot's message (Bot API reply_markup). */
   inline_keyboard: StoredKeyboard | null;
+  /** A bot's reply keyboard, its removal or a forced reply (src/chat/base/reply-keyboard.ts); null when none. */
+  reply_markup: StoredReplyMarkup | null;
   /** Mentions found in the text (src/chat/mentions); null when none. */
   entities: MentionEntity[] | null;
   /** Per caller; selected with hiddenForMe, absent (false) where no caller view applies. */
@@ -87,12 +91,13 @@ export interface MessageView {
   pollId?: string;
   attachments: AttachmentView[];
   inlineKeyboard?: ChatButton[][];
+  replyMarkup?: ChatReplyMarkup;
   entities: MentionEntity[];
 }
 
 export const messageColumns =
   'id, room_id, seq, sender_id, type, text, client_message_id, thread_root_id, created_at, edited_at, recalled_at, ' +
-  'forwarded_from_room_id, forwarded_from_message_id, poll_id, attachments, inline_keyboard, entities';
+  'forwarded_from_room_id, forwarded_from_message_id, poll_id, attachments, inline_keyboard, entities, reply_markup';
 
 export function messageView(row: MessageRow): MessageView {
   const recalled = row.recalled_at !== null;
@@ -116,6 +121,7 @@ export function messageView(row: MessageRow): MessageView {
     // A recalled message no longer shows (or serves) its files.
     attachments: recalled ? [] : attachmentViews(row.attachments),
     ...(row.inline_keyboard && !recalled ? { inlineKeyboard: chatKeyboard(row.inline_keyboard) } : {}),
+    ...(row.reply_markup && !recalled ? { replyMarkup: chatReplyMarkup(row.reply_markup) } : {}),
     // A recalled message has no text left to point into.
     entities: recalled ? [] : (row.entities ?? []),
   };

@@ -2,6 +2,7 @@ import { callerOf } from '../base/context.js';
 import { ok, okList } from '../base/envelope.js';
 import type { ChatFeatureHandlers } from '../base/handler-types.js';
 import type { InlineButtonService } from './press.js';
+import type { ReplyKeyboardService } from './reply-keyboards.js';
 import type { BotAdminService } from './service.js';
 
 type BotOperations =
@@ -15,12 +16,17 @@ type BotOperations =
   | 'setBotRoomReadAll'
   | 'listWebhooks'
   | 'createWebhook'
-  | 'pressInlineButton';
+  | 'pressInlineButton'
+  | 'getReplyKeyboard';
 
 // Path ids are compared in code as well as in SQL, so they are taken in lower case.
 const id = (raw: string) => raw.toLowerCase();
 
-export function botHandlers(bots: BotAdminService, buttons: InlineButtonService): ChatFeatureHandlers<BotOperations> {
+export function botHandlers(
+  bots: BotAdminService,
+  buttons: InlineButtonService,
+  keyboards: ReplyKeyboardService,
+): ChatFeatureHandlers<BotOperations> {
   return {
     async listBots({ query }, ctx) {
       const page = await bots.list(callerOf(ctx), query ?? {});
@@ -56,6 +62,9 @@ export function botHandlers(bots: BotAdminService, buttons: InlineButtonService)
     },
     async pressInlineButton({ params, body }, ctx) {
       return ok(ctx, await buttons.press(callerOf(ctx), id(params.roomId), id(params.messageId), body.data));
+    },
+    async getReplyKeyboard({ params }, ctx) {
+      return ok(ctx, await keyboards.current(callerOf(ctx), id(params.roomId)));
     },
   };
 }

@@ -208,9 +208,9 @@ describe('bad input changes nothing and answers the envelope', () => {
       ['sendMessage', { chat_id: roomId, text: 'x', message_thread_id: 999 }, 400, 'Bad Request: message thread not found'],
       [
         'sendMessage',
-        { chat_id: roomId, text: 'x', reply_markup: { keyboard: [[{ text: 'a' }]] } },
+        { chat_id: roomId, text: 'x', reply_markup: { keyboard: [[{ text: 'a', request_contact: true }]] } },
         400,
-        /^Bad Request: body.reply_markup/,
+        /^Bad Request: keyboard button 0\.0: request_contact buttons are not supported/,
       ],
       [
         'sendMessage',

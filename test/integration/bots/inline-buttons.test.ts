@@ -83,11 +83,11 @@ test('buttons of kinds the platform has not are refused with the reason, and cha
     [{ pay: true }, 'Bad Request: button 0.0: pay buttons are not supported: the platform has no payments'],
     [{ copy_text: { text: 'a' }, url: 'https://example.com' }, /exactly one of callback_data, url, copy_text/],
     [{ switch_inline_query: 'a', switch_inline_query_current_chat: 'b' }, /exactly one of/],
-    [{ copy_text: 'plain' }, /^Bad Request: body\.reply_markup/],
-    [{ copy_text: { text: '' } }, /^Bad Request: body\.reply_markup/],
-    [{ copy_text: { text: 'x'.repeat(257) } }, /^Bad Request: body\.reply_markup/],
-    [{ switch_inline_query: 5 }, /^Bad Request: body\.reply_markup/],
-    [{ switch_inline_query_chosen_chat: 'x' }, /^Bad Request: body\.reply_markup/],
+    [{ copy_text: 'plain' }, 'Bad Request: copy_text of button 0.0 must be an object with a text of 1 to 256 characters'],
+    [{ copy_text: { text: '' } }, 'Bad Request: copy_text of button 0.0 must be an object with a text of 1 to 256 characters'],
+    [{ copy_text: { text: 'x'.repeat(257) } }, 'Bad Request: copy_text of button 0.0 must be an object with a text of 1 to 256 characters'],
+    [{ switch_inline_query: 5 }, 'Bad Request: switch_inline_query of button 0.0 must be a string'],
+    [{ switch_inline_query_chosen_chat: 'x' }, 'Bad Request: switch_inline_query_chosen_chat of button 0.0 must be an object'],
   ];
   for (const [button, description] of refused) {
     const res = await botCall(platform, bot.token, 'sendMessage', {

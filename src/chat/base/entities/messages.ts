@@ -25,6 +25,8 @@ export const MessageEntity = defineEntity({
     pollId: p.uuid().fieldName('poll_id').nullable(),
     attachments: p.json<unknown>().nullable(),
     inlineKeyboard: p.json<unknown>().fieldName('inline_keyboard').nullable(),
+    /** A bot's reply keyboard, its removal or a forced reply (src/chat/base/reply-keyboard.ts); null when none. */
+    replyMarkup: p.json<unknown>().fieldName('reply_markup').nullable(),
     /** Mention entities found in the text (src/chat/mentions); null when none. */
     entities: p.json<unknown>().nullable(),
   },
@@ -49,6 +51,10 @@ export const MessageEntity = defineEntity({
       name: 'messages_search',
       expression:
         "CREATE INDEX messages_search ON messages USING gin (to_tsvector('simple'::regconfig, text)) WHERE ((text IS NOT NULL) AND (recalled_at IS NULL))",
+    },
+    {
+      name: 'messages_reply_markup',
+      expression: 'CREATE INDEX messages_reply_markup ON messages USING btree (room_id, seq DESC) WHERE (reply_markup IS NOT NULL)',
     },
     {
       name: 'messages_attachments',

@@ -50,6 +50,9 @@ const statusText: Record<number, string> = {
 export function describe(error: AppError): string {
   if (error instanceof BotApiError) return error.message;
   const text = statusText[error.status] ?? (error.status >= 500 ? 'Internal Server Error' : 'Bad Request');
+  // reply-markup-check.ts reads reply_markup before validation; what the schema still refuses there is named as a whole.
+  if (error.details?.some((d) => d.location.startsWith('body.reply_markup')))
+    return `${text}: can't parse reply keyboard markup JSON object`;
   if (error.details && error.details.length > 0) return `${text}: ${error.details.map((d) => `${d.location} ${d.message}`).join('; ')}`;
   if (error.status === 400 || error.status === 415) return `${text}: ${error.message}`;
   return text;

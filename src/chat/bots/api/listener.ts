@@ -20,6 +20,7 @@ import { mountFileDownloads } from './file-downloads.js';
 import { BotFiles } from './files.js';
 import { addFormParsers } from './forms.js';
 import { addParameterRules, methodParameters } from './parameters.js';
+import { addReplyMarkupCheck, markupMethods } from './reply-markup-check.js';
 import { addEmptyJsonParser } from './empty-json.js';
 import { declaredMethods, tokenGate } from './gate.js';
 import { botApiHandlers, type BotOperations } from './handlers.js';
@@ -88,6 +89,7 @@ export async function buildBotListener(options: BotListenerOptions): Promise<Fas
       const parameters = methodParameters(specification);
       addFormParsers(app, multipartLimit, parameters);
       addParameterRules(app, parameters);
+      addReplyMarkupCheck(app, markupMethods(specification));
       mountFileDownloads(app, deps.sql, options.media);
       addEmptyJsonParser(app);
     },

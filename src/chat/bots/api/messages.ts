@@ -15,8 +15,9 @@ import type { BotDeps } from '../deps.js';
 import { loadBotMessages, telegramMessage, type BotAttachment, type TelegramMessage } from '../telegram.js';
 import { roomOfChat, type ChatRef } from './chats.js';
 import type { BotPrincipal } from './context.js';
-import { editBotMessage, keyboardOf, type EditedContent, type EditTarget, type Markup } from './edits.js';
+import { editBotMessage, type EditedContent, type EditTarget } from './edits.js';
 import { botApiErrors } from './errors.js';
+import { markupOf, storeMarkup } from './reply-markup-store.js';
 import type { BotSendLimit } from './send-limit.js';
 
 export interface SendInput {
@@ -25,7 +26,7 @@ export interface SendInput {
   message_thread_id?: number;
   reply_to_message_id?: number;
   reply_parameters?: { message_id: number };
-  reply_markup?: Markup;
+  reply_markup?: unknown;
 }
 
 /** The files a send carries, found (or claimed) inside the send's transaction once the message id exists. */
@@ -61,13 +62,14 @@ export class BotMessages {
   }
 
   async send(bot: BotPrincipal, input: SendInput, attach?: AttachFiles): Promise<TelegramMessage> {
-    const keyboard = keyboardOf(input.reply_markup);
+    const markup = markupOf(input.reply_markup);
     await this.limit.check(bot.id);
     const replyTo = input.message_thread_id ?? input.reply_to_message_id ?? input.reply_parameters?.message_id;
     const id = newId();
     const now = this.deps.clock.now();
     await inTransaction(this.deps.sql, async (client) => {
       const roomId = await roomOfChat(client, bot, input.chat_id);
+      let repliedSender: string | undefined;
       if (replyTo === undefined) {
         const [sent] = await hotRows(
           client,
@@ -77,11 +79,12 @@ export class BotMessages {
       } else {
         const named = await firstRow(
           client,
-          chatDb.selectFrom('messages').select('id').where('room_id', '=', roomId).where('seq', '=', replyTo),
+          chatDb.selectFrom('messages').select(['id', 'sender_id']).where('room_id', '=', roomId).where('seq', '=', replyTo),
         );
         const notFound = () =>
           botApiErrors.badRequest(input.message_thread_id !== undefined ? 'message thread not found' : 'message to be replied not found');
         if (!named) throw notFound();
+        repliedSender = named.sender_id;
         const bump = await firstRow(client, bumpStatement.bind({ room: roomId, sender: bot.accountId, time: now, clientMessageId: null }));
         const seq = bump?.last_seq;
         if (seq === undefined) throw botApiErrors.chatNotFound();
@@ -101,14 +104,7 @@ export class BotMessages {
         // No message: the root is recalled (or gone); the bump rolls back with the transaction.
         if (!reply || reply.id === null) throw notFound();
       }
-      if (keyboard)
-        await affected(
-          client,
-          chatDb
-            .updateTable('messages')
-            .set({ inline_keyboard: JSON.stringify(keyboard) })
-            .where('id', '=', id),
-        );
+      if (markup) await storeMarkup(client, { id, roomId, senderId: bot.accountId, text: input.text, repliedSender }, markup);
       if (attach) {
         const attachments = JSON.stringify(await attach(client, id, now));
         await affected(client, chatDb.updateTable('messages').set({ attachments }).where('id', '=', id));

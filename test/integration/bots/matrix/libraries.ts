@@ -118,7 +118,7 @@ const nodeTelegramBotApi: Library = {
 };
 
 /** A Python bot in its own process: ready once it prints "ready <version> <bot id>"; stopped with SIGTERM. */
-function python(name: string, script: string): Library {
+export function python(name: string, script: string): Library {
   return {
     name,
     start(token, apiRoot) {
