@@ -273,5 +273,10 @@ image: deps build image-tools $(LOCAL_NODE_BIN)/node
 test-image: image redis
 	npm test --silent -- --testMatch '<rootDir>/test/deploy/image.deploy.ts'
 
+# Two nodes restarted one at a time behind a load balancer under 1,000 sends and 200 STOMP sessions
+# (test/deploy/rolling-restart.deploy.ts); not in make test: it holds both cores for about a minute.
+test-rolling: deps redis build
+	npm test --silent -- --testMatch '<rootDir>/test/deploy/rolling-restart.deploy.ts'
+
 clean:
 	rm -rf dist .data sdk/*/dist
