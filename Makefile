@@ -28,12 +28,15 @@ GENERATED_CLIENTS := $(VENV)/.openapi-python-client$(OPENAPI_PYTHON_CLIENT_VERSI
 # Inside `make test` (PHASES_FILE set), a step's time goes to the phase table; run alone, the step just runs.
 timed = $(if $(PHASES_FILE),scripts/phases.sh run $(1))
 
-.PHONY: help node deps redis chromium venv bot-libraries generated-clients generate check-generated architecture format format-check lint openapi-lint build sdks typecheck typecheck-and-lint run test test-repeat unit contract bench bench-chat bench-partner bench-realtime bench-typing bench-scheduled bench-bots bench-webhooks bench-tracing bench-typed-queries bench-sockets bench-peer clean
+.PHONY: help node deps redis chromium venv chart-tools chart-check image-tools image test-image test-rolling bot-libraries generated-clients generate check-generated architecture format format-check lint openapi-lint build sdks typecheck typecheck-and-lint run test test-repeat unit contract bench bench-chat bench-partner bench-realtime bench-typing bench-scheduled bench-bots bench-webhooks bench-tracing bench-typed-queries bench-sockets bench-peer clean
 
 help:
 	@echo "make run    install what is missing, generate, build, migrate and start the platform"
 	@echo "make test   typecheck, unit + integration + SDK tests on real PostgreSQL and Redis, contract fuzzing"
 	@echo "make test-repeat   the integration files 3 times (REPEAT=n) under added CPU load; lists the files that failed"
+	@echo "make image   the platform as an OCI image (.data/image/chat-platform.tar); make test-image runs it against PostgreSQL and Redis"
+	@echo "make chart-check   helm lint, helm template and kubeconform for deploy/helm/chat-platform (part of make test)"
+	@echo "make test-rolling   two nodes restarted one at a time under 1,000 sends and 200 STOMP sessions: nothing lost"
 	@echo "make generate | check-generated | architecture | format (format-check) | lint | openapi-lint | build (sdks) | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-typing, bench-scheduled, bench-bots, bench-webhooks) | bench-tracing | bench-typed-queries | bench-sockets | bench-peer | clean"
 
 # Node 24 LTS from the npm registry's node-linux-<arch> package, into a git-ignored tools folder.
@@ -166,7 +169,8 @@ contract: deps redis venv build
 test: export PHASES_FILE := $(CURDIR)/.data/test-phases.tsv
 test:
 	@scripts/phases.sh reset
-	@scripts/phases.sh run install $(MAKE) --no-print-directory -j2 --output-sync=target deps redis chromium venv bot-libraries generated-clients
+	@scripts/phases.sh run install $(MAKE) --no-print-directory -j2 --output-sync=target deps redis chromium venv bot-libraries generated-clients chart-tools
+	@scripts/phases.sh run chart $(MAKE) --no-print-directory chart-check
 	@MAKE="$(MAKE)" scripts/test-after-install.sh || { scripts/phases.sh table; exit 1; }
 	@scripts/phases.sh table
 
@@ -211,6 +215,69 @@ $(SYNAPSE_VENV)/bin/synctl:
 
 bench-peer: deps redis build $(SYNAPSE_VENV)/bin/synctl
 	SYNAPSE_PYTHON=$(SYNAPSE_VENV)/bin/python node dist/test/bench/peer.js
+
+# Kubernetes: helm and kubeconform from the Go module proxy; the Kubernetes JSON schemas kubeconform reads come from the
+# kubernetes-validate wheel on PyPI (unpacked for the named versions only), so nothing is downloaded from GitHub.
+HELM_VERSION := v3.22.0
+KUBECONFORM_VERSION := v0.8.0
+# The chart's oldest supported Kubernetes (Chart.yaml's kubeVersion) and a newer one.
+KUBERNETES_VERSIONS := 1.31.0 1.34.0
+KUBERNETES_VALIDATE_VERSION := 1.37.0
+HELM := $(TOOLS)/helm-$(HELM_VERSION)/helm
+KUBECONFORM := $(TOOLS)/kubeconform-$(KUBECONFORM_VERSION)/kubeconform
+KUBE_SCHEMAS := $(TOOLS)/kube-schemas-$(KUBERNETES_VALIDATE_VERSION)
+empty :=
+space := $(empty) $(empty)
+KUBE_SCHEMAS_STAMP := $(KUBE_SCHEMAS)/.versions-$(subst $(space),-,$(KUBERNETES_VERSIONS))
+
+# `go install` prints a line per module it downloads: kept in a log, shown only on failure.
+$(HELM):
+	@command -v go >/dev/null || { echo "go is not installed: it builds helm (Debian/Ubuntu: apt-get install golang)" >&2; exit 1; }
+	@mkdir -p $(dir $@)
+	@GOBIN=$(dir $@) go install helm.sh/helm/v3/cmd/helm@$(HELM_VERSION) >$(dir $@)install.log 2>&1 || { cat $(dir $@)install.log; exit 1; }
+
+$(KUBECONFORM):
+	@command -v go >/dev/null || { echo "go is not installed: it builds kubeconform (Debian/Ubuntu: apt-get install golang)" >&2; exit 1; }
+	@mkdir -p $(dir $@)
+	@GOBIN=$(dir $@) go install github.com/yannh/kubeconform/cmd/kubeconform@$(KUBECONFORM_VERSION) >$(dir $@)install.log 2>&1 || { cat $(dir $@)install.log; exit 1; }
+
+$(KUBE_SCHEMAS_STAMP): scripts/deploy/kube-schemas.py | $(VENV)/bin/schemathesis
+	@rm -rf $(KUBE_SCHEMAS) && mkdir -p $(KUBE_SCHEMAS)/wheel
+	@$(VENV)/bin/python -m pip download --quiet --disable-pip-version-check --no-deps kubernetes-validate==$(KUBERNETES_VALIDATE_VERSION) -d $(KUBE_SCHEMAS)/wheel
+	@$(VENV_PYTHON) scripts/deploy/kube-schemas.py $(KUBE_SCHEMAS)/wheel/*.whl $(KUBE_SCHEMAS) $(KUBERNETES_VERSIONS)
+	@rm -rf $(KUBE_SCHEMAS)/wheel
+	@touch $@
+
+chart-tools: $(HELM) $(KUBECONFORM) $(KUBE_SCHEMAS_STAMP)
+
+chart-check: chart-tools
+	@HELM=$(HELM) KUBECONFORM=$(KUBECONFORM) KUBERNETES_VERSIONS="$(KUBERNETES_VERSIONS)" \
+	  KUBE_SCHEMAS=$(KUBE_SCHEMAS)/kubernetes_validate/kubernetes-json-schema scripts/deploy/check-chart.sh
+
+# The image is built with Debian's mmdebstrap and buildah (vfs storage, chroot isolation); tini comes into the image from
+# Debian's package through mmdebstrap. apt-get waits for the lock should another install hold it.
+image-tools:
+	@if command -v mmdebstrap >/dev/null && command -v buildah >/dev/null && command -v unshare >/dev/null; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "mmdebstrap or buildah missing: installing Debian's mmdebstrap and buildah"; \
+	  apt-get -o DPkg::Lock::Timeout=300 update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends mmdebstrap buildah >/dev/null; \
+	else \
+	  echo "mmdebstrap and buildah are not installed. Install them (Debian/Ubuntu: apt-get install mmdebstrap buildah)." >&2; exit 1; \
+	fi
+
+# Node 24 from the npm registry goes into the image even when the machine's own node is 24.
+image: deps build image-tools $(LOCAL_NODE_BIN)/node
+	NODE_BIN=$(LOCAL_NODE_BIN)/node scripts/image/build.sh
+
+# The image unpacked and run against the test PostgreSQL and Redis (test/deploy/image.deploy.ts); not in make test.
+test-image: image redis
+	npm test --silent -- --testMatch '<rootDir>/test/deploy/image.deploy.ts'
+
+# Two nodes restarted one at a time behind a load balancer under 1,000 sends and 200 STOMP sessions
+# (test/deploy/rolling-restart.deploy.ts); not in make test: it holds both cores for about a minute.
+test-rolling: deps redis build
+	npm test --silent -- --testMatch '<rootDir>/test/deploy/rolling-restart.deploy.ts'
 
 clean:
 	rm -rf dist .data sdk/*/dist
