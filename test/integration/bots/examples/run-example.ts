@@ -1,0 +1,59 @@
+// One example bot of a library's source distribution, run as shipped (./launch.py changes only its token and API
+// root) in a process of its own, with a fresh working directory for the files it keeps.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** Where `make bot-libraries` unpacks the pinned sdists' examples. */
+const examplesRoot = path.join('.tools', 'bot-examples');
+export const ptbExamples = path.join(examplesRoot, 'python_telegram_bot-22.8', 'examples');
+export const aiogramExamples = path.join(examplesRoot, 'aiogram-3.31.0', 'examples');
+
+export interface RunningExample {
+  /** Every line the example logged so far (stdout and stderr). */
+  log: string[];
+  /** The lines that report a failure: logged errors and tracebacks. */
+  errors(): string[];
+  stop(): Promise<void>;
+}
+
+const failure = /\bERROR\b|Traceback/;
+
+/** Starts the example file and resolves once it asks for updates; rejects with its log if it exits before that. */
+export function runExample(file: string, token: string, apiRoot: string): Promise<RunningExample> {
+  if (!existsSync(file)) throw new Error(`${file} is missing: run make bot-libraries`);
+  const workdir = mkdtempSync(path.join(tmpdir(), 'example-bot-'));
+  const child = spawn(
+    path.resolve('.tools', 'venv', 'bin', 'python'),
+    [path.resolve('test', 'integration', 'bots', 'examples', 'launch.py'), path.resolve(file)],
+    {
+      cwd: workdir,
+      env: { ...process.env, BOT_TOKEN: token, API_ROOT: apiRoot, PYTHONUNBUFFERED: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const log: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise<RunningExample>((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      const lines = chunk.toString().split('\n').filter(Boolean);
+      log.push(...lines);
+      if (lines.includes('polling'))
+        resolve({
+          log,
+          errors: () => log.filter((line) => failure.test(line)),
+          stop: async () => {
+            child.kill('SIGTERM');
+            const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+            await exited;
+            clearTimeout(timer);
+            rmSync(workdir, { recursive: true, force: true });
+          },
+        });
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    void exited.then((code) => reject(new Error(`${path.basename(file)} exited (${code}) before polling:\n${log.join('\n')}`)));
+  });
+}
