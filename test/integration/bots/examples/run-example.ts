@@ -15,6 +15,8 @@ export interface RunningExample {
   log: string[];
   /** The lines that report a failure: logged errors and tracebacks. */
   errors(): string[];
+  /** Waits until a line of the log matches. */
+  logged(pattern: RegExp, timeoutMs?: number): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -43,6 +45,7 @@ export function runExample(file: string, token: string, apiRoot: string): Promis
         resolve({
           log,
           errors: () => log.filter((line) => failure.test(line)),
+          logged: (pattern, timeoutMs = 10_000) => logLine(log, pattern, timeoutMs),
           stop: async () => {
             child.kill('SIGTERM');
             const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
@@ -56,4 +59,14 @@ export function runExample(file: string, token: string, apiRoot: string): Promis
     child.stderr.on('data', read);
     void exited.then((code) => reject(new Error(`${path.basename(file)} exited (${code}) before polling:\n${log.join('\n')}`)));
   });
+}
+
+async function logLine(log: string[], pattern: RegExp, timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const line = log.find((l) => pattern.test(l));
+    if (line) return line;
+    if (Date.now() > deadline) throw new Error(`nothing logged matching ${pattern} within ${timeoutMs} ms:\n${log.join('\n')}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }
