@@ -24,12 +24,12 @@ export interface ExampleChat {
   finish(expectedErrors?: RegExp[]): Promise<void>;
 }
 
-export async function exampleChat(platform: TestPlatform, file: string): Promise<ExampleChat> {
+export async function exampleChat(platform: TestPlatform, file: string, workdir?: string): Promise<ExampleChat> {
   const tenant = await platform.tenant();
   const alice = await tenant.account({ displayName: 'Alice' });
   const bot = await createBot(platform, tenant);
   const roomId = await privateRoomWith(platform, alice, bot.accountId);
-  const example = await runExample(file, bot.token, platform.chatUrl);
+  const example = await runExample(file, bot.token, platform.chatUrl, workdir);
   return withPerson({ platform, alice, bot, roomId, example });
 }
 

@@ -11,6 +11,8 @@ export const ptbExamples = path.join(examplesRoot, 'python_telegram_bot-22.8', '
 export const aiogramExamples = path.join(examplesRoot, 'aiogram-3.31.0', 'examples');
 
 export interface RunningExample {
+  /** The example's working directory (its persistence files, what it downloads). */
+  workdir: string;
   /** Every line the example logged so far (stdout and stderr). */
   log: string[];
   /** The lines that report a failure: logged errors and tracebacks. */
@@ -22,10 +24,13 @@ export interface RunningExample {
 
 const failure = /\bERROR\b|Traceback/;
 
-/** Starts the example file and resolves once it asks for updates; rejects with its log if it exits before that. */
-export function runExample(file: string, token: string, apiRoot: string): Promise<RunningExample> {
+/**
+ * Starts the example file and resolves once it asks for updates; rejects with its log if it exits before that. In a
+ * working directory given by the caller (a restart over the files of an earlier run), the caller removes it.
+ */
+export function runExample(file: string, token: string, apiRoot: string, given?: string): Promise<RunningExample> {
   if (!existsSync(file)) throw new Error(`${file} is missing: run make bot-libraries`);
-  const workdir = mkdtempSync(path.join(tmpdir(), 'example-bot-'));
+  const workdir = given ?? mkdtempSync(path.join(tmpdir(), 'example-bot-'));
   const child = spawn(
     path.resolve('.tools', 'venv', 'bin', 'python'),
     [path.resolve('test', 'integration', 'bots', 'examples', 'launch.py'), path.resolve(file)],
@@ -43,6 +48,7 @@ export function runExample(file: string, token: string, apiRoot: string): Promis
       log.push(...lines);
       if (lines.includes('polling'))
         resolve({
+          workdir,
           log,
           errors: () => log.filter((line) => failure.test(line)),
           logged: (pattern, timeoutMs = 10_000) => logLine(log, pattern, timeoutMs),
@@ -51,7 +57,7 @@ export function runExample(file: string, token: string, apiRoot: string): Promis
             const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
             await exited;
             clearTimeout(timer);
-            rmSync(workdir, { recursive: true, force: true });
+            if (!given) rmSync(workdir, { recursive: true, force: true });
           },
         });
     };
