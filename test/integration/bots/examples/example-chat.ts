@@ -24,6 +24,9 @@ export interface ExampleChat {
   finish(expectedErrors?: RegExp[]): Promise<void>;
 }
 
+/** How long a reply may take: generous, since the machine running the suite may be busy with other work. */
+const replyWithinMs = 20_000;
+
 export async function exampleChat(platform: TestPlatform, file: string, workdir?: string): Promise<ExampleChat> {
   const tenant = await platform.tenant();
   const alice = await tenant.account({ displayName: 'Alice' });
@@ -42,7 +45,7 @@ export function withPerson(chat: Pick<ExampleChat, 'platform' | 'alice' | 'bot' 
     say: (text) => say(platform, alice, roomId, text),
     async botMessage(fields) {
       const matches = withFields({ senderId: bot.accountId, ...fields });
-      const found = await waitForMessage(platform, alice, roomId, (m) => matches(m) && ('id' in fields || !seen.has(m.id)));
+      const found = await waitForMessage(platform, alice, roomId, (m) => matches(m) && ('id' in fields || !seen.has(m.id)), replyWithinMs);
       seen.add(found.id);
       return found;
     },
