@@ -45,7 +45,16 @@ export function withPerson(chat: Pick<ExampleChat, 'platform' | 'alice' | 'bot' 
     say: (text) => say(platform, alice, roomId, text),
     async botMessage(fields) {
       const matches = withFields({ senderId: bot.accountId, ...fields });
-      const found = await waitForMessage(platform, alice, roomId, (m) => matches(m) && ('id' in fields || !seen.has(m.id)), replyWithinMs);
+      const found = await waitForMessage(
+        platform,
+        alice,
+        roomId,
+        (m) => matches(m) && ('id' in fields || !seen.has(m.id)),
+        replyWithinMs,
+      ).catch((err: Error) => {
+        // What the example logged tells why it did not answer.
+        throw new Error(`${err.message}\nthe example's log:\n${example.log.slice(-60).join('\n')}`);
+      });
       seen.add(found.id);
       return found;
     },

@@ -2,7 +2,7 @@
 // serves: an example that needs one the contract does not declare yet is skipped, and its test name says what it waits on.
 import { readFileSync } from 'node:fs';
 
-export type Feature = 'reply-keyboards' | 'formatting';
+export type Feature = 'reply-keyboards' | 'formatting' | 'image-sizes';
 
 const schemas = (JSON.parse(readFileSync('generated/openapi/chat.json', 'utf8')) as { components: { schemas: Record<string, any> } })
   .components.schemas;
@@ -12,6 +12,8 @@ const declared: Record<Feature, boolean> = {
   'reply-keyboards': 'replyMarkup' in (schemas.MessageResponse?.properties ?? {}),
   // A message's entities carry formatting (bold, code, links...), not only mentions.
   formatting: ((schemas.MessageEntity?.properties?.type?.enum ?? []) as string[]).includes('bold'),
+  // A user's picture keeps its size in pixels, which a bot needs to receive it as a photo rather than a document.
+  'image-sizes': 'width' in (schemas.Attachment?.properties ?? {}),
 };
 
 /** The needed features the platform lacks. */

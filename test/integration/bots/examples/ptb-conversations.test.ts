@@ -25,7 +25,8 @@ const doctorKeyboard = [
   [{ text: 'Done' }],
 ];
 
-exampleTest('conversationbot: gender from a one-time keyboard, a photo it downloads, /skip, a bio', ['reply-keyboards'], async () => {
+/** conversationbot up to its photo question: /start, the one-time keyboard, Girl pressed, the keyboard removed. */
+async function askedForPhoto() {
   const chat = await exampleChat(platform, example('conversationbot'));
   await chat.say('/start');
   const ask = await chat.botMessage({
@@ -42,16 +43,31 @@ exampleTest('conversationbot: gender from a one-time keyboard, a photo it downlo
     text: "I see! Please send me a photo of yourself, so I know what you look like, or send /skip if you don't want to.",
   });
   expect(photoPlease.replyMarkup).toMatchObject({ kind: 'removeKeyboard' });
+  return chat;
+}
+
+exampleTest('conversationbot: gender from a one-time keyboard, the photo and location skipped, a bio', ['reply-keyboards'], async () => {
+  const chat = await askedForPhoto();
+  await chat.say('/skip');
+  await chat.botMessage({ text: 'I bet you look great! Now, send me your location please, or send /skip.' });
+  await chat.say('/skip');
+  await chat.botMessage({ text: 'You seem a bit paranoid! At last, tell me something about yourself.' });
+  await chat.say('I like tea.');
+  await chat.botMessage({ text: 'Thank you! I hope we can talk again some day.' });
+  await chat.finish();
+});
+
+exampleTest('conversationbot: a photo of the user, which the bot downloads; /cancel', ['reply-keyboards', 'image-sizes'], async () => {
+  const chat = await askedForPhoto();
   const picture = png(64, 48);
   const uploadId = await userUpload(platform, chat.alice, picture, 'me.png', 'image/png');
   await say(platform, chat.alice, chat.roomId, 'This is me', { attachments: [{ uploadId }] });
   await chat.botMessage({ text: "Gorgeous! Now, send me your location please, or send /skip if you don't want to." });
   // The bot fetched the photo's file through getFile and the file path: the same bytes.
   expect(readFileSync(path.join(chat.example.workdir, 'user_photo.jpg')).equals(picture)).toBe(true);
-  await chat.say('/skip');
-  await chat.botMessage({ text: 'You seem a bit paranoid! At last, tell me something about yourself.' });
-  await chat.say('I like tea.');
-  await chat.botMessage({ text: 'Thank you! I hope we can talk again some day.' });
+  await chat.say('/cancel');
+  const bye = await chat.botMessage({ text: 'Bye! I hope we can talk again some day.' });
+  expect(bye.replyMarkup).toMatchObject({ kind: 'removeKeyboard' });
   await chat.finish();
 });
 
