@@ -20,7 +20,12 @@ SCHEMATHESIS_VERSION := 4.32.5
 # The Python bot libraries of the Bot API conformance matrix (test/integration/bots/matrix), in the same virtualenv.
 PTB_VERSION := 22.8
 AIOGRAM_VERSION := 3.31.0
-BOT_LIBRARIES := $(VENV)/.bot-libraries-ptb$(PTB_VERSION)-aiogram$(AIOGRAM_VERSION)
+# PTB with the extras its example bots use (the job queue of timerbot, the callback-data cache of arbitrarycallbackdatabot).
+BOT_LIBRARIES := $(VENV)/.bot-libraries-ptb$(PTB_VERSION)-extras-aiogram$(AIOGRAM_VERSION)
+# The same versions' source distributions, whose examples/ folders the example-bot suite (test/integration/bots/examples)
+# runs as shipped; unpacked into .tools, nothing of them is kept in the repository.
+BOT_EXAMPLES := $(TOOLS)/bot-examples
+BOT_EXAMPLES_STAMP := $(BOT_EXAMPLES)/.ptb$(PTB_VERSION)-aiogram$(AIOGRAM_VERSION)
 # The client generator of the generated-client check (test/integration/generated-clients), in the same virtualenv.
 OPENAPI_PYTHON_CLIENT_VERSION := 0.29.1
 GENERATED_CLIENTS := $(VENV)/.openapi-python-client$(OPENAPI_PYTHON_CLIENT_VERSION)
@@ -98,10 +103,18 @@ venv: $(VENV)/bin/schemathesis
 
 # `python -m pip` rather than bin/pip: a copied virtualenv's scripts name the interpreter of the original.
 $(BOT_LIBRARIES): $(VENV)/bin/schemathesis
-	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check python-telegram-bot==$(PTB_VERSION) aiogram==$(AIOGRAM_VERSION)
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check "python-telegram-bot[job-queue,callback-data]==$(PTB_VERSION)" aiogram==$(AIOGRAM_VERSION)
 	@touch $@
 
-bot-libraries: $(BOT_LIBRARIES)
+# pip reads the sdists' metadata, so it runs after the libraries' install (one pip at a time in the virtualenv).
+$(BOT_EXAMPLES_STAMP): | $(BOT_LIBRARIES)
+	rm -rf $(BOT_EXAMPLES) && mkdir -p $(BOT_EXAMPLES)
+	$(VENV)/bin/python -m pip download --quiet --disable-pip-version-check --no-deps --no-binary :all: -d $(BOT_EXAMPLES) \
+	  python-telegram-bot==$(PTB_VERSION) aiogram==$(AIOGRAM_VERSION)
+	for sdist in $(BOT_EXAMPLES)/*.tar.gz; do tar xzf "$$sdist" -C $(BOT_EXAMPLES) --wildcards '*/examples/*'; done
+	@touch $@
+
+bot-libraries: $(BOT_LIBRARIES) $(BOT_EXAMPLES_STAMP)
 
 # After the bot libraries: one pip at a time in the virtualenv.
 $(GENERATED_CLIENTS): $(VENV)/bin/schemathesis | $(BOT_LIBRARIES)

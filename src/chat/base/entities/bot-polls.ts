@@ -1,5 +1,6 @@
-// What Telegram's sendPoll adds to the chat's polls (is_anonymous, quiz), and the votes last reported to the bot
-// as poll_answer updates; the schema check holds them to the migration.
+// What Telegram's sendPoll adds to the chat's polls (is_anonymous, quiz), the poll state last sent to the bot in a
+// poll update, and the votes last reported to the bot as poll_answer updates; the schema check holds them to the
+// migrations.
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { reference } from '../../../platform/db/reference.js';
 
@@ -13,6 +14,7 @@ export const BotPollEntity = defineEntity({
     quiz: p.boolean(),
     correctOptionIds: p.array().columnType('smallint[]').fieldName('correct_option_ids').nullable(),
     explanation: p.text().nullable(),
+    toldPoll: p.json<unknown>().fieldName('told_poll').nullable(),
   },
   indexes: [{ name: 'bot_polls_bot_id', properties: ['botId'] }],
 });

@@ -1,7 +1,8 @@
 // poll and poll_answer updates for polls a bot sent (Telegram sends no others): each vote or close gives the bot the
 // poll's new state, and for a poll that is not anonymous each voter whose ballot differs from what the bot was last
 // told gives a poll_answer with the voter's options now. Who was told what is kept in bot_poll_answers, so a vote
-// is reported once even when several are drained together.
+// is reported once even when several are drained together; the state last sent is kept in bot_polls.told_poll, so
+// two votes drained after both were cast do not report the same state twice.
 import { sql } from 'kysely';
 import type { SqlClient } from '../../../platform/db/sql.js';
 import { affected, firstRow, rows } from '../../../platform/db/typed.js';
@@ -61,6 +62,20 @@ async function answers(client: SqlClient, pollId: string): Promise<Answer[]> {
   return found;
 }
 
+/** Records the poll state as sent to its bot; false when that very state was sent already. */
+async function newlyTold(client: SqlClient, pollId: string, poll: unknown): Promise<boolean> {
+  const state = JSON.stringify(poll);
+  const changed = await affected(
+    client,
+    chatDb
+      .updateTable('bot_polls')
+      .set({ told_poll: sql`${state}::jsonb` })
+      .where('poll_id', '=', pollId)
+      .where(sql<boolean>`told_poll is distinct from ${state}::jsonb`),
+  );
+  return changed > 0;
+}
+
 async function updatesOf(client: SqlClient, event: PlacedEvent): Promise<NewUpdate[]> {
   const pollId = event.payload.pollId as string;
   const bot = await firstRow(client, senderOf(pollId));
@@ -68,7 +83,7 @@ async function updatesOf(client: SqlClient, event: PlacedEvent): Promise<NewUpda
   const made: NewUpdate[] = [];
   if (allows(bot.allowed_updates, 'poll')) {
     const poll = await pollForBot(client, pollId, { id: bot.id, accountId: bot.account_id });
-    if (poll) made.push({ ord: event.ord, botId: bot.id, kind: 'poll', body: { poll } });
+    if (poll && (await newlyTold(client, pollId, poll))) made.push({ ord: event.ord, botId: bot.id, kind: 'poll', body: { poll } });
   }
   if (event.topic === 'poll.voted' && !bot.is_anonymous) {
     // The record of what was told moves on even when the bot takes no poll_answer updates, so none arrive late.

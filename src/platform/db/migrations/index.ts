@@ -25,6 +25,7 @@ import { Migration20261125000600OutboxTraceContext } from './Migration2026112500
 import { Migration20261125000700EventLogWithoutCounters } from './Migration20261125000700EventLogWithoutCounters.js';
 import { Migration20261129000100BotPolls } from './Migration20261129000100BotPolls.js';
 import { Migration20261129000400ReplyKeyboards } from './Migration20261129000400ReplyKeyboards.js';
+import { Migration20261129000700BotPollsTold } from './Migration20261129000700BotPollsTold.js';
 
 export const migrations = [
   { name: 'Migration20261121000001Init', class: Migration20261121000001Init },
@@ -53,4 +54,5 @@ export const migrations = [
   { name: 'Migration20261125000700EventLogWithoutCounters', class: Migration20261125000700EventLogWithoutCounters },
   { name: 'Migration20261129000100BotPolls', class: Migration20261129000100BotPolls },
   { name: 'Migration20261129000400ReplyKeyboards', class: Migration20261129000400ReplyKeyboards },
+  { name: 'Migration20261129000700BotPollsTold', class: Migration20261129000700BotPollsTold },
 ];
