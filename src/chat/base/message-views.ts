@@ -1,6 +1,7 @@
 export type MessageType = 'TEXT' | 'POLL';
 import { attachmentViews, type AttachmentView, type StoredAttachment } from './attachment-views.js';
 import { chatKeyboard, type ChatButton, type StoredKeyboard } from './keyboard.js';
+import { formattingViews, type FormattingView, type StoredFormatting } from './formatting.js';
 import { sql, type Expression, type Selectable } from 'kysely';
 import { chatDb, type ChatTables } from './tables.js';
 
@@ -23,6 +24,7 @@ export const messageColumnNames = [
   'attachments',
   'inline_keyboard',
   'entities',
+  'formatting',
 ] as const;
 type MessageColumn = (typeof messageColumnNames)[number];
 
@@ -32,7 +34,7 @@ export const messageColumnsIn = <A extends string>(alias: A) => messageColumnNam
 type StoredMessage = Pick<Selectable<ChatTables['messages']>, MessageColumn>;
 
 /** A message as the entity maps it, with its jsonb columns in the shapes their writers store. */
-export type MessageRow = Omit<StoredMessage, 'type' | 'attachments' | 'inline_keyboard' | 'entities'> & {
+export type MessageRow = Omit<StoredMessage, 'type' | 'attachments' | 'inline_keyboard' | 'entities' | 'formatting'> & {
   type: MessageType;
   /** Files the message carries (src/chat/media/attachments.ts); null when none. */
   attachments: StoredAttachment[] | null;
@@ -40,6 +42,8 @@ export type MessageRow = Omit<StoredMessage, 'type' | 'attachments' | 'inline_ke
   inline_keyboard: StoredKeyboard | null;
   /** Mentions found in the text (src/chat/mentions); null when none. */
   entities: MentionEntity[] | null;
+  /** Formatting of a bot's text (base/formatting.ts); null when none. */
+  formatting: StoredFormatting[] | null;
   /** Per caller; selected with hiddenForMe, absent (false) where no caller view applies. */
   hidden_for_me?: boolean;
   /** Replies of a root; selected where the view carries thread summaries. */
@@ -88,11 +92,12 @@ export interface MessageView {
   attachments: AttachmentView[];
   inlineKeyboard?: ChatButton[][];
   entities: MentionEntity[];
+  formatting?: FormattingView[];
 }
 
 export const messageColumns =
   'id, room_id, seq, sender_id, type, text, client_message_id, thread_root_id, created_at, edited_at, recalled_at, ' +
-  'forwarded_from_room_id, forwarded_from_message_id, poll_id, attachments, inline_keyboard, entities';
+  'forwarded_from_room_id, forwarded_from_message_id, poll_id, attachments, inline_keyboard, entities, formatting';
 
 export function messageView(row: MessageRow): MessageView {
   const recalled = row.recalled_at !== null;
@@ -118,5 +123,6 @@ export function messageView(row: MessageRow): MessageView {
     ...(row.inline_keyboard && !recalled ? { inlineKeyboard: chatKeyboard(row.inline_keyboard) } : {}),
     // A recalled message has no text left to point into.
     entities: recalled ? [] : (row.entities ?? []),
+    ...(row.formatting && row.formatting.length > 0 && !recalled ? { formatting: formattingViews(row.formatting) } : {}),
   };
 }

@@ -66,6 +66,7 @@ const cardSelect = (accountId: string) =>
       'x.attachments',
       'x.inline_keyboard',
       'x.entities',
+      'x.formatting',
       'x.reply_count',
     ])
     .select((eb) => eb.exists(hiddenBy(accountId, eb.ref('x.id'))).as('hidden_for_me'))

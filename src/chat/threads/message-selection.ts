@@ -27,6 +27,7 @@ export function messageSelection(eb: Messages) {
     eb.ref('m.attachments').$castTo<MessageRow['attachments']>().as('attachments'),
     eb.ref('m.inline_keyboard').$castTo<MessageRow['inline_keyboard']>().as('inline_keyboard'),
     eb.ref('m.entities').$castTo<MessageRow['entities']>().as('entities'),
+    eb.ref('m.formatting').$castTo<MessageRow['formatting']>().as('formatting'),
   ] as const;
 }
 

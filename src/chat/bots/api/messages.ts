@@ -18,6 +18,8 @@ import type { BotPrincipal } from './context.js';
 import { editBotMessage, keyboardOf, type EditedContent, type EditTarget, type Markup } from './edits.js';
 import { botApiErrors } from './errors.js';
 import type { BotSendLimit } from './send-limit.js';
+import { storedFormatting } from './text-mentions.js';
+import type { FormattingEntity } from '../formatting/index.js';
 
 export interface SendInput {
   chat_id: ChatRef;
@@ -26,6 +28,8 @@ export interface SendInput {
   reply_to_message_id?: number;
   reply_parameters?: { message_id: number };
   reply_markup?: Markup;
+  /** The text's formatting (formatted-text.ts), when it has any. */
+  formatting?: FormattingEntity[] | null;
 }
 
 /** The files a send carries, found (or claimed) inside the send's transaction once the message id exists. */
@@ -101,18 +105,13 @@ export class BotMessages {
         // No message: the root is recalled (or gone); the bump rolls back with the transaction.
         if (!reply || reply.id === null) throw notFound();
       }
-      if (keyboard)
-        await affected(
-          client,
-          chatDb
-            .updateTable('messages')
-            .set({ inline_keyboard: JSON.stringify(keyboard) })
-            .where('id', '=', id),
-        );
-      if (attach) {
-        const attachments = JSON.stringify(await attach(client, id, now));
-        await affected(client, chatDb.updateTable('messages').set({ attachments }).where('id', '=', id));
-      }
+      // What the insert left out, in one statement; a plain send has none of it.
+      const formatting = await storedFormatting(client, roomId, input.formatting ?? null);
+      const extra: { inline_keyboard?: string; formatting?: string; attachments?: string } = {};
+      if (keyboard) extra.inline_keyboard = JSON.stringify(keyboard);
+      if (formatting) extra.formatting = JSON.stringify(formatting);
+      if (attach) extra.attachments = JSON.stringify(await attach(client, id, now));
+      if (Object.keys(extra).length > 0) await affected(client, chatDb.updateTable('messages').set(extra).where('id', '=', id));
     });
     this.deps.queues.requestOutboxDrain();
     return this.view(id);

@@ -24,6 +24,7 @@ import { Migration20261125000500PartnerKnowledge } from './Migration202611250005
 import { Migration20261125000600OutboxTraceContext } from './Migration20261125000600OutboxTraceContext.js';
 import { Migration20261125000700EventLogWithoutCounters } from './Migration20261125000700EventLogWithoutCounters.js';
 import { Migration20261129000100BotPolls } from './Migration20261129000100BotPolls.js';
+import { Migration20261129000300MessageFormatting } from './Migration20261129000300MessageFormatting.js';
 
 export const migrations = [
   { name: 'Migration20261121000001Init', class: Migration20261121000001Init },
@@ -51,4 +52,5 @@ export const migrations = [
   { name: 'Migration20261125000600OutboxTraceContext', class: Migration20261125000600OutboxTraceContext },
   { name: 'Migration20261125000700EventLogWithoutCounters', class: Migration20261125000700EventLogWithoutCounters },
   { name: 'Migration20261129000100BotPolls', class: Migration20261129000100BotPolls },
+  { name: 'Migration20261129000300MessageFormatting', class: Migration20261129000300MessageFormatting },
 ];
