@@ -1383,6 +1383,8 @@ export interface components {
              */
             correct_option_id?: number;
             explanation?: string;
+            /** @description The explanation's formatting. */
+            explanation_entities?: components["schemas"]["MessageEntity"][];
         };
         /** @description A vote in a poll the bot sent with is_anonymous false: the voter's options now (0-based). */
         PollAnswer: {
@@ -1578,6 +1580,10 @@ export interface components {
         SendPollBody: {
             chat_id: components["schemas"]["ChatRef"];
             question: components["schemas"]["PollQuestion"];
+            /** @description Markup of the question, as parse_mode; the question keeps its text only (Telegram allows no other formatting in a question). */
+            question_parse_mode?: components["schemas"]["ParseMode"];
+            /** @description Explicit spans of the question; dropped with it. */
+            question_entities?: components["schemas"]["InputMessageEntity"][];
             /** @description 2 to 10 options (the chat's limit), different from each other ignoring case and surrounding spaces. */
             options: components["schemas"]["PollOptionInput"][];
             /** @description True (the default): votes are counted but not reported. False: each vote reaches the bot as a poll_answer update. */
@@ -1597,6 +1603,9 @@ export interface components {
             correct_option_id?: components["schemas"]["PollOptionIndex"];
             /** @description Shown to the bot with a quiz's results. */
             explanation?: components["schemas"]["Platform.text"];
+            /** @description Markup of the explanation, as parse_mode: its formatting is shown with it as explanation_entities. */
+            explanation_parse_mode?: components["schemas"]["ParseMode"];
+            explanation_entities?: components["schemas"]["InputMessageEntity"][];
             /** @description Not supported: polls here stay open until stopPoll (or the chat's close); any value but null is refused, naming it. */
             open_period?: null;
             /** @description Not supported: polls here stay open until stopPoll (or the chat's close); any value but null is refused, naming it. */

@@ -286,3 +286,32 @@ test("updates: a reply to the bot's formatted message carries its entities in re
     entities: [{ type: 'bold', offset: 0, length: 4 }],
   });
 });
+
+test("sendPoll: the question's markup is parsed away, the explanation keeps its formatting; bad markup creates no poll", async () => {
+  const { alice, bot, roomId } = await botWithAlice(platform);
+  const quiz = {
+    chat_id: roomId,
+    question: '<b>How many</b> eggs?',
+    question_parse_mode: 'HTML',
+    options: ['2', '4'],
+    type: 'quiz',
+    correct_option_id: 1,
+    explanation: '*Four* is the classic',
+    explanation_parse_mode: 'MarkdownV2',
+  };
+  expectBotError(
+    await botCall(platform, bot.token, 'sendPoll', { ...quiz, explanation: 'Four is 4.0' }),
+    400,
+    `Bad Request: can't parse entities: Character '.' is reserved and must be escaped with the preceding '\\'`,
+  );
+  expect(await count(platform.db, 'select count(*) as n from polls where room_id = $1', [roomId])).toBe(0);
+
+  const sent = resultOf(await botCall(platform, bot.token, 'sendPoll', quiz));
+  expect(sent.poll).toMatchObject({
+    question: 'How many eggs?',
+    explanation: 'Four is the classic',
+    explanation_entities: [{ type: 'bold', offset: 0, length: 4 }],
+  });
+  const seen = await waitForMessage(platform, alice, roomId, (m) => m.type === 'POLL');
+  expect(seen.text).toBe('How many eggs?');
+});

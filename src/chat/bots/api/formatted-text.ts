@@ -21,7 +21,8 @@ export interface FormattedText {
   formatting: FormattingEntity[] | null;
 }
 
-function parsed(source: string, parseMode: string | undefined, entities: TelegramEntityInput[] | undefined): FormattedText {
+/** The parse alone, for texts with limits of their own (a poll's question and explanation). */
+export function parsedText(source: string, parseMode: string | undefined, entities: TelegramEntityInput[] | undefined): FormattedText {
   try {
     const { text, entities: spans } = formatText(source, parseMode, entities);
     return { text, formatting: spans.length > 0 ? spans : null };
@@ -39,7 +40,8 @@ export function formattedText(
   parseMode: string | undefined,
   entities: TelegramEntityInput[] | undefined,
 ): FormattedText {
-  const result = parseMode || (entities && entities.length > 0) ? parsed(source, parseMode, entities) : { text: source, formatting: null };
+  const result =
+    parseMode || (entities && entities.length > 0) ? parsedText(source, parseMode, entities) : { text: source, formatting: null };
   if (result.text.length > limits[kind].max) throw botApiErrors.badRequest(limits[kind].tooLong);
   if (kind === 'text' && result.text.trim() === '') throw botApiErrors.badRequest('message text is empty');
   return result;
