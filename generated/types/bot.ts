@@ -893,7 +893,7 @@ export interface components {
             chat_instance: string;
             data: string;
         };
-        /** @description A file's caption: the message's text; at most 1024 characters after parsing (parse_mode). */
+        /** @description A file's caption: the message's text; at most 1024 characters after parsing (parse_mode), so that markup fits. */
         Caption: string;
         /** @description A room as bots see it: private rooms have positive ids, groups negative ones. */
         Chat: {

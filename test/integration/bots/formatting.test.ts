@@ -1,7 +1,7 @@
 // Formatting through the Bot API: parse_mode (HTML, MarkdownV2, Markdown) and explicit entities become the text the
 // user sees plus formatting spans on the chat's message view, and come back to the bot as entities; bad markup,
 // an unknown parse_mode and texts too long after parsing get Telegram's 400 and change nothing.
-import type { TestPlatform } from '../../support/platform.js';
+import { call, type TestPlatform } from '../../support/platform.js';
 import { count } from '../../helpers/expect.js';
 import { botCall, confirmAll, expectBotError, pendingUpdates, resultOf, say, userNumber, waitForMessage } from '../../helpers/bots.js';
 import { botWithAlice, bytes, multipart, storage, useFilesPlatform } from './file-helpers.js';
@@ -40,6 +40,15 @@ test('HTML: the user sees the text without markup, with its formatting; the bot 
   expect(seen.text).toBe(text);
   expect(seen.formatting).toEqual(sent.entities);
   expect(seen.entities).toEqual([]);
+
+  // A user's forward of it keeps the formatting.
+  const saved = (await call(platform.chatUrl, 'POST', '/api/v1/rooms/self', { token: alice.token })).body.data.id;
+  const forward = await call(platform.chatUrl, 'POST', `/api/v1/rooms/${saved}/forward`, {
+    token: alice.token,
+    body: { fromRoomId: roomId, messageIds: [seen.id] },
+  });
+  expect(forward.status).toBe(200);
+  expect([forward.body.data[0].text, forward.body.data[0].formatting]).toEqual([text, sent.entities]);
 });
 
 test('MarkdownV2 in a urlencoded form: offsets count UTF-16 code units, escapes are gone', async () => {
