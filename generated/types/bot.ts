@@ -30,8 +30,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Copies a message's text into a chat as the bot's own message
-         * @description Copies a message's text into a chat as the bot's own message, without naming the original.
+         * Copies a message into a chat as the bot's own message
+         * @description Copies a message into a chat as the bot's own message, without naming the original: its text with its formatting, and its files.
          */
         post: operations["copyMessage"];
         delete?: never;
@@ -893,7 +893,7 @@ export interface components {
             chat_instance: string;
             data: string;
         };
-        /** @description A file's caption: the message's text. */
+        /** @description A file's caption: the message's text; at most 1024 characters after parsing (parse_mode), so that markup fits. */
         Caption: string;
         /** @description A room as bots see it: private rooms have positive ids, groups negative ones. */
         Chat: {
@@ -1000,6 +1000,19 @@ export interface components {
         CommandScope: {
             type: string;
         };
+        CopyMessageBody: {
+            /** @description Where the copy goes. */
+            chat_id: components["schemas"]["ChatRef"];
+            /** @description Where the message is; the bot must be a member of both rooms. */
+            from_chat_id: components["schemas"]["ChatRef"];
+            message_id: components["schemas"]["MessageId"];
+            /** @description A new caption for a copy of a message with files; absent keeps the original's (with its formatting). Ignored for a text message, as in Telegram. */
+            caption?: components["schemas"]["Caption"];
+            parse_mode?: components["schemas"]["ParseMode"];
+            caption_entities?: components["schemas"]["InputMessageEntity"][];
+        } & {
+            [key: string]: unknown;
+        };
         /** @description Text put on the user's clipboard by a copy_text button. */
         CopyTextButton: {
             text: string;
@@ -1039,6 +1052,8 @@ export interface components {
             message_id: components["schemas"]["MessageId"];
             /** @description The file's new caption (the message's text); absent or empty removes it, as in Telegram. */
             caption?: components["schemas"]["Caption"];
+            parse_mode?: components["schemas"]["ParseMode"];
+            caption_entities?: components["schemas"]["InputMessageEntity"][];
             /** @description Replaces the keyboard; absent removes it, as in Telegram. */
             reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
         } & {
@@ -1047,7 +1062,9 @@ export interface components {
         EditMessageBody: {
             chat_id: components["schemas"]["ChatRef"];
             message_id: components["schemas"]["MessageId"];
-            text: components["schemas"]["Platform.text"];
+            text: components["schemas"]["MarkedUpText"];
+            parse_mode?: components["schemas"]["ParseMode"];
+            entities?: components["schemas"]["InputMessageEntity"][];
             /** @description Replaces the keyboard; absent removes it, as in Telegram. */
             reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
         } & {
@@ -1058,6 +1075,12 @@ export interface components {
             message_id: components["schemas"]["MessageId"];
             /** @description The new keyboard; absent removes it, as in Telegram. */
             reply_markup?: components["schemas"]["InlineKeyboardMarkup"];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The user a text_mention names. */
+        EntityUser: {
+            id: components["schemas"]["TelegramId"];
         } & {
             [key: string]: unknown;
         };
@@ -1168,11 +1191,30 @@ export interface components {
             type: "photo" | "video" | "document" | "audio";
             media: components["schemas"]["InputFile"];
             caption?: components["schemas"]["Caption"];
+            parse_mode?: components["schemas"]["ParseMode"];
+            caption_entities?: components["schemas"]["InputMessageEntity"][];
             duration?: components["schemas"]["MediaSeconds"];
             width?: components["schemas"]["MediaPixels"];
             height?: components["schemas"]["MediaPixels"];
             performer?: string;
             title?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A formatting span of the text, when no parse_mode is given; offset and length count UTF-16 code units. bold,
+         *     italic, underline, strikethrough, spoiler, code, pre (with language), text_link (with url), text_mention (with
+         *     user), blockquote and expandable_blockquote are kept; other types are ignored.
+         */
+        InputMessageEntity: {
+            type: string;
+            /** Format: int32 */
+            offset: number;
+            /** Format: int32 */
+            length: number;
+            url?: string;
+            language?: string;
+            user?: components["schemas"]["EntityUser"];
         } & {
             [key: string]: unknown;
         };
@@ -1206,6 +1248,8 @@ export interface components {
         KeyboardButtonRow: components["schemas"]["KeyboardButtonInput"][];
         /** @description A reply keyboard button's text: sent into the chat as the user's message when the button is pressed. */
         KeyboardButtonText: string;
+        /** @description A text or caption as sent, markup included: what counts against the limit (4096 for a text, 1024 for a caption) is the text after parsing. */
+        MarkedUpText: string;
         /**
          * Format: int32
          * @description Pixels, as the sender states them (else as an MP4 video track's header states them).
@@ -1266,16 +1310,22 @@ export interface components {
             /** @description A POLL message: the poll with its results. */
             poll?: components["schemas"]["Poll"];
         };
-        /** @description A command or a mention in a message's text; offset and length count UTF-16 code units, as in Telegram. */
+        /** @description A command, a mention or a formatting span of a message's text; offset and length count UTF-16 code units, as in Telegram. */
         MessageEntity: {
             type: components["schemas"]["MessageEntityType"];
             /** Format: int32 */
             offset: number;
             /** Format: int32 */
             length: number;
+            /** @description text_link: the link's target. */
+            url?: string;
+            /** @description text_mention: the user named. */
+            user?: components["schemas"]["User"];
+            /** @description pre: the language of the code. */
+            language?: string;
         };
         /** @enum {string} */
-        MessageEntityType: "bot_command" | "mention";
+        MessageEntityType: "bot_command" | "mention" | "bold" | "italic" | "underline" | "strikethrough" | "spoiler" | "code" | "pre" | "text_link" | "text_mention" | "blockquote" | "expandable_blockquote";
         /**
          * Format: int64
          * @description A message_id: the message's sequence number in its room.
@@ -1314,6 +1364,12 @@ export interface components {
             old_reaction: components["schemas"]["ReactionType"][];
             new_reaction: components["schemas"]["ReactionType"][];
         };
+        /**
+         * @description How the text (or caption) is marked up: HTML, MarkdownV2 or Markdown, as in Telegram (any case). The markup becomes
+         *     formatting of the text the user sees; bad markup is 400 "Bad Request: can't parse entities: ...", any other mode
+         *     400 "Bad Request: unsupported parse_mode".
+         */
+        ParseMode: string;
         /** @description An image: its size in pixels, when read from the image's header (a user's image may not carry it). */
         PhotoSize: {
             file_id: string;
@@ -1362,6 +1418,8 @@ export interface components {
              */
             correct_option_id?: number;
             explanation?: string;
+            /** @description The explanation's formatting. */
+            explanation_entities?: components["schemas"]["MessageEntity"][];
         };
         /** @description A vote in a poll the bot sent with is_anonymous false: the voter's options now (0-based). */
         PollAnswer: {
@@ -1492,6 +1550,8 @@ export interface components {
         SendAnimationBody: {
             chat_id: components["schemas"]["ChatRef"];
             caption?: components["schemas"]["Caption"];
+            parse_mode?: components["schemas"]["ParseMode"];
+            caption_entities?: components["schemas"]["InputMessageEntity"][];
             /** @description Sends a thread reply under this thread root (message_id of the root). */
             message_thread_id?: components["schemas"]["MessageId"];
             /** @description Sends a thread reply under this message. */
@@ -1509,6 +1569,8 @@ export interface components {
         SendAudioBody: {
             chat_id: components["schemas"]["ChatRef"];
             caption?: components["schemas"]["Caption"];
+            parse_mode?: components["schemas"]["ParseMode"];
+            caption_entities?: components["schemas"]["InputMessageEntity"][];
             /** @description Sends a thread reply under this thread root (message_id of the root). */
             message_thread_id?: components["schemas"]["MessageId"];
             /** @description Sends a thread reply under this message. */
@@ -1526,6 +1588,8 @@ export interface components {
         SendDocumentBody: {
             chat_id: components["schemas"]["ChatRef"];
             caption?: components["schemas"]["Caption"];
+            parse_mode?: components["schemas"]["ParseMode"];
+            caption_entities?: components["schemas"]["InputMessageEntity"][];
             /** @description Sends a thread reply under this thread root (message_id of the root). */
             message_thread_id?: components["schemas"]["MessageId"];
             /** @description Sends a thread reply under this message. */
@@ -1551,7 +1615,9 @@ export interface components {
         };
         SendMessageBody: {
             chat_id: components["schemas"]["ChatRef"];
-            text: components["schemas"]["Platform.text"];
+            text: components["schemas"]["MarkedUpText"];
+            parse_mode?: components["schemas"]["ParseMode"];
+            entities?: components["schemas"]["InputMessageEntity"][];
             /** @description Sends a thread reply under this thread root (message_id of the root). */
             message_thread_id?: components["schemas"]["MessageId"];
             /** @description Sends a thread reply under this message (a reply to a reply joins that reply's thread). */
@@ -1565,6 +1631,8 @@ export interface components {
         SendPhotoBody: {
             chat_id: components["schemas"]["ChatRef"];
             caption?: components["schemas"]["Caption"];
+            parse_mode?: components["schemas"]["ParseMode"];
+            caption_entities?: components["schemas"]["InputMessageEntity"][];
             /** @description Sends a thread reply under this thread root (message_id of the root). */
             message_thread_id?: components["schemas"]["MessageId"];
             /** @description Sends a thread reply under this message. */
@@ -1579,6 +1647,10 @@ export interface components {
         SendPollBody: {
             chat_id: components["schemas"]["ChatRef"];
             question: components["schemas"]["PollQuestion"];
+            /** @description Markup of the question, as parse_mode; the question keeps its text only (Telegram allows no other formatting in a question). */
+            question_parse_mode?: components["schemas"]["ParseMode"];
+            /** @description Explicit spans of the question; dropped with it. */
+            question_entities?: components["schemas"]["InputMessageEntity"][];
             /** @description 2 to 10 options (the chat's limit), different from each other ignoring case and surrounding spaces. */
             options: components["schemas"]["PollOptionInput"][];
             /** @description True (the default): votes are counted but not reported. False: each vote reaches the bot as a poll_answer update. */
@@ -1598,6 +1670,9 @@ export interface components {
             correct_option_id?: components["schemas"]["PollOptionIndex"];
             /** @description Shown to the bot with a quiz's results. */
             explanation?: components["schemas"]["Platform.text"];
+            /** @description Markup of the explanation, as parse_mode: its formatting is shown with it as explanation_entities. */
+            explanation_parse_mode?: components["schemas"]["ParseMode"];
+            explanation_entities?: components["schemas"]["InputMessageEntity"][];
             /** @description Not supported: polls here stay open until stopPoll (or the chat's close); any value but null is refused, naming it. */
             open_period?: null;
             /** @description Not supported: polls here stay open until stopPoll (or the chat's close); any value but null is refused, naming it. */
@@ -1610,6 +1685,8 @@ export interface components {
         SendVideoBody: {
             chat_id: components["schemas"]["ChatRef"];
             caption?: components["schemas"]["Caption"];
+            parse_mode?: components["schemas"]["ParseMode"];
+            caption_entities?: components["schemas"]["InputMessageEntity"][];
             /** @description Sends a thread reply under this thread root (message_id of the root). */
             message_thread_id?: components["schemas"]["MessageId"];
             /** @description Sends a thread reply under this message. */
@@ -1627,6 +1704,8 @@ export interface components {
         SendVideoNoteBody: {
             chat_id: components["schemas"]["ChatRef"];
             caption?: components["schemas"]["Caption"];
+            parse_mode?: components["schemas"]["ParseMode"];
+            caption_entities?: components["schemas"]["InputMessageEntity"][];
             /** @description Sends a thread reply under this thread root (message_id of the root). */
             message_thread_id?: components["schemas"]["MessageId"];
             /** @description Sends a thread reply under this message. */
@@ -1644,6 +1723,8 @@ export interface components {
         SendVoiceBody: {
             chat_id: components["schemas"]["ChatRef"];
             caption?: components["schemas"]["Caption"];
+            parse_mode?: components["schemas"]["ParseMode"];
+            caption_entities?: components["schemas"]["InputMessageEntity"][];
             /** @description Sends a thread reply under this thread root (message_id of the root). */
             message_thread_id?: components["schemas"]["MessageId"];
             /** @description Sends a thread reply under this message. */
@@ -1939,7 +2020,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ForwardBody"];
+                "application/json": components["schemas"]["CopyMessageBody"];
             };
         };
         responses: {

@@ -7566,6 +7566,8 @@ export interface components {
             replyMarkup?: components["schemas"]["ReplyMarkupView"];
             /** @description The mentions in the text, in text order: `@username` and `<@accountId>` of room members, and `@all` / `@here` written by a room OWNER or ADMIN. Anything else that looks like a mention is plain text and has no entity. Empty when none and once the message is recalled. */
             entities: components["schemas"]["MessageEntity"][];
+            /** @description Formatting of the text (bold, links, code, quotes, ...), in text order; present when the text has any (messages bots send with parse_mode or entities), absent once the message is recalled. */
+            formatting?: components["schemas"]["FormattingSpan"][];
             /** @description On a top-level message with replies. */
             thread?: components["schemas"]["Events.SharedThread"];
         };
@@ -8177,6 +8179,22 @@ export interface components {
             /** @description Selective markup only: the members it applies to (may be empty). */
             recipients?: components["schemas"]["Platform.uuid"][];
         };
+        /** @description A formatted span of the message text. offset and length count UTF-16 code units (JavaScript string indices); spans may nest. */
+        FormattingSpan: {
+            type: components["schemas"]["FormattingType"];
+            /** Format: int32 */
+            offset: number;
+            /** Format: int32 */
+            length: number;
+            /** @description text_link: the link's target. */
+            url?: string;
+            /** @description pre: the language of the code. */
+            language?: string;
+            /** @description text_mention: the account named. */
+            accountId?: components["schemas"]["Platform.uuid"];
+        };
+        /** @enum {string} */
+        FormattingType: "bold" | "italic" | "underline" | "strikethrough" | "spoiler" | "code" | "pre" | "text_link" | "text_mention" | "blockquote" | "expandable_blockquote";
         ForwardRequest: {
             /** @description The room the messages are taken from; the caller must be a member of it. */
             fromRoomId: components["schemas"]["Platform.uuid"];
@@ -8406,6 +8424,8 @@ export interface components {
             replyMarkup?: components["schemas"]["ReplyMarkupView"];
             /** @description The mentions in the text, in text order: `@username` and `<@accountId>` of room members, and `@all` / `@here` written by a room OWNER or ADMIN. Anything else that looks like a mention is plain text and has no entity. Empty when none and once the message is recalled. */
             entities: components["schemas"]["MessageEntity"][];
+            /** @description Formatting of the text (bold, links, code, quotes, ...), in text order; present when the text has any (messages bots send with parse_mode or entities), absent once the message is recalled. */
+            formatting?: components["schemas"]["FormattingSpan"][];
         };
         /** @enum {string} */
         MessageType: "TEXT" | "POLL";

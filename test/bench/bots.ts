@@ -2,13 +2,16 @@
 // messages into a private room with it; each message's latency runs from the moment the user's POST leaves to the
 // moment the bot's getUpdates answer carrying it arrives (send, commit, outbox relay in the drain transaction,
 // Redis wake-up, read, answer). Baseline: the user's send round trip alone (POST to 201), measured on the same
-// requests. Goal (issue 12): p99 <= 50 ms. Run with `node dist/test/bench/bots.js` (part of `make bench`).
+// requests. Goal (issue 12): p99 <= 50 ms. Then the bot's own sends: sendMessage round trips of a plain text and of
+// the same text with HTML markup (parsed, its formatting stored). Run with `node dist/test/bench/bots.js` (part of
+// `make bench`).
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { call, startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { ms, progress, runBenchmark, scratchInfra, table } from './report.js';
 
 const MESSAGES = 500;
+const BOT_SENDS = 200;
 const WARMUP = 50;
 const GOAL_P99_MS = 50;
 
@@ -62,9 +65,22 @@ async function setup(p: TestPlatform): Promise<{ userToken: string; botToken: st
   return { userToken: user.token, botToken: made.body.data.token, roomId: room.body.data.id };
 }
 
+/** Round trips of the bot's sendMessage with this body, one at a time, after a warm-up. */
+async function botSends(base: string, botToken: string, body: Record<string, unknown>): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < WARMUP + BOT_SENDS; i++) {
+    const t0 = performance.now();
+    const res = await post(base, `/bot/${botToken}/sendMessage`, body);
+    if (res.status !== 200) throw new Error(`bot send: ${res.status} ${JSON.stringify(res.body)}`);
+    if (i >= WARMUP) times.push(performance.now() - t0);
+  }
+  return times;
+}
+
 async function main(): Promise<number> {
   await scratchInfra('bots-bench-');
-  const p = await startTestPlatform({ services: ['chat', 'workers'] });
+  // The bot's sends are measured one after another, faster than the per-bot send limit allows.
+  const p = await startTestPlatform({ services: ['chat', 'workers'], botSendRatePerSecond: 1_000_000 });
   try {
     const { userToken, botToken, roomId } = await setup(p);
     // The bot: one long poll after another, confirming by offset; every received text resolves its waiter.
@@ -111,6 +127,13 @@ async function main(): Promise<number> {
     // Ends the last long poll: one more message.
     await post(p.chatUrl, `/api/v1/rooms/${roomId}/messages`, { text: 'stop' }, userToken);
     await poller;
+    progress(`${WARMUP} warm-up and ${BOT_SENDS} measured bot sends, plain then with HTML markup`);
+    const plainSends = await botSends(p.chatUrl, botToken, { chat_id: roomId, text: 'a plain answer of the bench bot' });
+    const htmlSends = await botSends(p.chatUrl, botToken, {
+      chat_id: roomId,
+      text: 'a <b>formatted</b> answer of the <a href="https://example.com/">bench bot</a>',
+      parse_mode: 'HTML',
+    });
 
     const row = (name: string, values: number[]) => {
       const s = [...values].sort((a, b) => a - b);
@@ -124,6 +147,8 @@ async function main(): Promise<number> {
           row('baseline: user send round trip (POST -> 201)', sendRtt),
           row('user send -> bot receives it in getUpdates', receipt),
           row('  of which after the 201 (relay, wake, read)', afterCommit),
+          row('bot sendMessage round trip, plain text', plainSends),
+          row('bot sendMessage round trip, parse_mode HTML', htmlSends),
         ],
       )}\n`,
     );

@@ -2,6 +2,7 @@ export type MessageType = 'TEXT' | 'POLL';
 import { attachmentViews, type AttachmentView, type StoredAttachment } from './attachment-views.js';
 import { chatKeyboard, type ChatButton, type StoredKeyboard } from './keyboard.js';
 import { chatReplyMarkup, type ChatReplyMarkup, type StoredReplyMarkup } from './reply-keyboard.js';
+import { formattingViews, type FormattingView, type StoredFormatting } from './formatting.js';
 import { sql, type Expression, type Selectable } from 'kysely';
 import { chatDb, type ChatTables } from './tables.js';
 
@@ -25,6 +26,7 @@ export const messageColumnNames = [
   'inline_keyboard',
   'entities',
   'reply_markup',
+  'formatting',
 ] as const;
 type MessageColumn = (typeof messageColumnNames)[number];
 
@@ -34,7 +36,10 @@ export const messageColumnsIn = <A extends string>(alias: A) => messageColumnNam
 type StoredMessage = Pick<Selectable<ChatTables['messages']>, MessageColumn>;
 
 /** A message as the entity maps it, with its jsonb columns in the shapes their writers store. */
-export type MessageRow = Omit<StoredMessage, 'type' | 'attachments' | 'inline_keyboard' | 'entities' | 'reply_markup'> & {
+export type MessageRow = Omit<
+  StoredMessage,
+  'type' | 'attachments' | 'inline_keyboard' | 'entities' | 'reply_markup' | 'formatting'
+> & {
   type: MessageType;
   /** Files the message carries (src/chat/media/attachments.ts); null when none. */
   attachments: StoredAttachment[] | null;
@@ -44,6 +49,8 @@ export type MessageRow = Omit<StoredMessage, 'type' | 'attachments' | 'inline_ke
   reply_markup: StoredReplyMarkup | null;
   /** Mentions found in the text (src/chat/mentions); null when none. */
   entities: MentionEntity[] | null;
+  /** Formatting of a bot's text (base/formatting.ts); null when none. */
+  formatting: StoredFormatting[] | null;
   /** Per caller; selected with hiddenForMe, absent (false) where no caller view applies. */
   hidden_for_me?: boolean;
   /** Replies of a root; selected where the view carries thread summaries. */
@@ -93,11 +100,12 @@ export interface MessageView {
   inlineKeyboard?: ChatButton[][];
   replyMarkup?: ChatReplyMarkup;
   entities: MentionEntity[];
+  formatting?: FormattingView[];
 }
 
 export const messageColumns =
   'id, room_id, seq, sender_id, type, text, client_message_id, thread_root_id, created_at, edited_at, recalled_at, ' +
-  'forwarded_from_room_id, forwarded_from_message_id, poll_id, attachments, inline_keyboard, entities, reply_markup';
+  'forwarded_from_room_id, forwarded_from_message_id, poll_id, attachments, inline_keyboard, entities, reply_markup, formatting';
 
 export function messageView(row: MessageRow): MessageView {
   const recalled = row.recalled_at !== null;
@@ -124,5 +132,6 @@ export function messageView(row: MessageRow): MessageView {
     ...(row.reply_markup && !recalled ? { replyMarkup: chatReplyMarkup(row.reply_markup) } : {}),
     // A recalled message has no text left to point into.
     entities: recalled ? [] : (row.entities ?? []),
+    ...(row.formatting && row.formatting.length > 0 && !recalled ? { formatting: formattingViews(row.formatting) } : {}),
   };
 }

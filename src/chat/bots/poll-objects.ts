@@ -4,6 +4,8 @@ import { sql } from 'kysely';
 import { firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { pollRowQuery, pollView, type PollView } from '../polls/views.js';
 import { chatDb } from '../base/tables.js';
+import type { StoredFormatting } from '../base/formatting.js';
+import { telegramEntities, type TelegramEntity } from './formatted-entities.js';
 
 export interface TelegramPoll {
   id: string;
@@ -19,6 +21,7 @@ export interface TelegramPoll {
   correct_option_ids?: number[];
   correct_option_id?: number;
   explanation?: string;
+  explanation_entities?: TelegramEntity[];
 }
 
 export interface BotPollMeta {
@@ -27,6 +30,7 @@ export interface BotPollMeta {
   quiz: boolean;
   correct_option_ids: number[] | null;
   explanation: string | null;
+  explanation_entities: StoredFormatting[] | null;
 }
 
 export const botPollMeta = (db: Runner, pollId: string) =>
@@ -36,6 +40,7 @@ export const botPollMeta = (db: Runner, pollId: string) =>
       .selectFrom('bot_polls')
       .select(['bot_id', 'is_anonymous', 'quiz', 'explanation'])
       .select(sql<number[] | null>`correct_option_ids`.as('correct_option_ids'))
+      .select((eb) => eb.ref('explanation_entities').$castTo<StoredFormatting[] | null>().as('explanation_entities'))
       .where('poll_id', '=', pollId),
   );
 
@@ -57,6 +62,7 @@ export function telegramPoll(view: PollView, meta: BotPollMeta | undefined, view
       ? { correct_option_ids: meta.correct_option_ids, correct_option_id: meta.correct_option_ids[0]! }
       : {}),
     ...(own && meta.explanation !== null ? { explanation: meta.explanation } : {}),
+    ...(own && meta.explanation_entities ? { explanation_entities: telegramEntities('', meta.explanation_entities) } : {}),
   };
 }
 

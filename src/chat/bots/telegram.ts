@@ -7,7 +7,8 @@ import { sql } from 'kysely';
 import { rows, type Runner } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';
 import { fileFields, type BotAttachment, type FileFields } from './api/file-views.js';
-import { entitiesOf, type Entity } from './entities.js';
+import { telegramEntities, type TelegramEntity } from './formatted-entities.js';
+import type { StoredFormatting } from '../base/formatting.js';
 import type { StoredKeyboard } from '../base/keyboard.js';
 import type { TelegramPoll } from './poll-objects.js';
 
@@ -32,11 +33,11 @@ export interface RepliedMessage extends FileFields {
   chat: TelegramChat;
   date: number;
   text?: string;
-  entities?: Entity[];
+  entities?: TelegramEntity[];
   edit_date?: number;
   reply_markup?: { inline_keyboard: StoredKeyboard };
   caption?: string;
-  caption_entities?: Entity[];
+  caption_entities?: TelegramEntity[];
 }
 
 export interface TelegramMessage extends RepliedMessage {
@@ -71,6 +72,7 @@ const botMessageSelect = chatDb
     'm.poll_id',
     eb.ref('m.inline_keyboard').$castTo<StoredKeyboard | null>().as('inline_keyboard'),
     eb.ref('m.attachments').$castTo<BotAttachment[] | null>().as('attachments'),
+    eb.ref('m.formatting').$castTo<StoredFormatting[] | null>().as('formatting'),
     'sa.display_name as sender_name',
     'sa.account_type as sender_type',
     'sb.username as sender_username',
@@ -86,6 +88,7 @@ const botMessageSelect = chatDb
     'root.recalled_at as root_recalled_at',
     eb.ref('root.inline_keyboard').$castTo<StoredKeyboard | null>().as('root_inline_keyboard'),
     eb.ref('root.attachments').$castTo<BotAttachment[] | null>().as('root_attachments'),
+    eb.ref('root.formatting').$castTo<StoredFormatting[] | null>().as('root_formatting'),
     'ra.display_name as root_sender_name',
     'ra.account_type as root_sender_type',
     'rb.username as root_sender_username',
@@ -120,9 +123,19 @@ export function telegramChat(roomApiId: number, type: string, name: string | nul
   return type === 'PRIVATE' ? { id, type: 'private' } : { id, type: 'group', ...(name ? { title: name } : {}) };
 }
 
-function body(text: string | null, recalled: boolean, keyboard: StoredKeyboard | null, edited: Date | null, files: BotAttachment[] | null) {
+/** What a message holds besides its sender and place: text, formatting, keyboard, files. */
+interface Content {
+  text: string | null;
+  recalled: boolean;
+  keyboard: StoredKeyboard | null;
+  edited: Date | null;
+  files: BotAttachment[] | null;
+  formatting: StoredFormatting[] | null;
+}
+
+function body({ text, recalled, keyboard, edited, files, formatting }: Content) {
   if (recalled || text === null) return {};
-  const entities = entitiesOf(text);
+  const entities = telegramEntities(text, formatting);
   const file = files?.[0];
   const content = file
     ? { ...fileFields(file), ...(text !== '' ? { caption: text } : {}), ...(entities.length > 0 ? { caption_entities: entities } : {}) }
@@ -141,7 +154,14 @@ export function telegramMessage(row: BotMessageRow): TelegramMessage {
     from: telegramUser(row.sender_api_id, row.sender_name, row.sender_type, row.sender_username),
     chat,
     date: unix(row.created_at),
-    ...body(row.text, row.recalled_at !== null, row.inline_keyboard, row.edited_at, row.attachments),
+    ...body({
+      text: row.text,
+      recalled: row.recalled_at !== null,
+      keyboard: row.inline_keyboard,
+      edited: row.edited_at,
+      files: row.attachments,
+      formatting: row.formatting,
+    }),
   };
   if (row.origin_sender_api_id !== null && row.origin_created_at !== null) {
     message.forward_origin = {
@@ -158,7 +178,14 @@ export function telegramMessage(row: BotMessageRow): TelegramMessage {
       from: telegramUser(row.root_sender_api_id!, row.root_sender_name!, row.root_sender_type!, row.root_sender_username),
       chat,
       date: unix(row.root_created_at!),
-      ...body(row.root_text, row.root_recalled_at !== null, row.root_inline_keyboard, row.root_edited_at, row.root_attachments),
+      ...body({
+        text: row.root_text,
+        recalled: row.root_recalled_at !== null,
+        keyboard: row.root_inline_keyboard,
+        edited: row.root_edited_at,
+        files: row.root_attachments,
+        formatting: row.root_formatting,
+      }),
     };
   }
   return message;

@@ -37,6 +37,7 @@ function copyStatement(roomId: string, firstSeq: number, senderId: string, now: 
           'forwarded_from_room_id',
           'forwarded_from_message_id',
           'attachments',
+          'formatting',
         ])
         .expression((eb) =>
           eb
@@ -58,6 +59,7 @@ function copyStatement(roomId: string, firstSeq: number, senderId: string, now: 
               's.room_id as forwarded_from_room_id',
               's.id as forwarded_from_message_id',
               's.attachments',
+              's.formatting',
             ]),
         )
         .returning(messageColumnNames),

@@ -40,7 +40,8 @@ export class MessageLifecycleService {
           client,
           chatDb
             .updateTable('messages')
-            .set({ text, edited_at: now })
+            // A plain text replaces a formatted one: the old spans would point into text that is gone.
+            .set({ text, edited_at: now, formatting: null })
             .where('room_id', '=', roomId)
             .where('id', '=', messageId)
             .returning([...messageColumnNames, 'reply_count', hiddenForMe(caller.accountId)]),

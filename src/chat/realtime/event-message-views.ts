@@ -46,7 +46,7 @@ const messageFacts = (ids: string[]) =>
       'lr.created_at as lr_created_at',
     ])
     .where('m.id', '=', sql<string>`any(${ids}::uuid[])`)
-    .$narrowType<Pick<MessageRow, 'type' | 'attachments' | 'inline_keyboard' | 'entities' | 'reply_markup'>>();
+    .$narrowType<Pick<MessageRow, 'type' | 'attachments' | 'inline_keyboard' | 'entities' | 'reply_markup' | 'formatting'>>();
 
 type MessageFactsRow = Awaited<ReturnType<ReturnType<typeof messageFacts>['executeTakeFirstOrThrow']>>;
 

@@ -67,6 +67,7 @@ const cardSelect = (accountId: string) =>
       'x.inline_keyboard',
       'x.entities',
       'x.reply_markup',
+      'x.formatting',
       'x.reply_count',
     ])
     .select((eb) => eb.exists(hiddenBy(accountId, eb.ref('x.id'))).as('hidden_for_me'))

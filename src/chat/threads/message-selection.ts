@@ -28,6 +28,7 @@ export function messageSelection(eb: Messages) {
     eb.ref('m.inline_keyboard').$castTo<MessageRow['inline_keyboard']>().as('inline_keyboard'),
     eb.ref('m.entities').$castTo<MessageRow['entities']>().as('entities'),
     eb.ref('m.reply_markup').$castTo<MessageRow['reply_markup']>().as('reply_markup'),
+    eb.ref('m.formatting').$castTo<MessageRow['formatting']>().as('formatting'),
   ] as const;
 }
 

@@ -15,6 +15,8 @@ export const BotPollEntity = defineEntity({
     correctOptionIds: p.array().columnType('smallint[]').fieldName('correct_option_ids').nullable(),
     explanation: p.text().nullable(),
     toldPoll: p.json<unknown>().fieldName('told_poll').nullable(),
+    /** The explanation's formatting (base/formatting.ts); null when none. */
+    explanationEntities: p.json<unknown>().fieldName('explanation_entities').nullable(),
   },
   indexes: [{ name: 'bot_polls_bot_id', properties: ['botId'] }],
 });

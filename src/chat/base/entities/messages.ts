@@ -29,6 +29,8 @@ export const MessageEntity = defineEntity({
     replyMarkup: p.json<unknown>().fieldName('reply_markup').nullable(),
     /** Mention entities found in the text (src/chat/mentions); null when none. */
     entities: p.json<unknown>().nullable(),
+    /** Formatting spans of a bot's text (src/chat/base/formatting.ts); null when none. */
+    formatting: p.json<unknown>().nullable(),
   },
   // Indexes given as DDL, which MikroORM matches by name only; the schema check compares it with the catalogue's text:
   // - descending columns: MikroORM reads DESC back as ASC when the name ends an earlier column's (id after room_id)

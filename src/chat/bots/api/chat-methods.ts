@@ -14,6 +14,9 @@ import { chatDb } from '../../base/tables.js';
 import type { BotDeps } from '../deps.js';
 import { loadBotMessages, telegramChat, telegramMessage, telegramUser, type BotAttachment, type TelegramMessage } from '../telegram.js';
 import { copiedFiles } from './file-copies.js';
+import { captionOf, type CaptionInput } from './files.js';
+import { spansOf } from './text-mentions.js';
+import type { StoredFormatting } from '../../base/formatting.js';
 import { roomOfChat, type ChatRef } from './chats.js';
 import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
@@ -255,14 +258,21 @@ export class BotChatMethods {
     return telegramMessage(row);
   }
 
-  /** The original's text and files (the same stored files, with their kinds), sent as the bot's own message. */
-  async copyMessage(bot: BotPrincipal, input: ForwardInput): Promise<{ message_id: number }> {
+  /**
+   * The original's text with its formatting and files (the same stored files, with their kinds), sent as the bot's
+   * own message; a caption given replaces a file message's, as in Telegram (a text message keeps its text).
+   */
+  async copyMessage(bot: BotPrincipal, input: ForwardInput & CaptionInput): Promise<{ message_id: number }> {
     const source = await roomOfChat(this.deps.sql, bot, input.from_chat_id);
     const original = await firstRow(
       this.deps.sql,
       chatDb
         .selectFrom('messages')
-        .select((eb) => ['text', eb.ref('attachments').$castTo<BotAttachment[] | null>().as('attachments')])
+        .select((eb) => [
+          'text',
+          eb.ref('attachments').$castTo<BotAttachment[] | null>().as('attachments'),
+          eb.ref('formatting').$castTo<StoredFormatting[] | null>().as('formatting'),
+        ])
         .where('room_id', '=', source)
         .where('seq', '=', input.message_id)
         .where('recalled_at', 'is', null),
@@ -270,7 +280,9 @@ export class BotChatMethods {
     if (!original) throw botApiErrors.badRequest('message to copy not found');
     const files = copiedFiles(original.attachments);
     if (!original.text && !files) throw botApiErrors.badRequest("message can't be copied: it has no text");
-    const sent = await this.messages.send(bot, { chat_id: input.chat_id, text: original.text ?? '' }, files);
+    const content =
+      files && input.caption !== undefined ? captionOf(input) : { text: original.text ?? '', formatting: spansOf(original.formatting) };
+    const sent = await this.messages.send(bot, { chat_id: input.chat_id, ...content }, files);
     return { message_id: sent.message_id };
   }
 }

@@ -11,6 +11,8 @@ import { roomOfChat, type ChatRef } from './chats.js';
 import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
 import type { BotSendLimit } from './send-limit.js';
+import { storedFormatting } from './text-mentions.js';
+import type { FormattingEntity } from '../formatting/index.js';
 
 export type Markup = { inline_keyboard: Array<Array<Record<string, unknown>>> };
 
@@ -20,8 +22,11 @@ export interface EditTarget {
   reply_markup?: Markup;
 }
 
-/** What an edit replaces besides the keyboard: the text, the caption, or nothing (editMessageReplyMarkup). */
-export type EditedContent = { kind: 'text'; text: string } | { kind: 'caption'; text: string } | { kind: 'markup' };
+/**
+ * What an edit replaces besides the keyboard: the text or the caption with its formatting (formatted-text.ts), or
+ * nothing (editMessageReplyMarkup).
+ */
+export type EditedContent = { kind: 'text' | 'caption'; text: string; formatting: FormattingEntity[] | null } | { kind: 'markup' };
 
 export function keyboardOf(markup: Markup | undefined): StoredKeyboard | null {
   if (markup === undefined) return null;
@@ -29,6 +34,13 @@ export function keyboardOf(markup: Markup | undefined): StoredKeyboard | null {
   if (typeof keyboard === 'string') throw botApiErrors.badRequest(keyboard);
   return keyboard;
 }
+
+/** JSON with object keys in one order: jsonb gives stored objects back with their keys reordered. */
+const canonical = (value: unknown) =>
+  JSON.stringify(value ?? null, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
+  );
+const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
 
 const notModified =
   'message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message';
@@ -57,7 +69,7 @@ export async function editBotMessage(
       client,
       chatDb
         .selectFrom('messages')
-        .select(['id', 'sender_id', 'text', 'inline_keyboard', 'attachments', 'recalled_at'])
+        .select(['id', 'sender_id', 'text', 'inline_keyboard', 'attachments', 'formatting', 'recalled_at'])
         .where('room_id', '=', roomId)
         .where('seq', '=', target.message_id)
         .forUpdate(),
@@ -68,14 +80,20 @@ export async function editBotMessage(
     const refused = mismatch(content, Array.isArray(files) && files.length > 0);
     if (refused) throw botApiErrors.badRequest(refused);
     const text = content.kind === 'markup' ? message.text : content.text;
-    if (message.text === text && JSON.stringify(message.inline_keyboard) === JSON.stringify(keyboard)) {
+    const formatting = content.kind === 'markup' ? message.formatting : await storedFormatting(client, roomId, content.formatting);
+    if (message.text === text && same(message.formatting, formatting) && same(message.inline_keyboard, keyboard)) {
       throw botApiErrors.badRequest(notModified);
     }
     await affected(
       client,
       chatDb
         .updateTable('messages')
-        .set({ text, edited_at: now, inline_keyboard: keyboard === null ? null : JSON.stringify(keyboard) })
+        .set({
+          text,
+          edited_at: now,
+          inline_keyboard: keyboard === null ? null : JSON.stringify(keyboard),
+          formatting: formatting === null ? null : JSON.stringify(formatting),
+        })
         .where('id', '=', message.id),
     );
     await emit(

@@ -13,6 +13,7 @@ import { FileSources, fileNotFound, type StatedFacts } from './file-sources.js';
 import type { FileKind } from './file-views.js';
 import { visibleFile } from './file-visibility.js';
 import type { BotMessages, SendInput } from './messages.js';
+import { formattedText, type TelegramEntityInput } from './formatted-text.js';
 
 export type { FileKind } from './file-views.js';
 
@@ -26,7 +27,17 @@ export interface StatedParameters {
   title?: string;
 }
 
-export type SendFileInput = Omit<SendInput, 'text'> & { caption?: string } & StatedParameters & Partial<Record<FileKind, string>>;
+/** A caption as the file methods take it: markup (parse_mode) or explicit caption_entities. */
+export interface CaptionInput {
+  caption?: string;
+  parse_mode?: string;
+  caption_entities?: TelegramEntityInput[];
+}
+
+export type SendFileInput = Omit<SendInput, 'text' | 'formatting'> & CaptionInput & StatedParameters & Partial<Record<FileKind, string>>;
+
+/** The caption as the message's text and formatting, or Telegram's 400 (formatted-text.ts). */
+export const captionOf = (input: CaptionInput) => formattedText('caption', input.caption ?? '', input.parse_mode, input.caption_entities);
 
 /** The parameters a method takes as facts of its file; the others are not the file's (a document has no duration). */
 export function statedFacts(kind: FileKind, input: StatedParameters): StatedFacts {
@@ -59,7 +70,7 @@ export class BotFiles {
   async send(bot: BotPrincipal, kind: FileKind, input: SendFileInput, parts: Map<string, File>): Promise<TelegramMessage> {
     const named = input[kind];
     if (named === undefined) throw botApiErrors.badRequest(`there is no ${kind} in the request`);
-    const message: SendInput = { ...input, text: input.caption ?? '' };
+    const message: SendInput = { ...input, ...captionOf(input) };
     // Cheap refusals first: nothing is fetched or stored for a chat the bot cannot write to.
     await roomOfChat(this.deps.sql, bot, input.chat_id);
     const file = await this.sources.prepare(bot, kind, named, parts, statedFacts(kind, input));

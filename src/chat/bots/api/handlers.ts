@@ -13,6 +13,7 @@ import type { BotPolls } from './polls.js';
 import { setMessageReaction } from './reactions.js';
 import type { BotUpdates } from './updates.js';
 import { deleteWebhook, setWebhook, webhookInfo } from './webhook.js';
+import { formattedText } from './formatted-text.js';
 
 export type BotOperations = operations;
 export type BotHandlers = HandlerMap<operations, BotContext>;
@@ -52,6 +53,10 @@ export function botApiHandlers(
     (kind: FileKind) =>
     async ({ body }: { body: SendFileInput }, ctx: BotContext) =>
       answer((await files.send(botOf(ctx), kind, body, ctx.files)) as Schemas['Message']);
+  const editText = async (body: Schemas['EditMessageBody'], ctx: BotContext) => {
+    const content = { kind: 'text' as const, ...formattedText('text', body.text, body.parse_mode, body.entities) };
+    return answer((await messages.edit(botOf(ctx), body, content)) as Schemas['Message']);
+  };
   return {
     async getMe(_input, ctx) {
       return answer(me(botOf(ctx)));
@@ -80,17 +85,19 @@ export function botApiHandlers(
       return answer(result, description);
     },
     async sendMessage({ body }, ctx) {
-      return answer((await messages.send(botOf(ctx), body)) as Schemas['Message']);
+      const { parse_mode, entities, ...rest } = body;
+      const message = { ...rest, ...formattedText('text', body.text, parse_mode, entities) };
+      return answer((await messages.send(botOf(ctx), message)) as Schemas['Message']);
     },
     async editMessage({ body }, ctx) {
-      return answer((await messages.edit(botOf(ctx), body, { kind: 'text', text: body.text })) as Schemas['Message']);
+      return editText(body, ctx);
     },
     async editMessageText({ body }, ctx) {
-      return answer((await messages.edit(botOf(ctx), body, { kind: 'text', text: body.text })) as Schemas['Message']);
+      return editText(body, ctx);
     },
     async editMessageCaption({ body }, ctx) {
-      const content = { kind: 'caption' as const, text: body.caption ?? '' };
-      return answer((await messages.edit(botOf(ctx), body, content)) as Schemas['Message']);
+      const caption = formattedText('caption', body.caption ?? '', body.parse_mode, body.caption_entities);
+      return answer((await messages.edit(botOf(ctx), body, { kind: 'caption', ...caption })) as Schemas['Message']);
     },
     async editMessageReplyMarkup({ body }, ctx) {
       return answer((await messages.edit(botOf(ctx), body, { kind: 'markup' })) as Schemas['Message']);

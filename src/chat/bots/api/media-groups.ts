@@ -10,13 +10,12 @@ import { roomOfChat } from './chats.js';
 import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
 import type { PreparedFile } from './file-sources.js';
-import { statedFacts, type BotFiles, type StatedParameters } from './files.js';
+import { captionOf, statedFacts, type BotFiles, type CaptionInput, type StatedParameters } from './files.js';
 import type { BotMessages } from './messages.js';
 
-export interface InputMedia extends StatedParameters {
+export interface InputMedia extends StatedParameters, CaptionInput {
   type: 'photo' | 'video' | 'document' | 'audio';
   media: string;
-  caption?: string;
 }
 
 export interface MediaGroupInput {
@@ -59,6 +58,8 @@ export async function sendMediaGroup(
 ): Promise<TelegramMessage[]> {
   const mixed = mixRefusal(input.media);
   if (mixed) throw botApiErrors.badRequest(mixed);
+  // Every caption is checked before anything is fetched or stored.
+  const captions = input.media.map(captionOf);
   await roomOfChat(deps.sql, bot, input.chat_id);
   const group = newId();
   const prepared = await prepareAll(files, bot, input, parts, group);
@@ -67,7 +68,7 @@ export async function sendMediaGroup(
   const sent: TelegramMessage[] = [];
   try {
     for (const [i, file] of prepared.entries()) {
-      const message = { chat_id: input.chat_id, text: input.media[i]!.caption ?? '', ...reply };
+      const message = { chat_id: input.chat_id, ...captions[i]!, ...reply };
       sent.push(await messages.send(bot, message, async (client, messageId, now) => [await file.attach(client, messageId, now)]));
     }
   } catch (err) {

@@ -19,6 +19,8 @@ import { editBotMessage, type EditedContent, type EditTarget } from './edits.js'
 import { botApiErrors } from './errors.js';
 import { markupOf, storeMarkup } from './reply-markup-store.js';
 import type { BotSendLimit } from './send-limit.js';
+import { storedFormatting } from './text-mentions.js';
+import type { FormattingEntity } from '../formatting/index.js';
 
 export interface SendInput {
   chat_id: ChatRef;
@@ -27,6 +29,8 @@ export interface SendInput {
   reply_to_message_id?: number;
   reply_parameters?: { message_id: number };
   reply_markup?: unknown;
+  /** The text's formatting (formatted-text.ts), when it has any. */
+  formatting?: FormattingEntity[] | null;
 }
 
 /** The files a send carries, found (or claimed) inside the send's transaction once the message id exists. */
@@ -105,10 +109,12 @@ export class BotMessages {
         if (!reply || reply.id === null) throw notFound();
       }
       if (markup) await storeMarkup(client, { id, roomId, senderId: bot.accountId, text: input.text, repliedSender }, markup);
-      if (attach) {
-        const attachments = JSON.stringify(await attach(client, id, now));
-        await affected(client, chatDb.updateTable('messages').set({ attachments }).where('id', '=', id));
-      }
+      // What the insert left out, in one statement; a plain send has none of it.
+      const formatting = await storedFormatting(client, roomId, input.formatting ?? null);
+      const extra: { formatting?: string; attachments?: string } = {};
+      if (formatting) extra.formatting = JSON.stringify(formatting);
+      if (attach) extra.attachments = JSON.stringify(await attach(client, id, now));
+      if (Object.keys(extra).length > 0) await affected(client, chatDb.updateTable('messages').set(extra).where('id', '=', id));
     });
     this.deps.queues.requestOutboxDrain();
     return this.view(id);

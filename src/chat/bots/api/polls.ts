@@ -2,7 +2,8 @@
 // is in, as a member would, and keeps what Telegram adds (is_anonymous, quiz) in bot_polls; stopPoll is the chat's
 // close. Every refusal comes before anything is written.
 import { sql } from 'kysely';
-import { affected, firstRow } from '../../../platform/db/typed.js';
+import { affected, firstRow, type Runner } from '../../../platform/db/typed.js';
+import type { FormattingEntity } from '../formatting/index.js';
 import { AppError } from '../../../platform/http/app-error.js';
 import { PollService } from '../../polls/service.js';
 import type { PollView } from '../../polls/views.js';
@@ -16,6 +17,8 @@ import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
 import { callerOfBot } from './messages.js';
 import type { BotSendLimit } from './send-limit.js';
+import { parsedText, type TelegramEntityInput } from './formatted-text.js';
+import { storedFormatting } from './text-mentions.js';
 
 export interface SendPollInput {
   chat_id: ChatRef;
@@ -28,6 +31,10 @@ export interface SendPollInput {
   correct_option_id?: number;
   explanation?: string;
   is_closed?: boolean;
+  question_parse_mode?: string;
+  question_entities?: TelegramEntityInput[];
+  explanation_parse_mode?: string;
+  explanation_entities?: TelegramEntityInput[];
 }
 
 export interface StopPollInput {
@@ -59,6 +66,11 @@ function asBotError(err: unknown): never {
   throw err;
 }
 
+const explanationSpans = async (db: Runner, roomId: string, spans: FormattingEntity[] | null) => {
+  const kept = await storedFormatting(db, roomId, spans);
+  return kept === null ? null : JSON.stringify(kept);
+};
+
 export class BotPolls {
   private readonly polls: PollService;
 
@@ -71,15 +83,21 @@ export class BotPolls {
 
   async send(bot: BotPrincipal, input: SendPollInput): Promise<TelegramMessage> {
     const correct = correctOptions(input);
+    const quiz = input.type === 'quiz';
     const refused = refusal(input, correct);
     if (refused) throw botApiErrors.badRequest(refused);
+    // A question keeps its text only, as Telegram allows no other formatting there; an explanation keeps its spans.
+    const question = parsedText(input.question, input.question_parse_mode, input.question_entities).text;
+    const explanation =
+      quiz && input.explanation !== undefined
+        ? parsedText(input.explanation, input.explanation_parse_mode, input.explanation_entities)
+        : null;
     const roomId = await roomOfChat(this.deps.sql, bot, input.chat_id);
     await this.limit.check(bot.id);
     const caller = callerOfBot(bot);
-    const quiz = input.type === 'quiz';
     const options = input.options.map((o) => (typeof o === 'string' ? o : o.text));
     const created = await this.polls
-      .create(caller, roomId, { question: input.question, options, multipleChoice: input.allows_multiple_answers ?? false })
+      .create(caller, roomId, { question, options, multipleChoice: input.allows_multiple_answers ?? false })
       .catch(asBotError);
     await affected(
       this.deps.sql,
@@ -89,7 +107,8 @@ export class BotPolls {
         is_anonymous: input.is_anonymous ?? true,
         quiz,
         correct_option_ids: quiz ? sql<string[]>`${correct}::smallint[]` : null,
-        explanation: quiz ? (input.explanation ?? null) : null,
+        explanation: explanation?.text ?? null,
+        explanation_entities: await explanationSpans(this.deps.sql, roomId, explanation?.formatting ?? null),
       }),
     );
     const view = input.is_closed === true ? await this.polls.close(caller, created.id) : created;

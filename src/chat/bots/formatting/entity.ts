@@ -1,16 +1,7 @@
 // A formatting entity as Telegram describes it: offsets and lengths count UTF-16 code units, as JS strings do.
-export type FormattingType =
-  | 'bold'
-  | 'italic'
-  | 'underline'
-  | 'strikethrough'
-  | 'spoiler'
-  | 'code'
-  | 'pre'
-  | 'text_link'
-  | 'text_mention'
-  | 'blockquote'
-  | 'expandable_blockquote';
+import type { FormattingType } from '../../base/formatting.js';
+
+export type { FormattingType } from '../../base/formatting.js';
 
 export interface FormattingEntity {
   type: FormattingType;

@@ -24,6 +24,7 @@ import { Migration20261125000500PartnerKnowledge } from './Migration202611250005
 import { Migration20261125000600OutboxTraceContext } from './Migration20261125000600OutboxTraceContext.js';
 import { Migration20261125000700EventLogWithoutCounters } from './Migration20261125000700EventLogWithoutCounters.js';
 import { Migration20261129000100BotPolls } from './Migration20261129000100BotPolls.js';
+import { Migration20261129000300MessageFormatting } from './Migration20261129000300MessageFormatting.js';
 import { Migration20261129000400ReplyKeyboards } from './Migration20261129000400ReplyKeyboards.js';
 import { Migration20261129000700BotPollsTold } from './Migration20261129000700BotPollsTold.js';
 
@@ -53,6 +54,7 @@ export const migrations = [
   { name: 'Migration20261125000600OutboxTraceContext', class: Migration20261125000600OutboxTraceContext },
   { name: 'Migration20261125000700EventLogWithoutCounters', class: Migration20261125000700EventLogWithoutCounters },
   { name: 'Migration20261129000100BotPolls', class: Migration20261129000100BotPolls },
+  { name: 'Migration20261129000300MessageFormatting', class: Migration20261129000300MessageFormatting },
   { name: 'Migration20261129000400ReplyKeyboards', class: Migration20261129000400ReplyKeyboards },
   { name: 'Migration20261129000700BotPollsTold', class: Migration20261129000700BotPollsTold },
 ];
