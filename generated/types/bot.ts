@@ -1679,6 +1679,8 @@ export interface components {
             close_date?: null;
             /** @description True sends the poll closed, as in Telegram. */
             is_closed?: boolean;
+            /** @description As on sendMessage: an inline keyboard, a reply keyboard, its removal or a forced reply, kept on the poll's message. */
+            reply_markup?: components["schemas"]["ReplyMarkup"];
         } & {
             [key: string]: unknown;
         };

@@ -17,6 +17,7 @@ import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
 import { callerOfBot } from './messages.js';
 import type { BotSendLimit } from './send-limit.js';
+import { markupOf, storeMarkup } from './reply-markup-store.js';
 import { parsedText, type TelegramEntityInput } from './formatted-text.js';
 import { storedFormatting } from './text-mentions.js';
 
@@ -35,6 +36,7 @@ export interface SendPollInput {
   question_entities?: TelegramEntityInput[];
   explanation_parse_mode?: string;
   explanation_entities?: TelegramEntityInput[];
+  reply_markup?: unknown;
 }
 
 export interface StopPollInput {
@@ -86,6 +88,7 @@ export class BotPolls {
     const quiz = input.type === 'quiz';
     const refused = refusal(input, correct);
     if (refused) throw botApiErrors.badRequest(refused);
+    const markup = markupOf(input.reply_markup);
     // A question keeps its text only, as Telegram allows no other formatting there; an explanation keeps its spans.
     const question = parsedText(input.question, input.question_parse_mode, input.question_entities).text;
     const explanation =
@@ -111,6 +114,7 @@ export class BotPolls {
         explanation_entities: await explanationSpans(this.deps.sql, roomId, explanation?.formatting ?? null),
       }),
     );
+    if (markup) await storeMarkup(this.deps.sql, { id: created.messageId, roomId, senderId: bot.accountId, text: question }, markup);
     const view = input.is_closed === true ? await this.polls.close(caller, created.id) : created;
     return this.message(view, bot);
   }

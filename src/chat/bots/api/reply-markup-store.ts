@@ -3,7 +3,7 @@
 // message replied to), resolved once here so every view and the members' current keyboards agree. A private room
 // has one recipient, who is always meant: selective does not narrow it there.
 import { sql } from 'kysely';
-import type { SqlClient } from '../../../platform/db/sql.js';
+import type { Queryable } from '../../../platform/db/queryable.js';
 import { affected, rows } from '../../../platform/db/typed.js';
 import { chatDb } from '../../base/tables.js';
 import type { StoredReplyMarkup } from '../../base/reply-keyboard.js';
@@ -29,7 +29,7 @@ export interface SentMessage {
 }
 
 /** Members of the room named by @username in the text. */
-async function mentionedMembers(client: SqlClient, roomId: string, text: string): Promise<string[]> {
+async function mentionedMembers(client: Queryable, roomId: string, text: string): Promise<string[]> {
   const names = [...new Set(mentionCandidates(text).flatMap((c) => (c.n === null ? [] : [c.n])))];
   if (names.length === 0) return [];
   const found = await rows(
@@ -45,7 +45,7 @@ async function mentionedMembers(client: SqlClient, roomId: string, text: string)
 }
 
 /** The other member of a private room; none in any other room. */
-async function privatePeer(client: SqlClient, roomId: string, senderId: string): Promise<string[]> {
+async function privatePeer(client: Queryable, roomId: string, senderId: string): Promise<string[]> {
   const found = await rows(
     client,
     chatDb
@@ -59,7 +59,7 @@ async function privatePeer(client: SqlClient, roomId: string, senderId: string):
   return found.map((r) => r.account_id);
 }
 
-async function withRecipients(client: SqlClient, message: SentMessage, markup: StoredReplyMarkup): Promise<StoredReplyMarkup> {
+async function withRecipients(client: Queryable, message: SentMessage, markup: StoredReplyMarkup): Promise<StoredReplyMarkup> {
   if (!markup.selective) return markup;
   const recipients = new Set([
     ...(await privatePeer(client, message.roomId, message.senderId)),
@@ -69,7 +69,7 @@ async function withRecipients(client: SqlClient, message: SentMessage, markup: S
   return { ...markup, recipients: [...recipients] };
 }
 
-export async function storeMarkup(client: SqlClient, message: SentMessage, markup: ReadMarkup): Promise<void> {
+export async function storeMarkup(client: Queryable, message: SentMessage, markup: ReadMarkup): Promise<void> {
   const set =
     'inline' in markup
       ? { inline_keyboard: JSON.stringify(markup.inline) }

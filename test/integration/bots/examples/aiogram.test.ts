@@ -34,7 +34,7 @@ exampleTest('echo_bot: /start greets the user by name in bold', ['formatting'], 
   const chat = await exampleChat(platform, example('echo_bot'));
   await chat.say('/start');
   const hello = await chat.botMessage({ text: 'Hello, Alice!' });
-  expect(hello.entities).toEqual([expect.objectContaining({ type: 'bold', offset: 7, length: 5 })]);
+  expect(hello.formatting).toEqual([expect.objectContaining({ type: 'bold', offset: 7, length: 5 })]);
   await chat.finish();
 });
 
@@ -78,7 +78,7 @@ exampleTest("specify_updates: greets by name and reports its own and members' st
   const chat = await exampleChat(platform, example('specify_updates'));
   await chat.say('/start');
   const hello = await chat.botMessage({ text: 'Hello, Alice!' });
-  expect(hello.entities).toEqual([expect.objectContaining({ type: 'bold', offset: 7, length: 5 })]);
+  expect(hello.formatting).toEqual([expect.objectContaining({ type: 'bold', offset: 7, length: 5 })]);
   const groupId = await groupWith(platform, chat.alice, [chat.bot.accountId]);
   await waitForMessage(
     platform,

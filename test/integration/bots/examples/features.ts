@@ -10,8 +10,8 @@ const schemas = (JSON.parse(readFileSync('generated/openapi/chat.json', 'utf8'))
 const declared: Record<Feature, boolean> = {
   // A message shows a bot's reply keyboard, its removal or a forced reply.
   'reply-keyboards': 'replyMarkup' in (schemas.MessageResponse?.properties ?? {}),
-  // A message's entities carry formatting (bold, code, links...), not only mentions.
-  formatting: ((schemas.MessageEntity?.properties?.type?.enum ?? []) as string[]).includes('bold'),
+  // A message carries a bot's formatting (bold, code, links...) beside its mentions.
+  formatting: 'formatting' in (schemas.MessageResponse?.properties ?? {}),
   // A user's picture keeps its size in pixels, which a bot needs to receive it as a photo rather than a document.
   'image-sizes': 'width' in (schemas.Attachment?.properties ?? {}),
 };

@@ -56,7 +56,7 @@ exampleTest('echobot: /start greets with a mention and forces a reply', ['format
   const chat = await exampleChat(platform, example('echobot'));
   await chat.say('/start');
   const hi = await chat.botMessage({ text: 'Hi Alice!' });
-  expect(hi.entities).toEqual([expect.objectContaining({ offset: 3, length: 5 })]);
+  expect(hi.formatting).toEqual([expect.objectContaining({ offset: 3, length: 5 })]);
   expect(hi.replyMarkup).toMatchObject({ kind: 'forceReply', selective: true });
   await chat.finish();
 });
@@ -113,7 +113,7 @@ exampleTest('pollbot: /poll collects answers and tells who feels what', ['format
   const sent = await chat.botMessage({ type: 'POLL', text: 'How are you?' });
   await vote(chat.alice, sent.pollId, [0, 2]);
   const feels = await chat.botMessage({ text: 'Alice feels Good and Fantastic!' });
-  expect(feels.entities).toEqual([expect.objectContaining({ offset: 0, length: 5 })]);
+  expect(feels.formatting).toEqual([expect.objectContaining({ offset: 0, length: 5 })]);
   await chat.finish();
 });
 
@@ -191,6 +191,6 @@ exampleTest('errorhandlerbot: /start tells the chat id in code', ['formatting'],
   await chat.say('/start');
   const id = await chatNumber(platform, chat.roomId);
   const told = await chat.botMessage({ text: `Use /bad_command to cause an error.\nYour chat id is ${id}.` });
-  expect(told.entities).toEqual([expect.objectContaining({ type: 'code', offset: 52, length: String(id).length })]);
+  expect(told.formatting).toEqual([expect.objectContaining({ type: 'code', offset: 52, length: String(id).length })]);
   await chat.finish();
 });

@@ -112,7 +112,7 @@ exampleTest('deeplinking: the so-cool payload answers with an HTML link the user
   await chat.say('/start so-cool');
   const level2 = await chat.botMessage({ text: 'You can also mask the deep-linked URLs as links: ▶️ CLICK HERE.' });
   const url = `https://t.me/${chat.bot.username}?start=using-entities-here`;
-  expect(level2.entities).toEqual([expect.objectContaining({ url, offset: 49, length: 13 })]);
+  expect(level2.formatting).toEqual([expect.objectContaining({ url, offset: 49, length: 13 })]);
   await chat.finish();
 });
 
@@ -124,7 +124,7 @@ exampleTest('contexttypesbot: a custom context counts clicks per message and lis
   const once = await chat.botMessage({ id: counter.id, text: 'This button was clicked 1 times.' });
   await chat.press(once, 'Click me!');
   const twice = await chat.botMessage({ id: counter.id, text: 'This button was clicked 2 times.' });
-  expect(twice.entities).toEqual([expect.objectContaining({ type: 'italic', offset: 24, length: 1 })]);
+  expect(twice.formatting).toEqual([expect.objectContaining({ type: 'italic', offset: 24, length: 1 })]);
   await chat.say('/print_users');
   await chat.botMessage({ text: `The following user IDs have used this bot: ${await userNumber(platform, chat.alice.id)}` });
   await chat.finish();
