@@ -14,6 +14,7 @@ import { deliveryHeaders } from './headers.js';
 import type { ScheduledAttempt } from './rows.js';
 import { resolveWebhookSecretKey, SecretBox } from './secret-box.js';
 import { readCaFile, WebhookSender, type SendOutcome } from './sender.js';
+import { reportQueueErrors } from '../../platform/queue-errors.js';
 
 export const deliveryQueueName = 'webhook-deliveries';
 
@@ -67,6 +68,7 @@ export class WebhookEngine {
       prefix: queuePrefix(connection, deliveryQueueName),
       defaultJobOptions: { removeOnComplete: true, removeOnFail: true },
     });
+    reportQueueErrors(log, deliveryQueueName, this.queue);
   }
 
   /** The number of attempts a delivery gets: one per entry of the schedule. */
