@@ -95,7 +95,8 @@ export class WebhookEngine {
       group.push({ id: a.id, round: a.round, attempt: a.attempt });
       byDue.set(due, group);
     }
-    const now = Date.now();
+    // Due times are the platform clock's; so is the wait until them (a clock a test moves moves the jobs too).
+    const now = this.clock.now().getTime();
     const jobs: Array<{ name: string; data: DeliveryJob; opts: { delay: number } }> = [];
     for (const [due, refs] of byDue) {
       for (let i = 0; i < refs.length; i += jobSize)
