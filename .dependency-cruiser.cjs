@@ -53,7 +53,7 @@ const folderLayers = {
   platform: [
     ['clock', 'concurrency', 'dependency-timeouts', 'ids', 'json-depth', 'log-redaction', 'redis-target', 'unicode', 'worker-close'],
     ['config', 'logger'],
-    ['local-drain', 'metrics'],
+    ['local-drain', 'metrics', 'queue-errors', 'redis-deadline'],
     ['redis'],
     ['db', 'invalidation', 'leased-counter', 'rate-limit'],
     ['cursor-secret', 'infra', 'node-cache', 'outbox-metrics', 'outbox-writer', 'readiness', 'tracing'],

@@ -231,8 +231,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Soft delete (platform admin only)
-         * @description Soft delete (platform admin only): the token stops at once, pending updates go, the account is deactivated; messages stay.
+         * Soft delete by the bot's owner
+         * @description Soft delete by the bot's owner, an account of its module and customer, or by a platform administrator: the token stops at once, pending updates go, the account is deactivated; messages stay.
          */
         delete: operations["deleteBot"];
         options?: never;

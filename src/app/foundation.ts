@@ -52,6 +52,8 @@ export async function startFoundation(config: Config, log: Logger, shutdown: Shu
 
   const redis = connectRedis(infra.redisUrl, 'commands', { autoPipelining: true, failFast: true });
   const subscriber = connectRedis(infra.redisUrl, 'subscriber', { blocking: true });
+  // Fail-fast: with Redis gone the ping fails at once; a frozen Redis fails the probe's bound.
+  shutdown.dependsOn('redis', async () => (await redis.ping()) === 'PONG');
   shutdown.add(async () => {
     redis.disconnect();
     subscriber.disconnect();

@@ -118,7 +118,7 @@ async function wire(
 /** Ticket SLA timers: queued by the workspace listener, run by the workers; opened when either runs here. */
 function openSlaQueue(w: Wiring): Wiring {
   if (!w.config.services.includes('workspace') && !w.config.services.includes('workers')) return w;
-  const slaQueue = createSlaQueue(w.base.infra.redisUrl);
+  const slaQueue = createSlaQueue(w.base.infra.redisUrl, w.log);
   w.shutdown.add(() => slaQueue.close());
   return { ...w, slaQueue };
 }

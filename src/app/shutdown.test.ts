@@ -45,3 +45,35 @@ test('a stop that fails is logged and the stops before it still run', async () =
   expect(ran).toEqual(['last', 'first']);
   expect(warnings).toEqual(['error during shutdown']);
 });
+
+test('a dependency that does not answer is named once and its hanging stops are not waited for', async () => {
+  const { log, warnings } = recordingLog();
+  const shutdown = createShutdown(log, { probeMs: 50, stepWithDeadDependencyMs: 50 });
+  const ran: string[] = [];
+  shutdown.dependsOn('redis', () => new Promise<boolean>(() => undefined));
+  shutdown.dependsOn('database', async () => true);
+  shutdown.add(async () => void ran.push('first'));
+  shutdown.add(() => new Promise<void>(() => undefined));
+  shutdown.add(async () => {
+    throw new Error('connection is gone');
+  });
+  const started = Date.now();
+  await shutdown.stop();
+  expect(Date.now() - started).toBeLessThan(1_000);
+  expect(ran).toEqual(['first']);
+  expect(warnings).toEqual(['dependency unreachable at shutdown; not waiting for it']);
+});
+
+test('with every dependency reachable a slow stop is waited for', async () => {
+  const { log, warnings } = recordingLog();
+  const shutdown = createShutdown(log, { probeMs: 50, stepWithDeadDependencyMs: 10 });
+  const ran: string[] = [];
+  shutdown.dependsOn('redis', async () => true);
+  shutdown.add(async () => {
+    await new Promise((r) => setTimeout(r, 100));
+    ran.push('slow');
+  });
+  await shutdown.stop();
+  expect(ran).toEqual(['slow']);
+  expect(warnings).toEqual([]);
+});

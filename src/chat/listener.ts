@@ -122,6 +122,9 @@ export async function buildChatListener(options: ChatListenerOptions): Promise<F
   // Scheduling is sending later: it counts at request time, so a schedule cannot outrun the limit.
   handlers.createScheduledMessage = sendLimited(handlers.createScheduledMessage, options.sendLimit);
   handlers.pressInlineButton = sendLimited(handlers.pressInlineButton, options.sendLimit);
+  // A forward creates one message per id; a poll is a message of its own.
+  handlers.forwardMessages = sendLimited(handlers.forwardMessages, options.sendLimit, (input) => input.body.messageIds.length);
+  handlers.createPoll = sendLimited(handlers.createPoll, options.sendLimit);
   const authenticate = createAuthenticator(deps.accounts, deps.verifyKeys, deps.clock, {
     audience: options.audience,
     platformModule: deps.config.platformModule,

@@ -6,6 +6,7 @@
 // over several nodes may be refused up to (lease - 1) units per other node early in that window.
 import type { Clock } from './clock.js';
 import type { Redis } from './redis.js';
+import { withinCommandTimeout } from './redis-deadline.js';
 
 export interface LeasedWindow {
   seconds: number;
@@ -57,6 +58,19 @@ export class LeasedWindowCounter {
     this.maxLease = Math.max(1, Math.min(MAX_LEASE, Math.floor(config.limit / 50)));
   }
 
+  /**
+   * Counts `units` hits of subject at once (a forward of many messages), admitted only when all of them fit; they
+   * count in Redis whatever the answer, as refused single hits do. Leases already taken stay as they are.
+   */
+  async hitMany(subject: string, units: number): Promise<LeaseOutcome> {
+    if (units <= 1) return this.hit(subject);
+    const nowSec = Math.floor(this.clock.now().getTime() / 1000);
+    const index = Math.floor(nowSec / this.config.seconds);
+    const key = `${this.prefix}:${index}:${subject}`;
+    const count = await withinCommandTimeout(this.redis.platformLeaseHit(1, key, units, this.config.seconds * 2));
+    return count <= this.config.limit ? { admitted: true } : { admitted: false, retryAfter: (index + 1) * this.config.seconds - nowSec };
+  }
+
   /** Counts one hit of subject (refused hits count too). */
   async hit(subject: string): Promise<LeaseOutcome> {
     const now = this.clock.now().getTime();
@@ -76,7 +90,7 @@ export class LeasedWindowCounter {
     const units = lease && now - lease.takenAt < FAST_LEASE_MS ? Math.min(this.maxLease, Math.max(1, lease.next * 2)) : 1;
     const key = `${this.prefix}:${index}:${subject}`;
     // The counter outlives its window by one more window, so a late hit near the boundary still finds it.
-    const count = await this.redis.platformLeaseHit(1, key, units, this.config.seconds * 2);
+    const count = await withinCommandTimeout(this.redis.platformLeaseHit(1, key, units, this.config.seconds * 2));
     const granted = Math.max(0, Math.min(units, this.config.limit - (count - units)));
     // A window that turned during the call has new leases: this one's spare units are not kept.
     if (index === this.window) {

@@ -10,6 +10,7 @@ import { connectRedis, isCluster, type Redis } from './redis.js';
 import { closeWorker } from './worker-close.js';
 import { localDrain } from './local-drain.js';
 import { workerMetrics } from './metrics/queues.js';
+import { reportQueueErrors } from './queue-errors.js';
 
 export const outboxQueueName = 'outbox';
 export const maintenanceQueueName = 'maintenance';
@@ -59,6 +60,7 @@ export function createQueues(redisUrl: string, log: Logger, relayIntervalMs = 0)
     prefix: queuePrefix(connection, timeQueueName),
     defaultJobOptions: { removeOnComplete: true, removeOnFail: 1000 },
   });
+  reportQueueErrors(log, 'queues', outbox, maintenance, time);
   // Requests within a few milliseconds of each other share one job: under load a drain then publishes a batch
   // instead of one row, and sends do not each pay a Redis round trip.
   let pending: NodeJS.Timeout | undefined;
@@ -153,6 +155,7 @@ export async function startWorkers(
     { connection, prefix: queuePrefix(connection, maintenanceQueueName), concurrency: 1, metrics: workerMetrics },
   );
   maintenance.on('failed', (job, err) => log.error({ err, job: job?.name }, 'maintenance job failed'));
+  reportQueueErrors(log, 'workers', worker, maintenance);
   return {
     async close() {
       await queues.drainLocally(null);

@@ -3,6 +3,7 @@
 // per day), chat sends (per account, per minute) and the workspace gate (per workspace, per minute and hour).
 import { slotTag, type Redis } from './redis.js';
 import type { Clock } from './clock.js';
+import { withinCommandTimeout } from './redis-deadline.js';
 
 export interface RateWindow {
   /** Part of the Redis key, e.g. "m". */
@@ -100,7 +101,7 @@ export class FixedWindowCounter {
     const keys = this.windows.map((w, i) => `${this.prefix}:${w.name}:${indices[i]}:${tagged}`);
     // A counter outlives its window by one more window, so a late hit near the boundary still finds it.
     const ttls = this.windows.map((w) => w.seconds * 2);
-    const result = await this.redis.platformRateHit(keys.length, ...keys, ...ttls, mode, ...limits);
+    const result = await withinCommandTimeout(this.redis.platformRateHit(keys.length, ...keys, ...ttls, mode, ...limits));
     const counted = result[keys.length] === 1;
     const windows = this.windows.map((w, i) => ({
       window: { ...w, limit: limits[i]! },

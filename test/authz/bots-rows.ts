@@ -1,8 +1,9 @@
 // Authorization rows of the bot operations of the chat spec. A bot belongs to the world's tenant: its accounts
-// (members or not of the world's room) and platform administrators manage it; creating and deleting bots is for
-// platform administrators; the read-all switch also needs an owner or admin of the room; pressing a button is for
+// (members or not of the world's room) and platform administrators manage it, deleting it included; creating bots is
+// for platform administrators; the read-all switch also needs an owner or admin of the room; pressing a button is for
 // members of the room.
 import { call } from '../support/platform.js';
+import { PERSONAS, type Persona } from './personas.js';
 import { row, type Row } from './row.js';
 import type { World } from './world.js';
 
@@ -19,15 +20,26 @@ async function must(what: string, res: Promise<{ status: number; body: any }>): 
 }
 
 /** A bot of the world's tenant, made through the administration API. */
-async function bot(w: World): Promise<WorldBot> {
+async function bot(w: World, suffix = ''): Promise<WorldBot> {
   const made = await must(
     'create bot',
     call(w.platform.chatUrl, 'POST', '/api/v1/bots', {
       token: w.platformAdmin.token,
-      body: { username: `authz_${w.tag}`, displayName: 'Authz bot', moduleCode: w.tenant.moduleCode, customerAccountId: w.tenant.customer },
+      body: {
+        username: `authz_${w.tag}${suffix}`,
+        displayName: 'Authz bot',
+        moduleCode: w.tenant.moduleCode,
+        customerAccountId: w.tenant.customer,
+      },
     }),
   );
   return { id: made.bot.id, accountId: made.bot.accountId, token: made.token };
+}
+
+/** One bot of the world's tenant per persona: each persona allowed to delete deletes a bot of its own. */
+async function botPerPersona(w: World): Promise<Record<Persona, WorldBot>> {
+  const made = await Promise.all(PERSONAS.map(async (p, i) => [p, await bot(w, `_d${i}`)] as const));
+  return Object.fromEntries(made) as Record<Persona, WorldBot>;
 }
 
 /** A bot that the owner added to the world's room. */
@@ -62,7 +74,14 @@ export const botRows: Row[] = [
     setup: bot,
     request: (_w, p, b) => ({ params: { id: b.id }, body: { description: `Changed by ${p}` } }),
   }),
-  row({ operationId: 'deleteBot', method: 'DELETE', path: '/api/v1/bots/{id}', audience: 'platformAdmin', setup: bot, request: byId }),
+  row({
+    operationId: 'deleteBot',
+    method: 'DELETE',
+    path: '/api/v1/bots/{id}',
+    audience: 'caller',
+    setup: botPerPersona,
+    request: (_w, p, bots) => ({ params: { id: bots[p].id } }),
+  }),
   row({
     operationId: 'setBotWebhook',
     method: 'POST',

@@ -3,6 +3,7 @@
 // a short retry schedule; and events written to the outbox exactly as workspace changes write them (topic svc.event).
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
+import type { Clock } from '../../src/platform/clock.js';
 import type { Config, WebhookConfig } from '../../src/platform/config/index.js';
 import { svcEventTopic, type Envelope } from '../../src/core/webhooks/events.js';
 import { call, isolatedInfra, startTestPlatform, testConfig, type TestPlatform } from './platform.js';
@@ -18,7 +19,12 @@ export interface WebhookRig {
   stop(): Promise<void>;
 }
 
-export async function webhookRig(webhooks: Partial<WebhookConfig> = {}, overrides: Partial<Config> = {}): Promise<WebhookRig> {
+/** clock: the platform's time (a ManualClock moves the retry schedule without waiting for it). */
+export async function webhookRig(
+  webhooks: Partial<WebhookConfig> = {},
+  overrides: Partial<Config> = {},
+  clock?: Clock,
+): Promise<WebhookRig> {
   const receiver = await startWebhookReceiver();
   const smtp = await startSmtpSink();
   const infra = await isolatedInfra();
@@ -34,12 +40,15 @@ export async function webhookRig(webhooks: Partial<WebhookConfig> = {}, override
     ...extra,
   });
   const base = { databaseUrl: infra.databaseUrl, redisUrl: infra.redisUrl, outboxPollMs: 200 };
-  const platform = await startTestPlatform({
-    ...base,
-    services: ['workspace', 'partner', 'workers'],
-    webhooks: settings({}),
-    ...overrides,
-  });
+  const platform = await startTestPlatform(
+    {
+      ...base,
+      services: ['workspace', 'partner', 'workers'],
+      webhooks: settings({}),
+      ...overrides,
+    },
+    clock,
+  );
   const others: TestPlatform[] = [];
   return {
     platform,

@@ -1,6 +1,6 @@
-// Bot administration: platform administrators create and delete bots (each with an account of type BOT in the
-// module and customer the body names); the accounts of that module and customer, and platform administrators,
-// manage them. Every change writes its event in its transaction (docs/events.md, "Bots").
+// Bot administration: platform administrators create bots (each with an account of type BOT in the module and
+// customer the body names); the accounts of that module and customer, and platform administrators, manage and
+// delete them. Every change writes its event in its transaction (docs/events.md, "Bots").
 import { sql } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
 import { affected, firstRow, rows } from '../../platform/db/typed.js';

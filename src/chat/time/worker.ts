@@ -13,6 +13,7 @@ import { fireDueScheduled, type FireDeps } from '../scheduled/fire.js';
 import { armTimer, type TimerData } from '../base/timers/arm.js';
 import { closeWorker } from '../../platform/worker-close.js';
 import { workerMetrics } from '../../platform/metrics/queues.js';
+import { reportQueueErrors } from '../../platform/queue-errors.js';
 
 const batch = 100;
 
@@ -67,6 +68,7 @@ export async function startTimeWorkers(
     { connection, prefix: queuePrefix(connection, timeQueueName), concurrency: 4, metrics: workerMetrics },
   );
   worker.on('failed', (job, err) => log.error({ err, job: job?.name }, 'time job failed'));
+  reportQueueErrors(log, timeQueueName, worker);
   return {
     async close() {
       await closeWorker(worker);

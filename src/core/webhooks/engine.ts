@@ -14,6 +14,7 @@ import { deliveryHeaders } from './headers.js';
 import type { ScheduledAttempt } from './rows.js';
 import { resolveWebhookSecretKey, SecretBox } from './secret-box.js';
 import { readCaFile, WebhookSender, type SendOutcome } from './sender.js';
+import { reportQueueErrors } from '../../platform/queue-errors.js';
 
 export const deliveryQueueName = 'webhook-deliveries';
 
@@ -67,6 +68,7 @@ export class WebhookEngine {
       prefix: queuePrefix(connection, deliveryQueueName),
       defaultJobOptions: { removeOnComplete: true, removeOnFail: true },
     });
+    reportQueueErrors(log, deliveryQueueName, this.queue);
   }
 
   /** The number of attempts a delivery gets: one per entry of the schedule. */
@@ -93,7 +95,8 @@ export class WebhookEngine {
       group.push({ id: a.id, round: a.round, attempt: a.attempt });
       byDue.set(due, group);
     }
-    const now = Date.now();
+    // Due times are the platform clock's; so is the wait until them (a clock a test moves moves the jobs too).
+    const now = this.clock.now().getTime();
     const jobs: Array<{ name: string; data: DeliveryJob; opts: { delay: number } }> = [];
     for (const [due, refs] of byDue) {
       for (let i = 0; i < refs.length; i += jobSize)

@@ -15,6 +15,7 @@ import { PauseNotifier } from './notifier.js';
 import type { ScheduledAttempt } from './rows.js';
 import { closeWorker } from '../../platform/worker-close.js';
 import { workerMetrics } from '../../platform/metrics/queues.js';
+import { reportQueueErrors } from '../../platform/queue-errors.js';
 
 export const logSize = 200;
 const sweepBatch = 1_000;
@@ -50,7 +51,7 @@ export async function startWebhookWorkers(engine: WebhookEngine, requestOutboxDr
     { connection, prefix: queuePrefix(connection, deliveryQueueName), concurrency: 8, metrics: workerMetrics },
   );
   worker.on('failed', (job, err) => engine.log.error({ err, deliveries: job?.data.items.length }, 'webhook delivery job failed'));
-  worker.on('error', (err) => engine.log.warn({ err }, 'webhook worker error'));
+  reportQueueErrors(engine.log, deliveryQueueName, worker);
 
   let running: Promise<void> | null = null;
   const sweepOnce = async () => {

@@ -9,7 +9,7 @@ import { maxBodyDepth, nestsDeeperThan } from '../json-depth.js';
 import { illFormedPath } from '../unicode.js';
 import { ajv2020ValidatorCompiler } from './ajv.js';
 import { compilesOnFirstUse, serializersOnFirstUse } from './schema-compilation.js';
-import { clientErrorPath } from './client-error-path.js';
+import { clientErrorPath, keepPendingRequestHeads } from './client-error-path.js';
 import { corsHook } from './cors.js';
 import { closeConnectionsOnDrain } from './drain-close.js';
 import { isPublicPath, registerReferenceDocs } from './reference-docs.js';
@@ -74,6 +74,7 @@ export async function buildListener<Ops, Ctx>(options: ListenerOptions<Ops, Ctx>
     app.addHook('onRequestAbort', async (request) => endRequestSpan(request, undefined));
   }
   closeConnectionsOnDrain(app as unknown as FastifyInstance);
+  if (options.clientErrorRenderer) keepPendingRequestHeads(app.server);
   // Bodies are JSON only: without this, Fastify's built-in text/plain parser would let unvalidated strings in.
   app.removeContentTypeParser('text/plain');
   options.configure?.(app as unknown as FastifyInstance);

@@ -16,6 +16,7 @@ import { firstRow, rows } from '../../platform/db/typed.js';
 import { workspaceDb } from '../base/tables.js';
 import { closeWorker } from '../../platform/worker-close.js';
 import { workerMetrics } from '../../platform/metrics/queues.js';
+import { reportQueueErrors } from '../../platform/queue-errors.js';
 
 export const slaQueueName = 'ticket-sla';
 const sweepEveryMs = 60_000;
@@ -53,9 +54,10 @@ export class SlaTimers {
   }
 }
 
-export function createSlaQueue(redisUrl: string): { queue: Queue; close(): Promise<void> } {
+export function createSlaQueue(redisUrl: string, log: Logger): { queue: Queue; close(): Promise<void> } {
   const connection = connectRedis(redisUrl, 'sla-queue');
   const queue = new Queue(slaQueueName, { connection, prefix: queuePrefix(connection, slaQueueName) });
+  reportQueueErrors(log, slaQueueName, queue);
   return {
     queue,
     async close() {
@@ -129,6 +131,7 @@ export async function startSlaWorker(deps: EventDeps, redisUrl: string, queue: Q
     { connection, prefix: queuePrefix(connection, slaQueueName), concurrency: 4, metrics: workerMetrics },
   );
   worker.on('failed', (job, err) => log.error({ err, job: job?.name }, 'ticket SLA job failed'));
+  reportQueueErrors(log, slaQueueName, worker);
   return {
     async close() {
       await closeWorker(worker);

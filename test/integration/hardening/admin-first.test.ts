@@ -64,7 +64,7 @@ test('the specs mark the administration operations', () => {
       'updateAccountMetadata',
       'updateAccountStatus',
     ]
-      .concat(['createBroadcast', 'createTargetedBroadcast', 'createBot', 'deleteBot'])
+      .concat(['createBroadcast', 'createTargetedBroadcast', 'createBot'])
       .concat(['getWorkspacePlan', 'setWorkspacePlan'])
       .sort(),
   );

@@ -59,3 +59,16 @@ test('408 for a Bot API body that never arrives is in the Bot API envelope', asy
   );
   expectBotError(res, 408, 'Request Timeout');
 });
+
+test('408 for Bot API headers that stall after the request line is in the Bot API envelope', async () => {
+  for (const path of [`/bot${bot.token}/getMe`, `/bot/${bot.token}/getMe`]) {
+    const res = await raw(`GET ${path} HTTP/1.1\r\nHost: x\r\nX-Slow: `);
+    expectBotError(res, 408, 'Request Timeout');
+  }
+});
+
+test('408 for chat headers that stall keeps the chat envelope', async () => {
+  const stalled = await raw(`GET /api/v1/rooms HTTP/1.1\r\nHost: x\r\nX-Slow: `);
+  expect(stalled.status).toBe(408);
+  expect(stalled.body.error.code).toBe('request_timeout');
+});

@@ -19,6 +19,7 @@ import { webhookSecureContext } from './tls.js';
 import { closeWorker } from '../../../platform/worker-close.js';
 import { workerMetrics } from '../../../platform/metrics/queues.js';
 import { countWebhookAttempt } from '../../../platform/metrics/webhooks.js';
+import { reportQueueErrors } from '../../../platform/queue-errors.js';
 
 export const webhookQueueName = 'bot-webhooks';
 const sweepEveryMs = 60_000;
@@ -47,6 +48,7 @@ export function createWebhookDeliveries(redisUrl: string, log: Logger): WebhookD
     prefix: queuePrefix(connection, webhookQueueName),
     defaultJobOptions: { removeOnComplete: 100, removeOnFail: 1000 },
   });
+  reportQueueErrors(log, webhookQueueName, queue);
   return {
     queue,
     async request(botId, delayMs = 0) {
@@ -112,6 +114,7 @@ export class WebhookWorker {
       metrics: workerMetrics,
     });
     this.worker.on('failed', (job, err) => log.error({ err, job: job?.name }, 'webhook job failed'));
+    reportQueueErrors(log, webhookQueueName, this.worker);
   }
 
   async start(): Promise<void> {
