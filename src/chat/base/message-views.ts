@@ -36,10 +36,7 @@ export const messageColumnsIn = <A extends string>(alias: A) => messageColumnNam
 type StoredMessage = Pick<Selectable<ChatTables['messages']>, MessageColumn>;
 
 /** A message as the entity maps it, with its jsonb columns in the shapes their writers store. */
-export type MessageRow = Omit<
-  StoredMessage,
-  'type' | 'attachments' | 'inline_keyboard' | 'entities' | 'reply_markup' | 'formatting'
-> & {
+export type MessageRow = Omit<StoredMessage, 'type' | 'attachments' | 'inline_keyboard' | 'entities' | 'reply_markup' | 'formatting'> & {
   type: MessageType;
   /** Files the message carries (src/chat/media/attachments.ts); null when none. */
   attachments: StoredAttachment[] | null;
