@@ -2,6 +2,7 @@
 // fails validation with a path per kind ("body.reply_markup.inline_keyboard is required"), which says nothing to
 // the bot's author. Methods whose schema takes an inline keyboard only (the edits) refuse the other kinds by name.
 import type { FastifyInstance } from 'fastify';
+import { maxBodyDepth, nestsDeeperThan } from '../../../platform/json-depth.js';
 import { botApiErrors } from './errors.js';
 import { methodOf } from './parameters.js';
 import { readReplyMarkup } from './reply-markup.js';
@@ -42,6 +43,8 @@ export function addReplyMarkupCheck(app: FastifyInstance, methods: Map<string, {
     const body = request.body as Record<string, unknown> | undefined;
     if (!method || typeof body !== 'object' || body === null || body.reply_markup === undefined) return;
     body.reply_markup = decoded(body.reply_markup);
+    // A value nested past the body depth limit is the depth rule's to refuse (it names the limit), not a markup reason.
+    if (nestsDeeperThan(body.reply_markup, maxBodyDepth)) return;
     const read = readReplyMarkup(body.reply_markup);
     if (typeof read === 'string') throw botApiErrors.badRequest(read);
     if (method.inlineOnly && !('inline' in read)) throw botApiErrors.badRequest('inline keyboard expected');
