@@ -1,12 +1,11 @@
 // aiogram 3.31's example bots, run as shipped (see ./launch.py: the token from BOT_TOKEN as the examples read it, the
 // API server pointed at the chat) against the chat's Bot API, with people acting through the chat API.
-import path from 'node:path';
 import { call, startTestPlatform, type TestPlatform } from '../../../support/platform.js';
 import { say, waitForMessage } from '../../../helpers/bots.js';
 import { png, userUpload } from '../file-helpers.js';
 import { exampleChat, labels } from './example-chat.js';
 import { exampleTest } from './features.js';
-import { aiogramExamples } from './run-example.js';
+import { aiogramExample } from './run-example.js';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -16,7 +15,7 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-const example = (name: string) => path.join(aiogramExamples, `${name}.py`);
+const example = aiogramExample;
 
 exampleTest('echo_bot: a text and a picture are copied back with send_copy', [], async () => {
   const chat = await exampleChat(platform, example('echo_bot'));

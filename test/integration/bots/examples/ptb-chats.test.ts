@@ -1,11 +1,10 @@
 // python-telegram-bot 22.8's example bots of chats, jobs, polls, members and errors, run as shipped (see ./launch.py)
 // against the chat's Bot API, with people acting through the chat API.
-import path from 'node:path';
 import { call, startTestPlatform, type TestAccount, type TestPlatform } from '../../../support/platform.js';
 import { chatNumber, createBot, groupWith, say, userNumber } from '../../../helpers/bots.js';
 import { exampleChat, withPerson } from './example-chat.js';
 import { exampleTest } from './features.js';
-import { ptbExamples, runExample } from './run-example.js';
+import { ptbExample, runExample } from './run-example.js';
 import { eventually } from '../../../helpers/expect.js';
 
 let platform: TestPlatform;
@@ -16,7 +15,7 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-const example = (name: string) => path.join(ptbExamples, `${name}.py`);
+const example = ptbExample;
 
 async function vote(who: TestAccount, pollId: string, positions: number[]): Promise<void> {
   const poll = await call(platform.chatUrl, 'GET', `/api/v1/polls/${pollId}`, { token: who.token });

@@ -8,7 +8,7 @@ import { png, userUpload } from '../file-helpers.js';
 import { say } from '../../../helpers/bots.js';
 import { exampleChat, labels, withPerson } from './example-chat.js';
 import { exampleTest } from './features.js';
-import { ptbExamples, runExample } from './run-example.js';
+import { ptbExample, runExample } from './run-example.js';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -18,7 +18,7 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-const example = (name: string) => path.join(ptbExamples, `${name}.py`);
+const example = ptbExample;
 const doctorKeyboard = [
   [{ text: 'Age' }, { text: 'Favourite colour' }],
   [{ text: 'Number of siblings' }, { text: 'Something else...' }],

@@ -1,11 +1,10 @@
 // python-telegram-bot 22.8's example bots built on inline keyboards, run as shipped (see ./launch.py) against the chat's
 // Bot API, with Alice pressing their buttons through the chat API.
-import path from 'node:path';
 import { startTestPlatform, type TestPlatform } from '../../../support/platform.js';
 import { userNumber } from '../../../helpers/bots.js';
 import { exampleChat, labels } from './example-chat.js';
 import { exampleTest } from './features.js';
-import { ptbExamples } from './run-example.js';
+import { ptbExample } from './run-example.js';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -15,7 +14,7 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-const example = (name: string) => path.join(ptbExamples, `${name}.py`);
+const example = ptbExample;
 
 exampleTest('inlinekeyboard: /start offers three options; the pressed one is answered and shown in the edited message', [], async () => {
   const chat = await exampleChat(platform, example('inlinekeyboard'));

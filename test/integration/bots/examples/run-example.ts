@@ -10,6 +10,10 @@ const examplesRoot = path.join('.tools', 'bot-examples');
 export const ptbExamples = path.join(examplesRoot, 'python_telegram_bot-22.8', 'examples');
 export const aiogramExamples = path.join(examplesRoot, 'aiogram-3.31.0', 'examples');
 
+/** An example file of each library by its name. */
+export const ptbExample = (name: string): string => path.join(ptbExamples, `${name}.py`);
+export const aiogramExample = (name: string): string => path.join(aiogramExamples, `${name}.py`);
+
 export interface RunningExample {
   /** The example's working directory (its persistence files, what it downloads). */
   workdir: string;
