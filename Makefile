@@ -106,11 +106,11 @@ $(BOT_LIBRARIES): $(VENV)/bin/schemathesis
 	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check "python-telegram-bot[job-queue,callback-data]==$(PTB_VERSION)" aiogram==$(AIOGRAM_VERSION)
 	@touch $@
 
-# pip reads the sdists' metadata, so it runs after the libraries' install (one pip at a time in the virtualenv).
-$(BOT_EXAMPLES_STAMP): | $(BOT_LIBRARIES)
+# Straight from the package index, checked by its sha256 (scripts/fetch-sdist.py): pip download would build each sdist's
+# build backend from source to read metadata nobody uses.
+$(BOT_EXAMPLES_STAMP): scripts/fetch-sdist.py
 	rm -rf $(BOT_EXAMPLES) && mkdir -p $(BOT_EXAMPLES)
-	$(VENV)/bin/python -m pip download --quiet --disable-pip-version-check --no-deps --no-binary :all: -d $(BOT_EXAMPLES) \
-	  python-telegram-bot==$(PTB_VERSION) aiogram==$(AIOGRAM_VERSION)
+	$(VENV_PYTHON) scripts/fetch-sdist.py $(BOT_EXAMPLES) python-telegram-bot==$(PTB_VERSION) aiogram==$(AIOGRAM_VERSION)
 	for sdist in $(BOT_EXAMPLES)/*.tar.gz; do tar xzf "$$sdist" -C $(BOT_EXAMPLES) --wildcards '*/examples/*'; done
 	@touch $@
 
@@ -182,8 +182,7 @@ contract: deps redis venv build
 test: export PHASES_FILE := $(CURDIR)/.data/test-phases.tsv
 test:
 	@scripts/phases.sh reset
-	@scripts/phases.sh run install $(MAKE) --no-print-directory -j2 --output-sync=target deps redis chromium venv bot-libraries generated-clients chart-tools
-	@scripts/phases.sh run chart $(MAKE) --no-print-directory chart-check
+	@scripts/phases.sh run install $(MAKE) --no-print-directory -j2 --output-sync=target deps redis chromium venv bot-libraries generated-clients
 	@MAKE="$(MAKE)" scripts/test-after-install.sh || { scripts/phases.sh table; exit 1; }
 	@scripts/phases.sh table
 
@@ -247,12 +246,12 @@ KUBE_SCHEMAS_STAMP := $(KUBE_SCHEMAS)/.versions-$(subst $(space),-,$(KUBERNETES_
 $(HELM):
 	@command -v go >/dev/null || { echo "go is not installed: it builds helm (Debian/Ubuntu: apt-get install golang)" >&2; exit 1; }
 	@mkdir -p $(dir $@)
-	@GOBIN=$(dir $@) go install helm.sh/helm/v3/cmd/helm@$(HELM_VERSION) >$(dir $@)install.log 2>&1 || { cat $(dir $@)install.log; exit 1; }
+	@GOBIN=$(dir $@) $(call timed,helm-build) go install helm.sh/helm/v3/cmd/helm@$(HELM_VERSION) >$(dir $@)install.log 2>&1 || { cat $(dir $@)install.log; exit 1; }
 
 $(KUBECONFORM):
 	@command -v go >/dev/null || { echo "go is not installed: it builds kubeconform (Debian/Ubuntu: apt-get install golang)" >&2; exit 1; }
 	@mkdir -p $(dir $@)
-	@GOBIN=$(dir $@) go install github.com/yannh/kubeconform/cmd/kubeconform@$(KUBECONFORM_VERSION) >$(dir $@)install.log 2>&1 || { cat $(dir $@)install.log; exit 1; }
+	@GOBIN=$(dir $@) $(call timed,kubeconform-build) go install github.com/yannh/kubeconform/cmd/kubeconform@$(KUBECONFORM_VERSION) >$(dir $@)install.log 2>&1 || { cat $(dir $@)install.log; exit 1; }
 
 $(KUBE_SCHEMAS_STAMP): scripts/deploy/kube-schemas.py | $(VENV)/bin/schemathesis
 	@rm -rf $(KUBE_SCHEMAS) && mkdir -p $(KUBE_SCHEMAS)/wheel
@@ -265,7 +264,7 @@ chart-tools: $(HELM) $(KUBECONFORM) $(KUBE_SCHEMAS_STAMP)
 
 chart-check: chart-tools
 	@HELM=$(HELM) KUBECONFORM=$(KUBECONFORM) KUBERNETES_VERSIONS="$(KUBERNETES_VERSIONS)" \
-	  KUBE_SCHEMAS=$(KUBE_SCHEMAS)/kubernetes_validate/kubernetes-json-schema scripts/deploy/check-chart.sh
+	  KUBE_SCHEMAS=$(KUBE_SCHEMAS)/kubernetes_validate/kubernetes-json-schema $(call timed,chart) scripts/deploy/check-chart.sh
 
 # The image is built with Debian's mmdebstrap and buildah (vfs storage, chroot isolation); tini comes into the image from
 # Debian's package through mmdebstrap. apt-get waits for the lock should another install hold it.

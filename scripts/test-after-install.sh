@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # What `make test` runs once the tools are installed, ordered to keep both cores busy:
 #   - the build, at normal priority (jest and the contract run need dist/); beside it, at the lowest priority, the
-#     checks that read only sources (generated files, layers, formatting, the OpenAPI documents);
+#     checks that read only sources (generated files, layers, formatting, the OpenAPI documents) and the chart's
+#     checks, whose helm and kubeconform are built from the Go module proxy first (minutes of CPU on a machine without
+#     Go's build cache, which would hold up everything after the installs if built among them);
 #   - then jest and the contract run side by side, each of which keeps about one core busy for minutes, and at the
 #     lowest priority the typecheck and lint (one process on one TypeScript program), which read the SDK packages' built
 #     types: they take only the CPU the two leave idle (jest's workers waiting on servers, the contract run's last
@@ -18,7 +20,7 @@ sync_make() { "$make_" --no-print-directory -j2 --output-sync=target "$@"; }
 idle_make() { nice -n 19 "$make_" --no-print-directory -j2 --output-sync=target "$@"; }
 
 early_log=.data/checks-sources.log
-idle_make check-generated architecture format-check openapi-lint >"$early_log" 2>&1 &
+idle_make check-generated architecture format-check openapi-lint chart-check >"$early_log" 2>&1 &
 early=$!
 late=
 contract=
