@@ -52,10 +52,18 @@ function distinctOptions(options: string[]): string[] {
   return texts;
 }
 
+/** What a caller that makes polls of its own kind (a bot's sendPoll) adds to the creation, all in its one commit. */
+export interface PollCreation {
+  /** The caller's own rows of the poll (a bot's poll settings, its keyboard), written before the poll is seen. */
+  alongside?: (client: SqlClient, made: { pollId: string; messageId: string }) => Promise<void>;
+  /** Created closed (a bot's is_closed): nobody sees it open, not even for the time of a second write. */
+  closed?: boolean;
+}
+
 export class PollService {
   constructor(private readonly deps: ChatDeps) {}
 
-  async create(caller: Caller, roomId: string, input: CreatePollInput): Promise<PollView> {
+  async create(caller: Caller, roomId: string, input: CreatePollInput, creation: PollCreation = {}): Promise<PollView> {
     const question = input.question.trim();
     if (question.length === 0) throw chatErrors.invalid('body.question', 'must contain a character other than white space');
     const options = distinctOptions(input.options);
@@ -95,6 +103,7 @@ export class PollService {
         client,
         chatDb.insertInto('poll_options').values(options.map((text, i) => ({ id: optionIds[i]!, poll_id: pollId, position: i, text }))),
       );
+      await creation.alongside?.(client, { pollId, messageId });
       const audience = roomAudience(roomId);
       await emit(
         client,
@@ -116,6 +125,7 @@ export class PollService {
         },
         audience,
       );
+      if (creation.closed) await closePoll(client, await this.load(client, caller, pollId, 'update'), caller.accountId, now);
       return this.viewIn(client, caller, pollId);
     });
     this.deps.queues.requestOutboxDrain();

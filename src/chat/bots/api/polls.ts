@@ -99,23 +99,32 @@ export class BotPolls {
     await this.limit.check(bot.id);
     const caller = callerOfBot(bot);
     const options = input.options.map((o) => (typeof o === 'string' ? o : o.text));
-    const created = await this.polls
-      .create(caller, roomId, { question, options, multipleChoice: input.allows_multiple_answers ?? false })
+    const explanationEntities = await explanationSpans(this.deps.sql, roomId, explanation?.formatting ?? null);
+    const view = await this.polls
+      .create(
+        caller,
+        roomId,
+        { question, options, multipleChoice: input.allows_multiple_answers ?? false },
+        {
+          closed: input.is_closed === true,
+          alongside: async (client, made) => {
+            await affected(
+              client,
+              chatDb.insertInto('bot_polls').values({
+                poll_id: made.pollId,
+                bot_id: bot.id,
+                is_anonymous: input.is_anonymous ?? true,
+                quiz,
+                correct_option_ids: quiz ? sql<string[]>`${correct}::smallint[]` : null,
+                explanation: explanation?.text ?? null,
+                explanation_entities: explanationEntities,
+              }),
+            );
+            if (markup) await storeMarkup(client, { id: made.messageId, roomId, senderId: bot.accountId, text: question }, markup);
+          },
+        },
+      )
       .catch(asBotError);
-    await affected(
-      this.deps.sql,
-      chatDb.insertInto('bot_polls').values({
-        poll_id: created.id,
-        bot_id: bot.id,
-        is_anonymous: input.is_anonymous ?? true,
-        quiz,
-        correct_option_ids: quiz ? sql<string[]>`${correct}::smallint[]` : null,
-        explanation: explanation?.text ?? null,
-        explanation_entities: await explanationSpans(this.deps.sql, roomId, explanation?.formatting ?? null),
-      }),
-    );
-    if (markup) await storeMarkup(this.deps.sql, { id: created.messageId, roomId, senderId: bot.accountId, text: question }, markup);
-    const view = input.is_closed === true ? await this.polls.close(caller, created.id) : created;
     return this.message(view, bot);
   }
 
