@@ -33,13 +33,13 @@ GENERATED_CLIENTS := $(VENV)/.openapi-python-client$(OPENAPI_PYTHON_CLIENT_VERSI
 # Inside `make test` (PHASES_FILE set), a step's time goes to the phase table; run alone, the step just runs.
 timed = $(if $(PHASES_FILE),scripts/phases.sh run $(1))
 
-.PHONY: help node deps redis chromium venv chart-tools chart-check image-tools image test-image test-rolling bot-libraries generated-clients generate check-generated architecture format format-check lint openapi-lint build sdks typecheck typecheck-and-lint run test test-repeat unit contract bench bench-chat bench-partner bench-realtime bench-typing bench-scheduled bench-bots bench-webhooks bench-tracing bench-typed-queries bench-sockets bench-peer clean
+.PHONY: help node deps redis chromium venv chart-tools chart-check image-tools image test-image image-of-build test-image-of-build test-rolling bot-libraries generated-clients generate check-generated architecture format format-check lint openapi-lint build sdks typecheck typecheck-and-lint run test test-repeat unit contract bench bench-chat bench-partner bench-realtime bench-typing bench-scheduled bench-bots bench-webhooks bench-tracing bench-typed-queries bench-sockets bench-peer clean
 
 help:
 	@echo "make run    install what is missing, generate, build, migrate and start the platform"
 	@echo "make test   typecheck, unit + integration + SDK tests on real PostgreSQL and Redis, contract fuzzing"
 	@echo "make test-repeat   the integration files 3 times (REPEAT=n) under added CPU load; lists the files that failed"
-	@echo "make image   the platform as an OCI image (.data/image/chat-platform.tar); make test-image runs it against PostgreSQL and Redis"
+	@echo "make image   the platform as an OCI image (.data/image/chat-platform.tar); make test-image runs it against PostgreSQL and Redis (part of make test as root)"
 	@echo "make chart-check   helm lint, helm template and kubeconform for deploy/helm/chat-platform (part of make test)"
 	@echo "make test-rolling   two nodes restarted one at a time under 1,000 sends and 200 STOMP sessions: nothing lost"
 	@echo "make generate | check-generated | architecture | format (format-check) | lint | openapi-lint | build (sdks) | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-typing, bench-scheduled, bench-bots, bench-webhooks) | bench-tracing | bench-typed-queries | bench-sockets | bench-peer | clean"
@@ -279,12 +279,20 @@ image-tools:
 	fi
 
 # Node 24 from the npm registry goes into the image even when the machine's own node is 24.
-image: deps build image-tools $(LOCAL_NODE_BIN)/node
+image: deps build
+	@$(MAKE) --no-print-directory image-of-build
+
+# The image unpacked and run against the test PostgreSQL and Redis (test/deploy/image.deploy.ts).
+test-image: deps build redis
+	@$(MAKE) --no-print-directory test-image-of-build
+
+# The same without a build of their own: make test runs the image test beside the contract run, whose platform runs
+# from the dist/ a build would write again.
+image-of-build: image-tools $(LOCAL_NODE_BIN)/node
 	NODE_BIN=$(LOCAL_NODE_BIN)/node scripts/image/build.sh
 
-# The image unpacked and run against the test PostgreSQL and Redis (test/deploy/image.deploy.ts); not in make test.
-test-image: image redis
-	npm test --silent -- --testMatch '<rootDir>/test/deploy/image.deploy.ts'
+test-image-of-build: image-of-build redis
+	TEST_FILES_REPORT=image-test-files.tsv npm test --silent -- --testMatch '<rootDir>/test/deploy/image.deploy.ts'
 
 # Two nodes restarted one at a time behind a load balancer under 1,000 sends and 200 STOMP sessions
 # (test/deploy/rolling-restart.deploy.ts); not in make test: it holds both cores for about a minute.

@@ -4,7 +4,9 @@
 #     checks that read only sources (generated files, layers, formatting, the OpenAPI documents) and the chart's
 #     checks, whose helm and kubeconform are built from the Go module proxy first (minutes of CPU on a machine without
 #     Go's build cache, which would hold up everything after the installs if built among them);
-#   - then jest and the contract run side by side, each of which keeps about one core busy for minutes, and at the
+#   - then jest and the contract run side by side, each of which keeps about one core busy for minutes; once jest has
+#     ended, beside the contract run, the image is built from that build and run (make test-image-of-build) where its
+#     tools are or can be installed (root with apt-get); and at the
 #     lowest priority the typecheck and lint (one process on one TypeScript program), which read the SDK packages' built
 #     types: they take only the CPU the two leave idle (jest's workers waiting on servers, the contract run's last
 #     suite alone on one core), so they add little to the wall time and never slow a test that waits on a wall-clock
@@ -42,6 +44,16 @@ contract=$!
 jest_log=.data/jest.log
 scripts/phases.sh time jest npm test --silent 2>&1 | tee "$jest_log"
 jest_status=${PIPESTATUS[0]}
+image_log=.data/image-test.log
+image_status=0
+if { command -v mmdebstrap && command -v buildah && command -v unshare; } >/dev/null 2>&1 ||
+  { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; }; then
+  echo "jest finished; the image is built and run (test/deploy/image.deploy.ts), its output follows when it ends"
+  scripts/phases.sh time image "$make_" --no-print-directory test-image-of-build >"$image_log" 2>&1
+  image_status=$?
+else
+  echo "image test skipped: mmdebstrap and buildah are not installed and cannot be (not root with apt-get)" >"$image_log"
+fi
 echo "jest finished; waiting for the checks and the contract run (their output follows when they end)"
 wait "$early"
 early_status=$?
@@ -49,11 +61,11 @@ wait "$late"
 late_status=$?
 wait "$contract"
 contract_status=$?
-cat "$early_log" "$late_log" "$contract_log"
-# Both closing lines ("jest: N passed, N failed", "contract: N passed, N failed") added up in one.
+cat "$image_log" "$early_log" "$late_log" "$contract_log"
+# The closing lines ("jest: N passed, N failed" of both jest runs, "contract: N passed, N failed") added up in one.
 awk '/^(jest|contract): [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4 } END { printf "tests: %d passed, %d failed\n", p, f }' \
-  "$jest_log" "$contract_log"
-for status in "$early_status" "$late_status" "$jest_status" "$contract_status"; do
+  "$jest_log" "$image_log" "$contract_log"
+for status in "$early_status" "$late_status" "$jest_status" "$image_status" "$contract_status"; do
   [ "$status" -ne 0 ] && exit "$status"
 done
 exit 0
