@@ -33,18 +33,20 @@ export interface RateOutcome {
   counted: boolean;
 }
 
-// KEYS: one counter per window; ARGV: their expiries, the mode, then their limits. Returns the counts in the same
-// order and, last, 1 when this call counted. Modes: all (every hit counts, refused ones too), admitted (counts only
-// when every window is below its limit, atomically, so a refused hit consumes nothing), peek (reads only).
+// KEYS: one counter per window; ARGV: their expiries, the mode, their limits, then the units of this hit. Returns the
+// counts in the same order and, last, 1 when this call counted. Modes: all (every hit counts, refused ones too),
+// admitted (counts only when the units fit below every window's limit, atomically, so a refused hit consumes
+// nothing), peek (reads only).
 const script = `
 local n = #KEYS
 local mode = ARGV[n + 1]
+local units = tonumber(ARGV[2 * n + 2])
 local counts = {}
 if mode ~= 'all' then
   local blocked = false
   for i, key in ipairs(KEYS) do
     counts[i] = tonumber(redis.call('GET', key) or '0')
-    if counts[i] >= tonumber(ARGV[n + 1 + i]) then blocked = true end
+    if counts[i] + units > tonumber(ARGV[n + 1 + i]) then blocked = true end
   end
   if mode == 'peek' or blocked then
     counts[n + 1] = 0
@@ -52,8 +54,8 @@ if mode ~= 'all' then
   end
 end
 for i, key in ipairs(KEYS) do
-  local c = redis.call('INCR', key)
-  if c == 1 then redis.call('EXPIRE', key, ARGV[i]) end
+  local c = redis.call('INCRBY', key, units)
+  if c == units then redis.call('EXPIRE', key, ARGV[i]) end
   counts[i] = c
 end
 counts[n + 1] = 1
@@ -67,6 +69,11 @@ export interface HitOptions {
   mode?: CountMode;
   /** Limits for this hit, one per window in order, instead of the windows' own (a per-subject plan). */
   limits?: number[];
+  /**
+   * Hits counted at once (default 1), all or none in mode admitted; at most the smallest limit, so that a request
+   * bigger than a window still fits in an empty one.
+   */
+  units?: number;
 }
 
 type CounterRedis = Redis & {
@@ -95,13 +102,14 @@ export class FixedWindowCounter {
   async hit(subject: string, options: HitOptions = {}): Promise<RateOutcome> {
     const mode = options.mode ?? 'all';
     const limits = this.windows.map((w, i) => options.limits?.[i] ?? w.limit);
+    const units = Math.max(1, Math.min(options.units ?? 1, ...limits));
     const nowSec = Math.floor(this.clock.now().getTime() / 1000);
     const indices = this.windows.map((w) => Math.floor(nowSec / w.seconds));
     const tagged = slotTag(this.redis, subject);
     const keys = this.windows.map((w, i) => `${this.prefix}:${w.name}:${indices[i]}:${tagged}`);
     // A counter outlives its window by one more window, so a late hit near the boundary still finds it.
     const ttls = this.windows.map((w) => w.seconds * 2);
-    const result = await withinCommandTimeout(this.redis.platformRateHit(keys.length, ...keys, ...ttls, mode, ...limits));
+    const result = await withinCommandTimeout(this.redis.platformRateHit(keys.length, ...keys, ...ttls, mode, ...limits, units));
     const counted = result[keys.length] === 1;
     const windows = this.windows.map((w, i) => ({
       window: { ...w, limit: limits[i]! },
@@ -109,9 +117,9 @@ export class FixedWindowCounter {
       resetIn: (indices[i]! + 1) * w.seconds - nowSec,
     }));
     // mode all: a window is exceeded once its count passes the limit; mode admitted: a hit that was not counted
-    // found a window already at its limit.
+    // found a window with no room left for its units.
     const exceededBy = (w: WindowState) =>
-      mode === 'all' ? w.count > w.window.limit : mode === 'admitted' && !counted && w.count >= w.window.limit;
+      mode === 'all' ? w.count > w.window.limit : mode === 'admitted' && !counted && w.count + units > w.window.limit;
     const exceeded = windows.filter(exceededBy).sort((a, b) => b.resetIn - a.resetIn)[0];
     return exceeded
       ? { windows, counted, refusal: { window: exceeded.window, limit: exceeded.window.limit, retryAfter: exceeded.resetIn } }

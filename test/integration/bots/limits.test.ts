@@ -6,6 +6,7 @@ import { pruneBotUpdates } from '../../../src/chat/bots/updates/prune.js';
 import { call, isolatedInfra, startTestPlatform, type TestPlatform } from '../../support/platform.js';
 import { count } from '../../helpers/expect.js';
 import { botCall, createBot, expectBotError, groupWith, pendingUpdates, resultOf, say, confirmJoined } from '../../helpers/bots.js';
+import { bytes, multipart, ownDataDir } from './file-helpers.js';
 
 const clock = new ManualClock(new Date());
 let platform: TestPlatform;
@@ -20,6 +21,7 @@ beforeAll(async () => {
       redisUrl: infra.redisUrl,
       botSendRatePerSecond: 2,
       botLongPollMaxSeconds: 1,
+      dataDir: ownDataDir(),
     },
     clock,
   );
@@ -50,6 +52,36 @@ test('over its allowance a bot gets 429 with retry_after, nothing is written, an
   resultOf(await botCall(platform, bot.token, 'getMe'));
   clock.advance(1000);
   resultOf(await botCall(platform, bot.token, 'sendMessage', { chat_id: roomId, text: 'three' }));
+});
+
+test('every method that writes messages spends the allowance; an album counts as its messages, refused whole', async () => {
+  const tenant = await platform.tenant();
+  const alice = await tenant.account();
+  const bot = await createBot(platform, tenant);
+  const roomId = await groupWith(platform, alice, [bot.accountId]);
+  await confirmJoined(platform, bot.token);
+  const messages = () => count(platform.db, 'select count(*) as n from messages where room_id = $1', [roomId]);
+  clock.set(new Date(Math.ceil(clock.now().getTime() / 1000) * 1000 + 1000));
+  const doc = resultOf(await multipart(platform, bot.token, 'sendDocument', { chat_id: roomId, document: { data: bytes(64), name: 'a.txt' } }));
+  const fileId = doc.document.file_id;
+  const album = { chat_id: roomId, media: [{ type: 'document', media: fileId }, { type: 'document', media: fileId }] };
+  // One write is left of two: an album of two does not fit and sends none of its messages.
+  expectBotError(await botCall(platform, bot.token, 'sendMediaGroup', album), 429, 'Too Many Requests: retry after 1');
+  expect(await messages()).toBe(1);
+  resultOf(await botCall(platform, bot.token, 'sendPoll', { chat_id: roomId, question: 'Lunch?', options: ['Soup', 'Salad'] }));
+  const refusals = await Promise.all([
+    botCall(platform, bot.token, 'sendMessage', { chat_id: roomId, text: 'more' }),
+    botCall(platform, bot.token, 'sendPoll', { chat_id: roomId, question: 'Dinner?', options: ['Fish', 'Rice'] }),
+    botCall(platform, bot.token, 'sendDocument', { chat_id: roomId, document: fileId }),
+    botCall(platform, bot.token, 'forwardMessage', { chat_id: roomId, from_chat_id: roomId, message_id: doc.message_id }),
+    botCall(platform, bot.token, 'copyMessage', { chat_id: roomId, from_chat_id: roomId, message_id: doc.message_id }),
+    botCall(platform, bot.token, 'sendMediaGroup', album),
+  ]);
+  for (const refused of refusals) expectBotError(refused, 429);
+  expect(await messages()).toBe(2);
+  clock.advance(1000);
+  expect(resultOf(await botCall(platform, bot.token, 'sendMediaGroup', album))).toHaveLength(2);
+  expect(await messages()).toBe(4);
 });
 
 test('a timeout beyond BOT_LONG_POLL_MAX_SECONDS is cut to it', async () => {

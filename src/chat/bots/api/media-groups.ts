@@ -61,6 +61,8 @@ export async function sendMediaGroup(
   // Every caption is checked before anything is fetched or stored.
   const captions = input.media.map(captionOf);
   await roomOfChat(deps.sql, bot, input.chat_id);
+  // The album counts as its messages, all before any file is fetched: a refused album writes nothing.
+  await messages.countSends(bot, input.media.length);
   const group = newId();
   const prepared = await prepareAll(files, bot, input, parts, group);
   const { message_thread_id, reply_to_message_id, reply_parameters } = input;
@@ -69,7 +71,7 @@ export async function sendMediaGroup(
   try {
     for (const [i, file] of prepared.entries()) {
       const message = { chat_id: input.chat_id, ...captions[i]!, ...reply };
-      sent.push(await messages.send(bot, message, async (client, messageId, now) => [await file.attach(client, messageId, now)]));
+      sent.push(await messages.send(bot, message, async (client, messageId, now) => [await file.attach(client, messageId, now)], true));
     }
   } catch (err) {
     await Promise.all(prepared.slice(sent.length).map((file) => file.discard()));

@@ -65,9 +65,15 @@ export class BotMessages {
     return telegramMessage(row);
   }
 
-  async send(bot: BotPrincipal, input: SendInput, attach?: AttachFiles): Promise<TelegramMessage> {
+  /** Counts `messages` sends of one request against the bot's limit at once (an album: all or none). */
+  async countSends(bot: BotPrincipal, messages: number): Promise<void> {
+    await this.limit.check(bot.id, messages);
+  }
+
+  /** One message; `counted` when the request already counted it (countSends). */
+  async send(bot: BotPrincipal, input: SendInput, attach?: AttachFiles, counted = false): Promise<TelegramMessage> {
     const markup = markupOf(input.reply_markup);
-    await this.limit.check(bot.id);
+    if (!counted) await this.limit.check(bot.id);
     const replyTo = input.message_thread_id ?? input.reply_to_message_id ?? input.reply_parameters?.message_id;
     const id = newId();
     const now = this.deps.clock.now();
