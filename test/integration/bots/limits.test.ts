@@ -62,9 +62,17 @@ test('every method that writes messages spends the allowance; an album counts as
   await confirmJoined(platform, bot.token);
   const messages = () => count(platform.db, 'select count(*) as n from messages where room_id = $1', [roomId]);
   clock.set(new Date(Math.ceil(clock.now().getTime() / 1000) * 1000 + 1000));
-  const doc = resultOf(await multipart(platform, bot.token, 'sendDocument', { chat_id: roomId, document: { data: bytes(64), name: 'a.txt' } }));
+  const doc = resultOf(
+    await multipart(platform, bot.token, 'sendDocument', { chat_id: roomId, document: { data: bytes(64), name: 'a.txt' } }),
+  );
   const fileId = doc.document.file_id;
-  const album = { chat_id: roomId, media: [{ type: 'document', media: fileId }, { type: 'document', media: fileId }] };
+  const album = {
+    chat_id: roomId,
+    media: [
+      { type: 'document', media: fileId },
+      { type: 'document', media: fileId },
+    ],
+  };
   // One write is left of two: an album of two does not fit and sends none of its messages.
   expectBotError(await botCall(platform, bot.token, 'sendMediaGroup', album), 429, 'Too Many Requests: retry after 1');
   expect(await messages()).toBe(1);
