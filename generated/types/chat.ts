@@ -6836,6 +6836,16 @@ export interface components {
              */
             size: number;
             /**
+             * Format: int32
+             * @description An image's width in pixels, read from its header when its upload completed (PNG, GIF, WebP and JPEG files).
+             */
+            width?: number;
+            /**
+             * Format: int32
+             * @description The image's height in pixels, with width.
+             */
+            height?: number;
+            /**
              * @description Download path on the chat service's base URL (GET with the bearer token): members of a room where a message
              *     that is not recalled carries the file may download it.
              */

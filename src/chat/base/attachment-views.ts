@@ -6,6 +6,9 @@ export interface StoredAttachment {
   fileName: string;
   contentType: string;
   size: number;
+  /** An image's size in pixels, when its upload read it from the header. */
+  width?: number;
+  height?: number;
 }
 
 export interface AttachmentView extends StoredAttachment {
@@ -16,5 +19,12 @@ export interface AttachmentView extends StoredAttachment {
 export const filePath = (id: string): string => `/media/files/${id}`;
 
 export function attachmentViews(stored: StoredAttachment[] | null): AttachmentView[] {
-  return (stored ?? []).map((a) => ({ id: a.id, fileName: a.fileName, contentType: a.contentType, size: a.size, url: filePath(a.id) }));
+  return (stored ?? []).map((a) => ({
+    id: a.id,
+    fileName: a.fileName,
+    contentType: a.contentType,
+    size: a.size,
+    ...(a.width !== undefined && a.height !== undefined ? { width: a.width, height: a.height } : {}),
+    url: filePath(a.id),
+  }));
 }

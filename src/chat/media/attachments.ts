@@ -48,7 +48,7 @@ export async function claimUploads(
       .where('status', '=', 'COMPLETE')
       .where('attached_at', 'is', null)
       .where('expires_at', '>', now)
-      .returning(['id', 'file_name', 'content_type', 'size']),
+      .returning(['id', 'file_name', 'content_type', 'size', 'width', 'height']),
   );
   if (rows.length < ids.length) {
     const states = await allRows(
@@ -76,6 +76,7 @@ export async function claimUploads(
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => {
     const r = byId.get(id)!;
-    return { id: r.id, fileName: r.file_name, contentType: r.content_type, size: Number(r.size) };
+    const pixels = r.width !== null && r.height !== null ? { width: r.width, height: r.height } : {};
+    return { id: r.id, fileName: r.file_name, contentType: r.content_type, size: Number(r.size), ...pixels };
   });
 }

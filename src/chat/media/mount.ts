@@ -15,6 +15,6 @@ export async function mountMedia(
   authenticate: (request: FastifyRequest) => Promise<Caller>,
 ): Promise<void> {
   let tus: Promise<Server> | undefined;
-  await mountTus(app, () => (tus ??= store.datastore().then((datastore) => buildTusServer(deps, datastore))));
+  await mountTus(app, () => (tus ??= store.datastore().then((datastore) => buildTusServer(deps, store, datastore))));
   mountDownloads(app, deps, store, authenticate);
 }

@@ -12,7 +12,7 @@ import { hashToken, tokenMatches, tusPath, uploadColumns, uploadTokenHeader } fr
 import { refuse, uploadAccess } from './upload-access.js';
 import { onUploadCreate, onUploadFinish, onUploadTerminated } from './upload-lifecycle.js';
 
-export function buildTusServer(deps: ChatDeps, datastore: Awaited<ReturnType<MediaStore['datastore']>>): Server {
+export function buildTusServer(deps: ChatDeps, store: MediaStore, datastore: Awaited<ReturnType<MediaStore['datastore']>>): Server {
   const access = uploadAccess(deps);
   const { byId, tokenOf, expired, ownerMayUpload } = access;
   const server = new Server({
@@ -44,7 +44,7 @@ export function buildTusServer(deps: ChatDeps, datastore: Awaited<ReturnType<Med
       await ownerMayUpload(row);
     },
     onUploadCreate: onUploadCreate(deps, access),
-    onUploadFinish: onUploadFinish(deps),
+    onUploadFinish: onUploadFinish(deps, access, store),
   });
   server.on(EVENTS.POST_TERMINATE, onUploadTerminated(deps));
   return server;

@@ -1,14 +1,29 @@
 // The upload session's states as tus moves an upload along: PENDING → UPLOADING on creation (the session's size and
-// type are the limits), → COMPLETE when the last byte is stored, back to PENDING when an unfinished upload is
-// terminated. Each change commits with its event.
+// type are the limits), → COMPLETE when the last byte is stored (an image with its size in pixels from its header),
+// back to PENDING when an unfinished upload is terminated. Each change commits with its event.
 import type { Upload } from '@tus/server';
+import type { MediaStore } from '../../core/media/store.js';
 import type { ChatDeps } from '../base/deps.js';
 import { accountsAudience, emit } from '../events/emit.js';
 import { inTransaction } from '../../platform/db/sql.js';
 import { affected, rows as allRows } from '../../platform/db/typed.js';
 import { chatDb } from '../base/tables.js';
+import { readHead } from './direct-upload.js';
+import { imageHeadBytes, imageSize } from './image-size.js';
 import { refuse, type UploadAccess } from './upload-access.js';
 import { typeAllowed } from './types.js';
+
+const noPixels = { width: null, height: null };
+
+/**
+ * An image's size in pixels from its stored header, when its type is an image's and the header agrees with it; a
+ * file that cannot be read here is kept without (it is still a file).
+ */
+async function pixelsOf(store: MediaStore, id: string, contentType: string | undefined) {
+  if (!contentType?.startsWith('image/')) return noPixels;
+  const image = imageSize(await readHead(store, id, imageHeadBytes).catch(() => Buffer.alloc(0)));
+  return image && image.contentType === contentType ? { width: image.width, height: image.height } : noPixels;
+}
 
 /** Creation: checks the upload against its session and starts it; the session's name and type become the file's. */
 export function onUploadCreate(deps: ChatDeps, access: UploadAccess) {
@@ -44,15 +59,16 @@ export function onUploadCreate(deps: ChatDeps, access: UploadAccess) {
   };
 }
 
-export function onUploadFinish(deps: ChatDeps) {
+export function onUploadFinish(deps: ChatDeps, access: UploadAccess, store: MediaStore) {
   return async (_req: unknown, upload: Upload) => {
+    const pixels = await pixelsOf(store, upload.id, (await access.byId(upload.id))?.content_type);
     const now = deps.clock.now();
     await inTransaction(deps.sql, async (client) => {
       const rows = await allRows(
         client,
         chatDb
           .updateTable('uploads')
-          .set({ status: 'COMPLETE', size: upload.offset, completed_at: now })
+          .set({ status: 'COMPLETE', size: upload.offset, completed_at: now, ...pixels })
           .where('id', '=', upload.id)
           .where('status', '=', 'UPLOADING')
           .returning('owner_id'),

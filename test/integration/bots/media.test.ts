@@ -112,20 +112,33 @@ test('each media method sends a file of its kind with what the bot stated, and n
   expect(Buffer.from(await got.arrayBuffer()).equals(bytes(900))).toBe(true);
 });
 
-test("a user's image of unknown size reaches the bot as a document; copyMessage copies a message's file with its kind and caption", async () => {
+test("a user's image reaches the bot as a photo of the size its header gives; copyMessage copies a message's file with its kind and caption", async () => {
   const { tenant, alice, bot, roomId } = await scene();
   const image = png(800, 600);
   const uploadId = await userUpload(platform, alice, image, 'holiday.png', 'image/png');
   await say(platform, alice, roomId, '/pic the beach', { attachments: [{ uploadId }] });
-  const [update] = await pendingUpdates(platform, bot.token);
-  // The chat does not record a user's image size, and a PhotoSize without one is refused by the libraries.
+  // A file of an image's type whose bytes are no such image has no size in pixels: a document.
+  const fake = await userUpload(platform, alice, bytes(300), 'fake.png', 'image/png');
+  await say(platform, alice, roomId, '/pic not really', { attachments: [{ uploadId: fake }] });
+  const [update, second] = await pendingUpdates(platform, bot.token, 2);
   expect(update.message).toMatchObject({
     caption: '/pic the beach',
-    document: { ...ids, file_name: 'holiday.png', file_size: image.length },
+    photo: [{ ...ids, width: 800, height: 600, file_size: image.length }],
   });
-  expect(update.message.photo).toBeUndefined();
-  const photoId = update.message.document.file_id;
-  // The bot's sendPhoto of the same file reads its pixels.
+  expect(update.message.document).toBeUndefined();
+  expect(second.message).toMatchObject({ caption: '/pic not really', document: { ...ids, file_name: 'fake.png', file_size: 300 } });
+  expect(second.message.photo).toBeUndefined();
+  // The user's client sees the size as well.
+  const history = await call(platform.chatUrl, 'GET', `/api/v1/rooms/${roomId}/messages?limit=2`, { token: alice.token });
+  const attachments = history.body.data.map((m: { attachments: unknown[] }) => m.attachments[0]);
+  expect(attachments).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({ fileName: 'holiday.png', width: 800, height: 600 }),
+      expect.not.objectContaining({ width: expect.anything() }),
+    ]),
+  );
+  const photoId = update.message.photo[0].file_id;
+  // The bot's sendPhoto of the same file shows the same pixels.
   expect(resultOf(await botCall(platform, bot.token, 'sendPhoto', { chat_id: roomId, photo: photoId })).photo).toEqual([
     { ...ids, width: 800, height: 600, file_size: image.length },
   ]);

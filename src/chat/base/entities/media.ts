@@ -12,6 +12,8 @@ export const UploadEntity = defineEntity({
     contentType: p.text().fieldName('content_type'),
     declaredSize: p.bigint('number').fieldName('declared_size'),
     size: p.bigint('number').nullable(),
+    width: p.integer().nullable(),
+    height: p.integer().nullable(),
     status: p.text(),
     tokenHash: p.blob().fieldName('token_hash'),
     expiresAt: p.datetime().fieldName('expires_at'),

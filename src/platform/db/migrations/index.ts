@@ -27,6 +27,7 @@ import { Migration20261129000100BotPolls } from './Migration20261129000100BotPol
 import { Migration20261129000300MessageFormatting } from './Migration20261129000300MessageFormatting.js';
 import { Migration20261129000400ReplyKeyboards } from './Migration20261129000400ReplyKeyboards.js';
 import { Migration20261129000700BotPollsTold } from './Migration20261129000700BotPollsTold.js';
+import { Migration20261129000800UploadImageSizes } from './Migration20261129000800UploadImageSizes.js';
 
 export const migrations = [
   { name: 'Migration20261121000001Init', class: Migration20261121000001Init },
@@ -57,4 +58,5 @@ export const migrations = [
   { name: 'Migration20261129000300MessageFormatting', class: Migration20261129000300MessageFormatting },
   { name: 'Migration20261129000400ReplyKeyboards', class: Migration20261129000400ReplyKeyboards },
   { name: 'Migration20261129000700BotPollsTold', class: Migration20261129000700BotPollsTold },
+  { name: 'Migration20261129000800UploadImageSizes', class: Migration20261129000800UploadImageSizes },
 ];
