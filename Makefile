@@ -26,6 +26,14 @@ BOT_LIBRARIES := $(VENV)/.bot-libraries-ptb$(PTB_VERSION)-extras-aiogram$(AIOGRA
 # runs as shipped; unpacked into .tools, nothing of them is kept in the repository.
 BOT_EXAMPLES := $(TOOLS)/bot-examples
 BOT_EXAMPLES_STAMP := $(BOT_EXAMPLES)/.ptb$(PTB_VERSION)-aiogram$(AIOGRAM_VERSION)
+# The Java and Rust bots of the same matrix (docs/adr/0149-java-and-rust-in-the-bot-matrix.md), built into .tools
+# from what test/integration/bots/matrix/java and rust pin: java-telegram-bot-api's jars resolved by Maven from the
+# pom (its own local repository in .tools, not ~/.m2) and EchoBot.java compiled against them; the frankenstein bot
+# built by cargo from the committed Cargo.lock. A changed pom, source or lock rebuilds; otherwise nothing runs.
+MATRIX := test/integration/bots/matrix
+JAVA_BOT := $(TOOLS)/java-bot
+JAVA_BOT_STAMP := $(JAVA_BOT)/.built
+RUST_BOT := $(TOOLS)/rust-bot/debug/frankenstein-echo-bot
 # The client generator of the generated-client check (test/integration/generated-clients), in the same virtualenv.
 OPENAPI_PYTHON_CLIENT_VERSION := 0.29.1
 GENERATED_CLIENTS := $(VENV)/.openapi-python-client$(OPENAPI_PYTHON_CLIENT_VERSION)
@@ -33,7 +41,7 @@ GENERATED_CLIENTS := $(VENV)/.openapi-python-client$(OPENAPI_PYTHON_CLIENT_VERSI
 # Inside `make test` (PHASES_FILE set), a step's time goes to the phase table; run alone, the step just runs.
 timed = $(if $(PHASES_FILE),scripts/phases.sh run $(1))
 
-.PHONY: help node deps redis chromium venv chart-tools chart-check image-tools image test-image image-of-build test-image-of-build test-rolling bot-libraries generated-clients generate check-generated architecture format format-check lint openapi-lint build sdks typecheck typecheck-and-lint run test test-repeat unit contract bench bench-chat bench-partner bench-realtime bench-typing bench-scheduled bench-bots bench-webhooks bench-tracing bench-typed-queries bench-sockets bench-peer clean
+.PHONY: help node deps redis chromium venv chart-tools chart-check image-tools image test-image image-of-build test-image-of-build test-rolling bot-libraries bot-java bot-rust generated-clients generate check-generated architecture format format-check lint openapi-lint build sdks typecheck typecheck-and-lint run test test-repeat unit contract bench bench-chat bench-partner bench-realtime bench-typing bench-scheduled bench-bots bench-webhooks bench-tracing bench-typed-queries bench-sockets bench-peer clean
 
 help:
 	@echo "make run    install what is missing, generate, build, migrate and start the platform"
@@ -116,6 +124,27 @@ $(BOT_EXAMPLES_STAMP): scripts/fetch-sdist.py
 
 bot-libraries: $(BOT_LIBRARIES) $(BOT_EXAMPLES_STAMP)
 
+# dependency:copy-dependencies resolves the pom's one dependency and what it needs (okhttp, gson, the Kotlin standard
+# library) from Maven Central; the plugin's version is pinned in the pom. A missing tool fails here, by name.
+$(JAVA_BOT_STAMP): $(MATRIX)/java/pom.xml $(MATRIX)/java/EchoBot.java
+	@command -v mvn >/dev/null || { echo "mvn is not installed: it resolves the Java bot's jars (Debian/Ubuntu: apt-get install maven)" >&2; exit 1; }
+	@command -v javac >/dev/null || { echo "javac is not installed: it compiles the Java bot (Debian/Ubuntu: apt-get install openjdk-17-jdk-headless)" >&2; exit 1; }
+	@rm -rf $(JAVA_BOT) && mkdir -p $(JAVA_BOT)
+	$(call timed,java-bot-jars) mvn --quiet --batch-mode -Dstyle.color=never -f $(MATRIX)/java/pom.xml -Dmaven.repo.local=$(TOOLS)/m2 dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory=$(JAVA_BOT)/lib
+	$(call timed,java-bot-javac) javac -d $(JAVA_BOT)/classes -cp '$(JAVA_BOT)/lib/*' $(MATRIX)/java/EchoBot.java
+	@touch $@
+
+bot-java: $(JAVA_BOT_STAMP)
+
+# A debug build: it is what the test runs, and it costs far less CPU than --release. --locked: the committed lock or
+# nothing. Touched, since cargo leaves the binary as it is when nothing changed.
+$(RUST_BOT): $(MATRIX)/rust/Cargo.toml $(MATRIX)/rust/Cargo.lock $(MATRIX)/rust/src/main.rs
+	@command -v cargo >/dev/null || { echo "cargo is not installed: it builds the Rust bot, whose dependencies need Rust 1.88 or newer (rustup: https://rustup.rs; Debian bookworm's cargo package is older)" >&2; exit 1; }
+	$(call timed,rust-bot) env CARGO_TARGET_DIR=$(TOOLS)/rust-bot cargo build --quiet --locked --manifest-path $(MATRIX)/rust/Cargo.toml
+	@touch $@
+
+bot-rust: $(RUST_BOT)
+
 # After the bot libraries: one pip at a time in the virtualenv.
 $(GENERATED_CLIENTS): $(VENV)/bin/schemathesis | $(BOT_LIBRARIES)
 	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check openapi-python-client==$(OPENAPI_PYTHON_CLIENT_VERSION)
@@ -170,7 +199,7 @@ typecheck-and-lint: deps
 run: deps redis generate build
 	DEV_SIGNING_KEY=1 node dist/src/main.js
 
-unit: deps redis chromium bot-libraries generated-clients build
+unit: deps redis chromium bot-libraries bot-java bot-rust generated-clients build
 	npm test --silent
 
 contract: deps redis venv build
@@ -182,12 +211,12 @@ contract: deps redis venv build
 test: export PHASES_FILE := $(CURDIR)/.data/test-phases.tsv
 test:
 	@scripts/phases.sh reset
-	@scripts/phases.sh run install $(MAKE) --no-print-directory -j2 --output-sync=target deps redis chromium venv bot-libraries generated-clients
+	@scripts/phases.sh run install $(MAKE) --no-print-directory -j2 --output-sync=target deps redis chromium venv bot-libraries bot-java bot-rust generated-clients
 	@MAKE="$(MAKE)" scripts/test-after-install.sh || { scripts/phases.sh table; exit 1; }
 	@scripts/phases.sh table
 
 # The integration files REPEAT times (default 3) under added CPU load; lists every file that failed at least once.
-test-repeat: deps redis chromium bot-libraries generated-clients build
+test-repeat: deps redis chromium bot-libraries bot-java bot-rust generated-clients build
 	scripts/test-repeat.sh
 
 bench: bench-chat bench-partner bench-realtime bench-typing bench-scheduled bench-bots bench-webhooks

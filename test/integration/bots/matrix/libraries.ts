@@ -1,6 +1,7 @@
 // The libraries of the conformance matrix, each running the same bot (echo; /start with an inline keyboard; the
 // press answered with answerCallbackQuery and editMessageText) written as its own documentation writes one, with
-// only the API root pointed at the chat listener. The grammY bot also answers /file with a document. The Python ones run in the project's virtualenv.
+// only the API root pointed at the chat listener. The grammY bot also answers /file with a document. The Python ones run in the project's virtualenv;
+// the Java and Rust ones are built into .tools by `make bot-java` and `make bot-rust`.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -117,20 +118,25 @@ const nodeTelegramBotApi: Library = {
   },
 };
 
-/** A Python bot in its own process: ready once it prints "ready <version> <bot id>"; stopped with SIGTERM. */
-export function python(name: string, script: string): Library {
+/**
+ * A bot in its own process: ready once it prints "ready <version> <bot id>"; stopped with SIGTERM. A stderr line that
+ * starts with "error: " (what our bots print for a failure the library reported), a Python traceback, a Java
+ * exception that ended a thread or a Rust panic counts as an error.
+ */
+export function childProcess(name: string, command: string, args: string[], env: Record<string, string> = {}): Library {
   return {
     name,
     start(token, apiRoot) {
-      const child = spawn(path.join('.tools', 'venv', 'bin', 'python'), [path.join('test', 'integration', 'bots', 'matrix', script)], {
-        env: { ...process.env, BOT_TOKEN: token, API_ROOT: apiRoot, PYTHONUNBUFFERED: '1' },
+      const child = spawn(command, args, {
+        env: { ...process.env, ...env, BOT_TOKEN: token, API_ROOT: apiRoot },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const errors: string[] = [];
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => {
         stderr += chunk.toString();
-        for (const line of chunk.toString().split('\n')) if (line.startsWith('error: ') || line.includes('Traceback')) errors.push(line);
+        for (const line of chunk.toString().split('\n'))
+          if (line.startsWith('error: ') || /Traceback|Exception in thread|panicked at/.test(line)) errors.push(line);
       });
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       return new Promise<RunningBot>((resolve, reject) => {
@@ -157,10 +163,34 @@ export function python(name: string, script: string): Library {
   };
 }
 
+const matrix = path.join('test', 'integration', 'bots', 'matrix');
+
+/** A Python bot of ./matrix, in the project's virtualenv. */
+export const python = (name: string, script: string): Library =>
+  childProcess(name, path.join('.tools', 'venv', 'bin', 'python'), [path.join(matrix, script)], { PYTHONUNBUFFERED: '1' });
+
+/**
+ * The Java bot (./matrix/java/EchoBot.java), compiled by `make bot-java` against the jars Maven copied into
+ * .tools/java-bot/lib. The serial collector and the first JIT tier only: a short-lived bot needs no more, and they
+ * spare CPU that the other test files share.
+ */
+const pengrad = childProcess('java-telegram-bot-api', 'java', [
+  '-XX:+UseSerialGC',
+  '-XX:TieredStopAtLevel=1',
+  '-cp',
+  [path.join('.tools', 'java-bot', 'classes'), path.join('.tools', 'java-bot', 'lib', '*')].join(path.delimiter),
+  'EchoBot',
+]);
+
+/** The Rust bot (./matrix/rust), built by `make bot-rust`. */
+const frankenstein = childProcess('frankenstein', path.join('.tools', 'rust-bot', 'debug', 'frankenstein-echo-bot'), []);
+
 export const libraries: Library[] = [
   grammy,
   telegraf,
   nodeTelegramBotApi,
   python('python-telegram-bot', 'ptb_bot.py'),
   python('aiogram', 'aiogram_bot.py'),
+  pengrad,
+  frankenstein,
 ];
