@@ -1,11 +1,11 @@
 // aiogram 3.31's example bots, run as shipped (see ./launch.py: the token from BOT_TOKEN as the examples read it, the
 // API server pointed at the chat) against the chat's Bot API, with people acting through the chat API.
 import { call, startTestPlatform, type TestPlatform } from '../../../support/platform.js';
-import { say, waitForMessage } from '../../../helpers/bots.js';
+import { createBot, groupWith, say, userNumber, waitForMessage } from '../../../helpers/bots.js';
 import { png, userUpload } from '../file-helpers.js';
-import { exampleChat, labels } from './example-chat.js';
+import { exampleChat, labels, withPerson } from './example-chat.js';
 import { exampleTest } from './features.js';
-import { aiogramExample } from './run-example.js';
+import { aiogramExample, runExample } from './run-example.js';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -80,6 +80,42 @@ exampleTest('specify_updates: greets by name in bold', ['formatting'], async () 
   expect(hello.formatting).toEqual([expect.objectContaining({ type: 'bold', offset: 7, length: 5 })]);
   await chat.finish();
 });
+
+exampleTest(
+  'specify_updates: the bot made an administrator says so; a member promoted after is reported with who did it',
+  ['formatting'],
+  async () => {
+    const tenant = await platform.tenant();
+    const [alice, bob] = await Promise.all(['Alice', 'Bob'].map((displayName) => tenant.account({ displayName })));
+    const bot = await createBot(platform, tenant);
+    const running = await runExample(example('specify_updates'), bot.token, platform.chatUrl);
+    const roomId = await groupWith(platform, alice!, [bob!.id, bot.accountId]);
+    const chat = withPerson({ platform, alice: alice!, bot, roomId, example: running });
+    const promote = async (accountId: string) =>
+      expect(
+        (
+          await call(platform.chatUrl, 'PATCH', `/api/v1/rooms/${roomId}/members/${accountId}/role`, {
+            token: alice!.token,
+            body: { role: 'ADMIN' },
+          })
+        ).status,
+      ).toBeLessThan(300);
+    // Its own join is a join transition, which the example's my_chat_member filter leaves out; the promotion is not.
+    await promote(bot.accountId);
+    const own = await chat.botMessage({ text: 'This Bot`s status was changed from member to administrator' });
+    expect(own.formatting).toEqual([
+      expect.objectContaining({ type: 'bold', offset: 35, length: 6 }),
+      expect.objectContaining({ type: 'bold', offset: 45, length: 13 }),
+    ]);
+    // chat_member is among the update types the example asks for (resolve_used_update_types): another member's change
+    // reaches it, from the member who made it.
+    await promote(bob!.id);
+    const aliceNumber = String(await userNumber(platform, alice!.id));
+    const other = await chat.botMessage({ text: `Member ${aliceNumber} was changed from member to administrator` });
+    expect(other.formatting).toEqual([expect.objectContaining({ type: 'code', offset: 7, length: aliceNumber.length })]);
+    await chat.finish();
+  },
+);
 
 exampleTest('finite_state_machine: name, a Yes from the keyboard, the language, and the summary', ['reply-keyboards'], async () => {
   const chat = await exampleChat(platform, example('finite_state_machine'));
