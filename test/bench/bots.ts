@@ -3,12 +3,13 @@
 // moment the bot's getUpdates answer carrying it arrives (send, commit, outbox relay in the drain transaction,
 // Redis wake-up, read, answer). Baseline: the user's send round trip alone (POST to 201), measured on the same
 // requests. Goal (issue 12): p99 <= 50 ms. Then the bot's own sends: sendMessage round trips of a plain text and of
-// the same text with HTML markup (parsed, its formatting stored). Run with `node dist/test/bench/bots.js` (part of
-// `make bench`).
+// the same text with HTML markup (parsed, its formatting stored), and from a bot's sendMessage leaving to the user's
+// STOMP socket receiving the message event. Run with `node dist/test/bench/bots.js` (part of `make bench`).
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { call, startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { ms, progress, runBenchmark, scratchInfra, table } from './report.js';
+import { connectMember } from './stomp-member.js';
 
 const MESSAGES = 500;
 const BOT_SENDS = 200;
@@ -135,6 +136,25 @@ async function main(): Promise<number> {
       parse_mode: 'HTML',
     });
 
+    progress(`${WARMUP} warm-up and ${BOT_SENDS} measured bot sends received by the user over STOMP`);
+    const delivered = new Map<string, (at: number) => void>();
+    const socket = await connectMember(p.chatUrl, userToken, '/user/queue/events', (body, at) => {
+      const text = /"text":"(bench answer \d+)"/.exec(body)?.[1];
+      if (text) delivered.get(text)?.(at);
+    });
+    const userReceipt: number[] = [];
+    for (let i = 0; i < WARMUP + BOT_SENDS; i++) {
+      const text = `bench answer ${i}`;
+      const got = new Promise<number>((resolve) => delivered.set(text, resolve));
+      const t0 = performance.now();
+      const res = await post(p.chatUrl, `/bot/${botToken}/sendMessage`, { chat_id: roomId, text });
+      if (res.status !== 200) throw new Error(`bot send: ${res.status} ${JSON.stringify(res.body)}`);
+      const t1 = await got;
+      delivered.delete(text);
+      if (i >= WARMUP) userReceipt.push(t1 - t0);
+    }
+    socket.close();
+
     const row = (name: string, values: number[]) => {
       const s = [...values].sort((a, b) => a - b);
       return [name, ms(percentile(s, 50)), ms(percentile(s, 95)), ms(percentile(s, 99)), ms(s[s.length - 1]!)];
@@ -149,6 +169,7 @@ async function main(): Promise<number> {
           row('  of which after the 201 (relay, wake, read)', afterCommit),
           row('bot sendMessage round trip, plain text', plainSends),
           row('bot sendMessage round trip, parse_mode HTML', htmlSends),
+          row('bot sendMessage -> user receives it over STOMP', userReceipt),
         ],
       )}\n`,
     );

@@ -14,10 +14,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { call, startTestPlatform } from '../support/platform.js';
 import { cleanups, ms, progress, runBenchmark, scratchInfra, table } from './report.js';
 import { fmtMs, loadAtStart, loadNow, writeSection, type GoalRow } from './results.js';
+import { connectMember } from './stomp-member.js';
 
 const MEMBERS = Number(process.env.BENCH_TYPING_MEMBERS ?? 200);
 const PER_SECOND = Number(process.env.BENCH_TYPING_PER_SECOND ?? 100);
@@ -84,33 +85,6 @@ function field(body: string, name: string): string {
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
-/**
- * A STOMP client kept as small as the protocol allows (CONNECT, one SUBSCRIBE, MESSAGE bodies), so that 200 of them
- * in this process measure the server rather than a client library.
- */
-function connectMember(url: string, token: string, onNotice: (body: string, at: number) => void): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${url.replace('http', 'ws')}/ws`);
-    let connected = false;
-    ws.on('open', () => ws.send(`CONNECT\naccept-version:1.2\nheart-beat:0,0\nAuthorization:Bearer ${token}\n\n\0`));
-    ws.on('message', (data: Buffer) => {
-      const at = performance.now();
-      const text = data.toString('utf8');
-      if (!connected) {
-        if (!text.startsWith('CONNECTED')) return reject(new Error(`CONNECT refused: ${text.slice(0, 200)}`));
-        connected = true;
-        ws.send('SUBSCRIBE\nid:e\ndestination:/user/queue/ephemeral\nreceipt:sub\n\n\0');
-        return;
-      }
-      if (text.startsWith('RECEIPT')) return resolve(ws);
-      if (!text.startsWith('MESSAGE')) return;
-      const start = text.indexOf('\n\n');
-      onNotice(text.slice(start + 2, text.lastIndexOf('\0')), at);
-    });
-    ws.on('error', reject);
-  });
-}
-
 interface TupleCounters {
   inserted: number;
   updated: number;
@@ -167,7 +141,7 @@ async function main(): Promise<number> {
     sockets.push(
       ...(await Promise.all(
         accounts.slice(i, i + 25).map((acc, k) =>
-          connectMember((i + k) % 2 === 0 ? a : b, acc.token, (body, at) => {
+          connectMember((i + k) % 2 === 0 ? a : b, acc.token, '/user/queue/ephemeral', (body, at) => {
             // Two fields read by position rather than JSON.parse: 20,000 bodies a second in one process.
             if (!body.startsWith('{"topic":"typing"')) return;
             const expiresAt = field(body, 'expiresAt');
