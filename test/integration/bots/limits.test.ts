@@ -6,7 +6,7 @@ import { pruneBotUpdates } from '../../../src/chat/bots/updates/prune.js';
 import { call, isolatedInfra, startTestPlatform, type TestPlatform } from '../../support/platform.js';
 import { count } from '../../helpers/expect.js';
 import { botCall, createBot, expectBotError, groupWith, pendingUpdates, resultOf, say, confirmJoined } from '../../helpers/bots.js';
-import { bytes, multipart, ownDataDir } from './file-helpers.js';
+import { botWithAlice, bytes, multipart, ownDataDir } from './file-helpers.js';
 
 const clock = new ManualClock(new Date());
 let platform: TestPlatform;
@@ -55,11 +55,7 @@ test('over its allowance a bot gets 429 with retry_after, nothing is written, an
 });
 
 test('every method that writes messages spends the allowance; an album counts as its messages, refused whole', async () => {
-  const tenant = await platform.tenant();
-  const alice = await tenant.account();
-  const bot = await createBot(platform, tenant);
-  const roomId = await groupWith(platform, alice, [bot.accountId]);
-  await confirmJoined(platform, bot.token);
+  const { bot, roomId } = await botWithAlice(platform);
   const messages = () => count(platform.db, 'select count(*) as n from messages where room_id = $1', [roomId]);
   clock.set(new Date(Math.ceil(clock.now().getTime() / 1000) * 1000 + 1000));
   const doc = resultOf(
