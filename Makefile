@@ -205,13 +205,14 @@ unit: deps redis chromium bot-libraries bot-java bot-rust generated-clients buil
 contract: deps redis venv build
 	node test/contract/run.mjs
 
-# What CI runs. Each step's time goes to a table printed at the end (scripts/phases.sh), also when a step fails. After
+# What CI runs. Each step's time goes to a table printed at the end (scripts/phases.sh), also when a step fails. The
+# Rust bot's build, the longest install, starts first so that the others run beside it. After
 # the installs: the build, then jest and the contract run side by side; the checks run beside them at the lowest
 # priority, on the CPU they leave idle (scripts/test-after-install.sh).
 test: export PHASES_FILE := $(CURDIR)/.data/test-phases.tsv
 test:
 	@scripts/phases.sh reset
-	@scripts/phases.sh run install $(MAKE) --no-print-directory -j2 --output-sync=target deps redis chromium venv bot-libraries bot-java bot-rust generated-clients
+	@scripts/phases.sh run install $(MAKE) --no-print-directory -j2 --output-sync=target bot-rust deps redis chromium venv bot-libraries bot-java generated-clients
 	@MAKE="$(MAKE)" scripts/test-after-install.sh || { scripts/phases.sh table; exit 1; }
 	@scripts/phases.sh table
 
