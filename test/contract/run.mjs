@@ -12,8 +12,9 @@
 //   CONTRACT_MAX_EXAMPLES  test cases per operation in the fuzzing and stateful phases of the chat suite (default
 //                          80)
 //   CONTRACT_PARTNER_MAX_EXAMPLES, CONTRACT_WORKSPACE_MAX_EXAMPLES, CONTRACT_BOT_MAX_EXAMPLES  the same for those
-//                          suites (60, 40 and 100); with these defaults the whole run takes about 12 minutes on 2
-//                          idle cores (see docs/adr/0075-contract-warnings-fail.md)
+//                          suites (60, 40 and 100); with these defaults the whole run (about 43,800 cases) takes
+//                          about 20 minutes on 2 idle cores, nearly all of it Schemathesis generating cases (see
+//                          docs/adr/0075-contract-warnings-fail.md and docs/adr/0151-what-the-contract-run-costs.md)
 //   CONTRACT_SEED          replay a run with its seed (every run prints its seed)
 //   CONTRACT_SUITES        run only these suites, comma-separated (chat, partner, partner-revocation, workspace, bot)
 //   CONTRACT_WORKERS       Schemathesis workers (default 1, see below)
@@ -53,8 +54,8 @@ const schemathesis = process.env.SCHEMATHESIS ?? join(root, '.tools/venv/bin/sch
 // Narrow hooks: each says which operation and why (see the file).
 const hooksFile = join(root, 'test/contract/hooks.py');
 
-// Cases per operation are set so that the whole run (chat 111 operations, partner 74 + 1, workspace 79, bot 13) stays
-// within about 12 minutes on 2 idle cores (it is part of `make test`); a long run raises them.
+// Cases per operation (Schemathesis counts chat 124 operations, partner 92 + 1, workspace 93, bot 43): about 43,800 cases,
+// about 20 minutes on 2 idle cores, nearly all of it Schemathesis' own CPU (docs/adr/0151); a long run raises them.
 const maxExamples = positiveInt('CONTRACT_MAX_EXAMPLES', 80);
 const partnerMaxExamples = positiveInt('CONTRACT_PARTNER_MAX_EXAMPLES', 60);
 const workspaceMaxExamples = positiveInt('CONTRACT_WORKSPACE_MAX_EXAMPLES', 40);
