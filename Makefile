@@ -41,7 +41,7 @@ GENERATED_CLIENTS := $(VENV)/.openapi-python-client$(OPENAPI_PYTHON_CLIENT_VERSI
 # Inside `make test` (PHASES_FILE set), a step's time goes to the phase table; run alone, the step just runs.
 timed = $(if $(PHASES_FILE),scripts/phases.sh run $(1))
 
-.PHONY: help node deps redis chromium venv chart-tools chart-check image-tools image test-image image-of-build test-image-of-build test-rolling bot-libraries bot-java bot-rust generated-clients generate check-generated architecture format format-check lint openapi-lint build sdks typecheck typecheck-and-lint run test test-repeat unit contract bench bench-chat bench-partner bench-realtime bench-typing bench-scheduled bench-bots bench-webhooks bench-tracing bench-typed-queries bench-sockets bench-peer clean
+.PHONY: help node deps redis chromium venv chart-tools chart-check image-tools image test-image image-of-build test-image-of-build test-rolling bot-libraries bot-java bot-rust generated-clients generate check-generated snapshots architecture format format-check lint openapi-lint build sdks typecheck typecheck-and-lint run test test-repeat unit contract bench bench-chat bench-partner bench-realtime bench-typing bench-scheduled bench-bots bench-webhooks bench-tracing bench-typed-queries bench-sockets bench-peer clean
 
 help:
 	@echo "make run    install what is missing, generate, build, migrate and start the platform"
@@ -50,7 +50,7 @@ help:
 	@echo "make image   the platform as an OCI image (.data/image/chat-platform.tar); make test-image runs it against PostgreSQL and Redis (part of make test as root)"
 	@echo "make chart-check   helm lint, helm template and kubeconform for deploy/helm/chat-platform (part of make test)"
 	@echo "make test-rolling   two nodes restarted one at a time under 1,000 sends and 200 STOMP sessions: nothing lost"
-	@echo "make generate | check-generated | architecture | format (format-check) | lint | openapi-lint | build (sdks) | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-typing, bench-scheduled, bench-bots, bench-webhooks) | bench-tracing | bench-typed-queries | bench-sockets | bench-peer | clean"
+	@echo "make generate | check-generated | snapshots | architecture | format (format-check) | lint | openapi-lint | build (sdks) | typecheck | contract | bench (bench-chat, bench-partner, bench-realtime, bench-typing, bench-scheduled, bench-bots, bench-webhooks) | bench-tracing | bench-typed-queries | bench-sockets | bench-peer | clean"
 
 # Node 24 LTS from the npm registry's node-linux-<arch> package, into a git-ignored tools folder.
 $(LOCAL_NODE_BIN)/node:
@@ -167,6 +167,11 @@ build: deps sdks
 sdks: deps
 	$(call timed,sdk-core) npm run --silent build -w @chat-platform/sdk-core
 	$(call timed,sdks) npm run --silent build -w @chat-platform/chat-sdk -w @chat-platform/bot-sdk -w @chat-platform/partner-sdk -w @chat-platform/workspace-sdk
+
+# Rewrites the checked-in SQL of every query module (src/**/queries.ts, *-queries.ts) from its examples; the jest run
+# fails while one is stale (test/architecture/sql-snapshots.test.ts, docs/adr/0153-query-modules-and-sql-snapshots.md).
+snapshots: deps
+	UPDATE_SQL_SNAPSHOTS=1 npx jest test/architecture/sql-snapshots.test.ts
 
 # The layers of src/ (.dependency-cruiser.cjs): imports run one way and never in a circle.
 architecture: deps

@@ -4,7 +4,7 @@ import type { Config } from '../platform/config/index.js';
 import { resolveCursorSecret } from '../platform/cursor-secret.js';
 import { installCursorSecret } from '../platform/http/cursor.js';
 import { migrate, openOrm, type Orm } from '../platform/db/orm.js';
-import { createSqlPool, lockSession, unlockSession, waitWithoutTimeouts, type SqlPool } from '../platform/db/sql.js';
+import { createSqlPool, lockSession, onEventsCommitted, unlockSession, waitWithoutTimeouts, type SqlPool } from '../platform/db/sql.js';
 import { affected } from '../platform/db/typed.js';
 import { chatDb } from '../chat/base/tables.js';
 import { openReadRouter } from '../platform/db/open-read-router.js';
@@ -62,6 +62,8 @@ export async function startFoundation(config: Config, log: Logger, shutdown: Shu
   if (reads) shutdown.add(() => reads.replicas.close());
   const queues = createQueues(infra.redisUrl, log, config.relayIntervalMs);
   shutdown.add(() => queues.close());
+  // Every commit that wrote events asks the relay to publish them (sql.ts).
+  onEventsCommitted(sql, () => queues.requestOutboxDrain());
   return { infra, orm, sql, redis, subscriber, ...(reads ? { reads } : {}), queues, media: mediaStore(config.media, config.dataDir) };
 }
 

@@ -10,12 +10,12 @@ import type { Wiring } from './wiring.js';
 
 export async function startPartner(w: Wiring, platform: Platform): Promise<void> {
   const { config, log, clock, shutdown, gateKeys } = w;
-  const { orm, sql, reads, queues, redis, media } = w.base;
+  const { orm, sql, reads, redis, media } = w.base;
   const lastUsed = new LastUsedRecorder(sql, clock, log);
   lastUsed.start(config.lastUsedFlushMs);
   shutdown.add(() => lastUsed.stop());
   const partner = await buildPartnerListener({
-    deps: { orm, sql, reads, clock, config, queues, gateKeys },
+    deps: { orm, sql, reads, clock, config, gateKeys },
     gate: {
       limiter: new RateLimiter(redis, { perMinute: config.rateLimitPerMinute, perDay: config.rateLimitPerDay }, clock),
       keys: new KeyLookup(sql, clock, gateKeys),

@@ -10,12 +10,12 @@ import type { Wiring } from './wiring.js';
 
 export async function startWorkspace(w: Wiring, platform: Platform): Promise<void> {
   const { config, log, clock, shutdown, gateKeys, slaQueue } = w;
-  const { orm, sql, reads, queues, redis } = w.base;
+  const { orm, sql, reads, redis } = w.base;
   const audit = new AuditRecorder(sql, log);
   audit.start(config.svcAuditFlushMs);
   shutdown.add(() => audit.stop());
   const workspace = await buildWorkspaceListener({
-    deps: { orm, sql, reads, clock, config, queues, gateKeys, sla: slaQueue && new SlaTimers(slaQueue.queue, clock, log) },
+    deps: { orm, sql, reads, clock, config, gateKeys, sla: slaQueue && new SlaTimers(slaQueue.queue, clock, log) },
     keys: new KeyLookup(sql, clock, gateKeys),
     limiter: new WorkspaceRateLimiter(redis, clock),
     audit,

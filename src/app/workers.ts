@@ -60,7 +60,7 @@ export async function startQueueWorkers(w: Wiring): Promise<WebhookWorkers> {
 /** Runs the ticket SLA timers the workspace listener queues; started after the queue is watched by the metrics. */
 export async function startSlaTimers(w: Wiring): Promise<void> {
   if (!w.slaQueue) return;
-  const { sql, queues, infra } = w.base;
-  const slaWorker = await startSlaWorker({ sql, clock: w.clock, queues }, infra.redisUrl, w.slaQueue.queue, w.log);
+  const { sql, infra } = w.base;
+  const slaWorker = await startSlaWorker({ sql, clock: w.clock }, infra.redisUrl, w.slaQueue.queue, w.log);
   w.shutdown.add(() => slaWorker.close());
 }

@@ -71,7 +71,7 @@ export async function buildPartnerListener(options: PartnerListenerOptions): Pro
   };
   for (const operationId of keyWriteOperations(specification)) {
     const id = operationId as keyof PartnerHandlers;
-    (handlers as Record<string, unknown>)[id] = idempotent(handlers[id], options.idempotency, () => deps.queues?.requestOutboxDrain());
+    (handlers as Record<string, unknown>)[id] = idempotent(handlers[id], options.idempotency);
   }
   const authenticateUser = createAuthenticator(options.accounts, options.verifyKeys, deps.clock, {
     audience: options.audience,

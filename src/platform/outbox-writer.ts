@@ -6,6 +6,7 @@ import type { EntityManager } from './db/orm.js';
 import type { Queryable } from './db/queryable.js';
 import { OutboxEntity } from './db/entities.js';
 import { affected, typedQueries, type TablesOf } from './db/typed.js';
+import { noteEventsWrittenIn } from './db/sql.js';
 
 /** One event to write: its topic and its payload (stored as jsonb). */
 export interface OutboxEntry {
@@ -62,5 +63,9 @@ export async function writeOutboxRows(db: Queryable, entries: readonly OutboxEnt
 
 /** Writes one event through MikroORM, in the EntityManager's transaction (the changes made with entities). */
 export async function appendOutbox(em: EntityManager, topic: string, payload: unknown): Promise<void> {
+  // The ORM's commit of that transaction asks for the drain (orm.ts).
+  const transaction: object | undefined = em.getTransactionContext();
+  if (!transaction) throw new Error('appendOutbox runs inside em.transactional');
   await em.insert(OutboxEntity, { topic, payload });
+  noteEventsWrittenIn(transaction);
 }

@@ -99,7 +99,6 @@ export class AccountService {
         throw usernameTaken(again) ? usernameTakenError() : again;
       }
     }
-    if (result.changed) this.deps.queues.requestOutboxDrain();
     return result.view;
   }
 
@@ -207,7 +206,6 @@ export class AccountService {
     }).catch((err: unknown) => {
       throw usernameTaken(err) ? usernameTakenError() : err;
     });
-    this.deps.queues.requestOutboxDrain();
     return accountRowView(row);
   }
 
@@ -224,7 +222,6 @@ export class AccountService {
       await em.flush();
       return accountView(account);
     });
-    this.deps.queues.requestOutboxDrain();
     return view;
   }
 }

@@ -72,7 +72,6 @@ export class InlineButtonService {
       );
       return message.bot_id;
     });
-    this.deps.queues.requestOutboxDrain();
     return { callbackQueryId: id, botId, roomId, messageId, data };
   }
 }

@@ -173,7 +173,6 @@ export class BotAdminService {
       if (usernameConflict(err)) throw botErrors.usernameTaken(input.username);
       throw err;
     }
-    this.deps.queues.requestOutboxDrain();
     return { bot: botView((await loadBot(this.deps.sql, botId))!), token };
   }
 
@@ -183,9 +182,8 @@ export class BotAdminService {
 
   /** Only fields that differ are written; a call that changes nothing emits nothing. */
   async update(caller: Caller, botId: string, input: UpdateBotInput): Promise<BotView> {
-    let changed: boolean;
     try {
-      changed = await inTransaction(this.deps.sql, async (client) => {
+      await inTransaction(this.deps.sql, async (client) => {
         await lockManagedBot(client, caller, botId);
         const current = (await loadBot(client, botId))!;
         const changes: Record<string, unknown> = {};
@@ -224,7 +222,6 @@ export class BotAdminService {
       if (usernameConflict(err)) throw botErrors.usernameTaken(input.username!);
       throw err;
     }
-    if (changed) this.deps.queues.requestOutboxDrain();
     return this.get(caller, botId);
   }
 
@@ -256,7 +253,6 @@ export class BotAdminService {
       }
       return account;
     });
-    this.deps.queues.requestOutboxDrain();
     await this.deps.accounts.invalidate(accountId);
     await this.deps.waiters.notify([botId]);
     return { botId, status: 'deleted' };
@@ -281,7 +277,6 @@ export class BotAdminService {
       await emit(client, 'bot.token_regenerated', { botId, regeneratedBy: caller.accountId }, accountsAudience([caller.accountId]));
       return token;
     });
-    this.deps.queues.requestOutboxDrain();
     await this.deps.waiters.notify([botId]);
     return { botId, token };
   }
@@ -339,7 +334,7 @@ export class BotAdminService {
     readAll: boolean,
   ): Promise<{ botId: string; roomId: string; readAll: boolean }> {
     const bot = await managedBot(this.deps.sql, caller, botId);
-    const changed = await inTransaction(this.deps.sql, async (client) => {
+    await inTransaction(this.deps.sql, async (client) => {
       const membership = await membershipOf(client, caller, roomId, true);
       refuseFixedType(membership, 'switch a bot to read every message (a bot reads every message of a private room)');
       requireManager(membership, "switch a bot's read-all");
@@ -372,7 +367,6 @@ export class BotAdminService {
       );
       return true;
     });
-    if (changed) this.deps.queues.requestOutboxDrain();
     return { botId, roomId, readAll };
   }
 }

@@ -75,7 +75,6 @@ export async function changeWebhook(
  * so the backoff starts afresh: a retry still waiting for the old URL's backoff is moved to now.
  */
 export async function afterWebhookChange(deps: BotDeps, botId: string, url: string | null): Promise<void> {
-  deps.queues.requestOutboxDrain();
   await deps.waiters.notify([botId]);
   if (url !== null) await deps.deliveries.restart(botId);
 }

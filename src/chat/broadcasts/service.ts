@@ -75,7 +75,6 @@ export class BroadcastService {
       );
       return created!;
     });
-    this.deps.queues.requestOutboxDrain();
     return broadcastView(row);
   }
 
@@ -113,7 +112,7 @@ export class BroadcastService {
 
   /** Up to the broadcast `id` of the caller's feed, or the newest one when null; the mark only moves forward. */
   async markRead(caller: Caller, id: string | null): Promise<ReadState> {
-    const moved = await inTransaction(this.deps.sql, async (client) => {
+    await inTransaction(this.deps.sql, async (client) => {
       const addressed = chatDb
         .selectFrom('accounts as me')
         .innerJoin('broadcasts as b', (j) => j.on(addressedTo(caller.moduleCode)))
@@ -145,7 +144,6 @@ export class BroadcastService {
       await emit(client, 'broadcast.read', { accountId: caller.accountId, lastReadId: marked!.id }, accountsAudience([caller.accountId]));
       return true;
     });
-    if (moved) this.deps.queues.requestOutboxDrain();
     return this.readState(caller);
   }
 

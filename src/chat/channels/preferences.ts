@@ -8,7 +8,7 @@ import { chatDb } from '../base/tables.js';
 import { accountsAudience, emit } from '../events/emit.js';
 
 export async function changeChannelPin(deps: ChatDeps, caller: Caller, channelId: string, input: { pinned?: boolean }): Promise<void> {
-  const changed = await inTransaction(deps.sql, async (client) => {
+  await inTransaction(deps.sql, async (client) => {
     const current = await firstRow(
       client,
       chatDb
@@ -37,5 +37,4 @@ export async function changeChannelPin(deps: ChatDeps, caller: Caller, channelId
     );
     return true;
   });
-  if (changed) deps.queues.requestOutboxDrain();
 }

@@ -128,14 +128,13 @@ export class ChannelService {
         await applyDelta(client, channelId, { added: memberIds, removed: [] }, caller.accountId, 'explicit', now);
       }
     });
-    this.deps.queues.requestOutboxDrain();
     return this.get(caller, channelId);
   }
 
   /** Owner/admin. Only fields that differ are written; a call that changes nothing emits nothing. */
   async update(caller: Caller, channelId: string, input: UpdateChannelInput): Promise<ChannelView> {
     const name = input.name === undefined ? undefined : roomName(input.name, 'body.name');
-    const changed = await inTransaction(this.deps.sql, async (client) => {
+    await inTransaction(this.deps.sql, async (client) => {
       requireChannelManager(await channelAccess(client, caller, channelId, true), 'rename or describe it');
       const current = (await firstRow(client, chatDb.selectFrom('channels').select(['name', 'description']).where('id', '=', channelId)))!;
       const changes: Record<string, unknown> = {};
@@ -155,7 +154,6 @@ export class ChannelService {
       await emit(client, 'channel.updated', { channelId, updatedBy: caller.accountId, changes }, channelAudience(channelId));
       return true;
     });
-    if (changed) this.deps.queues.requestOutboxDrain();
     return this.get(caller, channelId);
   }
 
@@ -185,7 +183,6 @@ export class ChannelService {
         accountsAudience(members.map((m) => m.account_id)),
       );
     });
-    this.deps.queues.requestOutboxDrain();
     return { channelId, status: 'deleted' };
   }
 
@@ -215,7 +212,6 @@ export class ChannelService {
         now,
       );
     });
-    this.deps.queues.requestOutboxDrain();
     return this.get(caller, channelId);
   }
 
@@ -230,7 +226,7 @@ export class ChannelService {
    */
   async addMember(caller: Caller, channelId: string, rawAccountId: string, role: 'ADMIN' | 'MEMBER'): Promise<ChannelMemberView> {
     const accountId = rawAccountId.toLowerCase();
-    const added = await inTransaction(this.deps.sql, async (client) => {
+    await inTransaction(this.deps.sql, async (client) => {
       const access = await channelAccess(client, caller, channelId, true);
       requireExplicitMode(access);
       requireChannelManager(access, 'add members');
@@ -253,7 +249,6 @@ export class ChannelService {
       await applyDelta(client, channelId, { added: [accountId], removed: [] }, caller.accountId, 'explicit', now);
       return true;
     });
-    if (added) this.deps.queues.requestOutboxDrain();
     const row = await firstRow(this.deps.sql, channelMemberQuery(channelId).where('m.account_id', '=', accountId));
     if (!row) throw channelNotFound();
     return channelMemberView(row);

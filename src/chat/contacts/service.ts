@@ -108,7 +108,7 @@ export class ContactService {
         .where('account_type', '=', 'USER'),
     );
     if (!active) throw chatErrors.invalid('body.accountId', 'names no active user account');
-    const { id, changed } = await inTransaction(this.deps.sql, async (client) => {
+    const { id } = await inTransaction(this.deps.sql, async (client) => {
       await lockPair(client, caller.accountId, otherId);
       const mine = await this.between(client, caller.accountId, otherId);
       if (mine) return { id: mine.id, changed: false };
@@ -149,7 +149,6 @@ export class ContactService {
       );
       return { id: requestId, changed: true };
     });
-    if (changed) this.deps.queues.requestOutboxDrain();
     return this.view(caller, id);
   }
 
@@ -231,7 +230,7 @@ export class ContactService {
    * target state answers unchanged; one in any other state than `from` is refused with `ended`.
    */
   private async transition(caller: Caller, requestId: string, move: Transition): Promise<ContactView> {
-    const changed = await inTransaction(this.deps.sql, async (client) => {
+    await inTransaction(this.deps.sql, async (client) => {
       const first = await this.request(client, requestId, false);
       if (!first || (first.invitee_id !== caller.accountId && first.requester_id !== caller.accountId)) throw requestNotFound();
       const side = first.invitee_id === caller.accountId ? 'invitee' : 'requester';
@@ -243,7 +242,6 @@ export class ContactService {
       await move.apply(client, request, this.deps.clock.now());
       return true;
     });
-    if (changed) this.deps.queues.requestOutboxDrain();
     return this.view(caller, requestId);
   }
 

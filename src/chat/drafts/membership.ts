@@ -2,10 +2,9 @@
 // room_not_found. The member row is locked so that a concurrent leave, whose row deletion clears those things
 // (the trigger of migration Migration20261123000160Personal), waits for the write instead of leaving it behind.
 import type { SqlClient } from '../../platform/db/sql.js';
-import { affected } from '../../platform/db/typed.js';
 import type { Caller } from '../base/context.js';
 import { roomNotFound } from '../base/membership.js';
-import { chatDb } from '../base/tables.js';
+import { lockMember } from './queries.js';
 
 /**
  * `key share` lets writes of different rooms and preference updates go on; `no key update` also serialises the
@@ -17,12 +16,5 @@ export async function lockMembership(
   roomId: string,
   mode: 'key share' | 'no key update' = 'key share',
 ): Promise<void> {
-  const member = chatDb
-    .selectFrom('room_members as m')
-    .innerJoin('rooms as r', (join) => join.onRef('r.id', '=', 'm.room_id').on('r.deleted_at', 'is', null))
-    .select('m.room_id')
-    .where('m.room_id', '=', roomId)
-    .where('m.account_id', '=', caller.accountId);
-  const found = await affected(client, mode === 'key share' ? member.forKeyShare('m') : member.forNoKeyUpdate('m'));
-  if (found === 0) throw roomNotFound();
+  if (!(await lockMember(client, caller.accountId, roomId, mode))) throw roomNotFound();
 }

@@ -195,12 +195,10 @@ export class LabelService {
     return { roomId, labelIds: result.current };
   }
 
-  /** Runs a write; the drain is requested after the commit (an unchanged call writes no event, and a drain finds none). */
+  /** Runs a write in a transaction; a name taken by another label of the account is a 409. */
   private async write<T>(work: (client: SqlClient) => Promise<T>): Promise<T> {
     try {
-      const result = await inTransaction(this.deps.sql, work);
-      this.deps.queues.requestOutboxDrain();
-      return result;
+      return await inTransaction(this.deps.sql, work);
     } catch (err) {
       if (isUniqueViolation(err)) throw labelErrors.nameTaken('body.name');
       throw err;

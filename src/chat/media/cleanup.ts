@@ -119,7 +119,6 @@ export async function cleanupUploads(deps: CleanupDeps, store: MediaStore): Prom
         const gone = await rows(client, statement(deps.clock.now()));
         return gone.map((r) => r.id);
       });
-      if (ids.length > 0) deps.queues.requestOutboxDrain();
       for (const id of ids) await store.remove(id);
       add(ids.length);
       if (ids.length < batch) break;

@@ -98,7 +98,6 @@ export class UploadService {
         accountsAudience([caller.accountId]),
       );
     });
-    this.deps.queues.requestOutboxDrain();
     return {
       uploadId: id,
       uploadUrl: `${mediaPublicUrl ?? origin}${tusPath}`,

@@ -53,7 +53,6 @@ export function onUploadCreate(deps: ChatDeps, access: UploadAccess) {
       return true;
     });
     if (!started) throw refuse(409, 'The upload of this session exists already');
-    deps.queues.requestOutboxDrain();
     // The session's name and type are the file's, whatever the client's metadata said.
     return { metadata: { ...upload.metadata, filename: row.file_name, filetype: row.content_type } };
   };
@@ -82,7 +81,6 @@ export function onUploadFinish(deps: ChatDeps, access: UploadAccess, store: Medi
         );
       }
     });
-    deps.queues.requestOutboxDrain();
     return {};
   };
 }
@@ -103,7 +101,6 @@ export function onUploadTerminated(deps: ChatDeps) {
       if (rows[0])
         await emit(client, 'upload.terminated', { uploadId: id, ownerId: rows[0].owner_id }, accountsAudience([rows[0].owner_id]));
     })
-      .then(() => deps.queues.requestOutboxDrain())
       // The row stays UPLOADING: a new creation is refused (409) until the session expires and is cleaned up.
       .catch(() => undefined);
   };

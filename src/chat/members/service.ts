@@ -91,7 +91,6 @@ export class MemberService {
       const direct = m.policy === 'ALL_MEMBERS' || isManager(m);
       return direct ? this.addDirectly(client, caller, roomId, ids) : requestToJoin(this.deps, client, caller, roomId, ids);
     });
-    if (result.added.length > 0 || result.pending.length > result.alreadyPending.length) this.deps.queues.requestOutboxDrain();
     return result;
   }
 
@@ -125,7 +124,7 @@ export class MemberService {
 
   /** Owner only. The last owner cannot be demoted: another member must be made OWNER first. */
   async changeRole(caller: Caller, roomId: string, accountId: string, role: RoomRole): Promise<MemberView> {
-    const changed = await inTransaction(this.deps.sql, async (client) => {
+    await inTransaction(this.deps.sql, async (client) => {
       const m = await membershipOf(client, caller, roomId, true);
       refuseFixedType(m, 'have its roles changed');
       requireOwner(m, 'change member roles');
@@ -151,7 +150,6 @@ export class MemberService {
       );
       return true;
     });
-    if (changed) this.deps.queues.requestOutboxDrain();
     return this.member(caller, roomId, accountId);
   }
 
@@ -189,7 +187,6 @@ export class MemberService {
       await emit(client, 'member.left', payload, accountsAudience([caller.accountId]));
       return 'left' as const;
     });
-    this.deps.queues.requestOutboxDrain();
     return { roomId, status };
   }
 
@@ -223,7 +220,6 @@ export class MemberService {
       );
       return request.account_id;
     });
-    this.deps.queues.requestOutboxDrain();
     return this.member(caller, roomId, accountId);
   }
 
@@ -240,7 +236,6 @@ export class MemberService {
         accountsAudience(await requestAudience(client, roomId, request.requested_by)),
       );
     });
-    this.deps.queues.requestOutboxDrain();
     return { requestId, status: 'REJECTED' };
   }
 

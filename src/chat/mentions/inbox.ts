@@ -90,7 +90,7 @@ export class MentionInboxService {
 
   /** Marks one mention read; a repeat finds it read and answers the same. */
   async markRead(caller: Caller, messageId: string): Promise<{ messageId: string; read: true }> {
-    const changed = await inTransaction(this.deps.sql, async (client) => {
+    await inTransaction(this.deps.sql, async (client) => {
       const row = await firstRow(
         client,
         chatDb
@@ -127,7 +127,6 @@ export class MentionInboxService {
         );
       return Boolean(row.marked);
     });
-    if (changed) this.deps.queues.requestOutboxDrain();
     return { messageId, read: true };
   }
 
@@ -159,7 +158,6 @@ export class MentionInboxService {
         );
       return ids.length;
     });
-    if (marked > 0) this.deps.queues.requestOutboxDrain();
     return { marked };
   }
 }

@@ -138,7 +138,6 @@ export class ForwardService {
       if (copies.length !== ids.length) throw new Error('forward copied fewer messages than it checked');
       return copies.map(asMessageRow);
     });
-    this.deps.queues.requestOutboxDrain();
     return copied.map(messageView);
   }
 }

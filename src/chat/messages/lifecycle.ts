@@ -57,13 +57,12 @@ export class MessageLifecycleService {
       );
       return { ...edited, entities };
     });
-    this.deps.queues.requestOutboxDrain();
     return withThread(this.deps.sql, caller.accountId, row, messageView(row));
   }
 
   /** Hides for the caller only; a repeat finds the row there and changes nothing. */
   async hide(caller: Caller, roomId: string, messageId: string): Promise<VisibilityView> {
-    const changed = await inTransaction(this.deps.sql, async (client) => {
+    await inTransaction(this.deps.sql, async (client) => {
       await roleIn(client, roomId, caller.accountId);
       await loadMessage(client, roomId, messageId, caller.accountId);
       const hidden = await affected(
@@ -77,13 +76,12 @@ export class MessageLifecycleService {
       await emit(client, 'message.hidden', { roomId, messageId, accountId: caller.accountId }, accountsAudience([caller.accountId]));
       return true;
     });
-    if (changed) this.deps.queues.requestOutboxDrain();
     return { roomId, messageId, state: 'HIDDEN' };
   }
 
   /** Shows a hidden message again; restoring a message that is not hidden changes nothing. */
   async restore(caller: Caller, roomId: string, messageId: string): Promise<VisibilityView> {
-    const changed = await inTransaction(this.deps.sql, async (client) => {
+    await inTransaction(this.deps.sql, async (client) => {
       await roleIn(client, roomId, caller.accountId);
       await loadMessage(client, roomId, messageId, caller.accountId);
       const shown = await affected(
@@ -94,7 +92,6 @@ export class MessageLifecycleService {
       await emit(client, 'message.restored', { roomId, messageId, accountId: caller.accountId }, accountsAudience([caller.accountId]));
       return true;
     });
-    if (changed) this.deps.queues.requestOutboxDrain();
     return { roomId, messageId, state: 'VISIBLE' };
   }
 
@@ -157,7 +154,6 @@ export class MessageLifecycleService {
       if (unsnapped) await emit(client, 'snap.removed', { roomId, messageId, removedBy: caller.accountId, reason: 'recalled' }, audience);
       return { row: recalled, changed: true };
     });
-    if (result.changed) this.deps.queues.requestOutboxDrain();
     return withThread(this.deps.sql, caller.accountId, result.row, messageView(result.row));
   }
 }

@@ -59,7 +59,7 @@ export class ReactionService {
   /** Adding a reaction the caller already has changes nothing. A recalled message takes no reactions. */
   async add(caller: Caller, roomId: string, messageId: string, emoji: string): Promise<ReactionView> {
     checkEmoji(emoji, 'body.emoji');
-    const changed = await inTransaction(this.deps.sql, async (client) => {
+    await inTransaction(this.deps.sql, async (client) => {
       await roleIn(client, roomId, caller.accountId);
       // key share: a concurrent recall (for update) waits for this reaction, then removes it
       const message = await loadMessage(client, roomId, messageId, caller.accountId, 'key share');
@@ -75,14 +75,13 @@ export class ReactionService {
       await emit(client, 'reaction.added', { roomId, messageId, emoji, accountId: caller.accountId }, roomAudience(roomId));
       return true;
     });
-    if (changed) this.deps.queues.requestOutboxDrain();
     return { roomId, messageId, emoji, state: 'REACTED' };
   }
 
   /** Removes the caller's own reaction; one that is not there changes nothing. */
   async remove(caller: Caller, roomId: string, messageId: string, emoji: string): Promise<ReactionView> {
     checkEmoji(emoji, 'path.emoji');
-    const changed = await inTransaction(this.deps.sql, async (client) => {
+    await inTransaction(this.deps.sql, async (client) => {
       await roleIn(client, roomId, caller.accountId);
       await loadMessage(client, roomId, messageId, caller.accountId);
       const removed = await affected(
@@ -97,7 +96,6 @@ export class ReactionService {
       await emit(client, 'reaction.removed', { roomId, messageId, emoji, accountId: caller.accountId }, roomAudience(roomId));
       return true;
     });
-    if (changed) this.deps.queues.requestOutboxDrain();
     return { roomId, messageId, emoji, state: 'NOT_REACTED' };
   }
 }

@@ -206,7 +206,6 @@ export class MessageService {
       if (!existing) throw new Error('send stored no message and found no earlier one');
       return messageView(asMessageRow(existing));
     }
-    this.deps.queues.requestOutboxDrain();
     return messageView(row as unknown as MessageRow);
   }
 

@@ -74,6 +74,5 @@ export async function sendWithAttachments(
     if (cmid === null) throw roomNotFound();
     return firstSend(deps, caller, roomId, cmid);
   }
-  deps.queues.requestOutboxDrain();
   return messageView(row);
 }

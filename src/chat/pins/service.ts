@@ -143,7 +143,6 @@ export class PinService {
       }
       return { entry: await this.entry(client, caller, roomId, messageId), changed };
     });
-    if (result.changed) this.deps.queues.requestOutboxDrain();
     return result.entry;
   }
 
@@ -154,7 +153,7 @@ export class PinService {
     messageId: string,
     scope: PinScope,
   ): Promise<{ roomId: string; messageId: string; scope: PinScope; state: 'UNPINNED' }> {
-    const changed = await inTransaction(this.deps.sql, async (client) => {
+    await inTransaction(this.deps.sql, async (client) => {
       const role = await roleIn(client, roomId, caller.accountId);
       if (scope === 'ROOM') requireManager(role, 'unpin a message for the whole room');
       await loadMessage(client, roomId, messageId, caller.accountId);
@@ -173,7 +172,6 @@ export class PinService {
       await emit(client, 'pin.removed', { roomId, messageId, removedBy: caller.accountId }, roomAudience(roomId));
       return true;
     });
-    if (changed) this.deps.queues.requestOutboxDrain();
     return { roomId, messageId, scope, state: 'UNPINNED' };
   }
 
@@ -217,7 +215,6 @@ export class PinService {
       );
       return { view: { roomId, messageId, snappedAt: now.toISOString(), snappedBy: caller.accountId }, changed: true };
     });
-    if (result.changed) this.deps.queues.requestOutboxDrain();
     return result.view;
   }
 
@@ -237,7 +234,7 @@ export class PinService {
 
   /** Owner/admin; removing when there is no banner changes nothing. */
   async removeSnap(caller: Caller, roomId: string): Promise<{ roomId: string; state: 'NONE' }> {
-    const changed = await inTransaction(this.deps.sql, async (client) => {
+    await inTransaction(this.deps.sql, async (client) => {
       const role = await roleIn(client, roomId, caller.accountId);
       requireManager(role, 'remove the snap-to-top message');
       const current = await firstRow(
@@ -253,7 +250,6 @@ export class PinService {
       await emit(client, 'snap.removed', { roomId, messageId, removedBy: caller.accountId }, roomAudience(roomId));
       return true;
     });
-    if (changed) this.deps.queues.requestOutboxDrain();
     return { roomId, state: 'NONE' };
   }
 }

@@ -128,7 +128,6 @@ export class PollService {
       if (creation.closed) await closePoll(client, await this.load(client, caller, pollId, 'update'), caller.accountId, now);
       return this.viewIn(client, caller, pollId);
     });
-    this.deps.queues.requestOutboxDrain();
     return view;
   }
 
@@ -173,7 +172,6 @@ export class PollService {
       if (changed) await emit(client, 'poll.voted', { pollId, roomId: poll.room_id }, roomAudience(poll.room_id));
       return { view: await pollView(client, poll, caller.accountId), changed: changed > 0 };
     });
-    if (result.changed) this.deps.queues.requestOutboxDrain();
     return result.view;
   }
 
@@ -186,7 +184,6 @@ export class PollService {
       const closed = await closePoll(client, poll, caller.accountId, this.deps.clock.now());
       return { view: await pollView(client, closed, caller.accountId), changed: true };
     });
-    if (result.changed) this.deps.queues.requestOutboxDrain();
     return result.view;
   }
 

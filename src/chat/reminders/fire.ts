@@ -101,7 +101,6 @@ export async function fireDueReminders(deps: FireDeps, batch = 100): Promise<num
     }
     return rows.length;
   });
-  if (handled > 0) deps.queues.requestOutboxDrain();
   // The next occurrence of a recurring reminder gets its own timer.
   for (const r of rearm) await armTimer(deps.queues, deps.clock, r.at);
   return handled;

@@ -121,7 +121,6 @@ export class ReminderService {
       await emit(client, 'reminder.created', reminderEvent(created), accountsAudience([caller.accountId]));
       return created;
     });
-    this.deps.queues.requestOutboxDrain();
     await armTimer(this.deps.queues, this.deps.clock, row.next_fire_at!);
     return reminderView(row);
   }
@@ -208,7 +207,6 @@ export class ReminderService {
       await emit(client, 'reminder.updated', { ...reminderEvent(updated), changes }, accountsAudience([caller.accountId]));
       return { row: updated, changed: true, rescheduled };
     });
-    if (result.changed) this.deps.queues.requestOutboxDrain();
     if (result.rescheduled) await armTimer(this.deps.queues, this.deps.clock, result.row.next_fire_at!);
     return reminderView(result.row);
   }
@@ -229,7 +227,6 @@ export class ReminderService {
       );
       await emit(client, 'reminder.cancelled', reminderEvent(cancelled!), accountsAudience([caller.accountId]));
     });
-    this.deps.queues.requestOutboxDrain();
     return { id, status: 'CANCELLED' };
   }
 

@@ -134,7 +134,6 @@ export class PersonalRoomService {
     );
     if (!row) throw roomNotFound();
     if (row.target === null) throw chatErrors.notFound('Message', 'message_not_found');
-    if (row.moved !== null) this.deps.queues.requestOutboxDrain();
     const mark = chatDb
       .selectFrom('room_members as m')
       .select(['m.room_id as id', 'm.last_read_seq'])
@@ -159,7 +158,7 @@ export class PersonalRoomService {
   }
 
   private async apply(caller: Caller, roomId: string, change: PreferenceChange): Promise<void> {
-    const changed = await inTransaction(this.deps.sql, async (client) => {
+    await inTransaction(this.deps.sql, async (client) => {
       const current = await firstRow(
         client,
         chatDb
@@ -225,7 +224,6 @@ export class PersonalRoomService {
       );
       return true;
     });
-    if (changed) this.deps.queues.requestOutboxDrain();
   }
 
   private async me(caller: Caller, roomId: string): Promise<MemberView> {

@@ -103,14 +103,13 @@ export class RoomService {
       );
       await emit(client, 'room.created', { roomId, type: input.type, memberIds: [caller.accountId, ...memberIds] }, roomAudience(roomId));
     });
-    this.deps.queues.requestOutboxDrain();
     return this.get(caller, roomId);
   }
 
   /** Owner/admin. Only fields that differ are written; a call that changes nothing emits nothing. */
   async update(caller: Caller, roomId: string, input: UpdateRoomInput): Promise<RoomView> {
     const name = input.name === undefined ? undefined : roomName(input.name, 'body.name');
-    const changed = await inTransaction(this.deps.sql, async (client) => {
+    await inTransaction(this.deps.sql, async (client) => {
       const membership = await membershipOf(client, caller, roomId, true);
       refuseFixedType(membership, 'be renamed or reconfigured');
       requireManager(membership, 'change its name, description or add-member policy');
@@ -138,7 +137,6 @@ export class RoomService {
       await emit(client, 'room.updated', { roomId, updatedBy: caller.accountId, changes }, roomAudience(roomId));
       return true;
     });
-    if (changed) this.deps.queues.requestOutboxDrain();
     return this.get(caller, roomId);
   }
 
@@ -150,7 +148,6 @@ export class RoomService {
       requireOwner(membership, 'delete it');
       await deleteRoomRows(client, roomId, caller.accountId, this.deps.clock.now());
     });
-    this.deps.queues.requestOutboxDrain();
     return { roomId, status: 'deleted' };
   }
 
@@ -189,7 +186,7 @@ export class RoomService {
   ): Promise<RoomView> {
     const now = this.deps.clock.now();
     const roomId = newId();
-    const createdNow = await inTransaction(this.deps.sql, async (client) => {
+    await inTransaction(this.deps.sql, async (client) => {
       // Concurrent callers race on the unique singleton key; the loser finds the winner's room below.
       const inserted = await rows(
         client,
@@ -214,7 +211,6 @@ export class RoomService {
       await emit(client, 'room.created', { roomId, type, memberIds: members.map((m) => m.accountId) }, roomAudience(roomId));
       return true;
     });
-    if (createdNow) this.deps.queues.requestOutboxDrain();
     const row = await firstRow(
       this.deps.sql,
       roomQuery(caller.accountId, (scope) => scope.where('r.singleton_key', '=', key)),

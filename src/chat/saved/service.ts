@@ -141,7 +141,7 @@ export class SavedService {
     const noteGiven = input.note !== undefined;
     const note = noteOf(input.note ?? null);
     const now = this.deps.clock.now();
-    const { savedId, changed } = await inTransaction(this.deps.sql, async (client) => {
+    const { savedId } = await inTransaction(this.deps.sql, async (client) => {
       await lockMembership(client, caller, input.roomId);
       // key share: a recall of the message waits for this save, or wins and is seen here.
       const found = await firstRow(
@@ -194,7 +194,6 @@ export class SavedService {
       else await emit(client, 'saved.updated', { savedId: written.id, roomId: input.roomId, messageId: input.messageId, note }, audience);
       return { savedId: written.id, changed: true };
     });
-    if (changed) this.deps.queues.requestOutboxDrain();
     return this.card(this.deps.sql, caller, savedId);
   }
 
@@ -203,7 +202,7 @@ export class SavedService {
     const id = this.checkId(savedId);
     if (input?.note === undefined) return this.card(this.deps.sql, caller, id);
     const note = noteOf(input.note);
-    const changed = await inTransaction(this.deps.sql, async (client) => {
+    await inTransaction(this.deps.sql, async (client) => {
       const row = await firstRow(
         client,
         chatDb
@@ -241,7 +240,6 @@ export class SavedService {
       );
       return true;
     });
-    if (changed) this.deps.queues.requestOutboxDrain();
     return this.card(this.deps.sql, caller, id);
   }
 
@@ -264,7 +262,6 @@ export class SavedService {
         accountsAudience([caller.accountId]),
       );
     });
-    this.deps.queues.requestOutboxDrain();
     return { savedId: id, status: 'deleted' };
   }
 

@@ -240,7 +240,6 @@ export async function fireDueScheduled(deps: FireDeps, batch = 100): Promise<num
     await allRows(client, settle([...outcomes.values()], now));
     return rows.length;
   });
-  if (settled > 0) deps.queues.requestOutboxDrain();
   return settled;
 }
 

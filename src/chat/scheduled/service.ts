@@ -82,7 +82,6 @@ export class ScheduledMessageService {
       await emit(client, 'scheduled_message.created', scheduledEvent(created), accountsAudience([caller.accountId]));
       return created;
     });
-    this.deps.queues.requestOutboxDrain();
     await armTimer(this.deps.queues, this.deps.clock, row.send_at);
     return scheduledView(row);
   }
@@ -150,7 +149,6 @@ export class ScheduledMessageService {
       await emit(client, 'scheduled_message.updated', { ...scheduledEvent(updated), changes }, accountsAudience([caller.accountId]));
       return { row: updated, moved: 'sendAt' in changes, changed: true };
     });
-    if (result.changed) this.deps.queues.requestOutboxDrain();
     if (result.moved) await armTimer(this.deps.queues, this.deps.clock, result.row.send_at);
     return scheduledView(result.row);
   }
@@ -171,7 +169,6 @@ export class ScheduledMessageService {
       );
       await emit(client, 'scheduled_message.cancelled', scheduledEvent(cancelled!), accountsAudience([caller.accountId]));
     });
-    this.deps.queues.requestOutboxDrain();
     return { id, status: 'CANCELLED' };
   }
 

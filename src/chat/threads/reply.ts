@@ -78,6 +78,5 @@ export async function sendReply(
         return firstSend(deps, caller, roomId, cmid!);
     }
   }
-  deps.queues.requestOutboxDrain();
   return messageView(row);
 }

@@ -264,16 +264,13 @@ export class ThreadService {
     rootId: string,
     change: (client: SqlClient, roomId: string, current: { state: FollowState; last_read_seq: number }) => Promise<boolean>,
   ): Promise<ThreadFollowView> {
-    let changed = false;
-    const view = await inTransaction(this.deps.sql, async (client) => {
+    return inTransaction(this.deps.sql, async (client) => {
       const roomId = await this.rootRoom(client, caller, rootId);
       const locked = await firstRow(client, lockFollow(rootId, caller.accountId, roomId, this.deps.clock.now()));
-      changed = await change(client, roomId, locked!);
+      await change(client, roomId, locked!);
       const row = (await firstRow(client, followState(rootId, caller.accountId)))!;
       return threadFollowView(rootId, roomId, row.state, row.last_read_seq, row.unread_count);
     });
-    if (changed) this.deps.queues.requestOutboxDrain();
-    return view;
   }
 
   /** Accounts in state FOLLOWING that are still members of the root's room. */

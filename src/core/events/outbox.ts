@@ -8,7 +8,6 @@ import pg from 'pg';
 import type { Queryable } from '../../platform/db/queryable.js';
 import type { Clock } from '../../platform/clock.js';
 import { inTransaction, type SqlClient, type SqlPool } from '../../platform/db/sql.js';
-import type { Queues } from '../../platform/queues.js';
 import { writeOutboxRows } from '../../platform/outbox-writer.js';
 import type { Changes, PendingEvent, WorkspaceEvent } from './catalogue.js';
 import type { InternalTopic } from './internal-topics.js';
@@ -81,12 +80,11 @@ export interface EventDeps {
   /** Routes the read-only operations to replicas (readPool); absent without DATABASE_READ_URLS. */
   reads?: ReadRouter | undefined;
   clock: Clock;
-  queues?: Pick<Queues, 'requestOutboxDrain'>;
 }
 
 /**
  * Runs a write in a transaction of its own (or in the caller's, when `db` is already a transaction's client),
- * inserts the events it emitted before the commit, then asks for an outbox drain and runs its after-commit work.
+ * inserts the events it emitted before the commit (whose commit asks for the drain), then runs its after-commit work.
  */
 export async function withEvents<T>(
   deps: EventDeps,
@@ -109,7 +107,6 @@ export async function withEvents<T>(
   // A pool gets a transaction of its own; a client is already inside the caller's (an Idempotency-Key record's),
   // which commits or rolls back the events with everything else.
   const result = db instanceof pg.Pool ? await inTransaction(db as SqlPool, (tx: SqlClient) => run(tx)) : await run(db);
-  if (events.length > 0) deps.queues?.requestOutboxDrain();
   for (const fn of after) fn();
   return result;
 }

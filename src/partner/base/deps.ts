@@ -4,7 +4,6 @@ import type { Orm } from '../../platform/db/orm.js';
 import type { SqlPool } from '../../platform/db/sql.js';
 import type { ReadRouter } from '../../platform/db/read-router.js';
 import type { GateKeyCache } from '../../platform/gate-key-cache.js';
-import type { Queues } from '../../platform/queues.js';
 
 /** What partner services need from the platform; built once per process. */
 export interface PartnerDeps {
@@ -16,6 +15,4 @@ export interface PartnerDeps {
   config: Pick<Config, 'platformModule' | 'partnerPublicUrl'>;
   /** Emptied on every node after a key is revoked or a workspace's plan changes (see GateKeyCache). */
   gateKeys?: Pick<GateKeyCache, 'invalidate'>;
-  /** Asks for an outbox drain after a commit that wrote events (CRM writes emit the workspace API's events). */
-  queues?: Pick<Queues, 'requestOutboxDrain'>;
 }

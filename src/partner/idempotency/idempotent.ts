@@ -17,8 +17,7 @@ export function keyWriteOperations(spec: Record<string, unknown>): Set<string> {
   return result;
 }
 
-/** `afterCommit` runs once the record's transaction has committed (an outbox drain for the events it wrote). */
-export function idempotent<H>(handler: H, store: IdempotencyStore, afterCommit: () => void = () => undefined): H {
+export function idempotent<H>(handler: H, store: IdempotencyStore): H {
   const inner = handler as unknown as AnyHandler;
   const wrapped: AnyHandler = async (input, ctx) => {
     const idem = ctx.idempotency;
@@ -31,7 +30,6 @@ export function idempotent<H>(handler: H, store: IdempotencyStore, afterCommit: 
       inner(input, { ...ctx, db: tx, afterCommit: (work) => committed.push(work) }),
     );
     for (const work of committed) await work();
-    afterCommit();
     return result;
   };
   return wrapped as unknown as H;

@@ -1,11 +1,11 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import type { EntityManager, Options } from '@mikro-orm/postgresql';
+import type { EntityManager, EventSubscriber, Options } from '@mikro-orm/postgresql';
 import { PostgresDialect, type PostgresPool } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
 import { postgresTimeoutOptions } from '../dependency-timeouts.js';
-import type { SqlPool } from './sql.js';
+import { eventsCommitted, type SqlPool } from './sql.js';
 
 export type { EntityManager };
 export type Orm = MikroORM;
@@ -37,7 +37,7 @@ export async function openOrm(options: OrmOptions): Promise<Orm> {
       snapshot: false,
     },
     ...(options.pool
-      ? { driverOptions: borrowed(options.pool) }
+      ? { driverOptions: borrowed(options.pool), subscribers: [eventsCommittedOn(options.pool)] }
       : {
           pool: { min: 0, max: options.poolMax ?? 10 },
           // The same bounded waits as the process's pool (sql.ts), as start-up options of every connection.
@@ -68,4 +68,9 @@ function borrowed(pool: SqlPool): PostgresDialect {
     end: async () => undefined,
   };
   return new PostgresDialect({ pool: lent });
+}
+
+/** A transaction of the ORM that wrote events (appendOutbox) asks for a drain on its commit, as sql.ts's do. */
+function eventsCommittedOn(pool: SqlPool): EventSubscriber {
+  return { afterTransactionCommit: ({ transaction }) => transaction && eventsCommitted(transaction, pool) };
 }

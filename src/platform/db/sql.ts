@@ -12,6 +12,14 @@ export type SqlClient = pg.PoolClient;
 // timestamptz stays a Date, bigint (seq, counts) becomes a JS number: message sequences stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
+// Events reach the relay after their commit, never before: whatever wrote outbox rows (typed.ts notes every statement
+// that inserts into the outbox) makes its transaction owe a drain request, and the commit above pays it to the
+// listener the process registered for the pool. A statement on the pool itself commits as it ends. Callers never ask
+// for a drain themselves (docs/adr/0152-drain-requested-by-the-commit.md).
+const drainListeners = new WeakMap<object, () => void>();
+const poolOf = new WeakMap<object, SqlPool>();
+const pendingEvents = new WeakSet<object>();
+
 export function createSqlPool(databaseUrl: string, max = 20): SqlPool {
   // A database that does not answer (host gone, network cut, server frozen) fails the request with 503 after the
   // configured waits instead of holding it until the operating system gives up (dependency-timeouts.ts).
@@ -21,7 +29,10 @@ export function createSqlPool(databaseUrl: string, max = 20): SqlPool {
   pool.on('error', () => undefined);
   // A checked-out client (between the statements of a transaction, or a relay waiting on Redis) has no pool listener:
   // its connection ending must fail its next statement, not crash the process.
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    poolOf.set(client, pool);
+  });
   return pool;
 }
 
@@ -58,6 +69,7 @@ export async function unlockSession(client: SqlClient, key: number | string): Pr
 export async function commitAfter(client: SqlClient, statement?: { sql: string; parameters: readonly unknown[] }): Promise<void> {
   if (statement && statement.parameters.length > 0) throw new Error('commitAfter takes a statement without parameters');
   await client.query(statement ? `${statement.sql}; commit` : 'commit');
+  eventsCommitted(client);
 }
 
 export interface Savepoint {
@@ -91,6 +103,7 @@ export async function withIndexScans<T>(client: SqlClient, work: () => Promise<T
 
 /** Rolls back, ignoring a failure (the connection may already be gone). */
 export async function rollbackQuietly(client: SqlClient): Promise<void> {
+  pendingEvents.delete(client);
   await client.query('rollback').catch(() => undefined);
 }
 
@@ -121,6 +134,32 @@ export async function inTransaction<T>(pool: SqlPool, work: (client: SqlClient) 
     client.release();
     throw err;
   }
+  eventsCommitted(client);
   client.release();
   return result;
+}
+
+/** What the process does once a commit wrote events on this pool (ask the relay for a drain). */
+export function onEventsCommitted(pool: SqlPool, listener: () => void): void {
+  drainListeners.set(pool, listener);
+}
+
+/**
+ * Events were written on `db`: on a pool's client (or an ORM transaction) they are owed until its commit; on the pool
+ * they are committed already.
+ */
+export function noteEventsWritten(db: object): void {
+  if (poolOf.has(db)) pendingEvents.add(db);
+  else drainListeners.get(db)?.();
+}
+
+/** A transaction committed: if it wrote events, the pool's listener hears of it once. */
+export function eventsCommitted(transaction: object, pool: SqlPool | undefined = poolOf.get(transaction)): void {
+  if (!pendingEvents.delete(transaction) || !pool) return;
+  drainListeners.get(pool)?.();
+}
+
+/** An ORM transaction wrote events (its commit is reported by the ORM, see orm.ts). */
+export function noteEventsWrittenIn(transaction: object): void {
+  pendingEvents.add(transaction);
 }

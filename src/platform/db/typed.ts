@@ -17,6 +17,7 @@ import {
 import type { InferKyselyDB } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { prepared } from './prepared.js';
+import { noteEventsWritten } from './sql.js';
 
 /** The tables of these entities as Kysely sees them: table and column names as the entities map them. */
 export type TablesOf<Entities extends { name: string }> = InferKyselyDB<Entities>;
@@ -36,8 +37,16 @@ export function typedQueries<DB>(): Kysely<DB> {
   });
 }
 
-const run = <R>(db: Runner, compiled: CompiledQuery<R>, named: boolean) =>
-  named ? db.query(prepared(compiled.sql, [...compiled.parameters])) : db.query(compiled.sql, [...compiled.parameters]);
+const outboxInsert = 'insert into "outbox"';
+
+async function run<R>(db: Runner, compiled: CompiledQuery<R>, named: boolean) {
+  const result = await (named
+    ? db.query(prepared(compiled.sql, [...compiled.parameters]))
+    : db.query(compiled.sql, [...compiled.parameters]));
+  // A statement that wrote events makes its commit ask for a drain (sql.ts).
+  if (compiled.sql.includes(outboxInsert)) noteEventsWritten(db);
+  return result;
+}
 
 /** Every row of the statement (its `returning` rows for a write). */
 export async function rows<R>(db: Runner, query: Compilable<R>): Promise<R[]> {

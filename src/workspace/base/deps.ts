@@ -4,7 +4,6 @@ import type { Orm } from '../../platform/db/orm.js';
 import type { SqlPool } from '../../platform/db/sql.js';
 import type { ReadRouter } from '../../platform/db/read-router.js';
 import type { GateKeyCache } from '../../platform/gate-key-cache.js';
-import type { Queues } from '../../platform/queues.js';
 
 /** What workspace services need from the platform; built once per process. */
 export interface WorkspaceDeps {
@@ -16,8 +15,6 @@ export interface WorkspaceDeps {
   config: Pick<Config, 'platformModule' | 'workspacePublicUrl'>;
   /** Emptied on every node after a key is revoked (see GateKeyCache). */
   gateKeys?: Pick<GateKeyCache, 'invalidate'>;
-  /** Asks for an outbox drain after a commit that wrote events. */
-  queues?: Pick<Queues, 'requestOutboxDrain'>;
   /** Schedules the SLA timer of a ticket (a delayed BullMQ job). */
   sla?: { schedule(ticketId: string, dueAt: Date): void };
 }

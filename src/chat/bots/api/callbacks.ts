@@ -46,6 +46,5 @@ export async function answerCallbackQuery(deps: BotDeps, bot: BotPrincipal, inpu
       accountsAudience([press.account_id]),
     );
   });
-  deps.queues.requestOutboxDrain();
   return true;
 }

@@ -160,7 +160,6 @@ export class BotChatMethods {
         roomAudience(roomId),
       );
     });
-    this.deps.queues.requestOutboxDrain();
     return true;
   }
 

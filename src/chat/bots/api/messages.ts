@@ -122,14 +122,12 @@ export class BotMessages {
       if (attach) extra.attachments = JSON.stringify(await attach(client, id, now));
       if (Object.keys(extra).length > 0) await affected(client, chatDb.updateTable('messages').set(extra).where('id', '=', id));
     });
-    this.deps.queues.requestOutboxDrain();
     return this.view(id);
   }
 
   /** The bot's own messages, with no edit window (see edits.ts). */
   async edit(bot: BotPrincipal, target: EditTarget, content: EditedContent): Promise<TelegramMessage> {
     const messageId = await editBotMessage(this.deps, this.limit, bot, target, content);
-    this.deps.queues.requestOutboxDrain();
     return this.view(messageId);
   }
 
