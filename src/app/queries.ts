@@ -16,7 +16,7 @@ export async function addModule(db: Runner, code: string, name: string): Promise
   );
 }
 
-/** Rows of bot_updates: the updates no getUpdates call has confirmed and no webhook has taken. */
+/** How many rows bot_updates holds. */
 export async function pendingBotUpdateCount(db: Runner): Promise<number> {
   return (await firstRow(db, chatDb.selectFrom('bot_updates').select(sql<number>`count(*)::int`.as('n'))))?.n ?? 0;
 }
