@@ -5,8 +5,6 @@ import { resolveCursorSecret } from '../platform/cursor-secret.js';
 import { installCursorSecret } from '../platform/http/cursor.js';
 import { migrate, openOrm, type Orm } from '../platform/db/orm.js';
 import { createSqlPool, lockSession, onEventsCommitted, unlockSession, waitWithoutTimeouts, type SqlPool } from '../platform/db/sql.js';
-import { affected } from '../platform/db/typed.js';
-import { chatDb } from '../chat/base/tables.js';
 import { openReadRouter } from '../platform/db/open-read-router.js';
 import type { ReadRouter } from '../platform/db/read-router.js';
 import { resolveInfra, type Infra } from '../platform/infra/index.js';
@@ -15,6 +13,7 @@ import { createQueues, type Queues } from '../platform/queues.js';
 import { connectRedis, type Redis } from '../platform/redis.js';
 import { mediaStore, type MediaStore } from '../core/media/store.js';
 import { entities } from './entities.js';
+import { addModule } from './queries.js';
 import type { Shutdown } from './shutdown.js';
 
 export interface Foundation {
@@ -41,13 +40,7 @@ export async function startFoundation(config: Config, log: Logger, shutdown: Shu
   shutdown.add(() => orm.close());
   const applied = await migrateExclusively(sql, orm);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
-  await affected(
-    sql,
-    chatDb
-      .insertInto('modules')
-      .values({ code: config.platformModule, name: 'Platform administration' })
-      .onConflict((conflict) => conflict.doNothing()),
-  );
+  await addModule(sql, config.platformModule, 'Platform administration');
   installCursorSecret(await resolveCursorSecret(sql, config.cursorSecret));
 
   const redis = connectRedis(infra.redisUrl, 'commands', { autoPipelining: true, failFast: true });

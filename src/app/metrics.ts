@@ -3,10 +3,7 @@
 // its scrape requests instead (src/platform/cluster.ts).
 import type { Queue } from 'bullmq';
 import type { Config } from '../platform/config/index.js';
-import { sql as fragment } from 'kysely';
 import type { SqlPool } from '../platform/db/sql.js';
-import { firstRow } from '../platform/db/typed.js';
-import { chatDb } from '../chat/base/tables.js';
 import type { Logger } from '../platform/logger.js';
 import type { Readiness } from '../platform/readiness.js';
 import { watchBotUpdates } from '../platform/metrics/bots.js';
@@ -17,15 +14,15 @@ import { watchOutbox } from '../platform/outbox-metrics.js';
 import { watchQueues } from '../platform/metrics/queues.js';
 import { collectProcessMetrics } from '../platform/metrics/registry.js';
 import { watchRealtime, type RealtimeCounts } from '../platform/metrics/realtime.js';
+import { pendingBotUpdateCount } from './queries.js';
 
-const pendingBotUpdates = chatDb.selectFrom('bot_updates').select(fragment<number>`count(*)::int`.as('n'));
 /** Lists the platform's database, outbox, pending bot updates and queues for the scrape; returns the removal. */
 export function watchPlatform(sql: SqlPool, queues: readonly Queue[]): () => void {
   const removals = [
     instrumentPool(sql, 'sql'),
     watchOutbox(sql),
     // Rows of bot_updates are the updates no getUpdates call has confirmed and no webhook has taken.
-    watchBotUpdates(async () => (await firstRow(sql, pendingBotUpdates))?.n ?? 0),
+    watchBotUpdates(() => pendingBotUpdateCount(sql)),
     watchQueues(queues),
   ];
   return () => removals.forEach((remove) => remove());

@@ -7,14 +7,13 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { issueApiKey, resolveScopes } from '../partner/api-keys/service.js';
 import { keyEnvironments, type KeyEnvironment } from '../partner/api-keys/secret.js';
-import { coreDb } from '../core/tables.js';
 import { inTransaction } from '../platform/db/sql.js';
-import { affected } from '../platform/db/typed.js';
 import { AppError } from '../platform/http/app-error.js';
 import { isUuid } from '../platform/ids.js';
 import { devOwner, devWorkspace, lockDevTools } from './dev-workspace.js';
 import { forgetGateKeys } from './forget-gate-keys.js';
 import { platformUrls } from './platform-urls.js';
+import { upgradeToBusiness } from './queries.js';
 
 function fail(message: string): never {
   process.stderr.write(`dev-api-key: ${message}\n`);
@@ -59,12 +58,7 @@ try {
     const owner = await devOwner(db, values.owner);
     if (!owner) fail(`--owner ${values.owner} is not a registered account`);
     const { id: workspaceId, created } = await devWorkspace(db, values.workspace!, owner, 'business');
-    const toBusiness = coreDb
-      .updateTable('workspaces')
-      .set({ plan: 'business' })
-      .where('id', '=', workspaceId)
-      .where('plan', '<>', 'business');
-    const upgraded = !created && (await affected(db, toBusiness)) > 0;
+    const upgraded = !created && (await upgradeToBusiness(db, workspaceId));
     const issued = await issueApiKey(db, {
       workspaceId,
       name: values.name!,

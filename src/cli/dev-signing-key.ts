@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { exportJWK, exportSPKI, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import pg from 'pg';
 import type { Config } from '../platform/config/index.js';
-import { chatDb } from '../chat/base/tables.js';
-import { affected } from '../platform/db/typed.js';
 import type { Logger } from '../platform/logger.js';
 import { newId } from '../platform/ids.js';
+import { addModule } from '../app/queries.js';
+import { addCustomerKey } from './queries.js';
 
 export interface DevSigningKey {
   kid: string;
@@ -39,31 +39,10 @@ export async function loadOrCreateDevKey(dataDir: string): Promise<DevSigningKey
 
 /** Registers the module and the dev key for one customer; returns true when anything was new. */
 export async function registerDevKey(db: pg.Client | pg.Pool, key: DevSigningKey, moduleCode: string, customer: string): Promise<boolean> {
-  await affected(
-    db,
-    chatDb
-      .insertInto('modules')
-      .values({ code: moduleCode, name: `Module ${moduleCode}` })
-      .onConflict((oc) => oc.doNothing()),
-  );
+  await addModule(db, moduleCode, `Module ${moduleCode}`);
   const der = createPublicKey(key.publicKeyPem).export({ type: 'spki', format: 'der' });
   const fingerprint = createHash('sha256').update(der).digest('hex');
-  const added = await affected(
-    db,
-    chatDb
-      .insertInto('customer_keys')
-      .values({
-        id: newId(),
-        module_code: moduleCode,
-        customer_account_id: customer,
-        kid: key.kid,
-        algorithm: 'ES256',
-        public_key_pem: key.publicKeyPem,
-        fingerprint,
-      })
-      .onConflict((oc) => oc.doNothing()),
-  );
-  return added > 0;
+  return addCustomerKey(db, { id: newId(), moduleCode, customer, kid: key.kid, publicKeyPem: key.publicKeyPem, fingerprint });
 }
 
 /** `make run` registers the development key on first start, for the dev module and the platform module. */

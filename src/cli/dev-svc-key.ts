@@ -7,9 +7,7 @@
 // Without --plan an existing workspace keeps its plan and a new one starts on free.
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { coreDb } from '../core/tables.js';
 import { inTransaction } from '../platform/db/sql.js';
-import { affected } from '../platform/db/typed.js';
 import { AppError } from '../platform/http/app-error.js';
 import { isUuid } from '../platform/ids.js';
 import { checkAllowList, checkScopes, issueSvcKey } from '../workspace/keys/service.js';
@@ -18,6 +16,7 @@ import { isSvcPlan, svcPlans } from '../workspace/base/plans.js';
 import { devOwner, devWorkspace, lockDevTools } from './dev-workspace.js';
 import { forgetGateKeys } from './forget-gate-keys.js';
 import { platformUrls } from './platform-urls.js';
+import { updateWorkspace } from './queries.js';
 
 function fail(message: string): never {
   process.stderr.write(`dev-svc-key: ${message}\n`);
@@ -90,10 +89,9 @@ try {
     const owner = await devOwner(db, values.owner);
     if (!owner) throw new Error(`--owner ${values.owner} is not a registered account`);
     const { id: workspaceId } = await devWorkspace(db, values.workspace!, owner, 'free');
-    const workspace = coreDb.updateTable('workspaces').where('id', '=', workspaceId);
-    if (values.plan !== undefined) await affected(db, workspace.set({ svc_plan: values.plan }));
-    if (perHour !== null) await affected(db, workspace.set({ svc_rate_per_hour: perHour }));
-    if (perMinute !== null) await affected(db, workspace.set({ svc_rate_per_minute: perMinute }));
+    if (values.plan !== undefined) await updateWorkspace(db, workspaceId, { svc_plan: values.plan });
+    if (perHour !== null) await updateWorkspace(db, workspaceId, { svc_rate_per_hour: perHour });
+    if (perMinute !== null) await updateWorkspace(db, workspaceId, { svc_rate_per_minute: perMinute });
     return issueSvcKey(db, {
       workspaceId,
       name: values.name!,

@@ -5,13 +5,12 @@ import { parseArgs } from 'node:util';
 import { SignJWT } from 'jose';
 import pg from 'pg';
 import { verifyKeyInvalidationChannel } from '../core/auth/verify-key-cache.js';
-import { chatDb } from '../chat/base/tables.js';
-import { firstRow } from '../platform/db/typed.js';
 import { runtimeFile } from '../platform/infra/index.js';
 import { platformUrls } from './platform-urls.js';
 import { publishOnce } from './publish-once.js';
 import { isUuid, newId } from '../platform/ids.js';
 import { loadOrCreateDevKey, registerDevKey } from './dev-signing-key.js';
+import { ensureAccount, oldestAccountNamed } from './queries.js';
 
 function fail(message: string): never {
   process.stderr.write(`dev-token: ${message}\n`);
@@ -52,36 +51,11 @@ try {
   }
   let accountId = values.account;
   if (admin && !accountId) {
-    const existing = await firstRow(
-      db,
-      chatDb
-        .selectFrom('accounts')
-        .select('id')
-        .where('module_code', '=', moduleCode)
-        .where('customer_account_id', '=', customer)
-        .where('display_name', '=', 'Platform admin')
-        .orderBy('created_at')
-        .limit(1),
-    );
-    accountId = existing?.id ?? newId();
+    const existing = await oldestAccountNamed(db, moduleCode, customer, 'Platform admin');
+    accountId = existing ?? newId();
   }
   const displayName = values.name ?? (admin ? 'Platform admin' : `Dev user ${accountId!.slice(0, 8)}`);
-  // The no-op update returns the stored row when the account exists, so its module and customer can be compared.
-  const row = (await firstRow(
-    db,
-    chatDb
-      .insertInto('accounts')
-      .values({
-        id: accountId!,
-        module_code: moduleCode,
-        customer_account_id: customer,
-        display_name: displayName,
-        account_type: 'USER',
-        status: 'ACTIVE',
-      })
-      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({ id: eb.ref('excluded.id') })))
-      .returning(['module_code', 'customer_account_id']),
-  ))!;
+  const row = await ensureAccount(db, { id: accountId!, moduleCode, customer, displayName });
   if (row.module_code !== moduleCode || row.customer_account_id !== customer) {
     fail(
       `account ${accountId} belongs to module ${row.module_code}, customer ${row.customer_account_id}; pass --module/--customer to match`,

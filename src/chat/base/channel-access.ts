@@ -2,9 +2,8 @@
 // member of (or a deleted one, whose member rows are gone) is 404 channel_not_found, a missing role 403 and the
 // wrong membership mode 409.
 import type { Caller } from './context.js';
-import { firstRow } from '../../platform/db/typed.js';
 import { chatErrors } from './errors.js';
-import { chatDb } from './tables.js';
+import { channelAccessRow } from './queries.js';
 import type { Queryable } from './membership.js';
 
 /** Whether members are added by hand or come from the channel's rule. */
@@ -36,16 +35,7 @@ export const channelNotFound = () => chatErrors.notFound('Channel', 'channel_not
 
 /** With `lock`, the channel row is locked: membership changes of one channel are serialised on it. */
 export async function channelAccess(db: Queryable, caller: Caller, channelId: string, lock = false): Promise<ChannelAccess> {
-  const row = await firstRow(
-    db,
-    chatDb
-      .selectFrom('channels as c')
-      .innerJoin('channel_members as m', (join) => join.onRef('m.channel_id', '=', 'c.id').on('m.account_id', '=', caller.accountId))
-      .select(['c.membership_mode', 'c.module_code', 'c.customer_account_id', 'c.rule', 'm.role'])
-      .where('c.id', '=', channelId)
-      .where('c.deleted_at', 'is', null)
-      .$if(lock, (q) => q.forUpdate('c')),
-  );
+  const row = await channelAccessRow(db, caller.accountId, channelId, lock);
   if (!row) throw channelNotFound();
   // The service writes no other mode, role or rule shape (ChannelService, parseRule).
   return {

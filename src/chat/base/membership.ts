@@ -1,13 +1,11 @@
 // The caller's membership of a room, the gate of every room-scoped operation: a room the caller is not a member
 // of (or a deleted one, whose member rows are gone) is 404, a missing role 403 and a fixed room type 409. The one
 // place room access is checked: membership, role and the manager rule.
-import { sql } from 'kysely';
 import type { SqlClient, SqlPool } from '../../platform/db/sql.js';
-import { firstRow } from '../../platform/db/typed.js';
-import { chatDb } from './tables.js';
 import type { Caller } from './context.js';
 import { chatErrors } from './errors.js';
 import { fixedRoomTypes, type AddMemberPolicy, type RoomRole, type RoomType } from './room-views.js';
+import { memberExists, memberRole, membershipRow } from './queries.js';
 
 export type Queryable = SqlPool | SqlClient;
 
@@ -20,14 +18,7 @@ export interface Membership {
 
 /** With `lock`, the room row is locked: membership changes of one room are serialised on it. */
 export async function membershipOf(db: Queryable, caller: Caller, roomId: string, lock = false): Promise<Membership> {
-  const select = chatDb
-    .selectFrom('rooms as r')
-    .innerJoin('room_members as m', (join) => join.onRef('m.room_id', '=', 'r.id').on('m.account_id', '=', caller.accountId))
-    .select(['r.type', 'r.add_member_policy', 'm.role'])
-    .where('r.id', '=', roomId)
-    .where('r.deleted_at', 'is', null)
-    .$narrowType<{ type: RoomType; add_member_policy: AddMemberPolicy; role: RoomRole }>();
-  const row = await firstRow(db, lock ? select.forUpdate('r') : select);
+  const row = await membershipRow(db, caller.accountId, roomId, lock);
   if (!row) throw roomNotFound();
   return { roomId, type: row.type, policy: row.add_member_policy, role: row.role };
 }
@@ -36,18 +27,15 @@ export const roomNotFound = () => chatErrors.notFound('Room', 'room_not_found');
 
 /** The caller's role in the room; a non-member (or a deleted room, which has no members) is room_not_found. */
 export async function roleIn(db: Queryable, roomId: string, accountId: string): Promise<RoomRole> {
-  const row = await firstRow(db, memberRow(roomId, accountId).select('role').$narrowType<{ role: RoomRole }>());
-  if (!row) throw roomNotFound();
-  return row.role;
+  const role = await memberRole(db, roomId, accountId);
+  if (!role) throw roomNotFound();
+  return role;
 }
 
 /** Whether the account is a member of the room (a deleted room has no members). */
 export async function isMember(db: Queryable, roomId: string, accountId: string): Promise<boolean> {
-  return (await firstRow(db, memberRow(roomId, accountId).select(sql<number>`1`.as('one')))) !== undefined;
+  return memberExists(db, roomId, accountId);
 }
-
-const memberRow = (roomId: string, accountId: string) =>
-  chatDb.selectFrom('room_members').where('room_id', '=', roomId).where('account_id', '=', accountId);
 
 const roleOf = (subject: Membership | RoomRole): RoomRole => (typeof subject === 'string' ? subject : subject.role);
 

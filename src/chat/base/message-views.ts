@@ -3,8 +3,8 @@ import { attachmentViews, type AttachmentView, type StoredAttachment } from './a
 import { chatKeyboard, type ChatButton, type StoredKeyboard } from './keyboard.js';
 import { chatReplyMarkup, type ChatReplyMarkup, type StoredReplyMarkup } from './reply-keyboard.js';
 import { formattingViews, type FormattingView, type StoredFormatting } from './formatting.js';
-import { sql, type Expression, type Selectable } from 'kysely';
-import { chatDb, type ChatTables } from './tables.js';
+import type { Selectable } from 'kysely';
+import type { ChatTables } from './tables.js';
 
 /** The columns every message view reads, in the order the hand-written statements of other folders list them. */
 export const messageColumnNames = [
@@ -57,17 +57,7 @@ export type MessageRow = Omit<StoredMessage, 'type' | 'attachments' | 'inline_ke
 /** A typed statement's message row read as MessageRow: the jsonb columns hold what the message writers put there. */
 export const asMessageRow = <R extends StoredMessage>(row: R): Omit<R, keyof MessageRow> & MessageRow => row as never;
 
-/** The row saying that `account` hid the message `message`: what every "hidden for this account" test asks for. */
-export const hiddenBy = (account: Expression<string> | string, message: Expression<string>) =>
-  chatDb
-    .selectFrom('message_hides as h')
-    .select(sql.lit(1).as('one'))
-    .where('h.account_id', '=', account)
-    .where('h.message_id', '=', message);
-
-/** Whether the account hid the message of row alias `alias`, as a column of a typed statement. */
-export const hiddenForMe = (accountId: string | Expression<string>, alias = 'messages') =>
-  sql<boolean>`exists (${hiddenBy(accountId, sql.ref(`${alias}.id`))})`.as('hidden_for_me');
+export { hiddenBy, hiddenForMe } from './message-queries.js';
 
 /** A mention in a message's entities (stored jsonb, and on the wire). */
 export interface MentionEntity {

@@ -1,14 +1,12 @@
 // Attachments: completed uploads of the sender carried by a message. The message row keeps a copy of each file's
 // facts (messages.attachments, immutable like the file), so every read path shows them without a join; the upload
 // row records the first message that sent it, and an upload is sent once.
-import { sql } from 'kysely';
 import type { SqlClient } from '../../platform/db/sql.js';
-import { rows as allRows } from '../../platform/db/typed.js';
 import { chatError } from '../base/errors.js';
 import type { ChatErrorCode } from '../base/error-codes.js';
 import type { AppError } from '../../platform/http/app-error.js';
-import { chatDb } from '../base/tables.js';
 import type { StoredAttachment } from '../base/attachment-views.js';
+import { claimUploadRows, uploadStates } from './queries.js';
 
 export const attachmentErrors = {
   notFound: (indices: number[]) => refusal(404, 'upload_not_found', 'names no upload of the caller that is still open', indices),
@@ -37,24 +35,9 @@ export async function claimUploads(
   const ids = uploadIds.map((id) => id.toLowerCase());
   const repeated = ids.flatMap((id, i) => (ids.indexOf(id) < i ? [i] : []));
   if (repeated.length > 0) throw attachmentErrors.repeated(repeated);
-  const anyId = sql<string>`any(${ids}::uuid[])`;
-  const rows = await allRows(
-    client,
-    chatDb
-      .updateTable('uploads')
-      .set({ attached_at: now, message_id: messageId })
-      .where('id', '=', anyId)
-      .where('owner_id', '=', ownerId)
-      .where('status', '=', 'COMPLETE')
-      .where('attached_at', 'is', null)
-      .where('expires_at', '>', now)
-      .returning(['id', 'file_name', 'content_type', 'size', 'width', 'height']),
-  );
+  const rows = await claimUploadRows(client, ownerId, messageId, ids, now);
   if (rows.length < ids.length) {
-    const states = await allRows(
-      client,
-      chatDb.selectFrom('uploads').select(['id', 'owner_id', 'status', 'attached_at', 'expires_at']).where('id', '=', anyId),
-    );
+    const states = await uploadStates(client, ids);
     const byId = new Map(states.map((s) => [s.id, s]));
     const taken = new Set(rows.map((r) => r.id));
     const missing: number[] = [];

@@ -5,10 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../platform/clock.js';
 import type { SqlPool } from '../../platform/db/sql.js';
-import { affected } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
-import { chatDb } from '../base/tables.js';
 import { hashToken } from './sessions.js';
+import { deleteUnsentUpload, insertUpload } from './queries.js';
 import type { MediaStore } from '../../core/media/store.js';
 import { writeWhole } from '../../core/media/write.js';
 
@@ -30,22 +29,18 @@ export async function storeDirectUpload(deps: DirectUploadDeps, store: MediaStor
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + deps.config.uploadSessionTtlSeconds * 1000);
   // No client ever holds a token for this upload: the hash of random bytes only fills the unique column.
-  await affected(
-    deps.sql,
-    chatDb.insertInto('uploads').values({
-      id,
-      owner_id: ownerId,
-      file_name: file.fileName,
-      content_type: file.contentType,
-      declared_size: file.bytes.length,
-      size: file.bytes.length,
-      status: 'COMPLETE',
-      token_hash: hashToken(randomBytes(32).toString('base64url')),
-      expires_at: expiresAt,
-      created_at: now,
-      completed_at: now,
-    }),
-  );
+  await insertUpload(deps.sql, {
+    id,
+    ownerId,
+    fileName: file.fileName,
+    contentType: file.contentType,
+    declaredSize: file.bytes.length,
+    status: 'COMPLETE',
+    tokenHash: hashToken(randomBytes(32).toString('base64url')),
+    expiresAt,
+    createdAt: now,
+    complete: { size: file.bytes.length, at: now },
+  });
   try {
     await writeWhole(store, id, file.bytes, file);
   } catch (err) {
@@ -57,8 +52,7 @@ export async function storeDirectUpload(deps: DirectUploadDeps, store: MediaStor
 
 /** Removes an upload that no message took: its row (only while still unsent), then its bytes. */
 export async function discardDirectUpload(deps: Pick<DirectUploadDeps, 'sql'>, store: MediaStore, id: string): Promise<void> {
-  const removed = await affected(deps.sql, chatDb.deleteFrom('uploads').where('id', '=', id).where('attached_at', 'is', null));
-  if (removed === 1) await store.remove(id);
+  if (await deleteUnsentUpload(deps.sql, id)) await store.remove(id);
 }
 
 /** The first `limit` bytes of a stored file (fewer when it is shorter). */

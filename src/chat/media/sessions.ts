@@ -5,11 +5,9 @@ import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
 import { accountsAudience, emit } from '../events/emit.js';
-import type { Selectable } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
-import { affected } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
-import { chatDb, type ChatTables } from '../base/tables.js';
+import { insertUpload } from './queries.js';
 import { typeAllowed } from './types.js';
 
 /** The header carrying the upload token on every tus request. */
@@ -37,22 +35,6 @@ export interface UploadSessionView {
 
 export type UploadStatus = 'PENDING' | 'UPLOADING' | 'COMPLETE';
 
-/** The columns the tus hooks read of an upload session. */
-export const uploadColumns = [
-  'id',
-  'owner_id',
-  'file_name',
-  'content_type',
-  'declared_size',
-  'size',
-  'status',
-  'token_hash',
-  'expires_at',
-  'attached_at',
-] as const;
-
-export type UploadRow = Pick<Selectable<ChatTables['uploads']>, (typeof uploadColumns)[number]>;
-
 export const hashToken = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
 
 export function tokenMatches(token: string, hash: Uint8Array): boolean {
@@ -77,20 +59,17 @@ export class UploadService {
     const now = this.deps.clock.now();
     const expiresAt = new Date(now.getTime() + uploadSessionTtlSeconds * 1000);
     await inTransaction(this.deps.sql, async (client) => {
-      await affected(
-        client,
-        chatDb.insertInto('uploads').values({
-          id,
-          owner_id: caller.accountId,
-          file_name: fileName,
-          content_type: contentType,
-          declared_size: input.size,
-          status: 'PENDING',
-          token_hash: hashToken(token),
-          expires_at: expiresAt,
-          created_at: now,
-        }),
-      );
+      await insertUpload(client, {
+        id,
+        ownerId: caller.accountId,
+        fileName,
+        contentType,
+        declaredSize: input.size,
+        status: 'PENDING',
+        tokenHash: hashToken(token),
+        expiresAt,
+        createdAt: now,
+      });
       await emit(
         client,
         'upload.created',

@@ -6,9 +6,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EVENTS, Server } from '@tus/server';
 import type { ChatDeps } from '../base/deps.js';
 import type { MediaStore } from '../../core/media/store.js';
-import { firstRow } from '../../platform/db/typed.js';
-import { chatDb } from '../base/tables.js';
-import { hashToken, tokenMatches, tusPath, uploadColumns, uploadTokenHeader } from './sessions.js';
+import { hashToken, tokenMatches, tusPath, uploadTokenHeader } from './sessions.js';
+import { uploadByTokenHash } from './queries.js';
 import { refuse, uploadAccess } from './upload-access.js';
 import { onUploadCreate, onUploadFinish, onUploadTerminated } from './upload-lifecycle.js';
 
@@ -27,7 +26,7 @@ export function buildTusServer(deps: ChatDeps, store: MediaStore, datastore: Awa
     // The upload's id is its session's: creation names the session by its token.
     namingFunction: async (req) => {
       const token = tokenOf(req);
-      const row = await firstRow(deps.sql, chatDb.selectFrom('uploads').select(uploadColumns).where('token_hash', '=', hashToken(token)));
+      const row = await uploadByTokenHash(deps.sql, hashToken(token));
       if (!row) throw refuse(401, `The ${uploadTokenHeader} names no upload session`);
       if (expired(row)) throw refuse(410, 'The upload session expired');
       if (row.status !== 'PENDING')

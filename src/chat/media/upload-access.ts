@@ -2,9 +2,8 @@
 // owner's account may still upload. Refusals are in tus' own form (a status and a plain-text body).
 import type { ChatDeps } from '../base/deps.js';
 import { isUuid } from '../../platform/ids.js';
-import { firstRow } from '../../platform/db/typed.js';
-import { chatDb } from '../base/tables.js';
-import { uploadColumns, uploadTokenHeader, type UploadRow } from './sessions.js';
+import { uploadTokenHeader } from './sessions.js';
+import { uploadById, type UploadRow } from './queries.js';
 
 /** A refusal in tus' own form: a status and a plain-text body. */
 export const refuse = (status_code: number, body: string) => ({ status_code, body: `${body}\n` });
@@ -25,7 +24,7 @@ export function uploadAccess(deps: ChatDeps): UploadAccess {
   return {
     async byId(id) {
       if (!isUuid(id)) return undefined;
-      return firstRow(deps.sql, chatDb.selectFrom('uploads').select(uploadColumns).where('id', '=', id.toLowerCase()));
+      return uploadById(deps.sql, id.toLowerCase());
     },
     tokenOf(req) {
       const token = req.headers.get(uploadTokenHeader);

@@ -6,12 +6,11 @@ import type { MediaStore } from '../../core/media/store.js';
 import type { ChatDeps } from '../base/deps.js';
 import { accountsAudience, emit } from '../events/emit.js';
 import { inTransaction } from '../../platform/db/sql.js';
-import { affected, rows as allRows } from '../../platform/db/typed.js';
-import { chatDb } from '../base/tables.js';
 import { readHead } from './direct-upload.js';
 import { imageHeadBytes, imageSize } from './image-size.js';
 import { refuse, type UploadAccess } from './upload-access.js';
 import { typeAllowed } from './types.js';
+import { completeUpload, reopenUpload, startUpload } from './queries.js';
 
 const noPixels = { width: null, height: null };
 
@@ -39,11 +38,7 @@ export function onUploadCreate(deps: ChatDeps, access: UploadAccess) {
     if (!typeAllowed(row.content_type, deps.config.uploadAllowedTypes))
       throw refuse(415, `${row.content_type} is not a type uploads may have`);
     const started = await inTransaction(deps.sql, async (client) => {
-      const moved = await affected(
-        client,
-        chatDb.updateTable('uploads').set({ status: 'UPLOADING' }).where('id', '=', row.id).where('status', '=', 'PENDING'),
-      );
-      if (moved !== 1) return false;
+      if (!(await startUpload(client, row.id))) return false;
       await emit(
         client,
         'upload.started',
@@ -63,22 +58,9 @@ export function onUploadFinish(deps: ChatDeps, access: UploadAccess, store: Medi
     const pixels = await pixelsOf(store, upload.id, (await access.byId(upload.id))?.content_type);
     const now = deps.clock.now();
     await inTransaction(deps.sql, async (client) => {
-      const rows = await allRows(
-        client,
-        chatDb
-          .updateTable('uploads')
-          .set({ status: 'COMPLETE', size: upload.offset, completed_at: now, ...pixels })
-          .where('id', '=', upload.id)
-          .where('status', '=', 'UPLOADING')
-          .returning('owner_id'),
-      );
-      if (rows[0]) {
-        await emit(
-          client,
-          'upload.completed',
-          { uploadId: upload.id, ownerId: rows[0].owner_id, size: upload.offset },
-          accountsAudience([rows[0].owner_id]),
-        );
+      const ownerId = await completeUpload(client, upload.id, { size: upload.offset, at: now, ...pixels });
+      if (ownerId) {
+        await emit(client, 'upload.completed', { uploadId: upload.id, ownerId, size: upload.offset }, accountsAudience([ownerId]));
       }
     });
     return {};
@@ -89,17 +71,8 @@ export function onUploadFinish(deps: ChatDeps, access: UploadAccess, store: Medi
 export function onUploadTerminated(deps: ChatDeps) {
   return (_req: unknown, _res: unknown, id: string) => {
     inTransaction(deps.sql, async (client) => {
-      const rows = await allRows(
-        client,
-        chatDb
-          .updateTable('uploads')
-          .set({ status: 'PENDING' })
-          .where('id', '=', id)
-          .where('status', '=', 'UPLOADING')
-          .returning('owner_id'),
-      );
-      if (rows[0])
-        await emit(client, 'upload.terminated', { uploadId: id, ownerId: rows[0].owner_id }, accountsAudience([rows[0].owner_id]));
+      const ownerId = await reopenUpload(client, id);
+      if (ownerId) await emit(client, 'upload.terminated', { uploadId: id, ownerId }, accountsAudience([ownerId]));
     })
       // The row stays UPLOADING: a new creation is refused (409) until the session expires and is cleaned up.
       .catch(() => undefined);

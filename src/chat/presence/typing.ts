@@ -1,13 +1,12 @@
 // Typing notices: a member tells the room's other members it is typing. Nothing is written to PostgreSQL; the
 // membership is read, the rate is counted in Redis (shared by every node) and the notice goes out over pub/sub.
 import type { SqlPool } from '../../platform/db/sql.js';
-import { rows } from '../../platform/db/typed.js';
 import type { Redis } from '../../platform/redis.js';
 import { roomNotFound } from '../base/membership.js';
-import { chatDb } from '../base/tables.js';
 import { presenceErrors } from './errors.js';
 import { publishEphemeral } from './ephemeral.js';
 import { typingTtlMs } from './limits.js';
+import { roomMemberIds } from './queries.js';
 
 export interface TypingNotice {
   roomId: string;
@@ -26,8 +25,8 @@ export class TypingService {
 
   /** Sends the notice; room_not_found for a non-member, rate_limited within intervalMs of the last one. */
   async notify(accountId: string, roomId: string): Promise<TypingNotice> {
-    const members = await rows(this.sql, chatDb.selectFrom('room_members').select('account_id').where('room_id', '=', roomId));
-    const others = members.map((r) => r.account_id).filter((id) => id !== accountId);
+    const members = await roomMemberIds(this.sql, roomId);
+    const others = members.filter((id) => id !== accountId);
     if (others.length === members.length) throw roomNotFound();
     // The first notice of the window sets the key; a refused one leaves its expiry alone.
     const key = `typing:limit:${roomId}:${accountId}`;

@@ -3,10 +3,9 @@
 import { decodeJwt } from 'jose';
 import type { FastifyRequest } from 'fastify';
 import { concurrencyLimit } from '../../platform/concurrency.js';
-import { firstRow } from '../../platform/db/typed.js';
-import { chatDb } from '../base/tables.js';
 import type { GatewayDeps } from './gateway-deps.js';
 import { lastSeqOf, readUserEvents } from './log.js';
+import { accountStatus } from './session-queries.js';
 import type { SessionHost } from './session.js';
 import type { SessionIndex } from './session-index.js';
 
@@ -59,10 +58,7 @@ export function sessionHost(deps: GatewayDeps, index: SessionIndex): SessionHost
       set?.delete(session);
       if (set?.size === 0) byAccount.delete(id);
     },
-    async statusOf(accountId) {
-      const row = await firstRow(deps.sql, chatDb.selectFrom('accounts').select('status').where('id', '=', accountId));
-      return row?.status ?? null;
-    },
+    statusOf: (accountId) => accountStatus(deps.sql, accountId),
     readLog: (accountId, after, limit) => logReads(() => readUserEvents(deps.sql, accountId, after, limit)),
     lastSeq: (accountId) => logReads(() => lastSeqOf(deps.sql, accountId)),
     typing: async (accountId, roomId) => {
