@@ -1,10 +1,14 @@
 // The send statement: membership check, sequence bump, message insert and its outbox event in one round trip.
 import { sql, type Expression, type InferResult, type QueryCreator } from 'kysely';
-import { mentionCtes, mentionWrites, type MentionTables } from '../mentions/sql.js';
+import { mentionCtes, mentionWrites, type MentionTables } from '../mentions/mention-queries.js';
 import { chatDb } from '../base/tables.js';
 import { messageColumnNames } from '../base/message-views.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
 import { fixedStatement, slot } from '../../platform/db/fixed-statement.js';
+import type { SqlClient } from '../../platform/db/sql.js';
+import { firstRow, hotRows, rows, type Runner } from '../../platform/db/typed.js';
+import { example, type QueryExamples } from '../../platform/db/query-examples.js';
+import type * as self from './send-queries.js';
 
 export interface SendInput {
   text: string;
@@ -137,3 +141,50 @@ export const plainMentionSendStatement = buildSend(false, true);
 
 /** The text of sendStatement, for statements run with the values in order: id, room, sender, text, time, clientMessageId. */
 export const sendSql = sendStatement.text;
+
+/**
+ * Sends with the statement of the values' shape (a clientMessageId or none, mention candidates or none), as a named
+ * prepared statement. No row: not a member, or a retry of a stored send; a row with a null id: a concurrent retry
+ * won the insert.
+ */
+export async function sendMessage(db: Runner, values: SendValues) {
+  const withMentions = values.candidates !== undefined;
+  const statement =
+    values.clientMessageId === undefined
+      ? withMentions
+        ? plainMentionSendStatement
+        : plainSendStatement
+      : withMentions
+        ? mentionSendStatement
+        : sendStatement;
+  const [row] = await hotRows(db, statement.bind(values));
+  return row;
+}
+
+/** sendStatement in the caller's transaction, beside other statements of the same send (a claim of files). */
+export async function sendInTransaction(client: SqlClient, values: SendValues) {
+  const [row] = await rows(client, sendStatement.bind(values));
+  return row;
+}
+
+/** The sender's message of this clientMessageId in the room. */
+export async function messageOfClientId(db: Runner, roomId: string, senderId: string, clientMessageId: string) {
+  return firstRow(
+    db,
+    chatDb
+      .selectFrom('messages')
+      .select(messageColumnNames)
+      .where('room_id', '=', roomId)
+      .where('sender_id', '=', senderId)
+      .where('client_message_id', '=', clientMessageId),
+  );
+}
+
+const exampleSend: SendValues = { id: example.id, room: example.otherId, sender: example.id, text: example.text, time: example.at };
+
+export const examples: QueryExamples<typeof self> = {
+  sendMessage: (db) =>
+    sendMessage(db, { ...exampleSend, clientMessageId: example.text, candidates: '[{"o":0,"l":5,"k":"user","n":"alice","a":null}]' }),
+  sendInTransaction: (db) => sendInTransaction(db, { ...exampleSend, clientMessageId: example.text }),
+  messageOfClientId: (db) => messageOfClientId(db, example.otherId, example.id, example.text),
+};
