@@ -1,11 +1,10 @@
 // The mentions step of the paths that store a message in a transaction of several statements (replies, sends with
-// files) and of edits and recalls. The plain send carries the same step inside its one statement (messages/send-sql.ts).
+// files) and of edits and recalls. The plain send carries the same step inside its one statement (messages/send-queries.ts).
 import type { Selectable } from 'kysely';
 import type { ChatTables } from '../base/tables.js';
 import type { SqlClient } from '../../platform/db/sql.js';
 import { mayMention, mentionCandidates } from './parse.js';
-import { firstRow, rows } from '../../platform/db/typed.js';
-import { recordMentionsStatement, withdrawMentionsStatement } from './sql.js';
+import { recordMessageMentions, withdrawMessageMentions } from './mention-queries.js';
 import type { MentionEntity, MessageRow } from '../base/message-views.js';
 
 export type StoredMessage = Pick<Selectable<ChatTables['messages']>, 'id' | 'room_id' | 'sender_id'>;
@@ -30,13 +29,9 @@ export function withMentionsOf(text: string): ((client: SqlClient, row: MessageR
 
 /** An edit: the new text's mentions replace the old ones (new ones notify, removed ones are withdrawn). */
 export async function recomputeMentions(client: SqlClient, message: StoredMessage, text: string): Promise<MentionEntity[] | null> {
-  const row = await firstRow(
-    client,
-    recordMentionsStatement(message.id, message.room_id, message.sender_id, JSON.stringify(mentionCandidates(text))),
-  );
-  return (row?.entities as MentionEntity[] | null | undefined) ?? null;
+  return recordMessageMentions(client, message.id, message.room_id, message.sender_id, JSON.stringify(mentionCandidates(text)));
 }
 
 export async function withdrawMentions(client: SqlClient, messageId: string, roomId: string): Promise<void> {
-  await rows(client, withdrawMentionsStatement(messageId, roomId));
+  await withdrawMessageMentions(client, messageId, roomId);
 }

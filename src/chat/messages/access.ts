@@ -2,9 +2,8 @@
 // message (locked for the rest of the transaction), and the codes of this feature's refusals.
 import type { SqlClient, SqlPool } from '../../platform/db/sql.js';
 import { chatError, chatErrors } from '../base/errors.js';
-import { firstRow } from '../../platform/db/typed.js';
-import { chatDb } from '../base/tables.js';
-import { asMessageRow, hiddenForMe, messageColumnNames, type MessageRow } from '../base/message-views.js';
+import { asMessageRow, type MessageRow } from '../base/message-views.js';
+import { messageOf } from './queries.js';
 
 export const messageErrors = {
   recalled: () =>
@@ -54,16 +53,7 @@ export async function loadMessage(
   callerId: string,
   lock: 'update' | 'key share' | null = null,
 ): Promise<MessageRow> {
-  const row = await firstRow(
-    db,
-    chatDb
-      .selectFrom('messages')
-      .select([...messageColumnNames, 'reply_count', hiddenForMe(callerId)])
-      .where('room_id', '=', roomId)
-      .where('id', '=', messageId)
-      .$if(lock === 'update', (q) => q.forUpdate())
-      .$if(lock === 'key share', (q) => q.forKeyShare()),
-  );
+  const row = await messageOf(db, roomId, messageId, callerId, lock);
   if (!row) throw chatErrors.notFound('Message', 'message_not_found');
   return asMessageRow(row);
 }

@@ -1,7 +1,5 @@
 // Edit, hide, restore and recall. Each change and its outbox row commit together; the drain is requested after.
-import { sql } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
-import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
@@ -12,8 +10,8 @@ import { loadMessage, messageErrors } from './access.js';
 import { recomputeMentions, withdrawMentions } from '../mentions/record.js';
 import { accountsAudience, emit, roomAudience } from '../events/emit.js';
 import { withThread } from '../threads/thread-info.js';
-import { chatDb } from '../base/tables.js';
-import { asMessageRow, hiddenForMe, messageColumnNames, messageView, type MessageView } from '../base/message-views.js';
+import { messageView, type MessageView } from '../base/message-views.js';
+import { deleteReactions, editMessage, hideMessage, lockRoom, recallMessage, restoreMessage, unpinRecalled } from './queries.js';
 
 export interface VisibilityView {
   roomId: string;
@@ -35,18 +33,7 @@ export class MessageLifecycleService {
       if (message.recalled_at !== null) throw messageErrors.recalled();
       if (message.type === 'POLL') throw pollErrors.notEditable();
       if (now.getTime() >= message.created_at.getTime() + windowSeconds * 1000) throw messageErrors.editWindowExpired(windowSeconds);
-      const edited = asMessageRow(
-        (await firstRow(
-          client,
-          chatDb
-            .updateTable('messages')
-            // A plain text replaces a formatted one: the old spans would point into text that is gone.
-            .set({ text, edited_at: now, formatting: null })
-            .where('room_id', '=', roomId)
-            .where('id', '=', messageId)
-            .returning([...messageColumnNames, 'reply_count', hiddenForMe(caller.accountId)]),
-        ))!,
-      );
+      const edited = await editMessage(client, roomId, messageId, caller.accountId, text, now);
       // The new text's mentions replace the old ones: new ones notify, removed ones leave their inboxes.
       const entities = await recomputeMentions(client, edited, text);
       await emit(
@@ -65,16 +52,8 @@ export class MessageLifecycleService {
     await inTransaction(this.deps.sql, async (client) => {
       await roleIn(client, roomId, caller.accountId);
       await loadMessage(client, roomId, messageId, caller.accountId);
-      const hidden = await affected(
-        client,
-        chatDb
-          .insertInto('message_hides')
-          .values({ account_id: caller.accountId, message_id: messageId, room_id: roomId, hidden_at: this.deps.clock.now() })
-          .onConflict((oc) => oc.columns(['account_id', 'message_id']).doNothing()),
-      );
-      if (hidden === 0) return false;
+      if (!(await hideMessage(client, { accountId: caller.accountId, messageId, roomId, at: this.deps.clock.now() }))) return;
       await emit(client, 'message.hidden', { roomId, messageId, accountId: caller.accountId }, accountsAudience([caller.accountId]));
-      return true;
     });
     return { roomId, messageId, state: 'HIDDEN' };
   }
@@ -84,13 +63,8 @@ export class MessageLifecycleService {
     await inTransaction(this.deps.sql, async (client) => {
       await roleIn(client, roomId, caller.accountId);
       await loadMessage(client, roomId, messageId, caller.accountId);
-      const shown = await affected(
-        client,
-        chatDb.deleteFrom('message_hides').where('account_id', '=', caller.accountId).where('message_id', '=', messageId),
-      );
-      if (shown === 0) return false;
+      if (!(await restoreMessage(client, caller.accountId, messageId))) return;
       await emit(client, 'message.restored', { roomId, messageId, accountId: caller.accountId }, accountsAudience([caller.accountId]));
-      return true;
     });
     return { roomId, messageId, state: 'VISIBLE' };
   }
@@ -102,41 +76,19 @@ export class MessageLifecycleService {
    */
   async recall(caller: Caller, roomId: string, messageId: string): Promise<MessageView> {
     const now = this.deps.clock.now();
-    const result = await inTransaction(this.deps.sql, async (client) => {
+    const row = await inTransaction(this.deps.sql, async (client) => {
       const role = await roleIn(client, roomId, caller.accountId);
-      await rows(client, chatDb.selectFrom('rooms').select(sql.lit(1).as('locked')).where('id', '=', roomId).forNoKeyUpdate());
+      await lockRoom(client, roomId);
       const message = await loadMessage(client, roomId, messageId, caller.accountId, 'update');
       if (message.sender_id !== caller.accountId && !isManager(role)) {
         throw chatErrors.forbidden('Only the sender or an owner or admin of the room may recall a message.');
       }
-      if (message.recalled_at !== null) return { row: message, changed: false };
-      const recalled = asMessageRow(
-        (await firstRow(
-          client,
-          chatDb
-            .updateTable('messages')
-            .set({ recalled_at: now, text: null })
-            .where('room_id', '=', roomId)
-            .where('id', '=', messageId)
-            .returning([...messageColumnNames, 'reply_count', hiddenForMe(caller.accountId)]),
-        ))!,
-      );
+      if (message.recalled_at !== null) return message;
+      const recalled = await recallMessage(client, roomId, messageId, caller.accountId, now);
       if (message.type === 'POLL') await closePollOfRecalledMessage(client, messageId, caller.accountId, now);
-      await affected(client, chatDb.deleteFrom('message_reactions').where('message_id', '=', messageId));
+      await deleteReactions(client, messageId);
       await withdrawMentions(client, messageId, roomId);
-      await affected(client, chatDb.deleteFrom('personal_pins').where('message_id', '=', messageId));
-      const unpinned = await affected(
-        client,
-        chatDb.deleteFrom('room_pins').where('room_id', '=', roomId).where('message_id', '=', messageId),
-      );
-      const unsnapped = await affected(
-        client,
-        chatDb
-          .updateTable('rooms')
-          .set({ snap_message_id: null, snapped_by: null, snapped_at: null })
-          .where('id', '=', roomId)
-          .where('snap_message_id', '=', messageId),
-      );
+      const { unpinned, unsnapped } = await unpinRecalled(client, roomId, messageId);
       const audience = roomAudience(roomId);
       await emit(
         client,
@@ -152,8 +104,8 @@ export class MessageLifecycleService {
       );
       if (unpinned) await emit(client, 'pin.removed', { roomId, messageId, removedBy: caller.accountId, reason: 'recalled' }, audience);
       if (unsnapped) await emit(client, 'snap.removed', { roomId, messageId, removedBy: caller.accountId, reason: 'recalled' }, audience);
-      return { row: recalled, changed: true };
+      return recalled;
     });
-    return withThread(this.deps.sql, caller.accountId, result.row, messageView(result.row));
+    return withThread(this.deps.sql, caller.accountId, row, messageView(row));
   }
 }

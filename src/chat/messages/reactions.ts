@@ -1,14 +1,12 @@
 // Reactions: one row per (message, emoji, account); the summary is counted from the rows on every read.
-import { sql } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
-import { affected, rows } from '../../platform/db/typed.js';
-import { chatDb } from '../base/tables.js';
 import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
 import { roleIn } from '../base/membership.js';
 import { loadMessage, messageErrors } from './access.js';
 import { emit, roomAudience } from '../events/emit.js';
+import { addReaction, reactionSummary, removeReaction } from './reaction-queries.js';
 
 export interface ReactionSummaryView {
   emoji: string;
@@ -39,20 +37,7 @@ export class ReactionService {
   async list(caller: Caller, roomId: string, messageId: string): Promise<ReactionSummaryView[]> {
     await roleIn(this.deps.sql, roomId, caller.accountId);
     await loadMessage(this.deps.sql, roomId, messageId, caller.accountId);
-    const summary = await rows(
-      this.deps.sql,
-      chatDb
-        .selectFrom('message_reactions')
-        .select([
-          'emoji',
-          sql<number>`count(*)::int`.as('count'),
-          sql<boolean>`bool_or(account_id = ${caller.accountId})`.as('reacted_by_me'),
-        ])
-        .where('message_id', '=', messageId)
-        .groupBy('emoji')
-        .orderBy(sql`min(created_at)`)
-        .orderBy('emoji'),
-    );
+    const summary = await reactionSummary(this.deps.sql, messageId, caller.accountId);
     return summary.map((r) => ({ emoji: r.emoji, count: r.count, reactedByMe: r.reacted_by_me }));
   }
 
@@ -64,16 +49,8 @@ export class ReactionService {
       // key share: a concurrent recall (for update) waits for this reaction, then removes it
       const message = await loadMessage(client, roomId, messageId, caller.accountId, 'key share');
       if (message.recalled_at !== null) throw messageErrors.recalled();
-      const added = await affected(
-        client,
-        chatDb
-          .insertInto('message_reactions')
-          .values({ message_id: messageId, emoji, account_id: caller.accountId, created_at: this.deps.clock.now() })
-          .onConflict((oc) => oc.columns(['message_id', 'emoji', 'account_id']).doNothing()),
-      );
-      if (added === 0) return false;
+      if (!(await addReaction(client, { messageId, emoji, accountId: caller.accountId, at: this.deps.clock.now() }))) return;
       await emit(client, 'reaction.added', { roomId, messageId, emoji, accountId: caller.accountId }, roomAudience(roomId));
-      return true;
     });
     return { roomId, messageId, emoji, state: 'REACTED' };
   }
@@ -84,17 +61,8 @@ export class ReactionService {
     await inTransaction(this.deps.sql, async (client) => {
       await roleIn(client, roomId, caller.accountId);
       await loadMessage(client, roomId, messageId, caller.accountId);
-      const removed = await affected(
-        client,
-        chatDb
-          .deleteFrom('message_reactions')
-          .where('message_id', '=', messageId)
-          .where('emoji', '=', emoji)
-          .where('account_id', '=', caller.accountId),
-      );
-      if (removed === 0) return false;
+      if (!(await removeReaction(client, messageId, emoji, caller.accountId))) return;
       await emit(client, 'reaction.removed', { roomId, messageId, emoji, accountId: caller.accountId }, roomAudience(roomId));
-      return true;
     });
     return { roomId, messageId, emoji, state: 'NOT_REACTED' };
   }

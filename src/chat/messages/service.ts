@@ -8,20 +8,15 @@ import type { Page } from '../base/paging.js';
 import { isMember, roomNotFound } from '../base/membership.js';
 import { sendReply } from '../threads/reply.js';
 import { attachThreadInfo, rootsWithReplies, withThread } from '../threads/thread-info.js';
-import { asMessageRow, hiddenForMe, messageColumnNames, messageView, type MessageRow, type MessageView } from '../base/message-views.js';
-import { sql, type InferResult } from 'kysely';
-import { firstRow, hotRows } from '../../platform/db/typed.js';
-import { chatDb } from '../base/tables.js';
-import { fixedStatement, slot } from '../../platform/db/fixed-statement.js';
-import { mentionSendStatement, plainMentionSendStatement, plainSendStatement, sendStatement, type SendInput } from './send-sql.js';
+import { asMessageRow, messageView, type MessageRow, type MessageView } from '../base/message-views.js';
+import { messageOfClientId, sendMessage, type SendInput } from './send-queries.js';
+import { historyPage } from './history-queries.js';
+import { messageOf } from './queries.js';
 import { mentionCandidates } from '../mentions/parse.js';
 import { sendWithAttachments } from './with-attachments.js';
 import { withMentionsOf } from '../mentions/record.js';
 
 export type { SendInput };
-
-/** The largest page the API serves (limit 1 to 100). */
-const MAX_PAGE = 100;
 
 export interface ScrollQuery {
   before?: string;
@@ -39,70 +34,6 @@ function parseSeqCursor(raw: string, location: string, list: string): number {
   return c.s;
 }
 
-/** The values of a scroll page, bound in this order. */
-interface ScrollValues extends Record<string, unknown> {
-  room: string;
-  limit: number;
-  caller: string;
-  bound?: number;
-}
-
-const scrollStatements = new Map<string, ReturnType<typeof buildScroll>>();
-
-/** The page statement of one scroll shape (direction, view, bound or none), built once. */
-function scrollStatement(forward: boolean, topLevelOnly: boolean, bounded: boolean) {
-  const key = `${forward}:${topLevelOnly}:${bounded}`;
-  let statement = scrollStatements.get(key);
-  if (!statement) scrollStatements.set(key, (statement = buildScroll(forward, topLevelOnly, bounded)));
-  return statement;
-}
-
-function buildScroll(forward: boolean, topLevelOnly: boolean, bounded: boolean) {
-  const room = slot<string>('room');
-  const caller = slot<string>('caller');
-  const bound = slot<number>('bound');
-  const order = forward ? 'asc' : 'desc';
-  const query = chatDb
-    .selectFrom(
-      chatDb
-        .selectNoFrom((eb) =>
-          eb
-            .exists(eb.selectFrom('room_members').select(sql.lit(1).as('one')).where('room_id', '=', room).where('account_id', '=', caller))
-            .as('member'),
-        )
-        .as('k'),
-    )
-    .leftJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom((eb) =>
-            eb
-              .selectFrom('messages')
-              .select([...messageColumnNames, 'reply_count', hiddenForMe(caller)])
-              .where(sql<boolean>`k.member`)
-              .where('room_id', '=', room)
-              .$if(topLevelOnly, (q) => q.where('thread_root_id', 'is', null))
-              .$if(bounded, (q) => q.where('seq', forward ? '>' : '<', bound))
-              .orderBy('seq', order)
-              .limit(sql.lit(MAX_PAGE + 1))
-              .as('q'),
-          )
-          .selectAll('q')
-          .orderBy('q.seq', order)
-          .limit(slot<number>('limit'))
-          .as('p'),
-      (join) => join.onTrue(),
-    )
-    .select('k.member')
-    .selectAll('p');
-  return fixedStatement<InferResult<typeof query>[number], ScrollValues>(query, [
-    'room',
-    'limit',
-    'caller',
-    ...(bounded ? (['bound'] as const) : []),
-  ]);
-}
-
 export class MessageService {
   constructor(private readonly deps: ChatDeps) {}
 
@@ -115,9 +46,6 @@ export class MessageService {
    * statement as the membership check (one round trip; the scan does not run for a non-member).
    * hasMore and nextCursor are computed on the raw rows, before the caller's hidden messages are left out
    * (the seed's rule): a page whose rows are all hidden is empty yet still carries hasMore and a cursor.
-   * The scan's own limit is a constant and the page's limit is applied above it: the statement is prepared, and with
-   * a parameter as its only limit the planner prices the generic plan as reading a tenth of the room, finds a custom
-   * plan cheaper and plans the statement afresh on every call.
    */
   async scroll(caller: Caller, roomId: string, query: ScrollQuery): Promise<Page<MessageView>> {
     if (query.before !== undefined && query.after !== undefined) {
@@ -133,14 +61,10 @@ export class MessageService {
           ? parseSeqCursor(query.after!, 'query.after', list)
           : null;
     const db = await readPool(this.deps);
-    const rows = await hotRows(
+    const rows = await historyPage(
       db,
-      scrollStatement(forward, query.topLevelOnly === true, bound !== null).bind({
-        room: roomId,
-        limit: limit + 1,
-        caller: caller.accountId,
-        bound: bound ?? undefined,
-      }),
+      { forward, topLevelOnly: query.topLevelOnly === true },
+      { room: roomId, limit: limit + 1, caller: caller.accountId, bound: bound ?? undefined },
     );
     if (!rows[0]?.member) throw roomNotFound();
     const found = rows.filter((row) => row.id !== null).map((row) => row as unknown as MessageRow); // a left-joined page row: its columns are there when id is
@@ -167,42 +91,21 @@ export class MessageService {
       return sendReply(this.deps, caller, roomId, { ...input, threadRootId: input.threadRootId }, withMentionsOf(input.text));
     // A text without '@' takes the statement without any mention step; one with candidates resolves them in the same statement.
     const candidates = mentionCandidates(input.text);
-    const withMentions = candidates.length > 0;
-    const statement =
-      input.clientMessageId === undefined
-        ? withMentions
-          ? plainMentionSendStatement
-          : plainSendStatement
-        : withMentions
-          ? mentionSendStatement
-          : sendStatement;
-    const sent = await hotRows(
-      this.deps.sql,
-      statement.bind({
-        id: newId(),
-        room: roomId,
-        sender: caller.accountId,
-        text: input.text,
-        time: this.deps.clock.now(),
-        clientMessageId: input.clientMessageId,
-        candidates: withMentions ? JSON.stringify(candidates) : undefined,
-      }),
-    );
-    const row = sent[0];
+    const row = await sendMessage(this.deps.sql, {
+      id: newId(),
+      room: roomId,
+      sender: caller.accountId,
+      text: input.text,
+      time: this.deps.clock.now(),
+      clientMessageId: input.clientMessageId,
+      candidates: candidates.length > 0 ? JSON.stringify(candidates) : undefined,
+    });
     // No row: not a member, or a retry of a send that already stored its message. A row without a message:
     // a concurrent retry won the insert.
     if (!row || row.id === null) {
       if (input.clientMessageId === undefined) throw roomNotFound();
       await this.requireMember(caller, roomId);
-      const existing = await firstRow(
-        this.deps.sql,
-        chatDb
-          .selectFrom('messages')
-          .select(messageColumnNames)
-          .where('room_id', '=', roomId)
-          .where('sender_id', '=', caller.accountId)
-          .where('client_message_id', '=', input.clientMessageId),
-      );
+      const existing = await messageOfClientId(this.deps.sql, roomId, caller.accountId, input.clientMessageId);
       if (!existing) throw new Error('send stored no message and found no earlier one');
       return messageView(asMessageRow(existing));
     }
@@ -211,14 +114,7 @@ export class MessageService {
 
   async get(caller: Caller, roomId: string, messageId: string): Promise<MessageView> {
     await this.requireMember(caller, roomId);
-    const found = await firstRow(
-      this.deps.sql,
-      chatDb
-        .selectFrom('messages')
-        .select([...messageColumnNames, 'reply_count', hiddenForMe(caller.accountId)])
-        .where('room_id', '=', roomId)
-        .where('id', '=', messageId),
-    );
+    const found = await messageOf(this.deps.sql, roomId, messageId, caller.accountId);
     if (!found) throw chatErrors.notFound('Message', 'message_not_found');
     const row = asMessageRow(found);
     return withThread(this.deps.sql, caller.accountId, row, messageView(row));

@@ -6,11 +6,10 @@ import { newId } from '../../platform/ids.js';
 import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { sendReply } from '../threads/reply.js';
-import { sendStatement, type SendInput } from './send-sql.js';
-import { firstRow, rows } from '../../platform/db/typed.js';
-import { chatDb } from '../base/tables.js';
+import { sendInTransaction, type SendInput } from './send-queries.js';
+import { setAttachments } from './queries.js';
 import { firstSend } from '../base/retried-send.js';
-import { asMessageRow, messageColumnNames, messageView, type MessageRow, type MessageView } from '../base/message-views.js';
+import { messageView, type MessageRow, type MessageView } from '../base/message-views.js';
 import { roomNotFound } from '../base/membership.js';
 import { recordMentions } from '../mentions/record.js';
 
@@ -31,15 +30,8 @@ export async function sendWithAttachments(
   const now = deps.clock.now();
   const attach = async (client: SqlClient, row: MessageRow): Promise<MessageRow> => {
     const stored = await claimUploads(client, caller.accountId, row.id, uploadIds, now);
-    const updated = await firstRow(
-      client,
-      chatDb
-        .updateTable('messages')
-        .set({ attachments: JSON.stringify(stored) })
-        .where('id', '=', row.id)
-        .returning(messageColumnNames),
-    );
-    return { ...asMessageRow(updated!), entities: await recordMentions(client, row, input.text) };
+    const updated = await setAttachments(client, row.id, stored);
+    return { ...updated, entities: await recordMentions(client, row, input.text) };
   };
   if (input.threadRootId !== undefined) {
     return sendReply(
@@ -54,17 +46,14 @@ export async function sendWithAttachments(
   let row: MessageRow;
   try {
     row = await inTransaction(deps.sql, async (client) => {
-      const [sent] = await rows(
-        client,
-        sendStatement.bind({
-          id: newId(),
-          room: roomId,
-          sender: caller.accountId,
-          text: input.text,
-          time: now,
-          clientMessageId: cmid ?? undefined,
-        }),
-      );
+      const sent = await sendInTransaction(client, {
+        id: newId(),
+        room: roomId,
+        sender: caller.accountId,
+        text: input.text,
+        time: now,
+        clientMessageId: cmid ?? undefined,
+      });
       // Not a member, or a retry of a send that already stored its message (with its files).
       if (!sent || sent.id === null) throw new NotStored();
       return attach(client, sent as unknown as MessageRow);

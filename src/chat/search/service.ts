@@ -9,13 +9,11 @@ import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../pla
 import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
-import { asMessageRow, hiddenBy, hiddenForMe, messageColumnsIn, messageView, type MessageView } from '../base/message-views.js';
-import { sql } from 'kysely';
-import { rows } from '../../platform/db/typed.js';
-import { chatDb } from '../base/tables.js';
+import { asMessageRow, messageView, type MessageView } from '../base/message-views.js';
 import { isMember, roomNotFound } from '../base/membership.js';
 import type { Page } from '../base/paging.js';
 import { attachThreadInfo, rootsWithReplies } from '../threads/thread-info.js';
+import { searchMessages } from './queries.js';
 import { searchTimeBound } from './time-bound.js';
 import { highlightsOf, queryWords, type Highlight } from './words.js';
 
@@ -43,9 +41,6 @@ interface Keyset {
   rank: number | null;
 }
 
-/** The same expression as the index messages_search, so the planner can use it. */
-const document = sql`to_tsvector('simple'::regconfig, x.text)`;
-
 export class SearchService {
   constructor(private readonly deps: ChatDeps) {}
 
@@ -59,45 +54,19 @@ export class SearchService {
     const list = searchList(caller.accountId, q, query, order);
     const after = query.cursor === undefined ? null : parseSearchCursor(query.cursor, list, order);
 
-    const from = query.after === undefined ? null : searchTimeBound('query.after', query.after);
+    const since = query.after === undefined ? null : searchTimeBound('query.after', query.after);
     const until = query.before === undefined ? null : searchTimeBound('query.before', query.before);
-    const matches = chatDb
-      .selectFrom(sql<{ query: unknown }>`plainto_tsquery('simple'::regconfig, ${q})`.as<'t'>(sql`t(query)`))
-      .innerJoin('messages as x', (join) =>
-        join
-          .on(sql<boolean>`${document} @@ t.query`)
-          .on('x.text', 'is not', null)
-          .on('x.recalled_at', 'is', null),
-      )
-      .innerJoin('room_members as m', (join) => join.onRef('m.room_id', '=', 'x.room_id').on('m.account_id', '=', caller.accountId))
-      .select([
-        ...messageColumnsIn('x'),
-        'x.reply_count',
-        hiddenForMe(caller.accountId, 'x'),
-        // The rank reads each match's words again: computed only when it orders the page.
-        (order === 'relevance' ? sql<number>`ts_rank(${document}, t.query, 1)::float8` : sql<number>`0::float8`).as('rank'),
-      ])
-      .where((eb) => eb.not(eb.exists(hiddenBy(caller.accountId, eb.ref('x.id')))))
-      .$if(query.roomId !== undefined, (w) => w.where('x.room_id', '=', query.roomId!))
-      .$if(query.from !== undefined, (w) => w.where('x.sender_id', '=', query.from!))
-      .$if(from !== null, (w) => w.where('x.created_at', '>=', sql<Date>`${from}::timestamptz`))
-      .$if(until !== null, (w) => w.where('x.created_at', '<', sql<Date>`${until}::timestamptz`));
-    const found = await rows(
-      db,
-      chatDb
-        .selectFrom(matches.as('r'))
-        .selectAll('r')
-        .$if(after !== null && order === 'relevance', (w) =>
-          w.where(sql<boolean>`(r.rank, r.created_at, r.id) < (${after!.rank}::float8, ${after!.at}::timestamptz, ${after!.id}::uuid)`),
-        )
-        .$if(after !== null && order !== 'relevance', (w) =>
-          w.where(sql<boolean>`(r.created_at, r.id) < (${after!.at}::timestamptz, ${after!.id}::uuid)`),
-        )
-        .$if(order === 'relevance', (o) => o.orderBy('r.rank', 'desc'))
-        .orderBy('r.created_at', 'desc')
-        .orderBy('r.id', 'desc')
-        .limit(limit + 1),
-    );
+    const found = await searchMessages(db, {
+      accountId: caller.accountId,
+      q,
+      roomId: query.roomId,
+      from: query.from,
+      since,
+      until,
+      relevance: order === 'relevance',
+      after,
+      limit: limit + 1,
+    });
     const hitRows = found.map((row) => ({ ...asMessageRow(row), rank: row.rank }));
     const hasMore = hitRows.length > limit;
     const page = hitRows.slice(0, limit);

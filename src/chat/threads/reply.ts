@@ -1,8 +1,7 @@
 // Thread replies, sent through POST /rooms/{roomId}/messages with threadRootId. A top-level send stays one
-// statement (sendSql); a reply takes one transaction of two statements, because it must undo the room's
+// statement (send-queries.ts); a reply takes one transaction of two statements, because it must undo the room's
 // sequence bump when its root turns out to be missing or recalled.
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
-import { rows } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
@@ -10,7 +9,7 @@ import { chatErrors } from '../base/errors.js';
 import { firstSend } from '../base/retried-send.js';
 import { messageView, type MessageRow, type MessageView } from '../base/message-views.js';
 import { roomNotFound } from '../base/membership.js';
-import { bumpStatement, replyStatement } from './reply-statements.js';
+import { bumpForReply, insertReply } from './reply-queries.js';
 
 export interface ReplyInput {
   text: string;
@@ -18,7 +17,7 @@ export interface ReplyInput {
   threadRootId: string;
 }
 
-export { bumpStatement, replyStatement, type BumpValues, type ReplyValues } from './reply-statements.js';
+export { bumpStatement, replyStatement, type BumpValues, type ReplyValues } from './reply-queries.js';
 
 /** Why a reply stored nothing; thrown inside the transaction so that it rolls back. */
 class NoReply extends Error {
@@ -41,28 +40,24 @@ export async function sendReply(
   let row: MessageRow;
   try {
     row = await inTransaction(deps.sql, async (client) => {
-      const [bump] = await rows(client, bumpStatement.bind({ room: roomId, sender: caller.accountId, time: now, clientMessageId: cmid }));
-      const seq = bump?.last_seq;
+      const seq = await bumpForReply(client, { room: roomId, sender: caller.accountId, time: now, clientMessageId: cmid });
       if (seq === undefined) throw new NoReply(cmid === null ? 'not_member' : 'retry');
-      const [reply] = await rows(
-        client,
-        replyStatement.bind({
-          id,
-          room: roomId,
-          seq,
-          sender: caller.accountId,
-          text: input.text,
-          clientMessageId: cmid,
-          time: now,
-          named: input.threadRootId,
-        }),
-      );
-      if (reply!.id !== null) {
+      const reply = await insertReply(client, {
+        id,
+        room: roomId,
+        seq,
+        sender: caller.accountId,
+        text: input.text,
+        clientMessageId: cmid,
+        time: now,
+        named: input.threadRootId,
+      });
+      if (reply.id !== null) {
         const stored = reply as unknown as MessageRow; // a left-joined message row: its columns are there when id is
         return decorate ? decorate(client, stored) : stored;
       }
-      if (reply!.named_root === null) throw new NoReply('no_root');
-      if (reply!.root_id === null) throw new NoReply('recalled');
+      if (reply.named_root === null) throw new NoReply('no_root');
+      if (reply.root_id === null) throw new NoReply('recalled');
       throw new NoReply('retry'); // a concurrent retry won the insert
     });
   } catch (err) {

@@ -3,8 +3,7 @@
 // the roots of a page, and none at all when the page holds no root with replies (the rows' reply_count says so).
 import type { Queryable } from '../base/membership.js';
 import type { MessageRow, MessageView } from '../base/message-views.js';
-import { rows } from '../../platform/db/typed.js';
-import { threadFactsOf } from './sql.js';
+import { threadFactsOf } from './thread-queries.js';
 import { threadInfoView, type ThreadInfoView } from './views.js';
 
 export type MessageWithThread = MessageView & { thread?: ThreadInfoView };
@@ -23,7 +22,7 @@ export function rootsWithReplies(rows: Iterable<Pick<MessageRow, 'id' | 'thread_
 export async function attachThreadInfo(db: Queryable, accountId: string, items: MessageWithThread[], roots: Set<string>): Promise<void> {
   const ids = items.filter((m) => roots.has(m.id)).map((m) => m.id);
   if (ids.length === 0) return;
-  const facts = await rows(db, threadFactsOf(accountId, ids));
+  const facts = await threadFactsOf(db, accountId, ids);
   const byId = new Map(facts.map((r) => [r.id, r]));
   for (const item of items) {
     const row = byId.get(item.id);

@@ -1,6 +1,6 @@
 // Thread rows and their wire shapes (ThreadSummary, ThreadInfo, MessagePreview, ThreadFollowResponse).
 import { messageView, type MessageView } from '../base/message-views.js';
-import type { ThreadFactsRow } from './sql.js';
+import type { ThreadFactsRow } from './thread-queries.js';
 
 export interface MessagePreviewView {
   id: string;

@@ -2,9 +2,13 @@
 // CTEs serves the send statement (where the message is inserted in the same statement) and the statements that
 // record or recompute the mentions of a stored message (replies, sends with files, edits).
 import { sql, type Expression, type QueryCreator } from 'kysely';
+import type { SqlClient } from '../../platform/db/sql.js';
+import { firstRow, rows } from '../../platform/db/typed.js';
+import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
 import { chatDb, type ChatTables } from '../base/tables.js';
 import type { MentionEntity } from '../base/message-views.js';
+import type * as self from './mention-queries.js';
 
 type Candidate = { o: number; l: number; k: string; n: string | null; a: string | null };
 
@@ -179,7 +183,13 @@ function removedEvent<DB>(db: QueryCreator<DB>, messageId: string, roomId: strin
  * it now mentions, and the withdrawal of those it no longer does (their rows deleted, mention.removed to them).
  * Returns the message's entities (null when none).
  */
-export function recordMentionsStatement(messageId: string, roomId: string, senderId: string, candidates: string) {
+export async function recordMessageMentions(
+  client: SqlClient,
+  messageId: string,
+  roomId: string,
+  senderId: string,
+  candidates: string,
+): Promise<MentionEntity[] | null> {
   const withMessage = mentionCtes(chatDb, sql.val(roomId), sql.val(senderId), sql.val(candidates))
     .with('msg', (q) =>
       q
@@ -196,15 +206,39 @@ export function recordMentionsStatement(messageId: string, roomId: string, sende
         .where('account_id', 'not in', (eb) => eb.selectFrom('notified').select('account_id'))
         .returning(['account_id', 'room_id']),
     );
-  return mentionWrites(withMessage.with('gone_event', (q) => removedEvent(q, messageId, roomId))).selectNoFrom((eb) =>
-    eb.selectFrom('msg').select('entities').as('entities'),
+  const row = await firstRow(
+    client,
+    mentionWrites(withMessage.with('gone_event', (q) => removedEvent(q, messageId, roomId))).selectNoFrom((eb) =>
+      eb.selectFrom('msg').select('entities').as('entities'),
+    ),
   );
+  return (row?.entities as MentionEntity[] | null | undefined) ?? null;
 }
 
 /** Withdraws every mention of a message (a recall). */
-export function withdrawMentionsStatement(messageId: string, roomId: string) {
-  return chatDb
-    .with('gone', (q) => q.deleteFrom('mentions').where('message_id', '=', messageId).returning('account_id'))
-    .with('gone_event', (q) => removedEvent(q, messageId, roomId))
-    .selectNoFrom(sql.lit(1).as('done'));
+export async function withdrawMessageMentions(client: SqlClient, messageId: string, roomId: string): Promise<void> {
+  await rows(
+    client,
+    chatDb
+      .with('gone', (q) => q.deleteFrom('mentions').where('message_id', '=', messageId).returning('account_id'))
+      .with('gone_event', (q) => removedEvent(q, messageId, roomId))
+      .selectNoFrom(sql.lit(1).as('done')),
+  );
 }
+
+const exampleCandidates = JSON.stringify([{ o: 0, l: 5, k: 'user', n: 'alice', a: null }]);
+
+export const examples: QueryExamples<typeof self> = {
+  mentionCtes: () =>
+    mentionCtes(chatDb, sql.val(example.id), sql.val(example.otherId), sql.val(exampleCandidates)).selectFrom('ents').select('e'),
+  mentionWrites: () =>
+    mentionWrites(
+      mentionCtes(chatDb, sql.val(example.id), sql.val(example.otherId), sql.val(exampleCandidates)).with('msg', (q) =>
+        q.selectFrom('messages').select(['id', 'room_id', 'seq', 'sender_id', 'created_at', 'thread_root_id']).where('id', '=', example.id),
+      ),
+    )
+      .selectFrom('men')
+      .select('account_id'),
+  recordMessageMentions: (db) => recordMessageMentions(db, example.id, example.otherId, example.id, exampleCandidates),
+  withdrawMessageMentions: (db) => withdrawMessageMentions(db, example.id, example.otherId),
+};

@@ -2,10 +2,14 @@
 // the reply with its root's counters, the automatic follows and the events, in one round trip each.
 import { sql, type InferResult } from 'kysely';
 import { fixedStatement, slot } from '../../platform/db/fixed-statement.js';
+import type { SqlClient } from '../../platform/db/sql.js';
+import { rows } from '../../platform/db/typed.js';
+import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { messageColumnNames } from '../base/message-views.js';
 import { chatDb } from '../base/tables.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
-import { accountsAudience } from './sql.js';
+import { accountsAudience } from './thread-queries.js';
+import type * as self from './reply-queries.js';
 
 const one = sql.lit(1).as('one');
 const following = sql.lit('FOLLOWING');
@@ -249,3 +253,30 @@ function buildReply() {
 
 /** The reply with its root's counters, follows and events; `id` is null when nothing was stored (see sendReply). */
 export const replyStatement = buildReply();
+
+/** Runs bumpStatement: the room's new last seq, undefined for a non-member or a retried send. */
+export async function bumpForReply(client: SqlClient, values: BumpValues): Promise<number | undefined> {
+  const [bump] = await rows(client, bumpStatement.bind(values));
+  return bump?.last_seq;
+}
+
+/** Runs replyStatement: its one row. */
+export async function insertReply(client: SqlClient, values: ReplyValues) {
+  const [reply] = await rows(client, replyStatement.bind(values));
+  return reply!;
+}
+
+export const examples: QueryExamples<typeof self> = {
+  bumpForReply: (db) => bumpForReply(db, { room: example.id, sender: example.otherId, time: example.at, clientMessageId: example.text }),
+  insertReply: (db) =>
+    insertReply(db, {
+      id: example.id,
+      room: example.otherId,
+      seq: 7,
+      sender: example.otherId,
+      text: example.text,
+      clientMessageId: example.text,
+      time: example.at,
+      named: example.id,
+    }),
+};

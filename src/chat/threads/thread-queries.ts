@@ -4,7 +4,10 @@ import { sql, type Expression, type InferResult } from 'kysely';
 import { chatDb } from '../base/tables.js';
 import { hiddenBy, hiddenForMe } from '../base/message-views.js';
 import { fixedStatement, slot } from '../../platform/db/fixed-statement.js';
+import { firstRow, hotRows, rows, type Runner } from '../../platform/db/typed.js';
+import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { messageSelection } from './message-selection.js';
+import type * as self from './thread-queries.js';
 
 const one = sql.lit(1).as('one');
 
@@ -78,23 +81,23 @@ function threadFacts(account: string, roots: Roots) {
 export type ThreadFactsRow = InferResult<ReturnType<typeof threadFacts>>[number];
 
 /** Active threads of `room` for `account`, newest reply first, `limit` rows, after the keyset `after` when paged. */
-export function threadList(account: string, room: string, limit: number, after: { at: Date; id: string } | null) {
+export async function threadList(db: Runner, account: string, room: string, limit: number, after: { at: Date; id: string } | null) {
   const roots = threadRoots()
     .where('m.room_id', '=', room)
     .$if(after !== null, (q) => q.where(sql<boolean>`(m.last_reply_at, m.id) < (${after!.at}::timestamptz, ${after!.id}::uuid)`))
     .orderBy('m.last_reply_at', 'desc')
     .orderBy('m.id', 'desc')
     .limit(limit);
-  return threadFacts(account, roots).orderBy('t.last_reply_at', 'desc').orderBy('t.id', 'desc');
+  return rows(db, threadFacts(account, roots).orderBy('t.last_reply_at', 'desc').orderBy('t.id', 'desc'));
 }
 
 /** The roots among `ids` that have replies, with their facts from the view of `account`. */
-export function threadFactsOf(account: string, ids: string[]) {
-  return threadFacts(account, threadRoots().where(sql<boolean>`m.id = any(${ids}::uuid[])`));
+export async function threadFactsOf(db: Runner, account: string, ids: string[]) {
+  return rows(db, threadFacts(account, threadRoots().where(sql<boolean>`m.id = any(${ids}::uuid[])`)));
 }
 
 /** The values of a thread page, bound in this order. */
-interface ThreadPageValues extends Record<string, unknown> {
+export interface ThreadPageValues extends Record<string, unknown> {
   root: string;
   caller: string;
   limit: number;
@@ -155,15 +158,25 @@ function buildThreadPage(forward: boolean, paged: boolean) {
 const threadPages = new Map<string, ReturnType<typeof buildThreadPage>>();
 
 /** The page statement of one shape (direction, bound or none), built once. */
-export function threadPage(forward: boolean, paged: boolean) {
+function threadPageStatement(forward: boolean, paged: boolean) {
   const key = `${forward}:${paged}`;
   let statement = threadPages.get(key);
   if (!statement) threadPages.set(key, (statement = buildThreadPage(forward, paged)));
   return statement;
 }
 
+/** A page of a thread's replies with its checks (see buildThreadPage); forward from `bound`, or back, when paged. */
+export async function threadPage(db: Runner, forward: boolean, values: ThreadPageValues) {
+  return hotRows(db, threadPageStatement(forward, values.bound !== undefined).bind(values));
+}
+
 /** Threads `account` follows, in rooms it is still a member of, with at least one unread reply (decision 5). */
-export function unreadThreadCount(account: string) {
+export async function unreadThreadCount(db: Runner, account: string): Promise<number> {
+  const row = await firstRow(db, unreadThreadCountQuery(account));
+  return row?.n ?? 0;
+}
+
+function unreadThreadCountQuery(account: string) {
   return chatDb
     .selectFrom('thread_follows as f')
     .innerJoin('room_members as rm', (join) => join.onRef('rm.room_id', '=', 'f.room_id').onRef('rm.account_id', '=', 'f.account_id'))
@@ -189,3 +202,13 @@ export function unreadThreadCount(account: string) {
 export function accountsAudience(account: Expression<string>) {
   return sql<unknown>`jsonb_build_object('kind', 'accounts', 'accountIds', jsonb_build_array(${account}))`;
 }
+
+export const examples: QueryExamples<typeof self> = {
+  unreadReplies: () =>
+    chatDb.selectFrom('messages').select(() => unreadReplies(sql.val(example.id), sql.val(0), example.otherId).$asScalar().as('n')),
+  threadList: (db) => threadList(db, example.id, example.otherId, 21, { at: example.at, id: example.otherId }),
+  threadFactsOf: (db) => threadFactsOf(db, example.id, [example.otherId]),
+  threadPage: (db) => threadPage(db, false, { root: example.id, caller: example.otherId, limit: 51, bound: 10, room: example.otherId }),
+  unreadThreadCount: (db) => unreadThreadCount(db, example.id),
+  accountsAudience: () => chatDb.selectNoFrom(() => accountsAudience(sql.val(example.id)).as('audience')),
+};

@@ -1,0 +1,73 @@
+-- The SQL of src/chat/messages/history-queries.ts, one section per exported function (make snapshots writes this file).
+
+-- historyPage
+select
+  "k"."member",
+  "p".*
+from
+  (
+    select
+      exists (
+        select
+          1 as "one"
+        from
+          "room_members"
+        where
+          "room_id" = $1
+          and "account_id" = $3
+      ) as "member"
+  ) as "k"
+  left join lateral (
+    select
+      "q".*
+    from
+      (
+        select
+          "id",
+          "room_id",
+          "seq",
+          "sender_id",
+          "type",
+          "text",
+          "client_message_id",
+          "thread_root_id",
+          "created_at",
+          "edited_at",
+          "recalled_at",
+          "forwarded_from_room_id",
+          "forwarded_from_message_id",
+          "poll_id",
+          "attachments",
+          "inline_keyboard",
+          "entities",
+          "reply_markup",
+          "formatting",
+          "reply_count",
+          exists (
+            (
+              select
+                1 as "one"
+              from
+                "message_hides" as "h"
+              where
+                "h"."account_id" = $3
+                and "h"."message_id" = "messages"."id"
+            )
+          ) as "hidden_for_me"
+        from
+          "messages"
+        where
+          k.member
+          and "room_id" = $1
+          and "thread_root_id" is null
+          and "seq" < $4
+        order by
+          "seq" desc
+        limit
+          101
+      ) as "q"
+    order by
+      "q"."seq" desc
+    limit
+      $2
+  ) as "p" on true;

@@ -1,0 +1,94 @@
+// The statement of a room's history page: the membership check and the keyset scan on (room_id, seq) in one.
+import { sql, type InferResult } from 'kysely';
+import { fixedStatement, slot } from '../../platform/db/fixed-statement.js';
+import { hotRows, type Runner } from '../../platform/db/typed.js';
+import { example, type QueryExamples } from '../../platform/db/query-examples.js';
+import { hiddenForMe, messageColumnNames } from '../base/message-views.js';
+import { chatDb } from '../base/tables.js';
+import type * as self from './history-queries.js';
+
+/** The largest page the API serves (limit 1 to 100). */
+const MAX_PAGE = 100;
+
+/** The values of a scroll page, bound in this order. */
+export interface ScrollValues extends Record<string, unknown> {
+  room: string;
+  limit: number;
+  caller: string;
+  bound?: number;
+}
+
+const scrollStatements = new Map<string, ReturnType<typeof buildScroll>>();
+
+/** The page statement of one scroll shape (direction, view, bound or none), built once. */
+function scrollStatement(forward: boolean, topLevelOnly: boolean, bounded: boolean) {
+  const key = `${forward}:${topLevelOnly}:${bounded}`;
+  let statement = scrollStatements.get(key);
+  if (!statement) scrollStatements.set(key, (statement = buildScroll(forward, topLevelOnly, bounded)));
+  return statement;
+}
+
+/**
+ * The scan's own limit is a constant and the page's limit is applied above it: the statement is prepared, and with
+ * a parameter as its only limit the planner prices the generic plan as reading a tenth of the room, finds a custom
+ * plan cheaper and plans the statement afresh on every call.
+ */
+function buildScroll(forward: boolean, topLevelOnly: boolean, bounded: boolean) {
+  const room = slot<string>('room');
+  const caller = slot<string>('caller');
+  const bound = slot<number>('bound');
+  const order = forward ? 'asc' : 'desc';
+  const query = chatDb
+    .selectFrom(
+      chatDb
+        .selectNoFrom((eb) =>
+          eb
+            .exists(eb.selectFrom('room_members').select(sql.lit(1).as('one')).where('room_id', '=', room).where('account_id', '=', caller))
+            .as('member'),
+        )
+        .as('k'),
+    )
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom((eb) =>
+            eb
+              .selectFrom('messages')
+              .select([...messageColumnNames, 'reply_count', hiddenForMe(caller)])
+              .where(sql<boolean>`k.member`)
+              .where('room_id', '=', room)
+              .$if(topLevelOnly, (q) => q.where('thread_root_id', 'is', null))
+              .$if(bounded, (q) => q.where('seq', forward ? '>' : '<', bound))
+              .orderBy('seq', order)
+              .limit(sql.lit(MAX_PAGE + 1))
+              .as('q'),
+          )
+          .selectAll('q')
+          .orderBy('q.seq', order)
+          .limit(slot<number>('limit'))
+          .as('p'),
+      (join) => join.onTrue(),
+    )
+    .select('k.member')
+    .selectAll('p');
+  return fixedStatement<InferResult<typeof query>[number], ScrollValues>(query, [
+    'room',
+    'limit',
+    'caller',
+    ...(bounded ? (['bound'] as const) : []),
+  ]);
+}
+
+/**
+ * A page of the room's history (whole, or top-level only), forward from `bound` or back from it (or from the end),
+ * as a named prepared statement: one row per message with `member`, or one row of nulls but `member` when there is
+ * none; `member` false and no scan for a non-member.
+ */
+export async function historyPage(db: Runner, shape: { forward: boolean; topLevelOnly: boolean }, values: ScrollValues) {
+  return hotRows(db, scrollStatement(shape.forward, shape.topLevelOnly, values.bound !== undefined).bind(values));
+}
+
+export const examples: QueryExamples<typeof self> = {
+  historyPage: (db) =>
+    historyPage(db, { forward: false, topLevelOnly: true }, { room: example.id, limit: 51, caller: example.otherId, bound: 10 }),
+};
