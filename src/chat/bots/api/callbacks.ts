@@ -1,12 +1,11 @@
 // answerCallbackQuery: once per press, within the 24 hours a press is kept; the answer reaches the user who pressed
 // the button as a bot.callback_answered event (audience: that user).
 import { inTransaction } from '../../../platform/db/sql.js';
-import { firstRow } from '../../../platform/db/typed.js';
-import { chatDb } from '../../base/tables.js';
 import { accountsAudience, emit } from '../../events/emit.js';
 import type { BotDeps } from '../deps.js';
 import { updateRetentionMs } from '../updates/prune.js';
 import type { BotPrincipal } from './context.js';
+import { answerPress } from './callback-queries.js';
 import { botApiErrors } from './errors.js';
 
 export interface AnswerInput {
@@ -19,17 +18,12 @@ export interface AnswerInput {
 export async function answerCallbackQuery(deps: BotDeps, bot: BotPrincipal, input: AnswerInput): Promise<true> {
   const now = deps.clock.now();
   await inTransaction(deps.sql, async (client) => {
-    const press = await firstRow(
-      client,
-      chatDb
-        .updateTable('bot_callback_queries')
-        .set({ answered_at: now })
-        .where('id', '=', input.callback_query_id)
-        .where('bot_id', '=', bot.id)
-        .where('answered_at', 'is', null)
-        .where('created_at', '>', new Date(now.getTime() - updateRetentionMs))
-        .returning(['room_id', 'message_id', 'account_id']),
-    );
+    const press = await answerPress(client, {
+      id: input.callback_query_id,
+      botId: bot.id,
+      at: now,
+      since: new Date(now.getTime() - updateRetentionMs),
+    });
     if (!press) throw botApiErrors.badRequest('query is too old and response timeout expired or query ID is invalid');
     await emit(
       client,

@@ -2,20 +2,19 @@
 // getChatAdministrators lists owners and admins; leaveChat is the member's leave; setChatTitle/setChatDescription
 // are the room's update (owner or admin); deleteMessages recalls several messages as deleteMessage recalls one.
 // The chat's own services do the work, with the bot as the caller, so their rules and events hold for bots too.
-import { sql } from 'kysely';
-import { rows } from '../../../platform/db/typed.js';
 import { AppError } from '../../../platform/http/app-error.js';
 import { MessageLifecycleService } from '../../messages/lifecycle.js';
 import { MemberService } from '../../members/service.js';
 import { isManager, roleIn } from '../../base/membership.js';
 import { RoomService } from '../../rooms/service.js';
-import { chatDb } from '../../base/tables.js';
 import type { BotDeps } from '../deps.js';
-import { chatMember, roomMembers } from './chat-methods.js';
+import { chatMember } from './chat-methods.js';
+import { roomManagers } from './chat-queries.js';
 import { roomOfChat, type ChatRef } from './chats.js';
 import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
 import { callerOfBot } from './messages.js';
+import { liveMessagesBySeq } from './message-queries.js';
 import type { BotSendLimit } from './send-limit.js';
 
 /** The chat's refusals of a room change, in Telegram's words. */
@@ -44,16 +43,7 @@ export class BotChatAdministration {
 
   async getChatAdministrators(bot: BotPrincipal, input: { chat_id: ChatRef }) {
     const roomId = await roomOfChat(this.deps.sql, bot, input.chat_id);
-    // The owners first (Telegram's creator), then the admins, each by when they joined: members added with the room
-    // share its creation time.
-    const managers = await rows(
-      this.deps.sql,
-      roomMembers(roomId)
-        .where('m.role', 'in', ['OWNER', 'ADMIN'])
-        .orderBy(sql`m.role = 'OWNER'`, 'desc')
-        .orderBy('m.joined_at')
-        .orderBy('a.bot_api_id'),
-    );
+    const managers = await roomManagers(this.deps.sql, roomId);
     return managers.map(chatMember);
   }
 
@@ -98,16 +88,7 @@ export class BotChatAdministration {
   async deleteMessages(bot: BotPrincipal, input: { chat_id: ChatRef; message_ids: number[] }): Promise<true> {
     await this.limit.check(bot.id);
     const roomId = await roomOfChat(this.deps.sql, bot, input.chat_id);
-    const found = await rows(
-      this.deps.sql,
-      chatDb
-        .selectFrom('messages')
-        .select(['id', 'sender_id'])
-        .where('room_id', '=', roomId)
-        .where('seq', 'in', [...new Set(input.message_ids)])
-        .where('recalled_at', 'is', null)
-        .orderBy('seq'),
-    );
+    const found = await liveMessagesBySeq(this.deps.sql, roomId, [...new Set(input.message_ids)]);
     const others = found.some((m) => m.sender_id !== bot.accountId);
     if (others && !isManager(await roleIn(this.deps.sql, roomId, bot.accountId))) {
       throw botApiErrors.badRequest("message can't be deleted: the bot is not an owner or admin of the chat");

@@ -3,30 +3,24 @@
 // set/get/deleteMyCommands keep the bot's command menu; pin/unpinChatMessage are the room pin; forwardMessage is
 // the chat's forward; copyMessage sends the original's text and files as the bot's own message. The chat's own services do
 // the work, with the bot as the caller, so its rules (roles, recalls, events) hold for bots too.
-import { sql } from 'kysely';
 import { inTransaction } from '../../../platform/db/sql.js';
-import { affected, firstRow } from '../../../platform/db/typed.js';
 import { AppError } from '../../../platform/http/app-error.js';
 import type { ForwardService } from '../../messages/forward.js';
 import type { PinService } from '../../pins/service.js';
 import { emit, roomAudience } from '../../events/emit.js';
-import { chatDb } from '../../base/tables.js';
 import type { BotDeps } from '../deps.js';
-import { loadBotMessages, telegramChat, telegramMessage, telegramUser, type BotAttachment, type TelegramMessage } from '../telegram.js';
+import { loadBotMessages, telegramChat, telegramMessage, telegramUser, type TelegramMessage } from '../telegram.js';
+import { clearCommands, commandsOf, setCommands, type BotCommand } from './bot-queries.js';
+import { chatOfRoom, latestPinnedMessage, memberCount, roomMemberByUserId } from './chat-queries.js';
 import { copiedFiles } from './file-copies.js';
 import { captionOf, type CaptionInput } from './files.js';
 import { spansOf } from './text-mentions.js';
-import type { StoredFormatting } from '../../base/formatting.js';
 import { roomOfChat, type ChatRef } from './chats.js';
 import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
 import { callerOfBot, type BotMessages } from './messages.js';
+import { copySource, liveMessageId } from './message-queries.js';
 import type { BotSendLimit } from './send-limit.js';
-
-export interface BotCommand {
-  command: string;
-  description: string;
-}
 
 type ForwardInput = { chat_id: ChatRef; from_chat_id: ChatRef; message_id: number };
 
@@ -53,15 +47,6 @@ const statusOf: Record<string, 'creator' | 'administrator' | 'member'> = {
   ADMIN: 'administrator',
   MEMBER: 'member',
 };
-
-/** A room's members with what Telegram's ChatMember shows of them; narrow it with where(). */
-export const roomMembers = (roomId: string) =>
-  chatDb
-    .selectFrom('room_members as m')
-    .innerJoin('accounts as a', 'a.id', 'm.account_id')
-    .leftJoin('bots as b', (join) => join.onRef('b.account_id', '=', 'a.id').on('b.deleted_at', 'is', null))
-    .select(['m.role', 'a.bot_api_id', 'a.display_name', 'a.account_type', 'b.username'])
-    .where('m.room_id', '=', roomId);
 
 interface MemberRow {
   role: string;
@@ -101,24 +86,7 @@ export class BotChatMethods {
 
   async getChat(bot: BotPrincipal, input: { chat_id: ChatRef }) {
     const roomId = await roomOfChat(this.deps.sql, bot, input.chat_id);
-    const room = (await firstRow(
-      this.deps.sql,
-      chatDb
-        .selectFrom('rooms as r')
-        .select(['r.bot_api_id', 'r.type', 'r.name'])
-        .select((eb) =>
-          eb
-            .selectFrom('room_members as o')
-            .innerJoin('accounts as a', 'a.id', 'o.account_id')
-            .select('a.display_name')
-            .whereRef('o.room_id', '=', 'r.id')
-            .where('o.account_id', '<>', bot.accountId)
-            .orderBy('o.joined_at')
-            .limit(1)
-            .as('other_name'),
-        )
-        .where('r.id', '=', roomId),
-    ))!;
+    const room = (await chatOfRoom(this.deps.sql, roomId, bot.accountId))!;
     const chat = telegramChat(room.bot_api_id, room.type, room.name);
     return {
       ...chat,
@@ -130,7 +98,7 @@ export class BotChatMethods {
 
   async getChatMember(bot: BotPrincipal, input: { chat_id: ChatRef; user_id: number }) {
     const roomId = await roomOfChat(this.deps.sql, bot, input.chat_id);
-    const member = await firstRow(this.deps.sql, roomMembers(roomId).where('a.bot_api_id', '=', input.user_id));
+    const member = await roomMemberByUserId(this.deps.sql, roomId, input.user_id);
     // Accounts outside the room are not told apart from numbers that name nobody.
     if (!member) throw botApiErrors.badRequest('user not found');
     return chatMember(member);
@@ -138,14 +106,7 @@ export class BotChatMethods {
 
   async getChatMemberCount(bot: BotPrincipal, input: { chat_id: ChatRef }): Promise<number> {
     const roomId = await roomOfChat(this.deps.sql, bot, input.chat_id);
-    const counted = await firstRow(
-      this.deps.sql,
-      chatDb
-        .selectFrom('room_members')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .where('room_id', '=', roomId),
-    );
-    return counted!.n;
+    return memberCount(this.deps.sql, roomId);
   }
 
   /** Counted against the send limit: each action reaches every member of the room. */
@@ -165,46 +126,24 @@ export class BotChatMethods {
 
   async setMyCommands(bot: BotPrincipal, input: { commands: BotCommand[] }): Promise<true> {
     const commands = input.commands.map((c) => ({ command: c.command, description: c.description }));
-    await affected(
-      this.deps.sql,
-      chatDb
-        .updateTable('bots')
-        .set({ commands: JSON.stringify(commands) })
-        .where('id', '=', bot.id),
-    );
+    await setCommands(this.deps.sql, bot.id, commands);
     return true;
   }
 
   async getMyCommands(bot: BotPrincipal): Promise<BotCommand[]> {
-    const found = await firstRow(
-      this.deps.sql,
-      chatDb
-        .selectFrom('bots')
-        .select((eb) => eb.ref('commands').$castTo<BotCommand[]>().as('commands'))
-        .where('id', '=', bot.id),
-    );
-    return found?.commands ?? [];
+    return (await commandsOf(this.deps.sql, bot.id)) ?? [];
   }
 
   async deleteMyCommands(bot: BotPrincipal): Promise<true> {
-    await affected(
-      this.deps.sql,
-      chatDb
-        .updateTable('bots')
-        .set({ commands: sql`'[]'` })
-        .where('id', '=', bot.id),
-    );
+    await clearCommands(this.deps.sql, bot.id);
     return true;
   }
 
   /** The message's uuid in the room, by its message_id (sequence number). */
   private async messageIn(roomId: string, seq: number, missing: string): Promise<string> {
-    const message = await firstRow(
-      this.deps.sql,
-      chatDb.selectFrom('messages').select('id').where('room_id', '=', roomId).where('seq', '=', seq).where('recalled_at', 'is', null),
-    );
+    const message = await liveMessageId(this.deps.sql, roomId, seq);
     if (!message) throw botApiErrors.badRequest(missing);
-    return message.id;
+    return message;
   }
 
   async pinChatMessage(bot: BotPrincipal, input: { chat_id: ChatRef; message_id: number }): Promise<true> {
@@ -225,12 +164,9 @@ export class BotChatMethods {
     let messageId: string;
     if (input.message_id !== undefined) messageId = await this.messageIn(roomId, input.message_id, 'message to unpin not found');
     else {
-      const latest = await firstRow(
-        this.deps.sql,
-        chatDb.selectFrom('room_pins').select('message_id').where('room_id', '=', roomId).orderBy('pinned_at', 'desc').limit(1),
-      );
+      const latest = await latestPinnedMessage(this.deps.sql, roomId);
       if (!latest) return true;
-      messageId = latest.message_id;
+      messageId = latest;
     }
     try {
       await this.pins.unpin(callerOfBot(bot), roomId, messageId, 'ROOM');
@@ -263,19 +199,7 @@ export class BotChatMethods {
    */
   async copyMessage(bot: BotPrincipal, input: ForwardInput & CaptionInput): Promise<{ message_id: number }> {
     const source = await roomOfChat(this.deps.sql, bot, input.from_chat_id);
-    const original = await firstRow(
-      this.deps.sql,
-      chatDb
-        .selectFrom('messages')
-        .select((eb) => [
-          'text',
-          eb.ref('attachments').$castTo<BotAttachment[] | null>().as('attachments'),
-          eb.ref('formatting').$castTo<StoredFormatting[] | null>().as('formatting'),
-        ])
-        .where('room_id', '=', source)
-        .where('seq', '=', input.message_id)
-        .where('recalled_at', 'is', null),
-    );
+    const original = await copySource(this.deps.sql, source, input.message_id);
     if (!original) throw botApiErrors.badRequest('message to copy not found');
     const files = copiedFiles(original.attachments);
     if (!original.text && !files) throw botApiErrors.badRequest("message can't be copied: it has no text");

@@ -2,14 +2,13 @@
 // chat's message edit (the room sees message.edited). Each names what it replaces; the keyboard is always replaced
 // (removed when absent), as in Telegram. A caption is the text of a message that carries a file.
 import { inTransaction } from '../../../platform/db/sql.js';
-import { affected, firstRow } from '../../../platform/db/typed.js';
 import { emit, roomAudience } from '../../events/emit.js';
-import { chatDb } from '../../base/tables.js';
 import type { BotDeps } from '../deps.js';
 import { storedKeyboard, type StoredKeyboard } from '../../base/keyboard.js';
 import { roomOfChat, type ChatRef } from './chats.js';
 import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
+import { lockMessageToEdit, writeEdit } from './message-queries.js';
 import type { BotSendLimit } from './send-limit.js';
 import { storedFormatting } from './text-mentions.js';
 import type { FormattingEntity } from '../formatting/index.js';
@@ -65,15 +64,7 @@ export async function editBotMessage(
   const now = deps.clock.now();
   return inTransaction(deps.sql, async (client) => {
     const roomId = await roomOfChat(client, bot, target.chat_id);
-    const message = await firstRow(
-      client,
-      chatDb
-        .selectFrom('messages')
-        .select(['id', 'sender_id', 'text', 'inline_keyboard', 'attachments', 'formatting', 'recalled_at'])
-        .where('room_id', '=', roomId)
-        .where('seq', '=', target.message_id)
-        .forUpdate(),
-    );
+    const message = await lockMessageToEdit(client, roomId, target.message_id);
     if (!message || message.recalled_at !== null) throw botApiErrors.badRequest('message to edit not found');
     if (message.sender_id !== bot.accountId) throw botApiErrors.badRequest("message can't be edited");
     const files = message.attachments as unknown[] | null;
@@ -84,18 +75,12 @@ export async function editBotMessage(
     if (message.text === text && same(message.formatting, formatting) && same(message.inline_keyboard, keyboard)) {
       throw botApiErrors.badRequest(notModified);
     }
-    await affected(
-      client,
-      chatDb
-        .updateTable('messages')
-        .set({
-          text,
-          edited_at: now,
-          inline_keyboard: keyboard === null ? null : JSON.stringify(keyboard),
-          formatting: formatting === null ? null : JSON.stringify(formatting),
-        })
-        .where('id', '=', message.id),
-    );
+    await writeEdit(client, message.id, {
+      text,
+      at: now,
+      inlineKeyboard: keyboard === null ? null : JSON.stringify(keyboard),
+      formatting: formatting === null ? null : JSON.stringify(formatting),
+    });
     await emit(
       client,
       'message.edited',

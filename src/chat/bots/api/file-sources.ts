@@ -6,8 +6,6 @@
 import { AppError } from '../../../platform/http/app-error.js';
 import { isUuid } from '../../../platform/ids.js';
 import type { SqlClient } from '../../../platform/db/sql.js';
-import { firstRow } from '../../../platform/db/typed.js';
-import { chatDb } from '../../base/tables.js';
 import { claimUploads } from '../../media/attachments.js';
 import { discardDirectUpload, readHead, storeDirectUpload } from '../../media/direct-upload.js';
 import { imageHeadBytes, imageSize } from '../../media/image-size.js';
@@ -19,6 +17,7 @@ import { BotApiError, botApiErrors } from './errors.js';
 import { contentTypeOf, fileNameOf } from './file-types.js';
 import { fetchFileUrl, fileUrlPattern, wrongFileUrl } from './file-urls.js';
 import { known, type BotAttachment, type FileKind } from './file-views.js';
+import { ownCompleteUpload } from './file-queries.js';
 import { visibleFile } from './file-visibility.js';
 import { mediaFacts } from './media-facts.js';
 import { attachPrefix } from './forms.js';
@@ -124,15 +123,7 @@ export class FileSources {
     let pixels = {};
     if (stated.kind === 'photo') {
       // Only the bot's own finished upload is read.
-      const own = { id: uploadId, owner_id: bot.accountId, status: 'COMPLETE' as const };
-      const upload = await firstRow(
-        this.deps.sql,
-        chatDb
-          .selectFrom('uploads')
-          .select('id')
-          .where((eb) => eb.and(own)),
-      );
-      if (!upload) throw fileNotFound();
+      if (!(await ownCompleteUpload(this.deps.sql, uploadId, bot.accountId))) throw fileNotFound();
       pixels = await this.storedImage(uploadId);
     }
     return {

@@ -3,9 +3,9 @@
 // was deactivated or banned) is 401 Unauthorized for every path, known method or not, and says nothing else.
 import type { FastifyRequest } from 'fastify';
 import type { SqlPool } from '../../../platform/db/sql.js';
-import { firstRow, type Runner } from '../../../platform/db/typed.js';
-import { chatDb } from '../../base/tables.js';
+import type { Runner } from '../../../platform/db/typed.js';
 import { tokenHash } from '../tokens.js';
+import { botOfTokenHash } from './bot-queries.js';
 import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
 import { unsupportedReason } from './unsupported.js';
@@ -26,16 +26,7 @@ export function declaredMethods(spec: Record<string, unknown>): Map<string, stri
 
 export async function findBot(sql: Runner, token: string): Promise<BotPrincipal | null> {
   const hash = tokenHash(token);
-  const row = await firstRow(
-    sql,
-    chatDb
-      .selectFrom('bots as b')
-      .innerJoin('accounts as a', 'a.id', 'b.account_id')
-      .select(['b.id', 'b.account_id', 'a.bot_api_id', 'b.username', 'a.display_name', 'b.module_code', 'b.customer_account_id'])
-      .where('b.token_hash', '=', hash)
-      .where('b.deleted_at', 'is', null)
-      .where('a.status', '=', 'ACTIVE'),
-  );
+  const row = await botOfTokenHash(sql, hash);
   if (!row) return null;
   return {
     id: row.id,

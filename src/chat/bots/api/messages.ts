@@ -3,20 +3,17 @@
 // ordinary chat messages. Telegram's message_id is the room sequence number; a reply (reply_to_message_id,
 // reply_parameters or message_thread_id) is a thread reply, as threads are the chat's replies.
 import { inTransaction, type SqlClient } from '../../../platform/db/sql.js';
-import { affected, firstRow, hotRows } from '../../../platform/db/typed.js';
 import { AppError } from '../../../platform/http/app-error.js';
 import { newId } from '../../../platform/ids.js';
 import type { Caller } from '../../base/context.js';
 import { MessageLifecycleService } from '../../messages/lifecycle.js';
-import { plainSendStatement } from '../../messages/send-sql.js';
-import { bumpStatement, replyStatement } from '../../threads/reply.js';
-import { chatDb } from '../../base/tables.js';
 import type { BotDeps } from '../deps.js';
 import { loadBotMessages, telegramMessage, type BotAttachment, type TelegramMessage } from '../telegram.js';
 import { roomOfChat, type ChatRef } from './chats.js';
 import type { BotPrincipal } from './context.js';
 import { editBotMessage, type EditedContent, type EditTarget } from './edits.js';
 import { botApiErrors } from './errors.js';
+import { bumpForReply, insertReply, messageBySeq, replyTarget, sendPlain, setMessageExtras } from './message-queries.js';
 import { markupOf, storeMarkup } from './reply-markup-store.js';
 import type { BotSendLimit } from './send-limit.js';
 import { storedFormatting } from './text-mentions.js';
@@ -81,36 +78,26 @@ export class BotMessages {
       const roomId = await roomOfChat(client, bot, input.chat_id);
       let repliedSender: string | undefined;
       if (replyTo === undefined) {
-        const [sent] = await hotRows(
-          client,
-          plainSendStatement.bind({ id, room: roomId, sender: bot.accountId, text: input.text, time: now }),
-        );
+        const sent = await sendPlain(client, { id, room: roomId, sender: bot.accountId, text: input.text, time: now });
         if (!sent || sent.id === null) throw botApiErrors.chatNotFound();
       } else {
-        const named = await firstRow(
-          client,
-          chatDb.selectFrom('messages').select(['id', 'sender_id']).where('room_id', '=', roomId).where('seq', '=', replyTo),
-        );
+        const named = await replyTarget(client, roomId, replyTo);
         const notFound = () =>
           botApiErrors.badRequest(input.message_thread_id !== undefined ? 'message thread not found' : 'message to be replied not found');
         if (!named) throw notFound();
         repliedSender = named.sender_id;
-        const bump = await firstRow(client, bumpStatement.bind({ room: roomId, sender: bot.accountId, time: now, clientMessageId: null }));
-        const seq = bump?.last_seq;
+        const seq = await bumpForReply(client, { room: roomId, sender: bot.accountId, time: now, clientMessageId: null });
         if (seq === undefined) throw botApiErrors.chatNotFound();
-        const reply = await firstRow(
-          client,
-          replyStatement.bind({
-            id,
-            room: roomId,
-            seq,
-            sender: bot.accountId,
-            text: input.text,
-            clientMessageId: null,
-            time: now,
-            named: named.id,
-          }),
-        );
+        const reply = await insertReply(client, {
+          id,
+          room: roomId,
+          seq,
+          sender: bot.accountId,
+          text: input.text,
+          clientMessageId: null,
+          time: now,
+          named: named.id,
+        });
         // No message: the root is recalled (or gone); the bump rolls back with the transaction.
         if (!reply || reply.id === null) throw notFound();
       }
@@ -120,7 +107,7 @@ export class BotMessages {
       const extra: { formatting?: string; attachments?: string } = {};
       if (formatting) extra.formatting = JSON.stringify(formatting);
       if (attach) extra.attachments = JSON.stringify(await attach(client, id, now));
-      if (Object.keys(extra).length > 0) await affected(client, chatDb.updateTable('messages').set(extra).where('id', '=', id));
+      if (Object.keys(extra).length > 0) await setMessageExtras(client, id, extra);
     });
     return this.view(id);
   }
@@ -135,10 +122,7 @@ export class BotMessages {
   async delete(bot: BotPrincipal, input: DeleteInput): Promise<true> {
     await this.limit.check(bot.id);
     const roomId = await roomOfChat(this.deps.sql, bot, input.chat_id);
-    const found = await firstRow(
-      this.deps.sql,
-      chatDb.selectFrom('messages').select(['id', 'recalled_at']).where('room_id', '=', roomId).where('seq', '=', input.message_id),
-    );
+    const found = await messageBySeq(this.deps.sql, roomId, input.message_id);
     if (!found || found.recalled_at !== null) throw botApiErrors.badRequest('message to delete not found');
     try {
       await this.lifecycle.recall(callerOfBot(bot), roomId, found.id);

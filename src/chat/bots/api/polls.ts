@@ -1,13 +1,11 @@
 // sendPoll and stopPoll over the chat's polls: the bot creates the chat's poll (with its POLL message) in a room it
 // is in, as a member would, and keeps what Telegram adds (is_anonymous, quiz) in bot_polls; stopPoll is the chat's
 // close. Every refusal comes before anything is written.
-import { sql } from 'kysely';
-import { affected, firstRow, type Runner } from '../../../platform/db/typed.js';
+import type { Runner } from '../../../platform/db/typed.js';
 import type { FormattingEntity } from '../formatting/index.js';
 import { AppError } from '../../../platform/http/app-error.js';
 import { PollService } from '../../polls/service.js';
 import type { PollView } from '../../polls/views.js';
-import { chatDb } from '../../base/tables.js';
 import type { BotDeps } from '../deps.js';
 import { botPollMeta, telegramPoll, type TelegramPoll } from '../poll-objects.js';
 import { withPoll } from '../poll-messages.js';
@@ -16,6 +14,7 @@ import { roomOfChat, type ChatRef } from './chats.js';
 import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
 import { callerOfBot } from './messages.js';
+import { insertBotPoll, pollOfMessage } from './poll-queries.js';
 import type { BotSendLimit } from './send-limit.js';
 import { markupOf, storeMarkup } from './reply-markup-store.js';
 import { parsedText, type TelegramEntityInput } from './formatted-text.js';
@@ -108,18 +107,15 @@ export class BotPolls {
         {
           closed: input.is_closed === true,
           alongside: async (client, made) => {
-            await affected(
-              client,
-              chatDb.insertInto('bot_polls').values({
-                poll_id: made.pollId,
-                bot_id: bot.id,
-                is_anonymous: input.is_anonymous ?? true,
-                quiz,
-                correct_option_ids: quiz ? sql<string[]>`${correct}::smallint[]` : null,
-                explanation: explanation?.text ?? null,
-                explanation_entities: explanationEntities,
-              }),
-            );
+            await insertBotPoll(client, {
+              pollId: made.pollId,
+              botId: bot.id,
+              isAnonymous: input.is_anonymous ?? true,
+              quiz,
+              correctOptionIds: quiz ? correct : null,
+              explanation: explanation?.text ?? null,
+              explanationEntities,
+            });
             if (markup) await storeMarkup(client, { id: made.messageId, roomId, senderId: bot.accountId, text: question }, markup);
           },
         },
@@ -130,16 +126,7 @@ export class BotPolls {
 
   async stop(bot: BotPrincipal, input: StopPollInput): Promise<TelegramPoll> {
     const roomId = await roomOfChat(this.deps.sql, bot, input.chat_id);
-    const found = await firstRow(
-      this.deps.sql,
-      chatDb
-        .selectFrom('messages as m')
-        .innerJoin('polls as p', 'p.message_id', 'm.id')
-        .select(['p.id', 'p.creator_id', 'p.closed_at'])
-        .where('m.room_id', '=', roomId)
-        .where('m.seq', '=', input.message_id)
-        .where('m.recalled_at', 'is', null),
-    );
+    const found = await pollOfMessage(this.deps.sql, roomId, input.message_id);
     if (!found) throw botApiErrors.badRequest('message with poll to stop not found');
     if (found.creator_id !== bot.accountId) throw botApiErrors.badRequest("poll can't be stopped: the bot did not send it");
     if (found.closed_at !== null) throw botApiErrors.badRequest('poll has already been closed');

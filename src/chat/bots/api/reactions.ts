@@ -2,14 +2,13 @@
 // (at most one, as for bots in Telegram; the schema refuses more, and the custom and paid kinds), through the
 // chat's add and remove, so the room sees the same events as for a member's reaction.
 import { AppError } from '../../../platform/http/app-error.js';
-import { firstRow, rows } from '../../../platform/db/typed.js';
 import { ReactionService } from '../../messages/reactions.js';
-import { chatDb } from '../../base/tables.js';
 import type { BotDeps } from '../deps.js';
 import { roomOfChat, type ChatRef } from './chats.js';
 import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
 import { callerOfBot } from './messages.js';
+import { messageBySeq, reactionsOf } from './message-queries.js';
 
 export interface SetReactionInput {
   chat_id: ChatRef;
@@ -20,17 +19,11 @@ export interface SetReactionInput {
 export async function setMessageReaction(deps: BotDeps, bot: BotPrincipal, input: SetReactionInput): Promise<true> {
   const wanted = (input.reaction ?? []).map((r) => r.emoji);
   const roomId = await roomOfChat(deps.sql, bot, input.chat_id);
-  const message = await firstRow(
-    deps.sql,
-    chatDb.selectFrom('messages').select(['id', 'recalled_at']).where('room_id', '=', roomId).where('seq', '=', input.message_id),
-  );
+  const message = await messageBySeq(deps.sql, roomId, input.message_id);
   if (!message || message.recalled_at !== null) throw botApiErrors.badRequest('message to react not found');
   const reactions = new ReactionService(deps);
   const caller = callerOfBot(bot);
-  const current = await rows(
-    deps.sql,
-    chatDb.selectFrom('message_reactions').select('emoji').where('message_id', '=', message.id).where('account_id', '=', bot.accountId),
-  );
+  const current = await reactionsOf(deps.sql, message.id, bot.accountId);
   try {
     // Added before the old one goes, so a refused emoji leaves the earlier reaction in place.
     for (const emoji of wanted) await reactions.add(caller, roomId, message.id, emoji);

@@ -4,14 +4,14 @@
 // a regenerated token or a deleted bot ends the poll with 401, a webhook set meanwhile with 409, and a getUpdates of
 // the same bot started meanwhile (another instance of the bot) with 409 too (updates/pollers.ts).
 import type { SqlPool } from '../../../platform/db/sql.js';
-import { affected, firstRow, rows } from '../../../platform/db/typed.js';
 import { isUuid } from '../../../platform/ids.js';
-import { chatDb } from '../../base/tables.js';
 import { updateKinds } from '../rows.js';
 import type { BotPollers, Poll } from '../updates/pollers.js';
 import type { UpdateWaiters } from '../updates/waiters.js';
 import type { BotContext, BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
+import { liveBotWebhook, setAllowedUpdates } from './bot-queries.js';
+import { confirmBelow, confirmThrough, keepLast, pendingUpdates } from './update-queries.js';
 
 export interface UpdatesInput {
   offset?: number | string;
@@ -34,17 +34,7 @@ export class BotUpdates {
 
   /** The bot as it is now: 401 when its token changed or it was deleted, 409 while a webhook is set. */
   private async recheck(bot: BotPrincipal): Promise<void> {
-    const current = await firstRow(
-      this.sql,
-      chatDb
-        .selectFrom('bots as b')
-        .innerJoin('accounts as a', 'a.id', 'b.account_id')
-        .select('b.webhook_url')
-        .where('b.id', '=', bot.id)
-        .where('b.token_hash', '=', bot.tokenHash)
-        .where('b.deleted_at', 'is', null)
-        .where('a.status', '=', 'ACTIVE'),
-    );
+    const current = await liveBotWebhook(this.sql, bot.id, bot.tokenHash);
     if (!current) throw botApiErrors.unauthorized();
     if (current.webhook_url !== null) throw webhookActive();
   }
@@ -53,61 +43,27 @@ export class BotUpdates {
   private async confirm(botId: string, offset: number | string | undefined): Promise<void> {
     if (offset === undefined) return;
     if (typeof offset === 'string' && isUuid(offset)) {
-      const named = offset.toLowerCase();
-      await affected(
-        this.sql,
-        chatDb
-          .deleteFrom('bot_updates')
-          .where('bot_id', '=', botId)
-          .where('update_id', '<=', (eb) =>
-            eb.selectFrom('bot_updates as u').select('u.update_id').where('u.bot_id', '=', botId).where('u.id', '=', named),
-          ),
-      );
+      await confirmThrough(this.sql, botId, offset.toLowerCase());
       return;
     }
     const n = Number(offset);
     if (!Number.isSafeInteger(n) || n === 0) return;
-    if (n > 0) await affected(this.sql, chatDb.deleteFrom('bot_updates').where('bot_id', '=', botId).where('update_id', '<', n));
+    if (n > 0) await confirmBelow(this.sql, botId, n);
     else {
       // the last -n updates stay
-      await affected(
-        this.sql,
-        chatDb
-          .deleteFrom('bot_updates')
-          .where('bot_id', '=', botId)
-          .where('update_id', '<=', (eb) =>
-            eb(
-              eb
-                .selectFrom('bot_updates as u')
-                .select((inner) => inner.fn.max('u.update_id').as('top'))
-                .where('u.bot_id', '=', botId),
-              '-',
-              -n,
-            ),
-          ),
-      );
+      await keepLast(this.sql, botId, -n);
     }
   }
 
   private async read(botId: string, limit: number): Promise<unknown[]> {
-    const pending = await rows(
-      this.sql,
-      chatDb.selectFrom('bot_updates').select('payload').where('bot_id', '=', botId).orderBy('update_id').limit(limit),
-    );
-    return pending.map((r) => r.payload);
+    return pendingUpdates(this.sql, botId, limit);
   }
 
   async get(bot: BotPrincipal, input: UpdatesInput, ctx: BotContext): Promise<unknown[]> {
     await this.recheck(bot);
     if (input.allowed_updates !== undefined) {
       const kinds = input.allowed_updates.filter((k) => (updateKinds as string[]).includes(k));
-      await affected(
-        this.sql,
-        chatDb
-          .updateTable('bots')
-          .set({ allowed_updates: kinds.length === 0 ? null : kinds })
-          .where('id', '=', bot.id),
-      );
+      await setAllowedUpdates(this.sql, bot.id, kinds.length === 0 ? null : kinds);
     }
     const limit = input.limit ?? 100;
     const waitMs = Math.min(input.timeout ?? 0, this.maxWaitSeconds) * 1000;

@@ -1,8 +1,5 @@
 // setWebhook, deleteWebhook and getWebhookInfo, as Telegram answers them.
-import { sql } from 'kysely';
 import type { SqlClient } from '../../../platform/db/sql.js';
-import { firstRow } from '../../../platform/db/typed.js';
-import { chatDb } from '../../base/tables.js';
 import { accountsAudience } from '../../events/emit.js';
 import type { BotDeps } from '../deps.js';
 import { updateKinds } from '../rows.js';
@@ -11,6 +8,7 @@ import { certificateProblem } from '../delivery/tls.js';
 import { webhookUrlProblem } from '../webhook-url.js';
 import type { BotPrincipal } from './context.js';
 import { botApiErrors } from './errors.js';
+import { lockBotOfToken, webhookInfoOf } from './bot-queries.js';
 
 export interface SetWebhookInput {
   url: string;
@@ -33,16 +31,7 @@ export interface WebhookInfo {
 
 /** Locks the bot for the change; the token must still be its token. */
 const guardOf = (bot: BotPrincipal) => async (client: SqlClient) => {
-  const locked = await firstRow(
-    client,
-    chatDb
-      .selectFrom('bots')
-      .select('id')
-      .where('id', '=', bot.id)
-      .where('token_hash', '=', bot.tokenHash)
-      .where('deleted_at', 'is', null)
-      .forUpdate(),
-  );
+  const locked = await lockBotOfToken(client, bot.id, bot.tokenHash);
   if (!locked) throw botApiErrors.unauthorized();
 };
 
@@ -79,28 +68,7 @@ export async function deleteWebhook(
 }
 
 export async function webhookInfo(deps: BotDeps, bot: BotPrincipal): Promise<WebhookInfo> {
-  const row = (await firstRow(
-    deps.sql,
-    chatDb
-      .selectFrom('bots as b')
-      .select([
-        'b.webhook_url',
-        'b.webhook_max_connections',
-        'b.webhook_last_error_at',
-        'b.webhook_last_error_message',
-        'b.allowed_updates',
-      ])
-      .select((eb) => [
-        eb('b.webhook_certificate', 'is not', null).$castTo<boolean>().as('has_certificate'),
-        eb
-          .selectFrom('bot_updates as u')
-          .whereRef('u.bot_id', '=', 'b.id')
-          .select(sql<number>`count(*)::int`.as('n'))
-          .$asScalar()
-          .as('pending'),
-      ])
-      .where('b.id', '=', bot.id),
-  ))!;
+  const row = (await webhookInfoOf(deps.sql, bot.id))!;
   const info: WebhookInfo = { url: row.webhook_url ?? '', has_custom_certificate: row.has_certificate, pending_update_count: row.pending };
   if (row.webhook_last_error_at) {
     info.last_error_date = Math.floor(row.webhook_last_error_at.getTime() / 1000);
