@@ -123,7 +123,6 @@ export async function applyDelta(
     await countMembers(client, gone, -1);
   }
   if (added.length > 0) {
-    // New room members start with the room's history read, as any member added to an existing room.
     const joined = await addToRooms(client, roomIds, added, at);
     for (const [roomId, accountIds] of byRoom(joined)) {
       await emit(client, 'member.added', { roomId, accountIds, role: 'MEMBER', addedBy: by, channelId }, roomAudience(roomId));

@@ -36,7 +36,6 @@ export async function requestToJoin(
 ): Promise<AddMembersResult> {
   const presentIds = new Set(await membersAmong(client, roomId, ids));
   const outside = ids.filter((id) => !presentIds.has(id));
-  // One pending request per person and room (unique partial index): a repeat keeps the first request.
   const made = await insertPendingRequests(client, {
     roomId,
     requestIds: outside.map(() => newId()),
