@@ -3,10 +3,10 @@
 // SERVICE account of that module and customer (docs/auth.md): a USER's token, handed to a browser, never gets
 // the power to register or ban colleagues. The check runs right after authentication, before the body is read,
 // on the operations the spec marks `x-account-admin`.
-import { firstRow, type Runner } from '../../platform/db/typed.js';
+import type { Runner } from '../../platform/db/typed.js';
 import type { Caller } from '../base/context.js';
 import { chatError } from '../base/errors.js';
-import { chatDb } from '../base/tables.js';
+import { accountTypeOf } from './queries.js';
 
 /** The accounts a caller may administer: every one (null), or those of one module and customer. */
 export type AccountScope = { moduleCode: string; customerAccountId: string } | null;
@@ -30,7 +30,7 @@ export function accountAdminOperations(spec: Record<string, unknown>): Set<strin
 /** Refuses (403 account_admin_required) a caller that is neither a platform administrator nor a SERVICE account. */
 export async function requireAccountAdmin(db: Runner, caller: Caller): Promise<void> {
   if (caller.platformAdmin) return;
-  const row = await firstRow(db, chatDb.selectFrom('accounts').select('account_type').where('id', '=', caller.accountId));
+  const row = await accountTypeOf(db, caller.accountId);
   if (row?.account_type !== 'SERVICE') {
     throw chatError(
       403,

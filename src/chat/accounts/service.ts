@@ -1,45 +1,25 @@
 // Accounts of the platform: registration (first or again, under the caller's scope), status and metadata.
 import { LockMode } from '@mikro-orm/core';
-import { sql } from 'kysely';
 import type { EntityManager } from '../../platform/db/orm.js';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
-import { firstRow } from '../../platform/db/typed.js';
 import { syncAccount } from '../channels/sync.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
 import { accountsAudience, emit, emitThroughOrm } from '../events/emit.js';
-import { chatDb } from '../base/tables.js';
 import { AccountEntity, type Account } from '../../core/accounts/entities.js';
 import type { AccountScope } from './admin-gate.js';
-import { accountColumns, accountRowView, accountView, type AccountStatus, type AccountType, type AccountView } from './views.js';
+import { accountRowView, accountView, type AccountStatus, type AccountView } from './views.js';
+import {
+  insertRegistered,
+  lockAccount,
+  moduleExists,
+  updateMetadata,
+  updateRegistered,
+  type MetadataUpdate,
+  type RegisterInput,
+} from './queries.js';
 
-export interface MetadataInput {
-  team?: string | null;
-  department?: string | null;
-  role?: string | null;
-  tags?: string[];
-}
-
-/** The metadata update: metadata and the account's e-mail address (absent: unchanged, null: cleared). */
-export interface MetadataUpdate extends MetadataInput {
-  email?: string | null;
-  username?: string | null;
-}
-
-export interface RegisterInput {
-  id: string;
-  moduleCode: string;
-  customerAccountId: string;
-  displayName: string;
-  avatarUrl?: string | null;
-  accountType?: AccountType;
-  metadata?: MetadataInput;
-  email?: string | null;
-  username?: string | null;
-}
-
-/** A text[] parameter: node-postgres writes the array literal with every element quoted. */
-const textArray = (values: string[]) => sql<string[]>`${values}::text[]`;
+export type { MetadataInput, MetadataUpdate, RegisterInput } from './queries.js';
 
 /** Accounts outside the caller's scope answer exactly like missing ones. */
 const accountNotFound = () => chatErrors.notFound('Account', 'account_not_found');
@@ -59,16 +39,6 @@ const usernameTakenError = () => chatErrors.conflict('username_taken', 'Another 
 const inScope = (scope: AccountScope, a: { moduleCode: string; customerAccountId: string }) =>
   scope === null || (a.moduleCode === scope.moduleCode && a.customerAccountId === scope.customerAccountId);
 
-/** The metadata fields given (absent ones stay as they are), as columns to write. */
-function metadataColumns(metadata: MetadataInput | undefined) {
-  return {
-    ...(metadata?.team !== undefined ? { team: metadata.team } : {}),
-    ...(metadata?.department !== undefined ? { department: metadata.department } : {}),
-    ...(metadata?.role !== undefined ? { role: metadata.role } : {}),
-    ...(metadata?.tags !== undefined ? { tags: textArray([...new Set(metadata.tags)]) } : {}),
-  };
-}
-
 export class AccountService {
   constructor(private readonly deps: ChatDeps) {}
 
@@ -83,9 +53,10 @@ export class AccountService {
       inTransaction(this.deps.sql, async (client) => {
         const now = this.deps.clock.now();
         const view = await this.upsertLocked(client, input, now);
-        return { view, changed: await syncAccount(client, view.id, now) };
+        await syncAccount(client, view.id, now);
+        return view;
       });
-    let result: { view: AccountView; changed: boolean };
+    let result: AccountView;
     try {
       result = await once();
     } catch (err) {
@@ -99,62 +70,18 @@ export class AccountService {
         throw usernameTaken(again) ? usernameTakenError() : again;
       }
     }
-    return result.view;
+    return result;
   }
 
   /** The module check, then the account row locked and created or updated; a taken username fails the statement. */
   private async upsertLocked(client: SqlClient, input: RegisterInput, now: Date): Promise<AccountView> {
-    const knownModule = await firstRow(client, chatDb.selectFrom('modules').select('code').where('code', '=', input.moduleCode));
-    if (!knownModule) throw chatErrors.invalid('body.moduleCode', `names no module; create module "${input.moduleCode}" first`);
-    // Lock the row so concurrent upserts of one account serialise.
-    const current = await firstRow(
-      client,
-      chatDb.selectFrom('accounts').select(['module_code', 'customer_account_id']).where('id', '=', input.id).forUpdate(),
-    );
+    if (!(await moduleExists(client, input.moduleCode)))
+      throw chatErrors.invalid('body.moduleCode', `names no module; create module "${input.moduleCode}" first`);
+    const current = await lockAccount(client, input.id);
     if (current && (current.module_code !== input.moduleCode || current.customer_account_id !== input.customerAccountId)) {
       throw chatErrors.conflict('account_conflict', 'An account with this id belongs to another module or customer.');
     }
-    const written = current
-      ? await firstRow(
-          client,
-          chatDb
-            .updateTable('accounts')
-            .set({
-              display_name: input.displayName,
-              ...(input.avatarUrl !== undefined ? { avatar_url: input.avatarUrl } : {}),
-              ...(input.accountType !== undefined ? { account_type: input.accountType } : {}),
-              ...(input.email !== undefined ? { email: input.email } : {}),
-              ...(input.username !== undefined ? { username: input.username } : {}),
-              ...metadataColumns(input.metadata),
-              updated_at: now,
-            })
-            .where('id', '=', input.id)
-            .returning(accountColumns),
-        )
-      : await firstRow(
-          client,
-          chatDb
-            .insertInto('accounts')
-            .values({
-              id: input.id,
-              module_code: input.moduleCode,
-              customer_account_id: input.customerAccountId,
-              display_name: input.displayName,
-              avatar_url: input.avatarUrl ?? null,
-              account_type: input.accountType ?? 'USER',
-              status: 'ACTIVE',
-              team: null,
-              department: null,
-              role: null,
-              tags: textArray([]),
-              email: input.email ?? null,
-              username: input.username ?? null,
-              created_at: now,
-              updated_at: now,
-              ...metadataColumns(input.metadata),
-            })
-            .returning(accountColumns),
-        );
+    const written = current ? await updateRegistered(client, input, now) : await insertRegistered(client, input, now);
     return accountRowView(written!);
   }
 
@@ -181,24 +108,8 @@ export class AccountService {
   async setMetadata(id: string, metadata: MetadataUpdate, scope: AccountScope): Promise<AccountView> {
     const now = this.deps.clock.now();
     const row = await inTransaction(this.deps.sql, async (client) => {
-      const set = (field: keyof MetadataUpdate) => metadata[field] !== undefined;
       // the username is set in the same statement, so a taken name fails the whole update
-      const updated = await firstRow(
-        client,
-        chatDb
-          .updateTable('accounts')
-          .set({
-            ...metadataColumns(metadata),
-            updated_at: now,
-            ...(set('email') ? { email: metadata.email ?? null } : {}),
-            ...(set('username') ? { username: metadata.username ?? null } : {}),
-          })
-          .where('id', '=', id)
-          .$if(scope !== null, (q) =>
-            q.where('module_code', '=', scope!.moduleCode).where('customer_account_id', '=', scope!.customerAccountId),
-          )
-          .returning(accountColumns),
-      );
+      const updated = await updateMetadata(client, id, scope, metadata, now);
       if (!updated) throw accountNotFound();
       await emit(client, 'account.metadata_changed', { accountId: id }, accountsAudience([updated.id]));
       await syncAccount(client, id, now);

@@ -1,11 +1,10 @@
 import { createHash, createPublicKey } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { newId } from '../../platform/ids.js';
-import { rows } from '../../platform/db/typed.js';
-import { chatDb } from '../base/tables.js';
 import { importVerifyKey } from '../../core/auth/key-strength.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
+import { keyCustomers } from './queries.js';
 import { CustomerKeyEntity, ModuleEntity, type CustomerKey, type Module } from '../../core/modules/entities.js';
 
 export interface ModuleView {
@@ -41,10 +40,7 @@ export class ModuleService {
   async list(): Promise<ModuleView[]> {
     const em = this.deps.orm.em.fork();
     const modules = await em.find(ModuleEntity, {}, { orderBy: { code: 'asc' } });
-    const customers = await rows(
-      this.deps.sql,
-      chatDb.selectFrom('customer_keys').select(['module_code', 'customer_account_id']).distinct().orderBy('customer_account_id'),
-    );
+    const customers = await keyCustomers(this.deps.sql);
     return modules.map((m) => ({
       code: m.code,
       name: m.name,

@@ -1,13 +1,11 @@
 // Platform administration of a workspace's plan on the workspace API (workspaces.svc_plan) and, for enterprise, its
 // contract limits. The key gates of every node cache each key's plan (GateKeyCache): a change empties them everywhere
 // after it commits and before it is answered, so the next request on any node is limited by the new plan.
-import type { Selectable } from 'kysely';
-import { firstRow } from '../../platform/db/typed.js';
 import type { GateKeyCache } from '../../platform/gate-key-cache.js';
-import { coreDb, type CoreTables } from '../../core/tables.js';
 import { limitsOf, type SvcPlan } from '../../core/workspaces/svc-plans.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
+import { planOf, writePlan, type PlanRow } from './queries.js';
 
 export interface WorkspacePlanView {
   workspaceId: string;
@@ -21,11 +19,6 @@ export interface PlanChange {
   ratePerHour?: number;
   burstPerMinute?: number;
 }
-
-// The workspaces table is the shared core's (the chat's tables do not list it).
-const planColumns = ['id', 'svc_plan', 'svc_rate_per_hour', 'svc_rate_per_minute'] as const;
-
-type PlanRow = Pick<Selectable<CoreTables['workspaces']>, (typeof planColumns)[number]>;
 
 function planView(row: PlanRow): WorkspacePlanView {
   const plan = row.svc_plan as SvcPlan;
@@ -47,7 +40,7 @@ export class WorkspacePlanService {
   ) {}
 
   async get(workspaceId: string): Promise<WorkspacePlanView> {
-    const row = await firstRow(this.deps.sql, coreDb.selectFrom('workspaces').select(planColumns).where('id', '=', workspaceId));
+    const row = await planOf(this.deps.sql, workspaceId);
     if (!row) throw workspaceNotFound();
     return planView(row);
   }
@@ -60,19 +53,12 @@ export class WorkspacePlanService {
           throw chatErrors.invalid(`body.${field}`, 'is a contract limit: only the enterprise plan takes one');
       }
     }
-    const row = await firstRow(
-      this.deps.sql,
-      coreDb
-        .updateTable('workspaces')
-        .set({
-          svc_plan: change.plan,
-          svc_rate_per_hour: change.ratePerHour ?? null,
-          svc_rate_per_minute: change.burstPerMinute ?? null,
-          updated_at: this.deps.clock.now(),
-        })
-        .where('id', '=', workspaceId)
-        .returning(planColumns),
-    );
+    const row = await writePlan(this.deps.sql, workspaceId, {
+      plan: change.plan,
+      ratePerHour: change.ratePerHour ?? null,
+      burstPerMinute: change.burstPerMinute ?? null,
+      at: this.deps.clock.now(),
+    });
     if (!row) throw workspaceNotFound();
     await this.gateKeys?.invalidate();
     return planView(row);

@@ -1,14 +1,13 @@
 // The two lists of the channels: the caller's channels (pinned first, then newest) and a channel's members (joining
 // order), each keyset-paged.
-import { sql } from 'kysely';
-import { rows } from '../../platform/db/typed.js';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
 import type { Page } from '../base/paging.js';
 import { channelAccess } from '../base/channel-access.js';
-import { channelMemberQuery, channelMemberView, channelQuery, channelView, type ChannelMemberView, type ChannelView } from './views.js';
+import { channelMemberPage, channelPage } from './queries.js';
+import { channelMemberView, channelView, type ChannelMemberView, type ChannelView } from './views.js';
 
 export interface PageQuery {
   limit?: number;
@@ -19,29 +18,15 @@ export interface PageQuery {
 export async function listChannels(deps: ChatDeps, caller: Caller, query: PageQuery): Promise<Page<ChannelView>> {
   const list = `channels:${caller.accountId}`;
   const limit = query.limit ?? 50;
-  let select = channelQuery(caller.accountId);
+  let after: { pinned: boolean; at: string; id: string } | null = null;
   if (query.cursor !== undefined) {
     const c = decodeCursor(query.cursor, list);
     const at = cursorInstant(c?.a);
     const id = cursorUuid(c?.i);
     if (!c || (c.p !== 0 && c.p !== 1) || !at || !id) throw chatErrors.invalidCursor('query.cursor');
-    const pinned = c.p === 1;
-    select = select.where((eb) =>
-      eb(
-        eb.refTuple('m.pinned', 'c.created_at', 'c.id'),
-        '<',
-        eb.tuple(sql<boolean>`${pinned}::boolean`, sql<Date>`${at}::timestamptz`, sql<string>`${id}::uuid`),
-      ),
-    );
+    after = { pinned: c.p === 1, at, id };
   }
-  const found = await rows(
-    deps.sql,
-    select
-      .orderBy('m.pinned', 'desc')
-      .orderBy('c.created_at', 'desc')
-      .orderBy('c.id', 'desc')
-      .limit(limit + 1),
-  );
+  const found = await channelPage(deps.sql, caller.accountId, after, limit + 1);
   const hasMore = found.length > limit;
   const page = found.slice(0, limit);
   const last = page[page.length - 1];
@@ -61,24 +46,16 @@ export async function listChannelMembers(
 ): Promise<Page<ChannelMemberView>> {
   const list = `channel-members:${channelId}`;
   const limit = query.limit ?? 100;
-  let select = channelMemberQuery(channelId);
+  let after: { at: string; id: string } | null = null;
   if (query.cursor !== undefined) {
     const c = decodeCursor(query.cursor, list);
     const at = cursorInstant(c?.a);
     const id = cursorUuid(c?.i);
     if (!at || !id) throw chatErrors.invalidCursor('query.cursor');
-    select = select.where((eb) =>
-      eb(eb.refTuple('m.joined_at', 'm.account_id'), '>', eb.tuple(sql<Date>`${at}::timestamptz`, sql<string>`${id}::uuid`)),
-    );
+    after = { at, id };
   }
   await channelAccess(deps.sql, caller, channelId);
-  const found = await rows(
-    deps.sql,
-    select
-      .orderBy('m.joined_at')
-      .orderBy('m.account_id')
-      .limit(limit + 1),
-  );
+  const found = await channelMemberPage(deps.sql, channelId, after, limit + 1);
   const hasMore = found.length > limit;
   const page = found.slice(0, limit);
   const last = page[page.length - 1];

@@ -1,6 +1,6 @@
 // The channel rule language over account metadata: parsing with problems pinned to the bad part of the request
-// (body.rule.all[1].any[0].field), and translation to one parameterised SQL predicate over `accounts a`.
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
+// (body.rule.all[1].any[0].field). Its translation to one parameterised SQL predicate over `accounts a` is
+// ruleExpression (sync-queries.ts).
 import { chatError } from '../base/errors.js';
 import type { ErrorDetail } from '../../platform/http/app-error.js';
 import type { Rule, RuleField } from '../base/channel-access.js';
@@ -8,7 +8,6 @@ import type { Rule, RuleField } from '../base/channel-access.js';
 export const RULE_LIMITS = { depth: 8, conditions: 100, items: 50, values: 100, valueLength: 100 } as const;
 
 const FIELDS: readonly RuleField[] = ['team', 'department', 'role', 'tags'];
-const SCALAR_COLUMNS: Record<Exclude<RuleField, 'tags'>, string> = { team: 'a.team', department: 'a.department', role: 'a.role' };
 const OPERATORS = ['equals', 'in', 'contains'] as const;
 const SHAPES = 'exactly one of all, any, not or field';
 
@@ -99,23 +98,4 @@ export function parseRule(raw: unknown, location: string): Rule {
     );
   }
   return rule;
-}
-
-/**
- * The rule as a boolean SQL expression over `accounts a`, its values bound as parameters. Every leaf is two-valued
- * (a field without a value matches nothing), so `not` is the plain complement.
- */
-export function ruleExpression(rule: Rule): RawBuilder<SqlBool> {
-  if ('all' in rule) return sql<SqlBool>`(${sql.join(rule.all.map(ruleExpression), sql` and `)})`;
-  if ('any' in rule) return sql<SqlBool>`(${sql.join(rule.any.map(ruleExpression), sql` or `)})`;
-  if ('not' in rule) return sql<SqlBool>`(not ${ruleExpression(rule.not)})`;
-  if (rule.field === 'tags') {
-    if ('contains' in rule) return sql<SqlBool>`(a.tags @> array[${rule.contains}::text])`;
-    if ('in' in rule) return sql<SqlBool>`(a.tags && ${rule.in}::text[])`;
-    throw new Error('tags takes contains or in');
-  }
-  const column = sql.ref(SCALAR_COLUMNS[rule.field]);
-  if ('equals' in rule) return sql<SqlBool>`coalesce(${column} = ${rule.equals}::text, false)`;
-  if ('in' in rule) return sql<SqlBool>`coalesce(${column} = any(${rule.in}::text[]), false)`;
-  throw new Error('a field of one value takes equals or in');
 }

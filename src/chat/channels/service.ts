@@ -1,9 +1,7 @@
 // Channels: creation in EXPLICIT or RULE mode, the caller's channel list, detail, update, delete, members, the
 // rule and the caller's sidebar pin. Membership changes go through sync.ts, which also carries them into the
 // channel's rooms.
-import { sql } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
-import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
@@ -12,7 +10,6 @@ import { deleteRoomRows } from '../rooms/deletion.js';
 import { accountsAudience, channelAudience, emit } from '../events/emit.js';
 import type { Page } from '../base/paging.js';
 import { roomName, type RoomService } from '../rooms/service.js';
-import { chatDb } from '../base/tables.js';
 import {
   channelAccess,
   channelNotFound,
@@ -26,7 +23,20 @@ import { changeChannelPin } from './preferences.js';
 import { listChannelMembers, listChannels, type PageQuery } from './lists.js';
 import { parseRule } from './rule.js';
 import { applyDelta, evaluateChannel } from './sync.js';
-import { channelMemberQuery, channelMemberView, channelQuery, channelView, type ChannelMemberView, type ChannelView } from './views.js';
+import { insertChannelMember, lockChannelRooms } from './sync-queries.js';
+import {
+  channelMemberOf,
+  channelOf,
+  channelSettings,
+  deleteAllMembers,
+  insertChannel,
+  insertMembers,
+  isChannelMember,
+  markChannelDeleted,
+  writeChannelSettings,
+  writeRule,
+} from './queries.js';
+import { channelMemberView, channelView, type ChannelMemberView, type ChannelView } from './views.js';
 
 export interface CreateChannelInput {
   name: string;
@@ -55,7 +65,7 @@ export class ChannelService {
   }
 
   async get(caller: Caller, channelId: string): Promise<ChannelView> {
-    const row = await firstRow(this.deps.sql, channelQuery(caller.accountId).where('c.id', '=', channelId));
+    const row = await channelOf(this.deps.sql, caller.accountId, channelId);
     if (!row) throw channelNotFound();
     return channelView(row);
   }
@@ -78,25 +88,18 @@ export class ChannelService {
     const channelId = newId();
     const now = this.deps.clock.now();
     await inTransaction(this.deps.sql, async (client) => {
-      await affected(
-        client,
-        chatDb.insertInto('channels').values({
-          id: channelId,
-          module_code: caller.moduleCode,
-          customer_account_id: caller.customerAccountId,
-          name,
-          description: input.description ?? null,
-          membership_mode: input.membershipMode,
-          rule: rule && JSON.stringify(rule),
-          member_count: 1,
-          created_by: caller.accountId,
-          created_at: now,
-        }),
-      );
-      await affected(
-        client,
-        chatDb.insertInto('channel_members').values({ channel_id: channelId, account_id: caller.accountId, role: 'OWNER', joined_at: now }),
-      );
+      await insertChannel(client, {
+        id: channelId,
+        moduleCode: caller.moduleCode,
+        customerAccountId: caller.customerAccountId,
+        name,
+        description: input.description ?? null,
+        membershipMode: input.membershipMode,
+        rule,
+        createdBy: caller.accountId,
+        at: now,
+      });
+      await insertChannelMember(client, channelId, caller.accountId, 'OWNER', now);
       await emit(
         client,
         'channel.created',
@@ -111,20 +114,7 @@ export class ChannelService {
           now,
         );
       } else if (memberIds.length > 0) {
-        await affected(
-          client,
-          chatDb
-            .insertInto('channel_members')
-            .columns(['channel_id', 'account_id', 'role', 'joined_at'])
-            .expression(
-              chatDb.selectNoFrom([
-                sql<string>`${channelId}::uuid`.as('channel_id'),
-                sql<string>`unnest(${memberIds}::uuid[])`.as('account_id'),
-                sql.lit('MEMBER').as('role'),
-                sql<Date>`${now}::timestamptz`.as('joined_at'),
-              ]),
-            ),
-        );
+        await insertMembers(client, channelId, memberIds, now);
         await applyDelta(client, channelId, { added: memberIds, removed: [] }, caller.accountId, 'explicit', now);
       }
     });
@@ -136,23 +126,16 @@ export class ChannelService {
     const name = input.name === undefined ? undefined : roomName(input.name, 'body.name');
     await inTransaction(this.deps.sql, async (client) => {
       requireChannelManager(await channelAccess(client, caller, channelId, true), 'rename or describe it');
-      const current = (await firstRow(client, chatDb.selectFrom('channels').select(['name', 'description']).where('id', '=', channelId)))!;
+      const current = (await channelSettings(client, channelId))!;
       const changes: Record<string, unknown> = {};
       if (name !== undefined && name !== current.name) changes.name = name;
       if (input.description !== undefined && input.description !== current.description) changes.description = input.description;
-      if (Object.keys(changes).length === 0) return false;
-      await affected(
-        client,
-        chatDb
-          .updateTable('channels')
-          .set({
-            name: (changes.name as string | undefined) ?? current.name,
-            description: 'description' in changes ? (changes.description as string | null) : current.description,
-          })
-          .where('id', '=', channelId),
-      );
+      if (Object.keys(changes).length === 0) return;
+      await writeChannelSettings(client, channelId, {
+        name: (changes.name as string | undefined) ?? current.name,
+        description: 'description' in changes ? (changes.description as string | null) : current.description,
+      });
       await emit(client, 'channel.updated', { channelId, updatedBy: caller.accountId, changes }, channelAudience(channelId));
-      return true;
     });
     return this.get(caller, channelId);
   }
@@ -162,26 +145,12 @@ export class ChannelService {
     await inTransaction(this.deps.sql, async (client) => {
       requireChannelOwner(await channelAccess(client, caller, channelId, true), 'delete it');
       const now = this.deps.clock.now();
-      const rooms = await rows(
-        client,
-        chatDb
-          .selectFrom('rooms')
-          .select('id')
-          .where('channel_id', '=', channelId)
-          .where('deleted_at', 'is', null)
-          .orderBy('id')
-          .forUpdate(),
-      );
-      for (const room of rooms) await deleteRoomRows(client, room.id, caller.accountId, now);
-      const members = await rows(client, chatDb.deleteFrom('channel_members').where('channel_id', '=', channelId).returning('account_id'));
-      await affected(client, chatDb.updateTable('channels').set({ deleted_at: now, member_count: 0 }).where('id', '=', channelId));
+      const rooms = await lockChannelRooms(client, channelId);
+      for (const roomId of rooms) await deleteRoomRows(client, roomId, caller.accountId, now);
+      const members = await deleteAllMembers(client, channelId);
+      await markChannelDeleted(client, channelId, now);
       // The channel has no members any more, so the event names the former ones.
-      await emit(
-        client,
-        'channel.deleted',
-        { channelId, deletedBy: caller.accountId, roomIds: rooms.map((r) => r.id) },
-        accountsAudience(members.map((m) => m.account_id)),
-      );
+      await emit(client, 'channel.deleted', { channelId, deletedBy: caller.accountId, roomIds: rooms }, accountsAudience(members));
     });
     return { channelId, status: 'deleted' };
   }
@@ -197,13 +166,7 @@ export class ChannelService {
       requireRuleMode(access);
       requireChannelManager(access, 'change its rule');
       const now = this.deps.clock.now();
-      await affected(
-        client,
-        chatDb
-          .updateTable('channels')
-          .set({ rule: JSON.stringify(rule) })
-          .where('id', '=', channelId),
-      );
+      await writeRule(client, channelId, rule);
       await emit(client, 'channel.rule_changed', { channelId, rule, changedBy: caller.accountId }, channelAudience(channelId));
       await evaluateChannel(
         client,
@@ -231,25 +194,13 @@ export class ChannelService {
       requireExplicitMode(access);
       requireChannelManager(access, 'add members');
       if (role === 'ADMIN') requireChannelOwner(access, 'add an ADMIN');
-      const rowCount = await affected(
-        client,
-        chatDb
-          .selectFrom('channel_members')
-          .select(sql.lit(1).as('one'))
-          .where('channel_id', '=', channelId)
-          .where('account_id', '=', accountId),
-      );
-      if (rowCount) return false;
+      if (await isChannelMember(client, channelId, accountId)) return;
       await this.rooms.checkAddable(caller, [accountId], false, 'body.accountId', { single: true, db: client });
       const now = this.deps.clock.now();
-      await affected(
-        client,
-        chatDb.insertInto('channel_members').values({ channel_id: channelId, account_id: accountId, role, joined_at: now }),
-      );
+      await insertChannelMember(client, channelId, accountId, role, now);
       await applyDelta(client, channelId, { added: [accountId], removed: [] }, caller.accountId, 'explicit', now);
-      return true;
     });
-    const row = await firstRow(this.deps.sql, channelMemberQuery(channelId).where('m.account_id', '=', accountId));
+    const row = await channelMemberOf(this.deps.sql, channelId, accountId);
     if (!row) throw channelNotFound();
     return channelMemberView(row);
   }

@@ -1,6 +1,6 @@
 // Channels joined with the caller's membership, channel members, and their wire shapes.
 import type { AccountType } from '../rooms/member-views.js';
-import { chatDb } from '../base/tables.js';
+import type { ChannelMemberRow, ChannelRow } from './queries.js';
 import type { ChannelRole, MembershipMode, Rule } from '../base/channel-access.js';
 
 export interface ChannelView {
@@ -15,17 +15,6 @@ export interface ChannelView {
   myRole: ChannelRole;
   pinned: boolean;
 }
-
-/** Channels the caller is a member of, with the caller's row (m); callers add conditions on c and m. */
-export const channelQuery = (callerId: string) =>
-  chatDb
-    .selectFrom('channel_members as m')
-    .innerJoin('channels as c', (join) => join.onRef('c.id', '=', 'm.channel_id').on('c.deleted_at', 'is', null))
-    .select(['c.id', 'c.name', 'c.description', 'c.membership_mode', 'c.rule', 'c.member_count', 'c.created_by', 'c.created_at'])
-    .select(['m.role as my_role', 'm.pinned'])
-    .where('m.account_id', '=', callerId);
-
-export type ChannelRow = NonNullable<Awaited<ReturnType<ReturnType<typeof channelQuery>['executeTakeFirst']>>>;
 
 export function channelView(row: ChannelRow): ChannelView {
   return {
@@ -51,16 +40,6 @@ export interface ChannelMemberView {
   avatarUrl: string | null;
   accountType: AccountType;
 }
-
-/** Members of a channel with their account's display fields; callers add conditions on m. */
-export const channelMemberQuery = (channelId: string) =>
-  chatDb
-    .selectFrom('channel_members as m')
-    .innerJoin('accounts as a', 'a.id', 'm.account_id')
-    .select(['m.account_id', 'm.role', 'm.joined_at', 'a.display_name', 'a.avatar_url', 'a.account_type'])
-    .where('m.channel_id', '=', channelId);
-
-export type ChannelMemberRow = NonNullable<Awaited<ReturnType<ReturnType<typeof channelMemberQuery>['executeTakeFirst']>>>;
 
 export function channelMemberView(row: ChannelMemberRow): ChannelMemberView {
   return {

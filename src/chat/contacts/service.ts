@@ -2,9 +2,7 @@
 // DECLINED (invitee) or CANCELLED (requester); ACCEPTED, then REMOVED (either side). Changes to the requests of one
 // pair of accounts are serialised on an advisory lock of the pair, so two people inviting each other at the same
 // moment always end ACCEPTED (the second sees the first's request), and an answer never races an invitation.
-import { sql } from 'kysely';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
-import { affected, firstRow, lockKey, rows } from '../../platform/db/typed.js';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../base/context.js';
@@ -13,8 +11,20 @@ import { chatErrors } from '../base/errors.js';
 import { accountsAudience, emit } from '../events/emit.js';
 import type { EventFields } from '../events/topics.js';
 import type { Page } from '../base/paging.js';
-import { chatDb } from '../base/tables.js';
-import { contactQuery, contactView, type ContactStatus, type ContactView, type Direction } from './views.js';
+import { contactView, type ContactStatus, type ContactView, type Direction } from './views.js';
+import {
+  acceptedBetween,
+  acceptRequest,
+  activeUser,
+  contactOf,
+  endRequest,
+  insertRequest,
+  liveRequest,
+  lockPair,
+  pendingContactPage,
+  requestOf,
+  type RequestRow,
+} from './queries.js';
 
 /** The events of a request that ends: declined, cancelled, or an accepted contact removed. */
 type EndTopic = 'contact_request.declined' | 'contact_request.cancelled' | 'contact_request.removed';
@@ -27,9 +37,6 @@ export interface ListContactsQuery {
 
 const requestNotFound = () => chatErrors.notFound('Contact request', 'contact_request_not_found');
 const notPending = () => chatErrors.conflict('contact_request_not_pending', 'The contact request is no longer pending.');
-
-const requestSelect = chatDb.selectFrom('contact_requests').select(['id', 'requester_id', 'invitee_id', 'status']);
-type RequestRow = NonNullable<Awaited<ReturnType<typeof requestSelect.executeTakeFirst>>>;
 
 interface Transition {
   /** Who may make the move; the other side is refused with `refusal` (403). */
@@ -45,16 +52,6 @@ interface Transition {
 const parties = (r: RequestRow) => ({ requestId: r.id, requesterId: r.requester_id, inviteeId: r.invitee_id });
 const pairAudience = (r: RequestRow) => accountsAudience([r.requester_id, r.invitee_id]);
 
-/** Every change to the requests of one pair of accounts is serialised on this transaction lock. */
-async function lockPair(client: SqlClient, a: string, b: string): Promise<void> {
-  const [low, high] = [a, b].sort();
-  await lockKey(client, `contact:${low}:${high}`);
-}
-
-async function accept(client: SqlClient, requestId: string, now: Date): Promise<void> {
-  await affected(client, chatDb.updateTable('contact_requests').set({ status: 'ACCEPTED', accepted_at: now }).where('id', '=', requestId));
-}
-
 export class ContactService {
   constructor(private readonly deps: ChatDeps) {}
 
@@ -62,25 +59,15 @@ export class ContactService {
   async list(caller: Caller, query: ListContactsQuery): Promise<Page<ContactView>> {
     const list = `contact-requests:${caller.accountId}:${query.direction ?? 'incoming'}`;
     const limit = query.limit ?? 50;
-    let select = contactQuery(caller.accountId)
-      .where('c.status', '=', 'PENDING')
-      .where(query.direction === 'outgoing' ? 'c.requester_id' : 'c.invitee_id', '=', caller.accountId);
+    let after: { at: string; id: string } | null = null;
     if (query.cursor !== undefined) {
       const c = decodeCursor(query.cursor, list);
       const at = cursorInstant(c?.a);
       const id = cursorUuid(c?.i);
       if (!at || !id) throw chatErrors.invalidCursor('query.cursor');
-      select = select.where((eb) =>
-        eb(eb.refTuple('c.created_at', 'c.id'), '<', eb.tuple(sql<Date>`${at}::timestamptz`, sql<string>`${id}::uuid`)),
-      );
+      after = { at, id };
     }
-    const found = await rows(
-      this.deps.sql,
-      select
-        .orderBy('c.created_at', 'desc')
-        .orderBy('c.id', 'desc')
-        .limit(limit + 1),
-    );
+    const found = await pendingContactPage(this.deps.sql, caller.accountId, query.direction ?? 'incoming', after, limit + 1);
     const hasMore = found.length > limit;
     const page = found.slice(0, limit);
     const last = page[page.length - 1];
@@ -98,42 +85,31 @@ export class ContactService {
   async invite(caller: Caller, rawAccountId: string): Promise<ContactView> {
     const otherId = rawAccountId.toLowerCase();
     if (otherId === caller.accountId) throw chatErrors.invalid('body.accountId', 'is the caller; invite someone else');
-    const active = await affected(
-      this.deps.sql,
-      chatDb
-        .selectFrom('accounts')
-        .select('id')
-        .where('id', '=', otherId)
-        .where('status', '=', 'ACTIVE')
-        .where('account_type', '=', 'USER'),
-    );
+    const active = await activeUser(this.deps.sql, otherId);
     if (!active) throw chatErrors.invalid('body.accountId', 'names no active user account');
-    const { id } = await inTransaction(this.deps.sql, async (client) => {
+    const id = await inTransaction(this.deps.sql, async (client) => {
       await lockPair(client, caller.accountId, otherId);
-      const mine = await this.between(client, caller.accountId, otherId);
-      if (mine) return { id: mine.id, changed: false };
-      const theirs = await this.between(client, otherId, caller.accountId);
+      const mine = await liveRequest(client, caller.accountId, otherId);
+      if (mine) return mine.id;
+      const theirs = await liveRequest(client, otherId, caller.accountId);
       const now = this.deps.clock.now();
       const status: ContactStatus = theirs ? 'ACCEPTED' : 'PENDING';
       const requestId = newId();
-      await affected(
-        client,
-        chatDb.insertInto('contact_requests').values({
-          id: requestId,
-          requester_id: caller.accountId,
-          invitee_id: otherId,
-          status,
-          created_at: now,
-          accepted_at: theirs ? now : null,
-        }),
-      );
+      await insertRequest(client, {
+        id: requestId,
+        requesterId: caller.accountId,
+        inviteeId: otherId,
+        status,
+        at: now,
+        acceptedAt: theirs ? now : null,
+      });
       const audience = accountsAudience([caller.accountId, otherId]);
       if (!theirs) {
         await emit(client, 'contact_request.created', { requestId, requesterId: caller.accountId, inviteeId: otherId }, audience);
-        return { id: requestId, changed: true };
+        return requestId;
       }
       if (theirs.status === 'PENDING') {
-        await accept(client, theirs.id, now);
+        await acceptRequest(client, theirs.id, now);
         await emit(
           client,
           'contact_request.accepted',
@@ -147,7 +123,7 @@ export class ContactService {
         { requestId, requesterId: caller.accountId, inviteeId: otherId, acceptedBy: caller.accountId, automatic: true },
         audience,
       );
-      return { id: requestId, changed: true };
+      return requestId;
     });
     return this.view(caller, id);
   }
@@ -161,7 +137,7 @@ export class ContactService {
       to: 'ACCEPTED',
       ended: notPending,
       apply: async (client, request, now) => {
-        await accept(client, request.id, now);
+        await acceptRequest(client, request.id, now);
         await emit(
           client,
           'contact_request.accepted',
@@ -207,18 +183,7 @@ export class ContactService {
       to: 'REMOVED',
       ended: () => chatErrors.conflict('contact_not_accepted', 'Only an accepted contact can be removed.'),
       apply: async (client, request, now) => {
-        const accepted = await rows(
-          client,
-          requestSelect
-            .where('status', '=', 'ACCEPTED')
-            .where((eb) =>
-              eb.or([
-                eb.and([eb('requester_id', '=', request.requester_id), eb('invitee_id', '=', request.invitee_id)]),
-                eb.and([eb('requester_id', '=', request.invitee_id), eb('invitee_id', '=', request.requester_id)]),
-              ]),
-            )
-            .forUpdate(),
-        );
+        const accepted = await acceptedBetween(client, request);
         await this.end(client, accepted, 'REMOVED', now, 'contact_request.removed', { removedBy: caller.accountId });
       },
     });
@@ -231,16 +196,15 @@ export class ContactService {
    */
   private async transition(caller: Caller, requestId: string, move: Transition): Promise<ContactView> {
     await inTransaction(this.deps.sql, async (client) => {
-      const first = await this.request(client, requestId, false);
+      const first = await requestOf(client, requestId, false);
       if (!first || (first.invitee_id !== caller.accountId && first.requester_id !== caller.accountId)) throw requestNotFound();
       const side = first.invitee_id === caller.accountId ? 'invitee' : 'requester';
       if (move.by !== 'either' && move.by !== side) throw chatErrors.forbidden(move.refusal);
       await lockPair(client, first.requester_id, first.invitee_id);
-      const request = (await this.request(client, requestId, true))!;
-      if (request.status === move.to) return false;
+      const request = (await requestOf(client, requestId, true))!;
+      if (request.status === move.to) return;
       if (request.status !== move.from) throw move.ended();
       await move.apply(client, request, this.deps.clock.now());
-      return true;
     });
     return this.view(caller, requestId);
   }
@@ -255,32 +219,14 @@ export class ContactService {
     by: Record<string, string>,
   ): Promise<void> {
     for (const request of requests) {
-      await affected(client, chatDb.updateTable('contact_requests').set({ status, ended_at: now }).where('id', '=', request.id));
+      await endRequest(client, request.id, status, now);
       // Each topic's one extra field (declinedBy, cancelledBy, removedBy) comes in `by`, which the callers pair with it.
       await emit(client, topic, { ...parties(request), ...by } as EventFields<EndTopic>, pairAudience(request));
     }
   }
 
-  private async request(client: SqlClient, requestId: string, forUpdate: boolean): Promise<RequestRow | undefined> {
-    const one = requestSelect.where('id', '=', requestId);
-    return firstRow(client, forUpdate ? one.forUpdate() : one);
-  }
-
-  /** The live (PENDING or ACCEPTED) request of one direction; ended ones are history. */
-  private async between(client: SqlClient, requesterId: string, inviteeId: string) {
-    return firstRow(
-      client,
-      chatDb
-        .selectFrom('contact_requests')
-        .select(['id', 'status'])
-        .where('requester_id', '=', requesterId)
-        .where('invitee_id', '=', inviteeId)
-        .where('status', 'in', ['PENDING', 'ACCEPTED']),
-    );
-  }
-
   private async view(caller: Caller, requestId: string): Promise<ContactView> {
-    const row = await firstRow(this.deps.sql, contactQuery(caller.accountId).where('c.id', '=', requestId));
+    const row = await contactOf(this.deps.sql, caller.accountId, requestId);
     if (!row) throw requestNotFound();
     return contactView(row, caller.accountId);
   }

@@ -1,9 +1,7 @@
 // Members of a room: the member list, additions under the room's policy, join requests, role changes and leaving.
 // Every change locks the room row first, so concurrent changes of one room (two owners leaving at once) are
 // serialised and the last-owner rule holds.
-import { sql } from 'kysely';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
-import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
@@ -13,13 +11,24 @@ import { deleteRoomRows } from '../rooms/deletion.js';
 import { accountsAudience, emit, roomAudience } from '../events/emit.js';
 import { isManager, membershipOf, refuseFixedType, requireManager, requireOwner } from '../base/membership.js';
 import type { Page } from '../base/paging.js';
-import { insertMembers } from '../rooms/insert-members.js';
+import { insertMembers } from '../rooms/queries.js';
 import type { RoomService } from '../rooms/service.js';
 import type { RoomRole } from '../base/room-views.js';
-import { chatDb } from '../base/tables.js';
-import { memberQuery, memberView, type JoinRequestView, type MemberView } from '../rooms/member-views.js';
-import { listJoinRequests, requestToJoin, type AddMembersResult, type PageQuery } from './join-requests.js';
-import { countMembers, membersAmong, otherOwners, pendingRequest, requestAudience, resolveRequest } from './member-statements.js';
+import { memberOf, memberPage } from '../rooms/member-queries.js';
+import { memberView, type JoinRequestView, type MemberView } from '../rooms/member-views.js';
+import { listJoinRequests, pendingRequest, requestToJoin, type AddMembersResult, type PageQuery } from './join-requests.js';
+import {
+  approvePendingOf,
+  countMembers,
+  deleteMember,
+  memberRole,
+  membersAmong,
+  otherOwners,
+  othersThan,
+  requestAudience,
+  resolveRequest,
+  setMemberRole,
+} from './queries.js';
 
 export type { AddMembersResult, PageQuery } from './join-requests.js';
 
@@ -35,23 +44,14 @@ export class MemberService {
   async list(caller: Caller, roomId: string, query: PageQuery): Promise<Page<MemberView>> {
     const list = `members:${roomId}`;
     const limit = query.limit ?? 100;
-    let select = memberQuery(roomId);
+    let after: { at: string; id: string } | null = null;
     if (query.cursor !== undefined) {
       const c = decodeCursor(query.cursor, list);
       if (!c || !isCursorInstant(c.a) || !isCursorUuid(c.i)) throw chatErrors.invalidCursor('query.cursor');
-      const [at, id] = [c.a, c.i];
-      select = select.where((eb) =>
-        eb(eb.refTuple('m.joined_at', 'm.account_id'), '>', eb.tuple(sql<Date>`${at}::timestamptz`, sql<string>`${id}::uuid`)),
-      );
+      after = { at: c.a, id: c.i };
     }
     await membershipOf(this.deps.sql, caller, roomId);
-    const found = await rows(
-      this.deps.sql,
-      select
-        .orderBy('m.joined_at')
-        .orderBy('m.account_id')
-        .limit(limit + 1),
-    );
+    const found = await memberPage(this.deps.sql, roomId, after, limit + 1);
     const hasMore = found.length > limit;
     const page = found.slice(0, limit);
     const now = this.deps.clock.now();
@@ -74,8 +74,7 @@ export class MemberService {
     const before = await membershipOf(this.deps.sql, caller, roomId);
     refuseFixedType(before, 'take more members');
     if (before.policy === 'ADMIN_ONLY') requireManager(before, 'add members to it (policy ADMIN_ONLY)');
-    const present = await rows(this.deps.sql, membersAmong(roomId, ids));
-    const presentIds = new Set(present.map((r) => r.account_id));
+    const presentIds = new Set(await membersAmong(this.deps.sql, roomId, ids));
     await this.rooms.checkAddable(
       caller,
       ids.filter((id) => !presentIds.has(id)),
@@ -108,15 +107,7 @@ export class MemberService {
     if (added.length > 0) {
       await countMembers(client, roomId, added.length);
       // A person added directly no longer waits: their pending request is settled by this addition.
-      await affected(
-        client,
-        chatDb
-          .updateTable('join_requests')
-          .set({ status: 'APPROVED', resolved_at: now, resolved_by: caller.accountId })
-          .where('room_id', '=', roomId)
-          .where('account_id', '=', sql<string>`any(${added}::uuid[])`)
-          .where('status', '=', 'PENDING'),
-      );
+      await approvePendingOf(client, roomId, added, caller.accountId, now);
       await emit(client, 'member.added', { roomId, accountIds: added, role: 'MEMBER', addedBy: caller.accountId }, roomAudience(roomId));
     }
     return { status: 'ADDED', added, pending: [], alreadyPending: [], alreadyMembers: ids.filter((id) => !inserted.has(id)) };
@@ -128,19 +119,13 @@ export class MemberService {
       const m = await membershipOf(client, caller, roomId, true);
       refuseFixedType(m, 'have its roles changed');
       requireOwner(m, 'change member roles');
-      const target = await firstRow(
-        client,
-        chatDb.selectFrom('room_members').select('role').where('room_id', '=', roomId).where('account_id', '=', accountId),
-      );
+      const target = await memberRole(client, roomId, accountId);
       if (!target) throw chatErrors.notFound('Member', 'member_not_found');
-      if (target.role === role) return false;
+      if (target.role === role) return;
       if (target.role === 'OWNER' && (await otherOwners(client, roomId, accountId)) === 0) {
         throw lastOwner('The last owner cannot be demoted; make another member OWNER first.');
       }
-      await affected(
-        client,
-        chatDb.updateTable('room_members').set({ role }).where('room_id', '=', roomId).where('account_id', '=', accountId),
-      );
+      await setMemberRole(client, roomId, accountId, role);
       await emit(
         client,
         'member.role_changed',
@@ -148,7 +133,6 @@ export class MemberService {
         { roomId, accountId, role, previousRole: target.role as RoomRole, changedBy: caller.accountId },
         roomAudience(roomId),
       );
-      return true;
     });
     return this.member(caller, roomId, accountId);
   }
@@ -161,14 +145,7 @@ export class MemberService {
     const status = await inTransaction(this.deps.sql, async (client) => {
       const m = await membershipOf(client, caller, roomId, true);
       refuseFixedType(m, 'be left');
-      const { others, other_owners: otherOwners } = (await firstRow(
-        client,
-        chatDb
-          .selectFrom('room_members')
-          .select([sql<number>`count(*)::int`.as('others'), sql<number>`(count(*) filter (where role = 'OWNER'))::int`.as('other_owners')])
-          .where('room_id', '=', roomId)
-          .where('account_id', '<>', caller.accountId),
-      ))!;
+      const { others, other_owners: otherOwners } = await othersThan(client, roomId, caller.accountId);
       const now = this.deps.clock.now();
       if (others === 0) {
         await deleteRoomRows(client, roomId, caller.accountId, now);
@@ -179,7 +156,7 @@ export class MemberService {
           `The last owner cannot leave a room that still has members; hand ownership on first (PATCH /api/v1/rooms/${roomId}/members/{accountId}/role with role OWNER).`,
         );
       }
-      await affected(client, chatDb.deleteFrom('room_members').where('room_id', '=', roomId).where('account_id', '=', caller.accountId));
+      await deleteMember(client, roomId, caller.accountId);
       await countMembers(client, roomId, -1);
       const payload = { roomId, accountId: caller.accountId };
       // The remaining members hear it through the room; the leaver, no longer a member, is addressed directly.
@@ -240,7 +217,7 @@ export class MemberService {
   }
 
   private async member(caller: Caller, roomId: string, accountId: string): Promise<MemberView> {
-    const row = await firstRow(this.deps.sql, memberQuery(roomId).where('m.account_id', '=', accountId));
+    const row = await memberOf(this.deps.sql, roomId, accountId);
     if (!row) throw chatErrors.notFound('Member', 'member_not_found');
     return memberView(row, caller.accountId, this.deps.clock.now());
   }

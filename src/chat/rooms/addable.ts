@@ -1,10 +1,8 @@
 // Who may be put in a room by its caller: the one check of room creation, member additions and join-request approval.
-import { sql } from 'kysely';
-import { rows } from '../../platform/db/typed.js';
 import type { Caller } from '../base/context.js';
 import { chatError } from '../base/errors.js';
 import type { Queryable } from '../base/membership.js';
-import { chatDb } from '../base/tables.js';
+import { addableAccounts } from './queries.js';
 
 export interface AddableOptions {
   /** One id at a fixed location (no index suffix). */
@@ -30,17 +28,7 @@ export async function checkAddable(
 ): Promise<void> {
   const { single = false, requested = ids, db = pool } = options;
   if (ids.length === 0) return;
-  const accounts = await rows(
-    db,
-    chatDb
-      .selectFrom('accounts')
-      .select('id')
-      .where('id', '=', sql<string>`any(${ids}::uuid[])`)
-      .where('status', '=', 'ACTIVE')
-      .where('customer_account_id', '=', caller.customerAccountId)
-      .$if(!crossModule, (q) => q.where('module_code', '=', caller.moduleCode)),
-  );
-  const found = new Set(accounts.map((r) => r.id));
+  const found = new Set(await addableAccounts(db, ids, caller.customerAccountId, crossModule ? null : caller.moduleCode));
   // Indices refer to the list as the client sent it (before dropping duplicates and the caller's own id), so
   // that body.memberIds.N points at the offending entry.
   const checked = new Set(ids);

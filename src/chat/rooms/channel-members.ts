@@ -1,10 +1,9 @@
 // Rooms of a channel: a room created with a channelId takes every member of the channel (channels/sync.ts keeps it
 // so as members join and leave the channel).
 import type { SqlClient } from '../../platform/db/sql.js';
-import { rows } from '../../platform/db/typed.js';
 import type { Caller } from '../base/context.js';
-import { chatDb } from '../base/tables.js';
 import { channelAccess, requireChannelManager } from '../base/channel-access.js';
+import { channelMembersBesides } from './queries.js';
 
 /**
  * Locks the channel (so that no membership change slips between reading its members and creating the room),
@@ -12,15 +11,5 @@ import { channelAccess, requireChannelManager } from '../base/channel-access.js'
  */
 export async function channelRoomMembers(client: SqlClient, caller: Caller, channelId: string): Promise<string[]> {
   requireChannelManager(await channelAccess(client, caller, channelId, true), 'add rooms to it');
-  const members = await rows(
-    client,
-    chatDb
-      .selectFrom('channel_members')
-      .select('account_id')
-      .where('channel_id', '=', channelId)
-      .where('account_id', '<>', caller.accountId)
-      .orderBy('joined_at')
-      .orderBy('account_id'),
-  );
-  return members.map((r) => r.account_id);
+  return channelMembersBesides(client, channelId, caller.accountId);
 }

@@ -1,18 +1,15 @@
 // The caller's room list: one statement per page (the page of rooms, then the unread count and last message of
 // those rooms only), keyset-paged on (pinned, last activity, id), with members inlined on request.
-import { sql } from 'kysely';
 import { readPool } from '../../platform/db/read-router.js';
 import type { SqlPool } from '../../platform/db/sql.js';
-import { hotRows, rows } from '../../platform/db/typed.js';
 import { decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
 import type { Page } from '../base/paging.js';
-import { roomView, type RoomRole, type RoomView } from '../base/room-views.js';
-import { chatDb } from '../base/tables.js';
+import { roomView, type RoomView } from '../base/room-views.js';
 import { isCursorInstant, isCursorUuid } from './cursors.js';
-import { roomListStatement } from './room-list-statement.js';
+import { membersOfRooms, roomListPage } from './room-list-queries.js';
 
 export interface ListRoomsQuery {
   limit?: number;
@@ -55,13 +52,14 @@ export async function listRooms(deps: ChatDeps, caller: Caller, query: ListRooms
   const search = query.q !== undefined && query.archived === true ? `%${escapeLike(query.q)}%` : null;
   const { labelId, channelId } = query;
   // Filters add clauses from a fixed set, never values: a bounded set of texts to prepare.
-  const statement = roomListStatement({
+  const shape = {
     search: search !== null,
     standalone: query.standalone === true,
     channel: channelId !== undefined,
     label: labelId !== undefined,
     cursor: cursor !== null,
-  }).bind({
+  };
+  const values = {
     account: caller.accountId,
     archived: query.archived === true,
     ...(search !== null ? { search } : {}),
@@ -69,9 +67,9 @@ export async function listRooms(deps: ChatDeps, caller: Caller, query: ListRooms
     ...(labelId !== undefined ? { label: labelId } : {}),
     ...(cursor !== null ? { pinned: cursor.pinned, at: cursor.at, id: cursor.id } : {}),
     limit: limit + 1,
-  });
+  };
   const db = await readPool(deps);
-  const rows = await hotRows(db, statement);
+  const rows = await roomListPage(db, shape, values);
   const hasMore = rows.length > limit;
   const pageRows = rows.slice(0, limit);
   const now = deps.clock.now();
@@ -97,15 +95,9 @@ async function inlineMembers(deps: ChatDeps, db: SqlPool, rooms: RoomView[]): Pr
     room.membersTruncated = room.memberCount > max;
   }
   if (small.length === 0) return;
-  const members = await rows(
+  const members = await membersOfRooms(
     db,
-    chatDb
-      .selectFrom('room_members')
-      .select(['room_id', 'account_id', 'role', 'joined_at'])
-      .where('room_id', '=', sql<string>`any(${small.map((r) => r.id)}::uuid[])`)
-      .orderBy('joined_at')
-      .orderBy('account_id')
-      .$narrowType<{ role: RoomRole }>(),
+    small.map((r) => r.id),
   );
   const byRoom = new Map(small.map((r) => [r.id, r]));
   for (const row of members) {

@@ -4,15 +4,12 @@ import { inTransaction } from '../../platform/db/sql.js';
 import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
-import { sql } from 'kysely';
-import { affected, firstRow } from '../../platform/db/typed.js';
-import { chatDb } from '../base/tables.js';
-import { memberView, type AccountType, type MemberView } from './member-views.js';
-import { accountsAudience, chatTopic, emit, outboxInsertFrom } from '../events/emit.js';
+import { memberView, type MemberView } from './member-views.js';
+import { accountsAudience, emit } from '../events/emit.js';
 import { roomNotFound } from '../base/membership.js';
 import type { RoomService } from './service.js';
-import { mentionCount, preferenceSelection, unreadCount } from './room-query.js';
-import { muteState, type NotificationLevel, type PreferenceColumns, type RoomRole, type RoomView } from '../base/room-views.js';
+import { lockPreferences, memberWithPreferences, moveReadMark, readState, writePreferences } from './personal-queries.js';
+import { muteState, type NotificationLevel, type PreferenceColumns, type RoomView } from '../base/room-views.js';
 
 /** A mute: until an instant, permanently, or none. */
 type Mute = { until: Date } | 'forever' | 'none';
@@ -78,73 +75,13 @@ export class PersonalRoomService {
     return this.me(caller, roomId);
   }
 
-  /**
-   * Moves the read mark up to the message (or the room's newest message); a mark never moves backwards, also
-   * when marks race (the update's condition is re-checked on the locked row).
-   */
+  /** Moves the read mark up to the message (or the room's newest message); a mark never moves backwards. */
   async markRead(caller: Caller, roomId: string, messageId: string | undefined): Promise<ReadState> {
     const audience = JSON.stringify(accountsAudience([caller.accountId]));
-    const row = await firstRow(
-      this.deps.sql,
-      chatDb
-        .with('target', (db) =>
-          db
-            .selectFrom('rooms as r')
-            .innerJoin('room_members as m', (join) => join.onRef('m.room_id', '=', 'r.id').on('m.account_id', '=', caller.accountId))
-            .select((eb) =>
-              messageId === undefined
-                ? eb.ref('r.last_seq').$castTo<number | null>().as('seq')
-                : eb
-                    .selectFrom('messages as x')
-                    .select('x.seq')
-                    .whereRef('x.room_id', '=', 'r.id')
-                    .where('x.id', '=', messageId)
-                    .$asScalar()
-                    .as('seq'),
-            )
-            .where('r.id', '=', roomId)
-            .where('r.deleted_at', 'is', null),
-        )
-        .with('moved', (db) =>
-          db
-            .updateTable('room_members as m')
-            .from('target as t')
-            .set((eb) => ({ last_read_seq: eb.ref('t.seq').$castTo<number>() }))
-            .where('m.room_id', '=', roomId)
-            .where('m.account_id', '=', caller.accountId)
-            .where('t.seq', 'is not', null)
-            .whereRef('m.last_read_seq', '<', 't.seq')
-            .returning('m.last_read_seq'),
-        )
-        .with('event', (db) =>
-          outboxInsertFrom(
-            db,
-            db
-              .selectFrom('moved')
-              .select((eb) => [
-                chatTopic('room.read').as('topic'),
-                sql<unknown>`jsonb_build_object('roomId', ${roomId}::uuid, 'accountId', ${caller.accountId}::uuid, 'lastReadSeq', ${eb.ref('moved.last_read_seq')}, 'audience', ${audience}::jsonb)`.as(
-                  'payload',
-                ),
-              ]),
-          ),
-        )
-        .selectFrom('target as t')
-        .select((eb) => ['t.seq as target', eb.selectFrom('moved').select('last_read_seq').$asScalar().as('moved')]),
-    );
+    const row = await moveReadMark(this.deps.sql, { accountId: caller.accountId, roomId, messageId, audience });
     if (!row) throw roomNotFound();
     if (row.target === null) throw chatErrors.notFound('Message', 'message_not_found');
-    const mark = chatDb
-      .selectFrom('room_members as m')
-      .select(['m.room_id as id', 'm.last_read_seq'])
-      .where('m.room_id', '=', roomId)
-      .where('m.account_id', '=', caller.accountId);
-    const now = await firstRow(
-      this.deps.sql,
-      chatDb
-        .selectFrom(mark.as('p'))
-        .select((eb) => ['p.last_read_seq', unreadCount(eb, caller.accountId), mentionCount(eb, caller.accountId)]),
-    );
+    const now = await readState(this.deps.sql, caller.accountId, roomId);
     if (!now) throw roomNotFound();
     return { roomId, lastReadSeq: now.last_read_seq, unreadCount: now.unread_count, mentionCount: now.mention_count };
   }
@@ -159,16 +96,7 @@ export class PersonalRoomService {
 
   private async apply(caller: Caller, roomId: string, change: PreferenceChange): Promise<void> {
     await inTransaction(this.deps.sql, async (client) => {
-      const current = await firstRow(
-        client,
-        chatDb
-          .selectFrom('room_members as m')
-          .innerJoin('rooms as r', (join) => join.onRef('r.id', '=', 'm.room_id').on('r.deleted_at', 'is', null))
-          .select((eb) => preferenceSelection(eb))
-          .where('m.room_id', '=', roomId)
-          .where('m.account_id', '=', caller.accountId)
-          .forUpdate('m'),
-      );
+      const current = await lockPreferences(client, caller.accountId, roomId);
       if (!current) throw roomNotFound();
       const next = {
         archived: change.archived ?? current.archived,
@@ -182,26 +110,10 @@ export class PersonalRoomService {
         next.notificationLevel === current.notification_level &&
         next.mutedUntil === storedMute(current)
       ) {
-        return false;
+        return;
       }
       const now = this.deps.clock.now();
-      await affected(
-        client,
-        chatDb
-          .updateTable('room_members')
-          .set((eb) => ({
-            archived: next.archived,
-            pinned: next.pinned,
-            notification_level: next.notificationLevel,
-            muted_until: sql<Date | null>`${next.mutedUntil}::timestamptz`,
-            // a pin keeps its time while the room stays pinned
-            pinned_at: next.pinned
-              ? sql<Date>`case when ${eb.ref('pinned')} then ${eb.ref('pinned_at')} else ${now}::timestamptz end`
-              : null,
-          }))
-          .where('room_id', '=', roomId)
-          .where('account_id', '=', caller.accountId),
-      );
+      await writePreferences(client, caller.accountId, roomId, next, now);
       const mute = muteState(
         {
           muted_forever: next.mutedUntil === 'infinity',
@@ -222,28 +134,11 @@ export class PersonalRoomService {
         },
         accountsAudience([caller.accountId]),
       );
-      return true;
     });
   }
 
   private async me(caller: Caller, roomId: string): Promise<MemberView> {
-    const row = await firstRow(
-      this.deps.sql,
-      chatDb
-        .selectFrom('room_members as m')
-        .innerJoin('accounts as a', 'a.id', 'm.account_id')
-        .select((eb) => [
-          'm.account_id',
-          eb.ref('m.role').$castTo<RoomRole>().as('role'),
-          'm.joined_at',
-          'a.display_name',
-          'a.avatar_url',
-          eb.ref('a.account_type').$castTo<AccountType>().as('account_type'),
-          ...preferenceSelection(eb),
-        ])
-        .where('m.room_id', '=', roomId)
-        .where('m.account_id', '=', caller.accountId),
-    );
+    const row = await memberWithPreferences(this.deps.sql, caller.accountId, roomId);
     if (!row) throw roomNotFound();
     return memberView(row, caller.accountId, this.deps.clock.now());
   }

@@ -2,9 +2,8 @@
 // based uuid), so concurrent first calls on any node agree on it without coordination.
 import { v5 } from 'uuid';
 import type { Caller } from '../base/context.js';
-import { affected, firstRow } from '../../platform/db/typed.js';
-import { chatDb } from '../base/tables.js';
 import type { Queryable } from '../base/membership.js';
+import { accountIdentity, insertReminderBot } from './queries.js';
 
 // Fixed namespace of the platform's name-based system account ids; never change it (ids would move).
 const systemAccountNamespace = '5d0c8a9e-4f0b-4c55-9a57-8b7f0c6e2d31';
@@ -15,24 +14,8 @@ export function reminderBotId(moduleCode: string, customerAccountId: string): st
 
 export async function ensureReminderBot(db: Queryable, caller: Caller): Promise<string> {
   const id = reminderBotId(caller.moduleCode, caller.customerAccountId);
-  await affected(
-    db,
-    chatDb
-      .insertInto('accounts')
-      .values({
-        id,
-        module_code: caller.moduleCode,
-        customer_account_id: caller.customerAccountId,
-        display_name: 'Reminders',
-        account_type: 'BOT',
-        status: 'ACTIVE',
-      })
-      .onConflict((oc) => oc.column('id').doNothing()),
-  );
-  const bot = await firstRow(
-    db,
-    chatDb.selectFrom('accounts').select(['module_code', 'customer_account_id', 'account_type']).where('id', '=', id),
-  );
+  await insertReminderBot(db, { id, moduleCode: caller.moduleCode, customerAccountId: caller.customerAccountId });
+  const bot = await accountIdentity(db, id);
   // The id is reserved; an account registered under it by hand would be a configuration fault, not a bot.
   if (!bot || bot.account_type !== 'BOT' || bot.module_code !== caller.moduleCode || bot.customer_account_id !== caller.customerAccountId) {
     throw new Error(

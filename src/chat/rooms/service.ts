@@ -8,17 +8,15 @@ import type { Page } from '../base/paging.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
 import { channelRoomMembers } from './channel-members.js';
-import { acceptedContact } from '../contacts/access.js';
+import { acceptedContact } from '../contacts/queries.js';
 import { deleteRoomRows } from './deletion.js';
 import { emit, roomAudience } from '../events/emit.js';
 import { membershipOf, refuseFixedType, requireManager, requireOwner, roomNotFound } from '../base/membership.js';
 import { ensureReminderBot } from './reminder-bot.js';
 import { roomView, type AddMemberPolicy, type RoomRole, type RoomType, type RoomView } from '../base/room-views.js';
-import { roomQuery } from './room-query.js';
-import { affected, firstRow, rows } from '../../platform/db/typed.js';
-import { chatDb } from '../base/tables.js';
+import { roomOf, singletonRoomOf } from './room-queries.js';
 import { checkAddable, type AddableOptions } from './addable.js';
-import { insertMembers } from './insert-members.js';
+import { insertMembers, insertRoom, insertSingletonRoom, roomSettings, writeRoomSettings } from './queries.js';
 import { listRooms, type ListRoomsQuery } from './list.js';
 
 export type { AddableOptions } from './addable.js';
@@ -56,10 +54,7 @@ export class RoomService {
   }
 
   async get(caller: Caller, roomId: string): Promise<RoomView> {
-    const row = await firstRow(
-      await readPool(this.deps),
-      roomQuery(caller.accountId, (scope) => scope.where('r.id', '=', roomId)),
-    );
+    const row = await roomOf(await readPool(this.deps), caller.accountId, roomId);
     // A room the caller is not a member of is indistinguishable from one that does not exist.
     if (!row) throw roomNotFound();
     return roomView(row, this.deps.clock.now());
@@ -80,21 +75,17 @@ export class RoomService {
     const now = this.deps.clock.now();
     await inTransaction(this.deps.sql, async (client) => {
       if (channelId !== null) memberIds.push(...(await channelRoomMembers(client, caller, channelId)));
-      await affected(
-        client,
-        chatDb.insertInto('rooms').values({
-          id: roomId,
-          type: input.type,
-          name,
-          description: input.description ?? null,
-          add_member_policy: input.addMemberPolicy ?? 'ALL_MEMBERS',
-          created_by: caller.accountId,
-          member_count: memberIds.length + 1,
-          created_at: now,
-          last_activity_at: now,
-          channel_id: channelId,
-        }),
-      );
+      await insertRoom(client, {
+        id: roomId,
+        type: input.type,
+        name,
+        description: input.description ?? null,
+        addMemberPolicy: input.addMemberPolicy ?? 'ALL_MEMBERS',
+        createdBy: caller.accountId,
+        memberCount: memberIds.length + 1,
+        at: now,
+        channelId,
+      });
       await insertMembers(
         client,
         roomId,
@@ -113,29 +104,19 @@ export class RoomService {
       const membership = await membershipOf(client, caller, roomId, true);
       refuseFixedType(membership, 'be renamed or reconfigured');
       requireManager(membership, 'change its name, description or add-member policy');
-      const current = (await firstRow(
-        client,
-        chatDb.selectFrom('rooms').select(['name', 'description', 'add_member_policy']).where('id', '=', roomId),
-      ))!;
+      const current = (await roomSettings(client, roomId))!;
       const changes: Record<string, unknown> = {};
       if (name !== undefined && name !== current.name) changes.name = name;
       if (input.description !== undefined && input.description !== current.description) changes.description = input.description;
       if (input.addMemberPolicy !== undefined && input.addMemberPolicy !== current.add_member_policy)
         changes.addMemberPolicy = input.addMemberPolicy;
-      if (Object.keys(changes).length === 0) return false;
-      await affected(
-        client,
-        chatDb
-          .updateTable('rooms')
-          .set({
-            name: (changes.name as string | undefined) ?? current.name,
-            description: 'description' in changes ? (changes.description as string | null) : current.description,
-            add_member_policy: (changes.addMemberPolicy as AddMemberPolicy | undefined) ?? current.add_member_policy,
-          })
-          .where('id', '=', roomId),
-      );
+      if (Object.keys(changes).length === 0) return;
+      await writeRoomSettings(client, roomId, {
+        name: (changes.name as string | undefined) ?? current.name,
+        description: 'description' in changes ? (changes.description as string | null) : current.description,
+        addMemberPolicy: (changes.addMemberPolicy as AddMemberPolicy | undefined) ?? current.add_member_policy,
+      });
       await emit(client, 'room.updated', { roomId, updatedBy: caller.accountId, changes }, roomAudience(roomId));
-      return true;
     });
     return this.get(caller, roomId);
   }
@@ -188,33 +169,19 @@ export class RoomService {
     const roomId = newId();
     await inTransaction(this.deps.sql, async (client) => {
       // Concurrent callers race on the unique singleton key; the loser finds the winner's room below.
-      const inserted = await rows(
-        client,
-        chatDb
-          .insertInto('rooms')
-          .values({
-            id: roomId,
-            type,
-            name: null,
-            add_member_policy: 'ADMIN_ONLY',
-            created_by: caller.accountId,
-            member_count: members.length,
-            created_at: now,
-            last_activity_at: now,
-            singleton_key: key,
-          })
-          .onConflict((oc) => oc.column('singleton_key').doNothing())
-          .returning('id'),
-      );
-      if (inserted.length === 0) return false;
+      const inserted = await insertSingletonRoom(client, {
+        id: roomId,
+        type,
+        key,
+        createdBy: caller.accountId,
+        memberCount: members.length,
+        at: now,
+      });
+      if (!inserted) return;
       await insertMembers(client, roomId, members, now);
       await emit(client, 'room.created', { roomId, type, memberIds: members.map((m) => m.accountId) }, roomAudience(roomId));
-      return true;
     });
-    const row = await firstRow(
-      this.deps.sql,
-      roomQuery(caller.accountId, (scope) => scope.where('r.singleton_key', '=', key)),
-    );
+    const row = await singletonRoomOf(this.deps.sql, caller.accountId, key);
     if (!row) throw roomNotFound();
     return roomView(row, this.deps.clock.now());
   }

@@ -2,9 +2,12 @@
 // statement over the entities (the room list, one room, a get-or-create answer). The inner select narrows
 // `room_members m join rooms r` and pages it, so the counts and the last-message lookup run only for the page.
 import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
+import { firstRow, type Runner } from '../../platform/db/typed.js';
+import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb, type ChatTables } from '../base/tables.js';
 import { hiddenBy } from '../base/message-views.js';
 import type { AddMemberPolicy, NotificationLevel, RoomRole, RoomType } from '../base/room-views.js';
+import type * as self from './room-queries.js';
 
 /** The joined tables the inner select narrows: the caller's membership `m` of room `r`. */
 type Scope = ChatTables & { m: ChatTables['room_members']; r: ChatTables['rooms'] };
@@ -122,3 +125,31 @@ export function roomQuery(accountId: string | Expression<string>, narrow: (scope
         .orderBy('l.id')})`.as('label_ids'),
     ]);
 }
+
+/** One room of the caller's, by id; undefined when the caller is no member of a live room of that id. */
+export async function roomOf(db: Runner, accountId: string, roomId: string) {
+  return firstRow(
+    db,
+    roomQuery(accountId, (scope) => scope.where('r.id', '=', roomId)),
+  );
+}
+
+/** The caller's get-or-create room of this singleton key, when the caller is its member. */
+export async function singletonRoomOf(db: Runner, accountId: string, key: string) {
+  return firstRow(
+    db,
+    roomQuery(accountId, (scope) => scope.where('r.singleton_key', '=', key)),
+  );
+}
+
+/** The read mark `p` the counts are examples over. */
+const readMark = chatDb.selectFrom('room_members').select(['room_id as id', 'last_read_seq']).as('p');
+
+export const examples: QueryExamples<typeof self> = {
+  preferenceSelection: () => chatDb.selectFrom('room_members as m').select((eb) => preferenceSelection(eb)),
+  unreadCount: () => chatDb.selectFrom(readMark).select((eb) => unreadCount(eb, example.id)),
+  mentionCount: () => chatDb.selectFrom(readMark).select((eb) => mentionCount(eb, example.id)),
+  roomQuery: () => roomQuery(example.id, (scope) => scope.where('r.channel_id', '=', example.otherId)),
+  roomOf: (db) => roomOf(db, example.id, example.otherId),
+  singletonRoomOf: (db) => singletonRoomOf(db, example.id, `self:${example.id}`),
+};

@@ -1,9 +1,14 @@
-// The room list's statement, compiled once per shape: the filters a request uses pick one of a bounded set of texts
+// The room list's statements. The page's statement is compiled once per shape: the filters a request uses pick one of a bounded set of texts
 // (each a named prepared statement), and each request only binds its values. Building and compiling the typed
 // statement costs about 140 µs of CPU, a share of the page's time worth keeping off every request.
 import { sql, type InferResult } from 'kysely';
 import { fixedStatement, slot, type FixedStatement } from '../../platform/db/fixed-statement.js';
-import { roomQuery } from './room-query.js';
+import { hotRows, rows, type Runner } from '../../platform/db/typed.js';
+import { example, type QueryExamples } from '../../platform/db/query-examples.js';
+import type { RoomRole } from '../base/room-views.js';
+import { chatDb } from '../base/tables.js';
+import { roomQuery } from './room-queries.js';
+import type * as self from './room-list-queries.js';
 
 /** Which optional filters a page uses. */
 export interface RoomListShape {
@@ -79,7 +84,7 @@ export type RoomListRow = InferResult<ReturnType<typeof build>>[number];
 const shapes = new Map<string, FixedStatement<RoomListRow, RoomListValues>>();
 
 /** The statement of this shape, compiled on first use. */
-export function roomListStatement(shape: RoomListShape): FixedStatement<RoomListRow, RoomListValues> {
+function roomListStatement(shape: RoomListShape): FixedStatement<RoomListRow, RoomListValues> {
   const key = `${+shape.search}${+shape.standalone}${+shape.channel}${+shape.label}${+shape.cursor}`;
   let statement = shapes.get(key);
   if (!statement) {
@@ -95,3 +100,42 @@ export function roomListStatement(shape: RoomListShape): FixedStatement<RoomList
   }
   return statement;
 }
+
+/** One page of the caller's rooms: a named prepared statement per shape, the request binding its values only. */
+export async function roomListPage(db: Runner, shape: RoomListShape, values: RoomListValues): Promise<RoomListRow[]> {
+  return hotRows(db, roomListStatement(shape).bind(values));
+}
+
+/** The members of the rooms, in joining order. */
+export async function membersOfRooms(db: Runner, roomIds: string[]) {
+  return rows(
+    db,
+    chatDb
+      .selectFrom('room_members')
+      .select(['room_id', 'account_id', 'role', 'joined_at'])
+      .where('room_id', '=', sql<string>`any(${roomIds}::uuid[])`)
+      .orderBy('joined_at')
+      .orderBy('account_id')
+      .$narrowType<{ role: RoomRole }>(),
+  );
+}
+
+export const examples: QueryExamples<typeof self> = {
+  roomListPage: (db) =>
+    roomListPage(
+      db,
+      { search: true, standalone: true, channel: true, label: true, cursor: true },
+      {
+        account: example.id,
+        archived: true,
+        search: '%text%',
+        channel: example.otherId,
+        label: example.otherId,
+        pinned: true,
+        at: example.at.toISOString(),
+        id: example.otherId,
+        limit: 51,
+      },
+    ),
+  membersOfRooms: (db) => membersOfRooms(db, [example.id, example.otherId]),
+};
