@@ -1,16 +1,29 @@
 // Personal labels: each account's own, invisible to anyone else (another account's label is 404 like an unknown
 // one). A label is put on rooms the owner is a member of; roomCount counts them exactly, because the rows go when
 // the label, the room or the owner's membership goes. Every change is announced to the owner's sessions only.
-import { sql } from 'kysely';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
-import { affected, firstRow, lockKey, rows, type Runner } from '../../platform/db/typed.js';
+import type { Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatError, chatErrors } from '../base/errors.js';
 import { lockMembership } from '../drafts/membership.js';
 import { accountsAudience, emit } from '../events/emit.js';
-import { chatDb } from '../base/tables.js';
+import {
+  addRoomLabels,
+  countLabels,
+  deleteLabel,
+  deleteRoomLabelsOf,
+  insertLabel,
+  labelOf,
+  labelsOf,
+  lockLabelCreation,
+  lockOwnedLabels,
+  removeRoomLabelsExcept,
+  roomLabelIds,
+  updateLabel,
+  type LabelRow,
+} from './queries.js';
 
 /** Labels per account: the label list is one page, and a sidebar of more labels than this helps nobody. */
 export const labelsPerAccountMax = 100;
@@ -34,20 +47,6 @@ export const labelErrors = {
   limit: () => chatErrors.conflict('label_limit_reached', `An account holds at most ${labelsPerAccountMax} labels; delete one first.`),
 };
 
-const labelSelect = chatDb
-  .selectFrom('labels as l')
-  .select(['l.id', 'l.owner_id', 'l.name', 'l.color', 'l.created_at', 'l.updated_at'])
-  .select((eb) =>
-    eb
-      .selectFrom('room_labels as rl')
-      .whereRef('rl.label_id', '=', 'l.id')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .$asScalar()
-      .as('room_count'),
-  );
-
-type LabelRow = NonNullable<Awaited<ReturnType<typeof labelSelect.executeTakeFirst>>>;
-
 const view = (row: LabelRow): LabelView => ({
   id: row.id,
   name: row.name,
@@ -69,13 +68,7 @@ export class LabelService {
   constructor(private readonly deps: ChatDeps) {}
 
   async list(caller: Caller): Promise<LabelView[]> {
-    const found = await rows(
-      this.deps.sql,
-      labelSelect
-        .where('l.owner_id', '=', caller.accountId)
-        .orderBy(sql`lower(l.name)`)
-        .orderBy('l.id'),
-    );
+    const found = await labelsOf(this.deps.sql, caller.accountId);
     return found.map(view);
   }
 
@@ -86,19 +79,9 @@ export class LabelService {
     const now = this.deps.clock.now();
     await this.write(async (client) => {
       // One create at a time per account, so the count below cannot be passed by a concurrent create.
-      await lockKey(client, `labels:${caller.accountId}`);
-      const held = await firstRow(
-        client,
-        chatDb
-          .selectFrom('labels')
-          .select(sql<number>`count(*)::int`.as('n'))
-          .where('owner_id', '=', caller.accountId),
-      );
-      if (held!.n >= labelsPerAccountMax) throw labelErrors.limit();
-      await affected(
-        client,
-        chatDb.insertInto('labels').values({ id, owner_id: caller.accountId, name, color, created_at: now, updated_at: now }),
-      );
+      await lockLabelCreation(client, caller.accountId);
+      if ((await countLabels(client, caller.accountId)) >= labelsPerAccountMax) throw labelErrors.limit();
+      await insertLabel(client, { id, ownerId: caller.accountId, name, color, at: now });
       await emit(client, 'label.created', { labelId: id, name, color }, accountsAudience([caller.accountId]));
     });
     return this.get(this.deps.sql, caller, id);
@@ -113,16 +96,13 @@ export class LabelService {
       const changes: Record<string, string> = {};
       if (name !== undefined && name !== current.name) changes.name = name;
       if (color !== undefined && color !== current.color) changes.color = color;
-      if (Object.keys(changes).length === 0) return false;
-      await affected(
-        client,
-        chatDb
-          .updateTable('labels')
-          .set({ name: changes.name ?? current.name, color: changes.color ?? current.color, updated_at: this.deps.clock.now() })
-          .where('id', '=', labelId),
-      );
+      if (Object.keys(changes).length === 0) return;
+      await updateLabel(client, labelId, {
+        name: changes.name ?? current.name,
+        color: changes.color ?? current.color,
+        at: this.deps.clock.now(),
+      });
       await emit(client, 'label.updated', { labelId, changes }, accountsAudience([caller.accountId]));
-      return true;
     });
     return this.get(this.deps.sql, caller, labelId);
   }
@@ -131,9 +111,8 @@ export class LabelService {
   async delete(caller: Caller, labelId: string): Promise<{ labelId: string; status: 'deleted'; roomCount: number }> {
     const roomIds = await this.write(async (client) => {
       await this.get(client, caller, labelId, true);
-      const removed = await rows(client, chatDb.deleteFrom('room_labels').where('label_id', '=', labelId).returning('room_id'));
-      await affected(client, chatDb.deleteFrom('labels').where('id', '=', labelId));
-      const ids = removed.map((r) => r.room_id).sort();
+      const ids = (await deleteRoomLabelsOf(client, labelId)).sort();
+      await deleteLabel(client, labelId);
       await emit(client, 'label.deleted', { labelId, roomIds: ids }, accountsAudience([caller.accountId]));
       return ids;
     });
@@ -145,18 +124,9 @@ export class LabelService {
    * body.labelIds[i], nothing changed); the labels are held in `key share` so a concurrent label delete waits.
    */
   async setRoomLabels(caller: Caller, roomId: string, labelIds: string[]): Promise<{ roomId: string; labelIds: string[] }> {
-    const result = await this.write(async (client) => {
+    const onRoom = await this.write(async (client) => {
       await lockMembership(client, caller, roomId, 'no key update');
-      const owned = await rows(
-        client,
-        chatDb
-          .selectFrom('labels')
-          .select('id')
-          .where('owner_id', '=', caller.accountId)
-          .where('id', '=', sql<string>`any(${labelIds}::uuid[])`)
-          .forKeyShare(),
-      );
-      const mine = new Set(owned.map((r) => r.id));
+      const mine = new Set(await lockOwnedLabels(client, caller.accountId, labelIds));
       const foreign = labelIds.flatMap((id, i) =>
         mine.has(id) ? [] : [{ location: `body.labelIds[${i}]`, message: 'names no label of the caller' }],
       );
@@ -168,31 +138,14 @@ export class LabelService {
           foreign,
         );
       }
-      const removed = await affected(
-        client,
-        chatDb
-          .deleteFrom('room_labels')
-          .where('account_id', '=', caller.accountId)
-          .where('room_id', '=', roomId)
-          .where((eb) => eb.not(eb('label_id', '=', sql<string>`any(${labelIds}::uuid[])`))),
-      );
-      const now = this.deps.clock.now();
-      const added =
-        labelIds.length === 0
-          ? 0
-          : await affected(
-              client,
-              chatDb
-                .insertInto('room_labels')
-                .values(labelIds.map((labelId) => ({ label_id: labelId, room_id: roomId, account_id: caller.accountId, created_at: now })))
-                .onConflict((oc) => oc.doNothing()),
-            );
+      const removed = await removeRoomLabelsExcept(client, caller.accountId, roomId, labelIds);
+      const added = await addRoomLabels(client, caller.accountId, roomId, labelIds, this.deps.clock.now());
       const current = await roomLabelIds(client, caller.accountId, roomId);
-      const changed = removed + added > 0;
-      if (changed) await emit(client, 'room.labels_changed', { roomId, labelIds: current }, accountsAudience([caller.accountId]));
-      return { changed, current };
+      if (removed + added > 0)
+        await emit(client, 'room.labels_changed', { roomId, labelIds: current }, accountsAudience([caller.accountId]));
+      return current;
     });
-    return { roomId, labelIds: result.current };
+    return { roomId, labelIds: onRoom };
   }
 
   /** Runs a write in a transaction; a name taken by another label of the account is a 409. */
@@ -206,25 +159,8 @@ export class LabelService {
   }
 
   private async get(db: Runner, caller: Caller, labelId: string, lock = false): Promise<LabelView> {
-    const one = labelSelect.where('l.id', '=', labelId).where('l.owner_id', '=', caller.accountId);
-    const row = await firstRow(db, lock ? one.forUpdate('l') : one);
+    const row = await labelOf(db, caller.accountId, labelId, lock);
     if (!row) throw labelErrors.notFound();
     return view(row);
   }
-}
-
-/** The caller's label ids on a room, by label name. */
-export async function roomLabelIds(db: Runner, accountId: string, roomId: string): Promise<string[]> {
-  const found = await rows(
-    db,
-    chatDb
-      .selectFrom('room_labels as rl')
-      .innerJoin('labels as l', 'l.id', 'rl.label_id')
-      .select('l.id')
-      .where('rl.account_id', '=', accountId)
-      .where('rl.room_id', '=', roomId)
-      .orderBy(sql`lower(l.name)`)
-      .orderBy('l.id'),
-  );
-  return found.map((r) => r.id);
 }

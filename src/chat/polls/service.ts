@@ -1,8 +1,7 @@
 // Polls: created in a room together with the POLL message that announces them, voted on by the room's members
 // (a vote replaces the voter's whole previous vote), closed by their creator or an owner/admin of the room.
-import { sql } from 'kysely';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
-import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
+import type { Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
@@ -10,31 +9,23 @@ import { chatErrors } from '../base/errors.js';
 import { emit, roomAudience } from '../events/emit.js';
 import { isManager, roomNotFound } from '../base/membership.js';
 import { pollErrors } from './errors.js';
-import { chatDb } from '../base/tables.js';
-import { pollColumns, pollRowQuery, pollView, type PollRow, type PollView } from './views.js';
+import {
+  bumpRoomSeq,
+  insertPoll,
+  lockOpenPollOfMessage,
+  markPollClosed,
+  pollForCaller,
+  pollOptions,
+  upsertBallot,
+  type PollRow,
+} from './queries.js';
+import { pollView, type PollView } from './views.js';
 
 export interface CreatePollInput {
   question: string;
   options: string[];
   multipleChoice?: boolean;
 }
-
-/**
- * Takes the room's next sequence number the way a send does (the room row's lock orders writers, so commit order
- * is sequence order), only for a member of a live room.
- */
-const bumpSeq = (roomId: string, accountId: string, at: Date) =>
-  chatDb
-    .updateTable('rooms')
-    .set((eb) => ({ last_seq: eb('last_seq', '+', 1), last_activity_at: at }))
-    .where('id', '=', roomId)
-    .where('deleted_at', 'is', null)
-    .where((eb) =>
-      eb.exists(
-        eb.selectFrom('room_members').select(sql.lit(1).as('one')).where('room_id', '=', roomId).where('account_id', '=', accountId),
-      ),
-    )
-    .returning('last_seq');
 
 /** Options must differ once trimmed, ignoring letter case: two identical choices would split one opinion. */
 function distinctOptions(options: string[]): string[] {
@@ -72,37 +63,19 @@ export class PollService {
     const messageId = newId();
     const optionIds = options.map(() => newId());
     const view = await inTransaction(this.deps.sql, async (client) => {
-      const seq = (await firstRow(client, bumpSeq(roomId, caller.accountId, now)))?.last_seq;
+      const seq = await bumpRoomSeq(client, roomId, caller.accountId, now);
       if (seq === undefined) throw roomNotFound();
-      await affected(
-        client,
-        chatDb.insertInto('messages').values({
-          id: messageId,
-          room_id: roomId,
-          seq,
-          sender_id: caller.accountId,
-          type: 'POLL',
-          text: question,
-          created_at: now,
-          poll_id: pollId,
-        }),
-      );
-      await affected(
-        client,
-        chatDb.insertInto('polls').values({
-          id: pollId,
-          room_id: roomId,
-          message_id: messageId,
-          creator_id: caller.accountId,
-          question,
-          multiple_choice: input.multipleChoice ?? false,
-          created_at: now,
-        }),
-      );
-      await affected(
-        client,
-        chatDb.insertInto('poll_options').values(options.map((text, i) => ({ id: optionIds[i]!, poll_id: pollId, position: i, text }))),
-      );
+      await insertPoll(client, {
+        pollId,
+        messageId,
+        roomId,
+        seq,
+        creatorId: caller.accountId,
+        question,
+        multipleChoice: input.multipleChoice ?? false,
+        options: options.map((text, i) => ({ id: optionIds[i]!, text })),
+        at: now,
+      });
       await creation.alongside?.(client, { pollId, messageId });
       const audience = roomAudience(roomId);
       await emit(
@@ -141,50 +114,32 @@ export class PollService {
    * one option set (the last to commit). Every check comes before the write: a refusal changes nothing.
    */
   async vote(caller: Caller, pollId: string, optionIds: string[]): Promise<PollView> {
-    const result = await inTransaction(this.deps.sql, async (client) => {
+    return inTransaction(this.deps.sql, async (client) => {
       const poll = await this.load(client, caller, pollId, 'share');
       if (poll.closed_at !== null) throw pollErrors.closed();
-      const held = await rows(client, chatDb.selectFrom('poll_options').select(['id', 'position']).where('poll_id', '=', pollId));
+      const held = await pollOptions(client, pollId);
       const position = new Map(held.map((r) => [r.id, r.position]));
       const unknown = optionIds.flatMap((id, index) => (position.has(id) ? [] : [{ index, message: 'is not an option of this poll' }]));
       if (unknown.length > 0) throw pollErrors.atIndexes('body.optionIds', unknown);
       if (!poll.multiple_choice && optionIds.length !== 1)
         throw chatErrors.invalid('body.optionIds', 'must hold exactly one option: the poll is single choice');
       const chosen = [...optionIds].sort((a, b) => position.get(a)! - position.get(b)!);
-      const changed = await affected(
-        client,
-        chatDb
-          .insertInto('poll_ballots')
-          .values({
-            poll_id: pollId,
-            account_id: caller.accountId,
-            option_ids: sql<string[]>`${chosen}::uuid[]`,
-            voted_at: this.deps.clock.now(),
-          })
-          .onConflict((oc) =>
-            oc
-              .columns(['poll_id', 'account_id'])
-              .doUpdateSet((eb) => ({ option_ids: eb.ref('excluded.option_ids'), voted_at: eb.ref('excluded.voted_at') }))
-              .where('poll_ballots.option_ids', '<>', (eb) => eb.ref('excluded.option_ids')),
-          ),
-      );
+      const changed = await upsertBallot(client, { pollId, accountId: caller.accountId, optionIds: chosen, at: this.deps.clock.now() });
       // Who voted what stays private: the room hears that the results moved, and reads them with getPoll.
       if (changed) await emit(client, 'poll.voted', { pollId, roomId: poll.room_id }, roomAudience(poll.room_id));
-      return { view: await pollView(client, poll, caller.accountId), changed: changed > 0 };
+      return pollView(client, poll, caller.accountId);
     });
-    return result.view;
   }
 
   /** The creator or an owner/admin of the room; closing a closed poll answers it unchanged. */
   async close(caller: Caller, pollId: string): Promise<PollView> {
-    const result = await inTransaction(this.deps.sql, async (client) => {
+    return inTransaction(this.deps.sql, async (client) => {
       const poll = await this.load(client, caller, pollId, 'update');
       if (poll.creator_id !== caller.accountId && !isManager(poll.my_role)) throw pollErrors.closeForbidden();
-      if (poll.closed_at !== null) return { view: await pollView(client, poll, caller.accountId), changed: false };
+      if (poll.closed_at !== null) return pollView(client, poll, caller.accountId);
       const closed = await closePoll(client, poll, caller.accountId, this.deps.clock.now());
-      return { view: await pollView(client, closed, caller.accountId), changed: true };
+      return pollView(client, closed, caller.accountId);
     });
-    return result.view;
   }
 
   private async viewIn(client: SqlClient, caller: Caller, pollId: string): Promise<PollView> {
@@ -192,7 +147,7 @@ export class PollService {
   }
 
   private async load(db: Runner, caller: Caller, pollId: string, lock: 'share' | 'update' | null = null): Promise<PollRow> {
-    const poll = await firstRow(db, pollRowQuery(pollId, caller.accountId, lock));
+    const poll = await pollForCaller(db, pollId, caller.accountId, lock);
     if (!poll) throw pollErrors.notFound();
     return poll;
   }
@@ -200,7 +155,7 @@ export class PollService {
 
 /** Closes a poll whose row the caller holds locked, with its event. */
 export async function closePoll(client: SqlClient, poll: PollRow, by: string, at: Date, reason?: 'recalled'): Promise<PollRow> {
-  await affected(client, chatDb.updateTable('polls').set({ closed_at: at, closed_by: by }).where('id', '=', poll.id));
+  await markPollClosed(client, poll.id, by, at);
   await emit(
     client,
     'poll.closed',
@@ -218,15 +173,6 @@ export async function closePoll(client: SqlClient, poll: PollRow, by: string, at
 
 /** Recalling a POLL message closes its poll in the recall's transaction (a poll nobody can see takes no votes). */
 export async function closePollOfRecalledMessage(client: SqlClient, messageId: string, by: string, at: Date): Promise<void> {
-  const poll = await firstRow(
-    client,
-    chatDb
-      .selectFrom('polls as p')
-      .select(pollColumns)
-      .select(sql<PollRow['my_role']>`'MEMBER'`.as('my_role'))
-      .where('p.message_id', '=', messageId)
-      .where('p.closed_at', 'is', null)
-      .forUpdate(),
-  );
+  const poll = await lockOpenPollOfMessage(client, messageId);
   if (poll) await closePoll(client, poll, by, at, 'recalled');
 }

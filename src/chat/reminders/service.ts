@@ -1,9 +1,7 @@
 // Self reminders: the owner's own objects (nobody else sees them: 404), changed only while ACTIVE. The reminder
 // bot posts them into the owner's reminder room (src/chat/reminders/fire.ts); every change commits with its event
 // and the timer of the next occurrence is armed after the commit.
-import { sql } from 'kysely';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
-import { firstRow, rows as allRows } from '../../platform/db/typed.js';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../base/context.js';
@@ -15,18 +13,9 @@ import type { Page } from '../base/paging.js';
 import type { RoomService } from '../rooms/service.js';
 import { armTimer } from '../base/timers/arm.js';
 import { futureInstant } from '../base/timers/horizon.js';
-import { chatDb } from '../base/tables.js';
 import { nextOccurrence, normalizeRecurrence, type Recurrence } from './recurrence.js';
-import {
-  reminderColumns,
-  reminderEvent,
-  reminderView,
-  type ReminderKind,
-  type ReminderRow,
-  type ReminderStates,
-  type ReminderStatus,
-  type ReminderView,
-} from './views.js';
+import { activeReminders, cancelReminder, insertReminder, ownReminder, updateReminder, type ReminderSchedule } from './queries.js';
+import { reminderEvent, reminderView, type ReminderRow, type ReminderStatus, type ReminderView } from './views.js';
 
 export interface ReminderInput {
   text?: string;
@@ -40,13 +29,6 @@ export const reminderErrors = {
     chatErrors.conflict('reminder_not_active', `The reminder is ${status}; only an ACTIVE one can be changed or cancelled.`),
 };
 
-interface Schedule {
-  kind: ReminderKind;
-  remindAt: Date | null;
-  recurrence: Recurrence | null;
-  nextFireAt: Date;
-}
-
 function sameRule(a: Recurrence | null, b: Recurrence | null): boolean {
   if (a === null || b === null) return a === b;
   return (
@@ -58,16 +40,6 @@ function sameRule(a: Recurrence | null, b: Recurrence | null): boolean {
   );
 }
 
-/** The caller's reminder by id; a cancelled one is gone for the API. */
-const own = (caller: Caller, id: string) =>
-  chatDb
-    .selectFrom('reminders')
-    .select(reminderColumns)
-    .where('id', '=', id)
-    .where('owner_id', '=', caller.accountId)
-    .where('status', '<>', 'CANCELLED')
-    .$narrowType<ReminderStates>();
-
 export class ReminderService {
   constructor(
     private readonly deps: ChatDeps,
@@ -75,7 +47,7 @@ export class ReminderService {
   ) {}
 
   /** remindAt or recurrence (exactly one), as the reminder's schedule from now. */
-  private schedule(input: ReminderInput): Schedule | undefined {
+  private schedule(input: ReminderInput): ReminderSchedule | undefined {
     if (input.remindAt !== undefined && input.recurrence !== undefined) {
       throw chatErrors.invalid('body.recurrence', 'cannot be combined with body.remindAt: a reminder is one-time or recurring');
     }
@@ -97,27 +69,15 @@ export class ReminderService {
     const room = await this.rooms.getOrCreateReminder(caller);
     const now = this.deps.clock.now();
     const row = await inTransaction(this.deps.sql, async (client) => {
-      const created = (await firstRow(
-        client,
-        chatDb
-          .insertInto('reminders')
-          .values({
-            id: newId(),
-            owner_id: caller.accountId,
-            room_id: room.id,
-            bot_id: reminderBotId(caller.moduleCode, caller.customerAccountId),
-            text: input.text,
-            kind: schedule.kind,
-            remind_at: schedule.remindAt,
-            recurrence: schedule.recurrence === null ? null : JSON.stringify(schedule.recurrence),
-            status: 'ACTIVE',
-            next_fire_at: schedule.nextFireAt,
-            created_at: now,
-            updated_at: now,
-          })
-          .returning(reminderColumns)
-          .$narrowType<ReminderStates>(),
-      ))!;
+      const created = (await insertReminder(client, {
+        id: newId(),
+        ownerId: caller.accountId,
+        roomId: room.id,
+        botId: reminderBotId(caller.moduleCode, caller.customerAccountId),
+        text: input.text,
+        schedule,
+        at: now,
+      }))!;
       await emit(client, 'reminder.created', reminderEvent(created), accountsAudience([caller.accountId]));
       return created;
     });
@@ -137,19 +97,7 @@ export class ReminderService {
       if (at === null || id === null) throw chatErrors.invalidCursor('query.cursor');
       after = { at, id };
     }
-    const rows = await allRows(
-      this.deps.sql,
-      chatDb
-        .selectFrom('reminders')
-        .select(reminderColumns)
-        .where('owner_id', '=', caller.accountId)
-        .where('status', '=', 'ACTIVE')
-        .$if(after !== undefined, (qb) => qb.where(sql<boolean>`(next_fire_at, id) > (${after!.at}::timestamptz, ${after!.id}::uuid)`))
-        .orderBy('next_fire_at')
-        .orderBy('id')
-        .limit(limit + 1)
-        .$narrowType<ReminderStates>(),
-    );
+    const rows = await activeReminders(this.deps.sql, caller.accountId, after, limit + 1);
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
@@ -161,7 +109,7 @@ export class ReminderService {
   }
 
   async get(caller: Caller, id: string): Promise<ReminderView> {
-    const row = await firstRow(this.deps.sql, own(caller, id));
+    const row = await ownReminder(this.deps.sql, caller.accountId, id);
     if (!row) throw reminderErrors.notFound();
     return reminderView(row);
   }
@@ -184,28 +132,13 @@ export class ReminderService {
         if (schedule.remindAt) changes.remindAt = schedule.remindAt.toISOString();
         if (schedule.recurrence) changes.recurrence = schedule.recurrence;
       }
-      if (Object.keys(changes).length === 0) return { row: current, changed: false, rescheduled: false };
+      if (Object.keys(changes).length === 0) return { row: current, rescheduled: false };
       const next = rescheduled
         ? schedule
         : { kind: current.kind, remindAt: current.remind_at, recurrence: current.recurrence, nextFireAt: current.next_fire_at! };
-      const updated = (await firstRow(
-        client,
-        chatDb
-          .updateTable('reminders')
-          .set({
-            text: input.text ?? current.text,
-            kind: next.kind,
-            remind_at: next.remindAt,
-            recurrence: next.recurrence === null ? null : JSON.stringify(next.recurrence),
-            next_fire_at: next.nextFireAt,
-            updated_at: now,
-          })
-          .where('id', '=', id)
-          .returning(reminderColumns)
-          .$narrowType<ReminderStates>(),
-      ))!;
+      const updated = (await updateReminder(client, id, { text: input.text ?? current.text, schedule: next, at: now }))!;
       await emit(client, 'reminder.updated', { ...reminderEvent(updated), changes }, accountsAudience([caller.accountId]));
-      return { row: updated, changed: true, rescheduled };
+      return { row: updated, rescheduled };
     });
     if (result.rescheduled) await armTimer(this.deps.queues, this.deps.clock, result.row.next_fire_at!);
     return reminderView(result.row);
@@ -216,15 +149,7 @@ export class ReminderService {
     const now = this.deps.clock.now();
     await inTransaction(this.deps.sql, async (client) => {
       await this.lockActive(client, caller, id);
-      const cancelled = await firstRow(
-        client,
-        chatDb
-          .updateTable('reminders')
-          .set({ status: 'CANCELLED', next_fire_at: null, updated_at: now })
-          .where('id', '=', id)
-          .returning(reminderColumns)
-          .$narrowType<ReminderStates>(),
-      );
+      const cancelled = await cancelReminder(client, id, now);
       await emit(client, 'reminder.cancelled', reminderEvent(cancelled!), accountsAudience([caller.accountId]));
     });
     return { id, status: 'CANCELLED' };
@@ -232,7 +157,7 @@ export class ReminderService {
 
   /** The caller's ACTIVE reminder, locked: a fire skips it until this transaction ends, then sees the change. */
   private async lockActive(client: SqlClient, caller: Caller, id: string): Promise<ReminderRow> {
-    const row = await firstRow(client, own(caller, id).forUpdate());
+    const row = await ownReminder(client, caller.accountId, id, true);
     if (!row) throw reminderErrors.notFound();
     if (row.status !== 'ACTIVE') throw reminderErrors.notActive(row.status);
     return row;

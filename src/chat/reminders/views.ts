@@ -28,23 +28,6 @@ export interface ReminderView {
   updatedAt: string;
 }
 
-export const reminderColumns = [
-  'id',
-  'owner_id',
-  'room_id',
-  'bot_id',
-  'text',
-  'kind',
-  'remind_at',
-  'recurrence',
-  'status',
-  'next_fire_at',
-  'last_fired_at',
-  'fire_count',
-  'created_at',
-  'updated_at',
-] as const;
-
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 /** Cancelled reminders never reach a view: the API answers 404 for them. */

@@ -2,21 +2,28 @@
 // and the origin to jump to. Saving is idempotent per message (one card, one savedId). Cards show the message as
 // the caller sees it now (recalled: text null). A card ends with the caller's membership of its room (the trigger
 // of migration Migration20261123000160Personal). Every change is announced to the caller's sessions only.
-import { sql } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
-import { firstRow, rows } from '../../platform/db/typed.js';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
 import { lockMembership } from '../drafts/membership.js';
-import { hiddenBy, messageView, type MessageRow, type MessageView } from '../base/message-views.js';
+import { messageView, type MessageRow, type MessageView } from '../base/message-views.js';
 import { attachThreadInfo, rootsWithReplies } from '../threads/thread-info.js';
 import { accountsAudience, emit } from '../events/emit.js';
 import type { Queryable } from '../base/membership.js';
 import type { Page } from '../base/paging.js';
-import { chatDb } from '../base/tables.js';
+import {
+  deleteSavedCard,
+  messageRecalled,
+  savedCard,
+  savedCards,
+  savedIdOf,
+  updateSavedNote,
+  upsertSavedCard,
+  type CardRow,
+} from './queries.js';
 
 export interface SavedCardView {
   savedId: string;
@@ -40,40 +47,6 @@ export const savedErrors = {
 
 /** A note of only white space is no note. */
 const noteOf = (note: string | null): string | null => (note === null || note.trim().length === 0 ? null : note);
-
-/** Cards of the caller whose room it is still a member of, with the message as the caller sees it. */
-const cardSelect = (accountId: string) =>
-  chatDb
-    .selectFrom('saved_messages as s')
-    .innerJoin('messages as x', 'x.id', 's.message_id')
-    .innerJoin('room_members as m', (j) => j.onRef('m.room_id', '=', 's.room_id').onRef('m.account_id', '=', 's.account_id'))
-    .select(['s.id as saved_id', 's.note', 's.saved_at', 's.updated_at as saved_updated_at'])
-    .select([
-      'x.id',
-      'x.room_id',
-      'x.seq',
-      'x.sender_id',
-      'x.type',
-      'x.text',
-      'x.client_message_id',
-      'x.thread_root_id',
-      'x.created_at',
-      'x.edited_at',
-      'x.recalled_at',
-      'x.forwarded_from_room_id',
-      'x.forwarded_from_message_id',
-      'x.poll_id',
-      'x.attachments',
-      'x.inline_keyboard',
-      'x.entities',
-      'x.reply_markup',
-      'x.formatting',
-      'x.reply_count',
-    ])
-    .select((eb) => eb.exists(hiddenBy(accountId, eb.ref('x.id'))).as('hidden_for_me'))
-    .where('s.account_id', '=', accountId);
-
-type CardRow = NonNullable<Awaited<ReturnType<ReturnType<typeof cardSelect>['executeTakeFirst']>>>;
 
 /** The cards' views, roots with replies carrying their thread (one batched query). */
 async function cardViews(db: Queryable, accountId: string, rows: CardRow[]): Promise<SavedCardView[]> {
@@ -115,14 +88,7 @@ export class SavedService {
   async list(caller: Caller, query: { limit?: number; cursor?: string }): Promise<Page<SavedCardView>> {
     const limit = query.limit ?? 50;
     const c = query.cursor === undefined ? null : parseFeedCursor(query.cursor, savedList(caller.accountId));
-    const found = await rows(
-      this.deps.sql,
-      cardSelect(caller.accountId)
-        .$if(c !== null, (q) => q.where(sql<boolean>`(s.saved_at, s.id) < (${c!.at}::timestamptz, ${c!.id}::text)`))
-        .orderBy('s.saved_at', 'desc')
-        .orderBy('s.id', 'desc')
-        .limit(limit + 1),
-    );
+    const found = await savedCards(this.deps.sql, caller.accountId, c, limit + 1);
     const hasMore = found.length > limit;
     const page = found.slice(0, limit);
     const last = page[page.length - 1];
@@ -141,58 +107,22 @@ export class SavedService {
     const noteGiven = input.note !== undefined;
     const note = noteOf(input.note ?? null);
     const now = this.deps.clock.now();
-    const { savedId } = await inTransaction(this.deps.sql, async (client) => {
+    const savedId = await inTransaction(this.deps.sql, async (client) => {
       await lockMembership(client, caller, input.roomId);
-      // key share: a recall of the message waits for this save, or wins and is seen here.
-      const found = await firstRow(
+      const recalled = await messageRecalled(client, input.roomId, input.messageId);
+      if (recalled === undefined) throw chatErrors.notFound('Message', 'message_not_found');
+      if (recalled) throw savedErrors.recalled();
+      const written = await upsertSavedCard(
         client,
-        chatDb
-          .selectFrom('messages')
-          .select((eb) => eb('recalled_at', 'is not', null).as('recalled'))
-          .where('room_id', '=', input.roomId)
-          .where('id', '=', input.messageId)
-          .forKeyShare(),
+        { id: newId(), accountId: caller.accountId, roomId: input.roomId, messageId: input.messageId, note, at: now },
+        noteGiven,
       );
-      if (!found) throw chatErrors.notFound('Message', 'message_not_found');
-      if (found.recalled) throw savedErrors.recalled();
-      const written = await firstRow(
-        client,
-        chatDb
-          .insertInto('saved_messages')
-          .values({
-            id: newId(),
-            account_id: caller.accountId,
-            room_id: input.roomId,
-            message_id: input.messageId,
-            note,
-            saved_at: now,
-            updated_at: now,
-          })
-          .onConflict((oc) =>
-            oc
-              .columns(['account_id', 'message_id'])
-              .doUpdateSet((eb) => ({ note: eb.ref('excluded.note'), updated_at: eb.ref('excluded.updated_at') }))
-              .where(sql<boolean>`${noteGiven}::boolean`)
-              .where('saved_messages.note', 'is distinct from', (eb) => eb.ref('excluded.note')),
-          )
-          .returning(['id', sql<boolean>`xmax = 0`.as('inserted')]),
-      );
+      if (!written) return (await savedIdOf(client, caller.accountId, input.messageId))!;
       const audience = accountsAudience([caller.accountId]);
-      if (!written) {
-        const existing = await firstRow(
-          client,
-          chatDb
-            .selectFrom('saved_messages')
-            .select('id')
-            .where('account_id', '=', caller.accountId)
-            .where('message_id', '=', input.messageId),
-        );
-        return { savedId: existing!.id, changed: false };
-      }
       if (written.inserted)
         await emit(client, 'saved.added', { savedId: written.id, roomId: input.roomId, messageId: input.messageId, note }, audience);
       else await emit(client, 'saved.updated', { savedId: written.id, roomId: input.roomId, messageId: input.messageId, note }, audience);
-      return { savedId: written.id, changed: true };
+      return written.id;
     });
     return this.card(this.deps.sql, caller, savedId);
   }
@@ -203,42 +133,15 @@ export class SavedService {
     if (input?.note === undefined) return this.card(this.deps.sql, caller, id);
     const note = noteOf(input.note);
     await inTransaction(this.deps.sql, async (client) => {
-      const row = await firstRow(
-        client,
-        chatDb
-          .with('card', (db) =>
-            db
-              .selectFrom('saved_messages')
-              .select(['id', 'note'])
-              .where('id', '=', id)
-              .where('account_id', '=', caller.accountId)
-              .forUpdate(),
-          )
-          .with('moved', (db) =>
-            db
-              .updateTable('saved_messages as s')
-              .set({ note, updated_at: this.deps.clock.now() })
-              .from('card')
-              .whereRef('s.id', '=', 'card.id')
-              .where('card.note', 'is distinct from', note)
-              .returning(['s.room_id', 's.message_id']),
-          )
-          .selectNoFrom((eb) => [
-            eb.selectFrom('moved').select('room_id').$asScalar().as('room_id'),
-            eb.selectFrom('moved').select('message_id').$asScalar().as('message_id'),
-            eb.exists(eb.selectFrom('moved').select(sql.lit(1).as('one'))).as('changed'),
-          ])
-          .where((eb) => eb.exists(eb.selectFrom('card').select(sql.lit(1).as('one')))),
-      );
+      const row = await updateSavedNote(client, caller.accountId, id, note, this.deps.clock.now());
       if (!row) throw savedErrors.notFound();
-      if (!row.changed) return false;
+      if (!row.changed) return;
       await emit(
         client,
         'saved.updated',
         { savedId: id, roomId: row.room_id!, messageId: row.message_id!, note },
         accountsAudience([caller.accountId]),
       );
-      return true;
     });
     return this.card(this.deps.sql, caller, id);
   }
@@ -246,14 +149,7 @@ export class SavedService {
   async unsave(caller: Caller, savedId: string): Promise<{ savedId: string; status: 'deleted' }> {
     const id = this.checkId(savedId);
     await inTransaction(this.deps.sql, async (client) => {
-      const removed = await firstRow(
-        client,
-        chatDb
-          .deleteFrom('saved_messages')
-          .where('id', '=', id)
-          .where('account_id', '=', caller.accountId)
-          .returning(['room_id', 'message_id']),
-      );
+      const removed = await deleteSavedCard(client, caller.accountId, id);
       if (!removed) throw savedErrors.notFound();
       await emit(
         client,
@@ -272,7 +168,7 @@ export class SavedService {
   }
 
   private async card(db: Queryable, caller: Caller, savedId: string): Promise<SavedCardView> {
-    const row = await firstRow(db, cardSelect(caller.accountId).where('s.id', '=', savedId));
+    const row = await savedCard(db, caller.accountId, savedId);
     if (!row) throw savedErrors.notFound();
     return (await cardViews(db, caller.accountId, [row]))[0]!;
   }

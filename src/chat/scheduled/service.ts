@@ -1,8 +1,6 @@
 // Scheduled messages: the creator's own objects (nobody else sees them: 404), changed only while PENDING. Every
 // change commits with its outbox event; the timer is armed after the commit (src/chat/time).
-import { sql } from 'kysely';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
-import { firstRow, rows as allRows } from '../../platform/db/typed.js';
 import { cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
 import type { Caller } from '../base/context.js';
@@ -14,16 +12,8 @@ import { accountsAudience, emit } from '../events/emit.js';
 import type { Page } from '../base/paging.js';
 import { armTimer } from '../base/timers/arm.js';
 import { futureInstant } from '../base/timers/horizon.js';
-import { chatDb } from '../base/tables.js';
-import {
-  scheduledColumns,
-  scheduledEvent,
-  scheduledView,
-  type ScheduledRow,
-  type ScheduledStates,
-  type ScheduledStatus,
-  type ScheduledView,
-} from './views.js';
+import { cancelScheduled, insertScheduled, ownScheduled, scheduledOf, threadRootOf, updateScheduled } from './queries.js';
+import { scheduledEvent, scheduledView, type ScheduledRow, type ScheduledStatus, type ScheduledView } from './views.js';
 
 export interface CreateScheduledInput {
   text: string;
@@ -61,24 +51,15 @@ export class ScheduledMessageService {
     const row = await inTransaction(this.deps.sql, async (client) => {
       await roleIn(client, roomId, caller.accountId);
       const rootId = input.threadRootId === undefined ? null : await threadRoot(client, roomId, input.threadRootId.toLowerCase());
-      const created = (await firstRow(
-        client,
-        chatDb
-          .insertInto('scheduled_messages')
-          .values({
-            id: newId(),
-            room_id: roomId,
-            sender_id: caller.accountId,
-            text: input.text,
-            thread_root_id: rootId,
-            send_at: sendAt,
-            status: 'PENDING',
-            created_at: now,
-            updated_at: now,
-          })
-          .returning(scheduledColumns)
-          .$narrowType<ScheduledStates>(),
-      ))!;
+      const created = (await insertScheduled(client, {
+        id: newId(),
+        roomId,
+        senderId: caller.accountId,
+        text: input.text,
+        threadRootId: rootId,
+        sendAt,
+        at: now,
+      }))!;
       await emit(client, 'scheduled_message.created', scheduledEvent(created), accountsAudience([caller.accountId]));
       return created;
     });
@@ -97,19 +78,12 @@ export class ScheduledMessageService {
       if (at === null || id === null) throw chatErrors.invalidCursor('query.cursor');
       after = { at, id };
     }
-    const rows = await allRows(
+    const rows = await scheduledOf(
       this.deps.sql,
-      chatDb
-        .selectFrom('scheduled_messages')
-        .select(scheduledColumns)
-        .where('sender_id', '=', caller.accountId)
-        .where('status', '=', query.status ?? 'PENDING')
-        .$if(query.roomId !== undefined, (qb) => qb.where('room_id', '=', query.roomId!))
-        .$if(after !== undefined, (qb) => qb.where(sql<boolean>`(send_at, id) > (${after!.at}::timestamptz, ${after!.id}::uuid)`))
-        .orderBy('send_at')
-        .orderBy('id')
-        .limit(limit + 1)
-        .$narrowType<ScheduledStates>(),
+      caller.accountId,
+      { status: query.status ?? 'PENDING', roomId: query.roomId },
+      after,
+      limit + 1,
     );
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
@@ -122,7 +96,7 @@ export class ScheduledMessageService {
   }
 
   async get(caller: Caller, id: string): Promise<ScheduledView> {
-    const row = await firstRow(this.deps.sql, own(caller, id));
+    const row = await ownScheduled(this.deps.sql, caller.accountId, id);
     if (!row) throw scheduledErrors.notFound();
     return scheduledView(row);
   }
@@ -136,18 +110,14 @@ export class ScheduledMessageService {
       const changes: Record<string, unknown> = {};
       if (input.text !== undefined && input.text !== current.text) changes.text = input.text;
       if (sendAt !== undefined && sendAt.getTime() !== current.send_at.getTime()) changes.sendAt = sendAt.toISOString();
-      if (Object.keys(changes).length === 0) return { row: current, moved: false, changed: false };
-      const updated = (await firstRow(
-        client,
-        chatDb
-          .updateTable('scheduled_messages')
-          .set({ text: input.text ?? current.text, send_at: sendAt ?? current.send_at, updated_at: now })
-          .where('id', '=', id)
-          .returning(scheduledColumns)
-          .$narrowType<ScheduledStates>(),
-      ))!;
+      if (Object.keys(changes).length === 0) return { row: current, moved: false };
+      const updated = (await updateScheduled(client, id, {
+        text: input.text ?? current.text,
+        sendAt: sendAt ?? current.send_at,
+        at: now,
+      }))!;
       await emit(client, 'scheduled_message.updated', { ...scheduledEvent(updated), changes }, accountsAudience([caller.accountId]));
-      return { row: updated, moved: 'sendAt' in changes, changed: true };
+      return { row: updated, moved: 'sendAt' in changes };
     });
     if (result.moved) await armTimer(this.deps.queues, this.deps.clock, result.row.send_at);
     return scheduledView(result.row);
@@ -158,15 +128,7 @@ export class ScheduledMessageService {
     const now = this.deps.clock.now();
     await inTransaction(this.deps.sql, async (client) => {
       await this.lockOwn(client, caller, id);
-      const cancelled = await firstRow(
-        client,
-        chatDb
-          .updateTable('scheduled_messages')
-          .set({ status: 'CANCELLED', updated_at: now })
-          .where('id', '=', id)
-          .returning(scheduledColumns)
-          .$narrowType<ScheduledStates>(),
-      );
+      const cancelled = await cancelScheduled(client, id, now);
       await emit(client, 'scheduled_message.cancelled', scheduledEvent(cancelled!), accountsAudience([caller.accountId]));
     });
     return { id, status: 'CANCELLED' };
@@ -174,34 +136,16 @@ export class ScheduledMessageService {
 
   /** The caller's PENDING message, locked: a fire skips it until this transaction ends, then sees the change. */
   private async lockOwn(client: SqlClient, caller: Caller, id: string): Promise<ScheduledRow> {
-    const row = await firstRow(client, own(caller, id).forUpdate());
+    const row = await ownScheduled(client, caller.accountId, id, true);
     if (!row) throw scheduledErrors.notFound();
     if (row.status !== 'PENDING') throw scheduledErrors.notPending(row.status);
     return row;
   }
 }
 
-/** The caller's scheduled message by id; a cancelled one is gone for the API. */
-const own = (caller: Caller, id: string) =>
-  chatDb
-    .selectFrom('scheduled_messages')
-    .select(scheduledColumns)
-    .where('id', '=', id)
-    .where('sender_id', '=', caller.accountId)
-    .where('status', '<>', 'CANCELLED')
-    .$narrowType<ScheduledStates>();
-
 /** The thread a message of the room belongs to (a reply names its root's thread); not a recalled root. */
 async function threadRoot(client: SqlClient, roomId: string, messageId: string): Promise<string> {
-  const row = await firstRow(
-    client,
-    chatDb
-      .selectFrom('messages as m')
-      .innerJoin('messages as r', (join) => join.on((eb) => eb('r.id', '=', eb.fn.coalesce('m.thread_root_id', 'm.id'))))
-      .select((eb) => ['r.id as root_id', eb('r.recalled_at', 'is not', null).as('recalled')])
-      .where('m.room_id', '=', roomId)
-      .where('m.id', '=', messageId),
-  );
+  const row = await threadRootOf(client, roomId, messageId);
   if (!row) throw chatErrors.notFound('Message', 'message_not_found');
   if (row.recalled) throw messageErrors.recalled();
   return row.root_id;

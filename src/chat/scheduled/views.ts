@@ -25,21 +25,6 @@ export interface ScheduledView {
   updatedAt: string;
 }
 
-export const scheduledColumns = [
-  'id',
-  'room_id',
-  'sender_id',
-  'text',
-  'thread_root_id',
-  'send_at',
-  'status',
-  'message_id',
-  'failure_reason',
-  'fired_at',
-  'created_at',
-  'updated_at',
-] as const;
-
 /** Cancelled rows never reach a view: the API answers 404 for them. */
 export function scheduledView(row: ScheduledRow): ScheduledView {
   if (row.status === 'CANCELLED') throw new Error('a cancelled scheduled message has no view');
