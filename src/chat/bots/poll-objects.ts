@@ -1,11 +1,10 @@
 // Telegram's Poll object over the chat's poll: the chat's results with what sendPoll said about the poll
 // (bot_polls). A poll without that row (one a user created) is a regular anonymous poll, as Telegram shows it.
-import { sql } from 'kysely';
-import { firstRow, rows, type Runner } from '../../platform/db/typed.js';
+import { firstRow, type Runner } from '../../platform/db/typed.js';
 import { pollRowQuery, pollView, type PollView } from '../polls/views.js';
-import { chatDb } from '../base/tables.js';
 import type { StoredFormatting } from '../base/formatting.js';
 import { telegramEntities, type TelegramEntity } from './formatted-entities.js';
+import { botPollRow, optionPositionRows } from './poll-queries.js';
 
 export interface TelegramPoll {
   id: string;
@@ -33,16 +32,8 @@ export interface BotPollMeta {
   explanation_entities: StoredFormatting[] | null;
 }
 
-export const botPollMeta = (db: Runner, pollId: string) =>
-  firstRow(
-    db,
-    chatDb
-      .selectFrom('bot_polls')
-      .select(['bot_id', 'is_anonymous', 'quiz', 'explanation'])
-      .select(sql<number[] | null>`correct_option_ids`.as('correct_option_ids'))
-      .select((eb) => eb.ref('explanation_entities').$castTo<StoredFormatting[] | null>().as('explanation_entities'))
-      .where('poll_id', '=', pollId),
-  );
+/** What sendPoll said about the poll; undefined for a poll no bot sent. */
+export const botPollMeta = (db: Runner, pollId: string) => botPollRow(db, pollId);
 
 /** The quiz's answer is shown only to the bot that sent it, as in Telegram. */
 export function telegramPoll(view: PollView, meta: BotPollMeta | undefined, viewerBotId: string): TelegramPoll {
@@ -75,6 +66,6 @@ export async function pollForBot(db: Runner, pollId: string, bot: { id: string; 
 
 /** A ballot's options as Telegram's 0-based option ids (positions in the poll). */
 export async function optionPositions(db: Runner, pollId: string): Promise<Map<string, number>> {
-  const held = await rows(db, chatDb.selectFrom('poll_options').select(['id', 'position']).where('poll_id', '=', pollId));
+  const held = await optionPositionRows(db, pollId);
   return new Map(held.map((o) => [o.id, o.position]));
 }

@@ -3,14 +3,15 @@
 // account's integer id; a thread reply carries its root as message_thread_id with is_topic_message, and as
 // reply_to_message. A message carrying files shows its first in the field of its kind (api/file-views.ts), and its
 // text as caption.
-import { sql } from 'kysely';
-import { rows, type Runner } from '../../platform/db/typed.js';
-import { chatDb } from '../base/tables.js';
+import type { Runner } from '../../platform/db/typed.js';
 import { fileFields, type BotAttachment, type FileFields } from './api/file-views.js';
 import { telegramEntities, type TelegramEntity } from './formatted-entities.js';
 import type { StoredFormatting } from '../base/formatting.js';
 import type { StoredKeyboard } from '../base/keyboard.js';
 import type { TelegramPoll } from './poll-objects.js';
+import { botMessages, type BotMessageRow } from './message-queries.js';
+
+export type { BotMessageRow } from './message-queries.js';
 
 export interface TelegramUser {
   id: number;
@@ -48,62 +49,9 @@ export interface TelegramMessage extends RepliedMessage {
   poll?: TelegramPoll;
 }
 
-/** One message with what its Telegram shape needs: sender, room, thread root and the forwarded message's sender. */
-const botMessageSelect = chatDb
-  .selectFrom('messages as m')
-  .innerJoin('accounts as sa', 'sa.id', 'm.sender_id')
-  .leftJoin('bots as sb', 'sb.account_id', 'm.sender_id')
-  .innerJoin('rooms as r', 'r.id', 'm.room_id')
-  .leftJoin('messages as root', 'root.id', 'm.thread_root_id')
-  .leftJoin('accounts as ra', 'ra.id', 'root.sender_id')
-  .leftJoin('bots as rb', 'rb.account_id', 'root.sender_id')
-  .leftJoin('messages as fm', 'fm.id', 'm.forwarded_from_message_id')
-  .leftJoin('accounts as fa', 'fa.id', 'fm.sender_id')
-  .select((eb) => [
-    'm.id',
-    'm.room_id',
-    'm.seq',
-    'm.sender_id',
-    'm.text',
-    'm.created_at',
-    'm.edited_at',
-    'm.recalled_at',
-    'm.thread_root_id',
-    'm.poll_id',
-    eb.ref('m.inline_keyboard').$castTo<StoredKeyboard | null>().as('inline_keyboard'),
-    eb.ref('m.attachments').$castTo<BotAttachment[] | null>().as('attachments'),
-    eb.ref('m.formatting').$castTo<StoredFormatting[] | null>().as('formatting'),
-    'sa.display_name as sender_name',
-    'sa.account_type as sender_type',
-    'sb.username as sender_username',
-    'sa.bot_api_id as sender_api_id',
-    'r.type as room_type',
-    'r.name as room_name',
-    'r.bot_api_id as room_api_id',
-    'root.seq as root_seq',
-    'root.sender_id as root_sender_id',
-    'root.text as root_text',
-    'root.created_at as root_created_at',
-    'root.edited_at as root_edited_at',
-    'root.recalled_at as root_recalled_at',
-    eb.ref('root.inline_keyboard').$castTo<StoredKeyboard | null>().as('root_inline_keyboard'),
-    eb.ref('root.attachments').$castTo<BotAttachment[] | null>().as('root_attachments'),
-    eb.ref('root.formatting').$castTo<StoredFormatting[] | null>().as('root_formatting'),
-    'ra.display_name as root_sender_name',
-    'ra.account_type as root_sender_type',
-    'rb.username as root_sender_username',
-    'ra.bot_api_id as root_sender_api_id',
-    'fa.bot_api_id as origin_sender_api_id',
-    'fa.display_name as origin_sender_name',
-    'fa.account_type as origin_sender_type',
-    'fm.created_at as origin_created_at',
-  ]);
-
-export type BotMessageRow = NonNullable<Awaited<ReturnType<typeof botMessageSelect.executeTakeFirst>>>;
-
 export async function loadBotMessages(db: Runner, ids: string[]): Promise<Map<string, BotMessageRow>> {
   if (ids.length === 0) return new Map();
-  const found = await rows(db, botMessageSelect.where(sql<boolean>`m.id = any(${ids}::uuid[])`));
+  const found = await botMessages(db, ids);
   return new Map(found.map((r) => [r.id, r]));
 }
 

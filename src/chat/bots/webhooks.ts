@@ -1,13 +1,11 @@
 // Installing and removing a bot's webhook, shared by the administration API (POST /api/v1/bots/{id}/webhook,
 // POST /api/v1/webhooks) and the Bot API (setWebhook, deleteWebhook). A change resets the delivery state, wakes the
 // bot's long polls (which then answer 409, or go on polling after a removal) and asks for delivery.
-import { sql } from 'kysely';
 import { inTransaction, type SqlClient } from '../../platform/db/sql.js';
-import { affected, firstRow } from '../../platform/db/typed.js';
 import { type Audience, emit } from '../events/emit.js';
-import { chatDb } from '../base/tables.js';
 import type { BotDeps } from './deps.js';
 import { updateKinds } from './rows.js';
+import { dropPendingUpdates, lockHadWebhook, writeWebhook } from './webhook-queries.js';
 
 export interface WebhookChange {
   /** null removes the webhook. */
@@ -34,29 +32,17 @@ export async function changeWebhook(
   actor: string,
   audience: Audience,
 ): Promise<WebhookChanged> {
-  const before = await firstRow(client, chatDb.selectFrom('bots').select('webhook_url').where('id', '=', botId).forUpdate());
-  const hadWebhook = before?.webhook_url != null;
+  const hadWebhook = await lockHadWebhook(client, botId);
   const allowed =
     change.allowedUpdates === undefined ? undefined : change.allowedUpdates.filter((k) => (updateKinds as string[]).includes(k));
-  await affected(
-    client,
-    chatDb
-      .updateTable('bots')
-      .set({
-        webhook_url: change.url,
-        webhook_secret: change.url === null ? null : (change.secret ?? null),
-        webhook_max_connections: change.url === null ? null : (change.maxConnections ?? null),
-        webhook_failures: 0,
-        webhook_retry_at: null,
-        webhook_last_error_at: null,
-        webhook_last_error_message: null,
-        webhook_certificate: change.url === null ? null : (change.certificate ?? null),
-      })
-      // absent: the kinds stay as they were; empty: every kind (stored as null)
-      .$if(allowed !== undefined, (q) => q.set({ allowed_updates: allowed!.length === 0 ? null : sql<string[]>`${allowed}::text[]` }))
-      .where('id', '=', botId),
-  );
-  if (change.dropPendingUpdates) await affected(client, chatDb.deleteFrom('bot_updates').where('bot_id', '=', botId));
+  await writeWebhook(client, botId, {
+    url: change.url,
+    secret: change.secret ?? null,
+    maxConnections: change.maxConnections ?? null,
+    certificate: change.certificate ?? null,
+    allowedUpdates: allowed,
+  });
+  if (change.dropPendingUpdates) await dropPendingUpdates(client, botId);
   if (change.url !== null) {
     await emit(
       client,

@@ -4,17 +4,15 @@
 // BOT_WEBHOOK_RETRY_BASE_MS up to BOT_WEBHOOK_RETRY_MAX_MS); requests made meanwhile wait for it. A delivered
 // update is removed. A sweep every minute re-requests bots with pending updates, for requests lost with a node.
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Clock } from '../../../platform/clock.js';
 import type { SqlPool } from '../../../platform/db/sql.js';
-import { affected, firstRow, rows } from '../../../platform/db/typed.js';
 import type { Logger } from '../../../platform/logger.js';
 import { connectRedis, type Redis } from '../../../platform/redis.js';
 import { queuePrefix } from '../../../platform/queues.js';
-import { chatDb } from '../../base/tables.js';
 import type { WebhookPolicy } from '../webhook-url.js';
 import { postUpdate } from './post.js';
+import { botsDue, markDelivered, oldestPendingUpdate, recordFailure, webhookTarget } from './queries.js';
 import { webhookSecureContext } from './tls.js';
 import { closeWorker } from '../../../platform/worker-close.js';
 import { workerMetrics } from '../../../platform/metrics/queues.js';
@@ -145,24 +143,14 @@ export class WebhookWorker {
   private async deliverPending(botId: string, lock: string, lockMs: number): Promise<{ delivered: number }> {
     let delivered = 0;
     for (;;) {
-      const bot = await firstRow(
-        this.sql,
-        chatDb
-          .selectFrom('bots')
-          .select(['webhook_url', 'webhook_secret', 'webhook_certificate', 'webhook_failures', 'webhook_retry_at'])
-          .where('id', '=', botId)
-          .where('deleted_at', 'is', null),
-      );
+      const bot = await webhookTarget(this.sql, botId);
       if (!bot || bot.webhook_url === null) return { delivered };
       const now = this.clock.now();
       if (bot.webhook_retry_at && bot.webhook_retry_at > now) {
         await this.deliveries.request(botId, bot.webhook_retry_at.getTime() - now.getTime());
         return { delivered };
       }
-      const update = await firstRow(
-        this.sql,
-        chatDb.selectFrom('bot_updates').select(['update_id', 'payload']).where('bot_id', '=', botId).orderBy('update_id').limit(1),
-      );
+      const update = await oldestPendingUpdate(this.sql, botId);
       if (!update) return { delivered };
       await this.redis.pexpire(lock, lockMs);
       const trust = webhookSecureContext(this.settings.caPem, bot.webhook_certificate);
@@ -176,15 +164,7 @@ export class WebhookWorker {
       );
       countWebhookAttempt('bot', outcome.ok, bot.webhook_failures + 1);
       if (outcome.ok) {
-        await affected(
-          this.sql,
-          chatDb
-            .with('gone', (db) => db.deleteFrom('bot_updates').where('bot_id', '=', botId).where('update_id', '=', update.update_id))
-            .updateTable('bots')
-            .set({ webhook_failures: 0, webhook_retry_at: null })
-            .where('id', '=', botId)
-            .where('webhook_failures', '>', 0),
-        );
+        await markDelivered(this.sql, botId, update.update_id);
         delivered += 1;
         continue;
       }
@@ -193,20 +173,14 @@ export class WebhookWorker {
       const at = this.clock.now();
       // Only while the webhook is still the one posted to: a failure of a URL changed or removed meanwhile must not
       // show in getWebhookInfo, nor hold back the new URL's first attempt.
-      const recorded = await affected(
-        this.sql,
-        chatDb
-          .updateTable('bots')
-          .set({
-            webhook_failures: failures,
-            webhook_retry_at: new Date(at.getTime() + delay),
-            webhook_last_error_at: at,
-            webhook_last_error_message: outcome.error.slice(0, 500),
-          })
-          .where('id', '=', botId)
-          .where('webhook_url', '=', bot.webhook_url),
-      );
-      if (recorded === 0) continue;
+      const recorded = await recordFailure(this.sql, botId, {
+        url: bot.webhook_url,
+        failures,
+        retryAt: new Date(at.getTime() + delay),
+        at,
+        message: outcome.error.slice(0, 500),
+      });
+      if (!recorded) continue;
       this.log.info({ botId, failures, error: outcome.error }, 'webhook delivery failed');
       await this.deliveries.request(botId, delay);
       return { delivered };
@@ -215,23 +189,8 @@ export class WebhookWorker {
 
   private async sweep(): Promise<number> {
     const now = this.clock.now();
-    const due = await rows(
-      this.sql,
-      chatDb
-        .selectFrom('bots as b')
-        .select('b.id')
-        .where('b.deleted_at', 'is', null)
-        .where('b.webhook_url', 'is not', null)
-        .where((eb) => eb.or([eb('b.webhook_retry_at', 'is', null), eb('b.webhook_retry_at', '<=', now)]))
-        .where(({ exists, selectFrom }) =>
-          exists(
-            selectFrom('bot_updates as u')
-              .select(sql<number>`1`.as('one'))
-              .whereRef('u.bot_id', '=', 'b.id'),
-          ),
-        ),
-    );
-    for (const { id } of due) await this.deliveries.request(id);
+    const due = await botsDue(this.sql, now);
+    for (const id of due) await this.deliveries.request(id);
     return due.length;
   }
 

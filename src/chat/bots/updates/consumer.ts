@@ -4,14 +4,11 @@
 // lost. Update ids are handed out under each bot's row lock, taken in id order (no deadlock between relays on
 // several nodes), so a bot never sees update N before every update below N has committed. After the commit the
 // bots' long polls are woken on every node and webhook deliveries are requested.
-import { sql } from 'kysely';
 import type { SqlClient } from '../../../platform/db/sql.js';
-import { affected, hotRows, rows } from '../../../platform/db/typed.js';
 import { newId } from '../../../platform/ids.js';
 import type { Logger } from '../../../platform/logger.js';
 import type { OutboxConsumer } from '../../../platform/outbox.js';
 import { inConsumerSpan } from '../../../platform/tracing/consumer.js';
-import { chatDb } from '../../base/tables.js';
 import type { WebhookDeliveries } from '../delivery/queue.js';
 import { withPoll } from '../poll-messages.js';
 import { loadBotMessages, telegramMessage, telegramUser } from '../telegram.js';
@@ -20,6 +17,7 @@ import { memberTopics, memberUpdates } from './member-updates.js';
 import { forTheRoom, type NewUpdate, type PlacedEvent } from './new-update.js';
 import { pollTopics, pollUpdates } from './poll-updates.js';
 import { reactionTopics, reactionUpdates } from './reaction-updates.js';
+import { callbackPresses, countUpdates, insertUpdates, lockBotsForUpdates, messageCandidates } from './queries.js';
 import { receives } from './recipients.js';
 import type { UpdateWaiters } from './waiters.js';
 
@@ -42,35 +40,8 @@ interface CallbackPressed {
 
 async function messageUpdates(client: SqlClient, events: MessageEvent[], log: Logger): Promise<NewUpdate[]> {
   if (events.length === 0) return [];
-  // The bots that are members of the rooms at this moment; the planner probes room_members per bot, so rooms
-  // without bots cost one index lookup each.
   const [roomIds, messageIds, ords] = [events.map((e) => e.roomId), events.map((e) => e.messageId), events.map((e) => e.ord)];
-  // A named prepared statement: its text is the same for every batch (the events are three array parameters).
-  const candidates = await hotRows(
-    client,
-    chatDb
-      .selectFrom(
-        sql<{
-          room_id: string;
-          message_id: string;
-          ord: number;
-        }>`unnest(${roomIds}::uuid[], ${messageIds}::uuid[], ${ords}::int[])`.as<'e'>(sql`e(room_id, message_id, ord)`),
-      )
-      .innerJoin('room_members as m', 'm.room_id', 'e.room_id')
-      .innerJoin('bots as b', (join) => join.onRef('b.account_id', '=', 'm.account_id').on('b.deleted_at', 'is', null))
-      .leftJoin('bot_room_settings as s', (join) => join.onRef('s.bot_id', '=', 'b.id').onRef('s.room_id', '=', 'e.room_id'))
-      .select((eb) => [
-        'e.ord',
-        'e.message_id',
-        'b.id as bot_id',
-        'b.account_id',
-        'b.username',
-        eb.fn.coalesce('s.read_all', eb.lit(false)).as('read_all'),
-        'b.allowed_updates',
-      ])
-      .orderBy('e.ord')
-      .orderBy('b.id'),
-  );
+  const candidates = await messageCandidates(client, { roomIds, messageIds, ords });
   const kindAt = new Map(events.map((e) => [e.ord, e.kind]));
   const wanted = candidates.filter((c) => allows(c.allowed_updates, kindAt.get(c.ord)!));
   if (wanted.length === 0) return [];
@@ -101,33 +72,7 @@ async function messageUpdates(client: SqlClient, events: MessageEvent[], log: Lo
 
 async function callbackUpdates(client: SqlClient, events: CallbackPressed[]): Promise<NewUpdate[]> {
   if (events.length === 0) return [];
-  const presses = await rows(
-    client,
-    chatDb
-      .selectFrom(
-        sql<{
-          id: string;
-          ord: number;
-        }>`unnest(${events.map((e) => e.callbackQueryId)}::uuid[], ${events.map((e) => e.ord)}::int[])`.as<'e'>(sql`e(id, ord)`),
-      )
-      .innerJoin('bot_callback_queries as q', 'q.id', 'e.id')
-      .innerJoin('bots as b', (join) => join.onRef('b.id', '=', 'q.bot_id').on('b.deleted_at', 'is', null))
-      .innerJoin('accounts as a', 'a.id', 'q.account_id')
-      .select([
-        'e.ord',
-        'q.id',
-        'q.bot_id',
-        'q.message_id',
-        'q.data',
-        'q.account_id',
-        'a.bot_api_id as account_api_id',
-        'a.display_name',
-        'a.account_type',
-        'q.room_id',
-        'b.allowed_updates',
-      ])
-      .orderBy('e.ord'),
-  );
+  const presses = await callbackPresses(client, { ids: events.map((e) => e.callbackQueryId), ords: events.map((e) => e.ord) });
   const wanted = presses.filter((r) => allows(r.allowed_updates, 'callback_query'));
   const messages = await loadBotMessages(client, [...new Set(wanted.map((r) => r.message_id))]);
   const updates: NewUpdate[] = [];
@@ -162,27 +107,11 @@ async function store(client: SqlClient, updates: NewUpdate[], at: Date): Promise
   const perBot = new Map<string, NewUpdate[]>();
   for (const u of updates) perBot.set(u.botId, [...(perBot.get(u.botId) ?? []), u]);
   const botIds = [...perBot.keys()].sort();
-  const locked = await rows(
+  const locked = await lockBotsForUpdates(client, botIds);
+  const counted = await countUpdates(
     client,
-    chatDb
-      .selectFrom('bots')
-      .select((eb) => ['id', eb('webhook_url', 'is not', null).$castTo<boolean>().as('has_webhook')])
-      .where(sql<boolean>`id = any(${botIds}::uuid[])`)
-      .orderBy('id')
-      .forUpdate(),
-  );
-  const counted = await rows(
-    client,
-    chatDb
-      .updateTable('bots as b')
-      .from(
-        sql<{ id: string; n: number }>`unnest(${botIds}::uuid[], ${botIds.map((id) => perBot.get(id)!.length)}::int[])`.as<'c'>(
-          sql`c(id, n)`,
-        ),
-      )
-      .set((eb) => ({ last_update_id: eb('b.last_update_id', '+', eb.ref('c.n')) }))
-      .whereRef('b.id', '=', 'c.id')
-      .returning(['b.id', 'b.last_update_id']),
+    botIds,
+    botIds.map((id) => perBot.get(id)!.length),
   );
   const ids: string[] = [];
   const botCol: string[] = [];
@@ -201,27 +130,7 @@ async function store(client: SqlClient, updates: NewUpdate[], at: Date): Promise
       payloads.push(JSON.stringify({ update_id: updateId, update_uuid: uuid, ...u.body }));
     });
   }
-  await affected(
-    client,
-    chatDb
-      .insertInto('bot_updates')
-      .columns(['id', 'bot_id', 'update_id', 'kind', 'payload', 'created_at'])
-      .expression(
-        chatDb
-          .selectFrom(
-            sql<{
-              id: string;
-              bot_id: string;
-              update_id: number;
-              kind: string;
-              payload: unknown;
-            }>`unnest(${ids}::uuid[], ${botCol}::uuid[], ${updateIds}::bigint[], ${kinds}::text[], ${payloads}::jsonb[])`.as<'u'>(
-              sql`u(id, bot_id, update_id, kind, payload)`,
-            ),
-          )
-          .select(['u.id', 'u.bot_id', 'u.update_id', 'u.kind', 'u.payload', sql<Date>`${at}::timestamptz`.as('created_at')]),
-      ),
-  );
+  await insertUpdates(client, { ids, botIds: botCol, updateIds, kinds, payloads }, at);
   return new Set(locked.filter((b) => b.has_webhook).map((b) => b.id));
 }
 

@@ -2,13 +2,11 @@
 // it at the room's creation), leaving it, or getting a new role gets my_chat_member; the other bots of the room
 // get chat_member for the same change, only when they listed chat_member in allowed_updates, as in Telegram.
 // Private rooms give none: Telegram reports them only when a user blocks the bot, which the chat has not.
-import { sql } from 'kysely';
 import type { SqlClient } from '../../../platform/db/sql.js';
-import { firstRow, rows } from '../../../platform/db/typed.js';
-import { chatDb } from '../../base/tables.js';
 import { chatMember } from '../api/chat-methods.js';
 import { telegramChat, telegramUser } from '../telegram.js';
 import { allows } from './allowed.js';
+import { listeningBots, people, roomOf } from './member-queries.js';
 import type { NewUpdate, PlacedEvent } from './new-update.js';
 
 export const memberTopics = new Set(['room.created', 'member.added', 'member.left', 'member.removed', 'member.role_changed']);
@@ -42,56 +40,12 @@ function changesOf(event: PlacedEvent): Change[] {
   }
 }
 
-const roomOf = (roomId: string) =>
-  chatDb
-    .selectFrom('rooms as r')
-    .select(['r.bot_api_id', 'r.type', 'r.name'])
-    .select((eb) =>
-      eb
-        .selectFrom('room_members as o')
-        .select('o.account_id')
-        .whereRef('o.room_id', '=', 'r.id')
-        .where('o.role', '=', 'OWNER')
-        .orderBy('o.joined_at')
-        .limit(1)
-        .as('owner_id'),
-    )
-    .select((eb) =>
-      eb
-        .selectFrom('room_members as x')
-        .select(
-          sql<
-            Array<{ account_id: string; role: string }>
-          >`coalesce(json_agg(json_build_object('account_id', x.account_id, 'role', x.role)), '[]')`.as('m'),
-        )
-        .whereRef('x.room_id', '=', 'r.id')
-        .as('roles'),
-    )
-    .where('r.id', '=', roomId);
-
-const people = (ids: string[]) =>
-  chatDb
-    .selectFrom('accounts as a')
-    .leftJoin('bots as b', (join) => join.onRef('b.account_id', '=', 'a.id').on('b.deleted_at', 'is', null))
-    .select(['a.id', 'a.bot_api_id', 'a.display_name', 'a.account_type', 'b.id as bot_id', 'b.username', 'b.allowed_updates'])
-    .where(sql<boolean>`a.id = any(${ids}::uuid[])`);
-
 interface Person {
   bot_api_id: number;
   display_name: string;
   account_type: string;
   username: string | null;
 }
-
-/** The room's bots that listed chat_member, at drain time. */
-const listeningBots = (roomId: string) =>
-  chatDb
-    .selectFrom('room_members as m')
-    .innerJoin('bots as b', (join) => join.onRef('b.account_id', '=', 'm.account_id').on('b.deleted_at', 'is', null))
-    .select(['b.id', 'b.account_id'])
-    .where('m.room_id', '=', roomId)
-    .where(sql<boolean>`'chat_member' = any(b.allowed_updates)`)
-    .orderBy('b.id');
 
 const member = (who: Person, role: string | null) => {
   const row = {
@@ -106,15 +60,15 @@ const member = (who: Person, role: string | null) => {
 
 async function updatesOf(client: SqlClient, event: PlacedEvent, date: number): Promise<NewUpdate[]> {
   const roomId = event.payload.roomId as string;
-  const room = await firstRow(client, roomOf(roomId));
+  const room = await roomOf(client, roomId);
   if (!room || room.type === 'PRIVATE') return [];
   const changes = changesOf(event).map((c) => ({ ...c, from: c.from ?? room.owner_id ?? c.accountId }));
   // At the room's creation the roles are the ones it was created with.
   const roleNow = new Map((room.roles ?? []).map((r) => [r.account_id, r.role]));
   if (event.topic === 'room.created') for (const c of changes) c.after = roleNow.get(c.accountId) ?? c.after;
-  const found = await rows(client, people([...new Set(changes.flatMap((c) => [c.accountId, c.from]))]));
+  const found = await people(client, [...new Set(changes.flatMap((c) => [c.accountId, c.from]))]);
   const byId = new Map(found.map((p) => [p.id, p]));
-  const listeners = await rows(client, listeningBots(roomId));
+  const listeners = await listeningBots(client, roomId);
   const chat = telegramChat(room.bot_api_id, room.type, room.name);
   const made: NewUpdate[] = [];
   for (const c of changes) {

@@ -1,17 +1,13 @@
 // Updates a bot has not fetched (or its webhook has not taken) within 24 hours are dropped, as Telegram does; so
 // are button presses, which can no longer be answered.
 import type { SqlPool } from '../../../platform/db/sql.js';
-import { affected } from '../../../platform/db/typed.js';
 import type { PruneTask } from '../../../platform/queues.js';
-import { chatDb } from '../../base/tables.js';
+import { pruneUpdatesBefore } from './queries.js';
 
 export const updateRetentionMs = 24 * 3_600_000;
 
 export async function pruneBotUpdates(sql: SqlPool, now: Date): Promise<number> {
-  const before = new Date(now.getTime() - updateRetentionMs);
-  const updates = await affected(sql, chatDb.deleteFrom('bot_updates').where('created_at', '<', before));
-  const presses = await affected(sql, chatDb.deleteFrom('bot_callback_queries').where('created_at', '<', before));
-  return updates + presses;
+  return pruneUpdatesBefore(sql, new Date(now.getTime() - updateRetentionMs));
 }
 
 /** Registered with the maintenance queue every ten minutes. */
