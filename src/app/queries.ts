@@ -3,7 +3,6 @@ import { sql } from 'kysely';
 import { affected, firstRow, type Runner } from '../platform/db/typed.js';
 import { example, type QueryExamples } from '../platform/db/query-examples.js';
 import { chatDb } from '../chat/base/tables.js';
-import type * as self from './queries.js';
 
 /** Registers the module unless it is registered already. */
 export async function addModule(db: Runner, code: string, name: string): Promise<void> {
@@ -21,7 +20,7 @@ export async function pendingBotUpdateCount(db: Runner): Promise<number> {
   return (await firstRow(db, chatDb.selectFrom('bot_updates').select(sql<number>`count(*)::int`.as('n'))))?.n ?? 0;
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   addModule: (db) => addModule(db, 'dev', example.text),
   pendingBotUpdateCount: (db) => pendingBotUpdateCount(db),
 };

@@ -4,7 +4,6 @@ import { affected, firstRow, type Runner } from '../platform/db/typed.js';
 import { example, type QueryExamples } from '../platform/db/query-examples.js';
 import { chatDb } from '../chat/base/tables.js';
 import { coreDb, type CoreTables } from '../core/tables.js';
-import type * as self from './queries.js';
 
 export async function accountExists(db: Runner, id: string): Promise<boolean> {
   return (await firstRow(db, chatDb.selectFrom('accounts').select('id').where('id', '=', id))) !== undefined;
@@ -144,7 +143,7 @@ export async function addCustomerKey(db: Runner, key: CustomerKey): Promise<bool
 
 const account: DevAccount = { id: example.id, moduleCode: 'dev', customer: 'dev', displayName: example.text };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   accountExists: (db) => accountExists(db, example.id),
   anyAccountNamed: (db) => anyAccountNamed(db, 'dev', 'dev', example.text),
   oldestAccountNamed: (db) => oldestAccountNamed(db, 'dev', 'dev', example.text),

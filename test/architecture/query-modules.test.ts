@@ -9,7 +9,7 @@ const allowed = [/(^|\/|-)queries\.ts$/, /^platform\//, /\.test\.ts$/];
 
 /** The start of a statement or a fragment of one: a builder's table entry point, or the `sql` tag and its helpers. */
 const building =
-  /\.(selectFrom|insertInto|updateTable|deleteFrom|mergeInto|selectNoFrom|replaceInto)\(|\bsql`|\bsql\.(lit|raw|ref|id|join|val|table)\(/g;
+  /\.(selectFrom|insertInto|updateTable|deleteFrom|mergeInto|selectNoFrom|replaceInto)\(|\bsql(<[^`]*?>)?`|\bsql\.(lit|raw|ref|id|join|val|table)\(/g;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -7,7 +7,7 @@
 // Run with `make bench-scheduled` (node dist/test/bench/scheduled.js). Exits 0 when the goal is met.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sendSql } from '../../src/chat/messages/send-sql.js';
+import { sendSql } from '../../src/chat/messages/send-queries.js';
 import { createSqlPool } from '../../src/platform/db/sql.js';
 import { newId } from '../../src/platform/ids.js';
 import { call, startTestPlatform, type TestAccount } from '../support/platform.js';

@@ -6,7 +6,6 @@ import { affected, firstRow, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb } from '../base/tables.js';
 import { accountColumns, type AccountRow, type AccountType } from './views.js';
-import type * as self from './queries.js';
 
 export interface MetadataInput {
   team?: string | null;
@@ -147,7 +146,7 @@ const registration: RegisterInput = {
   username: 'user',
 };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   accountTypeOf: (db) => accountTypeOf(db, example.id),
   moduleExists: (db) => moduleExists(db, 'crm'),
   lockAccount: (db) => lockAccount(db, example.id),

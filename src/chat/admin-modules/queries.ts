@@ -2,7 +2,6 @@
 import { rows, type Runner } from '../../platform/db/typed.js';
 import type { QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb } from '../base/tables.js';
-import type * as self from './queries.js';
 
 /** Every (module, customer) pair that holds a key, by customer. */
 export async function keyCustomers(db: Runner) {
@@ -12,6 +11,6 @@ export async function keyCustomers(db: Runner) {
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   keyCustomers: (db) => keyCustomers(db),
 };

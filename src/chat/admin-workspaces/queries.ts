@@ -4,7 +4,6 @@ import { firstRow, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { coreDb, type CoreTables } from '../../core/tables.js';
 import type { SvcPlan } from '../../core/workspaces/svc-plans.js';
-import type * as self from './queries.js';
 
 const planColumns = ['id', 'svc_plan', 'svc_rate_per_hour', 'svc_rate_per_minute'] as const;
 
@@ -36,7 +35,7 @@ export async function writePlan(
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   planOf: (db) => planOf(db, example.id),
   writePlan: (db) => writePlan(db, example.id, { plan: 'enterprise', ratePerHour: 100, burstPerMinute: 10, at: example.at }),
 };

@@ -2,7 +2,6 @@
 import { sql, type Expression } from 'kysely';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb } from './tables.js';
-import type * as self from './message-queries.js';
 
 /** The row saying that `account` hid the message `message`: what every "hidden for this account" test asks for. */
 export const hiddenBy = (account: Expression<string> | string, message: Expression<string>) =>
@@ -16,7 +15,7 @@ export const hiddenBy = (account: Expression<string> | string, message: Expressi
 export const hiddenForMe = (accountId: string | Expression<string>, alias = 'messages') =>
   sql<boolean>`exists (${hiddenBy(accountId, sql.ref(`${alias}.id`))})`.as('hidden_for_me');
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   hiddenBy: () => hiddenBy(example.id, sql.ref('m.id')),
   hiddenForMe: () => chatDb.selectFrom('messages').select(hiddenForMe(example.id)),
 };

@@ -5,7 +5,6 @@ import { example, type QueryExamples } from '../../platform/db/query-examples.js
 import { chatDb } from './tables.js';
 import { messageColumnNames } from './message-views.js';
 import type { AddMemberPolicy, RoomRole, RoomType } from './room-views.js';
-import type * as self from './queries.js';
 
 /** The live room's type and policy with the account's role in it; undefined when it is no member. */
 export async function membershipRow(db: Runner, accountId: string, roomId: string, lock: boolean) {
@@ -70,7 +69,7 @@ export async function sentMessage(db: Runner, accountId: string, roomId: string,
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   membershipRow: (db) => membershipRow(db, example.id, example.otherId, true),
   memberRole: (db) => memberRole(db, example.otherId, example.id),
   memberExists: (db) => memberExists(db, example.otherId, example.id),

@@ -1,4 +1,4 @@
-// Rows of rooms joined with the caller's membership (room-query.ts selects them), and their wire shape.
+// Rows of rooms joined with the caller's membership (room-queries.ts selects them), and their wire shape.
 
 export type RoomType = 'GROUP' | 'CHANNEL' | 'CROSS_MODULE' | 'PRIVATE' | 'SELF' | 'REMINDER';
 export type RoomRole = 'OWNER' | 'ADMIN' | 'MEMBER';

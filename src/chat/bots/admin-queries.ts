@@ -4,7 +4,6 @@ import type { SqlClient } from '../../platform/db/sql.js';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb } from '../base/tables.js';
-import type * as self from './admin-queries.js';
 
 export async function moduleExists(db: Runner, moduleCode: string): Promise<boolean> {
   return (await firstRow(db, chatDb.selectFrom('modules').select('code').where('code', '=', moduleCode))) !== undefined;
@@ -141,7 +140,7 @@ const newBot: NewBot = {
   at: example.at,
 };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   moduleExists: (db) => moduleExists(db, 'module'),
   insertBotAccount: (db) => insertBotAccount(db, newBot),
   insertBot: (db) => insertBot(db, newBot, Buffer.alloc(32)),

@@ -4,7 +4,6 @@ import { sql } from 'kysely';
 import { firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb } from '../base/tables.js';
-import type * as self from './bot-queries.js';
 
 /** A live bot with its account's name and avatar, its read-all rooms (where it is still a member) and its pending updates. */
 const botSelect = chatDb
@@ -110,7 +109,7 @@ export async function lockBotOwner(client: Runner, botId: string) {
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   loadBot: (db) => loadBot(db, example.id),
   botPage: (db) =>
     botPage(db, {

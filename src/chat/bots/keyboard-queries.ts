@@ -7,7 +7,6 @@ import { example, type QueryExamples } from '../../platform/db/query-examples.js
 import type { StoredKeyboard } from '../base/keyboard.js';
 import type { StoredReplyMarkup } from '../base/reply-keyboard.js';
 import { chatDb } from '../base/tables.js';
-import type * as self from './keyboard-queries.js';
 
 /** The pressed message with its keyboard, its sender's live bot (if any) and whether that bot is still in the room. */
 export async function pressedMessage(client: SqlClient, roomId: string, messageId: string) {
@@ -97,7 +96,7 @@ export async function sentOneOf(db: Runner, roomId: string, accountId: string, a
   return sent !== undefined;
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   pressedMessage: (db) => pressedMessage(db, example.id, example.otherId),
   insertPress: (db) =>
     insertPress(db, {

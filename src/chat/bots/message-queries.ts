@@ -6,7 +6,6 @@ import type { StoredFormatting } from '../base/formatting.js';
 import type { StoredKeyboard } from '../base/keyboard.js';
 import { chatDb } from '../base/tables.js';
 import type { BotAttachment } from './api/file-views.js';
-import type * as self from './message-queries.js';
 
 /** One message with what its Telegram shape needs: sender, room, thread root and the forwarded message's sender. */
 const botMessageSelect = chatDb
@@ -66,6 +65,6 @@ export async function botMessages(db: Runner, ids: string[]): Promise<BotMessage
   return rows(db, botMessageSelect.where(sql<boolean>`m.id = any(${ids}::uuid[])`));
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   botMessages: (db) => botMessages(db, [example.id, example.otherId]),
 };

@@ -1,7 +1,8 @@
 // Telegram's Poll object over the chat's poll: the chat's results with what sendPoll said about the poll
 // (bot_polls). A poll without that row (one a user created) is a regular anonymous poll, as Telegram shows it.
-import { firstRow, type Runner } from '../../platform/db/typed.js';
-import { pollRowQuery, pollView, type PollView } from '../polls/views.js';
+import type { Runner } from '../../platform/db/typed.js';
+import { pollView, type PollView } from '../polls/views.js';
+import { pollForCaller } from '../polls/queries.js';
 import type { StoredFormatting } from '../base/formatting.js';
 import { telegramEntities, type TelegramEntity } from './formatted-entities.js';
 import { botPollRow, optionPositionRows } from './poll-queries.js';
@@ -59,7 +60,7 @@ export function telegramPoll(view: PollView, meta: BotPollMeta | undefined, view
 
 /** The poll as the bot whose account is given sees it; undefined when the bot is not in the poll's room. */
 export async function pollForBot(db: Runner, pollId: string, bot: { id: string; accountId: string }): Promise<TelegramPoll | undefined> {
-  const row = await firstRow(db, pollRowQuery(pollId, bot.accountId));
+  const row = await pollForCaller(db, pollId, bot.accountId);
   if (!row) return undefined;
   return telegramPoll(await pollView(db, row, bot.accountId), await botPollMeta(db, pollId), bot.id);
 }

@@ -5,7 +5,6 @@ import { firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import type { StoredFormatting } from '../base/formatting.js';
 import { chatDb } from '../base/tables.js';
-import type * as self from './poll-queries.js';
 
 export async function botPollRow(db: Runner, pollId: string) {
   return firstRow(
@@ -23,7 +22,7 @@ export async function optionPositionRows(db: Runner, pollId: string) {
   return rows(db, chatDb.selectFrom('poll_options').select(['id', 'position']).where('poll_id', '=', pollId));
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   botPollRow: (db) => botPollRow(db, example.id),
   optionPositionRows: (db) => optionPositionRows(db, example.id),
 };

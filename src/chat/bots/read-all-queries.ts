@@ -3,7 +3,6 @@ import type { SqlClient } from '../../platform/db/sql.js';
 import { affected, firstRow } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb } from '../base/tables.js';
-import type * as self from './read-all-queries.js';
 
 export async function isRoomMember(client: SqlClient, roomId: string, accountId: string): Promise<boolean> {
   const member = await firstRow(
@@ -39,7 +38,7 @@ export async function upsertReadAll(
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   isRoomMember: (db) => isRoomMember(db, example.id, example.otherId),
   readAllOf: (db) => readAllOf(db, example.id, example.otherId),
   upsertReadAll: (db) => upsertReadAll(db, { botId: example.id, roomId: example.otherId, readAll: true, at: example.at }),

@@ -4,7 +4,6 @@ import type { SqlClient } from '../../platform/db/sql.js';
 import { affected, firstRow } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb } from '../base/tables.js';
-import type * as self from './webhook-queries.js';
 
 /** Locks the bot's row; whether a webhook was set. */
 export async function lockHadWebhook(client: SqlClient, botId: string): Promise<boolean> {
@@ -49,7 +48,7 @@ export async function dropPendingUpdates(client: SqlClient, botId: string): Prom
   await affected(client, chatDb.deleteFrom('bot_updates').where('bot_id', '=', botId));
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   lockHadWebhook: (db) => lockHadWebhook(db, example.id),
   writeWebhook: (db) =>
     writeWebhook(db, example.id, {

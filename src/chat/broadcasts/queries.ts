@@ -6,7 +6,6 @@ import { example, type QueryExamples } from '../../platform/db/query-examples.js
 import type { ChatTables } from '../base/tables.js';
 import { chatDb } from '../base/tables.js';
 import type { BroadcastRow } from './views.js';
-import type * as self from './queries.js';
 
 /** The columns of a broadcast its views are made of. */
 const broadcastColumns = ['b.id', 'b.seq', 'b.title', 'b.text', 'b.modules', 'b.created_by', 'b.created_at'] as const;
@@ -146,7 +145,7 @@ export async function readMarkOf(db: Runner, caller: { accountId: string; module
 
 const caller = { accountId: example.id, moduleCode: 'M1' };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   knownModules: (db) => knownModules(db, ['M1', 'M2']),
   lockBroadcastCreation: (db) => lockBroadcastCreation(db),
   insertBroadcast: (db) =>

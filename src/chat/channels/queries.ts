@@ -6,7 +6,6 @@ import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.j
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb } from '../base/tables.js';
 import type { Rule } from '../base/channel-access.js';
-import type * as self from './queries.js';
 
 /** Channels the caller is a member of, with the caller's row (m); callers add conditions on c and m. */
 const channelQuery = (callerId: string) =>
@@ -211,7 +210,7 @@ export async function writePin(client: SqlClient, channelId: string, accountId: 
 
 const rule: Rule = { field: 'team', equals: 'a' };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   channelPage: (db) => channelPage(db, example.id, { pinned: true, at: example.at.toISOString(), id: example.otherId }, 51),
   channelOf: (db) => channelOf(db, example.id, example.otherId),
   channelMemberPage: (db) => channelMemberPage(db, example.id, { at: example.at.toISOString(), id: example.otherId }, 101),

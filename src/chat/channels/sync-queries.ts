@@ -6,7 +6,6 @@ import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb } from '../base/tables.js';
 import type { Rule, RuleField } from '../base/channel-access.js';
-import type * as self from './sync-queries.js';
 
 const SCALAR_COLUMNS: Record<Exclude<RuleField, 'tags'>, string> = { team: 'a.team', department: 'a.department', role: 'a.role' };
 
@@ -247,7 +246,7 @@ const rule: Rule = {
 };
 const channel: RuleChannel = { id: example.id, moduleCode: 'crm', customerAccountId: 'acme', rule };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   ruleExpression: () => chatDb.selectFrom('accounts as a').select('a.id').where(ruleExpression(rule)),
   evaluationQuery: () => evaluationQuery(channel, example.at),
   evaluateRule: (db) => evaluateRule(db, channel, example.at),

@@ -5,7 +5,6 @@ import type { SqlClient } from '../../platform/db/sql.js';
 import { affected, firstRow, lockKey, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb } from '../base/tables.js';
-import type * as self from './queries.js';
 
 /**
  * Whether two accounts are contacts: an ACCEPTED request in either direction, and the other account still active.
@@ -161,7 +160,7 @@ export async function endRequest(client: SqlClient, requestId: string, status: s
 
 const request: RequestRow = { id: example.id, requester_id: example.id, invitee_id: example.otherId, status: 'ACCEPTED' };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   acceptedContact: (db) => acceptedContact(db, example.id, example.otherId),
   pendingContactPage: (db) => pendingContactPage(db, example.id, 'outgoing', { at: example.at.toISOString(), id: example.otherId }, 51),
   contactOf: (db) => contactOf(db, example.id, example.otherId),

@@ -3,7 +3,6 @@ import type { SqlClient } from '../../platform/db/sql.js';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb } from '../base/tables.js';
-import type * as self from './queries.js';
 
 /** The account's draft of a live room it is a member of: undefined when it is none, null text when it has no draft. */
 export async function draftOfMember(db: Runner, accountId: string, roomId: string) {
@@ -61,7 +60,7 @@ export async function deleteDraft(client: SqlClient, accountId: string, roomId: 
   return (await affected(client, chatDb.deleteFrom('drafts').where('account_id', '=', accountId).where('room_id', '=', roomId))) > 0;
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   draftOfMember: (db) => draftOfMember(db, example.id, example.otherId),
   lockMember: (db) => lockMember(db, example.id, example.otherId, 'no key update'),
   upsertDraft: (db) => upsertDraft(db, { accountId: example.id, roomId: example.otherId, text: example.text, at: example.at }),

@@ -4,7 +4,6 @@ import type { SqlClient } from '../../platform/db/sql.js';
 import { affected, firstRow, lockKey, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb } from '../base/tables.js';
-import type * as self from './queries.js';
 
 const labelSelect = chatDb
   .selectFrom('labels as l')
@@ -142,7 +141,7 @@ export async function roomLabelIds(db: Runner, accountId: string, roomId: string
   return found.map((r) => r.id);
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   labelsOf: (db) => labelsOf(db, example.id),
   labelOf: (db) => labelOf(db, example.id, example.otherId, true),
   lockLabelCreation: (db) => lockLabelCreation(db, example.id),

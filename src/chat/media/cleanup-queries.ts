@@ -5,7 +5,6 @@ import { rows } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
 import { chatDb } from '../base/tables.js';
-import type * as self from './cleanup-queries.js';
 
 /** Uploads one statement takes at most. */
 export const cleanupBatch = 500;
@@ -107,7 +106,7 @@ export async function purgeUploads(client: SqlClient, now: Date): Promise<string
   return (await rows(client, purge(now))).map((r) => r.id);
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   expireUploads: (db) => expireUploads(db, example.at),
   purgeUploads: (db) => purgeUploads(db, example.at),
 };

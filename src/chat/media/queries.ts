@@ -5,7 +5,6 @@ import type { SqlClient } from '../../platform/db/sql.js';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb, type ChatTables } from '../base/tables.js';
-import type * as self from './queries.js';
 
 /** The columns the tus hooks read of an upload session. */
 export const uploadColumns = [
@@ -170,7 +169,7 @@ const upload: NewUpload = {
   createdAt: example.at,
 };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   insertUpload: (db) => insertUpload(db, upload),
   uploadById: (db) => uploadById(db, example.id),
   uploadByTokenHash: (db) => uploadByTokenHash(db, Buffer.alloc(32)),

@@ -5,7 +5,6 @@ import type { SqlClient } from '../../platform/db/sql.js';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb } from '../base/tables.js';
-import type * as self from './queries.js';
 
 /** Who hears of a join request: the room's owners and admins, and the member who asked. */
 export async function requestAudience(client: SqlClient, roomId: string, requestedBy: string): Promise<string[]> {
@@ -147,7 +146,7 @@ export async function deleteMember(client: SqlClient, roomId: string, accountId:
   await affected(client, chatDb.deleteFrom('room_members').where('room_id', '=', roomId).where('account_id', '=', accountId));
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   requestAudience: (db) => requestAudience(db, example.id, example.otherId),
   lockRequest: (db) => lockRequest(db, example.id, example.otherId),
   otherOwners: (db) => otherOwners(db, example.id, example.otherId),

@@ -5,7 +5,6 @@ import { firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { hiddenBy, hiddenForMe, messageColumnsIn } from '../base/message-views.js';
 import { chatDb } from '../base/tables.js';
-import type * as self from './inbox-queries.js';
 
 /** A mention row of the caller is unread while neither marked nor passed by the room's read mark (`m`: room_members). */
 const unread = sql<boolean>`mn.read_at is null and mn.seq > m.last_read_seq`;
@@ -96,7 +95,7 @@ export async function markMentionsRead(client: SqlClient, accountId: string, roo
   return marked.map((r) => r.message_id);
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   mentionInboxRows: (db) =>
     mentionInboxRows(db, example.id, { unreadOnly: true, limit: 51, after: { at: example.at.toISOString(), id: example.otherId } }),
   markMentionRead: (db) => markMentionRead(db, example.id, example.otherId, example.at),

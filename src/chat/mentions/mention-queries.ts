@@ -8,7 +8,6 @@ import { example, type QueryExamples } from '../../platform/db/query-examples.js
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
 import { chatDb, type ChatTables } from '../base/tables.js';
 import type { MentionEntity } from '../base/message-views.js';
-import type * as self from './mention-queries.js';
 
 type Candidate = { o: number; l: number; k: string; n: string | null; a: string | null };
 
@@ -228,7 +227,7 @@ export async function withdrawMessageMentions(client: SqlClient, messageId: stri
 
 const exampleCandidates = JSON.stringify([{ o: 0, l: 5, k: 'user', n: 'alice', a: null }]);
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   mentionCtes: () =>
     mentionCtes(chatDb, sql.val(example.id), sql.val(example.otherId), sql.val(exampleCandidates)).selectFrom('ents').select('e'),
   mentionWrites: () =>

@@ -7,7 +7,6 @@ import { example, type QueryExamples } from '../../platform/db/query-examples.js
 import { asMessageRow, messageColumnNames } from '../base/message-views.js';
 import { chatDb } from '../base/tables.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
-import type * as self from './forward-queries.js';
 
 /** Moves the room's sequence on by `count` for a member sender; the new last seq, undefined for a non-member. */
 export async function bumpForForward(
@@ -129,7 +128,7 @@ export async function copyMessages(
   return copies.map(asMessageRow);
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   bumpForForward: (db) => bumpForForward(db, example.id, example.otherId, 2, example.at),
   forwardSources: (db) => forwardSources(db, example.otherId, [example.id]),
   copyMessages: (db) =>

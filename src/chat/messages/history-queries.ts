@@ -5,7 +5,6 @@ import { hotRows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { hiddenForMe, messageColumnNames } from '../base/message-views.js';
 import { chatDb } from '../base/tables.js';
-import type * as self from './history-queries.js';
 
 /** The largest page the API serves (limit 1 to 100). */
 const MAX_PAGE = 100;
@@ -88,7 +87,7 @@ export async function historyPage(db: Runner, shape: { forward: boolean; topLeve
   return hotRows(db, scrollStatement(shape.forward, shape.topLevelOnly, values.bound !== undefined).bind(values));
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   historyPage: (db) =>
     historyPage(db, { forward: false, topLevelOnly: true }, { room: example.id, limit: 51, caller: example.otherId, bound: 10 }),
 };

@@ -5,7 +5,6 @@ import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.j
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { asMessageRow, hiddenForMe, messageColumnNames, type MessageRow } from '../base/message-views.js';
 import { chatDb } from '../base/tables.js';
-import type * as self from './queries.js';
 
 /** The message of the room with the caller's hidden flag, locked in the given mode (access.ts says which when). */
 export async function messageOf(
@@ -122,7 +121,7 @@ export async function unpinRecalled(
   return { unpinned: unpinned > 0, unsnapped: unsnapped > 0 };
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   messageOf: (db) => messageOf(db, example.id, example.otherId, example.id, 'key share'),
   setAttachments: (db) => setAttachments(db, example.id, [{ uploadId: example.otherId }]),
   editMessage: (db) => editMessage(db, example.id, example.otherId, example.id, example.text, example.at),

@@ -4,7 +4,6 @@ import type { SqlClient } from '../../platform/db/sql.js';
 import { affected, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb } from '../base/tables.js';
-import type * as self from './reaction-queries.js';
 
 /** Per emoji: its count and whether `accountId` is among them, in the order each emoji was first used on the message. */
 export async function reactionSummary(db: Runner, messageId: string, accountId: string) {
@@ -48,7 +47,7 @@ export async function removeReaction(client: SqlClient, messageId: string, emoji
   return removed > 0;
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   reactionSummary: (db) => reactionSummary(db, example.id, example.otherId),
   addReaction: (db) => addReaction(db, { messageId: example.id, emoji: '👍', accountId: example.otherId, at: example.at }),
   removeReaction: (db) => removeReaction(db, example.id, '👍', example.otherId),

@@ -8,7 +8,6 @@ import { fixedStatement, slot } from '../../platform/db/fixed-statement.js';
 import type { SqlClient } from '../../platform/db/sql.js';
 import { firstRow, hotRows, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
-import type * as self from './send-queries.js';
 
 export interface SendInput {
   text: string;
@@ -182,7 +181,7 @@ export async function messageOfClientId(db: Runner, roomId: string, senderId: st
 
 const exampleSend: SendValues = { id: example.id, room: example.otherId, sender: example.id, text: example.text, time: example.at };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   sendMessage: (db) =>
     sendMessage(db, { ...exampleSend, clientMessageId: example.text, candidates: '[{"o":0,"l":5,"k":"user","n":"alice","a":null}]' }),
   sendInTransaction: (db) => sendInTransaction(db, { ...exampleSend, clientMessageId: example.text }),

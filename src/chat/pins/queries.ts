@@ -5,7 +5,6 @@ import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.j
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb } from '../base/tables.js';
 import { hiddenForMe, messageSelection } from '../threads/message-selection.js';
-import type * as self from './queries.js';
 
 /**
  * The room's pins merged with the caller's personal ones into one entry per message: a room pin gives the entry
@@ -133,7 +132,7 @@ export async function snapMessage(db: Runner, roomId: string, accountId: string)
 
 const pin = { roomId: example.id, messageId: example.otherId, at: example.at };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   pinnedEntries: (db) => pinnedEntries(db, example.id, example.otherId),
   pinnedEntry: (db) => pinnedEntry(db, example.id, example.otherId, example.id),
   addRoomPin: (db) => addRoomPin(db, { ...pin, by: example.id }),

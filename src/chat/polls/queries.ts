@@ -5,7 +5,6 @@ import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.j
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import type { RoomRole } from '../base/room-views.js';
 import { chatDb } from '../base/tables.js';
-import type * as self from './queries.js';
 
 const pollColumns = [
   'p.id',
@@ -210,7 +209,7 @@ export async function lockOpenPollOfMessage(client: SqlClient, messageId: string
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   pollRowQuery: () => pollRowQuery(example.id, example.otherId, 'share'),
   pollForCaller: (db) => pollForCaller(db, example.id, example.otherId, 'update'),
   pollResults: (db) => pollResults(db, example.id, example.otherId),

@@ -3,9 +3,6 @@
 import type { Runner } from '../../platform/db/typed.js';
 import { pollResults, type PollRow } from './queries.js';
 
-/** The poll row as the bots' poll objects read it too (src/chat/bots/poll-objects.ts). */
-export { pollRowQuery, type PollRow } from './queries.js';
-
 export interface PollOptionView {
   id: string;
   text: string;

@@ -4,7 +4,6 @@ import { sql } from 'kysely';
 import { rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb } from '../base/tables.js';
-import type * as self from './queries.js';
 
 /** Those of `ids` that are the viewer, share a room with it or are its accepted contacts. */
 export async function visibleIds(db: Runner, viewerId: string, ids: string[]): Promise<string[]> {
@@ -83,7 +82,7 @@ export async function roomMemberIds(db: Runner, roomId: string): Promise<string[
   return members.map((r) => r.account_id);
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   visibleIds: (db) => visibleIds(db, example.id, [example.otherId]),
   presenceListeners: (db) => presenceListeners(db, [example.id], 100),
   roomMemberIds: (db) => roomMemberIds(db, example.id),

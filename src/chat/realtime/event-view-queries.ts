@@ -8,7 +8,6 @@ import { messageColumnsIn, type MessageRow } from '../base/message-views.js';
 import type { AccountType } from '../rooms/member-views.js';
 import type { RoomRole, RoomRow } from '../base/room-views.js';
 import { chatDb } from '../base/tables.js';
-import type * as self from './event-view-queries.js';
 
 /** The room list's columns without the caller's own (role, unread and mention counts, labels, preferences). */
 const roomFacts = (roomIds: string[]) =>
@@ -125,7 +124,7 @@ export async function reactionCountRows(db: Runner, messageIds: string[]) {
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   eventRoomRows: (db) => eventRoomRows(db, [example.id]),
   eventMemberRows: (db) => eventMemberRows(db, [example.id], [example.otherId]),
   eventMessageRows: (db) => eventMessageRows(db, [example.id]),

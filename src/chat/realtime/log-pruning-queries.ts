@@ -3,7 +3,6 @@ import { sql } from 'kysely';
 import { affected, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb } from '../base/tables.js';
-import type * as self from './log-pruning-queries.js';
 
 /** Ids of up to `slice` events older than the retention window, after id `after` when given, in id order. */
 export async function oldEventIds(db: Runner, now: Date, retentionHours: number, after: number | undefined, slice: number) {
@@ -51,7 +50,7 @@ export async function deleteUnloggedEvents(db: Runner, eventIds: number[]): Prom
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   oldEventIds: (db) => oldEventIds(db, example.at, 24, 1, 5_000),
   deleteSupersededUserEvents: (db) => deleteSupersededUserEvents(db, [1]),
   deleteUnloggedEvents: (db) => deleteUnloggedEvents(db, [1]),

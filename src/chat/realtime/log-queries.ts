@@ -5,7 +5,6 @@ import { firstRow, hotRows, rows, type Runner } from '../../platform/db/typed.js
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb } from '../base/tables.js';
 import { emptyAudience, type AudienceArrays } from './audience.js';
-import type * as self from './log-queries.js';
 
 /**
  * The recipients of every event of a batch, once each: room and channel members and named accounts as they are now,
@@ -173,7 +172,7 @@ const audience: AudienceArrays = {
   roomIds: [example.id],
 };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   logUserEvents: (db) => logUserEvents(db, audience, [1], ['{}']),
   userEventPage: (db) => userEventPage(db, example.id, 0, 100),
   newestSeqOf: (db) => newestSeqOf(db, example.id),

@@ -2,13 +2,12 @@
 import { firstRow, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb } from '../base/tables.js';
-import type * as self from './session-queries.js';
 
 /** The account's status; null for an account that is none. */
 export async function accountStatus(db: Runner, accountId: string) {
   return (await firstRow(db, chatDb.selectFrom('accounts').select('status').where('id', '=', accountId)))?.status ?? null;
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   accountStatus: (db) => accountStatus(db, example.id),
 };

@@ -5,11 +5,10 @@ import type { SqlClient } from '../../platform/db/sql.js';
 import { affected, hotRows, rows } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
-import { plainSendStatement } from '../messages/send-sql.js';
+import { plainSendStatement } from '../messages/send-queries.js';
 import { chatDb } from '../base/tables.js';
 import type { Recurrence } from './recurrence.js';
 import type { ReminderKind } from './views.js';
-import type * as self from './fire-queries.js';
 
 /** The due ACTIVE reminders of a batch, locked; reminders another worker holds are skipped. */
 const claim = (now: Date, batch: number) =>
@@ -127,7 +126,7 @@ export async function advanceReminder(client: SqlClient, id: string, f: Fired): 
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   claimDueReminders: (db) => claimDueReminders(db, example.at, 100),
   claimOccurrence: (db) => claimOccurrence(db, example.id, example.at, example.at),
   postAsBot: (db) => postAsBot(db, { id: example.id, room: example.otherId, sender: example.id, text: example.text, time: example.at }),

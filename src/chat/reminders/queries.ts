@@ -6,7 +6,6 @@ import { example, type QueryExamples } from '../../platform/db/query-examples.js
 import { chatDb } from '../base/tables.js';
 import type { Recurrence } from './recurrence.js';
 import type { ReminderKind, ReminderRow, ReminderStates } from './views.js';
-import type * as self from './queries.js';
 
 const reminderColumns = [
   'id',
@@ -141,7 +140,7 @@ const schedule: ReminderSchedule = {
   nextFireAt: example.at,
 };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   insertReminder: (db) =>
     insertReminder(db, {
       id: example.id,

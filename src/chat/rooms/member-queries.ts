@@ -4,7 +4,6 @@ import { firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb } from '../base/tables.js';
 import { preferenceSelection } from './room-queries.js';
-import type * as self from './member-queries.js';
 
 /** Members of a room (room_members m joined with accounts a); callers add conditions on m. */
 const memberQuery = (roomId: string) =>
@@ -82,7 +81,7 @@ export async function pendingRequestPage(db: Runner, roomId: string, afterId: st
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   memberPage: (db) => memberPage(db, example.id, { at: example.at.toISOString(), id: example.otherId }, 101),
   memberOf: (db) => memberOf(db, example.id, example.otherId),
   pendingRequestsOf: (db) => pendingRequestsOf(db, example.id, [example.otherId]),

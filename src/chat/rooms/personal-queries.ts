@@ -8,7 +8,6 @@ import { chatDb } from '../base/tables.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
 import type { AccountType } from './member-views.js';
 import { mentionCount, preferenceSelection, unreadCount } from './room-queries.js';
-import type * as self from './personal-queries.js';
 
 /**
  * Moves the account's read mark up to the message (or, without one, the room's newest message) and writes the
@@ -143,7 +142,7 @@ export async function memberWithPreferences(db: Runner, accountId: string, roomI
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   moveReadMark: (db) => moveReadMark(db, { accountId: example.id, roomId: example.otherId, messageId: example.id, audience: '{}' }),
   readState: (db) => readState(db, example.id, example.otherId),
   lockPreferences: (db) => lockPreferences(db, example.id, example.otherId),

@@ -6,7 +6,6 @@ import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.j
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import type { AddMemberPolicy, RoomRole, RoomType } from '../base/room-views.js';
 import { chatDb } from '../base/tables.js';
-import type * as self from './queries.js';
 
 /**
  * New members start with the room's history read (read mark at the room's current sequence number): joining an old
@@ -190,7 +189,7 @@ export async function accountIdentity(db: Runner, id: string) {
   return firstRow(db, chatDb.selectFrom('accounts').select(['module_code', 'customer_account_id', 'account_type']).where('id', '=', id));
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   insertMembers: (db) =>
     insertMembers(
       db,

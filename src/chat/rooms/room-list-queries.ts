@@ -8,7 +8,6 @@ import { example, type QueryExamples } from '../../platform/db/query-examples.js
 import type { RoomRole } from '../base/room-views.js';
 import { chatDb } from '../base/tables.js';
 import { roomQuery } from './room-queries.js';
-import type * as self from './room-list-queries.js';
 
 /** Which optional filters a page uses. */
 export interface RoomListShape {
@@ -120,7 +119,7 @@ export async function membersOfRooms(db: Runner, roomIds: string[]) {
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   roomListPage: (db) =>
     roomListPage(
       db,

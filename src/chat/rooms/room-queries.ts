@@ -7,7 +7,6 @@ import { example, type QueryExamples } from '../../platform/db/query-examples.js
 import { chatDb, type ChatTables } from '../base/tables.js';
 import { hiddenBy } from '../base/message-views.js';
 import type { AddMemberPolicy, NotificationLevel, RoomRole, RoomType } from '../base/room-views.js';
-import type * as self from './room-queries.js';
 
 /** The joined tables the inner select narrows: the caller's membership `m` of room `r`. */
 type Scope = ChatTables & { m: ChatTables['room_members']; r: ChatTables['rooms'] };
@@ -145,7 +144,7 @@ export async function singletonRoomOf(db: Runner, accountId: string, key: string
 /** The read mark `p` the counts are examples over. */
 const readMark = chatDb.selectFrom('room_members').select(['room_id as id', 'last_read_seq']).as('p');
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   preferenceSelection: () => chatDb.selectFrom('room_members as m').select((eb) => preferenceSelection(eb)),
   unreadCount: () => chatDb.selectFrom(readMark).select((eb) => unreadCount(eb, example.id)),
   mentionCount: () => chatDb.selectFrom(readMark).select((eb) => mentionCount(eb, example.id)),

@@ -5,7 +5,6 @@ import { firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { hiddenBy } from '../base/message-views.js';
 import { chatDb } from '../base/tables.js';
-import type * as self from './queries.js';
 
 /** Cards of the caller whose room it is still a member of, with the message as the caller sees it. */
 const cardSelect = (accountId: string) =>
@@ -156,7 +155,7 @@ export async function deleteSavedCard(client: SqlClient, accountId: string, save
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   savedCards: (db) => savedCards(db, example.id, { at: example.at.toISOString(), id: example.otherId }, 51),
   savedCard: (db) => savedCard(db, example.id, example.otherId),
   messageRecalled: (db) => messageRecalled(db, example.id, example.otherId),

@@ -5,10 +5,9 @@ import type { SqlClient } from '../../platform/db/sql.js';
 import { firstRow, rows } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
-import { bumpStatement, replyStatement } from '../threads/reply.js';
+import { bumpStatement, replyStatement } from '../threads/reply-queries.js';
 import { chatDb } from '../base/tables.js';
 import type { ScheduledFailure } from './views.js';
-import type * as self from './fire-queries.js';
 
 /** The due PENDING rows of a batch, locked; rows another worker holds are skipped. */
 const claim = (now: Date, batch: number) =>
@@ -225,7 +224,7 @@ export async function insertReply(
   return Boolean(sent?.id);
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   claimDueScheduled: (db) => claimDueScheduled(db, example.at, 100),
   lockRooms: (db) => lockRooms(db, [example.id, example.otherId]),
   sendTopBatch: (db) =>

@@ -5,7 +5,6 @@ import { firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb } from '../base/tables.js';
 import type { ScheduledRow, ScheduledStates, ScheduledStatus } from './views.js';
-import type * as self from './queries.js';
 
 const scheduledColumns = [
   'id',
@@ -126,7 +125,7 @@ export async function threadRootOf(client: SqlClient, roomId: string, messageId:
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   insertScheduled: (db) =>
     insertScheduled(db, {
       id: example.id,

@@ -5,7 +5,6 @@ import { rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { hiddenBy, hiddenForMe, messageColumnsIn } from '../base/message-views.js';
 import { chatDb } from '../base/tables.js';
-import type * as self from './queries.js';
 
 /** The same expression as the index messages_search, so the planner can use it. */
 const document = sql`to_tsvector('simple'::regconfig, x.text)`;
@@ -67,7 +66,7 @@ export async function searchMessages(db: Runner, s: MessageSearch) {
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   searchMessages: (db) =>
     searchMessages(db, {
       accountId: example.id,

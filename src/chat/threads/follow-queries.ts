@@ -9,7 +9,6 @@ import { chatTopic, outboxInsertFrom } from '../events/emit.js';
 import type { ChatTopic } from '../events/topics.js';
 import { accountsAudience, unreadReplies } from './thread-queries.js';
 import type { FollowState } from './views.js';
-import type * as self from './follow-queries.js';
 
 /** The room of message `rootId`, whether it is a top-level message, and whether `accountId` is a member of the room. */
 export async function threadRootOf(db: Runner, accountId: string, rootId: string) {
@@ -164,7 +163,7 @@ export async function followersOf(db: Runner, rootId: string): Promise<string[]>
 
 const exampleRow: FollowRow = { rootId: example.id, roomId: example.otherId, accountId: example.otherId };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   threadRootOf: (db) => threadRootOf(db, example.id, example.otherId),
   lockFollow: (db) => lockFollow(db, example.id, example.otherId, example.otherId, example.at),
   followState: (db) => followState(db, example.id, example.otherId),

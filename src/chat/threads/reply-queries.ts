@@ -9,7 +9,6 @@ import { messageColumnNames } from '../base/message-views.js';
 import { chatDb } from '../base/tables.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
 import { accountsAudience } from './thread-queries.js';
-import type * as self from './reply-queries.js';
 
 const one = sql.lit(1).as('one');
 const following = sql.lit('FOLLOWING');
@@ -266,7 +265,7 @@ export async function insertReply(client: SqlClient, values: ReplyValues) {
   return reply!;
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   bumpForReply: (db) => bumpForReply(db, { room: example.id, sender: example.otherId, time: example.at, clientMessageId: example.text }),
   insertReply: (db) =>
     insertReply(db, {

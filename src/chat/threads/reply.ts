@@ -17,7 +17,6 @@ export interface ReplyInput {
   threadRootId: string;
 }
 
-export { bumpStatement, replyStatement, type BumpValues, type ReplyValues } from './reply-queries.js';
 
 /** Why a reply stored nothing; thrown inside the transaction so that it rolls back. */
 class NoReply extends Error {

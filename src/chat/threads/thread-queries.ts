@@ -7,7 +7,6 @@ import { fixedStatement, slot } from '../../platform/db/fixed-statement.js';
 import { firstRow, hotRows, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { messageSelection } from './message-selection.js';
-import type * as self from './thread-queries.js';
 
 const one = sql.lit(1).as('one');
 
@@ -203,7 +202,7 @@ export function accountsAudience(account: Expression<string>) {
   return sql<unknown>`jsonb_build_object('kind', 'accounts', 'accountIds', jsonb_build_array(${account}))`;
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   unreadReplies: () =>
     chatDb.selectFrom('messages').select(() => unreadReplies(sql.val(example.id), sql.val(0), example.otherId).$asScalar().as('n')),
   threadList: (db) => threadList(db, example.id, example.otherId, 21, { at: example.at, id: example.otherId }),

@@ -5,7 +5,6 @@ import type { SqlClient } from '../../../platform/db/sql.js';
 import { affected, firstRow, type Runner } from '../../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../../platform/db/query-examples.js';
 import { chatDb } from '../../base/tables.js';
-import type * as self from './bot-queries.js';
 
 /** The live bot of a token hash whose account is active; undefined when there is none. */
 export async function botOfTokenHash(db: Runner, hash: Buffer) {
@@ -119,7 +118,7 @@ export async function clearCommands(db: Runner, botId: string): Promise<void> {
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   botOfTokenHash: (db) => botOfTokenHash(db, Buffer.from(example.text)),
   liveBotWebhook: (db) => liveBotWebhook(db, example.id, Buffer.from(example.text)),
   setAllowedUpdates: (db) => setAllowedUpdates(db, example.id, ['message', 'callback_query']),

@@ -3,7 +3,6 @@ import type { SqlClient } from '../../../platform/db/sql.js';
 import { firstRow } from '../../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../../platform/db/query-examples.js';
 import { chatDb } from '../../base/tables.js';
-import type * as self from './callback-queries.js';
 
 /** Marks the bot's press answered unless it is answered already or older than `since`; undefined when it was not. */
 export async function answerPress(client: SqlClient, press: { id: string; botId: string; at: Date; since: Date }) {
@@ -20,6 +19,6 @@ export async function answerPress(client: SqlClient, press: { id: string; botId:
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   answerPress: (db) => answerPress(db, { id: example.text, botId: example.id, at: example.at, since: example.at }),
 };

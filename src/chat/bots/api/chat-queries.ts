@@ -4,7 +4,6 @@ import { sql } from 'kysely';
 import { firstRow, rows, type Runner } from '../../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../../platform/db/query-examples.js';
 import { chatDb } from '../../base/tables.js';
-import type * as self from './chat-queries.js';
 
 /** The room of this uuid when the account is a member of it. */
 export async function memberRoom(db: Runner, roomId: string, accountId: string): Promise<string | undefined> {
@@ -117,7 +116,7 @@ export async function latestPinnedMessage(db: Runner, roomId: string): Promise<s
   return latest?.message_id;
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   memberRoom: (db) => memberRoom(db, example.id, example.otherId),
   roomByNumber: (db) => roomByNumber(db, -42, example.id),
   privateRoomWithUser: (db) => privateRoomWithUser(db, 42, example.id),

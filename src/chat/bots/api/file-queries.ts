@@ -4,7 +4,6 @@ import { sql } from 'kysely';
 import { firstRow, type Runner } from '../../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../../platform/db/query-examples.js';
 import { chatDb } from '../../base/tables.js';
-import type * as self from './file-queries.js';
 
 /**
  * The upload when it is sent, not purged, and carried by a message that is not recalled, in a room the account is a
@@ -56,7 +55,7 @@ export async function ownCompleteUpload(db: Runner, uploadId: string, accountId:
   return upload !== undefined;
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   visibleUpload: (db) => visibleUpload(db, example.id, example.otherId),
   ownCompleteUpload: (db) => ownCompleteUpload(db, example.id, example.otherId),
 };

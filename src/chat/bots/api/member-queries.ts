@@ -4,7 +4,6 @@ import { sql } from 'kysely';
 import { rows, type Runner } from '../../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../../platform/db/query-examples.js';
 import { chatDb } from '../../base/tables.js';
-import type * as self from './member-queries.js';
 
 /** Members of the room whose username is one of these (lower case) names. */
 export async function membersByUsername(db: Runner, roomId: string, names: string[]): Promise<string[]> {
@@ -49,7 +48,7 @@ export async function membersByUserId(db: Runner, roomId: string, ids: number[])
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   membersByUsername: (db) => membersByUsername(db, example.id, ['alice', 'bob']),
   privatePeer: (db) => privatePeer(db, example.id, example.otherId),
   membersByUserId: (db) => membersByUserId(db, example.id, [42, 43]),

@@ -5,10 +5,9 @@ import { affected, firstRow, hotRows, rows, type Runner } from '../../../platfor
 import { example, type QueryExamples } from '../../../platform/db/query-examples.js';
 import type { StoredFormatting } from '../../base/formatting.js';
 import { chatDb } from '../../base/tables.js';
-import { plainSendStatement, type SendValues } from '../../messages/send-sql.js';
-import { bumpStatement, replyStatement, type BumpValues, type ReplyValues } from '../../threads/reply.js';
+import { plainSendStatement, type SendValues } from '../../messages/send-queries.js';
+import { bumpStatement, replyStatement, type BumpValues, type ReplyValues } from '../../threads/reply-queries.js';
 import type { BotAttachment } from '../telegram.js';
-import type * as self from './message-queries.js';
 
 /** A top-level message through the chat's send: no row, or a row with a null id, when the sender is no member. */
 export async function sendPlain(client: SqlClient, values: SendValues) {
@@ -129,7 +128,7 @@ export async function reactionsOf(db: Runner, messageId: string, accountId: stri
 
 const send = { id: example.id, room: example.otherId, sender: example.otherId, time: example.at };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   sendPlain: (db) => sendPlain(db, { ...send, text: example.text }),
   bumpForReply: (db) => bumpForReply(db, { room: example.id, sender: example.otherId, time: example.at, clientMessageId: null }),
   insertReply: (db) => insertReply(db, { ...send, seq: 7, text: example.text, clientMessageId: null, named: example.otherId }),

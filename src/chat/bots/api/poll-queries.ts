@@ -4,7 +4,6 @@ import type { SqlClient } from '../../../platform/db/sql.js';
 import { affected, firstRow, type Runner } from '../../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../../platform/db/query-examples.js';
 import { chatDb } from '../../base/tables.js';
-import type * as self from './poll-queries.js';
 
 export interface BotPollFacts {
   pollId: string;
@@ -47,7 +46,7 @@ export async function pollOfMessage(db: Runner, roomId: string, seq: number) {
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   insertBotPoll: (db) =>
     insertBotPoll(db, {
       pollId: example.id,

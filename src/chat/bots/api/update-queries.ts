@@ -3,7 +3,6 @@
 import { affected, rows, type Runner } from '../../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../../platform/db/query-examples.js';
 import { chatDb } from '../../base/tables.js';
-import type * as self from './update-queries.js';
 
 /** Deletes the bot's updates up to and including the one with this uuid (none when it names none). */
 export async function confirmThrough(db: Runner, botId: string, updateId: string): Promise<void> {
@@ -52,7 +51,7 @@ export async function pendingUpdates(db: Runner, botId: string, limit: number): 
   return pending.map((r) => r.payload);
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   confirmThrough: (db) => confirmThrough(db, example.id, example.otherId),
   confirmBelow: (db) => confirmBelow(db, example.id, 42),
   keepLast: (db) => keepLast(db, example.id, 3),

@@ -4,7 +4,6 @@ import { sql } from 'kysely';
 import { affected, firstRow, rows, type Runner } from '../../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../../platform/db/query-examples.js';
 import { chatDb } from '../../base/tables.js';
-import type * as self from './queries.js';
 
 /** The live bot's webhook and its delivery state; undefined when the bot is gone. */
 export async function webhookTarget(db: Runner, botId: string) {
@@ -86,7 +85,7 @@ export async function botsDue(db: Runner, now: Date): Promise<string[]> {
   return due.map((b) => b.id);
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   webhookTarget: (db) => webhookTarget(db, example.id),
   oldestPendingUpdate: (db) => oldestPendingUpdate(db, example.id),
   markDelivered: (db) => markDelivered(db, example.id, 1),

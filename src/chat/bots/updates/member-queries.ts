@@ -5,7 +5,6 @@ import type { SqlClient } from '../../../platform/db/sql.js';
 import { firstRow, rows } from '../../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../../platform/db/query-examples.js';
 import { chatDb } from '../../base/tables.js';
-import type * as self from './member-queries.js';
 
 /** The room with its first owner and every member's role. */
 export async function roomOf(client: SqlClient, roomId: string) {
@@ -65,7 +64,7 @@ export async function listeningBots(client: SqlClient, roomId: string) {
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   roomOf: (db) => roomOf(db, example.id),
   people: (db) => people(db, [example.id, example.otherId]),
   listeningBots: (db) => listeningBots(db, example.id),

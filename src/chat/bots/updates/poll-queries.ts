@@ -5,7 +5,6 @@ import type { SqlClient } from '../../../platform/db/sql.js';
 import { affected, firstRow, rows } from '../../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../../platform/db/query-examples.js';
 import { chatDb } from '../../base/tables.js';
-import type * as self from './poll-queries.js';
 
 /** The live bot that sent the poll; undefined for a poll no bot sent. */
 export async function senderOf(client: SqlClient, pollId: string) {
@@ -59,7 +58,7 @@ export async function recordToldPoll(client: SqlClient, pollId: string, state: s
   return changed > 0;
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   senderOf: (db) => senderOf(db, example.id),
   ballotsWithTold: (db) => ballotsWithTold(db, example.id),
   recordTold: (db) => recordTold(db, example.id, example.otherId, [0, 2]),

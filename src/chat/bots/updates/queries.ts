@@ -5,7 +5,6 @@ import type { SqlClient, SqlPool } from '../../../platform/db/sql.js';
 import { affected, hotRows, rows } from '../../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../../platform/db/query-examples.js';
 import { chatDb } from '../../base/tables.js';
-import type * as self from './queries.js';
 
 /**
  * The bots that are members of the events' rooms at this moment, per event (in ord order); the planner probes
@@ -139,7 +138,7 @@ export async function pruneUpdatesBefore(db: SqlPool, before: Date): Promise<num
   return updates + presses;
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   messageCandidates: (db) => messageCandidates(db, { roomIds: [example.id], messageIds: [example.otherId], ords: [0] }),
   callbackPresses: (db) => callbackPresses(db, { ids: [example.id], ords: [0] }),
   lockBotsForUpdates: (db) => lockBotsForUpdates(db, [example.id]),

@@ -5,7 +5,6 @@ import type { SqlClient } from '../../../platform/db/sql.js';
 import { rows } from '../../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../../platform/db/query-examples.js';
 import { chatDb } from '../../base/tables.js';
-import type * as self from './reaction-queries.js';
 
 /** The events as columns: the i-th event is made of the i-th entry of each list. */
 export interface ReactionEvents {
@@ -57,6 +56,6 @@ export async function reactionCandidates(client: SqlClient, events: ReactionEven
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   reactionCandidates: (db) => reactionCandidates(db, { ords: [0], messageIds: [example.id], accountIds: [example.otherId] }),
 };
