@@ -4,10 +4,9 @@
 // invalidation be lost, and while the subscription is down the cache is bypassed.
 import type { Clock } from '../../platform/clock.js';
 import type { SqlPool } from '../../platform/db/sql.js';
-import { firstRow } from '../../platform/db/typed.js';
-import { coreDb } from '../tables.js';
 import { NodeCache } from '../../platform/node-cache.js';
 import type { Redis } from '../../platform/redis.js';
+import { accountById } from './queries.js';
 
 export const accountInvalidationChannel = 'chat:accounts:invalidate';
 
@@ -51,10 +50,7 @@ export class AccountCache {
   }
 
   private async load(id: string): Promise<AccountState | undefined> {
-    const row = await firstRow(
-      this.sql,
-      coreDb.selectFrom('accounts').select(['id', 'status', 'module_code', 'customer_account_id']).where('id', '=', id),
-    );
+    const row = await accountById(this.sql, id);
     return row && { id: row.id, status: row.status, moduleCode: row.module_code, customerAccountId: row.customer_account_id };
   }
 }

@@ -4,9 +4,8 @@
 import { createPublicKey } from 'node:crypto';
 import { importSPKI, type CryptoKey } from 'jose';
 import type { SqlPool } from '../../platform/db/sql.js';
-import { rows as allRows } from '../../platform/db/typed.js';
-import { coreDb } from '../tables.js';
 import type { Logger } from '../../platform/logger.js';
+import { allVerifyKeys } from './queries.js';
 
 export const minRsaBits = 2048;
 
@@ -37,10 +36,7 @@ export async function importVerifyKey(publicKeyPem: string, algorithm: string): 
  * key must not take the service down for every other customer.
  */
 export async function reportUnusableKeys(sql: SqlPool, log: Logger): Promise<number> {
-  const keys = await allRows(
-    sql,
-    coreDb.selectFrom('customer_keys').select(['module_code', 'customer_account_id', 'kid', 'algorithm', 'public_key_pem']),
-  );
+  const keys = await allVerifyKeys(sql);
   let unusable = 0;
   for (const row of keys) {
     const imported = await importVerifyKey(row.public_key_pem, row.algorithm);

@@ -3,12 +3,11 @@
 // Keys too weak or unreadable are left out (reported at start by reportUnusableKeys).
 import type { CryptoKey } from 'jose';
 import type { SqlPool } from '../../platform/db/sql.js';
-import { rows as allRows } from '../../platform/db/typed.js';
-import { coreDb } from '../tables.js';
 import { NodeCache } from '../../platform/node-cache.js';
 import type { Redis } from '../../platform/redis.js';
 import type { Clock } from '../../platform/clock.js';
 import { importVerifyKey } from './key-strength.js';
+import { customerVerifyKeys } from './queries.js';
 
 export const verifyKeyInvalidationChannel = 'chat:verify-keys:invalidate';
 
@@ -59,14 +58,7 @@ export class VerifyKeyCache {
   }
 
   private async load(moduleCode: string, customerAccountId: string): Promise<VerifyKey[]> {
-    const rows = await allRows(
-      this.sql,
-      coreDb
-        .selectFrom('customer_keys')
-        .select(['kid', 'algorithm', 'public_key_pem'])
-        .where('module_code', '=', moduleCode)
-        .where('customer_account_id', '=', customerAccountId),
-    );
+    const rows = await customerVerifyKeys(this.sql, moduleCode, customerAccountId);
     const keys: VerifyKey[] = [];
     for (const r of rows) {
       const imported = await importVerifyKey(r.public_key_pem, r.algorithm);

@@ -1,34 +1,12 @@
-// Rows of crm_records and their wire shape, with every read and write as a typed query. Lists and gets are hot paths
-// (benchmarked): one indexed statement each, run as named prepared statements. Every query is bounded by workspace AND environment, so
-// a test_/dev_ key never sees live data and another workspace's record reads as missing.
-import { sql, type Selectable } from 'kysely';
+// Records of crm_records in their wire shape, and what a write stores: a new record's data over its resource's
+// defaults, the status column beside it. The statements, each bounded by the partition, are in queries.ts.
 import { systemClock } from '../../platform/clock.js';
-import { affected, firstRow, hotRows, rows, type Runner } from '../../platform/db/typed.js';
+import type { Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
-import type { KeyEnvironment } from '../keys/environment.js';
-import { coreDb, type CoreTables } from '../tables.js';
+import { insertRecord, insertRecords, mergeRecordData, type CrmRow, type Partition } from './queries.js';
 import { createdNow, crmResources, required, resourceDef, type ResourceDef, type ResourceId } from './resources.js';
 
-/** The slice of crm_records a key sees. */
-export interface Partition {
-  workspaceId: string;
-  environment: KeyEnvironment;
-}
-
-const columns = ['id', 'data', 'created_at', 'updated_at'] as const;
-
-/** A record's row; its data is always an object of the resource's fields (recordData writes nothing else). */
-export type CrmRow = Omit<Pick<Selectable<CoreTables['crm_records']>, (typeof columns)[number]>, 'data'> & {
-  data: Record<string, unknown>;
-};
-
-/** The partition's records of one resource: the statements of one resource start here. */
-const ofResource = (part: Partition, resource: string) =>
-  coreDb
-    .selectFrom('crm_records')
-    .where('workspace_id', '=', part.workspaceId)
-    .where('environment', '=', part.environment)
-    .where('resource', '=', resource);
+export { resourcesOf, selectOne, selectPage, type CrmRow, type Partition } from './queries.js';
 
 /** A record as the API returns it: object, id, timestamps and every field of its resource (absent ones null). */
 export interface CrmRecord {
@@ -52,57 +30,6 @@ export function renderRecord(def: ResourceDef, row: CrmRow): CrmRecord {
   return record;
 }
 
-/**
- * One page, newest first: the rows after `beforeId` (exclusive), at most `limit + 1` so the caller knows whether
- * another page follows. Served by crm_records_list, or crm_records_status when a status is given.
- */
-export async function selectPage(
-  db: Runner,
-  part: Partition,
-  resource: ResourceId,
-  options: { limit: number; beforeId?: string; status?: string },
-): Promise<CrmRow[]> {
-  const { status, beforeId } = options;
-  // Named: each connection parses and plans each of the four shapes (with or without status and cursor) once.
-  return (await hotRows(
-    db,
-    ofResource(part, resource)
-      .select(columns)
-      .$if(status !== undefined, (qb) => qb.where('status', '=', status!))
-      .$if(beforeId !== undefined, (qb) => qb.where('id', '<', beforeId!))
-      .orderBy('id', 'desc')
-      .limit(options.limit + 1),
-  )) as CrmRow[];
-}
-
-export async function selectOne(
-  db: Runner,
-  part: Partition,
-  resource: ResourceId,
-  id: string,
-  forUpdate = false,
-): Promise<CrmRow | undefined> {
-  const statement = ofResource(part, resource)
-    .select(columns)
-    .where('id', '=', id)
-    .$if(forUpdate, (qb) => qb.forUpdate());
-  return (await hotRows(db, statement))[0] as CrmRow | undefined;
-}
-
-/** The resource of each of the ids that is a record in the partition (ids of other partitions are left out). */
-export async function resourcesOf(db: Runner, part: Partition, ids: string[]): Promise<Map<string, string>> {
-  const found = await rows(
-    db,
-    coreDb
-      .selectFrom('crm_records')
-      .select(['id', 'resource'])
-      .where('id', '=', sql<string>`any(${ids}::uuid[])`)
-      .where('workspace_id', '=', part.workspaceId)
-      .where('environment', '=', part.environment),
-  );
-  return new Map(found.map((r) => [r.id, r.resource]));
-}
-
 /** Merges the given fields into the record (a null value is stored as null, which clears the field). */
 export async function patchRow(
   db: Runner,
@@ -114,22 +41,7 @@ export async function patchRow(
 ): Promise<CrmRow | undefined> {
   // The status column mirrors data.status for the status index; the spec never lets a patch set status to null.
   const status = def.statusField ? (patch[def.statusField] ?? null) : null;
-  const row = await firstRow(
-    db,
-    coreDb
-      .updateTable('crm_records')
-      .set({
-        data: sql`data || ${JSON.stringify(patch)}::jsonb`,
-        status: sql`coalesce(${status}, status)`,
-        updated_at: at,
-      })
-      .where('id', '=', id)
-      .where('workspace_id', '=', part.workspaceId)
-      .where('environment', '=', part.environment)
-      .where('resource', '=', def.id)
-      .returning(columns),
-  );
-  return row as CrmRow | undefined;
+  return mergeRecordData(db, part, { resource: def.id, id }, patch, status, at);
 }
 
 /**
@@ -182,23 +94,15 @@ export async function insertCrmRow(db: Runner, input: NewCrmRecord): Promise<Crm
   const now = input.now ?? systemClock.now();
   const data = recordData(def, input.data, now);
   const status = def.statusField ? (data[def.statusField] as string) : null;
-  const row = await firstRow(
-    db,
-    coreDb
-      .insertInto('crm_records')
-      .values({
-        id: newId(),
-        workspace_id: input.workspaceId,
-        environment: input.environment,
-        resource: def.id,
-        status,
-        data: sql`${JSON.stringify(data)}::jsonb`,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning(columns),
-  );
-  return row as CrmRow;
+  return insertRecord(db, {
+    workspaceId: input.workspaceId,
+    environment: input.environment,
+    id: newId(),
+    resource: def.id,
+    status,
+    data,
+    at: now,
+  });
 }
 
 /** Inserts many records of one resource in a single statement (seeding, benchmark); ids ascend in input order. */
@@ -213,30 +117,6 @@ export async function insertCrmRecords(
   const data = items.map((item) => recordData(def, item, now));
   const ids = items.map(() => newId());
   const statuses = data.map((d) => (def.statusField ? (d[def.statusField] as string) : null));
-  const given = sql<{
-    id: string;
-    status: string | null;
-    data: unknown;
-  }>`unnest(${ids}::uuid[], ${statuses}::text[], ${data.map((d) => JSON.stringify(d))}::jsonb[])`;
-  await affected(
-    db,
-    coreDb
-      .insertInto('crm_records')
-      .columns(['id', 'workspace_id', 'environment', 'resource', 'status', 'data', 'created_at', 'updated_at'])
-      .expression((eb) =>
-        eb
-          .selectFrom(given.as<'t'>(sql`t(id, status, data)`))
-          .select([
-            't.id',
-            eb.val(part.workspaceId).as('workspace_id'),
-            eb.val(part.environment).as('environment'),
-            eb.val(resource).as('resource'),
-            't.status',
-            't.data',
-            eb.val(now).as('created_at'),
-            eb.val(now).as('updated_at'),
-          ]),
-      ),
-  );
+  await insertRecords(db, part, resource, { ids, statuses, data }, now);
   return ids;
 }

@@ -6,27 +6,23 @@
 import type { Partition } from '../crm/records.js';
 import type { Queryable } from '../../platform/db/queryable.js';
 import { readPool } from '../../platform/db/read-router.js';
-import { firstRow, rows } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { changesOf } from '../events/changes.js';
 import { withEvents, type EventDeps, type EventSink } from '../events/outbox.js';
 import type { InboxErrorFactory } from './errors.js';
 import { checkContact, checkMembers } from './references.js';
-import { coreDb } from '../tables.js';
-import { conversationColumns, conversationView, type ConversationRow } from './views.js';
+import {
+  conversationById,
+  conversationsPage,
+  insertConversation,
+  updateConversationAssignee,
+  updateConversationStatus,
+  type ConversationFilters,
+  type RowPage,
+} from './queries.js';
+import { conversationView, type ConversationRow } from './views.js';
 
-export interface ConversationFilters {
-  status?: string;
-  channel?: string;
-  assignee_id?: string;
-  contact_id?: string;
-}
-
-/** A page request: up to limit + 1 rows older (smaller id) than beforeId; the extra row says that more follow. */
-export interface RowPage {
-  limit: number;
-  beforeId?: string;
-}
+export type { ConversationFilters, RowPage } from './queries.js';
 
 /** A change of a conversation: any of its assignee and its status; absent fields stay as they are. */
 export interface ConversationChange {
@@ -34,17 +30,9 @@ export interface ConversationChange {
   status?: 'open' | 'closed';
 }
 
-/** The partition's conversations with the view's columns: every read of a conversation starts here. */
-const conversationsOf = (part: Partition) =>
-  coreDb
-    .selectFrom('inbox_conversations')
-    .select(conversationColumns)
-    .where('workspace_id', '=', part.workspaceId)
-    .where('environment', '=', part.environment);
-
 /** The conversation, locked for the rest of the transaction; undefined when it is not in the partition. */
 export async function lockConversation(db: Queryable, part: Partition, id: string): Promise<ConversationRow | undefined> {
-  return firstRow(db, conversationsOf(part).where('id', '=', id).forUpdate());
+  return conversationById(db, part, id, true);
 }
 
 /** Moves a conversation between open and closed, emitting conversation.closed or conversation.reopened. */
@@ -56,14 +44,7 @@ export async function setConversationStatus(
   now: Date,
 ): Promise<ConversationRow> {
   if (row.status === to) return row;
-  const after = (await firstRow(
-    db,
-    coreDb
-      .updateTable('inbox_conversations')
-      .set({ status: to, closed_at: to === 'closed' ? now : null, updated_at: now })
-      .where('id', '=', row.id)
-      .returning(conversationColumns),
-  ))!;
+  const after = (await updateConversationStatus(db, row.id, to, now))!;
   const view = conversationView(after);
   sink.emit(
     to === 'closed' ? 'conversation.closed' : 'conversation.reopened',
@@ -81,14 +62,7 @@ async function setAssignee(
   now: Date,
 ): Promise<ConversationRow> {
   if (row.assignee_id === assigneeId) return row;
-  const after = (await firstRow(
-    db,
-    coreDb
-      .updateTable('inbox_conversations')
-      .set({ assignee_id: assigneeId, updated_at: now })
-      .where('id', '=', row.id)
-      .returning(conversationColumns),
-  ))!;
+  const after = (await updateConversationAssignee(db, row.id, assigneeId, now))!;
   sink.emit('conversation.assigned', conversationView(after), { assignee_id: { from: row.assignee_id, to: assigneeId } });
   return after;
 }
@@ -102,22 +76,12 @@ export class ConversationStore {
   /** Newest first, filtered; limit + 1 rows at most. */
   async list(part: Partition, filters: ConversationFilters, page: RowPage): Promise<ConversationRow[]> {
     const db = await readPool(this.deps);
-    return rows(
-      db,
-      conversationsOf(part)
-        .$if(filters.status !== undefined, (qb) => qb.where('status', '=', filters.status!))
-        .$if(filters.channel !== undefined, (qb) => qb.where('channel', '=', filters.channel!))
-        .$if(filters.assignee_id !== undefined, (qb) => qb.where('assignee_id', '=', filters.assignee_id!))
-        .$if(filters.contact_id !== undefined, (qb) => qb.where('contact_id', '=', filters.contact_id!))
-        .$if(page.beforeId !== undefined, (qb) => qb.where('id', '<', page.beforeId!))
-        .orderBy('id', 'desc')
-        .limit(page.limit + 1),
-    );
+    return conversationsPage(db, part, filters, page);
   }
 
   async get(part: Partition, id: string): Promise<ConversationRow> {
     const db = await readPool(this.deps);
-    const row = await firstRow(db, conversationsOf(part).where('id', '=', id));
+    const row = await conversationById(db, part, id);
     if (!row) throw this.errors.conversationNotFound();
     return row;
   }
@@ -129,23 +93,17 @@ export class ConversationStore {
   ): Promise<ConversationRow> {
     await checkContact(this.deps.sql, this.errors, part, { field: 'body.contact_id', id: body.contact_id });
     const now = this.deps.clock.now();
-    const created = await firstRow(
+    const created = await insertConversation(
       this.deps.sql,
-      coreDb
-        .insertInto('inbox_conversations')
-        .values({
-          id: newId(),
-          workspace_id: part.workspaceId,
-          environment: part.environment,
-          channel: body.channel,
-          subject: body.subject ?? null,
-          contact_id: body.contact_id ?? null,
-          customer_handle: body.customer_handle ?? null,
-          status: 'open',
-          created_at: now,
-          updated_at: now,
-        })
-        .returning(conversationColumns),
+      part,
+      {
+        id: newId(),
+        channel: body.channel,
+        subject: body.subject ?? null,
+        contact_id: body.contact_id ?? null,
+        customer_handle: body.customer_handle ?? null,
+      },
+      now,
     );
     return created!;
   }

@@ -2,36 +2,23 @@
 // to the customer, message.sent). An inbound message reopens a closed conversation; an outbound one needs it open.
 // The first outbound message of a conversation stamps its first_response_at.
 import type { Partition } from '../crm/records.js';
-import { sql } from 'kysely';
 import type { Queryable } from '../../platform/db/queryable.js';
 import { readPool } from '../../platform/db/read-router.js';
-import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { withEvents, type EventDeps } from '../events/outbox.js';
-import { lockConversation, setConversationStatus, type RowPage } from './conversations.js';
+import { lockConversation, setConversationStatus } from './conversations.js';
 import type { InboxErrorFactory } from './errors.js';
+import { insertMessage, messageById, messagesPage, touchConversation, type MessageFilters, type RowPage } from './queries.js';
 import { checkMembers } from './references.js';
-import { messageColumns, messageView, type MessageRow } from './views.js';
-import { coreDb } from '../tables.js';
+import { messageView, type MessageRow } from './views.js';
+
+export type { MessageFilters } from './queries.js';
 
 export interface NewMessage {
   direction: 'inbound' | 'outbound';
   text: string;
   author_id?: string | null;
 }
-
-export interface MessageFilters {
-  conversation_id?: string;
-  direction?: string;
-}
-
-/** The partition's messages with the view's columns: every read of a message starts here. */
-const messagesOf = (part: Partition) =>
-  coreDb
-    .selectFrom('inbox_messages')
-    .select(messageColumns)
-    .where('workspace_id', '=', part.workspaceId)
-    .where('environment', '=', part.environment);
 
 export class MessageStore {
   constructor(
@@ -42,20 +29,12 @@ export class MessageStore {
   /** Newest first, filtered; limit + 1 rows at most. */
   async list(part: Partition, filters: MessageFilters, page: RowPage): Promise<MessageRow[]> {
     const db = await readPool(this.deps);
-    return rows(
-      db,
-      messagesOf(part)
-        .$if(filters.conversation_id !== undefined, (qb) => qb.where('conversation_id', '=', filters.conversation_id!))
-        .$if(filters.direction !== undefined, (qb) => qb.where('direction', '=', filters.direction!))
-        .$if(page.beforeId !== undefined, (qb) => qb.where('id', '<', page.beforeId!))
-        .orderBy('id', 'desc')
-        .limit(page.limit + 1),
-    );
+    return messagesPage(db, part, filters, page);
   }
 
   async get(part: Partition, id: string): Promise<MessageRow> {
     const db = await readPool(this.deps);
-    const row = await firstRow(db, messagesOf(part).where('id', '=', id));
+    const row = await messageById(db, part, id);
     if (!row) throw this.errors.messageNotFound();
     return row;
   }
@@ -81,34 +60,19 @@ export class MessageStore {
         if (body.direction === 'outbound') throw this.errors.conversationClosed();
         await setConversationStatus(tx, sink, conversation, 'open', now);
       }
-      const message = (await firstRow(
+      const message = (await insertMessage(
         tx,
-        coreDb
-          .insertInto('inbox_messages')
-          .values({
-            id: newId(),
-            workspace_id: part.workspaceId,
-            environment: part.environment,
-            conversation_id: conversation.id,
-            direction: body.direction,
-            text: body.text,
-            author_id: body.author_id ?? null,
-            created_at: now,
-          })
-          .returning(messageColumns),
+        part,
+        {
+          id: newId(),
+          conversation_id: conversation.id,
+          direction: body.direction,
+          text: body.text,
+          author_id: body.author_id ?? null,
+        },
+        now,
       ))!;
-      const outbound = body.direction === 'outbound';
-      await affected(
-        tx,
-        coreDb
-          .updateTable('inbox_conversations')
-          .set({
-            last_message_at: now,
-            updated_at: now,
-            first_response_at: sql<Date | null>`case when ${outbound}::boolean and first_response_at is null then ${now}::timestamptz else first_response_at end`,
-          })
-          .where('id', '=', conversation.id),
-      );
+      await touchConversation(tx, conversation.id, body.direction === 'outbound', now);
       sink.emit(body.direction === 'inbound' ? 'message.received' : 'message.sent', messageView(message));
       return message;
     });

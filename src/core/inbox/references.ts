@@ -2,11 +2,9 @@
 // 400 naming the field, raised before anything is written.
 import type { Partition } from '../crm/records.js';
 import { resourcesOf } from '../crm/records.js';
-import { sql } from 'kysely';
 import type { Queryable } from '../../platform/db/queryable.js';
-import { rows } from '../../platform/db/typed.js';
-import { coreDb } from '../tables.js';
 import type { InboxErrorFactory } from './errors.js';
+import { workspaceMembersAmong } from './queries.js';
 
 type Ref = { field: string; id: string | null | undefined };
 
@@ -19,15 +17,11 @@ export async function checkMembers(
 ): Promise<void> {
   const wanted = members.filter((m): m is { field: string; id: string } => typeof m.id === 'string');
   if (wanted.length === 0) return;
-  const present = await rows(
+  const found = await workspaceMembersAmong(
     db,
-    coreDb
-      .selectFrom('workspace_members')
-      .select('account_id')
-      .where('workspace_id', '=', workspaceId)
-      .where(sql<boolean>`account_id = any(${wanted.map((m) => m.id)}::uuid[])`),
+    workspaceId,
+    wanted.map((m) => m.id),
   );
-  const found = new Set(present.map((r) => r.account_id));
   const missing = wanted.find((m) => !found.has(m.id));
   if (missing) throw errors.invalid(missing.field, 'names no member of this workspace');
 }

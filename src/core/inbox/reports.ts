@@ -1,12 +1,10 @@
 // Inbox reports: per UTC day and channel, the conversations opened and closed, the first-response time of the
 // conversations opened that day (opened → first outbound message) and the resolution time of the conversations
 // closed that day (opened → closed), each as median and mean seconds over the conversations that have one.
-import { sql } from 'kysely';
 import type { Partition } from '../crm/records.js';
 import type { Queryable } from '../../platform/db/queryable.js';
-import { rows } from '../../platform/db/typed.js';
-import { coreDb } from '../tables.js';
-import type { ChannelKind } from './channels.js';
+import { inboxReportRows } from './report-queries.js';
+import type { ChannelKind } from './views.js';
 
 export interface InboxReportRow {
   day: string;
@@ -29,65 +27,7 @@ export async function inboxReport(
   part: Partition,
   range: { from: string; to: string; channel?: string },
 ): Promise<InboxReportRow[]> {
-  // The days as UTC instants: from the start of `from` up to (excluded) the start of the day after `to`.
-  const start = sql<Date>`${range.from}::date::timestamp at time zone 'UTC'`;
-  const stop = sql<Date>`(${range.to}::date + 1)::timestamp at time zone 'UTC'`;
-  // The conversations of the partition (and channel) whose `at` column falls within the days, as `c`.
-  const within = (at: 'created_at' | 'closed_at') =>
-    coreDb
-      .selectFrom('inbox_conversations as c')
-      .where('c.workspace_id', '=', part.workspaceId)
-      .where('c.environment', '=', part.environment)
-      .where(`c.${at}`, '>=', start)
-      .where(`c.${at}`, '<', stop)
-      .$if(range.channel !== undefined, (qb) => qb.where('c.channel', '=', range.channel!));
-  const found = await rows(
-    db,
-    coreDb
-      .with('opened', () =>
-        within('created_at')
-          .select([
-            sql<string>`(c.created_at at time zone 'UTC')::date`.as('day'),
-            'c.channel',
-            sql<string>`count(*)`.as('opened'),
-            sql<string>`count(c.first_response_at)`.as('fr_count'),
-            sql<number | null>`percentile_cont(0.5) within group (order by extract(epoch from c.first_response_at - c.created_at))`.as(
-              'fr_median',
-            ),
-            sql<number | null>`avg(extract(epoch from c.first_response_at - c.created_at))`.as('fr_mean'),
-          ])
-          .groupBy([sql`1`, sql`2`]),
-      )
-      .with('closed', () =>
-        within('closed_at')
-          .select([
-            sql<string>`(c.closed_at at time zone 'UTC')::date`.as('day'),
-            'c.channel',
-            sql<string>`count(*)`.as('closed'),
-            sql<number | null>`percentile_cont(0.5) within group (order by extract(epoch from c.closed_at - c.created_at))`.as(
-              'res_median',
-            ),
-            sql<number | null>`avg(extract(epoch from c.closed_at - c.created_at))`.as('res_mean'),
-          ])
-          .groupBy([sql`1`, sql`2`]),
-      )
-      .selectFrom('opened as o')
-      .fullJoin('closed as x', (join) => join.onRef('o.day', '=', 'x.day').onRef('o.channel', '=', 'x.channel'))
-      .select([
-        sql<string>`to_char(coalesce(o.day, x.day), 'YYYY-MM-DD')`.as('day'),
-        sql<string>`coalesce(o.channel, x.channel)`.as('channel'),
-        'o.opened',
-        'x.closed',
-        'o.fr_count',
-        sql<number | null>`o.fr_median::float8`.as('fr_median'),
-        sql<number | null>`o.fr_mean::float8`.as('fr_mean'),
-        'x.closed as res_count',
-        sql<number | null>`x.res_median::float8`.as('res_median'),
-        sql<number | null>`x.res_mean::float8`.as('res_mean'),
-      ])
-      .orderBy(sql`1`)
-      .orderBy(sql`2`),
-  );
+  const found = await inboxReportRows(db, part, range);
   return found.map((r) => ({
     day: r.day,
     // The schemas of both APIs allow conversations only on these channels.

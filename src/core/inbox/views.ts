@@ -1,4 +1,4 @@
-// The rows of the inbox tables and the records their events carry (the workspace API's shapes, which it also serves,
+// The rows of the inbox tables (conversations, messages, channels) and the records their events carry (the workspace API's shapes, which it also serves,
 // so a webhook receives the same data whichever API made the change).
 import type { Selectable } from 'kysely';
 import type { components } from '../../../generated/types/workspace.js';
@@ -41,6 +41,18 @@ export function conversationView(r: ConversationRow): ConversationView {
     updated_at: r.updated_at.toISOString(),
   };
 }
+
+export const channelKinds = ['email', 'sms', 'whatsapp', 'webchat', 'phone', 'other'] as const;
+export type ChannelKind = (typeof channelKinds)[number];
+export type ChannelStatus = 'active' | 'paused';
+
+export const channelColumns = ['id', 'kind', 'name', 'status', 'created_at', 'updated_at'] as const;
+
+/** The kind and the status as the table's checks constrain them. */
+export type ChannelChecked = { kind: ChannelKind; status: ChannelStatus };
+
+export type ChannelRow = Omit<Pick<Selectable<CoreTables['inbox_channels']>, (typeof channelColumns)[number]>, keyof ChannelChecked> &
+  ChannelChecked;
 
 export const messageColumns = ['id', 'conversation_id', 'direction', 'text', 'author_id', 'created_at'] as const;
 

@@ -7,24 +7,24 @@
 // A node never takes over the lease of an attempt it is still running itself (a starved process can outlive its
 // lease): only another node's, or a crashed one's, is taken over.
 import { inTransaction } from '../../platform/db/sql.js';
-import { firstRow, hotRows, type Runner } from '../../platform/db/typed.js';
+import type { Runner } from '../../platform/db/typed.js';
 import { countWebhookAttempt } from '../../platform/metrics/webhooks.js';
 import { inConsumerSpan } from '../../platform/tracing/consumer.js';
 import { tracingOn } from '../../platform/tracing/state.js';
 import { MicroBatcher, Semaphore } from './batching.js';
 import type { DeliveryRef, WebhookEngine } from './engine.js';
 import { deliveryHeaders } from './headers.js';
-import { webhookColumns, webhookOutbox, type WebhookChecked } from './rows.js';
+import { webhookOutbox } from './rows.js';
 import type { SendOutcome } from './sender.js';
-import { coreDb } from '../tables.js';
 import {
-  claimStatement,
-  failedAttempt,
+  claimAttempts,
+  pauseAfterFailures,
   recordedAndCounted,
-  successesStatement,
+  recordSuccesses,
   type ClaimedRow,
+  type FailureRecord,
   type Success,
-} from './attempt-statements.js';
+} from './attempt-queries.js';
 
 /**
  * Recording an attempt that was sent is tried this many times, the waits growing by recordRetryMs: unrecorded, the
@@ -83,7 +83,7 @@ export class AttemptRunner {
     const now = this.engine.clock.now();
     // The producer's traceparent is read only while tracing is on.
     const traced = tracingOn();
-    const rows = await hotRows(this.engine.sql, claimStatement(traced, refs, now, new Date(now.getTime() + this.leaseMs())));
+    const rows = await claimAttempts(this.engine.sql, traced, refs, now, new Date(now.getTime() + this.leaseMs()));
     const byId = new Map(rows.map((r) => [r.id, r]));
     // One row answers one ref: the same attempt queued twice in one batch is sent once.
     return refs.map((ref) => {
@@ -164,7 +164,7 @@ export class AttemptRunner {
 
   /** The rows of many successes in one statement; the webhooks only when a counter or an Unverified status changes. */
   private async recordSuccesses(items: Success[]): Promise<void> {
-    await hotRows(this.engine.sql, successesStatement(items, this.engine.clock.now()));
+    await recordSuccesses(this.engine.sql, items, this.engine.clock.now());
   }
 
   private async recordFailure(row: ClaimedRow, outcome: SendOutcome, at: Date, done: Date): Promise<AttemptResult> {
@@ -172,7 +172,7 @@ export class AttemptRunner {
     const exhausted = outcome.retryable && row.attempt_count >= engine.maxAttempts;
     const final = !outcome.retryable || exhausted;
     const next = final ? null : new Date(done.getTime() + engine.delayBefore(row.attempt_count + 1) * 1000);
-    const record = failedAttempt(row, {
+    const record: FailureRecord = {
       status: final ? 'failed' : 'pending',
       lease_until: null,
       next_attempt_at: next,
@@ -182,12 +182,12 @@ export class AttemptRunner {
       response_excerpt: outcome.excerpt,
       error: failureText(outcome, final),
       completed_at: final ? done : null,
-    });
+    };
     // One statement: the webhook's row, which every failure of its deliveries counts on, is locked only while it
     // runs, never across a round trip of this node (a starved node would hold up every other record of the webhook).
     let recorded: { paused: string | null } | null;
     if (exhausted) recorded = await inTransaction(engine.sql, (client) => this.recordLastFailure(client, row, record, done));
-    else recorded = (await recordedAndCounted(engine.sql, record)) ? { paused: null } : null;
+    else recorded = (await recordedAndCounted(engine.sql, row, record)) ? { paused: null } : null;
     // Another node took the lease over (this attempt outlived it): its record stands.
     if (!recorded) return {};
     if (next) await engine.enqueue([{ id: row.id, round: row.round, attempt: row.attempt_count + 1, dueAt: next }]);
@@ -198,27 +198,11 @@ export class AttemptRunner {
   private async recordLastFailure(
     client: Runner,
     row: ClaimedRow,
-    record: ReturnType<typeof failedAttempt>,
+    record: FailureRecord,
     done: Date,
   ): Promise<{ paused: string | null } | null> {
-    if (!(await recordedAndCounted(client, record))) return null;
-    const webhook = await firstRow(
-      client,
-      coreDb
-        .updateTable('webhooks')
-        .set({
-          status: 'Paused',
-          paused_reason: 'failures',
-          paused_at: done,
-          updated_at: done,
-          notice_pending: true,
-          notice_lease_until: null,
-        })
-        .where('id', '=', row.webhook_id)
-        .where('status', 'in', ['Active', 'Unverified'])
-        .returning(webhookColumns)
-        .$narrowType<WebhookChecked>(),
-    );
+    if (!(await recordedAndCounted(client, row, record))) return null;
+    const webhook = await pauseAfterFailures(client, row.webhook_id, done);
     if (!webhook) return { paused: null };
     await webhookOutbox(client, 'webhook.paused', webhook, { reason: 'failures', deliveryId: row.id });
     return { paused: webhook.id };

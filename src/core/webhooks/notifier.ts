@@ -3,32 +3,11 @@
 // Owner's account e-mail and the workspace's notification address when one is set (nodemailer to SMTP_URL) and clears
 // it, and the sweeper retries notices whose mail did not go out.
 import { createTransport, type Transporter } from 'nodemailer';
-import { affected, firstRow, rows } from '../../platform/db/typed.js';
-import { coreDb } from '../tables.js';
 import { warningRecipients } from '../workspaces/warning-recipient.js';
 import type { WebhookEngine } from './engine.js';
+import { clearNotice, lastFailure, leaseNotice, pendingNotices } from './sweep-queries.js';
 
 const leaseMs = 60_000;
-
-/** A webhook's notice, leased until `until` if it is pending and no other node holds it, with where it goes. */
-function leaseNotice(webhookId: string, now: Date, until: Date) {
-  return coreDb
-    .with('leased', (db) =>
-      db
-        .updateTable('webhooks')
-        .set({ notice_lease_until: until })
-        .where('id', '=', webhookId)
-        .where((eb) =>
-          eb.and([eb.ref('notice_pending'), eb.or([eb('notice_lease_until', 'is', null), eb('notice_lease_until', '<', now)])]),
-        )
-        .returning(['id', 'name', 'url', 'workspace_id', 'environment', 'consecutive_failures', 'paused_at']),
-    )
-    .selectFrom('leased as l')
-    .innerJoin('workspaces as ws', 'ws.id', 'l.workspace_id')
-    .innerJoin('accounts as a', 'a.id', 'ws.owner_id')
-    .selectAll('l')
-    .select(['ws.name as workspace_name', 'a.email as owner_email', 'ws.notification_email', 'a.display_name as owner_name']);
-}
 
 export class PauseNotifier {
   private readonly transport: Transporter | null;
@@ -42,7 +21,7 @@ export class PauseNotifier {
     const { sql, clock, log } = this.engine;
     try {
       const now = clock.now();
-      const notice = await firstRow(sql, leaseNotice(webhookId, now, new Date(now.getTime() + leaseMs)));
+      const notice = await leaseNotice(sql, webhookId, now, new Date(now.getTime() + leaseMs));
       if (!notice) return;
       const recipients = warningRecipients(notice.owner_email, notice.notification_email);
       if (recipients.length === 0 || !this.transport) {
@@ -52,16 +31,7 @@ export class PauseNotifier {
           'webhook paused after failed deliveries; the warning was not mailed',
         );
       } else {
-        const last = await firstRow(
-          sql,
-          coreDb
-            .selectFrom('webhook_deliveries')
-            .select('error')
-            .where('webhook_id', '=', webhookId)
-            .where('status', '=', 'failed')
-            .orderBy('id', 'desc')
-            .limit(1),
-        );
+        const last = await lastFailure(sql, webhookId);
         await this.transport.sendMail({
           from: this.engine.settings.smtpFrom,
           // The Owner by name; the notification address is the workspace's, not a person's, so it goes without one.
@@ -79,10 +49,7 @@ export class PauseNotifier {
           ].join('\n'),
         });
       }
-      await affected(
-        sql,
-        coreDb.updateTable('webhooks').set({ notice_pending: false, notice_lease_until: null }).where('id', '=', webhookId),
-      );
+      await clearNotice(sql, webhookId);
     } catch (err) {
       log.warn({ err, webhookId }, 'could not send the webhook pause notice; it will be retried');
     }
@@ -91,16 +58,7 @@ export class PauseNotifier {
   /** Notices left pending (mail failed, node died): retried once their lease has passed. */
   async retryPending(): Promise<void> {
     const now = this.engine.clock.now();
-    const pending = await rows(
-      this.engine.sql,
-      coreDb
-        .selectFrom('webhooks')
-        .select('id')
-        .where((eb) =>
-          eb.and([eb.ref('notice_pending'), eb.or([eb('notice_lease_until', 'is', null), eb('notice_lease_until', '<', now)])]),
-        )
-        .limit(100),
-    );
+    const pending = await pendingNotices(this.engine.sql, now);
     for (const row of pending) await this.notify(row.id);
   }
 

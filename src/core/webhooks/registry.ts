@@ -1,18 +1,18 @@
 // A partition's webhooks: created (pinged first, at most maxWebhooksPerPartition), listed, read, changed (a new URL
 // is pinged again) and deleted; each change writes its catalogue event to the outbox.
-import { sql, type Updateable } from 'kysely';
+import type { Updateable } from 'kysely';
 import { newId } from '../../platform/ids.js';
 import type { Queryable } from '../../platform/db/queryable.js';
-import { firstRow, rows } from '../../platform/db/typed.js';
-import { coreDb, type CoreTables } from '../tables.js';
+import type { CoreTables } from '../tables.js';
 import type { ImmediateResult, WebhookEngine } from './engine.js';
 import { pingEvent } from './events.js';
 import { WebhookInputChecks, type WebhookErrorFactory, type WebhookInput } from './input-checks.js';
 import { cursorId, pageOf, partitionList, type Page } from './pages.js';
-import { getWebhook, loadWebhook, webhooksOf } from './partition.js';
-import { webhookColumns, webhookOutbox, type WebhookChecked, type WebhookPartition, type WebhookRow, type WebhookStatus } from './rows.js';
+import { getWebhook, loadWebhook } from './partition.js';
+import { webhookOutbox, type WebhookPartition, type WebhookRow, type WebhookStatus } from './rows.js';
 import { newWebhookSecret } from './secret-box.js';
 import { logImmediate, pingNow, summary, type SendSummary } from './send-now.js';
+import { countWebhooks, deleteWebhook, insertWebhook, updateWebhook, webhookEnvironment, webhooksPage } from './webhook-queries.js';
 
 export const maxWebhooksPerPartition = 50;
 
@@ -45,45 +45,30 @@ export class WebhookRegistry {
     const headers = this.checks.checkHeaders(input.headers ?? {}, 'body.headers');
     const description = this.checks.checkDescription(input.description ?? null, 'body.description');
     const secret = input.secret === undefined ? newWebhookSecret() : this.checks.checkSecret(input.secret, 'body.secret');
-    const counted = await firstRow(
-      db,
-      coreDb
-        .selectFrom('webhooks')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .where('workspace_id', '=', part.workspaceId)
-        .where('environment', '=', part.environment),
-    );
-    if ((counted?.n ?? 0) >= maxWebhooksPerPartition) throw this.errors.limitReached(maxWebhooksPerPartition);
+    if ((await countWebhooks(db, part)) >= maxWebhooksPerPartition) throw this.errors.limitReached(maxWebhooksPerPartition);
     await this.checks.checkTarget(url, 'body.url');
     const id = newId();
     const ping = await pingNow(this.engine, id, part, url.href, secret, headers, name, events);
     const now = this.now();
-    const webhook = (await firstRow(
-      db,
-      coreDb
-        .insertInto('webhooks')
-        .values({
-          id,
-          workspace_id: part.workspaceId,
-          environment: part.environment,
-          name,
-          url: url.href,
-          events,
-          description,
-          headers: JSON.stringify(headers),
-          secret_ciphertext: this.engine.box.seal(secret, id),
-          secret_last_four: secret.slice(-4),
-          status: ping.outcome.ok ? 'Active' : 'Unverified',
-          verified: ping.outcome.ok,
-          created_via: actor.via,
-          created_by_key: actor.via === 'account' ? null : actor.keyId,
-          created_by_account: actor.via === 'account' ? actor.accountId : null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning(webhookColumns)
-        .$narrowType<WebhookChecked>(),
-    ))!;
+    const webhook = (await insertWebhook(db, {
+      id,
+      workspace_id: part.workspaceId,
+      environment: part.environment,
+      name,
+      url: url.href,
+      events,
+      description,
+      headers: JSON.stringify(headers),
+      secret_ciphertext: this.engine.box.seal(secret, id),
+      secret_last_four: secret.slice(-4),
+      status: ping.outcome.ok ? 'Active' : 'Unverified',
+      verified: ping.outcome.ok,
+      created_via: actor.via,
+      created_by_key: actor.via === 'account' ? null : actor.keyId,
+      created_by_account: actor.via === 'account' ? actor.accountId : null,
+      created_at: now,
+      updated_at: now,
+    }))!;
     await logImmediate(this.engine, db, webhook, 'ping', pingEvent, ping);
     await webhookOutbox(db, 'webhook.created', webhook);
     return { webhook, secret, ping: summary(ping) };
@@ -97,23 +82,13 @@ export class WebhookRegistry {
     const limit = query.limit ?? 50;
     const list = partitionList('webhooks', part, query);
     const before = query.cursor === undefined ? undefined : cursorId(query.cursor, list, this.errors);
-    const found = await rows(
-      db,
-      webhooksOf(part)
-        .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status!))
-        .$if(before !== undefined, (qb) => qb.where('id', '<', before!))
-        .orderBy('id', 'desc')
-        .limit(limit + 1),
-    );
+    const found = await webhooksPage(db, part, { status: query.status, before, limit });
     return pageOf(found, limit, list);
   }
 
   /** The partition of one webhook of the workspace, whatever its environment (people see every environment). */
   async partitionOf(db: Queryable, workspaceId: string, id: string): Promise<WebhookPartition> {
-    const row = await firstRow(
-      db,
-      coreDb.selectFrom('webhooks').select('environment').where('id', '=', id).where('workspace_id', '=', workspaceId),
-    );
+    const row = await webhookEnvironment(db, workspaceId, id);
     if (!row) throw this.errors.webhookNotFound();
     return { workspaceId, environment: row.environment };
   }
@@ -162,18 +137,7 @@ export class WebhookRegistry {
     const changed = Object.keys(set).filter((n) => n !== 'verified');
     if (changed.length === 0) return getWebhook(db, part, id, this.errors);
     set.updated_at = this.now();
-    const row = await firstRow(
-      db,
-      coreDb
-        .updateTable('webhooks')
-        .set(set)
-        .where('id', '=', id)
-        .where('workspace_id', '=', part.workspaceId)
-        .where('environment', '=', part.environment)
-        .where('status', '<>', 'Disabled')
-        .returning(webhookColumns)
-        .$narrowType<WebhookChecked>(),
-    );
+    const row = await updateWebhook(db, part, id, set);
     if (!row) {
       await loadWebhook(db, part, id, this.errors);
       throw this.errors.disabled();
@@ -186,16 +150,7 @@ export class WebhookRegistry {
   }
 
   async delete(db: Queryable, part: WebhookPartition, id: string): Promise<void> {
-    const row = await firstRow(
-      db,
-      coreDb
-        .deleteFrom('webhooks')
-        .where('id', '=', id)
-        .where('workspace_id', '=', part.workspaceId)
-        .where('environment', '=', part.environment)
-        .returning(webhookColumns)
-        .$narrowType<WebhookChecked>(),
-    );
+    const row = await deleteWebhook(db, part, id);
     if (!row) throw this.errors.webhookNotFound();
     await webhookOutbox(db, 'webhook.deleted', row);
   }

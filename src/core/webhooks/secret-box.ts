@@ -3,11 +3,7 @@
 // sealed secret copied to another row does not open.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { SqlPool } from '../../platform/db/sql.js';
-import type { PlatformSecretEntity } from '../../platform/db/entities.js';
-import { affected, firstRow, typedQueries, type TablesOf } from '../../platform/db/typed.js';
-
-/** The platform's secrets table, which no layer's tables list: the key is kept beside the cursor secret. */
-const secretsDb = typedQueries<TablesOf<typeof PlatformSecretEntity>>();
+import { insertSecretKey, storedSecretKey } from './secret-queries.js';
 
 const nonceLength = 12;
 const tagLength = 16;
@@ -42,15 +38,8 @@ export function newWebhookSecret(): string {
 export async function resolveWebhookSecretKey(sql: SqlPool, configured: Buffer | undefined): Promise<Buffer> {
   if (configured) return configured;
   // As with the cursor secret: racing nodes agree on the first insert.
-  await affected(
-    sql,
-    secretsDb
-      .insertInto('platform_secrets')
-      .values({ name: 'webhook-secrets', value: randomBytes(32).toString('base64url') })
-      .onConflict((oc) => oc.column('name').doNothing()),
-  );
-  const stored = await firstRow(sql, secretsDb.selectFrom('platform_secrets').select('value').where('name', '=', 'webhook-secrets'));
-  const value = stored?.value;
+  await insertSecretKey(sql, randomBytes(32).toString('base64url'));
+  const value = await storedSecretKey(sql);
   if (!value) throw new Error('The webhook secret key could not be stored in platform_secrets');
   return Buffer.from(value, 'base64url');
 }

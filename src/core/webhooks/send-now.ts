@@ -1,7 +1,6 @@
 // A ping or test delivery sent at once, outside the queue, and its line in the delivery log.
 import type { Queryable } from '../../platform/db/queryable.js';
-import { affected } from '../../platform/db/typed.js';
-import { coreDb } from '../tables.js';
+import { insertSentDelivery } from './delivery-queries.js';
 import type { ImmediateResult, WebhookEngine } from './engine.js';
 import { pingEvent } from './events.js';
 import type { DeliveryKind, WebhookPartition, WebhookRow } from './rows.js';
@@ -40,28 +39,25 @@ export async function logImmediate(
   result: ImmediateResult,
 ): Promise<void> {
   const o = result.outcome;
-  await affected(
-    db,
-    coreDb.insertInto('webhook_deliveries').values({
-      id: result.deliveryId,
-      webhook_id: webhook.id,
-      workspace_id: webhook.workspace_id,
-      environment: webhook.environment,
-      kind,
-      event,
-      event_id: result.eventId,
-      envelope: result.envelope,
-      status: o.ok ? 'succeeded' : 'failed',
-      attempt_count: 1,
-      last_attempt_at: result.at,
-      response_status: o.status,
-      latency_ms: o.latencyMs,
-      response_excerpt: o.excerpt,
-      error: o.ok ? null : (o.error ?? `HTTP ${o.status}`),
-      created_at: result.at,
-      completed_at: engine.clock.now(),
-    }),
-  );
+  await insertSentDelivery(db, {
+    id: result.deliveryId,
+    webhook_id: webhook.id,
+    workspace_id: webhook.workspace_id,
+    environment: webhook.environment,
+    kind,
+    event,
+    event_id: result.eventId,
+    envelope: result.envelope,
+    status: o.ok ? 'succeeded' : 'failed',
+    attempt_count: 1,
+    last_attempt_at: result.at,
+    response_status: o.status,
+    latency_ms: o.latencyMs,
+    response_excerpt: o.excerpt,
+    error: o.ok ? null : (o.error ?? `HTTP ${o.status}`),
+    created_at: result.at,
+    completed_at: engine.clock.now(),
+  });
 }
 
 /** The ping a new or moved webhook gets, naming the webhook and its events. */

@@ -4,15 +4,13 @@
 // enqueue), retries pending notices, prunes the logs of webhooks that completed deliveries (200 kept), and asks for
 // an outbox drain when events wait unpublished (the drain's own scheduler lives in Redis too).
 import { Worker, type Job } from 'bullmq';
-import { sql } from 'kysely';
-import { affected, firstRow, rows } from '../../platform/db/typed.js';
-import { coreDb } from '../tables.js';
 import { connectRedis } from '../../platform/redis.js';
 import { queuePrefix } from '../../platform/queues.js';
 import { AttemptRunner } from './attempts.js';
 import { deliveryQueueName, type DeliveryJob, type WebhookEngine } from './engine.js';
 import { PauseNotifier } from './notifier.js';
 import type { ScheduledAttempt } from './rows.js';
+import { eventsWaitingLongerThan, lostDeliveries, pruneDeliveries } from './sweep-queries.js';
 import { closeWorker } from '../../platform/worker-close.js';
 import { workerMetrics } from '../../platform/metrics/queues.js';
 import { reportQueueErrors } from '../../platform/queue-errors.js';
@@ -57,7 +55,7 @@ export async function startWebhookWorkers(engine: WebhookEngine, requestOutboxDr
   const sweepOnce = async () => {
     const now = engine.clock.now();
     const overdue = new Date(now.getTime() - engine.settings.sweepMs);
-    const due = await dueDeliveries(engine, overdue, now);
+    const due = await lostDeliveries(engine.sql, overdue, now, sweepBatch);
     const attempts: ScheduledAttempt[] = due.map((r) => ({
       id: r.id,
       round: r.round,
@@ -69,7 +67,7 @@ export async function startWebhookWorkers(engine: WebhookEngine, requestOutboxDr
     const webhooks = [...completed];
     completed.clear();
     for (const id of webhooks) await pruneLog(engine, id);
-    if (await eventsWaiting(engine)) requestOutboxDrain();
+    if (await eventsWaitingLongerThan(engine.sql, engine.settings.sweepMs)) requestOutboxDrain();
   };
   const sweep = () => {
     running ??= sweepOnce()
@@ -93,53 +91,7 @@ export async function startWebhookWorkers(engine: WebhookEngine, requestOutboxDr
   };
 }
 
-/** Deliveries whose job may have been lost: pending past due by a sweep, or sending past their lease. */
-function dueDeliveries(engine: Pick<WebhookEngine, 'sql'>, overdue: Date, now: Date) {
-  return rows(
-    engine.sql,
-    coreDb
-      .selectFrom('webhook_deliveries')
-      .select(['id', 'round', 'attempt_count', 'status', 'next_attempt_at'])
-      // next_attempt_at <= overdue holds only for a set time.
-      .$narrowType<{ next_attempt_at: Date }>()
-      .where('status', 'in', ['pending', 'sending'])
-      .where('next_attempt_at', '<=', overdue)
-      .where((eb) => eb.or([eb('status', '=', 'pending'), eb('lease_until', '<', now)]))
-      .orderBy('next_attempt_at')
-      .limit(sweepBatch),
-  );
-}
-
-/** Whether events have waited unpublished in the outbox longer than a sweep. */
-async function eventsWaiting(engine: Pick<WebhookEngine, 'sql' | 'settings'>): Promise<boolean> {
-  const waiting = await firstRow(
-    engine.sql,
-    coreDb
-      .selectFrom('outbox')
-      .select(sql<number>`1`.as('one'))
-      .where('published_at', 'is', null)
-      .where('created_at', '<', sql<Date>`now() - ${engine.settings.sweepMs} * interval '1 millisecond'`)
-      .limit(1),
-  );
-  return waiting !== undefined;
-}
-
 /** Finished deliveries beyond the 200 most recent of a webhook are deleted; unfinished ones always stay. */
 export async function pruneLog(engine: Pick<WebhookEngine, 'sql'>, webhookId: string): Promise<number> {
-  return affected(
-    engine.sql,
-    coreDb
-      .deleteFrom('webhook_deliveries')
-      .where('webhook_id', '=', webhookId)
-      .where('status', 'in', ['succeeded', 'failed', 'cancelled'])
-      .where('id', '<', (eb) =>
-        eb
-          .selectFrom('webhook_deliveries')
-          .select('id')
-          .where('webhook_id', '=', webhookId)
-          .orderBy('id', 'desc')
-          .offset(logSize - 1)
-          .limit(1),
-      ),
-  );
+  return pruneDeliveries(engine.sql, webhookId, logSize);
 }

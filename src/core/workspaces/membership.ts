@@ -1,19 +1,10 @@
 // A workspace with the caller's role in it: the membership lookup that partner key administration and workspace key
 // administration share. Each interface turns a refusal into its own error.
-import type { InferResult } from 'kysely';
-import { firstRow, type Runner } from '../../platform/db/typed.js';
+import type { Runner } from '../../platform/db/typed.js';
 import type { Caller } from '../auth/caller.js';
-import { coreDb } from '../tables.js';
+import { workspaceWithRole, type WorkspaceRow } from './queries.js';
 
-/** The workspace and the caller's role in it (null when not a member: a platform administrator reading it). */
-const withRoleOf = (workspaceId: string, accountId: string) =>
-  coreDb
-    .selectFrom('workspaces as w')
-    .leftJoin('workspace_members as m', (join) => join.onRef('m.workspace_id', '=', 'w.id').on('m.account_id', '=', accountId))
-    .select(['w.id', 'w.name', 'w.plan', 'w.owner_id', 'w.created_at', 'm.role as my_role'])
-    .where('w.id', '=', workspaceId);
-
-export type WorkspaceRow = InferResult<ReturnType<typeof withRoleOf>>[number];
+export type { WorkspaceRow } from './queries.js';
 
 export interface MembershipRefusals {
   /** The workspace does not exist, or the caller may not learn that it does. */
@@ -34,7 +25,7 @@ export async function loadMemberWorkspace(
   refusals: MembershipRefusals,
   platformAdminReads = false,
 ): Promise<WorkspaceRow> {
-  const row = await firstRow(db, withRoleOf(workspaceId, caller.accountId));
+  const row = await workspaceWithRole(db, workspaceId, caller.accountId);
   if (!row || (row.my_role === null && !caller.platformAdmin)) throw refusals.notFound();
   if (row.my_role === null && !platformAdminReads) throw refusals.notMember();
   return row;

@@ -1,13 +1,15 @@
 // The statements of a delivery attempt: the claim of a batch of due attempts, the record of a batch of successes (with
-// the webhooks they verify), and the record of a failure counted on its webhook.
+// the webhooks they verify), the record of a failure counted on its webhook, and the pause after the last failure.
 import { sql, type InferResult, type UpdateObject } from 'kysely';
-import { firstRow, type Runner } from '../../platform/db/typed.js';
+import { firstRow, hotRows, type Runner } from '../../platform/db/typed.js';
+import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { outboxInsertFrom } from '../../platform/outbox-writer.js';
 import { internalTopic } from '../events/internal-topics.js';
 import { coreDb, type CoreTables } from '../tables.js';
 import type { DeliveryRef } from './engine.js';
-import type { SealedSecret, WebhookChecked } from './rows.js';
+import { webhookColumns, type SealedSecret, type WebhookChecked, type WebhookRow } from './rows.js';
 import type { SendOutcome } from './sender.js';
+import type * as self from './attempt-queries.js';
 
 /** How early a job may claim its attempt: tolerates clock skew between the node that scheduled it and this one. */
 const slackMs = 1_000;
@@ -17,7 +19,7 @@ const slackMs = 1_000;
  * only on `traced`, so it runs as one of two named prepared statements. With tracing on, each row carries the
  * traceparent of the change that emitted the event (while its outbox row is kept), for the attempt's span.
  */
-export function claimStatement(traced: boolean, refs: DeliveryRef[], now: Date, leaseUntil: Date) {
+function claimStatement(traced: boolean, refs: DeliveryRef[], now: Date, leaseUntil: Date) {
   const paused = sql<boolean>`w.status in ('Paused', 'Disabled')`;
   return coreDb
     .updateTable('webhook_deliveries as d')
@@ -68,8 +70,13 @@ export function claimStatement(traced: boolean, refs: DeliveryRef[], now: Date, 
 
 export type ClaimedRow = InferResult<ReturnType<typeof claimStatement>>[number];
 
+/** The claimed rows of the refs (named prepared: one of two texts). */
+export async function claimAttempts(db: Runner, traced: boolean, refs: DeliveryRef[], now: Date, leaseUntil: Date): Promise<ClaimedRow[]> {
+  return hotRows(db, claimStatement(traced, refs, now, leaseUntil));
+}
+
 /** The rows of many successes in one statement; the webhooks only when a counter or an Unverified status changes. */
-export function successesStatement(items: Success[], now: Date) {
+function successesStatement(items: Success[], now: Date) {
   const recorded = sql<{
     id: string;
     round: number;
@@ -146,8 +153,16 @@ export function successesStatement(items: Success[], now: Date) {
   );
 }
 
+/** The rows of many successes in one statement (named prepared). */
+export async function recordSuccesses(db: Runner, items: Success[], now: Date): Promise<void> {
+  await hotRows(db, successesStatement(items, now));
+}
+
+/** The columns a failed attempt writes. */
+export type FailureRecord = UpdateObject<CoreTables, 'webhook_deliveries'>;
+
 /** The record of a failed attempt, taken only while this attempt still holds the row (sending, the same attempt). */
-export function failedAttempt(row: ClaimedRow, values: UpdateObject<CoreTables, 'webhook_deliveries'>) {
+function failedAttempt(row: ClaimedRow, values: FailureRecord) {
   return coreDb
     .updateTable('webhook_deliveries')
     .set(values)
@@ -161,9 +176,9 @@ export function failedAttempt(row: ClaimedRow, values: UpdateObject<CoreTables, 
  * The record taken and the webhook's consecutive failures counted, in one statement; false when the row was no
  * longer this attempt's.
  */
-export async function recordedAndCounted(runner: Runner, record: ReturnType<typeof failedAttempt>): Promise<boolean> {
+export async function recordedAndCounted(runner: Runner, row: ClaimedRow, values: FailureRecord): Promise<boolean> {
   const counted = coreDb
-    .with('d', () => record.returning('webhook_id'))
+    .with('d', () => failedAttempt(row, values).returning('webhook_id'))
     .with('w', (db) =>
       db
         .updateTable('webhooks')
@@ -182,3 +197,63 @@ export interface Success {
   at: Date;
   done: Date;
 }
+
+/** The webhook paused after its last failed attempt, with its notice due; undefined when it was not Active or Unverified. */
+export async function pauseAfterFailures(client: Runner, webhookId: string, done: Date): Promise<WebhookRow | undefined> {
+  return firstRow(
+    client,
+    coreDb
+      .updateTable('webhooks')
+      .set({
+        status: 'Paused',
+        paused_reason: 'failures',
+        paused_at: done,
+        updated_at: done,
+        notice_pending: true,
+        notice_lease_until: null,
+      })
+      .where('id', '=', webhookId)
+      .where('status', 'in', ['Active', 'Unverified'])
+      .returning(webhookColumns)
+      .$narrowType<WebhookChecked>(),
+  );
+}
+
+const claimed = {
+  id: example.id,
+  webhook_id: example.otherId,
+  round: 0,
+  attempt_count: 1,
+} as ClaimedRow;
+
+const refs: DeliveryRef[] = [{ id: example.id, round: 0, attempt: 1 }];
+
+export const examples: QueryExamples<typeof self> = {
+  claimAttempts: (db) => claimAttempts(db, true, refs, example.at, example.at),
+  recordSuccesses: (db) =>
+    recordSuccesses(
+      db,
+      [
+        {
+          row: claimed,
+          outcome: { ok: true, status: 200, latencyMs: 5, excerpt: example.text, error: null, retryable: false },
+          at: example.at,
+          done: example.at,
+        },
+      ],
+      example.at,
+    ),
+  recordedAndCounted: (db) =>
+    recordedAndCounted(db, claimed, {
+      status: 'pending',
+      lease_until: null,
+      next_attempt_at: example.at,
+      last_attempt_at: example.at,
+      response_status: 500,
+      latency_ms: 5,
+      response_excerpt: example.text,
+      error: example.text,
+      completed_at: null,
+    }),
+  pauseAfterFailures: (db) => pauseAfterFailures(db, example.otherId, example.at),
+};
