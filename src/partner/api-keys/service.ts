@@ -3,13 +3,13 @@
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { boundList, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
-import { firstRow, rows, type Runner } from '../../platform/db/typed.js';
+import type { Runner } from '../../platform/db/typed.js';
 import { partnerErrors } from '../base/errors.js';
 import { isKnownScope, scopePresets } from '../scopes/catalogue.js';
 import { listOf, type ListEnvelope } from '../workspaces/views.js';
 import { keyEnvironments, newSecret, type KeyEnvironment } from './secret.js';
-import { partnerDb } from '../base/tables.js';
-import { apiKeyColumns, apiKeyView, type ApiKeyView } from './views.js';
+import { apiKeyById, apiKeyPage, insertApiKey, revokeActiveKey } from './queries.js';
+import { apiKeyView, type ApiKeyView } from './views.js';
 
 export const maxScopes = 20;
 export const maxNameLength = 100;
@@ -63,26 +63,19 @@ export async function issueApiKey(db: Runner, input: IssueApiKeyInput, clock: Cl
   const expiresAt = input.expiresAt ?? null;
   if (expiresAt && expiresAt.getTime() <= now.getTime()) throw partnerErrors.badInput('body.expires_at', 'must be in the future');
   const secret = newSecret(environment);
-  const row = await firstRow(
-    db,
-    partnerDb
-      .insertInto('api_keys')
-      .values({
-        id: newId(),
-        workspace_id: input.workspaceId,
-        name: input.name,
-        prefix: secret.prefix,
-        key_hash: secret.hash,
-        environment,
-        scopes,
-        status: 'active',
-        created_by: input.createdBy,
-        created_at: now,
-        expires_at: expiresAt,
-      })
-      .returning(apiKeyColumns),
-  );
-  return { view: apiKeyView(row!, now), key: secret.key };
+  const row = await insertApiKey(db, {
+    id: newId(),
+    workspaceId: input.workspaceId,
+    name: input.name,
+    prefix: secret.prefix,
+    hash: secret.hash,
+    environment,
+    scopes,
+    createdBy: input.createdBy,
+    at: now,
+    expiresAt,
+  });
+  return { view: apiKeyView(row, now), key: secret.key };
 }
 
 function parseKeyCursor(list: string, raw: string): string {
@@ -101,16 +94,7 @@ export async function listApiKeys(
   const limit = query.limit ?? 50;
   const list = boundList('api_keys', [workspaceId]);
   const after = query.cursor === undefined ? undefined : parseKeyCursor(list, query.cursor);
-  const found = await rows(
-    db,
-    partnerDb
-      .selectFrom('api_keys')
-      .select(apiKeyColumns)
-      .where('workspace_id', '=', workspaceId)
-      .$if(after !== undefined, (qb) => qb.where('id', '<', after!))
-      .orderBy('id', 'desc')
-      .limit(limit + 1),
-  );
+  const found = await apiKeyPage(db, workspaceId, after, limit + 1);
   const page = found.slice(0, limit);
   const last = page[page.length - 1];
   return listOf(
@@ -123,10 +107,7 @@ export async function listApiKeys(
 const keyNotFound = () => partnerErrors.notFound('api_key_not_found', 'The API key');
 
 export async function getApiKey(db: Runner, workspaceId: string, keyId: string, now: Date): Promise<ApiKeyView> {
-  const row = await firstRow(
-    db,
-    partnerDb.selectFrom('api_keys').select(apiKeyColumns).where('id', '=', keyId).where('workspace_id', '=', workspaceId),
-  );
+  const row = await apiKeyById(db, workspaceId, keyId);
   if (!row) throw keyNotFound();
   return apiKeyView(row, now);
 }
@@ -142,16 +123,7 @@ export async function revokeApiKey(
   revokedBy: string | null,
   now: Date,
 ): Promise<ApiKeyView> {
-  const revoked = await firstRow(
-    db,
-    partnerDb
-      .updateTable('api_keys')
-      .set({ status: 'revoked', revoked_at: now, revoked_by: revokedBy })
-      .where('id', '=', keyId)
-      .where('workspace_id', '=', workspaceId)
-      .where('status', '=', 'active')
-      .returning(apiKeyColumns),
-  );
+  const revoked = await revokeActiveKey(db, workspaceId, keyId, revokedBy, now);
   if (revoked) return apiKeyView(revoked, now);
   await getApiKey(db, workspaceId, keyId, now);
   throw partnerErrors.conflict('api_key_already_revoked', 'The API key is already revoked.', { key_id: keyId });

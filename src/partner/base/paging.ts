@@ -1,7 +1,5 @@
 // Stripe-style lists over a table ordered by id (UUIDv7, so newest first is id descending): the cursor is the last
 // id of the page, signed for its list so that it pages nothing else.
-import { sql, type SelectQueryBuilder } from 'kysely';
-import { rows, type Runner } from '../../platform/db/typed.js';
 import type { Partition } from '../../core/crm/records.js';
 import { boundList, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { partnerErrors } from './errors.js';
@@ -49,25 +47,16 @@ export interface ListQuery {
 }
 
 /**
- * One page of a list ordered by id, newest first: `statement` (its table, filters and columns) continued after the
- * cursor's id, limit + 1 rows, rendered. The id is referenced unqualified, so the statement reads one table.
+ * One page of a list ordered by id, newest first: `fetch` reads limit + 1 rows after the cursor's id (undefined for
+ * the first page), and the page is rendered.
  */
-export async function idList<DB, TB extends keyof DB, R extends { id: string }, T>(
-  db: Runner,
+export async function idList<R extends { id: string }, T>(
   list: string,
   query: ListQuery,
-  statement: SelectQueryBuilder<DB, TB, R>,
+  fetch: (afterId: string | undefined, limit: number) => Promise<R[]>,
   render: (row: R) => T,
 ): Promise<ListPage<T>> {
   const limit = query.limit ?? defaultLimit;
   const after = afterIdOf(list, query.cursor);
-  const id = sql.ref('id');
-  const found = await rows(
-    db,
-    statement
-      .$if(after !== undefined, (qb) => qb.where(sql<boolean>`${id} < ${after}`))
-      .orderBy(id, 'desc')
-      .limit(limit + 1),
-  );
-  return idPage(list, found, limit, render);
+  return idPage(list, await fetch(after, limit + 1), limit, render);
 }

@@ -3,24 +3,12 @@
 // answered, so a revoked key dies on the very next request on every node); expiry is compared with the clock each time.
 import type { Clock } from '../../platform/clock.js';
 import type { GateKeyCache } from '../../platform/gate-key-cache.js';
-import type { InferResult } from 'kysely';
 import type { SqlPool } from '../../platform/db/sql.js';
-import { hotRows } from '../../platform/db/typed.js';
 import { hashKey, looksLikeKey, type KeyEnvironment } from '../api-keys/secret.js';
 import type { KeyPrincipal } from '../base/context.js';
 import { partnerErrors } from '../base/errors.js';
-import { partnerDb } from '../base/tables.js';
 import { hasExternalApi } from '../workspaces/plans.js';
-
-/** The key with its workspace's plan, by the key's hash: one statement whose text never varies (a named prepared one). */
-const lookupByHash = (hash: Buffer) =>
-  partnerDb
-    .selectFrom('api_keys as k')
-    .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
-    .select(['k.id', 'k.workspace_id', 'k.environment', 'k.prefix', 'k.scopes', 'k.status', 'k.expires_at', 'w.plan'])
-    .where('k.key_hash', '=', hash);
-
-type KeyRow = InferResult<ReturnType<typeof lookupByHash>>[number];
+import { keyByHash, type GateKeyRow } from './queries.js';
 
 export class KeyLookup {
   constructor(
@@ -42,7 +30,7 @@ export class KeyLookup {
     return { keyId: row.id, workspaceId: row.workspace_id, environment, prefix: row.prefix, scopes: row.scopes };
   }
 
-  private async load(hash: Buffer): Promise<KeyRow | undefined> {
-    return (await hotRows(this.sql, lookupByHash(hash)))[0];
+  private load(hash: Buffer): Promise<GateKeyRow | undefined> {
+    return keyByHash(this.sql, hash);
   }
 }

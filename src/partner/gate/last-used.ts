@@ -1,11 +1,9 @@
 // Last-used times of API keys, collected in memory and written in one statement every few seconds, so that no
 // request of the hot path waits on a write. Several nodes may write the same key: the later time wins.
 import type { Clock } from '../../platform/clock.js';
-import { sql } from 'kysely';
 import type { SqlPool } from '../../platform/db/sql.js';
-import { affected } from '../../platform/db/typed.js';
 import type { Logger } from '../../platform/logger.js';
-import { partnerDb } from '../base/tables.js';
+import { recordKeysUsed } from './queries.js';
 
 export class LastUsedRecorder {
   private pending = new Map<string, Date>();
@@ -32,17 +30,7 @@ export class LastUsedRecorder {
     const batch = this.pending;
     this.pending = new Map();
     try {
-      const used = sql<{ id: string; at: Date }>`unnest(${[...batch.keys()]}::uuid[], ${[...batch.values()]}::timestamptz[])`.as<'v'>(
-        sql`v(id, at)`,
-      );
-      await affected(
-        this.sql,
-        partnerDb
-          .updateTable('api_keys as k')
-          .from(used)
-          .set({ last_used_at: sql`greatest(k.last_used_at, v.at)` })
-          .whereRef('k.id', '=', 'v.id'),
-      );
+      await recordKeysUsed(this.sql, [...batch.keys()], [...batch.values()]);
     } catch (err) {
       for (const [id, at] of batch) if (!this.pending.has(id)) this.pending.set(id, at);
       throw err;

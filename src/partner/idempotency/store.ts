@@ -4,9 +4,8 @@
 // flight, on any nodes, create one record. A failed write rolls back its record, so a retry runs afresh.
 import type { Clock } from '../../platform/clock.js';
 import { inTransaction, type SqlClient, type SqlPool } from '../../platform/db/sql.js';
-import { affected, firstRow, type Runner } from '../../platform/db/typed.js';
 import { partnerErrors } from '../base/errors.js';
-import { partnerDb } from '../base/tables.js';
+import { claimKey, deleteRecord, readRecord, storeResponse, type IdempotencyRecord } from './queries.js';
 
 export const idempotencyWindowMs = 24 * 60 * 60 * 1000;
 
@@ -20,13 +19,7 @@ export interface StoredResponse {
 type StoredBody = { body: unknown; location?: string } | null;
 
 /** What one attempt ended with: the work's result, a record to replay, or an expired record removed (try again). */
-type Attempt<R> = { done: R } | { stored: NonNullable<Awaited<ReturnType<typeof readRecord>>> } | { retry: true };
-
-const record = (workspaceId: string, key: string) =>
-  partnerDb.selectFrom('idempotency_keys').where('workspace_id', '=', workspaceId).where('idempotency_key', '=', key);
-
-const readRecord = (db: Runner, workspaceId: string, key: string) =>
-  firstRow(db, record(workspaceId, key).select(['request_hash', 'response_status', 'response_body', 'created_at']));
+type Attempt<R> = { done: R } | { stored: IdempotencyRecord } | { retry: true };
 
 export class IdempotencyStore {
   constructor(
@@ -63,38 +56,17 @@ export class IdempotencyStore {
     work: (tx: SqlClient) => Promise<R>,
   ): Promise<Attempt<R>> {
     const now = this.clock.now();
-    const claimed = await affected(
-      client,
-      partnerDb
-        .insertInto('idempotency_keys')
-        .values({ workspace_id: workspaceId, idempotency_key: key, request_hash: fingerprint, response_status: 0, created_at: now })
-        .onConflict((oc) => oc.doNothing()),
-    );
-    if (claimed === 1) {
+    if (await claimKey(client, workspaceId, key, fingerprint, now)) {
       const result = await work(client);
       const body = JSON.stringify({ body: result.body ?? null, location: result.location });
-      await affected(
-        client,
-        partnerDb
-          .updateTable('idempotency_keys')
-          .set({ response_status: result.status, response_body: body })
-          .where('workspace_id', '=', workspaceId)
-          .where('idempotency_key', '=', key),
-      );
+      await storeResponse(client, workspaceId, key, result.status, body);
       return { done: result };
     }
     const row = await readRecord(client, workspaceId, key);
     if (!row) return { retry: true }; // the first request rolled back in between: claim the key now
     if (row.created_at.getTime() <= now.getTime() - idempotencyWindowMs) {
       // Older than 24 hours: the key is free again.
-      await affected(
-        client,
-        partnerDb
-          .deleteFrom('idempotency_keys')
-          .where('workspace_id', '=', workspaceId)
-          .where('idempotency_key', '=', key)
-          .where('created_at', '=', row.created_at),
-      );
+      await deleteRecord(client, workspaceId, key, row.created_at);
       return { retry: true };
     }
     return { stored: row };

@@ -2,30 +2,21 @@
 // store the chat's uploads use, under the same id.
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { Selectable } from 'kysely';
 import type { components } from '../../../generated/types/partner.js';
 import type { MediaStore } from '../../core/media/store.js';
 import { writeWhole } from '../../core/media/write.js';
 import type { Clock } from '../../platform/clock.js';
-import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
+import type { Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { partnerErrors } from '../base/errors.js';
 import { idList, listIn, type ListPage, type ListQuery } from '../base/paging.js';
 import type { Partition } from '../base/partition.js';
-import { partnerDb, type PartnerTables } from '../base/tables.js';
+import { deleteFile, fileById, filePage, insertFile, type FileRow } from './queries.js';
 
 export type StoredFile = components['schemas']['Storage.StoredFile'];
 
 /** The largest upload: 10 MiB (documented in the spec and docs/partner.md). */
 export const storageMaxBytes = 10 * 1024 * 1024;
-
-const columns = ['id', 'file_name', 'content_type', 'size', 'sha256', 'created_at'] as const;
-
-/** The partition's files: every read of the store starts here. */
-const inPartition = (part: Partition) =>
-  partnerDb.selectFrom('storage_files').where('workspace_id', '=', part.workspaceId).where('environment', '=', part.environment);
-
-export type FileRow = Pick<Selectable<PartnerTables['storage_files']>, (typeof columns)[number]>;
 
 export const fileNotFound = () => partnerErrors.notFound('file_not_found', 'The file');
 
@@ -62,24 +53,16 @@ export class FileStore {
     const id = newId();
     await writeWhole(this.media, id, file.bytes, file);
     try {
-      const [row] = await rows(
-        db,
-        partnerDb
-          .insertInto('storage_files')
-          .values({
-            id,
-            workspace_id: part.workspaceId,
-            environment: part.environment,
-            file_name: file.fileName,
-            content_type: file.contentType,
-            size: file.bytes.length,
-            sha256: createHash('sha256').update(file.bytes).digest('hex'),
-            uploaded_by: file.uploadedBy,
-            created_at: this.clock.now(),
-          })
-          .returning(columns),
-      );
-      return renderFile(row!);
+      const row = await insertFile(db, part, {
+        id,
+        fileName: file.fileName,
+        contentType: file.contentType,
+        size: file.bytes.length,
+        sha256: createHash('sha256').update(file.bytes).digest('hex'),
+        uploadedBy: file.uploadedBy,
+        at: this.clock.now(),
+      });
+      return renderFile(row);
     } catch (err) {
       await this.media.remove(id);
       throw err;
@@ -87,11 +70,11 @@ export class FileStore {
   }
 
   list(db: Runner, part: Partition, query: ListQuery): Promise<ListPage<StoredFile>> {
-    return idList(db, listIn(part, 'storage_files'), query, inPartition(part).select(columns), renderFile);
+    return idList(listIn(part, 'storage_files'), query, (after, limit) => filePage(db, part, after, limit), renderFile);
   }
 
   async row(db: Runner, part: Partition, id: string): Promise<FileRow> {
-    const row = await firstRow(db, inPartition(part).select(columns).where('id', '=', id));
+    const row = await fileById(db, part, id);
     if (!row) throw fileNotFound();
     return row;
   }
@@ -102,15 +85,7 @@ export class FileStore {
 
   /** The row goes in the request's transaction; the bytes once it committed (see the handler). */
   async deleteRow(db: Runner, part: Partition, id: string): Promise<void> {
-    const deleted = await affected(
-      db,
-      partnerDb
-        .deleteFrom('storage_files')
-        .where('workspace_id', '=', part.workspaceId)
-        .where('environment', '=', part.environment)
-        .where('id', '=', id),
-    );
-    if (deleted !== 1) throw fileNotFound();
+    if ((await deleteFile(db, part, id)) !== 1) throw fileNotFound();
   }
 
   removeBytes(id: string): Promise<void> {

@@ -1,25 +1,28 @@
 // Workspace administration: workspaces and their plan, members and roles with their API Keys cells.
 import type { Caller } from '../../core/auth/caller.js';
-import { sql } from 'kysely';
 import { inTransaction } from '../../platform/db/sql.js';
-import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { boundList, cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { newId } from '../../platform/ids.js';
 import type { PartnerDeps } from '../base/deps.js';
 import { partnerErrors } from '../base/errors.js';
-import { partnerDb } from '../base/tables.js';
-import {
-  cellOverrides,
-  cellsOf,
-  customRoleExists,
-  loadWorkspace,
-  requireManage,
-  roleExists,
-  workspaceNotFound,
-  writeCells,
-} from './access.js';
+import { cellOverrides, cellsOf, loadWorkspace, requireManage, roleExists, workspaceNotFound } from './access.js';
 import { builtInRoles, effectiveCells, isBuiltInRole, lockedRoles, type Cells } from './permissions.js';
 import { defaultPlan, planById } from './plans.js';
+import {
+  activeAccountExists,
+  customRoleExists,
+  customRoleNames,
+  deleteMember,
+  insertMember,
+  insertRole,
+  insertWorkspace,
+  memberPage,
+  setWorkspacePlan,
+  upsertMember,
+  upsertRoleCells,
+  workspacePage,
+  type TimePosition,
+} from './queries.js';
 import { listOf, memberView, roleView, workspaceView, type ListEnvelope } from './views.js';
 
 export interface PageQuery {
@@ -32,7 +35,7 @@ type MemberView = ReturnType<typeof memberView>;
 type RoleView = ReturnType<typeof roleView>;
 
 /** A keyset cursor of (timestamp, id) of that list; anything else is bad input. */
-function parseCursor(list: string, raw: string): { at: string; id: string } {
+function parseCursor(list: string, raw: string): TimePosition {
   const c = decodeCursor(raw, list);
   const at = c && cursorInstant(c.a);
   const id = c && cursorUuid(c.i);
@@ -49,16 +52,8 @@ export class WorkspaceService {
     const id = newId();
     const now = this.deps.clock.now();
     await inTransaction(this.deps.sql, async (client) => {
-      await affected(
-        client,
-        partnerDb
-          .insertInto('workspaces')
-          .values({ id, name, plan: defaultPlan, owner_id: caller.accountId, created_at: now, updated_at: now }),
-      );
-      await affected(
-        client,
-        partnerDb.insertInto('workspace_members').values({ workspace_id: id, account_id: caller.accountId, role: 'owner', added_at: now }),
-      );
+      await insertWorkspace(client, { id, name, plan: defaultPlan, ownerId: caller.accountId, at: now });
+      await insertMember(client, id, caller.accountId, 'owner', now);
     });
     return workspaceView({ id, name, plan: defaultPlan, owner_id: caller.accountId, created_at: now, my_role: 'owner' });
   }
@@ -69,18 +64,7 @@ export class WorkspaceService {
     // The caller's own list: a cursor of another account's list is refused.
     const list = boundList('workspaces', [caller.accountId]);
     const c = query.cursor === undefined ? undefined : parseCursor(list, query.cursor);
-    const found = await rows(
-      this.deps.sql,
-      partnerDb
-        .selectFrom('workspace_members as m')
-        .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
-        .select(['w.id', 'w.name', 'w.plan', 'w.owner_id', 'w.created_at', 'm.role as my_role'])
-        .where('m.account_id', '=', caller.accountId)
-        .$if(c !== undefined, (qb) => qb.where(sql<boolean>`(w.created_at, w.id) < (${c!.at}::timestamptz, ${c!.id}::uuid)`))
-        .orderBy('w.created_at', 'desc')
-        .orderBy('w.id', 'desc')
-        .limit(limit + 1),
-    );
+    const found = await workspacePage(this.deps.sql, caller.accountId, c, limit + 1);
     const page = found.slice(0, limit);
     const last = page[page.length - 1];
     return listOf(
@@ -97,10 +81,7 @@ export class WorkspaceService {
   async setPlan(caller: Caller, workspaceId: string, plan: string): Promise<WorkspaceView> {
     if (!caller.platformAdmin) throw partnerErrors.platformAdminRequired();
     if (!planById(plan)) throw partnerErrors.badInput('body.plan', `is not a plan of GET /api/v1/plans: ${plan}`);
-    const updated = await affected(
-      this.deps.sql,
-      partnerDb.updateTable('workspaces').set({ plan, updated_at: this.deps.clock.now() }).where('id', '=', workspaceId),
-    );
+    const updated = await setWorkspacePlan(this.deps.sql, workspaceId, plan, this.deps.clock.now());
     if (!updated) throw workspaceNotFound();
     // The key gates cache each key's plan: every node forgets them before the change is answered.
     await this.deps.gateKeys?.invalidate();
@@ -112,19 +93,7 @@ export class WorkspaceService {
     const limit = query.limit ?? 50;
     const list = boundList('workspace_members', [caller.accountId, workspaceId]);
     const c = query.cursor === undefined ? undefined : parseCursor(list, query.cursor);
-    const found = await rows(
-      this.deps.sql,
-      partnerDb
-        .selectFrom('workspace_members as m')
-        // Every member's account exists (foreign key): the join keeps every member.
-        .innerJoin('accounts as a', 'a.id', 'm.account_id')
-        .select(['m.account_id', 'a.display_name', 'm.role', 'm.added_at'])
-        .where('m.workspace_id', '=', workspaceId)
-        .$if(c !== undefined, (qb) => qb.where(sql<boolean>`(m.added_at, m.account_id) > (${c!.at}::timestamptz, ${c!.id}::uuid)`))
-        .orderBy('m.added_at')
-        .orderBy('m.account_id')
-        .limit(limit + 1),
-    );
+    const found = await memberPage(this.deps.sql, workspaceId, c, limit + 1);
     const page = found.slice(0, limit);
     const last = page[page.length - 1];
     return listOf(
@@ -143,42 +112,17 @@ export class WorkspaceService {
       throw partnerErrors.badInput('body.role', `is not a role of this workspace: ${role} (admin, manager, staff or a custom role)`);
     }
     if (accountId === workspace.owner_id) throw ownerImmutable();
-    const account = await firstRow(
-      this.deps.sql,
-      partnerDb
-        .selectFrom('accounts')
-        .select('id')
-        .where('id', '=', accountId)
-        .where('module_code', '=', caller.moduleCode)
-        .where('customer_account_id', '=', caller.customerAccountId)
-        .where('status', '=', 'ACTIVE'),
-    );
-    if (!account) throw partnerErrors.notFound('account_not_found', 'The account');
-    const [member] = await rows(
-      this.deps.sql,
-      partnerDb
-        .with('put', (db) =>
-          db
-            .insertInto('workspace_members')
-            .values({ workspace_id: workspaceId, account_id: accountId, role, added_at: this.deps.clock.now() })
-            .onConflict((oc) => oc.columns(['workspace_id', 'account_id']).doUpdateSet((eb) => ({ role: eb.ref('excluded.role') })))
-            .returning(['account_id', 'role', 'added_at']),
-        )
-        .selectFrom('put')
-        .innerJoin('accounts as a', 'a.id', 'put.account_id')
-        .select(['put.account_id', 'a.display_name', 'put.role', 'put.added_at']),
-    );
-    return memberView(member!);
+    const scope = { moduleCode: caller.moduleCode, customerAccountId: caller.customerAccountId };
+    if (!(await activeAccountExists(this.deps.sql, accountId, scope))) throw partnerErrors.notFound('account_not_found', 'The account');
+    const member = await upsertMember(this.deps.sql, workspaceId, accountId, role, this.deps.clock.now());
+    return memberView(member);
   }
 
   async removeMember(caller: Caller, workspaceId: string, accountId: string): Promise<void> {
     const workspace = await loadWorkspace(this.deps.sql, workspaceId, caller);
     requireManage(workspace);
     if (accountId === workspace.owner_id) throw ownerImmutable();
-    const removed = await affected(
-      this.deps.sql,
-      partnerDb.deleteFrom('workspace_members').where('workspace_id', '=', workspaceId).where('account_id', '=', accountId),
-    );
+    const removed = await deleteMember(this.deps.sql, workspaceId, accountId);
     if (!removed) throw partnerErrors.notFound('member_not_found', 'The member');
   }
 
@@ -186,19 +130,8 @@ export class WorkspaceService {
   async listRoles(caller: Caller, workspaceId: string): Promise<ListEnvelope<RoleView>> {
     await loadWorkspace(this.deps.sql, workspaceId, caller);
     const now = this.deps.clock.now();
-    const [custom, overrides] = await Promise.all([
-      rows(
-        this.deps.sql,
-        partnerDb
-          .selectFrom('workspace_roles')
-          .select('name')
-          .where('workspace_id', '=', workspaceId)
-          .orderBy('created_at')
-          .orderBy('name'),
-      ),
-      cellOverrides(this.deps.sql, workspaceId),
-    ]);
-    const names = [...builtInRoles, ...custom.map((r) => r.name)];
+    const [custom, overrides] = await Promise.all([customRoleNames(this.deps.sql, workspaceId), cellOverrides(this.deps.sql, workspaceId)]);
+    const names = [...builtInRoles, ...custom];
     return listOf(names.map((name) => roleView(name, effectiveCells(name, overrides.get(name) ?? {}, now))));
   }
 
@@ -209,15 +142,8 @@ export class WorkspaceService {
     if (isBuiltInRole(name)) throw roleExistsError();
     const now = this.deps.clock.now();
     await inTransaction(this.deps.sql, async (client) => {
-      const created = await affected(
-        client,
-        partnerDb
-          .insertInto('workspace_roles')
-          .values({ workspace_id: workspaceId, name, created_at: now })
-          .onConflict((oc) => oc.doNothing()),
-      );
-      if (!created) throw roleExistsError();
-      if (cells) await writeCells(client, workspaceId, name, cells, now);
+      if (!(await insertRole(client, workspaceId, name, now))) throw roleExistsError();
+      if (cells) await upsertRoleCells(client, workspaceId, name, cells, now);
     });
     return roleView(name, effectiveCells(name, cells ?? {}, now));
   }
@@ -231,7 +157,7 @@ export class WorkspaceService {
       throw partnerErrors.notFound('role_not_found', `The role ${role}`);
     }
     const now = this.deps.clock.now();
-    await writeCells(this.deps.sql, workspaceId, role, cells, now);
+    await upsertRoleCells(this.deps.sql, workspaceId, role, cells, now);
     return roleView(role, await cellsOf(this.deps.sql, workspaceId, role, now));
   }
 }

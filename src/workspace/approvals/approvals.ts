@@ -4,25 +4,15 @@
 // (approval.cancelled). Deciding for someone else, or cancelling someone else's request, is 403 forbidden.
 import { readPool } from '../../platform/db/read-router.js';
 import type { Partition } from '../../core/crm/records.js';
-import { sql } from 'kysely';
-import { firstRow, rows, type Runner } from '../../platform/db/typed.js';
+import type { Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { checkMembers } from '../base/checks.js';
-import { workspaceDb } from '../base/tables.js';
 import { defaultLimit, listIn, pageOf, readCursor } from '../base/paging.js';
 import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { workspaceErrors } from '../base/errors.js';
 import type { Page } from '../base/paging.js';
-import {
-  approvalColumns,
-  approvalView,
-  decisionColumns,
-  decisionView,
-  type ApprovalRow,
-  type ApprovalView,
-  type DecisionRow,
-  type DecisionView,
-} from './views.js';
+import { approvalById, approvalPage, decisionPage, decisionRows, insertApproval, insertDecision, setApprovalProgress } from './queries.js';
+import { approvalView, decisionView, type ApprovalView, type DecisionRow, type DecisionView } from './views.js';
 
 export const approvalsPath = '/api/v1/approvals';
 const notFound = () => workspaceErrors.notFound('The approval request');
@@ -30,33 +20,8 @@ const notFound = () => workspaceErrors.notFound('The approval request');
 async function decisionsOf(db: Runner, ids: string[]): Promise<Map<string, DecisionRow[]>> {
   const result = new Map<string, DecisionRow[]>(ids.map((id) => [id, []]));
   if (ids.length === 0) return result;
-  const found = await rows(
-    db,
-    workspaceDb
-      .selectFrom('approval_decisions')
-      .select(decisionColumns)
-      .where(sql<boolean>`approval_id = any(${ids}::uuid[])`)
-      .orderBy('step'),
-  );
-  for (const d of found) result.get(d.approval_id)!.push(d);
+  for (const d of await decisionRows(db, ids)) result.get(d.approval_id)!.push(d);
   return result;
-}
-
-/** The partition's approvals with the view's columns. */
-const approvalsOf = (part: Partition) =>
-  workspaceDb
-    .selectFrom('approvals')
-    .select(approvalColumns)
-    .where('workspace_id', '=', part.workspaceId)
-    .where('environment', '=', part.environment);
-
-async function findApproval(db: Runner, part: Partition, id: string, lock = false): Promise<ApprovalRow | undefined> {
-  return firstRow(
-    db,
-    approvalsOf(part)
-      .where('id', '=', id)
-      .$if(lock, (q) => q.forUpdate()),
-  );
 }
 
 export class ApprovalService {
@@ -70,18 +35,8 @@ export class ApprovalService {
     const limit = query.limit ?? defaultLimit;
     const list = listIn(part, 'approvals', query);
     const after = readCursor(list, query.cursor);
-    const found = await rows(
-      db,
-      approvalsOf(part)
-        .$if(query.status !== undefined, (q) => q.where('status', '=', query.status!))
-        .$if(query.requested_by !== undefined, (q) => q.where('requested_by', '=', query.requested_by!))
-        .$if(query.approver_id !== undefined, (q) =>
-          q.where('status', '=', 'pending').where(sql<boolean>`approver_ids[current_step] = ${query.approver_id}::uuid`),
-        )
-        .$if(after !== undefined && after !== null, (q) => q.where('id', '<', after!.id))
-        .orderBy('id', 'desc')
-        .limit(limit + 1),
-    );
+    const filter = { status: query.status, requestedBy: query.requested_by, approverId: query.approver_id };
+    const found = await approvalPage(db, part, filter, after, limit + 1);
     const decisions = await decisionsOf(
       db,
       found.slice(0, limit).map((r) => r.id),
@@ -91,7 +46,7 @@ export class ApprovalService {
 
   async get(part: Partition, id: string): Promise<ApprovalView> {
     const db = await readPool(this.deps);
-    const row = await findApproval(db, part, id);
+    const row = await approvalById(db, part, id);
     if (!row) throw notFound();
     return approvalView(row, (await decisionsOf(db, [id])).get(id)!);
   }
@@ -107,26 +62,15 @@ export class ApprovalService {
         { field: 'body.requested_by', id: body.requested_by },
         ...body.approver_ids.map((id) => ({ field: 'body.approver_ids', id })),
       ]);
-      const created = await firstRow(
-        tx,
-        workspaceDb
-          .insertInto('approvals')
-          .values({
-            id: newId(),
-            workspace_id: part.workspaceId,
-            environment: part.environment,
-            title: body.title,
-            description: body.description ?? null,
-            requested_by: body.requested_by,
-            approver_ids: sql<string[]>`${body.approver_ids}::uuid[]`,
-            status: 'pending',
-            current_step: 1,
-            created_at: now,
-            updated_at: now,
-          })
-          .returning(approvalColumns),
-      );
-      const view = approvalView(created!, []);
+      const created = await insertApproval(tx, part, {
+        id: newId(),
+        title: body.title,
+        description: body.description ?? null,
+        requestedBy: body.requested_by,
+        approverIds: body.approver_ids,
+        at: now,
+      });
+      const view = approvalView(created, []);
       sink.emit('approval.requested', view);
       return view;
     });
@@ -134,7 +78,7 @@ export class ApprovalService {
 
   async cancel(part: Partition, id: string, requestedBy: string): Promise<ApprovalView> {
     return withEvents(this.deps, this.deps.sql, part, async (tx, sink, now) => {
-      const before = await findApproval(tx, part, id, true);
+      const before = await approvalById(tx, part, id, true);
       if (!before) throw notFound();
       if (before.requested_by !== requestedBy)
         throw workspaceErrors.notTheActor('Only the member who requested the approval may cancel it.');
@@ -142,15 +86,8 @@ export class ApprovalService {
       if (before.status === 'cancelled') return approvalView(before, decisions);
       if (before.status !== 'pending')
         throw workspaceErrors.conflict(`The approval is ${before.status}; only a pending one can be cancelled.`);
-      const cancelled = await firstRow(
-        tx,
-        workspaceDb
-          .updateTable('approvals')
-          .set({ status: 'cancelled', current_step: null, completed_at: now, updated_at: now })
-          .where('id', '=', id)
-          .returning(approvalColumns),
-      );
-      const view = approvalView(cancelled!, decisions);
+      const cancelled = await setApprovalProgress(tx, id, { status: 'cancelled', currentStep: null }, now);
+      const view = approvalView(cancelled, decisions);
       sink.emit('approval.cancelled', view, {
         status: { from: 'pending', to: 'cancelled' },
         current_step: { from: before.current_step, to: null },
@@ -161,20 +98,11 @@ export class ApprovalService {
 
   async listDecisions(part: Partition, id: string, query: { limit?: number; cursor?: string }): Promise<Page<DecisionView>> {
     const db = await readPool(this.deps);
-    if (!(await findApproval(db, part, id))) throw notFound();
+    if (!(await approvalById(db, part, id))) throw notFound();
     const limit = query.limit ?? defaultLimit;
     const list = listIn(part, 'approval_decisions', { approval_id: id });
     const after = readCursor(list, query.cursor);
-    const found = await rows(
-      db,
-      workspaceDb
-        .selectFrom('approval_decisions')
-        .select(decisionColumns)
-        .where('approval_id', '=', id)
-        .$if(after !== undefined && after !== null, (q) => q.where('id', '>', after!.id))
-        .orderBy('id')
-        .limit(limit + 1),
-    );
+    const found = await decisionPage(db, id, after, limit + 1);
     return pageOf(found, limit, list, decisionView);
   }
 
@@ -184,44 +112,31 @@ export class ApprovalService {
     body: { approver_id: string; decision: 'approve' | 'reject'; comment?: string | null },
   ): Promise<DecisionView> {
     return withEvents(this.deps, this.deps.sql, part, async (tx, sink, now) => {
-      const before = await findApproval(tx, part, id, true);
+      const before = await approvalById(tx, part, id, true);
       if (!before) throw notFound();
       if (before.status !== 'pending' || before.current_step === null)
         throw workspaceErrors.conflict(`The approval is ${before.status}; it takes no more decisions.`);
       const step = before.current_step;
       if ((before.approver_ids as string[])[step - 1] !== body.approver_id)
         throw workspaceErrors.notTheActor(`Only the approver of step ${step} may decide it now.`);
-      const inserted = await firstRow(
-        tx,
-        workspaceDb
-          .insertInto('approval_decisions')
-          .values({
-            id: newId(),
-            approval_id: id,
-            step,
-            approver_id: body.approver_id,
-            decision: body.decision,
-            comment: body.comment ?? null,
-            created_at: now,
-          })
-          .returning(decisionColumns),
-      );
+      const inserted = await insertDecision(tx, {
+        id: newId(),
+        approvalId: id,
+        step,
+        approverId: body.approver_id,
+        decision: body.decision,
+        comment: body.comment ?? null,
+        at: now,
+      });
       const last = step === (before.approver_ids as string[]).length;
       const status = body.decision === 'reject' ? 'rejected' : last ? 'approved' : 'pending';
       const nextStep = status === 'pending' ? step + 1 : null;
-      const updated = await firstRow(
-        tx,
-        workspaceDb
-          .updateTable('approvals')
-          .set({ status, current_step: nextStep, completed_at: status === 'pending' ? null : now, updated_at: now })
-          .where('id', '=', id)
-          .returning(approvalColumns),
-      );
-      const view = approvalView(updated!, (await decisionsOf(tx, [id])).get(id)!);
+      const updated = await setApprovalProgress(tx, id, { status, currentStep: nextStep }, now);
+      const view = approvalView(updated, (await decisionsOf(tx, [id])).get(id)!);
       if (body.decision === 'approve') sink.emit('approval.step_completed', view, { current_step: { from: step, to: nextStep } });
       if (status !== 'pending')
         sink.emit(status === 'approved' ? 'approval.approved' : 'approval.rejected', view, { status: { from: 'pending', to: status } });
-      return decisionView(inserted!);
+      return decisionView(inserted);
     });
   }
 }

@@ -1,12 +1,10 @@
 // The audit log of requests made with keys, collected in memory and written in batches, so that no request waits
 // on a database write: every SVC_AUDIT_FLUSH_MS, as soon as a batch is full, and at shutdown (the approach of the
 // partner's last-used recorder). The same flush records each key's last use.
-import { sql } from 'kysely';
 import type { SqlPool } from '../../platform/db/sql.js';
-import { affected } from '../../platform/db/typed.js';
-import { workspaceDb } from '../base/tables.js';
 import { newId } from '../../platform/ids.js';
 import type { Logger } from '../../platform/logger.js';
+import { insertAuditEntries, recordSvcKeysUsed } from './queries.js';
 
 export interface AuditEntry {
   keyId: string;
@@ -74,48 +72,14 @@ export class AuditRecorder {
   }
 
   private async write(batch: Array<AuditEntry & { id: string }>): Promise<void> {
-    const columns = ['id', 'workspace_id', 'key_id', 'time', 'ip', 'method', 'endpoint', 'status_code'] as const;
-    const entries = sql<{
-      id: string;
-      workspace_id: string;
-      key_id: string;
-      time: Date;
-      ip: string;
-      method: string;
-      endpoint: string;
-      status_code: number;
-    }>`unnest(
-      ${batch.map((e) => e.id)}::uuid[], ${batch.map((e) => e.workspaceId)}::uuid[], ${batch.map((e) => e.keyId)}::uuid[],
-      ${batch.map((e) => e.time)}::timestamptz[], ${batch.map((e) => e.ip)}::text[], ${batch.map((e) => e.method)}::text[],
-      ${batch.map((e) => e.endpoint)}::text[], ${batch.map((e) => e.statusCode)}::int[])`.as<'v'>(
-      sql`v(${sql.join(columns.map((c) => sql.ref(c)))})`,
-    );
-    await affected(
-      this.sql,
-      workspaceDb
-        .insertInto('svc_audit_log')
-        .columns(columns)
-        .expression((eb) => eb.selectFrom(entries).select(columns.map((c) => `v.${c}` as const)))
-        .onConflict((oc) => oc.column('id').doNothing()),
-    );
+    await insertAuditEntries(this.sql, batch);
     const lastUse = new Map<string, Date>();
     for (const e of batch) {
       const seen = lastUse.get(e.keyId);
       if (!seen || seen < e.time) lastUse.set(e.keyId, e.time);
     }
     // Several nodes may report a key: the later time wins.
-    await affected(
-      this.sql,
-      workspaceDb
-        .updateTable('svc_keys as k')
-        .from(
-          sql<{ id: string; at: Date }>`unnest(${[...lastUse.keys()]}::uuid[], ${[...lastUse.values()]}::timestamptz[])`.as<'v'>(
-            sql`v(id, at)`,
-          ),
-        )
-        .set({ last_used_at: sql<Date>`greatest(k.last_used_at, v.at)` })
-        .whereRef('k.id', '=', 'v.id'),
-    );
+    await recordSvcKeysUsed(this.sql, [...lastUse.keys()], [...lastUse.values()]);
   }
 
   async stop(): Promise<void> {

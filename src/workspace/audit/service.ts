@@ -1,14 +1,12 @@
 // Reading the audit log: one workspace's entries of the last 30 days, newest first, filtered by key, status code
 // and time range, in keyset pages on (time, id). Older entries are not shown even before the job deletes them.
-import { sql, type Selectable } from 'kysely';
 import type { Queryable } from '../../platform/db/queryable.js';
-import { affected, rows } from '../../platform/db/typed.js';
 import type { PruneTask } from '../../platform/queues.js';
 import { boundList, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { isUuid } from '../../platform/ids.js';
 import { workspaceErrors } from '../base/errors.js';
 import type { Page } from '../base/paging.js';
-import { workspaceDb, type WorkspaceTables } from '../base/tables.js';
+import { auditPage, deleteAuditBefore, type AuditRow } from './queries.js';
 
 export const retentionDays = 30;
 const retentionMs = retentionDays * 86_400_000;
@@ -21,9 +19,6 @@ export interface AuditQuery {
   from?: string;
   to?: string;
 }
-
-const auditColumns = ['id', 'time', 'key_id', 'ip', 'method', 'endpoint', 'status_code'] as const;
-type AuditRow = Pick<Selectable<WorkspaceTables['svc_audit_log']>, (typeof auditColumns)[number]>;
 
 export type AuditView = ReturnType<typeof auditView>;
 
@@ -53,21 +48,14 @@ export async function listAuditLog(db: Queryable, workspaceId: string, query: Au
   const from = query.from !== undefined && Date.parse(query.from) > oldest.getTime() ? new Date(query.from) : oldest;
   const list = boundList('audit', [workspaceId], query);
   const c = query.cursor === undefined ? undefined : parseCursor(list, query.cursor);
-  const found = await rows(
-    db,
-    workspaceDb
-      .selectFrom('svc_audit_log')
-      .select(auditColumns)
-      .where('workspace_id', '=', workspaceId)
-      .where('time', '>=', from)
-      .$if(query.to !== undefined, (q) => q.where('time', '<', new Date(query.to!)))
-      .$if(query.key_id !== undefined, (q) => q.where('key_id', '=', query.key_id!))
-      .$if(query.status_code !== undefined, (q) => q.where('status_code', '=', query.status_code!))
-      .$if(c !== undefined, (q) => q.where(sql<boolean>`(time, id) < (${c!.time}::timestamptz, ${c!.id}::uuid)`))
-      .orderBy('time', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit + 1),
-  );
+  const filter = {
+    from,
+    to: query.to !== undefined ? new Date(query.to) : undefined,
+    keyId: query.key_id,
+    statusCode: query.status_code,
+    before: c,
+  };
+  const found = await auditPage(db, workspaceId, filter, limit + 1);
   const page = found.slice(0, limit);
   const last = page[page.length - 1];
   return {
@@ -78,7 +66,7 @@ export async function listAuditLog(db: Queryable, workspaceId: string, query: Au
 
 /** Deletes entries older than the retention; run hourly by the maintenance queue. */
 export async function pruneAuditLog(db: Queryable, now: Date): Promise<number> {
-  return affected(db, workspaceDb.deleteFrom('svc_audit_log').where('time', '<', new Date(now.getTime() - retentionMs)));
+  return deleteAuditBefore(db, new Date(now.getTime() - retentionMs));
 }
 
 /** The audit log keeps 30 days; pruned hourly on the maintenance queue. */

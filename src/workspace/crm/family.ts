@@ -11,7 +11,8 @@ import { workspaceErrors } from '../base/errors.js';
 import type { Page } from '../base/paging.js';
 import { crmRecordEvents } from '../../core/crm/events.js';
 import { patchChangesNothing } from './leads.js';
-import { checkReferences, insertRecord, selectRecords } from './store.js';
+import { insertRecord, selectRecords } from './queries.js';
+import { checkReferences } from './references.js';
 import { dataKeyOf, toData, type CrmFamily } from '../../core/crm/views.js';
 
 export interface FamilyDef<V> {

@@ -13,7 +13,8 @@ import { checkMembers } from '../base/checks.js';
 import { workspaceErrors } from '../base/errors.js';
 import type { Page } from '../base/paging.js';
 import { crmRecordEvents } from '../../core/crm/events.js';
-import { checkReferences, insertRecord, selectRecords } from './store.js';
+import { insertRecord, selectRecords } from './queries.js';
+import { checkReferences } from './references.js';
 import { contactView, dealView, leadView, statusOfStage, type LeadView } from '../../core/crm/views.js';
 
 type Schemas = components['schemas'];

@@ -5,31 +5,9 @@
 import type { Clock } from '../../platform/clock.js';
 import type { GateKeyCache } from '../../platform/gate-key-cache.js';
 import type { SqlPool } from '../../platform/db/sql.js';
-import { hotRows } from '../../platform/db/typed.js';
 import { limitsOf, type RateLimits } from '../base/plans.js';
 import { hashKey, looksLikeKey, type KeyEnvironment } from '../base/key-secret.js';
-import { workspaceDb } from '../base/tables.js';
-
-/** The one statement of the gate: the key's row and its workspace's plan (a named prepared statement: fixed text). */
-const keyLookup = (hash: Buffer) =>
-  workspaceDb
-    .selectFrom('svc_keys as k')
-    .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
-    .select([
-      'k.id',
-      'k.workspace_id',
-      'k.environment',
-      'k.scopes',
-      'k.ip_allow_list',
-      'k.expires_at',
-      'k.revoked_at',
-      'w.svc_plan',
-      'w.svc_rate_per_hour',
-      'w.svc_rate_per_minute',
-    ])
-    .where('k.key_hash', '=', hash);
-
-type KeyRow = NonNullable<Awaited<ReturnType<ReturnType<typeof keyLookup>['executeTakeFirst']>>>;
+import { keyByHash, type GateKeyRow } from './queries.js';
 
 export interface FoundKey {
   keyId: string;
@@ -67,7 +45,7 @@ export class KeyLookup {
     };
   }
 
-  private async load(hash: Buffer): Promise<KeyRow | undefined> {
-    return (await hotRows(this.sql, keyLookup(hash)))[0];
+  private load(hash: Buffer): Promise<GateKeyRow | undefined> {
+    return keyByHash(this.sql, hash);
   }
 }

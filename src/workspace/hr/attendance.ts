@@ -2,8 +2,7 @@
 // one is open (checked in, not out); times are never in the future. The catalogue has no attendance event.
 import { readPool } from '../../platform/db/read-router.js';
 import type { Partition } from '../../core/crm/records.js';
-import { sql } from 'kysely';
-import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
+import type { Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { instantOf, uniqueOr409 } from '../base/checks.js';
 import { defaultLimit, listIn, pageOf, readCursor } from '../base/paging.js';
@@ -11,8 +10,16 @@ import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { workspaceErrors } from '../base/errors.js';
 import type { Page } from '../base/paging.js';
 import { activeEmployee } from './employees.js';
-import { workspaceDb } from '../base/tables.js';
-import { attendanceColumns, attendanceOf, attendanceView, type AttendanceView } from './views.js';
+import {
+  attendanceById,
+  attendanceOverlaps,
+  attendancePage,
+  insertAttendance,
+  lockAttendance,
+  lockEmployeeById,
+  updateAttendance,
+} from './attendance-queries.js';
+import { attendanceView, type AttendanceView } from './views.js';
 
 export const attendancePath = '/api/v1/attendance';
 const notFound = () => workspaceErrors.notFound('The attendance record');
@@ -20,19 +27,7 @@ const overlapping = 'The times overlap another attendance record of the employee
 
 /** 409 when [checkIn, checkOut) (open-ended when checkOut is null) overlaps another record of the employee. */
 async function checkNoOverlap(db: Runner, employeeId: string, checkIn: Date, checkOut: Date | null, except?: string): Promise<void> {
-  const overlaps = await affected(
-    db,
-    workspaceDb
-      .selectFrom('hr_attendance')
-      .select('id')
-      .where('employee_id', '=', employeeId)
-      .$if(except !== undefined, (qb) => qb.where('id', '<>', except!))
-      // an open record (no check-out) runs to infinity
-      .$if(checkOut !== null, (qb) => qb.where('check_in', '<', checkOut!))
-      .where((eb) => eb.or([eb('check_out', 'is', null), eb('check_out', '>', checkIn)]))
-      .limit(1),
-  );
-  if (overlaps) throw workspaceErrors.conflict(overlapping);
+  if (await attendanceOverlaps(db, employeeId, checkIn, checkOut, except)) throw workspaceErrors.conflict(overlapping);
 }
 
 function notFuture(field: string, at: Date, now: Date): void {
@@ -52,29 +47,14 @@ export class AttendanceService {
     const after = readCursor(list, query.cursor, true);
     const from = query.from !== undefined ? instantOf('query.from', query.from) : undefined;
     const to = query.to !== undefined ? instantOf('query.to', query.to) : undefined;
-    const found = await rows(
-      db,
-      attendanceOf(part)
-        .$if(query.employee_id !== undefined, (qb) => qb.where('employee_id', '=', query.employee_id!))
-        .$if(from !== undefined, (qb) => qb.where('check_in', '>=', from!))
-        .$if(to !== undefined, (qb) => qb.where('check_in', '<', to!))
-        .$if(query.open === true, (qb) => qb.where('check_out', 'is', null))
-        .$if(query.open === false, (qb) => qb.where('check_out', 'is not', null))
-        .$if(after !== undefined, (qb) =>
-          qb.where((eb) =>
-            eb(eb.refTuple('check_in', 'id'), '<', eb.tuple(sql<Date>`${after!.at}::timestamptz`, sql<string>`${after!.id}::uuid`)),
-          ),
-        )
-        .orderBy('check_in', 'desc')
-        .orderBy('id', 'desc')
-        .limit(limit + 1),
-    );
+    const filter = { employeeId: query.employee_id, from, to, open: query.open };
+    const found = await attendancePage(db, part, filter, after, limit + 1);
     return pageOf(found, limit, list, attendanceView, (r) => r.check_in);
   }
 
   async get(part: Partition, id: string): Promise<AttendanceView> {
     const db = await readPool(this.deps);
-    const row = await firstRow(db, attendanceOf(part).where('id', '=', id));
+    const row = await attendanceById(db, part, id);
     if (!row) throw notFound();
     return attendanceView(row);
   }
@@ -95,28 +75,19 @@ export class AttendanceService {
       // Locking the employee serialises the overlap check of concurrent check-ins.
       await activeEmployee(tx, part, 'body.employee_id', body.employee_id);
       await checkNoOverlap(tx, body.employee_id, checkIn, checkOut);
-      const [row] = await uniqueOr409(
+      const row = await uniqueOr409(
         () =>
-          rows(
-            tx,
-            workspaceDb
-              .insertInto('hr_attendance')
-              .values({
-                id: newId(),
-                workspace_id: part.workspaceId,
-                environment: part.environment,
-                employee_id: body.employee_id,
-                check_in: checkIn,
-                check_out: checkOut,
-                note: body.note ?? null,
-                created_at: now,
-                updated_at: now,
-              })
-              .returning(attendanceColumns),
-          ),
+          insertAttendance(tx, part, {
+            id: newId(),
+            employeeId: body.employee_id,
+            checkIn,
+            checkOut,
+            note: body.note ?? null,
+            at: now,
+          }),
         overlapping,
       );
-      return attendanceView(row!);
+      return attendanceView(row);
     });
   }
 
@@ -125,27 +96,16 @@ export class AttendanceService {
     const checkOut = typeof body.check_out === 'string' ? instantOf('body.check_out', body.check_out) : body.check_out;
     if (checkOut) notFuture('body.check_out', checkOut, now);
     return withEvents(this.deps, this.deps.sql, part, async (tx) => {
-      const before = await firstRow(tx, attendanceOf(part).where('id', '=', id).forUpdate());
+      const before = await lockAttendance(tx, part, id);
       if (!before) throw notFound();
       const nextOut = checkOut === undefined ? before.check_out : checkOut;
       const nextNote = body.note === undefined ? before.note : body.note;
       if (nextOut && nextOut <= before.check_in) throw workspaceErrors.invalid('body.check_out', 'must be after check_in');
       if ((nextOut?.getTime() ?? null) === (before.check_out?.getTime() ?? null) && nextNote === before.note) return attendanceView(before);
-      await affected(tx, workspaceDb.selectFrom('hr_employees').select('id').where('id', '=', before.employee_id).forUpdate());
+      await lockEmployeeById(tx, before.employee_id);
       await checkNoOverlap(tx, before.employee_id, before.check_in, nextOut, id);
-      const [row] = await uniqueOr409(
-        () =>
-          rows(
-            tx,
-            workspaceDb
-              .updateTable('hr_attendance')
-              .set({ check_out: nextOut, note: nextNote, updated_at: now })
-              .where('id', '=', id)
-              .returning(attendanceColumns),
-          ),
-        overlapping,
-      );
-      return attendanceView(row!);
+      const row = await uniqueOr409(() => updateAttendance(tx, id, nextOut, nextNote, now), overlapping);
+      return attendanceView(row);
     });
   }
 }

@@ -2,8 +2,7 @@
 // employee is final: no changes, no check-ins, no leave.
 import { readPool } from '../../platform/db/read-router.js';
 import type { Partition } from '../../core/crm/records.js';
-import { sql } from 'kysely';
-import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
+import type { Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { checkMembers, dateOf, todayOf, uniqueOr409 } from '../base/checks.js';
 import { defaultLimit, listIn, pageOf, readCursor } from '../base/paging.js';
@@ -11,19 +10,25 @@ import { changesOf } from '../../core/events/changes.js';
 import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { workspaceErrors } from '../base/errors.js';
 import type { Page } from '../base/paging.js';
-import { workspaceDb } from '../base/tables.js';
-import { employeeColumns, employeesOf, employeeView, type EmployeeRow, type EmployeeView } from './views.js';
+import {
+  accountEmployed,
+  closeOpenAttendance,
+  employeeById,
+  employeePage,
+  insertEmployee,
+  lockEmployeeRow,
+  terminateEmployee,
+  updateEmployee,
+  type EmployeeRow,
+} from './employee-queries.js';
+import { employeeView, type EmployeeView } from './views.js';
 
 export const employeesPath = '/api/v1/employees';
 const notFound = () => workspaceErrors.notFound('The employee');
 
-export async function lockEmployee(db: Runner, part: Partition, id: string): Promise<EmployeeRow | undefined> {
-  return firstRow(db, employeesOf(part).where('id', '=', id).forUpdate());
-}
-
 /** The employee named by a body field: 400 when not in the partition, 409 when terminated. */
 export async function activeEmployee(db: Runner, part: Partition, field: string, id: string): Promise<EmployeeRow> {
-  const employee = await lockEmployee(db, part, id);
+  const employee = await lockEmployeeRow(db, part, id);
   if (!employee) throw workspaceErrors.invalid(field, 'names no employee of this workspace');
   if (employee.status !== 'active') throw workspaceErrors.conflict('The employee is terminated.');
   return employee;
@@ -32,7 +37,7 @@ export async function activeEmployee(db: Runner, part: Partition, field: string,
 async function checkManager(db: Runner, part: Partition, managerId: string | null | undefined, self?: string): Promise<void> {
   if (typeof managerId !== 'string') return;
   if (managerId === self) throw workspaceErrors.invalid('body.manager_id', 'cannot be the employee itself');
-  const manager = await firstRow(db, employeesOf(part).where('id', '=', managerId));
+  const manager = await employeeById(db, part, managerId);
   if (manager?.status !== 'active') throw workspaceErrors.invalid('body.manager_id', 'names no active employee of this workspace');
 }
 
@@ -57,22 +62,14 @@ export class EmployeeService {
     const limit = query.limit ?? defaultLimit;
     const list = listIn(part, 'employees', query);
     const after = readCursor(list, query.cursor);
-    const found = await rows(
-      db,
-      employeesOf(part)
-        .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status!))
-        .$if(query.department !== undefined, (qb) => qb.where('department', '=', query.department!))
-        .$if(query.manager_id !== undefined, (qb) => qb.where('manager_id', '=', query.manager_id!))
-        .$if(after !== undefined, (qb) => qb.where('id', '<', after!.id))
-        .orderBy('id', 'desc')
-        .limit(limit + 1),
-    );
+    const filter = { status: query.status, department: query.department, managerId: query.manager_id };
+    const found = await employeePage(db, part, filter, after, limit + 1);
     return pageOf(found, limit, list, employeeView);
   }
 
   async get(part: Partition, id: string): Promise<EmployeeView> {
     const db = await readPool(this.deps);
-    const row = await firstRow(db, employeesOf(part).where('id', '=', id));
+    const row = await employeeById(db, part, id);
     if (!row) throw notFound();
     return employeeView(row);
   }
@@ -84,35 +81,24 @@ export class EmployeeService {
       await checkManager(tx, part, body.manager_id);
       const alreadyEmployed = 'The member is already an active employee of this workspace.';
       if (body.account_id) {
-        const employed = await affected(tx, employeesOf(part).where('account_id', '=', body.account_id).where('status', '=', 'active'));
-        if (employed) throw workspaceErrors.conflict(alreadyEmployed);
+        if (await accountEmployed(tx, part, body.account_id)) throw workspaceErrors.conflict(alreadyEmployed);
       }
-      const [row] = await uniqueOr409(
+      const row = await uniqueOr409(
         () =>
-          rows(
-            tx,
-            workspaceDb
-              .insertInto('hr_employees')
-              .values({
-                id: newId(),
-                workspace_id: part.workspaceId,
-                environment: part.environment,
-                name: body.name,
-                email: body.email ?? null,
-                job_title: body.job_title ?? null,
-                department: body.department ?? null,
-                account_id: body.account_id ?? null,
-                manager_id: body.manager_id ?? null,
-                hire_date: hireDate ?? todayOf(now),
-                status: 'active',
-                created_at: now,
-                updated_at: now,
-              })
-              .returning(employeeColumns),
-          ),
+          insertEmployee(tx, part, {
+            id: newId(),
+            name: body.name,
+            email: body.email ?? null,
+            jobTitle: body.job_title ?? null,
+            department: body.department ?? null,
+            accountId: body.account_id ?? null,
+            managerId: body.manager_id ?? null,
+            hireDate: hireDate ?? todayOf(now),
+            at: now,
+          }),
         alreadyEmployed,
       );
-      const view = employeeView(row!);
+      const view = employeeView(row);
       sink.emit('employee.created', view);
       return view;
     });
@@ -121,7 +107,7 @@ export class EmployeeService {
   /** Changes an active employee; the catalogue has no event for it. */
   async update(part: Partition, id: string, body: EmployeeInput): Promise<EmployeeView> {
     return withEvents(this.deps, this.deps.sql, part, async (tx) => {
-      const before = await lockEmployee(tx, part, id);
+      const before = await lockEmployeeRow(tx, part, id);
       if (!before) throw notFound();
       if (before.status !== 'active')
         throw workspaceErrors.conflict('The employee is terminated; a terminated employee cannot be changed.');
@@ -130,45 +116,23 @@ export class EmployeeService {
         (f) => body[f] !== undefined && body[f] !== before[f],
       );
       if (fields.length === 0) return employeeView(before);
-      const now = this.deps.clock.now();
-      const [row] = await rows(
-        tx,
-        workspaceDb
-          .updateTable('hr_employees')
-          .set({ ...Object.fromEntries(fields.map((f) => [f, body[f]])), updated_at: now })
-          .where('id', '=', id)
-          .returning(employeeColumns),
-      );
-      return employeeView(row!);
+      const changes = Object.fromEntries(fields.map((f) => [f, body[f]]));
+      return employeeView(await updateEmployee(tx, id, changes, this.deps.clock.now()));
     });
   }
 
   async terminate(part: Partition, id: string, body: { terminated_on?: string; reason?: string | null }): Promise<EmployeeView> {
     const on = body.terminated_on !== undefined ? dateOf('body.terminated_on', body.terminated_on) : undefined;
     return withEvents(this.deps, this.deps.sql, part, async (tx, sink, now) => {
-      const before = await lockEmployee(tx, part, id);
+      const before = await lockEmployeeRow(tx, part, id);
       if (!before) throw notFound();
       if (before.status === 'terminated') return employeeView(before);
       const date = on ?? todayOf(now);
       if (date < before.hire_date) throw workspaceErrors.invalid('body.terminated_on', `is before the hire date ${before.hire_date}`);
-      const [row] = await rows(
-        tx,
-        workspaceDb
-          .updateTable('hr_employees')
-          .set({ status: 'terminated', terminated_on: date, termination_reason: body.reason ?? null, updated_at: now })
-          .where('id', '=', id)
-          .returning(employeeColumns),
-      );
+      const row = await terminateEmployee(tx, id, date, body.reason ?? null, now);
       // An open check-in ends with the employment.
-      await affected(
-        tx,
-        workspaceDb
-          .updateTable('hr_attendance')
-          .set({ check_out: sql<Date>`greatest(${now}, check_in + interval '1 millisecond')`, updated_at: now })
-          .where('employee_id', '=', id)
-          .where('check_out', 'is', null),
-      );
-      const view = employeeView(row!);
+      await closeOpenAttendance(tx, id, now);
+      const view = employeeView(row);
       sink.emit('employee.terminated', view, changesOf(employeeView(before), view, ['status', 'terminated_on', 'termination_reason']));
       return view;
     });

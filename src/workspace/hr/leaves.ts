@@ -4,15 +4,14 @@ import { readPool } from '../../platform/db/read-router.js';
 import type { Partition } from '../../core/crm/records.js';
 import { newId } from '../../platform/ids.js';
 import { checkMembers, daysBetween, dateOf } from '../base/checks.js';
-import { affected, firstRow, rows } from '../../platform/db/typed.js';
 import { defaultLimit, listIn, pageOf, readCursor } from '../base/paging.js';
 import { changesOf } from '../../core/events/changes.js';
 import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { workspaceErrors } from '../base/errors.js';
 import type { Page } from '../base/paging.js';
 import { activeEmployee } from './employees.js';
-import { workspaceDb } from '../base/tables.js';
-import { leaveColumns, leavesOf, leaveView, type LeaveView } from './views.js';
+import { decideLeave, insertLeave, leaveById, leaveOverlaps, leavePage, lockLeave } from './leave-queries.js';
+import { leaveView, type LeaveView } from './views.js';
 
 export const leavesPath = '/api/v1/leaves';
 const notFound = () => workspaceErrors.notFound('The leave request');
@@ -29,22 +28,14 @@ export class LeaveService {
     const limit = query.limit ?? defaultLimit;
     const list = listIn(part, 'leaves', query);
     const after = readCursor(list, query.cursor);
-    const found = await rows(
-      db,
-      leavesOf(part)
-        .$if(query.employee_id !== undefined, (qb) => qb.where('employee_id', '=', query.employee_id!))
-        .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status!))
-        .$if(query.type !== undefined, (qb) => qb.where('type', '=', query.type!))
-        .$if(after !== undefined, (qb) => qb.where('id', '<', after!.id))
-        .orderBy('id', 'desc')
-        .limit(limit + 1),
-    );
+    const filter = { employeeId: query.employee_id, status: query.status, type: query.type };
+    const found = await leavePage(db, part, filter, after, limit + 1);
     return pageOf(found, limit, list, leaveView);
   }
 
   async get(part: Partition, id: string): Promise<LeaveView> {
     const db = await readPool(this.deps);
-    const row = await firstRow(db, leavesOf(part).where('id', '=', id));
+    const row = await leaveById(db, part, id);
     if (!row) throw notFound();
     return leaveView(row);
   }
@@ -60,38 +51,18 @@ export class LeaveService {
     return withEvents(this.deps, this.deps.sql, part, async (tx, sink, now) => {
       // Locking the employee serialises the overlap check of concurrent requests.
       await activeEmployee(tx, part, 'body.employee_id', body.employee_id);
-      const overlaps = await affected(
-        tx,
-        workspaceDb
-          .selectFrom('hr_leaves')
-          .select('id')
-          .where('employee_id', '=', body.employee_id)
-          .where('status', 'in', ['requested', 'approved'])
-          .where('start_date', '<=', end)
-          .where('end_date', '>=', start)
-          .limit(1),
-      );
-      if (overlaps) throw workspaceErrors.conflict('The dates overlap another requested or approved leave of the employee.');
-      const [row] = await rows(
-        tx,
-        workspaceDb
-          .insertInto('hr_leaves')
-          .values({
-            id: newId(),
-            workspace_id: part.workspaceId,
-            environment: part.environment,
-            employee_id: body.employee_id,
-            type: body.type,
-            start_date: start,
-            end_date: end,
-            reason: body.reason ?? null,
-            status: 'requested',
-            created_at: now,
-            updated_at: now,
-          })
-          .returning(leaveColumns),
-      );
-      const view = leaveView(row!);
+      if (await leaveOverlaps(tx, body.employee_id, start, end))
+        throw workspaceErrors.conflict('The dates overlap another requested or approved leave of the employee.');
+      const row = await insertLeave(tx, part, {
+        id: newId(),
+        employeeId: body.employee_id,
+        type: body.type,
+        start,
+        end,
+        reason: body.reason ?? null,
+        at: now,
+      });
+      const view = leaveView(row);
       sink.emit('leave.requested', view);
       return view;
     });
@@ -100,22 +71,15 @@ export class LeaveService {
   /** Approves (leave.approved) or rejects (no event in the catalogue) a requested leave; a repeat is answered unchanged. */
   async decide(part: Partition, id: string, to: 'approved' | 'rejected', decidedBy: string | null | undefined): Promise<LeaveView> {
     return withEvents(this.deps, this.deps.sql, part, async (tx, sink, now) => {
-      const before = await firstRow(tx, leavesOf(part).where('id', '=', id).forUpdate());
+      const before = await lockLeave(tx, part, id);
       if (!before) throw notFound();
       if (before.status === to) return leaveView(before);
       if (before.status !== 'requested')
         throw workspaceErrors.conflict(`The leave is ${before.status}; only a requested leave can be ${to}.`);
       await checkMembers(tx, part.workspaceId, [{ field: 'body.decided_by', id: decidedBy }]);
       if (to === 'approved') await activeEmployee(tx, part, 'employee_id', before.employee_id);
-      const [row] = await rows(
-        tx,
-        workspaceDb
-          .updateTable('hr_leaves')
-          .set({ status: to, decided_by: decidedBy ?? null, decided_at: now, updated_at: now })
-          .where('id', '=', id)
-          .returning(leaveColumns),
-      );
-      const view = leaveView(row!);
+      const row = await decideLeave(tx, id, to, decidedBy ?? null, now);
+      const view = leaveView(row);
       if (to === 'approved') sink.emit('leave.approved', view, changesOf(leaveView(before), view, ['status', 'decided_by', 'decided_at']));
       return view;
     });

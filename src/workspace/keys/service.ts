@@ -3,16 +3,14 @@
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { boundList, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { isUuid, newId } from '../../platform/ids.js';
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Queryable } from '../../platform/db/queryable.js';
-import { firstRow, rows } from '../../platform/db/typed.js';
-import { workspaceDb, type WorkspaceTables } from '../base/tables.js';
 import { workspaceErrors } from '../base/errors.js';
 import { normaliseEntry } from '../base/ip-allow.js';
 import { isKnownScope } from '../scopes/catalogue.js';
 import { keyEnvironments, newSecret, type KeyEnvironment } from '../base/key-secret.js';
 import type { Page } from '../base/paging.js';
-import { svcKeyColumns, svcKeyView, type KeyStatus, type SvcKeyView } from './views.js';
+import { insertSvcKey, revokeUnrevokedKey, svcKeyById, svcKeyPage } from './queries.js';
+import { svcKeyView, type KeyStatus, type SvcKeyView } from './views.js';
 
 export const maxNameLength = 100;
 export const maxDescriptionLength = 500;
@@ -77,28 +75,22 @@ export async function issueSvcKey(db: Queryable, input: IssueSvcKeyInput, clock:
   const expiresAt = input.expiresAt ?? null;
   if (expiresAt && expiresAt.getTime() <= now.getTime()) throw workspaceErrors.invalid('body.expires_at', 'must be in the future');
   const secret = newSecret(environment);
-  const issued = await firstRow(
-    db,
-    workspaceDb
-      .insertInto('svc_keys')
-      .values({
-        id: newId(),
-        workspace_id: input.workspaceId,
-        name: input.name,
-        description,
-        prefix: secret.prefix,
-        last_four: secret.lastFour,
-        key_hash: secret.hash,
-        environment,
-        scopes: sql<string[]>`${scopes}::text[]`,
-        ip_allow_list: sql<string[]>`${ipAllowList}::text[]`,
-        expires_at: expiresAt,
-        created_by: input.createdBy,
-        created_at: now,
-      })
-      .returning(svcKeyColumns),
-  );
-  return { view: svcKeyView(issued!, now), key: secret.key };
+  const issued = await insertSvcKey(db, {
+    id: newId(),
+    workspaceId: input.workspaceId,
+    name: input.name,
+    description,
+    prefix: secret.prefix,
+    lastFour: secret.lastFour,
+    hash: secret.hash,
+    environment,
+    scopes,
+    ipAllowList,
+    expiresAt,
+    createdBy: input.createdBy,
+    at: now,
+  });
+  return { view: svcKeyView(issued, now), key: secret.key };
 }
 
 function parseKeyCursor(list: string, raw: string): string {
@@ -108,15 +100,6 @@ function parseKeyCursor(list: string, raw: string): string {
   return c.i;
 }
 
-type KeyFilter = ExpressionBuilder<WorkspaceTables, 'svc_keys'>;
-
-/** The condition of a status; Active and Expired depend on `now`. */
-const statusConditions: Record<KeyStatus, (eb: KeyFilter, now: Date) => Expression<SqlBool>> = {
-  Active: (eb, now) => eb.and([eb('revoked_at', 'is', null), eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)])]),
-  Revoked: (eb) => eb('revoked_at', 'is not', null),
-  Expired: (eb, now) => eb.and([eb('revoked_at', 'is', null), eb('expires_at', '<=', now)]),
-};
-
 /** A workspace's keys, newest first (ids are time-ordered). */
 export async function listSvcKeys(
   db: Queryable,
@@ -125,20 +108,9 @@ export async function listSvcKeys(
   now: Date,
 ): Promise<Page<SvcKeyView>> {
   const limit = query.limit ?? 50;
-  const condition = query.status === undefined ? undefined : statusConditions[query.status];
   const list = boundList('svc_keys', [workspaceId], query);
   const before = query.cursor === undefined ? undefined : parseKeyCursor(list, query.cursor);
-  const found = await rows(
-    db,
-    workspaceDb
-      .selectFrom('svc_keys')
-      .select(svcKeyColumns)
-      .where('workspace_id', '=', workspaceId)
-      .$if(condition !== undefined, (q) => q.where((eb) => condition!(eb, now)))
-      .$if(before !== undefined, (q) => q.where('id', '<', before!))
-      .orderBy('id', 'desc')
-      .limit(limit + 1),
-  );
+  const found = await svcKeyPage(db, workspaceId, { status: query.status, now }, before, limit + 1);
   const page = found.slice(0, limit);
   const last = page[page.length - 1];
   return {
@@ -150,10 +122,7 @@ export async function listSvcKeys(
 const keyNotFound = () => workspaceErrors.notFound('The key');
 
 export async function getSvcKey(db: Queryable, workspaceId: string, keyId: string, now: Date): Promise<SvcKeyView> {
-  const row = await firstRow(
-    db,
-    workspaceDb.selectFrom('svc_keys').select(svcKeyColumns).where('id', '=', keyId).where('workspace_id', '=', workspaceId),
-  );
+  const row = await svcKeyById(db, workspaceId, keyId);
   if (!row) throw keyNotFound();
   return svcKeyView(row, now);
 }
@@ -170,16 +139,7 @@ export async function revokeSvcKey(
   revokedBy: string | null,
   now: Date,
 ): Promise<SvcKeyView> {
-  const revoked = await firstRow(
-    db,
-    workspaceDb
-      .updateTable('svc_keys')
-      .set({ revoked_at: now, revoked_by: revokedBy })
-      .where('id', '=', keyId)
-      .where('workspace_id', '=', workspaceId)
-      .where('revoked_at', 'is', null)
-      .returning(svcKeyColumns),
-  );
+  const revoked = await revokeUnrevokedKey(db, workspaceId, keyId, revokedBy, now);
   if (revoked) return svcKeyView(revoked, now);
   return getSvcKey(db, workspaceId, keyId, now);
 }

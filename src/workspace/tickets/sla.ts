@@ -11,9 +11,8 @@ import { queuePrefix } from '../../platform/queues.js';
 import { changesOf } from '../../core/events/changes.js';
 import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { slaRunning } from './lifecycle.js';
-import { ticketColumns, ticketView } from './views.js';
-import { firstRow, rows } from '../../platform/db/typed.js';
-import { workspaceDb } from '../base/tables.js';
+import { ticketView } from './views.js';
+import { lockTicketById, markSlaBreached, overdueTicketIds, ticketScope } from './queries.js';
 import { closeWorker } from '../../platform/worker-close.js';
 import { workerMetrics } from '../../platform/metrics/queues.js';
 import { reportQueueErrors } from '../../platform/queue-errors.js';
@@ -71,21 +70,14 @@ export type SlaOutcome = { state: 'breached' } | { state: 'done' } | { state: 'm
 
 /** Judges one ticket's SLA now; `dueAt` is the deadline the timer was set for (undefined: the sweep). */
 export async function checkSla(deps: EventDeps, ticketId: string, dueAt?: number): Promise<SlaOutcome> {
-  const scope = await firstRow(
-    deps.sql,
-    workspaceDb.selectFrom('tickets').select(['workspace_id', 'environment']).where('id', '=', ticketId),
-  );
+  const scope = await ticketScope(deps.sql, ticketId);
   if (!scope) return { state: 'done' };
   return withEvents(deps, deps.sql, { workspaceId: scope.workspace_id, environment: scope.environment }, async (tx, sink, now) => {
-    const before = (await firstRow(tx, workspaceDb.selectFrom('tickets').select(ticketColumns).where('id', '=', ticketId).forUpdate()))!;
+    const before = (await lockTicketById(tx, ticketId))!;
     if (before.sla_breached_at || !slaRunning(before.status)) return { state: 'done' } as const;
     if (dueAt !== undefined && before.sla_due_at.getTime() !== dueAt) return { state: 'moved' } as const;
     if (before.sla_due_at.getTime() > now.getTime()) return { state: 'early', dueAt: before.sla_due_at } as const;
-    const [updated] = await rows(
-      tx,
-      workspaceDb.updateTable('tickets').set({ sla_breached_at: now }).where('id', '=', ticketId).returning(ticketColumns),
-    );
-    const view = ticketView(updated!);
+    const view = ticketView(await markSlaBreached(tx, ticketId, now));
     sink.emit('ticket.sla_breached', view, changesOf(ticketView(before), view, ['sla_breached_at']));
     return { state: 'breached' } as const;
   });
@@ -93,19 +85,9 @@ export async function checkSla(deps: EventDeps, ticketId: string, dueAt?: number
 
 /** Judges every ticket past its deadline by the clock and not yet breached (timers lost on the way to the queue). */
 export async function sweepSla(deps: EventDeps): Promise<number> {
-  const due = await rows(
-    deps.sql,
-    workspaceDb
-      .selectFrom('tickets')
-      .select('id')
-      .where('sla_breached_at', 'is', null)
-      .where('status', 'in', ['open', 'pending'])
-      .where('sla_due_at', '<=', deps.clock.now())
-      .orderBy('sla_due_at')
-      .limit(sweepBatch),
-  );
+  const due = await overdueTicketIds(deps.sql, deps.clock.now(), sweepBatch);
   let breached = 0;
-  for (const { id } of due) if ((await checkSla(deps, id)).state === 'breached') breached++;
+  for (const id of due) if ((await checkSla(deps, id)).state === 'breached') breached++;
   return breached;
 }
 

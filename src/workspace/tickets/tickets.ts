@@ -3,46 +3,23 @@
 // by their SLA timer (sla.ts). A reopened ticket that has not breached gets a fresh SLA window from the reopening.
 import { readPool } from '../../platform/db/read-router.js';
 import type { Partition } from '../../core/crm/records.js';
-import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { checkMembers } from '../base/checks.js';
 import { defaultLimit, listIn, pageOf, readCursor } from '../base/paging.js';
-import { checkReferences } from '../crm/store.js';
+import { checkReferences } from '../crm/references.js';
 import { withEvents, type EventDeps } from '../../core/events/outbox.js';
 import { workspaceErrors } from '../base/errors.js';
 import type { Page } from '../base/paging.js';
 import type { SlaTimers } from './sla.js';
 import { canMove, slaDue, slaRunning } from './lifecycle.js';
-import { workspaceDb } from '../base/tables.js';
-import {
-  commentColumns,
-  commentView,
-  ticketColumns,
-  ticketView,
-  type CommentView,
-  type Priority,
-  type TicketRow,
-  type TicketStatus,
-  type TicketView,
-} from './views.js';
+import { commentPage, insertComment, insertTicket, lockTicket, ticketById, ticketPage, updateTicket } from './queries.js';
+import { commentView, ticketView, type CommentView, type Priority, type TicketStatus, type TicketView } from './views.js';
 
 export const ticketsPath = '/api/v1/tickets';
 const notFound = () => workspaceErrors.notFound('The ticket');
 
 export interface TicketDeps extends EventDeps {
   sla?: Pick<SlaTimers, 'schedule'>;
-}
-
-/** The partition's tickets with the view's columns: every read of a ticket starts here. */
-const ticketsOf = (part: Partition) =>
-  workspaceDb
-    .selectFrom('tickets')
-    .select(ticketColumns)
-    .where('workspace_id', '=', part.workspaceId)
-    .where('environment', '=', part.environment);
-
-async function lockTicket(db: Runner, part: Partition, id: string): Promise<TicketRow | undefined> {
-  return firstRow(db, ticketsOf(part).where('id', '=', id).forUpdate());
 }
 
 export interface TicketChanges {
@@ -71,25 +48,20 @@ export class TicketService {
     const limit = query.limit ?? defaultLimit;
     const list = listIn(part, 'tickets', query);
     const after = readCursor(list, query.cursor);
-    const found = await rows(
-      await readPool(this.deps),
-      ticketsOf(part)
-        .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status!))
-        .$if(query.priority !== undefined, (qb) => qb.where('priority', '=', query.priority!))
-        .$if(query.assignee_id !== undefined, (qb) => qb.where('assignee_id', '=', query.assignee_id!))
-        .$if(query.contact_id !== undefined, (qb) => qb.where('contact_id', '=', query.contact_id!))
-        .$if(query.sla_breached === true, (qb) => qb.where('sla_breached_at', 'is not', null))
-        .$if(query.sla_breached === false, (qb) => qb.where('sla_breached_at', 'is', null))
-        .$if(after !== undefined, (qb) => qb.where('id', '<', after!.id))
-        .orderBy('id', 'desc')
-        .limit(limit + 1),
-    );
+    const filter = {
+      status: query.status,
+      priority: query.priority,
+      assigneeId: query.assignee_id,
+      contactId: query.contact_id,
+      slaBreached: query.sla_breached,
+    };
+    const found = await ticketPage(await readPool(this.deps), part, filter, after, limit + 1);
     return pageOf(found, limit, list, ticketView);
   }
 
   async get(part: Partition, id: string): Promise<TicketView> {
     const db = await readPool(this.deps);
-    const row = await firstRow(db, ticketsOf(part).where('id', '=', id));
+    const row = await ticketById(db, part, id);
     if (!row) throw notFound();
     return ticketView(row);
   }
@@ -103,27 +75,17 @@ export class TicketService {
       await checkReferences(tx, part, [{ field: 'body.contact_id', id: body.contact_id, resource: 'contacts' }]);
       const priority = body.priority ?? 'normal';
       const due = slaDue(now, priority);
-      const [row] = await rows(
-        tx,
-        workspaceDb
-          .insertInto('tickets')
-          .values({
-            id: newId(),
-            workspace_id: part.workspaceId,
-            environment: part.environment,
-            subject: body.subject,
-            description: body.description ?? null,
-            priority,
-            status: 'open',
-            assignee_id: body.assignee_id ?? null,
-            contact_id: body.contact_id ?? null,
-            sla_due_at: due,
-            created_at: now,
-            updated_at: now,
-          })
-          .returning(ticketColumns),
-      );
-      const view = ticketView(row!);
+      const row = await insertTicket(tx, part, {
+        id: newId(),
+        subject: body.subject,
+        description: body.description ?? null,
+        priority,
+        assigneeId: body.assignee_id ?? null,
+        contactId: body.contact_id ?? null,
+        slaDueAt: due,
+        at: now,
+      });
+      const view = ticketView(row);
       sink.emit('ticket.created', view);
       sink.afterCommit(() => this.deps.sla?.schedule(view.id, due));
       return view;
@@ -156,15 +118,7 @@ export class TicketService {
       if (due.getTime() !== before.sla_due_at.getTime()) next.sla_due_at = due;
       if (Object.keys(next).length === 0) return ticketView(before);
 
-      const [row] = await rows(
-        tx,
-        workspaceDb
-          .updateTable('tickets')
-          .set({ ...next, updated_at: now })
-          .where('id', '=', id)
-          .returning(ticketColumns),
-      );
-      const view = ticketView(row!);
+      const view = ticketView(await updateTicket(tx, id, next, now));
       if ('assignee_id' in next) sink.emit('ticket.assigned', view, { assignee_id: { from: before.assignee_id, to: view.assignee_id } });
       if ('status' in next) sink.emit('ticket.status_changed', view, { status: { from, to } });
       if (next.sla_due_at && slaRunning(to)) sink.afterCommit(() => this.deps.sla?.schedule(id, due));
@@ -178,16 +132,7 @@ export class TicketService {
     const limit = query.limit ?? defaultLimit;
     const list = listIn(part, 'ticket_comments', { ticket_id: ticketId });
     const after = readCursor(list, query.cursor);
-    const found = await rows(
-      db,
-      workspaceDb
-        .selectFrom('ticket_comments')
-        .select(commentColumns)
-        .where('ticket_id', '=', ticketId)
-        .$if(after !== undefined, (qb) => qb.where('id', '>', after!.id))
-        .orderBy('id')
-        .limit(limit + 1),
-    );
+    const found = await commentPage(db, ticketId, after, limit + 1);
     return pageOf(found, limit, list, commentView);
   }
 
@@ -201,24 +146,15 @@ export class TicketService {
       if (!ticket) throw notFound();
       if (ticket.status === 'closed') throw workspaceErrors.conflict('The ticket is closed; a closed ticket takes no comments.');
       await checkMembers(tx, part.workspaceId, [{ field: 'body.author_id', id: body.author_id }]);
-      const [row] = await rows(
-        tx,
-        workspaceDb
-          .insertInto('ticket_comments')
-          .values({
-            id: newId(),
-            ticket_id: ticketId,
-            workspace_id: part.workspaceId,
-            environment: part.environment,
-            body: body.body,
-            author_id: body.author_id ?? null,
-            internal: body.internal ?? false,
-            created_at: now,
-          })
-          .returning(commentColumns),
-      );
-      await affected(tx, workspaceDb.updateTable('tickets').set({ updated_at: now }).where('id', '=', ticketId));
-      const view = commentView(row!);
+      const row = await insertComment(tx, part, {
+        id: newId(),
+        ticketId,
+        body: body.body,
+        authorId: body.author_id ?? null,
+        internal: body.internal ?? false,
+        at: now,
+      });
+      const view = commentView(row);
       sink.emit('ticket.commented', view);
       return view;
     });

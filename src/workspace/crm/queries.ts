@@ -1,15 +1,15 @@
 // SQL of the workspace API over crm_records, bounded by workspace and key environment like the partner's: pages
-// with this API's filters (the status column, or a key of the row's data), inserts that return the row, and the
-// reference checks of writes.
+// with this API's filters (the status column, or a key of the row's data) and inserts that return the row.
 import { sql } from 'kysely';
 import type { Queryable } from '../../platform/db/queryable.js';
 import { firstRow, rows } from '../../platform/db/typed.js';
-import { recordData, resourcesOf, type CrmRow, type Partition } from '../../core/crm/records.js';
+import { recordData, type CrmRow, type Partition } from '../../core/crm/records.js';
 import { resourceDef, type ResourceId } from '../../core/crm/resources.js';
 import { newId } from '../../platform/ids.js';
 import { type Position } from '../base/paging.js';
-import { workspaceErrors } from '../base/errors.js';
+import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { workspaceDb } from '../base/tables.js';
+import type * as self from './queries.js';
 
 const columns = ['id', 'data', 'created_at', 'updated_at'] as const;
 
@@ -86,21 +86,13 @@ export async function insertRecord(
   return inserted as CrmRow;
 }
 
-/** Every given reference must name a record of its resource in the partition; else 400 naming the field. */
-export async function checkReferences(
-  db: Queryable,
-  part: Partition,
-  refs: Array<{ field: string; id: string | null | undefined; resource: ResourceId }>,
-): Promise<void> {
-  const wanted = refs.filter((r): r is { field: string; id: string; resource: ResourceId } => typeof r.id === 'string');
-  if (wanted.length === 0) return;
-  const found = await resourcesOf(
-    db,
-    part,
-    wanted.map((w) => w.id),
-  );
-  for (const w of wanted) {
-    if (found.get(w.id) !== w.resource)
-      throw workspaceErrors.invalid(w.field, `names no ${resourceDef(w.resource).object.slice(4)} of this workspace`);
-  }
-}
+const part: Partition = { workspaceId: example.id, environment: 'live' };
+
+export const examples: QueryExamples<typeof self> = {
+  selectRecords: (db) =>
+    selectRecords(db, part, 'leads', 51, { id: example.otherId }, [
+      { key: 'status', value: 'new' },
+      { key: 'source', value: 'web' },
+    ]),
+  insertRecord: (db) => insertRecord(db, part, 'leads', { full_name: example.text }, { converted_at: null }, example.at, example.otherId),
+};
