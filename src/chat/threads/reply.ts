@@ -17,7 +17,6 @@ export interface ReplyInput {
   threadRootId: string;
 }
 
-
 /** Why a reply stored nothing; thrown inside the transaction so that it rolls back. */
 class NoReply extends Error {
   constructor(readonly reason: 'not_member' | 'retry' | 'no_root' | 'recalled') {

@@ -2,7 +2,6 @@
 import { firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { coreDb } from '../tables.js';
-import type * as self from './queries.js';
 
 /** The account's status and owner; undefined when no account has this (lowercase) id. */
 export async function accountById(db: Runner, id: string) {
@@ -26,7 +25,7 @@ export async function allVerifyKeys(db: Runner) {
   return rows(db, coreDb.selectFrom('customer_keys').select(['module_code', 'customer_account_id', 'kid', 'algorithm', 'public_key_pem']));
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   accountById: (db) => accountById(db, example.id),
   customerVerifyKeys: (db) => customerVerifyKeys(db, 'crm', example.otherId),
   allVerifyKeys: (db) => allVerifyKeys(db),

@@ -7,7 +7,6 @@ import { example, type QueryExamples } from '../../platform/db/query-examples.js
 import type { KeyEnvironment } from '../keys/environment.js';
 import { coreDb, type CoreTables } from '../tables.js';
 import type { ResourceId } from './resources.js';
-import type * as self from './queries.js';
 
 /** The slice of crm_records a key sees. */
 export interface Partition {
@@ -174,7 +173,7 @@ export async function insertRecords(
 
 const part: Partition = { workspaceId: example.id, environment: 'live' };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   selectPage: (db) => selectPage(db, part, 'leads', { limit: 50, beforeId: example.otherId, status: 'new' }),
   selectOne: (db) => selectOne(db, part, 'leads', example.otherId, true),
   resourcesOf: (db) => resourcesOf(db, part, [example.otherId]),

@@ -6,7 +6,6 @@ import type { Partition } from '../crm/queries.js';
 import { coreDb } from '../tables.js';
 import type { RowPage } from './queries.js';
 import { channelColumns, type ChannelChecked, type ChannelKind, type ChannelRow, type ChannelStatus } from './views.js';
-import type * as self from './channel-queries.js';
 
 /** The partition's channels with the row's columns. */
 const channelsOf = (part: Partition) =>
@@ -106,7 +105,7 @@ export async function deleteChannel(db: Runner, part: Partition, id: string): Pr
 
 const part: Partition = { workspaceId: example.id, environment: 'live' };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   channelsPage: (db) => channelsPage(db, part, { kind: 'email', status: 'active' }, { limit: 50, beforeId: example.otherId }),
   channelById: (db) => channelById(db, part, example.otherId),
   insertChannel: (db) => insertChannel(db, part, { id: example.otherId, kind: 'email', name: example.text, status: 'active' }, example.at),

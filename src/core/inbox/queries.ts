@@ -6,7 +6,6 @@ import { example, type QueryExamples } from '../../platform/db/query-examples.js
 import type { Partition } from '../crm/queries.js';
 import { coreDb } from '../tables.js';
 import { conversationColumns, messageColumns, type ConversationRow, type MessageRow } from './views.js';
-import type * as self from './queries.js';
 
 /** A page request: up to limit + 1 rows older (smaller id) than beforeId; the extra row says that more follow. */
 export interface RowPage {
@@ -203,7 +202,7 @@ export async function insertMessage(
 const part: Partition = { workspaceId: example.id, environment: 'live' };
 const page: RowPage = { limit: 50, beforeId: example.otherId };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   workspaceMembersAmong: (db) => workspaceMembersAmong(db, example.id, [example.otherId]),
   conversationsPage: (db) =>
     conversationsPage(db, part, { status: 'open', channel: 'email', assignee_id: example.otherId, contact_id: example.otherId }, page),

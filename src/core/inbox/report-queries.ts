@@ -5,7 +5,6 @@ import { rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import type { Partition } from '../crm/queries.js';
 import { coreDb } from '../tables.js';
-import type * as self from './report-queries.js';
 
 /** Days from..to (both included, YYYY-MM-DD, UTC); a channel filter narrows to one channel. Ordered by day, channel. */
 export async function inboxReportRows(db: Runner, part: Partition, range: { from: string; to: string; channel?: string }) {
@@ -70,7 +69,7 @@ export async function inboxReportRows(db: Runner, part: Partition, range: { from
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   inboxReportRows: (db) =>
     inboxReportRows(db, { workspaceId: example.id, environment: 'live' }, { from: '2026-01-01', to: '2026-01-31', channel: 'email' }),
 };

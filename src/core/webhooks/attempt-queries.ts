@@ -9,7 +9,6 @@ import { coreDb, type CoreTables } from '../tables.js';
 import type { DeliveryRef } from './engine.js';
 import { webhookColumns, type SealedSecret, type WebhookChecked, type WebhookRow } from './rows.js';
 import type { SendOutcome } from './sender.js';
-import type * as self from './attempt-queries.js';
 
 /** How early a job may claim its attempt: tolerates clock skew between the node that scheduled it and this one. */
 const slackMs = 1_000;
@@ -228,7 +227,7 @@ const claimed = {
 
 const refs: DeliveryRef[] = [{ id: example.id, round: 0, attempt: 1 }];
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   claimAttempts: (db) => claimAttempts(db, true, refs, example.at, example.at),
   recordSuccesses: (db) =>
     recordSuccesses(

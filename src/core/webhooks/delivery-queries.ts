@@ -5,7 +5,6 @@ import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.j
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { coreDb, type CoreTables } from '../tables.js';
 import { deliveryColumns, type DeliveryChecked, type DeliveryRow, type DeliveryStatus, type WebhookPartition } from './rows.js';
-import type * as self from './delivery-queries.js';
 
 /** The partition's deliveries with the row's columns. */
 const deliveriesOf = (part: WebhookPartition) =>
@@ -155,7 +154,7 @@ export async function insertSentDelivery(db: Runner, delivery: Insertable<CoreTa
 
 const part: WebhookPartition = { workspaceId: example.id, environment: 'live' };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   deliveriesPage: (db) => deliveriesPage(db, part, { webhookId: example.otherId, status: 'failed', before: example.otherId, limit: 50 }),
   deliveryById: (db) => deliveryById(db, part, example.otherId, example.id),
   webhookStatus: (db) => webhookStatus(db, example.otherId),

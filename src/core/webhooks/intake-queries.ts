@@ -4,7 +4,6 @@ import { rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { coreDb } from '../tables.js';
 import type { WebhookChecked } from './rows.js';
-import type * as self from './intake-queries.js';
 
 /** The webhooks of these workspaces that are not Disabled. */
 export async function subscribedWebhooks(db: Runner, workspaceIds: string[]) {
@@ -93,7 +92,7 @@ export async function insertEventDeliveries(db: Runner, cols: DeliveryColumns, n
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   subscribedWebhooks: (db) => subscribedWebhooks(db, [example.id]),
   insertEventDeliveries: (db) =>
     insertEventDeliveries(

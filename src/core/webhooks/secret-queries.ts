@@ -3,7 +3,6 @@
 import type { PlatformSecretEntity } from '../../platform/db/entities.js';
 import { affected, firstRow, typedQueries, type Runner, type TablesOf } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
-import type * as self from './secret-queries.js';
 
 const secretsDb = typedQueries<TablesOf<typeof PlatformSecretEntity>>();
 
@@ -22,7 +21,7 @@ export async function storedSecretKey(db: Runner): Promise<string | undefined> {
   return (await firstRow(db, secretsDb.selectFrom('platform_secrets').select('value').where('name', '=', 'webhook-secrets')))?.value;
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   insertSecretKey: (db) => insertSecretKey(db, example.text),
   storedSecretKey: (db) => storedSecretKey(db),
 };

@@ -4,7 +4,6 @@ import { sql } from 'kysely';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { coreDb } from '../tables.js';
-import type * as self from './sweep-queries.js';
 
 /** Deliveries whose job may have been lost: pending past due by a sweep, or sending past their lease. */
 export async function lostDeliveries(db: Runner, overdue: Date, now: Date, limit: number) {
@@ -110,7 +109,7 @@ export async function pendingNotices(db: Runner, now: Date) {
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   lostDeliveries: (db) => lostDeliveries(db, example.at, example.at, 1_000),
   eventsWaitingLongerThan: (db) => eventsWaitingLongerThan(db, 60_000),
   pruneDeliveries: (db) => pruneDeliveries(db, example.id, 200),

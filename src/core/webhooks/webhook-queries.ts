@@ -12,7 +12,6 @@ import {
   type WebhookRow,
   type WebhookStatus,
 } from './rows.js';
-import type * as self from './webhook-queries.js';
 
 /** The partition's webhooks with the row's columns. */
 const webhooksOf = (part: WebhookPartition) =>
@@ -199,7 +198,7 @@ export async function verifyWebhook(db: Runner, id: string, now: Date) {
 
 const part: WebhookPartition = { workspaceId: example.id, environment: 'live' };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   webhookWithSecret: (db) => webhookWithSecret(db, part, example.otherId),
   countWebhooks: (db) => countWebhooks(db, part),
   insertWebhook: (db) =>

@@ -3,7 +3,6 @@ import type { InferResult } from 'kysely';
 import { firstRow, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { coreDb } from '../tables.js';
-import type * as self from './queries.js';
 
 /** The workspace and the caller's role in it (null when not a member: a platform administrator reading it). */
 const withRoleOf = (workspaceId: string, accountId: string) =>
@@ -20,6 +19,6 @@ export async function workspaceWithRole(db: Runner, workspaceId: string, account
   return firstRow(db, withRoleOf(workspaceId, accountId));
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   workspaceWithRole: (db) => workspaceWithRole(db, example.id, example.otherId),
 };

@@ -5,7 +5,6 @@ import { example, type QueryExamples } from '../../platform/db/query-examples.js
 import { afterIdPage } from '../base/paging-queries.js';
 import type { Partition } from '../base/partition.js';
 import { partnerDb, type PartnerTables } from '../base/tables.js';
-import type * as self from './queries.js';
 
 const columns = [
   'id',
@@ -129,7 +128,7 @@ export async function inboxCounts(db: Runner, part: Partition): Promise<{ articl
 
 const part: Partition = { workspaceId: example.id, environment: 'live' };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   agentPage: (db) => agentPage(db, part, example.otherId, 51),
   agentById: (db) => agentById(db, part, example.otherId),
   insertAgent: (db) =>

@@ -3,7 +3,6 @@ import { firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { partnerDb } from '../base/tables.js';
 import { apiKeyColumns, type ApiKeyRow } from './views.js';
-import type * as self from './queries.js';
 
 export interface NewApiKey {
   id: string;
@@ -82,7 +81,7 @@ export function revokeActiveKey(
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   insertApiKey: (db) =>
     insertApiKey(db, {
       id: example.id,

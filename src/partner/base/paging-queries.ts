@@ -3,7 +3,6 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { partnerDb } from './tables.js';
-import type * as self from './paging-queries.js';
 
 /**
  * `statement` (its table, filters and columns) continued after `afterId`, newest first, `limit` rows. The id is
@@ -21,6 +20,6 @@ export function afterIdPage<DB, TB extends keyof DB, R>(
     .limit(limit);
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   afterIdPage: () => afterIdPage(partnerDb.selectFrom('ai_agents').select('id'), example.id, 51),
 };

@@ -3,7 +3,6 @@ import { sql, type InferResult } from 'kysely';
 import { affected, hotRows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { partnerDb } from '../base/tables.js';
-import type * as self from './queries.js';
 
 /** The key with its workspace's plan, by the key's hash: one statement whose text never varies (a named prepared one). */
 const lookupByHash = (hash: Buffer) =>
@@ -32,7 +31,7 @@ export function recordKeysUsed(db: Runner, ids: string[], times: Date[]): Promis
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   keyByHash: (db) => keyByHash(db, Buffer.alloc(32)),
   recordKeysUsed: (db) => recordKeysUsed(db, [example.id, example.otherId], [example.at, example.at]),
 };

@@ -4,7 +4,6 @@ import { sql } from 'kysely';
 import { affected, firstRow, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { partnerDb } from '../base/tables.js';
-import type * as self from './queries.js';
 
 const record = (workspaceId: string, key: string) =>
   partnerDb.selectFrom('idempotency_keys').where('workspace_id', '=', workspaceId).where('idempotency_key', '=', key);
@@ -57,7 +56,7 @@ export function deleteExpiredRecords(db: Runner): Promise<number> {
   return affected(db, partnerDb.deleteFrom('idempotency_keys').where('created_at', '<', sql<Date>`now() - interval '24 hours'`));
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   readRecord: (db) => readRecord(db, example.id, example.text),
   claimKey: (db) => claimKey(db, example.id, example.text, Buffer.alloc(32), example.at),
   storeResponse: (db) => storeResponse(db, example.id, example.text, 201, '{"body":null}'),

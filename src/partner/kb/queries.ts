@@ -5,7 +5,6 @@ import { example, type QueryExamples } from '../../platform/db/query-examples.js
 import { afterIdPage } from '../base/paging-queries.js';
 import type { Partition } from '../base/partition.js';
 import { partnerDb, type PartnerTables } from '../base/tables.js';
-import type * as self from './queries.js';
 
 const articleColumns = ['id', 'title', 'body', 'tags', 'created_at', 'updated_at'] as const;
 
@@ -106,7 +105,7 @@ export async function existingArticleIds(db: Runner, part: Partition, ids: reado
 
 const part: Partition = { workspaceId: example.id, environment: 'live' };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   articlePage: (db) => articlePage(db, part, 'billing', example.otherId, 51),
   articleById: (db) => articleById(db, part, example.otherId),
   insertArticle: (db) =>

@@ -6,7 +6,6 @@ import { rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import type { Partition } from '../base/partition.js';
 import { partnerDb } from '../base/tables.js';
-import type * as self from './search-queries.js';
 
 /** The index's expression over the alias a; the planner uses the index only for this very expression. */
 const document = sql`to_tsvector('simple'::regconfig, a.title || ' ' || a.body)`;
@@ -54,7 +53,7 @@ export function matchingArticles(db: Runner, part: Partition, query: string, fil
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   matchingArticles: (db) =>
     matchingArticles(
       db,

@@ -5,7 +5,6 @@ import { example, type QueryExamples } from '../../platform/db/query-examples.js
 import { afterIdPage } from '../base/paging-queries.js';
 import type { Partition } from '../base/partition.js';
 import { partnerDb, type PartnerTables } from '../base/tables.js';
-import type * as self from './queries.js';
 
 const columns = ['id', 'file_name', 'content_type', 'size', 'sha256', 'created_at'] as const;
 
@@ -69,7 +68,7 @@ export function deleteFile(db: Runner, part: Partition, id: string): Promise<num
 
 const part: Partition = { workspaceId: example.id, environment: 'live' };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   insertFile: (db) =>
     insertFile(db, part, {
       id: example.otherId,

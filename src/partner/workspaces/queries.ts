@@ -5,7 +5,6 @@ import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.j
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { partnerDb } from '../base/tables.js';
 import type { Cells } from './permissions.js';
-import type * as self from './queries.js';
 
 /** A keyset position of a list ordered by (time, id). */
 export interface TimePosition {
@@ -191,7 +190,7 @@ export async function upsertRoleCells(db: Runner, workspaceId: string, role: str
 
 const position = { at: example.at.toISOString(), id: example.otherId };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   insertWorkspace: (db) =>
     insertWorkspace(db, { id: example.id, name: example.text, plan: 'free', ownerId: example.otherId, at: example.at }),
   insertMember: (db) => insertMember(db, example.id, example.otherId, 'owner', example.at),

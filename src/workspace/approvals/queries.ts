@@ -7,7 +7,6 @@ import { example, type QueryExamples } from '../../platform/db/query-examples.js
 import type { Position } from '../base/paging.js';
 import { workspaceDb } from '../base/tables.js';
 import { approvalColumns, decisionColumns, type ApprovalRow, type DecisionRow } from './views.js';
-import type * as self from './queries.js';
 
 /** The decisions of the given approvals (not empty), by step. */
 export function decisionRows(db: Runner, approvalIds: string[]): Promise<DecisionRow[]> {
@@ -168,7 +167,7 @@ export async function insertDecision(db: Runner, decision: NewDecision): Promise
 
 const part: Partition = { workspaceId: example.id, environment: 'live' };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   decisionRows: (db) => decisionRows(db, [example.id, example.otherId]),
   approvalById: (db) => approvalById(db, part, example.otherId, true),
   approvalPage: (db) =>

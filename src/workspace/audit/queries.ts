@@ -4,7 +4,6 @@ import { sql, type Selectable } from 'kysely';
 import { affected, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { workspaceDb, type WorkspaceTables } from '../base/tables.js';
-import type * as self from './queries.js';
 
 const auditColumns = ['id', 'time', 'key_id', 'ip', 'method', 'endpoint', 'status_code'] as const;
 export type AuditRow = Pick<Selectable<WorkspaceTables['svc_audit_log']>, (typeof auditColumns)[number]>;
@@ -105,7 +104,7 @@ const entry: AuditEntryRow = {
   statusCode: 200,
 };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   auditPage: (db) =>
     auditPage(
       db,

@@ -9,7 +9,6 @@ import { newId } from '../../platform/ids.js';
 import { type Position } from '../base/paging.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { workspaceDb } from '../base/tables.js';
-import type * as self from './queries.js';
 
 const columns = ['id', 'data', 'created_at', 'updated_at'] as const;
 
@@ -88,7 +87,7 @@ export async function insertRecord(
 
 const part: Partition = { workspaceId: example.id, environment: 'live' };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   selectRecords: (db) =>
     selectRecords(db, part, 'leads', 51, { id: example.otherId }, [
       { key: 'status', value: 'new' },

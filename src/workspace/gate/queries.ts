@@ -2,7 +2,6 @@
 import { hotRows, type Runner } from '../../platform/db/typed.js';
 import type { QueryExamples } from '../../platform/db/query-examples.js';
 import { workspaceDb } from '../base/tables.js';
-import type * as self from './queries.js';
 
 /** The one statement of the gate: the key's row and its workspace's plan (a named prepared statement: fixed text). */
 const keyLookup = (hash: Buffer) =>
@@ -29,6 +28,6 @@ export async function keyByHash(db: Runner, hash: Buffer): Promise<GateKeyRow | 
   return (await hotRows(db, keyLookup(hash)))[0];
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   keyByHash: (db) => keyByHash(db, Buffer.alloc(32)),
 };

@@ -5,7 +5,6 @@ import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.j
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import type { Position } from '../base/paging.js';
 import { workspaceDb } from '../base/tables.js';
-import type * as self from './attendance-queries.js';
 
 const attendanceColumns = ['id', 'employee_id', 'check_in', 'check_out', 'note', 'created_at', 'updated_at'] as const;
 
@@ -141,7 +140,7 @@ export async function updateAttendance(
 
 const part: Partition = { workspaceId: example.id, environment: 'live' };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   attendanceOverlaps: (db) => attendanceOverlaps(db, example.id, example.at, example.at, example.otherId),
   attendancePage: (db) =>
     attendancePage(

@@ -6,7 +6,6 @@ import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.j
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import type { Position } from '../base/paging.js';
 import { workspaceDb, type WorkspaceTables } from '../base/tables.js';
-import type * as self from './employee-queries.js';
 
 // Dates are read as text: node-postgres would turn a date into a local-midnight Date.
 
@@ -154,7 +153,7 @@ export async function closeOpenAttendance(db: Runner, employeeId: string, at: Da
 
 const part: Partition = { workspaceId: example.id, environment: 'live' };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   employeeById: (db) => employeeById(db, part, example.otherId),
   lockEmployeeRow: (db) => lockEmployeeRow(db, part, example.otherId),
   accountEmployed: (db) => accountEmployed(db, part, example.otherId),

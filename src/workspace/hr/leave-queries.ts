@@ -5,7 +5,6 @@ import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.j
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import type { Position } from '../base/paging.js';
 import { workspaceDb, type WorkspaceTables } from '../base/tables.js';
-import type * as self from './leave-queries.js';
 
 // Dates are read as text: node-postgres would turn a date into a local-midnight Date.
 const leaveColumns = (eb: ExpressionBuilder<WorkspaceTables, 'hr_leaves'>) =>
@@ -129,7 +128,7 @@ export async function decideLeave(db: Runner, id: string, status: string, decide
 
 const part: Partition = { workspaceId: example.id, environment: 'live' };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   leavePage: (db) => leavePage(db, part, { employeeId: example.otherId, status: 'requested', type: 'annual' }, { id: example.otherId }, 51),
   leaveById: (db) => leaveById(db, part, example.otherId),
   lockLeave: (db) => lockLeave(db, part, example.otherId),

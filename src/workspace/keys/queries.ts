@@ -4,7 +4,6 @@ import { firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { workspaceDb, type WorkspaceTables } from '../base/tables.js';
 import { svcKeyColumns, type KeyStatus } from './views.js';
-import type * as self from './queries.js';
 
 export interface NewSvcKey {
   id: string;
@@ -99,7 +98,7 @@ export function revokeUnrevokedKey(db: Runner, workspaceId: string, keyId: strin
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   insertSvcKey: (db) =>
     insertSvcKey(db, {
       id: example.id,

@@ -2,7 +2,6 @@
 import { affected, firstRow, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { workspaceDb } from '../base/tables.js';
-import type * as self from './queries.js';
 
 /** The address set and the owner's address, or undefined when there is no such workspace. */
 export function notificationAddresses(db: Runner, workspaceId: string) {
@@ -23,7 +22,7 @@ export async function setNotificationEmail(db: Runner, workspaceId: string, emai
   );
 }
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   notificationAddresses: (db) => notificationAddresses(db, example.id),
   setNotificationEmail: (db) => setNotificationEmail(db, example.id, 'ops@example.com', example.at),
 };

@@ -6,7 +6,6 @@ import { example, type QueryExamples } from '../../platform/db/query-examples.js
 import type { Position } from '../base/paging.js';
 import { workspaceDb } from '../base/tables.js';
 import { commentColumns, ticketColumns, type TicketRow } from './views.js';
-import type * as self from './queries.js';
 
 /** The partition's tickets with the view's columns: every read of a ticket starts here. */
 const ticketsOf = (part: Partition) =>
@@ -185,7 +184,7 @@ export async function overdueTicketIds(db: Runner, now: Date, limit: number): Pr
 
 const part: Partition = { workspaceId: example.id, environment: 'live' };
 
-export const examples: QueryExamples<typeof self> = {
+export const examples: QueryExamples = {
   ticketById: (db) => ticketById(db, part, example.otherId),
   lockTicket: (db) => lockTicket(db, part, example.otherId),
   ticketPage: (db) =>
