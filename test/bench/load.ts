@@ -2,7 +2,7 @@
 // parsing, pg result parsing) never runs on the measured server's event loop. The same process drives both the
 // HTTP load against the platform and the baseline issued directly through the pg driver.
 import { performance } from 'node:perf_hooks';
-import { selectPage } from '../../src/core/crm/records.js';
+import { selectPage } from '../../src/core/crm/queries.js';
 import { createSqlPool } from '../../src/platform/db/sql.js';
 import { newId } from '../../src/platform/ids.js';
 import { HttpConnection, rawRequest } from './http-client.js';

@@ -57,8 +57,6 @@ export type MessageRow = Omit<StoredMessage, 'type' | 'attachments' | 'inline_ke
 /** A typed statement's message row read as MessageRow: the jsonb columns hold what the message writers put there. */
 export const asMessageRow = <R extends StoredMessage>(row: R): Omit<R, keyof MessageRow> & MessageRow => row as never;
 
-export { hiddenBy, hiddenForMe } from './message-queries.js';
-
 /** A mention in a message's entities (stored jsonb, and on the wire). */
 export interface MentionEntity {
   type: 'mention';

@@ -3,7 +3,8 @@ import { sql } from 'kysely';
 import type { SqlClient } from '../../platform/db/sql.js';
 import { firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
-import { hiddenBy, hiddenForMe, messageColumnsIn } from '../base/message-views.js';
+import { messageColumnsIn } from '../base/message-views.js';
+import { hiddenBy, hiddenForMe } from '../base/message-queries.js';
 import { chatDb } from '../base/tables.js';
 
 /** A mention row of the caller is unread while neither marked nor passed by the room's read mark (`m`: room_members). */

@@ -3,7 +3,8 @@ import { sql, type InferResult } from 'kysely';
 import { fixedStatement, slot } from '../../platform/db/fixed-statement.js';
 import { hotRows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
-import { hiddenForMe, messageColumnNames } from '../base/message-views.js';
+import { messageColumnNames } from '../base/message-views.js';
+import { hiddenForMe } from '../base/message-queries.js';
 import { chatDb } from '../base/tables.js';
 
 /** The largest page the API serves (limit 1 to 100). */

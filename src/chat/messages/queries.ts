@@ -3,7 +3,8 @@ import { sql } from 'kysely';
 import type { SqlClient } from '../../platform/db/sql.js';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
-import { asMessageRow, hiddenForMe, messageColumnNames, type MessageRow } from '../base/message-views.js';
+import { asMessageRow, messageColumnNames, type MessageRow } from '../base/message-views.js';
+import { hiddenForMe } from '../base/message-queries.js';
 import { chatDb } from '../base/tables.js';
 
 /** The message of the room with the caller's hidden flag, locked in the given mode (access.ts says which when). */

@@ -5,7 +5,7 @@ import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder }
 import { firstRow, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb, type ChatTables } from '../base/tables.js';
-import { hiddenBy } from '../base/message-views.js';
+import { hiddenBy } from '../base/message-queries.js';
 import type { AddMemberPolicy, NotificationLevel, RoomRole, RoomType } from '../base/room-views.js';
 
 /** The joined tables the inner select narrows: the caller's membership `m` of room `r`. */

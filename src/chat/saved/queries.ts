@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { SqlClient } from '../../platform/db/sql.js';
 import { firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
-import { hiddenBy } from '../base/message-views.js';
+import { hiddenBy } from '../base/message-queries.js';
 import { chatDb } from '../base/tables.js';
 
 /** Cards of the caller whose room it is still a member of, with the message as the caller sees it. */

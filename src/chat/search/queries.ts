@@ -3,7 +3,8 @@
 import { sql } from 'kysely';
 import { rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
-import { hiddenBy, hiddenForMe, messageColumnsIn } from '../base/message-views.js';
+import { messageColumnsIn } from '../base/message-views.js';
+import { hiddenBy, hiddenForMe } from '../base/message-queries.js';
 import { chatDb } from '../base/tables.js';
 
 /** The same expression as the index messages_search, so the planner can use it. */

@@ -3,7 +3,8 @@
 // and the caller's hidden flag.
 import type { ExpressionBuilder } from 'kysely';
 import type { ChatTables } from '../base/tables.js';
-import { hiddenBy, type MessageRow } from '../base/message-views.js';
+import { type MessageRow } from '../base/message-views.js';
+import { hiddenBy } from '../base/message-queries.js';
 
 type Messages = ExpressionBuilder<ChatTables & { m: ChatTables['messages'] }, 'm'>;
 

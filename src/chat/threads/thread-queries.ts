@@ -2,7 +2,7 @@
 // entities. Unread counts are computed live from the rows (decision 5), so no counter can drift from what the rows say.
 import { sql, type Expression, type InferResult } from 'kysely';
 import { chatDb } from '../base/tables.js';
-import { hiddenBy, hiddenForMe } from '../base/message-views.js';
+import { hiddenBy, hiddenForMe } from '../base/message-queries.js';
 import { fixedStatement, slot } from '../../platform/db/fixed-statement.js';
 import { firstRow, hotRows, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';

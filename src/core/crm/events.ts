@@ -1,7 +1,7 @@
 // The events of a write to a CRM record, whichever API made it: the workspace API's services and the partner API's
 // CrmService both call crmRecordEvents with the row before and after the write, so a lead created or changed
 // through either API emits the same lead events (and likewise deals, contacts and companies).
-import type { CrmRow } from './records.js';
+import type { CrmRow } from './queries.js';
 import type { ResourceId } from './resources.js';
 import type { Changes, PendingEvent } from '../events/catalogue.js';
 import { changesOf, omit, pick } from '../events/changes.js';

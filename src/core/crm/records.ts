@@ -6,8 +6,6 @@ import { newId } from '../../platform/ids.js';
 import { insertRecord, insertRecords, mergeRecordData, type CrmRow, type Partition } from './queries.js';
 import { createdNow, crmResources, required, resourceDef, type ResourceDef, type ResourceId } from './resources.js';
 
-export { resourcesOf, selectOne, selectPage, type CrmRow, type Partition } from './queries.js';
-
 /** A record as the API returns it: object, id, timestamps and every field of its resource (absent ones null). */
 export interface CrmRecord {
   object: string;

@@ -2,7 +2,7 @@
 // name a field differently the row keeps the partner's key (full_name, title, notes) and this file renames it;
 // fields only this API shows (owner_id, custom_fields, lead_id, sent_at, ...) live beside them in the row's data.
 import type { components } from '../../../generated/types/workspace.js';
-import type { CrmRow } from './records.js';
+import type { CrmRow } from './queries.js';
 
 type Schemas = components['schemas'];
 export type LeadView = Schemas['Crm.Lead'];

@@ -1,7 +1,7 @@
 // Connected channels: the inbox's addresses on e-mail, SMS, WhatsApp, web chat, phone and others, each with a name
 // and a status (active, or paused while its traffic is stopped). A channel's kind is one of the conversation
 // channels, so reports by channel line up with it. Removing a channel leaves its conversations as they are.
-import type { Partition } from '../crm/records.js';
+import type { Partition } from '../crm/queries.js';
 import type { Queryable } from '../../platform/db/queryable.js';
 import { newId } from '../../platform/ids.js';
 import { channelById, channelsPage, deleteChannel, insertChannel, updateChannel } from './channel-queries.js';

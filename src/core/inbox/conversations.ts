@@ -3,7 +3,7 @@
 // changes nothing (closing a closed conversation, assigning the current assignee) answers it unchanged, silently.
 // One store for both conventions: the workspace API and the partner API call the same functions, so the records
 // and the events are the same whichever API made the change.
-import type { Partition } from '../crm/records.js';
+import type { Partition } from '../crm/queries.js';
 import type { Queryable } from '../../platform/db/queryable.js';
 import { readPool } from '../../platform/db/read-router.js';
 import { newId } from '../../platform/ids.js';

@@ -1,7 +1,7 @@
 // Messages of a conversation: inbound ones (received from the customer, message.received) and outbound ones (sent
 // to the customer, message.sent). An inbound message reopens a closed conversation; an outbound one needs it open.
 // The first outbound message of a conversation stamps its first_response_at.
-import type { Partition } from '../crm/records.js';
+import type { Partition } from '../crm/queries.js';
 import type { Queryable } from '../../platform/db/queryable.js';
 import { readPool } from '../../platform/db/read-router.js';
 import { newId } from '../../platform/ids.js';

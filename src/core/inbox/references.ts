@@ -1,7 +1,6 @@
 // References an inbox write may carry: workspace members (assignee, author) and CRM contacts. Each unknown one is
 // 400 naming the field, raised before anything is written.
-import type { Partition } from '../crm/records.js';
-import { resourcesOf } from '../crm/records.js';
+import { resourcesOf, type Partition } from '../crm/queries.js';
 import type { Queryable } from '../../platform/db/queryable.js';
 import type { InboxErrorFactory } from './errors.js';
 import { workspaceMembersAmong } from './queries.js';

@@ -1,7 +1,7 @@
 // Inbox reports: per UTC day and channel, the conversations opened and closed, the first-response time of the
 // conversations opened that day (opened → first outbound message) and the resolution time of the conversations
 // closed that day (opened → closed), each as median and mean seconds over the conversations that have one.
-import type { Partition } from '../crm/records.js';
+import type { Partition } from '../crm/queries.js';
 import type { Queryable } from '../../platform/db/queryable.js';
 import { inboxReportRows } from './report-queries.js';
 import type { ChannelKind } from './views.js';

@@ -1,6 +1,6 @@
 // Stripe-style lists over a table ordered by id (UUIDv7, so newest first is id descending): the cursor is the last
 // id of the page, signed for its list so that it pages nothing else.
-import type { Partition } from '../../core/crm/records.js';
+import type { Partition } from '../../core/crm/queries.js';
 import { boundList, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { partnerErrors } from './errors.js';
 

@@ -1,5 +1,5 @@
 // The slice of the inbox tables (knowledge base, agents, files) a request sees: its key's workspace and environment.
-import type { Partition } from '../../core/crm/records.js';
+import type { Partition } from '../../core/crm/queries.js';
 import { keyOf, type PartnerContext } from './context.js';
 
 export type { Partition };

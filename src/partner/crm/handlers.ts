@@ -5,7 +5,7 @@ import type { components } from '../../../generated/types/partner.js';
 import { keyOf, type PartnerContext } from '../base/context.js';
 import type { PartnerDeps } from '../base/deps.js';
 import type { PartnerFeatureHandlers } from '../base/handler-types.js';
-import type { Partition } from '../../core/crm/records.js';
+import type { Partition } from '../../core/crm/queries.js';
 import { crmBasePath, type ResourceId } from '../../core/crm/resources.js';
 import { CrmService, type ListQuery } from './service.js';
 import { identityView, resourceIndex, scopeCatalogueView } from './views.js';

@@ -7,17 +7,8 @@ import { emitAll, withEvents, type EventDeps } from '../../core/events/outbox.js
 import type { Queryable } from '../../platform/db/queryable.js';
 import { partnerErrors } from '../base/errors.js';
 import { listIn } from '../base/paging.js';
-import {
-  insertCrmRow,
-  patchRow,
-  renderRecord,
-  resourcesOf,
-  selectOne,
-  selectPage,
-  utcInstant,
-  type CrmRecord,
-  type Partition,
-} from '../../core/crm/records.js';
+import { insertCrmRow, patchRow, renderRecord, utcInstant, type CrmRecord } from '../../core/crm/records.js';
+import { resourcesOf, selectOne, selectPage, type Partition } from '../../core/crm/queries.js';
 import { resourceDef, type ResourceDef, type ResourceId } from '../../core/crm/resources.js';
 
 export interface ListQuery {

@@ -1,6 +1,6 @@
 // The knowledge-base operations under /api/v1/inbox/kb: articles (kb:read, kb:write) and their full-text search.
 import type { components } from '../../../generated/types/partner.js';
-import type { Partition } from '../../core/crm/records.js';
+import type { Partition } from '../../core/crm/queries.js';
 import { cursorInt, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import type { PartnerDeps } from '../base/deps.js';
 import { partnerErrors } from '../base/errors.js';

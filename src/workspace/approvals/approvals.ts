@@ -3,7 +3,7 @@
 // request (approval.approved); reject ends it (approval.rejected); its requester may cancel it while pending
 // (approval.cancelled). Deciding for someone else, or cancelling someone else's request, is 403 forbidden.
 import { readPool } from '../../platform/db/read-router.js';
-import type { Partition } from '../../core/crm/records.js';
+import type { Partition } from '../../core/crm/queries.js';
 import type { Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { checkMembers } from '../base/checks.js';

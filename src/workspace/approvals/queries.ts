@@ -1,7 +1,7 @@
 // The statements of approvals: one partition's requests with the view's columns, their decisions, and the writes of
 // requesting, cancelling and deciding.
 import { sql } from 'kysely';
-import type { Partition } from '../../core/crm/records.js';
+import type { Partition } from '../../core/crm/queries.js';
 import { firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import type { Position } from '../base/paging.js';

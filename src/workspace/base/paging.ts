@@ -1,7 +1,7 @@
 // Keyset paging of the module families: newest first by id (UUIDv7, so creation order) unless a list says
 // otherwise, with signed cursors bound to their list (its name, the key's workspace and environment, and the filters
 // given) so a cursor of one list cannot page another.
-import type { Partition } from '../../core/crm/records.js';
+import type { Partition } from '../../core/crm/queries.js';
 import { boundList, cursorInstant, cursorUuid, decodeCursor, encodeCursor } from '../../platform/http/cursor.js';
 import { workspaceErrors } from './errors.js';
 

@@ -1,6 +1,6 @@
 // Deals: the partner's crm.deal rows (name ↔ title, note ↔ notes) with owner_id and lead_id beside them. The stage
 // drives the status in this API: won and lost close the deal, any other stage (re)opens it.
-import type { Partition } from '../../core/crm/records.js';
+import type { Partition } from '../../core/crm/queries.js';
 import type { EventDeps } from '../../core/events/outbox.js';
 import { CrmFamilyService } from './family.js';
 import { dealView, statusOfStage, type DealView } from '../../core/crm/views.js';

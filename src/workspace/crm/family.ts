@@ -2,7 +2,8 @@
 // row's data keys, references to other records and to members checked before anything is written, and the events
 // of every write (crmRecordEvents, shared with the partner API) in the write's transaction.
 import { readPool } from '../../platform/db/read-router.js';
-import { patchRow, selectOne, type CrmRow, type Partition } from '../../core/crm/records.js';
+import { patchRow } from '../../core/crm/records.js';
+import { selectOne, type CrmRow, type Partition } from '../../core/crm/queries.js';
 import { resourceDef, type ResourceId } from '../../core/crm/resources.js';
 import { checkMembers } from '../base/checks.js';
 import { defaultLimit, listIn, pageOf, readCursor } from '../base/paging.js';

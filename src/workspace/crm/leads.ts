@@ -4,7 +4,8 @@
 // writes keep them (its updates merge into data). Every write emits its events (crmRecordEvents) in its transaction.
 import { readPool } from '../../platform/db/read-router.js';
 import type { components } from '../../../generated/types/workspace.js';
-import { patchRow, selectOne, type CrmRow, type Partition } from '../../core/crm/records.js';
+import { patchRow } from '../../core/crm/records.js';
+import { selectOne, type CrmRow, type Partition } from '../../core/crm/queries.js';
 import { resourceDef } from '../../core/crm/resources.js';
 import { sameValue } from '../../core/events/changes.js';
 import { emitAll, withEvents, type EventDeps } from '../../core/events/outbox.js';

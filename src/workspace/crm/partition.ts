@@ -1,4 +1,4 @@
-import type { Partition } from '../../core/crm/records.js';
+import type { Partition } from '../../core/crm/queries.js';
 import { keyOf, type WorkspaceContext } from '../base/context.js';
 
 /** The workspace and environment of the request's key: every family's rows are bounded by both. */

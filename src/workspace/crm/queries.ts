@@ -3,7 +3,8 @@
 import { sql } from 'kysely';
 import type { Queryable } from '../../platform/db/queryable.js';
 import { firstRow, rows } from '../../platform/db/typed.js';
-import { recordData, type CrmRow, type Partition } from '../../core/crm/records.js';
+import { recordData } from '../../core/crm/records.js';
+import { type CrmRow, type Partition } from '../../core/crm/queries.js';
 import { resourceDef, type ResourceId } from '../../core/crm/resources.js';
 import { newId } from '../../platform/ids.js';
 import { type Position } from '../base/paging.js';

@@ -1,7 +1,8 @@
 // Quotations: the partner's crm.quotation rows (read only through the partner API), made and moved here. A draft
 // is edited, sent (quotation.sent), then accepted (quotation.accepted) while valid_until has not passed, or
 // declined. Repeating the move a quotation already made answers it unchanged; any other move is 409.
-import { patchRow, selectOne, type CrmRow, type Partition } from '../../core/crm/records.js';
+import { patchRow } from '../../core/crm/records.js';
+import { selectOne, type CrmRow, type Partition } from '../../core/crm/queries.js';
 import { resourceDef } from '../../core/crm/resources.js';
 import { newId } from '../../platform/ids.js';
 import { todayOf } from '../base/checks.js';

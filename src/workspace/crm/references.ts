@@ -1,6 +1,6 @@
 // The reference checks of writes: a record named by a body field must be one of its resource in the partition.
 import type { Queryable } from '../../platform/db/queryable.js';
-import { resourcesOf, type Partition } from '../../core/crm/records.js';
+import { resourcesOf, type Partition } from '../../core/crm/queries.js';
 import { resourceDef, type ResourceId } from '../../core/crm/resources.js';
 import { workspaceErrors } from '../base/errors.js';
 

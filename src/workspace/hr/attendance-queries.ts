@@ -1,6 +1,6 @@
 // The statements of attendance: one partition's check-ins with the views' columns, the overlap probe, and the writes.
 import { sql } from 'kysely';
-import type { Partition } from '../../core/crm/records.js';
+import type { Partition } from '../../core/crm/queries.js';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import type { Position } from '../base/paging.js';

@@ -1,7 +1,7 @@
 // Attendance: check-ins of active employees and their check-outs. An employee's records never overlap, so at most
 // one is open (checked in, not out); times are never in the future. The catalogue has no attendance event.
 import { readPool } from '../../platform/db/read-router.js';
-import type { Partition } from '../../core/crm/records.js';
+import type { Partition } from '../../core/crm/queries.js';
 import type { Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { instantOf, uniqueOr409 } from '../base/checks.js';

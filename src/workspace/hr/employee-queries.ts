@@ -1,7 +1,7 @@
 // The statements of employees: one partition's rows with the views' columns, and the writes of hiring, changing and
 // terminating (which ends an open check-in).
 import { sql, type ExpressionBuilder } from 'kysely';
-import type { Partition } from '../../core/crm/records.js';
+import type { Partition } from '../../core/crm/queries.js';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import type { Position } from '../base/paging.js';

@@ -1,7 +1,7 @@
 // Employees: added (employee.created), changed while active, terminated (employee.terminated). A terminated
 // employee is final: no changes, no check-ins, no leave.
 import { readPool } from '../../platform/db/read-router.js';
-import type { Partition } from '../../core/crm/records.js';
+import type { Partition } from '../../core/crm/queries.js';
 import type { Runner } from '../../platform/db/typed.js';
 import { newId } from '../../platform/ids.js';
 import { checkMembers, dateOf, todayOf, uniqueOr409 } from '../base/checks.js';

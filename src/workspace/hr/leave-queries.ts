@@ -1,6 +1,6 @@
 // The statements of leave requests: one partition's rows with the views' columns, the overlap probe, and the writes.
 import { sql, type ExpressionBuilder } from 'kysely';
-import type { Partition } from '../../core/crm/records.js';
+import type { Partition } from '../../core/crm/queries.js';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import type { Position } from '../base/paging.js';

@@ -1,7 +1,7 @@
 // Leave requests: made for an active employee (leave.requested), then approved (leave.approved) or rejected. A
 // request may not overlap another requested or approved leave of the employee.
 import { readPool } from '../../platform/db/read-router.js';
-import type { Partition } from '../../core/crm/records.js';
+import type { Partition } from '../../core/crm/queries.js';
 import { newId } from '../../platform/ids.js';
 import { checkMembers, daysBetween, dateOf } from '../base/checks.js';
 import { defaultLimit, listIn, pageOf, readCursor } from '../base/paging.js';

@@ -1,6 +1,6 @@
 // The statements of tickets: one partition's tickets with the view's columns, their comments, the writes of the
 // lifecycle, and the SLA timer's reads and breach.
-import type { Partition } from '../../core/crm/records.js';
+import type { Partition } from '../../core/crm/queries.js';
 import { affected, firstRow, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import type { Position } from '../base/paging.js';

@@ -2,7 +2,7 @@
 // resolved and closed as the lifecycle allows (ticket.status_changed), commented (ticket.commented), and breached
 // by their SLA timer (sla.ts). A reopened ticket that has not breached gets a fresh SLA window from the reopening.
 import { readPool } from '../../platform/db/read-router.js';
-import type { Partition } from '../../core/crm/records.js';
+import type { Partition } from '../../core/crm/queries.js';
 import { newId } from '../../platform/ids.js';
 import { checkMembers } from '../base/checks.js';
 import { defaultLimit, listIn, pageOf, readCursor } from '../base/paging.js';
