@@ -88,6 +88,15 @@ test('a new window brings a new allowance and drops the old leases', async () =>
   expect(await admittedOf(counter, 'a', 150)).toBe(100);
 });
 
+test("a one-second window's count outlives a pause of more than two seconds while its window lasts", async () => {
+  const clock = new ManualClock(start);
+  const counter = new LeasedWindowCounter(redis, `t:${randomUUID()}`, { seconds: 1, limit: 2 }, clock);
+  expect(await admittedOf(counter, 'a', 2)).toBe(2);
+  // The clock stands still, as it does for a caller whose hits are slow to arrive within one window.
+  await new Promise((resolve) => setTimeout(resolve, 2_200));
+  expect(await counter.hit('a')).toEqual({ admitted: false, retryAfter: 1 });
+});
+
 test('below a limit of 100 every hit is one unit: exact across nodes', async () => {
   const clock = new ManualClock(start);
   const prefix = `t:${randomUUID()}`;

@@ -7,6 +7,7 @@
 import type { Clock } from './clock.js';
 import type { Redis } from './redis.js';
 import { withinCommandTimeout } from './redis-deadline.js';
+import { counterLifetime } from './rate-limit.js';
 
 export interface LeasedWindow {
   seconds: number;
@@ -67,7 +68,7 @@ export class LeasedWindowCounter {
     const nowSec = Math.floor(this.clock.now().getTime() / 1000);
     const index = Math.floor(nowSec / this.config.seconds);
     const key = `${this.prefix}:${index}:${subject}`;
-    const count = await withinCommandTimeout(this.redis.platformLeaseHit(1, key, units, this.config.seconds * 2));
+    const count = await withinCommandTimeout(this.redis.platformLeaseHit(1, key, units, counterLifetime(this.config.seconds)));
     return count <= this.config.limit ? { admitted: true } : { admitted: false, retryAfter: (index + 1) * this.config.seconds - nowSec };
   }
 
@@ -89,8 +90,7 @@ export class LeasedWindowCounter {
     }
     const units = lease && now - lease.takenAt < FAST_LEASE_MS ? Math.min(this.maxLease, Math.max(1, lease.next * 2)) : 1;
     const key = `${this.prefix}:${index}:${subject}`;
-    // The counter outlives its window by one more window, so a late hit near the boundary still finds it.
-    const count = await withinCommandTimeout(this.redis.platformLeaseHit(1, key, units, this.config.seconds * 2));
+    const count = await withinCommandTimeout(this.redis.platformLeaseHit(1, key, units, counterLifetime(this.config.seconds)));
     const granted = Math.max(0, Math.min(units, this.config.limit - (count - units)));
     // A window that turned during the call has new leases: this one's spare units are not kept.
     if (index === this.window) {

@@ -12,6 +12,16 @@ export interface RateWindow {
   limit: number;
 }
 
+/**
+ * How long a window's counter lives in Redis, in seconds: its window and one more (at least a minute more), so a late
+ * hit near the boundary still finds it. The window's index in the key, not the expiry, decides which count applies:
+ * the expiry only frees the memory, and a short window's counter must not vanish while a hit that belongs to it is
+ * still on its way (a slow caller, a clock that stands still in a test).
+ */
+export function counterLifetime(windowSeconds: number): number {
+  return windowSeconds + Math.max(windowSeconds, 60);
+}
+
 export interface WindowState {
   window: RateWindow;
   count: number;
@@ -107,8 +117,7 @@ export class FixedWindowCounter {
     const indices = this.windows.map((w) => Math.floor(nowSec / w.seconds));
     const tagged = slotTag(this.redis, subject);
     const keys = this.windows.map((w, i) => `${this.prefix}:${w.name}:${indices[i]}:${tagged}`);
-    // A counter outlives its window by one more window, so a late hit near the boundary still finds it.
-    const ttls = this.windows.map((w) => w.seconds * 2);
+    const ttls = this.windows.map((w) => counterLifetime(w.seconds));
     const result = await withinCommandTimeout(this.redis.platformRateHit(keys.length, ...keys, ...ttls, mode, ...limits, units));
     const counted = result[keys.length] === 1;
     const windows = this.windows.map((w, i) => ({
