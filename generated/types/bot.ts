@@ -1196,8 +1196,8 @@ export interface components {
             duration?: components["schemas"]["MediaSeconds"];
             width?: components["schemas"]["MediaPixels"];
             height?: components["schemas"]["MediaPixels"];
-            performer?: string;
-            title?: string;
+            performer?: components["schemas"]["Platform.text"];
+            title?: components["schemas"]["Platform.text"];
         } & {
             [key: string]: unknown;
         };
@@ -1580,8 +1580,8 @@ export interface components {
             reply_markup?: components["schemas"]["ReplyMarkup"];
             audio: components["schemas"]["InputFile"];
             duration?: components["schemas"]["MediaSeconds"];
-            performer?: string;
-            title?: string;
+            performer?: components["schemas"]["Platform.text"];
+            title?: components["schemas"]["Platform.text"];
         } & {
             [key: string]: unknown;
         };

@@ -196,6 +196,8 @@ describe('bad input changes nothing and answers the envelope', () => {
       ['sendMessage', { chat_id: roomId, text: '' }, 400, /^Bad Request: body.text/],
       ['sendMessage', { chat_id: roomId, text: 'x'.repeat(4097) }, 400, 'Bad Request: message is too long'],
       ['sendMessage', { chat_id: roomId, text: 'nul \u0000' }, 400, /^Bad Request: body.text/],
+      ['sendAudio', { chat_id: roomId, audio: 'x', performer: 'nul \u0000' }, 400, /^Bad Request: body.performer/],
+      ['sendAudio', { chat_id: roomId, audio: 'x', title: 'nul \u0000' }, 400, /^Bad Request: body.title/],
       ['sendMessage', { chat_id: 12345, text: 'x' }, 400, 'Bad Request: chat not found'],
       ['sendMessage', { chat_id: -12345, text: 'x' }, 400, 'Bad Request: chat not found'],
       ['sendMessage', { chat_id: 'not a chat', text: 'x' }, 400, /^Bad Request: body.chat_id/],
