@@ -1212,8 +1212,8 @@ export interface components {
             offset: number;
             /** Format: int32 */
             length: number;
-            url?: string;
-            language?: string;
+            url?: components["schemas"]["Platform.text"];
+            language?: components["schemas"]["Platform.text"];
             user?: components["schemas"]["EntityUser"];
         } & {
             [key: string]: unknown;

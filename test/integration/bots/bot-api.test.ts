@@ -198,6 +198,18 @@ describe('bad input changes nothing and answers the envelope', () => {
       ['sendMessage', { chat_id: roomId, text: 'nul \u0000' }, 400, /^Bad Request: body.text/],
       ['sendAudio', { chat_id: roomId, audio: 'x', performer: 'nul \u0000' }, 400, /^Bad Request: body.performer/],
       ['sendAudio', { chat_id: roomId, audio: 'x', title: 'nul \u0000' }, 400, /^Bad Request: body.title/],
+      [
+        'sendMessage',
+        { chat_id: roomId, text: 'x', entities: [{ type: 'pre', offset: 0, length: 1, language: 'c\u0000' }] },
+        400,
+        /^Bad Request: body.entities/,
+      ],
+      [
+        'sendMessage',
+        { chat_id: roomId, text: 'x', entities: [{ type: 'text_link', offset: 0, length: 1, url: 'https://a.example/\u0000' }] },
+        400,
+        /^Bad Request: body.entities/,
+      ],
       ['sendMessage', { chat_id: 12345, text: 'x' }, 400, 'Bad Request: chat not found'],
       ['sendMessage', { chat_id: -12345, text: 'x' }, 400, 'Bad Request: chat not found'],
       ['sendMessage', { chat_id: 'not a chat', text: 'x' }, 400, /^Bad Request: body.chat_id/],
