@@ -7,7 +7,7 @@
 import type { Clock } from './clock.js';
 import type { Redis } from './redis.js';
 import { withinCommandTimeout } from './redis-deadline.js';
-import { counterLifetime } from './rate-limit.js';
+import { counterLifetime } from './counter-lifetime.js';
 
 export interface LeasedWindow {
   seconds: number;
