@@ -24,8 +24,8 @@ const folderLayers = {
     ['admin-modules', 'admin-workspaces', 'auth', 'broadcasts', 'contacts', 'drafts', 'health', 'media', 'polls', 'presence', 'threads'],
     ['labels', 'mentions', 'rooms', 'saved', 'search'],
     ['channels', 'members', 'messages', 'realtime'],
-    ['accounts', 'pins', 'scheduled'],
-    ['bots', 'reminders'],
+    ['accounts', 'expiry', 'pins', 'receipts', 'scheduled'],
+    ['bots', 'erasure', 'exports', 'reminders', 'retention'],
     ['listener', 'time'],
   ],
   partner: [
