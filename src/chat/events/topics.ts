@@ -67,6 +67,7 @@ const declared: Record<ChatTopic, true> = {
   'mention.removed': true,
   'message.created': true,
   'message.edited': true,
+  'message.expired': true,
   'message.hidden': true,
   'message.recalled': true,
   'message.restored': true,
