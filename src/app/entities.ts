@@ -16,6 +16,7 @@ import { EventLogEntity, UserEventEntity } from '../chat/base/entities/realtime.
 import { ReminderEntity, ReminderOccurrenceEntity } from '../chat/base/entities/reminders.js';
 import { RoomEntity, RoomMemberEntity, JoinRequestEntity } from '../chat/base/entities/rooms.js';
 import { SavedMessageEntity } from '../chat/base/entities/saved.js';
+import { CustomerRetentionEntity, RoomRetentionEntity } from '../chat/base/entities/retention.js';
 import { ScheduledMessageEntity } from '../chat/base/entities/scheduled.js';
 import { ThreadFollowEntity } from '../chat/base/entities/threads.js';
 import { CrmRecordEntity } from '../core/entities/crm.js';
@@ -72,6 +73,8 @@ export const entities = [
   SavedMessageEntity,
   ScheduledMessageEntity,
   ThreadFollowEntity,
+  CustomerRetentionEntity,
+  RoomRetentionEntity,
   CrmRecordEntity,
   WebhookEntity,
   WebhookDeliveryEntity,

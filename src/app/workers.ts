@@ -7,6 +7,7 @@ import { WebhookWorker } from '../chat/bots/delivery/queue.js';
 import { readSharedCa } from '../chat/bots/delivery/tls.js';
 import { botUpdatesConsumer } from '../chat/bots/updates/consumer.js';
 import { botUpdatesPruneTask } from '../chat/bots/updates/prune.js';
+import { messageExpiryTask } from '../chat/retention/prune.js';
 import { eventLogPruneTask, realtimeEventLog } from '../chat/realtime/outbox-readers.js';
 import { startTimeWorkers } from '../chat/time/worker.js';
 import { webhookIntake } from '../core/webhooks/intake.js';
@@ -27,6 +28,7 @@ export async function startQueueWorkers(w: Wiring): Promise<WebhookWorkers> {
       auditPruneTask(sql),
       eventLogPruneTask(sql, config.realtimeRetentionHours),
       botUpdatesPruneTask(sql),
+      messageExpiryTask({ sql, media, clock }),
     ],
   });
   shutdown.add(() => workers.close());

@@ -57,6 +57,8 @@ import { realtimeHandlers } from './realtime/handlers.js';
 import { ThreadService } from './threads/service.js';
 import { draftHandlers } from './drafts/handlers.js';
 import { DraftService } from './drafts/service.js';
+import { retentionHandlers } from './retention/handlers.js';
+import { RetentionService } from './retention/service.js';
 import { labelHandlers } from './labels/handlers.js';
 import { LabelService } from './labels/service.js';
 import { savedHandlers } from './saved/handlers.js';
@@ -188,6 +190,7 @@ function chatHandlers(options: ChatListenerOptions, botDeps: BotDeps): ChatHandl
     ...contactHandlers(new ContactService(deps)),
     ...broadcastHandlers(new BroadcastService(deps)),
     ...draftHandlers(new DraftService(deps)),
+    ...retentionHandlers(new RetentionService(deps)),
     ...labelHandlers(new LabelService(deps)),
     ...savedHandlers(new SavedService(deps)),
     ...searchHandlers(new SearchService(deps)),

@@ -18,6 +18,7 @@ import type { EventLogEntity, UserEventEntity } from './entities/realtime.js';
 import type { ReminderEntity, ReminderOccurrenceEntity } from './entities/reminders.js';
 import type { RoomEntity, RoomMemberEntity, JoinRequestEntity } from './entities/rooms.js';
 import type { SavedMessageEntity } from './entities/saved.js';
+import type { CustomerRetentionEntity, RoomRetentionEntity } from './entities/retention.js';
 import type { ScheduledMessageEntity } from './entities/scheduled.js';
 import type { ThreadFollowEntity } from './entities/threads.js';
 import type { OutboxEntity } from '../../platform/db/entities.js';
@@ -58,6 +59,8 @@ export type ChatTables = TablesOf<
   | typeof SavedMessageEntity
   | typeof ScheduledMessageEntity
   | typeof ThreadFollowEntity
+  | typeof CustomerRetentionEntity
+  | typeof RoomRetentionEntity
   | typeof OutboxEntity
 >;
 

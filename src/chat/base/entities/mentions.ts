@@ -21,6 +21,8 @@ export const MentionEntity = defineEntity({
       expression: 'CREATE INDEX mentions_inbox ON mentions USING btree (account_id, created_at DESC, message_id DESC)',
     },
     { name: 'mentions_unread', properties: ['accountId', 'roomId', 'seq'], where: '(read_at IS NULL)' },
+    // the cascade when a message is deleted for good (src/chat/expiry)
+    { name: 'mentions_message', properties: ['messageId'] },
   ],
 });
 export type Mention = InferEntity<typeof MentionEntity>;

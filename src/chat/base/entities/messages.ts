@@ -58,6 +58,8 @@ export const MessageEntity = defineEntity({
       name: 'messages_reply_markup',
       expression: 'CREATE INDEX messages_reply_markup ON messages USING btree (room_id, seq DESC) WHERE (reply_markup IS NOT NULL)',
     },
+    // the retention job's oldest messages of a room (src/chat/retention)
+    { name: 'messages_room_created', properties: ['roomId', 'createdAt'] },
     {
       name: 'messages_attachments',
       expression: 'CREATE INDEX messages_attachments ON messages USING gin (attachments jsonb_path_ops) WHERE (attachments IS NOT NULL)',
@@ -83,7 +85,11 @@ export const MessageHideEntity = defineEntity({
     roomId: p.uuid().fieldName('room_id'),
     hiddenAt: p.datetime().fieldName('hidden_at'),
   },
-  indexes: [{ name: 'message_hides_room', properties: ['accountId', 'roomId'] }],
+  // message_hides_message: the cascade when a message is deleted for good (src/chat/expiry)
+  indexes: [
+    { name: 'message_hides_room', properties: ['accountId', 'roomId'] },
+    { name: 'message_hides_message', properties: ['messageId'] },
+  ],
 });
 export type MessageHide = InferEntity<typeof MessageHideEntity>;
 

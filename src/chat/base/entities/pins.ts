@@ -11,6 +11,8 @@ export const RoomPinEntity = defineEntity({
     pinnedBy: reference(p.uuid().fieldName('pinned_by'), 'Account', 'room_pins_pinned_by_fkey'),
     pinnedAt: p.datetime().fieldName('pinned_at'),
   },
+  // the cascade when a message is deleted for good (src/chat/expiry)
+  indexes: [{ name: 'room_pins_message', properties: ['messageId'] }],
 });
 export type RoomPin = InferEntity<typeof RoomPinEntity>;
 
@@ -23,6 +25,10 @@ export const PersonalPinEntity = defineEntity({
     roomId: p.uuid().fieldName('room_id'),
     pinnedAt: p.datetime().fieldName('pinned_at'),
   },
-  indexes: [{ name: 'personal_pins_room', properties: ['accountId', 'roomId'] }],
+  // personal_pins_message: the cascade when a message is deleted for good (src/chat/expiry)
+  indexes: [
+    { name: 'personal_pins_room', properties: ['accountId', 'roomId'] },
+    { name: 'personal_pins_message', properties: ['messageId'] },
+  ],
 });
 export type PersonalPin = InferEntity<typeof PersonalPinEntity>;

@@ -22,6 +22,8 @@ export const SavedMessageEntity = defineEntity({
       expression: 'CREATE INDEX saved_messages_feed ON saved_messages USING btree (account_id, saved_at DESC, id DESC)',
     },
     { name: 'saved_messages_room', properties: ['accountId', 'roomId'] },
+    // the cascade when a message is deleted for good (src/chat/expiry)
+    { name: 'saved_messages_message', properties: ['messageId'] },
   ],
   uniques: [{ name: 'saved_messages_account_id_message_id_key', properties: ['accountId', 'messageId'] }],
 });
