@@ -20,6 +20,7 @@ import { benchChannels } from './channels.js';
 import { benchThreads } from './threads.js';
 import { pageSql, startLoadGenerator, summarize, type HttpTarget, type LoadGenerator, type RawResult } from './tasks.js';
 import { benchWorkers } from './workers.js';
+import { benchExpiry } from './expiry.js';
 import { cpuDelta, cpuSample, type CpuSample } from './cpu.js';
 
 // BENCH_SEND_ROUNDS / BENCH_SEND_PER_ROUND / BENCH_SEND_WARMUP make a shorter run (the figures get noisier).
@@ -47,7 +48,7 @@ const SEND_RATIO_GOAL = 0.6; // issue 14 (issue 9 asked >= 0.5)
 const SEND_P99_GOAL_MS = 25;
 const SCROLL_ADDED_GOAL_MS = 0.5;
 
-const allSections = ['send', 'mentions', 'rate', 'scroll', 'rooms', 'search', 'threads', 'workers', 'channels'];
+const allSections = ['send', 'mentions', 'rate', 'scroll', 'rooms', 'search', 'threads', 'workers', 'channels', 'expiry'];
 const sections = new Set(
   (process.env.BENCH_SECTIONS ?? allSections.join(','))
     .split(',')
@@ -586,6 +587,7 @@ async function main(): Promise<number> {
     ['workers', () => benchWorkers(platform, alice, sendRooms, drainRoom, load)],
     // PUT rule over 10,000 accounts; its goal (<= 1 s) is checked inside and reported as a failure when missed.
     ['channels', async () => ({ goals: [] as GoalRow[], ...(await benchChannels(platform)) })],
+    ['expiry', () => benchExpiry(platform, alice, sendRooms, idFn, load)],
   ] as const) {
     if (!sections.has(name)) continue;
     const section = await runSection();
