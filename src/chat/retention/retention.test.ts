@@ -52,18 +52,15 @@ describe("a customer's default", () => {
     const t = await platform.tenant();
     const service = await t.account();
     const other = await platform.tenant();
-    const as = (query: string, body?: unknown) =>
-      call(platform.chatUrl, body === undefined ? 'GET' : 'PUT', `/api/v1/admin/retention${query}`, {
-        token: service.token,
-        ...(body === undefined ? {} : { body }),
-      });
-    expectError(await as('', { days: 10 }), 403, 'account_admin_required');
+    const as = (method: string, query: string, body?: unknown) =>
+      call(platform.chatUrl, method, `/api/v1/admin/retention${query}`, { token: service.token, body });
+    expectError(await as('PUT', '', { days: 10 }), 403, 'account_admin_required');
     await platform.db.query(`update accounts set account_type = 'SERVICE' where id = $1`, [service.id]);
-    const set = await as('', { days: 10 });
+    const set = await as('PUT', '', { days: 10 });
     expectOk(set);
     expect(set.body.data).toMatchObject({ moduleCode: t.moduleCode, customerAccountId: t.customer, days: 10 });
-    expect((await as(ofTenant(t))).body.data.days).toBe(10);
-    expectError(await as(ofTenant(other), { days: 5 }), 403, 'forbidden');
+    expect((await as('GET', ofTenant(t))).body.data.days).toBe(10);
+    expectError(await as('PUT', ofTenant(other), { days: 5 }), 403, 'forbidden');
     expect((await admin('GET', ofTenant(other))).body.data.days).toBeNull();
   });
 });
