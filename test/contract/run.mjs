@@ -170,6 +170,10 @@ const semanticRejections = [
   'createWebhook',
   // data must be the callback_data of a button of that message.
   'pressInlineButton',
+  // a platform administrator must name moduleCode and customerAccountId; a room's days must not exceed its customer's default.
+  'getCustomerRetention',
+  'setCustomerRetention',
+  'setRoomRetention',
   // cursor must be a cursor this service issued.
   'listBots',
   'listWebhooks',
