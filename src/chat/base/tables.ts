@@ -21,6 +21,7 @@ import type { SavedMessageEntity } from './entities/saved.js';
 import type { ScheduledMessageEntity } from './entities/scheduled.js';
 import type { ThreadFollowEntity } from './entities/threads.js';
 import type { OutboxEntity } from '../../platform/db/entities.js';
+import type { ErasureEntity } from './entities/erasures.js';
 
 export type ChatTables = TablesOf<
   | CoreEntity
@@ -59,6 +60,7 @@ export type ChatTables = TablesOf<
   | typeof ScheduledMessageEntity
   | typeof ThreadFollowEntity
   | typeof OutboxEntity
+  | typeof ErasureEntity
 >;
 
 /** Builds the chat's statements; run them with rows / firstRow / affected / hotRows of platform/db/typed.ts. */
