@@ -8,6 +8,7 @@ import { readSharedCa } from '../chat/bots/delivery/tls.js';
 import { botUpdatesConsumer } from '../chat/bots/updates/consumer.js';
 import { botUpdatesPruneTask } from '../chat/bots/updates/prune.js';
 import { eventLogPruneTask, realtimeEventLog } from '../chat/realtime/outbox-readers.js';
+import { erasureTask } from '../chat/erasure/job.js';
 import { startTimeWorkers } from '../chat/time/worker.js';
 import { webhookIntake } from '../core/webhooks/intake.js';
 import { startWebhookWorkers, type WebhookWorkers } from '../core/webhooks/workers.js';
@@ -27,6 +28,7 @@ export async function startQueueWorkers(w: Wiring): Promise<WebhookWorkers> {
       auditPruneTask(sql),
       eventLogPruneTask(sql, config.realtimeRetentionHours),
       botUpdatesPruneTask(sql),
+      erasureTask({ sql, clock, redis: w.base.redis, media, accounts: w.accounts }),
     ],
   });
   shutdown.add(() => workers.close());
