@@ -4373,6 +4373,60 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "message.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The message.expired event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "message.expired";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.MessageExpired"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "message.hidden": {
         parameters: {
             query?: never;
@@ -7936,6 +7990,22 @@ export interface components {
             message?: components["schemas"]["Events.EventMessage"];
             senderId: components["schemas"]["Platform.uuid"];
             editedAt: components["schemas"]["Platform.instant"];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Messages deleted for good: their retention ran out, or their sender's account was erased. Reactions, pins, mentions and saved cards on them are gone too. */
+        "Events.MessageExpired": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            /** @description The deleted messages of this room, in one batch. */
+            messageIds: components["schemas"]["Platform.uuid"][];
+            /** @enum {string} */
+            reason: "retention" | "erasure";
         } & {
             [key: string]: unknown;
         };

@@ -68,6 +68,7 @@ const declared: Record<ChatTopic, true> = {
   'message.created': true,
   'message.anonymized': true,
   'message.edited': true,
+  'message.expired': true,
   'message.hidden': true,
   'message.recalled': true,
   'message.restored': true,
