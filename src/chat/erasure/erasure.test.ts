@@ -136,6 +136,25 @@ describe('anonymize', () => {
   });
 });
 
+describe('delete', () => {
+  test('deletes the messages for good (message.expired, reason erasure) and the personal data; others keep theirs', async () => {
+    const { person, other, roomId, mine, theirs, uploadId } = await personWithData();
+    const res = await erase(person.id, 'delete');
+    expectOk(res);
+    expect(res.body.data.messages).toBe('delete');
+    await done(res.body.data.id);
+    expect(await count(platform.db, 'select count(*) as n from messages where sender_id = $1', [person.id])).toBe(0);
+    expect(await one('select text from messages where id = $1', [theirs.id])).toEqual({ text: 'hello' });
+    const events = await platform.db.query(`select payload from outbox where topic = 'message.expired' and payload->>'roomId' = $1`, [roomId]);
+    expect(events.rows.map((r) => r.payload)).toEqual([expect.objectContaining({ roomId, messageIds: [mine.id], reason: 'erasure' })]);
+    expect(await one('select display_name, email from accounts where id = $1', [person.id])).toEqual({ display_name: 'Deleted account', email: null });
+    expect(await count(platform.db, 'select count(*) as n from drafts where account_id = $1', [person.id])).toBe(0);
+    await expect(stat(join(dataDir, 'uploads', uploadId))).rejects.toThrow();
+    expectError(await fx.api(person, 'GET', '/rooms'), 401, 'account_unknown');
+    expectOk(await fx.api(other, 'GET', `/rooms/${roomId}/messages`));
+  });
+});
+
 describe('refusals', () => {
   test('unknown account 404; another module 404 for its SERVICE token; a USER token 403; a bad mode 400', async () => {
     expectError(await erase(newId(), 'anonymize'), 404, 'account_not_found');
