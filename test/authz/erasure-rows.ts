@@ -11,7 +11,9 @@ const USERS: Persona[] = ['nonMember', 'member', 'admin', 'owner'];
 const refused = Object.fromEntries(USERS.map((p) => [p, refusal(403, 'account_admin_required')]));
 
 async function asServices(w: World): Promise<void> {
-  await w.platform.db.query(`update accounts set account_type = 'SERVICE' where id = any($1::uuid[])`, [USERS.map((p) => w.accountOf(p)!.id)]);
+  await w.platform.db.query(`update accounts set account_type = 'SERVICE' where id = any($1::uuid[])`, [
+    USERS.map((p) => w.accountOf(p)!.id),
+  ]);
 }
 
 /** A throwaway account of the world's module, or (foreign) of another module, with an erasure row when asked. */

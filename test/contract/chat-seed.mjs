@@ -39,10 +39,17 @@ export async function seedChat({ baseUrl, tokens, accounts, bots, fenced, planWo
   // Throwaway accounts for eraseAccount, which may erase nothing the other operations stand on (protect, below).
   const erasable = [randomUUID(), randomUUID()];
   for (const id of erasable) {
-    await api(baseUrl, admin, 'POST', '/api/v1/accounts/register', { id, moduleCode: 'dev', customerAccountId: 'dev', displayName: 'Erasable' });
+    await api(baseUrl, admin, 'POST', '/api/v1/accounts/register', {
+      id,
+      moduleCode: 'dev',
+      customerAccountId: 'dev',
+      displayName: 'Erasable',
+    });
   }
   const subjectOf = (token) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).sub;
-  const unerasable = [...new Set([...Object.values(accounts), dave, erin, frank, ...fenced.accountIds, ...Object.values(tokens).map(subjectOf)])];
+  const unerasable = [
+    ...new Set([...Object.values(accounts), dave, erin, frank, ...fenced.accountIds, ...Object.values(tokens).map(subjectOf)]),
+  ];
   const room = (token, body) => api(baseUrl, token, 'POST', '/api/v1/rooms', { type: 'GROUP', ...body });
   const send = (token, roomId, body) => api(baseUrl, token, 'POST', `/api/v1/rooms/${roomId}/messages`, body);
 

@@ -79,7 +79,8 @@ export class AccountService {
       throw chatErrors.invalid('body.moduleCode', `names no module; create module "${input.moduleCode}" first`);
     const current = await lockAccount(client, input.id);
     // An erased id stays taken for good: registering it again would hand its messages to a new person.
-    if (current?.status === 'ERASED') throw chatErrors.conflict('account_erased', 'This account was erased; its id cannot be registered again.');
+    if (current?.status === 'ERASED')
+      throw chatErrors.conflict('account_erased', 'This account was erased; its id cannot be registered again.');
     if (current && (current.module_code !== input.moduleCode || current.customer_account_id !== input.customerAccountId)) {
       throw chatErrors.conflict('account_conflict', 'An account with this id belongs to another module or customer.');
     }

@@ -59,10 +59,10 @@ async function personWithData() {
   );
   expectOk(await fx.api(person, 'PUT', `/me/rooms/${roomId}/draft`, { text: 'draft' }));
   expectOk(await fx.api(person, 'POST', `/rooms/${roomId}/messages/${theirs.id}/reactions`, { emoji: '👍' }));
-  await platform.db.query(`insert into labels (id, owner_id, name, color, created_at, updated_at) values ($1, $2, 'L', 'red', now(), now())`, [
-    newId(),
-    person.id,
-  ]);
+  await platform.db.query(
+    `insert into labels (id, owner_id, name, color, created_at, updated_at) values ($1, $2, 'L', 'red', now(), now())`,
+    [newId(), person.id],
+  );
   expectOk(await fx.api(person, 'PUT', '/me/presence', { status: 'AWAY' }));
   const uploadId = await upload(person);
   return { person, other, roomId, mine, theirs, uploadId };
@@ -97,7 +97,9 @@ describe('anonymize', () => {
 
     expect(await one('select text, sender_id from messages where id = $1', [mine.id])).toEqual({ text: tombstone, sender_id: person.id });
     expect(await one('select text from messages where id = $1', [theirs.id])).toEqual({ text: 'hello' });
-    const events = await platform.db.query(`select payload from outbox where topic = 'message.anonymized' and payload->>'roomId' = $1`, [roomId]);
+    const events = await platform.db.query(`select payload from outbox where topic = 'message.anonymized' and payload->>'roomId' = $1`, [
+      roomId,
+    ]);
     expect(events.rows.map((r) => r.payload)).toEqual([
       expect.objectContaining({ roomId, senderId: person.id, messageIds: [mine.id], text: tombstone }),
     ]);
@@ -130,7 +132,10 @@ describe('anonymize', () => {
     expectOk(await erase(person.id, 'anonymize'));
     const body = { id: person.id, moduleCode: tenant.moduleCode, customerAccountId: tenant.customer, displayName: 'Back' };
     expectError(await call(platform.chatUrl, 'POST', '/api/v1/accounts/register', { token: admin, body }), 409, 'account_erased');
-    const status = await call(platform.chatUrl, 'PATCH', `/api/v1/accounts/${person.id}/status`, { token: admin, body: { status: 'ACTIVE' } });
+    const status = await call(platform.chatUrl, 'PATCH', `/api/v1/accounts/${person.id}/status`, {
+      token: admin,
+      body: { status: 'ACTIVE' },
+    });
     expectError(status, 404, 'account_not_found');
     expect(await one('select status from accounts where id = $1', [person.id])).toEqual({ status: 'ERASED' });
   });
@@ -145,9 +150,14 @@ describe('delete', () => {
     await done(res.body.data.id);
     expect(await count(platform.db, 'select count(*) as n from messages where sender_id = $1', [person.id])).toBe(0);
     expect(await one('select text from messages where id = $1', [theirs.id])).toEqual({ text: 'hello' });
-    const events = await platform.db.query(`select payload from outbox where topic = 'message.expired' and payload->>'roomId' = $1`, [roomId]);
+    const events = await platform.db.query(`select payload from outbox where topic = 'message.expired' and payload->>'roomId' = $1`, [
+      roomId,
+    ]);
     expect(events.rows.map((r) => r.payload)).toEqual([expect.objectContaining({ roomId, messageIds: [mine.id], reason: 'erasure' })]);
-    expect(await one('select display_name, email from accounts where id = $1', [person.id])).toEqual({ display_name: 'Deleted account', email: null });
+    expect(await one('select display_name, email from accounts where id = $1', [person.id])).toEqual({
+      display_name: 'Deleted account',
+      email: null,
+    });
     expect(await count(platform.db, 'select count(*) as n from drafts where account_id = $1', [person.id])).toBe(0);
     await expect(stat(join(dataDir, 'uploads', uploadId))).rejects.toThrow();
     expectError(await fx.api(person, 'GET', '/rooms'), 401, 'account_unknown');

@@ -108,5 +108,7 @@ test('two workers on one job of several batches anonymise each message exactly o
   const ids = await anonymizedIds(roomId);
   expect(ids).toHaveLength(1_100);
   expect(new Set(ids).size).toBe(1_100);
-  expect(await count(platform.db, `select count(*) as n from messages where sender_id = $1 and text = $2`, [person.id, tombstone])).toBe(1_100);
+  expect(await count(platform.db, `select count(*) as n from messages where sender_id = $1 and text = $2`, [person.id, tombstone])).toBe(
+    1_100,
+  );
 });

@@ -60,7 +60,9 @@ export async function erasureInScope(db: Runner, id: string, scope: Scope) {
       .innerJoin('accounts as a', 'a.id', 'e.account_id')
       .select(erasureColumns)
       .where('e.id', '=', id)
-      .$if(scope !== null, (q) => q.where('a.module_code', '=', scope!.moduleCode).where('a.customer_account_id', '=', scope!.customerAccountId)),
+      .$if(scope !== null, (q) =>
+        q.where('a.module_code', '=', scope!.moduleCode).where('a.customer_account_id', '=', scope!.customerAccountId),
+      ),
   );
 }
 
@@ -80,9 +82,7 @@ export async function claimErasure(client: SqlClient, now: Date, leaseUntil: Dat
         chatDb
           .selectFrom('erasures')
           .select('id')
-          .where((eb) =>
-            eb.or([eb('state', '=', 'queued'), eb.and([eb('state', '=', 'running'), eb('lease_until', '<=', now)])]),
-          )
+          .where((eb) => eb.or([eb('state', '=', 'queued'), eb.and([eb('state', '=', 'running'), eb('lease_until', '<=', now)])]))
           .orderBy('requested_at')
           .limit(1)
           .forUpdate()
@@ -117,7 +117,10 @@ export async function releaseJob(client: SqlClient, id: string, at: Date): Promi
 export async function finishJob(client: SqlClient, id: string, at: Date): Promise<void> {
   await affected(
     client,
-    chatDb.updateTable('erasures').set({ state: 'done', step: null, cursor: null, lease_until: null, finished_at: at }).where('id', '=', id),
+    chatDb
+      .updateTable('erasures')
+      .set({ state: 'done', step: null, cursor: null, lease_until: null, finished_at: at })
+      .where('id', '=', id),
   );
 }
 
@@ -125,7 +128,8 @@ export const examples: QueryExamples = {
   lockAccountForErasure: (db) => lockAccountForErasure(db, example.id),
   erasureOfAccount: (db) => erasureOfAccount(db, example.id),
   markAccountErased: (db) => markAccountErased(db, example.id, example.at),
-  insertErasure: (db) => insertErasure(db, { id: example.id, accountId: example.id, erasedBy: example.id, messages: 'anonymize', at: example.at }),
+  insertErasure: (db) =>
+    insertErasure(db, { id: example.id, accountId: example.id, erasedBy: example.id, messages: 'anonymize', at: example.at }),
   erasureInScope: (db) => erasureInScope(db, example.id, { moduleCode: 'crm', customerAccountId: 'acme' }),
   claimErasure: (db) => claimErasure(db, example.at, example.at),
   lockJob: (db) => lockJob(db, example.id),

@@ -29,7 +29,12 @@ export class ErasureService {
       if (existing) return existing;
       const at = this.deps.clock.now();
       await markAccountErased(client, account.id, at);
-      await emit(client, 'account.status_changed', { accountId: account.id, from: account.status, to: 'ERASED' }, accountsAudience([account.id]));
+      await emit(
+        client,
+        'account.status_changed',
+        { accountId: account.id, from: account.status, to: 'ERASED' },
+        accountsAudience([account.id]),
+      );
       await insertErasure(client, { id: randomUUID(), accountId: account.id, erasedBy, messages, at });
       return (await erasureOfAccount(client, account.id))!;
     });

@@ -52,7 +52,13 @@ export async function anonymizeStep(deps: ErasureDeps, jobId: string, accountId:
       await emit(client, 'message.anonymized', { roomId, senderId: accountId, messageIds, text: tombstone }, roomAudience(roomId));
     }
     const last = ids.at(-1) ?? null;
-    await advanceJob(client, jobId, ids.length < messageBatch ? 'uploads' : 'messages', ids.length < messageBatch ? null : last, leaseFrom(deps));
+    await advanceJob(
+      client,
+      jobId,
+      ids.length < messageBatch ? 'uploads' : 'messages',
+      ids.length < messageBatch ? null : last,
+      leaseFrom(deps),
+    );
   });
 }
 
