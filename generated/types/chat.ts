@@ -60,6 +60,26 @@ export interface paths {
         patch: operations["updateAccountStatus"];
         trace?: never;
     };
+    "/api/v1/admin/accounts/{accountId}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase an account
+         * @description Erase an account: its personal data (display name, avatar, username, e-mail, metadata, drafts, labels, saved messages, reminders, scheduled messages, contacts, presence, uploads) is removed and its messages deleted or anonymised, by a job this answers. The account is refused at once (sign-in answers 401 account_unknown) and its id can never be registered again (409 account_erased). Idempotent: a repeated request answers the account's first erasure, whatever its messages value.
+         */
+        post: operations["eraseAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/broadcasts": {
         parameters: {
             query?: never;
@@ -94,6 +114,26 @@ export interface paths {
          * @description Send to every user of the listed modules; an unknown module refuses the whole request and nothing is sent.
          */
         post: operations["createTargetedBroadcast"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/erasures/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An erasure and its state
+         * @description An erasure and its state; another module's or customer's erasure answers 404 erasure_not_found for its token.
+         */
+        get: operations["getErasure"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4219,6 +4259,60 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "message.anonymized": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The message.anonymized event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "message.anonymized";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.MessagesAnonymized"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "message.created": {
         parameters: {
             query?: never;
@@ -6735,6 +6829,11 @@ export interface components {
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
+        ApiResponseErasureResponse: {
+            data: components["schemas"]["ErasureResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
         ApiResponseInlineButtonPressResponse: {
             data: components["schemas"]["InlineButtonPressResponse"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
@@ -7350,7 +7449,7 @@ export interface components {
          * @description A stable snake_case error code; each is described in docs/errors.md.
          * @enum {string}
          */
-        "Envelope.ChatErrorCode": "validation_failed" | "malformed_json" | "malformed_request" | "bad_request" | "route_not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "internal_error" | "service_unavailable" | "unauthenticated" | "token_malformed" | "token_invalid" | "token_expired" | "token_lifetime_exceeded" | "unknown_signing_key" | "token_audience_mismatch" | "account_unknown" | "account_deactivated" | "account_banned" | "invalid_cursor" | "platform_admin_required" | "account_admin_required" | "forbidden" | "rate_limited" | "events_expired" | "module_not_found" | "module_exists" | "key_exists" | "account_not_found" | "account_conflict" | "workspace_not_found" | "room_not_found" | "member_not_found" | "join_request_not_found" | "join_request_resolved" | "unsupported_room_type" | "last_owner" | "message_not_found" | "message_recalled" | "message_not_editable" | "edit_window_expired" | "snap_not_found" | "mention_not_found" | "channel_not_found" | "channel_rule_managed" | "channel_not_rule_based" | "contact_request_not_found" | "contact_request_not_pending" | "contact_not_accepted" | "broadcast_not_found" | "label_not_found" | "label_name_taken" | "label_limit_reached" | "saved_not_found" | "poll_closed" | "upload_not_found" | "upload_incomplete" | "upload_already_attached" | "file_not_found" | "reminder_not_found" | "reminder_not_active" | "scheduled_message_not_found" | "scheduled_message_not_pending" | "bot_not_found" | "username_taken" | "bot_not_in_room" | "bot_unavailable";
+        "Envelope.ChatErrorCode": "validation_failed" | "malformed_json" | "malformed_request" | "bad_request" | "route_not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "internal_error" | "service_unavailable" | "unauthenticated" | "token_malformed" | "token_invalid" | "token_expired" | "token_lifetime_exceeded" | "unknown_signing_key" | "token_audience_mismatch" | "account_unknown" | "account_deactivated" | "account_banned" | "invalid_cursor" | "platform_admin_required" | "account_admin_required" | "forbidden" | "rate_limited" | "events_expired" | "module_not_found" | "module_exists" | "key_exists" | "account_not_found" | "account_conflict" | "workspace_not_found" | "room_not_found" | "member_not_found" | "join_request_not_found" | "join_request_resolved" | "unsupported_room_type" | "last_owner" | "message_not_found" | "message_recalled" | "message_not_editable" | "edit_window_expired" | "snap_not_found" | "mention_not_found" | "channel_not_found" | "channel_rule_managed" | "channel_not_rule_based" | "contact_request_not_found" | "contact_request_not_pending" | "contact_not_accepted" | "broadcast_not_found" | "label_not_found" | "label_name_taken" | "label_limit_reached" | "saved_not_found" | "poll_closed" | "upload_not_found" | "upload_incomplete" | "upload_already_attached" | "file_not_found" | "reminder_not_found" | "reminder_not_active" | "scheduled_message_not_found" | "scheduled_message_not_pending" | "bot_not_found" | "username_taken" | "bot_not_in_room" | "bot_unavailable" | "account_erased" | "erasure_not_found";
         /** @description The body of every chat error response. */
         "Envelope.ErrorBody": {
             /** @description Stable snake_case error code; see the error catalogue in docs/errors.md. */
@@ -7386,6 +7485,32 @@ export interface components {
             /** @description The request id, also returned in the X-Request-Id header. */
             requestId: string;
         };
+        EraseAccountRequest: {
+            messages: components["schemas"]["ErasureMessages"];
+        };
+        /**
+         * @description What an erasure does with the account's messages: delete them, or keep them with a tombstone text and the sender shown as a deleted account.
+         * @enum {string}
+         */
+        ErasureMessages: "delete" | "anonymize";
+        /** @description An account erasure: who erased whom and when, and the job's state. Nothing else of the account is kept here. */
+        ErasureResponse: {
+            id: components["schemas"]["Platform.uuid"];
+            /** @description The erased account. */
+            accountId: components["schemas"]["Platform.uuid"];
+            /** @description The account whose token asked for the erasure. */
+            erasedBy: components["schemas"]["Platform.uuid"];
+            requestedAt: components["schemas"]["Platform.instant"];
+            messages: components["schemas"]["ErasureMessages"];
+            state: components["schemas"]["ErasureState"];
+            /** @description When the job finished (done or failed); null before. */
+            finishedAt: components["schemas"]["Platform.instant"] | null;
+        };
+        /**
+         * @description queued: accepted, not started; running: under way (resumed after a worker stops); done: finished; failed: stopped on a fault.
+         * @enum {string}
+         */
+        ErasureState: "queued" | "running" | "done" | "failed";
         "Events.AccountMetadataChanged": {
             audience: components["schemas"]["Events.Audience"];
             /**
@@ -7980,6 +8105,23 @@ export interface components {
             /** @description The message as it is when the event is relayed; absent when truncated or when its room is gone. */
             message?: components["schemas"]["Events.EventMessage"];
             accountId: components["schemas"]["Platform.uuid"];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Messages of an erased account in one room were anonymised: their text is now the tombstone, their formatting, attachments and keyboards are gone and their sender shows as a deleted account. One event per room and batch. */
+        "Events.MessagesAnonymized": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            /** @description The erased account, still the messages' sender. */
+            senderId: components["schemas"]["Platform.uuid"];
+            messageIds: components["schemas"]["Platform.uuid"][];
+            /** @description The text the messages now have. */
+            text: string;
         } & {
             [key: string]: unknown;
         };
@@ -9784,6 +9926,129 @@ export interface operations {
             };
         };
     };
+    eraseAccount: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                accountId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EraseAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseErasureResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
     createBroadcast: {
         parameters: {
             query?: {
@@ -9946,6 +10211,125 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getErasure: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseErasureResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;

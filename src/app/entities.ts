@@ -37,6 +37,7 @@ import { SvcKeyEntity } from '../workspace/base/entities/keys.js';
 import { TicketEntity, TicketCommentEntity } from '../workspace/base/entities/tickets.js';
 import { AccountEntity } from '../core/accounts/entities.js';
 import { ModuleEntity, CustomerKeyEntity } from '../core/modules/entities.js';
+import { ErasureEntity } from '../chat/base/entities/erasures.js';
 
 export const entities = [
   BotEntity,
@@ -104,4 +105,5 @@ export const entities = [
   AccountEntity,
   ModuleEntity,
   CustomerKeyEntity,
+  ErasureEntity,
 ];

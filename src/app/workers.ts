@@ -9,6 +9,7 @@ import { botUpdatesConsumer } from '../chat/bots/updates/consumer.js';
 import { botUpdatesPruneTask } from '../chat/bots/updates/prune.js';
 import { messageExpiryTask } from '../chat/retention/prune.js';
 import { eventLogPruneTask, realtimeEventLog } from '../chat/realtime/outbox-readers.js';
+import { erasureTask } from '../chat/erasure/job.js';
 import { startTimeWorkers } from '../chat/time/worker.js';
 import { webhookIntake } from '../core/webhooks/intake.js';
 import { startWebhookWorkers, type WebhookWorkers } from '../core/webhooks/workers.js';
@@ -29,6 +30,7 @@ export async function startQueueWorkers(w: Wiring): Promise<WebhookWorkers> {
       eventLogPruneTask(sql, config.realtimeRetentionHours),
       botUpdatesPruneTask(sql),
       messageExpiryTask({ sql, media, clock }),
+      erasureTask({ sql, clock, redis: w.base.redis, media, accounts: w.accounts }),
     ],
   });
   shutdown.add(() => workers.close());

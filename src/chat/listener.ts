@@ -77,6 +77,8 @@ import { reminderHandlers } from './reminders/handlers.js';
 import { ReminderService } from './reminders/service.js';
 import { scheduledHandlers } from './scheduled/handlers.js';
 import { ScheduledMessageService } from './scheduled/service.js';
+import { erasureHandlers } from './erasure/handlers.js';
+import { ErasureService } from './erasure/service.js';
 
 export interface ChatListenerOptions {
   deps: ChatDeps;
@@ -202,6 +204,7 @@ function chatHandlers(options: ChatListenerOptions, botDeps: BotDeps): ChatHandl
     ...reminderHandlers(new ReminderService(deps, rooms)),
     ...scheduledHandlers(new ScheduledMessageService(deps)),
     ...botHandlers(new BotAdminService(botDeps), new InlineButtonService(botDeps), new ReplyKeyboardService(botDeps)),
+    ...erasureHandlers(new ErasureService(deps)),
   };
 }
 

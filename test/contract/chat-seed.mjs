@@ -36,6 +36,20 @@ export async function seedChat({ baseUrl, tokens, accounts, bots, fenced, planWo
   ]) {
     await api(baseUrl, admin, 'POST', '/api/v1/accounts/register', { id, moduleCode: 'dev', customerAccountId: 'dev', displayName });
   }
+  // Throwaway accounts for eraseAccount, which may erase nothing the other operations stand on (protect, below).
+  const erasable = [randomUUID(), randomUUID()];
+  for (const id of erasable) {
+    await api(baseUrl, admin, 'POST', '/api/v1/accounts/register', {
+      id,
+      moduleCode: 'dev',
+      customerAccountId: 'dev',
+      displayName: 'Erasable',
+    });
+  }
+  const subjectOf = (token) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).sub;
+  const unerasable = [
+    ...new Set([...Object.values(accounts), dave, erin, frank, ...fenced.accountIds, ...Object.values(tokens).map(subjectOf)]),
+  ];
   const room = (token, body) => api(baseUrl, token, 'POST', '/api/v1/rooms', { type: 'GROUP', ...body });
   const send = (token, roomId, body) => api(baseUrl, token, 'POST', `/api/v1/rooms/${roomId}/messages`, body);
 
@@ -174,6 +188,7 @@ export async function seedChat({ baseUrl, tokens, accounts, bots, fenced, planWo
       keyboards: [bots.keyboardId],
       callbackData: [bots.callbackData],
       planWorkspaces: [planWorkspace],
+      erasableAccounts: erasable,
     },
     // Bindings that apply to every operation with the parameter.
     parameters: {
@@ -230,6 +245,7 @@ export async function seedChat({ baseUrl, tokens, accounts, bots, fenced, planWo
       cancelContactRequest: { 'path.requestId': 'cancellableContacts' },
       removeContact: { 'path.requestId': 'removableContacts' },
       pressInlineButton: { 'path.roomId': 'keyboardRooms', 'path.messageId': 'keyboards', 'body.data': 'callbackData' },
+      eraseAccount: { 'path.accountId': 'erasableAccounts' },
     },
     // Rules of the rule language for half of the valid cases of the rule's replacement (see hooks.py).
     objects: {
@@ -257,6 +273,8 @@ export async function seedChat({ baseUrl, tokens, accounts, bots, fenced, planWo
       closePoll: [{ pollId: [votable.id] }],
       // The RULE channel whose rule is replaced, and the EXPLICIT one members are added to, stay.
       deleteChannel: [{ id: [ruleChannel, explicitChannel] }],
+      // Only the throwaway accounts are erased: every account of the run, its callers and the bot suite's stay.
+      eraseAccount: [{ accountId: unerasable }],
     },
     // Ids for the positive cases of the coverage phase, which draws no dictionary values (see hooks.py): rows where
     // alice holds the role each operation needs, so that her first valid case on it is served.
@@ -318,6 +336,7 @@ export async function seedChat({ baseUrl, tokens, accounts, bots, fenced, planWo
         updateChannelRule: { 'path.id': ruleChannel },
         addChannelMember: { 'path.id': explicitChannel },
         pressInlineButton: { 'path.roomId': bots.keyboardRoomId, 'path.messageId': bots.keyboardId, 'body.data': bots.callbackData },
+        eraseAccount: { 'path.accountId': erasable[0] },
       },
     },
   };

@@ -11,6 +11,7 @@ import { realtimeRows } from '../authz/realtime-rows.js';
 import { presenceRows } from '../authz/presence-rows.js';
 import { botRows } from '../authz/bots-rows.js';
 import { retentionRows } from '../authz/retention-rows.js';
+import { erasureRows } from '../authz/erasure-rows.js';
 import type { Row } from '../authz/row.js';
 import { timeUploadsRows } from '../authz/timeuploads-rows.js';
 import { loadChatSpec, routeShape } from '../authz/spec.js';
@@ -44,6 +45,7 @@ const chatRows: Row[] = [
   ...timeUploadsRows,
   ...botRows,
   ...retentionRows,
+  ...erasureRows,
 ];
 const spec = await loadChatSpec();
 const inSpec = (row: Row) => spec.operations.has(row.operationId);

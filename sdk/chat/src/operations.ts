@@ -158,6 +158,8 @@ export const operationRoutes = {
   listPresence: { method: 'get', path: '/api/v1/presence' },
   getHealth: { method: 'get', path: '/healthz', public: true },
   getReadiness: { method: 'get', path: '/readyz', public: true },
+  eraseAccount: { method: 'post', path: '/api/v1/admin/accounts/{accountId}/erase' },
+  getErasure: { method: 'get', path: '/api/v1/admin/erasures/{id}' },
 } as const satisfies { readonly [K in OperationId]: RouteOf<K> };
 
 export const operationIds = Object.keys(operationRoutes) as OperationId[];

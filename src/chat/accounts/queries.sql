@@ -65,7 +65,8 @@ returning
 -- lockAccount
 select
   "module_code",
-  "customer_account_id"
+  "customer_account_id",
+  "status"
 from
   "accounts"
 where
@@ -89,8 +90,9 @@ set
   "username" = $4
 where
   "id" = $5
-  and "module_code" = $6
-  and "customer_account_id" = $7
+  and "status" <> $6
+  and "module_code" = $7
+  and "customer_account_id" = $8
 returning
   "id",
   "module_code",

@@ -56,7 +56,10 @@ export async function moduleExists(db: Runner, code: string): Promise<boolean> {
 
 /** Locks the account's row so concurrent upserts of one account serialise; undefined when there is none yet. */
 export async function lockAccount(client: SqlClient, id: string) {
-  return firstRow(client, chatDb.selectFrom('accounts').select(['module_code', 'customer_account_id']).where('id', '=', id).forUpdate());
+  return firstRow(
+    client,
+    chatDb.selectFrom('accounts').select(['module_code', 'customer_account_id', 'status']).where('id', '=', id).forUpdate(),
+  );
 }
 
 /** A registration again: the fields given are written, the others stay. */
@@ -127,6 +130,8 @@ export async function updateMetadata(
         ...(set('username') ? { username: metadata.username ?? null } : {}),
       })
       .where('id', '=', id)
+      // an erased account is gone for administration (docs/adr/0156-account-erasure.md)
+      .where('status', '<>', 'ERASED')
       .$if(scope !== null, (q) =>
         q.where('module_code', '=', scope!.moduleCode).where('customer_account_id', '=', scope!.customerAccountId),
       )

@@ -78,6 +78,9 @@ export class AccountService {
     if (!(await moduleExists(client, input.moduleCode)))
       throw chatErrors.invalid('body.moduleCode', `names no module; create module "${input.moduleCode}" first`);
     const current = await lockAccount(client, input.id);
+    // An erased id stays taken for good: registering it again would hand its messages to a new person.
+    if (current?.status === 'ERASED')
+      throw chatErrors.conflict('account_erased', 'This account was erased; its id cannot be registered again.');
     if (current && (current.module_code !== input.moduleCode || current.customer_account_id !== input.customerAccountId)) {
       throw chatErrors.conflict('account_conflict', 'An account with this id belongs to another module or customer.');
     }
@@ -127,7 +130,7 @@ export class AccountService {
   ): Promise<AccountView> {
     const view = await this.deps.orm.em.fork().transactional(async (em) => {
       const account = await em.findOne(AccountEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!account || !inScope(scope, account)) throw accountNotFound();
+      if (!account || account.status === 'ERASED' || !inScope(scope, account)) throw accountNotFound();
       await change(account, em);
       account.updatedAt = this.deps.clock.now();
       await em.flush();

@@ -62,6 +62,9 @@ export const chatErrorCodes = [
   'username_taken',
   'bot_not_in_room',
   'bot_unavailable',
+  // account erasure
+  'account_erased',
+  'erasure_not_found',
 ] as const;
 
 export type ChatErrorCode = (typeof chatErrorCodes)[number];

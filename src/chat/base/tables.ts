@@ -22,6 +22,7 @@ import type { CustomerRetentionEntity, RoomRetentionEntity } from './entities/re
 import type { ScheduledMessageEntity } from './entities/scheduled.js';
 import type { ThreadFollowEntity } from './entities/threads.js';
 import type { OutboxEntity } from '../../platform/db/entities.js';
+import type { ErasureEntity } from './entities/erasures.js';
 
 export type ChatTables = TablesOf<
   | CoreEntity
@@ -62,6 +63,7 @@ export type ChatTables = TablesOf<
   | typeof CustomerRetentionEntity
   | typeof RoomRetentionEntity
   | typeof OutboxEntity
+  | typeof ErasureEntity
 >;
 
 /** Builds the chat's statements; run them with rows / firstRow / affected / hotRows of platform/db/typed.ts. */

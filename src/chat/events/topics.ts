@@ -66,6 +66,7 @@ const declared: Record<ChatTopic, true> = {
   'mention.read': true,
   'mention.removed': true,
   'message.created': true,
+  'message.anonymized': true,
   'message.edited': true,
   'message.expired': true,
   'message.hidden': true,

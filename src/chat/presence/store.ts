@@ -89,6 +89,11 @@ export class PresenceStore {
     return left === 0;
   }
 
+  /** Forgets everything kept of the account (sessions, AWAY, last seen), as its erasure asks; one slot, one call. */
+  async forget(accountId: string): Promise<void> {
+    await this.redis.del(this.sessionsKey(accountId), this.awayKey(accountId), this.seenKey(accountId));
+  }
+
   /** Sets or clears AWAY; returns whether the setting changed. */
   async setAway(accountId: string, away: boolean): Promise<boolean> {
     if (away) return (await this.redis.set(this.awayKey(accountId), '1', 'PX', presenceKeepMs, 'GET')) === null;

@@ -46,7 +46,7 @@ function bearerOf(frame: Frame): string {
 
 export function refusedStatus(status: string | null): StompProtocolError {
   if (status === 'BANNED') return new StompProtocolError('account_banned', 'the account is banned');
-  if (status === null) return new StompProtocolError('account_unknown', 'the account does not exist');
+  if (status === null || status === 'ERASED') return new StompProtocolError('account_unknown', 'the account does not exist');
   return new StompProtocolError('account_deactivated', 'the account is deactivated');
 }
 

@@ -118,7 +118,8 @@ export function createAuthenticator(accounts: AccountCache, keys: VerifyKeyCache
     if (typeof payload.sub !== 'string' || !isUuid(payload.sub)) throw bearerErrors.tokenInvalid('sub must be an account uuid');
 
     const account = await accounts.get(payload.sub);
-    if (!account) throw bearerErrors.accountUnknown();
+    // An erased account is no longer registered (docs/adr/0156-account-erasure.md).
+    if (!account || account.status === 'ERASED') throw bearerErrors.accountUnknown();
     // A module's keys only vouch for that module's own accounts of that customer.
     if (account.moduleCode !== iss || account.customerAccountId !== cid) {
       throw bearerErrors.tokenInvalid('the issuer does not own this account');

@@ -66,6 +66,7 @@ test('the specs mark the administration operations', () => {
     ]
       .concat(['createBroadcast', 'createTargetedBroadcast', 'createBot'])
       .concat(['getWorkspacePlan', 'setWorkspacePlan'])
+      .concat(['eraseAccount', 'getErasure'])
       .sort(),
   );
   expect(partnerOps.map((o) => o.operationId)).toEqual(['setWorkspacePlan']);
