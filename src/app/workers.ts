@@ -12,6 +12,8 @@ import { startTimeWorkers } from '../chat/time/worker.js';
 import { webhookIntake } from '../core/webhooks/intake.js';
 import { startWebhookWorkers, type WebhookWorkers } from '../core/webhooks/workers.js';
 import { startWorkers } from '../platform/queues.js';
+import { exportJobTask } from '../chat/exports/job.js';
+import { exportPruneTask } from '../chat/exports/prune.js';
 import type { Wiring } from './wiring.js';
 
 export async function startQueueWorkers(w: Wiring): Promise<WebhookWorkers> {
@@ -27,6 +29,8 @@ export async function startQueueWorkers(w: Wiring): Promise<WebhookWorkers> {
       auditPruneTask(sql),
       eventLogPruneTask(sql, config.realtimeRetentionHours),
       botUpdatesPruneTask(sql),
+      exportJobTask({ sql, clock, media, log }),
+      exportPruneTask({ sql, clock, media }),
     ],
   });
   shutdown.add(() => workers.close());

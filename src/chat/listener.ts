@@ -74,6 +74,8 @@ import type { MediaStore } from '../core/media/store.js';
 import { reminderHandlers } from './reminders/handlers.js';
 import { ReminderService } from './reminders/service.js';
 import { scheduledHandlers } from './scheduled/handlers.js';
+import { exportHandlers } from './exports/handlers.js';
+import { ExportService } from './exports/service.js';
 import { ScheduledMessageService } from './scheduled/service.js';
 
 export interface ChatListenerOptions {
@@ -199,6 +201,7 @@ function chatHandlers(options: ChatListenerOptions, botDeps: BotDeps): ChatHandl
     ...reminderHandlers(new ReminderService(deps, rooms)),
     ...scheduledHandlers(new ScheduledMessageService(deps)),
     ...botHandlers(new BotAdminService(botDeps), new InlineButtonService(botDeps), new ReplyKeyboardService(botDeps)),
+    ...exportHandlers(new ExportService(deps, options.media)),
   };
 }
 

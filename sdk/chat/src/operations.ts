@@ -154,6 +154,9 @@ export const operationRoutes = {
   listPresence: { method: 'get', path: '/api/v1/presence' },
   getHealth: { method: 'get', path: '/healthz', public: true },
   getReadiness: { method: 'get', path: '/readyz', public: true },
+  createExport: { method: 'post', path: '/api/v1/me/exports' },
+  getExport: { method: 'get', path: '/api/v1/me/exports/{exportId}' },
+  downloadExport: { method: 'get', path: '/api/v1/me/exports/{exportId}/download' },
 } as const satisfies { readonly [K in OperationId]: RouteOf<K> };
 
 export const operationIds = Object.keys(operationRoutes) as OperationId[];

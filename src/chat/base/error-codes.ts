@@ -62,6 +62,9 @@ export const chatErrorCodes = [
   'username_taken',
   'bot_not_in_room',
   'bot_unavailable',
+  // exports
+  'export_not_found',
+  'export_running',
 ] as const;
 
 export type ChatErrorCode = (typeof chatErrorCodes)[number];
