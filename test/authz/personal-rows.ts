@@ -215,7 +215,10 @@ const EXPORT_NOT_FOUND = refusal(404, 'export_not_found');
 /** Ends the persona's queued or running export, so that it may start another (this listener runs no export job). */
 const endPendingExports = async (w: World, p: Persona) => {
   const who = w.accountOf(p);
-  if (who) await w.platform.db.query(`update account_exports set state = 'failed' where account_id = $1 and state in ('queued', 'running')`, [who.id]);
+  if (who)
+    await w.platform.db.query(`update account_exports set state = 'failed' where account_id = $1 and state in ('queued', 'running')`, [
+      who.id,
+    ]);
 };
 
 /** An export of the member's, built here by the export job's run (the listener under test runs no workers). */

@@ -106,7 +106,14 @@ export async function buildArchive(
       'saved.jsonl',
       (after: string | null) => savedPage(db, accountId, after, exportPageSize),
       (s) => s.id,
-      (s) => ({ savedId: s.id, roomId: s.room_id, messageId: s.message_id, note: s.note, savedAt: iso(s.saved_at), updatedAt: iso(s.updated_at) }),
+      (s) => ({
+        savedId: s.id,
+        roomId: s.room_id,
+        messageId: s.message_id,
+        note: s.note,
+        savedAt: iso(s.saved_at),
+        updatedAt: iso(s.updated_at),
+      }),
     ),
   );
   files.push(
@@ -119,7 +126,13 @@ export async function buildArchive(
     ),
   );
   files.push(whole(zip, 'settings.json', await settingsOf(db, accountId), 1));
-  const manifest: Manifest = { format: 1, exportId: job.exportId, account: { id: accountId }, createdAt: job.createdAt.toISOString(), files };
+  const manifest: Manifest = {
+    format: 1,
+    exportId: job.exportId,
+    account: { id: accountId },
+    createdAt: job.createdAt.toISOString(),
+    files,
+  };
   zip.add('manifest.json', Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`, 'utf8'));
   return { chunks: zip.finish(), manifest };
 }

@@ -28,10 +28,7 @@ export async function insertExport(db: Runner, row: { id: string; accountId: str
 
 /** The account's export with this id. */
 export async function exportOf(db: Runner, accountId: string, id: string) {
-  return firstRow(
-    db,
-    chatDb.selectFrom('account_exports').select(exportColumns).where('id', '=', id).where('account_id', '=', accountId),
-  );
+  return firstRow(db, chatDb.selectFrom('account_exports').select(exportColumns).where('id', '=', id).where('account_id', '=', accountId));
 }
 
 /**
@@ -43,10 +40,7 @@ export async function claimExport(db: Runner, now: Date, leaseUntil: Date) {
     .selectFrom('account_exports')
     .select('id')
     .where((eb) =>
-      eb.or([
-        eb('state', '=', sql.lit('queued')),
-        eb.and([eb('state', '=', sql.lit('running')), eb('lease_until', '<=', now)]),
-      ]),
+      eb.or([eb('state', '=', sql.lit('queued')), eb.and([eb('state', '=', sql.lit('running')), eb('lease_until', '<=', now)])]),
     )
     .orderBy('created_at')
     .limit(1)
@@ -92,10 +86,7 @@ export async function failExport(db: Runner, failed: { id: string; leaseUntil: D
 
 /** Exports started before the cutoff, oldest first: their archives are removed before their rows. */
 export async function exportsBefore(db: Runner, cutoff: Date, limit: number) {
-  return rows(
-    db,
-    chatDb.selectFrom('account_exports').select('id').where('created_at', '<', cutoff).orderBy('created_at').limit(limit),
-  );
+  return rows(db, chatDb.selectFrom('account_exports').select('id').where('created_at', '<', cutoff).orderBy('created_at').limit(limit));
 }
 
 /** Deletes these export rows; the number deleted. */
