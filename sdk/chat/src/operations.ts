@@ -159,6 +159,9 @@ export const operationRoutes = {
   downloadExport: { method: 'get', path: '/api/v1/me/exports/{exportId}/download' },
 } as const satisfies { readonly [K in OperationId]: RouteOf<K> };
 
+/** Operations whose 2xx body is a file's bytes (an export's zip): the client resolves them to an ArrayBuffer. */
+export const byteResponseOperations: ReadonlySet<OperationId> = new Set<OperationId>(['downloadExport']);
+
 export const operationIds = Object.keys(operationRoutes) as OperationId[];
 
 /** `${METHOD} ${path template}` of the operations that take no bearer token. */
