@@ -692,6 +692,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an export of the caller's messages
+         * @description Start an export of the caller's messages (with room names), files' metadata and download links, reactions,
+         *     saved cards, drafts and settings. At most one export per account runs at a time: 409 export_running while one
+         *     is queued or running.
+         */
+        post: operations["createExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/exports/{exportId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An export of the caller's
+         * @description An export of the caller's: its state and, once done, its download link; 404 export_not_found for any other.
+         */
+        get: operations["getExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/exports/{exportId}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The archive of a done export of the caller's, within a day of its completion
+         * @description The archive of a done export of the caller's, within a day of its completion; 404 export_not_found otherwise.
+         */
+        get: operations["downloadExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/labels": {
         parameters: {
             query?: never;
@@ -6834,6 +6896,11 @@ export interface components {
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
+        ApiResponseExportView: {
+            data: components["schemas"]["ExportView"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
         ApiResponseInlineButtonPressResponse: {
             data: components["schemas"]["InlineButtonPressResponse"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
@@ -7449,7 +7516,7 @@ export interface components {
          * @description A stable snake_case error code; each is described in docs/errors.md.
          * @enum {string}
          */
-        "Envelope.ChatErrorCode": "validation_failed" | "malformed_json" | "malformed_request" | "bad_request" | "route_not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "internal_error" | "service_unavailable" | "unauthenticated" | "token_malformed" | "token_invalid" | "token_expired" | "token_lifetime_exceeded" | "unknown_signing_key" | "token_audience_mismatch" | "account_unknown" | "account_deactivated" | "account_banned" | "invalid_cursor" | "platform_admin_required" | "account_admin_required" | "forbidden" | "rate_limited" | "events_expired" | "module_not_found" | "module_exists" | "key_exists" | "account_not_found" | "account_conflict" | "workspace_not_found" | "room_not_found" | "member_not_found" | "join_request_not_found" | "join_request_resolved" | "unsupported_room_type" | "last_owner" | "message_not_found" | "message_recalled" | "message_not_editable" | "edit_window_expired" | "snap_not_found" | "mention_not_found" | "channel_not_found" | "channel_rule_managed" | "channel_not_rule_based" | "contact_request_not_found" | "contact_request_not_pending" | "contact_not_accepted" | "broadcast_not_found" | "label_not_found" | "label_name_taken" | "label_limit_reached" | "saved_not_found" | "poll_closed" | "upload_not_found" | "upload_incomplete" | "upload_already_attached" | "file_not_found" | "reminder_not_found" | "reminder_not_active" | "scheduled_message_not_found" | "scheduled_message_not_pending" | "bot_not_found" | "username_taken" | "bot_not_in_room" | "bot_unavailable" | "account_erased" | "erasure_not_found";
+        "Envelope.ChatErrorCode": "validation_failed" | "malformed_json" | "malformed_request" | "bad_request" | "route_not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "internal_error" | "service_unavailable" | "unauthenticated" | "token_malformed" | "token_invalid" | "token_expired" | "token_lifetime_exceeded" | "unknown_signing_key" | "token_audience_mismatch" | "account_unknown" | "account_deactivated" | "account_banned" | "invalid_cursor" | "platform_admin_required" | "account_admin_required" | "forbidden" | "rate_limited" | "events_expired" | "module_not_found" | "module_exists" | "key_exists" | "account_not_found" | "account_conflict" | "workspace_not_found" | "room_not_found" | "member_not_found" | "join_request_not_found" | "join_request_resolved" | "unsupported_room_type" | "last_owner" | "message_not_found" | "message_recalled" | "message_not_editable" | "edit_window_expired" | "snap_not_found" | "mention_not_found" | "channel_not_found" | "channel_rule_managed" | "channel_not_rule_based" | "contact_request_not_found" | "contact_request_not_pending" | "contact_not_accepted" | "broadcast_not_found" | "label_not_found" | "label_name_taken" | "label_limit_reached" | "saved_not_found" | "poll_closed" | "upload_not_found" | "upload_incomplete" | "upload_already_attached" | "file_not_found" | "reminder_not_found" | "reminder_not_active" | "scheduled_message_not_found" | "scheduled_message_not_pending" | "bot_not_found" | "username_taken" | "bot_not_in_room" | "bot_unavailable" | "account_erased" | "erasure_not_found" | "export_not_found" | "export_running";
         /** @description The body of every chat error response. */
         "Envelope.ErrorBody": {
             /** @description Stable snake_case error code; see the error catalogue in docs/errors.md. */
@@ -8457,6 +8524,24 @@ export interface components {
             status?: string;
         } & {
             [key: string]: unknown;
+        };
+        /** @description An export of the caller's own data: a zip of JSON Lines files with a manifest, built by a job. */
+        ExportView: {
+            id: components["schemas"]["Platform.uuid"];
+            /**
+             * @description queued and running while the job works; done when the archive can be downloaded; failed when it could not be built.
+             * @enum {string}
+             */
+            state: "queued" | "running" | "done" | "failed";
+            createdAt: components["schemas"]["Platform.instant"];
+            /** @description When the archive was written; null until the export is done. */
+            completedAt: components["schemas"]["Platform.instant"] | null;
+            /** @description The archive's size in bytes; null until the export is done. */
+            size: number | null;
+            /** @description Path of the archive on this listener (GET with the caller's bearer token); null until done and after expiresAt. */
+            downloadUrl: string | null;
+            /** @description Until when downloadUrl may be used (a day after completedAt); null until done. */
+            expiresAt: components["schemas"]["Platform.instant"] | null;
         };
         /** @description Asks the recipients' client to open a thread reply to this message at once. */
         ForcedReply: {
@@ -14791,6 +14876,364 @@ export interface operations {
             };
             /** @description An error response with one of the documented statuses. */
             410: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createExport: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 201 with an enveloped body and the Location of the new resource. */
+            201: {
+                headers: {
+                    "X-Request-Id": string;
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseExportView"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            409: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getExport: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                exportId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseExportView"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    downloadExport: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                exportId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with the archive's bytes. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    /** @description Always attachment, with the archive's name. */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": unknown;
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
                 headers: {
                     "X-Request-Id": string;
                     [name: string]: unknown;

@@ -6,6 +6,7 @@ import { BroadcastEntity, BroadcastReadEntity } from '../chat/base/entities/broa
 import { ChannelEntity, ChannelMemberEntity } from '../chat/base/entities/channels.js';
 import { ContactRequestEntity } from '../chat/base/entities/contacts.js';
 import { DraftEntity } from '../chat/base/entities/drafts.js';
+import { AccountExportEntity } from '../chat/base/entities/exports.js';
 import { LabelEntity, RoomLabelEntity } from '../chat/base/entities/labels.js';
 import { UploadEntity } from '../chat/base/entities/media.js';
 import { MentionEntity } from '../chat/base/entities/mentions.js';
@@ -106,4 +107,5 @@ export const entities = [
   ModuleEntity,
   CustomerKeyEntity,
   ErasureEntity,
+  AccountExportEntity,
 ];

@@ -14,6 +14,8 @@ import { startTimeWorkers } from '../chat/time/worker.js';
 import { webhookIntake } from '../core/webhooks/intake.js';
 import { startWebhookWorkers, type WebhookWorkers } from '../core/webhooks/workers.js';
 import { startWorkers } from '../platform/queues.js';
+import { exportJobTask } from '../chat/exports/job.js';
+import { exportPruneTask } from '../chat/exports/prune.js';
 import type { Wiring } from './wiring.js';
 
 export async function startQueueWorkers(w: Wiring): Promise<WebhookWorkers> {
@@ -31,6 +33,8 @@ export async function startQueueWorkers(w: Wiring): Promise<WebhookWorkers> {
       botUpdatesPruneTask(sql),
       messageExpiryTask({ sql, media, clock }),
       erasureTask({ sql, clock, redis: w.base.redis, media, accounts: w.accounts }),
+      exportJobTask({ sql, clock, media, log }),
+      exportPruneTask({ sql, clock, media }),
     ],
   });
   shutdown.add(() => workers.close());

@@ -76,6 +76,8 @@ import type { MediaStore } from '../core/media/store.js';
 import { reminderHandlers } from './reminders/handlers.js';
 import { ReminderService } from './reminders/service.js';
 import { scheduledHandlers } from './scheduled/handlers.js';
+import { exportHandlers } from './exports/handlers.js';
+import { ExportService } from './exports/service.js';
 import { ScheduledMessageService } from './scheduled/service.js';
 import { erasureHandlers } from './erasure/handlers.js';
 import { ErasureService } from './erasure/service.js';
@@ -205,6 +207,7 @@ function chatHandlers(options: ChatListenerOptions, botDeps: BotDeps): ChatHandl
     ...scheduledHandlers(new ScheduledMessageService(deps)),
     ...botHandlers(new BotAdminService(botDeps), new InlineButtonService(botDeps), new ReplyKeyboardService(botDeps)),
     ...erasureHandlers(new ErasureService(deps)),
+    ...exportHandlers(new ExportService(deps, options.media)),
   };
 }
 

@@ -2,6 +2,9 @@
 // saved cards belong to one account: anyone else naming them gets the same 404 as for an unknown id. Polls are
 // room-scoped: a non-member (a platform administrator included) gets 404 room_not_found.
 import { call } from '../support/platform.js';
+import { systemClock } from '../../src/platform/clock.js';
+import { mediaStore } from '../../src/core/media/store.js';
+import { runExports } from '../../src/chat/exports/job.js';
 import { refusal, type Persona } from './personas.js';
 import { row, type Row } from './row.js';
 import type { World } from './world.js';
@@ -207,4 +210,59 @@ const search: Row[] = [
   }),
 ];
 
-export const personalRows: Row[] = [...drafts, ...labels, ...saved, ...search, ...polls];
+const EXPORT_NOT_FOUND = refusal(404, 'export_not_found');
+
+/** Ends the persona's queued or running export, so that it may start another (this listener runs no export job). */
+const endPendingExports = async (w: World, p: Persona) => {
+  const who = w.accountOf(p);
+  if (who)
+    await w.platform.db.query(`update account_exports set state = 'failed' where account_id = $1 and state in ('queued', 'running')`, [
+      who.id,
+    ]);
+};
+
+/** An export of the member's, built here by the export job's run (the listener under test runs no workers). */
+async function builtExportOfMember(w: World): Promise<string> {
+  await endPendingExports(w, 'member');
+  const { id } = await must<{ id: string }>('export', api(w, 'member', 'POST', '/api/v1/me/exports'), 201);
+  const media = mediaStore(w.platform.config.media, w.platform.config.dataDir);
+  for (let run = 0; run < 20; run += 1) {
+    if ((await w.platform.db.query(`select 1 from account_exports where id = $1 and state = 'done'`, [id])).rowCount) return id;
+    await runExports({ sql: w.platform.db, clock: systemClock, media });
+  }
+  throw new Error(`personal row setup: the export ${id} was not built`);
+}
+
+const exportsRows: Row[] = [
+  row({
+    operationId: 'createExport',
+    method: 'POST',
+    path: '/api/v1/me/exports',
+    audience: 'caller',
+    prepare: (w, p) => endPendingExports(w, p),
+    request: () => ({}),
+  }),
+  row({
+    operationId: 'getExport',
+    method: 'GET',
+    path: '/api/v1/me/exports/{exportId}',
+    audience: 'caller',
+    ...onlyTheMember(EXPORT_NOT_FOUND),
+    setup: async (w) => {
+      await endPendingExports(w, 'member');
+      return (await must<{ id: string }>('export', api(w, 'member', 'POST', '/api/v1/me/exports'), 201)).id;
+    },
+    request: (_w, _p, id) => ({ params: { exportId: id } }),
+  }),
+  row({
+    operationId: 'downloadExport',
+    method: 'GET',
+    path: '/api/v1/me/exports/{exportId}/download',
+    audience: 'caller',
+    ...onlyTheMember(EXPORT_NOT_FOUND),
+    setup: builtExportOfMember,
+    request: (_w, _p, id) => ({ params: { exportId: id } }),
+  }),
+];
+
+export const personalRows: Row[] = [...drafts, ...labels, ...saved, ...search, ...polls, ...exportsRows];

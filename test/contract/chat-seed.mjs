@@ -144,6 +144,11 @@ export async function seedChat({ baseUrl, tokens, accounts, bots, fenced, planWo
   // Instants a scheduled message or a one-time reminder may be set for (after now, within five years), and time zones.
   const future = [1, 7, 90, 400].map((days) => new Date(Date.now() + days * 86_400_000).toISOString());
 
+  // An export of alice's, waited for (briefly) so that its download is served; later starts answer 409 while one runs.
+  const exportId = (await api(baseUrl, alice, 'POST', '/api/v1/me/exports')).id;
+  for (let i = 0; i < 100 && (await api(baseUrl, alice, 'GET', `/api/v1/me/exports/${exportId}`)).state !== 'done'; i++)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
   const forwardable = [root, ...others];
   return {
     dictionaries: {
@@ -189,6 +194,7 @@ export async function seedChat({ baseUrl, tokens, accounts, bots, fenced, planWo
       callbackData: [bots.callbackData],
       planWorkspaces: [planWorkspace],
       erasableAccounts: erasable,
+      exports: [exportId],
     },
     // Bindings that apply to every operation with the parameter.
     parameters: {
@@ -210,6 +216,7 @@ export async function seedChat({ baseUrl, tokens, accounts, bots, fenced, planWo
       'body.recurrence.timeZone': 'timeZones',
       'body.contentType': 'uploadTypes',
       'body.size': 'uploadSizes',
+      'path.exportId': 'exports',
     },
     // Bindings of single operations (path.id also names accounts on the admin operations, which stay unbound).
     operations: {
@@ -300,6 +307,7 @@ export async function seedChat({ baseUrl, tokens, accounts, bots, fenced, planWo
         'body.recurrence.timeZone': 'Europe/Berlin',
         'body.contentType': 'image/png',
         'body.size': 1024,
+        'path.exportId': exportId,
         // Options that differ (the server compares them trimmed and ignoring case).
         'body.rule': rule,
         'body.options[*]': ['Pizza', 'Salad', 'Soup', 'Curry', 'Tacos', 'Ramen', 'Pho', 'Dal', 'Stew', 'Pie'],

@@ -12,7 +12,7 @@ import {
 } from '@chat-platform/sdk-core';
 import type { Client, Middleware } from 'openapi-fetch';
 import { toChatApiError } from './errors.js';
-import { operationIds, operationRoutes, publicRouteKeys, type OperationId } from './operations.js';
+import { byteResponseOperations, operationIds, operationRoutes, publicRouteKeys, type OperationId } from './operations.js';
 import { items, pages, type ItemOf, type PaginatedOperationId } from './pagination.js';
 import type { paths } from './schema.js';
 import type { CallOptions, ChatOperations, ChatResult, OperationArgs } from './types.js';
@@ -66,6 +66,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       headers: callOptions.headers,
       maxRetries: callOptions.maxRetries,
       idempotencyKey: callOptions.idempotencyKey,
+      parseAs: byteResponseOperations.has(operation) ? 'arrayBuffer' : undefined,
     });
     const result = isEnvelope(data) ? { data: data.data, meta: data.meta, response } : { data, meta: undefined, response };
     return result as unknown as ChatResult<OperationId>;

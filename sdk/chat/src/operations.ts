@@ -160,7 +160,13 @@ export const operationRoutes = {
   getReadiness: { method: 'get', path: '/readyz', public: true },
   eraseAccount: { method: 'post', path: '/api/v1/admin/accounts/{accountId}/erase' },
   getErasure: { method: 'get', path: '/api/v1/admin/erasures/{id}' },
+  createExport: { method: 'post', path: '/api/v1/me/exports' },
+  getExport: { method: 'get', path: '/api/v1/me/exports/{exportId}' },
+  downloadExport: { method: 'get', path: '/api/v1/me/exports/{exportId}/download' },
 } as const satisfies { readonly [K in OperationId]: RouteOf<K> };
+
+/** Operations whose 2xx body is a file's bytes (an export's zip): the client resolves them to an ArrayBuffer. */
+export const byteResponseOperations: ReadonlySet<OperationId> = new Set<OperationId>(['downloadExport']);
 
 export const operationIds = Object.keys(operationRoutes) as OperationId[];
 

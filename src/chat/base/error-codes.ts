@@ -65,6 +65,9 @@ export const chatErrorCodes = [
   // account erasure
   'account_erased',
   'erasure_not_found',
+  // exports
+  'export_not_found',
+  'export_running',
 ] as const;
 
 export type ChatErrorCode = (typeof chatErrorCodes)[number];

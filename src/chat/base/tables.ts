@@ -8,6 +8,7 @@ import type { BroadcastEntity, BroadcastReadEntity } from './entities/broadcasts
 import type { ChannelEntity, ChannelMemberEntity } from './entities/channels.js';
 import type { ContactRequestEntity } from './entities/contacts.js';
 import type { DraftEntity } from './entities/drafts.js';
+import type { AccountExportEntity } from './entities/exports.js';
 import type { LabelEntity, RoomLabelEntity } from './entities/labels.js';
 import type { UploadEntity } from './entities/media.js';
 import type { MentionEntity } from './entities/mentions.js';
@@ -64,6 +65,7 @@ export type ChatTables = TablesOf<
   | typeof RoomRetentionEntity
   | typeof OutboxEntity
   | typeof ErasureEntity
+  | typeof AccountExportEntity
 >;
 
 /** Builds the chat's statements; run them with rows / firstRow / affected / hotRows of platform/db/typed.ts. */

@@ -30,6 +30,7 @@ import { Migration20261129000700BotPollsTold } from './Migration20261129000700Bo
 import { Migration20261129000800UploadImageSizes } from './Migration20261129000800UploadImageSizes.js';
 import { Migration20261130000200Retention } from './Migration20261130000200Retention.js';
 import { Migration20261130000300Erasures } from './Migration20261130000300Erasures.js';
+import { Migration20261130000400AccountExports } from './Migration20261130000400AccountExports.js';
 
 export const migrations = [
   { name: 'Migration20261121000001Init', class: Migration20261121000001Init },
@@ -63,4 +64,5 @@ export const migrations = [
   { name: 'Migration20261129000800UploadImageSizes', class: Migration20261129000800UploadImageSizes },
   { name: 'Migration20261130000200Retention', class: Migration20261130000200Retention },
   { name: 'Migration20261130000300Erasures', class: Migration20261130000300Erasures },
+  { name: 'Migration20261130000400AccountExports', class: Migration20261130000400AccountExports },
 ];
