@@ -15,6 +15,13 @@ set
 where
   "id" = $9;
 
+-- deleteExports
+delete from "account_exports"
+where
+  "account_id" = $1
+returning
+  "id";
+
 -- deleteOwnedThings
 delete from "drafts"
 where

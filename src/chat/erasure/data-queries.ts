@@ -73,7 +73,14 @@ export async function deleteUploads(client: SqlClient, accountId: string): Promi
   return gone.map((r) => r.id);
 }
 
+/** Deletes the account's personal exports; the ids, whose archives go after the commit (the archive is stored under its export's id). */
+export async function deleteExports(client: SqlClient, accountId: string): Promise<string[]> {
+  const gone = await rows(client, chatDb.deleteFrom('account_exports').where('account_id', '=', accountId).returning('id'));
+  return gone.map((r) => r.id);
+}
+
 export const examples: QueryExamples = {
+  deleteExports: (db) => deleteExports(db, example.id),
   blankProfile: (db) => blankProfile(db, example.id, example.at),
   deleteOwnedThings: (db) => deleteOwnedThings(db, example.id),
   deleteTimedThings: (db) => deleteTimedThings(db, example.id),

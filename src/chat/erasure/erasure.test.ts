@@ -47,6 +47,16 @@ async function upload(owner: TestAccount): Promise<string> {
   return id;
 }
 
+/** A personal export of the account, built: its row and its archive in the file store. */
+async function finishedExport(owner: TestAccount): Promise<string> {
+  const started = await fx.api(owner, 'POST', '/me/exports');
+  expectOk(started, 201);
+  const id: string = started.body.data.id;
+  await eventually(async () => ((await fx.api(owner, 'GET', `/me/exports/${id}`)).body.data?.state === 'done' ? true : undefined));
+  await stat(join(dataDir, 'uploads', id));
+  return id;
+}
+
 /** An account with something of every kind of personal data, in a room with another account. */
 async function personWithData() {
   const [person, other] = await Promise.all([tenant.account(), tenant.account()]);
@@ -55,7 +65,7 @@ async function personWithData() {
   const theirs = await fx.send(other, roomId, 'hello');
   await platform.db.query(
     `update accounts set avatar_url = 'https://example.com/a.png', email = 'p@example.com', username = $2, team = 't', tags = '{x}' where id = $1`,
-    [person.id, `u${person.id.slice(0, 8)}`],
+    [person.id, `u${person.id.slice(-12)}`],
   );
   expectOk(await fx.api(person, 'PUT', `/me/rooms/${roomId}/draft`, { text: 'draft' }));
   expectOk(await fx.api(person, 'POST', `/rooms/${roomId}/messages/${theirs.id}/reactions`, { emoji: '👍' }));
@@ -65,12 +75,13 @@ async function personWithData() {
   );
   expectOk(await fx.api(person, 'PUT', '/me/presence', { status: 'AWAY' }));
   const uploadId = await upload(person);
-  return { person, other, roomId, mine, theirs, uploadId };
+  const exportId = await finishedExport(person);
+  return { person, other, roomId, mine, theirs, uploadId, exportId };
 }
 
 describe('anonymize', () => {
   test('removes the personal data, keeps the messages with the tombstone and refuses the account at once', async () => {
-    const { person, other, roomId, mine, theirs, uploadId } = await personWithData();
+    const { person, other, roomId, mine, theirs, uploadId, exportId } = await personWithData();
     const res = await erase(person.id, 'anonymize');
     expectOk(res);
     expect(res.body.data).toMatchObject({ accountId: person.id, messages: 'anonymize', finishedAt: null });
@@ -92,6 +103,8 @@ describe('anonymize', () => {
     for (const table of ['labels', 'uploads', 'reminders'])
       expect(await count(platform.db, `select count(*) as n from ${table} where owner_id = $1`, [person.id])).toBe(0);
     await expect(stat(join(dataDir, 'uploads', uploadId))).rejects.toThrow();
+    expect(await count(platform.db, 'select count(*) as n from account_exports where account_id = $1', [person.id])).toBe(0);
+    await expect(stat(join(dataDir, 'uploads', exportId))).rejects.toThrow();
     const presence = await fx.api(other, 'GET', `/presence?accountIds=${person.id}`);
     expect(JSON.stringify(presence.body)).not.toContain('AWAY');
 

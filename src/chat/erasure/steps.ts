@@ -5,7 +5,7 @@
 import { inTransaction } from '../../platform/db/sql.js';
 import { emit, roomAudience } from '../events/emit.js';
 import { PresenceStore } from '../presence/store.js';
-import { blankProfile, deleteOwnedThings, deleteTimedThings, deleteUploads, uploadBatch } from './data-queries.js';
+import { blankProfile, deleteExports, deleteOwnedThings, deleteTimedThings, deleteUploads, uploadBatch } from './data-queries.js';
 import type { ErasureDeps } from './deps.js';
 import { anonymizeMessages, messageBatch, messageIdsOf } from './message-queries.js';
 import { advanceJob, finishJob, lockJob } from './queries.js';
@@ -62,15 +62,24 @@ export async function anonymizeStep(deps: ErasureDeps, jobId: string, accountId:
   });
 }
 
-/** One batch of the account's uploads: rows deleted, then their bytes; the last batch finishes the job. */
+/**
+ * One batch of the account's uploads: rows deleted, then their bytes. The last batch also takes the account's personal
+ * exports (rows, then archives), and the job is finished only once their bytes are gone, so `done` means gone.
+ */
 export async function uploadsStep(deps: ErasureDeps, jobId: string, accountId: string): Promise<void> {
-  const removed = await inTransaction(deps.sql, async (client) => {
+  const batch = await inTransaction(deps.sql, async (client) => {
     const job = await lockJob(client, jobId);
-    if (job?.step !== 'uploads') return [];
+    if (job?.step !== 'uploads') return null;
     const ids = await deleteUploads(client, accountId);
-    if (ids.length < uploadBatch) await finishJob(client, jobId, deps.clock.now());
-    else await advanceJob(client, jobId, 'uploads', null, leaseFrom(deps));
-    return ids;
+    const last = ids.length < uploadBatch;
+    const exports = last ? await deleteExports(client, accountId) : [];
+    await advanceJob(client, jobId, 'uploads', null, leaseFrom(deps));
+    return { removed: [...ids, ...exports], last };
   });
-  for (const id of removed) await deps.media.remove(id);
+  if (!batch) return;
+  for (const id of batch.removed) await deps.media.remove(id);
+  if (!batch.last) return;
+  await inTransaction(deps.sql, async (client) => {
+    if ((await lockJob(client, jobId))?.step === 'uploads') await finishJob(client, jobId, deps.clock.now());
+  });
 }

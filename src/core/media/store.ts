@@ -36,8 +36,12 @@ async function open(config: MediaStoreConfig, dataDir: string): Promise<Readable
   });
 }
 
+// A store's 404, or a file store's missing record: its bytes went first, so a removal stopped between the two (or
+// bytes written without a record) leaves nothing to remove.
 const isNotFound = (err: unknown): boolean =>
-  typeof err === 'object' && err !== null && (err as { status_code?: number }).status_code === 404;
+  typeof err === 'object' &&
+  err !== null &&
+  ((err as { status_code?: number }).status_code === 404 || (err as { code?: string }).code === 'ENOENT');
 
 export function mediaStore(config: MediaStoreConfig, dataDir: string): MediaStore {
   let opened: Promise<Readable_> | undefined;
