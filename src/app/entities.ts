@@ -18,6 +18,7 @@ import { RoomEntity, RoomMemberEntity, JoinRequestEntity } from '../chat/base/en
 import { SavedMessageEntity } from '../chat/base/entities/saved.js';
 import { ScheduledMessageEntity } from '../chat/base/entities/scheduled.js';
 import { ThreadFollowEntity } from '../chat/base/entities/threads.js';
+import { ReceiptSettingEntity, ReadNoticeEntity } from '../chat/base/entities/receipts.js';
 import { CrmRecordEntity } from '../core/entities/crm.js';
 import { WebhookEntity, WebhookDeliveryEntity } from '../core/entities/webhooks.js';
 import { WorkspaceEntity, WorkspaceMemberEntity } from '../core/entities/workspaces.js';
@@ -72,6 +73,8 @@ export const entities = [
   SavedMessageEntity,
   ScheduledMessageEntity,
   ThreadFollowEntity,
+  ReceiptSettingEntity,
+  ReadNoticeEntity,
   CrmRecordEntity,
   WebhookEntity,
   WebhookDeliveryEntity,

@@ -9,6 +9,7 @@ import { botUpdatesConsumer } from '../chat/bots/updates/consumer.js';
 import { botUpdatesPruneTask } from '../chat/bots/updates/prune.js';
 import { eventLogPruneTask, realtimeEventLog } from '../chat/realtime/outbox-readers.js';
 import { startTimeWorkers } from '../chat/time/worker.js';
+import { readNoticesTask } from '../chat/receipts/notices.js';
 import { webhookIntake } from '../core/webhooks/intake.js';
 import { startWebhookWorkers, type WebhookWorkers } from '../core/webhooks/workers.js';
 import { startWorkers } from '../platform/queues.js';
@@ -27,6 +28,7 @@ export async function startQueueWorkers(w: Wiring): Promise<WebhookWorkers> {
       auditPruneTask(sql),
       eventLogPruneTask(sql, config.realtimeRetentionHours),
       botUpdatesPruneTask(sql),
+      readNoticesTask(sql, clock),
     ],
   });
   shutdown.add(() => workers.close());

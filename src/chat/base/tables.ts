@@ -20,6 +20,7 @@ import type { RoomEntity, RoomMemberEntity, JoinRequestEntity } from './entities
 import type { SavedMessageEntity } from './entities/saved.js';
 import type { ScheduledMessageEntity } from './entities/scheduled.js';
 import type { ThreadFollowEntity } from './entities/threads.js';
+import type { ReceiptSettingEntity, ReadNoticeEntity } from './entities/receipts.js';
 import type { OutboxEntity } from '../../platform/db/entities.js';
 
 export type ChatTables = TablesOf<
@@ -58,6 +59,8 @@ export type ChatTables = TablesOf<
   | typeof SavedMessageEntity
   | typeof ScheduledMessageEntity
   | typeof ThreadFollowEntity
+  | typeof ReceiptSettingEntity
+  | typeof ReadNoticeEntity
   | typeof OutboxEntity
 >;
 

@@ -68,6 +68,7 @@ const declared: Record<ChatTopic, true> = {
   'message.created': true,
   'message.edited': true,
   'message.hidden': true,
+  'message.read': true,
   'message.recalled': true,
   'message.restored': true,
   'pin.added': true,
