@@ -109,7 +109,8 @@ export class MessageService {
       if (!existing) throw new Error('send stored no message and found no earlier one');
       return messageView(asMessageRow(existing));
     }
-    return messageView(row as unknown as MessageRow);
+    // Nobody has read a message yet in the answer of its send (docs/adr/0154-read-receipts.md).
+    return { ...messageView(row as unknown as MessageRow), readCount: 0 };
   }
 
   async get(caller: Caller, roomId: string, messageId: string): Promise<MessageView> {
