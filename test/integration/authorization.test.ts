@@ -10,6 +10,7 @@ import { mentionRows } from '../authz/mentions-rows.js';
 import { realtimeRows } from '../authz/realtime-rows.js';
 import { presenceRows } from '../authz/presence-rows.js';
 import { botRows } from '../authz/bots-rows.js';
+import { receiptsRows } from '../authz/receipts-rows.js';
 import type { Row } from '../authz/row.js';
 import { timeUploadsRows } from '../authz/timeuploads-rows.js';
 import { loadChatSpec, routeShape } from '../authz/spec.js';
@@ -42,6 +43,7 @@ const chatRows: Row[] = [
   ...presenceRows,
   ...timeUploadsRows,
   ...botRows,
+  ...receiptsRows,
 ];
 const spec = await loadChatSpec();
 const inSpec = (row: Row) => spec.operations.has(row.operationId);

@@ -1,10 +1,10 @@
 // The statements of the caller's own settings in a room and of its read mark.
-import { sql } from 'kysely';
+import { sql, type QueryCreator } from 'kysely';
 import type { SqlClient } from '../../platform/db/sql.js';
 import { affected, firstRow, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import type { NotificationLevel, RoomRole } from '../base/room-views.js';
-import { chatDb } from '../base/tables.js';
+import { chatDb, type ChatTables } from '../base/tables.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
 import type { AccountType } from './member-views.js';
 import { mentionCount, preferenceSelection, unreadCount } from './room-queries.js';
@@ -59,6 +59,7 @@ export async function moveReadMark(
           .whereRef('m.last_read_seq', '<', 't.seq')
           .returning('m.last_read_seq'),
       )
+      .with('notices', (q) => readNotices(q, { accountId, roomId, at }))
       .with('event', (q) =>
         outboxInsertFrom(
           q,
@@ -72,45 +73,52 @@ export async function moveReadMark(
             ]),
         ),
       )
-      // The senders of the newest messages the mark passed are owed a message.read event at the end of a 2 s
-      // window; a pending one (a read within the window) absorbs this one. Nothing when either side does not share.
-      .with('notices', (q) =>
-        q
-          .insertInto('read_notices')
-          .columns(['room_id', 'sender_id', 'due_at'])
-          .expression((eb) =>
-            eb
-              .selectFrom(
-                q
-                  .selectFrom(['messages as x', 'target as t', 'moved as mv'])
-                  .select('x.sender_id')
-                  .where('x.room_id', '=', roomId)
-                  .whereRef('x.seq', '>', 't.previous')
-                  .whereRef('x.seq', '<=', 'mv.last_read_seq')
-                  .where('x.sender_id', '<>', accountId)
-                  .orderBy('x.seq', 'desc')
-                  .limit(sql.lit(readNoticeScan))
-                  .as('p'),
-              )
-              .select((eb) => [sql<string>`${roomId}::uuid`.as('room_id'), 'p.sender_id', sql<Date>`${new Date(at.getTime() + readNoticeWindowMs)}::timestamptz`.as('due_at')])
-              .distinct()
-              .where((eb) =>
-                eb.not(
-                  eb.exists(
-                    eb
-                      .selectFrom('receipt_settings as s')
-                      .select('s.account_id')
-                      .where((w) => w.or([w('s.account_id', '=', accountId), w('s.account_id', '=', w.ref('p.sender_id'))]))
-                      .where('s.share_read_receipts', '=', false),
-                  ),
-                ),
-              ),
-          )
-          .onConflict((oc) => oc.doNothing()),
-      )
       .selectFrom('target as t')
       .select((eb) => ['t.seq as target', eb.selectFrom('moved').select('last_read_seq').$asScalar().as('moved')]),
   );
+}
+
+/** What moveReadMark's statement has made when it owes read notices: the mark's target and its move. */
+type Moved = ChatTables & { target: { seq: number | null; previous: number }; moved: { last_read_seq: number } };
+
+/**
+ * The senders of the newest messages the mark passed are owed a message.read event at the end of a 2 s window; a
+ * pending one (a read within the window) absorbs this one. Nothing when either side does not share its receipts.
+ */
+function readNotices(q: QueryCreator<Moved>, mark: { accountId: string; roomId: string; at: Date }) {
+  const { accountId, roomId, at } = mark;
+  const passed = q
+    .selectFrom(['messages as x', 'target as t', 'moved as mv'])
+    .select('x.sender_id')
+    .where('x.room_id', '=', roomId)
+    .whereRef('x.seq', '>', 't.previous')
+    .whereRef('x.seq', '<=', 'mv.last_read_seq')
+    .where('x.sender_id', '<>', accountId)
+    .orderBy('x.seq', 'desc')
+    .limit(sql.lit(readNoticeScan))
+    .as('p');
+  const due = new Date(at.getTime() + readNoticeWindowMs);
+  return q
+    .insertInto('read_notices')
+    .columns(['room_id', 'sender_id', 'due_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom(passed)
+        .select([sql<string>`${roomId}::uuid`.as('room_id'), 'p.sender_id', sql<Date>`${due}::timestamptz`.as('due_at')])
+        .distinct()
+        .where((w) =>
+          w.not(
+            w.exists(
+              w
+                .selectFrom('receipt_settings as s')
+                .select('s.account_id')
+                .where((o) => o.or([o('s.account_id', '=', accountId), o('s.account_id', '=', o.ref('p.sender_id'))]))
+                .where('s.share_read_receipts', '=', false),
+            ),
+          ),
+        ),
+    )
+    .onConflict((oc) => oc.doNothing());
 }
 
 /** The account's read mark of the room with its unread and mention counts. */
