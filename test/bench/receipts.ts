@@ -12,7 +12,8 @@ const PER_ROUND = Number(process.env.BENCH_RECEIPTS ?? 500);
 const ROUNDS = 4;
 const GOAL_P99_MS = 5;
 
-const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))]!;
+const quantile = (values: number[], q: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))]!;
 
 async function timed(times: number, request: () => Promise<{ status: number }>, into: number[]): Promise<void> {
   for (let i = 0; i < times; i++) {

@@ -14,7 +14,14 @@ export async function takeDueNotices(client: SqlClient, now: Date, limit: number
     client,
     chatDb
       .with('due', (q) =>
-        q.selectFrom('read_notices').select(['room_id', 'sender_id']).where('due_at', '<=', now).orderBy('due_at').limit(limit).forUpdate().skipLocked(),
+        q
+          .selectFrom('read_notices')
+          .select(['room_id', 'sender_id'])
+          .where('due_at', '<=', now)
+          .orderBy('due_at')
+          .limit(limit)
+          .forUpdate()
+          .skipLocked(),
       )
       .with('gone', (q) =>
         q

@@ -21,7 +21,12 @@ export async function sendDueNotices(sql: SqlPool, now: Date): Promise<number> {
       for (const n of due) {
         // no reader left who shares (they left, or stopped sharing within the window): nothing to tell
         if (n.last_read_seq === null) continue;
-        await emit(client, 'message.read', { roomId: n.room_id, accountId: n.sender_id, lastReadSeq: n.last_read_seq }, accountsAudience([n.sender_id]));
+        await emit(
+          client,
+          'message.read',
+          { roomId: n.room_id, accountId: n.sender_id, lastReadSeq: n.last_read_seq },
+          accountsAudience([n.sender_id]),
+        );
         sent++;
       }
       return due.length;

@@ -124,10 +124,11 @@ describe('readCount', () => {
 
 describe('message.read', () => {
   const readEvents = (sender: TestAccount, roomId: string) =>
-    count(platform.db, "select count(*) as n from outbox where topic = 'message.read' and payload->>'accountId' = $1 and payload->>'roomId' = $2", [
-      sender.id,
-      roomId,
-    ]);
+    count(
+      platform.db,
+      "select count(*) as n from outbox where topic = 'message.read' and payload->>'accountId' = $1 and payload->>'roomId' = $2",
+      [sender.id, roomId],
+    );
 
   test('two reads within 2 s give the sender one event, sent when the window ends', async () => {
     const c = await fx.cast();

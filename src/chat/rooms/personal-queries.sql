@@ -80,31 +80,13 @@ with
     returning
       "m"."last_read_seq"
   ),
-  "event" as (
-    insert into
-      "outbox" ("topic", "payload")
-    select
-      'room.read' as "topic",
-      jsonb_build_object(
-        'roomId',
-        $7::uuid,
-        'accountId',
-        $8::uuid,
-        'lastReadSeq',
-        "moved"."last_read_seq",
-        'audience',
-        $9::jsonb
-      ) as "payload"
-    from
-      "moved"
-  ),
   "notices" as (
     insert into
       "read_notices" ("room_id", "sender_id", "due_at")
     select distinct
-      $10::uuid as "room_id",
+      $7::uuid as "room_id",
       "p"."sender_id",
-      $11::timestamptz as "due_at"
+      $8::timestamptz as "due_at"
     from
       (
         select
@@ -114,10 +96,10 @@ with
           "target" as "t",
           "moved" as "mv"
         where
-          "x"."room_id" = $12
+          "x"."room_id" = $9
           and "x"."seq" > "t"."previous"
           and "x"."seq" <= "mv"."last_read_seq"
-          and "x"."sender_id" <> $13
+          and "x"."sender_id" <> $10
         order by
           "x"."seq" desc
         limit
@@ -131,12 +113,30 @@ with
           "receipt_settings" as "s"
         where
           (
-            "s"."account_id" = $14
+            "s"."account_id" = $11
             or "s"."account_id" = "p"."sender_id"
           )
-          and "s"."share_read_receipts" = $15
+          and "s"."share_read_receipts" = $12
       )
     on conflict do nothing
+  ),
+  "event" as (
+    insert into
+      "outbox" ("topic", "payload")
+    select
+      'room.read' as "topic",
+      jsonb_build_object(
+        'roomId',
+        $13::uuid,
+        'accountId',
+        $14::uuid,
+        'lastReadSeq',
+        "moved"."last_read_seq",
+        'audience',
+        $15::jsonb
+      ) as "payload"
+    from
+      "moved"
   )
 select
   "t"."seq" as "target",

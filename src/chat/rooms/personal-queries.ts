@@ -195,7 +195,8 @@ export async function memberWithPreferences(db: Runner, accountId: string, roomI
 }
 
 export const examples: QueryExamples = {
-  moveReadMark: (db) => moveReadMark(db, { accountId: example.id, roomId: example.otherId, messageId: example.id, audience: '{}', at: example.at }),
+  moveReadMark: (db) =>
+    moveReadMark(db, { accountId: example.id, roomId: example.otherId, messageId: example.id, audience: '{}', at: example.at }),
   readState: (db) => readState(db, example.id, example.otherId),
   lockPreferences: (db) => lockPreferences(db, example.id, example.otherId),
   writePreferences: (db) =>
