@@ -7682,7 +7682,7 @@ export interface components {
             attachments: components["schemas"]["Attachment"][];
             /**
              * Format: int32
-             * @description In scroll pages (listMessages) of rooms of at most 100 members: how many members other than the sender have read the message and share their read receipts; 0 in the answer of a send. Absent elsewhere, in larger rooms, and for a caller who does not share its read receipts.
+             * @description In scroll pages (listMessages) of rooms of at most 100 members: how many members other than the sender have read the message and share their read receipts. Absent elsewhere (a send's answer, which stays the message as GET returns it; a new message has no reader), in larger rooms, and for a caller who does not share its read receipts.
              */
             readCount?: number;
             /** @description Buttons of a bot's message, row by row; press one with pressInlineButton. */
@@ -8564,7 +8564,7 @@ export interface components {
             attachments: components["schemas"]["Attachment"][];
             /**
              * Format: int32
-             * @description In scroll pages (listMessages) of rooms of at most 100 members: how many members other than the sender have read the message and share their read receipts; 0 in the answer of a send. Absent elsewhere, in larger rooms, and for a caller who does not share its read receipts.
+             * @description In scroll pages (listMessages) of rooms of at most 100 members: how many members other than the sender have read the message and share their read receipts. Absent elsewhere (a send's answer, which stays the message as GET returns it; a new message has no reader), in larger rooms, and for a caller who does not share its read receipts.
              */
             readCount?: number;
             /** @description Buttons of a bot's message, row by row; press one with pressInlineButton. */

@@ -109,8 +109,7 @@ export class MessageService {
       if (!existing) throw new Error('send stored no message and found no earlier one');
       return messageView(asMessageRow(existing));
     }
-    // Nobody has read a message yet in the answer of its send (docs/adr/0154-read-receipts.md).
-    return { ...messageView(row as unknown as MessageRow), readCount: 0 };
+    return messageView(row as unknown as MessageRow);
   }
 
   async get(caller: Caller, roomId: string, messageId: string): Promise<MessageView> {

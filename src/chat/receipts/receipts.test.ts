@@ -106,11 +106,11 @@ describe('receipts', () => {
 });
 
 describe('readCount', () => {
-  test('scroll pages of a room of at most 100 members count readers; a send answers 0; larger rooms show none', async () => {
+  test('scroll pages of a room of at most 100 members count readers; a send answers none; larger rooms show none', async () => {
     const c = await readRoom();
     const sent = await fx.api(c.owner, 'POST', `/rooms/${c.roomId}/messages`, { text: 'fresh' });
     expect(sent.status).toBe(201);
-    expect(sent.body.data.readCount).toBe(0);
+    expect(sent.body.data).not.toHaveProperty('readCount');
     const small = await page(c.member, c.roomId);
     expect([small.get(c.first)?.readCount, small.get(c.second)?.readCount, small.get(sent.body.data.id)?.readCount]).toEqual([2, 1, 0]);
 
