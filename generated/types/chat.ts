@@ -883,6 +883,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/read-receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's read-receipt setting
+         * @description The caller's read-receipt setting.
+         */
+        get: operations["getReceiptSettings"];
+        /**
+         * Share the caller's read receipts or stop sharing them
+         * @description Share the caller's read receipts or stop sharing them; setting the same value again changes nothing.
+         */
+        put: operations["setReceiptSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/rooms/{roomId}/draft": {
         parameters: {
             query?: never;
@@ -1690,6 +1714,28 @@ export interface paths {
          *     recalled true; its reactions, pins and snap banner go. Recalling again answers the recalled message.
          */
         post: operations["recallMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rooms/{roomId}/messages/{messageId}/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The members whose read mark is at or past the message
+         * @description The members whose read mark is at or past the message, newest read first, for members of the room only (a
+         *     non-member gets 404 room_not_found, as for an unknown room). The sender is never listed, nor members who do not
+         *     share their read receipts; a caller who does not share them gets an empty list.
+         */
+        get: operations["listMessageReceipts"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4591,6 +4637,60 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "message.read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The message.read event
+         * @description A MESSAGE on the STOMP destination /user/queue/events of each account of the event's audience, and an item of GET /api/v1/me/events, with this body (docs/events.md).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int64
+                         * @description The caller's event number: it grows by exactly one per event the caller receives.
+                         */
+                        seq: number;
+                        /** @description The platform event id, the same in every recipient's stream. */
+                        eventId: string;
+                        /** @enum {string} */
+                        topic: "message.read";
+                        /** @description When the change that caused the event was made. */
+                        createdAt: components["schemas"]["Platform.instant"];
+                        payload: components["schemas"]["Events.MessageRead"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Nothing answers a STOMP MESSAGE. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "message.recalled": {
         parameters: {
             query?: never;
@@ -6781,6 +6881,11 @@ export interface components {
             meta: components["schemas"]["Envelope.ListMeta"];
         };
         /** @description The response envelope of a chat list operation. */
+        ApiListResponseReadReceipt: {
+            data: components["schemas"]["ReadReceipt"][];
+            meta: components["schemas"]["Envelope.ListMeta"];
+        };
+        /** @description The response envelope of a chat list operation. */
         ApiListResponseReminderResponse: {
             data: components["schemas"]["ReminderResponse"][];
             meta: components["schemas"]["Envelope.ListMeta"];
@@ -6968,6 +7073,11 @@ export interface components {
         /** @description The response envelope of every chat operation. */
         ApiResponseReactionResponse: {
             data: components["schemas"]["ReactionResponse"];
+            meta: components["schemas"]["Envelope.ResponseMeta"];
+        };
+        /** @description The response envelope of every chat operation. */
+        ApiResponseReceiptSettings: {
+            data: components["schemas"]["ReceiptSettings"];
             meta: components["schemas"]["Envelope.ResponseMeta"];
         };
         /** @description The response envelope of every chat operation. */
@@ -7883,6 +7993,11 @@ export interface components {
             pollId?: components["schemas"]["Platform.uuid"];
             /** @description Files the message carries, in the order sent; empty when none and once the message is recalled. */
             attachments: components["schemas"]["Attachment"][];
+            /**
+             * Format: int32
+             * @description In scroll pages (listMessages) of rooms of at most 100 members: how many members other than the sender have read the message and share their read receipts. Absent elsewhere (a send's answer, which stays the message as GET returns it; a new message has no reader), in larger rooms, and for a caller who does not share its read receipts.
+             */
+            readCount?: number;
             /** @description Buttons of a bot's message, row by row; press one with pressInlineButton. */
             inlineKeyboard?: components["schemas"]["InlineButton"][][];
             /** @description A bot's reply keyboard, its removal or a forced reply, for the recipients it names (see getReplyKeyboard). */
@@ -8140,6 +8255,25 @@ export interface components {
             messageIds: components["schemas"]["Platform.uuid"][];
             /** @enum {string} */
             reason: "retention" | "erasure";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Members read messages of the room's recipient: at most one event per room and sender every 2 s (docs/adr/0154-read-receipts.md). */
+        "Events.MessageRead": {
+            audience: components["schemas"]["Events.Audience"];
+            /**
+             * @description True when the payload with its views would pass 65,536 bytes of JSON: the views are left out and the client reads them over REST.
+             * @enum {boolean}
+             */
+            truncated?: true;
+            roomId: components["schemas"]["Platform.uuid"];
+            /** @description The sender the event is for. */
+            accountId: components["schemas"]["Platform.uuid"];
+            /**
+             * Format: int64
+             * @description The highest read mark of the room's other members who share their receipts: messages up to it have readers.
+             */
+            lastReadSeq: number;
         } & {
             [key: string]: unknown;
         };
@@ -8792,6 +8926,11 @@ export interface components {
             pollId?: components["schemas"]["Platform.uuid"];
             /** @description Files the message carries, in the order sent; empty when none and once the message is recalled. */
             attachments: components["schemas"]["Attachment"][];
+            /**
+             * Format: int32
+             * @description In scroll pages (listMessages) of rooms of at most 100 members: how many members other than the sender have read the message and share their read receipts. Absent elsewhere (a send's answer, which stays the message as GET returns it; a new message has no reader), in larger rooms, and for a caller who does not share its read receipts.
+             */
+            readCount?: number;
             /** @description Buttons of a bot's message, row by row; press one with pressInlineButton. */
             inlineKeyboard?: components["schemas"]["InlineButton"][][];
             /** @description A bot's reply keyboard, its removal or a forced reply, for the recipients it names (see getReplyKeyboard). */
@@ -8945,6 +9084,20 @@ export interface components {
             count: number;
             /** @description True when the caller is one of them. */
             reactedByMe: boolean;
+        };
+        /** @description A member who has read a message: its read mark is at or past the message. */
+        ReadReceipt: {
+            accountId: components["schemas"]["Platform.uuid"];
+            /** @description When the reader's read mark last moved (to this message or past it). */
+            readAt: components["schemas"]["Platform.instant"];
+        };
+        /** @description The caller's read-receipt setting. */
+        ReceiptSettings: {
+            /**
+             * @description True (the default): others see the caller in their messages' receipts and read counts. False hides the caller
+             *     from them and, in return, hides others' receipts from the caller (empty receipts, no readCount, no message.read).
+             */
+            shareReadReceipts: boolean;
         };
         /**
          * @description A wall-clock time in an IANA time zone, so "every weekday at 09:00 Europe/Berlin" stays 09:00 in Berlin across
@@ -16246,6 +16399,224 @@ export interface operations {
             };
         };
     };
+    getReceiptSettings: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseReceiptSettings"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    setReceiptSettings: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReceiptSettings"];
+            };
+        };
+        responses: {
+            /** @description 200 with an enveloped body. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiResponseReceiptSettings"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getDraft: {
         parameters: {
             query?: {
@@ -22926,6 +23297,126 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiResponseMessageResponse"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            400: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            401: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            403: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            404: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            413: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            415: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            429: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            431: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+            /** @description An error response with one of the documented statuses. */
+            500: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope.ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listMessageReceipts: {
+        parameters: {
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Ignored. Identity comes only from the verified bearer token.
+                 */
+                actor?: components["parameters"]["ActorParam"];
+            };
+            header?: never;
+            path: {
+                roomId: components["schemas"]["Platform.uuid"];
+                messageId: components["schemas"]["Platform.uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 with an enveloped list. */
+            200: {
+                headers: {
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiListResponseReadReceipt"];
                 };
             };
             /** @description An error response with one of the documented statuses. */

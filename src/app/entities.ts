@@ -20,6 +20,7 @@ import { SavedMessageEntity } from '../chat/base/entities/saved.js';
 import { CustomerRetentionEntity, RoomRetentionEntity } from '../chat/base/entities/retention.js';
 import { ScheduledMessageEntity } from '../chat/base/entities/scheduled.js';
 import { ThreadFollowEntity } from '../chat/base/entities/threads.js';
+import { ReceiptSettingEntity, ReadNoticeEntity } from '../chat/base/entities/receipts.js';
 import { CrmRecordEntity } from '../core/entities/crm.js';
 import { WebhookEntity, WebhookDeliveryEntity } from '../core/entities/webhooks.js';
 import { WorkspaceEntity, WorkspaceMemberEntity } from '../core/entities/workspaces.js';
@@ -77,6 +78,8 @@ export const entities = [
   ThreadFollowEntity,
   CustomerRetentionEntity,
   RoomRetentionEntity,
+  ReceiptSettingEntity,
+  ReadNoticeEntity,
   CrmRecordEntity,
   WebhookEntity,
   WebhookDeliveryEntity,

@@ -11,6 +11,7 @@ import { messageExpiryTask } from '../chat/retention/prune.js';
 import { eventLogPruneTask, realtimeEventLog } from '../chat/realtime/outbox-readers.js';
 import { erasureTask } from '../chat/erasure/job.js';
 import { startTimeWorkers } from '../chat/time/worker.js';
+import { readNoticesTask } from '../chat/receipts/notices.js';
 import { webhookIntake } from '../core/webhooks/intake.js';
 import { startWebhookWorkers, type WebhookWorkers } from '../core/webhooks/workers.js';
 import { startWorkers } from '../platform/queues.js';
@@ -35,6 +36,7 @@ export async function startQueueWorkers(w: Wiring): Promise<WebhookWorkers> {
       erasureTask({ sql, clock, redis: w.base.redis, media, accounts: w.accounts }),
       exportJobTask({ sql, clock, media, log }),
       exportPruneTask({ sql, clock, media }),
+      readNoticesTask(sql, clock),
     ],
   });
   shutdown.add(() => workers.close());

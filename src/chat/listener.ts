@@ -63,6 +63,8 @@ import { labelHandlers } from './labels/handlers.js';
 import { LabelService } from './labels/service.js';
 import { savedHandlers } from './saved/handlers.js';
 import { SavedService } from './saved/service.js';
+import { receiptHandlers } from './receipts/handlers.js';
+import { ReceiptService } from './receipts/service.js';
 import { mentionHandlers } from './mentions/handlers.js';
 import { MentionInboxService } from './mentions/inbox.js';
 import { searchHandlers } from './search/handlers.js';
@@ -197,6 +199,7 @@ function chatHandlers(options: ChatListenerOptions, botDeps: BotDeps): ChatHandl
     ...retentionHandlers(new RetentionService(deps)),
     ...labelHandlers(new LabelService(deps)),
     ...savedHandlers(new SavedService(deps)),
+    ...receiptHandlers(new ReceiptService(deps)),
     ...searchHandlers(new SearchService(deps)),
     ...mentionHandlers(new MentionInboxService(deps)),
     ...pollHandlers(new PollService(deps)),

@@ -12,6 +12,7 @@ import { presenceRows } from '../authz/presence-rows.js';
 import { botRows } from '../authz/bots-rows.js';
 import { retentionRows } from '../authz/retention-rows.js';
 import { erasureRows } from '../authz/erasure-rows.js';
+import { receiptsRows } from '../authz/receipts-rows.js';
 import type { Row } from '../authz/row.js';
 import { timeUploadsRows } from '../authz/timeuploads-rows.js';
 import { loadChatSpec, routeShape } from '../authz/spec.js';
@@ -46,6 +47,7 @@ const chatRows: Row[] = [
   ...botRows,
   ...retentionRows,
   ...erasureRows,
+  ...receiptsRows,
 ];
 const spec = await loadChatSpec();
 const inSpec = (row: Row) => spec.operations.has(row.operationId);

@@ -47,6 +47,7 @@ export const cursorParams = {
   listBots: ['cursor'],
   listWebhooks: ['cursor'],
   listPresence: [],
+  listMessageReceipts: [],
 } as const satisfies { readonly [K in ListOperationId]: readonly CursorParamOf<K>[] };
 
 /** List operations that can be followed page by page. */

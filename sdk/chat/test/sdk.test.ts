@@ -104,7 +104,7 @@ describe('route table', () => {
     const fromDoc = await documentRoutes();
     const fromSdk = sdkRoutes();
     expect(fromSdk).toEqual(fromDoc);
-    expect(Object.keys(fromDoc)).toHaveLength(133);
+    expect(Object.keys(fromDoc)).toHaveLength(136);
   });
 });
 

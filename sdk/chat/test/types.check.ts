@@ -67,6 +67,7 @@ assert<
     | 'listBots'
     | 'listWebhooks'
     | 'listPresence'
+    | 'listMessageReceipts'
   >
 >();
 assert<Equal<ChatError['details'], Schemas['Envelope.ErrorDetail'][] | undefined>>();

@@ -52,6 +52,8 @@ export type MessageRow = Omit<StoredMessage, 'type' | 'attachments' | 'inline_ke
   hidden_for_me?: boolean;
   /** Replies of a root; selected where the view carries thread summaries. */
   reply_count?: number;
+  /** Readers of the message; selected by the scroll page, null where it does not count them (docs/adr/0154-read-receipts.md). */
+  read_count?: number | null;
 };
 
 /** A typed statement's message row read as MessageRow: the jsonb columns hold what the message writers put there. */
@@ -86,6 +88,7 @@ export interface MessageView {
   replyMarkup?: ChatReplyMarkup;
   entities: MentionEntity[];
   formatting?: FormattingView[];
+  readCount?: number;
 }
 
 export const messageColumns =
@@ -118,5 +121,6 @@ export function messageView(row: MessageRow): MessageView {
     // A recalled message has no text left to point into.
     entities: recalled ? [] : (row.entities ?? []),
     ...(row.formatting && row.formatting.length > 0 && !recalled ? { formatting: formattingViews(row.formatting) } : {}),
+    ...(row.read_count !== undefined && row.read_count !== null ? { readCount: row.read_count } : {}),
   };
 }

@@ -22,6 +22,7 @@ import type { SavedMessageEntity } from './entities/saved.js';
 import type { CustomerRetentionEntity, RoomRetentionEntity } from './entities/retention.js';
 import type { ScheduledMessageEntity } from './entities/scheduled.js';
 import type { ThreadFollowEntity } from './entities/threads.js';
+import type { ReceiptSettingEntity, ReadNoticeEntity } from './entities/receipts.js';
 import type { OutboxEntity } from '../../platform/db/entities.js';
 import type { ErasureEntity } from './entities/erasures.js';
 
@@ -63,6 +64,8 @@ export type ChatTables = TablesOf<
   | typeof ThreadFollowEntity
   | typeof CustomerRetentionEntity
   | typeof RoomRetentionEntity
+  | typeof ReceiptSettingEntity
+  | typeof ReadNoticeEntity
   | typeof OutboxEntity
   | typeof ErasureEntity
   | typeof AccountExportEntity

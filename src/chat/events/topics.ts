@@ -70,6 +70,7 @@ const declared: Record<ChatTopic, true> = {
   'message.edited': true,
   'message.expired': true,
   'message.hidden': true,
+  'message.read': true,
   'message.recalled': true,
   'message.restored': true,
   'pin.added': true,

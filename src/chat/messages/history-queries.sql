@@ -15,11 +15,47 @@ from
         where
           "room_id" = $1
           and "account_id" = $3
-      ) as "member"
+      ) as "member",
+      (
+        (
+          select
+            "member_count"
+          from
+            "rooms"
+          where
+            "id" = $1
+        ) <= 100
+        and coalesce(
+          (
+            select
+              "share_read_receipts"
+            from
+              "receipt_settings"
+            where
+              "account_id" = $3
+          ),
+          true
+        ) = true
+      ) as "counted"
   ) as "k"
   left join lateral (
     select
-      "q".*
+      "q".*,
+      case
+        when k.counted then (
+          select
+            count(*)::int as "n"
+          from
+            "room_members" as "rm"
+            left join "receipt_settings" as "rs" on "rs"."account_id" = "rm"."account_id"
+          where
+            "rm"."room_id" = $1
+            and "rm"."last_read_seq" >= "q"."seq"
+            and "rm"."account_id" <> "q"."sender_id"
+            and "rm"."last_read_at" is not null
+            and coalesce("rs"."share_read_receipts", true) = true
+        )
+      end as "read_count"
     from
       (
         select

@@ -1,11 +1,41 @@
 // The statement of a room's history page: the membership check and the keyset scan on (room_id, seq) in one.
-import { sql, type InferResult } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type InferResult } from 'kysely';
 import { fixedStatement, slot } from '../../platform/db/fixed-statement.js';
 import { hotRows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { messageColumnNames } from '../base/message-views.js';
 import { hiddenForMe } from '../base/message-queries.js';
-import { chatDb } from '../base/tables.js';
+import { chatDb, type ChatTables } from '../base/tables.js';
+
+/** Rooms up to this many members show a read count per message (docs/adr/0154-read-receipts.md). */
+export const readCountMembersMax = 100;
+
+/**
+ * Whether the page counts readers: the room has at most readCountMembersMax members (its kept count, one key
+ * lookup) and the caller shares its read receipts (who does not sees no one's).
+ */
+function countsReads(eb: ExpressionBuilder<ChatTables, never>, room: Expression<string>, caller: Expression<string>) {
+  const small = eb(eb.selectFrom('rooms').select('member_count').where('id', '=', room).$asScalar(), '<=', sql.lit(readCountMembersMax));
+  const shares = eb.fn.coalesce(
+    eb.selectFrom('receipt_settings').select('share_read_receipts').where('account_id', '=', caller).$asScalar(),
+    sql<boolean>`true`,
+  );
+  return eb.and([small, eb(shares, '=', sql.lit(true))]);
+}
+
+/** Members other than the sender whose read mark is at or past page row q's message and who share their receipts. */
+function readCount(eb: ExpressionBuilder<ChatTables & { q: { seq: number; sender_id: string } }, 'q'>, room: Expression<string>) {
+  return eb
+    .selectFrom('room_members as rm')
+    .leftJoin('receipt_settings as rs', 'rs.account_id', 'rm.account_id')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('rm.room_id', '=', room)
+    .whereRef('rm.last_read_seq', '>=', 'q.seq')
+    .whereRef('rm.account_id', '<>', 'q.sender_id')
+    .where('rm.last_read_at', 'is not', null)
+    .where((x) => x.fn.coalesce('rs.share_read_receipts', sql<boolean>`true`), '=', sql.lit(true))
+    .$asScalar();
+}
 
 /** The largest page the API serves (limit 1 to 100). */
 const MAX_PAGE = 100;
@@ -46,6 +76,7 @@ function buildScroll(forward: boolean, topLevelOnly: boolean, bounded: boolean) 
             .exists(eb.selectFrom('room_members').select(sql.lit(1).as('one')).where('room_id', '=', room).where('account_id', '=', caller))
             .as('member'),
         )
+        .select((eb) => countsReads(eb, room, caller).as('counted'))
         .as('k'),
     )
     .leftJoinLateral(
@@ -64,6 +95,14 @@ function buildScroll(forward: boolean, topLevelOnly: boolean, bounded: boolean) 
               .as('q'),
           )
           .selectAll('q')
+          .select((eb) =>
+            eb
+              .case()
+              .when(sql<boolean>`k.counted`)
+              .then(readCount(eb, room))
+              .end()
+              .as('read_count'),
+          )
           .orderBy('q.seq', order)
           .limit(slot<number>('limit'))
           .as('p'),

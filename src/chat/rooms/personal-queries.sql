@@ -55,7 +55,8 @@ with
         where
           "x"."room_id" = "r"."id"
           and "x"."id" = $1
-      ) as "seq"
+      ) as "seq",
+      "m"."last_read_seq" as "previous"
     from
       "rooms" as "r"
       inner join "room_members" as "m" on "m"."room_id" = "r"."id"
@@ -67,16 +68,57 @@ with
   "moved" as (
     update "room_members" as "m"
     set
-      "last_read_seq" = "t"."seq"
+      "last_read_seq" = "t"."seq",
+      "last_read_at" = $4
     from
       "target" as "t"
     where
-      "m"."room_id" = $4
-      and "m"."account_id" = $5
+      "m"."room_id" = $5
+      and "m"."account_id" = $6
       and "t"."seq" is not null
       and "m"."last_read_seq" < "t"."seq"
     returning
       "m"."last_read_seq"
+  ),
+  "notices" as (
+    insert into
+      "read_notices" ("room_id", "sender_id", "due_at")
+    select distinct
+      $7::uuid as "room_id",
+      "p"."sender_id",
+      $8::timestamptz as "due_at"
+    from
+      (
+        select
+          "x"."sender_id"
+        from
+          "messages" as "x",
+          "target" as "t",
+          "moved" as "mv"
+        where
+          "x"."room_id" = $9
+          and "x"."seq" > "t"."previous"
+          and "x"."seq" <= "mv"."last_read_seq"
+          and "x"."sender_id" <> $10
+        order by
+          "x"."seq" desc
+        limit
+          200
+      ) as "p"
+    where
+      not exists (
+        select
+          "s"."account_id"
+        from
+          "receipt_settings" as "s"
+        where
+          (
+            "s"."account_id" = $11
+            or "s"."account_id" = "p"."sender_id"
+          )
+          and "s"."share_read_receipts" = $12
+      )
+    on conflict do nothing
   ),
   "event" as (
     insert into
@@ -85,13 +127,13 @@ with
       'room.read' as "topic",
       jsonb_build_object(
         'roomId',
-        $6::uuid,
+        $13::uuid,
         'accountId',
-        $7::uuid,
+        $14::uuid,
         'lastReadSeq',
         "moved"."last_read_seq",
         'audience',
-        $8::jsonb
+        $15::jsonb
       ) as "payload"
     from
       "moved"

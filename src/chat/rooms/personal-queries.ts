@@ -1,24 +1,31 @@
 // The statements of the caller's own settings in a room and of its read mark.
-import { sql } from 'kysely';
+import { sql, type QueryCreator } from 'kysely';
 import type { SqlClient } from '../../platform/db/sql.js';
 import { affected, firstRow, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import type { NotificationLevel, RoomRole } from '../base/room-views.js';
-import { chatDb } from '../base/tables.js';
+import { chatDb, type ChatTables } from '../base/tables.js';
 import { chatTopic, outboxInsertFrom } from '../events/emit.js';
 import type { AccountType } from './member-views.js';
 import { mentionCount, preferenceSelection, unreadCount } from './room-queries.js';
+
+/** A sender hears of reads of its messages at most once per room in this window (docs/adr/0154-read-receipts.md). */
+export const readNoticeWindowMs = 2000;
+/** How many of the newest messages a read passed are looked at for their senders: a long jump needs no more. */
+const readNoticeScan = 200;
 
 /**
  * Moves the account's read mark up to the message (or, without one, the room's newest message) and writes the
  * room.read event when it moved, in one statement; a mark never moves backwards, also when marks race (the update's
  * condition is re-checked on the locked row). No row: no member of a live room; a null target: no such message.
+ * A move also stamps the mark's time (the readAt of read receipts) and owes the senders of the messages it passed a
+ * message.read event (readNotices).
  */
 export async function moveReadMark(
   db: Runner,
-  mark: { accountId: string; roomId: string; messageId: string | undefined; audience: string },
+  mark: { accountId: string; roomId: string; messageId: string | undefined; audience: string; at: Date },
 ) {
-  const { accountId, roomId, messageId, audience } = mark;
+  const { accountId, roomId, messageId, audience, at } = mark;
   return firstRow(
     db,
     chatDb
@@ -26,7 +33,7 @@ export async function moveReadMark(
         q
           .selectFrom('rooms as r')
           .innerJoin('room_members as m', (join) => join.onRef('m.room_id', '=', 'r.id').on('m.account_id', '=', accountId))
-          .select((eb) =>
+          .select((eb) => [
             messageId === undefined
               ? eb.ref('r.last_seq').$castTo<number | null>().as('seq')
               : eb
@@ -36,7 +43,8 @@ export async function moveReadMark(
                   .where('x.id', '=', messageId)
                   .$asScalar()
                   .as('seq'),
-          )
+            'm.last_read_seq as previous',
+          ])
           .where('r.id', '=', roomId)
           .where('r.deleted_at', 'is', null),
       )
@@ -44,13 +52,14 @@ export async function moveReadMark(
         q
           .updateTable('room_members as m')
           .from('target as t')
-          .set((eb) => ({ last_read_seq: eb.ref('t.seq').$castTo<number>() }))
+          .set((eb) => ({ last_read_seq: eb.ref('t.seq').$castTo<number>(), last_read_at: at }))
           .where('m.room_id', '=', roomId)
           .where('m.account_id', '=', accountId)
           .where('t.seq', 'is not', null)
           .whereRef('m.last_read_seq', '<', 't.seq')
           .returning('m.last_read_seq'),
       )
+      .with('notices', (q) => readNotices(q, { accountId, roomId, at }))
       .with('event', (q) =>
         outboxInsertFrom(
           q,
@@ -67,6 +76,49 @@ export async function moveReadMark(
       .selectFrom('target as t')
       .select((eb) => ['t.seq as target', eb.selectFrom('moved').select('last_read_seq').$asScalar().as('moved')]),
   );
+}
+
+/** What moveReadMark's statement has made when it owes read notices: the mark's target and its move. */
+type Moved = ChatTables & { target: { seq: number | null; previous: number }; moved: { last_read_seq: number } };
+
+/**
+ * The senders of the newest messages the mark passed are owed a message.read event at the end of a 2 s window; a
+ * pending one (a read within the window) absorbs this one. Nothing when either side does not share its receipts.
+ */
+function readNotices(q: QueryCreator<Moved>, mark: { accountId: string; roomId: string; at: Date }) {
+  const { accountId, roomId, at } = mark;
+  const passed = q
+    .selectFrom(['messages as x', 'target as t', 'moved as mv'])
+    .select('x.sender_id')
+    .where('x.room_id', '=', roomId)
+    .whereRef('x.seq', '>', 't.previous')
+    .whereRef('x.seq', '<=', 'mv.last_read_seq')
+    .where('x.sender_id', '<>', accountId)
+    .orderBy('x.seq', 'desc')
+    .limit(sql.lit(readNoticeScan))
+    .as('p');
+  const due = new Date(at.getTime() + readNoticeWindowMs);
+  return q
+    .insertInto('read_notices')
+    .columns(['room_id', 'sender_id', 'due_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom(passed)
+        .select([sql<string>`${roomId}::uuid`.as('room_id'), 'p.sender_id', sql<Date>`${due}::timestamptz`.as('due_at')])
+        .distinct()
+        .where((w) =>
+          w.not(
+            w.exists(
+              w
+                .selectFrom('receipt_settings as s')
+                .select('s.account_id')
+                .where((o) => o.or([o('s.account_id', '=', accountId), o('s.account_id', '=', o.ref('p.sender_id'))]))
+                .where('s.share_read_receipts', '=', false),
+            ),
+          ),
+        ),
+    )
+    .onConflict((oc) => oc.doNothing());
 }
 
 /** The account's read mark of the room with its unread and mention counts. */
@@ -143,7 +195,8 @@ export async function memberWithPreferences(db: Runner, accountId: string, roomI
 }
 
 export const examples: QueryExamples = {
-  moveReadMark: (db) => moveReadMark(db, { accountId: example.id, roomId: example.otherId, messageId: example.id, audience: '{}' }),
+  moveReadMark: (db) =>
+    moveReadMark(db, { accountId: example.id, roomId: example.otherId, messageId: example.id, audience: '{}', at: example.at }),
   readState: (db) => readState(db, example.id, example.otherId),
   lockPreferences: (db) => lockPreferences(db, example.id, example.otherId),
   writePreferences: (db) =>

@@ -78,7 +78,8 @@ export class PersonalRoomService {
   /** Moves the read mark up to the message (or the room's newest message); a mark never moves backwards. */
   async markRead(caller: Caller, roomId: string, messageId: string | undefined): Promise<ReadState> {
     const audience = JSON.stringify(accountsAudience([caller.accountId]));
-    const row = await moveReadMark(this.deps.sql, { accountId: caller.accountId, roomId, messageId, audience });
+    const at = this.deps.clock.now();
+    const row = await moveReadMark(this.deps.sql, { accountId: caller.accountId, roomId, messageId, audience, at });
     if (!row) throw roomNotFound();
     if (row.target === null) throw chatErrors.notFound('Message', 'message_not_found');
     const now = await readState(this.deps.sql, caller.accountId, roomId);

@@ -53,6 +53,8 @@ export const RoomMemberEntity = defineEntity({
     pinned: p.boolean().defaultRaw('false'),
     lastReadSeq: p.bigint('number').fieldName('last_read_seq').defaultRaw('0'),
     pinnedAt: p.datetime().fieldName('pinned_at').nullable(),
+    // when the read mark last moved: the readAt of read receipts; null until the member first reads
+    lastReadAt: p.datetime().fieldName('last_read_at').nullable(),
   },
   indexes: [
     { name: 'room_members_by_account', properties: ['accountId', 'archived'] },

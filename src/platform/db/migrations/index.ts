@@ -28,6 +28,7 @@ import { Migration20261129000300MessageFormatting } from './Migration20261129000
 import { Migration20261129000400ReplyKeyboards } from './Migration20261129000400ReplyKeyboards.js';
 import { Migration20261129000700BotPollsTold } from './Migration20261129000700BotPollsTold.js';
 import { Migration20261129000800UploadImageSizes } from './Migration20261129000800UploadImageSizes.js';
+import { Migration20261130000100Receipts } from './Migration20261130000100Receipts.js';
 import { Migration20261130000200Retention } from './Migration20261130000200Retention.js';
 import { Migration20261130000300Erasures } from './Migration20261130000300Erasures.js';
 import { Migration20261130000400AccountExports } from './Migration20261130000400AccountExports.js';
@@ -62,6 +63,7 @@ export const migrations = [
   { name: 'Migration20261129000400ReplyKeyboards', class: Migration20261129000400ReplyKeyboards },
   { name: 'Migration20261129000700BotPollsTold', class: Migration20261129000700BotPollsTold },
   { name: 'Migration20261129000800UploadImageSizes', class: Migration20261129000800UploadImageSizes },
+  { name: 'Migration20261130000100Receipts', class: Migration20261130000100Receipts },
   { name: 'Migration20261130000200Retention', class: Migration20261130000200Retention },
   { name: 'Migration20261130000300Erasures', class: Migration20261130000300Erasures },
   { name: 'Migration20261130000400AccountExports', class: Migration20261130000400AccountExports },
