@@ -46,6 +46,14 @@ delete from "message_reactions"
 where
   "account_id" = $1;
 
+delete from "receipt_settings"
+where
+  "account_id" = $1;
+
+delete from "read_notices"
+where
+  "sender_id" = $1;
+
 -- deleteTimedThings
 delete from "reminder_occurrences"
 where

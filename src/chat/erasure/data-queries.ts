@@ -45,6 +45,8 @@ export async function deleteOwnedThings(client: SqlClient, accountId: string): P
     chatDb.deleteFrom('contact_requests').where((eb) => eb.or([eb('requester_id', '=', accountId), eb('invitee_id', '=', accountId)])),
   );
   removed += await affected(client, chatDb.deleteFrom('message_reactions').where('account_id', '=', accountId));
+  removed += await affected(client, chatDb.deleteFrom('receipt_settings').where('account_id', '=', accountId));
+  removed += await affected(client, chatDb.deleteFrom('read_notices').where('sender_id', '=', accountId));
   return removed;
 }
 

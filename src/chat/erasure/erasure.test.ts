@@ -74,6 +74,7 @@ async function personWithData() {
     [newId(), person.id],
   );
   expectOk(await fx.api(person, 'PUT', '/me/presence', { status: 'AWAY' }));
+  expectOk(await fx.api(person, 'PUT', '/me/read-receipts', { shareReadReceipts: false }));
   const uploadId = await upload(person);
   const exportId = await finishedExport(person);
   return { person, other, roomId, mine, theirs, uploadId, exportId };
@@ -98,7 +99,7 @@ describe('anonymize', () => {
       tags: [],
       status: 'ERASED',
     });
-    for (const table of ['drafts', 'saved_messages', 'message_reactions'])
+    for (const table of ['drafts', 'saved_messages', 'message_reactions', 'receipt_settings'])
       expect(await count(platform.db, `select count(*) as n from ${table} where account_id = $1`, [person.id])).toBe(0);
     for (const table of ['labels', 'uploads', 'reminders'])
       expect(await count(platform.db, `select count(*) as n from ${table} where owner_id = $1`, [person.id])).toBe(0);

@@ -6,6 +6,7 @@ import { attachmentViews, type StoredAttachment } from '../base/attachment-views
 import { formattingViews, type StoredFormatting } from '../base/formatting.js';
 import { draftsPage, labelsOf, messagesPage, profileOf, reactionsPage, savedPage } from './data-queries.js';
 import { ZipWriter } from './zip.js';
+import { receiptSetting } from '../receipts/queries.js';
 
 /** Rows read per statement: a page is turned into bytes and compressed before the next is read. */
 export const exportPageSize = 500;
@@ -137,9 +138,12 @@ export async function buildArchive(
   return { chunks: zip.finish(), manifest };
 }
 
-/** What the account has set for itself: its profile and its labels (the other settings are not stored per account). */
+/**
+ * What the account has set for itself: its profile, its labels and whether it shares read receipts (the other
+ * settings are not stored per account).
+ */
 async function settingsOf(db: Runner, accountId: string) {
-  const [profile, labels] = await Promise.all([profileOf(db, accountId), labelsOf(db, accountId)]);
+  const [profile, labels, receipts] = await Promise.all([profileOf(db, accountId), labelsOf(db, accountId), receiptSetting(db, accountId)]);
   return {
     profile: profile && {
       id: profile.id,
@@ -154,5 +158,6 @@ async function settingsOf(db: Runner, accountId: string) {
       createdAt: iso(profile.created_at),
     },
     labels: labels.map((l) => ({ id: l.id, name: l.name, color: l.color, createdAt: iso(l.created_at), roomIds: l.room_ids ?? [] })),
+    shareReadReceipts: receipts?.share ?? true,
   };
 }

@@ -105,8 +105,9 @@ test('an export downloads, and its manifest lists every file with its rows, size
     await fx.api(me, 'POST', '/me/saved', { roomId, messageId: sent.id }),
     await fx.api(me, 'PUT', `/me/rooms/${roomId}/draft`, { text: 'unsent' }),
     await fx.api(me, 'POST', '/me/labels', { name: 'Work', color: '#336699' }),
+    await fx.api(me, 'PUT', '/me/read-receipts', { shareReadReceipts: false }),
   ];
-  expect(writes.map((w) => Math.floor(w.status / 100))).toEqual([2, 2, 2, 2]);
+  expect(writes.map((w) => Math.floor(w.status / 100))).toEqual([2, 2, 2, 2, 2]);
 
   const created = await fx.api(me, 'POST', '/me/exports');
   expect(created.status).toBe(201);
@@ -142,6 +143,7 @@ test('an export downloads, and its manifest lists every file with its rows, size
   const settings = JSON.parse(files.get('settings.json')!.toString('utf8'));
   expect(settings.profile.id).toBe(me.id);
   expect(settings.labels.map((l: { name: string }) => l.name)).toEqual(['Work']);
+  expect(settings.shareReadReceipts).toBe(false);
 
   // Someone else's export is unknown to the caller.
   expectError(await fx.api(other, 'GET', `/me/exports/${view.id}`), 404, 'export_not_found');
