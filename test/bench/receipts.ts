@@ -1,11 +1,13 @@
 // Benchmark: read receipts in a room of 100 members (goal: receipts of a message p99 <= 5 ms), and what readCount
 // adds to a scroll page: the same room's page counted (at most 100 members) and not counted (its member count set
 // past 100), in interleaved rounds, beside a floor of the same run: GET of one message (the same stack, one small
-// statement), since on a shared machine the absolute figures mostly measure the neighbours. Sequential requests over HTTP on one platform; p50 and p99 in ms. Run with
-// `node dist/test/bench/receipts.js` after a build (BENCH_RECEIPTS=n requests per case and round).
-import { performance } from 'node:perf_hooks';
+// statement), since on a shared machine the absolute figures mostly measure the neighbours. Sequential requests
+// (one in flight) over HTTP from the separate load-generator process, so the client never shares the server's event
+// loop; p50 and p99 in ms. Run with `node dist/test/bench/receipts.js` after a build (BENCH_RECEIPTS=n requests per
+// case and round).
 import { call, startTestPlatform, type TestAccount } from '../support/platform.js';
 import { cleanups, ms, progress, runBenchmark, scratchInfra, table } from './report.js';
+import { startLoadGenerator, type LoadGenerator } from './tasks.js';
 
 const MEMBERS = 100;
 const MESSAGES = 200;
@@ -16,19 +18,20 @@ const GOAL_P99_MS = 5;
 const quantile = (values: number[], q: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))]!;
 
-async function timed(times: number, request: () => Promise<{ status: number }>, into: number[]): Promise<void> {
-  for (let i = 0; i < times; i++) {
-    const started = performance.now();
-    const res = await request();
-    into.push(performance.now() - started);
-    if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
-  }
+/** `times` GETs of the path, one at a time, from the load generator; their latencies are added to `into`. */
+async function timed(load: LoadGenerator, url: string, token: string, times: number, into: number[]): Promise<void> {
+  const target = { url, method: 'GET', headers: { authorization: `Bearer ${token}` } };
+  const run = await load.run({ kind: 'http', targets: [target], expect: 200, concurrency: 1, requests: times, warmup: 0, capMs: 120_000 });
+  if (run.errors > 0) throw new Error(`GET ${url}: ${run.errors} errors, first: ${run.firstError}`);
+  into.push(...run.latencies);
 }
 
 async function main(): Promise<number> {
   const { databaseUrl } = await scratchInfra('receipts-bench-');
   const platform = await startTestPlatform({ services: ['chat'] });
   cleanups.push(() => platform.stop());
+  const load = startLoadGenerator(databaseUrl);
+  cleanups.push(() => load.close());
   const base = platform.chatUrl;
   const tenant = await platform.tenant();
   progress(`registering ${MEMBERS} accounts in one room (${databaseUrl})`);
@@ -51,23 +54,25 @@ async function main(): Promise<number> {
     await call(base, 'POST', `/api/v1/rooms/${roomId}/read`, { token: a.token, body: { messageId: ids[(i * 2 + 1) % MESSAGES] } });
   }
   const target = ids[MESSAGES / 2]!;
-  const receipts = () => call(base, 'GET', `/api/v1/rooms/${roomId}/messages/${target}/receipts`, { token: accounts[1]!.token });
-  const floor = () => call(base, 'GET', `/api/v1/rooms/${roomId}/messages/${target}`, { token: accounts[1]!.token });
-  const scroll = () => call(base, 'GET', `/api/v1/rooms/${roomId}/messages?limit=50`, { token: accounts[1]!.token });
-  const probe = await receipts();
+  const token = accounts[1]!.token;
+  const receiptsUrl = `${base}/api/v1/rooms/${roomId}/messages/${target}/receipts`;
+  const floorUrl = `${base}/api/v1/rooms/${roomId}/messages/${target}`;
+  const scrollUrl = `${base}/api/v1/rooms/${roomId}/messages?limit=50`;
+  const probe = await call(base, 'GET', `/api/v1/rooms/${roomId}/messages/${target}/receipts`, { token });
   progress(`receipts of the middle message list ${probe.body.data.length} readers`);
 
   const samples = { floor: [] as number[], receipts: [] as number[], counted: [] as number[], uncounted: [] as number[] };
-  await timed(50, receipts, []);
-  await timed(50, scroll, []);
+  await timed(load, floorUrl, token, 500, []);
+  await timed(load, receiptsUrl, token, 500, []);
+  await timed(load, scrollUrl, token, 500, []);
   for (let r = 0; r < ROUNDS; r++) {
     progress(`round ${r + 1}/${ROUNDS}, ${PER_ROUND} requests per case`);
-    await timed(PER_ROUND, floor, samples.floor);
-    await timed(PER_ROUND, receipts, samples.receipts);
+    await timed(load, floorUrl, token, PER_ROUND, samples.floor);
+    await timed(load, receiptsUrl, token, PER_ROUND, samples.receipts);
     await platform.db.query('update rooms set member_count = $2 where id = $1', [roomId, MEMBERS]);
-    await timed(PER_ROUND, scroll, samples.counted);
+    await timed(load, scrollUrl, token, PER_ROUND, samples.counted);
     await platform.db.query('update rooms set member_count = $2 where id = $1', [roomId, MEMBERS + 1]);
-    await timed(PER_ROUND, scroll, samples.uncounted);
+    await timed(load, scrollUrl, token, PER_ROUND, samples.uncounted);
   }
   await platform.db.query('update rooms set member_count = $2 where id = $1', [roomId, MEMBERS]);
   const row = (label: string, v: number[]) => [label, String(v.length), ms(quantile(v, 0.5)), ms(quantile(v, 0.99))];

@@ -2,7 +2,7 @@
 // account's setting.
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { SqlClient } from '../../platform/db/sql.js';
-import { firstRow, rows, type Runner } from '../../platform/db/typed.js';
+import { firstRow, hotRows, rows, type Runner } from '../../platform/db/typed.js';
 import { example, type QueryExamples } from '../../platform/db/query-examples.js';
 import { chatDb, type ChatTables } from '../base/tables.js';
 
@@ -13,39 +13,51 @@ const shares = (eb: ExpressionBuilder<ChatTables, never>, accountId: string) =>
     sql<boolean>`true`,
   );
 
-/** In one round trip: whether the caller is a member of the room, the message's place and sender, the caller's setting. */
-export async function receiptTarget(db: Runner, callerId: string, roomId: string, messageId: string) {
-  return firstRow(
-    db,
-    chatDb.selectNoFrom((eb) => [
-      eb
-        .exists(eb.selectFrom('room_members').select('account_id').where('room_id', '=', roomId).where('account_id', '=', callerId))
-        .as('member'),
-      eb.selectFrom('messages').select('seq').where('room_id', '=', roomId).where('id', '=', messageId).$asScalar().as('seq'),
-      eb.selectFrom('messages').select('sender_id').where('room_id', '=', roomId).where('id', '=', messageId).$asScalar().as('sender_id'),
-      shares(eb, callerId).as('shares'),
-    ]),
-  );
-}
-
 /**
- * The members whose read mark is at or past `seq`, newest read first: not the sender, not those who never moved
- * their mark (a mark set on joining is no read), not those who do not share their receipts.
+ * In one round trip (a hot, prepared statement): whether the caller is a member of the room, the message's place
+ * and sender, the caller's setting, and the readers: the members whose read mark is at or past the message, newest
+ * read first, not the sender, not those who never moved their mark (a mark set on joining is no read), not those
+ * who do not share, and none at all for a caller who does not share. One row without a reader when there is none.
  */
-export async function readersOf(db: Runner, roomId: string, seq: number, senderId: string) {
-  return rows(
+export async function receiptsOf(db: Runner, callerId: string, roomId: string, messageId: string) {
+  return hotRows(
     db,
     chatDb
-      .selectFrom('room_members as m')
-      .leftJoin('receipt_settings as s', 's.account_id', 'm.account_id')
-      .select(['m.account_id', 'm.last_read_at'])
-      .where('m.room_id', '=', roomId)
-      .where('m.last_read_seq', '>=', seq)
-      .where('m.account_id', '<>', senderId)
-      .where('m.last_read_at', 'is not', null)
-      .where((eb) => eb.fn.coalesce('s.share_read_receipts', sql<boolean>`true`), '=', true)
-      .orderBy('m.last_read_at', 'desc')
-      .orderBy('m.account_id'),
+      .with('t', (qb) =>
+        qb.selectNoFrom((eb) => [
+          eb
+            .exists(eb.selectFrom('room_members').select('account_id').where('room_id', '=', roomId).where('account_id', '=', callerId))
+            .as('member'),
+          eb.selectFrom('messages').select('seq').where('room_id', '=', roomId).where('id', '=', messageId).$asScalar().as('seq'),
+          eb
+            .selectFrom('messages')
+            .select('sender_id')
+            .where('room_id', '=', roomId)
+            .where('id', '=', messageId)
+            .$asScalar()
+            .as('sender_id'),
+          shares(eb, callerId).as('shares'),
+        ]),
+      )
+      .selectFrom('t')
+      .leftJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom('room_members as m')
+            .leftJoin('receipt_settings as s', 's.account_id', 'm.account_id')
+            .select(['m.account_id', 'm.last_read_at'])
+            .where('m.room_id', '=', roomId)
+            .whereRef('m.last_read_seq', '>=', 't.seq')
+            .whereRef('m.account_id', '<>', 't.sender_id')
+            .where('m.last_read_at', 'is not', null)
+            .where((w) => w.fn.coalesce('s.share_read_receipts', sql<boolean>`true`), '=', true)
+            .where('t.shares', '=', true)
+            .as('r'),
+        (join) => join.onTrue(),
+      )
+      .select(['t.member', 't.seq', 't.sender_id', 'r.account_id', 'r.last_read_at'])
+      .orderBy('r.last_read_at', 'desc')
+      .orderBy('r.account_id'),
   );
 }
 
@@ -75,8 +87,7 @@ export async function writeReceiptSetting(client: SqlClient, accountId: string, 
 }
 
 export const examples: QueryExamples = {
-  receiptTarget: (db) => receiptTarget(db, example.id, example.otherId, example.id),
-  readersOf: (db) => readersOf(db, example.otherId, 10, example.id),
+  receiptsOf: (db) => receiptsOf(db, example.id, example.otherId, example.id),
   receiptSetting: (db) => receiptSetting(db, example.id),
   writeReceiptSetting: (db) => writeReceiptSetting(db, example.id, false, example.at),
 };

@@ -5,7 +5,7 @@ import type { Caller } from '../base/context.js';
 import type { ChatDeps } from '../base/deps.js';
 import { chatErrors } from '../base/errors.js';
 import { roomNotFound } from '../base/membership.js';
-import { readersOf, receiptSetting, receiptTarget, writeReceiptSetting } from './queries.js';
+import { receiptSetting, receiptsOf, writeReceiptSetting } from './queries.js';
 
 export interface ReadReceipt {
   accountId: string;
@@ -21,12 +21,13 @@ export class ReceiptService {
 
   /** A non-member gets the 404 of an unknown room; an unknown message of the room 404 message_not_found. */
   async list(caller: Caller, roomId: string, messageId: string): Promise<ReadReceipt[]> {
-    const target = await receiptTarget(this.deps.sql, caller.accountId, roomId, messageId);
+    const found = await receiptsOf(this.deps.sql, caller.accountId, roomId, messageId);
+    const target = found[0];
     if (!target?.member) throw roomNotFound();
     if (target.seq === null || target.sender_id === null) throw chatErrors.notFound('Message', 'message_not_found');
-    if (!target.shares) return [];
-    const readers = await readersOf(this.deps.sql, roomId, target.seq, target.sender_id);
-    return readers.map((r) => ({ accountId: r.account_id, readAt: r.last_read_at!.toISOString() }));
+    return found.flatMap((r) =>
+      r.account_id && r.last_read_at ? [{ accountId: r.account_id, readAt: r.last_read_at.toISOString() }] : [],
+    );
   }
 
   async settings(caller: Caller): Promise<ReceiptSettings> {
