@@ -41,7 +41,7 @@ GENERATED_CLIENTS := $(VENV)/.openapi-python-client$(OPENAPI_PYTHON_CLIENT_VERSI
 # Inside `make test` (PHASES_FILE set), a step's time goes to the phase table; run alone, the step just runs.
 timed = $(if $(PHASES_FILE),scripts/phases.sh run $(1))
 
-.PHONY: help node deps redis chromium venv chart-tools chart-check image-tools image test-image image-of-build test-image-of-build test-rolling bot-libraries bot-java bot-rust generated-clients generate check-generated snapshots architecture format format-check lint openapi-lint build sdks typecheck typecheck-and-lint run test test-repeat unit contract bench bench-chat bench-partner bench-realtime bench-typing bench-scheduled bench-bots bench-webhooks bench-tracing bench-typed-queries bench-sockets bench-peer clean
+.PHONY: help node deps redis chromium venv chart-tools chart-check image-tools image test-image image-of-build test-image-of-build test-rolling bot-libraries bot-java bot-rust generated-clients generate check-generated snapshots architecture format format-check lint openapi-lint build sdks typecheck typecheck-and-lint run test test-repeat unit contract bench bench-chat bench-partner bench-realtime bench-typing bench-scheduled bench-bots bench-webhooks bench-receipts bench-tracing bench-typed-queries bench-sockets bench-peer clean
 
 help:
 	@echo "make run    install what is missing, generate, build, migrate and start the platform"
@@ -244,6 +244,9 @@ bench-bots: deps redis build
 	node dist/test/bench/bots.js
 bench-webhooks: deps redis build
 	node dist/test/bench/webhooks.js
+# Read receipts of a message in a room of 100 and the scroll page with and without read counts, beside a floor.
+bench-receipts: deps redis build
+	node dist/test/bench/receipts.js
 # What typed queries cost beside hand-written SQL (docs/adr/0119-typed-queries-over-entities.md); not part of make bench.
 bench-typed-queries: deps redis build
 	node dist/test/bench/typed-queries.js
