@@ -67,6 +67,7 @@ test('the specs mark the administration operations', () => {
       .concat(['createBroadcast', 'createTargetedBroadcast', 'createBot'])
       .concat(['getWorkspacePlan', 'setWorkspacePlan'])
       .concat(['eraseAccount', 'getErasure'])
+      .concat(['getCustomerRetention', 'setCustomerRetention'])
       .sort(),
   );
   expect(partnerOps.map((o) => o.operationId)).toEqual(['setWorkspacePlan']);
