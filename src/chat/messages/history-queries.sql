@@ -7,36 +7,76 @@ select
 from
   (
     select
-      exists (
-        select
-          1 as "one"
-        from
-          "room_members"
-        where
-          "room_id" = $1
-          and "account_id" = $3
-      ) as "member",
-      (
-        (
+      "c"."member",
+      "c"."counted",
+      case
+        when c.counted then (
           select
-            "member_count"
+            array_agg(
+              "rm"."account_id"
+              order by
+                rm.account_id
+            ) as "a"
           from
-            "rooms"
+            "room_members" as "rm"
+            left join "receipt_settings" as "rs" on "rs"."account_id" = "rm"."account_id"
           where
-            "id" = $1
-        ) <= 100
-        and coalesce(
-          (
+            "rm"."room_id" = $1
+            and "rm"."last_read_at" is not null
+            and coalesce("rs"."share_read_receipts", true) = true
+        )
+      end as "reader_ids",
+      case
+        when c.counted then (
+          select
+            array_agg(
+              "rm"."last_read_seq"
+              order by
+                rm.account_id
+            ) as "a"
+          from
+            "room_members" as "rm"
+            left join "receipt_settings" as "rs" on "rs"."account_id" = "rm"."account_id"
+          where
+            "rm"."room_id" = $1
+            and "rm"."last_read_at" is not null
+            and coalesce("rs"."share_read_receipts", true) = true
+        )
+      end as "reader_seqs"
+    from
+      (
+        select
+          exists (
             select
-              "share_read_receipts"
+              1 as "one"
             from
-              "receipt_settings"
+              "room_members"
             where
-              "account_id" = $3
-          ),
-          true
-        ) = true
-      ) as "counted"
+              "room_id" = $1
+              and "account_id" = $3
+          ) as "member",
+          (
+            (
+              select
+                "member_count"
+              from
+                "rooms"
+              where
+                "id" = $1
+            ) <= 100
+            and coalesce(
+              (
+                select
+                  "share_read_receipts"
+                from
+                  "receipt_settings"
+                where
+                  "account_id" = $3
+              ),
+              true
+            ) = true
+          ) as "counted"
+      ) as "c"
   ) as "k"
   left join lateral (
     select
@@ -44,16 +84,12 @@ from
       case
         when k.counted then (
           select
-            count(*)::int as "n"
+            count(*)::int
           from
-            "room_members" as "rm"
-            left join "receipt_settings" as "rs" on "rs"."account_id" = "rm"."account_id"
+            unnest(k.reader_ids, k.reader_seqs) as r (id, seq)
           where
-            "rm"."room_id" = $1
-            and "rm"."last_read_seq" >= "q"."seq"
-            and "rm"."account_id" <> "q"."sender_id"
-            and "rm"."last_read_at" is not null
-            and coalesce("rs"."share_read_receipts", true) = true
+            r.seq >= q.seq
+            and r.id <> q.sender_id
         )
       end as "read_count"
     from

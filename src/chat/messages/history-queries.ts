@@ -23,19 +23,24 @@ function countsReads(eb: ExpressionBuilder<ChatTables, never>, room: Expression<
   return eb.and([small, eb(shares, '=', sql.lit(true))]);
 }
 
-/** Members other than the sender whose read mark is at or past page row q's message and who share their receipts. */
-function readCount(eb: ExpressionBuilder<ChatTables & { q: { seq: number; sender_id: string } }, 'q'>, room: Expression<string>) {
-  return eb
+/**
+ * The room's readers, once per page: the marks (and, in the same order, the accounts) of the members who moved their
+ * read mark and share their receipts; null when the page does not count. Each row then counts from these arrays
+ * instead of reading the room's members again.
+ */
+function readers(room: Expression<string>, column: 'last_read_seq' | 'account_id') {
+  return chatDb
     .selectFrom('room_members as rm')
     .leftJoin('receipt_settings as rs', 'rs.account_id', 'rm.account_id')
-    .select(sql<number>`count(*)::int`.as('n'))
+    .select(sql<unknown[]>`array_agg(${sql.ref(`rm.${column}`)} order by rm.account_id)`.as('a'))
     .where('rm.room_id', '=', room)
-    .whereRef('rm.last_read_seq', '>=', 'q.seq')
-    .whereRef('rm.account_id', '<>', 'q.sender_id')
     .where('rm.last_read_at', 'is not', null)
     .where((x) => x.fn.coalesce('rs.share_read_receipts', sql<boolean>`true`), '=', sql.lit(true))
     .$asScalar();
 }
+
+/** Page row q's readers other than its sender whose mark is at or past it, from the page's arrays (k). */
+const readCount = sql<number>`(select count(*)::int from unnest(k.reader_ids, k.reader_seqs) as r(id, seq) where r.seq >= q.seq and r.id <> q.sender_id)`;
 
 /** The largest page the API serves (limit 1 to 100). */
 const MAX_PAGE = 100;
@@ -68,17 +73,36 @@ function buildScroll(forward: boolean, topLevelOnly: boolean, bounded: boolean) 
   const caller = slot<string>('caller');
   const bound = slot<number>('bound');
   const order = forward ? 'asc' : 'desc';
-  const query = chatDb
-    .selectFrom(
-      chatDb
-        .selectNoFrom((eb) =>
-          eb
-            .exists(eb.selectFrom('room_members').select(sql.lit(1).as('one')).where('room_id', '=', room).where('account_id', '=', caller))
-            .as('member'),
-        )
-        .select((eb) => countsReads(eb, room, caller).as('counted'))
-        .as('k'),
+  // The caller's standing and the room's readers (when the page counts), computed once for the page.
+  const standing = chatDb
+    .selectNoFrom((eb) =>
+      eb
+        .exists(eb.selectFrom('room_members').select(sql.lit(1).as('one')).where('room_id', '=', room).where('account_id', '=', caller))
+        .as('member'),
     )
+    .select((eb) => countsReads(eb, room, caller).as('counted'))
+    .as('c');
+  const page = chatDb
+    .selectFrom(standing)
+    .select((eb) => [
+      'c.member',
+      'c.counted',
+      eb
+        .case()
+        .when(sql<boolean>`c.counted`)
+        .then(readers(room, 'account_id'))
+        .end()
+        .as('reader_ids'),
+      eb
+        .case()
+        .when(sql<boolean>`c.counted`)
+        .then(readers(room, 'last_read_seq'))
+        .end()
+        .as('reader_seqs'),
+    ])
+    .as('k');
+  const query = chatDb
+    .selectFrom(page)
     .leftJoinLateral(
       (eb) =>
         eb
@@ -99,7 +123,7 @@ function buildScroll(forward: boolean, topLevelOnly: boolean, bounded: boolean) 
             eb
               .case()
               .when(sql<boolean>`k.counted`)
-              .then(readCount(eb, room))
+              .then(readCount)
               .end()
               .as('read_count'),
           )
