@@ -1,13 +1,12 @@
 // The export job on the maintenance queue: each run claims queued exports (or ones whose worker's lease ran out, as
 // after a restart), builds each archive into the media store under the export's id and marks it done while its
 // lease is still the row's, so a worker that lost the row never finishes it a second time.
-import { Readable } from 'node:stream';
-import { Upload } from '@tus/server';
 import type { Clock } from '../../platform/clock.js';
 import type { SqlPool } from '../../platform/db/sql.js';
 import type { Logger } from '../../platform/logger.js';
 import type { PruneTask } from '../../platform/queues.js';
 import type { MediaStore } from '../../core/media/store.js';
+import { writeWhole } from '../../core/media/write.js';
 import { buildArchive } from './archive.js';
 import { claimExport, failExport, finishExport } from './queries.js';
 
@@ -26,12 +25,10 @@ export const exportMaxAttempts = 3;
 /** A run starts no further export after this much time, so the queue's other tasks are not held up. */
 const runBudgetMs = 2_000;
 
-/** Writes the archive's bytes as a complete object of the media store, over whatever an earlier attempt left. */
-async function storeArchive(media: MediaStore, id: string, chunks: Buffer[], size: number): Promise<void> {
+/** Writes the archive as a complete object of the media store, over whatever an earlier attempt left. */
+async function storeArchive(media: MediaStore, id: string, chunks: Buffer[]): Promise<void> {
   await media.remove(id);
-  const datastore = await media.datastore();
-  await datastore.create(new Upload({ id, size, offset: 0, metadata: { filename: `export-${id}.zip`, filetype: 'application/zip' } }));
-  await datastore.write(Readable.from(chunks), id, 0);
+  await writeWhole(media, id, chunks, { fileName: `export-${id}.zip`, contentType: 'application/zip' });
 }
 
 async function runOne(deps: ExportJobDeps): Promise<boolean> {
@@ -42,7 +39,7 @@ async function runOne(deps: ExportJobDeps): Promise<boolean> {
   try {
     const { chunks } = await buildArchive(deps.sql, { exportId: claim.id, accountId: claim.account_id, createdAt: claim.created_at });
     const size = chunks.reduce((n, c) => n + c.length, 0);
-    await storeArchive(deps.media, claim.id, chunks, size);
+    await storeArchive(deps.media, claim.id, chunks);
     await finishExport(deps.sql, { id: claim.id, leaseUntil, at: deps.clock.now(), size });
   } catch (err) {
     deps.log?.error({ err, exportId: claim.id, attempt: claim.attempts }, 'an export could not be built');

@@ -1,4 +1,5 @@
-// Bytes that arrive whole in one request, written to the media store as one complete upload.
+// Bytes held whole (one request's body, or an archive built in chunks), written to the media store as one complete
+// upload.
 import { Readable } from 'node:stream';
 import { Upload } from '@tus/server';
 import type { MediaStore } from './store.js';
@@ -6,12 +7,12 @@ import type { MediaStore } from './store.js';
 export async function writeWhole(
   store: MediaStore,
   id: string,
-  bytes: Uint8Array,
+  bytes: Uint8Array | readonly Uint8Array[],
   meta: { fileName: string; contentType: string },
 ): Promise<void> {
+  const chunks = (Array.isArray(bytes) ? bytes : [bytes]) as readonly Uint8Array[];
+  const size = chunks.reduce((n, c) => n + c.length, 0);
   const datastore = await store.datastore();
-  await datastore.create(
-    new Upload({ id, size: bytes.length, offset: 0, metadata: { filename: meta.fileName, filetype: meta.contentType } }),
-  );
-  await datastore.write(Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)]), id, 0);
+  await datastore.create(new Upload({ id, size, offset: 0, metadata: { filename: meta.fileName, filetype: meta.contentType } }));
+  await datastore.write(Readable.from(chunks.map((c) => Buffer.from(c.buffer, c.byteOffset, c.length))), id, 0);
 }
